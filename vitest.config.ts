@@ -1,0 +1,44 @@
+import { defineConfig } from "vitest/config"
+
+// vitest 5 wants node >= 22; on node 20 its reporter needs Map.groupBy when a run fails.
+if (!("groupBy" in Map)) {
+  Object.defineProperty(Map, "groupBy", {
+    value: <K, V>(items: Iterable<V>, key: (item: V, index: number) => K) => {
+      const map = new Map<K, Array<V>>()
+      let i = 0
+      for (const item of items) {
+        const k = key(item, i++)
+        const list = map.get(k)
+        if (list) list.push(item)
+        else map.set(k, [item])
+      }
+      return map
+    }
+  })
+}
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.{ts,tsx}"],
+          environment: "node"
+        }
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/integration/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false
+        }
+      }
+    ]
+  }
+})
