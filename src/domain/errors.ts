@@ -1,0 +1,395 @@
+/**
+ * The error catalogue of the product (spec point 8). Every error that can cross a boundary is a
+ * `Schema.TaggedError`, so it can be encoded, sent across the embedded frame or stored, and decoded
+ * again; its `message` is the spec's exact text, built from its fields.
+ */
+import { Schema } from "effect"
+
+/** 'Invalid CAIP-10 address: {value}' — a string that is not `namespace:reference:address`. */
+export class InvalidCaip10Address extends Schema.TaggedError<InvalidCaip10Address>()("InvalidCaip10Address", {
+  value: Schema.String
+}) {
+  override get message() {
+    return `Invalid CAIP-10 address: ${this.value}`
+  }
+}
+
+/** 'Invalid CAIP-2 network id: {value}' — a string that is not `namespace:reference`. */
+export class InvalidCaip2NetworkId extends Schema.TaggedError<InvalidCaip2NetworkId>()("InvalidCaip2NetworkId", {
+  value: Schema.String
+}) {
+  override get message() {
+    return `Invalid CAIP-2 network id: ${this.value}`
+  }
+}
+
+/** 'Invalid CAIP Address' — a CAIP address was needed and none usable was given. */
+export class InvalidCaipAddress extends Schema.TaggedError<InvalidCaipAddress>()("InvalidCaipAddress", {}) {
+  override get message() {
+    return "Invalid CAIP Address"
+  }
+}
+
+/** 'Invalid chainId' — a chain id that is neither a positive integer nor a known reference. */
+export class InvalidChainId extends Schema.TaggedError<InvalidChainId>()("InvalidChainId", {}) {
+  override get message() {
+    return "Invalid chainId"
+  }
+}
+
+/** Host options that do not decode; `issues` names each bad path. */
+export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("InvalidOptions", {
+  issues: Schema.String
+}) {
+  override get message() {
+    return `Invalid wallet-runtime options: ${this.issues}`
+  }
+}
+
+/** Both sign-in configurations were given; only one may be. */
+export class SiweSiwxConflict extends Schema.TaggedError<SiweSiwxConflict>()("SiweSiwxConflict", {}) {
+  override get message() {
+    return "Cannot set both `siweConfig` and `siwx` options"
+  }
+}
+
+/** 'Failed to disconnect', with the underlying reason kept for logs. */
+export class DisconnectFailed extends Schema.TaggedError<DisconnectFailed>()("DisconnectFailed", {
+  reason: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    return "Failed to disconnect"
+  }
+}
+
+/** 'Network not supported for Gas Price'. */
+export class GasPriceNetworkNotSupported extends Schema.TaggedError<GasPriceNetworkNotSupported>()(
+  "GasPriceNetworkNotSupported",
+  {}
+) {
+  override get message() {
+    return "Network not supported for Gas Price"
+  }
+}
+
+/** 'Network not supported for Swaps'. */
+export class SwapsNetworkNotSupported extends Schema.TaggedError<SwapsNetworkNotSupported>()(
+  "SwapsNetworkNotSupported",
+  {}
+) {
+  override get message() {
+    return "Network not supported for Swaps"
+  }
+}
+
+/** 'Sign message failed'. */
+export class SignMessageFailed extends Schema.TaggedError<SignMessageFailed>()("SignMessageFailed", {
+  reason: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    return "Sign message failed"
+  }
+}
+
+/** 'error estimating gas'. */
+export class GasEstimationFailed extends Schema.TaggedError<GasEstimationFailed>()("GasEstimationFailed", {
+  reason: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    return "error estimating gas"
+  }
+}
+
+/** 'Error parsing wallet capabilities'. */
+export class WalletCapabilitiesInvalid extends Schema.TaggedError<WalletCapabilitiesInvalid>()(
+  "WalletCapabilitiesInvalid",
+  {}
+) {
+  override get message() {
+    return "Error parsing wallet capabilities"
+  }
+}
+
+/** 'Request was aborted' — the caller aborted an RPC request. */
+export class RequestAborted extends Schema.TaggedError<RequestAborted>()("RequestAborted", {}) {
+  override get message() {
+    return "Request was aborted"
+  }
+}
+
+/** 'Something went wrong' — any other abort or an unexpected failure shown to the visitor. */
+export class SomethingWentWrong extends Schema.TaggedError<SomethingWentWrong>()("SomethingWentWrong", {
+  reason: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    return "Something went wrong"
+  }
+}
+
+/** 'HTTP status code: N' — a non-OK HTTP answer. */
+export class HttpStatusError extends Schema.TaggedError<HttpStatusError>()("HttpStatusError", {
+  status: Schema.Number,
+  body: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    return `HTTP status code: ${this.status}`
+  }
+}
+
+/** An error reply of the embedded frame; 'An error occurred' when the frame gave no text. */
+export class FrameError extends Schema.TaggedError<FrameError>()("FrameError", {
+  reason: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    return this.reason !== undefined && this.reason.length > 0 ? this.reason : "An error occurred"
+  }
+}
+
+/** 'W3mFrame: iframe is not set' — a frame request before the frame element exists. */
+export class FrameNotSet extends Schema.TaggedError<FrameNotSet>()("FrameNotSet", {}) {
+  override get message() {
+    return "W3mFrame: iframe is not set"
+  }
+}
+
+/** 'W3mFrame: parent is not set' — the frame side has no parent window to answer. */
+export class FrameParentNotSet extends Schema.TaggedError<FrameParentNotSet>()("FrameParentNotSet", {}) {
+  override get message() {
+    return "W3mFrame: parent is not set"
+  }
+}
+
+/** 'Unable to load email login dependency' — the embedded-wallet chunk failed to load. */
+export class EmailLoginDependencyFailed extends Schema.TaggedError<EmailLoginDependencyFailed>()(
+  "EmailLoginDependencyFailed",
+  {}
+) {
+  override get message() {
+    return "Unable to load email login dependency"
+  }
+}
+
+/** 'Adapter not found'. */
+export class AdapterNotFound extends Schema.TaggedError<AdapterNotFound>()("AdapterNotFound", {}) {
+  override get message() {
+    return "Adapter not found"
+  }
+}
+
+/** "Adapter for namespace {namespace} doesn't exist". */
+export class AdapterForNamespaceMissing extends Schema.TaggedError<AdapterForNamespaceMissing>()(
+  "AdapterForNamespaceMissing",
+  { namespace: Schema.String }
+) {
+  override get message() {
+    return `Adapter for namespace ${this.namespace} doesn't exist`
+  }
+}
+
+/** 'CaipNetwork is undefined'. */
+export class CaipNetworkUndefined extends Schema.TaggedError<CaipNetworkUndefined>()("CaipNetworkUndefined", {}) {
+  override get message() {
+    return "CaipNetwork is undefined"
+  }
+}
+
+/** 'CaipNetwork or CaipAddress is undefined'. */
+export class CaipNetworkOrAddressUndefined extends Schema.TaggedError<CaipNetworkOrAddressUndefined>()(
+  "CaipNetworkOrAddressUndefined",
+  {}
+) {
+  override get message() {
+    return "CaipNetwork or CaipAddress is undefined"
+  }
+}
+
+/** 'ConnectionControllerClient and NetworkControllerClient must be set' — the runtime was used before it was wired. */
+export class ClientsNotSet extends Schema.TaggedError<ClientsNotSet>()("ClientsNotSet", {}) {
+  override get message() {
+    return "ConnectionControllerClient and NetworkControllerClient must be set"
+  }
+}
+
+/** 'Network with ID {id} not found'. */
+export class NetworkNotFound extends Schema.TaggedError<NetworkNotFound>()("NetworkNotFound", {
+  id: Schema.String
+}) {
+  override get message() {
+    return `Network with ID ${this.id} not found`
+  }
+}
+
+/** 'Cannot remove last network for a namespace'. */
+export class CannotRemoveLastNetwork extends Schema.TaggedError<CannotRemoveLastNetwork>()(
+  "CannotRemoveLastNetwork",
+  {}
+) {
+  override get message() {
+    return "Cannot remove last network for a namespace"
+  }
+}
+
+/** A network cannot be removed while a wallet is connected on it. */
+export class CannotRemoveConnectedNetwork extends Schema.TaggedError<CannotRemoveConnectedNetwork>()(
+  "CannotRemoveConnectedNetwork",
+  { id: Schema.String }
+) {
+  override get message() {
+    return `Cannot remove network ${this.id} while connected`
+  }
+}
+
+/** 'Chain is not supported' — the wallet refused both to switch to and to add the chain. */
+export class ChainNotSupported extends Schema.TaggedError<ChainNotSupported>()("ChainNotSupported", {}) {
+  override get message() {
+    return "Chain is not supported"
+  }
+}
+
+/** 'Provider not found.'. */
+export class ProviderNotFound extends Schema.TaggedError<ProviderNotFound>()("ProviderNotFound", {}) {
+  override get message() {
+    return "Provider not found."
+  }
+}
+
+/** '"{connector}" does not support programmatic chain switching.'. */
+export class ProgrammaticSwitchUnsupported extends Schema.TaggedError<ProgrammaticSwitchUnsupported>()(
+  "ProgrammaticSwitchUnsupported",
+  { connector: Schema.String }
+) {
+  override get message() {
+    return `"${this.connector}" does not support programmatic chain switching.`
+  }
+}
+
+/** The WalletConnect connector was needed but is not configured (no projectId or relay). */
+export class WalletConnectConnectorMissing extends Schema.TaggedError<WalletConnectConnectorMissing>()(
+  "WalletConnectConnectorMissing",
+  {}
+) {
+  override get message() {
+    return "WalletConnect connector not found: set a projectId to enable WalletConnect"
+  }
+}
+
+/** A mined transaction that reverted: the decoded reason, or 'unknown reason'. */
+export class TransactionReverted extends Schema.TaggedError<TransactionReverted>()("TransactionReverted", {
+  hash: Schema.String,
+  reason: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    return this.reason !== undefined && this.reason.length > 0 ? this.reason : "unknown reason"
+  }
+}
+
+/** The visitor refused in the wallet (EIP-1193 4001, WalletConnect 5000). */
+export class UserRejected extends Schema.TaggedError<UserRejected>()("UserRejected", {
+  code: Schema.Number
+}) {
+  override get message() {
+    return "User rejected the request."
+  }
+}
+
+/** 'Requested RPC call is not allowed' — a method outside the embedded wallet's lists. */
+export class RpcMethodNotAllowed extends Schema.TaggedError<RpcMethodNotAllowed>()("RpcMethodNotAllowed", {
+  method: Schema.String
+}) {
+  override get message() {
+    return "Requested RPC call is not allowed"
+  }
+}
+
+/** A request still open when the modal closed or a disallowed method arrived. */
+export class RequestRejectedByModal extends Schema.TaggedError<RequestRejectedByModal>()("RequestRejectedByModal", {}) {
+  override get message() {
+    return "Action not allowed"
+  }
+}
+
+/** 'Please enter a valid amount and receiver address' — a send form missing its amount or receiver. */
+export class SendFormInvalid extends Schema.TaggedError<SendFormInvalid>()("SendFormInvalid", {}) {
+  override get message() {
+    return "Please enter a valid amount and receiver address"
+  }
+}
+
+/** 'Please try again after N seconds' — the email login cool-down is running. */
+export class EmailRateLimited extends Schema.TaggedError<EmailRateLimited>()("EmailRateLimited", {
+  seconds: Schema.Number
+}) {
+  override get message() {
+    return `Please try again after ${this.seconds} seconds`
+  }
+}
+
+/** What failed in a name operation; selects the fallback text when the API gives no description. */
+export const NameOperation = Schema.Literals(["resolve", "suggestions", "reverse", "register"])
+/** What failed in a name operation. */
+export type NameOperation = typeof NameOperation.Type
+
+/** A name-service failure: the API's description, else the spec's fallback for the operation. */
+export class NameError extends Schema.TaggedError<NameError>()("NameError", {
+  operation: NameOperation,
+  name: Schema.optionalKey(Schema.String),
+  description: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    if (this.description !== undefined && this.description.length > 0) return this.description
+    switch (this.operation) {
+      case "resolve":
+        return "Error resolving name"
+      case "suggestions":
+        return "Error fetching name suggestions"
+      case "reverse":
+        return "Error fetching names for address"
+      case "register":
+        return `Error registering name ${this.name ?? ""}`.trimEnd()
+    }
+  }
+}
+
+/** Every error of the catalogue, as one Schema union (e.g. to decode an error that crossed the frame). */
+export const CatalogueError = Schema.Union([
+  InvalidCaip10Address,
+  InvalidCaip2NetworkId,
+  InvalidCaipAddress,
+  InvalidChainId,
+  InvalidOptions,
+  SiweSiwxConflict,
+  DisconnectFailed,
+  GasPriceNetworkNotSupported,
+  SwapsNetworkNotSupported,
+  SignMessageFailed,
+  GasEstimationFailed,
+  WalletCapabilitiesInvalid,
+  RequestAborted,
+  SomethingWentWrong,
+  HttpStatusError,
+  FrameError,
+  FrameNotSet,
+  FrameParentNotSet,
+  EmailLoginDependencyFailed,
+  AdapterNotFound,
+  AdapterForNamespaceMissing,
+  CaipNetworkUndefined,
+  CaipNetworkOrAddressUndefined,
+  ClientsNotSet,
+  NetworkNotFound,
+  CannotRemoveLastNetwork,
+  CannotRemoveConnectedNetwork,
+  ChainNotSupported,
+  ProviderNotFound,
+  ProgrammaticSwitchUnsupported,
+  WalletConnectConnectorMissing,
+  TransactionReverted,
+  UserRejected,
+  RpcMethodNotAllowed,
+  RequestRejectedByModal,
+  SendFormInvalid,
+  EmailRateLimited,
+  NameError
+])
+/** Any error of the catalogue. */
+export type CatalogueError = typeof CatalogueError.Type
