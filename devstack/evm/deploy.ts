@@ -1,0 +1,84 @@
+import { type Address, createWalletClient, getContractAddress, type Hex, http, publicActions } from "viem"
+import { loadArtifacts } from "../contracts/artifacts"
+import type { DevAccount } from "./accounts"
+import { devChain } from "./chains"
+
+/** A fungible token the devstack deploys on every local chain. */
+export interface DevToken {
+  readonly address: Address
+  readonly name: string
+  readonly symbol: string
+  readonly decimals: number
+  /** `standard`: transfer returns true; `no-return`: transfer returns nothing (the USDT kind). */
+  readonly kind: "standard" | "no-return"
+}
+
+/** The contracts deployed on one local chain. */
+export interface DevContracts {
+  readonly tokens: ReadonlyArray<DevToken>
+  readonly collectible: { readonly address: Address; readonly name: string; readonly symbol: string; readonly tokenIds: ReadonlyArray<{ readonly tokenId: number; readonly owner: Address }> }
+}
+
+/** Token amounts minted at start, in whole units, to every dev account. */
+export const mintedPerAccount = 10_000n
+/** Collectibles minted at start to each of the first `collectibleHolders` dev accounts. */
+export const collectiblesPerHolder = 3
+const collectibleHolders = 3
+
+/** Deploys the two ERC-20s and the ERC-721 from dev account 0 (unlocked on anvil), same addresses on every fresh chain. */
+export const deployContracts = async (
+  chainId: number,
+  rpcUrl: string,
+  accounts: ReadonlyArray<DevAccount>
+): Promise<DevContracts> => {
+  const deployer = accounts[0]
+  if (deployer === undefined) throw new Error("no dev account to deploy from")
+  const client = createWalletClient({ chain: devChain(chainId, rpcUrl), transport: http(rpcUrl) }).extend(publicActions)
+  const artifacts = loadArtifacts()
+  const holders = accounts.map((account) => account.address)
+  const nfts = holders.slice(0, collectibleHolders)
+  const wusd = { name: "Wallet Runtime USD", symbol: "WUSD", decimals: 6, kind: "standard" } as const
+  const wusdt = { name: "Wallet Runtime Tether", symbol: "WUSDT", decimals: 6, kind: "no-return" } as const
+  const collectible = { name: "Wallet Runtime Collectibles", symbol: "WRC" } as const
+  const nonce = await client.getTransactionCount({ address: deployer.address })
+
+  // anvil mines each transaction on arrival, so the three are sent back to back and checked after.
+  const hashes: Array<Hex> = [
+    await client.deployContract({
+      account: deployer.address,
+      abi: artifacts.StandardToken.abi,
+      bytecode: artifacts.StandardToken.bytecode,
+      args: [wusd.name, wusd.symbol, wusd.decimals, holders, mintedPerAccount * 10n ** BigInt(wusd.decimals)]
+    }),
+    await client.deployContract({
+      account: deployer.address,
+      abi: artifacts.NoReturnToken.abi,
+      bytecode: artifacts.NoReturnToken.bytecode,
+      args: [wusdt.name, wusdt.symbol, wusdt.decimals, holders, mintedPerAccount * 10n ** BigInt(wusdt.decimals)]
+    }),
+    await client.deployContract({
+      account: deployer.address,
+      abi: artifacts.Collectible.abi,
+      bytecode: artifacts.Collectible.bytecode,
+      args: [collectible.name, collectible.symbol, nfts, BigInt(collectiblesPerHolder)]
+    })
+  ]
+  for (const hash of hashes) {
+    const receipt = await client.getTransactionReceipt({ hash })
+    if (receipt.status !== "success") throw new Error(`deployment ${hash} on chain ${chainId} reverted`)
+  }
+  const at = (offset: number) => getContractAddress({ from: deployer.address, nonce: BigInt(nonce + offset) })
+  return {
+    tokens: [
+      { ...wusd, address: at(0) },
+      { ...wusdt, address: at(1) }
+    ],
+    collectible: {
+      ...collectible,
+      address: at(2),
+      tokenIds: nfts.flatMap((owner, i) =>
+        Array.from({ length: collectiblesPerHolder }, (_, j) => ({ tokenId: i * collectiblesPerHolder + j + 1, owner }))
+      )
+    }
+  }
+}
