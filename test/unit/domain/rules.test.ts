@@ -1,0 +1,125 @@
+import { describe, expect, it } from "@effect/vitest"
+import {
+  backClosesModal,
+  balanceDisplay,
+  defaultAccountType,
+  openingView,
+  orderConnectMethods,
+  orderConnectors,
+  orderWalletFeatures,
+  showsTransferImagesAsPair,
+  showsUnsupportedChain,
+  supportsBalance,
+  supportsNames,
+  transactionSign
+} from "../../../src/domain/rules"
+
+describe("which view opens", () => {
+  const base = { adapterCount: 1, address: undefined, requestedView: undefined, isMobile: false } as const
+  it("no adapters and no address: AllWallets on mobile, else the basic remote-protocol view", () => {
+    expect(openingView({ ...base, adapterCount: 0, isMobile: true })).toBe("AllWallets")
+    expect(openingView({ ...base, adapterCount: 0 })).toBe("WalletConnectBasic")
+    expect(openingView({ ...base, adapterCount: 0, requestedView: "Networks" })).toBe("WalletConnectBasic")
+  })
+  it("a requested view wins over the connected state", () => {
+    expect(openingView({ ...base, address: "0xabc", requestedView: "Networks" })).toBe("Networks")
+    expect(openingView({ ...base, adapterCount: 0, address: "0xabc", requestedView: "Networks" })).toBe("Networks")
+  })
+  it("connected: Account; otherwise Connect", () => {
+    expect(openingView({ ...base, address: "0xabc" })).toBe("Account")
+    expect(openingView(base)).toBe("Connect")
+  })
+})
+
+describe("going back", () => {
+  it("closes the modal with a single history entry or when UnsupportedChain is in history", () => {
+    expect(backClosesModal(["Connect"])).toBe(true)
+    expect(backClosesModal([])).toBe(true)
+    expect(backClosesModal(["Connect", "AllWallets"])).toBe(false)
+    expect(backClosesModal(["UnsupportedChain", "Networks"])).toBe(true)
+  })
+})
+
+describe("unsupported chain view", () => {
+  const base = { inRequestedNetworks: false, allowUnsupportedChain: false, enableNetworkSwitch: true, basicMode: false }
+  it("shows for a chain outside the requested networks", () => {
+    expect(showsUnsupportedChain(base)).toBe(true)
+    expect(showsUnsupportedChain({ ...base, inRequestedNetworks: true })).toBe(false)
+  })
+  it("does not show when allowed, when switching is disabled, or in basic mode", () => {
+    expect(showsUnsupportedChain({ ...base, allowUnsupportedChain: true })).toBe(false)
+    expect(showsUnsupportedChain({ ...base, enableNetworkSwitch: false })).toBe(false)
+    expect(showsUnsupportedChain({ ...base, basicMode: true })).toBe(false)
+  })
+})
+
+describe("transaction display", () => {
+  it("plus for receive, deposit, borrow, claim; minus for withdraw, repay, burn; none otherwise", () => {
+    for (const op of ["receive", "deposit", "borrow", "claim"]) expect(transactionSign(op)).toBe("+")
+    for (const op of ["withdraw", "repay", "burn"]) expect(transactionSign(op)).toBe("-")
+    for (const op of ["send", "trade", "mint", "approve", "execute"]) expect(transactionSign(op)).toBe("")
+  })
+  it("two transfer images are a pair unless both are NFTs", () => {
+    const nft = { nft_info: { name: "Punk" } }
+    const fungible = { fungible_info: { symbol: "ETH" } }
+    expect(showsTransferImagesAsPair([fungible, fungible])).toBe(true)
+    expect(showsTransferImagesAsPair([nft, fungible])).toBe(true)
+    expect(showsTransferImagesAsPair([nft, nft])).toBe(false)
+    expect(showsTransferImagesAsPair([fungible])).toBe(false)
+    expect(showsTransferImagesAsPair([fungible, fungible, fungible])).toBe(false)
+  })
+})
+
+describe("ordering", () => {
+  it("connectors follow walletConnect, recent, injected, featured, custom, external, recommended, each wallet once", () => {
+    const ordered = orderConnectors(
+      {
+        recommended: [{ id: "r1" }],
+        featured: [{ id: "f1" }, { id: "metamask" }],
+        injected: [{ id: "MetaMask" }],
+        walletConnect: [{ id: "wc" }],
+        recent: [{ id: "rabby" }],
+        custom: [{ id: "c1" }],
+        external: [{ id: "e1" }, { id: "rabby" }]
+      },
+      (c) => c.id
+    )
+    expect(ordered.map((e) => `${e.group}:${e.item.id}`)).toEqual([
+      "walletConnect:wc",
+      "recent:rabby",
+      "injected:MetaMask",
+      "featured:f1",
+      "custom:c1",
+      "external:e1",
+      "recommended:r1"
+    ])
+  })
+  it("connect methods: email, social, wallet; wallet first when injected wallets exist", () => {
+    expect(orderConnectMethods({ hasInjectedWallets: false, email: true, socials: true })).toEqual(["email", "social", "wallet"])
+    expect(orderConnectMethods({ hasInjectedWallets: true, email: true, socials: true })).toEqual(["wallet", "email", "social"])
+    expect(orderConnectMethods({ hasInjectedWallets: false, email: false, socials: true })).toEqual(["social", "wallet"])
+  })
+  it("wallet features: onramp, swaps, receive, send, keeping those that are on", () => {
+    expect(orderWalletFeatures({ send: true, receive: true, swaps: true, onramp: true })).toEqual(["onramp", "swaps", "receive", "send"])
+    expect(orderWalletFeatures({ send: true, onramp: false, swaps: true })).toEqual(["swaps", "send"])
+  })
+})
+
+describe("account types and chain-family support", () => {
+  it("default account type per family, unless the host sets one", () => {
+    expect(defaultAccountType("eip155")).toBe("smartAccount")
+    expect(defaultAccountType("bip122")).toBe("payment")
+    expect(defaultAccountType("solana")).toBe("eoa")
+    expect(defaultAccountType("polkadot")).toBe("eoa")
+    expect(defaultAccountType("eip155", { eip155: "eoa" })).toBe("eoa")
+  })
+  it("balances on eip155 and solana, names on eip155 only", () => {
+    expect([supportsBalance("eip155"), supportsBalance("solana"), supportsBalance("bip122"), supportsBalance("polkadot")]).toEqual([true, true, false, false])
+    expect([supportsNames("eip155"), supportsNames("solana")]).toEqual([true, false])
+  })
+  it("shows '0.00' on testnets and chains without balance support", () => {
+    expect(balanceDisplay({ chainNamespace: "eip155" }, "1.234")).toBe("1.234")
+    expect(balanceDisplay({ chainNamespace: "eip155", testnet: true }, "1.234")).toBe("0.00")
+    expect(balanceDisplay({ chainNamespace: "bip122" }, "1.234")).toBe("0.00")
+  })
+})
