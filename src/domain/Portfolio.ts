@@ -1,0 +1,124 @@
+/**
+ * What an account holds and did (spec point 3): token balances and transactions of the activity list, as the
+ * blockchain service returns them.
+ */
+import { Schema } from "effect"
+import { CaipNetworkId } from "./Caip"
+
+/** An amount as the blockchain service gives it: decimals of the token and the decimal number as text. */
+export const Quantity = Schema.Struct({
+  decimals: Schema.String,
+  numeric: Schema.String
+})
+/** An amount. */
+export type Quantity = typeof Quantity.Type
+
+/** A token held by an account, with its USD value and price. */
+export const TokenBalance = Schema.Struct({
+  name: Schema.String,
+  symbol: Schema.String,
+  chainId: CaipNetworkId,
+  address: Schema.optionalKey(Schema.String),
+  value: Schema.optionalKey(Schema.Number),
+  price: Schema.Number,
+  quantity: Quantity,
+  iconUrl: Schema.String
+})
+/** A token held by an account. */
+export type TokenBalance = typeof TokenBalance.Type
+
+/** Kinds of transaction in the activity list. */
+export const OPERATION_TYPES = [
+  "send",
+  "receive",
+  "deposit",
+  "withdraw",
+  "borrow",
+  "repay",
+  "claim",
+  "burn",
+  "mint",
+  "approve",
+  "trade",
+  "execute",
+  "cancel",
+  "deploy"
+] as const
+
+/** The kind of a transaction. */
+export const OperationType = Schema.Literals(OPERATION_TYPES)
+/** The kind of a transaction. */
+export type OperationType = typeof OperationType.Type
+
+/** Whether a transaction was mined, failed or waits. */
+export const TransactionStatus = Schema.Literals(["confirmed", "failed", "pending"])
+/** Whether a transaction was mined, failed or waits. */
+export type TransactionStatus = typeof TransactionStatus.Type
+
+/** Which way a transfer moved value, seen from the account. */
+export const TransferDirection = Schema.Literals(["in", "out", "self"])
+/** Which way a transfer moved value. */
+export type TransferDirection = typeof TransferDirection.Type
+
+/** An image reference of the blockchain service. */
+export const ImageRef = Schema.Struct({ url: Schema.String })
+/** An image reference. */
+export type ImageRef = typeof ImageRef.Type
+
+/** The NFT moved by a transfer. */
+export const NftInfo = Schema.Struct({
+  name: Schema.optionalKey(Schema.String),
+  content: Schema.optionalKey(
+    Schema.Struct({
+      preview: Schema.optionalKey(Schema.Struct({ url: Schema.String, content_type: Schema.optionalKey(Schema.String) })),
+      detail: Schema.optionalKey(Schema.Struct({ url: Schema.String, content_type: Schema.optionalKey(Schema.String) }))
+    })
+  ),
+  flags: Schema.Struct({ is_spam: Schema.Boolean })
+})
+/** The NFT moved by a transfer. */
+export type NftInfo = typeof NftInfo.Type
+
+/** The fungible token moved by a transfer. */
+export const FungibleInfo = Schema.Struct({
+  name: Schema.optionalKey(Schema.String),
+  symbol: Schema.optionalKey(Schema.String),
+  icon: Schema.optionalKey(ImageRef)
+})
+/** The fungible token moved by a transfer. */
+export type FungibleInfo = typeof FungibleInfo.Type
+
+/** One value movement inside a transaction: an NFT or a fungible token, and how much. */
+export const Transfer = Schema.Struct({
+  nft_info: Schema.optionalKey(NftInfo),
+  fungible_info: Schema.optionalKey(FungibleInfo),
+  direction: Schema.optionalKey(TransferDirection),
+  quantity: Schema.Struct({ numeric: Schema.String }),
+  value: Schema.optionalKey(Schema.Number),
+  price: Schema.optionalKey(Schema.Number)
+})
+/** One value movement inside a transaction. */
+export type Transfer = typeof Transfer.Type
+
+/** Facts about a transaction: when it was mined, on which chain, what kind, its status and the two parties. */
+export const TransactionMetadata = Schema.Struct({
+  minedAt: Schema.String,
+  chain: Schema.String,
+  operationType: OperationType,
+  status: TransactionStatus,
+  sentFrom: Schema.String,
+  sentTo: Schema.String,
+  hash: Schema.optionalKey(Schema.String),
+  nonce: Schema.optionalKey(Schema.Number)
+})
+/** Facts about a transaction. */
+export type TransactionMetadata = typeof TransactionMetadata.Type
+
+/** A transaction of the activity list. */
+export const Transaction = Schema.Struct({
+  id: Schema.String,
+  metadata: TransactionMetadata,
+  transfers: Schema.Array(Transfer)
+})
+/** A transaction of the activity list. */
+export type Transaction = typeof Transaction.Type
