@@ -79,7 +79,7 @@ export interface StorageService {
   /** Stores a value (kept in memory for the session if the browser refuses it). */
   readonly set: <A>(key: StorageKey<A>, value: A) => Effect.Effect<void>
   /** Removes a value; the key then reads as its default. */
-  readonly remove: (key: StorageKey<any>) => Effect.Effect<void>
+  readonly remove: (key: StorageKey<unknown>) => Effect.Effect<void>
   /** Reads, applies `f` and stores the result, serialised with other `modify` calls; returns the new value. */
   readonly modify: <A>(key: StorageKey<A>, f: (current: A) => A) => Effect.Effect<A>
   /** A cached entry that has not expired yet, by `Clock` time. */
@@ -87,7 +87,7 @@ export interface StorageService {
   /** Caches a value for the family's lifetime from now. */
   readonly setCached: <A>(key: CacheKey<A>, id: string, value: A) => Effect.Effect<void>
   /** Drops a cached entry before its expiry (e.g. a forced refresh). */
-  readonly removeCached: (key: CacheKey<any>, id: string) => Effect.Effect<void>
+  readonly removeCached: (key: CacheKey<unknown>, id: string) => Effect.Effect<void>
   /** The names of keys set or removed from now on (`StorageKey.name`, e.g. `activeNetwork:eip155`). */
   readonly changes: Stream.Stream<string>
   /** Every corruption reported so far in this session, each key at most once. */
@@ -101,6 +101,7 @@ interface Codecs<A> {
   readonly encode: (value: A) => Result.Result<unknown, unknown>
 }
 
+// Keyed by the key object; each entry's type parameter is that key's, which a WeakMap cannot express.
 const codecCache = new WeakMap<object, Codecs<any>>()
 
 const codecsOf = <A>(owner: object, schema: () => Schema.Codec<A, unknown>): Codecs<A> => {
@@ -271,7 +272,7 @@ const make: Effect.Effect<StorageService, never, KeyValueStore.KeyValueStore | S
     set: Effect.fn("Storage.set")(function*<A>(key: StorageKey<A>, value: A): Effect.fn.Return<void> {
       yield* lock.withPermits(1)(writeKey(key, value))
     }),
-    remove: Effect.fn("Storage.remove")(function*(key: StorageKey<any>) {
+    remove: Effect.fn("Storage.remove")(function*(key: StorageKey<unknown>) {
       yield* lock.withPermits(1)(removeRaw(storagePath(key)))
       yield* PubSub.publish(changes, key.name)
     }),
@@ -308,7 +309,7 @@ const make: Effect.Effect<StorageService, never, KeyValueStore.KeyValueStore | S
       const raw = yield* encodeRaw(cacheCodecs(key), key.name, { value, expiresAt: now + key.ttlMillis })
       yield* writeRaw(cachePath(key, id), raw)
     }),
-    removeCached: Effect.fn("Storage.removeCached")(function*(key: CacheKey<any>, id: string) {
+    removeCached: Effect.fn("Storage.removeCached")(function*(key: CacheKey<unknown>, id: string) {
       yield* removeRaw(cachePath(key, id))
     }),
     changes: Stream.fromPubSub(changes),

@@ -23,7 +23,7 @@ import {
 
 const RegistryContext = createContext<AtomRegistry.AtomRegistry | undefined>(undefined)
 
-/** Initial values for atoms, applied when the provider creates its registry. */
+/** Initial values for atoms, applied when the provider creates its registry (each pair's types match; `any` as in AtomRegistry.make). */
 export type InitialAtomValues = Iterable<readonly [Atom.Atom<any>, any]>
 
 /** Props of {@link RegistryProvider}. */
@@ -89,7 +89,8 @@ interface AtomStore<A> {
   readonly serverSnapshot: () => A
 }
 
-// One store per registry and atom, so useSyncExternalStore sees stable functions and does not resubscribe.
+// One store per registry and atom, so useSyncExternalStore sees stable functions and does not resubscribe. Each
+// store's type parameter is its atom's, which a WeakMap cannot express: hence `any`.
 const stores = new WeakMap<AtomRegistry.AtomRegistry, WeakMap<Atom.Atom<any>, AtomStore<any>>>()
 
 const storeOf = <A,>(registry: AtomRegistry.AtomRegistry, atom: Atom.Atom<A>): AtomStore<A> => {
