@@ -58,6 +58,11 @@ export const AccountAddressParam = Schema.String.pipe(
 /** The projectId every service endpoint takes (in the query, or as the header `x-project-id`). */
 const projectIdField = Schema.optionalKey(Schema.String)
 
+/** Query of the endpoints that take nothing but the projectId. */
+export const ProjectQuery = Schema.Struct({ projectId: projectIdField })
+/** Query of the endpoints that take nothing but the projectId. */
+export type ProjectQuery = typeof ProjectQuery.Type
+
 // ---------------------------------------------------------------------------------------------------------------
 // Wallet catalogue and assets (spec 7.3)
 
@@ -116,9 +121,6 @@ export const ImageQuery = Schema.Struct({
   st: Schema.optionalKey(Schema.String),
   sv: Schema.optionalKey(Schema.String)
 })
-
-/** Query of `GET /getAnalyticsConfig`. */
-export const AnalyticsConfigQuery = Schema.Struct({ projectId: projectIdField })
 
 /** Answer of `GET /getAnalyticsConfig`: whether the project may send analytics events. */
 export const AnalyticsConfig = Schema.Struct({ isAnalyticsEnabled: Schema.Boolean })

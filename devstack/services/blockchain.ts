@@ -1,0 +1,281 @@
+import { Schema } from "effect"
+import { formatUnits } from "viem"
+import {
+  AccountPath,
+  BalanceQuery,
+  BalanceResponse,
+  FungiblePriceRequest,
+  FungiblePriceResponse,
+  HistoryQuery,
+  HistoryResponse,
+  Identity,
+  IdentityPath,
+  IdentityQuery,
+  NATIVE_TOKEN_ADDRESS,
+  ProjectQuery,
+  SupportedChains
+} from "../../src/domain/Api"
+import { parseCaipAddress } from "../../src/domain/Caip"
+import type { FungiblePrice } from "../../src/domain/Api"
+import type { OperationType, TokenBalance, Transaction, Transfer } from "../../src/domain/Portfolio"
+import { Result } from "effect"
+import { rpcCall } from "../lib/jsonRpc"
+import type { IndexedTransaction, IndexedTransfer } from "./indexer"
+import { HttpError, route } from "./router"
+import { type EvmChainState, type ServicesState, tokenImageId } from "./state"
+import { priceOf } from "./tokens"
+
+const zeroAddress = "0x0000000000000000000000000000000000000000"
+const approveSelectors = new Set(["0x095ea7b3", "0xa22cb465"])
+const isEvm = (address: string) => address.startsWith("0x")
+
+const chainsFor = (state: ServicesState, chainId: string | undefined): ReadonlyArray<EvmChainState> =>
+  chainId === undefined ? state.evm : state.evm.filter((chain) => chain.caipNetworkId === chainId)
+
+const directionOf = (transfer: IndexedTransfer, address: string): "in" | "out" | "self" => {
+  const from = transfer.from.toLowerCase() === address
+  const to = transfer.to.toLowerCase() === address
+  return from && to ? "self" : from ? "out" : "in"
+}
+
+/** The operation type of `tx` as seen by `address` (lower case), from the transfers it took part in. */
+export const operationTypeOf = (tx: IndexedTransaction, address: string): OperationType => {
+  const mine = tx.transfers.filter((t) => t.from.toLowerCase() === address || t.to.toLowerCase() === address)
+  if (mine.some((t) => t.from === zeroAddress)) return "mint"
+  if (mine.some((t) => t.to === zeroAddress)) return "burn"
+  const directions = new Set(mine.map((t) => directionOf(t, address)))
+  if (directions.has("in") && directions.has("out")) return "trade"
+  if (directions.has("out") || directions.has("self")) return "send"
+  if (directions.has("in")) return "receive"
+  if (tx.to === null) return "deploy"
+  if (approveSelectors.has(tx.selector)) return "approve"
+  return "execute"
+}
+
+const historyKey = (tx: IndexedTransaction) => [tx.timestamp, tx.chainId, tx.blockNumber, tx.index] as const
+const cursorOf = (tx: IndexedTransaction) => historyKey(tx).join("-")
+const parseCursor = (cursor: string): ReadonlyArray<number> => {
+  if (!/^\d+-\d+-\d+-\d+$/.test(cursor)) throw new HttpError(400, `Invalid cursor: ${cursor} is not a cursor this service gave`)
+  return cursor.split("-").map(Number)
+}
+const compareDesc = (a: ReadonlyArray<number>, b: ReadonlyArray<number>) => {
+  for (let i = 0; i < a.length; i++) {
+    const d = (b[i] ?? 0) - (a[i] ?? 0)
+    if (d !== 0) return d
+  }
+  return 0
+}
+
+const toTransfer = async (state: ServicesState, chain: EvmChainState, transfer: IndexedTransfer, address: string): Promise<Transfer> => {
+  const direction = directionOf(transfer, address)
+  if (transfer.kind === "erc721" && transfer.contract !== undefined) {
+    const meta = await chain.tokens.get(transfer.contract)
+    const imageId = `nft-${chain.chainId}-${transfer.contract}-${transfer.amount}`
+    return {
+      nft_info: {
+        name: `${meta.name} #${transfer.amount}`,
+        content: { preview: { url: `${state.baseUrl}/public/getAssetImage/${imageId}`, content_type: "image/svg+xml" } },
+        flags: { is_spam: false }
+      },
+      direction,
+      quantity: { numeric: "1" }
+    }
+  }
+  const meta =
+    transfer.contract === undefined
+      ? { name: "Ether", symbol: "ETH", decimals: 18 }
+      : await chain.tokens.get(transfer.contract)
+  const numeric = formatUnits(transfer.amount, meta.decimals ?? 0)
+  const price = priceOf(meta.symbol)
+  return {
+    fungible_info: {
+      name: meta.name,
+      symbol: meta.symbol,
+      icon: { url: `${state.baseUrl}/public/getTokenImage/${tokenImageId(meta.symbol, transfer.contract)}` }
+    },
+    direction,
+    quantity: { numeric },
+    value: Number(numeric) * price,
+    price
+  }
+}
+
+const toTransaction = async (state: ServicesState, chain: EvmChainState, tx: IndexedTransaction, address: string): Promise<Transaction> => {
+  const mine = tx.transfers.filter((t) => t.from.toLowerCase() === address || t.to.toLowerCase() === address)
+  return {
+    id: tx.hash,
+    metadata: {
+      minedAt: new Date(tx.timestamp * 1000).toISOString(),
+      chain: chain.caipNetworkId,
+      operationType: operationTypeOf(tx, address),
+      status: tx.status,
+      sentFrom: tx.from,
+      sentTo: tx.to ?? tx.contractAddress ?? "",
+      hash: tx.hash,
+      nonce: tx.nonce
+    },
+    transfers: await Promise.all(mine.map((t) => toTransfer(state, chain, t, address)))
+  }
+}
+
+const evmBalances = async (state: ServicesState, chain: EvmChainState, address: string): Promise<ReadonlyArray<TokenBalance>> => {
+  await chain.index.sync()
+  const contracts = [...new Set([...chain.listedTokens, ...chain.index.fungibleContractsOf(address)])]
+  const [native, ...raw] = await Promise.all([
+    rpcCall(chain.rpcUrl, "eth_getBalance", [address, "latest"]),
+    ...contracts.map((contract) =>
+      rpcCall(chain.rpcUrl, "eth_call", [{ to: contract, data: `0x70a08231${address.slice(2).toLowerCase().padStart(64, "0")}` }, "latest"])
+    )
+  ])
+  const entries: Array<TokenBalance> = []
+  const push = (name: string, symbol: string, decimals: number, amount: bigint, contract: string | undefined) => {
+    if (amount === 0n) return
+    const numeric = formatUnits(amount, decimals)
+    const price = priceOf(symbol)
+    entries.push({
+      name,
+      symbol,
+      chainId: chain.caipNetworkId,
+      address: `${chain.caipNetworkId}:${contract ?? NATIVE_TOKEN_ADDRESS}`,
+      value: Number(numeric) * price,
+      price,
+      quantity: { decimals: String(decimals), numeric },
+      iconUrl: `${state.baseUrl}/public/getTokenImage/${tokenImageId(symbol, contract)}`
+    })
+  }
+  push("Ether", "ETH", 18, BigInt(String(native)), undefined)
+  for (let i = 0; i < contracts.length; i++) {
+    const contract = contracts[i]
+    const value = raw[i]
+    if (contract === undefined || typeof value !== "string" || value === "0x") continue
+    const meta = await chain.tokens.get(contract)
+    if (meta.decimals !== undefined) push(meta.name, meta.symbol, meta.decimals, BigInt(value), meta.address)
+  }
+  return entries
+}
+
+const solanaBalance = async (state: ServicesState, address: string): Promise<ReadonlyArray<TokenBalance>> => {
+  if (state.solana === undefined) return []
+  const answer = Schema.decodeUnknownSync(Schema.Struct({ value: Schema.Number }))(
+    await rpcCall(state.solana.rpcUrl, "getBalance", [address])
+  )
+  if (answer.value === 0) return []
+  const numeric = formatUnits(BigInt(answer.value), 9)
+  const price = priceOf("SOL")
+  return [
+    {
+      name: "Solana",
+      symbol: "SOL",
+      chainId: state.solana.caipNetworkId,
+      value: Number(numeric) * price,
+      price,
+      quantity: { decimals: "9", numeric },
+      iconUrl: `${state.baseUrl}/public/getTokenImage/SOL`
+    }
+  ]
+}
+
+/** The blockchain-service endpoints of spec 7.4 served from the local chains. */
+export const blockchainRoutes = (state: ServicesState) => [
+  route({
+    method: "GET",
+    path: "/v1/supported-chains",
+    auth: "project",
+    query: ProjectQuery,
+    response: SupportedChains,
+    handler: async () => ({
+      http: [...state.evm.map((chain) => chain.caipNetworkId), ...(state.solana ? [state.solana.caipNetworkId] : [])],
+      ws: []
+    })
+  }),
+  route({
+    method: "GET",
+    path: "/v1/identity/:address",
+    auth: "project",
+    params: IdentityPath,
+    query: IdentityQuery,
+    response: Identity,
+    handler: async ({ params }) => {
+      const entry = state.names.find((n) => n.address.toLowerCase() === params.address.toLowerCase())
+      return entry === undefined
+        ? { name: null, avatar: null }
+        : { name: entry.name, avatar: `${state.baseUrl}/public/getAssetImage/${entry.avatarImageId}` }
+    }
+  }),
+  route({
+    method: "GET",
+    path: "/v1/account/:address/balance",
+    auth: "project",
+    params: AccountPath,
+    query: BalanceQuery,
+    response: BalanceResponse,
+    handler: async ({ params, query }) => {
+      if (!isEvm(params.address)) {
+        const wanted = query.chainId === undefined || query.chainId === state.solana?.caipNetworkId
+        return { balances: wanted ? await solanaBalance(state, params.address) : [] }
+      }
+      const address = params.address.toLowerCase()
+      const perChain = await Promise.all(chainsFor(state, query.chainId).map((chain) => evmBalances(state, chain, address)))
+      return { balances: perChain.flat() }
+    }
+  }),
+  route({
+    method: "GET",
+    path: "/v1/account/:address/history",
+    auth: "project",
+    params: AccountPath,
+    query: HistoryQuery,
+    response: HistoryResponse,
+    handler: async ({ params, query }) => {
+      const after = query.cursor === undefined ? undefined : parseCursor(query.cursor)
+      if (!isEvm(params.address)) return { data: [], next: null }
+      const address = params.address.toLowerCase()
+      const chains = chainsFor(state, query.chainId)
+      await Promise.all(chains.map((chain) => chain.index.sync()))
+      const all = chains
+        .flatMap((chain) => chain.index.transactionsOf(address).map((tx) => ({ chain, tx })))
+        .filter(({ tx }) => after === undefined || compareDesc(historyKey(tx), after) > 0)
+        .sort((a, b) => compareDesc(historyKey(a.tx), historyKey(b.tx)))
+      const page = all.slice(0, state.historyPageSize)
+      const last = page.at(-1)
+      return {
+        data: await Promise.all(page.map(({ chain, tx }) => toTransaction(state, chain, tx, address))),
+        next: all.length > page.length && last !== undefined ? cursorOf(last.tx) : null
+      }
+    }
+  }),
+  route({
+    method: "POST",
+    path: "/v1/fungible/price",
+    auth: "project",
+    body: FungiblePriceRequest,
+    response: FungiblePriceResponse,
+    handler: async ({ body }) => {
+      const fungibles: Array<FungiblePrice> = []
+      for (const caipAddress of body.addresses) {
+        const parts = parseCaipAddress(caipAddress)
+        if (Result.isFailure(parts)) continue
+        const { namespace, reference, address } = parts.success
+        if (namespace === "solana" && state.solana?.caipNetworkId === `solana:${reference}`) {
+          fungibles.push({ name: "Solana", symbol: "SOL", iconUrl: `${state.baseUrl}/public/getTokenImage/SOL`, price: priceOf("SOL"), address: caipAddress })
+          continue
+        }
+        const chain = state.evm.find((c) => c.caipNetworkId === `${namespace}:${reference}`)
+        if (chain === undefined || !/^0x[0-9a-fA-F]{40}$/.test(address)) continue
+        const meta =
+          address.toLowerCase() === NATIVE_TOKEN_ADDRESS
+            ? { name: "Ether", symbol: "ETH", decimals: 18, address: undefined }
+            : await chain.tokens.get(address)
+        if (meta.decimals === undefined) continue
+        fungibles.push({
+          name: meta.name,
+          symbol: meta.symbol,
+          iconUrl: `${state.baseUrl}/public/getTokenImage/${tokenImageId(meta.symbol, meta.address)}`,
+          price: priceOf(meta.symbol),
+          address: caipAddress
+        })
+      }
+      return { fungibles }
+    }
+  })
+]

@@ -1,0 +1,104 @@
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Schema } from "effect"
+import { CaipNetworkId } from "../../src/domain/Caip"
+import type { DevAccount } from "../evm/accounts"
+import type { EvmChain } from "../evm/index"
+import type { Started } from "../lib/Started"
+import { blockchainRoutes } from "./blockchain"
+import { makeCatalogue } from "./catalogue"
+import { ChainIndex } from "./indexer"
+import { devNames } from "./names"
+import { pageRoutes } from "./pages"
+import { type DevProject, devProjects } from "./projects"
+import { makeRouter } from "./router"
+import { rpcProxyRoutes } from "./rpcProxy"
+import type { EvmChainState, ServicesState } from "./state"
+import { TokenRegistry } from "./tokens"
+import { walletApiRoutes } from "./walletApi"
+
+/** What the services server needs to know about the rest of the stack. */
+export interface ServicesOptions {
+  readonly port?: number
+  readonly evm?: { readonly chains: ReadonlyArray<EvmChain>; readonly accounts: ReadonlyArray<DevAccount> }
+  readonly solana?: { readonly caipNetworkId: string; readonly rpcUrl: string }
+  /** The local test wallet page (ends with `/`); without it the server serves a stand-in at `/test-wallet/`. */
+  readonly testWalletUrl?: string
+  /** Transactions per history page (default 20). */
+  readonly historyPageSize?: number
+  readonly projects?: ReadonlyArray<DevProject>
+}
+
+/** What the running services server exposes. */
+export interface ServicesInfo {
+  /** `http://127.0.0.1:{port}`: the catalogue, the blockchain service and the RPC proxy (`{url}/v1/`). */
+  readonly url: string
+  readonly port: number
+  readonly projects: ReadonlyArray<DevProject>
+  readonly testWalletUrl: string
+}
+
+/** Starts the one HTTP server of the wallet catalogue (spec 7.3), the blockchain service (7.4) and the RPC proxy (7.2). */
+export const startServices = async (opts: ServicesOptions = {}): Promise<Started<ServicesInfo>> => {
+  const server = createServer()
+  const sockets = new Set<import("node:net").Socket>()
+  server.on("connection", (socket) => {
+    sockets.add(socket)
+    socket.on("close", () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(opts.port ?? 0, "127.0.0.1", () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  const baseUrl = `http://127.0.0.1:${port}`
+  const projects = opts.projects ?? devProjects
+  const testWalletUrl = opts.testWalletUrl ?? `${baseUrl}/test-wallet/`
+  const evm = (opts.evm?.chains ?? []).map(
+    (chain): EvmChainState => ({
+      chainId: chain.chainId,
+      caipNetworkId: Schema.decodeSync(CaipNetworkId)(chain.caipNetworkId),
+      rpcUrl: chain.rpcUrl,
+      index: new ChainIndex(chain.chainId, chain.rpcUrl),
+      tokens: new TokenRegistry(chain.rpcUrl, [
+        ...chain.contracts.tokens,
+        { ...chain.contracts.collectible, decimals: undefined }
+      ]),
+      listedTokens: chain.contracts.tokens.map((token) => token.address)
+    })
+  )
+  const state: ServicesState = {
+    baseUrl,
+    projects,
+    evm,
+    solana:
+      opts.solana === undefined
+        ? undefined
+        : { caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId), rpcUrl: opts.solana.rpcUrl },
+    names: devNames(opts.evm?.accounts ?? []),
+    historyPageSize: opts.historyPageSize ?? 20,
+    testWalletUrl
+  }
+  const catalogue = makeCatalogue({ imageBase: `${baseUrl}/getWalletImage`, testWalletUrl })
+  server.on(
+    "request",
+    makeRouter(
+      [
+        ...walletApiRoutes(catalogue),
+        ...blockchainRoutes(state),
+        ...rpcProxyRoutes(state),
+        ...pageRoutes({ projectIds: projects.map((p) => p.projectId), servesTestWallet: opts.testWalletUrl === undefined })
+      ],
+      projects
+    )
+  )
+  let stopping: Promise<void> | undefined
+  const stop = () => {
+    stopping ??= new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      for (const socket of sockets) socket.destroy()
+    })
+    return stopping
+  }
+  return { info: { url: baseUrl, port, projects, testWalletUrl }, stop }
+}

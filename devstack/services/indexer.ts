@@ -1,0 +1,169 @@
+import { Schema } from "effect"
+import { getAddress } from "viem"
+import { rpcBatch, rpcCall } from "../lib/jsonRpc"
+
+/** topic0 of `Transfer(address,address,uint256)`, shared by ERC-20 (3 topics) and ERC-721 (4 topics). */
+const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+const zeroAddress = "0x0000000000000000000000000000000000000000"
+
+const Hex = Schema.String.pipe(Schema.check(Schema.isPattern(/^0x[0-9a-fA-F]*$/)))
+
+const RpcTransaction = Schema.Struct({
+  hash: Hex,
+  from: Hex,
+  to: Schema.NullOr(Hex),
+  value: Hex,
+  nonce: Hex,
+  input: Hex,
+  transactionIndex: Hex
+})
+const RpcBlock = Schema.Struct({ number: Hex, timestamp: Hex, transactions: Schema.Array(RpcTransaction) })
+const RpcLog = Schema.Struct({ address: Hex, topics: Schema.Array(Hex), data: Hex, transactionHash: Hex })
+const RpcReceipt = Schema.Struct({
+  transactionHash: Hex,
+  status: Hex,
+  contractAddress: Schema.optionalKey(Schema.NullOr(Hex)),
+  logs: Schema.Array(RpcLog)
+})
+const decodeBlock = Schema.decodeUnknownSync(RpcBlock)
+const decodeReceipts = Schema.decodeUnknownSync(Schema.Array(RpcReceipt))
+const decodeQuantity = Schema.decodeUnknownSync(Hex)
+
+/** One movement of value inside an indexed transaction. Addresses are checksummed. */
+export interface IndexedTransfer {
+  readonly kind: "native" | "erc20" | "erc721"
+  /** The token contract; `undefined` for the native coin. */
+  readonly contract: string | undefined
+  readonly from: string
+  readonly to: string
+  /** The amount in base units, or the token id of an ERC-721. */
+  readonly amount: bigint
+}
+
+/** A mined transaction with the transfers it made. */
+export interface IndexedTransaction {
+  readonly chainId: number
+  readonly hash: string
+  readonly blockNumber: number
+  readonly index: number
+  /** Seconds since the epoch. */
+  readonly timestamp: number
+  readonly from: string
+  readonly to: string | null
+  readonly contractAddress: string | null
+  readonly nonce: number
+  readonly selector: string
+  readonly status: "confirmed" | "failed"
+  readonly transfers: ReadonlyArray<IndexedTransfer>
+}
+
+const blocksPerBatch = 50
+
+const topicAddress = (topic: string) => getAddress(`0x${topic.slice(-40)}`)
+
+/**
+ * The history of one local EVM chain, built from its blocks: every transaction with its native value and its
+ * ERC-20 / ERC-721 `Transfer` logs, indexed by the addresses involved. `sync()` reads the blocks mined since the
+ * last call; calls are queued so each caller sees at least the blocks mined before it called.
+ */
+export class ChainIndex {
+  private nextBlock = 0
+  private readonly byAddress = new Map<string, Array<IndexedTransaction>>()
+  private readonly contracts = new Map<string, Set<string>>()
+  private tail: Promise<void> = Promise.resolve()
+
+  constructor(
+    readonly chainId: number,
+    private readonly rpcUrl: string
+  ) {}
+
+  /** Indexes the blocks mined since the last sync. */
+  sync(): Promise<void> {
+    const run = this.tail.then(() => this.syncOnce())
+    this.tail = run.catch(() => undefined)
+    return run
+  }
+
+  /** Transactions involving `address`, oldest first. */
+  transactionsOf(address: string): ReadonlyArray<IndexedTransaction> {
+    return this.byAddress.get(address.toLowerCase()) ?? []
+  }
+
+  /** ERC-20 contracts `address` ever sent or received. */
+  fungibleContractsOf(address: string): ReadonlyArray<string> {
+    return [...(this.contracts.get(address.toLowerCase()) ?? [])]
+  }
+
+  private async syncOnce(): Promise<void> {
+    const latest = Number(BigInt(decodeQuantity(await rpcCall(this.rpcUrl, "eth_blockNumber"))))
+    while (this.nextBlock <= latest) {
+      const last = Math.min(latest, this.nextBlock + blocksPerBatch - 1)
+      const numbers = Array.from({ length: last - this.nextBlock + 1 }, (_, i) => `0x${(this.nextBlock + i).toString(16)}`)
+      const results = await rpcBatch(
+        this.rpcUrl,
+        numbers.flatMap((n) => [
+          { method: "eth_getBlockByNumber", params: [n, true] },
+          { method: "eth_getBlockReceipts", params: [n] }
+        ])
+      )
+      for (let i = 0; i < numbers.length; i++) this.add(decodeBlock(results[2 * i]), decodeReceipts(results[2 * i + 1]))
+      this.nextBlock = last + 1
+    }
+  }
+
+  private add(block: typeof RpcBlock.Type, receipts: ReadonlyArray<typeof RpcReceipt.Type>): void {
+    const receiptOf = new Map(receipts.map((receipt) => [receipt.transactionHash, receipt]))
+    for (const tx of block.transactions) {
+      const receipt = receiptOf.get(tx.hash)
+      const status = receipt !== undefined && BigInt(receipt.status) === 1n ? "confirmed" : "failed"
+      const from = getAddress(tx.from)
+      const to = tx.to === null ? null : getAddress(tx.to)
+      const contractAddress = receipt?.contractAddress ? getAddress(receipt.contractAddress) : null
+      const transfers: Array<IndexedTransfer> = []
+      const value = BigInt(tx.value)
+      if (value > 0n && status === "confirmed") {
+        transfers.push({ kind: "native", contract: undefined, from, to: to ?? contractAddress ?? zeroAddress, amount: value })
+      }
+      for (const log of receipt?.logs ?? []) {
+        if (log.topics[0] !== transferTopic) continue
+        const [, fromTopic, toTopic, idTopic] = log.topics
+        if (fromTopic === undefined || toTopic === undefined) continue
+        const contract = getAddress(log.address)
+        if (log.topics.length === 4 && idTopic !== undefined) {
+          transfers.push({ kind: "erc721", contract, from: topicAddress(fromTopic), to: topicAddress(toTopic), amount: BigInt(idTopic) })
+        } else if (log.topics.length === 3 && log.data.length > 2) {
+          transfers.push({ kind: "erc20", contract, from: topicAddress(fromTopic), to: topicAddress(toTopic), amount: BigInt(log.data) })
+        }
+      }
+      const indexed: IndexedTransaction = {
+        chainId: this.chainId,
+        hash: tx.hash,
+        blockNumber: Number(BigInt(block.number)),
+        index: Number(BigInt(tx.transactionIndex)),
+        timestamp: Number(BigInt(block.timestamp)),
+        from,
+        to,
+        contractAddress,
+        nonce: Number(BigInt(tx.nonce)),
+        selector: tx.input.slice(0, 10),
+        status,
+        transfers
+      }
+      const involved = new Set([from, ...(to === null ? [] : [to]), ...transfers.flatMap((t) => [t.from, t.to])].map((a) => a.toLowerCase()))
+      involved.delete(zeroAddress)
+      for (const address of involved) {
+        const list = this.byAddress.get(address) ?? []
+        list.push(indexed)
+        this.byAddress.set(address, list)
+      }
+      for (const transfer of transfers) {
+        if (transfer.kind !== "erc20" || transfer.contract === undefined) continue
+        for (const party of [transfer.from, transfer.to]) {
+          const set = this.contracts.get(party.toLowerCase()) ?? new Set()
+          set.add(transfer.contract)
+          this.contracts.set(party.toLowerCase(), set)
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/** A project the local services know, with the origins allowed to use its projectId. */
+export interface DevProject {
+  readonly projectId: string
+  readonly description: string
+  /** `loopback`: any http(s) origin on 127.0.0.1, localhost or [::1]; otherwise the exact origins allowed. */
+  readonly allowedOrigins: "loopback" | ReadonlyArray<string>
+  readonly analyticsEnabled: boolean
+}
+
+/** The projectIds the local services accept; anything else is 'Unauthorized: invalid key'. */
+export const devProjects: ReadonlyArray<DevProject> = [
+  {
+    projectId: "devstack-project",
+    description: "the default: any loopback origin, analytics on",
+    allowedOrigins: "loopback",
+    analyticsEnabled: true
+  },
+  {
+    projectId: "devstack-no-analytics",
+    description: "any loopback origin, analytics off in /getAnalyticsConfig",
+    allowedOrigins: "loopback",
+    analyticsEnabled: false
+  },
+  {
+    projectId: "devstack-origin-locked",
+    description: "only https://app.example may use it: browser pages on loopback get 'Unauthorized: origin not allowed'",
+    allowedOrigins: ["https://app.example"],
+    analyticsEnabled: true
+  }
+]
+
+/** The exact body texts of the two authorisation failures (spec point 8 maps them to alerts). */
+export const unauthorizedTexts = {
+  invalidKey: "Unauthorized: invalid key",
+  originNotAllowed: "Unauthorized: origin not allowed"
+} as const
+
+/** True for an http(s) origin on a loopback host. */
+export const isLoopbackOrigin = (origin: string): boolean => {
+  try {
+    const url = new URL(origin)
+    return (
+      (url.protocol === "http:" || url.protocol === "https:") &&
+      (url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]")
+    )
+  } catch {
+    return false
+  }
+}
+
+/** Whether `project` may be used from `origin`; requests without an Origin (not from a browser page) always may. */
+export const originAllowed = (project: DevProject, origin: string | undefined): boolean =>
+  origin === undefined ||
+  (project.allowedOrigins === "loopback" ? isLoopbackOrigin(origin) : project.allowedOrigins.includes(origin))

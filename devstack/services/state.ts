@@ -1,0 +1,32 @@
+import type { CaipNetworkId } from "../../src/domain/Caip"
+import type { ChainIndex } from "./indexer"
+import type { DevName } from "./names"
+import type { DevProject } from "./projects"
+import type { TokenRegistry } from "./tokens"
+
+/** A local EVM chain as the services see it: where to read it, its history index and its token metadata. */
+export interface EvmChainState {
+  readonly chainId: number
+  readonly caipNetworkId: CaipNetworkId
+  readonly rpcUrl: string
+  readonly index: ChainIndex
+  readonly tokens: TokenRegistry
+  /** ERC-20 contracts whose balance is always read, whether or not the account used them yet. */
+  readonly listedTokens: ReadonlyArray<string>
+}
+
+/** Everything the route handlers share. */
+export interface ServicesState {
+  /** `http://127.0.0.1:{port}` of the services server itself. */
+  readonly baseUrl: string
+  readonly projects: ReadonlyArray<DevProject>
+  readonly evm: ReadonlyArray<EvmChainState>
+  readonly solana: { readonly caipNetworkId: CaipNetworkId; readonly rpcUrl: string } | undefined
+  readonly names: ReadonlyArray<DevName>
+  readonly historyPageSize: number
+  readonly testWalletUrl: string
+}
+
+/** A URL-safe image id for a token: its symbol when that is plain, else its contract address. */
+export const tokenImageId = (symbol: string, contract: string | undefined): string =>
+  /^[A-Za-z0-9._-]{1,32}$/.test(symbol) || contract === undefined ? symbol.replace(/[^A-Za-z0-9._-]/g, "") || "token" : contract
