@@ -21,7 +21,7 @@ import type { OperationType, TokenBalance, Transaction, Transfer } from "../../s
 import { Result } from "effect"
 import { rpcCall } from "../lib/jsonRpc"
 import type { IndexedTransaction, IndexedTransfer } from "./indexer"
-import { HttpError, route } from "./router"
+import { HttpError, route } from "../lib/router"
 import { type EvmChainState, type ServicesState, tokenImageId } from "./state"
 import { priceOf } from "./tokens"
 

@@ -1,9 +1,9 @@
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { Schema } from "effect"
 import { CaipNetworkId } from "../../src/domain/Caip"
 import type { DevAccount } from "../evm/accounts"
 import type { EvmChain } from "../evm/index"
+import { listenHttp } from "../lib/httpServer"
+import { makeRouter } from "../lib/router"
 import type { Started } from "../lib/Started"
 import { blockchainRoutes } from "./blockchain"
 import { makeCatalogue } from "./catalogue"
@@ -11,7 +11,6 @@ import { ChainIndex } from "./indexer"
 import { devNames } from "./names"
 import { pageRoutes } from "./pages"
 import { type DevProject, devProjects } from "./projects"
-import { makeRouter } from "./router"
 import { rpcProxyRoutes } from "./rpcProxy"
 import type { EvmChainState, ServicesState } from "./state"
 import { TokenRegistry } from "./tokens"
@@ -40,18 +39,8 @@ export interface ServicesInfo {
 
 /** Starts the one HTTP server of the wallet catalogue (spec 7.3), the blockchain service (7.4) and the RPC proxy (7.2). */
 export const startServices = async (opts: ServicesOptions = {}): Promise<Started<ServicesInfo>> => {
-  const server = createServer()
-  const sockets = new Set<import("node:net").Socket>()
-  server.on("connection", (socket) => {
-    sockets.add(socket)
-    socket.on("close", () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(opts.port ?? 0, "127.0.0.1", () => resolve())
-  })
-  const port = (server.address() as AddressInfo).port
-  const baseUrl = `http://127.0.0.1:${port}`
+  const http = await listenHttp(opts.port)
+  const { port, url: baseUrl } = http
   const projects = opts.projects ?? devProjects
   const testWalletUrl = opts.testWalletUrl ?? `${baseUrl}/test-wallet/`
   const evm = (opts.evm?.chains ?? []).map(
@@ -80,8 +69,7 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
     testWalletUrl
   }
   const catalogue = makeCatalogue({ imageBase: `${baseUrl}/getWalletImage`, testWalletUrl })
-  server.on(
-    "request",
+  http.handle(
     makeRouter(
       [
         ...walletApiRoutes(catalogue),
@@ -92,13 +80,5 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
       projects
     )
   )
-  let stopping: Promise<void> | undefined
-  const stop = () => {
-    stopping ??= new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      for (const socket of sockets) socket.destroy()
-    })
-    return stopping
-  }
-  return { info: { url: baseUrl, port, projects, testWalletUrl }, stop }
+  return { info: { url: baseUrl, port, projects, testWalletUrl }, stop: http.stop }
 }

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { JsonRpcRequestBody, JsonRpcResponseBody, RpcProxyQuery } from "../../src/domain/Api"
-import { HttpError, route } from "./router"
+import { HttpError, route } from "../lib/router"
 import type { ServicesState } from "./state"
 
 const upstreamOf = (state: ServicesState, chainId: string): string => {

@@ -11,7 +11,7 @@ import {
 } from "../../src/domain/Api"
 import { type CatalogueWallet, queryCatalogue } from "./catalogue"
 import { iconSvg, initials } from "./images"
-import { HttpError, RawReply, route } from "./router"
+import { HttpError, RawReply, route } from "../lib/router"
 
 /** An analytics event as the services recorded it, for tests to read back from `GET /__events`. */
 export const RecordedEvent = Schema.Struct({

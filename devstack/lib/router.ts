@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Result, Schema } from "effect"
 import { ApiError } from "../../src/domain/Api"
-import { type DevProject, isLoopbackOrigin, originAllowed, unauthorizedTexts } from "./projects"
+import { type DevProject, isLoopbackOrigin, originAllowed, unauthorizedTexts } from "../services/projects"
 
 /** A failure a handler raises on purpose: sent as `{ error }` JSON, or as plain text for the authorisation texts. */
 export class HttpError extends Error {

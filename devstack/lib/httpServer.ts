@@ -1,0 +1,47 @@
+import { createServer, type RequestListener, type Server } from "node:http"
+import type { AddressInfo, Socket } from "node:net"
+
+/** A node:http server listening on 127.0.0.1, with a stop that closes open keep-alive sockets too. */
+export interface LocalHttpServer {
+  readonly server: Server
+  readonly port: number
+  readonly url: string
+  /** Sets the request handler (servers that need their own URL to build it start without one). */
+  readonly handle: (listener: RequestListener) => void
+  readonly stop: () => Promise<void>
+}
+
+/** Listens on 127.0.0.1 at `port` (0 or absent: a port the OS chooses). */
+export const listenHttp = async (port = 0): Promise<LocalHttpServer> => {
+  const server = createServer()
+  const sockets = new Set<Socket>()
+  server.on("connection", (socket) => {
+    sockets.add(socket)
+    socket.on("close", () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject)
+      resolve()
+    })
+  })
+  const actual = (server.address() as AddressInfo).port
+  let stopping: Promise<void> | undefined
+  return {
+    server,
+    port: actual,
+    url: `http://127.0.0.1:${actual}`,
+    handle: (listener) => {
+      server.removeAllListeners("request")
+      server.on("request", listener)
+    },
+    stop: () => {
+      stopping ??= new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        for (const socket of sockets) socket.destroy()
+      })
+      return stopping
+    }
+  }
+}
