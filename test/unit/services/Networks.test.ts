@@ -1,0 +1,210 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, SubscriptionRef } from "effect"
+import * as KeyValueStore from "effect/persistence/KeyValueStore"
+import { ChainNotSupported } from "../../../src/domain/errors"
+import { ethereum, localChainA, localChainB, solana, solanaDevnet } from "../../../src/domain/Network"
+import { decodeOptionsSync } from "../../../src/domain/Options"
+import { ChainAdapters, type FakeChainAdapter, makeFakeChainAdapter } from "../../../src/services/ChainAdapter"
+import { Config } from "../../../src/services/Config"
+import { Connection } from "../../../src/services/Connection"
+import { currentRoute, Modal } from "../../../src/services/Modal"
+import { initialActiveNetwork, Networks } from "../../../src/services/Networks"
+import { Notifications } from "../../../src/services/Notifications"
+import { Platform } from "../../../src/services/Platform"
+import { Storage } from "../../../src/services/Storage/Storage"
+import { makeMemoryWebStorage } from "../support/memoryWebStorage"
+
+const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+
+const layerFor = (
+  adapter: FakeChainAdapter,
+  hostOptions: Record<string, unknown> = {},
+  web: globalThis.Storage = makeMemoryWebStorage()
+) =>
+  Networks.layer.pipe(
+    Layer.provideMerge(Modal.layer),
+    Layer.provideMerge(Connection.layer),
+    Layer.provideMerge(Notifications.layer),
+    Layer.provideMerge(Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => web)))),
+    Layer.provide(Config.layer(decodeOptionsSync({ projectId: "p", networks: [localChainA, localChainB, solana], ...hostOptions }))),
+    Layer.provide(ChainAdapters.layer([adapter])),
+    Layer.provide(Platform.layerFixed())
+  )
+
+const wallet = () => makeFakeChainAdapter("eip155", { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 })
+
+const active = (namespace: "eip155" | "solana") =>
+  Effect.gen(function* () {
+    const networks = yield* Networks
+    return (yield* SubscriptionRef.get(networks.state)).active[namespace]?.caipNetworkId
+  })
+
+const connect = Effect.gen(function* () {
+  const connection = yield* Connection
+  yield* connection.connect({ namespace: "eip155", connectorId: "injected", network: localChainA })
+  yield* Effect.yieldNow
+})
+
+describe("initial active network", () => {
+  const requested = [localChainA, localChainB]
+  it.each([
+    ["the stored one when requested", { stored: "eip155:31338" }, "eip155:31338"],
+    ["the default when nothing is stored", { defaultNetwork: localChainB }, "eip155:31338"],
+    ["the first requested otherwise", {}, "eip155:31337"],
+    ["the first requested when the stored one is unknown", { stored: "eip155:5" }, "eip155:31337"],
+    ["the unsupported placeholder for an unknown stored chain when allowed", { stored: "eip155:5", allowUnsupportedChain: true }, "eip155:5"],
+    ["not a default network of another family", { defaultNetwork: solana }, "eip155:31337"]
+  ] as const)("%s", (_, context, expected) => {
+    const network = initialActiveNetwork({ requested, stored: null, defaultNetwork: undefined, allowUnsupportedChain: false, ...context })
+    expect(network?.caipNetworkId).toBe(expected)
+  })
+})
+
+describe("Networks", () => {
+  it.effect("starts on the default network and restores the stored one after a reload", () =>
+    Effect.gen(function* () {
+      const web = makeMemoryWebStorage()
+      yield* Effect.gen(function* () {
+        expect(yield* active("eip155")).toBe("eip155:31338")
+        expect(yield* active("solana")).toBe(solana.caipNetworkId)
+        yield* (yield* Networks).switchNetwork("eip155:31337")
+      }).pipe(Effect.provide(layerFor(yield* wallet(), { defaultNetwork: localChainB }, web)))
+      yield* Effect.gen(function* () {
+        expect(yield* active("eip155")).toBe("eip155:31337")
+      }).pipe(Effect.provide(layerFor(yield* wallet(), { defaultNetwork: localChainB }, web)))
+    })
+  )
+
+  it.effect("without a wallet a switch just changes the active network", () =>
+    Effect.gen(function* () {
+      const adapter = yield* wallet()
+      yield* Effect.gen(function* () {
+        yield* (yield* Networks).switchNetwork("eip155:31338")
+        expect(yield* active("eip155")).toBe("eip155:31338")
+        expect(adapter.calls).toEqual([])
+      }).pipe(Effect.provide(layerFor(adapter)))
+    })
+  )
+
+  it.effect("with a connected wallet a switch asks the wallet, then follows it", () =>
+    Effect.gen(function* () {
+      const adapter = yield* wallet()
+      yield* Effect.gen(function* () {
+        yield* connect
+        yield* (yield* Networks).switchNetwork("eip155:31338")
+        expect(adapter.calls).toContain("switch:eip155:31338")
+        expect(yield* active("eip155")).toBe("eip155:31338")
+        const connection = yield* Connection
+        expect((yield* SubscriptionRef.get(connection.state)).namespaces.eip155?.account.caipAddress).toBe(`eip155:31338:${ALICE}`)
+      }).pipe(Effect.provide(layerFor(adapter)))
+    })
+  )
+
+  it.effect("a wallet that refuses the chain keeps the network as it was and reports 'Chain is not supported'", () =>
+    Effect.gen(function* () {
+      const adapter = yield* wallet()
+      adapter.script.switchError = new ChainNotSupported()
+      yield* Effect.gen(function* () {
+        yield* connect
+        const error = yield* Effect.flip((yield* Networks).switchNetwork("eip155:31338"))
+        expect(error.message).toBe("Chain is not supported")
+        expect(yield* active("eip155")).toBe("eip155:31337")
+      }).pipe(Effect.provide(layerFor(adapter)))
+    })
+  )
+
+  it.effect("an unknown network fails with its id and raises the alert once", () =>
+    Effect.gen(function* () {
+      yield* Effect.gen(function* () {
+        const networks = yield* Networks
+        const error = yield* Effect.flip(networks.switchNetwork("eip155:999"))
+        expect(error.message).toBe("Network with ID eip155:999 not found")
+        yield* Effect.flip(networks.switchNetwork("eip155:998"))
+        const alerts = (yield* SubscriptionRef.get((yield* Notifications).state)).alerts
+        expect(alerts.map((a) => a.id)).toEqual(["SWITCH_NETWORK_NOT_FOUND"])
+      }).pipe(Effect.provide(layerFor(yield* wallet())))
+    })
+  )
+
+  it.effect("a default network outside the list raises Network Not Found", () =>
+    Effect.gen(function* () {
+      yield* Effect.gen(function* () {
+        const alerts = (yield* SubscriptionRef.get((yield* Notifications).state)).alerts
+        expect(alerts.map((a) => a.shortMessage)).toEqual(["Network Not Found"])
+        expect(yield* active("eip155")).toBe("eip155:31337")
+      }).pipe(Effect.provide(layerFor(yield* wallet(), { defaultNetwork: ethereum })))
+    })
+  )
+
+  it.effect("the wallet moving to a requested chain is followed silently", () =>
+    Effect.gen(function* () {
+      const adapter = yield* wallet()
+      yield* Effect.gen(function* () {
+        yield* connect
+        yield* adapter.emit({ _tag: "ChainChanged", chainId: 31338 })
+        yield* Effect.yieldNow
+        yield* Effect.yieldNow
+        expect(yield* active("eip155")).toBe("eip155:31338")
+        expect((yield* SubscriptionRef.get((yield* Modal).state)).open).toBe(false)
+      }).pipe(Effect.provide(layerFor(adapter)))
+    })
+  )
+
+  it.effect("the wallet moving outside the networks shows UnsupportedChain on the placeholder", () =>
+    Effect.gen(function* () {
+      const adapter = yield* wallet()
+      yield* Effect.gen(function* () {
+        yield* connect
+        yield* adapter.emit({ _tag: "ChainChanged", chainId: 10 })
+        yield* Effect.yieldNow
+        yield* Effect.yieldNow
+        const networks = yield* Networks
+        expect((yield* SubscriptionRef.get(networks.state)).active.eip155?.name).toBe("Unsupported Network")
+        const modal = yield* SubscriptionRef.get((yield* Modal).state)
+        expect(modal.open && currentRoute(modal).view).toBe("UnsupportedChain")
+        yield* (yield* Connection).disconnect("eip155")
+        yield* Effect.yieldNow
+        expect(yield* active("eip155")).toBe("eip155:31337")
+      }).pipe(Effect.provide(layerFor(adapter)))
+    })
+  )
+
+  it.effect("no UnsupportedChain view when unsupported chains are allowed, switching is off, or in basic mode", () =>
+    Effect.gen(function* () {
+      for (const hostOptions of [{ allowUnsupportedChain: true }, { enableNetworkSwitch: false }, { basic: true }]) {
+        const adapter = yield* wallet()
+        yield* Effect.gen(function* () {
+          yield* connect
+          yield* adapter.emit({ _tag: "ChainChanged", chainId: 10 })
+          yield* Effect.yieldNow
+          yield* Effect.yieldNow
+          expect(yield* active("eip155")).toBe("eip155:10")
+          expect((yield* SubscriptionRef.get((yield* Modal).state)).open).toBe(false)
+        }).pipe(Effect.provide(layerFor(adapter, hostOptions)))
+      }
+    })
+  )
+
+  it.effect("removing: not the last network of a family, not the chain a wallet is on", () =>
+    Effect.gen(function* () {
+      yield* Effect.gen(function* () {
+        const networks = yield* Networks
+        const last = yield* Effect.flip(networks.removeNetwork(solana.caipNetworkId))
+        expect(last.message).toBe("Cannot remove last network for a namespace")
+        yield* connect
+        const busy = yield* Effect.flip(networks.removeNetwork("eip155:31337"))
+        expect(busy._tag).toBe("CannotRemoveConnectedNetwork")
+        const unknown = yield* Effect.flip(networks.removeNetwork("eip155:12345"))
+        expect(unknown.message).toBe("Network with ID eip155:12345 not found")
+        yield* networks.removeNetwork("eip155:31338")
+        expect((yield* SubscriptionRef.get(networks.state)).requested.map((n) => n.caipNetworkId)).toEqual([
+          "eip155:31337",
+          solana.caipNetworkId
+        ])
+        yield* networks.addNetwork(solanaDevnet)
+        yield* networks.removeNetwork(solana.caipNetworkId)
+        expect(yield* active("solana")).toBe(solanaDevnet.caipNetworkId)
+      }).pipe(Effect.provide(layerFor(yield* wallet())))
+    })
+  )
+})
