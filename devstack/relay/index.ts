@@ -1,0 +1,408 @@
+import { createHash, randomUUID } from "node:crypto"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { WebSocketServer, type RawData, type WebSocket } from "ws"
+import type { Started } from "../lib/Started"
+import {
+  errorFrame,
+  InvalidParams,
+  optionalNumberParam,
+  optionalStringParam,
+  paramsObject,
+  readFrame,
+  resultFrame,
+  RpcErrorCode,
+  stringParam,
+  topicsParam
+} from "./jsonRpc"
+import { Mailbox, type StoredMessage } from "./Mailbox"
+
+/** Options of the local WalletConnect relay. */
+export interface RelayOptions {
+  /** Port to listen on; 0 or absent takes a free one from the OS. */
+  readonly port?: number
+  /** Receives one line per connection, frame and error; silent when absent. */
+  readonly log?: (line: string) => void
+}
+
+/** What a running relay exposes. */
+export interface RelayInfo {
+  /** `ws://127.0.0.1:<port>`, the `relayUrl` clients are given. */
+  readonly url: string
+  /** Drops every connection and listens again on the same port, keeping the mailboxes. */
+  readonly restart: () => Promise<void>
+}
+
+// Clients drop a connection after 35 s without a ping.
+const PING_INTERVAL_MS = 10_000
+const SWEEP_INTERVAL_MS = 60_000
+const MAX_FRAME_BYTES = 4 * 1024 * 1024
+const CLOSE_HANDSHAKE_MS = 1000
+
+// Tags WalletConnect 2 gives the messages the relay publishes for wc_proposeSession / wc_approveSession.
+const TAG_SESSION_PROPOSE = 1100
+const TAG_SESSION_PROPOSE_RESPONSE = 1101
+const TAG_SESSION_SETTLE = 1102
+
+interface Client {
+  readonly socket: WebSocket
+  readonly clientId: string
+  /** topic → subscription id */
+  readonly subscriptions: Map<string, string>
+  /** our request id → the message it delivered */
+  readonly awaitingAck: Map<number, StoredMessage>
+  alive: boolean
+}
+
+/** The client's identity: the `iss` of its auth JWT, so a reconnect is recognised as the same client. */
+const clientIdFromUrl = (requestUrl: string | undefined): string => {
+  const auth = new URL(requestUrl ?? "/", "ws://relay").searchParams.get("auth")
+  const payload = auth?.split(".")[1]
+  if (payload) {
+    try {
+      const claims: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"))
+      if (typeof claims === "object" && claims !== null && "iss" in claims && typeof claims.iss === "string") {
+        return claims.iss
+      }
+    } catch {
+      // An unreadable token is still accepted: the relay does not authenticate.
+    }
+  }
+  return `anonymous:${randomUUID()}`
+}
+
+// The same id a WalletConnect client computes for its own subscription (sha256 of topic + client id).
+const subscriptionId = (topic: string, clientId: string): string =>
+  createHash("sha256").update(topic + clientId).digest("hex")
+
+const frameText = (data: RawData): string =>
+  Array.isArray(data)
+    ? Buffer.concat(data).toString("utf8")
+    : data instanceof ArrayBuffer
+      ? Buffer.from(new Uint8Array(data)).toString("utf8")
+      : data.toString("utf8")
+
+const listen = (server: Server, port: number): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error)
+    server.once("error", onError)
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", onError)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+
+const closeServer = (server: Server): Promise<void> =>
+  new Promise((resolve) => {
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+
+/** Starts a WalletConnect relay on 127.0.0.1 that keeps messages for late subscribers and survives its own restart. */
+export async function startRelay(opts: RelayOptions = {}): Promise<Started<RelayInfo>> {
+  const log = opts.log ?? (() => {})
+  const mailbox = new Mailbox()
+  const clients = new Set<Client>()
+  const subscribers = new Map<string, Set<Client>>()
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+  // Safe integers: the client echoes these ids back through a double-precision parse.
+  let nextOutgoingId = Date.now() * 1000
+
+  const send = (client: Client, frame: string): void => {
+    if (client.socket.readyState === client.socket.OPEN) client.socket.send(frame)
+  }
+
+  const deliver = (client: Client, message: StoredMessage): void => {
+    const subId = client.subscriptions.get(message.topic)
+    if (subId === undefined || message.receivedBy.has(client.clientId)) return
+    for (const inFlight of client.awaitingAck.values()) if (inFlight === message) return
+    const id = nextOutgoingId++
+    client.awaitingAck.set(id, message)
+    send(
+      client,
+      JSON.stringify({
+        id,
+        jsonrpc: "2.0",
+        method: "irn_subscription",
+        params: {
+          id: subId,
+          data: {
+            topic: message.topic,
+            message: message.message,
+            publishedAt: message.publishedAt,
+            attestation: message.attestation,
+            tag: message.tag
+          }
+        }
+      })
+    )
+  }
+
+  const subscribe = (client: Client, topic: string): string => {
+    const id = subscriptionId(topic, client.clientId)
+    client.subscriptions.set(topic, id)
+    const set = subscribers.get(topic) ?? new Set()
+    set.add(client)
+    subscribers.set(topic, set)
+    return id
+  }
+
+  const flushMailbox = (client: Client, topics: Iterable<string>): void => {
+    for (const topic of topics) for (const message of mailbox.pendingFor(topic, client.clientId)) deliver(client, message)
+  }
+
+  const unsubscribe = (client: Client, topic: string): void => {
+    client.subscriptions.delete(topic)
+    const set = subscribers.get(topic)
+    set?.delete(client)
+    if (set?.size === 0) subscribers.delete(topic)
+  }
+
+  const publish = (
+    publisher: Client,
+    topic: string,
+    message: string,
+    meta: { readonly ttlSeconds: number | undefined; readonly tag: number | undefined; readonly attestation: string | undefined }
+  ): void => {
+    const { stored } = mailbox.put({ topic, message, publisher: publisher.clientId, ...meta })
+    for (const client of subscribers.get(topic) ?? []) {
+      if (client.clientId !== publisher.clientId) deliver(client, stored)
+    }
+  }
+
+  const publishParams = (params: Record<string, unknown>, tag: number | undefined) => ({
+    ttlSeconds: optionalNumberParam(params, "ttl"),
+    tag: optionalNumberParam(params, "tag") ?? tag,
+    attestation: optionalStringParam(params, "attestation")
+  })
+
+  /** Answers one request; `after` runs once the reply is sent (mailbox deliveries must follow the subscribe reply). */
+  const handle = (client: Client, method: string, rawParams: unknown): { result: unknown; after?: () => void } => {
+    switch (method) {
+      case "irn_subscribe": {
+        const topic = stringParam(paramsObject(rawParams), "topic")
+        return { result: subscribe(client, topic), after: () => flushMailbox(client, [topic]) }
+      }
+      case "irn_batchSubscribe": {
+        const topics = topicsParam(paramsObject(rawParams), "topics")
+        return { result: topics.map((t) => subscribe(client, t)), after: () => flushMailbox(client, topics) }
+      }
+      case "irn_unsubscribe": {
+        unsubscribe(client, stringParam(paramsObject(rawParams), "topic"))
+        return { result: true }
+      }
+      case "irn_batchUnsubscribe": {
+        const subs = paramsObject(rawParams).subscriptions
+        if (!Array.isArray(subs)) throw new InvalidParams("params.subscriptions must be an array")
+        for (const sub of subs) unsubscribe(client, stringParam(paramsObject(sub), "topic"))
+        return { result: true }
+      }
+      case "irn_publish": {
+        const params = paramsObject(rawParams)
+        publish(client, stringParam(params, "topic"), stringParam(params, "message"), publishParams(params, undefined))
+        return { result: true }
+      }
+      case "irn_batchPublish": {
+        const messages = paramsObject(rawParams).messages
+        if (!Array.isArray(messages)) throw new InvalidParams("params.messages must be an array")
+        const checked = messages.map((m) => {
+          const params = paramsObject(m)
+          return { topic: stringParam(params, "topic"), message: stringParam(params, "message"), meta: publishParams(params, undefined) }
+        })
+        for (const m of checked) publish(client, m.topic, m.message, m.meta)
+        return { result: true }
+      }
+      case "irn_batchFetchMessages": {
+        const topics = topicsParam(paramsObject(rawParams), "topics")
+        const messages = topics.flatMap((topic) => mailbox.pendingFor(topic, client.clientId))
+        for (const m of messages) m.receivedBy.add(client.clientId)
+        return {
+          result: {
+            messages: messages.map((m) => ({
+              topic: m.topic,
+              message: m.message,
+              publishedAt: m.publishedAt,
+              attestation: m.attestation,
+              tag: m.tag
+            })),
+            hasMore: false
+          }
+        }
+      }
+      case "wc_proposeSession": {
+        const params = paramsObject(rawParams)
+        const pairingTopic = stringParam(params, "pairingTopic")
+        const proposal = stringParam(params, "sessionProposal")
+        subscribe(client, pairingTopic)
+        publish(client, pairingTopic, proposal, publishParams(params, TAG_SESSION_PROPOSE))
+        return { result: true, after: () => flushMailbox(client, [pairingTopic]) }
+      }
+      case "wc_approveSession": {
+        const params = paramsObject(rawParams)
+        const pairingTopic = stringParam(params, "pairingTopic")
+        const sessionTopic = stringParam(params, "sessionTopic")
+        const response = stringParam(params, "sessionProposalResponse")
+        const settlement = stringParam(params, "sessionSettlementRequest")
+        const { ttlSeconds, attestation } = publishParams(params, undefined)
+        subscribe(client, sessionTopic)
+        publish(client, pairingTopic, response, { ttlSeconds, attestation, tag: TAG_SESSION_PROPOSE_RESPONSE })
+        publish(client, sessionTopic, settlement, { ttlSeconds, attestation, tag: TAG_SESSION_SETTLE })
+        return { result: true, after: () => flushMailbox(client, [sessionTopic]) }
+      }
+      default:
+        throw new MethodNotFound(method)
+    }
+  }
+
+  const onFrame = (client: Client, text: string): void => {
+    const frame = readFrame(text)
+    switch (frame.kind) {
+      case "notification":
+        return
+      case "invalid":
+        log(`relay: invalid frame from ${client.clientId}: ${frame.message}`)
+        send(client, errorFrame(frame.id, frame.code, frame.message))
+        return
+      case "response": {
+        if (typeof frame.id !== "number") return
+        const message = client.awaitingAck.get(frame.id)
+        client.awaitingAck.delete(frame.id)
+        if (message && frame.ok) message.receivedBy.add(client.clientId)
+        return
+      }
+      case "request": {
+        log(`relay: ${frame.method} from ${client.clientId}`)
+        try {
+          const { result, after } = handle(client, frame.method, frame.params)
+          send(client, resultFrame(frame.id, result))
+          after?.()
+        } catch (error) {
+          const code =
+            error instanceof InvalidParams
+              ? RpcErrorCode.invalidParams
+              : error instanceof MethodNotFound
+                ? RpcErrorCode.methodNotFound
+                : RpcErrorCode.internal
+          const message = error instanceof Error ? error.message : "Internal error"
+          log(`relay: ${frame.method} failed: ${message}`)
+          send(client, errorFrame(frame.id, code, message))
+        }
+      }
+    }
+  }
+
+  wss.on("connection", (socket: WebSocket, clientId: string) => {
+    const client: Client = { socket, clientId, subscriptions: new Map(), awaitingAck: new Map(), alive: true }
+    clients.add(client)
+    log(`relay: connected ${clientId}`)
+    socket.on("pong", () => {
+      client.alive = true
+    })
+    socket.on("message", (data, isBinary) => {
+      if (isBinary) {
+        send(client, errorFrame("null", RpcErrorCode.invalidRequest, "Binary frames are not supported"))
+        return
+      }
+      onFrame(client, frameText(data))
+    })
+    socket.on("error", (error) => log(`relay: socket error ${clientId}: ${error.message}`))
+    socket.on("close", () => {
+      clients.delete(client)
+      for (const topic of [...client.subscriptions.keys()]) unsubscribe(client, topic)
+      log(`relay: disconnected ${clientId}`)
+    })
+  })
+
+  const makeServer = (): Server => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/plain" }).end("wallet-runtime devstack relay\n")
+    })
+    server.on("upgrade", (request, socket, head) => {
+      socket.on("error", () => socket.destroy())
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, clientIdFromUrl(request.url)))
+    })
+    server.on("clientError", (_error, socket) => socket.destroy())
+    return server
+  }
+
+  let server = makeServer()
+  const port = await listen(server, opts.port ?? 0)
+
+  const pinger = setInterval(() => {
+    for (const client of clients) {
+      if (!client.alive) {
+        client.socket.terminate()
+        continue
+      }
+      client.alive = false
+      client.socket.ping()
+    }
+  }, PING_INTERVAL_MS)
+  pinger.unref()
+  const sweeper = setInterval(() => mailbox.sweep(), SWEEP_INTERVAL_MS)
+  sweeper.unref()
+
+  // A close handshake (1012, service restart) rather than a cut: once it completes the client knows it is
+  // disconnected, so nothing it sends afterwards is lost in a dead socket (WalletConnect retries those only after 20 s).
+  const closeGracefully = (client: Client): Promise<void> =>
+    new Promise((resolve) => {
+      if (client.socket.readyState === client.socket.CLOSED) return resolve()
+      const cut = setTimeout(() => client.socket.terminate(), CLOSE_HANDSHAKE_MS)
+      client.socket.once("close", () => {
+        clearTimeout(cut)
+        resolve()
+      })
+      client.socket.close(1012, "relay restart")
+    })
+
+  const dropConnections = async (): Promise<void> => {
+    await Promise.all([...clients].map(closeGracefully))
+    clients.clear()
+    subscribers.clear()
+    await closeServer(server)
+  }
+
+  let stopped: Promise<void> | undefined
+  let restarting: Promise<void> = Promise.resolve()
+
+  const restart = (): Promise<void> => {
+    restarting = restarting.then(async () => {
+      if (stopped) return
+      await dropConnections()
+      server = makeServer()
+      // Another process may grab the port in the moment it is free; try again briefly.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await listen(server, port)
+          break
+        } catch (error) {
+          if (attempt >= 20) throw error
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+      }
+      log(`relay: restarted on port ${port}`)
+    })
+    return restarting
+  }
+
+  const stop = (): Promise<void> => {
+    stopped ??= (async () => {
+      clearInterval(pinger)
+      clearInterval(sweeper)
+      await restarting.catch(() => {})
+      await dropConnections()
+      wss.close()
+      mailbox.clear()
+    })()
+    return stopped
+  }
+
+  return { info: { url: `ws://127.0.0.1:${port}`, restart }, stop }
+}
+
+class MethodNotFound extends Error {
+  override readonly name = "MethodNotFound"
+  constructor(method: string) {
+    super(`Method not found: ${method}`)
+  }
+}
