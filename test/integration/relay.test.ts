@@ -20,7 +20,7 @@ const REJECT_ME = "please reject this"
 const metadata = (name: string) => ({ name, description: `${name} under test`, url: "http://127.0.0.1", icons: [] })
 
 interface Pair {
-  readonly dapp: UniversalProvider
+  readonly dapp: InstanceType<typeof UniversalProvider>
   readonly wallet: InstanceType<typeof WalletKit>
   readonly address: Hex
   readonly close: () => Promise<void>
