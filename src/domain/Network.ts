@@ -98,11 +98,12 @@ export const withDefaultRpcUrls = (network: CaipNetwork, rpc: RpcUrlSet): CaipNe
   rpcUrls: { ...network.rpcUrls, default: rpc }
 })
 
-// Well-known definitions are literal data checked by this decode at module load: a typo here fails every test.
-const define = (network: typeof CaipNetwork.Encoded): CaipNetwork => Schema.decodeSync(CaipNetwork)(network)
+// Well-known definitions are literal data: decoding them at import would cost every host start-up time and keep
+// them from being tree-shaken, so the unit tests decode each one instead.
+const define = (network: typeof CaipNetwork.Encoded): CaipNetwork => network as CaipNetwork
 
 /** Ethereum mainnet, `eip155:1`. */
-export const ethereum = define({
+export const ethereum = /* @__PURE__ */ define({
   id: 1,
   caipNetworkId: "eip155:1",
   chainNamespace: "eip155",
@@ -113,7 +114,7 @@ export const ethereum = define({
 })
 
 /** The first local anvil chain of the devstack, `eip155:31337`; its RPC URL is set when the stack starts. */
-export const localChainA = define({
+export const localChainA = /* @__PURE__ */ define({
   id: 31337,
   caipNetworkId: "eip155:31337",
   chainNamespace: "eip155",
@@ -124,7 +125,7 @@ export const localChainA = define({
 })
 
 /** The second local anvil chain of the devstack, `eip155:31338`; its RPC URL is set when the stack starts. */
-export const localChainB = define({
+export const localChainB = /* @__PURE__ */ define({
   id: 31338,
   caipNetworkId: "eip155:31338",
   chainNamespace: "eip155",
@@ -135,7 +136,7 @@ export const localChainB = define({
 })
 
 /** Solana mainnet, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` (the genesis-hash prefix). */
-export const solana = define({
+export const solana = /* @__PURE__ */ define({
   id: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
   caipNetworkId: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
   chainNamespace: "solana",
@@ -146,7 +147,7 @@ export const solana = define({
 })
 
 /** Solana devnet, `solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1`. */
-export const solanaDevnet = define({
+export const solanaDevnet = /* @__PURE__ */ define({
   id: "EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
   caipNetworkId: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
   chainNamespace: "solana",
@@ -158,7 +159,7 @@ export const solanaDevnet = define({
 })
 
 /** The local Solana network of the devstack, `solana:localnet`; its RPC URL is set when the stack starts. */
-export const localSolana = define({
+export const localSolana = /* @__PURE__ */ define({
   id: "localnet",
   caipNetworkId: "solana:localnet",
   chainNamespace: "solana",
@@ -169,7 +170,7 @@ export const localSolana = define({
 })
 
 /** Bitcoin mainnet, `bip122:000000000019d6689c085ae165831e93`. */
-export const bitcoin = define({
+export const bitcoin = /* @__PURE__ */ define({
   id: "000000000019d6689c085ae165831e93",
   caipNetworkId: "bip122:000000000019d6689c085ae165831e93",
   chainNamespace: "bip122",
@@ -180,7 +181,7 @@ export const bitcoin = define({
 })
 
 /** Bitcoin testnet, `bip122:000000000933ea01ad0ee984209779ba`. */
-export const bitcoinTestnet = define({
+export const bitcoinTestnet = /* @__PURE__ */ define({
   id: "000000000933ea01ad0ee984209779ba",
   caipNetworkId: "bip122:000000000933ea01ad0ee984209779ba",
   chainNamespace: "bip122",
@@ -192,7 +193,7 @@ export const bitcoinTestnet = define({
 })
 
 /** Polkadot relay chain, `polkadot:91b171bb158e2d3848fa23a9f1c25182` (the genesis-hash prefix). */
-export const polkadot = define({
+export const polkadot = /* @__PURE__ */ define({
   id: "91b171bb158e2d3848fa23a9f1c25182",
   caipNetworkId: "polkadot:91b171bb158e2d3848fa23a9f1c25182",
   chainNamespace: "polkadot",

@@ -112,7 +112,7 @@ export const ThemeVariables = Schema.Record(Schema.String, Schema.Union([Schema.
   )
 )
 /** Host overrides of theme variables. */
-export type ThemeVariables = { readonly [K in ThemeVariableName]?: string | number }
+export type ThemeVariables = typeof ThemeVariables.Type
 
 /** Which wallets the "all wallets" entry lists. */
 export const AllWalletsOption = Schema.Literals(["SHOW", "HIDE", "ONLY_MOBILE"])
@@ -245,7 +245,6 @@ const unknownKeyIssues = (input: Readonly<Record<string, unknown>>): ReadonlyArr
   check(input, Object.keys(HostOptions.fields), [])
   check(input["features"], Object.keys(Features.fields), ["features"])
   check(input["endpoints"], Object.keys(Endpoints.fields), ["endpoints"])
-  check(input["metadata"], Object.keys(Metadata.fields), ["metadata"])
   return issues
 }
 
