@@ -1,3 +1,5 @@
+import { Schema } from "effect"
+import { CaipNetworkId } from "../../src/domain/Caip"
 import type { Started } from "../lib/Started"
 import { type DevAccount, devAccounts } from "./accounts"
 import { startAnvil } from "./anvil"
@@ -7,7 +9,7 @@ import { type DevContracts, deployContracts } from "./deploy"
 /** One running local EVM chain with its deployed contracts. */
 export interface EvmChain {
   readonly chainId: number
-  readonly caipNetworkId: `eip155:${number}`
+  readonly caipNetworkId: CaipNetworkId
   readonly rpcUrl: string
   readonly pid: number
   readonly contracts: DevContracts
@@ -34,7 +36,7 @@ export const startEvm = async (opts: { readonly chainIds?: ReadonlyArray<number>
     const chains = await Promise.all(
       running.map(async ({ info }): Promise<EvmChain> => ({
         chainId: info.chainId,
-        caipNetworkId: `eip155:${info.chainId}`,
+        caipNetworkId: Schema.decodeSync(CaipNetworkId)(`eip155:${info.chainId}`),
         rpcUrl: info.rpcUrl,
         pid: info.pid,
         contracts: await deployContracts(info.chainId, info.rpcUrl, accounts)

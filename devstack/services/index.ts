@@ -46,7 +46,7 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
   const evm = (opts.evm?.chains ?? []).map(
     (chain): EvmChainState => ({
       chainId: chain.chainId,
-      caipNetworkId: Schema.decodeSync(CaipNetworkId)(chain.caipNetworkId),
+      caipNetworkId: chain.caipNetworkId,
       rpcUrl: chain.rpcUrl,
       index: new ChainIndex(chain.chainId, chain.rpcUrl),
       tokens: new TokenRegistry(chain.rpcUrl, [

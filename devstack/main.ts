@@ -1,0 +1,214 @@
+/**
+ * The local stack in one command. `npm run devstack` (= `tsx devstack/main.ts`) starts every part on loopback
+ * ports the OS chooses, writes `.devstack/runtime.json`, prints the endpoints and stops everything on Ctrl-C;
+ * `npm start` (`--demo`) also serves the demo app. Tests import {@link startDevstack} to run the stack, or
+ * some of its parts, in process.
+ */
+import { realpathSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { localSolana } from "../src/domain/Network"
+import { removeRuntimeConfig, type RuntimeConfig, runtimeConfigPath, writeRuntimeConfig } from "./config"
+import { devMnemonic } from "./evm/accounts"
+import type { EvmInfo } from "./evm/index"
+import type { Started } from "./lib/Started"
+import type { MailInfo } from "./mail/index"
+import { endpointRows } from "./status"
+
+/** The parts of the stack; `demo` serves the demo app (or the status page until it exists). */
+export const DEVSTACK_PARTS = ["evm", "solana", "relay", "mail", "services", "demo"] as const
+/** One part of the stack. */
+export type DevstackPart = (typeof DEVSTACK_PARTS)[number]
+
+/** What to start. */
+export interface DevstackOptions {
+  /** Parts to start (default: all but `demo`). The services serve the chains of whichever chain parts run. */
+  readonly parts?: ReadonlyArray<DevstackPart>
+  /** Write the runtime config: `true` for `.devstack/runtime.json`, or a path. Default: not written. */
+  readonly writeConfig?: boolean | string
+  /** Transactions per page of the history endpoint (default 20). */
+  readonly historyPageSize?: number
+}
+
+/** A running stack: its runtime config, plus the live handles a config file cannot hold. */
+export interface DevstackInfo {
+  readonly config: RuntimeConfig
+  /** Drops every relay connection and listens again on the same port (clients must resubscribe). */
+  readonly restartRelay: (() => Promise<void>) | undefined
+  /** The SMTP sink's in-process inbox (`waitForMail`), when the mail part runs. */
+  readonly mail: MailInfo | undefined
+  /** The EVM part with its dev accounts' private keys typed for viem, when it runs. */
+  readonly evm: EvmInfo | undefined
+}
+
+const stopAll = async (parts: ReadonlyArray<Started<unknown>>): Promise<void> => {
+  const results = await Promise.allSettled([...parts].reverse().map((part) => part.stop()))
+  const failed = results.find((result) => result.status === "rejected")
+  if (failed !== undefined) throw failed.reason
+}
+
+/** Starts the chosen parts of the local stack (in parallel where they do not depend on each other). */
+export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started<DevstackInfo>> => {
+  const began = performance.now()
+  const parts = new Set<DevstackPart>(opts.parts ?? DEVSTACK_PARTS.filter((part) => part !== "demo"))
+  const running: Array<Started<unknown>> = []
+  const track = <I>(started: Promise<Started<I>>): Promise<Started<I>> =>
+    started.then((part) => {
+      running.push(part)
+      return part
+    })
+
+  try {
+    // Chains, relay and mail need nothing else: all start at once, and all settle before a failure is handled,
+    // so none is left running unseen. Modules load only for the parts asked for.
+    const settled = await Promise.allSettled([
+      parts.has("evm") ? track(import("./evm/index").then((m) => m.startEvm())) : undefined,
+      parts.has("solana") ? track(import("./solana/index").then((m) => m.startSolana())) : undefined,
+      parts.has("relay") ? track(import("./relay/index").then((m) => m.startRelay())) : undefined,
+      parts.has("mail") ? track(import("./mail/index").then((m) => m.startMail())) : undefined
+    ] as const)
+    for (const result of settled) if (result.status === "rejected") throw result.reason
+    const valueOf = <T>(result: PromiseSettledResult<T>): T | undefined =>
+      result.status === "fulfilled" ? result.value : undefined
+    const evm = valueOf(settled[0])
+    const solana = valueOf(settled[1])
+    const relay = valueOf(settled[2])
+    const mail = valueOf(settled[3])
+    const solanaCaip = localSolana.caipNetworkId
+    const services = parts.has("services")
+      ? await track(
+          import("./services/index").then((m) =>
+            m.startServices({
+              ...(evm === undefined ? {} : { evm: evm.info }),
+              ...(solana === undefined ? {} : { solana: { caipNetworkId: solanaCaip, rpcUrl: solana.info.rpcUrl } }),
+              ...(opts.historyPageSize === undefined ? {} : { historyPageSize: opts.historyPageSize })
+            })
+          )
+        )
+      : undefined
+
+    const configPath = opts.writeConfig === true ? runtimeConfigPath : opts.writeConfig || undefined
+    let config: RuntimeConfig = {
+      version: 1,
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      startupMs: 0,
+      evm:
+        evm === undefined
+          ? null
+          : {
+              mnemonic: devMnemonic,
+              accounts: evm.info.accounts,
+              chains: evm.info.chains.map((chain) => ({
+                chainId: chain.chainId,
+                caipNetworkId: chain.caipNetworkId,
+                rpcUrl: chain.rpcUrl,
+                pid: chain.pid,
+                tokens: chain.contracts.tokens,
+                collectible: chain.contracts.collectible
+              }))
+            },
+      solana:
+        solana === undefined
+          ? null
+          : { caipNetworkId: solanaCaip, rpcUrl: solana.info.rpcUrl, wsUrl: solana.info.wsUrl, funded: solana.info.funded },
+      relay: relay === undefined ? null : { url: relay.info.url },
+      services:
+        services === undefined
+          ? null
+          : {
+              url: services.info.url,
+              rpcProxyUrl: `${services.info.url}/v1/`,
+              defaultProjectId: services.info.projects[0]?.projectId ?? "",
+              projects: services.info.projects,
+              testWalletUrl: services.info.testWalletUrl
+            },
+      mail:
+        mail === undefined
+          ? null
+          : { smtpHost: mail.info.smtpHost, smtpPort: mail.info.smtpPort, inboxUrl: mail.info.inboxUrl },
+      demo: null
+    }
+    const publish = () => {
+      config = { ...config, startupMs: Math.round(performance.now() - began) }
+      if (configPath !== undefined) writeRuntimeConfig(config, configPath)
+    }
+    // The demo's Vite config reads the runtime file, so it is written before the demo starts, and again after.
+    publish()
+    if (parts.has("demo")) {
+      const demo = await track(import("./demo").then((m) => m.startDemo(() => config)))
+      config = { ...config, demo: demo.info }
+      publish()
+    }
+
+    let stopping: Promise<void> | undefined
+    const stop = () => {
+      stopping ??= stopAll(running).finally(() => {
+        if (configPath !== undefined) removeRuntimeConfig(process.pid, configPath)
+      })
+      return stopping
+    }
+    return {
+      info: {
+        get config() {
+          return config
+        },
+        restartRelay: relay?.info.restart,
+        mail: mail?.info,
+        evm: evm?.info
+      },
+      stop
+    }
+  } catch (error) {
+    await stopAll(running).catch(() => undefined)
+    throw error
+  }
+}
+
+const isEntryPoint = (): boolean => {
+  const entry = process.argv[1]
+  if (entry === undefined) return false
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false
+  }
+}
+
+const runCli = async (): Promise<void> => {
+  const withDemo = process.argv.includes("--demo")
+  const parts = DEVSTACK_PARTS.filter((part) => part !== "demo" || withDemo)
+  let stack: Started<DevstackInfo> | undefined
+  let exiting = false
+  const shutdown = (signal: string) => {
+    if (exiting) {
+      // A second Ctrl-C: the process-group registry kills what is left on exit.
+      process.exit(1)
+    }
+    exiting = true
+    console.log(`\n${signal}: stopping the devstack…`)
+    const stopped = stack === undefined ? Promise.resolve() : stack.stop()
+    stopped.then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error("devstack: stop failed:", error)
+        process.exit(1)
+      }
+    )
+  }
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => shutdown(signal))
+
+  try {
+    stack = await startDevstack({ parts, writeConfig: true })
+  } catch (error) {
+    console.error("devstack: failed to start:", error instanceof Error ? error.message : error)
+    process.exit(1)
+  }
+  if (exiting) return
+  const config = stack.info.config
+  const width = Math.max(...endpointRows(config).map(([label]) => label.length))
+  console.log(`wallet-runtime devstack up in ${config.startupMs} ms — runtime config: ${runtimeConfigPath}`)
+  for (const [label, value] of endpointRows(config)) console.log(`  ${label.padEnd(width)}  ${value}`)
+  console.log("Ctrl-C stops everything.")
+}
+
+if (isEntryPoint()) void runCli()
