@@ -1,0 +1,21 @@
+/** A test environment: memory storage, a fixed platform, and the adapters the test gives (fakes, usually). */
+import { Layer } from "effect"
+import type { Alert } from "../domain/alerts"
+import type { HostOptions } from "../domain/Options"
+import { type ChainAdapter, ChainAdapters } from "../services/ChainAdapter"
+import { Config } from "../services/Config"
+import { Platform, type PlatformInfo } from "../services/Platform"
+import { Storage } from "../services/Storage/Storage"
+import { coreLayer, type WalletServices } from "./Core"
+
+/** Every service over memory storage and the given adapters, for hosts' and our own tests. */
+export const testLayer = (
+  options: HostOptions,
+  adapters: ReadonlyArray<ChainAdapter> = [],
+  platform: Partial<PlatformInfo> = {},
+  alerts: ReadonlyArray<Alert> = []
+): Layer.Layer<WalletServices> =>
+  coreLayer(
+    Layer.mergeAll(Storage.layerMemory, Platform.layerFixed(platform), Config.layer(options), ChainAdapters.layer(adapters)),
+    alerts
+  )

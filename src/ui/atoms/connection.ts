@@ -1,0 +1,38 @@
+/** Atoms of the connection: every family's state, the account in front, and connect/disconnect actions. */
+import { Effect } from "effect"
+import * as AsyncResult from "effect/reactivity/AsyncResult"
+import * as Atom from "effect/reactivity/Atom"
+import { type AccountState, initialAccountState } from "../../domain/Account"
+import type { ChainNamespace } from "../../domain/Caip"
+import { Connection, type ConnectionState, type ConnectRequest } from "../../services/Connection"
+import { stateAtom, walletRuntimeAtom } from "./runtime"
+
+/** Every family's connection, the family in front and the recent wallets. */
+export const connectionStateAtom = stateAtom(Effect.map(Connection, (c) => c.state))
+
+const emptyState: ConnectionState = { namespaces: {}, activeNamespace: undefined, recentWallets: [] }
+
+/** The connection state, or an empty one while the runtime starts. */
+export const connectionAtom: Atom.Atom<ConnectionState> = Atom.map(connectionStateAtom, (result) =>
+  AsyncResult.getOrElse(result, () => emptyState)
+)
+
+/** The account in front: the family used last, with its status (`disconnected` when none). */
+export const activeAccountAtom: Atom.Atom<AccountState & { readonly namespace: ChainNamespace | undefined }> = Atom.map(
+  connectionAtom,
+  (state) => {
+    const namespace = state.activeNamespace
+    const account = namespace === undefined ? undefined : state.namespaces[namespace]?.account
+    return { ...(account ?? initialAccountState), namespace }
+  }
+)
+
+/** Connects a wallet. */
+export const connectFn = walletRuntimeAtom.fn((request: ConnectRequest) =>
+  Effect.flatMap(Connection, (connection) => connection.connect(request))
+)
+
+/** Disconnects a family, or every connected one. */
+export const disconnectFn = walletRuntimeAtom.fn((namespace: ChainNamespace | undefined) =>
+  Effect.flatMap(Connection, (connection) => connection.disconnect(namespace))
+)
