@@ -5,22 +5,24 @@ import * as Atom from "effect/reactivity/Atom"
 import { type AccountState, initialAccountState } from "../../domain/Account"
 import type { ChainNamespace } from "../../domain/Caip"
 import { Connection, type ConnectionState, type ConnectRequest } from "../../services/Connection"
-import { stateAtom, walletRuntimeAtom } from "./runtime"
+import { mapAtom, stateAtom, type StateResult, walletRuntimeAtom } from "./runtime"
 
 /** Every family's connection, the family in front and the recent wallets. */
 export const connectionStateAtom = stateAtom(Effect.map(Connection, (c) => c.state))
 
 const emptyState: ConnectionState = { namespaces: {}, activeNamespace: undefined, recentWallets: [] }
 
-/** The connection state, or an empty one while the runtime starts. */
-export const connectionAtom: Atom.Atom<ConnectionState> = Atom.map(connectionStateAtom, (result) =>
+const stateOrEmpty = (result: StateResult<ConnectionState>): ConnectionState =>
   AsyncResult.getOrElse(result, () => emptyState)
-)
+
+/** The connection state, or an empty one while the runtime starts. */
+export const connectionAtom: Atom.Atom<ConnectionState> = mapAtom(connectionStateAtom, stateOrEmpty)
 
 /** The account in front: the family used last, with its status (`disconnected` when none). */
-export const activeAccountAtom: Atom.Atom<AccountState & { readonly namespace: ChainNamespace | undefined }> = Atom.map(
-  connectionAtom,
-  (state) => {
+export const activeAccountAtom: Atom.Atom<AccountState & { readonly namespace: ChainNamespace | undefined }> = mapAtom(
+  connectionStateAtom,
+  (result) => {
+    const state = stateOrEmpty(result)
     const namespace = state.activeNamespace
     const account = namespace === undefined ? undefined : state.namespaces[namespace]?.account
     return { ...(account ?? initialAccountState), namespace }

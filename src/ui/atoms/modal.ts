@@ -4,13 +4,13 @@ import * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
 import type { ModalView } from "../../domain/rules"
 import { Modal, type ModalState, type RouteData } from "../../services/Modal"
-import { stateAtom, walletRuntimeAtom } from "./runtime"
+import { mapAtom, stateAtom, walletRuntimeAtom } from "./runtime"
 
 /** The modal's state. */
 export const modalStateAtom = stateAtom(Effect.map(Modal, (m) => m.state))
 
 /** The modal's state, or closed while the runtime starts. */
-export const modalAtom: Atom.Atom<ModalState | undefined> = Atom.map(modalStateAtom, (result) =>
+export const modalAtom: Atom.Atom<ModalState | undefined> = mapAtom(modalStateAtom, (result) =>
   AsyncResult.getOrElse(result, () => undefined)
 )
 

@@ -3,12 +3,12 @@ import { Effect } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
 import { Notifications, type NotificationsState } from "../../services/Notifications"
-import { stateAtom } from "./runtime"
+import { mapAtom, stateAtom } from "./runtime"
 
 /** The snackbar and alerts. */
 export const notificationsStateAtom = stateAtom(Effect.map(Notifications, (n) => n.state))
 
 /** The snackbar and alerts, or none while the runtime starts. */
-export const notificationsAtom: Atom.Atom<NotificationsState> = Atom.map(notificationsStateAtom, (result) =>
+export const notificationsAtom: Atom.Atom<NotificationsState> = mapAtom(notificationsStateAtom, (result) =>
   AsyncResult.getOrElse(result, () => ({ snackbar: undefined, alerts: [] }))
 )

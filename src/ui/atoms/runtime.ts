@@ -4,7 +4,7 @@
  * ManagedRuntime, so services are built once for both.
  */
 import { type Cause, Effect, Layer, Stream, SubscriptionRef } from "effect"
-import type * as AsyncResult from "effect/reactivity/AsyncResult"
+import * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
 import { ClientsNotSet } from "../../domain/errors"
 import type { WalletServices } from "../../layers/Core"
@@ -23,7 +23,18 @@ export const walletRuntimeAtom = Atom.context({ memoMap: memoMapAtom })((get) =>
 /** What a state atom holds: the state, or why the runtime could not give it. */
 export type StateResult<A> = AsyncResult.AsyncResult<A, ClientsNotSet | Cause.NoSuchElementError>
 
-/** An atom following a service's state: its current value, then every change. */
+/**
+ * An atom following a service's state: its current value, then every change. On the server (and while hydrating)
+ * it is `Initial`, so the server's HTML never depends on services and always matches the client's first render.
+ */
 export const stateAtom = <A>(
   select: Effect.Effect<SubscriptionRef.SubscriptionRef<A>, never, WalletServices>
-): Atom.Atom<StateResult<A>> => walletRuntimeAtom.atom(Stream.unwrap(Effect.map(select, SubscriptionRef.changes)))
+): Atom.Atom<StateResult<A>> =>
+  Atom.withServerValueInitial(walletRuntimeAtom.atom(Stream.unwrap(Effect.map(select, SubscriptionRef.changes))))
+
+/**
+ * A view of a state atom. On the server it is computed from `Initial` (the state atom's own server value): the
+ * server hands derived atoms real values, so deriving from the source there would build services during SSR.
+ */
+export const mapAtom = <A, B>(source: Atom.Atom<StateResult<A>>, f: (value: StateResult<A>) => B): Atom.Atom<B> =>
+  Atom.map(source, f).pipe(Atom.withServerValue(() => f(AsyncResult.initial(true))))

@@ -1,0 +1,94 @@
+/**
+ * The hooks a React host uses: the modal, the account in front, the network, the connection status, disconnect.
+ * State comes from atoms; actions run on the runtime and return promises the host can await.
+ */
+import { Effect } from "effect"
+import { useCallback } from "react"
+import type { AccountState, ConnectionStatus } from "../../domain/Account"
+import type { ChainNamespace } from "../../domain/Caip"
+import type { CaipNetwork } from "../../domain/Network"
+import type { ModalView } from "../../domain/rules"
+import { Connection } from "../../services/Connection"
+import { currentRoute, Modal, type RouteData } from "../../services/Modal"
+import { Networks } from "../../services/Networks"
+import { useAtomValue } from "../atom-react/hooks"
+import { activeAccountAtom, connectionAtom } from "../atoms/connection"
+import { modalAtom } from "../atoms/modal"
+import { activeNetworkAtom, requestedNetworksAtom } from "../atoms/networks"
+import { useWalletRuntime } from "./WalletRuntimeProvider"
+
+/** What {@link useModal} gives. */
+export interface UseModal {
+  readonly isOpen: boolean
+  readonly view: ModalView | undefined
+  readonly open: (request?: { readonly view?: ModalView; readonly data?: RouteData }) => Promise<void>
+  readonly close: () => Promise<void>
+}
+
+/** The modal: whether it is open, its view, and open/close. */
+export function useModal(): UseModal {
+  const runtime = useWalletRuntime()
+  const state = useAtomValue(modalAtom)
+  const open = useCallback(
+    (request?: { readonly view?: ModalView; readonly data?: RouteData }) =>
+      runtime.run(Effect.flatMap(Modal, (modal) => modal.open(request))),
+    [runtime]
+  )
+  const close = useCallback(() => runtime.run(Effect.flatMap(Modal, (modal) => modal.close)), [runtime])
+  return {
+    isOpen: state?.open ?? false,
+    view: state?.open === true ? currentRoute(state).view : undefined,
+    open,
+    close
+  }
+}
+
+/** What {@link useAccount} gives: the account state plus the family and a connected flag. */
+export interface UseAccount extends AccountState {
+  readonly namespace: ChainNamespace | undefined
+  readonly isConnected: boolean
+}
+
+/** The account in front (the family used last). */
+export function useAccount(): UseAccount {
+  const account = useAtomValue(activeAccountAtom)
+  return { ...account, isConnected: account.status === "connected" }
+}
+
+/** The connection status of a family, or of the family in front. */
+export function useConnectionStatus(namespace?: ChainNamespace): ConnectionStatus {
+  return useAtomValue(connectionAtom, (state) => {
+    const family = namespace ?? state.activeNamespace
+    return (family === undefined ? undefined : state.namespaces[family]?.account.status) ?? "disconnected"
+  })
+}
+
+/** What {@link useNetwork} gives. */
+export interface UseNetwork {
+  /** The network in front; undefined only while the runtime starts. */
+  readonly network: CaipNetwork | undefined
+  readonly networks: ReadonlyArray<CaipNetwork>
+  /** Switches by CAIP-2 id; rejects with 'Network with ID … not found', 'Chain is not supported'… */
+  readonly switchNetwork: (caipNetworkId: string) => Promise<CaipNetwork>
+}
+
+/** The active network, the requested networks, and switching. */
+export function useNetwork(): UseNetwork {
+  const runtime = useWalletRuntime()
+  const network = useAtomValue(activeNetworkAtom)
+  const networks = useAtomValue(requestedNetworksAtom)
+  const switchNetwork = useCallback(
+    (caipNetworkId: string) => runtime.run(Effect.flatMap(Networks, (n) => n.switchNetwork(caipNetworkId))),
+    [runtime]
+  )
+  return { network, networks, switchNetwork }
+}
+
+/** Disconnect: a family, or every connected one; rejects with 'Failed to disconnect'. */
+export function useDisconnect(): (namespace?: ChainNamespace) => Promise<ReadonlyArray<ChainNamespace>> {
+  const runtime = useWalletRuntime()
+  return useCallback(
+    (namespace?: ChainNamespace) => runtime.run(Effect.flatMap(Connection, (c) => c.disconnect(namespace))),
+    [runtime]
+  )
+}
