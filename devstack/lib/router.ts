@@ -42,8 +42,11 @@ export interface Route<P, Q, B, R> {
   readonly method: Method | ReadonlyArray<Method>
   /** A path with `:name` segments, e.g. `/v1/account/:address/balance`. */
   readonly path: string
-  /** `project`: a known projectId (query `projectId` or header `x-project-id`) from an allowed origin is required. */
-  readonly auth: "project" | "none"
+  /**
+   * `project`: a known projectId (query `projectId`, header `x-project-id` or body `projectId`) from an allowed
+   * origin is required; `optional`: checked the same way when given, not required (images used as `<img src>`).
+   */
+  readonly auth: "project" | "optional" | "none"
   readonly params?: Schema.Codec<P, unknown>
   readonly query?: Schema.Codec<Q, unknown>
   readonly body?: Schema.Codec<B, unknown>
@@ -55,7 +58,7 @@ export interface Route<P, Q, B, R> {
 export interface AnyRoute {
   readonly method: Method | ReadonlyArray<Method>
   readonly path: string
-  readonly auth: "project" | "none"
+  readonly auth: "project" | "optional" | "none"
   readonly params?: Schema.Codec<unknown, unknown>
   readonly query?: Schema.Codec<unknown, unknown>
   readonly body?: Schema.Codec<unknown, unknown>
@@ -137,13 +140,14 @@ const jsonError = (status: number, message: string) =>
 
 /** A request listener for node:http serving `routes`, with CORS for loopback origins and a JSON 4xx for every bad request. */
 export const makeRouter = (routes: ReadonlyArray<AnyRoute>, projects: ReadonlyArray<DevProject>) => {
-  const findProject = (req: IncomingMessage, url: URL, body: unknown): DevProject => {
+  const findProject = (req: IncomingMessage, url: URL, body: unknown, required: boolean): DevProject | undefined => {
     const header = req.headers["x-project-id"]
     const fromBody =
       typeof body === "object" && body !== null && "projectId" in body && typeof body.projectId === "string"
         ? body.projectId
         : undefined
     const projectId = url.searchParams.get("projectId") ?? (typeof header === "string" ? header : undefined) ?? fromBody
+    if ((projectId === undefined || projectId === "") && !required) return undefined
     if (projectId === undefined || projectId === "") {
       throw new HttpError(400, "Missing projectId: pass it as the query parameter projectId or the header x-project-id")
     }
@@ -171,7 +175,7 @@ export const makeRouter = (routes: ReadonlyArray<AnyRoute>, projects: ReadonlyAr
           throw new HttpError(400, "Invalid body: not valid JSON")
         }
       }
-      const project = r.auth === "project" ? findProject(req, url, body) : undefined
+      const project = r.auth === "none" ? undefined : findProject(req, url, body, r.auth === "project")
       const ctx: RequestContext<unknown, unknown, unknown> = {
         params: decode("path", r.params, params),
         query: decode("query", r.query, queryRecord(url)),

@@ -51,7 +51,7 @@ export const walletApiRoutes = (catalogue: ReadonlyArray<CatalogueWallet>) => {
     route({
       method: "GET",
       path: "/getWalletImage/:id",
-      auth: "project",
+      auth: "optional",
       params: ImagePath,
       query: ImageQuery,
       handler: async ({ params }) => {
@@ -63,7 +63,7 @@ export const walletApiRoutes = (catalogue: ReadonlyArray<CatalogueWallet>) => {
     route({
       method: "GET",
       path: "/public/getAssetImage/:id",
-      auth: "project",
+      auth: "optional",
       params: ImagePath,
       query: ImageQuery,
       handler: async ({ params }) => {
@@ -77,7 +77,7 @@ export const walletApiRoutes = (catalogue: ReadonlyArray<CatalogueWallet>) => {
     route({
       method: "GET",
       path: "/public/getCurrencyImage/:id",
-      auth: "project",
+      auth: "optional",
       params: ImagePath,
       query: ImageQuery,
       handler: async ({ params }) =>
@@ -86,7 +86,7 @@ export const walletApiRoutes = (catalogue: ReadonlyArray<CatalogueWallet>) => {
     route({
       method: "GET",
       path: "/public/getTokenImage/:id",
-      auth: "project",
+      auth: "optional",
       params: ImagePath,
       query: ImageQuery,
       handler: async ({ params }) =>

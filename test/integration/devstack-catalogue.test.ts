@@ -86,7 +86,7 @@ describe("devstack wallet catalogue", () => {
     const page = await fetch(`${services.info.testWalletUrl}wc?uri=${encodeURIComponent("wc:abc@2?relay-protocol=irn")}`)
     expect(await page.text()).toContain("wc:abc@2?relay-protocol=irn")
 
-    const image = await fetch(`${web?.image_url}?projectId=${projectId}`)
+    const image = await fetch(web?.image_url ?? "")
     expect(image.status).toBe(200)
     expect(image.headers.get("content-type")).toBe("image/svg+xml")
     expect(await image.text()).toMatch(/^<svg [^>]*>.*>DT<\/text><\/svg>$/)
@@ -95,6 +95,8 @@ describe("devstack wallet catalogue", () => {
       expect(asset.headers.get("content-type")).toBe("image/svg+xml")
       expect(await asset.text()).toMatch(/^<svg /)
     }
+    const unknownProject = await fetch(`${services.info.url}/public/getTokenImage/ETH?projectId=not-a-project`)
+    expect(await unknownProject.text()).toBe("Unauthorized: invalid key")
   })
 })
 
