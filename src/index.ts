@@ -1,2 +1,436 @@
-/** Version of the wallet-runtime package. */
-export const VERSION = "0.1.0"
+/**
+ * wallet-runtime: the Effect-native API — domain Schemas, errors and rules, the services and their layers, and
+ * `makeWalletRuntime`. React hosts use `wallet-runtime/react`; tests use `wallet-runtime/testing`.
+ */
+
+export {
+  Account,
+  AccountState,
+  AccountType,
+  AccountUser,
+  Balance,
+  ConnectedWalletInfo,
+  ConnectionStatus,
+  EmbeddedAccountType,
+  EmbeddedWalletUser,
+  initialAccountState,
+  Profile,
+  SocialProvider,
+  ThemeMode
+} from "./domain/Account"
+
+export {
+  Alert,
+  alertForServiceError,
+  AlertId,
+  Alerts
+} from "./domain/alerts"
+
+export {
+  CaipAddress,
+  caipAddressOn,
+  type CaipAddressParts,
+  CaipNetworkId,
+  caipNetworkIdOfAddress,
+  type CaipNetworkIdParts,
+  CHAIN_NAMESPACES,
+  ChainNamespace,
+  formatCaipAddress,
+  formatCaipNetworkId,
+  isCaipAccountAddress,
+  isCaipAddress,
+  isCaipNetworkId,
+  isCaipReference,
+  isChainNamespace,
+  parseCaipAddress,
+  parseCaipNetworkId,
+  plainAddressOf,
+  toCaipAddress,
+  toCaipNetworkId
+} from "./domain/Caip"
+
+export {
+  ACCOUNT_NAME_MIN_LENGTH,
+  ADD_CHAIN_ON_SWITCH_ERROR_CODES,
+  ADDRESS_TRUNCATE_END,
+  ADDRESS_TRUNCATE_START,
+  AMOUNT_DISPLAY_DECIMALS,
+  BALANCE_CACHE_MS,
+  BALANCE_RETRY_BLOCK_MS,
+  BITCOIN_DECIMALS,
+  CONNECT_METHOD_ORDER,
+  type ConnectMethod,
+  CONNECTOR_ORDER,
+  type ConnectorGroup,
+  DEFAULT_CAIP_NETWORK_ID,
+  DEFAULT_FEATURES,
+  DEFAULT_LOG_LEVEL,
+  DEFAULT_SOCIALS,
+  EMAIL_LOGIN_COOLDOWN_MS,
+  FALLBACK_CHAIN_ID,
+  FEATURED_WALLETS_COUNT,
+  FRAME_Z_INDEX,
+  IDENTITY_CACHE_MS,
+  IMAGE_PRELOAD_TIMEOUT_MS,
+  LOGIN_STEP_TIMEOUT_MS,
+  MODAL_SHAKE_MS,
+  MODAL_WIDTH_PX,
+  MODAL_Z_INDEX,
+  NAME_COIN_TYPE_CHAIN_ID_LIMIT,
+  NAME_COIN_TYPE_EVM_FLAG,
+  NOT_ALLOWED_MESSAGE_DELAY_MS,
+  NUMBER_DISPLAY_DECIMALS,
+  NUMBER_LOCALE,
+  ONRAMP_FALLBACK_CURRENCIES,
+  ONRAMP_FALLBACK_FEE_PERCENT,
+  ONRAMP_FALLBACK_LIMITS,
+  PAIRING_EXPIRY_MARGIN_MS,
+  PAIRING_LIFETIME_MS,
+  PENDING_TRANSACTIONS_MAX,
+  RECENT_WALLETS_MAX,
+  RPC_ERROR_CODES,
+  RPC_PING_TIMEOUT_MS,
+  RPC_RANKING_INTERVAL_MS,
+  RPC_RANKING_SAMPLE_COUNT,
+  RPC_RANKING_WEIGHTS,
+  SECURE_SDK_VERSION_DEFAULT,
+  SNACKBAR_REPLACE_DELAY_MS,
+  SOLANA_DECIMALS,
+  SWAP_SLIPPAGE_PERCENT,
+  TRANSACTION_CONFIRMATION_MS,
+  WALLET_FEATURE_ORDER,
+  WALLET_SEARCH_DEBOUNCE_MS,
+  type WalletFeature,
+  WALLETS_PAGE_SIZE,
+  WALLETS_SEARCH_SIZE,
+  ZERO_BALANCE_DISPLAY
+} from "./domain/constants"
+
+export {
+  AdapterForNamespaceMissing,
+  AdapterNotFound,
+  CaipNetworkOrAddressUndefined,
+  CaipNetworkUndefined,
+  CannotRemoveConnectedNetwork,
+  CannotRemoveLastNetwork,
+  CatalogueError,
+  ChainNotSupported,
+  ClientsNotSet,
+  DisconnectFailed,
+  EmailLoginDependencyFailed,
+  EmailRateLimited,
+  FrameError,
+  FrameNotSet,
+  FrameParentNotSet,
+  GasEstimationFailed,
+  GasPriceNetworkNotSupported,
+  HttpStatusError,
+  InvalidCaip10Address,
+  InvalidCaip2NetworkId,
+  InvalidCaipAddress,
+  InvalidChainId,
+  InvalidOptions,
+  NameError,
+  NameOperation,
+  NetworkNotFound,
+  ProgrammaticSwitchUnsupported,
+  ProviderNotFound,
+  RequestAborted,
+  RequestRejectedByModal,
+  RpcMethodNotAllowed,
+  SendFormInvalid,
+  SignMessageFailed,
+  SiweSiwxConflict,
+  SomethingWentWrong,
+  SwapsNetworkNotSupported,
+  TransactionReverted,
+  UserRejected,
+  WalletCapabilitiesInvalid,
+  WalletConnectConnectorMissing
+} from "./domain/errors"
+
+export {
+  formatAmount,
+  formatNumber,
+  formatUnits,
+  formatUsd,
+  parseUnits,
+  truncateAddress
+} from "./domain/format"
+
+export {
+  classifyEmbeddedRpcMethod,
+  decodeFrameRequest,
+  decodeFrameResponse,
+  EmailUpdateStep,
+  EMBEDDED_SAFE_RPC_METHODS,
+  EMBEDDED_UNSAFE_RPC_METHODS,
+  type EmbeddedRpcClass,
+  FRAME_APP_PREFIX,
+  FRAME_ERROR_TYPES,
+  FRAME_PREFIX,
+  FRAME_REQUEST_NAMES,
+  FrameErrorReply,
+  FrameMessageId,
+  FrameReady,
+  type FrameReplyKind,
+  frameReplyTypes,
+  FrameRequest,
+  type FrameRequestName,
+  frameRequestNameOf,
+  type FrameRequestPayload,
+  frameRequestType,
+  type FrameRequestType,
+  FrameResponse,
+  FrameSessionUpdate,
+  FrameSuccess,
+  type FrameSuccessPayload,
+  LoginStep,
+  makeFrameRequest,
+  replyKind
+} from "./domain/Frame"
+
+export {
+  NameMessage,
+  NameMessageJson,
+  NameRegistrationPayload
+} from "./domain/Names"
+
+export {
+  bitcoin,
+  bitcoinTestnet,
+  BlockExplorer,
+  CaipNetwork,
+  caipNetworkIdOf,
+  ethereum,
+  expectedCaipNetworkId,
+  findNetwork,
+  isSameNetwork,
+  isUnsupportedNetwork,
+  localChainA,
+  localChainB,
+  localSolana,
+  NativeCurrency,
+  NetworkAssets,
+  NetworkChainId,
+  polkadot,
+  RpcUrls,
+  RpcUrlSet,
+  solana,
+  solanaDevnet,
+  UNSUPPORTED_NETWORK_NAME,
+  unsupportedNetwork,
+  WELL_KNOWN_NETWORKS,
+  withDefaultRpcUrls
+} from "./domain/Network"
+
+export {
+  AllWalletsOption,
+  analyticsEnabled,
+  CustomRpcUrl,
+  type DecodedOptions,
+  decodeOptions,
+  decodeOptionsSync,
+  DEFAULT_ENDPOINTS,
+  DefaultAccountTypes,
+  Endpoints,
+  Features,
+  HostOptions,
+  type HostOptionsInput,
+  Metadata,
+  SocialOption,
+  THEME_VARIABLE_NAMES,
+  type ThemeVariableName,
+  ThemeVariables,
+  TokenOption
+} from "./domain/Options"
+
+export {
+  FungibleInfo,
+  ImageRef,
+  NftInfo,
+  OPERATION_TYPES,
+  OperationType,
+  Quantity,
+  TokenBalance,
+  Transaction,
+  TransactionMetadata,
+  TransactionStatus,
+  Transfer,
+  TransferDirection
+} from "./domain/Portfolio"
+
+export {
+  BITCOIN_METHODS,
+  BitcoinGetAccountAddressesRequest,
+  BitcoinMethod,
+  BitcoinSendTransferRequest,
+  BitcoinSignMessageRequest,
+  BitcoinSignPsbtRequest,
+  POLKADOT_METHODS,
+  PolkadotMethod,
+  SendCall,
+  SendCallsRequest,
+  SolanaCommitment,
+  SolanaSendOptions,
+  SolanaSignAllTransactionsRequest,
+  SolanaSignAndSendTransactionRequest,
+  SolanaSignMessageRequest,
+  SolanaSignTransactionRequest
+} from "./domain/Requests"
+
+export {
+  type AccountTypeName,
+  backClosesModal,
+  balanceDisplay,
+  defaultAccountType,
+  ModalView,
+  type Namespace,
+  type OpeningContext,
+  openingView,
+  orderConnectMethods,
+  orderConnectors,
+  orderWalletFeatures,
+  showsTransferImagesAsPair,
+  showsUnsupportedChain,
+  supportsBalance,
+  supportsNames,
+  transactionSign,
+  type TransferKind,
+  type UnsupportedChainContext
+} from "./domain/rules"
+
+export {
+  SiwxMessageData,
+  SiwxSession
+} from "./domain/Siwx"
+
+export {
+  coinTypeForChainId,
+  filterSocialsForMiniApp,
+  type GasCheckInput,
+  hasInsufficientGas,
+  isEvmAddress,
+  isPreferredAccountType,
+  isSignedMessage,
+  isSocialProvider,
+  isSolanaAddress,
+  isSolanaSignAllTransactionsRequest,
+  isSolanaSignMessageRequest,
+  isSolanaSignTransactionRequest,
+  isThemeMode,
+  isTransactionHash,
+  isValidSendCall,
+  type MiniAppPlatform,
+  type SendForm,
+  SOCIAL_PROVIDERS,
+  type SocialProviderName,
+  toChecksumAddress,
+  validateEmail,
+  validateEvmAddress,
+  validateOtp,
+  validateSendForm,
+  validateSolanaAddress,
+  type ValidSendForm
+} from "./domain/validation"
+
+export {
+  addRecentWallet,
+  type Connector,
+  ConnectorInfo,
+  ConnectorType,
+  CustomWallet,
+  RecentWallets,
+  WalletCatalogEntry
+} from "./domain/Wallet"
+
+export {
+  type AdapterEvent,
+  type AdapterSession,
+  type ChainAdapter,
+  ChainAdapters,
+  type ConnectError,
+  type SwitchError
+} from "./services/ChainAdapter"
+
+export {
+  Config,
+  namespacesOf,
+  networksOf
+} from "./services/Config"
+
+export {
+  accountStateOf,
+  Connection,
+  type ConnectionState,
+  type ConnectRequest,
+  type NamespaceConnection,
+  type WalletChainChange
+} from "./services/Connection"
+
+export {
+  currentRoute,
+  Modal,
+  type ModalState,
+  type Route,
+  type RouteData,
+  type StepOutcome,
+  type TransactionStep
+} from "./services/Modal"
+
+export {
+  findRequested,
+  initialActiveNetwork,
+  type InitialNetworkContext,
+  Networks,
+  type NetworksState
+} from "./services/Networks"
+
+export {
+  Notifications,
+  type NotificationsState,
+  type Snackbar,
+  SNACKBAR_AUTO_HIDE_MS,
+  type SnackbarVariant
+} from "./services/Notifications"
+
+export {
+  detectPlatform,
+  Platform,
+  type PlatformInfo
+} from "./services/Platform"
+
+export {
+  cacheKey,
+  type CacheKey,
+  cachePath,
+  Storage,
+  STORAGE_MAX_VALUE_LENGTH,
+  STORAGE_PREFIX,
+  STORAGE_VERSION,
+  STORAGE_VERSION_PREFIX,
+  StorageCorruption,
+  StorageCorruptionReason,
+  storageKey,
+  type StorageKey,
+  storagePath,
+  type StorageService
+} from "./services/Storage/Storage"
+
+/** The stored keys of the product, for hosts that inspect or clear what wallet-runtime keeps. */
+export * as StorageKeys from "./services/Storage/keys"
+
+export {
+  coreLayer,
+  type WalletServices
+} from "./layers/Core"
+
+export {
+  liveLayer
+} from "./layers/Live"
+
+export {
+  makeWalletRuntime,
+  type WalletRuntime,
+  type WalletRuntimeSettings
+} from "./runtime"

@@ -1,2 +1,30 @@
-/** Marker that the React entry point of wallet-runtime is loaded. */
-export const REACT_ENTRY = "wallet-runtime/react"
+/**
+ * wallet-runtime/react: the provider and hooks for React hosts, our small atom bindings, and the atoms behind them
+ * for hosts that compose their own views.
+ */
+export {
+  RegistryProvider,
+  type RegistryProviderProps,
+  useAtom,
+  useAtomMount,
+  useAtomRefresh,
+  useAtomSet,
+  useAtomValue,
+  useRegistry
+} from "./ui/atom-react/hooks"
+export { activeAccountAtom, connectFn, connectionAtom, connectionStateAtom, disconnectFn } from "./ui/atoms/connection"
+export { closeModalFn, goBackFn, modalAtom, modalStateAtom, openModalFn } from "./ui/atoms/modal"
+export { activeNetworkAtom, networksStateAtom, requestedNetworksAtom, switchNetworkFn } from "./ui/atoms/networks"
+export { notificationsAtom, notificationsStateAtom } from "./ui/atoms/notifications"
+export { type StateResult, walletRuntimeAtom } from "./ui/atoms/runtime"
+export {
+  useAccount,
+  type UseAccount,
+  useConnectionStatus,
+  useDisconnect,
+  useModal,
+  type UseModal,
+  useNetwork,
+  type UseNetwork
+} from "./ui/react/hooks"
+export { useWalletRuntime, WalletRuntimeProvider, type WalletRuntimeProviderProps } from "./ui/react/WalletRuntimeProvider"

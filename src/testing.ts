@@ -1,2 +1,10 @@
-/** Marker that the testing entry point of wallet-runtime is loaded. */
-export const TESTING_ENTRY = "wallet-runtime/testing"
+/**
+ * wallet-runtime/testing: layers and fakes for hosts' own tests — every service over memory storage, and chain
+ * adapters whose wallet is scripted.
+ */
+export {
+  type FakeChainAdapter,
+  type FakeWalletScript,
+  makeFakeChainAdapter
+} from "./services/ChainAdapter"
+export { testLayer } from "./layers/Test"

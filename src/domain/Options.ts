@@ -6,7 +6,7 @@
 import { Effect, Result, Schema } from "effect"
 import { type Alert, Alerts } from "./alerts"
 import { isCaipNetworkId } from "./Caip"
-import { CONNECT_METHOD_ORDER, CONNECTOR_ORDER, DEFAULT_FEATURES, DEFAULT_SOCIALS, WALLET_FEATURE_ORDER } from "./constants"
+import { CONNECT_METHOD_ORDER, CONNECTOR_ORDER, DEFAULT_ACCOUNT_TYPES, DEFAULT_FEATURES, DEFAULT_SOCIALS, WALLET_FEATURE_ORDER } from "./constants"
 import { InvalidOptions, SiweSiwxConflict } from "./errors"
 import { AccountType, SocialProvider, ThemeMode } from "./Account"
 import { CaipNetwork } from "./Network"
@@ -119,13 +119,6 @@ export const AllWalletsOption = Schema.Literals(["SHOW", "HIDE", "ONLY_MOBILE"])
 /** Which wallets the "all wallets" entry lists. */
 export type AllWalletsOption = typeof AllWalletsOption.Type
 
-/** Account type used first on each chain family (spec point 6). */
-export const DEFAULT_ACCOUNT_TYPES = {
-  eip155: "smartAccount",
-  solana: "eoa",
-  bip122: "payment",
-  polkadot: "eoa"
-} as const
 
 /** Account type per chain family, each with its default. */
 export const DefaultAccountTypes = Schema.Struct({

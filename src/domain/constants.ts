@@ -163,3 +163,11 @@ export const RPC_ERROR_CODES = {
 
 /** Codes with which a wallet says it does not know a chain, so it is asked to add it (spec point 4). */
 export const ADD_CHAIN_ON_SWITCH_ERROR_CODES: ReadonlyArray<number> = [4902, 5000, 32603, -32603]
+
+/** Account type used first on each chain family (spec point 6): EVM smartAccount, Bitcoin payment, Solana and Polkadot eoa. */
+export const DEFAULT_ACCOUNT_TYPES = {
+  eip155: "smartAccount",
+  solana: "eoa",
+  bip122: "payment",
+  polkadot: "eoa"
+} as const

@@ -9,6 +9,7 @@ import {
   type ConnectMethod,
   CONNECTOR_ORDER,
   type ConnectorGroup,
+  DEFAULT_ACCOUNT_TYPES,
   WALLET_FEATURE_ORDER,
   type WalletFeature,
   ZERO_BALANCE_DISPLAY
@@ -140,13 +141,6 @@ export const orderWalletFeatures = (enabled: Partial<Record<WalletFeature, boole
 export type Namespace = "eip155" | "solana" | "bip122" | "polkadot"
 /** An account type. */
 export type AccountTypeName = "eoa" | "payment" | "smartAccount"
-
-const DEFAULT_ACCOUNT_TYPES: { readonly [N in Namespace]: AccountTypeName } = {
-  eip155: "smartAccount",
-  bip122: "payment",
-  solana: "eoa",
-  polkadot: "eoa"
-}
 
 /** The default account type of a chain family (EVM smartAccount, Bitcoin payment, Solana and Polkadot eoa), unless the host set one. */
 export const defaultAccountType = (

@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest"
+
+// A change to what the package exports is a change to its public contract: it must show up in review as a change
+// to this snapshot.
+describe("entry points", () => {
+  it("wallet-runtime exports", async () => {
+    expect(Object.keys(await import("../../src/index")).sort()).toMatchSnapshot()
+  })
+  it("wallet-runtime/react exports", async () => {
+    expect(Object.keys(await import("../../src/react")).sort()).toMatchSnapshot()
+  })
+  it("wallet-runtime/testing exports", async () => {
+    expect(Object.keys(await import("../../src/testing")).sort()).toMatchSnapshot()
+  })
+})
