@@ -12,7 +12,16 @@ export {
   useAtomValue,
   useRegistry
 } from "./ui/atom-react/hooks"
-export { activeAccountAtom, connectFn, connectionAtom, connectionStateAtom, disconnectFn } from "./ui/atoms/connection"
+export {
+  activeAccountAtom,
+  connectFn,
+  connectionAtom,
+  connectionStateAtom,
+  connectorsAtom,
+  type ConnectorsByFamily,
+  connectorsStateAtom,
+  disconnectFn
+} from "./ui/atoms/connection"
 export { closeModalFn, goBackFn, modalAtom, modalStateAtom, openModalFn } from "./ui/atoms/modal"
 export { activeNetworkAtom, networksStateAtom, requestedNetworksAtom, switchNetworkFn } from "./ui/atoms/networks"
 export { notificationsAtom, notificationsStateAtom } from "./ui/atoms/notifications"

@@ -3,7 +3,7 @@
  * *when* to connect, switch or disconnect; an adapter knows *how* for its family and its connectors. Adapters are
  * registered in `ChainAdapters`; the chain-family code behind each is loaded lazily by its implementation.
  */
-import { Context, Effect, Layer, Option, PubSub, Stream } from "effect"
+import { Context, Effect, Layer, Option, PubSub, Stream, SubscriptionRef } from "effect"
 import type { Account } from "../domain/Account"
 import type { ChainNamespace } from "../domain/Caip"
 import {
@@ -45,6 +45,11 @@ export type SwitchError = ChainNotSupported | ProgrammaticSwitchUnsupported | Us
 /** One chain family's adapter. */
 export interface ChainAdapter {
   readonly namespace: ChainNamespace
+  /**
+   * The wallets this family can connect through right now (installed and announced wallets appear as they
+   * announce themselves). Finding them must stay light: no chain library is loaded for it.
+   */
+  readonly connectors: SubscriptionRef.SubscriptionRef<ReadonlyArray<ConnectorInfo>>
   /** Asks the wallet behind `connectorId` for its accounts, on `network` when it can. */
   readonly connect: (connectorId: string, network: CaipNetwork) => Effect.Effect<AdapterSession, ConnectError>
   /** Restores a session without prompting; `None` when the wallet no longer authorises this site. */
@@ -116,7 +121,8 @@ export interface FakeChainAdapter extends ChainAdapter {
 /** Makes a fake adapter of `namespace` whose wallet answers as `script` says. */
 export const makeFakeChainAdapter = (
   namespace: ChainNamespace,
-  script: Partial<FakeWalletScript> & Pick<FakeWalletScript, "accounts" | "chainId">,
+  script: Partial<FakeWalletScript> &
+    Pick<FakeWalletScript, "accounts" | "chainId"> & { readonly connectors?: ReadonlyArray<ConnectorInfo> },
   connectorType: ConnectorInfo["type"] = "INJECTED"
 ): Effect.Effect<FakeChainAdapter> =>
   Effect.gen(function* () {
@@ -129,6 +135,7 @@ export const makeFakeChainAdapter = (
       ...script
     }
     const calls: Array<string> = []
+    const connectors = yield* SubscriptionRef.make<ReadonlyArray<ConnectorInfo>>(script.connectors ?? [])
     const session = (connectorId: string): AdapterSession => ({
       address: state.accounts[0]?.address ?? "",
       accounts: state.accounts,
@@ -137,6 +144,7 @@ export const makeFakeChainAdapter = (
     })
     const adapter: FakeChainAdapter = {
       namespace,
+      connectors,
       script: state,
       calls,
       emit: (event) => PubSub.publish(events, event).pipe(Effect.asVoid),

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { localChainA, localChainB } from "../../src/domain/Network"
+import { Effect, Layer, SubscriptionRef } from "effect"
+import { localChainA, localChainB, solana } from "../../src/domain/Network"
 import { testLayer } from "../../src/layers/Test"
 import { makeWalletRuntime } from "../../src/runtime"
 import { type FakeChainAdapter, makeFakeChainAdapter } from "../../src/services/ChainAdapter"
 import { Connection } from "../../src/services/Connection"
 import { Modal } from "../../src/services/Modal"
-import { activeAccountAtom } from "../../src/ui/atoms/connection"
+import { activeAccountAtom, connectorsAtom } from "../../src/ui/atoms/connection"
 import { modalAtom } from "../../src/ui/atoms/modal"
 import { activeNetworkAtom } from "../../src/ui/atoms/networks"
 import { notificationsAtom } from "../../src/ui/atoms/notifications"
@@ -87,6 +87,35 @@ describe("makeWalletRuntime", () => {
     expect(() => makeWalletRuntime({ projectId: "p", networks: [localChainA], siweConfig: {}, siwx: {} })).toThrow(
       "Cannot set both `siweConfig` and `siwx` options"
     )
+  })
+
+  it("lists every family's connectors and follows new announcements", async () => {
+    const evm = Effect.runSync(
+      makeFakeChainAdapter("eip155", {
+        accounts: [{ address: ALICE, type: "eoa" }],
+        chainId: 31337,
+        connectors: [{ id: "io.metamask", name: "MetaMask", type: "ANNOUNCED", chain: "eip155", chains: [] }]
+      })
+    )
+    const sol = Effect.runSync(
+      makeFakeChainAdapter("solana", {
+        accounts: [],
+        chainId: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+        connectors: [{ id: "phantom", name: "Phantom", type: "INJECTED", chain: "solana", chains: [] }]
+      })
+    )
+    const wallet = makeWalletRuntime(
+      { projectId: "test", networks: [localChainA, solana] },
+      { layer: (decoded) => testLayer(decoded, [evm, sol]) }
+    )
+    const unmount = wallet.registry.mount(connectorsAtom)
+    await eventually(() => expect(wallet.registry.get(connectorsAtom).map((c) => c.id).sort()).toEqual(["io.metamask", "phantom"]))
+    await wallet.run(
+      SubscriptionRef.update(evm.connectors, (list) => [...list, { id: "io.rabby", name: "Rabby", type: "ANNOUNCED" as const, chain: "eip155" as const, chains: [] }])
+    )
+    await eventually(() => expect(wallet.registry.get(connectorsAtom).map((c) => c.id).sort()).toEqual(["io.metamask", "io.rabby", "phantom"]))
+    unmount()
+    await wallet.dispose()
   })
 
   it("dispose can be called twice", async () => {

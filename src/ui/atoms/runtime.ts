@@ -29,8 +29,11 @@ export type StateResult<A> = AsyncResult.AsyncResult<A, ClientsNotSet | Cause.No
  */
 export const stateAtom = <A>(
   select: Effect.Effect<SubscriptionRef.SubscriptionRef<A>, never, WalletServices>
-): Atom.Atom<StateResult<A>> =>
-  Atom.withServerValueInitial(walletRuntimeAtom.atom(Stream.unwrap(Effect.map(select, SubscriptionRef.changes))))
+): Atom.Atom<StateResult<A>> => stateLikeAtom(Stream.unwrap(Effect.map(select, SubscriptionRef.changes)))
+
+/** An atom following a stream of states built from the services; `Initial` on the server, like `stateAtom`. */
+export const stateLikeAtom = <A>(states: Stream.Stream<A, never, WalletServices>): Atom.Atom<StateResult<A>> =>
+  Atom.withServerValueInitial(walletRuntimeAtom.atom(states))
 
 /**
  * A view of a state atom. On the server it is computed from `Initial` (the state atom's own server value): the
