@@ -1,3 +1,4 @@
+import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin"
 import { defineConfig } from "vitest/config"
 
 // vitest 5 wants node >= 22; on node 20 its reporter needs Map.groupBy when a run fails.
@@ -18,6 +19,7 @@ if (!("groupBy" in Map)) {
 }
 
 export default defineConfig({
+  plugins: [vanillaExtractPlugin()],
   test: {
     projects: [
       {
