@@ -366,7 +366,8 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
   let restarting: Promise<void> = Promise.resolve()
 
   const restart = (): Promise<void> => {
-    restarting = restarting.then(async () => {
+    // A failed restart must not block the next one.
+    restarting = restarting.catch(() => {}).then(async () => {
       if (stopped) return
       await dropConnections()
       server = makeServer()
