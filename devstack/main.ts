@@ -6,7 +6,8 @@
  */
 import { realpathSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { localSolana } from "../src/domain/Network"
+import { Schema } from "effect"
+import { CaipNetworkId } from "../src/domain/Caip"
 import { removeRuntimeConfig, type RuntimeConfig, runtimeConfigPath, writeRuntimeConfig } from "./config"
 import { devMnemonic } from "./evm/accounts"
 import type { EvmInfo } from "./evm/index"
@@ -73,13 +74,16 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const solana = valueOf(settled[1])
     const relay = valueOf(settled[2])
     const mail = valueOf(settled[3])
-    const solanaCaip = localSolana.caipNetworkId
+    // The Solana part names its network by its genesis hash, as CAIP-2 asks.
+    const solanaCaip = solana === undefined ? undefined : Schema.decodeSync(CaipNetworkId)(solana.info.caipNetworkId)
     const services = parts.has("services")
       ? await track(
           import("./services/index").then((m) =>
             m.startServices({
               ...(evm === undefined ? {} : { evm: evm.info }),
-              ...(solana === undefined ? {} : { solana: { caipNetworkId: solanaCaip, rpcUrl: solana.info.rpcUrl } }),
+              ...(solana === undefined || solanaCaip === undefined
+                ? {}
+                : { solana: { caipNetworkId: solanaCaip, rpcUrl: solana.info.rpcUrl } }),
               ...(opts.historyPageSize === undefined ? {} : { historyPageSize: opts.historyPageSize })
             })
           )
@@ -108,7 +112,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
               }))
             },
       solana:
-        solana === undefined
+        solana === undefined || solanaCaip === undefined
           ? null
           : { caipNetworkId: solanaCaip, rpcUrl: solana.info.rpcUrl, wsUrl: solana.info.wsUrl, funded: solana.info.funded },
       relay: relay === undefined ? null : { url: relay.info.url },

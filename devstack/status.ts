@@ -24,7 +24,9 @@ export const endpointRows = (config: RuntimeConfig): ReadonlyArray<readonly [str
   if (account !== undefined) {
     rows.push(["dev account", `${account.address}  key ${account.privateKey}  (${config.evm?.accounts.length ?? 0} accounts of "${config.evm?.mnemonic}")`])
   }
-  if (config.solana !== null) rows.push([config.solana.caipNetworkId, `${config.solana.rpcUrl}  ws ${config.solana.wsUrl}`])
+  if (config.solana !== null) {
+    rows.push(["solana", `${config.solana.rpcUrl}  ws ${config.solana.wsUrl}  (${config.solana.caipNetworkId}, ${config.solana.funded.length} funded keys)`])
+  }
   if (config.relay !== null) rows.push(["relay", config.relay.url])
   if (config.mail !== null) rows.push(["mail", `smtp ${config.mail.smtpHost}:${config.mail.smtpPort}  inbox ${config.mail.inboxUrl}`])
   if (services !== null) rows.push(["test wallet", services.testWalletUrl])
