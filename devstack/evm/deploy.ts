@@ -19,10 +19,10 @@ export interface DevContracts {
   readonly collectible: { readonly address: Address; readonly name: string; readonly symbol: string; readonly tokenIds: ReadonlyArray<{ readonly tokenId: number; readonly owner: Address }> }
 }
 
-/** Token amounts minted at start, in whole units, to every dev account. */
-export const mintedPerAccount = 10_000n
-/** Collectibles minted at start to each of the first `collectibleHolders` dev accounts. */
-export const collectiblesPerHolder = 3
+// Token amounts minted at start, in whole units, to every dev account.
+const mintedPerAccount = 10_000n
+// Collectibles minted at start to each of the first `collectibleHolders` dev accounts.
+const collectiblesPerHolder = 3
 const collectibleHolders = 3
 
 /** Deploys the two ERC-20s and the ERC-721 from dev account 0 (unlocked on anvil), same addresses on every fresh chain. */

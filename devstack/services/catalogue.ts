@@ -22,9 +22,8 @@ const nouns = [
 
 const evmMainnets = ["eip155:1", "eip155:10", "eip155:137", "eip155:8453", "eip155:42161"] as const
 const localEvm = ["eip155:31337", "eip155:31338"] as const
-const others = [
+const otherMainnets = [
   "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
-  "solana:localnet",
   "bip122:000000000019d6689c085ae165831e93",
   "polkadot:91b171bb158e2d3848fa23a9f1c25182"
 ] as const
@@ -48,9 +47,15 @@ export const testWalletIds = {
 /**
  * The generated catalogue: three entries deep-linking to the local test wallet (`testWalletUrl` ends with `/`),
  * then one entry per adjective × noun (572), each with a generated icon served at `imageBase/{image_id}`.
+ * `localSolana` is the local Solana network's id, listed by the test wallets and some generated ones.
  */
-export const makeCatalogue = (opts: { readonly imageBase: string; readonly testWalletUrl: string }): ReadonlyArray<CatalogueWallet> => {
-  const allChains = [...localEvm, ...evmMainnets, "solana:localnet"]
+export const makeCatalogue = (opts: {
+  readonly imageBase: string
+  readonly testWalletUrl: string
+  readonly localSolana?: string
+}): ReadonlyArray<CatalogueWallet> => {
+  const others = [...otherMainnets, ...(opts.localSolana === undefined ? [] : [opts.localSolana])]
+  const allChains = [...localEvm, ...evmMainnets, ...(opts.localSolana === undefined ? [] : [opts.localSolana])]
   const testWallet = (key: keyof typeof testWalletIds, name: string, link: "webapp_link" | "desktop_link" | "mobile_link"): CatalogueWallet => {
     const imageId = uuidOf(digestOf(`image ${name}`))
     return {

@@ -58,17 +58,19 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
   )
   const state: ServicesState = {
     baseUrl,
-    projects,
     evm,
     solana:
       opts.solana === undefined
         ? undefined
         : { caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId), rpcUrl: opts.solana.rpcUrl },
     names: devNames(opts.evm?.accounts ?? []),
-    historyPageSize: opts.historyPageSize ?? 20,
-    testWalletUrl
+    historyPageSize: opts.historyPageSize ?? 20
   }
-  const catalogue = makeCatalogue({ imageBase: `${baseUrl}/getWalletImage`, testWalletUrl })
+  const catalogue = makeCatalogue({
+    imageBase: `${baseUrl}/getWalletImage`,
+    testWalletUrl,
+    ...(state.solana === undefined ? {} : { localSolana: state.solana.caipNetworkId })
+  })
   http.handle(
     makeRouter(
       [

@@ -1,7 +1,6 @@
 import type { CaipNetworkId } from "../../src/domain/Caip"
 import type { ChainIndex } from "./indexer"
 import type { DevName } from "./names"
-import type { DevProject } from "./projects"
 import type { TokenRegistry } from "./tokens"
 
 /** A local EVM chain as the services see it: where to read it, its history index and its token metadata. */
@@ -19,12 +18,10 @@ export interface EvmChainState {
 export interface ServicesState {
   /** `http://127.0.0.1:{port}` of the services server itself. */
   readonly baseUrl: string
-  readonly projects: ReadonlyArray<DevProject>
   readonly evm: ReadonlyArray<EvmChainState>
   readonly solana: { readonly caipNetworkId: CaipNetworkId; readonly rpcUrl: string } | undefined
   readonly names: ReadonlyArray<DevName>
   readonly historyPageSize: number
-  readonly testWalletUrl: string
 }
 
 /** A URL-safe image id for a token: its symbol when that is plain, else its contract address. */
