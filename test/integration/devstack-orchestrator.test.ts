@@ -70,6 +70,9 @@ const expectAllUp = async (config: RuntimeConfig) => {
   if (funded === undefined) throw new Error("no funded Solana key")
   const balance = await fetch(`${services.url}/v1/account/${funded.address}/balance?projectId=${services.defaultProjectId}`)
   expect(((await balance.json()) as { balances: ReadonlyArray<{ symbol: string }> }).balances.map((b) => b.symbol)).toEqual(["SOL"])
+  const viaProxy = await rpc(`${services.rpcProxyUrl}?chainId=${config.solana.caipNetworkId}&projectId=${services.defaultProjectId}`, "getBalance", [funded.address])
+  expect(viaProxy).toEqual({ context: expect.anything(), value: expect.any(Number) })
+  expect((viaProxy as { value: number }).value).toBeGreaterThan(0)
   expect(await wsOpens(config.relay.url)).toBe(true)
   expect((await fetch(`${config.mail.inboxUrl}inbox`)).status).toBe(200)
 }
