@@ -158,10 +158,13 @@ export const solanaDevnet = /* @__PURE__ */ define({
   testnet: true
 })
 
-/** The local Solana network of the devstack, `solana:localnet`; its RPC URL is set when the stack starts. */
+/**
+ * The local Solana network of the devstack, named like every Solana cluster by its genesis hash (the devstack's
+ * ledger starts from a fixed genesis, so the id is the same on every run); its RPC URL is set when the stack starts.
+ */
 export const localSolana = /* @__PURE__ */ define({
-  id: "localnet",
-  caipNetworkId: "solana:localnet",
+  id: "AuCF5cjfQuAmAvgqiCQAJBTxY1RURhk6",
+  caipNetworkId: "solana:AuCF5cjfQuAmAvgqiCQAJBTxY1RURhk6",
   chainNamespace: "solana",
   name: "Local Solana",
   nativeCurrency: { name: "Solana", symbol: "SOL", decimals: SOLANA_DECIMALS },

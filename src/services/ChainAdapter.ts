@@ -12,6 +12,7 @@ import {
   type DisconnectFailed,
   type ProgrammaticSwitchUnsupported,
   type ProviderNotFound,
+  type SignMessageFailed,
   type SomethingWentWrong,
   type UserRejected
 } from "../domain/errors"
@@ -63,6 +64,8 @@ export interface ChainAdapter {
   readonly switchNetwork: (network: CaipNetwork) => Effect.Effect<void, SwitchError>
   /** What the wallet does on its own, while a session is open. */
   readonly events: Stream.Stream<AdapterEvent>
+  /** Asks the connected wallet to sign a text message; the signature in the family's usual encoding. */
+  readonly signMessage: (message: string) => Effect.Effect<string, SignMessageFailed | UserRejected | ProviderNotFound>
 }
 
 /** The adapters of the configured chain families. */
@@ -107,6 +110,8 @@ export interface FakeWalletScript {
   switchError: SwitchError | undefined
   /** A failure the next disconnect returns. */
   disconnectError: DisconnectFailed | undefined
+  /** A failure the next signature returns. */
+  signError: SignMessageFailed | UserRejected | undefined
 }
 
 /** A fake adapter for tests: a scripted wallet, plus a way to emit wallet events. */
@@ -132,6 +137,7 @@ export const makeFakeChainAdapter = (
       connectError: undefined,
       switchError: undefined,
       disconnectError: undefined,
+      signError: undefined,
       ...script
     }
     const calls: Array<string> = []
@@ -172,7 +178,14 @@ export const makeFakeChainAdapter = (
           state.chainId = network.id
           return Effect.void
         }),
-      events: Stream.fromPubSub(events)
+      events: Stream.fromPubSub(events),
+      signMessage: (message) =>
+        Effect.suspend(() => {
+          calls.push(`sign:${message}`)
+          const error = state.signError
+          // A recognisable fake signature: the tests check what was signed, not cryptography.
+          return error !== undefined ? Effect.fail(error) : Effect.succeed(`signed(${state.accounts[0]?.address ?? ""}):${message}`)
+        })
     }
     return adapter
   })

@@ -3,14 +3,16 @@
  * State comes from atoms; actions run on the runtime and return promises the host can await.
  */
 import { Effect } from "effect"
-import { useCallback } from "react"
+import { useCallback, useState } from "react"
 import type { AccountState, ConnectionStatus } from "../../domain/Account"
 import type { ChainNamespace } from "../../domain/Caip"
 import type { CaipNetwork } from "../../domain/Network"
 import type { ModalView } from "../../domain/rules"
 import { Connection } from "../../services/Connection"
 import { currentRoute, Modal, type RouteData } from "../../services/Modal"
+import type { EvmReceipt, EvmTransactionRequest } from "../../services/eip155/Eip155Adapter"
 import { Networks } from "../../services/Networks"
+import { sendTransaction, signMessage, waitForTransaction } from "../../services/WalletActions"
 import { useAtomValue } from "../atom-react/hooks"
 import { activeAccountAtom, connectionAtom } from "../atoms/connection"
 import { modalAtom } from "../atoms/modal"
@@ -91,4 +93,63 @@ export function useDisconnect(): (namespace?: ChainNamespace) => Promise<Readonl
     (namespace?: ChainNamespace) => runtime.run(Effect.flatMap(Connection, (c) => c.disconnect(namespace))),
     [runtime]
   )
+}
+
+/** The state of an action a hook runs: idle, pending, done with a value, or failed with an error. */
+export type ActionState<A> =
+  | { readonly status: "idle" }
+  | { readonly status: "pending" }
+  | { readonly status: "success"; readonly data: A }
+  | { readonly status: "error"; readonly error: Error }
+
+const useAction = <Args extends ReadonlyArray<unknown>, A>(
+  run: (...args: Args) => Promise<A>
+): readonly [ActionState<A>, (...args: Args) => Promise<A>] => {
+  const [state, setState] = useState<ActionState<A>>({ status: "idle" })
+  const start = useCallback(
+    async (...args: Args) => {
+      setState({ status: "pending" })
+      try {
+        const data = await run(...args)
+        setState({ status: "success", data })
+        return data
+      } catch (error) {
+        setState({ status: "error", error: error instanceof Error ? error : new Error(String(error)) })
+        throw error
+      }
+    },
+    [run]
+  )
+  return [state, start]
+}
+
+/** Signs a message with the connected wallet; rejects with 'User rejected the request.', 'Sign message failed'… */
+export function useSignMessage(): ActionState<string> & { readonly signMessage: (message: string) => Promise<string> } {
+  const runtime = useWalletRuntime()
+  const run = useCallback((message: string) => runtime.run(signMessage(message)), [runtime])
+  const [state, start] = useAction(run)
+  return { ...state, signMessage: start }
+}
+
+/**
+ * Sends an EVM transaction and waits until it is mined: `hash` as soon as the wallet sent it, then the receipt;
+ * a revert rejects with its decoded reason (or 'unknown reason').
+ */
+export function useSendTransaction(): ActionState<EvmReceipt> & {
+  readonly hash: string | undefined
+  readonly sendTransaction: (request: EvmTransactionRequest) => Promise<EvmReceipt>
+} {
+  const runtime = useWalletRuntime()
+  const [hash, setHash] = useState<string | undefined>(undefined)
+  const run = useCallback(
+    async (request: EvmTransactionRequest) => {
+      setHash(undefined)
+      const sent = await runtime.run(sendTransaction(request))
+      setHash(sent)
+      return runtime.run(waitForTransaction(sent))
+    },
+    [runtime]
+  )
+  const [state, start] = useAction(run)
+  return { ...state, hash, sendTransaction: start }
 }

@@ -84,7 +84,7 @@ describe("networks", () => {
       "eip155:31338",
       "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
       "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
-      "solana:localnet",
+      "solana:AuCF5cjfQuAmAvgqiCQAJBTxY1RURhk6",
       "bip122:000000000019d6689c085ae165831e93",
       "bip122:000000000933ea01ad0ee984209779ba",
       "polkadot:91b171bb158e2d3848fa23a9f1c25182"
