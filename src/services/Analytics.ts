@@ -1,0 +1,109 @@
+/**
+ * Analytics: usage events sent as `POST /e` (spec 7.3) only when both the host (`enableAnalytics` and
+ * `features.analytics`) and the service (`GET /getAnalyticsConfig`, asked once, on the first event) allow it.
+ * When either says no, not a single request leaves — not even the config request when the host said no.
+ */
+import { Clock, Context, Effect, Layer, Random, SubscriptionRef } from "effect"
+import * as HttpClient from "effect/http/HttpClient"
+import { Alerts } from "../domain/alerts"
+import { AnalyticsConfig, AnalyticsEventAccepted, type AnalyticsEvent } from "../domain/Api"
+import { analyticsEnabled } from "../domain/Options"
+import { Config } from "./Config"
+import { Connection } from "./Connection"
+import { Notifications } from "./Notifications"
+import { Platform } from "./Platform"
+import { makeServiceClient, SDK_TYPE, SDK_VERSION } from "./serviceHttp"
+
+/** Free properties of an event. */
+export type AnalyticsProperties = Readonly<Record<string, unknown>>
+
+// A v4 UUID from the Random service: `crypto.randomUUID` exists only in secure contexts, and Random is testable.
+const uuid = Effect.gen(function* () {
+  const bytes: Array<number> = []
+  for (let i = 0; i < 16; i++) bytes.push(yield* Random.nextIntBetween(0, 255))
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80
+  const hex = bytes.map((b) => b.toString(16).padStart(2, "0")).join("")
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+})
+
+const domainOf = (href: string | undefined): string => {
+  if (href === undefined) return ""
+  // `URL` is the platform's parser; a page address that does not parse has no domain to report.
+  try {
+    return new URL(href).hostname
+  } catch {
+    return ""
+  }
+}
+
+/** Usage events, when allowed. */
+export class Analytics extends Context.Service<
+  Analytics,
+  {
+    /** Whether events are sent: the host's switches, then the service's config (asked once, only if the host allows). */
+    readonly enabled: Effect.Effect<boolean>
+    /** Sends one event with the connected address, if allowed; never fails (a lost event is only logged). */
+    readonly track: (event: string, properties?: AnalyticsProperties) => Effect.Effect<void>
+  }
+>()("wallet-runtime/Analytics") {
+  /** Analytics against `Config.endpoints.walletCatalog`, over the HttpClient in context. */
+  static readonly layer: Layer.Layer<Analytics, never, Config | Platform | Notifications | Connection | HttpClient.HttpClient> =
+    Layer.effect(Analytics)(
+      Effect.gen(function* () {
+        const config = yield* Config
+        const platform = yield* Platform
+        const notifications = yield* Notifications
+        const connection = yield* Connection
+        const service = makeServiceClient({
+          baseUrl: config.endpoints.walletCatalog,
+          client: yield* HttpClient.HttpClient,
+          raiseAlert: notifications.raiseAlert
+        })
+        const projectId = config.projectId
+        const hostAllows = analyticsEnabled(config) && projectId !== undefined && projectId.trim() !== ""
+
+        const askService = service
+          .json({ method: "GET", path: "/getAnalyticsConfig", query: { projectId, st: SDK_TYPE, sv: SDK_VERSION } }, AnalyticsConfig)
+          .pipe(
+            Effect.map((answer) => answer.isAnalyticsEnabled),
+            Effect.catch((error) =>
+              Effect.gen(function* () {
+                if (error._tag === "HttpStatusError" && error.status === 403) {
+                  yield* notifications.raiseAlert(Alerts.INVALID_APP_CONFIGURATION)
+                }
+                yield* Effect.logDebug(`Analytics off for this session: ${error.message}`)
+                return false
+              })
+            )
+          )
+        // Asked at most once per runtime, whatever the answer: a failed config means no events, not retries.
+        const serviceAllows = yield* Effect.cached(askService)
+        const enabled = hostAllows ? serviceAllows : Effect.succeed(false)
+
+        const track = Effect.fn("Analytics.track")(function* (event: string, properties?: AnalyticsProperties) {
+          if (!(yield* enabled)) return
+          const state = yield* SubscriptionRef.get(connection.state)
+          const active = state.activeNamespace === undefined ? undefined : state.namespaces[state.activeNamespace]
+          const address = active?.account.address
+          const body: AnalyticsEvent = {
+            eventId: yield* uuid,
+            url: platform.href ?? "",
+            domain: domainOf(platform.href),
+            timestamp: yield* Clock.currentTimeMillis,
+            props: {
+              type: "track",
+              event,
+              ...(address === undefined ? {} : { address }),
+              ...(properties === undefined ? {} : { properties })
+            }
+          }
+          yield* service
+            .json({ method: "POST", path: "/e", query: { projectId }, body }, AnalyticsEventAccepted)
+            .pipe(Effect.catch((error) => Effect.logDebug(`Analytics event ${event} lost: ${error.message}`)))
+        })
+
+        return { enabled, track }
+      })
+    )
+}
