@@ -42,7 +42,7 @@ export const makeWalletRuntime = (input: unknown, settings: WalletRuntimeSetting
   const decoded = decodeOptions(input)
   if (Result.isFailure(decoded)) throw decoded.failure
   const { options, alerts } = decoded.success
-  const services = settings.layer?.(options, alerts) ?? liveLayer(options, settings.adapters ?? [], alerts)
+  const services = settings.layer?.(options, alerts) ?? liveLayer(options, settings.adapters, alerts)
   // Composite layers are rebuilt by each builder; a suspended layer is memoised by the MemoMap, so the
   // ManagedRuntime and the atom runtime get the very same services, built once.
   const layer = Layer.suspend(() => services)

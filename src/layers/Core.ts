@@ -12,10 +12,20 @@ import { Modal } from "../services/Modal"
 import { Networks } from "../services/Networks"
 import { Notifications } from "../services/Notifications"
 import { Platform } from "../services/Platform"
+import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { Storage } from "../services/Storage/Storage"
 
 /** Every service a wallet runtime provides. */
-export type WalletServices = Connection | Networks | Modal | Notifications | Storage | Config | Platform | ChainAdapters
+export type WalletServices =
+  | Connection
+  | Networks
+  | Modal
+  | Notifications
+  | Storage
+  | Config
+  | Platform
+  | ChainAdapters
+  | RpcTransport
 
 // Restoring starts in the background once the services exist: the page is never held up by a slow wallet, and a
 // family shows `reconnecting` meanwhile. Nothing is asked of any wallet unless a session was stored.
@@ -32,9 +42,9 @@ const startUp = (alerts: ReadonlyArray<Alert>) =>
     })
   )
 
-/** The core services over an environment (Storage, Config, Platform, ChainAdapters). */
+/** The core services over an environment (Storage, Config, Platform, ChainAdapters, RpcTransport). */
 export const coreLayer = (
-  environment: Layer.Layer<Storage | Config | Platform | ChainAdapters>,
+  environment: Layer.Layer<Storage | Config | Platform | ChainAdapters | RpcTransport>,
   alerts: ReadonlyArray<Alert> = []
 ): Layer.Layer<WalletServices> =>
   startUp(alerts).pipe(

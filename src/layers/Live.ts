@@ -1,20 +1,37 @@
-/** The browser environment: localStorage, the page's platform, the host's options and the chain adapters. */
+/** The browser environment: localStorage, the page's platform, fetch, the host's options and the chain adapters. */
 import { Layer } from "effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import type { Alert } from "../domain/alerts"
 import type { HostOptions } from "../domain/Options"
 import { type ChainAdapter, ChainAdapters } from "../services/ChainAdapter"
-import { Config } from "../services/Config"
+import { Config, namespacesOf } from "../services/Config"
+import { eip155BrowserAdapter } from "../services/eip155/live"
 import { Platform } from "../services/Platform"
+import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { Storage } from "../services/Storage/Storage"
 import { coreLayer, type WalletServices } from "./Core"
 
-/** Every service, live in a browser (storage falls back to memory where localStorage is unavailable). */
+/** The adapters of the families the host configured (eip155 now; the other families join as they land). */
+const defaultAdapters = (options: HostOptions) =>
+  namespacesOf(options).flatMap((namespace) => (namespace === "eip155" ? [eip155BrowserAdapter] : []))
+
+/**
+ * Every service, live in a browser (storage falls back to memory where localStorage is unavailable). `adapters`
+ * replaces the default adapters of the configured families.
+ */
 export const liveLayer = (
   options: HostOptions,
-  adapters: ReadonlyArray<ChainAdapter>,
+  adapters: ReadonlyArray<ChainAdapter> | undefined,
   alerts: ReadonlyArray<Alert> = []
-): Layer.Layer<WalletServices> =>
-  coreLayer(
-    Layer.mergeAll(Storage.layerBrowser, Platform.layerBrowser, Config.layer(options), ChainAdapters.layer(adapters)),
+): Layer.Layer<WalletServices> => {
+  const config = Config.layer(options)
+  const transport = RpcTransport.layer.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer))
+  const chainAdapters =
+    adapters !== undefined
+      ? ChainAdapters.layer(adapters)
+      : ChainAdapters.layerFrom(defaultAdapters(options)).pipe(Layer.provide(transport), Layer.provide(config))
+  return coreLayer(
+    Layer.mergeAll(Storage.layerBrowser, Platform.layerBrowser, config, chainAdapters, transport),
     alerts
   )
+}

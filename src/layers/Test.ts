@@ -1,10 +1,12 @@
 /** A test environment: memory storage, a fixed platform, and the adapters the test gives (fakes, usually). */
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import type { Alert } from "../domain/alerts"
 import type { HostOptions } from "../domain/Options"
 import { type ChainAdapter, ChainAdapters } from "../services/ChainAdapter"
 import { Config } from "../services/Config"
+import { SomethingWentWrong } from "../domain/errors"
 import { Platform, type PlatformInfo } from "../services/Platform"
+import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { Storage } from "../services/Storage/Storage"
 import { coreLayer, type WalletServices } from "./Core"
 
@@ -16,6 +18,15 @@ export const testLayer = (
   alerts: ReadonlyArray<Alert> = []
 ): Layer.Layer<WalletServices> =>
   coreLayer(
-    Layer.mergeAll(Storage.layerMemory, Platform.layerFixed(platform), Config.layer(options), ChainAdapters.layer(adapters)),
+    Layer.mergeAll(
+      Storage.layerMemory,
+      Platform.layerFixed(platform),
+      Config.layer(options),
+      ChainAdapters.layer(adapters),
+      // Test runtimes reach no node: a service that reads a chain here says so instead of hanging.
+      RpcTransport.layerTest((network, call) =>
+        Effect.fail(new SomethingWentWrong({ reason: `No RPC in the test layer (${call.method} on ${network.caipNetworkId})` }))
+      )
+    ),
     alerts
   )

@@ -3,7 +3,7 @@
  * *when* to connect, switch or disconnect; an adapter knows *how* for its family and its connectors. Adapters are
  * registered in `ChainAdapters`; the chain-family code behind each is loaded lazily by its implementation.
  */
-import { Context, Effect, Layer, Option, PubSub, Stream, SubscriptionRef } from "effect"
+import { Context, Effect, Layer, Option, PubSub, type Scope, Stream, SubscriptionRef } from "effect"
 import type { Account } from "../domain/Account"
 import type { ChainNamespace } from "../domain/Caip"
 import {
@@ -81,6 +81,12 @@ export class ChainAdapters extends Context.Service<
   /** A registry over the given adapters. */
   static readonly layer = (adapters: ReadonlyArray<ChainAdapter>): Layer.Layer<ChainAdapters> =>
     Layer.succeed(ChainAdapters)(makeRegistry(adapters))
+
+  /** A registry over adapters that are built with services (a transport, the page's wallets) and live in the layer's scope. */
+  static readonly layerFrom = <R>(
+    adapters: ReadonlyArray<Effect.Effect<ChainAdapter, never, R>>
+  ): Layer.Layer<ChainAdapters, never, Exclude<R, Scope.Scope>> =>
+    Layer.effect(ChainAdapters)(Effect.map(Effect.all(adapters), makeRegistry))
 }
 
 const makeRegistry = (adapters: ReadonlyArray<ChainAdapter>) => {
