@@ -89,7 +89,7 @@ describe("React hooks under WalletRuntimeProvider", () => {
     )
     expect(await screen.findByText("Local Chain A")).toBeTruthy()
     fireEvent.click(screen.getByText("open"))
-    expect(await screen.findByText("open:WalletConnectBasic")).toBeTruthy()
+    expect(await screen.findByText("open:Connect")).toBeTruthy()
     unmount()
   })
 
