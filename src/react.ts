@@ -27,6 +27,7 @@ export { activeNetworkAtom, networksStateAtom, requestedNetworksAtom, switchNetw
 export { notificationsAtom, notificationsStateAtom } from "./ui/atoms/notifications"
 export { type StateResult, walletRuntimeAtom } from "./ui/atoms/runtime"
 export {
+  type ActionState,
   useAccount,
   type UseAccount,
   useConnectionStatus,
@@ -34,6 +35,8 @@ export {
   useModal,
   type UseModal,
   useNetwork,
-  type UseNetwork
+  type UseNetwork,
+  useSendTransaction,
+  useSignMessage
 } from "./ui/react/hooks"
 export { useWalletRuntime, WalletRuntimeProvider, type WalletRuntimeProviderProps } from "./ui/react/WalletRuntimeProvider"

@@ -1,0 +1,40 @@
+/**
+ * What the demo page is told about the running stack, and how it is told: an inline script in its HTML (so the
+ * page makes no request to learn its ports). Used by the demo's Vite dev server and by the static server of the
+ * browser tests and benchmarks.
+ */
+import type { RuntimeConfig } from "./config"
+
+/** The part of the runtime config the demo page needs. */
+export interface DemoStackConfig {
+  readonly projectId: string
+  readonly servicesUrl: string
+  readonly rpcProxyUrl: string
+  readonly relayUrl: string | null
+  readonly chains: ReadonlyArray<{ readonly chainId: number; readonly rpcUrl: string }>
+  readonly devPrivateKeys: ReadonlyArray<string>
+}
+
+/** The demo's view of a running stack (needs its EVM chains and services). */
+export const demoStackConfig = (config: RuntimeConfig): DemoStackConfig => {
+  if (config.evm === null || config.services === null) throw new Error("the demo needs the evm and services parts")
+  return {
+    projectId: config.services.defaultProjectId,
+    servicesUrl: config.services.url,
+    rpcProxyUrl: config.services.rpcProxyUrl,
+    relayUrl: config.relay?.url ?? null,
+    chains: config.evm.chains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
+    devPrivateKeys: config.evm.accounts.slice(0, 2).map((account) => account.privateKey)
+  }
+}
+
+/** The marker in the demo's index.html that the config script replaces. */
+export const DEMO_CONFIG_MARKER = "<!--devstack-config-->"
+
+/** The inline script carrying the config; `<` is escaped so no value can close the script element. */
+export const demoConfigScript = (stack: DemoStackConfig): string =>
+  `<script>window.__DEVSTACK__ = ${JSON.stringify(stack).replace(/</g, "\\u003c")}</script>`
+
+/** The demo's HTML with the config injected. */
+export const injectDemoConfig = (html: string, stack: DemoStackConfig): string =>
+  html.replace(DEMO_CONFIG_MARKER, demoConfigScript(stack))
