@@ -40,6 +40,17 @@ export default defineConfig({
           hookTimeout: 60_000,
           fileParallelism: false
         }
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false
+        }
       }
     ]
   }

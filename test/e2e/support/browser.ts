@@ -1,0 +1,65 @@
+/**
+ * Debian Chromium driven by playwright-core, as FACTS.md prescribes: a fresh profile per launch, no background
+ * networking, and host resolution limited to loopback — the page can reach nothing else. Every request the page
+ * makes is recorded so tests can assert what left it.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { type BrowserContext, chromium, type Page } from "playwright-core"
+
+/** Where Debian installs Chromium. */
+export const CHROMIUM = "/usr/bin/chromium"
+
+/** A browser context with the requests of its pages. */
+export interface Browser {
+  readonly context: BrowserContext
+  readonly page: Page
+  /** Every request URL made by pages of this context, in order. */
+  readonly requests: Array<string>
+  readonly close: () => Promise<void>
+}
+
+/** True for a URL that stays on this machine. */
+export const isLoopback = (url: string): boolean => {
+  if (url.startsWith("data:") || url.startsWith("blob:") || url.startsWith("about:")) return true
+  try {
+    const host = new URL(url).hostname
+    return host === "127.0.0.1" || host === "localhost" || host === "[::1]"
+  } catch {
+    return false
+  }
+}
+
+/** Launches Chromium with a fresh profile. */
+export const launchBrowser = async (): Promise<Browser> => {
+  const profile = mkdtempSync(join(tmpdir(), "wr-chromium-"))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
+    ],
+    viewport: { width: 1280, height: 800 }
+  })
+  const requests: Array<string> = []
+  context.on("request", (request) => requests.push(request.url()))
+  const page = context.pages()[0] ?? (await context.newPage())
+  return {
+    context,
+    page,
+    requests,
+    close: async () => {
+      await context.close()
+      rmSync(profile, { recursive: true, force: true })
+    }
+  }
+}

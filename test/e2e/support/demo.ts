@@ -1,0 +1,53 @@
+/**
+ * The demo as a visitor gets it: built for production once per run, served by a static server on loopback that
+ * injects the running stack's config into the page, next to the stack's EVM chains and services.
+ */
+import { readFileSync, existsSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { extname, join, normalize } from "node:path"
+import { fileURLToPath } from "node:url"
+import { demoStackConfig, injectDemoConfig } from "../../../devstack/demoConfig"
+import { type DevstackInfo, startDevstack } from "../../../devstack/main"
+import type { Started } from "../../../devstack/lib/Started"
+
+const demoRoot = fileURLToPath(new URL("../../../demo/", import.meta.url))
+
+/** Builds the demo into `outDir` with its own Vite config. */
+export const buildDemo = async (outDir: string): Promise<void> => {
+  const { build } = await import("vite")
+  await build({ root: demoRoot, configFile: join(demoRoot, "vite.config.ts"), logLevel: "error", build: { outDir, emptyOutDir: true } })
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+  ".json": "application/json"
+}
+
+/** Serves a built demo on loopback, injecting the stack's config into index.html. */
+export const serveDemo = async (outDir: string, stack: DevstackInfo): Promise<Started<{ readonly url: string }>> => {
+  const config = demoStackConfig(stack.config)
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "")
+    const file = join(outDir, path === "/" ? "index.html" : path)
+    if (!file.startsWith(outDir) || !existsSync(file)) {
+      res.writeHead(404).end("not found")
+      return
+    }
+    const type = TYPES[extname(file)] ?? "application/octet-stream"
+    const body = type.startsWith("text/html") ? injectDemoConfig(readFileSync(file, "utf8"), config) : readFileSync(file)
+    res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    info: { url: `http://127.0.0.1:${port}/` },
+    stop: () => new Promise((resolve) => server.close(() => resolve()))
+  }
+}
+
+/** The stack the demo needs: EVM chains and the services. */
+export const startDemoStack = (): Promise<Started<DevstackInfo>> => startDevstack({ parts: ["evm", "services"] })
