@@ -1,0 +1,27 @@
+import { style } from "@vanilla-extract/css"
+import { vars } from "../../theme/contract.css"
+
+export const list = style({ display: "flex", flexDirection: "column", gap: vars.space.s, padding: `0 ${vars.space.l}` })
+
+export const alert = style({
+  display: "flex",
+  alignItems: "flex-start",
+  gap: vars.space.s,
+  padding: `${vars.space.s} ${vars.space.m}`,
+  borderRadius: vars.radius.medium,
+  background: vars.color.errorSurface,
+  color: vars.color.error,
+  fontSize: vars.fontSize.small
+})
+
+export const body = style({ display: "flex", flexDirection: "column", gap: "2px", flex: 1, minWidth: 0 })
+
+export const title = style({ fontWeight: 700 })
+
+export const dismiss = style({
+  flexShrink: 0,
+  display: "inline-flex",
+  padding: "2px",
+  borderRadius: vars.radius.small,
+  color: "inherit"
+})

@@ -1,0 +1,56 @@
+import { style, styleVariants } from "@vanilla-extract/css"
+import { vars } from "../../theme/contract.css"
+
+const base = style({
+  display: "inline-flex",
+  alignItems: "center",
+  justifyContent: "center",
+  gap: vars.space.s,
+  minHeight: "40px",
+  padding: `0 ${vars.space.l}`,
+  borderRadius: vars.radius.full,
+  fontSize: vars.fontSize.body,
+  fontWeight: 600,
+  whiteSpace: "nowrap",
+  transition: "background-color 120ms ease, opacity 120ms ease",
+  selectors: {
+    "&:disabled": { cursor: "default", opacity: 0.6 },
+    '&[aria-busy="true"]': { cursor: "progress", opacity: 1 }
+  }
+})
+
+export const button = styleVariants({
+  primary: [base, { background: vars.accent, color: vars.color.accentText, selectors: { "&:hover:not(:disabled)": { opacity: 0.9 } } }],
+  secondary: [
+    base,
+    {
+      background: vars.color.surface,
+      color: vars.color.text,
+      selectors: { "&:hover:not(:disabled)": { background: vars.color.surfaceHover } }
+    }
+  ],
+  danger: [
+    base,
+    {
+      background: vars.color.surface,
+      color: vars.color.error,
+      selectors: { "&:hover:not(:disabled)": { background: vars.color.surfaceHover } }
+    }
+  ]
+})
+
+export const fullWidth = style({ width: "100%" })
+
+export const iconButton = style({
+  display: "inline-flex",
+  alignItems: "center",
+  justifyContent: "center",
+  width: "36px",
+  height: "36px",
+  flexShrink: 0,
+  borderRadius: vars.radius.full,
+  color: vars.color.textMuted,
+  selectors: {
+    "&:hover": { background: vars.color.surface, color: vars.color.text }
+  }
+})

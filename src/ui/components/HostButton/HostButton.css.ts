@@ -1,0 +1,33 @@
+import { style } from "@vanilla-extract/css"
+import { vars } from "../../theme/contract.css"
+
+export const hostButton = style({
+  display: "inline-flex",
+  alignItems: "center",
+  gap: vars.space.s,
+  minHeight: "40px",
+  padding: `0 ${vars.space.l}`,
+  borderRadius: vars.radius.full,
+  border: `1px solid ${vars.color.border}`,
+  background: vars.color.background,
+  color: vars.color.text,
+  fontWeight: 600,
+  whiteSpace: "nowrap",
+  cursor: "pointer",
+  transition: "background-color 120ms ease",
+  selectors: {
+    "&:hover": { background: vars.color.surface },
+    '&[aria-busy="true"]': { cursor: "progress" }
+  }
+})
+
+export const primary = style({
+  background: vars.accent,
+  color: vars.color.accentText,
+  borderColor: "transparent",
+  selectors: { "&:hover": { background: vars.accent, opacity: 0.9 } }
+})
+
+export const warning = style({ color: vars.color.error })
+
+export const muted = style({ color: vars.color.textMuted, fontWeight: 500 })

@@ -1,0 +1,100 @@
+import { keyframes, style } from "@vanilla-extract/css"
+import { vars } from "../../theme/contract.css"
+
+const MOBILE = "screen and (max-width: 430px)"
+
+const appear = keyframes({ from: { opacity: 0 }, to: { opacity: 1 } })
+
+const rise = keyframes({
+  from: { opacity: 0, transform: "translateY(8px) scale(0.98)" },
+  to: { opacity: 1, transform: "none" }
+})
+
+const shakeFrames = keyframes({
+  "0%, 100%": { transform: "translateX(0)" },
+  "20%, 60%": { transform: "translateX(-8px)" },
+  "40%, 80%": { transform: "translateX(8px)" }
+})
+
+/** The backdrop covering the page, holding the dialog. */
+export const overlay = style({
+  position: "fixed",
+  inset: 0,
+  zIndex: vars.zIndex,
+  display: "flex",
+  alignItems: "center",
+  justifyContent: "center",
+  padding: vars.space.l,
+  background: vars.color.overlay,
+  animation: `${appear} 150ms ease-out`,
+  "@media": { [MOBILE]: { alignItems: "flex-end", padding: 0 } }
+})
+
+/** The dialog rendered in the page's flow (embedded mode). */
+export const embedded = style({ position: "relative", display: "inline-block" })
+
+export const dialog = style({
+  position: "relative",
+  display: "flex",
+  flexDirection: "column",
+  width: vars.modalWidth,
+  maxWidth: "100%",
+  maxHeight: "min(640px, calc(100vh - 32px))",
+  overflow: "hidden",
+  borderRadius: vars.radius.large,
+  border: `1px solid ${vars.color.border}`,
+  background: vars.color.background,
+  color: vars.color.text,
+  boxShadow: vars.color.shadow,
+  animation: `${rise} 180ms ease-out`,
+  selectors: {
+    // The dialog itself takes focus only as a landing place; its controls show the focus ring.
+    "&:focus": { outline: "none" }
+  },
+  "@media": {
+    [MOBILE]: { width: "100%", borderBottomLeftRadius: 0, borderBottomRightRadius: 0, maxHeight: "calc(100vh - 48px)" }
+  }
+})
+
+/** The refused-close shake (0.5 s, as long as the Modal service keeps `shake` on). */
+export const shake = style({ animation: `${shakeFrames} 500ms ease-in-out` })
+
+export const header = style({
+  display: "grid",
+  gridTemplateColumns: "36px 1fr 36px",
+  alignItems: "center",
+  gap: vars.space.s,
+  padding: `${vars.space.m} ${vars.space.m} ${vars.space.s}`
+})
+
+export const title = style({
+  gridColumn: 2,
+  margin: 0,
+  textAlign: "center",
+  fontSize: vars.fontSize.title,
+  fontWeight: 700,
+  overflow: "hidden",
+  textOverflow: "ellipsis",
+  whiteSpace: "nowrap"
+})
+
+export const close = style({ gridColumn: 3 })
+
+export const body = style({
+  display: "flex",
+  flexDirection: "column",
+  gap: vars.space.m,
+  flex: 1,
+  minHeight: "120px",
+  overflowY: "auto",
+  padding: `${vars.space.s} ${vars.space.l} ${vars.space.xl}`
+})
+
+export const fallback = style({
+  display: "flex",
+  alignItems: "center",
+  justifyContent: "center",
+  gap: vars.space.s,
+  minHeight: "120px",
+  color: vars.color.textMuted
+})

@@ -1,0 +1,150 @@
+/**
+ * `<WalletModal/>`: the wallet modal of the runtime. Put it once anywhere inside `<WalletRuntimeProvider>`; it
+ * renders nothing until the modal opens. It is appended to `document.body` through a portal, unless the host set
+ * `disableAppend` (rendered where it is placed, still modal) or `enableEmbedded` (rendered in place as part of
+ * the page: no backdrop, no focus trap, page not inert).
+ */
+import { type ReactNode, type RefObject, Suspense, useCallback, useEffect, useId, useRef, useSyncExternalStore } from "react"
+import { createPortal } from "react-dom"
+import { currentRoute, type ModalState } from "../../../services/Modal"
+import { useAtomMount, useAtomSet, useAtomValue } from "../../atom-react/hooks"
+import { connectFn, disconnectFn } from "../../atoms/connection"
+import { closeModalFn, goBackFn, modalAtom } from "../../atoms/modal"
+import { switchNetworkFn } from "../../atoms/networks"
+import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
+import { visuallyHidden } from "../../theme/theme.css"
+import { useThemeRoot } from "../../theme/useTheme"
+import { VIEWS } from "../../views/registry"
+import { Alerts } from "../Alerts/Alerts"
+import { IconButton } from "../Button/Button"
+import { Snackbar } from "../Snackbar/Snackbar"
+import { Spinner } from "../Spinner/Spinner"
+import { tabbables, useModalBehaviour } from "./useModalBehaviour"
+import * as styles from "./WalletModal.css"
+
+const subscribeNever = () => () => {}
+
+/** True once rendering in the browser (false on the server and while hydrating), so the portal is never SSR'd. */
+const useIsClient = (): boolean =>
+  useSyncExternalStore(
+    subscribeNever,
+    () => true,
+    () => false
+  )
+
+/**
+ * The wallet modal. Place it once inside `WalletRuntimeProvider`.
+ * @example <WalletRuntimeProvider options={options}><App /><WalletModal /></WalletRuntimeProvider>
+ */
+export function WalletModal(): ReactNode {
+  const { options } = useWalletRuntime()
+  const state = useAtomValue(modalAtom)
+  const isClient = useIsClient()
+  // A wallet prompt or a switch keeps running when the view that started it goes (Back, Close): its atom lives
+  // as long as the modal component does, not the view.
+  useAtomMount(connectFn)
+  useAtomMount(switchNetworkFn)
+  useAtomMount(disconnectFn)
+  if (state === undefined || !state.open || !isClient) return null
+  const dialog = <ModalDialog state={state} embedded={options.enableEmbedded} />
+  return options.enableEmbedded || options.disableAppend ? dialog : createPortal(dialog, document.body)
+}
+
+function ModalDialog(props: { readonly state: ModalState; readonly embedded: boolean }): ReactNode {
+  const { state, embedded } = props
+  const rootRef = useRef<HTMLDivElement>(null)
+  const dialogRef = useRef<HTMLDivElement>(null)
+  const bodyRef = useRef<HTMLDivElement>(null)
+  const titleId = useId()
+  const descriptionId = useId()
+  const close = useAtomSet(closeModalFn)
+  const goBack = useAtomSet(goBackFn)
+  const theme = useThemeRoot(embedded ? styles.embedded : styles.overlay)
+  const onEscape = useCallback(() => close(undefined), [close])
+  useModalBehaviour(rootRef, dialogRef, { modal: !embedded, onEscape })
+
+  const route = currentRoute(state)
+  const view = VIEWS[route.view]
+  const viewKey = `${state.history.length}:${route.view}`
+  return (
+    <div
+      {...theme}
+      ref={rootRef}
+      data-wallet-runtime="modal"
+      onClick={embedded ? undefined : (event) => {
+        if (event.target === event.currentTarget) close(undefined)
+      }}
+    >
+      <div
+        ref={dialogRef}
+        role="dialog"
+        aria-modal={!embedded}
+        aria-labelledby={titleId}
+        aria-describedby={descriptionId}
+        tabIndex={-1}
+        className={[styles.dialog, state.shake && styles.shake].filter(Boolean).join(" ")}
+        data-view={route.view}
+        data-shake={state.shake || undefined}
+      >
+        <div className={styles.header}>
+          {state.history.length > 1 && <IconButton icon="back" label="Back" onClick={() => goBack(undefined)} />}
+          <h2 id={titleId} className={styles.title}>
+            {view.title}
+          </h2>
+          <span className={styles.close}>
+            <IconButton icon="close" label="Close" onClick={() => close(undefined)} />
+          </span>
+        </div>
+        <p id={descriptionId} className={visuallyHidden}>
+          {view.description}
+        </p>
+        <Alerts />
+        <div ref={bodyRef} className={styles.body}>
+          <Suspense
+            fallback={
+              <div className={styles.fallback}>
+                <Spinner label="Loading" />
+              </div>
+            }
+          >
+            <view.Component key={viewKey} data={route.data} />
+            <FocusIntoView key={`focus:${viewKey}`} dialog={dialogRef} body={bodyRef} />
+          </Suspense>
+        </div>
+        <Snackbar />
+      </div>
+    </div>
+  )
+}
+
+/**
+ * Once a view has loaded, focus goes to its first control when it is nowhere useful (on the dialog itself, or lost
+ * with the control of the previous view): the keyboard user lands on the new view, not outside it. A view whose
+ * controls come later (a list still loading) gets focus when they appear, unless the visitor moved it meanwhile.
+ */
+function FocusIntoView(props: {
+  readonly dialog: RefObject<HTMLDivElement | null>
+  readonly body: RefObject<HTMLDivElement | null>
+}): ReactNode {
+  const { dialog, body } = props
+  useEffect(() => {
+    const dialogElement = dialog.current
+    const bodyElement = body.current
+    if (dialogElement === null || bodyElement === null) return
+    const active = document.activeElement
+    if (active !== dialogElement && dialogElement.contains(active)) return
+    const focusFirst = (): boolean => {
+      const first = tabbables(bodyElement)[0]
+      first?.focus()
+      return first !== undefined
+    }
+    if (focusFirst()) return
+    dialogElement.focus()
+    const observer = new MutationObserver(() => {
+      if (document.activeElement !== dialogElement || focusFirst()) observer.disconnect()
+    })
+    observer.observe(bodyElement, { childList: true, subtree: true })
+    return () => observer.disconnect()
+  }, [dialog, body])
+  return null
+}

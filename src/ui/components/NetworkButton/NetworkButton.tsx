@@ -1,0 +1,36 @@
+/** `<NetworkButton/>`: the active network (marked when unsupported); opens the Networks view. */
+import type { ReactNode } from "react"
+import { isUnsupportedNetwork } from "../../../domain/Network"
+import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
+import { openModalFn } from "../../atoms/modal"
+import { activeNetworkAtom } from "../../atoms/networks"
+import { HostButton } from "../HostButton/HostButton"
+import { Icon } from "../Icon/Icon"
+import { WalletIcon } from "../WalletIcon/WalletIcon"
+
+/** Props of {@link NetworkButton}. */
+export interface NetworkButtonProps {
+  readonly className?: string | undefined
+}
+
+/**
+ * The active network; renders nothing until the runtime knows it (and on the server).
+ * @example <NetworkButton />
+ */
+export function NetworkButton(props: NetworkButtonProps): ReactNode {
+  const network = useAtomValue(activeNetworkAtom)
+  const open = useAtomSet(openModalFn)
+  if (network === undefined) return null
+  const unsupported = isUnsupportedNetwork(network)
+  return (
+    <HostButton
+      variant={unsupported ? "warning" : "neutral"}
+      className={props.className}
+      aria-label={`Network: ${network.name}. Change network`}
+      onClick={() => open({ view: unsupported ? "UnsupportedChain" : "Networks" })}
+    >
+      {unsupported ? <Icon name="warning" size={18} /> : <WalletIcon name={network.name} src={network.assets?.imageUrl} size={22} round />}
+      <span>{network.name}</span>
+    </HostButton>
+  )
+}

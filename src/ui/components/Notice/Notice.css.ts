@@ -1,0 +1,20 @@
+import { style, styleVariants } from "@vanilla-extract/css"
+import { vars } from "../../theme/contract.css"
+
+const base = style({
+  display: "flex",
+  alignItems: "flex-start",
+  gap: vars.space.s,
+  padding: `${vars.space.s} ${vars.space.m}`,
+  borderRadius: vars.radius.medium,
+  fontSize: vars.fontSize.small
+})
+
+export const notice = styleVariants({
+  error: [base, { background: vars.color.errorSurface, color: vars.color.error }],
+  info: [base, { background: vars.color.surface, color: vars.color.textMuted }]
+})
+
+export const body = style({ display: "flex", flexDirection: "column", gap: "2px", flex: 1, minWidth: 0, overflowWrap: "anywhere" })
+
+export const title = style({ fontWeight: 700 })

@@ -1,0 +1,13 @@
+import { style } from "@vanilla-extract/css"
+import { vars } from "../../theme/contract.css"
+import { spin } from "../../theme/theme.css"
+
+export const spinner = style({
+  display: "inline-block",
+  flexShrink: 0,
+  borderRadius: vars.radius.full,
+  border: "2px solid currentColor",
+  borderRightColor: "transparent",
+  animation: `${spin} 0.8s linear infinite`,
+  verticalAlign: "middle"
+})

@@ -1,0 +1,52 @@
+/**
+ * The props that put an element at the root of our themed, scoped UI: the root and theme classes, and the host's
+ * `themeVariables` as inline custom properties (inline, so they win over the theme's defaults on that element).
+ */
+import { type CSSProperties, useSyncExternalStore } from "react"
+import type { ThemeMode } from "../../domain/Account"
+import type { ThemeVariables } from "../../domain/Options"
+import { useWalletRuntime } from "../react/WalletRuntimeProvider"
+import { darkTheme, lightTheme, root } from "./theme.css"
+
+/** The class of each theme mode. */
+export const themeClasses: { readonly [M in ThemeMode]: string } = { light: lightTheme, dark: darkTheme }
+
+/** Props of a themed root element. */
+export interface ThemeRootProps {
+  readonly className: string
+  readonly style: CSSProperties
+  readonly "data-wr-theme": ThemeMode
+}
+
+const DARK_QUERY = "(prefers-color-scheme: dark)"
+
+const subscribeToScheme = (onChange: () => void): (() => void) => {
+  if (typeof window === "undefined" || typeof window.matchMedia !== "function") return () => {}
+  const query = window.matchMedia(DARK_QUERY)
+  query.addEventListener("change", onChange)
+  return () => query.removeEventListener("change", onChange)
+}
+
+const prefersDark = (): boolean =>
+  typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia(DARK_QUERY).matches
+
+/** The host's theme mode, or the visitor's system preference when the host set none (light on the server). */
+export function useThemeMode(themeMode: ThemeMode | undefined): ThemeMode {
+  const dark = useSyncExternalStore(subscribeToScheme, prefersDark, () => false)
+  return themeMode ?? (dark ? "dark" : "light")
+}
+
+/** Host theme variables as inline style; numbers are passed as written (custom properties take no unit). */
+export const themeVariablesStyle = (variables: ThemeVariables | undefined): CSSProperties =>
+  Object.fromEntries(Object.entries(variables ?? {}).map(([name, value]) => [name, String(value)])) as CSSProperties
+
+/** The props of a root element of our UI, themed from the runtime's options. */
+export function useThemeRoot(...classNames: ReadonlyArray<string | false | undefined>): ThemeRootProps {
+  const { options } = useWalletRuntime()
+  const mode = useThemeMode(options.themeMode)
+  return {
+    className: [root, themeClasses[mode], ...classNames].filter((name) => typeof name === "string" && name !== "").join(" "),
+    style: themeVariablesStyle(options.themeVariables),
+    "data-wr-theme": mode
+  }
+}

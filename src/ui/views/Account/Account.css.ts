@@ -1,0 +1,46 @@
+import { style } from "@vanilla-extract/css"
+import { vars } from "../../theme/contract.css"
+
+export const profile = style({
+  display: "flex",
+  flexDirection: "column",
+  alignItems: "center",
+  gap: vars.space.s,
+  paddingTop: vars.space.s,
+  textAlign: "center"
+})
+
+export const nameRow = style({ display: "flex", alignItems: "center", gap: vars.space.xs })
+
+export const name = style({ margin: 0, fontSize: vars.fontSize.large, fontWeight: 700 })
+
+export const address = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small })
+
+export const balance = style({ margin: 0, fontSize: vars.fontSize.title, color: vars.color.textMuted, fontWeight: 600 })
+
+export const tabs = style({
+  display: "flex",
+  gap: vars.space.xs,
+  padding: vars.space.xs,
+  borderRadius: vars.radius.full,
+  background: vars.color.surface
+})
+
+export const tab = style({
+  flex: 1,
+  minHeight: "32px",
+  borderRadius: vars.radius.full,
+  color: vars.color.textMuted,
+  fontWeight: 600,
+  fontSize: vars.fontSize.small,
+  selectors: {
+    '&[aria-selected="true"]': { background: vars.color.background, color: vars.color.text }
+  }
+})
+
+export const panel = style({
+  padding: vars.space.l,
+  textAlign: "center",
+  color: vars.color.textMuted,
+  fontSize: vars.fontSize.small
+})

@@ -1,0 +1,108 @@
+/**
+ * Account: the connected account — name and avatar when its identity gives them, address (4…6 characters, with a
+ * copy button), balance (3 decimals), the network (to switch), the Tokens/NFTs/Activity tabs, and disconnect.
+ */
+import { Effect } from "effect"
+import { type ReactNode, useEffect } from "react"
+import { truncateAddress } from "../../../domain/format"
+import { Notifications, type SnackbarVariant } from "../../../services/Notifications"
+import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
+import { activeAccountAtom, disconnectFn } from "../../atoms/connection"
+import { closeModalFn } from "../../atoms/modal"
+import { activeNetworkAtom } from "../../atoms/networks"
+import { Avatar } from "../../components/Avatar/Avatar"
+import { Button, IconButton } from "../../components/Button/Button"
+import { accountLabel, balanceText } from "../../components/display"
+import { Icon } from "../../components/Icon/Icon"
+import { ListItem } from "../../components/ListItem/ListItem"
+import { useModalNavigation } from "../../components/Modal/navigation"
+import { Notice } from "../../components/Notice/Notice"
+import { Spinner } from "../../components/Spinner/Spinner"
+import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
+import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
+import type { ViewProps } from "../registry"
+import { useAction } from "../useAction"
+import * as styles from "./Account.css"
+import { AccountTabs } from "./AccountTabs"
+
+/** The Account view. */
+export function Account(_props: ViewProps): ReactNode {
+  const runtime = useWalletRuntime()
+  const account = useAtomValue(activeAccountAtom)
+  const network = useAtomValue(activeNetworkAtom)
+  const close = useAtomSet(closeModalFn)
+  const navigation = useModalNavigation()
+  const disconnect = useAction(disconnectFn)
+
+  const disconnected = disconnect.status._tag === "Done"
+  useEffect(() => {
+    if (disconnected) close(undefined)
+  }, [disconnected, close])
+
+  const address = account.address
+  if (account.status !== "connected" || address === undefined) {
+    if (account.status === "connecting" || account.status === "reconnecting") {
+      return <Spinner size={24} label={account.status === "connecting" ? "Connecting" : "Reconnecting"} />
+    }
+    return (
+      <>
+        <Notice variant="info">No wallet is connected.</Notice>
+        <Button fullWidth onClick={() => void navigation.reset("Connect")}>
+          Connect a wallet
+        </Button>
+      </>
+    )
+  }
+
+  const snackbar = (variant: SnackbarVariant, message: string) =>
+    runtime.run(Effect.flatMap(Notifications, (notifications) => notifications.showSnackbar(variant, message)))
+  const copy = () =>
+    Promise.resolve()
+      .then(() => navigator.clipboard.writeText(address))
+      .then(
+        () => snackbar("success", "Address copied"),
+        () => snackbar("error", "Could not copy the address")
+      )
+
+  const balance = balanceText(account.balance, account.balanceSymbol ?? network?.nativeCurrency.symbol)
+  const hasName = account.profileName !== undefined && account.profileName !== null
+  return (
+    <>
+      <div className={styles.profile}>
+        <Avatar address={address} image={account.profileImage} size={64} />
+        <div className={styles.nameRow}>
+          <h3 className={styles.name} title={address}>
+            {accountLabel(account)}
+          </h3>
+          <IconButton icon="copy" label="Copy address" onClick={() => void copy()} />
+        </div>
+        {hasName && <p className={styles.address}>{truncateAddress(address)}</p>}
+        {balance !== undefined && <p className={styles.balance}>{balance}</p>}
+      </div>
+      {network !== undefined && (
+        <ListItem
+          icon={<WalletIcon name={network.name} src={network.assets?.imageUrl} round />}
+          label={network.name}
+          sublabel="Network"
+          trailing={<Icon name="forward" size={18} />}
+          onClick={() => void navigation.push("Networks")}
+        />
+      )}
+      <AccountTabs />
+      {disconnect.status._tag === "Failed" && (
+        <Notice variant="error" title={disconnect.status.error.heading}>
+          {disconnect.status.error.message}
+        </Notice>
+      )}
+      <Button
+        variant="danger"
+        icon="exit"
+        fullWidth
+        busy={disconnect.status._tag === "Running"}
+        onClick={() => disconnect.run(account.namespace)}
+      >
+        Disconnect
+      </Button>
+    </>
+  )
+}

@@ -1,0 +1,37 @@
+import { style } from "@vanilla-extract/css"
+import { vars } from "../../theme/contract.css"
+import { spin } from "../../theme/theme.css"
+
+export const stage = style({
+  display: "flex",
+  flexDirection: "column",
+  alignItems: "center",
+  gap: vars.space.m,
+  padding: `${vars.space.l} 0`,
+  textAlign: "center"
+})
+
+export const picture = style({ position: "relative", display: "inline-flex", padding: "8px" })
+
+export const ring = style({
+  position: "absolute",
+  inset: 0,
+  borderRadius: vars.radius.large,
+  border: `3px solid ${vars.accent}`,
+  borderRightColor: "transparent",
+  borderBottomColor: "transparent",
+  animation: `${spin} 1s linear infinite`
+})
+
+export const failedRing = style({
+  position: "absolute",
+  inset: 0,
+  borderRadius: vars.radius.large,
+  border: `3px solid ${vars.color.error}`
+})
+
+export const heading = style({ margin: 0, fontSize: vars.fontSize.title, fontWeight: 700 })
+
+export const text = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.body })
+
+export const link = style({ color: vars.color.text, fontWeight: 600, textDecoration: "underline" })

@@ -1,0 +1,4 @@
+import { style } from "@vanilla-extract/css"
+import { vars } from "../../theme/contract.css"
+
+export const text = style({ margin: 0, color: vars.color.textMuted })
