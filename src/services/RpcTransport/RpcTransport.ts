@@ -4,7 +4,8 @@
  * by stability and latency (`ranking.ts`). A request goes to the best endpoint first and falls back in rank order as
  * the retry policy decides (`retryPolicy.ts`). Requests to one network made in the same tick travel as one JSON-RPC
  * batch. Once a network is first used, a fiber pings each of its endpoints every 4000 ms (1000 ms time-out) to keep
- * the ranking current; nothing is sent for a network before its first request.
+ * the ranking current; nothing is sent for a network before its first request. An attempt waiting on an endpoint
+ * that fails a ping meanwhile moves on at once when another endpoint is left, instead of waiting 10 s for its time-out.
  */
 import { Cause, Clock, Context, Deferred, Effect, Exit, Fiber, Layer, Result, Schema, Scope } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
@@ -115,6 +116,8 @@ interface EndpointState {
   samples: ReadonlyArray<Sample>
   /** The endpoint answered a batch with a single error: its calls go one by one from then on. */
   batchRefused: boolean
+  /** Attempts waiting on this endpoint, told when one of its pings fails. */
+  readonly onPingFailure: Set<() => void>
 }
 
 interface Waiter {
@@ -229,7 +232,8 @@ const makeRpcTransport = (settings: RpcTransportSettings) =>
       // The same network may come back with other URLs (local chains get theirs at start): samples follow the URL.
       const previous = new Map((existing?.endpoints ?? []).map((state) => [state.endpoint.url, state]))
       const endpoints = configured.map(
-        (endpoint) => previous.get(endpoint.url) ?? { endpoint, samples: [], batchRefused: false }
+        (endpoint): EndpointState =>
+          previous.get(endpoint.url) ?? { endpoint, samples: [], batchRefused: false, onPingFailure: new Set() }
       )
       if (existing !== undefined) {
         existing.network = network
@@ -355,6 +359,20 @@ const makeRpcTransport = (settings: RpcTransportSettings) =>
         )
       })
 
+    // An endpoint that fails its ping (1000 ms) while an attempt waits on it is in trouble: rather than waiting out the
+    // request time-out, the attempt moves on to the next endpoint, as after a time-out. Only when another endpoint is
+    // left: a lone slow endpoint may still answer.
+    const abandonOnPingFailure = (endpoint: EndpointState, calls: ReadonlyArray<RpcCall>) =>
+      Effect.callback<ReadonlyArray<CallResult>>((resume) => {
+        const failure: Failure = {
+          outcome: { _tag: "Timeout" },
+          error: new RpcTimeout({ url: displayUrl(endpoint.endpoint.url), timeoutMs: settings.pingTimeoutMs })
+        }
+        const notify = () => resume(Effect.succeed(calls.map((): CallResult => Result.fail(failure))))
+        endpoint.onPingFailure.add(notify)
+        return Effect.sync(() => endpoint.onPingFailure.delete(notify))
+      })
+
     const settle = (waiter: Waiter, exit: Exit.Exit<unknown, RpcError>) =>
       Effect.suspend(() => {
         waiter.settled = true
@@ -372,10 +390,10 @@ const makeRpcTransport = (settings: RpcTransportSettings) =>
         const live = waiters.filter((waiter) => !waiter.gone && !waiter.settled)
         const endpoint = ranking[index]
         if (live.length === 0 || endpoint === undefined) return
-        const results = yield* exchange(
-          endpoint,
-          live.map((waiter) => waiter.call)
-        )
+        const calls = live.map((waiter) => waiter.call)
+        const results = yield* index < ranking.length - 1
+          ? Effect.raceFirst(exchange(endpoint, calls), abandonOnPingFailure(endpoint, calls))
+          : exchange(endpoint, calls)
         const moveOn: Array<Waiter> = []
         const retryAfter = new Map<number, Array<Waiter>>()
         for (const [i, waiter] of live.entries()) {
@@ -454,13 +472,18 @@ const makeRpcTransport = (settings: RpcTransportSettings) =>
         )
       })
 
+    const pingFailed = (endpoint: EndpointState) => {
+      record(endpoint, failed)
+      for (const notify of endpoint.onPingFailure) notify()
+    }
+
     const ping = (endpoint: EndpointState, method: string) =>
       Effect.gen(function* () {
         const id = nextId++
         const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: [] })
         const answer = yield* Effect.result(post(endpoint.endpoint.url, body, settings.pingTimeoutMs))
         if (Result.isFailure(answer)) {
-          if (answer.failure.outcome._tag !== "Aborted") record(endpoint, failed)
+          if (answer.failure.outcome._tag !== "Aborted") pingFailed(endpoint)
           return
         }
         const { status, text, latencyMs } = answer.success
@@ -474,7 +497,8 @@ const makeRpcTransport = (settings: RpcTransportSettings) =>
           decoded.success.id === id &&
           decoded.success.error === undefined &&
           "result" in decoded.success
-        record(endpoint, healthy ? answered(latencyMs) : failed)
+        if (healthy) record(endpoint, answered(latencyMs))
+        else pingFailed(endpoint)
       })
 
     const pingRound = (state: NetworkState, method: string) =>

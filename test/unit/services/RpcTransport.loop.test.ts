@@ -19,12 +19,16 @@ interface Seen {
   readonly at: number
 }
 
-/** How a scripted endpoint behaves now: answer after `delayMs`, answer an HTTP status, refuse, or never answer. */
+/**
+ * How a scripted endpoint behaves now: answer after `delayMs`, answer an HTTP status, refuse, never answer, or answer
+ * pings but never other calls.
+ */
 type Behaviour =
   | { readonly kind: "answer"; readonly delayMs: number }
   | { readonly kind: "status"; readonly status: number }
   | { readonly kind: "refuse" }
   | { readonly kind: "hang" }
+  | { readonly kind: "hang-calls" }
 
 interface JsonRpcCall {
   readonly id: number
@@ -42,7 +46,10 @@ const fakeHttp = (initial: Record<string, Behaviour>) => {
       const calls = Array.isArray(parsed) ? parsed : [parsed as JsonRpcCall]
       const at = yield* Clock.currentTimeMillis
       for (const call of calls) seen.push({ url: url.toString(), method: call.method, at })
-      const behaviour = behaviours.get(url.toString()) ?? { kind: "refuse" }
+      const scripted = behaviours.get(url.toString()) ?? { kind: "refuse" }
+      const onlyPings = calls.every((call) => call.method === "eth_blockNumber")
+      const behaviour: Exclude<Behaviour, { kind: "hang-calls" }> =
+        scripted.kind === "hang-calls" ? (onlyPings ? { kind: "answer", delayMs: 5 } : { kind: "hang" }) : scripted
       switch (behaviour.kind) {
         case "refuse":
           return yield* new HttpClientError.HttpClientError({
@@ -177,8 +184,8 @@ describe("RpcTransport ranking loop (TestClock)", () => {
     }).pipe(Effect.provide(transportLayer(http)))
   })
 
-  it.effect("a request that gets no answer moves on after the request time-out", () => {
-    const http = fakeHttp({ [PRIMARY]: { kind: "hang" }, [SECONDARY]: answerIn(5) })
+  it.effect("a request that gets no answer from an endpoint still answering pings moves on after the request time-out", () => {
+    const http = fakeHttp({ [PRIMARY]: { kind: "hang-calls" }, [SECONDARY]: answerIn(5) })
     return Effect.gen(function* () {
       const request = yield* Effect.forkChild(call("eth_chainId"))
       yield* adjust(9_999)
@@ -186,6 +193,26 @@ describe("RpcTransport ranking loop (TestClock)", () => {
       yield* adjust(6)
       expect(yield* Fiber.join(request)).toBe(`eth_chainId@${SECONDARY}`)
     }).pipe(Effect.provide(transportLayer(http)))
+  })
+
+  it.effect("a request waiting on an endpoint whose ping fails moves on at the ping time-out", () => {
+    const http = fakeHttp({ [PRIMARY]: { kind: "hang" }, [SECONDARY]: answerIn(5) })
+    return Effect.gen(function* () {
+      const request = yield* Effect.forkChild(call("eth_chainId"))
+      yield* adjust(999)
+      expect(request.pollUnsafe()).toBeUndefined()
+      yield* adjust(6)
+      expect(yield* Fiber.join(request)).toBe(`eth_chainId@${SECONDARY}`)
+    }).pipe(Effect.provide(transportLayer(http)))
+  })
+
+  it.effect("a lone endpoint is waited for even when its ping fails: it may still answer", () => {
+    const single = withDefaultRpcUrls(localChainA, { http: [PRIMARY] })
+    const http = fakeHttp({ [PRIMARY]: answerIn(2_000) })
+    return Effect.gen(function* () {
+      expect(yield* after(2_000, call("eth_getLogs", single))).toBe(`eth_getLogs@${PRIMARY}`)
+      expect(http.seen.filter((seen) => seen.method === "eth_getLogs")).toHaveLength(1)
+    }).pipe(Effect.provide(transportLayer(http, single)))
   })
 
   it.effect("retries the last endpoint after 150 ms then 300 ms when it is busy", () => {
