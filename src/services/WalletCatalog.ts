@@ -78,7 +78,8 @@ export interface WalletCatalogState {
   readonly search: WalletSearchState
 }
 
-const initialState: WalletCatalogState = {
+/** The catalogue before anything was asked. */
+export const initialWalletCatalogState: WalletCatalogState = {
   started: false,
   source: undefined,
   wallets: [],
@@ -196,7 +197,7 @@ export class WalletCatalog extends Context.Service<
           installed: installedConnectorOf(wallet, connectors)
         })
 
-        const state = yield* SubscriptionRef.make<WalletCatalogState>({ ...initialState, custom: customListings })
+        const state = yield* SubscriptionRef.make<WalletCatalogState>({ ...initialWalletCatalogState, custom: customListings })
 
         const publish = (patch: Partial<Omit<WalletCatalogState, "search">> = {}, searchPatch: Partial<WalletSearchState> = {}) =>
           SubscriptionRef.update(state, (current) => {

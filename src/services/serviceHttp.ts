@@ -4,7 +4,7 @@
  * authorisation answers ('Unauthorized: origin not allowed', 'Unauthorized: invalid key') raised as alerts.
  * Requests carry no custom headers, so a browser sends them without a CORS preflight where it can.
  */
-import { Effect, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
@@ -144,3 +144,6 @@ export const offlineHttpClient: HttpClient.HttpClient = HttpClient.make((request
     })
   )
 )
+
+/** The offline HttpClient as a layer: the default of test layers, so tests never reach the network by accident. */
+export const offlineHttpClientLayer: Layer.Layer<HttpClient.HttpClient> = Layer.succeed(HttpClient.HttpClient)(offlineHttpClient)
