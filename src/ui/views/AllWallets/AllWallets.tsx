@@ -76,21 +76,26 @@ export function AllWallets(_props: ViewProps): ReactNode {
 
   // The row that is the list's Tab stop; it must be one of the rows in the page, or Tab would skip the list.
   const [active, setActive] = useState(0)
-  const focusPending = useRef(false)
   const tabStop = items.some((item) => item.index === active) ? active : (items[0]?.index ?? 0)
   useEffect(() => setActive(0), [search])
+
+  // A row asked for by the keyboard but not in the page yet gets focus once the window has scrolled to it.
+  const focusPending = useRef<number | undefined>(undefined)
+  const rowElement = (index: number) => scrollerRef.current?.querySelector<HTMLElement>(`[data-index="${index}"]`) ?? undefined
   useEffect(() => {
-    if (!focusPending.current) return
-    const row = scrollerRef.current?.querySelector<HTMLElement>(`[data-index="${active}"]`)
-    if (row === null || row === undefined) return
-    focusPending.current = false
+    if (focusPending.current === undefined) return
+    const row = rowElement(focusPending.current)
+    if (row === undefined) return
+    focusPending.current = undefined
     row.focus()
   })
 
   const moveTo = (index: number) => {
     setActive(index)
-    focusPending.current = true
     virtualizer.scrollToIndex(index)
+    const row = rowElement(index)
+    if (row !== undefined) row.focus()
+    else focusPending.current = index
   }
 
   const onListKeyDown = (event: KeyboardEvent<HTMLElement>) => {

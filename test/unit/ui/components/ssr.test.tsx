@@ -1,0 +1,25 @@
+import { renderToString } from "react-dom/server"
+import { describe, expect, it } from "vitest"
+import { localChainA } from "../../../../src/domain/Network"
+import { AccountButton } from "../../../../src/ui/components/AccountButton/AccountButton"
+import { ConnectButton } from "../../../../src/ui/components/ConnectButton/ConnectButton"
+import { WalletModal } from "../../../../src/ui/components/Modal/WalletModal"
+import { NetworkButton } from "../../../../src/ui/components/NetworkButton/NetworkButton"
+import { WalletRuntimeProvider } from "../../../../src/ui/react/WalletRuntimeProvider"
+
+describe("server rendering of the modal and buttons", () => {
+  it("renders the connect button only, touching no browser API", () => {
+    expect(typeof document).toBe("undefined")
+    const html = renderToString(
+      <WalletRuntimeProvider options={{ projectId: "test", networks: [localChainA], themeMode: "dark" }}>
+        <ConnectButton />
+        <AccountButton />
+        <NetworkButton />
+        <WalletModal />
+      </WalletRuntimeProvider>
+    )
+    expect(html).toContain("Connect wallet")
+    expect(html).toContain('data-wr-theme="dark"')
+    expect(html).not.toContain('role="dialog"')
+  })
+})
