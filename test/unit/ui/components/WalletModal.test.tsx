@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-libra
 import { Effect } from "effect"
 import { StrictMode } from "react"
 import { afterEach, describe, expect, it } from "vitest"
-import { ChainNotSupported, UserRejected } from "../../../../src/domain/errors"
+import { ChainNotSupported, ProviderNotFound, UserRejected } from "../../../../src/domain/errors"
 import { localChainA } from "../../../../src/domain/Network"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { Connection } from "../../../../src/services/Connection"
@@ -75,13 +75,13 @@ describe("WalletModal: connecting", () => {
 
   it("shows any other failure's catalogue message", async () => {
     const { adapter } = fakeWallet()
-    adapter.script.connectError = new ChainNotSupported()
+    adapter.script.connectError = new ProviderNotFound()
     runtime = runtimeFor(adapter)
     renderHost(runtime)
     await act(() => runtime!.run(Effect.flatMap(Modal, (m) => m.open({ view: "ConnectingExternal", data: { connectorId: "test-wallet", namespace: "eip155" } }))))
     const dialog = await findView("ConnectingExternal")
-    expect((await within(dialog).findByRole("alert")).textContent).toContain("Chain is not supported")
-    expect(within(dialog).getByRole("heading", { name: "Network not supported" })).toBeTruthy()
+    expect((await within(dialog).findByRole("alert")).textContent).toContain("Provider not found.")
+    expect(within(dialog).getByRole("heading", { name: "Wallet not found" })).toBeTruthy()
   })
 
   it("asks the wallet once even under StrictMode", async () => {

@@ -23,7 +23,7 @@ export const TEST_WALLET: ConnectorInfo = {
   name: "Test Wallet",
   type: "ANNOUNCED",
   chain: "eip155",
-  chains: ["eip155:31337", "eip155:31338"],
+  chains: [localChainA.caipNetworkId, localChainB.caipNetworkId],
   info: { rdns: "dev.wallet-runtime.test" }
 }
 
