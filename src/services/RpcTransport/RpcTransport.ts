@@ -218,6 +218,61 @@ const resultOf = (url: string, answer: JsonRpcResponse): CallResult => {
   return Result.succeed(answer.result)
 }
 
+/** How an HTTP answer to a JSON-RPC request reads: a result or failure per call, or a refused batch. */
+type Reading =
+  | {
+      readonly _tag: "Results"
+      readonly results: ReadonlyArray<CallResult>
+      /** The endpoint answered JSON-RPC as it should (a JSON-RPC error is still a healthy answer). */
+      readonly healthy: boolean
+    }
+  | { readonly _tag: "BatchRefused" }
+
+/** Reads the answer to the requests `ids` (a batch when there are several): each call's result or failure. */
+const readAnswer = (url: string, ids: ReadonlyArray<number>, answer: Pick<HttpAnswer, "status" | "text">): Reading => {
+  const all = (failure: Failure): Reading => ({
+    _tag: "Results",
+    results: ids.map((): CallResult => Result.fail(failure)),
+    healthy: false
+  })
+  if (answer.status < 200 || answer.status > 299) {
+    const body = answer.text.slice(0, STATUS_BODY_KEPT)
+    return all({
+      outcome: { _tag: "HttpStatus", status: answer.status },
+      error: new HttpStatusError({ status: answer.status, ...(body !== "" ? { body } : {}) })
+    })
+  }
+  const json = decodeJson(answer.text)
+  if (Result.isFailure(json)) return all(invalid(url, `the body is not JSON: ${snippet(answer.text)}`))
+  const [firstId] = ids
+  if (ids.length === 1) {
+    const single = decodeResponse(json.success)
+    if (Result.isFailure(single)) return all(invalid(url, `the body is not a JSON-RPC 2.0 answer: ${snippet(answer.text)}`))
+    if (single.success.id !== firstId) {
+      return all(invalid(url, `the answer's id ${JSON.stringify(single.success.id)} is not the request's id ${firstId}`))
+    }
+    return { _tag: "Results", results: [resultOf(url, single.success)], healthy: true }
+  }
+  if (!Array.isArray(json.success)) {
+    const refusal = decodeResponse(json.success)
+    if (Result.isSuccess(refusal) && refusal.success.error !== undefined) return { _tag: "BatchRefused" }
+    return all(invalid(url, `the answer to a batch is not an array: ${snippet(answer.text)}`))
+  }
+  const byId = new Map<unknown, JsonRpcResponse>()
+  for (const item of json.success) {
+    const decoded = decodeResponse(item)
+    if (Result.isSuccess(decoded)) byId.set(decoded.success.id, decoded.success)
+  }
+  const results = ids.map((id): CallResult => {
+    const found = byId.get(id)
+    return found === undefined
+      ? Result.fail(invalid(url, `the batch answer has no answer for request id ${id}`))
+      : resultOf(url, found)
+  })
+  const healthy = results.every((result) => Result.isSuccess(result) || result.failure.outcome._tag !== "InvalidResponse")
+  return { _tag: "Results", results, healthy }
+}
+
 const makeRpcTransport = (settings: RpcTransportSettings) =>
   Effect.gen(function* () {
     const options = yield* Config
@@ -290,70 +345,23 @@ const makeRpcTransport = (settings: RpcTransportSettings) =>
           method: call.method,
           ...(call.params !== undefined ? { params: call.params } : {})
         }))
-        const batch = requests.length > 1
-        const failAll = (failure: Failure) => calls.map((): CallResult => Result.fail(failure))
-        return post(url, JSON.stringify(batch ? requests : requests[0]), settings.requestTimeoutMs).pipe(
+        return post(url, JSON.stringify(requests.length > 1 ? requests : requests[0]), settings.requestTimeoutMs).pipe(
           Effect.matchEffect({
             onFailure: (failure) =>
               Effect.sync(() => {
                 if (failure.outcome._tag !== "Aborted") record(endpoint, failed)
-                return failAll(failure)
+                return calls.map((): CallResult => Result.fail(failure))
               }),
             onSuccess: (answer): Effect.Effect<ReadonlyArray<CallResult>> => {
-              if (answer.status < 200 || answer.status > 299) {
-                record(endpoint, failed)
-                const body = answer.text.slice(0, STATUS_BODY_KEPT)
-                return Effect.succeed(
-                  failAll({
-                    outcome: { _tag: "HttpStatus", status: answer.status },
-                    error: new HttpStatusError({ status: answer.status, ...(body !== "" ? { body } : {}) })
-                  })
-                )
-              }
-              const json = decodeJson(answer.text)
-              if (Result.isFailure(json)) {
-                record(endpoint, failed)
-                return Effect.succeed(failAll(invalid(url, `the body is not JSON: ${snippet(answer.text)}`)))
-              }
-              if (!batch) {
-                const single = decodeResponse(json.success)
-                if (Result.isFailure(single)) {
-                  record(endpoint, failed)
-                  return Effect.succeed(failAll(invalid(url, `the body is not a JSON-RPC 2.0 answer: ${snippet(answer.text)}`)))
-                }
-                if (single.success.id !== ids[0]) {
-                  record(endpoint, failed)
-                  return Effect.succeed(
-                    failAll(invalid(url, `the answer's id ${JSON.stringify(single.success.id)} is not the request's id ${ids[0]}`))
-                  )
-                }
+              const reading = readAnswer(url, ids, answer)
+              if (reading._tag === "BatchRefused") {
+                // A server without batch support answers the whole batch with one error: send the calls singly.
                 record(endpoint, answered(answer.latencyMs))
-                return Effect.succeed([resultOf(url, single.success)])
+                endpoint.batchRefused = true
+                return exchange(endpoint, calls)
               }
-              if (!Array.isArray(json.success)) {
-                const refusal = decodeResponse(json.success)
-                if (Result.isSuccess(refusal) && refusal.success.error !== undefined) {
-                  // A server without batch support answers the whole batch with one error: send the calls singly.
-                  record(endpoint, answered(answer.latencyMs))
-                  endpoint.batchRefused = true
-                  return exchange(endpoint, calls)
-                }
-                record(endpoint, failed)
-                return Effect.succeed(failAll(invalid(url, `the answer to a batch is not an array: ${snippet(answer.text)}`)))
-              }
-              const byId = new Map<unknown, JsonRpcResponse>()
-              for (const item of json.success) {
-                const decoded = decodeResponse(item)
-                if (Result.isSuccess(decoded)) byId.set(decoded.success.id, decoded.success)
-              }
-              const results = ids.map((id): CallResult => {
-                const found = byId.get(id)
-                return found === undefined
-                  ? Result.fail(invalid(url, `the batch answer has no answer for request id ${id}`))
-                  : resultOf(url, found)
-              })
-              record(endpoint, results.some((result) => Result.isFailure(result) && result.failure.outcome._tag === "InvalidResponse") ? failed : answered(answer.latencyMs))
-              return Effect.succeed(results)
+              record(endpoint, reading.healthy ? answered(answer.latencyMs) : failed)
+              return Effect.succeed(reading.results)
             }
           })
         )
@@ -486,18 +494,10 @@ const makeRpcTransport = (settings: RpcTransportSettings) =>
           if (answer.failure.outcome._tag !== "Aborted") pingFailed(endpoint)
           return
         }
-        const { status, text, latencyMs } = answer.success
-        const json = decodeJson(text)
-        const decoded = Result.isSuccess(json) ? decodeResponse(json.success) : undefined
-        const healthy =
-          status >= 200 &&
-          status <= 299 &&
-          decoded !== undefined &&
-          Result.isSuccess(decoded) &&
-          decoded.success.id === id &&
-          decoded.success.error === undefined &&
-          "result" in decoded.success
-        if (healthy) record(endpoint, answered(latencyMs))
+        // A ping answered with a JSON-RPC error (a Solana node behind, say) is a failed ping.
+        const reading = readAnswer(endpoint.endpoint.url, [id], answer.success)
+        const healthy = reading._tag === "Results" && reading.results.every(Result.isSuccess)
+        if (healthy) record(endpoint, answered(answer.success.latencyMs))
         else pingFailed(endpoint)
       })
 
@@ -539,6 +539,12 @@ const makeRpcTransport = (settings: RpcTransportSettings) =>
     ) {
       const signal = requestOptions?.signal
       if (signal?.aborted === true) return yield* new RequestAborted()
+      // Params that cannot become JSON (a bigint, a cycle) fail this call alone, not the batch it would travel in.
+      yield* Effect.try({
+        try: () => JSON.stringify(call.params ?? null),
+        catch: (cause) =>
+          new SomethingWentWrong({ reason: `The params of ${call.method} cannot be sent as JSON: ${describeCause(cause)}` })
+      })
       const state = stateOf(network)
       if (state.endpoints.length === 0) return yield* new RpcNoEndpoint({ caipNetworkId: network.caipNetworkId })
       yield* startPinging(state)

@@ -1,84 +1,19 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer } from "effect"
-import * as HttpClient from "effect/http/HttpClient"
-import * as HttpClientError from "effect/http/HttpClientError"
-import * as HttpClientResponse from "effect/http/HttpClientResponse"
+import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import type { CaipNetwork } from "../../../src/domain/Network"
 import { localChainA, polkadot, withDefaultRpcUrls } from "../../../src/domain/Network"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import { Config } from "../../../src/services/Config"
 import { RpcTransport } from "../../../src/services/RpcTransport/RpcTransport"
+import { answerIn, fakeHttp, type FakeHttp } from "./RpcTransportFakeHttp"
 
 const PRIMARY = "http://primary.test/"
 const SECONDARY = "http://secondary.test/"
 
-interface Seen {
-  readonly url: string
-  readonly method: string
-  readonly at: number
-}
-
-/**
- * How a scripted endpoint behaves now: answer after `delayMs`, answer an HTTP status, refuse, never answer, or answer
- * pings but never other calls.
- */
-type Behaviour =
-  | { readonly kind: "answer"; readonly delayMs: number }
-  | { readonly kind: "status"; readonly status: number }
-  | { readonly kind: "refuse" }
-  | { readonly kind: "hang" }
-  | { readonly kind: "hang-calls" }
-
-interface JsonRpcCall {
-  readonly id: number
-  readonly method: string
-}
-
-/** A fake HttpClient (a Layer) answering JSON-RPC per URL as scripted; it logs every call with the TestClock time. */
-const fakeHttp = (initial: Record<string, Behaviour>) => {
-  const behaviours = new Map(Object.entries(initial))
-  const seen: Array<Seen> = []
-  const client = HttpClient.make((request, url) =>
-    Effect.gen(function* () {
-      const text = request.body._tag === "Uint8Array" ? new TextDecoder().decode(request.body.body) : ""
-      const parsed = JSON.parse(text) as JsonRpcCall | ReadonlyArray<JsonRpcCall>
-      const calls = Array.isArray(parsed) ? parsed : [parsed as JsonRpcCall]
-      const at = yield* Clock.currentTimeMillis
-      for (const call of calls) seen.push({ url: url.toString(), method: call.method, at })
-      const scripted = behaviours.get(url.toString()) ?? { kind: "refuse" }
-      const onlyPings = calls.every((call) => call.method === "eth_blockNumber")
-      const behaviour: Exclude<Behaviour, { kind: "hang-calls" }> =
-        scripted.kind === "hang-calls" ? (onlyPings ? { kind: "answer", delayMs: 5 } : { kind: "hang" }) : scripted
-      switch (behaviour.kind) {
-        case "refuse":
-          return yield* new HttpClientError.HttpClientError({
-            reason: new HttpClientError.TransportError({ request, cause: new TypeError("fetch failed") })
-          })
-        case "hang":
-          return yield* Effect.never
-        case "status":
-          return HttpClientResponse.fromWeb(request, new Response("busy", { status: behaviour.status }))
-        case "answer": {
-          if (behaviour.delayMs > 0) yield* Effect.sleep(behaviour.delayMs)
-          const answer = (call: JsonRpcCall) => ({ jsonrpc: "2.0", id: call.id, result: `${call.method}@${url}` })
-          const body = Array.isArray(parsed) ? calls.map(answer) : answer(parsed as JsonRpcCall)
-          return HttpClientResponse.fromWeb(request, new Response(JSON.stringify(body), { status: 200 }))
-        }
-      }
-    })
-  )
-  return {
-    layer: Layer.succeed(HttpClient.HttpClient)(client),
-    seen,
-    set: (url: string, behaviour: Behaviour) => behaviours.set(url, behaviour),
-    pings: (url: string) => seen.filter((call) => call.url === url && call.method === "eth_blockNumber").length
-  }
-}
-
 const chain: CaipNetwork = withDefaultRpcUrls(localChainA, { http: [PRIMARY, SECONDARY] })
 
-const transportLayer = (http: ReturnType<typeof fakeHttp>, network: CaipNetwork = chain) =>
+const transportLayer = (http: FakeHttp, network: CaipNetwork = chain) =>
   RpcTransport.layer.pipe(
     Layer.provide(http.layer),
     Layer.provide(Config.layer(decodeOptionsSync({ networks: [network] })))
@@ -92,7 +27,6 @@ const rankedUrls = (network: CaipNetwork = chain) =>
 const call = (method: string, network: CaipNetwork = chain) =>
   Effect.flatMap(RpcTransport, (transport) => transport.request(network, { method, params: [] }))
 
-const answerIn = (delayMs: number): Behaviour => ({ kind: "answer", delayMs })
 
 // A request crosses several fibers (caller, batch, HTTP) before it sleeps on the clock: they all get to run before
 // test time moves, or their sleeps would start from the later time.
