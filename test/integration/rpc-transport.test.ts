@@ -3,7 +3,7 @@
  * real anvil. Whatever they do, the caller gets the right answer from a healthy endpoint or a typed error with the
  * exact text.
  */
-import type { IncomingMessage, ServerResponse } from "node:http"
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
@@ -42,6 +42,8 @@ interface ScriptedServer {
   readonly bodies: Array<JsonRpcCall | ReadonlyArray<JsonRpcCall>>
   /** The path and query of every HTTP request. */
   readonly paths: Array<string>
+  /** The headers of every HTTP request. */
+  readonly headers: Array<IncomingHttpHeaders>
   /** Requests whose client went away before the answer was sent. */
   abandoned: number
   script: Script
@@ -80,6 +82,7 @@ const scriptedServer = async (name: string, script: Script = healthy): Promise<S
     calls: [],
     bodies: [],
     paths: [],
+    headers: [],
     abandoned: 0,
     script,
     received: (method) => scripted.calls.filter((call) => call.method === method).length
@@ -92,6 +95,7 @@ const scriptedServer = async (name: string, script: Script = healthy): Promise<S
       const body = JSON.parse(text) as JsonRpcCall | ReadonlyArray<JsonRpcCall>
       scripted.bodies.push(body)
       scripted.paths.push(req.url ?? "")
+      scripted.headers.push(req.headers)
       scripted.calls.push(...(Array.isArray(body) ? body : [body as JsonRpcCall]))
       const reply = scripted.script(body, scripted)
       const send = () => {
@@ -153,6 +157,10 @@ describe("RpcTransport against loopback servers", () => {
     const { request } = transportFor(networkWith(node.url))
     expect(await request(call("eth_chainId"))).toBe("0x7a69")
     expect(await request(call("eth_gasPrice"))).toBe("node:eth_gasPrice")
+    // A browser would preflight trace headers, which public RPC endpoints do not allow: none are sent.
+    expect(node.headers[0]?.["content-type"]).toBe("application/json")
+    for (const headers of node.headers) expect(Object.keys(headers)).not.toContain("traceparent")
+    for (const headers of node.headers) expect(Object.keys(headers)).not.toContain("b3")
   })
 
   it("bypasses a dead primary, and ranks it last from then on", async () => {

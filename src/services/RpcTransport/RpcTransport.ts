@@ -107,8 +107,11 @@ export const endpointsOf = (
             source: "proxy"
           }
         ]
-  const seen = new Set<string>()
-  return [...custom, ...own, ...proxy].filter((endpoint) => !seen.has(endpoint.url) && (seen.add(endpoint.url), true))
+  const unique: Array<RpcEndpoint> = []
+  for (const endpoint of [...custom, ...own, ...proxy]) {
+    if (!unique.some((kept) => kept.url === endpoint.url)) unique.push(endpoint)
+  }
+  return unique
 }
 
 interface EndpointState {
