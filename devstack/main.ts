@@ -81,6 +81,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
           import("./services/index").then((m) =>
             m.startServices({
               ...(evm === undefined ? {} : { evm: evm.info }),
+              ...(relay === undefined ? {} : { relayUrl: relay.info.url }),
               ...(solana === undefined || solanaCaip === undefined
                 ? {}
                 : { solana: { caipNetworkId: solanaCaip, rpcUrl: solana.info.rpcUrl } }),

@@ -5,6 +5,8 @@ import type { EvmChain } from "../evm/index"
 import { listenHttp } from "../lib/httpServer"
 import { makeRouter } from "../lib/router"
 import type { Started } from "../lib/Started"
+import { ensurePageBuilt } from "../wallet/page/build"
+import { testWalletRoutes } from "../wallet/page/serve"
 import { blockchainRoutes } from "./blockchain"
 import { makeCatalogue } from "./catalogue"
 import { ChainIndex } from "./indexer"
@@ -21,8 +23,10 @@ export interface ServicesOptions {
   readonly port?: number
   readonly evm?: { readonly chains: ReadonlyArray<EvmChain>; readonly accounts: ReadonlyArray<DevAccount> }
   readonly solana?: { readonly caipNetworkId: string; readonly rpcUrl: string }
-  /** The local test wallet page (ends with `/`); without it the server serves a stand-in at `/test-wallet/`. */
+  /** The local test wallet page (ends with `/`); without it the server serves `devstack/wallet/page/` at `/test-wallet/`. */
   readonly testWalletUrl?: string
+  /** The WalletConnect relay the test wallet page connects to (`ws://…`). */
+  readonly relayUrl?: string
   /** Transactions per history page (default 20). */
   readonly historyPageSize?: number
   readonly projects?: ReadonlyArray<DevProject>
@@ -71,16 +75,40 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
     testWalletUrl,
     ...(state.solana === undefined ? {} : { localSolana: state.solana.caipNetworkId })
   })
+  // Built (in a child process) only when its sources changed since the last build; the page waits for it, the start does not.
+  let testWalletPage: ReturnType<typeof ensurePageBuilt> | undefined
+  try {
+    testWalletPage = opts.testWalletUrl === undefined ? ensurePageBuilt() : undefined
+  } catch (error) {
+    await http.stop()
+    throw error
+  }
   http.handle(
     makeRouter(
       [
         ...walletApiRoutes(catalogue),
         ...blockchainRoutes(state),
         ...rpcProxyRoutes(state),
-        ...pageRoutes({ projectIds: projects.map((p) => p.projectId), servesTestWallet: opts.testWalletUrl === undefined })
+        ...pageRoutes({ projectIds: projects.map((p) => p.projectId) }),
+        ...(testWalletPage === undefined
+          ? []
+          : testWalletRoutes(testWalletPage, () => ({
+              relayUrl: opts.relayUrl ?? null,
+              projectId: projects[0]?.projectId ?? "",
+              accounts: opts.evm?.accounts ?? [],
+              chains: evm.map((chain) => ({
+                chainId: chain.chainId,
+                caipNetworkId: chain.caipNetworkId,
+                name: `Devstack ${chain.chainId}`,
+                rpcUrl: chain.rpcUrl
+              }))
+            })))
       ],
       projects
     )
   )
-  return { info: { url: baseUrl, port, projects, testWalletUrl }, stop: http.stop }
+  const stop = async () => {
+    await Promise.all([http.stop(), testWalletPage?.stop()])
+  }
+  return { info: { url: baseUrl, port, projects, testWalletUrl }, stop }
 }

@@ -10,11 +10,12 @@ const endpoints: ReadonlyArray<readonly [string, string]> = [
   ["GET /v1/account/{address}/balance?currency=usd&chainId=", "balances read from the chains"],
   ["GET /v1/account/{address}/history?chainId=&cursor=", "history indexed from the chains' blocks"],
   ["POST /v1/fungible/price", "prices"],
-  ["GET|POST /v1/?chainId=…&projectId=…", "JSON-RPC proxy to the local chains"]
+  ["GET|POST /v1/?chainId=…&projectId=…", "JSON-RPC proxy to the local chains"],
+  ["GET /test-wallet/ (also /test-wallet/wc?uri=wc:…)", "the test wallet page: a WalletConnect wallet with the dev accounts"]
 ]
 
-/** The services' own index page, and a stand-in for the test wallet page until `devstack/wallet/` serves it. */
-export const pageRoutes = (opts: { readonly projectIds: ReadonlyArray<string>; readonly servesTestWallet: boolean }) => [
+/** The services' own index page. */
+export const pageRoutes = (opts: { readonly projectIds: ReadonlyArray<string> }) => [
   route({
     method: "GET",
     path: "/",
@@ -26,23 +27,5 @@ export const pageRoutes = (opts: { readonly projectIds: ReadonlyArray<string>; r
           .map(([path, what]) => `<tr><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(what)}</td></tr>`)
           .join("")}</table>`
       )
-  }),
-  ...(opts.servesTestWallet
-    ? ["/test-wallet/", "/test-wallet/wc"].map((path) =>
-        route({
-          method: "GET",
-          path,
-          auth: "none",
-          handler: async ({ url }) => {
-            const uri = url.searchParams.get("uri")
-            return htmlPage(
-              "Devstack test wallet",
-              `<p>The test wallet page is not part of this stack yet.</p>${
-                uri === null ? "" : `<p>Pairing URI received:</p><p><code>${escapeHtml(uri)}</code></p>`
-              }`
-            )
-          }
-        })
-      )
-    : [])
+  })
 ]

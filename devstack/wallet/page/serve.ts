@@ -1,0 +1,86 @@
+/**
+ * Serves the test wallet page at `/test-wallet/` (and `/test-wallet/wc`, where WalletConnect deep links land) from
+ * the services server: the built HTML with the page's config written into it, and its hashed assets.
+ */
+import { readFile } from "node:fs/promises"
+import { join } from "node:path"
+import { Schema } from "effect"
+import { escapeHtml, htmlPage } from "../../lib/html"
+import { HttpError, RawReply, route } from "../../lib/router"
+import type { PageBuild } from "./build"
+import { configScriptTag, type PageConfig } from "./config"
+
+const contentTypes: Readonly<Record<string, string>> = {
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  woff2: "font/woff2",
+  map: "application/json; charset=utf-8"
+}
+
+// The page's own origin plus the loopback services it talks to; nothing else may load or be reached.
+const contentSecurityPolicy = (config: PageConfig): string => {
+  const connect = ["'self'", ...(config.relayUrl === null ? [] : [config.relayUrl]), ...config.chains.map((chain) => chain.rpcUrl)]
+  return [
+    "default-src 'self'",
+    `connect-src ${connect.join(" ")}`,
+    "img-src 'self' data:",
+    "frame-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'"
+  ].join("; ")
+}
+
+/** The routes of the test wallet page; `config` is read per request (the stack's endpoints are known by then). */
+export const testWalletRoutes = (page: PageBuild, config: () => PageConfig) => {
+  let html: Promise<string> | undefined
+  const htmlFor = async (): Promise<string> => {
+    html ??= page.ready.then(() => readFile(join(page.dir, "index.html"), "utf8"))
+    return html
+  }
+  const pageHandler = async ({ url }: { readonly url: URL }) => {
+    try {
+      const source = await htmlFor()
+      const current = config()
+      const uri = url.searchParams.get("uri")
+      // A deep link's URI is in the field from the start (the script then pairs with it), so it is seen even without script.
+      const withUri = uri === null ? source : source.replace('id="uri"', `id="uri" value="${escapeHtml(uri)}"`)
+      return new RawReply("text/html; charset=utf-8", withUri.replace("</head>", `${configScriptTag(current)}</head>`), 200, {
+        "cache-control": "no-store",
+        "content-security-policy": contentSecurityPolicy(current)
+      })
+    } catch (error) {
+      // A failed build is retried by the next start; the reason is shown instead of a blank page.
+      html = undefined
+      const reply = htmlPage(
+        "Devstack test wallet",
+        `<p>The test wallet page could not be built:</p><pre>${escapeHtml(error instanceof Error ? error.message : String(error))}</pre><p>Build it alone with <code>npx tsx devstack/wallet/page/build.ts</code> to see more.</p>`
+      )
+      return new RawReply(reply.contentType, reply.body, 500)
+    }
+  }
+  return [
+    ...["/test-wallet/", "/test-wallet/wc"].map((path) => route({ method: "GET", path, auth: "none", handler: pageHandler })),
+    route({
+      method: "GET",
+      path: "/test-wallet/assets/:file",
+      auth: "none",
+      params: Schema.Struct({ file: Schema.String }),
+      handler: async ({ params: { file } }) => {
+        // Path parameters arrive URL-decoded: only plain file names may reach the file system.
+        const extension = /^[\w.-]+\.(\w+)$/.exec(file)?.[1]
+        const type = extension === undefined || file.includes("..") ? undefined : contentTypes[extension]
+        if (type === undefined) throw new HttpError(404, `No test wallet asset ${file}`)
+        await page.ready
+        try {
+          const body = await readFile(join(page.dir, "assets", file))
+          // File names carry a content hash: they never change.
+          return new RawReply(type, body, 200, { "cache-control": "public, max-age=31536000, immutable" })
+        } catch {
+          throw new HttpError(404, `No test wallet asset ${file}`)
+        }
+      }
+    })
+  ]
+}

@@ -1,0 +1,543 @@
+/**
+ * The test wallet page's WalletConnect side: a real `@reown/walletkit` wallet on the devstack's relay, whose
+ * proposals and requests wait in a state the view renders until the visitor approves or rejects them. Signing and
+ * sending go through the lead's EIP-1193 test wallet (`../testWallet`), which signs with viem local accounts and
+ * forwards reads to the local anvil chains.
+ */
+import { WalletKit, type WalletKitTypes } from "@reown/walletkit"
+import { Core } from "@walletconnect/core"
+import type { ICore, ProposalTypes, SessionTypes } from "@walletconnect/types"
+import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
+import { formatEther, type Hex } from "viem"
+import { makeTestWallet, ProviderRpcError } from "../testWallet"
+import type { PageChain, PageConfig } from "./config"
+import { describeRequest, parseChainId, promptedMethods, type RequestSummary, sessionEvents, sessionMethods } from "./requests"
+
+/** Who asks: the dapp's metadata as it introduced itself. */
+export interface DappInfo {
+  readonly name: string
+  readonly url: string
+  readonly description: string
+}
+
+/** A session proposal waiting for the visitor. */
+export interface PendingProposal {
+  readonly id: number
+  readonly dapp: DappInfo
+  /** CAIP-2 ids the dapp asks for (required and optional). */
+  readonly chains: ReadonlyArray<string>
+  readonly methods: ReadonlyArray<string>
+  readonly events: ReadonlyArray<string>
+  /** Why it cannot be approved (a required network this wallet lacks), if so. */
+  readonly problem: string | undefined
+}
+
+/** A session request waiting for the visitor. */
+export interface PendingRequest {
+  readonly id: number
+  readonly topic: string
+  readonly dapp: DappInfo
+  /** CAIP-2 id of the chain the request is for. */
+  readonly chainId: string
+  readonly method: string
+  readonly params: unknown
+  readonly summary: RequestSummary
+}
+
+/** A connected session. */
+export interface SessionInfo {
+  readonly topic: string
+  readonly dapp: DappInfo
+  readonly chains: ReadonlyArray<string>
+  readonly address: string
+  /** Expiry, seconds since the epoch. */
+  readonly expiry: number
+}
+
+/** A line of the activity log. */
+export interface Notice {
+  readonly id: number
+  readonly text: string
+  readonly tone: "ok" | "error" | "info"
+}
+
+/** Everything the view shows. */
+export interface WalletState {
+  readonly phase: "starting" | "ready" | "failed"
+  /** Why the wallet could not start (no relay, a failed init). */
+  readonly problem: string | undefined
+  readonly accountIndex: number
+  /** Native balance of the selected account per chain id, as text ("10000 ETH"), when known. */
+  readonly balances: ReadonlyMap<number, string>
+  readonly proposals: ReadonlyArray<PendingProposal>
+  readonly requests: ReadonlyArray<PendingRequest>
+  readonly sessions: ReadonlyArray<SessionInfo>
+  /** Newest first. */
+  readonly notices: ReadonlyArray<Notice>
+  /** Ids of proposals and requests whose answer is on its way (their buttons are disabled). */
+  readonly busy: ReadonlySet<number>
+  /** The last pairing attempt's failure, shown beside the URI field. */
+  readonly pairingError: string | undefined
+  readonly pairing: boolean
+}
+
+/** What the view can ask of the wallet. */
+export interface WalletActions {
+  readonly selectAccount: (index: number) => void
+  readonly pair: (uri: string) => Promise<void>
+  readonly approveProposal: (id: number) => Promise<void>
+  readonly rejectProposal: (id: number) => Promise<void>
+  readonly approveRequest: (id: number) => Promise<void>
+  readonly rejectRequest: (id: number) => Promise<void>
+  readonly disconnect: (topic: string) => Promise<void>
+  /** Adds a line to the activity log (the page reports what it noticed itself, such as a blocked request). */
+  readonly report: (text: string, tone: Notice["tone"]) => void
+}
+
+/** The wallet: its current state, change notifications and actions. */
+export interface PageWallet extends WalletActions {
+  readonly state: () => WalletState
+  readonly subscribe: (listener: (state: WalletState) => void) => () => void
+}
+
+const maxNotices = 30
+
+/**
+ * WalletConnect's core skips Verify (its attestation iframe, the public-key and attestation fetches to
+ * verify.walletconnect.org) and its start-up analytics call to pulse.walletconnect.org when `isTestRun()` holds:
+ * `typeof process !== "undefined" && process.env.IS_VITEST === "true"`. The Node tests set that variable; a browser
+ * never satisfies it. This page flips the same switch in two halves: its build (`build.ts`) fixes
+ * `process.env.IS_VITEST` to "true" (Vite otherwise turns `process.env` into `{}`), and this gives `process` a value
+ * before the Core is made (Verify reads the switch in its constructor). With the switch on, the sign client reads
+ * `global`, which the build defines as `globalThis`. The devstack is offline and has no Verify server: requests
+ * reach the wallet with the validation "UNKNOWN".
+ */
+const skipVerifyOffline = (): void => {
+  const holder = globalThis as { process?: unknown }
+  holder.process ??= { env: {} }
+}
+
+const dappOf = (metadata: { name?: string; url?: string; description?: string } | undefined): DappInfo => ({
+  name: metadata?.name || "An unnamed dapp",
+  url: metadata?.url ?? "",
+  description: metadata?.description ?? ""
+})
+
+const requestedNamespaces = (proposal: ProposalTypes.Struct) => {
+  const all = [...Object.entries(proposal.requiredNamespaces), ...Object.entries(proposal.optionalNamespaces ?? {})]
+  const unique = (values: ReadonlyArray<string>) => [...new Set(values)]
+  return {
+    chains: unique(all.flatMap(([key, ns]) => ns.chains ?? (key.includes(":") ? [key] : []))),
+    methods: unique(all.flatMap(([, ns]) => ns.methods)),
+    events: unique(all.flatMap(([, ns]) => ns.events))
+  }
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/** Starts the wallet on the stack described by `config`: it connects to the relay and restores stored sessions. */
+export const startPageWallet = (config: PageConfig): PageWallet => {
+  const listeners = new Set<(state: WalletState) => void>()
+  let state: WalletState = {
+    phase: "starting",
+    problem: undefined,
+    accountIndex: config.accounts[0]?.index ?? 0,
+    balances: new Map(),
+    proposals: [],
+    requests: [],
+    sessions: [],
+    notices: [],
+    busy: new Set(),
+    pairingError: undefined,
+    pairing: false
+  }
+  let noticeId = 0
+  const set = (patch: Partial<WalletState>) => {
+    state = { ...state, ...patch }
+    for (const listener of listeners) listener(state)
+  }
+  const notify = (text: string, tone: Notice["tone"]) =>
+    set({ notices: [{ id: ++noticeId, text, tone }, ...state.notices].slice(0, maxNotices) })
+  const setBusy = (id: number, busy: boolean) => {
+    const next = new Set(state.busy)
+    if (busy) next.add(id)
+    else next.delete(id)
+    set({ busy: next })
+  }
+
+  const chainByCaip = (caip: string): PageChain | undefined => config.chains.find((chain) => chain.caipNetworkId === caip)
+  const chainName = (chainId: number): string =>
+    config.chains.find((chain) => chain.chainId === chainId)?.name ?? `an unknown chain`
+  const selected = () => config.accounts.find((account) => account.index === state.accountIndex) ?? config.accounts[0]
+
+  const signer =
+    config.accounts.length === 0 || config.chains.length === 0
+      ? undefined
+      : makeTestWallet({
+          privateKeys: config.accounts.map((account) => account.privateKey as Hex),
+          chains: config.chains.map((chain) => ({ chainId: chain.chainId, name: chain.name, rpcUrl: chain.rpcUrl })),
+          chainId: config.chains[0]?.chainId ?? 0
+        })
+  // The page itself asks the visitor; the test wallet only signs, so it is authorised once and approves everything.
+  const authorised = signer?.request({ method: "eth_requestAccounts" })
+
+  const refreshBalances = async () => {
+    const account = selected()
+    if (account === undefined) return
+    const entries = await Promise.all(
+      config.chains.map(async (chain): Promise<readonly [number, string] | undefined> => {
+        try {
+          const response = await fetch(chain.rpcUrl, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [account.address, "latest"] })
+          })
+          const body = (await response.json()) as { result?: string }
+          return body.result === undefined ? undefined : [chain.chainId, `${formatEther(BigInt(body.result))} ETH`]
+        } catch {
+          return undefined
+        }
+      })
+    )
+    if (selected()?.address !== account.address) return
+    set({ balances: new Map(entries.filter((entry) => entry !== undefined)) })
+  }
+
+  let kit: InstanceType<typeof WalletKit> | undefined
+
+  const sessionInfo = (session: SessionTypes.Struct): SessionInfo => {
+    const eip155 = session.namespaces["eip155"]
+    const firstAccount = eip155?.accounts[0] ?? ""
+    return {
+      topic: session.topic,
+      dapp: dappOf(session.peer.metadata),
+      chains: eip155?.chains ?? [...new Set(eip155?.accounts.map((account) => account.split(":").slice(0, 2).join(":")) ?? [])],
+      address: firstAccount.split(":")[2] ?? "",
+      expiry: session.expiry
+    }
+  }
+  const refreshSessions = () => {
+    if (kit === undefined) return
+    set({ sessions: Object.values(kit.getActiveSessions()).map(sessionInfo) })
+  }
+
+  const supportedNamespaces = (address: string) => ({
+    eip155: {
+      chains: config.chains.map((chain) => chain.caipNetworkId),
+      methods: [...sessionMethods],
+      events: [...sessionEvents],
+      accounts: config.chains.map((chain) => `${chain.caipNetworkId}:${address}`)
+    }
+  })
+
+  const approvedNamespaces = (proposal: ProposalTypes.Struct, address: string): SessionTypes.Namespaces => {
+    const namespaces = buildApprovedNamespaces({ proposal, supportedNamespaces: supportedNamespaces(address) })
+    if (Object.keys(namespaces).length === 0) {
+      throw new Error("The dapp asks for no network this wallet has (it has only the devstack's local chains).")
+    }
+    return namespaces
+  }
+
+  const onProposal = ({ id, params }: WalletKitTypes.SessionProposal) => {
+    const requested = requestedNamespaces(params)
+    let problem: string | undefined
+    try {
+      approvedNamespaces(params, selected()?.address ?? "0x0000000000000000000000000000000000000000")
+    } catch (error) {
+      problem = errorText(error)
+    }
+    const proposal: PendingProposal = { id, dapp: dappOf(params.proposer.metadata), ...requested, problem }
+    set({ proposals: [...state.proposals.filter((p) => p.id !== id), proposal] })
+    notify(`${proposal.dapp.name} asks to connect.`, "info")
+  }
+
+  const sessionAddress = (topic: string): string | undefined => {
+    const session = kit?.getActiveSessions()[topic]
+    return session?.namespaces["eip155"]?.accounts[0]?.split(":")[2]
+  }
+
+  const respond = async (topic: string, id: number, outcome: { result: unknown } | { error: { code: number; message: string } }) => {
+    if (kit === undefined) return
+    await kit.respondSessionRequest({
+      topic,
+      response: "result" in outcome ? { id, jsonrpc: "2.0", result: outcome.result } : { id, jsonrpc: "2.0", error: outcome.error }
+    })
+  }
+
+  const switchChain = async (request: PendingRequest): Promise<null> => {
+    const target = parseChainId((Array.isArray(request.params) ? (request.params[0] as { chainId?: unknown } | undefined) : undefined)?.chainId)
+    const chain = config.chains.find((c) => c.chainId === target)
+    if (target === undefined || chain === undefined) {
+      throw new ProviderRpcError(4902, `Unrecognized chain ID ${target ?? "(none)"}: this wallet has only the devstack's local chains.`)
+    }
+    const session = kit?.getActiveSessions()[request.topic]
+    const eip155 = session?.namespaces["eip155"]
+    const address = sessionAddress(request.topic)
+    if (kit === undefined || session === undefined || eip155 === undefined || address === undefined) {
+      throw new ProviderRpcError(4100, "This session is gone.")
+    }
+    if (!(eip155.chains ?? []).includes(chain.caipNetworkId)) {
+      const { acknowledged } = await kit.updateSession({
+        topic: request.topic,
+        namespaces: {
+          ...session.namespaces,
+          eip155: {
+            ...eip155,
+            chains: [...(eip155.chains ?? []), chain.caipNetworkId],
+            accounts: [...eip155.accounts, `${chain.caipNetworkId}:${address}`]
+          }
+        }
+      })
+      await acknowledged()
+    }
+    return null
+  }
+
+  /** Runs an approved (or unprompted) request: the test wallet signs or sends on the request's chain. */
+  const perform = async (request: PendingRequest): Promise<unknown> => {
+    if (request.method === "wallet_switchEthereumChain" || request.method === "wallet_addEthereumChain") return switchChain(request)
+    const chain = chainByCaip(request.chainId)
+    if (signer === undefined || chain === undefined) {
+      throw new ProviderRpcError(4901, `This wallet cannot reach ${request.chainId}.`)
+    }
+    const address = sessionAddress(request.topic)
+    const account = config.accounts.find((a) => a.address.toLowerCase() === address?.toLowerCase())
+    if (account === undefined) throw new ProviderRpcError(4100, "The session's account is not one of this wallet's accounts.")
+    await authorised
+    // Requests are answered one at a time per click, so pointing the test wallet at them in turn is safe.
+    signer.selectAccount(config.accounts.indexOf(account))
+    if (signer.chainId() !== chain.chainId) signer.moveToChain(chain.chainId)
+    return signer.request({ method: request.method, params: request.params })
+  }
+
+  const outcomeText = (request: PendingRequest, result: unknown): string => {
+    const chain = chainByCaip(request.chainId)?.name ?? request.chainId
+    switch (request.method) {
+      case "personal_sign":
+        return `Signed a message for ${request.dapp.name}.`
+      case "eth_signTypedData":
+      case "eth_signTypedData_v4":
+        return `Signed typed data for ${request.dapp.name}.`
+      case "eth_sendTransaction":
+        return `Sent transaction ${String(result)} on ${chain} for ${request.dapp.name}.`
+      case "wallet_switchEthereumChain":
+      case "wallet_addEthereumChain":
+        return `Switched ${request.dapp.name} to ${request.summary.fields[0]?.value ?? "another network"}.`
+      default:
+        return `Answered ${request.method} for ${request.dapp.name}.`
+    }
+  }
+
+  const answer = async (request: PendingRequest) => {
+    try {
+      const result = await perform(request)
+      await respond(request.topic, request.id, { result })
+      notify(outcomeText(request, result), "ok")
+      if (request.method === "wallet_switchEthereumChain" || request.method === "wallet_addEthereumChain") {
+        const target = (request.params as ReadonlyArray<{ chainId?: unknown }>)[0]?.chainId
+        const chain = config.chains.find((c) => c.chainId === parseChainId(target))
+        if (chain !== undefined && kit !== undefined) {
+          await kit.emitSessionEvent({
+            topic: request.topic,
+            event: { name: "chainChanged", data: chain.chainId },
+            chainId: chain.caipNetworkId
+          })
+        }
+        refreshSessions()
+      }
+      if (request.method === "eth_sendTransaction") void refreshBalances()
+    } catch (error) {
+      const code = error instanceof ProviderRpcError ? error.code : -32603
+      await respond(request.topic, request.id, { error: { code, message: errorText(error) } }).catch(() => undefined)
+      notify(`${request.method} for ${request.dapp.name} failed: ${errorText(error)}`, "error")
+    }
+  }
+
+  const onRequest = ({ id, topic, params }: WalletKitTypes.SessionRequest) => {
+    const session = kit?.getActiveSessions()[topic]
+    const request: PendingRequest = {
+      id,
+      topic,
+      dapp: dappOf(session?.peer.metadata),
+      chainId: params.chainId,
+      method: params.request.method,
+      params: params.request.params,
+      summary: describeRequest(params.request.method, params.request.params, chainName)
+    }
+    const target = parseChainId((Array.isArray(request.params) ? (request.params[0] as { chainId?: unknown } | undefined) : undefined)?.chainId)
+    const unknownChain =
+      (request.method === "wallet_switchEthereumChain" || request.method === "wallet_addEthereumChain") &&
+      !config.chains.some((chain) => chain.chainId === target)
+    if (!promptedMethods.has(request.method) || unknownChain) {
+      // Reads and unknown chains need no decision: a wallet answers them at once.
+      void answer(request)
+      return
+    }
+    set({ requests: [...state.requests.filter((r) => r.id !== id), request] })
+    notify(`${request.dapp.name}: ${request.summary.title.toLowerCase()}.`, "info")
+  }
+
+  const dropProposal = (id: number) => set({ proposals: state.proposals.filter((p) => p.id !== id) })
+  const dropRequest = (id: number) => set({ requests: state.requests.filter((r) => r.id !== id) })
+
+  const init = async () => {
+    if (config.relayUrl === null) {
+      set({ phase: "failed", problem: "This devstack runs without its WalletConnect relay: start it with the relay part." })
+      return
+    }
+    if (signer === undefined) {
+      set({ phase: "failed", problem: "This devstack runs without its EVM chains: start it with the evm part." })
+      return
+    }
+    skipVerifyOffline()
+    const core = new Core({
+      projectId: config.projectId,
+      relayUrl: config.relayUrl,
+      logger: "error",
+      customStoragePrefix: "devstack-test-wallet",
+      telemetryEnabled: false
+    })
+    kit = await WalletKit.init({
+      // WalletConnect's own class and interface disagree under exactOptionalPropertyTypes only.
+      core: core as ICore,
+      metadata: {
+        name: "Devstack Test Wallet",
+        description: "The local stack's WalletConnect test wallet (anvil's public dev keys)",
+        url: location.origin,
+        icons: []
+      },
+      // Without it WalletKit holds each request back until the previous one is answered, and waits a second between.
+      signConfig: { disableRequestQueue: true }
+    })
+    kit.on("session_proposal", onProposal)
+    kit.on("session_request", onRequest)
+    kit.on("proposal_expire", ({ id }) => {
+      if (state.proposals.some((p) => p.id === id)) notify("A connection request expired.", "info")
+      dropProposal(id)
+    })
+    kit.on("session_request_expire", ({ id }) => {
+      if (state.requests.some((r) => r.id === id)) notify("A request expired.", "info")
+      dropRequest(id)
+    })
+    kit.on("session_delete", ({ topic }) => {
+      const gone = state.sessions.find((s) => s.topic === topic)
+      refreshSessions()
+      set({ requests: state.requests.filter((r) => r.topic !== topic) })
+      notify(`${gone?.dapp.name ?? "A dapp"} disconnected.`, "info")
+    })
+    refreshSessions()
+    // Proposals and requests that arrived before a reload are still pending in WalletKit's storage.
+    for (const proposal of Object.values(kit.getPendingSessionProposals())) onProposal({ id: proposal.id, params: proposal, verifyContext: { verified: { origin: "", validation: "UNKNOWN", verifyUrl: "" } } })
+    for (const pending of kit.getPendingSessionRequests()) {
+      onRequest({ id: pending.id, topic: pending.topic, params: pending.params, verifyContext: pending.verifyContext })
+    }
+    set({ phase: "ready" })
+  }
+
+  const actions: WalletActions = {
+    report: notify,
+    selectAccount: (index) => {
+      set({ accountIndex: index, balances: new Map() })
+      void refreshBalances()
+    },
+    pair: async (text) => {
+      const uri = text.trim()
+      if (!uri.startsWith("wc:")) {
+        set({ pairingError: "A pairing URI starts with wc: — copy it from the dapp's WalletConnect view." })
+        return
+      }
+      if (kit === undefined) {
+        set({ pairingError: state.problem ?? "The wallet is still starting; try again in a moment." })
+        return
+      }
+      set({ pairing: true, pairingError: undefined })
+      try {
+        await kit.pair({ uri })
+        notify("Paired; waiting for the dapp's connection request.", "info")
+      } catch (error) {
+        set({ pairingError: `Could not pair: ${errorText(error)}` })
+      } finally {
+        set({ pairing: false })
+      }
+    },
+    approveProposal: async (id) => {
+      const proposal = kit === undefined ? undefined : Object.values(kit.getPendingSessionProposals()).find((p) => p.id === id)
+      const account = selected()
+      if (kit === undefined || proposal === undefined || account === undefined) {
+        dropProposal(id)
+        return
+      }
+      setBusy(id, true)
+      try {
+        const session = await kit.approveSession({ id, namespaces: approvedNamespaces(proposal, account.address) })
+        dropProposal(id)
+        refreshSessions()
+        notify(`Connected to ${dappOf(session.peer.metadata).name} as account #${account.index}.`, "ok")
+      } catch (error) {
+        notify(`Could not connect: ${errorText(error)}`, "error")
+      } finally {
+        setBusy(id, false)
+      }
+    },
+    rejectProposal: async (id) => {
+      const proposal = state.proposals.find((p) => p.id === id)
+      setBusy(id, true)
+      try {
+        await kit?.rejectSession({ id, reason: getSdkError("USER_REJECTED") })
+        notify(`Rejected the connection request of ${proposal?.dapp.name ?? "a dapp"}.`, "info")
+      } catch (error) {
+        notify(`Could not reject: ${errorText(error)}`, "error")
+      } finally {
+        dropProposal(id)
+        setBusy(id, false)
+      }
+    },
+    approveRequest: async (id) => {
+      const request = state.requests.find((r) => r.id === id)
+      if (request === undefined) return
+      setBusy(id, true)
+      await answer(request)
+      dropRequest(id)
+      setBusy(id, false)
+    },
+    rejectRequest: async (id) => {
+      const request = state.requests.find((r) => r.id === id)
+      if (request === undefined) return
+      setBusy(id, true)
+      try {
+        // A wallet's refusal travels as WalletConnect's USER_REJECTED: code 5000.
+        await respond(request.topic, id, { error: getSdkError("USER_REJECTED") })
+        notify(`Rejected: ${request.summary.title.toLowerCase()} for ${request.dapp.name}.`, "info")
+      } catch (error) {
+        notify(`Could not reject: ${errorText(error)}`, "error")
+      } finally {
+        dropRequest(id)
+        setBusy(id, false)
+      }
+    },
+    disconnect: async (topic) => {
+      const session = state.sessions.find((s) => s.topic === topic)
+      try {
+        await kit?.disconnectSession({ topic, reason: getSdkError("USER_DISCONNECTED") })
+        notify(`Disconnected from ${session?.dapp.name ?? "the dapp"}.`, "info")
+      } catch (error) {
+        notify(`Could not disconnect: ${errorText(error)}`, "error")
+      } finally {
+        refreshSessions()
+        set({ requests: state.requests.filter((r) => r.topic !== topic) })
+      }
+    }
+  }
+
+  void refreshBalances()
+  init().catch((error: unknown) => set({ phase: "failed", problem: `The wallet could not start: ${errorText(error)}` }))
+
+  return {
+    ...actions,
+    state: () => state,
+    subscribe: (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    }
+  }
+}

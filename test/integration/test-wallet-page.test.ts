@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { AxeBuilder } from "@axe-core/playwright"
+import { UniversalProvider } from "@walletconnect/universal-provider"
+import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core"
+import { createPublicClient, type Hex, http, parseEther, stringToHex, verifyMessage } from "viem"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Started } from "../../devstack/lib/Started"
+import { type DevstackInfo, startDevstack } from "../../devstack/main"
+
+// For the dapp client in this process: WalletConnect's Verify would wait for its hosted server (offline here).
+process.env.IS_VITEST = "true"
+
+const DAPP = "Page Test Dapp"
+const CHAIN = "eip155:31337"
+
+describe("the devstack's test wallet page", () => {
+  let stack: Started<DevstackInfo>
+  let context: BrowserContext
+  let page: Page
+  let profile: string
+  let dapp: InstanceType<typeof UniversalProvider>
+  let address: Hex
+  const requested: Array<string> = []
+  const consoleErrors: Array<string> = []
+
+  beforeAll(async () => {
+    stack = await startDevstack({ parts: ["evm", "relay", "services"] })
+    profile = mkdtempSync(join(tmpdir(), "test-wallet-page-"))
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
+      ]
+    })
+    page = context.pages()[0] ?? (await context.newPage())
+    page.on("request", (request) => requested.push(request.url()))
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(message.text())
+    })
+    await page.goto(stack.info.config.services?.testWalletUrl ?? "")
+    await page.getByRole("status").filter({ hasText: "Ready" }).waitFor()
+
+    dapp = await UniversalProvider.init({
+      projectId: stack.info.config.services?.defaultProjectId ?? "",
+      relayUrl: stack.info.config.relay?.url ?? "",
+      logger: "silent",
+      metadata: { name: DAPP, description: "A dapp under test", url: "http://127.0.0.1", icons: [] },
+      customStoragePrefix: "test-wallet-page-dapp",
+      storageOptions: { database: ":memory:" }
+    })
+  })
+
+  afterAll(async () => {
+    await dapp?.client.core.relayer.transportClose().catch(() => undefined)
+    dapp?.client.core.heartbeat.stop()
+    await context?.close()
+    await stack?.stop()
+    if (profile !== undefined) rmSync(profile, { recursive: true, force: true })
+  })
+
+  const card = (title: string): Locator => page.getByRole("article", { name: title })
+  const textOf = async (locator: Locator): Promise<string> => {
+    await locator.waitFor()
+    return (await locator.textContent()) ?? ""
+  }
+
+  it("pairs from a pasted URI, shows the dapp's proposal and connects with the account chosen", async () => {
+    const account1 = stack.info.config.evm?.accounts[1]?.address as Hex
+    const uri = new Promise<string>((resolve) => dapp.once("display_uri", resolve))
+    const chains = stack.info.config.evm?.chains ?? []
+    const connected = dapp.connect({
+      optionalNamespaces: {
+        eip155: {
+          chains: chains.map((chain) => chain.caipNetworkId),
+          methods: ["personal_sign", "eth_sendTransaction", "wallet_switchEthereumChain"],
+          events: ["accountsChanged", "chainChanged"],
+          rpcMap: Object.fromEntries(chains.map((chain) => [String(chain.chainId), chain.rpcUrl]))
+        }
+      }
+    })
+
+    await page.getByLabel("Account to share").selectOption("1")
+    await page.getByLabel("Pairing URI").fill(await uri)
+    await page.getByRole("button", { name: "Connect", exact: true }).click()
+    const proposal = card(`${DAPP} asks to connect`)
+    const shown = await textOf(proposal)
+    expect(shown).toContain("Devstack 31337")
+    expect(shown).toContain("Devstack 31338")
+    expect(shown).toContain("personal_sign")
+    expect(shown).toContain(account1)
+    const { violations } = await new AxeBuilder({ page }).analyze()
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([])
+    await proposal.getByRole("button", { name: "Approve" }).click()
+
+    const session = await connected
+    expect(session?.namespaces["eip155"]?.accounts).toContain(`${CHAIN}:${account1}`)
+    expect(await textOf(page.getByRole("region", { name: "Connected dapps" }).getByRole("article", { name: DAPP }))).toContain(account1)
+    address = account1
+  })
+
+  it("shows a personal_sign message decoded and answers Approve with the account's signature", async () => {
+    const message = "Sign in to the page test, nonce 42"
+    const signed = dapp.request<Hex>({ method: "personal_sign", params: [stringToHex(message), address] }, CHAIN)
+
+    const prompt = card("Sign a message")
+    const shown = await textOf(prompt)
+    expect(shown).toContain(message)
+    expect(shown).toContain(DAPP)
+    await prompt.getByRole("button", { name: "Approve" }).click()
+
+    const signature = await signed
+    expect(await verifyMessage({ address, message, signature })).toBe(true)
+    await page.getByRole("listitem").filter({ hasText: `Signed a message for ${DAPP}` }).waitFor()
+  })
+
+  it("brings a Reject to the dapp as WalletConnect's code 5000", async () => {
+    const outcome = dapp
+      .request<Hex>({ method: "personal_sign", params: [stringToHex("please reject"), address] }, CHAIN)
+      .then((signature) => ({ signature }), (error: unknown) => ({ error }))
+    const prompt = card("Sign a message")
+    expect(await textOf(prompt)).toContain("please reject")
+    await prompt.getByRole("button", { name: "Reject" }).click()
+
+    expect(await outcome).toMatchObject({ error: { code: 5000 } })
+    await prompt.waitFor({ state: "detached" })
+  })
+
+  it("shows a transaction's recipient and value, and sends it on the local chain on Approve", async () => {
+    const to = stack.info.config.evm?.accounts[5]?.address as Hex
+    const sent = dapp.request<Hex>(
+      { method: "eth_sendTransaction", params: [{ from: address, to, value: `0x${parseEther("1.5").toString(16)}` }] },
+      CHAIN
+    )
+    const prompt = card("Send a transaction")
+    const shown = await textOf(prompt)
+    expect(shown).toContain(to)
+    expect(shown).toContain("1.5 ETH")
+    await prompt.getByRole("button", { name: "Approve" }).click()
+
+    const hash = await sent
+    const rpcUrl = stack.info.config.evm?.chains.find((chain) => chain.caipNetworkId === CHAIN)?.rpcUrl ?? ""
+    const receipt = await createPublicClient({ transport: http(rpcUrl) }).waitForTransactionReceipt({ hash })
+    expect(receipt.status).toBe("success")
+    expect(receipt.from.toLowerCase()).toBe(address.toLowerCase())
+    expect(receipt.to?.toLowerCase()).toBe(to.toLowerCase())
+  })
+
+  it("disconnects a session from the page, and the dapp hears it", async () => {
+    const deleted = new Promise<void>((resolve) => dapp.once("session_delete", () => resolve()))
+    const sessions = page.getByRole("region", { name: "Connected dapps" })
+    await sessions.getByRole("article", { name: DAPP }).getByRole("button", { name: "Disconnect" }).click()
+
+    await deleted
+    await sessions.getByText("No dapp is connected.").waitFor()
+  })
+
+  it("opens a deep link's URI at once (as the catalogue's entries do), and a rejected proposal fails the dapp's connect", async () => {
+    const uri = new Promise<string>((resolve) => dapp.once("display_uri", resolve))
+    const outcome = dapp
+      .connect({ optionalNamespaces: { eip155: { chains: [CHAIN], methods: ["personal_sign"], events: [] } } })
+      .then((session) => ({ session }), (error: unknown) => ({ error }))
+    const link = `${stack.info.config.services?.testWalletUrl}wc?uri=${encodeURIComponent(await uri)}`
+    await page.goto(link)
+
+    const proposal = card(`${DAPP} asks to connect`)
+    await proposal.getByRole("button", { name: "Reject" }).click()
+    expect(await outcome).toMatchObject({ error: { code: 5000 } })
+    // The used link is gone from the address, so a reload does not pair again.
+    expect(new URL(page.url()).searchParams.has("uri")).toBe(false)
+  })
+
+  it("tried to reach nothing outside the local stack", async () => {
+    const outside = requested.filter((url) => !/^(https?|wss?):\/\/127\.0\.0\.1[:/]/.test(url) && !url.startsWith("data:"))
+    expect(outside).toEqual([])
+    // What the page's Content-Security-Policy blocked never becomes a request: it shows in the console and the log.
+    expect(consoleErrors.filter((text) => text.includes("Content Security Policy"))).toEqual([])
+    expect(await page.getByRole("region", { name: "Activity" }).textContent()).not.toContain("Blocked a request")
+  })
+})
