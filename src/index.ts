@@ -417,6 +417,70 @@ export {
   type StorageService
 } from "./services/Storage/Storage"
 
+export {
+  DEFAULT_RPC_TRANSPORT_SETTINGS,
+  type EndpointSource,
+  endpointsOf,
+  PING_METHODS,
+  type RankedEndpoint,
+  type RpcCall,
+  type RpcEndpoint,
+  type RpcRequestOptions,
+  RpcTransport,
+  type RpcTransportSettings
+} from "./services/RpcTransport/RpcTransport"
+
+export {
+  type RpcError,
+  RpcInvalidResponse,
+  RpcNetworkError,
+  RpcNoEndpoint,
+  RpcResponseError,
+  RpcTimeout
+} from "./services/RpcTransport/errors"
+
+export {
+  BALANCE_NAMESPACES,
+  type BalanceOptions,
+  BlockchainApi,
+  FAILED_TO_FETCH_TRANSACTIONS,
+  type HistoryOptions,
+  isNativeToken,
+  TOKEN_BALANCE_UNAVAILABLE,
+  TokenBalanceUnavailable,
+  TransactionsUnavailable
+} from "./services/BlockchainApi"
+
+export {
+  type CatalogSource,
+  customWalletEntry,
+  initialWalletCatalogState,
+  installedConnectorOf,
+  WalletCatalog,
+  type WalletCatalogState,
+  type WalletListing,
+  type WalletSearchState
+} from "./services/WalletCatalog"
+
+export { Analytics, type AnalyticsProperties } from "./services/Analytics"
+
+export { type ServiceError, ServiceAnswerInvalid, ServiceUnreachable } from "./services/serviceHttp"
+
+export {
+  type Eip155Adapter,
+  type EvmReceipt,
+  type EvmTransactionRequest,
+  makeEip155Adapter,
+  type NativeBalance,
+  type ReadRpc
+} from "./services/eip155/Eip155Adapter"
+
+export { INJECTED_CONNECTOR_ID, makeBrowserDirectory, makeStaticDirectory, type ProviderDirectory } from "./services/eip155/ProviderDirectory"
+
+export { eip155BrowserAdapter } from "./services/eip155/live"
+
+export { sendTransaction, signMessage, waitForTransaction, type WalletActionError } from "./services/WalletActions"
+
 /** The stored keys of the product, for hosts that inspect or clear what wallet-runtime keeps. */
 export * as StorageKeys from "./services/Storage/keys"
 

@@ -8,3 +8,4 @@ export {
   makeFakeChainAdapter
 } from "./services/ChainAdapter"
 export { testLayer } from "./layers/Test"
+export { offlineHttpClientLayer } from "./services/serviceHttp"

@@ -4,7 +4,10 @@
  * adapters from the environment's layer.
  */
 import { Effect, Layer } from "effect"
+import type * as HttpClient from "effect/http/HttpClient"
 import type { Alert } from "../domain/alerts"
+import { Analytics } from "../services/Analytics"
+import { BlockchainApi } from "../services/BlockchainApi"
 import { ChainAdapters } from "../services/ChainAdapter"
 import { Config } from "../services/Config"
 import { Connection } from "../services/Connection"
@@ -14,6 +17,7 @@ import { Notifications } from "../services/Notifications"
 import { Platform } from "../services/Platform"
 import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { Storage } from "../services/Storage/Storage"
+import { WalletCatalog } from "../services/WalletCatalog"
 
 /** Every service a wallet runtime provides. */
 export type WalletServices =
@@ -26,6 +30,9 @@ export type WalletServices =
   | Platform
   | ChainAdapters
   | RpcTransport
+  | BlockchainApi
+  | WalletCatalog
+  | Analytics
 
 // Restoring starts in the background once the services exist: the page is never held up by a slow wallet, and a
 // family shows `reconnecting` meanwhile. Nothing is asked of any wallet unless a session was stored.
@@ -44,10 +51,11 @@ const startUp = (alerts: ReadonlyArray<Alert>) =>
 
 /** The core services over an environment (Storage, Config, Platform, ChainAdapters, RpcTransport). */
 export const coreLayer = (
-  environment: Layer.Layer<Storage | Config | Platform | ChainAdapters | RpcTransport>,
+  environment: Layer.Layer<Storage | Config | Platform | ChainAdapters | RpcTransport | HttpClient.HttpClient>,
   alerts: ReadonlyArray<Alert> = []
 ): Layer.Layer<WalletServices> =>
   startUp(alerts).pipe(
+    Layer.provideMerge(Layer.mergeAll(BlockchainApi.layer, WalletCatalog.layer, Analytics.layer)),
     Layer.provideMerge(Networks.layer),
     Layer.provideMerge(Modal.layer),
     Layer.provideMerge(Connection.layer),

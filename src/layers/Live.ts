@@ -31,7 +31,7 @@ export const liveLayer = (
       ? ChainAdapters.layer(adapters)
       : ChainAdapters.layerFrom(defaultAdapters(options)).pipe(Layer.provide(transport), Layer.provide(config))
   return coreLayer(
-    Layer.mergeAll(Storage.layerBrowser, Platform.layerBrowser, config, chainAdapters, transport),
+    Layer.mergeAll(Storage.layerBrowser, Platform.layerBrowser, config, chainAdapters, transport, FetchHttpClient.layer),
     alerts
   )
 }
