@@ -1,3 +1,4 @@
+import { pathToFileURL } from "node:url"
 /**
  * RPC failover bench: how long a request takes when the network's first endpoint is broken, on the first request
  * (nothing known yet) and after one ranking interval (4000 ms of pings). The endpoints are loopback servers of ours:
@@ -41,7 +42,7 @@ const serve = async (behaviour: Behaviour): Promise<LocalHttpServer> => {
   return http
 }
 
-interface Row {
+export interface Row {
   readonly primary: string
   readonly firstMs: number
   readonly afterIntervalMs: number
@@ -84,24 +85,31 @@ const measure = async (primary: "dead" | Behaviour): Promise<Row> => {
   }
 }
 
-const main = async () => {
-  // The hanging case waits out a whole request time-out, so it runs beside the others; those run one after another so
+/** One row per broken-primary case: first request, then after one ranking interval. */
+export const failoverRows = async (): Promise<ReadonlyArray<Row>> => {
+  // The hanging case waits out a ping time-out, so it runs beside the others; those run one after another so
   // their few milliseconds are not measured against each other's load.
   const hang = measure("hang")
   const quick: Array<Row> = []
   for (const primary of ["healthy", "dead", "503"] as const) quick.push(await measure(primary))
-  const rows = [...quick, await hang]
-  const label: Record<string, string> = {
-    healthy: "healthy too (baseline)",
-    dead: "dead (connection refused)",
-    "503": "answers HTTP 503",
-    hang: `never answers (ping time-out ${DEFAULT_RPC_TRANSPORT_SETTINGS.pingTimeoutMs} ms)`
-  }
+  return [...quick, await hang]
+}
+
+/** Words for each case. */
+export const failoverLabel: Record<string, string> = {
+  healthy: "healthy too (baseline)",
+  dead: "dead (connection refused)",
+  "503": "answers HTTP 503",
+  hang: `never answers (ping time-out ${DEFAULT_RPC_TRANSPORT_SETTINGS.pingTimeoutMs} ms)`
+}
+
+const main = async () => {
+  const rows = await failoverRows()
   const ms = (value: number) => `${value.toFixed(1)} ms`
   console.log(`RPC failover: primary endpoint broken, healthy backup second; ranking interval ${RPC_RANKING_INTERVAL_MS} ms`)
   console.table(
     rows.map((row) => ({
-      "primary endpoint": label[row.primary] ?? row.primary,
+      "primary endpoint": failoverLabel[row.primary] ?? row.primary,
       "first request": ms(row.firstMs),
       "after one ranking interval": ms(row.afterIntervalMs),
       "ranked first then": row.rankedFirst
@@ -109,4 +117,5 @@ const main = async () => {
   )
 }
 
-await main()
+// Run alone with `npx tsx bench/rpc-failover.ts`; `npm run bench` imports the rows instead.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
