@@ -1,9 +1,5 @@
-/**
- * Light and dark themes, and the scoped root every piece of our UI sits in: the root stops inheritance from the
- * host page (`all: initial`) and its descendants revert to the browser's defaults, so host rules such as
- * `button { … }` or `* { … }` cannot reach inside, while our own classes (declared after this file) still apply.
- */
-import { assignVars, globalStyle, keyframes, style } from "@vanilla-extract/css"
+/** Light and dark themes (values of the contract's variables), and small shared styles. */
+import { assignVars, keyframes, style } from "@vanilla-extract/css"
 import { vars } from "./contract.css"
 
 const SYSTEM_FONTS =
@@ -82,54 +78,6 @@ export const darkTheme = theme({
   overlay: "rgba(0, 0, 0, 0.6)",
   shadow: "0 12px 40px rgba(0, 0, 0, 0.5)"
 }, "dark")
-
-/** The scoped root: no inheritance from the host page; our font, colour and sizes. */
-export const root = style({
-  all: "initial",
-  boxSizing: "border-box",
-  fontFamily: vars.fontFamily,
-  fontSize: vars.fontSize.body,
-  lineHeight: 1.4,
-  color: vars.color.text,
-  WebkitFontSmoothing: "antialiased",
-  textAlign: "start"
-})
-
-// Specificity (0,1,0) beats a host's element and universal rules; our component classes come later and win ties.
-// SVG is left alone: reverting would drop its presentation attributes (fill, stroke).
-globalStyle(`${root} :where(*:not(svg, svg *)), ${root} :where(*:not(svg, svg *))::before, ${root} :where(*:not(svg, svg *))::after`, {
-  all: "revert",
-  boxSizing: "border-box",
-  margin: 0,
-  padding: 0,
-  border: "0 solid transparent",
-  font: "inherit",
-  color: "inherit",
-  background: "none",
-  listStyle: "none",
-  textDecoration: "none",
-  letterSpacing: "inherit",
-  textTransform: "none"
-})
-
-globalStyle(`${root}:focus-visible, ${root} :where(:focus-visible)`, {
-  outline: `2px solid ${vars.color.focus}`,
-  outlineOffset: "2px"
-})
-
-globalStyle(`${root} :where(button:not(:disabled), [role="button"], [role="tab"], a[href])`, {
-  cursor: "pointer"
-})
-
-globalStyle(`${root}, ${root} *`, {
-  "@media": {
-    "(prefers-reduced-motion: reduce)": {
-      animationDuration: "0.01ms !important",
-      animationIterationCount: "1 !important",
-      transitionDuration: "0.01ms !important"
-    }
-  }
-})
 
 /** Visible to screen readers only. */
 export const visuallyHidden = style({

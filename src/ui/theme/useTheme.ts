@@ -6,7 +6,8 @@ import { type CSSProperties, useSyncExternalStore } from "react"
 import type { ThemeMode } from "../../domain/Account"
 import type { ThemeVariables } from "../../domain/Options"
 import { useWalletRuntime } from "../react/WalletRuntimeProvider"
-import { darkTheme, lightTheme, root } from "./theme.css"
+import { root } from "./contract.css"
+import { darkTheme, lightTheme } from "./theme.css"
 
 /** The class of each theme mode. */
 export const themeClasses: { readonly [M in ThemeMode]: string } = { light: lightTheme, dark: darkTheme }

@@ -13,7 +13,8 @@ export function Avatar(props: { readonly address: string; readonly image?: strin
   const [failed, setFailed] = useState(false)
   const size = props.size ?? 32
   if (props.image !== undefined && props.image !== null && props.image !== "" && !failed) {
-    return <img className={styles.avatar} src={props.image} alt="" width={size} height={size} onError={() => setFailed(true)} />
+    // Sized inline: the scoped reset reverts presentational width/height attributes.
+    return <img className={styles.avatar} src={props.image} alt="" style={{ width: size, height: size }} onError={() => setFailed(true)} />
   }
   const background = `linear-gradient(135deg, hsl(${hueOf(props.address, 7)} 70% 60%), hsl(${hueOf(props.address, 13)} 65% 42%))`
   return <span className={styles.avatar} style={{ width: size, height: size, background }} aria-hidden="true" />

@@ -16,7 +16,8 @@ export function WalletIcon(props: WalletIconProps): ReactNode {
   const size = props.size ?? 32
   const className = [styles.icon, props.round === true && styles.round].filter(Boolean).join(" ")
   if (props.src !== undefined && props.src !== "" && !failed) {
-    return <img className={className} src={props.src} alt="" width={size} height={size} onError={() => setFailed(true)} />
+    // Sized inline: the scoped reset reverts presentational width/height attributes.
+    return <img className={className} src={props.src} alt="" style={{ width: size, height: size }} onError={() => setFailed(true)} />
   }
   return (
     <span className={className} style={{ width: size, height: size, fontSize: Math.round(size * 0.45) }} aria-hidden="true">

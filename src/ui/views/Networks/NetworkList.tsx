@@ -15,6 +15,7 @@ import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
 import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
+import { visuallyHidden } from "../../theme/theme.css"
 import { useAction } from "../useAction"
 import * as styles from "./Networks.css"
 
@@ -66,7 +67,7 @@ export function NetworkList(props: NetworkListProps): ReactNode {
       {!options.enableNetworkSwitch && <Notice variant="info">This site does not let you switch networks here.</Notice>}
       {families.map((family) => (
         <section key={family} className={styles.group} aria-labelledby={`${headingId}-${family}`}>
-          <h3 id={`${headingId}-${family}`} className={families.length > 1 ? styles.groupTitle : undefined} hidden={families.length === 1}>
+          <h3 id={`${headingId}-${family}`} className={families.length > 1 ? styles.groupTitle : visuallyHidden}>
             {FAMILY_NAMES[family]}
           </h3>
           <div className={listStyles.list} role="list" onKeyDown={onListKeyDown}>

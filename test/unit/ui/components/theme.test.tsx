@@ -6,7 +6,8 @@ import { THEME_VARIABLE_NAMES } from "../../../../src/domain/Options"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { Modal } from "../../../../src/services/Modal"
 import { vars } from "../../../../src/ui/theme/contract.css"
-import { darkTheme, lightTheme, root } from "../../../../src/ui/theme/theme.css"
+import { root } from "../../../../src/ui/theme/contract.css"
+import { darkTheme, lightTheme } from "../../../../src/ui/theme/theme.css"
 import { fakeWallet, findView, renderHost, runtimeFor } from "./support"
 
 let runtime: WalletRuntime | undefined
