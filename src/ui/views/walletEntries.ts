@@ -3,7 +3,8 @@
  * catalogue entry, or both when a catalogue wallet is installed. A wallet is listed once, whichever way it came.
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
-import type { ConnectorInfo, CustomWallet, WalletCatalogEntry } from "../../domain/Wallet"
+import type { ConnectorInfo, WalletCatalogEntry } from "../../domain/Wallet"
+import type { WalletListing } from "../../services/WalletCatalog"
 import type { ConnectorsByFamily } from "../atoms/connection"
 import type { RouteData } from "../../services/Modal"
 
@@ -63,12 +64,19 @@ export const walletEntry = (wallet: WalletCatalogEntry, connectors: ReadonlyArra
   }
 }
 
-/** A host's custom wallet as a catalogue entry (it has no catalogue image and no chain list). */
-export const customWalletEntry = (custom: CustomWallet): WalletCatalogEntry => ({
-  ...custom,
-  image_id: "",
-  chains: []
+/** The row of a wallet of the catalogue service (featured, listed, found, or the host's own). */
+export const listingEntry = (listing: WalletListing): WalletEntry => ({
+  key: normalise(listing.wallet.rdns ?? listing.wallet.name),
+  name: listing.wallet.name,
+  imageUrl: listing.imageUrl ?? listing.installed?.imageUrl,
+  connector: listing.installed,
+  wallet: listing.wallet,
+  installed: listing.installed !== undefined
 })
+
+/** Connectors that stand for a wallet of their own (not WalletConnect or the embedded wallet, which have views of their own). */
+export const walletConnectors = (connectors: ReadonlyArray<ConnectorInfo>): ReadonlyArray<ConnectorInfo> =>
+  connectors.filter((connector) => connector.type !== "WALLET_CONNECT" && connector.type !== "AUTH")
 
 /** Where a row leads: the connecting view, with the connector and/or the catalogue entry. */
 export const routeOf = (entry: WalletEntry): RouteData => ({

@@ -1,9 +1,10 @@
 /** `<AccountButton/>`: the connected account (name or truncated address, and balance); opens the Account view. */
 import type { ReactNode } from "react"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
+import * as AsyncResult from "effect/reactivity/AsyncResult"
+import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
 import { activeAccountAtom } from "../../atoms/connection"
 import { openModalFn } from "../../atoms/modal"
-import { activeNetworkAtom } from "../../atoms/networks"
 import { Avatar } from "../Avatar/Avatar"
 import { accountLabel, balanceText } from "../display"
 import { HostButton } from "../HostButton/HostButton"
@@ -22,15 +23,31 @@ export interface AccountButtonProps {
  */
 export function AccountButton(props: AccountButtonProps): ReactNode {
   const account = useAtomValue(activeAccountAtom)
-  const symbol = useAtomValue(activeNetworkAtom, (network) => network?.nativeCurrency.symbol)
   const open = useAtomSet(openModalFn)
   if (account.status !== "connected" || account.address === undefined) return null
-  const balance = props.showBalance === false ? undefined : balanceText(account.balance, account.balanceSymbol ?? symbol)
   return (
     <HostButton className={props.className} onClick={() => open({ view: "Account" })}>
-      {balance !== undefined && <span className={styles.muted}>{balance}</span>}
-      <Avatar address={account.address} image={account.profileImage} size={22} />
-      <span>{accountLabel(account)}</span>
+      {props.showBalance !== false && <ButtonBalance />}
+      <AccountName address={account.address} />
     </HostButton>
+  )
+}
+
+// Separate components, so the balance and identity are asked for only while a connected account is shown.
+function ButtonBalance(): ReactNode {
+  const text = useAtomValue(accountBalanceAtom, (result) =>
+    AsyncResult.isSuccess(result) && result.value !== undefined ? balanceText(result.value.balance, result.value.symbol) : undefined
+  )
+  return text === undefined ? null : <span className={styles.muted}>{text}</span>
+}
+
+/** The account's avatar and name (from its identity) or truncated address. */
+export function AccountName(props: { readonly address: string }): ReactNode {
+  const identity = useAtomValue(accountIdentityAtom, (result) => AsyncResult.getOrElse(result, () => undefined))
+  return (
+    <>
+      <Avatar address={props.address} image={identity?.profileImage} size={22} />
+      <span>{accountLabel({ address: props.address, profileName: identity?.profileName })}</span>
+    </>
   )
 }

@@ -9,8 +9,7 @@ import type { ConnectionState } from "../../../services/Connection"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { activeAccountAtom, connectionAtom } from "../../atoms/connection"
 import { openModalFn } from "../../atoms/modal"
-import { Avatar } from "../Avatar/Avatar"
-import { accountLabel } from "../display"
+import { AccountName } from "../AccountButton/AccountButton"
 import { HostButton } from "../HostButton/HostButton"
 import { Spinner } from "../Spinner/Spinner"
 
@@ -50,14 +49,15 @@ export function ConnectButton(props: ConnectButtonProps): ReactNode {
       onClick={() => open(undefined)}
     >
       {busy && <Spinner />}
-      {connected && account.address !== undefined && <Avatar address={account.address} image={account.profileImage} size={22} />}
-      {status === "connecting"
-        ? "Connecting…"
-        : status === "reconnecting"
-          ? "Reconnecting…"
-          : connected
-            ? accountLabel(account)
-            : (props.label ?? "Connect wallet")}
+      {connected && account.address !== undefined ? (
+        <AccountName address={account.address} />
+      ) : status === "connecting" ? (
+        "Connecting…"
+      ) : status === "reconnecting" ? (
+        "Reconnecting…"
+      ) : (
+        (props.label ?? "Connect wallet")
+      )}
     </HostButton>
   )
 }

@@ -18,6 +18,8 @@ export const address = style({ margin: 0, color: vars.color.textMuted, fontSize:
 
 export const balance = style({ margin: 0, fontSize: vars.fontSize.title, color: vars.color.textMuted, fontWeight: 600 })
 
+export const balanceUnavailable = style({ margin: 0, fontSize: vars.fontSize.small, color: vars.color.textMuted })
+
 export const tabs = style({
   display: "flex",
   gap: vars.space.xs,

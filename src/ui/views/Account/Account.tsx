@@ -1,12 +1,16 @@
 /**
  * Account: the connected account — name and avatar when its identity gives them, address (4…6 characters, with a
- * copy button), balance (3 decimals), the network (to switch), the Tokens/NFTs/Activity tabs, and disconnect.
+ * copy button), native balance (3 decimals) from the blockchain service, the network (to switch), the
+ * Tokens/NFTs/Activity tabs, and disconnect.
  */
 import { Effect } from "effect"
+import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useEffect } from "react"
+import type { Balance as BalanceValue } from "../../../domain/Account"
 import { truncateAddress } from "../../../domain/format"
 import { Notifications, type SnackbarVariant } from "../../../services/Notifications"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
+import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
 import { activeAccountAtom, disconnectFn } from "../../atoms/connection"
 import { closeModalFn } from "../../atoms/modal"
 import { activeNetworkAtom } from "../../atoms/networks"
@@ -21,9 +25,23 @@ import { Spinner } from "../../components/Spinner/Spinner"
 import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
 import type { ViewProps } from "../registry"
+import { visitorError } from "../errorText"
 import { useAction } from "../useAction"
 import * as styles from "./Account.css"
 import { AccountTabs } from "./AccountTabs"
+
+/** The native balance (3 decimals): loading, the amount, or the catalogue's 'Token Balance Unavailable'. */
+function Balance(props: { readonly result: AsyncResult.AsyncResult<BalanceValue | undefined, unknown> }): ReactNode {
+  const { result } = props
+  if (AsyncResult.isSuccess(result)) {
+    const text = result.value === undefined ? undefined : balanceText(result.value.balance, result.value.symbol)
+    return text === undefined ? null : <p className={styles.balance}>{text}</p>
+  }
+  if (AsyncResult.isFailure(result) && !result.waiting) {
+    return <p className={styles.balanceUnavailable}>{visitorError(result.cause).message}</p>
+  }
+  return <Spinner label="Loading balance" />
+}
 
 /** The Account view. */
 export function Account(_props: ViewProps): ReactNode {
@@ -33,6 +51,8 @@ export function Account(_props: ViewProps): ReactNode {
   const close = useAtomSet(closeModalFn)
   const navigation = useModalNavigation()
   const disconnect = useAction(disconnectFn)
+  const balance = useAtomValue(accountBalanceAtom)
+  const identity = useAtomValue(accountIdentityAtom, (result) => AsyncResult.getOrElse(result, () => undefined))
 
   const disconnected = disconnect.status._tag === "Done"
   useEffect(() => {
@@ -64,20 +84,21 @@ export function Account(_props: ViewProps): ReactNode {
         () => snackbar("error", "Could not copy the address")
       )
 
-  const balance = balanceText(account.balance, account.balanceSymbol ?? network?.nativeCurrency.symbol)
-  const hasName = account.profileName !== undefined && account.profileName !== null
+  const profileName = identity?.profileName ?? account.profileName
+  const profileImage = identity?.profileImage ?? account.profileImage
+  const hasName = profileName !== undefined && profileName !== null
   return (
     <>
       <div className={styles.profile}>
-        <Avatar address={address} image={account.profileImage} size={64} />
+        <Avatar address={address} image={profileImage} size={64} />
         <div className={styles.nameRow}>
           <h3 className={styles.name} title={address}>
-            {accountLabel(account)}
+            {accountLabel({ address, profileName })}
           </h3>
           <IconButton icon="copy" label="Copy address" onClick={() => void copy()} />
         </div>
         {hasName && <p className={styles.address}>{truncateAddress(address)}</p>}
-        {balance !== undefined && <p className={styles.balance}>{balance}</p>}
+        <Balance result={balance} />
       </div>
       {network !== undefined && (
         <ListItem

@@ -57,3 +57,5 @@ export const row = style({
 })
 
 export const empty = style({ textAlign: "center", color: vars.color.textMuted, padding: vars.space.xl })
+
+export const more = style({ display: "flex", alignItems: "center", justifyContent: "center", color: vars.color.textMuted })

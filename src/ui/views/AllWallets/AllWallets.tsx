@@ -1,24 +1,30 @@
 /**
- * AllWallets: every wallet the visitor can choose — the browser's own first, then the catalogue's — with a search
- * (trimmed, case-insensitive). The list is virtual: only the rows in view (and a few around) are in the page, so
- * it stays smooth with thousands of wallets. One row is a Tab stop; the arrow keys, Home and End move between rows.
+ * AllWallets: every wallet the visitor can choose — the browser's own first, then the catalogue's, page after page
+ * as the list scrolls — with a search (the catalogue trims it and waits 300 ms before asking). The list is
+ * virtual: only the rows in view (and a few around) are in the page, so it stays smooth with thousands of
+ * wallets. One row is a Tab stop; the arrow keys, Page Up/Down, Home and End move between rows.
  */
 import { observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual"
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from "react"
-import type { ConnectorInfo, WalletCatalogEntry } from "../../../domain/Wallet"
-import { useAtomValue } from "../../atom-react/hooks"
+import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { connectorsAtom } from "../../atoms/connection"
+import { loadMoreWalletsFn, searchWalletsFn, walletListAtom, walletSearchAtom } from "../../atoms/wallets"
+import { Button } from "../../components/Button/Button"
 import { Icon } from "../../components/Icon/Icon"
 import { ListItem } from "../../components/ListItem/ListItem"
 import { useModalNavigation } from "../../components/Modal/navigation"
+import { Notice } from "../../components/Notice/Notice"
+import { Spinner } from "../../components/Spinner/Spinner"
 import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import { visuallyHidden } from "../../theme/theme.css"
 import type { ViewProps } from "../registry"
-import { connectorEntry, routeOf, searchEntries, type WalletEntry, walletEntry } from "../walletEntries"
+import { connectorEntry, listingEntry, routeOf, searchEntries, type WalletEntry, walletConnectors } from "../walletEntries"
 import * as styles from "./AllWallets.css"
-import { catalogueWalletsAtom } from "./catalogue"
 
 const INITIAL_RECT = { width: 320, height: styles.LIST_HEIGHT_PX }
+
+/** The next page is asked for when the window comes this close to the last loaded row. */
+const LOAD_AHEAD_ROWS = 10
 
 // Before layout (or where nothing is laid out) the list measures 0 high and would show no row: its CSS height is
 // known, so that is used instead.
@@ -34,38 +40,43 @@ const KEY_MOVES: Readonly<Record<string, (index: number, count: number) => numbe
   End: (_index, count) => count - 1
 }
 
-/** The browser's wallets, then the catalogue's not already listed (a catalogue wallet installed here is merged). */
-const allEntries = (
-  connectors: ReadonlyArray<ConnectorInfo>,
-  catalogue: ReadonlyArray<WalletCatalogEntry>
-): ReadonlyArray<WalletEntry> => {
-  const byKey = new Map<string, WalletEntry>()
-  for (const connector of connectors) {
-    const entry = connectorEntry(connector)
-    if (!byKey.has(entry.key)) byKey.set(entry.key, entry)
-  }
-  for (const wallet of catalogue) {
-    const entry = walletEntry(wallet, connectors)
-    const listed = byKey.get(entry.key)
-    if (listed === undefined) byKey.set(entry.key, entry)
-    else if (listed.wallet === undefined) byKey.set(entry.key, { ...listed, wallet })
-  }
-  return [...byKey.values()]
+/** Rows listed once: the first row of a wallet wins. */
+const distinct = (entries: ReadonlyArray<WalletEntry>): ReadonlyArray<WalletEntry> => {
+  const seen = new Set<string>()
+  return entries.filter((entry) => !seen.has(entry.key) && (seen.add(entry.key), true))
 }
+
+const wallets = (count: number): string => (count === 1 ? "1 wallet" : `${count.toLocaleString("en-US")} wallets`)
 
 /** The AllWallets view. */
 export function AllWallets(_props: ViewProps): ReactNode {
   const connectors = useAtomValue(connectorsAtom)
-  const catalogue = useAtomValue(catalogueWalletsAtom)
+  // Reading the list starts the catalogue's first page; reading the search follows its answers.
+  const list = useAtomValue(walletListAtom)
+  const search = useAtomValue(walletSearchAtom)
+  const loadMore = useAtomSet(loadMoreWalletsFn)
+  const setQuery = useAtomSet(searchWalletsFn)
   const navigation = useModalNavigation()
-  const [search, setSearch] = useState("")
+  const [input, setInput] = useState(search.input)
+  const query = input.trim()
   const searchId = useId()
-  const entries = useMemo(() => allEntries(connectors, catalogue), [connectors, catalogue])
-  const rows = useMemo(() => searchEntries(entries, search), [entries, search])
+
+  const installed = useMemo(() => walletConnectors(connectors).map(connectorEntry), [connectors])
+  const rows = useMemo(
+    () =>
+      query === ""
+        ? distinct([...installed, ...list.wallets.map(listingEntry)])
+        : distinct([...searchEntries(installed, query), ...(search.query === query ? search.results.map(listingEntry) : [])]),
+    [installed, list.wallets, query, search.query, search.results]
+  )
+  const searching = query !== "" && (search.loading || search.query !== query)
+  const paging = query === "" && (list.hasMore || list.loading)
+  const total = query === "" ? Math.max(rows.length, installed.length + list.count) : rows.length
 
   const scrollerRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    // One more row while pages are still to come: it shows the loading and asks for the next page.
+    count: rows.length + (paging ? 1 : 0),
     getScrollElement: () => scrollerRef.current,
     estimateSize: () => styles.ROW_HEIGHT_PX,
     overscan: 6,
@@ -74,10 +85,17 @@ export function AllWallets(_props: ViewProps): ReactNode {
   })
   const items = virtualizer.getVirtualItems()
 
+  const lastShown = items[items.length - 1]?.index ?? 0
+  const wantsMore = paging && !list.loading && list.error === undefined && lastShown >= rows.length - LOAD_AHEAD_ROWS
+  useEffect(() => {
+    if (wantsMore) loadMore(undefined)
+  }, [wantsMore, loadMore])
+
   // The row that is the list's Tab stop; it must be one of the rows in the page, or Tab would skip the list.
   const [active, setActive] = useState(0)
-  const tabStop = items.some((item) => item.index === active) ? active : (items[0]?.index ?? 0)
-  useEffect(() => setActive(0), [search])
+  const shownRows = items.filter((item) => item.index < rows.length)
+  const tabStop = shownRows.some((item) => item.index === active) ? active : (shownRows[0]?.index ?? 0)
+  useEffect(() => setActive(0), [query])
 
   // A row asked for by the keyboard but not in the page yet gets focus once the window has scrolled to it.
   const focusPending = useRef<number | undefined>(undefined)
@@ -119,8 +137,11 @@ export function AllWallets(_props: ViewProps): ReactNode {
           placeholder="Search wallet"
           autoComplete="off"
           spellCheck={false}
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
+          value={input}
+          onChange={(event) => {
+            setInput(event.target.value)
+            setQuery(event.target.value)
+          }}
           onKeyDown={(event) => {
             if (event.key === "ArrowDown" && rows.length > 0) {
               event.preventDefault()
@@ -128,27 +149,37 @@ export function AllWallets(_props: ViewProps): ReactNode {
             }
           }}
         />
+        {searching && <Spinner label="Searching" />}
       </label>
+      {list.offline && query === "" && (
+        <Notice variant="info">The wallet directory cannot be reached: showing the wallets known to this site.</Notice>
+      )}
       <p className={visuallyHidden} role="status" aria-live="polite">
-        {rows.length === 1 ? "1 wallet" : `${rows.length} wallets`}
+        {searching ? "Searching" : wallets(total)}
       </p>
-      {rows.length === 0 ? (
-        <p className={styles.empty}>No wallet matches “{search.trim()}”.</p>
+      {rows.length === 0 && !searching && !paging ? (
+        <p className={styles.empty}>{query === "" ? "No wallet to show." : `No wallet matches “${query}”.`}</p>
       ) : (
         <div ref={scrollerRef} className={styles.scroller} onKeyDown={onListKeyDown}>
-          <div className={styles.inner} role="list" aria-label="Wallets" style={{ height: virtualizer.getTotalSize() }}>
+          <div className={styles.inner} role="list" aria-label="Wallets" aria-busy={searching || list.loading} style={{ height: virtualizer.getTotalSize() }}>
             {items.map((item) => {
               const entry = rows[item.index]
-              if (entry === undefined) return null
+              const place = { className: styles.row, style: { transform: `translateY(${item.start}px)` } }
+              if (entry === undefined) {
+                return (
+                  <div key="more" {...place} className={`${styles.row} ${styles.more}`}>
+                    {list.error !== undefined ? (
+                      <Button variant="secondary" onClick={() => loadMore(undefined)}>
+                        Load more wallets
+                      </Button>
+                    ) : (
+                      <Spinner label="Loading more wallets" />
+                    )}
+                  </div>
+                )
+              }
               return (
-                <div
-                  key={entry.key}
-                  role="listitem"
-                  aria-setsize={rows.length}
-                  aria-posinset={item.index + 1}
-                  className={styles.row}
-                  style={{ transform: `translateY(${item.start}px)` }}
-                >
+                <div key={entry.key} role="listitem" aria-setsize={total} aria-posinset={item.index + 1} {...place}>
                   <ListItem
                     index={item.index}
                     tabIndex={item.index === tabStop ? 0 : -1}
@@ -164,6 +195,7 @@ export function AllWallets(_props: ViewProps): ReactNode {
           </div>
         </div>
       )}
+      {list.error !== undefined && query === "" && <Notice variant="error">{list.error}</Notice>}
     </>
   )
 }

@@ -1,13 +1,14 @@
 /**
  * Connect: the wallets the visitor can use, in the order of spec point 9 (WalletConnect, recent, installed and
- * announced, featured, the host's custom wallets, external, recommended), each listed once; installed wallets are
- * marked; "All wallets" leads to the full, searchable list.
+ * announced, featured — the catalogue's 4, the host's featured ones first, then recommended —, the host's custom
+ * wallets, external), each listed once; installed wallets are marked; "All wallets" leads to the full list.
  */
 import type { ReactNode } from "react"
 import type { ConnectorGroup } from "../../../domain/constants"
 import { orderConnectors } from "../../../domain/rules"
 import { useAtomValue } from "../../atom-react/hooks"
 import { connectionAtom, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
+import { customWalletsAtom, featuredWalletsAtom } from "../../atoms/wallets"
 import { Icon } from "../../components/Icon/Icon"
 import { ListItem, onListKeyDown } from "../../components/ListItem/ListItem"
 import * as listStyles from "../../components/ListItem/ListItem.css"
@@ -18,7 +19,7 @@ import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
 import type { ViewProps } from "../registry"
 import { useIsMobile } from "../usePlatform"
-import { connectorEntry, connectorsReported, customWalletEntry, routeOf, type WalletEntry, walletEntry } from "../walletEntries"
+import { connectorEntry, connectorsReported, listingEntry, routeOf, type WalletEntry, walletEntry } from "../walletEntries"
 import * as styles from "./Connect.css"
 
 /** The Connect view. */
@@ -27,6 +28,9 @@ export function Connect(_props: ViewProps): ReactNode {
   const connectors = useAtomValue(connectorsAtom)
   const loaded = useAtomValue(connectorsStateAtom, connectorsReported)
   const recent = useAtomValue(connectionAtom, (state) => state.recentWallets)
+  // Reading these starts the catalogue's first fetch: the modal is open, the visitor asked for wallets.
+  const featured = useAtomValue(featuredWalletsAtom)
+  const custom = useAtomValue(customWalletsAtom)
   const isMobile = useIsMobile()
   const navigation = useModalNavigation()
 
@@ -34,7 +38,9 @@ export function Connect(_props: ViewProps): ReactNode {
     walletConnect: connectors.filter((c) => c.type === "WALLET_CONNECT").map(connectorEntry),
     recent: recent.map((wallet) => walletEntry(wallet, connectors)),
     injected: connectors.filter((c) => c.type === "INJECTED" || c.type === "ANNOUNCED").map(connectorEntry),
-    custom: (options.customWallets ?? []).map((custom) => walletEntry(customWalletEntry(custom), connectors)),
+    // The service's featured list already puts the host's featured wallets before the recommended ones.
+    featured: featured.map(listingEntry),
+    custom: custom.map(listingEntry),
     external: connectors.filter((c) => c.type === "EXTERNAL" || c.type === "MULTI_CHAIN" || c.type === "AUTH").map(connectorEntry)
   }
   const rows = orderConnectors(groups, (entry) => entry.key)

@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, within } from "@testing-library/react"
+import { act, cleanup, fireEvent, waitFor, within } from "@testing-library/react"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import type { WalletCatalogEntry } from "../../../../src/domain/Wallet"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { Modal } from "../../../../src/services/Modal"
-import { catalogueWalletsAtom } from "../../../../src/ui/views/AllWallets/catalogue"
+import { type FakeHttp, makeFakeHttp } from "../../support/fakeHttpClient"
 import { fakeWallet, findView, renderHost, runtimeFor } from "./support"
 
 let runtime: WalletRuntime | undefined
@@ -24,15 +24,32 @@ const catalogue = (count: number): ReadonlyArray<WalletCatalogEntry> =>
     chains: ["eip155:1"]
   }))
 
-const openAllWallets = async (wallets: ReadonlyArray<WalletCatalogEntry>) => {
+/**
+ * A catalogue service over `wallets`: `search` filters by name, pages hold `entries` wallets — or the whole list at
+ * once with `onePage` (a service answering more than a page), so a test can have 1,000 wallets in the list.
+ */
+const catalogueService = (wallets: ReadonlyArray<WalletCatalogEntry>, onePage = false): FakeHttp =>
+  makeFakeHttp((request) => {
+    if (!request.url.pathname.endsWith("/getWallets")) return { status: 404, json: {} }
+    const params = request.url.searchParams
+    const search = (params.get("search") ?? "").toLowerCase()
+    const matching = wallets.filter((wallet) => wallet.name.toLowerCase().includes(search))
+    const entries = Number(params.get("entries") ?? "40")
+    const start = (Number(params.get("page") ?? "1") - 1) * entries
+    return { status: 200, json: { data: onePage ? matching : matching.slice(start, start + entries), count: matching.length } }
+  })
+
+let http: FakeHttp
+
+const openAllWallets = async (wallets: ReadonlyArray<WalletCatalogEntry>, onePage = true) => {
   const { adapter } = fakeWallet()
-  const wallet = runtimeFor(adapter)
+  http = catalogueService(wallets, onePage)
+  const wallet = runtimeFor(adapter, {}, http.layer)
   runtime = wallet
-  wallet.registry.set(catalogueWalletsAtom, wallets)
   renderHost(wallet)
   await act(() => wallet.run(Effect.flatMap(Modal, (m) => m.open({ view: "AllWallets" }))))
   const dialog = await findView("AllWallets")
-  await within(dialog).findByRole("list", { name: "Wallets" })
+  await within(dialog).findByText(wallets[0]!.name)
   return dialog
 }
 
@@ -50,25 +67,52 @@ describe("AllWallets", () => {
     expect(rows[0]?.textContent).toContain("Installed")
     expect(rows[1]?.textContent).toContain("Wallet 0000")
     expect(within(dialog).queryByText("Wallet 0999")).toBeNull()
-    expect(within(dialog).getByText("1001 wallets").getAttribute("role")).toBe("status")
+    expect(within(dialog).getByText("1,001 wallets").getAttribute("role")).toBe("status")
   })
 
-  it("searches on the trimmed input, case-insensitively", async () => {
+  it("asks the catalogue for the trimmed search and lists its answer", async () => {
     const dialog = await openAllWallets(catalogue(1000))
     const search = within(dialog).getByRole("searchbox", { name: "Search wallets" })
     fireEvent.change(search, { target: { value: "  wallet 0999 " } })
+    await within(dialog).findByText("Wallet 0999")
     const rows = rowsOf(dialog)
     expect(rows).toHaveLength(1)
-    expect(rows[0]?.textContent).toContain("Wallet 0999")
+    expect(http.requests.map((request) => request.url.searchParams.get("search"))).toContain("wallet 0999")
 
     fireEvent.change(search, { target: { value: "wallet 012" } })
+    await within(dialog).findByText("Wallet 0129")
     const matches = rowsOf(dialog)
     expect(matches).toHaveLength(10)
     matches.forEach((row, i) => expect(row.textContent).toContain(`Wallet 012${i}`))
 
+    // The browser's own wallets are searched too.
+    fireEvent.change(search, { target: { value: "test wal" } })
+    expect((await within(dialog).findByText("Test Wallet")).closest("[role=listitem]")).not.toBeNull()
+
     fireEvent.change(search, { target: { value: "nothing like it" } })
+    expect(await within(dialog).findByText("No wallet matches “nothing like it”.")).toBeTruthy()
     expect(within(dialog).queryAllByRole("listitem")).toHaveLength(0)
-    expect(within(dialog).getByText("No wallet matches “nothing like it”.")).toBeTruthy()
+  })
+
+  it("asks for the next page of 40 as the list scrolls to its end", async () => {
+    const dialog = await openAllWallets(catalogue(100), false)
+    const pages = () => http.requests.filter((request) => !request.url.searchParams.has("search")).map((r) => r.url.searchParams.get("page"))
+    expect(pages()).toEqual(["1"])
+    // Every row tells its place in the whole catalogue, not only in the pages loaded.
+    expect(rowsOf(dialog)[0]?.getAttribute("aria-setsize")).toBe("101")
+    const list = within(dialog).getByRole("list", { name: "Wallets" })
+    const scroller = list.parentElement!
+    Object.defineProperty(scroller, "clientHeight", { value: 360 })
+    Object.defineProperty(scroller, "scrollHeight", { get: () => Number.parseFloat(list.style.height) })
+    scroller.focus()
+    fireEvent.keyDown(within(dialog).getAllByRole("button", { name: /Wallet/ })[0]!, { key: "End" })
+    fireEvent.scroll(scroller)
+    await waitFor(() => expect(pages()).toEqual(["1", "2"]))
+    // The second page joined the list: End now reaches its last wallet.
+    await waitFor(() => expect(rowsOf(dialog).length).toBeGreaterThan(0))
+    fireEvent.keyDown(document.activeElement!, { key: "End" })
+    fireEvent.scroll(scroller)
+    expect(await within(dialog).findByText("Wallet 0079")).toBeTruthy()
   })
 
   it("is one Tab stop; arrow keys, Home and End move through the rows, scrolling the window", async () => {
@@ -103,7 +147,7 @@ describe("AllWallets", () => {
 
   it("a catalogue wallet leads to its connecting view", async () => {
     const dialog = await openAllWallets(catalogue(3))
-    fireEvent.click(within(dialog).getByRole("button", { name: "Wallet 0001" }))
+    fireEvent.click(await within(dialog).findByRole("button", { name: "Wallet 0001" }))
     const connecting = await findView("ConnectingExternal")
     expect(await within(connecting).findByRole("heading", { name: "Wallet 0001 is not installed" })).toBeTruthy()
     // Back returns to the list.

@@ -151,22 +151,30 @@ describe("WalletModal: a dialog like Radix", () => {
     renderHost(runtime)
     fireEvent.click(await screen.findByRole("button", { name: "Connect wallet" }))
     const dialog = await findView("Connect")
-    const close = within(dialog).getByRole("button", { name: "Close" })
-    const wallet = await within(dialog).findByRole("button", { name: /Test Wallet/ })
-    const allWallets = within(dialog).getByRole("button", { name: "All wallets" })
+    await within(dialog).findByRole("button", { name: /Test Wallet/ })
+    // In document order: Close (no Back on the first view), the wallets, "All wallets".
+    const controls = within(dialog).getAllByRole("button")
+    const [close, firstWallet] = controls
+    const allWallets = controls[controls.length - 1]!
+    const beforeLast = controls[controls.length - 2]!
+    expect(close?.getAttribute("aria-label")).toBe("Close")
+    expect(firstWallet?.textContent).toContain("Test Wallet")
+    expect(allWallets.textContent).toBe("All wallets")
 
     allWallets.focus()
     fireEvent.keyDown(allWallets, { key: "Tab" })
     expect(document.activeElement).toBe(close)
-    fireEvent.keyDown(close, { key: "Tab" })
-    expect(document.activeElement).toBe(wallet)
-    fireEvent.keyDown(wallet, { key: "Tab", shiftKey: true })
+    fireEvent.keyDown(close!, { key: "Tab" })
+    expect(document.activeElement).toBe(firstWallet)
+    fireEvent.keyDown(firstWallet!, { key: "Tab", shiftKey: true })
     expect(document.activeElement).toBe(close)
-    fireEvent.keyDown(close, { key: "Tab", shiftKey: true })
+    fireEvent.keyDown(close!, { key: "Tab", shiftKey: true })
     expect(document.activeElement).toBe(allWallets)
-    // Arrow keys move between the wallets of the list.
+    // Arrow keys move between the rows of the list.
     fireEvent.keyDown(allWallets, { key: "ArrowUp" })
-    expect(document.activeElement).toBe(wallet)
+    expect(document.activeElement).toBe(beforeLast)
+    fireEvent.keyDown(beforeLast, { key: "Home" })
+    expect(document.activeElement).toBe(firstWallet)
   })
 
   it("closes from the close button and the backdrop; Back returns to the previous view", async () => {

@@ -1,6 +1,7 @@
 /** A wallet runtime over a scripted fake eip155 wallet, and the host page of the component tests. */
 import { render, screen, waitFor } from "@testing-library/react"
-import { Effect } from "effect"
+import { Effect, type Layer } from "effect"
+import type * as HttpClient from "effect/http/HttpClient"
 import type { ReactNode } from "react"
 import { expect } from "vitest"
 import { localChainA, localChainB } from "../../../../src/domain/Network"
@@ -55,11 +56,18 @@ export const fakeWallet = (gated = false): GatedWallet => {
   return { adapter: held, release: () => release() }
 }
 
-/** A runtime over the fake wallet, on the two local chains. */
-export const runtimeFor = (adapter: FakeChainAdapter, options: Record<string, unknown> = {}): WalletRuntime =>
+/**
+ * A runtime over the fake wallet, on the two local chains; the hosted services (catalogue, blockchain API) are
+ * unreachable unless a fake HTTP client is given.
+ */
+export const runtimeFor = (
+  adapter: FakeChainAdapter,
+  options: Record<string, unknown> = {},
+  http?: Layer.Layer<HttpClient.HttpClient>
+): WalletRuntime =>
   makeWalletRuntime(
     { projectId: "test", networks: [localChainA, localChainB], ...options },
-    { layer: (decoded) => testLayer(decoded, [adapter]) }
+    { layer: (decoded) => (http === undefined ? testLayer(decoded, [adapter]) : testLayer(decoded, [adapter], {}, [], http)) }
   )
 
 /** A host page: its buttons in a `main`, and the modal. */

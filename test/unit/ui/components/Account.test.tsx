@@ -1,0 +1,75 @@
+// @vitest-environment happy-dom
+import { act, cleanup, screen, within } from "@testing-library/react"
+import { Effect } from "effect"
+import { afterEach, describe, expect, it } from "vitest"
+import { localChainA } from "../../../../src/domain/Network"
+import type { WalletRuntime } from "../../../../src/runtime"
+import { Connection } from "../../../../src/services/Connection"
+import { Modal } from "../../../../src/services/Modal"
+import { type FakeAnswer, makeFakeHttp } from "../../support/fakeHttpClient"
+import { ALICE, ALICE_SHORT, fakeWallet, findView, renderHost, runtimeFor } from "./support"
+
+let runtime: WalletRuntime | undefined
+
+afterEach(async () => {
+  cleanup()
+  await runtime?.dispose()
+  runtime = undefined
+})
+
+/** A blockchain service holding 1.23456789 ETH for Alice on Local Chain A, and her name unless `anonymous`. */
+const blockchainService = (answers: { readonly balance: "ok" | "down"; readonly name: string | null }) =>
+  makeFakeHttp((request): FakeAnswer => {
+    const path = request.url.pathname
+    if (path.endsWith("/v1/supported-chains")) return { status: 200, json: { http: ["eip155:31337"], ws: [] } }
+    if (path.endsWith(`/v1/account/${ALICE}/balance`)) {
+      if (answers.balance === "down") return { status: 503, json: {} }
+      return {
+        status: 200,
+        json: {
+          balances: [
+            {
+              name: "Ether",
+              symbol: "ETH",
+              chainId: "eip155:31337",
+              price: 0,
+              quantity: { decimals: "18", numeric: "1.23456789" },
+              iconUrl: ""
+            }
+          ]
+        }
+      }
+    }
+    if (path.endsWith(`/v1/identity/${ALICE}`)) return { status: 200, json: { name: answers.name, avatar: null } }
+    return { status: 404, json: {} }
+  })
+
+const openAccount = async (answers: Parameters<typeof blockchainService>[0]) => {
+  const { adapter } = fakeWallet()
+  const wallet = runtimeFor(adapter, {}, blockchainService(answers).layer)
+  runtime = wallet
+  renderHost(wallet)
+  await act(async () => {
+    await wallet.run(Effect.flatMap(Connection, (c) => c.connect({ namespace: "eip155", connectorId: "test-wallet", network: localChainA })))
+    await wallet.run(Effect.flatMap(Modal, (m) => m.open()))
+  })
+  return findView("Account")
+}
+
+describe("Account", () => {
+  it("shows the identity's name over the truncated address, and the balance with 3 decimals", async () => {
+    const account = await openAccount({ balance: "ok", name: "alice.eth" })
+    expect(await within(account).findByRole("heading", { name: "alice.eth" })).toBeTruthy()
+    expect(within(account).getByText(ALICE_SHORT)).toBeTruthy()
+    expect(await within(account).findByText("1.234 ETH")).toBeTruthy()
+    // The host's account button shows them too.
+    expect(await screen.findByRole("button", { name: /1\.234 ETH.*alice\.eth/, hidden: true })).toBeTruthy()
+  })
+
+  it("shows the truncated address without a name, and says when the balance is unavailable", async () => {
+    const account = await openAccount({ balance: "down", name: null })
+    expect(await within(account).findByRole("heading", { name: ALICE_SHORT })).toBeTruthy()
+    expect(await within(account).findAllByText("Token Balance Unavailable")).not.toHaveLength(0)
+    expect(within(account).queryByText(/ETH/)).toBeNull()
+  })
+})
