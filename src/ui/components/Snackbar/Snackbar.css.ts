@@ -1,14 +1,11 @@
 import { style, styleVariants } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
+// In the dialog's flow, below the view: a message must never cover a control of the view.
 export const region = style({
-  position: "absolute",
-  left: vars.space.l,
-  right: vars.space.l,
-  bottom: vars.space.l,
   display: "flex",
   justifyContent: "center",
-  pointerEvents: "none"
+  selectors: { "&:not(:empty)": { padding: `0 ${vars.space.l} ${vars.space.l}` } }
 })
 
 const base = style({
@@ -22,8 +19,7 @@ const base = style({
   color: vars.color.background,
   fontSize: vars.fontSize.small,
   fontWeight: 600,
-  boxShadow: vars.color.shadow,
-  pointerEvents: "auto"
+  boxShadow: vars.color.shadow
 })
 
 export const snackbar = styleVariants({
