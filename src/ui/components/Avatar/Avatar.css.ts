@@ -1,6 +1,7 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
+/** A round picture. */
 export const avatar = style({
   display: "inline-block",
   flexShrink: 0,

@@ -19,6 +19,7 @@ const base = style({
   }
 })
 
+/** The variants of a labelled action. */
 export const button = styleVariants({
   primary: [base, { background: vars.accent, color: vars.color.accentText, selectors: { "&:hover:not(:disabled)": { opacity: 0.9 } } }],
   secondary: [
@@ -39,8 +40,10 @@ export const button = styleVariants({
   ]
 })
 
+/** Stretch to the width of the view. */
 export const fullWidth = style({ width: "100%" })
 
+/** A round icon-only button (Back, Close, Copy). */
 export const iconButton = style({
   display: "inline-flex",
   alignItems: "center",

@@ -1,6 +1,7 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
+/** The pill every host button is. */
 export const hostButton = style({
   display: "inline-flex",
   alignItems: "center",
@@ -21,6 +22,7 @@ export const hostButton = style({
   }
 })
 
+/** The accent-filled variant (Connect). */
 export const primary = style({
   background: vars.accent,
   color: vars.color.accentText,
@@ -28,6 +30,8 @@ export const primary = style({
   selectors: { "&:hover": { background: vars.accent, opacity: 0.9 } }
 })
 
+/** The error-coloured variant (unsupported network). */
 export const warning = style({ color: vars.color.error })
 
+/** A muted part of the label (the balance). */
 export const muted = style({ color: vars.color.textMuted, fontWeight: 500 })

@@ -1,12 +1,14 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
+/** A column of rows. */
 export const list = style({
   display: "flex",
   flexDirection: "column",
   gap: vars.space.xs
 })
 
+/** A row: icon, text, tag and trailing mark in a line. */
 export const item = style({
   display: "flex",
   alignItems: "center",
@@ -26,6 +28,7 @@ export const item = style({
   }
 })
 
+/** The label and sublabel, stacked, cut with an ellipsis. */
 export const text = style({
   display: "flex",
   flexDirection: "column",
@@ -33,6 +36,7 @@ export const text = style({
   minWidth: 0
 })
 
+/** The row's name. */
 export const label = style({
   fontWeight: 600,
   overflow: "hidden",
@@ -40,6 +44,7 @@ export const label = style({
   whiteSpace: "nowrap"
 })
 
+/** A smaller, muted line under the name. */
 export const sublabel = style({
   fontSize: vars.fontSize.small,
   color: vars.color.textMuted,
@@ -48,6 +53,7 @@ export const sublabel = style({
   whiteSpace: "nowrap"
 })
 
+/** A short outlined mark such as "Installed". */
 export const tag = style({
   flexShrink: 0,
   padding: `2px ${vars.space.s}`,
@@ -58,6 +64,7 @@ export const tag = style({
   border: `1px solid currentColor`
 })
 
+/** The mark at the end of the row (chevron, check). */
 export const trailing = style({
   display: "inline-flex",
   flexShrink: 0,

@@ -33,6 +33,7 @@ export const overlay = style({
 /** The dialog rendered in the page's flow (embedded mode). */
 export const embedded = style({ position: "relative", display: "inline-block" })
 
+/** The dialog card: 360 px wide (a bottom sheet on phones). */
 export const dialog = style({
   position: "relative",
   display: "flex",
@@ -59,6 +60,7 @@ export const dialog = style({
 /** The refused-close shake (0.5 s, as long as the Modal service keeps `shake` on). */
 export const shake = style({ animation: `${shakeFrames} 500ms ease-in-out` })
 
+/** Back, title and Close in three columns. */
 export const header = style({
   display: "grid",
   gridTemplateColumns: "36px 1fr 36px",
@@ -67,6 +69,7 @@ export const header = style({
   padding: `${vars.space.m} ${vars.space.m} ${vars.space.s}`
 })
 
+/** The view's title, centred. */
 export const title = style({
   gridColumn: 2,
   margin: 0,
@@ -78,8 +81,10 @@ export const title = style({
   whiteSpace: "nowrap"
 })
 
+/** The Close button's column. */
 export const close = style({ gridColumn: 3 })
 
+/** The view, scrolling when taller than the dialog. */
 export const body = style({
   display: "flex",
   flexDirection: "column",
@@ -90,6 +95,7 @@ export const body = style({
   padding: `${vars.space.s} ${vars.space.l} ${vars.space.xl}`
 })
 
+/** What shows while a view loads. */
 export const fallback = style({
   display: "flex",
   alignItems: "center",

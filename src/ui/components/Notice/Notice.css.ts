@@ -10,11 +10,14 @@ const base = style({
   fontSize: vars.fontSize.small
 })
 
+/** The variants of a message. */
 export const notice = styleVariants({
   error: [base, { background: vars.color.errorSurface, color: vars.color.error }],
   info: [base, { background: vars.color.surface, color: vars.color.textMuted }]
 })
 
+/** The message's title and text. */
 export const body = style({ display: "flex", flexDirection: "column", gap: "2px", flex: 1, minWidth: 0, overflowWrap: "anywhere" })
 
+/** The message's title. */
 export const title = style({ fontWeight: 700 })

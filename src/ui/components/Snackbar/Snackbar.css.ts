@@ -2,6 +2,7 @@ import { style, styleVariants } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
 // In the dialog's flow, below the view: a message must never cover a control of the view.
+/** The live region holding the snackbar. */
 export const region = style({
   display: "flex",
   justifyContent: "center",
@@ -22,6 +23,7 @@ const base = style({
   boxShadow: vars.color.shadow
 })
 
+/** The variants of the snackbar. */
 export const snackbar = styleVariants({
   success: [base],
   info: [base],

@@ -2,6 +2,7 @@ import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 import { spin } from "../../theme/theme.css"
 
+/** A turning ring in the current text colour. */
 export const spinner = style({
   display: "inline-block",
   flexShrink: 0,

@@ -1,6 +1,7 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
+/** A square tile holding the picture or the initial. */
 export const icon = style({
   display: "inline-flex",
   alignItems: "center",
@@ -14,4 +15,5 @@ export const icon = style({
   objectFit: "cover"
 })
 
+/** Round instead of square (networks). */
 export const round = style({ borderRadius: vars.radius.full })

@@ -1,6 +1,7 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
+/** Avatar, name and balance, centred. */
 export const profile = style({
   display: "flex",
   flexDirection: "column",
@@ -10,16 +11,22 @@ export const profile = style({
   textAlign: "center"
 })
 
+/** The name and the copy button. */
 export const nameRow = style({ display: "flex", alignItems: "center", gap: vars.space.xs })
 
+/** The account's name or truncated address. */
 export const name = style({ margin: 0, fontSize: vars.fontSize.large, fontWeight: 700 })
 
+/** The truncated address under a name. */
 export const address = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small })
 
+/** The native balance. */
 export const balance = style({ margin: 0, fontSize: vars.fontSize.title, color: vars.color.textMuted, fontWeight: 600 })
 
+/** What shows when the balance cannot be had. */
 export const balanceUnavailable = style({ margin: 0, fontSize: vars.fontSize.small, color: vars.color.textMuted })
 
+/** The tab list. */
 export const tabs = style({
   display: "flex",
   gap: vars.space.xs,
@@ -28,6 +35,7 @@ export const tabs = style({
   background: vars.color.surface
 })
 
+/** One tab. */
 export const tab = style({
   flex: 1,
   minHeight: "32px",
@@ -40,6 +48,7 @@ export const tab = style({
   }
 })
 
+/** The selected tab's panel. */
 export const panel = style({
   padding: vars.space.l,
   textAlign: "center",

@@ -6,6 +6,7 @@ export const ROW_HEIGHT_PX = 56
 /** The list's own height: the window of rows the virtual list fills. */
 export const LIST_HEIGHT_PX = 360
 
+/** The search field with its icon. */
 export const searchBox = style({
   display: "flex",
   alignItems: "center",
@@ -21,6 +22,7 @@ export const searchBox = style({
   }
 })
 
+/** The search input itself. */
 export const searchInput = style({
   flex: 1,
   minWidth: 0,
@@ -35,6 +37,7 @@ export const searchInput = style({
   }
 })
 
+/** The scrolling window of the virtual list. */
 export const scroller = style({
   height: `${LIST_HEIGHT_PX}px`,
   maxHeight: "50vh",
@@ -45,8 +48,10 @@ export const scroller = style({
   margin: "-2px"
 })
 
+/** The full-height content the rows are placed in. */
 export const inner = style({ position: "relative", width: "100%" })
 
+/** A row, placed at its offset. */
 export const row = style({
   position: "absolute",
   top: 0,
@@ -56,6 +61,8 @@ export const row = style({
   paddingBottom: vars.space.xs
 })
 
+/** What shows when nothing matches. */
 export const empty = style({ textAlign: "center", color: vars.color.textMuted, padding: vars.space.xl })
 
+/** The row that loads the next page. */
 export const more = style({ display: "flex", alignItems: "center", justifyContent: "center", color: vars.color.textMuted })

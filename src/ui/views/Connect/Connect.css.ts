@@ -1,6 +1,7 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
+/** The terms line under the list. */
 export const legal = style({
   margin: 0,
   textAlign: "center",
@@ -8,6 +9,7 @@ export const legal = style({
   color: vars.color.textMuted
 })
 
+/** A link of the terms line. */
 export const link = style({
   color: vars.color.text,
   textDecoration: "underline"

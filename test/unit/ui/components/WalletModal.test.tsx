@@ -229,6 +229,20 @@ describe("WalletModal: a dialog like Radix", () => {
   })
 })
 
+describe("WalletModal: notifications", () => {
+  it("shows the configuration alerts until dismissed", async () => {
+    const { adapter } = fakeWallet()
+    runtime = runtimeFor(adapter, { projectId: "" })
+    renderHost(runtime)
+    await act(() => runtime!.run(Effect.flatMap(Modal, (m) => m.open())))
+    const dialog = await findView("Connect")
+    const alert = await within(dialog).findByText("Project ID Not Configured (WR009)")
+    expect(alert.closest("[role=alert]")).not.toBeNull()
+    fireEvent.click(within(dialog).getByRole("button", { name: "Dismiss: Project ID Not Configured" }))
+    await waitFor(() => expect(within(dialog).queryByText("Project ID Not Configured (WR009)")).toBeNull())
+  })
+})
+
 describe("WalletModal: account and networks", () => {
   it("the account view copies the address with a snackbar and disconnects", async () => {
     const { adapter } = fakeWallet()

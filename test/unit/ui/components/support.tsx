@@ -67,7 +67,7 @@ export const runtimeFor = (
 ): WalletRuntime =>
   makeWalletRuntime(
     { projectId: "test", networks: [localChainA, localChainB], ...options },
-    { layer: (decoded) => (http === undefined ? testLayer(decoded, [adapter]) : testLayer(decoded, [adapter], {}, [], http)) }
+    { layer: (decoded, alerts) => testLayer(decoded, [adapter], {}, alerts, http) }
   )
 
 /** A host page: its buttons in a `main`, and the modal. */
