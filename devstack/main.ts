@@ -28,6 +28,8 @@ export interface DevstackOptions {
   readonly writeConfig?: boolean | string
   /** Transactions per page of the history endpoint (default 20). */
   readonly historyPageSize?: number
+  /** Build the test wallet page at start if its sources changed (the CLI does); otherwise on its first visit. */
+  readonly buildTestWalletAtStart?: boolean
 }
 
 /** A running stack: its runtime config, plus the live handles a config file cannot hold. */
@@ -82,6 +84,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
             m.startServices({
               ...(evm === undefined ? {} : { evm: evm.info }),
               ...(relay === undefined ? {} : { relayUrl: relay.info.url }),
+              ...(opts.buildTestWalletAtStart === undefined ? {} : { buildTestWalletAtStart: opts.buildTestWalletAtStart }),
               ...(solana === undefined || solanaCaip === undefined
                 ? {}
                 : { solana: { caipNetworkId: solanaCaip, rpcUrl: solana.info.rpcUrl } }),
@@ -203,7 +206,7 @@ const runCli = async (): Promise<void> => {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => shutdown(signal))
 
   try {
-    stack = await startDevstack({ parts, writeConfig: true })
+    stack = await startDevstack({ parts, writeConfig: true, buildTestWalletAtStart: true })
   } catch (error) {
     console.error("devstack: failed to start:", error instanceof Error ? error.message : error)
     process.exit(1)

@@ -5,7 +5,7 @@ import type { EvmChain } from "../evm/index"
 import { listenHttp } from "../lib/httpServer"
 import { makeRouter } from "../lib/router"
 import type { Started } from "../lib/Started"
-import { ensurePageBuilt } from "../wallet/page/build"
+import { makePageBuilder } from "../wallet/page/build"
 import { testWalletRoutes } from "../wallet/page/serve"
 import { blockchainRoutes } from "./blockchain"
 import { makeCatalogue } from "./catalogue"
@@ -27,6 +27,11 @@ export interface ServicesOptions {
   readonly testWalletUrl?: string
   /** The WalletConnect relay the test wallet page connects to (`ws://…`). */
   readonly relayUrl?: string
+  /**
+   * Build the test wallet page at start when its sources changed since the last build (in a child process: the
+   * start does not wait). Otherwise it is built on its first visit, so tests that never open it never build it.
+   */
+  readonly buildTestWalletAtStart?: boolean
   /** Transactions per history page (default 20). */
   readonly historyPageSize?: number
   readonly projects?: ReadonlyArray<DevProject>
@@ -75,10 +80,9 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
     testWalletUrl,
     ...(state.solana === undefined ? {} : { localSolana: state.solana.caipNetworkId })
   })
-  // Built (in a child process) only when its sources changed since the last build; the page waits for it, the start does not.
-  let testWalletPage: ReturnType<typeof ensurePageBuilt> | undefined
+  const testWalletPage = opts.testWalletUrl === undefined ? makePageBuilder() : undefined
   try {
-    testWalletPage = opts.testWalletUrl === undefined ? ensurePageBuilt() : undefined
+    if (opts.buildTestWalletAtStart === true) testWalletPage?.latest()
   } catch (error) {
     await http.stop()
     throw error

@@ -22,14 +22,14 @@ const listFiles = (dir: string): Array<string> =>
     entry.isDirectory() ? listFiles(join(dir, entry.name)) : [join(dir, entry.name)]
   )
 
-// The files of this folder that run in Node only; the page does not change with them.
-const nodeOnly = new Set(["serve.ts"])
+// The files of this folder that are not part of the page: it does not change with them.
+const notBundled = new Set(["serve.ts", "README.md"])
 
 // Everything the bundle is made of: this folder (with this file, which sets the build up), the test wallet it signs
 // with, and the installed packages' versions.
 const inputFiles = (): Array<string> =>
   [
-    ...listFiles(pageSourceDir).filter((file) => !nodeOnly.has(relative(pageSourceDir, file))),
+    ...listFiles(pageSourceDir).filter((file) => !notBundled.has(relative(pageSourceDir, file))),
     join(repoRoot, "devstack", "wallet", "testWallet.ts"),
     join(repoRoot, "package-lock.json")
   ]
@@ -67,6 +67,8 @@ export const bundlePage = async (outDir: string): Promise<void> => {
 
 /** A version of the page on its way, or built. */
 export interface PageBuild {
+  /** The hash of the inputs it is built from. */
+  readonly hash: string
   /** The folder holding `index.html` and `assets/` once `ready` resolves. */
   readonly dir: string
   /** Resolves when the page is built; rejects with the build's errors. */
@@ -96,12 +98,11 @@ const removeOthers = (keep: string): void => {
   }
 }
 
-/** The page's folder for the current inputs, building it first (in a child process) if it is missing. */
-export const ensurePageBuilt = (): PageBuild => {
-  const hash = pageInputsHash()
+/** The page's folder for the inputs of `hash`, building it first (in a child process) if it is missing. */
+export const ensurePageBuilt = (hash: string = pageInputsHash()): PageBuild => {
   const dir = join(pageBuildRoot, hash)
   if (existsSync(join(dir, "index.html"))) {
-    return { dir, ready: Promise.resolve(), built: false, stop: async () => undefined }
+    return { hash, dir, ready: Promise.resolve(), built: false, stop: async () => undefined }
   }
   mkdirSync(pageBuildRoot, { recursive: true })
   const tmp = join(pageBuildRoot, `.tmp-${process.pid}-${hash}-${Date.now().toString(36)}`)
@@ -111,7 +112,9 @@ export const ensurePageBuilt = (): PageBuild => {
     if (stopped) throw new Error("the test wallet page's build was stopped")
     if (code !== 0 || !existsSync(join(tmp, "index.html"))) {
       rmSync(tmp, { recursive: true, force: true })
-      throw new Error(`the test wallet page did not build (exit ${code}):\n${child.stderr().trim()}`)
+      // Vite colours its report for a terminal; it is shown in a page and in errors.
+      const report = child.stderr().replace(/\u001b\[[0-9;]*m/g, "").trim()
+      throw new Error(`the test wallet page did not build (exit ${code}):\n${report}`)
     }
     if (existsSync(join(dir, "index.html"))) {
       // Another stack built the same inputs meanwhile.
@@ -125,13 +128,50 @@ export const ensurePageBuilt = (): PageBuild => {
   // A failure is reported to whoever waits for the page; an unobserved one must not crash the stack.
   ready.catch(() => undefined)
   return {
+    hash,
     dir,
     ready,
     built: true,
     stop: async () => {
+      if (child.child.exitCode !== null || child.child.signalCode !== null) return
       stopped = true
       await child.stop()
       rmSync(tmp, { recursive: true, force: true })
+    }
+  }
+}
+
+/** The page as a server serves it: built when first asked for, and again whenever its sources change. */
+export interface PageBuilder {
+  /** The build for the sources as they are now (hashing them costs about a millisecond). */
+  readonly latest: () => PageBuild
+  /** Ends a build in progress; `latest` fails from then on. */
+  readonly stop: () => Promise<void>
+}
+
+/** Makes the page's builder; nothing is built until `latest` is called. */
+export const makePageBuilder = (): PageBuilder => {
+  let current: PageBuild | undefined
+  let stopped = false
+  return {
+    latest: () => {
+      if (stopped) throw new Error("the test wallet page's server is stopped")
+      const hash = pageInputsHash()
+      if (current?.hash !== hash) {
+        // The sources changed while the stack runs: the older build, if still going, is of no use.
+        void current?.stop()
+        const next = ensurePageBuilt(hash)
+        // A failed build is tried again on the next call.
+        next.ready.catch(() => {
+          if (current === next) current = undefined
+        })
+        current = next
+      }
+      return current
+    },
+    stop: async () => {
+      stopped = true
+      await current?.stop()
     }
   }
 }

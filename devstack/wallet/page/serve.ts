@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { Schema } from "effect"
 import { escapeHtml, htmlPage } from "../../lib/html"
 import { HttpError, RawReply, route } from "../../lib/router"
-import type { PageBuild } from "./build"
+import type { PageBuild, PageBuilder } from "./build"
 import { configScriptTag, type PageConfig } from "./config"
 
 const contentTypes: Readonly<Record<string, string>> = {
@@ -32,27 +32,32 @@ const contentSecurityPolicy = (config: PageConfig): string => {
   ].join("; ")
 }
 
-/** The routes of the test wallet page; `config` is read per request (the stack's endpoints are known by then). */
-export const testWalletRoutes = (page: PageBuild, config: () => PageConfig) => {
-  let html: Promise<string> | undefined
-  const htmlFor = async (): Promise<string> => {
-    html ??= page.ready.then(() => readFile(join(page.dir, "index.html"), "utf8"))
-    return html
-  }
+/**
+ * The routes of the test wallet page. Each visit serves the build of the page's sources as they are then (built on
+ * the first visit after a change: a reload shows an edit). `config` is read per request.
+ */
+export const testWalletRoutes = (builder: PageBuilder, config: () => PageConfig) => {
+  // Per build, not per hash: a version built again (after its folder was replaced) is read again.
+  const html = new WeakMap<PageBuild, Promise<string>>()
   const pageHandler = async ({ url }: { readonly url: URL }) => {
     try {
-      const source = await htmlFor()
+      const page = builder.latest()
+      let source = html.get(page)
+      if (source === undefined) {
+        source = page.ready.then(() => readFile(join(page.dir, "index.html"), "utf8"))
+        html.set(page, source)
+      }
+      const text = await source
       const current = config()
       const uri = url.searchParams.get("uri")
       // A deep link's URI is in the field from the start (the script then pairs with it), so it is seen even without script.
-      const withUri = uri === null ? source : source.replace('id="uri"', `id="uri" value="${escapeHtml(uri)}"`)
+      const withUri = uri === null ? text : text.replace('id="uri"', `id="uri" value="${escapeHtml(uri)}"`)
       return new RawReply("text/html; charset=utf-8", withUri.replace("</head>", `${configScriptTag(current)}</head>`), 200, {
         "cache-control": "no-store",
         "content-security-policy": contentSecurityPolicy(current)
       })
     } catch (error) {
-      // A failed build is retried by the next start; the reason is shown instead of a blank page.
-      html = undefined
+      // The reason is shown instead of a blank page.
       const reply = htmlPage(
         "Devstack test wallet",
         `<p>The test wallet page could not be built:</p><pre>${escapeHtml(error instanceof Error ? error.message : String(error))}</pre><p>Build it alone with <code>npx tsx devstack/wallet/page/build.ts</code> to see more.</p>`
@@ -72,8 +77,9 @@ export const testWalletRoutes = (page: PageBuild, config: () => PageConfig) => {
         const extension = /^[\w.-]+\.(\w+)$/.exec(file)?.[1]
         const type = extension === undefined || file.includes("..") ? undefined : contentTypes[extension]
         if (type === undefined) throw new HttpError(404, `No test wallet asset ${file}`)
-        await page.ready
+        const page = builder.latest()
         try {
+          await page.ready
           const body = await readFile(join(page.dir, "assets", file))
           // File names carry a content hash: they never change.
           return new RawReply(type, body, 200, { "cache-control": "public, max-age=31536000, immutable" })

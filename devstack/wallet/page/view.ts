@@ -79,7 +79,7 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
   const sessions = byId<HTMLUListElement>("sessions")
   const sessionsEmpty = byId<HTMLParagraphElement>("sessions-empty")
   const sessionsTitle = byId<HTMLHeadingElement>("sessions-title")
-  const activity = byId<HTMLOListElement>("activity")
+  const activity = byId<HTMLUListElement>("activity")
 
   const chainLabel = (caip: string): string => config.chains.find((chain) => chain.caipNetworkId === caip)?.name ?? caip
 
@@ -188,7 +188,7 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
         ? "Starting…"
         : state.phase === "failed"
           ? (state.problem ?? "The wallet could not start.")
-          : `Ready: connected to the relay, ${state.sessions.length === 1 ? "1 dapp" : `${state.sessions.length} dapps`} connected.`
+          : `Ready. ${state.sessions.length === 1 ? "1 dapp is" : `${state.sessions.length} dapps are`} connected.`
 
     if (account.value !== String(state.accountIndex)) account.value = String(state.accountIndex)
     balances.textContent =
@@ -241,7 +241,7 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
       activity,
       state.notices,
       (n) => String(n.id),
-      (n) => el("li", { "data-tone": n.tone }, n.text),
+      (n) => el("li", { "data-tone": n.tone }, el("time", { datetime: n.at.toISOString() }, n.at.toLocaleTimeString()), n.text),
       () => undefined
     )
   }

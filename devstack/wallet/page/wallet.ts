@@ -57,6 +57,7 @@ export interface SessionInfo {
 /** A line of the activity log. */
 export interface Notice {
   readonly id: number
+  readonly at: Date
   readonly text: string
   readonly tone: "ok" | "error" | "info"
 }
@@ -133,6 +134,13 @@ const requestedNamespaces = (proposal: ProposalTypes.Struct) => {
   }
 }
 
+// Four decimals are plenty to follow what a dev account spends; gas leaves long tails.
+const ethText = (wei: bigint): string => {
+  const [whole, fraction = ""] = formatEther(wei).split(".")
+  const shown = fraction.slice(0, 4).replace(/0+$/, "")
+  return `${whole}${shown === "" ? "" : `.${shown}`} ETH`
+}
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /** Starts the wallet on the stack described by `config`: it connects to the relay and restores stored sessions. */
@@ -157,7 +165,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     for (const listener of listeners) listener(state)
   }
   const notify = (text: string, tone: Notice["tone"]) =>
-    set({ notices: [{ id: ++noticeId, text, tone }, ...state.notices].slice(0, maxNotices) })
+    set({ notices: [{ id: ++noticeId, at: new Date(), text, tone }, ...state.notices].slice(0, maxNotices) })
   const setBusy = (id: number, busy: boolean) => {
     const next = new Set(state.busy)
     if (busy) next.add(id)
@@ -193,7 +201,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
             body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [account.address, "latest"] })
           })
           const body = (await response.json()) as { result?: string }
-          return body.result === undefined ? undefined : [chain.chainId, `${formatEther(BigInt(body.result))} ETH`]
+          return body.result === undefined ? undefined : [chain.chainId, ethText(BigInt(body.result))]
         } catch {
           return undefined
         }
