@@ -59,7 +59,7 @@ export function ConnectingExternal(props: ViewProps): ReactNode {
 
   const done = connect.status._tag === "Done"
   useEffect(() => {
-    if (done) void navigation.reset("Account")
+    if (done) void navigation.resetFrom("ConnectingExternal", "Account")
   }, [done, navigation])
 
   if (connector === undefined) {

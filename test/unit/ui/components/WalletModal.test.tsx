@@ -73,6 +73,18 @@ describe("WalletModal: connecting", () => {
     expect(adapter.calls).toEqual(["connect:test-wallet", "connect:test-wallet"])
   })
 
+  it("a wallet that connects on a chain outside the networks shows UnsupportedChain", async () => {
+    const { adapter } = fakeWallet()
+    adapter.script.chainId = 999
+    runtime = runtimeFor(adapter)
+    renderHost(runtime)
+    fireEvent.click(await screen.findByRole("button", { name: "Connect wallet" }))
+    fireEvent.click(await within(await findView("Connect")).findByRole("button", { name: /Test Wallet/ }))
+    const dialog = await findView("UnsupportedChain")
+    expect(await within(dialog).findByRole("button", { name: "Disconnect" })).toBeTruthy()
+    expect(adapter.calls).toEqual(["connect:test-wallet"])
+  })
+
   it("shows any other failure's catalogue message", async () => {
     const { adapter } = fakeWallet()
     adapter.script.connectError = new ProviderNotFound()
