@@ -246,7 +246,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     return namespaces
   }
 
-  const onProposal = ({ id, params }: WalletKitTypes.SessionProposal) => {
+  const onProposal = ({ id, params }: Pick<WalletKitTypes.SessionProposal, "id" | "params">) => {
     const requested = requestedNamespaces(params)
     let problem: string | undefined
     try {
@@ -272,8 +272,12 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     })
   }
 
+  const isSwitch = (method: string) => method === "wallet_switchEthereumChain" || method === "wallet_addEthereumChain"
+  const switchTarget = (params: unknown): number | undefined =>
+    parseChainId((Array.isArray(params) ? (params[0] as { chainId?: unknown } | undefined) : undefined)?.chainId)
+
   const switchChain = async (request: PendingRequest): Promise<null> => {
-    const target = parseChainId((Array.isArray(request.params) ? (request.params[0] as { chainId?: unknown } | undefined) : undefined)?.chainId)
+    const target = switchTarget(request.params)
     const chain = config.chains.find((c) => c.chainId === target)
     if (target === undefined || chain === undefined) {
       throw new ProviderRpcError(4902, `Unrecognized chain ID ${target ?? "(none)"}: this wallet has only the devstack's local chains.`)
@@ -301,9 +305,18 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     return null
   }
 
+  // The test wallet has one current account and chain: requests that use it run one after another, each pointing it
+  // at its own session's account and chain first (a transaction reads the chain id after awaiting the node).
+  let signerQueue: Promise<unknown> = Promise.resolve()
+  const withSigner = <A>(task: () => Promise<A>): Promise<A> => {
+    const run = signerQueue.then(task, task)
+    signerQueue = run.catch(() => undefined)
+    return run
+  }
+
   /** Runs an approved (or unprompted) request: the test wallet signs or sends on the request's chain. */
   const perform = async (request: PendingRequest): Promise<unknown> => {
-    if (request.method === "wallet_switchEthereumChain" || request.method === "wallet_addEthereumChain") return switchChain(request)
+    if (isSwitch(request.method)) return switchChain(request)
     const chain = chainByCaip(request.chainId)
     if (signer === undefined || chain === undefined) {
       throw new ProviderRpcError(4901, `This wallet cannot reach ${request.chainId}.`)
@@ -311,11 +324,12 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     const address = sessionAddress(request.topic)
     const account = config.accounts.find((a) => a.address.toLowerCase() === address?.toLowerCase())
     if (account === undefined) throw new ProviderRpcError(4100, "The session's account is not one of this wallet's accounts.")
-    await authorised
-    // Requests are answered one at a time per click, so pointing the test wallet at them in turn is safe.
-    signer.selectAccount(config.accounts.indexOf(account))
-    if (signer.chainId() !== chain.chainId) signer.moveToChain(chain.chainId)
-    return signer.request({ method: request.method, params: request.params })
+    return withSigner(async () => {
+      await authorised
+      signer.selectAccount(config.accounts.indexOf(account))
+      if (signer.chainId() !== chain.chainId) signer.moveToChain(chain.chainId)
+      return signer.request({ method: request.method, params: request.params })
+    })
   }
 
   const outcomeText = (request: PendingRequest, result: unknown): string => {
@@ -341,9 +355,8 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       const result = await perform(request)
       await respond(request.topic, request.id, { result })
       notify(outcomeText(request, result), "ok")
-      if (request.method === "wallet_switchEthereumChain" || request.method === "wallet_addEthereumChain") {
-        const target = (request.params as ReadonlyArray<{ chainId?: unknown }>)[0]?.chainId
-        const chain = config.chains.find((c) => c.chainId === parseChainId(target))
+      if (isSwitch(request.method)) {
+        const chain = config.chains.find((c) => c.chainId === switchTarget(request.params))
         if (chain !== undefined && kit !== undefined) {
           await kit.emitSessionEvent({
             topic: request.topic,
@@ -361,7 +374,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     }
   }
 
-  const onRequest = ({ id, topic, params }: WalletKitTypes.SessionRequest) => {
+  const onRequest = ({ id, topic, params }: Pick<WalletKitTypes.SessionRequest, "id" | "topic" | "params">) => {
     const session = kit?.getActiveSessions()[topic]
     const request: PendingRequest = {
       id,
@@ -372,10 +385,8 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       params: params.request.params,
       summary: describeRequest(params.request.method, params.request.params, chainName)
     }
-    const target = parseChainId((Array.isArray(request.params) ? (request.params[0] as { chainId?: unknown } | undefined) : undefined)?.chainId)
-    const unknownChain =
-      (request.method === "wallet_switchEthereumChain" || request.method === "wallet_addEthereumChain") &&
-      !config.chains.some((chain) => chain.chainId === target)
+    const target = switchTarget(request.params)
+    const unknownChain = isSwitch(request.method) && !config.chains.some((chain) => chain.chainId === target)
     if (!promptedMethods.has(request.method) || unknownChain) {
       // Reads and unknown chains need no decision: a wallet answers them at once.
       void answer(request)
@@ -435,10 +446,8 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     })
     refreshSessions()
     // Proposals and requests that arrived before a reload are still pending in WalletKit's storage.
-    for (const proposal of Object.values(kit.getPendingSessionProposals())) onProposal({ id: proposal.id, params: proposal, verifyContext: { verified: { origin: "", validation: "UNKNOWN", verifyUrl: "" } } })
-    for (const pending of kit.getPendingSessionRequests()) {
-      onRequest({ id: pending.id, topic: pending.topic, params: pending.params, verifyContext: pending.verifyContext })
-    }
+    for (const proposal of Object.values(kit.getPendingSessionProposals())) onProposal({ id: proposal.id, params: proposal })
+    for (const pending of kit.getPendingSessionRequests()) onRequest(pending)
     set({ phase: "ready" })
   }
 
