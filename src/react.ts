@@ -40,3 +40,7 @@ export {
   useSignMessage
 } from "./ui/react/hooks"
 export { useWalletRuntime, WalletRuntimeProvider, type WalletRuntimeProviderProps } from "./ui/react/WalletRuntimeProvider"
+export { AccountButton, type AccountButtonProps } from "./ui/components/AccountButton/AccountButton"
+export { ConnectButton, type ConnectButtonProps } from "./ui/components/ConnectButton/ConnectButton"
+export { NetworkButton, type NetworkButtonProps } from "./ui/components/NetworkButton/NetworkButton"
+export { WalletModal } from "./ui/components/Modal/WalletModal"

@@ -1,0 +1,36 @@
+import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin"
+import { fileURLToPath } from "node:url"
+import { defineConfig, type Plugin } from "vite"
+import { readRuntimeConfig } from "../devstack/config"
+import { demoStackConfig, injectDemoConfig } from "../devstack/demoConfig"
+
+const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url))
+
+// The dev server injects the running stack's ports into the page; a production build keeps the marker and
+// whoever serves it injects them (test/e2e and bench do).
+const devstackConfig = (): Plugin => ({
+  name: "devstack-config",
+  apply: "serve",
+  transformIndexHtml: (html) => injectDemoConfig(html, demoStackConfig(readRuntimeConfig()))
+})
+
+/** The demo host app: it imports only the package's public entry points (aliased to the sources). */
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  plugins: [vanillaExtractPlugin(), devstackConfig()],
+  resolve: {
+    alias: [
+      { find: /^wallet-runtime$/, replacement: src("index.ts") },
+      { find: /^wallet-runtime\/react$/, replacement: src("react.ts") }
+    ]
+  },
+  build: {
+    target: "es2022",
+    outDir: "dist",
+    emptyOutDir: true,
+    // React in a chunk of its own, so the benchmark can tell the host's framework from what we add.
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] } }
+    }
+  }
+})

@@ -1,0 +1,215 @@
+/**
+ * The demo in a real Chromium against the local stack, with the injected test wallet announced through EIP-6963:
+ * what a visitor does, by mouse and by keyboard, and what leaves the page.
+ */
+import AxeBuilder from "@axe-core/playwright"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { Page } from "playwright-core"
+import { createPublicClient, http, verifyMessage } from "viem"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { DevstackInfo } from "../../devstack/main"
+import type { Started } from "../../devstack/lib/Started"
+import type { TestWallet } from "../../devstack/wallet/testWallet"
+import { formatAmount, formatUnits, truncateAddress } from "../../src/domain/format"
+import { type Browser, isLoopback, launchBrowser } from "./support/browser"
+import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
+import { installInjectedWallet } from "./support/injectedWallet"
+
+const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+const BOB = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+
+let stack: Started<DevstackInfo>
+let demo: Started<{ readonly url: string }>
+let browser: Browser
+let wallet: TestWallet
+let page: Page
+let outDir: string
+let rpcA: string
+
+const dialog = () => page.getByRole("dialog")
+// The devstack's identity service names the first dev accounts; the button shows the name when there is one.
+const NAMES: Record<string, string> = { [ALICE]: "alice.wallet.test", [BOB]: "bob.wallet.test" }
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+const accountButton = (address: string) =>
+  page.getByRole("button", { name: new RegExp(`${escape(NAMES[address] ?? "")}|${escape(truncateAddress(address))}`) })
+const networkButton = () => page.getByRole("button", { name: /^Network: / })
+
+const openAndConnect = async () => {
+  await page.getByRole("button", { name: "Connect wallet" }).click()
+  await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).click()
+  await expect.poll(() => dialog().getByText(truncateAddress(wallet.address())).count()).toBeGreaterThan(0)
+}
+
+const closeModal = async () => {
+  await page.keyboard.press("Escape")
+  await expect.poll(() => dialog().count()).toBe(0)
+}
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), "wr-demo-"))
+  const [started] = await Promise.all([startDemoStack(), buildDemo(outDir)])
+  stack = started
+  demo = await serveDemo(outDir, stack.info)
+  const evm = stack.info.config.evm
+  if (evm === null) throw new Error("the demo stack has no EVM part")
+  rpcA = evm.chains.find((chain) => chain.chainId === 31337)?.rpcUrl ?? ""
+  browser = await launchBrowser()
+  // The wallet knows chain A only: switching to chain B makes it answer 4902, so the product must add the chain.
+  wallet = await installInjectedWallet(browser.context, {
+    privateKeys: evm.accounts.slice(0, 2).map((account) => account.privateKey as `0x${string}`),
+    chains: [{ chainId: 31337, name: "Local Chain A", rpcUrl: rpcA }],
+    chainId: 31337
+  })
+  page = browser.page
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await demo?.stop()
+  await stack?.stop()
+  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
+})
+
+describe("the demo in Chromium with an injected wallet", () => {
+  it("sends nothing before the visitor acts, and only the page's own files", async () => {
+    const before = browser.requests.length
+    await page.goto(demo.info.url)
+    await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+    await page.waitForLoadState("networkidle")
+    const made = browser.requests.slice(before)
+    const origin = new URL(demo.info.url).origin
+    expect(made.filter((url) => !url.startsWith(origin))).toEqual([])
+  })
+
+  it("connects: the account view shows the address and the anvil balance", async () => {
+    await openAndConnect()
+    const wei = await createPublicClient({ transport: http(rpcA) }).getBalance({ address: ALICE })
+    const shown = formatAmount(formatUnits(wei, 18))
+    await expect.poll(() => dialog().getByText(new RegExp(shown.replace(/[.,]/g, "\\$&"))).count()).toBeGreaterThan(0)
+    await closeModal()
+  })
+
+  it("restores the session after a reload without asking the wallet again", async () => {
+    const prompts = wallet.requests.filter((method) => method === "eth_requestAccounts").length
+    await page.reload()
+    await accountButton(ALICE).waitFor()
+    expect(wallet.requests.filter((method) => method === "eth_requestAccounts").length).toBe(prompts)
+  })
+
+  it("switches to a chain the wallet does not know by adding it, and back to a known one", async () => {
+    await networkButton().click()
+    await dialog().getByRole("button", { name: /Local Chain B/ }).click()
+    await expect.poll(() => wallet.chainId()).toBe(31338)
+    expect(wallet.requests).toContain("wallet_addEthereumChain")
+    await expect.poll(() => networkButton().getAttribute("aria-label")).toContain("Local Chain B")
+    if ((await dialog().count()) > 0) await closeModal()
+    await networkButton().click()
+    await dialog().getByRole("button", { name: /Local Chain A/ }).click()
+    await expect.poll(() => wallet.chainId()).toBe(31337)
+    await expect.poll(() => networkButton().getAttribute("aria-label")).toContain("Local Chain A")
+    if ((await dialog().count()) > 0) await closeModal()
+  })
+
+  it("follows the wallet when it changes account or chain on its own", async () => {
+    wallet.selectAccount(1)
+    try {
+      await accountButton(BOB).waitFor()
+    } finally {
+      wallet.selectAccount(0)
+    }
+    await accountButton(ALICE).waitFor()
+    wallet.moveToChain(31338)
+    await expect.poll(() => networkButton().getAttribute("aria-label")).toContain("Local Chain B")
+    wallet.moveToChain(31337)
+    await expect.poll(() => networkButton().getAttribute("aria-label")).toContain("Local Chain A")
+  })
+
+  it("shows UnsupportedChain when the wallet moves outside the networks, and switches back from there", async () => {
+    wallet.moveToChain(10)
+    await dialog().getByRole("heading", { name: "Switch network" }).waitFor()
+    await dialog().getByRole("button", { name: /Local Chain A/ }).click()
+    await expect.poll(() => wallet.chainId()).toBe(31337)
+    await expect.poll(() => networkButton().getAttribute("aria-label")).toContain("Local Chain A")
+    if ((await dialog().count()) > 0) await closeModal()
+  })
+
+  it("signs a message the visitor approves, and the signature verifies", async () => {
+    const message = "Hello from the Wallet Runtime demo"
+    await page.getByRole("button", { name: "Sign message" }).click()
+    const output = page.getByTestId("signature")
+    await expect.poll(() => output.textContent()).toMatch(/^0x[0-9a-f]{130}$/)
+    const signature = (await output.textContent()) as `0x${string}`
+    expect(await verifyMessage({ address: ALICE, message, signature })).toBe(true)
+  })
+
+  it("sends a transaction and shows it mined", async () => {
+    const client = createPublicClient({ transport: http(rpcA) })
+    const before = await client.getBalance({ address: BOB })
+    await page.getByRole("button", { name: "Send" }).click()
+    await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 20_000 }).toMatch(/mined in block \d+/)
+    expect((await client.getBalance({ address: BOB })) - before).toBe(10_000_000_000_000_000n)
+  })
+
+  it("disconnects", async () => {
+    await accountButton(ALICE).click()
+    await dialog().getByRole("button", { name: "Disconnect" }).click()
+    await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+  })
+
+  it("a refused connection shows the refusal, and Try again connects", async () => {
+    wallet.setApproval("reject")
+    try {
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).click()
+      await dialog().getByText("Connection declined").waitFor()
+    } finally {
+      wallet.setApproval("approve")
+    }
+    await dialog().getByRole("button", { name: "Try again" }).click()
+    await expect.poll(() => dialog().getByText(truncateAddress(ALICE)).count()).toBeGreaterThan(0)
+    await dialog().getByRole("button", { name: "Disconnect" }).click()
+    await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+    await closeModal().catch(() => undefined)
+  })
+
+  it("the open modal passes an axe-core check", async () => {
+    await page.getByRole("button", { name: "Connect wallet" }).click()
+    await dialog().waitFor()
+    const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
+    expect(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([])
+    await closeModal()
+  })
+
+  it("works by keyboard alone: open, connect, close with focus back on the trigger", async () => {
+    await page.reload()
+    const trigger = page.getByRole("button", { name: "Connect wallet" })
+    await trigger.focus()
+    await page.keyboard.press("Enter")
+    await dialog().waitFor()
+    const focusedInDialog = () => page.evaluate(() => document.querySelector("[role=dialog]")?.contains(document.activeElement) ?? false)
+    expect(await focusedInDialog()).toBe(true)
+    // A visitor tabs once the wallets are on screen (the view loads on first open).
+    await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).waitFor()
+    for (let i = 0; i < 12; i++) {
+      const label = await page.evaluate(() =>
+        document.activeElement?.tagName === "BUTTON" ? (document.activeElement.textContent ?? "") : ""
+      )
+      if (label.includes("Wallet Runtime Test Wallet")) break
+      await page.keyboard.press("Tab")
+      expect(await focusedInDialog()).toBe(true)
+    }
+    await page.keyboard.press("Enter")
+    await expect.poll(() => dialog().getByText(truncateAddress(ALICE)).count()).toBeGreaterThan(0)
+    await page.keyboard.press("Escape")
+    await expect.poll(() => dialog().count()).toBe(0)
+    // The trigger is the same button, now showing the account: focus is back on it.
+    const focused = await page.evaluate(() => document.activeElement?.textContent ?? "")
+    expect(focused).toContain("alice.wallet.test")
+  })
+
+  it("never reached any address off this machine", () => {
+    expect(browser.requests.filter((url) => !isLoopback(url))).toEqual([])
+  })
+})
