@@ -64,7 +64,8 @@ export const deployContracts = async (
     })
   ]
   for (const hash of hashes) {
-    const receipt = await client.getTransactionReceipt({ hash })
+    // anvil may answer the send before its block exists: wait for the receipt rather than read it at once.
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
     if (receipt.status !== "success") throw new Error(`deployment ${hash} on chain ${chainId} reverted`)
   }
   const at = (offset: number) => getContractAddress({ from: deployer.address, nonce: BigInt(nonce + offset) })

@@ -99,7 +99,7 @@ describe("devstack orchestrator", () => {
     await gone(config, configPath)
   })
 
-  it("runs `npm start`'s command: prints the endpoints, serves the status page, and Ctrl-C stops it all", async () => {
+  it("runs `npm start`'s command: prints the endpoints, serves the demo with the stack's config, and Ctrl-C stops it all", async () => {
     const configPath = join(scratch, "cli.json")
     cli = spawn(join(repo, "node_modules/.bin/tsx"), ["devstack/main.ts", "--demo"], {
       cwd: repo,
@@ -123,10 +123,11 @@ describe("devstack orchestrator", () => {
     for (const url of [config.services?.url, config.relay?.url, config.mail?.inboxUrl, ...(config.evm?.chains ?? []).map((c) => c.rpcUrl)]) {
       expect(output).toContain(url)
     }
-    expect(config.demo?.kind).toBe("status")
-    const status = await (await fetch(config.demo?.url ?? "")).text()
-    expect(status).toContain("wallet-runtime devstack")
-    expect(status).toContain(config.services?.url)
+    expect(config.demo?.kind).toBe("vite")
+    const page = await (await fetch(config.demo?.url ?? "")).text()
+    expect(page).toContain("Wallet Runtime demo")
+    expect(page).toContain("window.__DEVSTACK__")
+    expect(page).toContain(JSON.stringify(config.services?.url))
     await expectAllUp(config)
 
     const exited = once(cli, "exit")
