@@ -207,9 +207,14 @@ export class Connection extends Context.Service<
           ...current,
           account: { ...current.account, status: "connecting" }
         }))
-        const exit = yield* Effect.exit(adapter.connect(request.connectorId, request.network))
+        // A refused, failed or abandoned connect (the visitor went back and chose another wallet) leaves the
+        // family as it was: still connected to the previous wallet, if any, and never stuck on `connecting`.
+        const exit = yield* Effect.exit(
+          adapter.connect(request.connectorId, request.network).pipe(
+            Effect.onInterrupt(() => setNamespace(request.namespace, () => before))
+          )
+        )
         if (Exit.isFailure(exit)) {
-          // A refused or failed connect leaves the family as it was (still connected to the previous wallet, if any).
           yield* setNamespace(request.namespace, () => before)
           return yield* exit
         }

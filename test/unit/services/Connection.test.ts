@@ -84,6 +84,21 @@ describe("Connection", () => {
     })
   )
 
+  it.effect("an abandoned connect (interrupted while the wallet is asked) leaves the family as it was", () =>
+    Effect.gen(function* () {
+      const adapter = yield* evm()
+      const waiting = { ...adapter, connect: () => Effect.never }
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        const pending = yield* Effect.forkChild(connection.connect({ namespace: "eip155", connectorId: "slow", network: localChainA }))
+        yield* Effect.yieldNow
+        expect(yield* statusOf("eip155")).toBe("connecting")
+        yield* Fiber.interrupt(pending)
+        expect(yield* statusOf("eip155")).toBe("disconnected")
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), [waiting])))
+    })
+  )
+
   it.effect("after a reload a stored session shows reconnecting at once, then connected without a prompt", () =>
     Effect.gen(function* () {
       const web = makeMemoryWebStorage()
