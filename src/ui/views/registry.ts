@@ -1,8 +1,10 @@
 /**
  * Every view of the modal: its title, the sentence that describes it to assistive technology, and its component,
- * loaded on first use (`React.lazy`) so that a page pays nothing for the modal's views until it opens.
+ * loaded on first use so that a page pays nothing for the modal's views until it opens. Views are loaded by us, not
+ * by `React.lazy`: a Suspense fallback, once shown, holds the new view back for React's 300 ms reveal throttle,
+ * while our loader shows the view the moment its chunk arrives, and lets views be fetched ahead of need.
  */
-import { type ComponentType, lazy, type LazyExoticComponent } from "react"
+import type { ComponentType } from "react"
 import type { ModalView } from "../../domain/rules"
 import type { RouteData } from "../../services/Modal"
 
@@ -11,24 +13,45 @@ export interface ViewProps {
   readonly data: RouteData
 }
 
+/** A view component loaded on first use: `load` fetches it once, `loaded` gives it once it is there. */
+export interface LazyView {
+  readonly load: () => Promise<ComponentType<ViewProps>>
+  readonly loaded: () => ComponentType<ViewProps> | undefined
+}
+
+/** A view loaded by `importer` the first time it is needed (a failed load may be tried again). */
+export const lazyView = (importer: () => Promise<ComponentType<ViewProps>>): LazyView => {
+  let component: ComponentType<ViewProps> | undefined
+  let pending: Promise<ComponentType<ViewProps>> | undefined
+  return {
+    loaded: () => component,
+    load: () => {
+      pending ??= importer().then(
+        (loaded) => (component = loaded),
+        (error: unknown) => {
+          pending = undefined
+          throw error
+        }
+      )
+      return pending
+    }
+  }
+}
+
 /** A view of the modal. */
 export interface ViewEntry {
   readonly title: string
   readonly description: string
-  readonly Component: LazyExoticComponent<ComponentType<ViewProps>>
+  readonly Component: LazyView
 }
 
-const Connect = lazy(() => import("./Connect/Connect").then((m) => ({ default: m.Connect })))
-const AllWallets = lazy(() => import("./AllWallets/AllWallets").then((m) => ({ default: m.AllWallets })))
-const ConnectingExternal = lazy(() =>
-  import("./ConnectingExternal/ConnectingExternal").then((m) => ({ default: m.ConnectingExternal }))
-)
-const Account = lazy(() => import("./Account/Account").then((m) => ({ default: m.Account })))
-const Networks = lazy(() => import("./Networks/Networks").then((m) => ({ default: m.Networks })))
-const UnsupportedChain = lazy(() =>
-  import("./UnsupportedChain/UnsupportedChain").then((m) => ({ default: m.UnsupportedChain }))
-)
-const NotAvailable = lazy(() => import("./NotAvailable/NotAvailable").then((m) => ({ default: m.NotAvailable })))
+const Connect = lazyView(() => import("./Connect/Connect").then((m) => m.Connect))
+const AllWallets = lazyView(() => import("./AllWallets/AllWallets").then((m) => m.AllWallets))
+const ConnectingExternal = lazyView(() => import("./ConnectingExternal/ConnectingExternal").then((m) => m.ConnectingExternal))
+const Account = lazyView(() => import("./Account/Account").then((m) => m.Account))
+const Networks = lazyView(() => import("./Networks/Networks").then((m) => m.Networks))
+const UnsupportedChain = lazyView(() => import("./UnsupportedChain/UnsupportedChain").then((m) => m.UnsupportedChain))
+const NotAvailable = lazyView(() => import("./NotAvailable/NotAvailable").then((m) => m.NotAvailable))
 
 /** Views of later issues: they say so instead of showing an empty or fake screen. */
 const notYet = (title: string): ViewEntry => ({
@@ -61,4 +84,19 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry } = {
   ApproveTransaction: notYet("Approve transaction"),
   RegisterAccountName: notYet("Register a name"),
   RegisterAccountNameSuccess: notYet("Name registered")
+}
+
+/** The views a visitor is likely to reach next from each view: fetched in the background once it shows. */
+export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> } = {
+  Connect: ["ConnectingExternal", "Account", "AllWallets"],
+  AllWallets: ["ConnectingExternal", "Account"],
+  ConnectingExternal: ["Account"],
+  Account: ["Networks", "Connect"],
+  Networks: ["UnsupportedChain"],
+  UnsupportedChain: ["Networks", "Connect"]
+}
+
+/** Fetches views ahead of need (a failure is left for the moment the view is really opened). */
+export const preloadViews = (views: ReadonlyArray<ModalView>): void => {
+  for (const view of views) VIEWS[view].Component.load().catch(() => undefined)
 }

@@ -7,6 +7,7 @@ import { activeAccountAtom } from "../../atoms/connection"
 import { openModalFn } from "../../atoms/modal"
 import { Avatar } from "../Avatar/Avatar"
 import { accountLabel, balanceText } from "../display"
+import { preloadViews } from "../../views/registry"
 import { HostButton } from "../HostButton/HostButton"
 import * as styles from "../HostButton/HostButton.css"
 
@@ -17,6 +18,9 @@ export interface AccountButtonProps {
   readonly className?: string | undefined
 }
 
+// The views this button opens are fetched as soon as the visitor points at it or focuses it.
+const preload = () => preloadViews(["Account"])
+
 /**
  * The connected account; renders nothing while no wallet is connected.
  * @example <AccountButton showBalance={false} />
@@ -26,7 +30,7 @@ export function AccountButton(props: AccountButtonProps): ReactNode {
   const open = useAtomSet(openModalFn)
   if (account.status !== "connected" || account.address === undefined) return null
   return (
-    <HostButton className={props.className} onClick={() => open({ view: "Account" })}>
+    <HostButton className={props.className} preload={preload} onClick={() => open({ view: "Account" })}>
       {props.showBalance !== false && <ButtonBalance />}
       <AccountName address={account.address} />
     </HostButton>

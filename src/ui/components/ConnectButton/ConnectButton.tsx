@@ -10,6 +10,7 @@ import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { activeAccountAtom, connectionAtom } from "../../atoms/connection"
 import { openModalFn } from "../../atoms/modal"
 import { AccountName } from "../AccountButton/AccountButton"
+import { preloadViews } from "../../views/registry"
 import { HostButton } from "../HostButton/HostButton"
 import { Spinner } from "../Spinner/Spinner"
 
@@ -31,6 +32,9 @@ const buttonStatus = (state: ConnectionState): ConnectionStatus => {
   return "disconnected"
 }
 
+// The views this button opens are fetched as soon as the visitor points at it or focuses it.
+const preload = () => preloadViews(["Connect", "Account"])
+
 /**
  * The button that opens the wallet modal.
  * @example <ConnectButton label="Sign in with a wallet" />
@@ -43,6 +47,7 @@ export function ConnectButton(props: ConnectButtonProps): ReactNode {
   const connected = status === "connected" && account.address !== undefined
   return (
     <HostButton
+      preload={preload}
       variant={connected ? "neutral" : "primary"}
       busy={busy}
       className={props.className}

@@ -12,6 +12,8 @@ export interface HostButtonProps {
   /** A class of the host's, added after ours. */
   readonly className?: string | undefined
   readonly "aria-label"?: string | undefined
+  /** Called when the visitor shows intent (pointer over, focus, touch): the modal's code is fetched then. */
+  readonly preload?: (() => void) | undefined
 }
 
 /** A themed button that opens the wallet modal. */
@@ -30,6 +32,9 @@ export function HostButton(props: HostButtonProps): ReactNode {
       aria-busy={props.busy === true || undefined}
       aria-label={props["aria-label"]}
       onClick={props.onClick}
+      onPointerEnter={props.preload}
+      onFocus={props.preload}
+      onTouchStart={props.preload}
     >
       {props.children}
     </button>

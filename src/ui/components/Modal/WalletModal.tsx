@@ -4,7 +4,7 @@
  * `disableAppend` (rendered where it is placed, still modal) or `enableEmbedded` (rendered in place as part of
  * the page: no backdrop, no focus trap, page not inert).
  */
-import { type ReactNode, type RefObject, Suspense, useCallback, useEffect, useId, useRef, useSyncExternalStore } from "react"
+import { type ReactNode, type RefObject, useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from "react"
 import { createPortal } from "react-dom"
 import { currentRoute, type ModalState } from "../../../services/Modal"
 import { useAtomMount, useAtomSet, useAtomValue } from "../../atom-react/hooks"
@@ -14,9 +14,10 @@ import { switchNetworkFn } from "../../atoms/networks"
 import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
 import { visuallyHidden } from "../../theme/theme.css"
 import { useThemeRoot } from "../../theme/useTheme"
-import { VIEWS } from "../../views/registry"
+import { type LazyView, NEXT_VIEWS, preloadViews, type ViewProps, VIEWS } from "../../views/registry"
 import { Alerts } from "../Alerts/Alerts"
-import { IconButton } from "../Button/Button"
+import { Button, IconButton } from "../Button/Button"
+import { Notice } from "../Notice/Notice"
 import { Snackbar } from "../Snackbar/Snackbar"
 import { Spinner } from "../Spinner/Spinner"
 import { tabbables, useModalBehaviour } from "./useModalBehaviour"
@@ -66,6 +67,7 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
   const route = currentRoute(state)
   const view = VIEWS[route.view]
   const viewKey = `${state.history.length}:${route.view}`
+  useEffect(() => preloadViews(NEXT_VIEWS[route.view] ?? []), [route.view])
   return (
     <div
       {...theme}
@@ -100,16 +102,7 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
         </p>
         <Alerts />
         <div ref={bodyRef} className={styles.body}>
-          <Suspense
-            fallback={
-              <div className={styles.fallback}>
-                <Spinner label="Loading" />
-              </div>
-            }
-          >
-            <view.Component key={viewKey} data={route.data} />
-            <FocusIntoView key={`focus:${viewKey}`} dialog={dialogRef} body={bodyRef} />
-          </Suspense>
+          <LoadedView view={view.Component} viewKey={viewKey} data={route.data} dialog={dialogRef} body={bodyRef} />
         </div>
         <Snackbar />
       </div>
@@ -147,4 +140,57 @@ function FocusIntoView(props: {
     return () => observer.disconnect()
   }, [dialog, body])
   return null
+}
+
+type ViewLoad = { readonly status: "loading" } | { readonly status: "failed"; readonly retry: () => void }
+
+/**
+ * A view once its code is there; meanwhile a spinner (shown at once, gone the moment the view arrives), or, when its
+ * code cannot be fetched (offline, a deploy replaced the files), a message with Try again.
+ */
+function LoadedView(props: {
+  readonly view: LazyView
+  readonly viewKey: string
+  readonly data: ViewProps["data"]
+  readonly dialog: RefObject<HTMLDivElement | null>
+  readonly body: RefObject<HTMLDivElement | null>
+}): ReactNode {
+  const [load, setLoad] = useState<ViewLoad>({ status: "loading" })
+  const [, rerender] = useState(0)
+  const Component = props.view.loaded()
+  useEffect(() => {
+    if (props.view.loaded() !== undefined) return
+    let live = true
+    const start = () => {
+      setLoad({ status: "loading" })
+      props.view.load().then(
+        () => live && rerender((n) => n + 1),
+        () => live && setLoad({ status: "failed", retry: start })
+      )
+    }
+    start()
+    return () => {
+      live = false
+    }
+  }, [props.view])
+  if (Component !== undefined) {
+    return (
+      <>
+        <Component key={props.viewKey} data={props.data} />
+        <FocusIntoView key={`focus:${props.viewKey}`} dialog={props.dialog} body={props.body} />
+      </>
+    )
+  }
+  if (load.status === "failed") {
+    return (
+      <Notice variant="error" title="This part of the wallet could not be loaded">
+        <Button onClick={load.retry}>Try again</Button>
+      </Notice>
+    )
+  }
+  return (
+    <div className={styles.fallback}>
+      <Spinner label="Loading" />
+    </div>
+  )
 }

@@ -4,6 +4,7 @@ import { isUnsupportedNetwork } from "../../../domain/Network"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { openModalFn } from "../../atoms/modal"
 import { activeNetworkAtom } from "../../atoms/networks"
+import { preloadViews } from "../../views/registry"
 import { HostButton } from "../HostButton/HostButton"
 import { Icon } from "../Icon/Icon"
 import { WalletIcon } from "../WalletIcon/WalletIcon"
@@ -12,6 +13,9 @@ import { WalletIcon } from "../WalletIcon/WalletIcon"
 export interface NetworkButtonProps {
   readonly className?: string | undefined
 }
+
+// The views this button opens are fetched as soon as the visitor points at it or focuses it.
+const preload = () => preloadViews(["Networks"])
 
 /**
  * The active network; renders nothing until the runtime knows it (and on the server).
@@ -24,6 +28,7 @@ export function NetworkButton(props: NetworkButtonProps): ReactNode {
   const unsupported = isUnsupportedNetwork(network)
   return (
     <HostButton
+      preload={preload}
       variant={unsupported ? "warning" : "neutral"}
       className={props.className}
       aria-label={`Network: ${network.name}. Change network`}

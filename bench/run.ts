@@ -1,0 +1,158 @@
+/**
+ * `npm run bench`: the size and speed figures of the product, measured on the production build of the demo in
+ * Debian Chromium against the local stack, printed as one table with the targets and the peers' figures. Figures,
+ * not assertions: nothing here fails a build.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { gzipSync } from "node:zlib"
+import type { Page } from "playwright-core"
+import { launchBrowser } from "../test/e2e/support/browser"
+import { buildDemo, serveDemo, startDemoStack } from "../test/e2e/support/demo"
+import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
+import { failoverLabel, failoverRows } from "./rpc-failover"
+
+const RUNS = 9
+const WALLET_NAME = "Wallet Runtime Test Wallet"
+
+const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
+const ms = (value: number) => `${value.toFixed(1)} ms`
+
+// Runs in the page: resolves with the time (performance.now) at which `find()` first returns an element.
+const WAIT_FOR = `(find) => new Promise((resolve) => {
+  const check = () => { if (find()) { resolve(performance.now()); return true } return false }
+  if (check()) return
+  const observer = new MutationObserver(() => { if (check()) observer.disconnect() })
+  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true })
+})`
+
+/** Time from a click on the first button whose text includes `buttonText` to the first element `until` matches. */
+const clickToVisible = (page: Page, buttonText: string, until: string, untilText: string) =>
+  page.evaluate(
+    async ([waitFor, text, selector, target]) => {
+      const wait = (0, eval)(waitFor) as (find: () => unknown) => Promise<number>
+      const button = [...document.querySelectorAll("button")].find((b) => (b.textContent ?? "").includes(text))
+      if (button === undefined) throw new Error(`no button "${text}"`)
+      const start = performance.now()
+      button.click()
+      const end = await wait(() =>
+        [...document.querySelectorAll(selector)].find((el) => (el.textContent ?? "").includes(target))
+      )
+      return end - start
+    },
+    [WAIT_FOR, buttonText, until, untilText] as const
+  )
+
+const main = async () => {
+  const outDir = mkdtempSync(join(tmpdir(), "wr-bench-"))
+  const [stack] = await Promise.all([startDemoStack(), buildDemo(outDir)])
+  const demo = await serveDemo(outDir, stack.info)
+  const browser = await launchBrowser()
+  try {
+    const evm = stack.info.config.evm
+    if (evm === null) throw new Error("no EVM part")
+    const wallet = await installInjectedWallet(browser.context, {
+      privateKeys: evm.accounts.slice(0, 1).map((account) => account.privateKey as `0x${string}`),
+      chains: evm.chains.map((chain) => ({ chainId: chain.chainId, name: `Local ${chain.chainId}`, rpcUrl: chain.rpcUrl })),
+      chainId: 31337
+    })
+    const page = browser.page
+    const origin = new URL(demo.info.url).origin
+    // Every visit starts as a first visit: no stored session.
+    const freshVisit = async () => {
+      wallet.revoke()
+      await page.goto(demo.info.url)
+      await page.evaluate(() => localStorage.clear())
+      await page.goto(demo.info.url)
+    }
+
+    // 1 and 6: what the page loads and sends before the first click.
+    const scripts: Array<{ url: string; gz: number }> = []
+    const onResponse = async (response: import("playwright-core").Response) => {
+      if (response.request().resourceType() !== "script") return
+      scripts.push({ url: response.url(), gz: gzipSync(await response.body()).length })
+    }
+    wallet.revoke()
+    await page.goto("about:blank")
+    page.on("response", onResponse)
+    const firstRequest = browser.requests.length
+    await page.goto(demo.info.url)
+    await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+    await page.waitForLoadState("networkidle")
+    page.off("response", onResponse)
+    const requestsBefore = browser.requests.slice(firstRequest)
+    const beyondPage = requestsBefore.filter((url) => !url.startsWith(origin))
+    const react = scripts.filter((s) => /\/react-[^/]*\.js$/.test(s.url)).reduce((sum, s) => sum + s.gz, 0)
+    const ours = scripts.reduce((sum, s) => sum + s.gz, 0) - react
+
+    // 4: navigation → connect button visible (timed by the page itself from its navigation start).
+    const navigation: Array<number> = []
+    for (let i = 0; i < RUNS; i++) {
+      await freshVisit()
+      navigation.push(
+        await page.evaluate(async (waitFor) => {
+          const wait = (0, eval)(waitFor) as (find: () => unknown) => Promise<number>
+          return wait(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Connect wallet"))
+        }, WAIT_FOR)
+      )
+    }
+
+    // 2: click → wallet list visible, on a fresh page (the view loads on first open).
+    const open: Array<number> = []
+    for (let i = 0; i < RUNS; i++) {
+      await freshVisit()
+      await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+      open.push(await clickToVisible(page, "Connect wallet", "[role=dialog] button", WALLET_NAME))
+    }
+
+    // 3: click the injected wallet → address shown; 5: JS heap with the modal open.
+    const connect: Array<number> = []
+    let heap = 0
+    for (let i = 0; i < RUNS; i++) {
+      await freshVisit()
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await page.getByRole("dialog").getByRole("button", { name: new RegExp(WALLET_NAME) }).waitFor()
+      if (i === 0) {
+        const cdp = await browser.context.newCDPSession(page)
+        await cdp.send("HeapProfiler.collectGarbage")
+        heap = (await cdp.send("Runtime.getHeapUsage")).usedSize
+        await cdp.detach()
+      }
+      connect.push(await clickToVisible(page, WALLET_NAME, "[role=dialog] *", "0xf3…b92266"))
+    }
+
+    const failover = await failoverRows()
+
+    const rows = [
+      { metric: "JS before the first click, ours (gzip)", measured: kib(ours), target: "≤ 60 KiB", peers: "RainbowKit 434 KiB, AppKit 755 KiB (added)" },
+      { metric: "JS before the first click, React's (gzip)", measured: kib(react), target: "—", peers: "" },
+      { metric: "requests before the first click, beyond the page's files", measured: String(beyondPage.length), target: "0", peers: "AppKit 15" },
+      { metric: `navigation → connect button visible (median of ${RUNS})`, measured: ms(median(navigation)), target: "—", peers: "" },
+      { metric: `click → wallet list visible (median of ${RUNS})`, measured: ms(median(open)), target: "≤ 20 ms", peers: "RainbowKit 42 ms, AppKit 114 ms" },
+      { metric: `click injected wallet → address shown (median of ${RUNS})`, measured: ms(median(connect)), target: "≤ 20 ms", peers: "RainbowKit 36 ms, AppKit 231 ms" },
+      { metric: "JS heap with the modal open (after GC)", measured: kib(heap), target: "—", peers: "" },
+      ...failover.map((row) => ({
+        metric: `RPC failover, primary ${failoverLabel[row.primary] ?? row.primary}: first request / after one interval`,
+        measured: `${ms(row.firstMs)} / ${ms(row.afterIntervalMs)}`,
+        target: "—",
+        peers: ""
+      }))
+    ]
+    console.log("wallet-runtime benchmarks (production build of demo/, Debian Chromium, local stack)")
+    console.table(rows)
+    console.log(`scripts before the first click: ${scripts.map((s) => `${s.url.replace(origin, "")} ${kib(s.gz)}`).join(", ")}`)
+  } finally {
+    await browser.close()
+    await demo.stop()
+    await stack.stop()
+    rmSync(outDir, { recursive: true, force: true })
+  }
+}
+
+await main()
