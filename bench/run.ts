@@ -111,6 +111,15 @@ const main = async () => {
       open.push(await clickToVisible(page, "Connect wallet", "[role=dialog] button", WALLET_NAME))
     }
 
+    // 2b: the same after the visitor pointed at the button (its views are fetched on pointer-over and focus).
+    const openWarm: Array<number> = []
+    for (let i = 0; i < RUNS; i++) {
+      await freshVisit()
+      await page.getByRole("button", { name: "Connect wallet" }).hover()
+      await page.waitForLoadState("networkidle")
+      openWarm.push(await clickToVisible(page, "Connect wallet", "[role=dialog] button", WALLET_NAME))
+    }
+
     // 3: click the injected wallet → address shown; 5: JS heap with the modal open.
     const connect: Array<number> = []
     let heap = 0
@@ -134,7 +143,8 @@ const main = async () => {
       { metric: "JS before the first click, React's (gzip)", measured: kib(react), target: "—", peers: "" },
       { metric: "requests before the first click, beyond the page's files", measured: String(beyondPage.length), target: "0", peers: "AppKit 15" },
       { metric: `navigation → connect button visible (median of ${RUNS})`, measured: ms(median(navigation)), target: "—", peers: "" },
-      { metric: `click → wallet list visible (median of ${RUNS})`, measured: ms(median(open)), target: "≤ 20 ms", peers: "RainbowKit 42 ms, AppKit 114 ms" },
+      { metric: `click → wallet list visible, cold (median of ${RUNS})`, measured: ms(median(open)), target: "≤ 20 ms", peers: "RainbowKit 42 ms, AppKit 114 ms" },
+      { metric: `click → wallet list visible, after pointing at the button (median of ${RUNS})`, measured: ms(median(openWarm)), target: "≤ 20 ms", peers: "" },
       { metric: `click injected wallet → address shown (median of ${RUNS})`, measured: ms(median(connect)), target: "≤ 20 ms", peers: "RainbowKit 36 ms, AppKit 231 ms" },
       { metric: "JS heap with the modal open (after GC)", measured: kib(heap), target: "—", peers: "" },
       ...failover.map((row) => ({
