@@ -1,0 +1,98 @@
+/**
+ * What a WalletConnect session asks the wallet for (spec 7.5): one namespace per configured chain family that the
+ * protocol serves, with its chains, methods, events and an `rpcMap` of the host's own RPCs, so the universal
+ * provider never reads through a hosted RPC. Pure: nothing here loads WalletConnect.
+ */
+import type { ChainNamespace } from "../../domain/Caip"
+import type { CaipNetwork } from "../../domain/Network"
+import type { HostOptions } from "../../domain/Options"
+
+/** Methods a session asks an eip155 wallet for. */
+export const EIP155_METHODS: ReadonlyArray<string> = [
+  "eth_accounts",
+  "eth_requestAccounts",
+  "eth_sendRawTransaction",
+  "eth_sign",
+  "eth_signTransaction",
+  "eth_signTypedData",
+  "eth_signTypedData_v3",
+  "eth_signTypedData_v4",
+  "eth_sendTransaction",
+  "personal_sign",
+  "wallet_switchEthereumChain",
+  "wallet_addEthereumChain",
+  "wallet_getPermissions",
+  "wallet_requestPermissions",
+  "wallet_registerOnboarding",
+  "wallet_watchAsset",
+  "wallet_scanQRCode",
+  "wallet_getCallsStatus",
+  "wallet_showCallsStatus",
+  "wallet_sendCalls",
+  "wallet_getCapabilities",
+  "wallet_grantPermissions",
+  "wallet_revokePermissions",
+  "wallet_getAssets"
+]
+
+/** Methods a session asks a Solana wallet for. */
+export const SOLANA_METHODS: ReadonlyArray<string> = [
+  "solana_signMessage",
+  "solana_signTransaction",
+  "solana_requestAccounts",
+  "solana_getAccounts",
+  "solana_signAllTransactions",
+  "solana_signAndSendTransaction"
+]
+
+/** Events a session follows in every namespace. */
+export const SESSION_EVENTS: ReadonlyArray<string> = ["accountsChanged", "chainChanged"]
+
+const METHODS: Partial<Record<ChainNamespace, ReadonlyArray<string>>> = {
+  eip155: EIP155_METHODS,
+  solana: SOLANA_METHODS
+}
+
+/** One namespace of a session proposal, in the shape the universal provider takes. */
+export interface ProposalNamespace {
+  chains: Array<string>
+  methods: Array<string>
+  events: Array<string>
+  rpcMap: Record<string, string>
+  defaultChain?: string
+}
+
+/** The RPC the universal provider may read a network through: the host's custom RPC first, else the network's own. */
+export const rpcUrlOf = (options: Pick<HostOptions, "customRpcUrls">, network: CaipNetwork): string | undefined =>
+  options.customRpcUrls?.[network.caipNetworkId]?.[0]?.url ?? network.rpcUrls.default.http[0]
+
+/**
+ * The optional namespaces of a proposal: every configured family WalletConnect serves (eip155, solana), its chains
+ * in the host's order, `defaultChain` the one to start on when it belongs to the family.
+ */
+export const proposalNamespaces = (
+  options: Pick<HostOptions, "networks" | "customRpcUrls">,
+  startOn?: CaipNetwork
+): Record<string, ProposalNamespace> => {
+  const namespaces: Record<string, ProposalNamespace> = {}
+  for (const network of options.networks) {
+    const methods = METHODS[network.chainNamespace]
+    if (methods === undefined) continue
+    const entry = (namespaces[network.chainNamespace] ??= {
+      chains: [],
+      methods: [...methods],
+      events: [...SESSION_EVENTS],
+      rpcMap: {}
+    })
+    entry.chains.push(network.caipNetworkId)
+    const rpc = rpcUrlOf(options, network)
+    if (rpc !== undefined) entry.rpcMap[String(network.id)] = rpc
+  }
+  const start = startOn === undefined ? undefined : namespaces[startOn.chainNamespace]
+  if (start !== undefined && startOn !== undefined && start.chains.includes(startOn.caipNetworkId)) {
+    // The wallet starts on the network the visitor is on: it goes first, and is the provider's default.
+    start.chains = [startOn.caipNetworkId, ...start.chains.filter((chain) => chain !== startOn.caipNetworkId)]
+    start.defaultChain = startOn.caipNetworkId
+  }
+  return namespaces
+}
