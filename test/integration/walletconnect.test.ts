@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { WalletKit } from "@reown/walletkit"
 import { Core } from "@walletconnect/core"
@@ -135,8 +138,8 @@ const makeWallet = async () => {
 }
 
 /** Our side: the WalletConnect service and the eip155 adapter over it, as the runtime builds them. */
-const dappLayer = (prefix: string = `dapp-${randomUUID()}`) =>
-  WalletConnect.layerWith({ customStoragePrefix: prefix, storageOptions: { database: ":memory:" } }).pipe(
+const dappLayer = (storage = { prefix: `dapp-${randomUUID()}`, database: ":memory:" }) =>
+  WalletConnect.layerWith({ customStoragePrefix: storage.prefix, storageOptions: { database: storage.database } }).pipe(
     Layer.provide(
       Config.layer(
         decodeOptionsSync({
@@ -149,8 +152,8 @@ const dappLayer = (prefix: string = `dapp-${randomUUID()}`) =>
     )
   )
 
-const makeDapp = async () => {
-  const runtime = ManagedRuntime.make(dappLayer())
+const makeDapp = async (storage?: { readonly prefix: string; readonly database: string }) => {
+  const runtime = ManagedRuntime.make(dappLayer(storage))
   const scope = Effect.runSync(Scope.make())
   cleanups.push(async () => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
@@ -161,7 +164,11 @@ const makeDapp = async () => {
   const wc = await runtime.runPromise(Effect.service(WalletConnect))
   const events: Array<AdapterEvent> = []
   Effect.runFork(Stream.runForEach(adapter.events, (event) => Effect.sync(() => events.push(event))))
-  return { adapter, wc, events, run: runtime.runPromise }
+  const dispose = async () => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    await runtime.dispose()
+  }
+  return { adapter, wc, events, run: runtime.runPromise, dispose }
 }
 
 const readyUri = (pairing: SubscriptionRef.SubscriptionRef<PairingState>, not?: string) =>
@@ -177,8 +184,8 @@ const until = async (check: () => boolean) => {
 }
 
 /** Pairs a fresh dapp and wallet into a session and returns both. */
-const connected = async () => {
-  const dapp = await makeDapp()
+const connected = async (storage?: { readonly prefix: string; readonly database: string }) => {
+  const dapp = await makeDapp(storage)
   const wallet = await makeWallet()
   const connecting = dapp.run(dapp.adapter.connect(WALLET_CONNECT_CONNECTOR_ID, chainA))
   const { uri } = await dapp.run(readyUri(dapp.wc.pairing))
@@ -263,6 +270,24 @@ describe("WalletConnect connector against the devstack relay and a real wallet",
     await relay.info.restart()
     const signature = await dapp.run(dapp.adapter.signMessage("after the restart"))
     expect(await verifyMessage({ address: wallet.signer.address(), message: "after the restart", signature: signature as `0x${string}` })).toBe(true)
+  })
+
+  it("restores the session after a reload, without a new pairing, and signs with it", async () => {
+    const storage = { prefix: `dapp-${randomUUID()}`, database: join(mkdtempSync(join(tmpdir(), "wc-")), "wc.db") }
+    const { dapp, wallet } = await connected(storage)
+    await dapp.dispose()
+
+    const reloaded = await makeDapp(storage)
+    const restored = await reloaded.run(reloaded.adapter.reconnect(WALLET_CONNECT_CONNECTOR_ID, chainA))
+    expect(Option.map(restored, (session) => session.address)).toEqual(Option.some(wallet.signer.address()))
+    expect(wallet.state.proposals).toHaveLength(1)
+    const signature = await reloaded.run(reloaded.adapter.signMessage("after the reload"))
+    expect(await verifyMessage({ address: wallet.signer.address(), message: "after the reload", signature: signature as `0x${string}` })).toBe(true)
+  })
+
+  it("restores nothing when no session was stored", async () => {
+    const dapp = await makeDapp()
+    expect(await dapp.run(dapp.adapter.reconnect(WALLET_CONNECT_CONNECTOR_ID, chainA))).toEqual(Option.none())
   })
 
   it.effect("replaces the pairing URI 10 s before its 4 minutes are up, and pairs with the new one", () =>
