@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { AxeBuilder } from "@axe-core/playwright"
 import { UniversalProvider } from "@walletconnect/universal-provider"
-import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core"
+import type { Locator, Page } from "playwright-core"
 import { createPublicClient, type Hex, http, parseEther, stringToHex, verifyMessage } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Started } from "../../devstack/lib/Started"
 import { type DevstackInfo, startDevstack } from "../../devstack/main"
+import { type Browser, launchBrowser } from "../e2e/support/browser"
 
 // For the dapp client in this process: WalletConnect's Verify would wait for its hosted server (offline here).
 process.env.IS_VITEST = "true"
@@ -17,9 +15,8 @@ const CHAIN = "eip155:31337"
 
 describe("the devstack's test wallet page", () => {
   let stack: Started<DevstackInfo>
-  let context: BrowserContext
+  let browser: Browser
   let page: Page
-  let profile: string
   let dapp: InstanceType<typeof UniversalProvider>
   let address: Hex
   const requested: Array<string> = []
@@ -27,22 +24,8 @@ describe("the devstack's test wallet page", () => {
 
   beforeAll(async () => {
     stack = await startDevstack({ parts: ["evm", "relay", "services"] })
-    profile = mkdtempSync(join(tmpdir(), "test-wallet-page-"))
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
-      ]
-    })
-    page = context.pages()[0] ?? (await context.newPage())
+    browser = await launchBrowser()
+    page = browser.page
     page.on("request", (request) => requested.push(request.url()))
     page.on("console", (message) => {
       if (message.type() === "error") consoleErrors.push(message.text())
@@ -63,9 +46,8 @@ describe("the devstack's test wallet page", () => {
   afterAll(async () => {
     await dapp?.client.core.relayer.transportClose().catch(() => undefined)
     dapp?.client.core.heartbeat.stop()
-    await context?.close()
+    await browser?.close()
     await stack?.stop()
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true })
   })
 
   const card = (title: string): Locator => page.getByRole("article", { name: title })
