@@ -51,6 +51,10 @@ const ConnectingExternal = lazyView(() => import("./ConnectingExternal/Connectin
 const Account = lazyView(() => import("./Account/Account").then((m) => m.Account))
 const Networks = lazyView(() => import("./Networks/Networks").then((m) => m.Networks))
 const UnsupportedChain = lazyView(() => import("./UnsupportedChain/UnsupportedChain").then((m) => m.UnsupportedChain))
+const WalletConnectBasic = lazyView(() => import("./WalletConnect/WalletConnectBasic").then((m) => m.WalletConnectBasic))
+const ConnectingWalletConnect = lazyView(() =>
+  import("./WalletConnect/ConnectingWalletConnect").then((m) => m.ConnectingWalletConnect)
+)
 const NotAvailable = lazyView(() => import("./NotAvailable/NotAvailable").then((m) => m.NotAvailable))
 
 /** Views of later issues: they say so instead of showing an empty or fake screen. */
@@ -76,8 +80,16 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry } = {
     description: "Your wallet is on a network this site does not support. Choose a supported network or disconnect.",
     Component: UnsupportedChain
   },
-  WalletConnectBasic: notYet("WalletConnect"),
-  ConnectingWalletConnect: notYet("WalletConnect"),
+  WalletConnectBasic: {
+    title: "WalletConnect",
+    description: "Scan the QR code with a WalletConnect wallet, or copy the link into it.",
+    Component: WalletConnectBasic
+  },
+  ConnectingWalletConnect: {
+    title: "Connect wallet",
+    description: "Open your wallet or scan the QR code, then approve the connection.",
+    Component: ConnectingWalletConnect
+  },
   ConnectingSiwe: notYet("Sign in with your wallet"),
   ConnectingFarcaster: notYet("Farcaster"),
   SIWXSignMessage: notYet("Sign in"),

@@ -84,6 +84,17 @@ export const routeOf = (entry: WalletEntry): RouteData => ({
   ...(entry.wallet !== undefined ? { wallet: entry.wallet } : {})
 })
 
+/**
+ * The view a row opens: WalletConnect's own row the basic WalletConnect view; a catalogue wallet not installed here
+ * that has a mobile, desktop or web app the WalletConnect view for that wallet; any other the connecting view.
+ */
+export const viewOf = (entry: WalletEntry): "WalletConnectBasic" | "ConnectingWalletConnect" | "ConnectingExternal" => {
+  if (entry.connector?.type === "WALLET_CONNECT") return "WalletConnectBasic"
+  const links = [entry.wallet?.mobile_link, entry.wallet?.desktop_link, entry.wallet?.webapp_link]
+  if (entry.connector === undefined && links.some((link) => typeof link === "string" && link !== "")) return "ConnectingWalletConnect"
+  return "ConnectingExternal"
+}
+
 /** Rows whose name contains the search text, trimmed and case-insensitive; every row for an empty search. */
 export const searchEntries = (entries: ReadonlyArray<WalletEntry>, search: string): ReadonlyArray<WalletEntry> => {
   const text = normalise(search)

@@ -18,7 +18,7 @@ import { Spinner } from "../../components/Spinner/Spinner"
 import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import { visuallyHidden } from "../../theme/theme.css"
 import type { ViewProps } from "../registry"
-import { connectorEntry, listingEntry, routeOf, searchEntries, type WalletEntry, walletConnectors } from "../walletEntries"
+import { connectorEntry, listingEntry, routeOf, searchEntries, type WalletEntry, viewOf, walletConnectors } from "../walletEntries"
 import * as styles from "./AllWallets.css"
 
 const INITIAL_RECT = { width: 320, height: styles.LIST_HEIGHT_PX }
@@ -123,7 +123,7 @@ export function AllWallets(_props: ViewProps): ReactNode {
     moveTo(move(tabStop, rows.length))
   }
 
-  const open = (entry: WalletEntry) => void navigation.push("ConnectingExternal", routeOf(entry))
+  const open = (entry: WalletEntry) => void navigation.push(viewOf(entry), routeOf(entry))
 
   return (
     <>

@@ -19,7 +19,7 @@ import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
 import type { ViewProps } from "../registry"
 import { useIsMobile } from "../usePlatform"
-import { connectorEntry, connectorsReported, listingEntry, routeOf, type WalletEntry, walletEntry } from "../walletEntries"
+import { connectorEntry, connectorsReported, listingEntry, routeOf, type WalletEntry, viewOf, walletEntry } from "../walletEntries"
 import * as styles from "./Connect.css"
 
 /** The Connect view. */
@@ -59,7 +59,7 @@ export function Connect(_props: ViewProps): ReactNode {
               label={item.name}
               tag={group === "recent" ? "Recent" : item.installed ? "Installed" : undefined}
               trailing={<Icon name="forward" size={18} />}
-              onClick={() => void navigation.push("ConnectingExternal", routeOf(item))}
+              onClick={() => void navigation.push(viewOf(item), routeOf(item))}
             />
           </div>
         ))}
