@@ -93,6 +93,9 @@ interface AtomStore<A> {
 // store's type parameter is its atom's, which a WeakMap cannot express: hence `any`.
 const stores = new WeakMap<AtomRegistry.AtomRegistry, WeakMap<Atom.Atom<any>, AtomStore<any>>>()
 
+// How many snapshots are being read right now (React reads them while it renders).
+let readingSnapshot = 0
+
 const storeOf = <A,>(registry: AtomRegistry.AtomRegistry, atom: Atom.Atom<A>): AtomStore<A> => {
   let byAtom = stores.get(registry)
   if (byAtom === undefined) {
@@ -102,8 +105,21 @@ const storeOf = <A,>(registry: AtomRegistry.AtomRegistry, atom: Atom.Atom<A>): A
   const existing = byAtom.get(atom)
   if (existing !== undefined) return existing
   const store: AtomStore<A> = {
-    subscribe: (onChange) => registry.subscribe(atom, onChange),
-    snapshot: () => registry.get(atom),
+    // A change made while a snapshot is read (an atom read in one component's render runs an effect that changes
+    // another atom: a failed balance shows a snackbar) is told to React a microtask later, not mid-render.
+    subscribe: (onChange) =>
+      registry.subscribe(atom, () => {
+        if (readingSnapshot > 0) queueMicrotask(onChange)
+        else onChange()
+      }),
+    snapshot: () => {
+      readingSnapshot++
+      try {
+        return registry.get(atom)
+      } finally {
+        readingSnapshot--
+      }
+    },
     serverSnapshot: () => Atom.getServerValue(atom, registry)
   }
   byAtom.set(atom, store)
