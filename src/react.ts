@@ -37,7 +37,9 @@ export {
   useNetwork,
   type UseNetwork,
   useSendTransaction,
-  useSignMessage
+  useSignMessage,
+  useWallet,
+  type UseWallet
 } from "./ui/react/hooks"
 export { useWalletRuntime, WalletRuntimeProvider, type WalletRuntimeProviderProps } from "./ui/react/WalletRuntimeProvider"
 export { AccountButton, type AccountButtonProps } from "./ui/components/AccountButton/AccountButton"

@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import { useCallback, useState } from "react"
 import type { AccountState, ConnectionStatus } from "../../domain/Account"
 import type { ChainNamespace } from "../../domain/Caip"
+import type { ConnectorInfo } from "../../domain/Wallet"
 import type { CaipNetwork } from "../../domain/Network"
 import type { ModalView } from "../../domain/rules"
 import { Connection } from "../../services/Connection"
@@ -14,7 +15,7 @@ import type { EvmReceipt, EvmTransactionRequest } from "../../services/eip155/Ei
 import { Networks } from "../../services/Networks"
 import { sendTransaction, signMessage, waitForTransaction } from "../../services/WalletActions"
 import { useAtomValue } from "../atom-react/hooks"
-import { activeAccountAtom, connectionAtom } from "../atoms/connection"
+import { activeAccountAtom, connectionAtom, connectorsAtom } from "../atoms/connection"
 import { modalAtom } from "../atoms/modal"
 import { activeNetworkAtom, requestedNetworksAtom } from "../atoms/networks"
 import { useWalletRuntime } from "./WalletRuntimeProvider"
@@ -152,4 +153,48 @@ export function useSendTransaction(): ActionState<EvmReceipt> & {
   )
   const [state, start] = useAction(run)
   return { ...state, hash, sendTransaction: start }
+}
+
+/** What {@link useWallet} gives: the connected wallet with its account and network, and the actions on it. */
+export interface UseWallet {
+  readonly status: ConnectionStatus
+  readonly isConnected: boolean
+  /** The wallet in use (name, icon, type), while connected. */
+  readonly wallet: Pick<ConnectorInfo, "id" | "name" | "type" | "imageUrl"> | undefined
+  readonly account: UseAccount
+  readonly network: CaipNetwork | undefined
+  /** Opens the modal on the right view (Connect, or Account when connected). */
+  readonly open: () => Promise<void>
+  readonly disconnect: () => Promise<ReadonlyArray<ChainNamespace>>
+}
+
+/** Everything about the wallet in front in one hook, for hosts that build their own wallet UI. */
+export function useWallet(): UseWallet {
+  const account = useAccount()
+  const { open } = useModal()
+  const { network } = useNetwork()
+  const disconnect = useDisconnect()
+  const connection = useAtomValue(connectionAtom, (state) =>
+    state.activeNamespace === undefined ? undefined : state.namespaces[state.activeNamespace]?.connector
+  )
+  const connectors = useAtomValue(connectorsAtom)
+  const known = connection === undefined ? undefined : connectors.find((c) => c.id === connection.id)
+  const wallet =
+    account.isConnected && connection !== undefined
+      ? {
+          id: connection.id,
+          type: connection.type,
+          ...(known?.name !== undefined ? { name: known.name } : {}),
+          ...(known?.imageUrl !== undefined ? { imageUrl: known.imageUrl } : {})
+        }
+      : undefined
+  return {
+    status: account.status,
+    isConnected: account.isConnected,
+    wallet,
+    account,
+    network,
+    open: useCallback(() => open(), [open]),
+    disconnect: useCallback(() => disconnect(), [disconnect])
+  }
 }

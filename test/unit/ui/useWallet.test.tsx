@@ -1,0 +1,53 @@
+// @vitest-environment happy-dom
+import { act, cleanup, render, screen } from "@testing-library/react"
+import { Effect } from "effect"
+import { afterEach, describe, expect, it } from "vitest"
+import { localChainA } from "../../../src/domain/Network"
+import { testLayer } from "../../../src/layers/Test"
+import { makeWalletRuntime } from "../../../src/runtime"
+import { makeFakeChainAdapter } from "../../../src/services/ChainAdapter"
+import { Connection } from "../../../src/services/Connection"
+import { useWallet } from "../../../src/ui/react/hooks"
+import { WalletRuntimeProvider } from "../../../src/ui/react/WalletRuntimeProvider"
+
+const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+
+afterEach(cleanup)
+
+function Wallet() {
+  const w = useWallet()
+  return (
+    <div>
+      <p data-testid="summary">
+        {w.isConnected ? `${w.wallet?.name ?? "?"} (${w.wallet?.type ?? "?"}) ${w.account.address ?? ""} on ${w.network?.name ?? "?"}` : w.status}
+      </p>
+      <button onClick={() => void w.disconnect()}>disconnect</button>
+    </div>
+  )
+}
+
+describe("useWallet", () => {
+  it("names the wallet in use with its account and network, and disconnects", async () => {
+    const adapter = Effect.runSync(
+      makeFakeChainAdapter("eip155", {
+        accounts: [{ address: ALICE, type: "eoa" }],
+        chainId: 31337,
+        connectors: [{ id: "io.metamask", name: "MetaMask", type: "ANNOUNCED", chain: "eip155", chains: [] }]
+      }, "ANNOUNCED")
+    )
+    const runtime = makeWalletRuntime({ projectId: "p", networks: [localChainA] }, { layer: (o) => testLayer(o, [adapter]) })
+    render(
+      <WalletRuntimeProvider runtime={runtime}>
+        <Wallet />
+      </WalletRuntimeProvider>
+    )
+    expect(await screen.findByText("disconnected")).toBeTruthy()
+    await act(() =>
+      runtime.run(Effect.flatMap(Connection, (c) => c.connect({ namespace: "eip155", connectorId: "io.metamask", network: localChainA })))
+    )
+    expect(await screen.findByText(`MetaMask (ANNOUNCED) ${ALICE} on Local Chain A`)).toBeTruthy()
+    await act(async () => screen.getByText("disconnect").click())
+    expect(await screen.findByText("disconnected")).toBeTruthy()
+    await runtime.dispose()
+  })
+})
