@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { WalletKit } from "@reown/walletkit"
@@ -11,6 +12,7 @@ import { Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Scope, Stream, Subs
 import { TestClock } from "effect/testing"
 import { createPublicClient, http, verifyMessage } from "viem"
 import { afterAll, beforeAll } from "vitest"
+import { WebSocketServer } from "ws"
 import { startEvm } from "../../devstack/evm/index"
 import type { Started } from "../../devstack/lib/Started"
 import { type RelayInfo, startRelay } from "../../devstack/relay"
@@ -138,7 +140,7 @@ const makeWallet = async () => {
 }
 
 /** Our side: the WalletConnect service and the eip155 adapter over it, as the runtime builds them. */
-const dappLayer = (storage = { prefix: `dapp-${randomUUID()}`, database: ":memory:" }) =>
+const dappLayer = (storage = { prefix: `dapp-${randomUUID()}`, database: ":memory:" }, relayUrl = relay.info.url) =>
   WalletConnect.layerWith({ customStoragePrefix: storage.prefix, storageOptions: { database: storage.database } }).pipe(
     Layer.provide(
       Config.layer(
@@ -146,7 +148,7 @@ const dappLayer = (storage = { prefix: `dapp-${randomUUID()}`, database: ":memor
           projectId: "devstack",
           networks: [chainA, chainB],
           metadata: { name: "Dapp", description: "Dapp under test", url: "http://127.0.0.1", icons: [] },
-          endpoints: { relay: relay.info.url }
+          endpoints: { relay: relayUrl }
         })
       )
     )
@@ -288,6 +290,26 @@ describe("WalletConnect connector against the devstack relay and a real wallet",
   it("restores nothing when no session was stored", async () => {
     const dapp = await makeDapp()
     expect(await dapp.run(dapp.adapter.reconnect(WALLET_CONNECT_CONNECTOR_ID, chainA))).toEqual(Option.none())
+  })
+
+  it.each([
+    ["Unauthorized: invalid key", "INVALID_PROJECT_ID"],
+    ["Unauthorized: origin not allowed", "INVALID_APP_CONFIGURATION"]
+  ])("a relay closing with '%s' fails the pairing and raises %s once", async (reason, alertId) => {
+    const refusing = new WebSocketServer({ host: "127.0.0.1", port: 0 })
+    refusing.on("connection", (socket) => socket.close(3000, reason))
+    await new Promise((resolve) => refusing.once("listening", resolve))
+    cleanups.push(() => new Promise((resolve) => refusing.close(() => resolve())))
+    const url = `ws://127.0.0.1:${(refusing.address() as AddressInfo).port}`
+    const runtime = ManagedRuntime.make(dappLayer(undefined, url))
+    cleanups.push(() => runtime.dispose())
+    const wc = await runtime.runPromise(Effect.service(WalletConnect))
+    const alerts = runtime.runPromise(Stream.runCollect(Stream.take(wc.alerts, 1)))
+    const exit = await runtime.runPromise(Effect.exit(wc.pair()))
+    expect(exit).toMatchObject({ _tag: "Failure" })
+    expect(Exit.isFailure(exit) && JSON.stringify(exit.cause)).toContain(reason)
+    expect((await alerts).map((alert) => alert.id)).toEqual([alertId])
+    expect(await runtime.runPromise(SubscriptionRef.get(wc.pairing))).toMatchObject({ _tag: "Failed" })
   })
 
   it.effect("replaces the pairing URI 10 s before its 4 minutes are up, and pairs with the new one", () =>

@@ -143,6 +143,7 @@ export const makeWalletConnect = (
     const raised = new Set<string>()
     let universal: UniversalProviderLike | undefined
     let onUri: ((uri: string) => void) | undefined
+    let onRefused: ((error: WalletConnectRequestFailed) => void) | undefined
     let running: Fiber.Fiber<ReadonlyArray<string>, WalletConnectConnectorMissing | WalletConnectRequestFailed> | undefined
     let runningToken: object | undefined
     let restart: Deferred.Deferred<void> | undefined
@@ -153,7 +154,10 @@ export const makeWalletConnect = (
 
     const reportError = (error: unknown) => {
       const alert = alertForServiceError(errorOf(error).message)
-      if (alert === undefined || raised.has(alert.id)) return
+      if (alert === undefined) return
+      // The relay refuses this app: the pairing under way cannot succeed, so it fails now instead of waiting.
+      onRefused?.(new WalletConnectRequestFailed({ code: undefined, message: errorOf(error).message }))
+      if (raised.has(alert.id)) return
       raised.add(alert.id)
       Effect.runSync(PubSub.publish(alerts, alert))
     }
@@ -215,7 +219,9 @@ export const makeWalletConnect = (
         const uri = yield* Deferred.make<string>()
         const again = yield* Deferred.make<void>()
         restart = again
+        const refused = yield* Deferred.make<never, WalletConnectRequestFailed>()
         onUri = (value) => Deferred.doneUnsafe(uri, Exit.succeed(value))
+        onRefused = (error) => Deferred.doneUnsafe(refused, Exit.fail(error))
         yield* SubscriptionRef.set(pairing, { _tag: "Pairing" })
         const expiry = Effect.gen(function* () {
           const value = yield* Deferred.await(uri)
@@ -229,7 +235,7 @@ export const makeWalletConnect = (
           catch: fail
         })
         return yield* Effect.raceFirst(
-          Effect.as(approved, true),
+          Effect.raceFirst(Effect.as(approved, true), Deferred.await(refused)),
           Effect.as(Effect.raceFirst(expiry, Deferred.await(again)), false)
         )
       })
@@ -250,6 +256,7 @@ export const makeWalletConnect = (
         Effect.onInterrupt(() => SubscriptionRef.set(pairing, { _tag: "Idle" })),
         Effect.ensuring(Effect.sync(() => {
           onUri = undefined
+          onRefused = undefined
           restart = undefined
         }))
       )
