@@ -58,7 +58,13 @@ export function usePairing(view: ModalView, wallet: WalletCatalogEntry | undefin
   useEffect(() => {
     clearTimeout(leaving.current)
     return () => {
-      leaving.current = setTimeout(() => cancel(undefined), 0)
+      leaving.current = setTimeout(() => {
+        try {
+          cancel(undefined)
+        } catch {
+          // The whole runtime went away with the view (the host unmounted it): its pairing ended with it.
+        }
+      }, 0)
     }
   }, [cancel])
 

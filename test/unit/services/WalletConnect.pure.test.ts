@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest"
+import { encode } from "uqr"
+import { localChainA, localChainB, solanaDevnet, withDefaultRpcUrls } from "../../../src/domain/Network"
+import { decodeOptionsSync } from "../../../src/domain/Options"
+import { walletLink } from "../../../src/services/walletconnect/links"
+import { EIP155_METHODS, proposalNamespaces, SOLANA_METHODS } from "../../../src/services/walletconnect/namespaces"
+import { qrPath } from "../../../src/ui/components/QrCode/QrCode"
+import { viewOf, type WalletEntry } from "../../../src/ui/views/walletEntries"
+
+describe("WalletConnect session proposal", () => {
+  const a = withDefaultRpcUrls(localChainA, { http: ["http://127.0.0.1:7001"] })
+  const b = withDefaultRpcUrls(localChainB, { http: ["http://127.0.0.1:7002"] })
+
+  it("asks eip155 for the host's chains with their methods, events and the host's own RPCs", () => {
+    const options = decodeOptionsSync({ networks: [a, b] })
+    expect(proposalNamespaces(options)).toEqual({
+      eip155: {
+        chains: ["eip155:31337", "eip155:31338"],
+        methods: EIP155_METHODS,
+        events: ["accountsChanged", "chainChanged"],
+        rpcMap: { "31337": "http://127.0.0.1:7001", "31338": "http://127.0.0.1:7002" }
+      }
+    })
+  })
+
+  it("starts on the visitor's network, prefers the host's custom RPC, and asks solana when configured", () => {
+    const options = decodeOptionsSync({
+      networks: [a, b, solanaDevnet],
+      customRpcUrls: { "eip155:31338": [{ url: "http://127.0.0.1:7999" }] }
+    })
+    const namespaces = proposalNamespaces(options, b)
+    expect(namespaces["eip155"]?.chains).toEqual(["eip155:31338", "eip155:31337"])
+    expect(namespaces["eip155"]?.defaultChain).toBe("eip155:31338")
+    expect(namespaces["eip155"]?.rpcMap["31338"]).toBe("http://127.0.0.1:7999")
+    expect(namespaces["solana"]?.chains).toEqual([solanaDevnet.caipNetworkId])
+    expect(namespaces["solana"]?.methods).toEqual(SOLANA_METHODS)
+  })
+})
+
+describe("wallet links carrying a pairing URI", () => {
+  const uri = "wc:abc@2?relay-protocol=irn&symKey=01"
+  it.each([
+    ["https://wallet.example/app", `https://wallet.example/app/wc?uri=${encodeURIComponent(uri)}`],
+    ["http://127.0.0.1:5/test-wallet/", `http://127.0.0.1:5/test-wallet/wc?uri=${encodeURIComponent(uri)}`],
+    ["rainbow://", `rainbow://wc?uri=${encodeURIComponent(uri)}`],
+    ["metamask:", `metamask://wc?uri=${encodeURIComponent(uri)}`]
+  ])("%s", (link, expected) => {
+    expect(walletLink(link, uri)).toBe(expected)
+  })
+})
+
+describe("the QR code path", () => {
+  it("draws exactly the dark modules uqr encodes", () => {
+    const code = encode("wc:abc@2?relay-protocol=irn&symKey=01", { ecc: "M", border: 0 })
+    const drawn = code.data.map((row) => row.map(() => false))
+    for (const [, x, y, w] of qrPath(code.data).matchAll(/M(\d+) (\d+)h(\d+)v1h-\d+z/g)) {
+      for (let i = 0; i < Number(w); i++) drawn[Number(y)]![Number(x) + i] = true
+    }
+    expect(drawn).toEqual(code.data)
+  })
+})
+
+describe("where a wallet row leads", () => {
+  const entry = (over: Partial<WalletEntry>): WalletEntry => ({
+    key: "k",
+    name: "W",
+    imageUrl: undefined,
+    connector: undefined,
+    wallet: undefined,
+    installed: false,
+    ...over
+  })
+  const wallet = { id: "w", name: "W", image_id: "i", chains: [] }
+  it("WalletConnect's row, linkable catalogue wallets, and installed or link-less wallets", () => {
+    expect(viewOf(entry({ connector: { id: "walletConnect", type: "WALLET_CONNECT", chain: "eip155", chains: [] } }))).toBe("WalletConnectBasic")
+    expect(viewOf(entry({ wallet: { ...wallet, mobile_link: "w://" } }))).toBe("ConnectingWalletConnect")
+    expect(viewOf(entry({ wallet: { ...wallet, webapp_link: "https://w.example" } }))).toBe("ConnectingWalletConnect")
+    expect(viewOf(entry({ wallet }))).toBe("ConnectingExternal")
+    expect(
+      viewOf(entry({ wallet: { ...wallet, mobile_link: "w://" }, connector: { id: "w", type: "ANNOUNCED", chain: "eip155", chains: [] } }))
+    ).toBe("ConnectingExternal")
+  })
+})
