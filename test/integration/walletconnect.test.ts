@@ -11,6 +11,7 @@ import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
 import { Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Scope, Stream, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
 import { createPublicClient, http, verifyMessage } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll } from "vitest"
 import { WebSocketServer } from "ws"
 import { startEvm } from "../../devstack/evm/index"
@@ -229,6 +230,17 @@ describe("WalletConnect connector against the devstack relay and a real wallet",
     expect(receipt.status).toBe("success")
     expect(await client.getBalance({ address: to })).toBe(before + 12345n)
     expect(wallet.signer.requests).toContain("eth_sendTransaction")
+  })
+
+  it("follows the wallet's own chain and account changes", async () => {
+    const { dapp, wallet } = await connected()
+    const topic = Object.keys(wallet.kit.getActiveSessions())[0] ?? ""
+    await wallet.kit.emitSessionEvent({ topic, chainId: "eip155:31338", event: { name: "chainChanged", data: 31338 } })
+    await until(() => dapp.events.some((e) => e._tag === "ChainChanged" && e.chainId === 31338))
+
+    const other = privateKeyToAccount(privateKeys[1] ?? "0x").address
+    await wallet.kit.emitSessionEvent({ topic, chainId: "eip155:31338", event: { name: "accountsChanged", data: [other] } })
+    await until(() => dapp.events.some((e) => e._tag === "AccountsChanged" && e.accounts[0]?.address === other))
   })
 
   it("brings the wallet's refusal as UserRejected (5000)", async () => {
