@@ -4,7 +4,7 @@
  * and is replaced 10 s before it expires, by the Clock), and the session. The eip155 adapter reaches the session
  * through `provider`, an EIP-1193 facade, like any other wallet.
  */
-import { Clock, Context, Data, Deferred, Effect, Exit, Fiber, FiberSet, Layer, PubSub, Scope, Stream, SubscriptionRef } from "effect"
+import { Clock, Context, Data, Deferred, Effect, Exit, Fiber, FiberSet, Layer, PubSub, Scope, Semaphore, Stream, SubscriptionRef } from "effect"
 import { type Alert, alertForServiceError } from "../../domain/alerts"
 import { PAIRING_EXPIRY_MARGIN_MS, PAIRING_LIFETIME_MS } from "../../domain/constants"
 import { WalletConnectConnectorMissing } from "../../domain/errors"
@@ -168,47 +168,52 @@ export const makeWalletConnect = (
       return new WalletConnectRequestFailed({ code, message })
     }
 
-    const load = yield* Effect.cached(
-      Effect.gen(function* () {
-        if (connector === undefined) return yield* new WalletConnectConnectorMissing()
-        const { UniversalProvider } = yield* Effect.promise(() => import("@walletconnect/universal-provider"))
-        const metadata = options.metadata ?? defaultMetadata()
-        const provider = yield* Effect.tryPromise({
-          try: () =>
-            UniversalProvider.init({
-              projectId,
-              relayUrl: options.endpoints.relay,
-              metadata: { ...metadata, icons: [...metadata.icons] },
-              logger: settings.logger ?? (options.debug ? "info" : "silent"),
-              telemetryEnabled: false,
-              ...(settings.customStoragePrefix !== undefined ? { customStoragePrefix: settings.customStoragePrefix } : {}),
-              ...(settings.storageOptions !== undefined ? { storageOptions: { ...settings.storageOptions } } : {})
-            }) as Promise<unknown> as Promise<UniversalProviderLike>,
-          catch: fail
-        })
-        provider.on("display_uri", (uri: string) => onUri?.(uri))
-        provider.on("accountsChanged", (accounts: Array<string>) => emit("accountsChanged", accounts.map(addressOf)))
-        provider.on("chainChanged", (chain: unknown) => {
-          const chainId = chainReferenceOf(chain)
-          if (chainId !== undefined) emit("chainChanged", chainId)
-        })
-        provider.on("disconnect", (error: unknown) => {
-          emit("disconnect", error)
-          Effect.runFork(SubscriptionRef.set(pairing, { _tag: "Idle" }))
-        })
-        provider.client.core.relayer.on("relayer_error", reportError)
-        universal = provider
-        yield* Scope.addFinalizer(
-          scope,
-          Effect.promise(async () => {
-            const core = (provider.client as unknown as { core: { relayer: { transportClose?: () => Promise<void> }; heartbeat?: { stop?: () => void } } }).core
-            await core.relayer.transportClose?.().catch(() => undefined)
-            core.heartbeat?.stop?.()
-          })
-        )
-        return provider
+    const init = Effect.gen(function* () {
+      if (connector === undefined) return yield* new WalletConnectConnectorMissing()
+      const { UniversalProvider } = yield* Effect.tryPromise({
+        try: () => import("@walletconnect/universal-provider"),
+        catch: (error) => new WalletConnectRequestFailed({ code: undefined, message: `Unable to load WalletConnect: ${errorOf(error).message}` })
       })
-    )
+      const metadata = options.metadata ?? defaultMetadata()
+      const provider = yield* Effect.tryPromise({
+        try: () =>
+          UniversalProvider.init({
+            projectId,
+            relayUrl: options.endpoints.relay,
+            metadata: { ...metadata, icons: [...metadata.icons] },
+            logger: settings.logger ?? (options.debug ? "info" : "silent"),
+            telemetryEnabled: false,
+            ...(settings.customStoragePrefix !== undefined ? { customStoragePrefix: settings.customStoragePrefix } : {}),
+            ...(settings.storageOptions !== undefined ? { storageOptions: { ...settings.storageOptions } } : {})
+          }) as Promise<unknown> as Promise<UniversalProviderLike>,
+        catch: fail
+      })
+      provider.on("display_uri", (uri: string) => onUri?.(uri))
+      provider.on("accountsChanged", (accounts: Array<string>) => emit("accountsChanged", accounts.map(addressOf)))
+      provider.on("chainChanged", (chain: unknown) => {
+        const chainId = chainReferenceOf(chain)
+        if (chainId !== undefined) emit("chainChanged", chainId)
+      })
+      provider.on("disconnect", (error: unknown) => {
+        emit("disconnect", error)
+        Effect.runFork(SubscriptionRef.set(pairing, { _tag: "Idle" }))
+      })
+      provider.client.core.relayer.on("relayer_error", reportError)
+      universal = provider
+      yield* Scope.addFinalizer(
+        scope,
+        Effect.promise(async () => {
+          const core = (provider.client as unknown as { core: { relayer: { transportClose?: () => Promise<void> }; heartbeat?: { stop?: () => void } } }).core
+          await core.relayer.transportClose?.().catch(() => undefined)
+          core.heartbeat?.stop?.()
+        })
+      )
+      return provider
+    })
+
+    const loading = yield* Semaphore.make(1)
+    // Only a loaded provider is kept: a failed load (the chunk or the relay unreachable) is tried again next time.
+    const load = Semaphore.withPermit(loading)(Effect.suspend(() => (universal !== undefined ? Effect.succeed(universal) : init)))
 
     const sessionAccounts = (provider: UniversalProviderLike): ReadonlyArray<string> =>
       (provider.session?.namespaces["eip155"]?.accounts ?? []).map(addressOf).filter((a, i, all) => all.indexOf(a) === i)
