@@ -6,7 +6,9 @@
  */
 import { Schema, SchemaTransformation } from "effect"
 import { CaipAddress, CaipNetworkId } from "./Caip"
+import { NameRegistrationPayload } from "./Names"
 import { TokenBalance, Transaction } from "./Portfolio"
+import { SiwxSession } from "./Siwx"
 import { WalletCatalogEntry } from "./Wallet"
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -312,3 +314,343 @@ export type JsonRpcResponse = typeof JsonRpcResponse.Type
 export const JsonRpcResponseBody = Schema.Union([JsonRpcResponse, Schema.Array(JsonRpcResponse)])
 /** Answer of `GET|POST /v1/`. */
 export type JsonRpcResponseBody = typeof JsonRpcResponseBody.Type
+
+// ---------------------------------------------------------------------------------------------------------------
+// Blockchain service: swaps, names, on-ramp and sessions (spec 7.4)
+//
+// The spec names these endpoints and their inputs but shows no answers: each answer below is the smallest one its
+// feature needs. Every endpoint also takes the projectId in its query (`ProjectQuery`).
+
+/** A non-negative amount in a token's smallest unit (wei, lamports…) written as decimal text, e.g. `"1500"` ↔ `1500n`. */
+export const UnitsFromString = Schema.BigIntFromString.pipe(Schema.check(Schema.isGreaterThanOrEqualToBigInt(0n)))
+
+/** A non-negative decimal number written as text, e.g. `"100"` or `"12.50"` (fiat and display amounts). */
+export const DecimalString = Schema.String.pipe(
+  Schema.check(Schema.isPattern(/^\d+(\.\d+)?$/, { expected: "a non-negative decimal number as text, e.g. 12.50" }))
+)
+
+/** Call data of a transaction: `0x` and whole bytes in hex. */
+export const HexData = Schema.String.pipe(
+  Schema.check(Schema.isPattern(/^0x([0-9a-fA-F]{2})*$/, { expected: "hex data (0x and pairs of hex digits)" }))
+)
+
+/**
+ * Networks the swap endpoints serve. Spec 9 says 12 EVM chain ids without naming them: these are ten common EVM
+ * mainnets (Ethereum, OP Mainnet, BNB Smart Chain, Gnosis, Polygon, zkSync Era, Base, Arbitrum One, Celo,
+ * Avalanche C-Chain) and the two local chains of the devstack.
+ */
+export const SWAP_CAIP_NETWORK_IDS: ReadonlyArray<string> = [
+  "eip155:1",
+  "eip155:10",
+  "eip155:56",
+  "eip155:100",
+  "eip155:137",
+  "eip155:324",
+  "eip155:8453",
+  "eip155:42161",
+  "eip155:42220",
+  "eip155:43114",
+  "eip155:31337",
+  "eip155:31338"
+]
+
+/** True when the swap endpoints serve the network. */
+export const isSwapNetwork = (caipNetworkId: string): boolean => SWAP_CAIP_NETWORK_IDS.includes(caipNetworkId)
+
+/** Query of `GET /v1/convert/tokens`: the network whose tradable tokens are listed. */
+export const SwapTokensQuery = Schema.Struct({ projectId: projectIdField, chainId: CaipNetworkId })
+/** Query of `GET /v1/convert/tokens`. */
+export type SwapTokensQuery = typeof SwapTokensQuery.Type
+
+/** A token the swap service trades: `address` is its CAIP-10 address (the native coin's is `NATIVE_TOKEN_ADDRESS`). */
+export const SwapToken = Schema.Struct({
+  name: Schema.String,
+  symbol: Schema.String,
+  address: CaipAddress,
+  decimals: Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 255 }))),
+  logoUri: Schema.String
+})
+/** A token the swap service trades. */
+export type SwapToken = typeof SwapToken.Type
+
+/** Answer of `GET /v1/convert/tokens`: the tokens tradable on the network. */
+export const SwapTokensResponse = Schema.Struct({ tokens: Schema.Array(SwapToken) })
+/** Answer of `GET /v1/convert/tokens`. */
+export type SwapTokensResponse = typeof SwapTokensResponse.Type
+
+/**
+ * Query of `GET /v1/convert/quotes`: sell `amount` (smallest units) of the token `from` for the token `to`
+ * (CAIP-10 token addresses) for the account `userAddress` (CAIP-10), at `gasPrice` (wei per gas).
+ */
+export const SwapQuotesQuery = Schema.Struct({
+  projectId: projectIdField,
+  amount: UnitsFromString,
+  userAddress: CaipAddress,
+  from: CaipAddress,
+  to: CaipAddress,
+  gasPrice: UnitsFromString
+})
+/** Query of `GET /v1/convert/quotes`. */
+export type SwapQuotesQuery = typeof SwapQuotesQuery.Type
+
+/** One swap quote: how much of `from` is sold and how much of `to` is bought, in smallest units. */
+export const SwapQuote = Schema.Struct({ fromAmount: UnitsFromString, toAmount: UnitsFromString })
+/** One swap quote. */
+export type SwapQuote = typeof SwapQuote.Type
+
+/** Answer of `GET /v1/convert/quotes`: the quotes found, best first (none when the pair cannot be swapped). */
+export const SwapQuotesResponse = Schema.Struct({ quotes: Schema.Array(SwapQuote) })
+/** Answer of `GET /v1/convert/quotes`. */
+export type SwapQuotesResponse = typeof SwapQuotesResponse.Type
+
+/** Query of `GET /v1/convert/allowance`: how much of the token (CAIP-10) the swap router may spend for the account. */
+export const SwapAllowanceQuery = Schema.Struct({
+  projectId: projectIdField,
+  tokenAddress: CaipAddress,
+  userAddress: CaipAddress
+})
+/** Query of `GET /v1/convert/allowance`. */
+export type SwapAllowanceQuery = typeof SwapAllowanceQuery.Type
+
+/** Answer of `GET /v1/convert/allowance`: the allowance in the token's smallest units. */
+export const SwapAllowanceResponse = Schema.Struct({ allowance: UnitsFromString })
+/** Answer of `GET /v1/convert/allowance`. */
+export type SwapAllowanceResponse = typeof SwapAllowanceResponse.Type
+
+/** Query of `GET /v1/convert/gas-price`: the network. */
+export const GasPriceQuery = Schema.Struct({ projectId: projectIdField, chainId: CaipNetworkId })
+/** Query of `GET /v1/convert/gas-price`. */
+export type GasPriceQuery = typeof GasPriceQuery.Type
+
+/** Answer of `GET /v1/convert/gas-price`: wei per gas for a standard, fast and instant inclusion. */
+export const GasPriceResponse = Schema.Struct({
+  standard: UnitsFromString,
+  fast: UnitsFromString,
+  instant: UnitsFromString
+})
+/** Answer of `GET /v1/convert/gas-price`. */
+export type GasPriceResponse = typeof GasPriceResponse.Type
+
+/** Body of `POST /v1/convert/build-transaction`: the swap to build; `eip155.slippage` is a percentage (spec 9: 1). */
+export const BuildSwapTransactionBody = Schema.Struct({
+  projectId: Schema.String,
+  amount: UnitsFromString,
+  eip155: Schema.Struct({
+    slippage: Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 100 })))
+  }),
+  from: CaipAddress,
+  to: CaipAddress,
+  userAddress: CaipAddress,
+  /** True: build without estimating gas (the answer then has no `gas`). */
+  disableEstimate: Schema.Boolean
+})
+/** Body of `POST /v1/convert/build-transaction`. */
+export type BuildSwapTransactionBody = typeof BuildSwapTransactionBody.Type
+
+/** Query of `GET /v1/convert/build-approve`: approve the router to spend the token `from` to swap it for `to`. */
+export const BuildApproveQuery = Schema.Struct({
+  projectId: projectIdField,
+  userAddress: CaipAddress,
+  from: CaipAddress,
+  to: CaipAddress
+})
+/** Query of `GET /v1/convert/build-approve`. */
+export type BuildApproveQuery = typeof BuildApproveQuery.Type
+
+/**
+ * A transaction the wallet sends to swap or to approve: from the account to a contract (CAIP-10 both), its call
+ * data and value (wei); `gas` and `gasPrice` when the service estimated them.
+ */
+export const SwapTransaction = Schema.Struct({
+  from: CaipAddress,
+  to: CaipAddress,
+  data: HexData,
+  value: UnitsFromString,
+  gas: Schema.optionalKey(UnitsFromString),
+  gasPrice: Schema.optionalKey(UnitsFromString)
+})
+/** A transaction the wallet sends to swap or to approve. */
+export type SwapTransaction = typeof SwapTransaction.Type
+
+/** Answer of `POST /v1/convert/build-transaction` and `GET /v1/convert/build-approve`: the transaction to send. */
+export const SwapTransactionResponse = Schema.Struct({ tx: SwapTransaction })
+/** Answer of the swap and approve builders. */
+export type SwapTransactionResponse = typeof SwapTransactionResponse.Type
+
+/** Path of `GET /v1/profile/account/{name}` and `GET /v1/profile/suggestions/{name}`: a full name or a label. */
+export const NamePath = Schema.Struct({ name: Schema.String.pipe(Schema.check(Schema.isNonEmpty())) })
+/** Path of the name endpoints. */
+export type NamePath = typeof NamePath.Type
+
+/** Path of `GET /v1/profile/reverse/{address}`: an EVM address (names exist on eip155 only). */
+export const ReverseNamesPath = Schema.Struct({ address: EvmAddressParam })
+
+/**
+ * A registered name: the full name, the address it points to per coin type (ENSIP-11: `0x80000000 | chainId`
+ * for an EVM chain, as decimal text), and its text attributes (e.g. `avatar`, `bio`).
+ */
+export const NameRecord = Schema.Struct({
+  name: Schema.String,
+  addresses: Schema.Record(Schema.String, Schema.Struct({ address: Schema.String })),
+  attributes: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))
+})
+/** A registered name. */
+export type NameRecord = typeof NameRecord.Type
+
+/**
+ * Answer of `GET /v1/profile/account/{name}` (the name's record; a 404 when no one holds the name) and of
+ * `POST /v1/profile/account` (the record just registered).
+ */
+export const NameRecordResponse = NameRecord
+
+/** Answer of `GET /v1/profile/reverse/{address}`: the names registered for the address (an empty list for none). */
+export const ReverseNamesResponse = Schema.Struct({ names: Schema.Array(NameRecord) })
+/** Answer of `GET /v1/profile/reverse/{address}`. */
+export type ReverseNamesResponse = typeof ReverseNamesResponse.Type
+
+/** Query of `GET /v1/profile/suggestions/{name}`: `zone` is the name suffix to suggest under (e.g. `wallet.test`). */
+export const NameSuggestionsQuery = Schema.Struct({
+  projectId: projectIdField,
+  zone: Schema.optionalKey(Schema.String)
+})
+/** Query of `GET /v1/profile/suggestions/{name}`. */
+export type NameSuggestionsQuery = typeof NameSuggestionsQuery.Type
+
+/** A suggested full name and whether someone holds it already. */
+export const NameSuggestion = Schema.Struct({ name: Schema.String, registered: Schema.Boolean })
+/** A suggested full name. */
+export type NameSuggestion = typeof NameSuggestion.Type
+
+/** Answer of `GET /v1/profile/suggestions/{name}`: names like the one asked, the asked one first when it is free. */
+export const NameSuggestionsResponse = Schema.Struct({ suggestions: Schema.Array(NameSuggestion) })
+/** Answer of `GET /v1/profile/suggestions/{name}`. */
+export type NameSuggestionsResponse = typeof NameSuggestionsResponse.Type
+
+/** Body of `POST /v1/profile/account`: the signed name message (`NameRegistrationPayload`). */
+export const RegisterNameBody = NameRegistrationPayload
+/** Body of `POST /v1/profile/account`. */
+export type RegisterNameBody = typeof RegisterNameBody.Type
+
+/**
+ * The JSON error answer of the name endpoints: the hosted name service's `reasons`, or our `ApiError`. Its first
+ * description (or `error`) is the text the visitor sees instead of the spec's fallback.
+ */
+export const NameErrorBody = Schema.Union([
+  Schema.Struct({ reasons: Schema.NonEmptyArray(Schema.Struct({ description: Schema.String })) }),
+  ApiError
+])
+/** The JSON error answer of the name endpoints. */
+export type NameErrorBody = typeof NameErrorBody.Type
+
+/** The description a name-endpoint error answer gives. */
+export const nameErrorDescription = (body: NameErrorBody): string =>
+  "reasons" in body ? body.reasons[0].description : body.error
+
+/** An address of the wallet the on-ramp delivers to, with the networks (CAIP-2) and optionally the assets (symbols) it takes. */
+export const OnrampDestinationWallet = Schema.Struct({
+  address: Schema.String,
+  blockchains: Schema.Array(CaipNetworkId),
+  assets: Schema.optionalKey(Schema.Array(Schema.String))
+})
+/** A wallet the on-ramp delivers to. */
+export type OnrampDestinationWallet = typeof OnrampDestinationWallet.Type
+
+/** Body of `POST /v1/generators/onrampurl`: where to deliver, on which network first, and preset amounts. */
+export const OnrampUrlBody = Schema.Struct({
+  destinationWallets: Schema.Array(OnrampDestinationWallet).pipe(Schema.check(Schema.isMinLength(1))),
+  defaultNetwork: Schema.optionalKey(CaipNetworkId),
+  partnerUserId: Schema.String,
+  defaultExperience: Schema.Literal("buy"),
+  presetCryptoAmount: Schema.optionalKey(Schema.Finite.pipe(Schema.check(Schema.isGreaterThan(0)))),
+  presetFiatAmount: Schema.optionalKey(Schema.Finite.pipe(Schema.check(Schema.isGreaterThan(0))))
+})
+/** Body of `POST /v1/generators/onrampurl`. */
+export type OnrampUrlBody = typeof OnrampUrlBody.Type
+
+/** Answer of `POST /v1/generators/onrampurl`: the provider's page to open; only http(s), as it is opened in a window. */
+export const OnrampUrlResponse = Schema.Struct({
+  url: Schema.String.pipe(Schema.check(Schema.isPattern(/^https?:\/\//i, { expected: "an http(s) URL" })))
+})
+/** Answer of `POST /v1/generators/onrampurl`. */
+export type OnrampUrlResponse = typeof OnrampUrlResponse.Type
+
+/** The smallest and largest fiat amount a payment method (`card`, `bankAccount`, …) accepts. */
+export const OnrampPaymentMethodLimit = Schema.Struct({ id: Schema.String, min: Schema.Finite, max: Schema.Finite })
+/** The limits of a payment method. */
+export type OnrampPaymentMethodLimit = typeof OnrampPaymentMethodLimit.Type
+
+/** A fiat currency the visitor can pay with (ISO 4217 code) and its limits per payment method. */
+export const OnrampPaymentCurrency = Schema.Struct({ id: Schema.String, limits: Schema.Array(OnrampPaymentMethodLimit) })
+/** A fiat currency the visitor can pay with. */
+export type OnrampPaymentCurrency = typeof OnrampPaymentCurrency.Type
+
+/** A crypto asset the visitor can buy and the networks (CAIP-2) it is delivered on. */
+export const OnrampPurchaseCurrency = Schema.Struct({
+  symbol: Schema.String,
+  name: Schema.String,
+  networks: Schema.Array(CaipNetworkId)
+})
+/** A crypto asset the visitor can buy. */
+export type OnrampPurchaseCurrency = typeof OnrampPurchaseCurrency.Type
+
+/** Answer of `GET /v1/onramp/options`: what can be paid with and bought, and the provider's fee range in percent. */
+export const OnrampOptions = Schema.Struct({
+  paymentCurrencies: Schema.Array(OnrampPaymentCurrency),
+  purchaseCurrencies: Schema.Array(OnrampPurchaseCurrency),
+  providerFeePercent: Schema.Struct({ min: Schema.Finite, max: Schema.Finite })
+})
+/** Answer of `GET /v1/onramp/options`. */
+export type OnrampOptions = typeof OnrampOptions.Type
+
+/** Body of `POST /v1/onramp/quote`: buy `purchaseCurrency` (symbol) on `network` for `amount` of `paymentCurrency` (fiat). */
+export const OnrampQuoteBody = Schema.Struct({
+  purchaseCurrency: Schema.String,
+  paymentCurrency: Schema.String,
+  amount: DecimalString,
+  network: CaipNetworkId
+})
+/** Body of `POST /v1/onramp/quote`. */
+export type OnrampQuoteBody = typeof OnrampQuoteBody.Type
+
+/** An amount of a currency (fiat code or crypto symbol), as decimal text. */
+export const OnrampAmount = Schema.Struct({ amount: DecimalString, currency: Schema.String })
+/** An amount of a currency. */
+export type OnrampAmount = typeof OnrampAmount.Type
+
+/** Answer of `POST /v1/onramp/quote`: what the visitor receives, pays in all, and the fees inside that total. */
+export const OnrampQuote = Schema.Struct({
+  purchaseAmount: OnrampAmount,
+  paymentTotal: OnrampAmount,
+  providerFee: OnrampAmount,
+  networkFee: OnrampAmount
+})
+/** Answer of `POST /v1/onramp/quote`. */
+export type OnrampQuote = typeof OnrampQuote.Type
+
+/** Path of `GET /v1/sessions/{address}` and `POST /v1/sessions/{address}/revoke`: a CAIP-10 account. */
+export const SessionsPath = Schema.Struct({ address: CaipAddress })
+/** Path of the session endpoints. */
+export type SessionsPath = typeof SessionsPath.Type
+
+/** A sign-in session the service keeps for an account, with `pci`, the id by which it is revoked. */
+export const RemoteSiwxSession = Schema.Struct({ ...SiwxSession.fields, pci: Schema.String })
+/** A sign-in session the service keeps. */
+export type RemoteSiwxSession = typeof RemoteSiwxSession.Type
+
+/** Answer of `GET /v1/sessions/{address}`: the account's sessions (an empty list for none). */
+export const SessionsResponse = Schema.Struct({ sessions: Schema.Array(RemoteSiwxSession) })
+/** Answer of `GET /v1/sessions/{address}`. */
+export type SessionsResponse = typeof SessionsResponse.Type
+
+/** Body of `POST /v1/sessions/{address}/revoke`: the session's `pci` and the account's signature of that `pci`. */
+export const RevokeSessionBody = Schema.Struct({
+  pci: Schema.String.pipe(Schema.check(Schema.isNonEmpty())),
+  signature: Schema.String.pipe(Schema.check(Schema.isNonEmpty()))
+})
+/** Body of `POST /v1/sessions/{address}/revoke`. */
+export type RevokeSessionBody = typeof RevokeSessionBody.Type
+
+/** Answer of `POST /v1/sessions/{address}/revoke`: the `pci` of the session revoked. */
+export const RevokeSessionResponse = Schema.Struct({ pci: Schema.String })
+/** Answer of `POST /v1/sessions/{address}/revoke`. */
+export type RevokeSessionResponse = typeof RevokeSessionResponse.Type
