@@ -1,19 +1,54 @@
 /**
- * BlockchainApi: the blockchain service of spec 7.4 — supported chains, identity, token balances, history and
- * fungible prices — with the caches of spec 9 kept in Storage (so a reload inside the window asks nothing):
- * balances 30 s, identity 5 minutes. After a balance failure the snackbar 'Token Balance Unavailable' shows and
- * that network's balance is not asked again for 30 s; a history failure shows 'Failed to fetch transactions'.
+ * BlockchainApi: the blockchain service of spec 7.4 — supported chains, identity, token balances, history,
+ * fungible prices, swaps, names, on-ramp and sign-in sessions — with the caches of spec 9 kept in Storage (so a
+ * reload inside the window asks nothing): balances 30 s, identity and the names of an address 5 minutes. After a
+ * balance failure the snackbar 'Token Balance Unavailable' shows and that network's balance is not asked again for
+ * 30 s; a history failure shows 'Failed to fetch transactions'. Swap calls outside the swap networks fail with
+ * 'Network not supported for Swaps' (gas price: 'Network not supported for Gas Price') before any request; name
+ * failures carry the service's description or the spec's fallback; on-ramp options fall back to the limits of
+ * spec 9 when the service cannot give them.
  */
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import type { Balance, Profile } from "../domain/Account"
 import {
   BalanceResponse,
+  type BuildApproveQuery,
+  type BuildSwapTransactionBody,
   type FungiblePrice,
   FungiblePriceResponse,
+  GasPriceResponse,
   HistoryResponse,
   Identity,
+  isSwapNetwork,
+  NameErrorBody,
+  nameErrorDescription,
+  type NameRecord,
+  NameRecordResponse,
+  type NameSuggestion,
+  NameSuggestionsResponse,
   NATIVE_TOKEN_ADDRESS,
+  type OnrampOptions,
+  OnrampOptions as OnrampOptionsSchema,
+  type OnrampQuote,
+  OnrampQuote as OnrampQuoteSchema,
+  type OnrampQuoteBody,
+  type OnrampUrlBody,
+  OnrampUrlResponse,
+  type RemoteSiwxSession,
+  ReverseNamesResponse,
+  type RevokeSessionBody,
+  RevokeSessionResponse,
+  SessionsResponse,
+  type SwapAllowanceQuery,
+  SwapAllowanceResponse,
+  type SwapQuote,
+  type SwapQuotesQuery,
+  SwapQuotesResponse,
+  type SwapToken,
+  SwapTokensResponse,
+  type SwapTransaction,
+  SwapTransactionResponse,
   SupportedChains
 } from "../domain/Api"
 import {
@@ -23,7 +58,15 @@ import {
   caipNetworkIdOfAddress,
   parseCaipAddress
 } from "../domain/Caip"
-import { BALANCE_RETRY_BLOCK_MS } from "../domain/constants"
+import {
+  BALANCE_RETRY_BLOCK_MS,
+  ONRAMP_FALLBACK_CURRENCIES,
+  ONRAMP_FALLBACK_FEE_PERCENT,
+  ONRAMP_FALLBACK_LIMITS,
+  SWAP_SLIPPAGE_PERCENT
+} from "../domain/constants"
+import { GasPriceNetworkNotSupported, NameError, type NameOperation, SwapsNetworkNotSupported } from "../domain/errors"
+import { NameMessageJson, type NameRegistrationPayload } from "../domain/Names"
 import type { TokenBalance } from "../domain/Portfolio"
 import { Config } from "./Config"
 import { Notifications } from "./Notifications"
@@ -79,6 +122,50 @@ export const isNativeToken = (token: TokenBalance): boolean =>
 
 const evmAddress = /^0x[0-9a-fA-F]{40}$/
 
+/** A swap quote request: sell `amount` (smallest units) of `from` for `to` (CAIP-10 tokens) for `userAddress`. */
+export type SwapQuoteRequest = Omit<SwapQuotesQuery, "projectId">
+
+/** An allowance request: how much of `tokenAddress` the swap router may spend for `userAddress` (both CAIP-10). */
+export type SwapAllowanceRequest = Omit<SwapAllowanceQuery, "projectId">
+
+/** A swap transaction to build; `slippage` in percent defaults to spec 9's 1, `disableEstimate` to false. */
+export type BuildSwapTransactionRequest = Omit<BuildSwapTransactionBody, "projectId" | "eip155" | "disableEstimate"> & {
+  readonly slippage?: number | undefined
+  readonly disableEstimate?: boolean | undefined
+}
+
+/** An approve transaction to build: let the router spend the token `from` to swap it for `to`, for `userAddress`. */
+export type BuildApproveRequest = Omit<BuildApproveQuery, "projectId">
+
+/** An on-ramp page to generate; the experience is always "buy". */
+export type OnrampUrlRequest = Omit<OnrampUrlBody, "defaultExperience">
+
+/** On-ramp options when the service gives none (spec 9): card 10–7500 and bank account 10–25000 in USD and EUR, fee 1–2 %. */
+export const ONRAMP_FALLBACK_OPTIONS: OnrampOptions = {
+  paymentCurrencies: ONRAMP_FALLBACK_CURRENCIES.map((id) => ({
+    id,
+    limits: [
+      { id: "card", ...ONRAMP_FALLBACK_LIMITS.card },
+      { id: "bankAccount", ...ONRAMP_FALLBACK_LIMITS.bankAccount }
+    ]
+  })),
+  purchaseCurrencies: [],
+  providerFeePercent: { ...ONRAMP_FALLBACK_FEE_PERCENT }
+}
+
+// The description inside a failed name call's body, when the body is a name-service error.
+const decodeNameErrorBody = Schema.decodeUnknownOption(Schema.fromJsonString(NameErrorBody))
+
+// The name error for a failed call: the service's description when its answer has one, else the spec's fallback.
+const nameErrorOf = (operation: NameOperation, error: ServiceError, name?: string): NameError => {
+  const body = error._tag === "HttpStatusError" && error.body !== undefined ? decodeNameErrorBody(error.body) : Option.none()
+  return new NameError({
+    operation,
+    ...(name === undefined ? {} : { name }),
+    ...(Option.isSome(body) ? { description: nameErrorDescription(body.value) } : {})
+  })
+}
+
 /** The blockchain service. */
 export class BlockchainApi extends Context.Service<
   BlockchainApi,
@@ -98,6 +185,45 @@ export class BlockchainApi extends Context.Service<
     readonly transactions: (address: string, options?: HistoryOptions) => Effect.Effect<HistoryResponse, TransactionsUnavailable>
     /** USD prices of tokens (CAIP-10 addresses); tokens without a price are left out. */
     readonly fungiblePrices: (addresses: ReadonlyArray<CaipAddress>) => Effect.Effect<ReadonlyArray<FungiblePrice>, ServiceError>
+    /** The tokens tradable on a swap network. */
+    readonly swapTokens: (
+      caipNetworkId: CaipNetworkId
+    ) => Effect.Effect<ReadonlyArray<SwapToken>, SwapsNetworkNotSupported | ServiceError>
+    /** Quotes for a swap, best first. */
+    readonly swapQuotes: (request: SwapQuoteRequest) => Effect.Effect<ReadonlyArray<SwapQuote>, SwapsNetworkNotSupported | ServiceError>
+    /** How much of a token the swap router may spend for an account, in the token's smallest units. */
+    readonly swapAllowance: (request: SwapAllowanceRequest) => Effect.Effect<bigint, SwapsNetworkNotSupported | ServiceError>
+    /** Gas prices (wei) of a swap network. */
+    readonly gasPrice: (caipNetworkId: CaipNetworkId) => Effect.Effect<GasPriceResponse, GasPriceNetworkNotSupported | ServiceError>
+    /** The transaction that performs a swap. */
+    readonly buildSwapTransaction: (
+      request: BuildSwapTransactionRequest
+    ) => Effect.Effect<SwapTransaction, SwapsNetworkNotSupported | ServiceError>
+    /** The transaction that lets the swap router spend the token sold. */
+    readonly buildApproveTransaction: (
+      request: BuildApproveRequest
+    ) => Effect.Effect<SwapTransaction, SwapsNetworkNotSupported | ServiceError>
+    /** The record of a full name; none when no one holds it. */
+    readonly resolveName: (name: string) => Effect.Effect<Option.Option<NameRecord>, NameError>
+    /** The names registered for an address (cached 5 minutes); names exist on EVM only, others have none. */
+    readonly namesForAddress: (address: string) => Effect.Effect<ReadonlyArray<string>, NameError>
+    /** Names like `name` under `zone`, each saying whether it is taken. */
+    readonly nameSuggestions: (
+      name: string,
+      options?: { readonly zone?: string | undefined }
+    ) => Effect.Effect<ReadonlyArray<NameSuggestion>, NameError>
+    /** Registers the name of a signed name message; the address's cached names and identity are dropped. */
+    readonly registerName: (payload: NameRegistrationPayload) => Effect.Effect<NameRecord, NameError>
+    /** The address of the on-ramp provider's page for a purchase. */
+    readonly onrampUrl: (request: OnrampUrlRequest) => Effect.Effect<string, ServiceError>
+    /** What the on-ramp accepts and sells; spec 9's fallback limits when the service cannot say. */
+    readonly onrampOptions: Effect.Effect<OnrampOptions>
+    /** A price quote for a purchase. */
+    readonly onrampQuote: (request: OnrampQuoteBody) => Effect.Effect<OnrampQuote, ServiceError>
+    /** The sign-in sessions the service keeps for an account. */
+    readonly sessions: (caipAddress: CaipAddress) => Effect.Effect<ReadonlyArray<RemoteSiwxSession>, ServiceError>
+    /** Revokes one sign-in session of an account; gives the `pci` revoked. */
+    readonly revokeSession: (caipAddress: CaipAddress, request: RevokeSessionBody) => Effect.Effect<string, ServiceError>
   }
 >()("wallet-runtime/BlockchainApi") {
   /** The blockchain service at `Config.endpoints.blockchainApi`, over the HttpClient in context. */
@@ -248,7 +374,234 @@ export class BlockchainApi extends Context.Service<
           return answer.fungibles
         })
 
-        return { supportedChains, tokenBalances, nativeBalance, identity, transactions, fungiblePrices }
+        const onSwapNetwork = (...addresses: ReadonlyArray<CaipAddress>) =>
+          addresses.every((address) => isSwapNetwork(caipNetworkIdOfAddress(address)))
+            ? Effect.void
+            : Effect.fail(new SwapsNetworkNotSupported())
+
+        const swapTokens = Effect.fn("BlockchainApi.swapTokens")(function* (caipNetworkId: CaipNetworkId) {
+          if (!isSwapNetwork(caipNetworkId)) return yield* new SwapsNetworkNotSupported()
+          const answer = yield* service.json(
+            { method: "GET", path: "/v1/convert/tokens", query: { projectId, chainId: caipNetworkId } },
+            SwapTokensResponse
+          )
+          return answer.tokens
+        })
+
+        const swapQuotes = Effect.fn("BlockchainApi.swapQuotes")(function* (request: SwapQuoteRequest) {
+          yield* onSwapNetwork(request.userAddress, request.from, request.to)
+          const answer = yield* service.json(
+            {
+              method: "GET",
+              path: "/v1/convert/quotes",
+              query: {
+                projectId,
+                amount: request.amount.toString(),
+                userAddress: request.userAddress,
+                from: request.from,
+                to: request.to,
+                gasPrice: request.gasPrice.toString()
+              }
+            },
+            SwapQuotesResponse
+          )
+          return answer.quotes
+        })
+
+        const swapAllowance = Effect.fn("BlockchainApi.swapAllowance")(function* (request: SwapAllowanceRequest) {
+          yield* onSwapNetwork(request.userAddress, request.tokenAddress)
+          const answer = yield* service.json(
+            {
+              method: "GET",
+              path: "/v1/convert/allowance",
+              query: { projectId, tokenAddress: request.tokenAddress, userAddress: request.userAddress }
+            },
+            SwapAllowanceResponse
+          )
+          return answer.allowance
+        })
+
+        const gasPrice = Effect.fn("BlockchainApi.gasPrice")(function* (caipNetworkId: CaipNetworkId) {
+          if (!isSwapNetwork(caipNetworkId)) return yield* new GasPriceNetworkNotSupported()
+          return yield* service.json(
+            { method: "GET", path: "/v1/convert/gas-price", query: { projectId, chainId: caipNetworkId } },
+            GasPriceResponse
+          )
+        })
+
+        const buildSwapTransaction = Effect.fn("BlockchainApi.buildSwapTransaction")(function* (
+          request: BuildSwapTransactionRequest
+        ) {
+          yield* onSwapNetwork(request.userAddress, request.from, request.to)
+          const body: typeof BuildSwapTransactionBody.Encoded = {
+            projectId: projectId ?? "",
+            amount: request.amount.toString(),
+            eip155: { slippage: request.slippage ?? SWAP_SLIPPAGE_PERCENT },
+            from: request.from,
+            to: request.to,
+            userAddress: request.userAddress,
+            disableEstimate: request.disableEstimate ?? false
+          }
+          const answer = yield* service.json(
+            { method: "POST", path: "/v1/convert/build-transaction", query: { projectId }, body },
+            SwapTransactionResponse
+          )
+          return answer.tx
+        })
+
+        const buildApproveTransaction = Effect.fn("BlockchainApi.buildApproveTransaction")(function* (
+          request: BuildApproveRequest
+        ) {
+          yield* onSwapNetwork(request.userAddress, request.from, request.to)
+          const answer = yield* service.json(
+            {
+              method: "GET",
+              path: "/v1/convert/build-approve",
+              query: { projectId, userAddress: request.userAddress, from: request.from, to: request.to }
+            },
+            SwapTransactionResponse
+          )
+          return answer.tx
+        })
+
+        const resolveName = Effect.fn("BlockchainApi.resolveName")(function* (name: string) {
+          return yield* service
+            .json(
+              { method: "GET", path: `/v1/profile/account/${encodeURIComponent(name)}`, query: { projectId } },
+              NameRecordResponse
+            )
+            .pipe(
+              Effect.map(Option.some),
+              Effect.catch((error) =>
+                // A name no one holds is an answer, not a failure: the visitor sees "not found", not "Error resolving name".
+                error._tag === "HttpStatusError" && error.status === 404
+                  ? Effect.succeed(Option.none<NameRecord>())
+                  : Effect.fail(nameErrorOf("resolve", error))
+              )
+            )
+        })
+
+        const namesCacheId = (address: string) => address.toLowerCase()
+
+        const namesForAddress = Effect.fn("BlockchainApi.namesForAddress")(function* (address: string) {
+          if (!evmAddress.test(address)) return []
+          const cached = yield* storage.getCached(Keys.namesCache, namesCacheId(address))
+          if (Option.isSome(cached)) return cached.value
+          const answer = yield* service
+            .json(
+              { method: "GET", path: `/v1/profile/reverse/${encodeURIComponent(address)}`, query: { projectId } },
+              ReverseNamesResponse
+            )
+            .pipe(Effect.mapError((error) => nameErrorOf("reverse", error)))
+          const names = answer.names.map((record) => record.name)
+          yield* storage.setCached(Keys.namesCache, namesCacheId(address), names)
+          return names
+        })
+
+        const nameSuggestions = Effect.fn("BlockchainApi.nameSuggestions")(function* (
+          name: string,
+          options: { readonly zone?: string | undefined } = {}
+        ) {
+          const answer = yield* service
+            .json(
+              {
+                method: "GET",
+                path: `/v1/profile/suggestions/${encodeURIComponent(name)}`,
+                query: { projectId, zone: options.zone }
+              },
+              NameSuggestionsResponse
+            )
+            .pipe(Effect.mapError((error) => nameErrorOf("suggestions", error)))
+          return answer.suggestions
+        })
+
+        const decodeNameMessage = Schema.decodeUnknownOption(NameMessageJson)
+
+        const registerName = Effect.fn("BlockchainApi.registerName")(function* (payload: NameRegistrationPayload) {
+          const message = decodeNameMessage(payload.message)
+          // The name travels inside the signed text; without it there is nothing the service could register. An
+          // empty name, not an absent one: NameError would otherwise read Error's own `name` into its message.
+          if (Option.isNone(message)) return yield* new NameError({ operation: "register", name: "" })
+          const name = message.value.name
+          const record = yield* service
+            .json({ method: "POST", path: "/v1/profile/account", query: { projectId }, body: payload }, NameRecordResponse)
+            .pipe(Effect.mapError((error) => nameErrorOf("register", error, name)))
+          yield* storage.removeCached(Keys.namesCache, namesCacheId(payload.address))
+          yield* storage.removeCached(Keys.identityCache, namesCacheId(payload.address))
+          return record
+        })
+
+        const onrampUrl = Effect.fn("BlockchainApi.onrampUrl")(function* (request: OnrampUrlRequest) {
+          const body: typeof OnrampUrlBody.Encoded = { ...request, defaultExperience: "buy" }
+          const answer = yield* service.json(
+            { method: "POST", path: "/v1/generators/onrampurl", query: { projectId }, body },
+            OnrampUrlResponse
+          )
+          return answer.url
+        })
+
+        const onrampOptions = service
+          .json({ method: "GET", path: "/v1/onramp/options", query: { projectId } }, OnrampOptionsSchema)
+          .pipe(
+            Effect.catch((error) =>
+              Effect.logWarning("On-ramp options unavailable; using the fallback limits", error.message).pipe(
+                Effect.as(ONRAMP_FALLBACK_OPTIONS)
+              )
+            ),
+            Effect.withSpan("BlockchainApi.onrampOptions")
+          )
+
+        const onrampQuote = Effect.fn("BlockchainApi.onrampQuote")(function* (request: OnrampQuoteBody) {
+          const body: typeof OnrampQuoteBody.Encoded = request
+          return yield* service.json(
+            { method: "POST", path: "/v1/onramp/quote", query: { projectId }, body },
+            OnrampQuoteSchema
+          )
+        })
+
+        const sessions = Effect.fn("BlockchainApi.sessions")(function* (caipAddress: CaipAddress) {
+          const answer = yield* service.json(
+            { method: "GET", path: `/v1/sessions/${encodeURIComponent(caipAddress)}`, query: { projectId } },
+            SessionsResponse
+          )
+          return answer.sessions
+        })
+
+        const revokeSession = Effect.fn("BlockchainApi.revokeSession")(function* (
+          caipAddress: CaipAddress,
+          request: RevokeSessionBody
+        ) {
+          const body: typeof RevokeSessionBody.Encoded = { pci: request.pci, signature: request.signature }
+          const answer = yield* service.json(
+            { method: "POST", path: `/v1/sessions/${encodeURIComponent(caipAddress)}/revoke`, query: { projectId }, body },
+            RevokeSessionResponse
+          )
+          return answer.pci
+        })
+
+        return {
+          supportedChains,
+          tokenBalances,
+          nativeBalance,
+          identity,
+          transactions,
+          fungiblePrices,
+          swapTokens,
+          swapQuotes,
+          swapAllowance,
+          gasPrice,
+          buildSwapTransaction,
+          buildApproveTransaction,
+          resolveName,
+          namesForAddress,
+          nameSuggestions,
+          registerName,
+          onrampUrl,
+          onrampOptions,
+          onrampQuote,
+          sessions,
+          revokeSession
+        }
       })
     )
 }
