@@ -12,6 +12,7 @@ import { launchBrowser } from "../test/e2e/support/browser"
 import { buildDemo, serveDemo, startDemoStack } from "../test/e2e/support/demo"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
 import { failoverLabel, failoverRows } from "./rpc-failover"
+import { walletConnectRows } from "./walletconnect"
 
 const RUNS = 9
 const WALLET_NAME = "Wallet Runtime Test Wallet"
@@ -137,6 +138,7 @@ const main = async () => {
     }
 
     const failover = await failoverRows()
+    const walletConnect = await walletConnectRows()
 
     const rows = [
       { metric: "JS before the first click, ours (gzip)", measured: kib(ours), target: "≤ 60 KiB", peers: "RainbowKit 434 KiB, AppKit 755 KiB (added)" },
@@ -152,7 +154,8 @@ const main = async () => {
         measured: `${ms(row.firstMs)} / ${ms(row.afterIntervalMs)}`,
         target: "—",
         peers: ""
-      }))
+      })),
+      ...walletConnect
     ]
     console.log("wallet-runtime benchmarks (production build of demo/, Debian Chromium, local stack)")
     console.table(rows)

@@ -443,6 +443,12 @@ export {
   BALANCE_NAMESPACES,
   type BalanceOptions,
   BlockchainApi,
+  type BuildApproveRequest,
+  type BuildSwapTransactionRequest,
+  ONRAMP_FALLBACK_OPTIONS,
+  type OnrampUrlRequest,
+  type SwapAllowanceRequest,
+  type SwapQuoteRequest,
   FAILED_TO_FETCH_TRANSACTIONS,
   type HistoryOptions,
   isNativeToken,
@@ -480,6 +486,23 @@ export { INJECTED_CONNECTOR_ID, makeBrowserDirectory, makeStaticDirectory, type 
 export { eip155BrowserAdapter } from "./services/eip155/live"
 
 export { sendTransaction, signMessage, waitForTransaction, type WalletActionError } from "./services/WalletActions"
+
+export {
+  makeWalletConnect,
+  type PairingState,
+  WALLET_CONNECT_CONNECTOR_ID,
+  WalletConnect,
+  WalletConnectRequestFailed,
+  type WalletConnectSettings
+} from "./services/walletconnect/WalletConnect"
+
+export {
+  eip155BrowserAdapterWithWalletConnect,
+  makeEip155AdapterWithWalletConnect,
+  withWalletConnect
+} from "./services/walletconnect/eip155"
+
+export { walletLink } from "./services/walletconnect/links"
 
 /** The stored keys of the product, for hosts that inspect or clear what wallet-runtime keeps. */
 export * as StorageKeys from "./services/Storage/keys"

@@ -332,7 +332,8 @@ export type NameOperation = typeof NameOperation.Type
 /** A name-service failure: the API's description, else the spec's fallback for the operation. */
 export class NameError extends Schema.TaggedError<NameError>()("NameError", {
   operation: NameOperation,
-  name: Schema.optionalKey(Schema.String),
+  // Not `name`: that is every Error's own class name.
+  accountName: Schema.optionalKey(Schema.String),
   description: Schema.optionalKey(Schema.String)
 }) {
   override get message() {
@@ -345,7 +346,7 @@ export class NameError extends Schema.TaggedError<NameError>()("NameError", {
       case "reverse":
         return "Error fetching names for address"
       case "register":
-        return `Error registering name ${this.name ?? ""}`.trimEnd()
+        return `Error registering name ${this.accountName ?? ""}`.trimEnd()
     }
   }
 }

@@ -161,7 +161,7 @@ const nameErrorOf = (operation: NameOperation, error: ServiceError, name?: strin
   const body = error._tag === "HttpStatusError" && error.body !== undefined ? decodeNameErrorBody(error.body) : Option.none()
   return new NameError({
     operation,
-    ...(name === undefined ? {} : { name }),
+    ...(name === undefined ? {} : { accountName: name }),
     ...(Option.isSome(body) ? { description: nameErrorDescription(body.value) } : {})
   })
 }
@@ -521,7 +521,7 @@ export class BlockchainApi extends Context.Service<
           const message = decodeNameMessage(payload.message)
           // The name travels inside the signed text; without it there is nothing the service could register. An
           // empty name, not an absent one: NameError would otherwise read Error's own `name` into its message.
-          if (Option.isNone(message)) return yield* new NameError({ operation: "register", name: "" })
+          if (Option.isNone(message)) return yield* new NameError({ operation: "register" })
           const name = message.value.name
           const record = yield* service
             .json({ method: "POST", path: "/v1/profile/account", query: { projectId }, body: payload }, NameRecordResponse)

@@ -47,7 +47,9 @@ describe("error catalogue", () => {
     expect(new E.NameError({ operation: "resolve" }).message).toBe("Error resolving name")
     expect(new E.NameError({ operation: "suggestions" }).message).toBe("Error fetching name suggestions")
     expect(new E.NameError({ operation: "reverse" }).message).toBe("Error fetching names for address")
-    expect(new E.NameError({ operation: "register", name: "alice" }).message).toBe("Error registering name alice")
+    expect(new E.NameError({ operation: "register", accountName: "alice" }).message).toBe("Error registering name alice")
+    expect(new E.NameError({ operation: "register" }).message).toBe("Error registering name")
+    expect(new E.NameError({ operation: "register", accountName: "alice" }).name).toBe("NameError")
     expect(new E.NameError({ operation: "register", description: "Name taken" }).message).toBe("Name taken")
   })
   it.effect("round-trip through the catalogue schema, keeping their message", () =>

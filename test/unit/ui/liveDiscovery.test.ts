@@ -36,7 +36,8 @@ describe("the live runtime of a page", () => {
     runtime = makeWalletRuntime({ projectId: "p", networks: [localChainA] })
     const unmount = runtime.registry.mount(connectorsAtom)
     cleanups.push(unmount)
-    await eventually(() => expect(runtime?.registry.get(connectorsAtom).map((c) => c.id)).toEqual(["io.metamask"]))
+    // WalletConnect is listed first (spec 9's connector order), then the wallets the page announces.
+    await eventually(() => expect(runtime?.registry.get(connectorsAtom).map((c) => c.id)).toEqual(["walletConnect", "io.metamask"]))
 
     window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: { info: { rdns: "" }, provider: {} } }))
     cleanups.push(announce("io.rabby", "Rabby"))
@@ -44,7 +45,8 @@ describe("the live runtime of a page", () => {
     await eventually(() =>
       expect(runtime?.registry.get(connectorsAtom).map((c) => `${c.type}:${c.id}`).sort()).toEqual([
         "ANNOUNCED:io.metamask",
-        "ANNOUNCED:io.rabby"
+        "ANNOUNCED:io.rabby",
+        "WALLET_CONNECT:walletConnect"
       ])
     )
   })

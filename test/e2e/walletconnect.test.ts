@@ -1,0 +1,99 @@
+/**
+ * The demo in Chromium connecting over WalletConnect through the devstack relay to the devstack's test wallet page
+ * (a real WalletKit wallet in a second page of the same browser): the QR code's URI opens the wallet, the wallet
+ * approves, the demo shows the account; a signature round-trips; a reload keeps the session. WalletConnect's
+ * Verify iframe is answered by a stub page, as the hosted one would (the browser reaches loopback only).
+ */
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { Locator, Page } from "playwright-core"
+import { verifyMessage } from "viem"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Started } from "../../devstack/lib/Started"
+import { type DevstackInfo, startDevstack } from "../../devstack/main"
+import { truncateAddress } from "../../src/domain/format"
+import { type Browser, launchBrowser } from "./support/browser"
+import { buildDemo, serveDemo } from "./support/demo"
+
+const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+
+let stack: Started<DevstackInfo>
+let demo: Started<{ readonly url: string }>
+let browser: Browser
+let page: Page
+let wallet: Page
+
+// Verify's iframe answers with an attestation whose payload carries the id it was asked about.
+const VERIFY_STUB = `<!doctype html><script>
+  const id = new URLSearchParams(location.search).get("id")
+  const part = (value) => btoa(JSON.stringify(value)).replace(/=+$/, "").replace(/\\+/g, "-").replace(/\\//g, "_")
+  const attestation = part({ alg: "ES256", typ: "JWT" }) + "." + part({ id, origin: "stub", isScam: false, isVerified: true }) + ".stub"
+  parent.postMessage(JSON.stringify({ type: "verify_attestation", attestation }), "*")
+</script>`
+
+const dialog = () => page.getByRole("dialog")
+const card = (title: string | RegExp): Locator => wallet.getByRole("article", { name: title })
+
+beforeAll(async () => {
+  const outDir = mkdtempSync(join(tmpdir(), "wr-demo-wc-"))
+  const [started] = await Promise.all([startDevstack({ parts: ["evm", "relay", "services"] }), buildDemo(outDir)])
+  stack = started
+  demo = await serveDemo(outDir, stack.info)
+  browser = await launchBrowser()
+  await browser.context.route(/^https:\/\/verify\.walletconnect\.(org|com)\//, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: VERIFY_STUB })
+  )
+  page = browser.page
+  wallet = await browser.context.newPage()
+  await wallet.goto(stack.info.config.services?.testWalletUrl ?? "")
+  await wallet.getByRole("status").filter({ hasText: "Ready" }).waitFor()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await demo?.stop()
+  await stack?.stop()
+})
+
+describe("WalletConnect in the demo", () => {
+  it("shows a QR code, pairs with the wallet page by its URI, and connects", async () => {
+    await page.goto(demo.info.url)
+    await page.getByRole("button", { name: "Connect wallet" }).click()
+    await dialog().getByRole("button", { name: /WalletConnect/ }).click()
+    const qr = dialog().getByRole("img", { name: "QR code to connect with WalletConnect" })
+    await qr.waitFor()
+    const uri = (await qr.getAttribute("data-qr-value")) ?? ""
+    expect(uri).toMatch(/^wc:[0-9a-f]+@2\?/)
+
+    await wallet.goto(`${stack.info.config.services?.testWalletUrl}wc?uri=${encodeURIComponent(uri)}`)
+    const proposal = card(/asks to connect/)
+    expect(await proposal.textContent()).toContain("31338")
+    await proposal.getByRole("button", { name: "Approve" }).click()
+
+    await expect.poll(() => dialog().getByText(truncateAddress(ALICE)).count(), { timeout: 20_000 }).toBeGreaterThan(0)
+  })
+
+  it("signs a message through the session: the wallet page shows it and its signature verifies", async () => {
+    await page.keyboard.press("Escape")
+    await page.getByRole("textbox", { name: "Message" }).fill("over WalletConnect")
+    await page.getByRole("button", { name: "Sign message" }).click()
+    const request = card(/Sign a message/)
+    expect(await request.textContent()).toContain("over WalletConnect")
+    await request.getByRole("button", { name: "Approve" }).click()
+    const output = page.getByTestId("signature").filter({ hasText: /0x[0-9a-f]{130}/ })
+    await output.waitFor()
+    const signature = /0x[0-9a-f]{130}/.exec((await output.textContent()) ?? "")?.[0] as `0x${string}`
+    expect(await verifyMessage({ address: ALICE, message: "over WalletConnect", signature })).toBe(true)
+  })
+
+  it("keeps the session across a reload, without asking the wallet again", async () => {
+    await page.reload()
+    await expect
+      .poll(() => page.getByRole("button", { name: new RegExp(`alice\\.wallet\\.test|${truncateAddress(ALICE).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) }).count(), {
+        timeout: 20_000
+      })
+      .toBeGreaterThan(0)
+    expect(await card(/asks to connect/).count()).toBe(0)
+  })
+})
