@@ -102,6 +102,8 @@ export const walletConnectRows = async (): Promise<ReadonlyArray<BenchRow>> => {
     // personal_sign: the demo asks, the wallet page approves at once, the signature shows in the demo.
     await page.keyboard.press("Escape")
     await page.getByRole("textbox", { name: "Message" }).fill("bench")
+    // The wallet page was the tab in front: Chromium throttles a background tab's frames, and a click waits on them.
+    await page.bringToFront()
     const signStart = Date.now()
     await page.getByRole("button", { name: "Sign message" }).click()
     await walletPage.getByRole("article", { name: /Sign a message/ }).getByRole("button", { name: "Approve" }).click()
