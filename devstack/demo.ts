@@ -16,6 +16,8 @@ export interface DemoInfo {
 }
 
 const startVite = async (): Promise<Started<DemoInfo>> => {
+  // Vite warns about config features its future native loader lacks (extensionless imports): noise for a newcomer.
+  process.env["VITE_CONFIG_NATIVE_IGNORE_WARNING"] ??= "true"
   const { createServer } = await import("vite")
   const configFile = [`${demoDir}vite.config.ts`, `${demoDir}vite.config.mts`].find((file) => existsSync(file))
   // The demo reads the ports of the stack with readRuntimeConfig() (devstack/config.ts) in its Vite config:

@@ -15,6 +15,7 @@ const demoRoot = fileURLToPath(new URL("../../../demo/", import.meta.url))
 
 /** Builds the demo into `outDir` with its own Vite config. */
 export const buildDemo = async (outDir: string): Promise<void> => {
+  process.env["VITE_CONFIG_NATIVE_IGNORE_WARNING"] ??= "true"
   const { build } = await import("vite")
   await build({ root: demoRoot, configFile: join(demoRoot, "vite.config.ts"), logLevel: "error", build: { outDir, emptyOutDir: true } })
 }
