@@ -11,6 +11,17 @@ export interface LocalHttpServer {
   readonly stop: () => Promise<void>
 }
 
+/** Makes `server` listen on 127.0.0.1 at `port` (0: a port the OS chooses); resolves with the port it got. */
+export const listenOnLoopback = (server: Server, port: number): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error)
+    server.once("error", onError)
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", onError)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+
 /** Listens on 127.0.0.1 at `port` (0 or absent: a port the OS chooses). */
 export const listenHttp = async (port = 0): Promise<LocalHttpServer> => {
   const server = createServer()
@@ -19,14 +30,7 @@ export const listenHttp = async (port = 0): Promise<LocalHttpServer> => {
     sockets.add(socket)
     socket.on("close", () => sockets.delete(socket))
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", reject)
-      resolve()
-    })
-  })
-  const actual = (server.address() as AddressInfo).port
+  const actual = await listenOnLoopback(server, port)
   let stopping: Promise<void> | undefined
   return {
     server,

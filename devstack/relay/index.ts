@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from "node:crypto"
 import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { WebSocketServer, type RawData, type WebSocket } from "ws"
 import type { Started } from "../lib/Started"
 import {
@@ -16,6 +15,7 @@ import {
   topicsParam
 } from "./jsonRpc"
 import { Mailbox, type StoredMessage } from "./Mailbox"
+import { listenOnLoopback } from "../lib/httpServer"
 
 /** Options of the local WalletConnect relay. */
 export interface RelayOptions {
@@ -81,16 +81,6 @@ const frameText = (data: RawData): string =>
     : data instanceof ArrayBuffer
       ? Buffer.from(new Uint8Array(data)).toString("utf8")
       : data.toString("utf8")
-
-const listen = (server: Server, port: number): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(error)
-    server.once("error", onError)
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", onError)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
 
 const closeServer = (server: Server): Promise<void> =>
   new Promise((resolve) => {
@@ -326,7 +316,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
   }
 
   let server = makeServer()
-  const port = await listen(server, opts.port ?? 0)
+  const port = await listenOnLoopback(server, opts.port ?? 0)
 
   const pinger = setInterval(() => {
     for (const client of clients) {
@@ -374,7 +364,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
       // Another process may grab the port in the moment it is free; try again briefly.
       for (let attempt = 0; ; attempt++) {
         try {
-          await listen(server, port)
+          await listenOnLoopback(server, port)
           break
         } catch (error) {
           if (attempt >= 20) throw error

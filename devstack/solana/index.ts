@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { isAddress } from "@solana/kit"
 import { WebSocketServer, type WebSocket } from "ws"
 import type { Started } from "../lib/Started"
 import { generateDevKey } from "./keys"
 import { GENESIS_HASH, Ledger, type TransactionRecord } from "./Ledger"
 import { createRpc, encodeAccount, RpcError, SolanaRpcCode, type SolanaRpc, stringifyJson } from "./rpc"
+import { listenOnLoopback } from "../lib/httpServer"
 
 export { GENESIS_HASH } from "./Ledger"
 export { transferSolInstruction } from "./keys"
@@ -241,16 +241,6 @@ const attachSubscriptions = (wss: WebSocketServer, ledger: Ledger, rpc: SolanaRp
   })
 }
 
-const listen = (server: Server, port: number): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(error)
-    server.once("error", onError)
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", onError)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
-
 const close = (server: Server): Promise<void> =>
   new Promise((resolve) => {
     if (!server.listening) return resolve()
@@ -266,10 +256,10 @@ const bindPair = async (
 ): Promise<{ http: Server; ws: Server; port: number }> => {
   for (let attempt = 1; ; attempt++) {
     const http = makeHttp()
-    const bound = await listen(http, port ?? 0)
+    const bound = await listenOnLoopback(http, port ?? 0)
     const ws = makeWs()
     try {
-      await listen(ws, bound + 1)
+      await listenOnLoopback(ws, bound + 1)
       return { http, ws, port: bound }
     } catch (error) {
       await close(http)
