@@ -1,7 +1,4 @@
 import { randomUUID } from "node:crypto"
-import { WalletKit } from "@reown/walletkit"
-import { Core } from "@walletconnect/core"
-import type { ICore } from "@walletconnect/types"
 import { UniversalProvider } from "@walletconnect/universal-provider"
 import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
 import { type Hex, stringToHex, verifyMessage } from "viem"
@@ -11,6 +8,7 @@ import WebSocket from "ws"
 import { startRelay } from "../../devstack/relay"
 import type { Started } from "../../devstack/lib/Started"
 import type { RelayInfo } from "../../devstack/relay"
+import { initTestWalletKit } from "./support/walletKit"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
 process.env.IS_VITEST = "true"
@@ -21,7 +19,7 @@ const metadata = (name: string) => ({ name, description: `${name} under test`, u
 
 interface Pair {
   readonly dapp: InstanceType<typeof UniversalProvider>
-  readonly wallet: InstanceType<typeof WalletKit>
+  readonly wallet: Awaited<ReturnType<typeof initTestWalletKit>>
   readonly address: Hex
   readonly close: () => Promise<void>
 }
@@ -37,15 +35,7 @@ const pairThrough = async (relayUrl: string): Promise<Pair> => {
     customStoragePrefix: `dapp-${randomUUID()}`,
     storageOptions: { database: ":memory:" }
   })
-  const core = new Core({
-    projectId: "devstack",
-    relayUrl,
-    logger: "silent",
-    customStoragePrefix: `wallet-${randomUUID()}`,
-    storageOptions: { database: ":memory:" }
-  })
-  // WalletConnect's own class and interface disagree under exactOptionalPropertyTypes only.
-  const wallet = await WalletKit.init({ core: core as ICore, metadata: metadata("Wallet"), signConfig: { disableRequestQueue: true } })
+  const wallet = await initTestWalletKit(relayUrl)
 
   wallet.on("session_proposal", ({ id, params }) => {
     const namespaces = buildApprovedNamespaces({

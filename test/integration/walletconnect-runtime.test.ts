@@ -2,9 +2,6 @@ import { randomUUID } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { WalletKit } from "@reown/walletkit"
-import { Core } from "@walletconnect/core"
-import type { ICore } from "@walletconnect/types"
 import { buildApprovedNamespaces } from "@walletconnect/utils"
 import { Effect, Layer, Option, Stream, SubscriptionRef } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
@@ -32,6 +29,7 @@ import { EIP155_METHODS, SESSION_EVENTS } from "../../src/services/walletconnect
 import { WalletConnect, WALLET_CONNECT_CONNECTOR_ID } from "../../src/services/walletconnect/WalletConnect"
 import { walletConnectAlertsLayer } from "../../src/services/walletconnect/wiring"
 import { privateKeyToAccount } from "viem/accounts"
+import { initTestWalletKit } from "./support/walletKit"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
 process.env.IS_VITEST = "true"
@@ -131,18 +129,7 @@ const makeRuntime = (local: ReturnType<typeof pageStorage>, wc: { readonly prefi
 
 const makeWallet = async () => {
   const account = privateKeyToAccount(key)
-  const core = new Core({
-    projectId: "devstack",
-    relayUrl: relay.info.url,
-    logger: "silent",
-    customStoragePrefix: `wallet-${randomUUID()}`,
-    storageOptions: { database: ":memory:" }
-  })
-  const kit = await WalletKit.init({
-    core: core as ICore,
-    metadata: { name: "Wallet", description: "Wallet under test", url: "http://127.0.0.1", icons: [] },
-    signConfig: { disableRequestQueue: true }
-  })
+  const kit = await initTestWalletKit(relay.info.url)
   const state = { proposals: 0, deleted: 0 }
   kit.on("session_proposal", ({ id, params }) => {
     state.proposals++

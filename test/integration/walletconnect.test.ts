@@ -4,9 +4,6 @@ import { tmpdir } from "node:os"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { WalletKit } from "@reown/walletkit"
-import { Core } from "@walletconnect/core"
-import type { ICore } from "@walletconnect/types"
 import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
 import { Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Scope, Stream, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
@@ -27,6 +24,7 @@ import { makeStaticDirectory } from "../../src/services/eip155/ProviderDirectory
 import { makeEip155AdapterWithWalletConnect } from "../../src/services/walletconnect/eip155"
 import { EIP155_METHODS, SESSION_EVENTS } from "../../src/services/walletconnect/namespaces"
 import { type PairingState, WALLET_CONNECT_CONNECTOR_ID, WalletConnect } from "../../src/services/walletconnect/WalletConnect"
+import { initTestWalletKit } from "./support/walletKit"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
 process.env.IS_VITEST = "true"
@@ -81,19 +79,7 @@ const makeWallet = async () => {
     ],
     chainId: 31337
   })
-  const core = new Core({
-    projectId: "devstack",
-    relayUrl: relay.info.url,
-    logger: "silent",
-    customStoragePrefix: `wallet-${randomUUID()}`,
-    storageOptions: { database: ":memory:" }
-  })
-  // WalletConnect's own class and interface disagree under exactOptionalPropertyTypes only.
-  const kit = await WalletKit.init({
-    core: core as ICore,
-    metadata: { name: "Wallet", description: "Wallet under test", url: "http://127.0.0.1", icons: [] },
-    signConfig: { disableRequestQueue: true }
-  })
+  const kit = await initTestWalletKit(relay.info.url)
   const state = { rejectProposals: false, proposals: [] as Array<ReadonlyArray<string>>, deleted: 0 }
   kit.on("session_proposal", ({ id, params }) => {
     const respond = async () => {
