@@ -33,14 +33,23 @@ const resultOf = (answer: JsonRpcResponse): unknown => {
 export const rpcCall = async (url: string, method: string, params: ReadonlyArray<unknown> = []): Promise<unknown> =>
   resultOf(decodeOne(await post(url, { jsonrpc: "2.0", id: 1, method, params })))
 
+// Sends the calls as one batch, ids being their positions; the answers by id.
+const sendBatch = async (
+  url: string,
+  calls: ReadonlyArray<{ readonly method: string; readonly params: ReadonlyArray<unknown> }>
+) =>
+  calls.length === 0
+    ? new Map<unknown, never>()
+    : new Map(
+        decodeBatch(await post(url, calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call })))).map((answer) => [answer.id, answer])
+      )
+
 /** Several calls in one JSON-RPC batch, results in the order of `calls`. */
 export const rpcBatch = async (
   url: string,
   calls: ReadonlyArray<{ readonly method: string; readonly params: ReadonlyArray<unknown> }>
 ): Promise<ReadonlyArray<unknown>> => {
-  if (calls.length === 0) return []
-  const answers = decodeBatch(await post(url, calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call }))))
-  const byId = new Map(answers.map((answer) => [answer.id, answer]))
+  const byId = await sendBatch(url, calls)
   return calls.map((call, id) => {
     const answer = byId.get(id)
     if (answer === undefined) throw new Error(`no answer to ${call.method} in the batch`)
@@ -53,9 +62,7 @@ export const rpcBatchSettled = async (
   url: string,
   calls: ReadonlyArray<{ readonly method: string; readonly params: ReadonlyArray<unknown> }>
 ): Promise<ReadonlyArray<unknown>> => {
-  if (calls.length === 0) return []
-  const answers = decodeBatch(await post(url, calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call }))))
-  const byId = new Map(answers.map((answer) => [answer.id, answer]))
+  const byId = await sendBatch(url, calls)
   return calls.map((_, id) => {
     const answer = byId.get(id)
     return answer === undefined || answer.error !== undefined ? undefined : answer.result
