@@ -42,6 +42,16 @@ export const EvmChainConfig = Schema.Struct({
 /** One local EVM chain. */
 export type EvmChainConfig = typeof EvmChainConfig.Type
 
+/** An SPL token the local Solana RPC creates at start: its mint (base58, the same on every run) and metadata. */
+export const SolanaTokenConfig = Schema.Struct({
+  address: Schema.String,
+  name: Schema.String,
+  symbol: Schema.String,
+  decimals: Schema.Number
+})
+/** An SPL token of the local Solana RPC. */
+export type SolanaTokenConfig = typeof SolanaTokenConfig.Type
+
 /** A project the services accept, with its origin allow-list. */
 export const ProjectConfig = Schema.Struct({
   projectId: Schema.String,
@@ -69,7 +79,9 @@ export const RuntimeConfig = Schema.Struct({
       caipNetworkId: CaipNetworkId,
       rpcUrl: Schema.String,
       wsUrl: Schema.String,
-      funded: Schema.Array(Schema.Struct({ address: Schema.String, secretKey: Schema.String }))
+      funded: Schema.Array(Schema.Struct({ address: Schema.String, secretKey: Schema.String })),
+      /** The test SPL token (WSUSD), 10000 of it in each funded key's associated token account. */
+      tokens: Schema.Array(SolanaTokenConfig)
     })
   ),
   relay: Schema.NullOr(Schema.Struct({ url: Schema.String })),

@@ -5,6 +5,16 @@
  */
 import type { RuntimeConfig } from "./config"
 
+/** The local Solana network as the demo page sees it. */
+export interface DemoSolanaConfig {
+  readonly caipNetworkId: string
+  readonly rpcUrl: string
+  /** Solana dev key 0 (base58 of its 64 bytes), for the development wallet: public knowledge, local use only. */
+  readonly devSecretKey: string
+  /** The test SPL tokens the local Solana RPC creates (mint address, name, symbol, decimals). */
+  readonly tokens: ReadonlyArray<{ readonly address: string; readonly name: string; readonly symbol: string; readonly decimals: number }>
+}
+
 /** The part of the runtime config the demo page needs. */
 export interface DemoStackConfig {
   readonly projectId: string
@@ -13,9 +23,22 @@ export interface DemoStackConfig {
   readonly relayUrl: string | null
   readonly chains: ReadonlyArray<{ readonly chainId: number; readonly rpcUrl: string }>
   readonly devPrivateKeys: ReadonlyArray<string>
+  /** Null when the stack runs without its Solana part. */
+  readonly solana: DemoSolanaConfig | null
 }
 
-/** The demo's view of a running stack (needs its EVM chains and services). */
+const demoSolana = (solana: RuntimeConfig["solana"]): DemoSolanaConfig | null => {
+  const devKey = solana?.funded[0]
+  if (solana === null || devKey === undefined) return null
+  return {
+    caipNetworkId: solana.caipNetworkId,
+    rpcUrl: solana.rpcUrl,
+    devSecretKey: devKey.secretKey,
+    tokens: solana.tokens.map(({ address, name, symbol, decimals }) => ({ address, name, symbol, decimals }))
+  }
+}
+
+/** The demo's view of a running stack (needs its EVM chains and services; Solana when it runs). */
 export const demoStackConfig = (config: RuntimeConfig): DemoStackConfig => {
   if (config.evm === null || config.services === null) throw new Error("the demo needs the evm and services parts")
   return {
@@ -24,7 +47,8 @@ export const demoStackConfig = (config: RuntimeConfig): DemoStackConfig => {
     rpcProxyUrl: config.services.rpcProxyUrl,
     relayUrl: config.relay?.url ?? null,
     chains: config.evm.chains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
-    devPrivateKeys: config.evm.accounts.slice(0, 2).map((account) => account.privateKey)
+    devPrivateKeys: config.evm.accounts.slice(0, 2).map((account) => account.privateKey),
+    solana: demoSolana(config.solana)
   }
 }
 

@@ -87,7 +87,13 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
               ...(opts.buildTestWalletAtStart === undefined ? {} : { buildTestWalletAtStart: opts.buildTestWalletAtStart }),
               ...(solana === undefined || solanaCaip === undefined
                 ? {}
-                : { solana: { caipNetworkId: solanaCaip, rpcUrl: solana.info.rpcUrl } }),
+                : {
+                    solana: {
+                      caipNetworkId: solanaCaip,
+                      rpcUrl: solana.info.rpcUrl,
+                      tokens: solana.info.tokens
+                    }
+                  }),
               ...(opts.historyPageSize === undefined ? {} : { historyPageSize: opts.historyPageSize })
             })
           )
@@ -118,7 +124,13 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
       solana:
         solana === undefined || solanaCaip === undefined
           ? null
-          : { caipNetworkId: solanaCaip, rpcUrl: solana.info.rpcUrl, wsUrl: solana.info.wsUrl, funded: solana.info.funded },
+          : {
+              caipNetworkId: solanaCaip,
+              rpcUrl: solana.info.rpcUrl,
+              wsUrl: solana.info.wsUrl,
+              funded: solana.info.funded,
+              tokens: solana.info.tokens
+            },
       relay: relay === undefined ? null : { url: relay.info.url },
       services:
         services === undefined

@@ -10,6 +10,16 @@ export interface DemoStack {
   readonly chains: ReadonlyArray<{ readonly chainId: number; readonly rpcUrl: string }>
   /** anvil's first dev key, for the development test wallet (public knowledge: dev only). */
   readonly devPrivateKeys: ReadonlyArray<`0x${string}`>
+  /** The local Solana network; null when the stack runs without its Solana part. */
+  readonly solana: {
+    /** `solana:<genesis ref>`. */
+    readonly caipNetworkId: string
+    readonly rpcUrl: string
+    /** Solana dev key 0 (base58 of its 64 bytes), for the development test wallet (public knowledge: dev only). */
+    readonly devSecretKey: string
+    /** The test SPL tokens of the local Solana RPC (WSUSD): mint address, name, symbol, decimals. */
+    readonly tokens: ReadonlyArray<{ readonly address: string; readonly name: string; readonly symbol: string; readonly decimals: number }>
+  } | null
 }
 
 declare global {

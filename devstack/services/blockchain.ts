@@ -1,4 +1,3 @@
-import { Schema } from "effect"
 import { formatUnits } from "viem"
 import {
   AccountPath,
@@ -23,6 +22,7 @@ import { rpcCall } from "../lib/jsonRpc"
 import type { IndexedTransaction, IndexedTransfer } from "./indexer"
 import { HttpError, route } from "../lib/router"
 import { type EvmChainState, type ServicesState, tokenImageId } from "./state"
+import { solanaBalances, solanaHistory } from "./solana"
 import { priceOf } from "./tokens"
 
 const zeroAddress = "0x0000000000000000000000000000000000000000"
@@ -154,27 +154,6 @@ const evmBalances = async (state: ServicesState, chain: EvmChainState, address: 
   return entries
 }
 
-const solanaBalance = async (state: ServicesState, address: string): Promise<ReadonlyArray<TokenBalance>> => {
-  if (state.solana === undefined) return []
-  const answer = Schema.decodeUnknownSync(Schema.Struct({ value: Schema.Number }))(
-    await rpcCall(state.solana.rpcUrl, "getBalance", [address])
-  )
-  if (answer.value === 0) return []
-  const numeric = formatUnits(BigInt(answer.value), 9)
-  const price = priceOf("SOL")
-  return [
-    {
-      name: "Solana",
-      symbol: "SOL",
-      chainId: state.solana.caipNetworkId,
-      value: Number(numeric) * price,
-      price,
-      quantity: { decimals: "9", numeric },
-      iconUrl: `${state.baseUrl}/public/getTokenImage/SOL`
-    }
-  ]
-}
-
 /** The blockchain-service endpoints of spec 7.4 served from the local chains. */
 export const blockchainRoutes = (state: ServicesState) => [
   route({
@@ -211,8 +190,8 @@ export const blockchainRoutes = (state: ServicesState) => [
     response: BalanceResponse,
     handler: async ({ params, query }) => {
       if (!isEvm(params.address)) {
-        const wanted = query.chainId === undefined || query.chainId === state.solana?.caipNetworkId
-        return { balances: wanted ? await solanaBalance(state, params.address) : [] }
+        const solana = query.chainId === undefined || query.chainId === state.solana?.caipNetworkId ? state.solana : undefined
+        return { balances: solana === undefined ? [] : await solanaBalances(solana, params.address) }
       }
       const address = params.address.toLowerCase()
       const perChain = await Promise.all(chainsFor(state, query.chainId).map((chain) => evmBalances(state, chain, address)))
@@ -227,8 +206,12 @@ export const blockchainRoutes = (state: ServicesState) => [
     query: HistoryQuery,
     response: HistoryResponse,
     handler: async ({ params, query }) => {
+      if (!isEvm(params.address)) {
+        const solana = query.chainId === undefined || query.chainId === state.solana?.caipNetworkId ? state.solana : undefined
+        if (solana === undefined) return { data: [], next: null }
+        return solanaHistory(solana, params.address, query.cursor, state.historyPageSize)
+      }
       const after = query.cursor === undefined ? undefined : parseCursor(query.cursor)
-      if (!isEvm(params.address)) return { data: [], next: null }
       const address = params.address.toLowerCase()
       const chains = chainsFor(state, query.chainId)
       await Promise.all(chains.map((chain) => chain.index.sync()))
@@ -257,7 +240,15 @@ export const blockchainRoutes = (state: ServicesState) => [
         if (Result.isFailure(parts)) continue
         const { namespace, reference, address } = parts.success
         if (namespace === "solana" && state.solana?.caipNetworkId === `solana:${reference}`) {
-          fungibles.push({ name: "Solana", symbol: "SOL", iconUrl: `${state.baseUrl}/public/getTokenImage/SOL`, price: priceOf("SOL"), address: caipAddress })
+          // A mint the stack names is that token; any other address stands for the native coin.
+          const token = state.solana.tokens.find((t) => t.address === address) ?? { name: "Solana", symbol: "SOL", address: undefined }
+          fungibles.push({
+            name: token.name,
+            symbol: token.symbol,
+            iconUrl: `${state.baseUrl}/public/getTokenImage/${tokenImageId(token.symbol, token.address)}`,
+            price: priceOf(token.symbol),
+            address: caipAddress
+          })
           continue
         }
         const chain = state.evm.find((c) => c.caipNetworkId === `${namespace}:${reference}`)

@@ -5,6 +5,7 @@ import type { EvmChain } from "../evm/index"
 import { listenHttp } from "../lib/httpServer"
 import { makeRouter } from "../lib/router"
 import type { Started } from "../lib/Started"
+import type { SolanaTokenInfo } from "../solana/devToken"
 import { makePageBuilder } from "../wallet/page/build"
 import { testWalletRoutes } from "../wallet/page/serve"
 import { blockchainRoutes } from "./blockchain"
@@ -22,7 +23,12 @@ import { walletApiRoutes } from "./walletApi"
 export interface ServicesOptions {
   readonly port?: number
   readonly evm?: { readonly chains: ReadonlyArray<EvmChain>; readonly accounts: ReadonlyArray<DevAccount> }
-  readonly solana?: { readonly caipNetworkId: string; readonly rpcUrl: string }
+  /** The Solana network: its RPC (the stack's or any other) and the tokens to name (the stack's WSUSD). */
+  readonly solana?: {
+    readonly caipNetworkId: string
+    readonly rpcUrl: string
+    readonly tokens?: ReadonlyArray<SolanaTokenInfo>
+  }
   /** The local test wallet page (ends with `/`); without it the server serves `devstack/wallet/page/` at `/test-wallet/`. */
   readonly testWalletUrl?: string
   /** The WalletConnect relay the test wallet page connects to (`ws://…`). */
@@ -71,7 +77,12 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
     solana:
       opts.solana === undefined
         ? undefined
-        : { caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId), rpcUrl: opts.solana.rpcUrl },
+        : {
+            caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId),
+            rpcUrl: opts.solana.rpcUrl,
+            tokens: opts.solana.tokens ?? [],
+            baseUrl
+          },
     names: devNames(opts.evm?.accounts ?? []),
     historyPageSize: opts.historyPageSize ?? 20
   }
@@ -103,9 +114,9 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
               chains: evm.map((chain) => ({
                 chainId: chain.chainId,
                 caipNetworkId: chain.caipNetworkId,
-                name: `Devstack ${chain.chainId}`,
                 rpcUrl: chain.rpcUrl
-              }))
+              })),
+              solana: state.solana
             })))
       ],
       projects

@@ -1,4 +1,5 @@
 import type { CaipNetworkId } from "../../src/domain/Caip"
+import type { SolanaTokenInfo } from "../solana/devToken"
 import type { ChainIndex } from "./indexer"
 import type { DevName } from "./names"
 import type { TokenRegistry } from "./tokens"
@@ -14,12 +15,22 @@ export interface EvmChainState {
   readonly listedTokens: ReadonlyArray<string>
 }
 
+/** The Solana network as the services see it: where to read it, and the tokens whose names it knows. */
+export interface SolanaState {
+  readonly caipNetworkId: CaipNetworkId
+  readonly rpcUrl: string
+  /** Mints named and priced by symbol; other mints read from the chain get their short address as name. */
+  readonly tokens: ReadonlyArray<SolanaTokenInfo>
+  /** `http://127.0.0.1:{port}` of the services server, for icon URLs. */
+  readonly baseUrl: string
+}
+
 /** Everything the route handlers share. */
 export interface ServicesState {
   /** `http://127.0.0.1:{port}` of the services server itself. */
   readonly baseUrl: string
   readonly evm: ReadonlyArray<EvmChainState>
-  readonly solana: { readonly caipNetworkId: CaipNetworkId; readonly rpcUrl: string } | undefined
+  readonly solana: SolanaState | undefined
   readonly names: ReadonlyArray<DevName>
   readonly historyPageSize: number
 }

@@ -16,7 +16,8 @@ export const usdPrices: Readonly<Record<string, number>> = {
   ETH: 3000,
   WUSD: 1,
   WUSDT: 1,
-  SOL: 150
+  SOL: 150,
+  WSUSD: 1
 }
 
 /** The USD price of `symbol`, 0 when the stack has none. */

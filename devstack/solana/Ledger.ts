@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto"
 import {
+  addSignersToInstruction,
   type Address,
-  appendTransactionMessageInstruction,
+  appendTransactionMessageInstructions,
   type Blockhash,
   type CompiledTransactionMessage,
   type CompiledTransactionMessageWithLifetime,
@@ -9,6 +10,7 @@ import {
   createKeyPairSignerFromBytes,
   createTransactionMessage,
   getBase58Decoder,
+  type Instruction,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
   getTransactionEncoder,
@@ -21,7 +23,9 @@ import {
 } from "@solana/kit"
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from "litesvm"
 import { transactionErrorJson, type TransactionErrorJson } from "./errors"
-import { type DevKey, generateDevKey, SYSTEM_PROGRAM, transferSolInstruction } from "./keys"
+import { type DevKey, generateDevKey, transferSolInstruction } from "./keys"
+import { decodeMint, decodeTokenAccount, type TokenBalanceJson, uiTokenAmount } from "./spl"
+import { SYSTEM_PROGRAM, TOKEN_PROGRAM } from "./token"
 
 /** A blockhash stays usable for this many blocks, as on Solana. */
 const BLOCKHASH_VALIDITY = 150n
@@ -45,6 +49,15 @@ export interface DecodedTransaction {
   readonly signatures: ReadonlyArray<string>
 }
 
+/** An instruction a program called while running a top-level one (a cross-program invocation). */
+export interface InnerInstructionRecord {
+  readonly programIdIndex: number
+  readonly accounts: ReadonlyArray<number>
+  readonly data: Uint8Array
+  /** 2 for a call made by a top-level instruction, 3 for one made by that call, and so on. */
+  readonly stackHeight: number
+}
+
 /** A transaction that landed in a block, successful or not. */
 export interface TransactionRecord {
   readonly signature: string
@@ -57,6 +70,11 @@ export interface TransactionRecord {
   readonly postBalances: ReadonlyArray<bigint>
   readonly logs: ReadonlyArray<string>
   readonly computeUnits: bigint
+  /** The calls made by each top-level instruction (by its index), for those that made any. */
+  readonly innerInstructions: ReadonlyArray<{ readonly index: number; readonly instructions: ReadonlyArray<InnerInstructionRecord> }>
+  /** SPL Token accounts among the transaction's accounts, before and after it ran. */
+  readonly preTokenBalances: ReadonlyArray<TokenBalanceJson>
+  readonly postTokenBalances: ReadonlyArray<TokenBalanceJson>
 }
 
 /** The outcome of a simulation. */
@@ -117,7 +135,7 @@ export class Ledger {
 
   constructor() {
     // The blockhash window is ours (150 blocks); litesvm would accept only its very latest one.
-    this.svm = new LiteSVM().withBlockhashCheck(false)
+    this.svm = new LiteSVM().withDefaultPrograms().withNativeMints().withBlockhashCheck(false)
     this.svm.setAccount({
       address: this.faucet.address,
       lamports: lamports(FAUCET_LAMPORTS),
@@ -155,6 +173,24 @@ export class Ledger {
   isBlockhashValid(blockhash: string): boolean {
     const lastValid = this.blockhashes.get(blockhash)
     return lastValid !== undefined && lastValid >= this.slotNow
+  }
+
+  /** The decimals of the SPL Token mint at `mint`, or undefined when there is no such mint. */
+  mintDecimals(mint: Address): number | undefined {
+    const account = this.svm.getAccount(mint)
+    return account.exists && account.programAddress === TOKEN_PROGRAM ? decodeMint(account.data)?.decimals : undefined
+  }
+
+  /** The SPL Token accounts among `keys` (by their index) with their balances now. */
+  tokenBalances(keys: ReadonlyArray<Address>): ReadonlyArray<TokenBalanceJson> {
+    return keys.flatMap((key, accountIndex) => {
+      const account = this.svm.getAccount(key)
+      if (!account.exists || account.programAddress !== TOKEN_PROGRAM) return []
+      const state = decodeTokenAccount(account.data)
+      const decimals = state === undefined ? undefined : this.mintDecimals(state.mint)
+      if (state === undefined || decimals === undefined) return []
+      return [{ accountIndex, mint: state.mint, owner: state.owner, programId: TOKEN_PROGRAM, uiTokenAmount: uiTokenAmount(state.amount, decimals) }]
+    })
   }
 
   /** Gives `address` lamports directly, without a transaction (used for the funded dev keys at start). */
@@ -248,6 +284,7 @@ export class Ledger {
     const accounts = decoded.message.staticAccounts
     const balances = () => accounts.map((a) => this.svm.getBalance(a) ?? 0n)
     const preBalances = balances()
+    const preTokenBalances = this.tokenBalances(accounts)
     let result: TransactionMetadata | FailedTransactionMetadata
     try {
       result = this.svm.sendTransaction(decoded.transaction)
@@ -271,7 +308,27 @@ export class Ledger {
       preBalances,
       postBalances,
       logs: meta.logs(),
-      computeUnits: meta.computeUnitsConsumed()
+      computeUnits: meta.computeUnitsConsumed(),
+      innerInstructions: meta.innerInstructions().flatMap((calls, index) =>
+        calls.length === 0
+          ? []
+          : [
+              {
+                index,
+                instructions: calls.map((call) => {
+                  const compiled = call.instruction()
+                  return {
+                    programIdIndex: compiled.programIdIndex(),
+                    accounts: [...compiled.accounts()],
+                    data: new Uint8Array(compiled.data()),
+                    stackHeight: call.stackHeight()
+                  }
+                })
+              }
+            ]
+      ),
+      preTokenBalances,
+      postTokenBalances: this.tokenBalances(accounts)
     }
     this.transactions.set(signature, record)
     for (const address of new Set(accounts)) {
@@ -286,13 +343,29 @@ export class Ledger {
 
   /** Sends `amount` lamports from the faucet to `to` in a real transaction, so it shows in the history. */
   async airdrop(to: Address, amount: bigint): Promise<TransactionRecord> {
+    return this.execute((faucet) => [transferSolInstruction(faucet, to, amount)], [])
+  }
+
+  /**
+   * Lands one transaction of the stack's own, paid by the faucet: the instructions (given the faucet's address) signed
+   * by the faucet and `signers`. Throws Rejected when it fails, like a preflight.
+   */
+  async execute(
+    instructions: (faucet: Address) => ReadonlyArray<Instruction>,
+    signers: ReadonlyArray<DevKey>
+  ): Promise<TransactionRecord> {
     this.faucetSigner ??= createKeyPairSignerFromBytes(this.faucet.bytes)
     const faucet = await this.faucetSigner
+    const extra = await Promise.all(signers.map((key) => createKeyPairSignerFromBytes(key.bytes)))
     const message = pipe(
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayerSigner(faucet, m),
       (m) => setTransactionMessageLifetimeUsingBlockhash(this.latestBlockhash(), m),
-      (m) => appendTransactionMessageInstruction(transferSolInstruction(faucet.address, to, amount), m)
+      (m) =>
+        appendTransactionMessageInstructions(
+          instructions(faucet.address).map((ix) => addSignersToInstruction(extra, ix)),
+          m
+        )
     )
     const signed = await signTransactionMessageWithSigners(message)
     return this.submit(this.decode(new Uint8Array(transactionEncoder.encode(signed))), { preflight: true })

@@ -1,14 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import { isAddress } from "@solana/kit"
+import { type Address, isAddress } from "@solana/kit"
 import { WebSocketServer, type WebSocket } from "ws"
 import type { Started } from "../lib/Started"
-import { generateDevKey } from "./keys"
+import { createDevToken, type SolanaTokenInfo } from "./devToken"
+import { devSolanaKey } from "./keys"
 import { GENESIS_HASH, Ledger, type TransactionRecord } from "./Ledger"
 import { createRpc, encodeAccount, RpcError, SolanaRpcCode, type SolanaRpc, stringifyJson } from "./rpc"
 import { listenOnLoopback } from "../lib/httpServer"
 
 export { GENESIS_HASH } from "./Ledger"
 export { transferSolInstruction } from "./keys"
+export type { SolanaTokenInfo } from "./devToken"
 
 /** CAIP-2 id of the local Solana network: `solana:` and the first 32 characters of its genesis hash. */
 export const SOLANA_DEVSTACK_CAIP_NETWORK_ID = `solana:${GENESIS_HASH.slice(0, 32)}`
@@ -17,7 +19,7 @@ export const SOLANA_DEVSTACK_CAIP_NETWORK_ID = `solana:${GENESIS_HASH.slice(0, 3
 export interface SolanaOptions {
   /** HTTP port (the websocket takes the next one); absent takes a free pair from the OS. */
   readonly port?: number
-  /** How many funded keys to generate (3 by default), each with 1000 SOL. */
+  /** How many dev keys to fund (3 by default; `devSolanaKey(0…n-1)`, the same on every run), each with 1000 SOL. */
   readonly fundedKeys?: number
   /** Receives one line per request error; silent when absent. */
   readonly log?: (line: string) => void
@@ -27,10 +29,12 @@ export interface SolanaOptions {
 export interface SolanaInfo {
   readonly rpcUrl: string
   readonly wsUrl: string
-  /** Keys generated at start, funded with 1000 SOL each; `secretKey` is base58 of 64 bytes. */
+  /** The dev keys funded at start with 1000 SOL each (the same on every run); `secretKey` is base58 of 64 bytes. */
   readonly funded: ReadonlyArray<{ readonly address: string; readonly secretKey: string }>
   /** `solana:<first 32 characters of the genesis hash>`, the same on every run. */
   readonly caipNetworkId: string
+  /** SPL tokens created at start (WSUSD, 6 decimals; 10000 to each funded key), at the same mint address on every run. */
+  readonly tokens: ReadonlyArray<SolanaTokenInfo>
 }
 
 const FUNDED_LAMPORTS = 1000n * 1_000_000_000n
@@ -181,14 +185,14 @@ const attachSubscriptions = (wss: WebSocketServer, ledger: Ledger, rpc: SolanaRp
             throw new RpcError(SolanaRpcCode.invalidParams, "Invalid params: expected a base58 address")
           }
           // Fails now, not at the first notification, when the encoding is unsupported.
-          encodeAccount(rpc.account(address), config)
+          encodeAccount(rpc.account(address), config, rpc.decimalsOf)
           subscriptions.set(
             id,
             ledger.onLanded((record) => {
               if (!record.decoded.message.staticAccounts.includes(address)) return
               notify("accountNotification", id, {
                 context: { slot: ledger.slot },
-                value: encodeAccount(rpc.account(address), config)
+                value: encodeAccount(rpc.account(address), config, rpc.decimalsOf)
               })
             })
           )
@@ -273,11 +277,12 @@ export async function startSolana(opts: SolanaOptions = {}): Promise<Started<Sol
   const log = opts.log ?? (() => {})
   const ledger = new Ledger()
   const rpc = createRpc(ledger)
-  const funded = Array.from({ length: opts.fundedKeys ?? 3 }, () => {
-    const key = generateDevKey()
+  const funded = Array.from({ length: opts.fundedKeys ?? 3 }, (_, index) => {
+    const key = devSolanaKey(index)
     ledger.fund(key.address, FUNDED_LAMPORTS)
     return { address: key.address as string, secretKey: key.secretKey }
   })
+  const tokens = [await createDevToken(ledger, funded.map((key) => key.address as Address))]
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES })
   attachSubscriptions(wss, ledger, rpc)
@@ -318,7 +323,8 @@ export async function startSolana(opts: SolanaOptions = {}): Promise<Started<Sol
       rpcUrl: `http://127.0.0.1:${port}`,
       wsUrl: `ws://127.0.0.1:${port + 1}`,
       funded,
-      caipNetworkId: SOLANA_DEVSTACK_CAIP_NETWORK_ID
+      caipNetworkId: SOLANA_DEVSTACK_CAIP_NETWORK_ID,
+      tokens
     },
     stop
   }

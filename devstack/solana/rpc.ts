@@ -8,7 +8,9 @@ import {
   type ReadonlyUint8Array
 } from "@solana/kit"
 import { describeTransactionError } from "./errors"
-import { parseTransferLamports, SYSTEM_PROGRAM } from "./keys"
+import { parseCreateAccount, parseTransferLamports } from "./keys"
+import { type DecimalsOf, decodeMint, decodeTokenAccount, parsedAccountData, parsedSplInstruction, uiTokenAmount } from "./spl"
+import { SYSTEM_PROGRAM, TOKEN_PROGRAM } from "./token"
 import {
   GENESIS_HASH,
   LAMPORTS_PER_SIGNATURE,
@@ -123,12 +125,21 @@ const decodeBytes = (text: string, encoding: string): Uint8Array => {
   throw invalid(`Invalid params: unsupported encoding: ${encoding}. Supported encodings: base58, base64`)
 }
 
-/** The value of an account in the encoding asked for, or null when it does not exist. */
-export const encodeAccount = (account: EncodedAccount | undefined, config: Config): unknown => {
+/**
+ * The value of an account in the encoding asked for, or null when it does not exist. `jsonParsed` parses SPL Token
+ * mints and accounts (a token account's amounts need its mint's decimals) and falls back to base64 for the rest.
+ */
+export const encodeAccount = (account: EncodedAccount | undefined, config: Config, decimalsOf: DecimalsOf): unknown => {
   if (!account) return null
   const encoding = optionalString(config, "encoding")
   let data: ReadonlyUint8Array = account.data
   const slice = config.dataSlice
+  if (encoding === "jsonParsed" && slice !== undefined && slice !== null) {
+    throw new RpcError(
+      SolanaRpcCode.invalidRequest,
+      "Sliced account data can only be encoded using binary (base 58) or base64 encoding."
+    )
+  }
   if (slice !== undefined && slice !== null) {
     if (typeof slice !== "object") throw invalid("Invalid params: dataSlice must be { offset, length }")
     const { offset, length } = slice as Record<string, unknown>
@@ -141,10 +152,11 @@ export const encodeAccount = (account: EncodedAccount | undefined, config: Confi
         return toBase58(data)
       case "base58":
         return [toBase58(data), "base58"]
-      // No account parsers here: jsonParsed falls back to base64, as validators do for unknown programs.
       case "base64":
-      case "jsonParsed":
         return [toBase64(data), "base64"]
+      // Validators fall back to base64 for accounts they cannot parse.
+      case "jsonParsed":
+        return parsedAccountData(account.programAddress, data, decimalsOf) ?? [toBase64(data), "base64"]
       default:
         throw invalid(`Invalid params: unsupported encoding: ${encoding}`)
     }
@@ -190,23 +202,41 @@ const accountFlags = (record: TransactionRecord, index: number) => {
   return { signer, writable }
 }
 
-const parsedInstruction = (record: TransactionRecord, ix: Instruction) => {
-  const keys = record.decoded.message.staticAccounts
-  const programId = keys[ix.programIdIndex] ?? ""
-  const lamports = programId === SYSTEM_PROGRAM ? parseTransferLamports(new Uint8Array(ix.data)) : undefined
-  if (lamports !== undefined && ix.accounts.length >= 2) {
-    return {
-      program: "system",
-      programId,
-      parsed: {
-        type: "transfer",
-        info: { source: keys[ix.accounts[0] ?? 0], destination: keys[ix.accounts[1] ?? 0], lamports }
-      },
-      stackHeight: null
-    }
+const systemInstruction = (data: ReadonlyUint8Array, keys: ReadonlyArray<Address>) => {
+  const lamports = parseTransferLamports(new Uint8Array(data))
+  if (lamports !== undefined && keys.length >= 2) {
+    return { type: "transfer", info: { source: keys[0], destination: keys[1], lamports } }
   }
-  return { programId, accounts: ix.accounts.map((i) => keys[i]), data: toBase58(ix.data), stackHeight: null }
+  const created = parseCreateAccount(new Uint8Array(data))
+  if (created !== undefined && keys.length >= 2) {
+    return { type: "createAccount", info: { source: keys[0], newAccount: keys[1], ...created } }
+  }
+  return undefined
 }
+
+/** An instruction as `jsonParsed` shows it: parsed for the System, SPL Token and ATA programs, raw for the rest. */
+const parsedInstruction = (record: TransactionRecord, ix: Instruction, stackHeight: number | null) => {
+  const keys = record.decoded.message.staticAccounts
+  const programId = keys[ix.programIdIndex] ?? SYSTEM_PROGRAM
+  const accounts = ix.accounts.map((i) => keys[i] ?? SYSTEM_PROGRAM)
+  if (programId === SYSTEM_PROGRAM) {
+    const parsed = systemInstruction(ix.data, accounts)
+    if (parsed !== undefined) return { program: "system", programId, parsed, stackHeight }
+  }
+  const spl = parsedSplInstruction(programId, ix.data, accounts)
+  if (spl !== undefined) return { ...spl, stackHeight }
+  return { programId, accounts, data: toBase58(ix.data), stackHeight }
+}
+
+const innerInstructionsJson = (record: TransactionRecord, parsed: boolean) =>
+  record.innerInstructions.map(({ index, instructions }) => ({
+    index,
+    instructions: instructions.map((ix) =>
+      parsed
+        ? parsedInstruction(record, ix, ix.stackHeight)
+        : { programIdIndex: ix.programIdIndex, accounts: ix.accounts, data: toBase58(ix.data), stackHeight: ix.stackHeight }
+    )
+  }))
 
 const transactionJson = (record: TransactionRecord, encoding: string) => {
   const message = record.decoded.message
@@ -240,7 +270,7 @@ const transactionJson = (record: TransactionRecord, encoding: string) => {
       recentBlockhash: message.lifetimeToken,
       instructions: instructionsOf(record).map((ix) =>
         parsed
-          ? parsedInstruction(record, ix)
+          ? parsedInstruction(record, ix, null)
           : { programIdIndex: ix.programIdIndex, accounts: ix.accounts, data: toBase58(ix.data), stackHeight: null }
       ),
       ...lookups
@@ -286,6 +316,37 @@ export const createRpc = (ledger: Ledger) => {
   const account = (address: Address): EncodedAccount | undefined => {
     const maybe = ledger.svm.getAccount(address)
     return maybe.exists ? maybe : undefined
+  }
+  const decimalsOf: DecimalsOf = (mint) => ledger.mintDecimals(mint)
+
+  // The token account at `address`, or the JSON-RPC error a validator gives.
+  const tokenAccountAt = (address: Address) => {
+    const found = account(address)
+    if (!found) throw invalid("Invalid param: could not find account")
+    const state = found.programAddress === TOKEN_PROGRAM ? decodeTokenAccount(found.data) : undefined
+    const decimals = state === undefined ? undefined : decimalsOf(state.mint)
+    if (state === undefined || decimals === undefined) throw invalid("Invalid param: not a Token account")
+    return { state, decimals }
+  }
+
+  // The token program and mint of a getTokenAccountsBy… filter, checked as validators do.
+  const tokenFilter = (filter: unknown): { readonly mint: Address | undefined } => {
+    if (typeof filter !== "object" || filter === null || Array.isArray(filter)) {
+      throw invalid("Invalid params: expected a filter { mint } or { programId }")
+    }
+    const { mint, programId } = filter as Record<string, unknown>
+    if (typeof mint === "string") {
+      if (!isAddress(mint)) throw invalid(`Invalid param: not a base58 address: ${mint}`)
+      const found = account(mint)
+      if (!found) throw invalid("Invalid param: could not find mint")
+      if (found.programAddress !== TOKEN_PROGRAM || decodeMint(found.data) === undefined) throw invalid("Invalid param: not a Token mint")
+      return { mint }
+    }
+    if (typeof programId === "string") {
+      if (programId !== TOKEN_PROGRAM) throw invalid("Invalid param: unrecognized Token program id")
+      return { mint: undefined }
+    }
+    throw invalid("Invalid params: expected a filter { mint } or { programId }")
   }
 
   const readTransaction = (params: Params, encodingDefault: string) => {
@@ -361,7 +422,7 @@ export const createRpc = (ledger: Ledger) => {
       const address = addressAt(params, 0)
       const config = configAt(params, 1)
       checkMinContextSlot(config)
-      return withContext(encodeAccount(account(address), config))
+      return withContext(encodeAccount(account(address), config, decimalsOf))
     },
     getMultipleAccounts: (params) => {
       const list = params[0]
@@ -369,7 +430,7 @@ export const createRpc = (ledger: Ledger) => {
       const addresses = list.map((_, i) => addressAt(list, i))
       const config = configAt(params, 1)
       checkMinContextSlot(config)
-      return withContext(addresses.map((a) => encodeAccount(account(a), config)))
+      return withContext(addresses.map((a) => encodeAccount(account(a), config, decimalsOf)))
     },
     requestAirdrop: async (params) => {
       const address = addressAt(params, 0)
@@ -425,7 +486,7 @@ export const createRpc = (ledger: Ledger) => {
         if (!Array.isArray(addresses)) throw invalid("Invalid params: accounts.addresses must be an array")
         const wanted = addresses.map((_, i) => addressAt(addresses, i))
         value.accounts = wanted.map((a) =>
-          encodeAccount(simulation.postAccounts.get(a) ?? account(a), { encoding: encoding ?? "base64" })
+          encodeAccount(simulation.postAccounts.get(a) ?? account(a), { encoding: encoding ?? "base64" }, decimalsOf)
         )
       }
       if (replace) value.replacementBlockhash = ledger.latestBlockhash()
@@ -468,10 +529,10 @@ export const createRpc = (ledger: Ledger) => {
           fee: record.fee,
           preBalances: record.preBalances,
           postBalances: record.postBalances,
-          innerInstructions: [],
+          innerInstructions: innerInstructionsJson(record, encoding === "jsonParsed"),
           logMessages: record.logs,
-          preTokenBalances: [],
-          postTokenBalances: [],
+          preTokenBalances: record.preTokenBalances,
+          postTokenBalances: record.postTokenBalances,
           rewards: [],
           loadedAddresses: { writable: [], readonly: [] },
           computeUnitsConsumed: record.computeUnits
@@ -483,6 +544,30 @@ export const createRpc = (ledger: Ledger) => {
               ? [toBase58(record.decoded.wire), "base58"]
               : transactionJson(record, encoding)
       }
+    },
+    getTokenAccountsByOwner: (params) => {
+      const owner = addressAt(params, 0)
+      const { mint } = tokenFilter(params[1])
+      const config = configAt(params, 2)
+      checkMinContextSlot(config)
+      const owned = ledger.svm.getProgramAccounts(TOKEN_PROGRAM).filter((candidate) => {
+        const state = decodeTokenAccount(candidate.data)
+        return state !== undefined && state.owner === owner && (mint === undefined || state.mint === mint)
+      })
+      return withContext(owned.map((found) => ({ pubkey: found.address, account: encodeAccount(found, config, decimalsOf) })))
+    },
+    getTokenAccountBalance: (params) => {
+      const { state, decimals } = tokenAccountAt(addressAt(params, 0))
+      checkMinContextSlot(configAt(params, 1))
+      return withContext(uiTokenAmount(state.amount, decimals))
+    },
+    getTokenSupply: (params) => {
+      const found = account(addressAt(params, 0))
+      checkMinContextSlot(configAt(params, 1))
+      if (!found) throw invalid("Invalid param: could not find mint")
+      const mint = found.programAddress === TOKEN_PROGRAM ? decodeMint(found.data) : undefined
+      if (mint === undefined) throw invalid("Invalid param: not a Token mint")
+      return withContext(uiTokenAmount(mint.supply, mint.decimals))
     },
     getSignaturesForAddress: (params) => {
       const address = addressAt(params, 0)
@@ -517,7 +602,7 @@ export const createRpc = (ledger: Ledger) => {
     return handler(positional(rawParams))
   }
 
-  return { call, account, methodNames: Object.keys(methods) }
+  return { call, account, decimalsOf, methodNames: Object.keys(methods) }
 }
 
 /** The RPC the HTTP and websocket servers share. */

@@ -37,6 +37,15 @@ export interface WalletIdentity {
   readonly rdns: string
 }
 
+/**
+ * Where the wallet keeps whether the site is authorised. A browser extension remembers it across reloads; the demo's
+ * development wallet keeps it in the page's localStorage.
+ */
+export interface AuthorisationStore {
+  readonly read: () => boolean
+  readonly write: (authorised: boolean) => void
+}
+
 /** Options of {@link makeTestWallet}. */
 export interface TestWalletOptions {
   readonly privateKeys: ReadonlyArray<Hex>
@@ -47,6 +56,8 @@ export interface TestWalletOptions {
   readonly approve?: (method: string, params: unknown) => Approval | Promise<Approval>
   /** The fetch used for RPC (tests may pass their own). */
   readonly fetch?: typeof fetch
+  /** Keeps the site's authorisation beyond this instance; by default it lasts as long as the instance. */
+  readonly authorised?: AuthorisationStore
 }
 
 type Listener = (...args: Array<unknown>) => void
@@ -97,7 +108,7 @@ export const makeTestWallet = (options: TestWalletOptions): TestWallet => {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis)
   let current = 0
   let chainId = options.chainId
-  let authorised = false
+  let authorised = options.authorised?.read() ?? false
   let approval: Approval = "approve"
   let rpcId = 1
   const identity: WalletIdentity = {
@@ -115,6 +126,11 @@ export const makeTestWallet = (options: TestWalletOptions): TestWallet => {
   const ask = async (method: string, params: unknown) => {
     const answer = options.approve !== undefined ? await options.approve(method, params) : approval
     if (answer === "reject") throw new ProviderRpcError(4001, "User rejected the request.")
+  }
+
+  const authorise = (value: boolean) => {
+    authorised = value
+    options.authorised?.write(value)
   }
 
   const requireAuthorised = () => {
@@ -167,7 +183,7 @@ export const makeTestWallet = (options: TestWalletOptions): TestWallet => {
       case "eth_requestAccounts":
         if (!authorised) {
           await ask(method, params)
-          authorised = true
+          authorise(true)
           emit("connect", { chainId: hexChainId(chainId) })
         }
         return [account().address]
@@ -179,10 +195,10 @@ export const makeTestWallet = (options: TestWalletOptions): TestWallet => {
         return String(chainId)
       case "wallet_requestPermissions":
         await ask(method, params)
-        authorised = true
+        authorise(true)
         return [{ parentCapability: "eth_accounts" }]
       case "wallet_revokePermissions":
-        authorised = false
+        authorise(false)
         return null
       case "wallet_switchEthereumChain": {
         const target = parseChainId((asArray(params)[0] as { chainId?: unknown } | undefined)?.chainId)
@@ -266,7 +282,7 @@ export const makeTestWallet = (options: TestWalletOptions): TestWallet => {
       emit("chainChanged", hexChainId(target))
     },
     revoke: () => {
-      authorised = false
+      authorise(false)
       emit("accountsChanged", [])
     },
     address: () => account().address,

@@ -69,7 +69,7 @@ const expectAllUp = async (config: RuntimeConfig) => {
   const funded = config.solana.funded[0]
   if (funded === undefined) throw new Error("no funded Solana key")
   const balance = await fetch(`${services.url}/v1/account/${funded.address}/balance?projectId=${services.defaultProjectId}`)
-  expect(((await balance.json()) as { balances: ReadonlyArray<{ symbol: string }> }).balances.map((b) => b.symbol)).toEqual(["SOL"])
+  expect(((await balance.json()) as { balances: ReadonlyArray<{ symbol: string }> }).balances.map((b) => b.symbol)).toEqual(["SOL", "WSUSD"])
   const viaProxy = await rpc(`${services.rpcProxyUrl}?chainId=${config.solana.caipNetworkId}&projectId=${services.defaultProjectId}`, "getBalance", [funded.address])
   expect(viaProxy).toEqual({ context: expect.anything(), value: expect.any(Number) })
   expect((viaProxy as { value: number }).value).toBeGreaterThan(0)

@@ -1,29 +1,50 @@
 import { AxeBuilder } from "@axe-core/playwright"
+import {
+  type Address,
+  appendTransactionMessageInstruction,
+  compileTransaction,
+  createSolanaRpc,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase58Decoder,
+  getBase58Encoder,
+  getBase64EncodedWireTransaction,
+  getPublicKeyFromAddress,
+  pipe,
+  type SignatureBytes,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  verifySignature
+} from "@solana/kit"
 import { UniversalProvider } from "@walletconnect/universal-provider"
 import type { Locator, Page } from "playwright-core"
 import { createPublicClient, type Hex, http, parseEther, stringToHex, verifyMessage } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Started } from "../../devstack/lib/Started"
 import { type DevstackInfo, startDevstack } from "../../devstack/main"
+import { devSolanaKey, transferSolInstruction } from "../../devstack/solana/keys"
 import { type Browser, launchBrowser } from "../e2e/support/browser"
 
 // For the dapp client in this process: WalletConnect's Verify would wait for its hosted server (offline here).
 process.env.IS_VITEST = "true"
 
 const DAPP = "Page Test Dapp"
+const TWO_FAMILY_DAPP = "Two-family Dapp"
 const CHAIN = "eip155:31337"
+const SOL = 1_000_000_000n
 
 describe("the devstack's test wallet page", () => {
   let stack: Started<DevstackInfo>
   let browser: Browser
   let page: Page
   let dapp: InstanceType<typeof UniversalProvider>
+  let twoFamilyDapp: InstanceType<typeof UniversalProvider>
   let address: Hex
   const requested: Array<string> = []
   const consoleErrors: Array<string> = []
 
   beforeAll(async () => {
-    stack = await startDevstack({ parts: ["evm", "relay", "services"] })
+    stack = await startDevstack({ parts: ["evm", "solana", "relay", "services"] })
     browser = await launchBrowser()
     page = browser.page
     page.on("request", (request) => requested.push(request.url()))
@@ -33,19 +54,23 @@ describe("the devstack's test wallet page", () => {
     await page.goto(stack.info.config.services?.testWalletUrl ?? "")
     await page.getByRole("status").filter({ hasText: "Ready" }).waitFor()
 
-    dapp = await UniversalProvider.init({
-      projectId: stack.info.config.services?.defaultProjectId ?? "",
-      relayUrl: stack.info.config.relay?.url ?? "",
-      logger: "silent",
-      metadata: { name: DAPP, description: "A dapp under test", url: "http://127.0.0.1", icons: [] },
-      customStoragePrefix: "test-wallet-page-dapp",
-      storageOptions: { database: ":memory:" }
-    })
+    const makeDapp = (name: string, prefix: string) =>
+      UniversalProvider.init({
+        projectId: stack.info.config.services?.defaultProjectId ?? "",
+        relayUrl: stack.info.config.relay?.url ?? "",
+        logger: "silent",
+        metadata: { name, description: "A dapp under test", url: "http://127.0.0.1", icons: [] },
+        customStoragePrefix: prefix,
+        storageOptions: { database: ":memory:" }
+      })
+    ;[dapp, twoFamilyDapp] = await Promise.all([makeDapp(DAPP, "test-wallet-page-dapp"), makeDapp(TWO_FAMILY_DAPP, "test-wallet-page-two-family")])
   })
 
   afterAll(async () => {
-    await dapp?.client.core.relayer.transportClose().catch(() => undefined)
-    dapp?.client.core.heartbeat.stop()
+    for (const client of [dapp, twoFamilyDapp]) {
+      await client?.client.core.relayer.transportClose().catch(() => undefined)
+      client?.client.core.heartbeat.stop()
+    }
     await browser?.close()
     await stack?.stop()
   })
@@ -71,13 +96,13 @@ describe("the devstack's test wallet page", () => {
       }
     })
 
-    await page.getByLabel("Account to share").selectOption("1")
+    await page.getByLabel("EVM account to share").selectOption("1")
     await page.getByLabel("Pairing URI").fill(await uri)
     await page.getByRole("button", { name: "Connect", exact: true }).click()
     const proposal = card(`${DAPP} asks to connect`)
     const shown = await textOf(proposal)
-    expect(shown).toContain("Devstack 31337")
-    expect(shown).toContain("Devstack 31338")
+    expect(shown).toContain("Local Chain 31337")
+    expect(shown).toContain("Local Chain 31338")
     expect(shown).toContain("personal_sign")
     expect(shown).toContain(account1)
     const { violations } = await new AxeBuilder({ page }).analyze()
@@ -144,6 +169,92 @@ describe("the devstack's test wallet page", () => {
 
     await deleted
     await sessions.getByText("No dapp is connected.").waitFor()
+  })
+
+  it("connects a dapp asking for eip155 and solana with both accounts, and signs and sends on Local Solana", async () => {
+    const solana = stack.info.config.solana
+    if (solana === null) throw new Error("the stack has no Solana part")
+    const solanaAddress = devSolanaKey(0).address
+    const rpc = createSolanaRpc(solana.rpcUrl)
+    await page.getByText(/1000 SOL on Local Solana/).waitFor()
+    expect(await page.getByLabel("Solana account to share").inputValue()).toBe("0")
+
+    const uri = new Promise<string>((resolve) => twoFamilyDapp.once("display_uri", resolve))
+    const connected = twoFamilyDapp.connect({
+      optionalNamespaces: {
+        eip155: { chains: [CHAIN], methods: ["personal_sign"], events: ["accountsChanged", "chainChanged"], rpcMap: {} },
+        solana: {
+          chains: [solana.caipNetworkId],
+          methods: ["solana_signMessage", "solana_signAndSendTransaction"],
+          events: [],
+          rpcMap: { [solana.caipNetworkId]: solana.rpcUrl }
+        }
+      }
+    })
+    await page.getByLabel("Pairing URI").fill(await uri)
+    await page.getByRole("button", { name: "Connect", exact: true }).click()
+    const proposal = card(`${TWO_FAMILY_DAPP} asks to connect`)
+    const shown = await textOf(proposal)
+    expect(shown).toContain("Local Solana")
+    expect(shown).toContain("solana_signMessage")
+    expect(shown).toContain(`Solana account #0 (${solanaAddress})`)
+    await proposal.getByRole("button", { name: "Approve" }).click()
+    const session = await connected
+    expect(session?.namespaces["solana"]?.accounts).toEqual([`${solana.caipNetworkId}:${solanaAddress}`])
+    expect(session?.namespaces["eip155"]?.accounts[0]).toMatch(/^eip155:31337:0x/)
+
+    const message = "Sign in on Local Solana, nonce 9"
+    const signed = twoFamilyDapp.request<{ signature: string }>(
+      {
+        method: "solana_signMessage",
+        params: { message: getBase58Decoder().decode(new TextEncoder().encode(message)), pubkey: solanaAddress }
+      },
+      solana.caipNetworkId
+    )
+    const signPrompt = card("Sign a message")
+    const signShown = await textOf(signPrompt)
+    expect(signShown).toContain(message)
+    expect(signShown).toContain("Local Solana")
+    await signPrompt.getByRole("button", { name: "Approve" }).click()
+    const { signature } = await signed
+    const key = await getPublicKeyFromAddress(solanaAddress)
+    expect(await verifySignature(key, getBase58Encoder().encode(signature) as SignatureBytes, new TextEncoder().encode(message))).toBe(true)
+
+    const to: Address = (await generateKeyPairSigner()).address
+    const { value: latest } = await rpc.getLatestBlockhash().send()
+    const transaction = getBase64EncodedWireTransaction(
+      compileTransaction(
+        pipe(
+          createTransactionMessage({ version: 0 }),
+          (m) => setTransactionMessageFeePayer(solanaAddress, m),
+          (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+          (m) => appendTransactionMessageInstruction(transferSolInstruction(solanaAddress, to, SOL / 2n), m)
+        )
+      )
+    )
+    const sent = twoFamilyDapp.request<{ signature: string }>(
+      { method: "solana_signAndSendTransaction", params: { transaction } },
+      solana.caipNetworkId
+    )
+    const sendPrompt = card("Send a transaction")
+    const sendShown = await textOf(sendPrompt)
+    expect(sendShown).toContain(to)
+    expect(sendShown).toContain("0.5 SOL")
+    await sendPrompt.getByRole("button", { name: "Approve" }).click()
+    const landed = await sent
+    expect(await rpc.getBalance(to).send()).toMatchObject({ value: SOL / 2n })
+    await page.getByRole("listitem").filter({ hasText: `Sent transaction ${landed.signature} on Local Solana` }).waitFor()
+
+    const refused = twoFamilyDapp
+      .request({ method: "solana_signAndSendTransaction", params: { transaction } }, solana.caipNetworkId)
+      .then((result) => ({ result }), (error: unknown) => ({ error }))
+    const refusePrompt = card("Send a transaction")
+    await refusePrompt.waitFor()
+    await refusePrompt.getByRole("button", { name: "Reject" }).click()
+    expect(await refused).toMatchObject({ error: { code: 5000 } })
+
+    await twoFamilyDapp.disconnect()
+    await page.getByRole("region", { name: "Connected dapps" }).getByText("No dapp is connected.").waitFor()
   })
 
   it("opens a deep link's URI at once (as the catalogue's entries do), and a rejected proposal fails the dapp's connect", async () => {

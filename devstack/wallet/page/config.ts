@@ -1,6 +1,7 @@
 /**
- * What the services server tells the test wallet page about the stack: the relay, the projectId, the dev accounts
- * and the local chains. The server writes it into the HTML (no extra request); the page decodes it with this Schema.
+ * What the services server tells the test wallet page about the stack: the relay, the projectId, the dev accounts,
+ * the local EVM chains and the local Solana network. The server writes it into the HTML (no extra request); the page
+ * decodes it with this Schema.
  */
 import { Schema } from "effect"
 
@@ -23,12 +24,37 @@ export const PageChain = Schema.Struct({
 /** A local EVM chain the page signs and sends on. */
 export type PageChain = typeof PageChain.Type
 
-/** The test wallet page's configuration; `relayUrl` is null when the stack runs without its relay. */
+/** A Solana dev key the page can sign with (the devstack's public `devSolanaKey`s). */
+export const PageSolanaAccount = Schema.Struct({
+  index: Schema.Number,
+  address: Schema.String.pipe(Schema.check(Schema.isPattern(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/))),
+  /** base58 of the 64 bytes (seed, then public key). */
+  secretKey: Schema.String.pipe(Schema.check(Schema.isPattern(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/)))
+})
+/** A Solana dev key the page can sign with. */
+export type PageSolanaAccount = typeof PageSolanaAccount.Type
+
+/** The local Solana network the page signs and sends on. */
+export const PageSolana = Schema.Struct({
+  /** `solana:<genesis ref>`. */
+  caipNetworkId: Schema.String.pipe(Schema.check(Schema.isPattern(/^solana:[1-9A-HJ-NP-Za-km-z]{1,32}$/))),
+  name: Schema.String,
+  rpcUrl: Schema.String,
+  accounts: Schema.Array(PageSolanaAccount)
+})
+/** The local Solana network the page signs and sends on. */
+export type PageSolana = typeof PageSolana.Type
+
+/**
+ * The test wallet page's configuration; `relayUrl` is null when the stack runs without its relay, `solana` when it
+ * runs without its Solana part.
+ */
 export const PageConfig = Schema.Struct({
   relayUrl: Schema.NullOr(Schema.String),
   projectId: Schema.String,
   accounts: Schema.Array(PageAccount),
-  chains: Schema.Array(PageChain)
+  chains: Schema.Array(PageChain),
+  solana: Schema.NullOr(PageSolana)
 })
 /** The test wallet page's configuration. */
 export type PageConfig = typeof PageConfig.Type

@@ -2,9 +2,18 @@
  * What the test wallet page shows for a WalletConnect request, and which requests wait for the visitor: pure
  * functions of the method and its params, so the page stays a thin view.
  */
+import {
+  decompileTransactionMessage,
+  getBase58Encoder,
+  getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  type Instruction,
+  type ReadonlyUint8Array
+} from "@solana/kit"
 import { formatEther, type Hex, hexToBytes, isHex } from "viem"
 
-/** Methods the wallet approves in a session; the ones in {@link promptedMethods} wait for the visitor. */
+/** `eip155` methods the wallet approves in a session; the ones in {@link promptedMethods} wait for the visitor. */
 export const sessionMethods = [
   "personal_sign",
   "eth_signTypedData",
@@ -25,6 +34,16 @@ export const sessionMethods = [
   "eth_getTransactionReceipt"
 ] as const
 
+/** `solana` methods the wallet approves in a session (WalletConnect's Solana RPC); the signing ones wait for the visitor. */
+export const solanaSessionMethods = [
+  "solana_signMessage",
+  "solana_signTransaction",
+  "solana_signAllTransactions",
+  "solana_signAndSendTransaction",
+  "solana_getAccounts",
+  "solana_requestAccounts"
+] as const
+
 /** Session events the wallet emits. */
 export const sessionEvents = ["accountsChanged", "chainChanged"] as const
 
@@ -35,7 +54,11 @@ export const promptedMethods: ReadonlySet<string> = new Set([
   "eth_signTypedData_v4",
   "eth_sendTransaction",
   "wallet_switchEthereumChain",
-  "wallet_addEthereumChain"
+  "wallet_addEthereumChain",
+  "solana_signMessage",
+  "solana_signTransaction",
+  "solana_signAllTransactions",
+  "solana_signAndSendTransaction"
 ])
 
 /** One labelled line of a request's details. */
@@ -56,16 +79,87 @@ const asArray = (params: unknown): ReadonlyArray<unknown> => (Array.isArray(para
 
 const strict = new TextDecoder("utf-8", { fatal: true })
 
+/** The UTF-8 text of `bytes`, or undefined when they are not text a person reads. */
+export const readableText = (bytes: ReadonlyUint8Array): string | undefined => {
+  try {
+    const text = strict.decode(bytes)
+    // Control characters other than line breaks and tabs mean binary data, not a message to read.
+    return /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(text) ? undefined : text
+  } catch {
+    return undefined
+  }
+}
+
 /** The text a personal_sign payload carries: UTF-8 decoded from hex, or the hex itself when it is not text. */
 export const decodeSignedMessage = (message: string): { readonly text: string; readonly isText: boolean } => {
   if (!isHex(message)) return { text: message, isText: true }
+  const text = readableText(hexToBytes(message))
+  return text === undefined ? { text: message, isText: false } : { text, isText: true }
+}
+
+/** The text a solana_signMessage payload (base58 bytes) carries, or the base58 itself when it is not text. */
+export const decodeSolanaMessage = (message: string): { readonly text: string; readonly isText: boolean } => {
   try {
-    const text = strict.decode(hexToBytes(message))
-    // Control characters other than line breaks and tabs mean binary data, not a message to read.
-    if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(text)) return { text: message, isText: false }
-    return { text, isText: true }
+    const text = readableText(getBase58Encoder().encode(message))
+    return text === undefined ? { text: message, isText: false } : { text, isText: true }
   } catch {
     return { text: message, isText: false }
+  }
+}
+
+const LAMPORTS_PER_SOL = 1_000_000_000n
+
+/** Lamports as SOL, with no trailing zeros ("1.5 SOL"). */
+export const solText = (lamports: bigint): string => {
+  const fraction = (lamports % LAMPORTS_PER_SOL).toString().padStart(9, "0").replace(/0+$/, "")
+  return `${lamports / LAMPORTS_PER_SOL}${fraction === "" ? "" : `.${fraction}`} SOL`
+}
+
+const SYSTEM_PROGRAM = "11111111111111111111111111111111"
+const SYSTEM_TRANSFER = 2
+
+// A System Program transfer's lamports: instruction 2, then a little-endian u64.
+const transferLamports = (data: ReadonlyUint8Array | undefined): bigint | undefined => {
+  if (data === undefined || data.length !== 12) return undefined
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
+  return view.getUint32(0, true) === SYSTEM_TRANSFER ? view.getBigUint64(4, true) : undefined
+}
+
+/** What a base64 wire transaction does, for the visitor: its fee payer, then each transfer or program it calls. */
+export const describeSolanaTransaction = (wire: unknown): Array<Field> => {
+  let bytes: ReadonlyUint8Array
+  try {
+    bytes = getBase64Encoder().encode(String(wire))
+  } catch {
+    return [{ label: "Transaction (not base64)", value: String(wire), code: true }]
+  }
+  return describeSolanaTransactionBytes(bytes)
+}
+
+/** What a wire transaction (bytes) does, for the visitor: its fee payer, then each transfer or program it calls. */
+export const describeSolanaTransactionBytes = (bytes: ReadonlyUint8Array): Array<Field> => {
+  try {
+    const transaction = getTransactionDecoder().decode(bytes)
+    const message = decompileTransactionMessage(getCompiledTransactionMessageDecoder().decode(transaction.messageBytes))
+    // Every message version's instructions have these; the union of their array types is not callable as one.
+    const instructions: ReadonlyArray<Pick<Instruction, "programAddress" | "accounts" | "data">> = message.instructions
+    return [
+      { label: "Fee payer", value: message.feePayer.address, code: true },
+      ...instructions.flatMap((instruction): Array<Field> => {
+        const lamports = instruction.programAddress === SYSTEM_PROGRAM ? transferLamports(instruction.data) : undefined
+        const [from, to] = (instruction.accounts ?? []).map((account) => account.address)
+        if (lamports === undefined || from === undefined || to === undefined) {
+          return [{ label: "Calls program", value: instruction.programAddress, code: true }]
+        }
+        return [
+          { label: "From", value: from, code: true },
+          { label: "To", value: to, code: true },
+          { label: "Amount", value: solText(lamports) }
+        ]
+      })
+    ]
+  } catch (error) {
+    return [{ label: "Transaction (not readable)", value: error instanceof Error ? error.message : String(error), code: true }]
   }
 }
 
@@ -141,6 +235,35 @@ export const describeRequest = (method: string, params: unknown, chainName: (cha
       return {
         title: method === "wallet_switchEthereumChain" ? "Switch network" : "Add network",
         fields: [{ label: "Network", value: target === undefined ? "(no chain id given)" : `${chainName(target)} (chain id ${target})` }]
+      }
+    }
+    case "solana_signMessage": {
+      const { message, pubkey } = (params ?? {}) as { message?: unknown; pubkey?: unknown }
+      const decoded = decodeSolanaMessage(String(message))
+      return {
+        title: "Sign a message",
+        fields: [
+          { label: "Account", value: String(pubkey), code: true },
+          { label: decoded.isText ? "Message" : "Message (bytes, not text)", value: decoded.text, code: !decoded.isText }
+        ]
+      }
+    }
+    case "solana_signTransaction":
+    case "solana_signAndSendTransaction": {
+      const { transaction } = (params ?? {}) as { transaction?: unknown }
+      return {
+        title: method === "solana_signTransaction" ? "Sign a transaction" : "Send a transaction",
+        fields: describeSolanaTransaction(transaction)
+      }
+    }
+    case "solana_signAllTransactions": {
+      const { transactions } = (params ?? {}) as { transactions?: unknown }
+      const all = Array.isArray(transactions) ? transactions : []
+      return {
+        title: all.length === 1 ? "Sign a transaction" : `Sign ${all.length} transactions`,
+        fields: all.flatMap((one, index) =>
+          describeSolanaTransaction(one).map((field) => ({ ...field, label: `#${index + 1} ${field.label}` }))
+        )
       }
     }
     default:

@@ -7,8 +7,49 @@ import { join } from "node:path"
 import { Schema } from "effect"
 import { escapeHtml, htmlPage } from "../../lib/html"
 import { HttpError, RawReply, route } from "../../lib/router"
+import { devSolanaKey } from "../../solana/keys"
 import type { PageBuild, PageBuilder } from "./build"
-import { configScriptTag, type PageConfig } from "./config"
+import { configScriptTag, type PageAccount, type PageConfig } from "./config"
+
+/** What the services server knows of the running stack; the page's config is made from it. */
+export interface PageStack {
+  /** The WalletConnect relay, or null when the stack runs without it. */
+  readonly relayUrl: string | null
+  readonly projectId: string
+  /** anvil's dev accounts. */
+  readonly accounts: ReadonlyArray<PageAccount>
+  readonly chains: ReadonlyArray<{ readonly chainId: number; readonly caipNetworkId: string; readonly rpcUrl: string }>
+  /** The Solana part, when it runs. */
+  readonly solana?: { readonly caipNetworkId: string; readonly rpcUrl: string } | undefined
+}
+
+// The dev keys the Solana part funds when started with its defaults.
+const SOLANA_DEV_KEYS = 3
+
+/** The page's config for `stack`: networks named as the demo names them ("Local Chain 31337", "Local Solana"), and the Solana dev keys. */
+export const pageConfigOf = (stack: PageStack): PageConfig => ({
+  relayUrl: stack.relayUrl,
+  projectId: stack.projectId,
+  accounts: stack.accounts,
+  chains: stack.chains.map((chain) => ({
+    chainId: chain.chainId,
+    caipNetworkId: chain.caipNetworkId,
+    name: `Local Chain ${chain.chainId}`,
+    rpcUrl: chain.rpcUrl
+  })),
+  solana:
+    stack.solana === undefined
+      ? null
+      : {
+          caipNetworkId: stack.solana.caipNetworkId,
+          name: "Local Solana",
+          rpcUrl: stack.solana.rpcUrl,
+          accounts: Array.from({ length: SOLANA_DEV_KEYS }, (_, index) => {
+            const key = devSolanaKey(index)
+            return { index, address: key.address, secretKey: key.secretKey }
+          })
+        }
+})
 
 const contentTypes: Readonly<Record<string, string>> = {
   js: "text/javascript; charset=utf-8",
@@ -21,7 +62,12 @@ const contentTypes: Readonly<Record<string, string>> = {
 
 // The page's own origin plus the loopback services it talks to; nothing else may load or be reached.
 const contentSecurityPolicy = (config: PageConfig): string => {
-  const connect = ["'self'", ...(config.relayUrl === null ? [] : [config.relayUrl]), ...config.chains.map((chain) => chain.rpcUrl)]
+  const connect = [
+    "'self'",
+    ...(config.relayUrl === null ? [] : [config.relayUrl]),
+    ...config.chains.map((chain) => chain.rpcUrl),
+    ...(config.solana === null ? [] : [config.solana.rpcUrl])
+  ]
   return [
     "default-src 'self'",
     `connect-src ${connect.join(" ")}`,
@@ -34,9 +80,9 @@ const contentSecurityPolicy = (config: PageConfig): string => {
 
 /**
  * The routes of the test wallet page. Each visit serves the build of the page's sources as they are then (built on
- * the first visit after a change: a reload shows an edit). `config` is read per request.
+ * the first visit after a change: a reload shows an edit). `stack` is read per request.
  */
-export const testWalletRoutes = (builder: PageBuilder, config: () => PageConfig) => {
+export const testWalletRoutes = (builder: PageBuilder, stack: () => PageStack) => {
   // Per build, not per hash: a version built again (after its folder was replaced) is read again.
   const html = new WeakMap<PageBuild, Promise<string>>()
   const pageHandler = async ({ url }: { readonly url: URL }) => {
@@ -48,7 +94,7 @@ export const testWalletRoutes = (builder: PageBuilder, config: () => PageConfig)
         html.set(page, source)
       }
       const text = await source
-      const current = config()
+      const current = pageConfigOf(stack())
       const uri = url.searchParams.get("uri")
       // A deep link's URI is in the field from the start (the script then pairs with it), so it is seen even without script.
       const withUri = uri === null ? text : text.replace('id="uri"', `id="uri" value="${escapeHtml(uri)}"`)

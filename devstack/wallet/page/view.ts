@@ -68,6 +68,8 @@ const syncList = <T>(
 export const mountView = (config: PageConfig, wallet: PageWallet): void => {
   const status = byId<HTMLParagraphElement>("status")
   const account = byId<HTMLSelectElement>("account")
+  const solanaField = byId<HTMLDivElement>("solana-account-field")
+  const solanaAccount = byId<HTMLSelectElement>("solana-account")
   const balances = byId<HTMLParagraphElement>("balances")
   const form = byId<HTMLFormElement>("pair-form")
   const uri = byId<HTMLInputElement>("uri")
@@ -81,10 +83,15 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
   const sessionsTitle = byId<HTMLHeadingElement>("sessions-title")
   const activity = byId<HTMLUListElement>("activity")
 
-  const chainLabel = (caip: string): string => config.chains.find((chain) => chain.caipNetworkId === caip)?.name ?? caip
+  const chainLabel = (caip: string): string =>
+    config.chains.find((chain) => chain.caipNetworkId === caip)?.name ?? (caip === config.solana?.caipNetworkId ? config.solana.name : caip)
+  const networks = [...config.chains, ...(config.solana === null ? [] : [config.solana])]
 
   for (const a of config.accounts) account.append(el("option", { value: String(a.index) }, `#${a.index} — ${a.address}`))
   account.addEventListener("change", () => wallet.selectAccount(Number(account.value)))
+  for (const a of config.solana?.accounts ?? []) solanaAccount.append(el("option", { value: String(a.index) }, `#${a.index} — ${a.address}`))
+  solanaAccount.addEventListener("change", () => wallet.selectSolanaAccount(Number(solanaAccount.value)))
+  solanaField.hidden = config.solana === null
   form.addEventListener("submit", (event) => {
     event.preventDefault()
     void wallet.pair(uri.value).then(() => {
@@ -170,7 +177,7 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
         el("h3", { id: titleId, tabindex: "-1" }, session.dapp.name),
         details([
           { label: "Site", value: session.dapp.url || "(not given)" },
-          { label: "Account", value: session.address, code: true },
+          { label: session.accounts.length === 1 ? "Account" : "Accounts", value: session.accounts.join("\n"), code: true },
           { label: "Networks", value: session.chains.map(chainLabel).join(", ") },
           { label: "Expires", value: new Date(session.expiry * 1000).toLocaleString() }
         ]),
@@ -191,13 +198,14 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
           : `Ready. ${state.sessions.length === 1 ? "1 dapp is" : `${state.sessions.length} dapps are`} connected.`
 
     if (account.value !== String(state.accountIndex)) account.value = String(state.accountIndex)
+    if (solanaAccount.value !== String(state.solanaAccountIndex)) solanaAccount.value = String(state.solanaAccountIndex)
     balances.textContent =
       state.balances.size === 0
         ? ""
-        : `Balance: ${config.chains
-            .flatMap((chain) => {
-              const balance = state.balances.get(chain.chainId)
-              return balance === undefined ? [] : [`${balance} on ${chain.name}`]
+        : `Balance: ${networks
+            .flatMap((network) => {
+              const balance = state.balances.get(network.caipNetworkId)
+              return balance === undefined ? [] : [`${balance} on ${network.name}`]
             })
             .join(" · ")}`
 
@@ -207,6 +215,7 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
     else uri.setAttribute("aria-invalid", "true")
 
     const selected = config.accounts.find((a) => a.index === state.accountIndex)
+    const selectedSolana = config.solana?.accounts.find((a) => a.index === state.solanaAccountIndex)
     const items: ReadonlyArray<Pending> = [
       ...state.proposals.map((item): Pending => ({ kind: "proposal", item })),
       ...state.requests.map((item): Pending => ({ kind: "request", item }))
@@ -224,8 +233,14 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
             button.disabled = busy || (blocked && button.dataset["action"] === "approve")
           }
           const accountLine = element.querySelector<HTMLElement>('[data-role="account"]')
-          if (accountLine !== null && selected !== undefined) {
-            accountLine.textContent = `Approving shares account #${selected.index} (${selected.address}); change it above.`
+          if (accountLine !== null && p.kind === "proposal") {
+            const shared = [
+              ...(p.item.families.includes("eip155") && selected !== undefined ? [`account #${selected.index} (${selected.address})`] : []),
+              ...(p.item.families.includes("solana") && selectedSolana !== undefined
+                ? [`Solana account #${selectedSolana.index} (${selectedSolana.address})`]
+                : [])
+            ]
+            accountLine.textContent = shared.length === 0 ? "" : `Approving shares ${shared.join(" and ")}; change it above.`
           }
         }
       )

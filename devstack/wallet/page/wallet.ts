@@ -1,8 +1,9 @@
 /**
  * The test wallet page's WalletConnect side: a real `@reown/walletkit` wallet on the devstack's relay, whose
- * proposals and requests wait in a state the view renders until the visitor approves or rejects them. Signing and
- * sending go through the lead's EIP-1193 test wallet (`../testWallet`), which signs with viem local accounts and
- * forwards reads to the local anvil chains.
+ * proposals and requests wait in a state the view renders until the visitor approves or rejects them. EVM signing
+ * and sending go through the EIP-1193 test wallet (`../testWallet`), which signs with viem local accounts and
+ * forwards reads to the local anvil chains; Solana requests go to a dev key's signer (`./solana`), which sends to the
+ * local Solana RPC.
  */
 import { WalletKit, type WalletKitTypes } from "@reown/walletkit"
 import { Core } from "@walletconnect/core"
@@ -10,8 +11,18 @@ import type { ICore, ProposalTypes, SessionTypes } from "@walletconnect/types"
 import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
 import { formatEther, type Hex } from "viem"
 import { makeTestWallet, ProviderRpcError } from "../testWallet"
-import type { PageChain, PageConfig } from "./config"
-import { describeRequest, parseChainId, promptedMethods, type RequestSummary, sessionEvents, sessionMethods } from "./requests"
+import type { PageChain, PageConfig, PageSolanaAccount } from "./config"
+import {
+  describeRequest,
+  parseChainId,
+  promptedMethods,
+  type RequestSummary,
+  sessionEvents,
+  sessionMethods,
+  solanaSessionMethods,
+  solText
+} from "./requests"
+import { makeSolanaDevSigner, type SolanaDevSigner } from "./solana"
 
 /** Who asks: the dapp's metadata as it introduced itself. */
 export interface DappInfo {
@@ -28,6 +39,8 @@ export interface PendingProposal {
   readonly chains: ReadonlyArray<string>
   readonly methods: ReadonlyArray<string>
   readonly events: ReadonlyArray<string>
+  /** The chain families (`eip155`, `solana`) an approval would share an account of. */
+  readonly families: ReadonlyArray<string>
   /** Why it cannot be approved (a required network this wallet lacks), if so. */
   readonly problem: string | undefined
 }
@@ -49,7 +62,8 @@ export interface SessionInfo {
   readonly topic: string
   readonly dapp: DappInfo
   readonly chains: ReadonlyArray<string>
-  readonly address: string
+  /** The addresses shared, one per chain family. */
+  readonly accounts: ReadonlyArray<string>
   /** Expiry, seconds since the epoch. */
   readonly expiry: number
 }
@@ -67,9 +81,12 @@ export interface WalletState {
   readonly phase: "starting" | "ready" | "failed"
   /** Why the wallet could not start (no relay, a failed init). */
   readonly problem: string | undefined
+  /** The EVM dev account the next connection shares. */
   readonly accountIndex: number
-  /** Native balance of the selected account per chain id, as text ("10000 ETH"), when known. */
-  readonly balances: ReadonlyMap<number, string>
+  /** The Solana dev key the next connection shares. */
+  readonly solanaAccountIndex: number
+  /** Native balance of the selected accounts per CAIP-2 network id, as text ("10000 ETH", "1000 SOL"), when known. */
+  readonly balances: ReadonlyMap<string, string>
   readonly proposals: ReadonlyArray<PendingProposal>
   readonly requests: ReadonlyArray<PendingRequest>
   readonly sessions: ReadonlyArray<SessionInfo>
@@ -85,6 +102,7 @@ export interface WalletState {
 /** What the view can ask of the wallet. */
 export interface WalletActions {
   readonly selectAccount: (index: number) => void
+  readonly selectSolanaAccount: (index: number) => void
   readonly pair: (uri: string) => Promise<void>
   readonly approveProposal: (id: number) => Promise<void>
   readonly rejectProposal: (id: number) => Promise<void>
@@ -150,6 +168,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     phase: "starting",
     problem: undefined,
     accountIndex: config.accounts[0]?.index ?? 0,
+    solanaAccountIndex: config.solana?.accounts[0]?.index ?? 0,
     balances: new Map(),
     proposals: [],
     requests: [],
@@ -176,7 +195,22 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
   const chainByCaip = (caip: string): PageChain | undefined => config.chains.find((chain) => chain.caipNetworkId === caip)
   const chainName = (chainId: number): string =>
     config.chains.find((chain) => chain.chainId === chainId)?.name ?? `an unknown chain`
+  const networkName = (caip: string): string =>
+    chainByCaip(caip)?.name ?? (caip === config.solana?.caipNetworkId ? config.solana.name : caip)
   const selected = () => config.accounts.find((account) => account.index === state.accountIndex) ?? config.accounts[0]
+  const selectedSolana = (): PageSolanaAccount | undefined =>
+    config.solana?.accounts.find((account) => account.index === state.solanaAccountIndex) ?? config.solana?.accounts[0]
+
+  // One signer per Solana dev key, made when first needed (importing a key into WebCrypto is asynchronous).
+  const solanaSigners = new Map<string, Promise<SolanaDevSigner>>()
+  const solanaSigner = (account: PageSolanaAccount, rpcUrl: string): Promise<SolanaDevSigner> => {
+    let signer = solanaSigners.get(account.address)
+    if (signer === undefined) {
+      signer = makeSolanaDevSigner(account.secretKey, rpcUrl)
+      solanaSigners.set(account.address, signer)
+    }
+    return signer
+  }
 
   const signer =
     config.accounts.length === 0 || config.chains.length === 0
@@ -189,38 +223,53 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
   // The page itself asks the visitor; the test wallet only signs, so it is authorised once and approves everything.
   const authorised = signer?.request({ method: "eth_requestAccounts" })
 
+  const readBalance = async (rpcUrl: string, method: string, params: ReadonlyArray<unknown>): Promise<bigint | undefined> => {
+    try {
+      const response = await fetch(rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })
+      })
+      const body = (await response.json()) as { result?: string | { value?: number } }
+      const value = typeof body.result === "object" ? body.result.value : body.result
+      return value === undefined ? undefined : BigInt(value)
+    } catch {
+      return undefined
+    }
+  }
+
   const refreshBalances = async () => {
     const account = selected()
-    if (account === undefined) return
-    const entries = await Promise.all(
-      config.chains.map(async (chain): Promise<readonly [number, string] | undefined> => {
-        try {
-          const response = await fetch(chain.rpcUrl, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [account.address, "latest"] })
-          })
-          const body = (await response.json()) as { result?: string }
-          return body.result === undefined ? undefined : [chain.chainId, ethText(BigInt(body.result))]
-        } catch {
-          return undefined
-        }
-      })
-    )
-    if (selected()?.address !== account.address) return
+    const solanaAccount = selectedSolana()
+    const entries = await Promise.all([
+      ...config.chains.map(async (chain): Promise<readonly [string, string] | undefined> => {
+        const wei = account === undefined ? undefined : await readBalance(chain.rpcUrl, "eth_getBalance", [account.address, "latest"])
+        return wei === undefined ? undefined : [chain.caipNetworkId, ethText(wei)]
+      }),
+      (async (): Promise<readonly [string, string] | undefined> => {
+        if (config.solana === null || solanaAccount === undefined) return undefined
+        const lamports = await readBalance(config.solana.rpcUrl, "getBalance", [solanaAccount.address])
+        return lamports === undefined ? undefined : [config.solana.caipNetworkId, solText(lamports)]
+      })()
+    ])
+    if (selected()?.address !== account?.address || selectedSolana()?.address !== solanaAccount?.address) return
     set({ balances: new Map(entries.filter((entry) => entry !== undefined)) })
   }
 
   let kit: InstanceType<typeof WalletKit> | undefined
 
   const sessionInfo = (session: SessionTypes.Struct): SessionInfo => {
-    const eip155 = session.namespaces["eip155"]
-    const firstAccount = eip155?.accounts[0] ?? ""
+    const namespaces = Object.values(session.namespaces)
     return {
       topic: session.topic,
       dapp: dappOf(session.peer.metadata),
-      chains: eip155?.chains ?? [...new Set(eip155?.accounts.map((account) => account.split(":").slice(0, 2).join(":")) ?? [])],
-      address: firstAccount.split(":")[2] ?? "",
+      chains: namespaces.flatMap(
+        (namespace) => namespace.chains ?? [...new Set(namespace.accounts.map((account) => account.split(":").slice(0, 2).join(":")))]
+      ),
+      accounts: namespaces.flatMap((namespace) => {
+        const address = namespace.accounts[0]?.split(":")[2]
+        return address === undefined ? [] : [address]
+      }),
       expiry: session.expiry
     }
   }
@@ -229,17 +278,35 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     set({ sessions: Object.values(kit.getActiveSessions()).map(sessionInfo) })
   }
 
-  const supportedNamespaces = (address: string) => ({
-    eip155: {
-      chains: config.chains.map((chain) => chain.caipNetworkId),
-      methods: [...sessionMethods],
-      events: [...sessionEvents],
-      accounts: config.chains.map((chain) => `${chain.caipNetworkId}:${address}`)
-    }
+  // The accounts shared: the selected EVM account on every local chain, the selected Solana key on the local network.
+  const supportedNamespaces = (address: string | undefined, solanaAddress: string | undefined) => ({
+    ...(address === undefined || config.chains.length === 0
+      ? {}
+      : {
+          eip155: {
+            chains: config.chains.map((chain) => chain.caipNetworkId),
+            methods: [...sessionMethods],
+            events: [...sessionEvents],
+            accounts: config.chains.map((chain) => `${chain.caipNetworkId}:${address}`)
+          }
+        }),
+    ...(config.solana === null || solanaAddress === undefined
+      ? {}
+      : {
+          solana: {
+            chains: [config.solana.caipNetworkId],
+            methods: [...solanaSessionMethods],
+            events: [...sessionEvents],
+            accounts: [`${config.solana.caipNetworkId}:${solanaAddress}`]
+          }
+        })
   })
 
-  const approvedNamespaces = (proposal: ProposalTypes.Struct, address: string): SessionTypes.Namespaces => {
-    const namespaces = buildApprovedNamespaces({ proposal, supportedNamespaces: supportedNamespaces(address) })
+  const approvedNamespaces = (proposal: ProposalTypes.Struct): SessionTypes.Namespaces => {
+    const namespaces = buildApprovedNamespaces({
+      proposal,
+      supportedNamespaces: supportedNamespaces(selected()?.address, selectedSolana()?.address)
+    })
     if (Object.keys(namespaces).length === 0) {
       throw new Error("The dapp asks for no network this wallet has (it has only the devstack's local chains).")
     }
@@ -249,19 +316,20 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
   const onProposal = ({ id, params }: Pick<WalletKitTypes.SessionProposal, "id" | "params">) => {
     const requested = requestedNamespaces(params)
     let problem: string | undefined
+    let families: ReadonlyArray<string> = []
     try {
-      approvedNamespaces(params, selected()?.address ?? "0x0000000000000000000000000000000000000000")
+      families = Object.keys(approvedNamespaces(params))
     } catch (error) {
       problem = errorText(error)
     }
-    const proposal: PendingProposal = { id, dapp: dappOf(params.proposer.metadata), ...requested, problem }
+    const proposal: PendingProposal = { id, dapp: dappOf(params.proposer.metadata), ...requested, families, problem }
     set({ proposals: [...state.proposals.filter((p) => p.id !== id), proposal] })
     notify(`${proposal.dapp.name} asks to connect.`, "info")
   }
 
-  const sessionAddress = (topic: string): string | undefined => {
+  const sessionAddress = (topic: string, namespace: "eip155" | "solana"): string | undefined => {
     const session = kit?.getActiveSessions()[topic]
-    return session?.namespaces["eip155"]?.accounts[0]?.split(":")[2]
+    return session?.namespaces[namespace]?.accounts[0]?.split(":")[2]
   }
 
   const respond = async (topic: string, id: number, outcome: { result: unknown } | { error: { code: number; message: string } }) => {
@@ -284,7 +352,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     }
     const session = kit?.getActiveSessions()[request.topic]
     const eip155 = session?.namespaces["eip155"]
-    const address = sessionAddress(request.topic)
+    const address = sessionAddress(request.topic, "eip155")
     if (kit === undefined || session === undefined || eip155 === undefined || address === undefined) {
       throw new ProviderRpcError(4100, "This session is gone.")
     }
@@ -314,14 +382,27 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     return run
   }
 
+  /** Runs an approved Solana request: the session's dev key signs, and sends to the local Solana RPC. */
+  const performSolana = async (request: PendingRequest): Promise<unknown> => {
+    const solana = config.solana
+    if (solana === null || request.chainId !== solana.caipNetworkId) {
+      throw new ProviderRpcError(4901, `This wallet cannot reach ${request.chainId}.`)
+    }
+    const address = sessionAddress(request.topic, "solana")
+    const account = solana.accounts.find((a) => a.address === address)
+    if (account === undefined) throw new ProviderRpcError(4100, "The session's Solana account is not one of this wallet's keys.")
+    return (await solanaSigner(account, solana.rpcUrl)).request(request.method, request.params)
+  }
+
   /** Runs an approved (or unprompted) request: the test wallet signs or sends on the request's chain. */
   const perform = async (request: PendingRequest): Promise<unknown> => {
+    if (request.chainId.startsWith("solana:")) return performSolana(request)
     if (isSwitch(request.method)) return switchChain(request)
     const chain = chainByCaip(request.chainId)
     if (signer === undefined || chain === undefined) {
       throw new ProviderRpcError(4901, `This wallet cannot reach ${request.chainId}.`)
     }
-    const address = sessionAddress(request.topic)
+    const address = sessionAddress(request.topic, "eip155")
     const account = config.accounts.find((a) => a.address.toLowerCase() === address?.toLowerCase())
     if (account === undefined) throw new ProviderRpcError(4100, "The session's account is not one of this wallet's accounts.")
     return withSigner(async () => {
@@ -333,10 +414,17 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
   }
 
   const outcomeText = (request: PendingRequest, result: unknown): string => {
-    const chain = chainByCaip(request.chainId)?.name ?? request.chainId
+    const chain = networkName(request.chainId)
     switch (request.method) {
       case "personal_sign":
+      case "solana_signMessage":
         return `Signed a message for ${request.dapp.name}.`
+      case "solana_signTransaction":
+        return `Signed a transaction on ${chain} for ${request.dapp.name}.`
+      case "solana_signAllTransactions":
+        return `Signed ${request.summary.title.replace(/^Sign /, "")} on ${chain} for ${request.dapp.name}.`
+      case "solana_signAndSendTransaction":
+        return `Sent transaction ${String((result as { signature?: unknown } | null)?.signature)} on ${chain} for ${request.dapp.name}.`
       case "eth_signTypedData":
       case "eth_signTypedData_v4":
         return `Signed typed data for ${request.dapp.name}.`
@@ -366,7 +454,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
         }
         refreshSessions()
       }
-      if (request.method === "eth_sendTransaction") void refreshBalances()
+      if (request.method === "eth_sendTransaction" || request.method === "solana_signAndSendTransaction") void refreshBalances()
     } catch (error) {
       const code = error instanceof ProviderRpcError ? error.code : -32603
       await respond(request.topic, request.id, { error: { code, message: errorText(error) } }).catch(() => undefined)
@@ -404,8 +492,8 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       set({ phase: "failed", problem: "This devstack runs without its WalletConnect relay: start it with the relay part." })
       return
     }
-    if (signer === undefined) {
-      set({ phase: "failed", problem: "This devstack runs without its EVM chains: start it with the evm part." })
+    if (signer === undefined && config.solana === null) {
+      set({ phase: "failed", problem: "This devstack runs without its chains: start it with the evm or solana part." })
       return
     }
     skipVerifyOffline()
@@ -421,7 +509,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       core: core as ICore,
       metadata: {
         name: "Devstack Test Wallet",
-        description: "The local stack's WalletConnect test wallet (anvil's public dev keys)",
+        description: "The local stack's WalletConnect test wallet (public dev keys)",
         url: location.origin,
         icons: []
       },
@@ -457,6 +545,10 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       set({ accountIndex: index, balances: new Map() })
       void refreshBalances()
     },
+    selectSolanaAccount: (index) => {
+      set({ solanaAccountIndex: index, balances: new Map() })
+      void refreshBalances()
+    },
     pair: async (text) => {
       const uri = text.trim()
       if (!uri.startsWith("wc:")) {
@@ -479,17 +571,21 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     },
     approveProposal: async (id) => {
       const proposal = kit === undefined ? undefined : Object.values(kit.getPendingSessionProposals()).find((p) => p.id === id)
-      const account = selected()
-      if (kit === undefined || proposal === undefined || account === undefined) {
+      if (kit === undefined || proposal === undefined) {
         dropProposal(id)
         return
       }
       setBusy(id, true)
       try {
-        const session = await kit.approveSession({ id, namespaces: approvedNamespaces(proposal, account.address) })
+        const namespaces = approvedNamespaces(proposal)
+        const session = await kit.approveSession({ id, namespaces })
         dropProposal(id)
         refreshSessions()
-        notify(`Connected to ${dappOf(session.peer.metadata).name} as account #${account.index}.`, "ok")
+        const shared = [
+          ...(namespaces["eip155"] === undefined ? [] : [`account #${selected()?.index}`]),
+          ...(namespaces["solana"] === undefined ? [] : [`Solana account #${selectedSolana()?.index}`])
+        ]
+        notify(`Connected to ${dappOf(session.peer.metadata).name} as ${shared.join(" and ")}.`, "ok")
       } catch (error) {
         notify(`Could not connect: ${errorText(error)}`, "error")
       } finally {

@@ -1,6 +1,6 @@
 /**
  * The demo as a visitor gets it: built for production once per run, served by a static server on loopback that
- * injects the running stack's config into the page, next to the stack's EVM chains and services.
+ * injects the running stack's config into the page, next to the stack's EVM chains, Solana network and services.
  */
 import { readFileSync, existsSync } from "node:fs"
 import { createServer } from "node:http"
@@ -50,5 +50,5 @@ export const serveDemo = async (outDir: string, stack: DevstackInfo): Promise<St
   }
 }
 
-/** The stack the demo needs: EVM chains and the services. */
-export const startDemoStack = (): Promise<Started<DevstackInfo>> => startDevstack({ parts: ["evm", "services"] })
+/** The stack the demo needs: EVM chains, the Solana network and the services. */
+export const startDemoStack = (): Promise<Started<DevstackInfo>> => startDevstack({ parts: ["evm", "solana", "services"] })

@@ -1,11 +1,18 @@
 /**
- * A wallet-side WalletConnect client (walletkit) on our relay, as FACTS.md prescribes for tests: its own storage
+ * Wallet-side WalletConnect clients (walletkit) on our relay, as FACTS.md prescribes for tests: its own storage
  * prefix in memory (a dapp in the same process must not share it) and no request queue (else 1 s between requests).
+ * `initTestWalletKit` is the bare client; `startDevWalletKit` is a whole wallet over the dev accounts that approves
+ * `eip155` and `solana` proposals and answers their requests, signing as the test wallet page does.
  */
 import { randomUUID } from "node:crypto"
-import { WalletKit } from "@reown/walletkit"
+import { WalletKit, type WalletKitTypes } from "@reown/walletkit"
 import { Core } from "@walletconnect/core"
-import type { ICore } from "@walletconnect/types"
+import type { ICore, ProposalTypes, SessionTypes } from "@walletconnect/types"
+import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
+import { devSolanaKey } from "../../../devstack/solana/keys"
+import { promptedMethods, sessionEvents, sessionMethods, solanaSessionMethods } from "../../../devstack/wallet/page/requests"
+import { makeSolanaDevSigner, type SolanaDevSigner } from "../../../devstack/wallet/page/solana"
+import { type Approval, makeTestWallet, ProviderRpcError, type TestWallet, type TestWalletOptions } from "../../../devstack/wallet/testWallet"
 
 /** Starts a walletkit wallet connected to the relay at `relayUrl`. */
 export const initTestWalletKit = (relayUrl: string, name = "Wallet") => {
@@ -22,4 +29,159 @@ export const initTestWalletKit = (relayUrl: string, name = "Wallet") => {
     metadata: { name, description: `${name} under test`, url: "http://127.0.0.1", icons: [] },
     signConfig: { disableRequestQueue: true }
   })
+}
+
+/** A walletkit client as {@link initTestWalletKit} makes it. */
+export type TestWalletKit = Awaited<ReturnType<typeof initTestWalletKit>>
+
+/** The accounts a wallet shares when it approves a proposal, per chain family; chains are CAIP-2 ids. */
+export interface SharedAccounts {
+  /** A `0x` address on `eip155:…` chains. */
+  readonly eip155?: { readonly address: string; readonly chains: ReadonlyArray<string> }
+  /** A base58 address on `solana:<genesis ref>` networks (the devstack's is `solana.caipNetworkId`). */
+  readonly solana?: { readonly address: string; readonly chains: ReadonlyArray<string> }
+}
+
+/**
+ * The namespaces approving `proposal` with `accounts`: each family and chain it asks for (required or optional) that
+ * the accounts cover, with the methods the dev wallets answer. Throws, as walletkit does, when a required one is not
+ * covered; is empty when nothing asked for is.
+ */
+export const approvedNamespaces = (proposal: ProposalTypes.Struct, accounts: SharedAccounts): SessionTypes.Namespaces => {
+  const family = (shared: { readonly address: string; readonly chains: ReadonlyArray<string> }, methods: ReadonlyArray<string>) => ({
+    chains: [...shared.chains],
+    methods: [...methods],
+    events: [...sessionEvents],
+    accounts: shared.chains.map((chain) => `${chain}:${shared.address}`)
+  })
+  return buildApprovedNamespaces({
+    proposal,
+    supportedNamespaces: {
+      ...(accounts.eip155 === undefined ? {} : { eip155: family(accounts.eip155, sessionMethods) }),
+      ...(accounts.solana === undefined ? {} : { solana: family(accounts.solana, solanaSessionMethods) })
+    }
+  })
+}
+
+/** Options of {@link startDevWalletKit}; a family left out is one the wallet lacks. */
+export interface DevWalletKitOptions {
+  readonly relayUrl: string
+  readonly name?: string
+  /** The EVM side: a test wallet (`devstack/wallet/testWallet`) over these keys and chains. */
+  readonly evm?: TestWalletOptions
+  /** The Solana side: the local Solana RPC, its CAIP-2 id, and which `devSolanaKey` signs (0 by default). */
+  readonly solana?: { readonly rpcUrl: string; readonly caipNetworkId: string; readonly key?: number }
+}
+
+/** A walletkit wallet over the dev accounts, with what a test needs to steer and observe it. */
+export interface DevWalletKit {
+  readonly kit: TestWalletKit
+  /** The EVM test wallet that signs (`address()`, `requests`, `selectAccount`, …), if the wallet has the family. */
+  readonly evm: TestWallet | undefined
+  /** The Solana dev key's signer (`address`), if the wallet has the family. */
+  readonly solana: SolanaDevSigner | undefined
+  /** Every proposal received, in order. */
+  readonly proposals: ReadonlyArray<ProposalTypes.Struct>
+  /** Every session request received (method and CAIP-2 chain), in order. */
+  readonly requests: ReadonlyArray<{ readonly method: string; readonly chainId: string }>
+  /** How many sessions the other side ended. */
+  readonly deleted: () => number
+  /** How proposals are answered from now on; "reject" reaches the dapp as WalletConnect's 5000. */
+  readonly setProposalApproval: (approval: Approval) => void
+  /** How requests to sign or send, of either family, are answered from now on; "reject" is 5000. */
+  readonly setApproval: (approval: Approval) => void
+  readonly pair: (uri: string) => Promise<void>
+  /** Closes its relay connection and timers. */
+  readonly close: () => Promise<void>
+}
+
+const failureOf = (error: unknown): { readonly code: number; readonly message: string } => {
+  if (error instanceof ProviderRpcError) return error.code === 4001 ? getSdkError("USER_REJECTED") : { code: error.code, message: error.message }
+  return { code: -32603, message: error instanceof Error ? error.message : String(error) }
+}
+
+/**
+ * Starts a wallet on the relay at `relayUrl` that approves proposals with the dev accounts it has (EVM: the test
+ * wallet's selected account on its chains; Solana: `devSolanaKey(key)` on the local network) and answers `eip155`
+ * and `solana` requests: signatures with the dev keys, transactions sent to the local chains.
+ */
+export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<DevWalletKit> => {
+  const evm = options.evm === undefined ? undefined : makeTestWallet(options.evm)
+  const evmChains = options.evm?.chains.map((chain) => `eip155:${chain.chainId}`) ?? []
+  const solanaOptions = options.solana
+  const solana =
+    solanaOptions === undefined ? undefined : await makeSolanaDevSigner(devSolanaKey(solanaOptions.key ?? 0).secretKey, solanaOptions.rpcUrl)
+  // The wallet decides on each request itself (setApproval); the test wallet is authorised once, as the page does.
+  await evm?.request({ method: "eth_requestAccounts" })
+  const kit = await initTestWalletKit(options.relayUrl, options.name)
+  const proposals: Array<ProposalTypes.Struct> = []
+  const requests: Array<{ readonly method: string; readonly chainId: string }> = []
+  let deleted = 0
+  let proposalApproval: Approval = "approve"
+  let approval: Approval = "approve"
+
+  const onProposal = async ({ id, params }: WalletKitTypes.SessionProposal) => {
+    proposals.push(params)
+    if (proposalApproval === "reject") return kit.rejectSession({ id, reason: getSdkError("USER_REJECTED") })
+    try {
+      const namespaces = approvedNamespaces(params, {
+        ...(evm === undefined ? {} : { eip155: { address: evm.address(), chains: evmChains } }),
+        ...(solana === undefined || solanaOptions === undefined
+          ? {}
+          : { solana: { address: solana.address, chains: [solanaOptions.caipNetworkId] } })
+      })
+      if (Object.keys(namespaces).length === 0) return kit.rejectSession({ id, reason: getSdkError("UNSUPPORTED_CHAINS") })
+      await kit.approveSession({ id, namespaces })
+    } catch {
+      await kit.rejectSession({ id, reason: getSdkError("UNSUPPORTED_NAMESPACE_KEY") })
+    }
+  }
+
+  const perform = async (method: string, params: unknown, chainId: string): Promise<unknown> => {
+    if (chainId.startsWith("solana:")) {
+      if (solana === undefined || chainId !== solanaOptions?.caipNetworkId) throw new ProviderRpcError(4901, `This wallet cannot reach ${chainId}.`)
+      if (approval === "reject" && promptedMethods.has(method)) throw new ProviderRpcError(4001, "User rejected the request.")
+      return solana.request(method, params)
+    }
+    if (evm === undefined || !evmChains.includes(chainId)) throw new ProviderRpcError(4901, `This wallet cannot reach ${chainId}.`)
+    evm.moveToChain(Number(chainId.split(":")[1]))
+    return evm.request({ method, params })
+  }
+
+  const onRequest = async ({ topic, id, params }: WalletKitTypes.SessionRequest) => {
+    requests.push({ method: params.request.method, chainId: params.chainId })
+    try {
+      const result = await perform(params.request.method, params.request.params, params.chainId)
+      await kit.respondSessionRequest({ topic, response: { id, jsonrpc: "2.0", result } })
+    } catch (error) {
+      await kit.respondSessionRequest({ topic, response: { id, jsonrpc: "2.0", error: failureOf(error) } })
+    }
+  }
+
+  kit.on("session_proposal", (proposal) => void onProposal(proposal))
+  kit.on("session_request", (request) => void onRequest(request))
+  kit.on("session_delete", () => {
+    deleted++
+  })
+
+  return {
+    kit,
+    evm,
+    solana,
+    proposals,
+    requests,
+    deleted: () => deleted,
+    setProposalApproval: (next) => {
+      proposalApproval = next
+    },
+    setApproval: (next) => {
+      approval = next
+      evm?.setApproval(next)
+    },
+    pair: (uri) => kit.pair({ uri }).then(() => undefined),
+    close: async () => {
+      await kit.core.relayer.transportClose().catch(() => undefined)
+      kit.core.heartbeat.stop()
+    }
+  }
 }
