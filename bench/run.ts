@@ -10,12 +10,15 @@ import { gzipSync } from "node:zlib"
 import type { Page } from "playwright-core"
 import { launchBrowser } from "../test/e2e/support/browser"
 import { buildDemo, serveDemo, startDemoStack } from "../test/e2e/support/demo"
+import { installInjectedSolanaWallet } from "../test/e2e/support/injectedSolanaWallet"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
+import { truncateAddress } from "../src/domain/format"
 import { failoverLabel, failoverRows } from "./rpc-failover"
 import { walletConnectRows } from "./walletconnect"
 
 const RUNS = 9
 const WALLET_NAME = "Wallet Runtime Test Wallet"
+const SOLANA_WALLET_NAME = "Solana Test Wallet"
 
 const median = (values: ReadonlyArray<number>): number => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -33,21 +36,24 @@ const WAIT_FOR = `(find) => new Promise((resolve) => {
   observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true })
 })`
 
-/** Time from a click on the first button whose text includes `buttonText` to the first element `until` matches. */
-const clickToVisible = (page: Page, buttonText: string, until: string, untilText: string) =>
+/**
+ * Time from a click on the first button whose text includes `buttonText` to the first element `until` matches
+ * whose text includes one of `untilTexts`.
+ */
+const clickToVisible = (page: Page, buttonText: string, until: string, ...untilTexts: ReadonlyArray<string>) =>
   page.evaluate(
-    async ([waitFor, text, selector, target]) => {
+    async ([waitFor, text, selector, targets]) => {
       const wait = (0, eval)(waitFor) as (find: () => unknown) => Promise<number>
       const button = [...document.querySelectorAll("button")].find((b) => (b.textContent ?? "").includes(text))
       if (button === undefined) throw new Error(`no button "${text}"`)
       const start = performance.now()
       button.click()
       const end = await wait(() =>
-        [...document.querySelectorAll(selector)].find((el) => (el.textContent ?? "").includes(target))
+        [...document.querySelectorAll(selector)].find((el) => targets.some((target) => (el.textContent ?? "").includes(target)))
       )
       return end - start
     },
-    [WAIT_FOR, buttonText, until, untilText] as const
+    [WAIT_FOR, buttonText, until, untilTexts] as const
   )
 
 const main = async () => {
@@ -63,11 +69,13 @@ const main = async () => {
       chains: evm.chains.map((chain) => ({ chainId: chain.chainId, name: `Local ${chain.chainId}`, rpcUrl: chain.rpcUrl })),
       chainId: 31337
     })
+    const solana = await installInjectedSolanaWallet(browser.context, { rpcUrl: stack.info.config.solana?.rpcUrl ?? "" })
     const page = browser.page
     const origin = new URL(demo.info.url).origin
     // Every visit starts as a first visit: no stored session.
     const freshVisit = async () => {
       wallet.revoke()
+      solana.revoke()
       await page.goto(demo.info.url)
       await page.evaluate(() => localStorage.clear())
       await page.goto(demo.info.url)
@@ -80,6 +88,7 @@ const main = async () => {
       scripts.push({ url: response.url(), gz: gzipSync(await response.body()).length })
     }
     wallet.revoke()
+    solana.revoke()
     await page.goto("about:blank")
     page.on("response", onResponse)
     const firstRequest = browser.requests.length
@@ -134,7 +143,28 @@ const main = async () => {
         heap = (await cdp.send("Runtime.getHeapUsage")).usedSize
         await cdp.detach()
       }
-      connect.push(await clickToVisible(page, WALLET_NAME, "[role=dialog] *", "0xf3…b92266"))
+      // Connecting closes the modal: the host's button then shows the account (its name once the identity is in).
+      connect.push(await clickToVisible(page, WALLET_NAME, "button", "0xf3…b92266", "alice.wallet.test"))
+    }
+
+    // 3b: click the injected Solana wallet (Wallet Standard) → address shown; the Solana code loads on this click.
+    const connectSolana: Array<number> = []
+    let solanaLoadedBefore = false
+    for (let i = 0; i < RUNS; i++) {
+      await freshVisit()
+      const loaded: Array<string> = []
+      const onRequest = (request: import("playwright-core").Request) => {
+        if (request.resourceType() === "script") loaded.push(request.url())
+      }
+      page.on("request", onRequest)
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await page.getByRole("dialog").getByRole("button", { name: new RegExp(SOLANA_WALLET_NAME) }).waitFor()
+      await page.waitForLoadState("networkidle")
+      const beforeChoice = loaded.length
+      connectSolana.push(await clickToVisible(page, SOLANA_WALLET_NAME, "button", truncateAddress(solana.address())))
+      await page.waitForLoadState("networkidle")
+      page.off("request", onRequest)
+      if (i === 0) solanaLoadedBefore = beforeChoice > 0 && loaded.slice(0, beforeChoice).some((url) => /SolanaAdapter/.test(url))
     }
 
     const failover = await failoverRows()
@@ -148,6 +178,8 @@ const main = async () => {
       { metric: `click → wallet list visible, cold (median of ${RUNS})`, measured: ms(median(open)), target: "≤ 20 ms", peers: "RainbowKit 42 ms, AppKit 114 ms" },
       { metric: `click → wallet list visible, after pointing at the button (median of ${RUNS})`, measured: ms(median(openWarm)), target: "≤ 20 ms", peers: "" },
       { metric: `click injected wallet → address shown (median of ${RUNS})`, measured: ms(median(connect)), target: "≤ 20 ms", peers: "RainbowKit 36 ms, AppKit 231 ms" },
+      { metric: `click Solana wallet → address shown (median of ${RUNS})`, measured: ms(median(connectSolana)), target: "—", peers: "" },
+      { metric: "Solana adapter loaded before a Solana wallet is chosen", measured: solanaLoadedBefore ? "yes" : "no", target: "no", peers: "" },
       { metric: "JS heap with the modal open (after GC)", measured: kib(heap), target: "—", peers: "" },
       ...failover.map((row) => ({
         metric: `RPC failover, primary ${failoverLabel[row.primary] ?? row.primary}: first request / after one interval`,

@@ -336,22 +336,83 @@ export {
 
 export {
   addRecentWallet,
-  type Connector,
   ConnectorInfo,
   ConnectorType,
   CustomWallet,
+  INSTALLED_CONNECTOR_TYPES,
+  installedConnectorFor,
+  isSameWallet,
   RecentWallets,
-  WalletCatalogEntry
+  WalletCatalogEntry,
+  walletKeyOf
 } from "./domain/Wallet"
 
 export {
-  type AdapterEvent,
-  type AdapterSession,
+  fromWalletError,
+  InsufficientFunds,
+  InvalidWalletParams,
+  RequestAlreadyPending,
+  TransactionRejected,
+  WalletDisconnected,
+  WalletError,
+  walletErrorOf,
+  type WalletRequestError,
+  WalletMethodUnsupported,
+  WalletUnauthorized
+} from "./domain/walletErrors"
+
+export { fromBase58, fromBase64, toBase58, toBase64 } from "./domain/encoding"
+
+export {
+  type AccountSession,
   type ChainAdapter,
   ChainAdapters,
-  type ConnectError,
-  type SwitchError
+  type ChainBalance,
+  lazyAdapter,
+  type ReadRpc,
+  type RequestError,
+  type SendError,
+  type SendingNamespace,
+  type SendRequest,
+  type SendRequests,
+  type SignError,
+  type SwitchError,
+  type TransactionConfirmation,
+  type WaitError
 } from "./services/ChainAdapter"
+
+export {
+  type ConnectError,
+  type Connector,
+  type FamilyProvider,
+  type FamilySession,
+  namespaceOf,
+  type ProvidedNamespace,
+  type WalletEvent
+} from "./services/connectors/Connector"
+
+export { answersTo, type ConnectorSource, Connectors, multiChainConnector } from "./services/connectors/Connectors"
+
+export { browserEip155Source, INJECTED_CONNECTOR_ID, makeEip1193Connector, staticEip155Source } from "./services/connectors/eip6963"
+
+export {
+  browserSolanaSource,
+  makeWalletStandardConnector,
+  walletStandardConnectorId,
+  walletStandardProvider
+} from "./services/connectors/walletStandard"
+
+export { type SolanaProvider, walletStandardChainOf } from "./services/solana/provider"
+
+export {
+  ConnectCancelled,
+  ConnectFlow,
+  type ConnectFlowError,
+  type ConnectProgress,
+  routeForChoice,
+  SignInStep,
+  type WalletChoice
+} from "./services/ConnectFlow"
 
 export {
   Config,
@@ -361,19 +422,24 @@ export {
 
 export {
   accountStateOf,
+  coalesceEvents,
+  type ConnectedWallet,
   Connection,
   type ConnectionState,
   type ConnectRequest,
+  type LiveSession,
   type NamespaceConnection,
   type WalletChainChange
 } from "./services/Connection"
 
 export {
+  currentEntry,
   currentRoute,
+  type HistoryEntry,
   Modal,
   type ModalState,
   type Route,
-  type RouteData,
+  type RouteOf,
   type StepOutcome,
   type TransactionStep
 } from "./services/Modal"
@@ -461,7 +527,6 @@ export {
   type CatalogSource,
   customWalletEntry,
   initialWalletCatalogState,
-  installedConnectorOf,
   WalletCatalog,
   type WalletCatalogState,
   type WalletListing,
@@ -472,20 +537,13 @@ export { Analytics, type AnalyticsProperties } from "./services/Analytics"
 
 export { type ServiceError, ServiceAnswerInvalid, ServiceUnreachable } from "./services/serviceHttp"
 
-export {
-  type Eip155Adapter,
-  type EvmReceipt,
-  type EvmTransactionRequest,
-  makeEip155Adapter,
-  type NativeBalance,
-  type ReadRpc
-} from "./services/eip155/Eip155Adapter"
+export { Portfolio } from "./services/Portfolio"
 
-export { INJECTED_CONNECTOR_ID, makeBrowserDirectory, makeStaticDirectory, type ProviderDirectory } from "./services/eip155/ProviderDirectory"
+export { type NoAccount, WalletActions } from "./services/WalletActions"
 
-export { eip155BrowserAdapter } from "./services/eip155/live"
+export { decodeAbiText, estimateGas, makeEip155Adapter } from "./services/eip155/Eip155Adapter"
 
-export { sendTransaction, signMessage, waitForTransaction, type WalletActionError } from "./services/WalletActions"
+export { type Eip1193Provider, type Eip6963Info } from "./services/eip155/eip1193"
 
 export {
   makeWalletConnect,
@@ -495,12 +553,6 @@ export {
   WalletConnectRequestFailed,
   type WalletConnectSettings
 } from "./services/walletconnect/WalletConnect"
-
-export {
-  eip155BrowserAdapterWithWalletConnect,
-  makeEip155AdapterWithWalletConnect,
-  withWalletConnect
-} from "./services/walletconnect/eip155"
 
 export { walletLink } from "./services/walletconnect/links"
 
@@ -513,6 +565,7 @@ export {
 } from "./layers/Core"
 
 export {
+  type EnvironmentOverrides,
   liveLayer
 } from "./layers/Live"
 

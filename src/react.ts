@@ -7,6 +7,8 @@ export {
   type RegistryProviderProps,
   useAtom,
   useAtomMount,
+  useAtomPromise,
+  useAtomPromiseExit,
   useAtomRefresh,
   useAtomSet,
   useAtomValue,
@@ -14,15 +16,16 @@ export {
 } from "./ui/atom-react/hooks"
 export {
   activeAccountAtom,
-  connectFn,
+  chooseWalletFn,
   connectionAtom,
   connectionStateAtom,
   connectorsAtom,
-  type ConnectorsByFamily,
   connectorsStateAtom,
+  type ConnectorView,
+  connectProgressAtom,
   disconnectFn
 } from "./ui/atoms/connection"
-export { closeModalFn, goBackFn, modalAtom, modalStateAtom, openModalFn } from "./ui/atoms/modal"
+export { closeModalFn, goBackFn, modalAtom, modalStateAtom, openModalFn, pushRouteFn } from "./ui/atoms/modal"
 export { activeNetworkAtom, networksStateAtom, requestedNetworksAtom, switchNetworkFn } from "./ui/atoms/networks"
 export { notificationsAtom, notificationsStateAtom } from "./ui/atoms/notifications"
 export { type StateResult, walletRuntimeAtom } from "./ui/atoms/runtime"
@@ -30,6 +33,10 @@ export {
   type ActionState,
   useAccount,
   type UseAccount,
+  useBalances,
+  type UseBalances,
+  useConnect,
+  type UseConnect,
   useConnectionStatus,
   useDisconnect,
   useModal,
@@ -37,12 +44,14 @@ export {
   useNetwork,
   type UseNetwork,
   useSendTransaction,
+  type UseSendTransaction,
   useSignMessage,
   useWallet,
-  type UseWallet
+  type UseWallet,
+  useWalletRequest
 } from "./ui/react/hooks"
 export { useWalletRuntime, WalletRuntimeProvider, type WalletRuntimeProviderProps } from "./ui/react/WalletRuntimeProvider"
-export { AccountButton, type AccountButtonProps } from "./ui/components/AccountButton/AccountButton"
-export { ConnectButton, type ConnectButtonProps } from "./ui/components/ConnectButton/ConnectButton"
-export { NetworkButton, type NetworkButtonProps } from "./ui/components/NetworkButton/NetworkButton"
-export { WalletModal } from "./ui/components/Modal/WalletModal"
+export { AccountButton, type AccountButtonProps } from "./ui/buttons/AccountButton/AccountButton"
+export { ConnectButton, type ConnectButtonProps } from "./ui/buttons/ConnectButton/ConnectButton"
+export { NetworkButton, type NetworkButtonProps } from "./ui/buttons/NetworkButton/NetworkButton"
+export { WalletModal } from "./ui/modal/WalletModal"

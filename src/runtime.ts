@@ -8,9 +8,8 @@ import * as AtomRegistry from "effect/reactivity/AtomRegistry"
 import type { Alert } from "./domain/alerts"
 import { decodeOptions, type HostOptions } from "./domain/Options"
 import type { WalletServices } from "./layers/Core"
-import { liveLayer } from "./layers/Live"
-import type { ChainAdapter } from "./services/ChainAdapter"
-import { memoMapAtom, servicesLayerAtom } from "./ui/atoms/runtime"
+import { type EnvironmentOverrides, liveLayer } from "./layers/Live"
+import { memoMapAtom, servicesLayerAtom } from "./runtimeAtoms"
 
 /** A wallet runtime: the decoded options, the Effect runtime, the atom registry, and how to release them. */
 export interface WalletRuntime {
@@ -26,9 +25,7 @@ export interface WalletRuntime {
 }
 
 /** What else a runtime can be made with. */
-export interface WalletRuntimeSettings {
-  /** The chain adapters (the chain-family entry points provide them). */
-  readonly adapters?: ReadonlyArray<ChainAdapter> | undefined
+export interface WalletRuntimeSettings extends EnvironmentOverrides {
   /** Replaces the live services layer, e.g. with `testLayer` from `wallet-runtime/testing`. */
   readonly layer?: ((options: HostOptions, alerts: ReadonlyArray<Alert>) => Layer.Layer<WalletServices>) | undefined
 }
@@ -42,7 +39,7 @@ export const makeWalletRuntime = (input: unknown, settings: WalletRuntimeSetting
   const decoded = decodeOptions(input)
   if (Result.isFailure(decoded)) throw decoded.failure
   const { options, alerts } = decoded.success
-  const services = settings.layer?.(options, alerts) ?? liveLayer(options, settings.adapters, alerts)
+  const services = settings.layer?.(options, alerts) ?? liveLayer(options, settings, alerts)
   // Composite layers are rebuilt by each builder; a suspended layer is memoised by the MemoMap, so the
   // ManagedRuntime and the atom runtime get the very same services, built once.
   const layer = Layer.suspend(() => services)

@@ -1,11 +1,14 @@
 /**
- * wallet-runtime/testing: layers and fakes for hosts' own tests — every service over memory storage, and chain
- * adapters whose wallet is scripted.
+ * wallet-runtime/testing: layers and fakes for hosts' own tests — every service over memory storage, scripted
+ * wallets in any family, and adapters that reach no chain.
  */
 export {
-  type FakeChainAdapter,
+  type FakeFamily,
+  type FakeWallet,
+  type FakeWalletOptions,
   type FakeWalletScript,
-  makeFakeChainAdapter
-} from "./services/ChainAdapter"
-export { testLayer } from "./layers/Test"
+  makeFakeChainAdapter,
+  makeFakeWallet
+} from "./services/fakes/FakeWallet"
+export { type TestEnvironment, testLayer } from "./layers/Test"
 export { offlineHttpClientLayer } from "./services/serviceHttp"

@@ -1,10 +1,12 @@
 import { type FormEvent, useMemo, useState } from "react"
-import { localChainA, localChainB, withDefaultRpcUrls } from "wallet-runtime"
+import { formatUnits, localChainA, localChainB, localSolana, parseUnits, withDefaultRpcUrls } from "wallet-runtime"
 import {
   AccountButton,
   ConnectButton,
   NetworkButton,
   useAccount,
+  useBalances,
+  useNetwork,
   useSendTransaction,
   useSignMessage,
   WalletModal,
@@ -14,28 +16,33 @@ import type { DemoStack } from "./config"
 import { devWalletEnabled, setDevWalletEnabled } from "./devWalletSwitch"
 import * as css from "./styles"
 
-const networksOf = (stack: DemoStack) =>
-  [localChainA, localChainB].flatMap((network) => {
+const networksOf = (stack: DemoStack) => [
+  ...[localChainA, localChainB].flatMap((network) => {
     const chain = stack.chains.find((c) => c.chainId === network.id)
     return chain === undefined ? [] : [withDefaultRpcUrls(network, { http: [chain.rpcUrl] })]
-  })
+  }),
+  ...(stack.solana !== null && stack.solana.caipNetworkId === localSolana.caipNetworkId
+    ? [withDefaultRpcUrls(localSolana, { http: [stack.solana.rpcUrl] })]
+    : [])
+]
 
 /** The demo host app: a header with the wallet buttons, and what a dapp does with a connected wallet. */
 export function App({ stack }: { readonly stack: DemoStack }) {
-  const options = useMemo(
-    () => ({
+  const options = useMemo(() => {
+    const token = stack.solana?.tokens[0]
+    return {
       projectId: stack.projectId,
       networks: networksOf(stack),
       metadata: { name: "Wallet Runtime demo", description: "The demo host app", url: location.origin, icons: [] },
+      ...(token !== undefined ? { tokens: { [localSolana.caipNetworkId]: { address: token.address, symbol: token.symbol } } } : {}),
       endpoints: {
         rpcProxy: stack.servicesUrl,
         blockchainApi: stack.servicesUrl,
         walletCatalog: stack.servicesUrl,
         ...(stack.relayUrl !== null ? { relay: stack.relayUrl } : {})
       }
-    }),
-    [stack]
-  )
+    }
+  }, [stack])
   return (
     <WalletRuntimeProvider options={options}>
       <div style={css.page}>
@@ -48,6 +55,7 @@ export function App({ stack }: { readonly stack: DemoStack }) {
         </header>
         <main style={css.main}>
           <DevWalletSwitch />
+          <Balances />
           <SignMessage />
           <SendTransaction stack={stack} />
         </main>
@@ -68,8 +76,9 @@ function DevWalletSwitch() {
     <section style={css.card} aria-labelledby="dev-wallet-title">
       <h2 id="dev-wallet-title" style={css.cardTitle}>Development wallet</h2>
       <p style={css.hint}>
-        No wallet extension? Switch on the development wallet: it holds anvil's first dev key (public, local chains only)
-        and asks before it signs. The page reloads, as after installing an extension.
+        No wallet extension? Switch on the development wallet: one wallet for EVM and Solana holding the local stack's
+        first dev keys (public, local chains only); it asks before it signs. The page reloads, as after installing an
+        extension.
       </p>
       <label style={css.row}>
         <input
@@ -87,8 +96,40 @@ function DevWalletSwitch() {
   )
 }
 
+const FAMILY: Readonly<Record<string, string>> = { eip155: "EVM", solana: "Solana", bip122: "Bitcoin", polkadot: "Polkadot" }
+
+function Balances() {
+  const { isConnected, namespace } = useAccount()
+  const { network } = useNetwork()
+  const balances = useBalances()
+  return (
+    <section style={css.card} aria-labelledby="balances-title">
+      <h2 id="balances-title" style={css.cardTitle}>Balances</h2>
+      {!isConnected && <p style={css.hint}>Connect a wallet first.</p>}
+      {isConnected && (
+        <p style={css.hint}>
+          Read from {network?.name ?? "the network"} ({FAMILY[namespace ?? ""] ?? namespace}) through its RPC.
+        </p>
+      )}
+      <output data-testid="balances" aria-live="polite" style={css.output}>
+        {balances.status === "pending" && "Reading…"}
+        {balances.status === "error" && `Error: ${balances.error.message}`}
+        {balances.status === "success" && (
+          <ul style={css.list}>
+            {balances.data.map((balance) => (
+              <li key={balance.token ?? "native"} data-symbol={balance.symbol}>
+                {balance.formatted} {balance.symbol}
+              </li>
+            ))}
+          </ul>
+        )}
+      </output>
+    </section>
+  )
+}
+
 function SignMessage() {
-  const { isConnected } = useAccount()
+  const { isConnected, namespace } = useAccount()
   const sign = useSignMessage()
   const [message, setMessage] = useState("Hello from the Wallet Runtime demo")
   const submit = (event: FormEvent) => {
@@ -106,6 +147,7 @@ function SignMessage() {
         </button>
       </form>
       {!isConnected && <p style={css.hint}>Connect a wallet first.</p>}
+      {isConnected && <p style={css.hint}>Signed by the {FAMILY[namespace ?? ""] ?? namespace} account in front.</p>}
       <output data-testid="signature" aria-live="polite" style={css.output}>
         {sign.status === "success" ? sign.data : sign.status === "error" ? `Error: ${sign.error.message}` : ""}
       </output>
@@ -113,43 +155,66 @@ function SignMessage() {
   )
 }
 
-const parseEther = (text: string): bigint | undefined => {
-  const match = /^(\d*)(?:\.(\d{0,18}))?$/.exec(text.trim())
-  if (match === null || (match[1] === "" && (match[2] ?? "") === "")) return undefined
-  return BigInt(`${match[1] || "0"}${(match[2] ?? "").padEnd(18, "0")}`)
-}
-
 function SendTransaction({ stack }: { readonly stack: DemoStack }) {
-  const { isConnected, address } = useAccount()
+  const { isConnected, address, namespace } = useAccount()
+  const { network } = useNetwork()
   const send = useSendTransaction()
-  const [to, setTo] = useState<string>("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+  const solana = namespace === "solana"
+  const tokens = solana ? (stack.solana?.tokens ?? []) : []
+  const [to, setTo] = useState<string>("")
   const [amount, setAmount] = useState("0.01")
-  const value = parseEther(amount)
+  const [tokenAddress, setTokenAddress] = useState("")
+  const token = tokens.find((t) => t.address === tokenAddress)
+  const symbol = token?.symbol ?? network?.nativeCurrency.symbol ?? ""
+  const decimals = token?.decimals ?? network?.nativeCurrency.decimals ?? 18
+  const value = parseUnits(amount, decimals)
+  const receiver = to !== "" ? to : solana ? "" : "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (value === undefined) return
-    void send.sendTransaction({ to, value }).catch(() => undefined)
+    if (value === undefined || receiver === "") return
+    void send.sendTransaction({ to: receiver, value, ...(token !== undefined ? { token: token.address } : {}) }).catch(() => undefined)
   }
   return (
     <section style={css.card} aria-labelledby="send-title">
       <h2 id="send-title" style={css.cardTitle}>Send a transaction</h2>
       <form onSubmit={submit} style={css.form}>
         <label htmlFor="send-to">To</label>
-        <input id="send-to" value={to} onChange={(e) => setTo(e.target.value)} style={css.input} spellCheck={false} />
-        <label htmlFor="send-amount">Amount (ETH)</label>
+        <input
+          id="send-to"
+          value={to}
+          placeholder={solana ? "A Solana address" : "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}
+          onChange={(e) => setTo(e.target.value)}
+          style={css.input}
+          spellCheck={false}
+        />
+        {tokens.length > 0 && (
+          <>
+            <label htmlFor="send-token">Token</label>
+            <select id="send-token" value={tokenAddress} onChange={(e) => setTokenAddress(e.target.value)} style={css.input}>
+              <option value="">{network?.nativeCurrency.symbol ?? "Native"}</option>
+              {tokens.map((t) => (
+                <option key={t.address} value={t.address}>
+                  {t.symbol}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+        <label htmlFor="send-amount">Amount ({symbol})</label>
         <input id="send-amount" value={amount} onChange={(e) => setAmount(e.target.value)} inputMode="decimal" style={css.input} />
-        <button type="submit" disabled={!isConnected || value === undefined || send.status === "pending"} style={css.button}>
-          {send.status === "pending" ? (send.hash === undefined ? "Waiting for the wallet…" : "Waiting to be mined…") : "Send"}
+        <button type="submit" disabled={!isConnected || value === undefined || receiver === "" || send.status === "pending"} style={css.button}>
+          {send.status === "pending" ? (send.hash === undefined ? "Waiting for the wallet…" : "Waiting to be confirmed…") : "Send"}
         </button>
       </form>
-      {value === undefined && <p style={css.hint}>Enter an amount in ETH, e.g. 0.01.</p>}
+      {value === undefined && <p style={css.hint}>Enter an amount in {symbol}, e.g. 0.01.</p>}
       <output data-testid="transaction" aria-live="polite" style={css.output}>
-        {send.hash !== undefined && <span>Hash: {send.hash}</span>}
-        {send.status === "success" && <span> · mined in block {String(send.data.blockNumber)}</span>}
+        {send.hash !== undefined && <span>{solana ? "Signature" : "Hash"}: {send.hash}</span>}
+        {send.status === "success" && <span> · confirmed in {solana ? "slot" : "block"} {String(send.data.blockNumber)}</span>}
         {send.status === "error" && <span>Error: {send.error.message}</span>}
       </output>
       <p style={css.hint}>
-        From {address ?? "the connected account"} on the local chains ({stack.chains.map((c) => c.chainId).join(", ")}).
+        From {address ?? "the connected account"} on {network?.name ?? "the local chains"}
+        {value !== undefined && value > 0n ? ` (${formatUnits(value, decimals)} ${symbol})` : ""}.
       </p>
     </section>
   )

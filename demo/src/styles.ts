@@ -13,3 +13,4 @@ export const input: CSSProperties = { font: "inherit", padding: 8, borderRadius:
 export const button: CSSProperties = { font: "inherit", padding: "8px 12px", borderRadius: 8, border: "none", background: "#4b6bfb", color: "#fff", cursor: "pointer", justifySelf: "start" }
 export const hint: CSSProperties = { color: "#5b6470", fontSize: 14, margin: "8px 0 0" }
 export const output: CSSProperties = { display: "block", wordBreak: "break-all", fontFamily: "ui-monospace, monospace", fontSize: 13, marginTop: 8 }
+export const list: CSSProperties = { listStyle: "none", margin: 0, padding: 0, display: "grid", gap: 4 }

@@ -150,8 +150,15 @@ export const Endpoints = Schema.Struct({
 /** Where the hosted services live. */
 export type Endpoints = typeof Endpoints.Type
 
-/** A token the host wants shown for a network: its contract address and an optional image. */
-export const TokenOption = Schema.Struct({ address: Schema.String, image: Schema.optionalKey(Schema.String) })
+/**
+ * A token the host wants shown for a network: its contract (EVM) or mint (Solana) address, an optional image and
+ * (our addition) an optional symbol, shown where the chain itself does not name the token (an SPL mint).
+ */
+export const TokenOption = Schema.Struct({
+  address: Schema.String,
+  image: Schema.optionalKey(Schema.String),
+  symbol: Schema.optionalKey(Schema.String)
+})
 /** A token the host wants shown for a network. */
 export type TokenOption = typeof TokenOption.Type
 

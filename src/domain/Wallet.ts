@@ -72,9 +72,45 @@ export const ConnectorInfo = Schema.Struct({
 /** The serialisable part of a connector. */
 export type ConnectorInfo = typeof ConnectorInfo.Type
 
-/** A connector with its live provider (an EIP-1193 object, a WalletConnect client, …), which is never schema data. */
-export interface Connector extends ConnectorInfo {
-  readonly provider: unknown
+/** Connector types that stand for a wallet installed in this browser (an extension, or one announced by the page). */
+export const INSTALLED_CONNECTOR_TYPES: ReadonlyArray<ConnectorType> = ["INJECTED", "ANNOUNCED", "MULTI_CHAIN"]
+
+const normalise = (text: string): string => text.trim().toLowerCase()
+
+/**
+ * What makes two ways to a wallet the same wallet (spec: one wallet, one row): the same rdns when both have one,
+ * else the same name, compared trimmed and case-insensitive.
+ */
+export const isSameWallet = (
+  a: { readonly name?: string | undefined; readonly rdns?: string | null | undefined },
+  b: { readonly name?: string | undefined; readonly rdns?: string | null | undefined }
+): boolean => {
+  if (typeof a.rdns === "string" && a.rdns !== "" && typeof b.rdns === "string" && b.rdns !== "") {
+    return normalise(a.rdns) === normalise(b.rdns)
+  }
+  return a.name !== undefined && b.name !== undefined && normalise(a.name) !== "" && normalise(a.name) === normalise(b.name)
+}
+
+/** The key of a wallet row: its rdns, else its name, normalised. */
+export const walletKeyOf = (wallet: { readonly name?: string | undefined; readonly rdns?: string | null | undefined }): string =>
+  normalise(typeof wallet.rdns === "string" && wallet.rdns !== "" ? wallet.rdns : (wallet.name ?? ""))
+
+/**
+ * The installed connector of a catalogue wallet, decided once for the whole product: an installed connector whose
+ * explorer id or id is the entry's id, else whose rdns is the entry's, else (a wallet without rdns, such as a
+ * Wallet Standard one) whose name is the entry's.
+ */
+export const installedConnectorFor = <C extends ConnectorInfo>(
+  wallet: Pick<WalletCatalogEntry, "id" | "name"> & { readonly rdns?: string | null | undefined },
+  connectors: ReadonlyArray<C>
+): C | undefined => {
+  const installed = connectors.filter((connector) => INSTALLED_CONNECTOR_TYPES.includes(connector.type))
+  return (
+    installed.find((connector) => connector.explorerId === wallet.id || connector.id === wallet.id) ??
+    installed.find((connector) =>
+      isSameWallet({ name: connector.name, rdns: connector.info?.rdns }, { name: wallet.name, rdns: wallet.rdns })
+    )
+  )
 }
 
 /** Wallets the visitor used last, newest first, at most {@link RECENT_WALLETS_MAX}. */

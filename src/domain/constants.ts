@@ -30,6 +30,15 @@ export const RECENT_WALLETS_MAX = 2
 export const SWAP_SLIPPAGE_PERCENT = 1
 /** How long to wait for a transaction receipt. */
 export const TRANSACTION_CONFIRMATION_MS = 25_000
+
+/** How long a restore waits for a stored wallet to announce itself as the page loads (ours: not in the spec). */
+export const WALLET_ANNOUNCE_WAIT_MS = 1_000
+
+/**
+ * How long restoring a stored session may take before the family shows disconnected (spec 4: a failed sync gives
+ * disconnected); a wallet that never answers must not leave the page "Reconnecting…" for ever. Ours: not in the spec.
+ */
+export const SESSION_RESTORE_TIMEOUT_MS = 10_000
 /** Pending-transaction watching stops after this many notifications. */
 export const PENDING_TRANSACTIONS_MAX = 99
 
@@ -156,8 +165,10 @@ export const RPC_ERROR_CODES = {
   chainDisconnected: 4901,
   unrecognizedChain: 4902,
   walletConnectUserRejected: 5000,
+  invalidParams: -32602,
   internalError: -32603,
   limitExceeded: -32005,
+  requestPending: -32002,
   transactionRejected: -32003
 } as const
 

@@ -1,7 +1,8 @@
 /**
- * The runtime core every environment shares: Connection, Networks, Modal and Notifications, and the start-up
- * work (alerts about the options, restoring a stored session). It needs Storage, Config, Platform and the chain
- * adapters from the environment's layer.
+ * The runtime core every environment shares: connection, networks, the modal and the connect flow, the account's
+ * data and actions, the catalogue, notifications and analytics, and the start-up work (alerts about the options,
+ * restoring a stored session). It needs Storage, Config, Platform, the connectors, the chain adapters, the RPC
+ * transport and an HttpClient from the environment's layer.
  */
 import { Effect, Layer } from "effect"
 import type * as HttpClient from "effect/http/HttpClient"
@@ -10,18 +11,24 @@ import { Analytics } from "../services/Analytics"
 import { BlockchainApi } from "../services/BlockchainApi"
 import { ChainAdapters } from "../services/ChainAdapter"
 import { Config } from "../services/Config"
+import { ConnectFlow } from "../services/ConnectFlow"
 import { Connection } from "../services/Connection"
+import { Connectors } from "../services/connectors/Connectors"
 import { Modal } from "../services/Modal"
 import { Networks } from "../services/Networks"
 import { Notifications } from "../services/Notifications"
 import { Platform } from "../services/Platform"
+import { Portfolio } from "../services/Portfolio"
 import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { Storage } from "../services/Storage/Storage"
+import { WalletActions } from "../services/WalletActions"
 import { WalletCatalog } from "../services/WalletCatalog"
 
 /** Every service a wallet runtime provides. */
 export type WalletServices =
   | Connection
+  | Connectors
+  | ConnectFlow
   | Networks
   | Modal
   | Notifications
@@ -31,8 +38,13 @@ export type WalletServices =
   | ChainAdapters
   | RpcTransport
   | BlockchainApi
+  | Portfolio
+  | WalletActions
   | WalletCatalog
   | Analytics
+
+/** What an environment gives the core. */
+export type Environment = Storage | Config | Platform | Connectors | ChainAdapters | RpcTransport | HttpClient.HttpClient
 
 // Restoring starts in the background once the services exist: the page is never held up by a slow wallet, and a
 // family shows `reconnecting` meanwhile. Nothing is asked of any wallet unless a session was stored.
@@ -49,15 +61,13 @@ const startUp = (alerts: ReadonlyArray<Alert>) =>
     })
   )
 
-/** The core services over an environment (Storage, Config, Platform, ChainAdapters, RpcTransport). */
-export const coreLayer = (
-  environment: Layer.Layer<Storage | Config | Platform | ChainAdapters | RpcTransport | HttpClient.HttpClient>,
-  alerts: ReadonlyArray<Alert> = []
-): Layer.Layer<WalletServices> =>
+/** The core services over an environment. */
+export const coreLayer = (environment: Layer.Layer<Environment>, alerts: ReadonlyArray<Alert> = []): Layer.Layer<WalletServices> =>
   startUp(alerts).pipe(
-    Layer.provideMerge(Layer.mergeAll(BlockchainApi.layer, WalletCatalog.layer, Analytics.layer)),
+    Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletActions.layer, WalletCatalog.layer, Analytics.layer)),
+    Layer.provideMerge(Portfolio.layer),
     Layer.provideMerge(Networks.layer),
-    Layer.provideMerge(Modal.layer),
+    Layer.provideMerge(Layer.mergeAll(Modal.layer, BlockchainApi.layer)),
     Layer.provideMerge(Connection.layer),
     Layer.provideMerge(Notifications.layer),
     Layer.provideMerge(environment)

@@ -1,46 +1,93 @@
-/** The browser environment: localStorage, the page's platform, fetch, the host's options and the chain adapters. */
-import { Layer } from "effect"
+/**
+ * The browser environment: localStorage, the page's platform, fetch, the host's options, the connectors of every
+ * configured family (EIP-6963 and injected wallets, Wallet Standard wallets, WalletConnect) and the chain adapters,
+ * each family's code fetched on first use.
+ */
+import { Effect, Layer, type Scope, SubscriptionRef } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import type { Alert } from "../domain/alerts"
-import type { HostOptions } from "../domain/Options"
-import { type ChainAdapter, ChainAdapters } from "../services/ChainAdapter"
+import type { ChainNamespace } from "../domain/Caip"
+import type { CaipNetwork } from "../domain/Network"
+import type { HostOptions, TokenOption } from "../domain/Options"
+import { type ChainAdapter, ChainAdapters, lazyAdapter, type ReadRpc } from "../services/ChainAdapter"
 import { Config, namespacesOf } from "../services/Config"
-import { eip155BrowserAdapterWithWalletConnect } from "../services/walletconnect/eip155"
-import { WalletConnect } from "../services/walletconnect/WalletConnect"
-import { walletConnectAlertsLayer } from "../services/walletconnect/wiring"
+import type { Connector } from "../services/connectors/Connector"
+import { type ConnectorSource, Connectors } from "../services/connectors/Connectors"
+import { browserEip155Source } from "../services/connectors/eip6963"
+import { browserSolanaSource } from "../services/connectors/walletStandard"
 import { Platform } from "../services/Platform"
 import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { Storage } from "../services/Storage/Storage"
+import { WalletConnect } from "../services/walletconnect/WalletConnect"
+import { walletConnectAlertsLayer } from "../services/walletconnect/wiring"
 import { coreLayer, type WalletServices } from "./Core"
 
-/** The adapters of the families the host configured (eip155 now; the other families join as they land). */
-const defaultAdapters = (options: HostOptions) =>
-  namespacesOf(options).flatMap((namespace) => (namespace === "eip155" ? [eip155BrowserAdapterWithWalletConnect] : []))
+/** What a runtime can be given instead of the page's own: its connectors and adapters (a host's, or fakes). */
+export interface EnvironmentOverrides {
+  readonly connectors?: ReadonlyArray<Connector> | undefined
+  readonly adapters?: ReadonlyArray<ChainAdapter> | undefined
+}
+
+/** What a family's adapter is made with. */
+interface AdapterDeps {
+  readonly reads: ReadRpc
+  readonly tokenOf: (network: CaipNetwork) => TokenOption | undefined
+}
+
+// Each family's adapter module (and its chain library) is fetched the first time a wallet of that family is used.
+const ADAPTERS: Partial<Record<ChainNamespace, (deps: AdapterDeps) => Promise<ChainAdapter>>> = {
+  eip155: (deps) => import("../services/eip155/Eip155Adapter").then((m) => m.makeEip155Adapter(deps)),
+  solana: (deps) => import("../services/solana/SolanaAdapter").then((m) => m.makeSolanaAdapter(deps))
+}
+
+/** The adapters of the configured families, reading through the RPC transport. */
+const familyAdapters = Effect.gen(function* () {
+  const config = yield* Config
+  const transport = yield* RpcTransport
+  const reads: ReadRpc = (network, method, params) => transport.request(network, { method, params })
+  return namespacesOf(config).flatMap((namespace) => {
+    const load = ADAPTERS[namespace]
+    const tokenOf = (network: CaipNetwork) => config.tokens?.[network.caipNetworkId]
+    return load === undefined ? [] : [lazyAdapter(namespace, () => load({ reads, tokenOf }))]
+  })
+})
+
+/** The page's wallets for the configured families, WalletConnect first (spec point 9 orders connectors). */
+const connectorSources = (options: HostOptions) => {
+  const families = namespacesOf(options)
+  const walletConnect = Effect.flatMap(WalletConnect, (service) =>
+    SubscriptionRef.make<ReadonlyArray<Connector>>(service.connector !== undefined ? [service.connector] : [])
+  )
+  const sources: ReadonlyArray<Effect.Effect<ConnectorSource, never, Scope.Scope | WalletConnect>> = [
+    walletConnect,
+    ...(families.includes("eip155") ? [browserEip155Source({ enableEIP6963: options.enableEIP6963 })] : []),
+    ...(families.includes("solana") ? [browserSolanaSource] : [])
+  ]
+  return sources
+}
 
 /**
- * Every service, live in a browser (storage falls back to memory where localStorage is unavailable). `adapters`
- * replaces the default adapters of the configured families.
+ * Every service, live in a browser (storage falls back to memory where localStorage is unavailable). `overrides`
+ * replaces the page's connectors or the family adapters.
  */
 export const liveLayer = (
   options: HostOptions,
-  adapters: ReadonlyArray<ChainAdapter> | undefined,
+  overrides: EnvironmentOverrides = {},
   alerts: ReadonlyArray<Alert> = []
 ): Layer.Layer<WalletServices> => {
   const config = Config.layer(options)
   const transport = RpcTransport.layer.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer))
   const walletConnect = WalletConnect.layer.pipe(Layer.provide(config))
-  const chainAdapters =
-    adapters !== undefined
-      ? ChainAdapters.layer(adapters)
-      : ChainAdapters.layerFrom(defaultAdapters(options)).pipe(
-          Layer.provide(transport),
-          Layer.provide(config),
-          Layer.provide(walletConnect)
-        )
+  const connectors = (
+    overrides.connectors !== undefined ? Connectors.layer(overrides.connectors) : Connectors.layerFrom(connectorSources(options))
+  ).pipe(Layer.provide(walletConnect), Layer.provide(config))
+  const adapters = (
+    overrides.adapters !== undefined ? ChainAdapters.layer(overrides.adapters) : ChainAdapters.layerFrom(familyAdapters)
+  ).pipe(Layer.provide(transport), Layer.provide(config))
   return walletConnectAlertsLayer.pipe(
     Layer.provideMerge(
       coreLayer(
-        Layer.mergeAll(Storage.layerBrowser, Platform.layerBrowser, config, chainAdapters, transport, FetchHttpClient.layer, walletConnect),
+        Layer.mergeAll(Storage.layerBrowser, Platform.layerBrowser, config, connectors, adapters, transport, FetchHttpClient.layer, walletConnect),
         alerts
       )
     )

@@ -2,8 +2,9 @@
  * BlockchainApi: the blockchain service of spec 7.4 — supported chains, identity, token balances, history,
  * fungible prices, swaps, names, on-ramp and sign-in sessions — with the caches of spec 9 kept in Storage (so a
  * reload inside the window asks nothing): balances 30 s, identity and the names of an address 5 minutes. After a
- * balance failure the snackbar 'Token Balance Unavailable' shows and that network's balance is not asked again for
- * 30 s; a history failure shows 'Failed to fetch transactions'. Swap calls outside the swap networks fail with
+ * balance failure that network's balance is not asked again for 30 s ('Token Balance Unavailable'); a history
+ * failure is 'Failed to fetch transactions'. It returns typed errors and shows nothing: what the visitor sees is the
+ * feature services' decision (Portfolio). Swap calls outside the swap networks fail with
  * 'Network not supported for Swaps' (gas price: 'Network not supported for Gas Price') before any request; name
  * failures carry the service's description or the spec's fallback; on-ramp options fall back to the limits of
  * spec 9 when the service cannot give them.
@@ -254,7 +255,6 @@ export class BlockchainApi extends Context.Service<
         const balanceFailed = (caipNetworkId: CaipNetworkId, reason: "failed" | "unsupportedNetwork", detail?: string) =>
           Effect.gen(function* () {
             blockedUntil.set(caipNetworkId, (yield* Clock.currentTimeMillis) + BALANCE_RETRY_BLOCK_MS)
-            yield* notifications.showSnackbar("error", TOKEN_BALANCE_UNAVAILABLE)
             return yield* new TokenBalanceUnavailable({ caipNetworkId, reason, ...(detail === undefined ? {} : { detail }) })
           })
 
@@ -351,13 +351,7 @@ export class BlockchainApi extends Context.Service<
               },
               HistoryResponse
             )
-            .pipe(
-              Effect.catch((error) =>
-                notifications
-                  .showSnackbar("error", FAILED_TO_FETCH_TRANSACTIONS)
-                  .pipe(Effect.andThen(Effect.fail(new TransactionsUnavailable({ detail: error.message }))))
-              )
-            )
+            .pipe(Effect.mapError((error) => new TransactionsUnavailable({ detail: error.message })))
         })
 
         const fungiblePrices = Effect.fn("BlockchainApi.fungiblePrices")(function* (addresses: ReadonlyArray<CaipAddress>) {

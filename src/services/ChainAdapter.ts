@@ -1,71 +1,121 @@
 /**
- * ChainAdapter: what the runtime core asks of a chain family (eip155, solana, bip122, polkadot). The core decides
- * *when* to connect, switch or disconnect; an adapter knows *how* for its family and its connectors. Adapters are
- * registered in `ChainAdapters`; the chain-family code behind each is loaded lazily by its implementation.
+ * ChainAdapter: how one chain family works (eip155, solana, later bip122 and polkadot) — switching networks,
+ * signing, sending native and token transfers, following a transaction until it is final, reading balances and
+ * passing raw wallet requests — over the family provider a connector hands it. Which wallet is connected is the
+ * Connection's business; an adapter holds no session. Each family's code (and its chain library) is loaded with
+ * `import()` the first time a wallet of that family is used, so a page pays nothing for families it does not use.
  */
-import { Context, Effect, Layer, Option, PubSub, type Scope, Stream, SubscriptionRef } from "effect"
-import type { Account } from "../domain/Account"
+import { Context, Effect, Layer } from "effect"
 import type { ChainNamespace } from "../domain/Caip"
 import {
   AdapterForNamespaceMissing,
   type ChainNotSupported,
-  type DisconnectFailed,
+  type GasEstimationFailed,
   type ProgrammaticSwitchUnsupported,
   type ProviderNotFound,
+  type SendFormInvalid,
   type SignMessageFailed,
-  type SomethingWentWrong,
-  type UserRejected
+  SomethingWentWrong,
+  type TransactionReverted,
+  type WalletCapabilitiesInvalid
 } from "../domain/errors"
-import type { CaipNetwork, NetworkChainId } from "../domain/Network"
-import type { ConnectorInfo } from "../domain/Wallet"
+import type { CaipNetwork } from "../domain/Network"
+import type { WalletRequestError } from "../domain/walletErrors"
+import type { FamilyProvider } from "./connectors/Connector"
 
-/** A wallet session an adapter established or restored. */
-export interface AdapterSession {
-  /** The address in use. */
+/** A read-only JSON-RPC call on a network, through the product's transport (every family reads this way). */
+export type ReadRpc = (
+  network: CaipNetwork,
+  method: string,
+  params: ReadonlyArray<unknown>
+) => Effect.Effect<unknown, { readonly message: string }>
+
+/** The connected account an action runs for: the wallet's provider, the address and the network it is on. */
+export interface AccountSession {
+  readonly provider: FamilyProvider
   readonly address: string
-  /** Every account the wallet exposes, the one in use first. */
-  readonly accounts: ReadonlyArray<Account>
-  /** The chain the wallet is on now (may be outside the host's networks). */
-  readonly chainId: NetworkChainId
-  /** The connector the session goes through. */
-  readonly connector: ConnectorInfo
+  readonly network: CaipNetwork
+  /** The wallet's name, for messages ('"X" does not support programmatic chain switching.'). */
+  readonly walletName: string
 }
 
-/** Something the wallet did on its own. */
-export type AdapterEvent =
-  | { readonly _tag: "AccountsChanged"; readonly accounts: ReadonlyArray<Account> }
-  | { readonly _tag: "ChainChanged"; readonly chainId: NetworkChainId }
-  | { readonly _tag: "Disconnected" }
+/** What a host sends, per family: a native transfer, a token transfer (`token`: contract or mint), or (EVM) a call. */
+export interface SendRequests {
+  readonly eip155: {
+    readonly to: string
+    /** Native amount in wei (with `token`: the token amount in its base units). */
+    readonly value?: bigint | undefined
+    /** An ERC-20 contract: sends `value` of it to `to` (the USDT kind, whose `transfer` returns nothing, too). */
+    readonly token?: string | undefined
+    readonly data?: string | undefined
+    readonly gas?: bigint | undefined
+  }
+  readonly solana: {
+    readonly to: string
+    /** Lamports (with `token`: the token amount in its base units). */
+    readonly value: bigint
+    /** An SPL mint: sends `value` of it, creating the receiver's token account when it has none. */
+    readonly token?: string | undefined
+  }
+}
 
-/** Why a connect failed. */
-export type ConnectError = UserRejected | ProviderNotFound | SomethingWentWrong
+/** A family that can send. */
+export type SendingNamespace = keyof SendRequests
+/** What can be sent in any family. */
+export type SendRequest = SendRequests[SendingNamespace]
+
+/** A transaction that is final. */
+export interface TransactionConfirmation {
+  readonly namespace: ChainNamespace
+  /** The transaction hash (EVM) or signature (Solana). */
+  readonly hash: string
+  /** The block (EVM) or slot (Solana) it landed in. */
+  readonly blockNumber: bigint
+  readonly status: "success"
+}
+
+/** A balance read from the chain: the native currency (no `token`) or a token. */
+export interface ChainBalance {
+  /** The token's contract or mint; absent for the native currency. */
+  readonly token?: string | undefined
+  readonly symbol: string
+  readonly decimals: number
+  /** In base units. */
+  readonly value: bigint
+  /** In whole units, full precision. */
+  readonly formatted: string
+}
 
 /** Why a network switch failed. */
-export type SwitchError = ChainNotSupported | ProgrammaticSwitchUnsupported | UserRejected | SomethingWentWrong
+export type SwitchError = ChainNotSupported | ProgrammaticSwitchUnsupported | WalletRequestError | SomethingWentWrong
+
+/** Why a signature failed. */
+export type SignError = SignMessageFailed | WalletRequestError | ProviderNotFound | SomethingWentWrong
+
+/** Why a send failed. */
+export type SendError = WalletRequestError | SendFormInvalid | GasEstimationFailed | SomethingWentWrong
+
+/** Why waiting for a transaction failed. */
+export type WaitError = TransactionReverted | SomethingWentWrong
+
+/** Why a raw request failed. */
+export type RequestError = WalletRequestError | WalletCapabilitiesInvalid | SomethingWentWrong
 
 /** One chain family's adapter. */
 export interface ChainAdapter {
   readonly namespace: ChainNamespace
-  /**
-   * The wallets this family can connect through right now (installed and announced wallets appear as they
-   * announce themselves). Finding them must stay light: no chain library is loaded for it.
-   */
-  readonly connectors: SubscriptionRef.SubscriptionRef<ReadonlyArray<ConnectorInfo>>
-  /** Asks the wallet behind `connectorId` for its accounts, on `network` when it can. */
-  readonly connect: (connectorId: string, network: CaipNetwork) => Effect.Effect<AdapterSession, ConnectError>
-  /** Restores a session without prompting; `None` when the wallet no longer authorises this site. */
-  readonly reconnect: (
-    connectorId: string,
-    network: CaipNetwork
-  ) => Effect.Effect<Option.Option<AdapterSession>, ConnectError>
-  /** Ends the session with the wallet and clears the connector's own data (e.g. pairing). */
-  readonly disconnect: Effect.Effect<void, DisconnectFailed>
-  /** Asks the wallet to switch to `network`, adding it first when the wallet does not know it. */
-  readonly switchNetwork: (network: CaipNetwork) => Effect.Effect<void, SwitchError>
-  /** What the wallet does on its own, while a session is open. */
-  readonly events: Stream.Stream<AdapterEvent>
-  /** Asks the connected wallet to sign a text message; the signature in the family's usual encoding. */
-  readonly signMessage: (message: string) => Effect.Effect<string, SignMessageFailed | UserRejected | ProviderNotFound>
+  /** Asks the wallet to move to `network`, adding the chain first when the wallet does not know it. */
+  readonly switchNetwork: (session: AccountSession, network: CaipNetwork) => Effect.Effect<void, SwitchError>
+  /** Signs a text message; the signature in the family's usual encoding (0x-hex, base58). */
+  readonly signMessage: (session: AccountSession, message: string) => Effect.Effect<string, SignError>
+  /** Sends a native or token transfer (or an EVM call); the transaction hash or signature once the wallet sent it. */
+  readonly send: (session: AccountSession, request: SendRequest) => Effect.Effect<string, SendError>
+  /** Waits up to 25 s until the transaction is final; a failed one fails with its reason. */
+  readonly waitForTransaction: (hash: string, network: CaipNetwork) => Effect.Effect<TransactionConfirmation, WaitError>
+  /** The native balance and the token balances of `address`, read from the chain. */
+  readonly balances: (address: string, network: CaipNetwork) => Effect.Effect<ReadonlyArray<ChainBalance>, SomethingWentWrong>
+  /** A raw wallet request in the family's method names (`eth_signTypedData_v4`, `solana_signMessage`…). */
+  readonly request: (session: AccountSession, method: string, params: unknown) => Effect.Effect<unknown, RequestError>
 }
 
 /** The adapters of the configured chain families. */
@@ -82,11 +132,9 @@ export class ChainAdapters extends Context.Service<
   static readonly layer = (adapters: ReadonlyArray<ChainAdapter>): Layer.Layer<ChainAdapters> =>
     Layer.succeed(ChainAdapters)(makeRegistry(adapters))
 
-  /** A registry over adapters that are built with services (a transport, the page's wallets) and live in the layer's scope. */
-  static readonly layerFrom = <R>(
-    adapters: ReadonlyArray<Effect.Effect<ChainAdapter, never, R>>
-  ): Layer.Layer<ChainAdapters, never, Exclude<R, Scope.Scope>> =>
-    Layer.effect(ChainAdapters)(Effect.map(Effect.all(adapters), makeRegistry))
+  /** A registry over adapters that are built with services. */
+  static readonly layerFrom = <R>(adapters: Effect.Effect<ReadonlyArray<ChainAdapter>, never, R>): Layer.Layer<ChainAdapters, never, R> =>
+    Layer.effect(ChainAdapters)(Effect.map(adapters, makeRegistry))
 }
 
 const makeRegistry = (adapters: ReadonlyArray<ChainAdapter>) => {
@@ -102,96 +150,38 @@ const makeRegistry = (adapters: ReadonlyArray<ChainAdapter>) => {
   }
 }
 
-/** How a fake adapter behaves; every field can be changed while a test runs. */
-export interface FakeWalletScript {
-  /** Accounts the wallet gives on connect; an empty list means it has none. */
-  accounts: ReadonlyArray<Account>
-  /** The chain the wallet is on. */
-  chainId: NetworkChainId
-  /** Whether the wallet still authorises the site on reconnect. */
-  authorised: boolean
-  /** A failure the next connect returns. */
-  connectError: ConnectError | undefined
-  /** A failure the next switch returns. */
-  switchError: SwitchError | undefined
-  /** A failure the next disconnect returns. */
-  disconnectError: DisconnectFailed | undefined
-  /** A failure the next signature returns. */
-  signError: SignMessageFailed | UserRejected | undefined
-}
-
-/** A fake adapter for tests: a scripted wallet, plus a way to emit wallet events. */
-export interface FakeChainAdapter extends ChainAdapter {
-  readonly script: FakeWalletScript
-  /** Emits an event as if the wallet had done something. */
-  readonly emit: (event: AdapterEvent) => Effect.Effect<void>
-  /** Calls made, in order, e.g. `connect:injected`, `switch:eip155:31338`, `disconnect`. */
-  readonly calls: ReadonlyArray<string>
-}
-
-/** Makes a fake adapter of `namespace` whose wallet answers as `script` says. */
-export const makeFakeChainAdapter = (
-  namespace: ChainNamespace,
-  script: Partial<FakeWalletScript> &
-    Pick<FakeWalletScript, "accounts" | "chainId"> & { readonly connectors?: ReadonlyArray<ConnectorInfo> },
-  connectorType: ConnectorInfo["type"] = "INJECTED"
-): Effect.Effect<FakeChainAdapter> =>
-  Effect.gen(function* () {
-    const events = yield* PubSub.unbounded<AdapterEvent>()
-    const state: FakeWalletScript = {
-      authorised: true,
-      connectError: undefined,
-      switchError: undefined,
-      disconnectError: undefined,
-      signError: undefined,
-      ...script
-    }
-    const calls: Array<string> = []
-    const connectors = yield* SubscriptionRef.make<ReadonlyArray<ConnectorInfo>>(script.connectors ?? [])
-    const session = (connectorId: string): AdapterSession => ({
-      address: state.accounts[0]?.address ?? "",
-      accounts: state.accounts,
-      chainId: state.chainId,
-      connector: { id: connectorId, name: connectorId, type: connectorType, chain: namespace, chains: [] }
-    })
-    const adapter: FakeChainAdapter = {
-      namespace,
-      connectors,
-      script: state,
-      calls,
-      emit: (event) => PubSub.publish(events, event).pipe(Effect.asVoid),
-      connect: (connectorId) =>
-        Effect.suspend(() => {
-          calls.push(`connect:${connectorId}`)
-          const error = state.connectError
-          return error !== undefined ? Effect.fail(error) : Effect.succeed(session(connectorId))
-        }),
-      reconnect: (connectorId) =>
-        Effect.sync(() => {
-          calls.push(`reconnect:${connectorId}`)
-          return state.authorised && state.accounts.length > 0 ? Option.some(session(connectorId)) : Option.none()
-        }),
-      disconnect: Effect.suspend(() => {
-        calls.push("disconnect")
-        const error = state.disconnectError
-        return error !== undefined ? Effect.fail(error) : Effect.void
-      }),
-      switchNetwork: (network) =>
-        Effect.suspend(() => {
-          calls.push(`switch:${network.caipNetworkId}`)
-          const error = state.switchError
-          if (error !== undefined) return Effect.fail(error)
-          state.chainId = network.id
-          return Effect.void
-        }),
-      events: Stream.fromPubSub(events),
-      signMessage: (message) =>
-        Effect.suspend(() => {
-          calls.push(`sign:${message}`)
-          const error = state.signError
-          // A recognisable fake signature: the tests check what was signed, not cryptography.
-          return error !== undefined ? Effect.fail(error) : Effect.succeed(`signed(${state.accounts[0]?.address ?? ""}):${message}`)
+/**
+ * An adapter whose code is fetched on first use: `load` imports the family's module (and its chain library) once;
+ * a failed fetch (offline, a new deploy) is tried again on the next use and fails this one with a clear reason.
+ */
+export const lazyAdapter = (namespace: ChainNamespace, load: () => Promise<ChainAdapter>): ChainAdapter => {
+  let loaded: ChainAdapter | undefined
+  let loading: Promise<ChainAdapter> | undefined
+  const adapter = Effect.suspend(() =>
+    loaded !== undefined
+      ? Effect.succeed(loaded)
+      : Effect.tryPromise({
+          try: () => {
+            loading ??= load().then(
+              (value) => (loaded = value),
+              (error: unknown) => {
+                loading = undefined
+                throw error
+              }
+            )
+            return loading
+          },
+          catch: (error) =>
+            new SomethingWentWrong({ reason: `The ${namespace} wallet code could not be loaded: ${error instanceof Error ? error.message : String(error)}` })
         })
-    }
-    return adapter
-  })
+  )
+  return {
+    namespace,
+    switchNetwork: (session, network) => Effect.flatMap(adapter, (a) => a.switchNetwork(session, network)),
+    signMessage: (session, message) => Effect.flatMap(adapter, (a) => a.signMessage(session, message)),
+    send: (session, request) => Effect.flatMap(adapter, (a) => a.send(session, request)),
+    waitForTransaction: (hash, network) => Effect.flatMap(adapter, (a) => a.waitForTransaction(hash, network)),
+    balances: (address, network) => Effect.flatMap(adapter, (a) => a.balances(address, network)),
+    request: (session, method, params) => Effect.flatMap(adapter, (a) => a.request(session, method, params))
+  }
+}

@@ -1,17 +1,21 @@
 /**
- * Connection: the status and account of each chain family (spec point 4). At start a stored `connected` shows as
- * `reconnecting` until the wallet confirms the session (then `connected`) or not (then `disconnected`). Wallet
- * events (accounts or chain changed, disconnected) are followed while a session is open. Disconnecting a family
- * also ends every family sharing its WalletConnect or embedded-auth session.
+ * Connection: the wallet sessions of each chain family and their accounts (spec point 4). A connector connects one
+ * wallet in every family it serves; each family's session holds the provider its adapter works over. At start a
+ * stored `connected` shows as `reconnecting` until the wallet confirms the session (then `connected`) or not, or
+ * not within 10 s (then `disconnected`). What wallets do on their own (accounts or chain changed, disconnected) is
+ * followed, a burst of events costing one update. Disconnecting a family ends the whole session of its connector,
+ * so every family it shares (a WalletConnect session, a multi-chain wallet) disconnects with it.
  */
-import { Context, Effect, Exit, FiberMap, Layer, Option, PubSub, Result, Stream, SubscriptionRef } from "effect"
-import { type AccountState, initialAccountState } from "../domain/Account"
+import { Context, Duration, Effect, Exit, FiberMap, Layer, Option, PubSub, Result, Stream, SubscriptionRef } from "effect"
+import { type Account, type AccountState, initialAccountState } from "../domain/Account"
 import { caipAddressOn, type ChainNamespace, formatCaipNetworkId } from "../domain/Caip"
-import { type AdapterForNamespaceMissing, DisconnectFailed } from "../domain/errors"
+import { SESSION_RESTORE_TIMEOUT_MS, WALLET_ANNOUNCE_WAIT_MS } from "../domain/constants"
+import { DisconnectFailed, type ProviderNotFound } from "../domain/errors"
 import type { CaipNetwork, NetworkChainId } from "../domain/Network"
-import type { ConnectorType, RecentWallets, WalletCatalogEntry } from "../domain/Wallet"
-import { type AdapterEvent, type AdapterSession, ChainAdapters, type ConnectError } from "./ChainAdapter"
-import { namespacesOf, Config } from "./Config"
+import type { ConnectorInfo, RecentWallets, WalletCatalogEntry } from "../domain/Wallet"
+import { Config, namespacesOf } from "./Config"
+import { type ConnectError, type Connector, type FamilySession, type FamilyProvider, namespaceOf, networksFor, type WalletEvent } from "./connectors/Connector"
+import { Connectors } from "./connectors/Connectors"
 import { Storage } from "./Storage/Storage"
 import * as Keys from "./Storage/keys"
 
@@ -22,20 +26,32 @@ export interface NamespaceConnection {
   readonly chainId: NetworkChainId | undefined
 }
 
-/** Every configured family's connection, the family used last, and the recent wallets. */
+/** Every configured family's connection, the family in front, and the recent wallets. */
 export interface ConnectionState {
   readonly namespaces: Partial<Record<ChainNamespace, NamespaceConnection>>
   readonly activeNamespace: ChainNamespace | undefined
   readonly recentWallets: RecentWallets
 }
 
-/** What to connect: a family, one of its connectors, the network wanted, and the catalogue entry if any. */
+/** What to connect: a connector, and the network to start on in each family (the family to put in front first). */
 export interface ConnectRequest {
-  readonly namespace: ChainNamespace
   readonly connectorId: string
-  readonly network: CaipNetwork
-  /** Remembered as a recent wallet on success. */
-  readonly wallet?: WalletCatalogEntry | undefined
+  readonly networks: ReadonlyArray<CaipNetwork>
+}
+
+/** A connected wallet: the connector and each family's account and chain. */
+export interface ConnectedWallet {
+  readonly connector: ConnectorInfo
+  readonly accounts: Partial<Record<ChainNamespace, { readonly address: string; readonly chainId: NetworkChainId }>>
+}
+
+/** A family's live session: what an action needs to reach the wallet. */
+export interface LiveSession {
+  readonly namespace: ChainNamespace
+  readonly connector: Connector
+  readonly provider: FamilyProvider
+  readonly address: string
+  readonly chainId: NetworkChainId
 }
 
 /** A change of the wallet's chain, for Networks to follow. */
@@ -44,13 +60,14 @@ export interface WalletChainChange {
   readonly chainId: NetworkChainId
 }
 
-/** Connectors whose one session serves several families: disconnecting one ends them all. */
-const SHARED_SESSION_CONNECTORS: ReadonlyArray<ConnectorType> = ["WALLET_CONNECT", "AUTH"]
-
 const emptyConnection: NamespaceConnection = { account: initialAccountState, connector: undefined, chainId: undefined }
 
 /** The account state of an open session on `chainId`. */
-export const accountStateOf = (namespace: ChainNamespace, session: Pick<AdapterSession, "address" | "accounts">, chainId: NetworkChainId): AccountState => {
+export const accountStateOf = (
+  namespace: ChainNamespace,
+  session: { readonly address: string; readonly accounts: ReadonlyArray<Account> },
+  chainId: NetworkChainId
+): AccountState => {
   const network = formatCaipNetworkId({ namespace, reference: chainId })
   const caipAddress = Result.isSuccess(network) ? caipAddressOn(network.success, session.address) : undefined
   return {
@@ -61,24 +78,44 @@ export const accountStateOf = (namespace: ChainNamespace, session: Pick<AdapterS
   }
 }
 
+/**
+ * A burst of wallet events as the few that matter: for each family only the last account change and the last chain
+ * change are kept (a wallet firing 1,000 `accountsChanged` in a row ends on the last one); disconnects are kept.
+ */
+export const coalesceEvents = (events: ReadonlyArray<WalletEvent>): ReadonlyArray<WalletEvent> =>
+  events.filter(
+    (event, index) =>
+      event._tag === "Disconnected" ||
+      !events.slice(index + 1).some((later) => later._tag === event._tag && later.namespace === event.namespace)
+  )
+
 /** Status, accounts and sessions of every chain family. */
 export class Connection extends Context.Service<
   Connection,
   {
     /** The current state, for atoms. */
     readonly state: SubscriptionRef.SubscriptionRef<ConnectionState>
-    /** Connects through an adapter's connector; the status is `connecting` meanwhile. */
-    readonly connect: (request: ConnectRequest) => Effect.Effect<AdapterSession, ConnectError | AdapterForNamespaceMissing>
+    /**
+     * Connects a wallet in every family of `networks` its connector serves (`connecting` meanwhile). A refused,
+     * failed or abandoned connect leaves every family as it was; the family of the first network goes in front.
+     */
+    readonly connect: (request: ConnectRequest) => Effect.Effect<ConnectedWallet, ConnectError | ProviderNotFound>
     /**
      * Restores the stored sessions without prompting: `reconnecting` → `connected`, or `disconnected` when the
-     * wallet no longer authorises the site or fails. `networkOf` gives the network to restore each family on.
+     * wallet is gone, no longer authorises the site, fails, or does not answer within 10 s.
      */
     readonly restore: (networkOf: (namespace: ChainNamespace) => Effect.Effect<CaipNetwork>) => Effect.Effect<void>
     /**
-     * Disconnects a family (or every connected one) and each family sharing its WalletConnect or embedded-auth
-     * session; clears their accounts, stored connectors and the stored deep link. Fails with 'Failed to disconnect'.
+     * Disconnects a family (or every connected one) with every family sharing its connector's session; clears their
+     * accounts, stored connectors and the stored deep link. Fails with 'Failed to disconnect'.
      */
     readonly disconnect: (namespace?: ChainNamespace) => Effect.Effect<ReadonlyArray<ChainNamespace>, DisconnectFailed>
+    /** The live session of a family, if it is connected. */
+    readonly session: (namespace: ChainNamespace) => Effect.Effect<Option.Option<LiveSession>>
+    /** Puts a family in front (the visitor switched to one of its networks). */
+    readonly setActiveNamespace: (namespace: ChainNamespace) => Effect.Effect<void>
+    /** Remembers a wallet the visitor connected (at most 2, newest first). */
+    readonly addRecentWallet: (wallet: WalletCatalogEntry) => Effect.Effect<void>
     /** Sets a family back to disconnected with an empty account. */
     readonly reset: (namespace: ChainNamespace) => Effect.Effect<void>
     /** Updates account fields other than the session (balance, profile, preferred account type…). */
@@ -92,15 +129,16 @@ export class Connection extends Context.Service<
     readonly setWalletChain: (namespace: ChainNamespace, chainId: NetworkChainId) => Effect.Effect<void>
   }
 >()("wallet-runtime/Connection") {
-  /** The live connection over Storage, Config and the adapters. */
+  /** The live connection over Storage, Config and the connectors. */
   static readonly layer = Layer.effect(Connection)(
     Effect.gen(function* () {
       const storage = yield* Storage
       const config = yield* Config
-      const adapters = yield* ChainAdapters
+      const registry = yield* Connectors
       const namespaces = namespacesOf(config)
-      const watchers = yield* FiberMap.make<ChainNamespace>()
+      const watchers = yield* FiberMap.make<string>()
       const chainChanges = yield* PubSub.unbounded<WalletChainChange>()
+      const live = new Map<ChainNamespace, { readonly connector: Connector; readonly provider: FamilyProvider }>()
 
       // A family stored as connected shows as reconnecting from the first frame, so the page never flashes
       // "Connect" for a visitor who is still connected.
@@ -108,10 +146,10 @@ export class Connection extends Context.Service<
       for (const namespace of namespaces) {
         const stored = yield* storage.get(Keys.connectionStatus(namespace))
         const connector = yield* storage.get(Keys.connectedConnector(namespace))
-        const restoring = stored === "connected" && connector !== null && adapters.namespaces.includes(namespace)
-        initial[namespace] = restoring
-          ? { account: { ...initialAccountState, status: "reconnecting" }, connector, chainId: undefined }
-          : emptyConnection
+        initial[namespace] =
+          stored === "connected" && connector !== null
+            ? { account: { ...initialAccountState, status: "reconnecting" }, connector, chainId: undefined }
+            : emptyConnection
       }
       const state = yield* SubscriptionRef.make<ConnectionState>({
         namespaces: initial,
@@ -125,173 +163,238 @@ export class Connection extends Context.Service<
           namespaces: { ...s.namespaces, [namespace]: update(s.namespaces[namespace] ?? emptyConnection) }
         }))
 
-      // Clears a family's session; called from its own event watcher too, so it must not interrupt that watcher.
+      const isConnected = (s: ConnectionState, namespace: ChainNamespace) => s.namespaces[namespace]?.account.status === "connected"
+
+      // Clears a family's session; called from its connector's event watcher too, so it must not interrupt it.
       const forgetSession = Effect.fn("Connection.forgetSession")(function* (namespace: ChainNamespace) {
+        const connector = live.get(namespace)?.connector
+        live.delete(namespace)
         yield* setNamespace(namespace, () => emptyConnection)
         yield* storage.remove(Keys.connectionStatus(namespace))
         yield* storage.remove(Keys.connectedConnector(namespace))
         yield* SubscriptionRef.update(state, (s) =>
-          s.activeNamespace === namespace
-            ? { ...s, activeNamespace: namespaces.find((n) => n !== namespace && s.namespaces[n]?.account.status === "connected") }
-            : s
+          s.activeNamespace === namespace ? { ...s, activeNamespace: namespaces.find((n) => n !== namespace && isConnected(s, n)) } : s
         )
+        return connector
       })
+
+      const stillUsed = (connector: Connector) => [...live.values()].some((entry) => entry.connector.info.id === connector.info.id)
 
       const forget = Effect.fn("Connection.forget")(function* (namespace: ChainNamespace) {
-        yield* FiberMap.remove(watchers, namespace)
-        yield* forgetSession(namespace)
+        const connector = yield* forgetSession(namespace)
+        if (connector !== undefined && !stillUsed(connector)) yield* FiberMap.remove(watchers, connector.info.id)
       })
 
-      const onEvent = (namespace: ChainNamespace) => (event: AdapterEvent) =>
-        Effect.gen(function* () {
-          const current = (yield* SubscriptionRef.get(state)).namespaces[namespace]
-          // Late events of a session already ended are ignored.
-          if ((current?.account.status ?? "disconnected") === "disconnected") return
-          yield* handleEvent(namespace, event)
-        })
-
-      const handleEvent = (namespace: ChainNamespace, event: AdapterEvent) => {
-        switch (event._tag) {
-          case "AccountsChanged": {
-            const first = event.accounts[0]
-            if (first === undefined) return forgetSession(namespace)
-            return setNamespace(namespace, (current) => ({
-              ...current,
-              account: {
-                ...current.account,
-                ...accountStateOf(namespace, { address: first.address, accounts: event.accounts }, current.chainId ?? 0)
-              }
-            }))
-          }
-          case "ChainChanged":
-            return setWalletChain(namespace, event.chainId)
-          case "Disconnected":
-            return forgetSession(namespace)
-        }
-      }
-
-      const setWalletChain = Effect.fn("Connection.setWalletChain")(function* (
-        namespace: ChainNamespace,
-        chainId: NetworkChainId
-      ) {
+      const setWalletChain = Effect.fn("Connection.setWalletChain")(function* (namespace: ChainNamespace, chainId: NetworkChainId) {
         yield* setNamespace(namespace, (current) => ({
           ...current,
           chainId,
           account:
             current.account.address === undefined
               ? current.account
-              : { ...current.account, ...accountStateOf(namespace, { address: current.account.address, accounts: current.account.allAccounts }, chainId), status: current.account.status }
+              : {
+                  ...current.account,
+                  ...accountStateOf(namespace, { address: current.account.address, accounts: current.account.allAccounts }, chainId),
+                  status: current.account.status
+                }
         }))
         yield* PubSub.publish(chainChanges, { namespace, chainId })
       })
 
-      const opened = Effect.fn("Connection.opened")(function* (namespace: ChainNamespace, session: AdapterSession) {
-        const adapter = yield* adapters.get(namespace)
-        const connector: Keys.ConnectedConnector = { id: session.connector.id, type: session.connector.type }
+      const handleEvent = (connector: Connector, event: WalletEvent) =>
+        Effect.gen(function* () {
+          const current = yield* SubscriptionRef.get(state)
+          // Events of families this connector does not hold a session for (ended, or never connected) are ignored.
+          const mine = (namespace: ChainNamespace) =>
+            live.get(namespace)?.connector.info.id === connector.info.id && isConnected(current, namespace)
+          switch (event._tag) {
+            case "AccountsChanged": {
+              if (!mine(event.namespace)) return
+              const first = event.accounts[0]
+              if (first === undefined) return yield* forget(event.namespace)
+              return yield* setNamespace(event.namespace, (family) => ({
+                ...family,
+                account: {
+                  ...family.account,
+                  ...accountStateOf(event.namespace, { address: first.address, accounts: event.accounts }, family.chainId ?? 0)
+                }
+              }))
+            }
+            case "ChainChanged":
+              if (!mine(event.namespace)) return
+              return yield* setWalletChain(event.namespace, event.chainId)
+            case "Disconnected": {
+              const families = event.namespace !== undefined ? [event.namespace] : [...live.keys()]
+              yield* Effect.forEach(families.filter(mine), forget, { discard: true })
+            }
+          }
+        })
+
+      // Events are gathered and handled after the wallet's burst is over (the scheduler's next turn): a wallet firing
+      // 1,000 `accountsChanged` in one task costs one state change, however its events arrive.
+      const watch = (connector: Connector) =>
+        Effect.gen(function* () {
+          const pending: Array<WalletEvent> = []
+          let flushing = false
+          const flush = Effect.gen(function* () {
+            yield* Effect.yieldNow
+            const burst = pending.splice(0)
+            flushing = false
+            yield* Effect.forEach(coalesceEvents(burst), (event) => handleEvent(connector, event), { discard: true })
+          })
+          const gather = (burst: ReadonlyArray<WalletEvent>) =>
+            Effect.suspend(() => {
+              pending.push(...burst)
+              if (flushing) return Effect.void
+              flushing = true
+              // The flush runs beside the watcher, which keeps taking the burst's events meanwhile.
+              return Effect.asVoid(Effect.forkChild(flush))
+            })
+          yield* FiberMap.run(watchers, connector.info.id, Stream.runForEachArray(connector.events, gather), { onlyIfMissing: true })
+        })
+
+      const open = Effect.fn("Connection.open")(function* (connector: Connector, session: FamilySession) {
+        const namespace = namespaceOf(session)
+        const previous = live.get(namespace)?.connector
+        live.set(namespace, { connector, provider: session.provider })
+        if (previous !== undefined && previous.info.id !== connector.info.id && !stillUsed(previous)) yield* FiberMap.remove(watchers, previous.info.id)
+        const stored: Keys.ConnectedConnector = { id: connector.info.id, type: connector.info.type }
+        const address = session.accounts[0]!.address
         yield* setNamespace(namespace, () => ({
-          account: accountStateOf(namespace, session, session.chainId),
-          connector,
+          account: accountStateOf(namespace, { address, accounts: session.accounts }, session.chainId),
+          connector: stored,
           chainId: session.chainId
         }))
-        yield* SubscriptionRef.update(state, (s) => ({ ...s, activeNamespace: namespace }))
         yield* storage.set(Keys.connectionStatus(namespace), "connected")
-        yield* storage.set(Keys.connectedConnector(namespace), connector)
-        yield* FiberMap.run(watchers, namespace, Stream.runForEach(adapter.events, onEvent(namespace)))
-        yield* PubSub.publish(chainChanges, { namespace, chainId: session.chainId })
+        yield* storage.set(Keys.connectedConnector(namespace), stored)
+      })
+
+      const opened = Effect.fn("Connection.opened")(function* (connector: Connector, sessions: ReadonlyArray<FamilySession>) {
+        for (const session of sessions) yield* open(connector, session)
+        yield* watch(connector)
+        // The family put in front publishes last, so Networks ends on it.
+        for (const session of [...sessions].reverse()) {
+          yield* PubSub.publish(chainChanges, { namespace: namespaceOf(session), chainId: session.chainId })
+        }
       })
 
       const connect = Effect.fn("Connection.connect")(function* (request: ConnectRequest) {
-        const adapter = yield* adapters.get(request.namespace)
-        const before = (yield* SubscriptionRef.get(state)).namespaces[request.namespace] ?? emptyConnection
-        yield* setNamespace(request.namespace, (current) => ({
-          ...current,
-          account: { ...current.account, status: "connecting" }
-        }))
-        // A refused, failed or abandoned connect (the visitor went back and chose another wallet) leaves the
-        // family as it was: still connected to the previous wallet, if any, and never stuck on `connecting`.
+        const connector = yield* registry.get(request.connectorId)
+        const wanted = networksFor(connector, request.networks).filter((network) => namespaces.includes(network.chainNamespace))
+        const families = wanted.map((network) => network.chainNamespace)
+        const before = yield* SubscriptionRef.get(state)
+        const restoreBefore = Effect.forEach(families, (namespace) => setNamespace(namespace, () => before.namespaces[namespace] ?? emptyConnection), {
+          discard: true
+        })
+        const markConnecting = Effect.forEach(
+          families,
+          (namespace) => setNamespace(namespace, (current) => ({ ...current, account: { ...current.account, status: "connecting" } })),
+          { discard: true }
+        )
+        // A refused, failed or abandoned connect (the visitor went back and chose another wallet) leaves each family
+        // as it was: still connected to the previous wallet, if any, and never stuck on `connecting`.
         const exit = yield* Effect.exit(
-          adapter.connect(request.connectorId, request.network).pipe(
-            Effect.onInterrupt(() => setNamespace(request.namespace, () => before))
-          )
+          Effect.andThen(markConnecting, connector.connect(wanted)).pipe(Effect.onInterrupt(() => restoreBefore))
         )
         if (Exit.isFailure(exit)) {
-          yield* setNamespace(request.namespace, () => before)
-          return yield* exit
+          yield* restoreBefore
+          return yield* Effect.failCause(exit.cause)
         }
-        const session = exit.value
-        yield* opened(request.namespace, session)
-        if (request.wallet !== undefined) {
-          const recent = yield* storage.modify(Keys.recentWallets, Keys.addRecentWallet(request.wallet))
-          yield* SubscriptionRef.update(state, (s) => ({ ...s, recentWallets: recent }))
-        }
-        return session
-      })
-
-      const restoreOne = Effect.fn("Connection.restoreOne")(function* (
-        namespace: ChainNamespace,
-        network: CaipNetwork
-      ) {
-        const current = (yield* SubscriptionRef.get(state)).namespaces[namespace]
-        if (current?.account.status !== "reconnecting" || current.connector === undefined) return
-        const adapter = yield* adapters.get(namespace)
-        const restored = yield* adapter.reconnect(current.connector.id, network).pipe(
-          Effect.catch((error) => Effect.logWarning(`Could not restore ${namespace}: ${error.message}`).pipe(Effect.as(Option.none())))
+        const sessions = exit.value.filter((session) => session.accounts.length > 0 && families.includes(namespaceOf(session)))
+        const connected = sessions.map(namespaceOf)
+        yield* Effect.forEach(families.filter((namespace) => !connected.includes(namespace)), (namespace) =>
+          setNamespace(namespace, () => before.namespaces[namespace] ?? emptyConnection),
+          { discard: true }
         )
-        if (Option.isSome(restored)) yield* opened(namespace, restored.value)
-        else yield* forget(namespace)
+        yield* opened(connector, sessions)
+        const front = families.find((namespace) => connected.includes(namespace))
+        if (front !== undefined) yield* SubscriptionRef.update(state, (s) => ({ ...s, activeNamespace: front }))
+        const result: ConnectedWallet = {
+          connector: connector.info,
+          accounts: Object.fromEntries(
+            sessions.map((session) => [namespaceOf(session), { address: session.accounts[0]!.address, chainId: session.chainId }])
+          )
+        }
+        return result
       })
 
-      const restore = Effect.fn("Connection.restore")(function* (
+      const restoreConnector = Effect.fn("Connection.restoreConnector")(function* (
+        connectorId: string,
+        families: ReadonlyArray<ChainNamespace>,
         networkOf: (namespace: ChainNamespace) => Effect.Effect<CaipNetwork>
       ) {
-        yield* Effect.forEach(
-          namespaces,
-          (namespace) =>
-            networkOf(namespace).pipe(
-              Effect.flatMap((network) => restoreOne(namespace, network)),
-              // An adapter missing for a stored family cannot restore it: the family starts disconnected.
-              Effect.catch(() => forget(namespace))
-            ),
-          { concurrency: "unbounded", discard: true }
-        )
+        const connector = yield* registry.await(connectorId, WALLET_ANNOUNCE_WAIT_MS)
+        const networks = yield* Effect.forEach(families, networkOf)
+        const sessions = Option.isNone(connector)
+          ? []
+          : yield* connector.value.reconnect(networksFor(connector.value, networks)).pipe(
+              Effect.timeoutOption(Duration.millis(SESSION_RESTORE_TIMEOUT_MS)),
+              Effect.map((answer) => Option.getOrElse(answer, (): ReadonlyArray<FamilySession> => [])),
+              Effect.catch((error) => Effect.logWarning(`Could not restore ${connectorId}: ${error.message}`).pipe(Effect.as([])))
+            )
+        const restored = sessions.filter((session) => session.accounts.length > 0 && families.includes(namespaceOf(session)))
+        const back = restored.map(namespaceOf)
+        yield* Effect.forEach(families.filter((namespace) => !back.includes(namespace)), forget, { discard: true })
+        if (Option.isSome(connector) && restored.length > 0) yield* opened(connector.value, restored)
+      })
+
+      const restore = Effect.fn("Connection.restore")(function* (networkOf: (namespace: ChainNamespace) => Effect.Effect<CaipNetwork>) {
+        const current = yield* SubscriptionRef.get(state)
+        const byConnector = new Map<string, Array<ChainNamespace>>()
+        for (const namespace of namespaces) {
+          const family = current.namespaces[namespace]
+          if (family?.account.status !== "reconnecting" || family.connector === undefined) continue
+          byConnector.set(family.connector.id, [...(byConnector.get(family.connector.id) ?? []), namespace])
+        }
+        yield* Effect.forEach(byConnector, ([connectorId, families]) => restoreConnector(connectorId, families, networkOf), {
+          concurrency: "unbounded",
+          discard: true
+        })
       })
 
       const disconnect = Effect.fn("Connection.disconnect")(function* (namespace?: ChainNamespace) {
         const current = yield* SubscriptionRef.get(state)
         const isOpen = (n: ChainNamespace) => (current.namespaces[n]?.account.status ?? "disconnected") !== "disconnected"
         const targets = new Set<ChainNamespace>(namespace !== undefined ? [namespace] : namespaces.filter(isOpen))
+        // One connector, one session: every family it holds goes with the one asked for.
         for (const target of [...targets]) {
-          const connector = current.namespaces[target]?.connector
-          if (connector === undefined || !SHARED_SESSION_CONNECTORS.includes(connector.type)) continue
-          for (const other of namespaces) {
-            const otherConnector = current.namespaces[other]?.connector
-            if (otherConnector?.type === connector.type && otherConnector.id === connector.id) targets.add(other)
-          }
+          const connector = live.get(target)?.connector
+          for (const [other, entry] of live) if (connector !== undefined && entry.connector.info.id === connector.info.id) targets.add(other)
         }
+        const connectors = new Map([...targets].flatMap((target) => {
+          const entry = live.get(target)
+          return entry === undefined ? [] : [[entry.connector.info.id, entry.connector] as const]
+        }))
         const failures: Array<string> = []
-        for (const target of targets) {
-          const result = yield* adapters.get(target).pipe(
-            Effect.flatMap((adapter) => (isOpen(target) ? adapter.disconnect : Effect.void)),
-            Effect.exit
-          )
-          if (Exit.isFailure(result)) failures.push(`${target}: ${String(result.cause)}`)
-          // The visitor asked to leave: the session is forgotten here even when the wallet did not answer.
-          yield* forget(target)
+        for (const connector of connectors.values()) {
+          const result = yield* Effect.exit(connector.disconnect)
+          if (Exit.isFailure(result)) failures.push(`${connector.info.id}: ${String(result.cause)}`)
         }
+        // The visitor asked to leave: the sessions are forgotten here even when a wallet did not answer.
+        yield* Effect.forEach(targets, forget, { discard: true })
         yield* storage.remove(Keys.walletConnectDeepLink)
         if (failures.length > 0) return yield* new DisconnectFailed({ reason: failures.join("; ") })
         return [...targets]
       })
 
-      const reset = Effect.fn("Connection.reset")(function* (namespace: ChainNamespace) {
-        yield* setNamespace(namespace, (current) => ({ ...current, account: initialAccountState }))
+      const session = Effect.fn("Connection.session")(function* (namespace: ChainNamespace) {
+        const entry = live.get(namespace)
+        const family = (yield* SubscriptionRef.get(state)).namespaces[namespace]
+        if (entry === undefined || family?.account.status !== "connected" || family.account.address === undefined || family.chainId === undefined) {
+          return Option.none<LiveSession>()
+        }
+        return Option.some<LiveSession>({
+          namespace,
+          connector: entry.connector,
+          provider: entry.provider,
+          address: family.account.address,
+          chainId: family.chainId
+        })
       })
 
-      const updateAccount = Effect.fn("Connection.updateAccount")(function* (
-        namespace: ChainNamespace,
-        update: (account: AccountState) => AccountState
-      ) {
-        yield* setNamespace(namespace, (current) => ({ ...current, account: update(current.account) }))
+      const addRecentWallet = Effect.fn("Connection.addRecentWallet")(function* (wallet: WalletCatalogEntry) {
+        const recent = yield* storage.modify(Keys.recentWallets, Keys.addRecentWallet(wallet))
+        yield* SubscriptionRef.update(state, (s) => ({ ...s, recentWallets: recent }))
       })
 
       return {
@@ -299,8 +402,13 @@ export class Connection extends Context.Service<
         connect,
         restore,
         disconnect,
-        reset,
-        updateAccount,
+        session,
+        setActiveNamespace: (namespace: ChainNamespace) =>
+          SubscriptionRef.update(state, (s) => (s.activeNamespace === namespace ? s : { ...s, activeNamespace: namespace })),
+        addRecentWallet,
+        reset: (namespace: ChainNamespace) => setNamespace(namespace, (current) => ({ ...current, account: initialAccountState })),
+        updateAccount: (namespace: ChainNamespace, update: (account: AccountState) => AccountState) =>
+          setNamespace(namespace, (current) => ({ ...current, account: update(current.account) })),
         setWalletChain,
         walletChainChanges: Stream.fromPubSub(chainChanges)
       }

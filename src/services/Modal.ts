@@ -4,7 +4,6 @@
  * rejected when the modal closes. When sign-in is required the modal cannot be closed without a session.
  */
 import { Context, Deferred, Effect, Layer, SubscriptionRef } from "effect"
-import type { ChainNamespace } from "../domain/Caip"
 import { MODAL_SHAKE_MS, NOT_ALLOWED_MESSAGE_DELAY_MS } from "../domain/constants"
 import { RequestRejectedByModal, RpcMethodNotAllowed } from "../domain/errors"
 import { backClosesModal, type ModalView, openingView } from "../domain/rules"
@@ -14,24 +13,44 @@ import { Connection } from "./Connection"
 import { Notifications } from "./Notifications"
 import { Platform } from "./Platform"
 
-/** What a view needs to know besides its name (the wallet being connected, the network to switch to…). */
-export interface RouteData {
-  readonly wallet?: WalletCatalogEntry | undefined
-  readonly connectorId?: string | undefined
-  readonly namespace?: ChainNamespace | undefined
-  readonly networkId?: string | undefined
-}
+/**
+ * A route of the modal: one case per view, each with the data that view needs (the wallet being connected…). Views
+ * without data are `{ view }`.
+ */
+export type Route =
+  | { readonly view: "Connect" }
+  | { readonly view: "AllWallets" }
+  | {
+      readonly view: "ConnectingExternal"
+      /** The connector to connect through; absent for a catalogue wallet this page cannot reach (not installed). */
+      readonly connectorId?: string | undefined
+      /** The catalogue entry the visitor chose, remembered as a recent wallet. */
+      readonly wallet?: WalletCatalogEntry | undefined
+    }
+  | { readonly view: "WalletConnectBasic" }
+  | { readonly view: "ConnectingWalletConnect"; readonly wallet: WalletCatalogEntry }
+  | { readonly view: "Account" }
+  | { readonly view: "Networks" }
+  | { readonly view: "UnsupportedChain" }
+  | { readonly view: "ConnectingSiwe" }
+  | { readonly view: "ConnectingFarcaster" }
+  | { readonly view: "SIWXSignMessage" }
+  | { readonly view: "ApproveTransaction" }
+  | { readonly view: "RegisterAccountName" }
+  | { readonly view: "RegisterAccountNameSuccess" }
 
-/** One entry of the router history. */
-export interface Route {
-  readonly view: ModalView
-  readonly data: RouteData
+/** The route of one view. */
+export type RouteOf<V extends ModalView> = Extract<Route, { readonly view: V }>
+
+/** One entry of the router history: its route, and a key no other entry had (a view opened twice is two entries). */
+export interface HistoryEntry {
+  readonly route: Route
+  readonly key: number
 }
 
 /** A step of a transaction flow (approve, then swap…): where it goes and what to do when it ends. */
 export interface TransactionStep {
-  readonly view: ModalView
-  readonly data?: RouteData | undefined
+  readonly route: Route
   /** Replace the current view instead of pushing it. */
   readonly replace?: boolean | undefined
 }
@@ -42,7 +61,7 @@ export interface ModalState {
   readonly loading: boolean
   readonly shake: boolean
   /** The history; the last entry is the current view. Never empty. */
-  readonly history: ReadonlyArray<Route>
+  readonly history: ReadonlyArray<HistoryEntry>
   readonly transactionStack: ReadonlyArray<TransactionStep>
   /** Sign-in is required and there is no session yet: closing shakes instead. */
   readonly signInRequired: boolean
@@ -51,15 +70,19 @@ export interface ModalState {
 /** How a transaction step ended. */
 export type StepOutcome = "success" | "error" | "cancel"
 
+const CONNECT: HistoryEntry = { route: { view: "Connect" }, key: 0 }
+
+/** The current entry of a state. */
+export const currentEntry = (state: ModalState): HistoryEntry => state.history[state.history.length - 1] ?? CONNECT
+
 /** The current route of a state. */
-export const currentRoute = (state: ModalState): Route =>
-  state.history[state.history.length - 1] ?? { view: "Connect", data: {} }
+export const currentRoute = (state: ModalState): Route => currentEntry(state).route
 
 const closedState: ModalState = {
   open: false,
   loading: false,
   shake: false,
-  history: [{ view: "Connect", data: {} }],
+  history: [CONNECT],
   transactionStack: [],
   signInRequired: false
 }
@@ -69,16 +92,16 @@ export class Modal extends Context.Service<
   Modal,
   {
     readonly state: SubscriptionRef.SubscriptionRef<ModalState>
-    /** Opens on the view the rules choose (a requested view, Account when connected, else Connect). */
-    readonly open: (request?: { readonly view?: ModalView; readonly data?: RouteData }) => Effect.Effect<void>
+    /** Opens on the view the rules choose (a requested route, Account when connected, else Connect). */
+    readonly open: (route?: Route) => Effect.Effect<void>
     /** Closes and rejects every open unsafe request; shakes instead when sign-in is required. */
     readonly close: Effect.Effect<void>
     /** Goes to a view, keeping history. */
-    readonly push: (view: ModalView, data?: RouteData) => Effect.Effect<void>
+    readonly push: (route: Route) => Effect.Effect<void>
     /** Replaces the current view. */
-    readonly replace: (view: ModalView, data?: RouteData) => Effect.Effect<void>
+    readonly replace: (route: Route) => Effect.Effect<void>
     /** Starts the history again from a view. */
-    readonly reset: (view: ModalView, data?: RouteData) => Effect.Effect<void>
+    readonly reset: (route: Route) => Effect.Effect<void>
     /** Goes back; closes when history holds a single entry or contains UnsupportedChain. */
     readonly goBack: Effect.Effect<void>
     readonly setLoading: (loading: boolean) => Effect.Effect<void>
@@ -115,6 +138,8 @@ export class Modal extends Context.Service<
       const scope = yield* Effect.scope
       const pending = new Map<number, Deferred.Deferred<never, RequestRejectedByModal>>()
       let nextRequestId = 1
+      let nextKey = 1
+      const entry = (route: Route): HistoryEntry => ({ route, key: nextKey++ })
 
       const rejectOpenRequests = Effect.suspend(() => {
         const waiting = [...pending.values()]
@@ -131,17 +156,18 @@ export class Modal extends Context.Service<
         return account?.status === "connected" ? account.address : undefined
       })
 
-      const open = Effect.fn("Modal.open")(function* (request?: { readonly view?: ModalView; readonly data?: RouteData }) {
+      const open = Effect.fn("Modal.open")(function* (route?: Route) {
         const view = openingView({
           adapterCount: adapters.namespaces.length,
           address: yield* connectedAddress,
-          requestedView: request?.view,
+          requestedView: route?.view,
           isMobile: platform.isMobile
         })
+        const opened: Route = route !== undefined && route.view === view ? route : ({ view } as Route)
         yield* SubscriptionRef.update(state, (s) => ({
           ...s,
           open: true,
-          history: [{ view, data: request?.data ?? {} }],
+          history: [entry(opened)],
           transactionStack: []
         }))
       })
@@ -163,27 +189,27 @@ export class Modal extends Context.Service<
         yield* rejectOpenRequests
       }).pipe(Effect.withSpan("Modal.close"))
 
-      const push = Effect.fn("Modal.push")(function* (view: ModalView, data: RouteData = {}) {
-        yield* SubscriptionRef.update(state, (s) => ({ ...s, history: [...s.history, { view, data }] }))
+      const push = Effect.fn("Modal.push")(function* (route: Route) {
+        yield* SubscriptionRef.update(state, (s) => ({ ...s, history: [...s.history, entry(route)] }))
       })
 
-      const replace = Effect.fn("Modal.replace")(function* (view: ModalView, data: RouteData = {}) {
-        yield* SubscriptionRef.update(state, (s) => ({ ...s, history: [...s.history.slice(0, -1), { view, data }] }))
+      const replace = Effect.fn("Modal.replace")(function* (route: Route) {
+        yield* SubscriptionRef.update(state, (s) => ({ ...s, history: [...s.history.slice(0, -1), entry(route)] }))
       })
 
-      const reset = Effect.fn("Modal.reset")(function* (view: ModalView, data: RouteData = {}) {
-        yield* SubscriptionRef.update(state, (s) => ({ ...s, history: [{ view, data }] }))
+      const reset = Effect.fn("Modal.reset")(function* (route: Route) {
+        yield* SubscriptionRef.update(state, (s) => ({ ...s, history: [entry(route)] }))
       })
 
       const goBack = Effect.gen(function* () {
         const current = yield* SubscriptionRef.get(state)
-        if (backClosesModal(current.history.map((route) => route.view))) return yield* close
+        if (backClosesModal(current.history.map((item) => item.route.view))) return yield* close
         yield* SubscriptionRef.update(state, (s) => ({ ...s, history: s.history.slice(0, -1) }))
       }).pipe(Effect.withSpan("Modal.goBack"))
 
       const pushTransactionStep = Effect.fn("Modal.pushTransactionStep")(function* (step: TransactionStep) {
         yield* SubscriptionRef.update(state, (s) => ({ ...s, transactionStack: [...s.transactionStack, step] }))
-        yield* step.replace === true ? replace(step.view, step.data) : push(step.view, step.data)
+        yield* step.replace === true ? replace(step.route) : push(step.route)
       })
 
       const popTransactionStep = Effect.fn("Modal.popTransactionStep")(function* (outcome: StepOutcome) {

@@ -4,7 +4,7 @@
  * network. Switching asks the family's wallet through its adapter when a wallet is connected; a wallet that moves
  * to a chain outside the list shows UnsupportedChain (unless allowed, switching is off, or basic mode is on).
  */
-import { Context, Effect, Layer, Stream, SubscriptionRef } from "effect"
+import { Context, Effect, Layer, Option, Stream, SubscriptionRef } from "effect"
 import { Alerts } from "../domain/alerts"
 import type { ChainNamespace } from "../domain/Caip"
 import {
@@ -43,9 +43,9 @@ export const findRequested = (requested: ReadonlyArray<CaipNetwork>, id: string)
   requested.find((network) => network.caipNetworkId === id || network.deprecatedCaipNetworkId === id)
 
 /**
- * A family's active network at start: the stored one when it is requested; the unsupported placeholder for a
- * stored chain outside the list when unsupported chains are allowed; else the default network (when it belongs to
- * this family and is requested), else the first requested.
+ * A family's active network at start (spec 4): the stored one when it is requested; the unsupported-network
+ * placeholder for a stored network that is no longer in the host's list (never a silent move to another network);
+ * else the default network (when it belongs to this family and is requested), else the first requested.
  */
 export const initialActiveNetwork = (context: InitialNetworkContext): CaipNetwork | undefined => {
   if (context.stored !== null) {
@@ -53,7 +53,7 @@ export const initialActiveNetwork = (context: InitialNetworkContext): CaipNetwor
     if (stored !== undefined) return stored
     const [namespace, reference] = context.stored.split(":")
     const family = context.requested[0]?.chainNamespace
-    if (context.allowUnsupportedChain && namespace === family && family !== undefined && reference !== undefined) {
+    if (namespace === family && family !== undefined && reference !== undefined && reference !== "") {
       return unsupportedNetwork(family, /^\d+$/.test(reference) ? Number(reference) : reference)
     }
   }
@@ -119,12 +119,14 @@ export class Networks extends Context.Service<
         activeNamespace: connected.activeNamespace ?? firstNamespace
       })
 
-      const setActive = Effect.fn("Networks.setActive")(function* (network: CaipNetwork) {
+      // A family's active network; the family in front changes only when the visitor switches (or connects) to it.
+      const setActive = Effect.fn("Networks.setActive")(function* (network: CaipNetwork, front: boolean) {
         yield* SubscriptionRef.update(state, (s) => ({
           ...s,
           active: { ...s.active, [network.chainNamespace]: network },
-          activeNamespace: network.chainNamespace
+          activeNamespace: front ? network.chainNamespace : s.activeNamespace
         }))
+        if (front) yield* connection.setActiveNamespace(network.chainNamespace)
         if (!isUnsupportedNetwork(network)) {
           yield* storage.set(Keys.activeNetwork(network.chainNamespace), network.caipNetworkId)
         }
@@ -143,20 +145,27 @@ export class Networks extends Context.Service<
         return network
       })
 
-      const isConnected = (namespace: ChainNamespace) =>
-        Effect.map(SubscriptionRef.get(connection.state), (s) => s.namespaces[namespace]?.account.status === "connected")
-
       const switchNetwork = Effect.fn("Networks.switchNetwork")(function* (caipNetworkId: string) {
         const network = yield* find(caipNetworkId).pipe(
           Effect.tapError(() => notifications.raiseAlert(Alerts.SWITCH_NETWORK_NOT_FOUND))
         )
-        if (yield* isConnected(network.chainNamespace)) {
+        const session = yield* connection.session(network.chainNamespace)
+        if (Option.isSome(session)) {
           const adapter = yield* adapters.get(network.chainNamespace)
-          yield* adapter.switchNetwork(network)
-          yield* setActive(network)
+          const current = yield* activeNetwork(network.chainNamespace)
+          yield* adapter.switchNetwork(
+            {
+              provider: session.value.provider,
+              address: session.value.address,
+              network: current,
+              walletName: session.value.connector.info.name ?? session.value.connector.info.id
+            },
+            network
+          )
+          yield* setActive(network, true)
           yield* connection.setWalletChain(network.chainNamespace, network.id)
         } else {
-          yield* setActive(network)
+          yield* setActive(network, true)
         }
         return network
       })
@@ -165,12 +174,10 @@ export class Networks extends Context.Service<
         const current = yield* SubscriptionRef.get(state)
         const network = findRequested(current.requested, `${change.namespace}:${change.chainId}`)
         if (network !== undefined) {
-          if (current.active[change.namespace]?.caipNetworkId !== network.caipNetworkId || current.activeNamespace !== change.namespace) {
-            yield* setActive(network)
-          }
+          if (current.active[change.namespace]?.caipNetworkId !== network.caipNetworkId) yield* setActive(network, false)
           return
         }
-        yield* setActive(unsupportedNetwork(change.namespace, change.chainId as NetworkChainId))
+        yield* setActive(unsupportedNetwork(change.namespace, change.chainId as NetworkChainId), false)
         const shows = showsUnsupportedChain({
           inRequestedNetworks: false,
           allowUnsupportedChain: config.allowUnsupportedChain,
@@ -181,13 +188,19 @@ export class Networks extends Context.Service<
       })
 
       // A family left on the unsupported placeholder returns to a requested network once its wallet disconnects.
+      // Only a wallet leaving counts: a family that starts disconnected keeps a stored network the host dropped
+      // (spec 4: it shows as the unsupported network until the visitor picks one).
+      const wasOpen = new Set<ChainNamespace>()
       const leaveUnsupportedOnDisconnect = Effect.fn("Networks.leaveUnsupported")(function* (
         statuses: ReadonlyArray<readonly [ChainNamespace, string]>
       ) {
         const current = yield* SubscriptionRef.get(state)
         for (const [namespace, status] of statuses) {
+          const left = status === "disconnected" && wasOpen.has(namespace)
+          if (status === "disconnected") wasOpen.delete(namespace)
+          else wasOpen.add(namespace)
           const network = current.active[namespace]
-          if (status !== "disconnected" || network === undefined || !isUnsupportedNetwork(network)) continue
+          if (!left || network === undefined || !isUnsupportedNetwork(network)) continue
           const fallback = current.requested.find((n) => n.chainNamespace === namespace)
           if (fallback !== undefined) {
             yield* SubscriptionRef.update(state, (s) => ({ ...s, active: { ...s.active, [namespace]: fallback } }))
@@ -196,6 +209,17 @@ export class Networks extends Context.Service<
       })
 
       yield* connection.walletChainChanges.pipe(Stream.runForEach(followWallet), Effect.forkScoped)
+      // The family in front is the Connection's (the family connected last, or switched to): its network shows.
+      yield* SubscriptionRef.changes(connection.state).pipe(
+        Stream.map((s) => s.activeNamespace),
+        Stream.changes,
+        Stream.runForEach((namespace) =>
+          namespace === undefined
+            ? Effect.void
+            : SubscriptionRef.update(state, (s) => (s.activeNamespace === namespace ? s : { ...s, activeNamespace: namespace }))
+        ),
+        Effect.forkScoped
+      )
       yield* SubscriptionRef.changes(connection.state).pipe(
         Stream.map((s) =>
           Object.entries(s.namespaces).map(([n, c]) => [n as ChainNamespace, c?.account.status ?? "disconnected"] as const)

@@ -1,76 +1,134 @@
 /**
- * What a host asks of the connected wallet: sign a message with the family in front, send an EVM transaction and
- * follow it until mined. Each step shows the visitor what happens (spec 7.7: 'Transaction started'; 'Something went
- * wrong' on failure) and fails with the catalogue's errors.
+ * WalletActions: what a host asks of the connected wallet, in any family — sign a message, send a native or token
+ * transfer (or an EVM call), follow a transaction until it is final, read balances, pass a raw wallet request. Each
+ * action runs on the family in front (or the one named), through that family's adapter over the session's
+ * provider: no action knows a family. Sending shows the visitor what happens (spec 7.7: 'Transaction started';
+ * the wallet's own words, or 'Something went wrong' / 'Failed to send transaction. Please try again.' on Solana);
+ * a confirmed transaction refreshes the balances.
  */
-import { Effect, SubscriptionRef } from "effect"
+import { Context, Effect, Layer, Option, SubscriptionRef } from "effect"
+import type { ChainNamespace } from "../domain/Caip"
+import { type AdapterForNamespaceMissing, CaipNetworkOrAddressUndefined, type NetworkNotFound, UserRejected } from "../domain/errors"
+import type { WalletRequestError } from "../domain/walletErrors"
 import {
-  AdapterForNamespaceMissing,
-  CaipNetworkOrAddressUndefined,
-  ProviderNotFound,
-  SignMessageFailed,
-  SomethingWentWrong,
-  TransactionReverted,
-  UserRejected
-} from "../domain/errors"
-import { ChainAdapters } from "./ChainAdapter"
+  type AccountSession,
+  type ChainAdapter,
+  ChainAdapters,
+  type ChainBalance,
+  type RequestError,
+  type SendError,
+  type SendRequest,
+  type SignError,
+  type TransactionConfirmation,
+  type WaitError
+} from "./ChainAdapter"
 import { Connection } from "./Connection"
-import type { Eip155Adapter, EvmReceipt, EvmTransactionRequest } from "./eip155/Eip155Adapter"
 import { Networks } from "./Networks"
 import { Notifications } from "./Notifications"
+import { Portfolio } from "./Portfolio"
 
-const activeFamily = Effect.gen(function* () {
-  const connection = yield* Connection
-  const state = yield* SubscriptionRef.get(connection.state)
-  const namespace = state.activeNamespace
-  if (namespace === undefined || state.namespaces[namespace]?.account.status !== "connected") {
-    return yield* new CaipNetworkOrAddressUndefined()
+/** No account to act for: nothing connected in that family. */
+export type NoAccount = CaipNetworkOrAddressUndefined | AdapterForNamespaceMissing | NetworkNotFound
+
+const SENT = "Transaction started"
+const SEND_FAILED: Partial<Record<ChainNamespace, string>> = { solana: "Failed to send transaction. Please try again." }
+const GENERIC_FAILURE = "Something went wrong"
+
+// Errors whose message is the wallet's (or node's) own sentence: the visitor reads those words.
+const WALLET_WORDS: ReadonlyArray<WalletRequestError["_tag"]> = [
+  "InsufficientFunds",
+  "RequestAlreadyPending",
+  "InvalidWalletParams",
+  "WalletUnauthorized",
+  "WalletMethodUnsupported",
+  "WalletDisconnected",
+  "TransactionRejected"
+]
+
+/** The wallet actions of every family. */
+export class WalletActions extends Context.Service<
+  WalletActions,
+  {
+    /** Signs a text message with the wallet of the family in front (or of `namespace`). */
+    readonly signMessage: (message: string, namespace?: ChainNamespace) => Effect.Effect<string, SignError | NoAccount>
+    /** Sends a transfer or call; the transaction hash (EVM) or signature (Solana) once the wallet sent it. */
+    readonly send: (request: SendRequest, namespace?: ChainNamespace) => Effect.Effect<string, SendError | NoAccount>
+    /** Waits until a transaction sent from the account in front is final (25 s at most), then refreshes balances. */
+    readonly waitForTransaction: (
+      hash: string,
+      namespace?: ChainNamespace
+    ) => Effect.Effect<TransactionConfirmation, WaitError | NoAccount>
+    /** The native and token balances of the account in front, read from its chain. */
+    readonly balances: (namespace?: ChainNamespace) => Effect.Effect<ReadonlyArray<ChainBalance>, RequestError | NoAccount>
+    /** A raw request to the wallet in front, in its family's method names. */
+    readonly request: (method: string, params: unknown, namespace?: ChainNamespace) => Effect.Effect<unknown, RequestError | NoAccount>
   }
-  return namespace
-})
+>()("wallet-runtime/WalletActions") {
+  /** The live actions over the connection, networks and adapters. */
+  static readonly layer = Layer.effect(WalletActions)(
+    Effect.gen(function* () {
+      const connection = yield* Connection
+      const networks = yield* Networks
+      const adapters = yield* ChainAdapters
+      const notifications = yield* Notifications
+      const portfolio = yield* Portfolio
 
-/** Signs a message with the wallet of the family in front. */
-export const signMessage = Effect.fn("WalletActions.signMessage")(function* (message: string) {
-  const namespace = yield* activeFamily
-  const adapter = yield* (yield* ChainAdapters).get(namespace)
-  return yield* adapter.signMessage(message)
-})
+      const inFront = (namespace: ChainNamespace | undefined) =>
+        Effect.gen(function* () {
+          const family = namespace ?? (yield* SubscriptionRef.get(connection.state)).activeNamespace
+          if (family === undefined) return yield* new CaipNetworkOrAddressUndefined()
+          const live = yield* connection.session(family)
+          if (Option.isNone(live)) return yield* new CaipNetworkOrAddressUndefined()
+          const adapter: ChainAdapter = yield* adapters.get(family)
+          const session: AccountSession = {
+            provider: live.value.provider,
+            address: live.value.address,
+            network: yield* networks.activeNetwork(family),
+            walletName: live.value.connector.info.name ?? live.value.connector.info.id
+          }
+          return { adapter, session, family }
+        })
 
-const isEip155 = (adapter: { readonly namespace: string }): adapter is Eip155Adapter =>
-  adapter.namespace === "eip155" && "sendTransaction" in adapter
+      const signMessage = Effect.fn("WalletActions.signMessage")(function* (message: string, namespace?: ChainNamespace) {
+        const { adapter, session } = yield* inFront(namespace)
+        return yield* adapter.signMessage(session, message)
+      })
 
-/** Sends an EVM transaction from the connected account; 'Transaction started' once the wallet sent it. */
-export const sendTransaction = Effect.fn("WalletActions.sendTransaction")(function* (request: EvmTransactionRequest) {
-  const adapters = yield* ChainAdapters
-  const notifications = yield* Notifications
-  const adapter = yield* adapters.get("eip155")
-  if (!isEip155(adapter)) return yield* new AdapterForNamespaceMissing({ namespace: "eip155" })
-  const connection = yield* SubscriptionRef.get((yield* Connection).state)
-  if (connection.namespaces.eip155?.account.status !== "connected") return yield* new CaipNetworkOrAddressUndefined()
-  const hash = yield* adapter.sendTransaction(request).pipe(
-    Effect.tapError((error) =>
-      error instanceof UserRejected ? Effect.void : notifications.showSnackbar("error", "Something went wrong")
-    )
+      const send = Effect.fn("WalletActions.send")(function* (request: SendRequest, namespace?: ChainNamespace) {
+        const { adapter, session, family } = yield* inFront(namespace)
+        const hash = yield* adapter.send(session, request).pipe(
+          Effect.tapError((error) =>
+            error instanceof UserRejected
+              ? Effect.void
+              : notifications.showSnackbar(
+                  "error",
+                  (WALLET_WORDS as ReadonlyArray<string>).includes(error._tag) ? error.message : (SEND_FAILED[family] ?? GENERIC_FAILURE)
+                )
+          )
+        )
+        yield* notifications.showSnackbar("success", SENT)
+        return hash
+      })
+
+      const waitForTransaction = Effect.fn("WalletActions.waitForTransaction")(function* (hash: string, namespace?: ChainNamespace) {
+        const { adapter, session } = yield* inFront(namespace)
+        const confirmation = yield* adapter.waitForTransaction(hash, session.network)
+        const account = (yield* SubscriptionRef.get(connection.state)).namespaces[session.network.chainNamespace]?.account
+        if (account?.caipAddress !== undefined) yield* portfolio.refresh(account.caipAddress)
+        return confirmation
+      })
+
+      const balances = Effect.fn("WalletActions.balances")(function* (namespace?: ChainNamespace) {
+        const { adapter, session } = yield* inFront(namespace)
+        return yield* adapter.balances(session.address, session.network)
+      })
+
+      const request = Effect.fn("WalletActions.request")(function* (method: string, params: unknown, namespace?: ChainNamespace) {
+        const { adapter, session } = yield* inFront(namespace)
+        return yield* adapter.request(session, method, params)
+      })
+
+      return { signMessage, send, waitForTransaction, balances, request }
+    })
   )
-  yield* notifications.showSnackbar("success", "Transaction started")
-  return hash
-})
-
-/** Waits for an EVM transaction on the active eip155 network; a revert fails with its reason. */
-export const waitForTransaction = Effect.fn("WalletActions.waitForTransaction")(function* (hash: string) {
-  const adapter = yield* (yield* ChainAdapters).get("eip155")
-  if (!isEip155(adapter)) return yield* new AdapterForNamespaceMissing({ namespace: "eip155" })
-  const network = yield* (yield* Networks).activeNetwork("eip155")
-  const receipt: EvmReceipt = yield* adapter.waitForReceipt(hash, network)
-  return receipt
-})
-
-/** Every error the wallet actions can end with. */
-export type WalletActionError =
-  | AdapterForNamespaceMissing
-  | CaipNetworkOrAddressUndefined
-  | ProviderNotFound
-  | SignMessageFailed
-  | SomethingWentWrong
-  | TransactionReverted
-  | UserRejected
+}

@@ -10,7 +10,6 @@
 import { Context, Effect, Fiber, FiberHandle, FiberSet, Layer, Option, Semaphore, Stream, SubscriptionRef } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import { GetWalletsResponse } from "../domain/Api"
-import type { ChainNamespace } from "../domain/Caip"
 import {
   FEATURED_WALLETS_COUNT,
   IMAGE_PRELOAD_TIMEOUT_MS,
@@ -18,8 +17,8 @@ import {
   WALLETS_PAGE_SIZE,
   WALLETS_SEARCH_SIZE
 } from "../domain/constants"
-import type { CustomWallet, ConnectorInfo, ConnectorType, WalletCatalogEntry } from "../domain/Wallet"
-import { ChainAdapters } from "./ChainAdapter"
+import { type ConnectorInfo, type CustomWallet, installedConnectorFor, type WalletCatalogEntry } from "../domain/Wallet"
+import { Connectors } from "./connectors/Connectors"
 import { Config, namespacesOf } from "./Config"
 import { Notifications } from "./Notifications"
 import { makeServiceClient, SDK_TYPE, SDK_VERSION, type ServiceQuery, serviceUrl } from "./serviceHttp"
@@ -93,22 +92,6 @@ export const initialWalletCatalogState: WalletCatalogState = {
   search: { input: "", query: "", certifiedOnly: false, results: [], count: 0, loading: false }
 }
 
-/** Connector types that mean the wallet is in this browser. */
-const INSTALLED_TYPES: ReadonlyArray<ConnectorType> = ["INJECTED", "ANNOUNCED", "MULTI_CHAIN"]
-
-/** The installed connector reaching `wallet`, matched on the catalogue id or the rdns. */
-export const installedConnectorOf = (
-  wallet: Pick<WalletCatalogEntry, "id" | "rdns">,
-  connectors: ReadonlyArray<ConnectorInfo>
-): ConnectorInfo | undefined =>
-  connectors.find(
-    (connector) =>
-      INSTALLED_TYPES.includes(connector.type) &&
-      (connector.explorerId === wallet.id ||
-        connector.id === wallet.id ||
-        (typeof wallet.rdns === "string" && (connector.info?.rdns === wallet.rdns || connector.id === wallet.rdns)))
-  )
-
 /** A host's custom wallet as a catalogue entry (it supports whatever the host says; no catalogue chains). */
 export const customWalletEntry = (wallet: CustomWallet): WalletCatalogEntry => ({
   id: wallet.id,
@@ -145,12 +128,12 @@ export class WalletCatalog extends Context.Service<
   }
 >()("wallet-runtime/WalletCatalog") {
   /** The catalogue at `Config.endpoints.walletCatalog`, over the HttpClient in context. */
-  static readonly layer: Layer.Layer<WalletCatalog, never, Config | Notifications | ChainAdapters | HttpClient.HttpClient> =
+  static readonly layer: Layer.Layer<WalletCatalog, never, Config | Notifications | Connectors | HttpClient.HttpClient> =
     Layer.effect(WalletCatalog)(
       Effect.gen(function* () {
         const config = yield* Config
         const notifications = yield* Notifications
-        const adapters = yield* ChainAdapters
+        const registry = yield* Connectors
         const client = yield* HttpClient.HttpClient
         const scope = yield* Effect.scope
         const baseUrl = config.endpoints.walletCatalog
@@ -194,7 +177,7 @@ export class WalletCatalog extends Context.Service<
         const listing = (wallet: WalletCatalogEntry): WalletListing => ({
           wallet,
           imageUrl: imageUrl(wallet),
-          installed: installedConnectorOf(wallet, connectors)
+          installed: installedConnectorFor(wallet, connectors)
         })
 
         const state = yield* SubscriptionRef.make<WalletCatalogState>({ ...initialWalletCatalogState, custom: customListings })
@@ -374,26 +357,12 @@ export class WalletCatalog extends Context.Service<
         })
 
         // Installed and announced wallets come and go (EIP-6963 announcements): the lists follow them.
-        const connectorLists = adapters.namespaces.map((namespace: ChainNamespace) =>
-          Stream.unwrap(
-            Effect.map(Effect.orDie(adapters.get(namespace)), (adapter) =>
-              SubscriptionRef.changes(adapter.connectors).pipe(Stream.map((list) => [namespace, list] as const))
-            )
-          )
-        )
-        const byFamily = new Map<ChainNamespace, ReadonlyArray<ConnectorInfo>>()
-        // The connectors known now, so the first lists are right without waiting for the stream to start.
-        for (const namespace of adapters.namespaces) {
-          const adapter = yield* Effect.orDie(adapters.get(namespace))
-          byFamily.set(namespace, yield* SubscriptionRef.get(adapter.connectors))
-        }
-        connectors = [...byFamily.values()].flat()
-        yield* Stream.mergeAll(connectorLists, { concurrency: "unbounded" }).pipe(
-          Stream.runForEach(([namespace, list]) =>
-            Effect.gen(function* () {
-              byFamily.set(namespace, list)
-              connectors = [...byFamily.values()].flat()
-              yield* publish()
+        connectors = (yield* SubscriptionRef.get(registry.connectors)).map((connector) => connector.info)
+        yield* SubscriptionRef.changes(registry.connectors).pipe(
+          Stream.runForEach((list) =>
+            Effect.suspend(() => {
+              connectors = list.map((connector) => connector.info)
+              return publish()
             })
           ),
           Effect.forkIn(scope)

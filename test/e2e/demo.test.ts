@@ -36,10 +36,12 @@ const accountButton = (address: string) =>
   page.getByRole("button", { name: new RegExp(`${escape(NAMES[address] ?? "")}|${escape(truncateAddress(address))}`) })
 const networkButton = () => page.getByRole("button", { name: /^Network: / })
 
+// Connecting closes the modal, as the peers do: the host's button then shows the account.
 const openAndConnect = async () => {
   await page.getByRole("button", { name: "Connect wallet" }).click()
   await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).click()
-  await expect.poll(() => dialog().getByText(truncateAddress(wallet.address())).count()).toBeGreaterThan(0)
+  await expect.poll(() => dialog().count()).toBe(0)
+  await accountButton(wallet.address()).waitFor()
 }
 
 const closeModal = async () => {
@@ -83,8 +85,10 @@ describe("the demo in Chromium with an injected wallet", () => {
     expect(made.filter((url) => !url.startsWith(origin))).toEqual([])
   })
 
-  it("connects: the account view shows the address and the anvil balance", async () => {
+  it("connects: the modal closes, and the account view shows the address and the anvil balance", async () => {
     await openAndConnect()
+    await accountButton(ALICE).click()
+    await expect.poll(() => dialog().getByText(truncateAddress(ALICE)).count()).toBeGreaterThan(0)
     const wei = await createPublicClient({ transport: http(rpcA) }).getBalance({ address: ALICE })
     const shown = formatAmount(formatUnits(wei, 18))
     await expect.poll(() => dialog().getByText(new RegExp(shown.replace(/[.,]/g, "\\$&"))).count()).toBeGreaterThan(0)
@@ -148,7 +152,7 @@ describe("the demo in Chromium with an injected wallet", () => {
     const client = createPublicClient({ transport: http(rpcA) })
     const before = await client.getBalance({ address: BOB })
     await page.getByRole("button", { name: "Send" }).click()
-    await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 20_000 }).toMatch(/mined in block \d+/)
+    await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 20_000 }).toMatch(/confirmed in block \d+/)
     expect((await client.getBalance({ address: BOB })) - before).toBe(10_000_000_000_000_000n)
   })
 
@@ -168,7 +172,8 @@ describe("the demo in Chromium with an injected wallet", () => {
       wallet.setApproval("approve")
     }
     await dialog().getByRole("button", { name: "Try again" }).click()
-    await expect.poll(() => dialog().getByText(truncateAddress(ALICE)).count()).toBeGreaterThan(0)
+    await expect.poll(() => dialog().count()).toBe(0)
+    await accountButton(ALICE).click()
     await dialog().getByRole("button", { name: "Disconnect" }).click()
     await page.getByRole("button", { name: "Connect wallet" }).waitFor()
     await closeModal().catch(() => undefined)
@@ -205,12 +210,14 @@ describe("the demo in Chromium with an injected wallet", () => {
       expect(await focusedInDialog()).toBe(true)
     }
     await page.keyboard.press("Enter")
-    await expect.poll(() => dialog().getByText(truncateAddress(ALICE)).count()).toBeGreaterThan(0)
+    // Connecting closes the modal; the Connect button became the account button, and focus is on it.
+    await expect.poll(() => dialog().count()).toBe(0)
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? "")).toContain("alice.wallet.test")
+    await page.keyboard.press("Enter")
+    await dialog().getByRole("button", { name: "Disconnect" }).waitFor()
     await page.keyboard.press("Escape")
     await expect.poll(() => dialog().count()).toBe(0)
-    // The trigger is the same button, now showing the account: focus is back on it.
-    const focused = await page.evaluate(() => document.activeElement?.textContent ?? "")
-    expect(focused).toContain("alice.wallet.test")
+    expect(await page.evaluate(() => document.activeElement?.textContent ?? "")).toContain("alice.wallet.test")
   })
 
   it("never reached any address off this machine", () => {

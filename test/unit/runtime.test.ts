@@ -1,43 +1,62 @@
 import { describe, expect, it } from "@effect/vitest"
+import { vi } from "vitest"
 import { Effect, Layer, SubscriptionRef } from "effect"
+import { SomethingWentWrong } from "../../src/domain/errors"
 import { localChainA, localChainB, solana } from "../../src/domain/Network"
+import type { HostOptions } from "../../src/domain/Options"
+import { coreLayer } from "../../src/layers/Core"
 import { testLayer } from "../../src/layers/Test"
 import { makeWalletRuntime } from "../../src/runtime"
-import { type FakeChainAdapter, makeFakeChainAdapter } from "../../src/services/ChainAdapter"
+import { ChainAdapters } from "../../src/services/ChainAdapter"
+import { Config } from "../../src/services/Config"
 import { Connection } from "../../src/services/Connection"
+import type { Connector } from "../../src/services/connectors/Connector"
+import { Connectors } from "../../src/services/connectors/Connectors"
+import { type FakeWallet, makeFakeChainAdapter, makeFakeWallet } from "../../src/services/fakes/FakeWallet"
 import { Modal } from "../../src/services/Modal"
+import { Platform } from "../../src/services/Platform"
+import { RpcTransport } from "../../src/services/RpcTransport/RpcTransport"
+import { offlineHttpClientLayer } from "../../src/services/serviceHttp"
+import { Storage } from "../../src/services/Storage/Storage"
 import { activeAccountAtom, connectorsAtom } from "../../src/ui/atoms/connection"
 import { modalAtom } from "../../src/ui/atoms/modal"
 import { activeNetworkAtom } from "../../src/ui/atoms/networks"
 import { notificationsAtom } from "../../src/ui/atoms/notifications"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+const SOL_ALICE = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"
 
-const fakeWallet = (): FakeChainAdapter =>
-  Effect.runSync(makeFakeChainAdapter("eip155", { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 }))
+const fakeWallet = (): FakeWallet =>
+  Effect.runSync(makeFakeWallet({ families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } } }))
 
-const runtimeWith = (adapter: FakeChainAdapter, options: Record<string, unknown> = {}) =>
+const runtimeWith = (wallet: FakeWallet, options: Record<string, unknown> = {}) =>
   makeWalletRuntime(
     { projectId: "test", networks: [localChainA, localChainB], ...options },
-    { layer: (decoded) => testLayer(decoded, [adapter]) }
+    { layer: (decoded) => testLayer(decoded, { wallets: [wallet] }) }
   )
 
-const eventually = async (check: () => void) => {
-  for (let i = 0; i < 50; i++) {
-    try {
-      return check()
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
-  }
-  check()
-}
+/** Waits until the state the check reads has come (atoms follow the services a scheduler turn or more later). */
+const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 5 })
+
+/** Every service over wallets the test announces as it goes (a page where wallets announce themselves late). */
+const layerOverSource = (options: HostOptions, source: SubscriptionRef.SubscriptionRef<ReadonlyArray<Connector>>) =>
+  coreLayer(
+    Layer.mergeAll(
+      Storage.layerMemory,
+      Platform.layerFixed({}),
+      Config.layer(options),
+      Connectors.layerFrom([Effect.succeed(source)]),
+      ChainAdapters.layer([makeFakeChainAdapter("eip155"), makeFakeChainAdapter("solana")]),
+      offlineHttpClientLayer,
+      RpcTransport.layerTest(() => Effect.fail(new SomethingWentWrong({ reason: "no RPC here" })))
+    )
+  )
 
 describe("makeWalletRuntime", () => {
   it("the Effect API and the atoms share one set of services", async () => {
     const wallet = runtimeWith(fakeWallet())
     const unmount = wallet.registry.mount(activeAccountAtom)
-    await wallet.run(Effect.flatMap(Connection, (c) => c.connect({ namespace: "eip155", connectorId: "injected", network: localChainA })))
+    await wallet.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: "injected", networks: [localChainA] })))
     await eventually(() => expect(wallet.registry.get(activeAccountAtom).address).toBe(ALICE))
     expect(wallet.registry.get(activeAccountAtom).status).toBe("connected")
     unmount()
@@ -58,10 +77,10 @@ describe("makeWalletRuntime", () => {
 
   it("builds the services once, whichever side asks first", async () => {
     let builds = 0
-    const adapter = fakeWallet()
+    const fake = fakeWallet()
     const wallet = makeWalletRuntime(
       { projectId: "test", networks: [localChainA] },
-      { layer: (decoded) => Layer.tap(testLayer(decoded, [adapter]), () => Effect.sync(() => builds++)) }
+      { layer: (decoded) => Layer.tap(testLayer(decoded, { wallets: [fake] }), () => Effect.sync(() => builds++)) }
     )
     const unmount = wallet.registry.mount(modalAtom)
     await wallet.run(Effect.flatMap(Modal, (m) => m.open()))
@@ -72,7 +91,10 @@ describe("makeWalletRuntime", () => {
   })
 
   it("a missing projectId raises its alert and the runtime still works", async () => {
-    const wallet = makeWalletRuntime({ networks: [localChainA] }, { layer: (decoded, alerts) => testLayer(decoded, [fakeWallet()], {}, alerts) })
+    const wallet = makeWalletRuntime(
+      { networks: [localChainA] },
+      { layer: (decoded, alerts) => testLayer(decoded, { wallets: [fakeWallet()], alerts }) }
+    )
     expect(wallet.alerts.map((a) => a.shortMessage)).toEqual(["Project ID Not Configured"])
     const unmount = wallet.registry.mount(notificationsAtom)
     await eventually(() => expect(wallet.registry.get(notificationsAtom).alerts.map((a) => a.id)).toEqual(["PROJECT_ID_NOT_CONFIGURED"]))
@@ -89,31 +111,51 @@ describe("makeWalletRuntime", () => {
     )
   })
 
-  it("lists every family's connectors and follows new announcements", async () => {
+  it("lists every family's wallets, one row per wallet, and follows new announcements", async () => {
+    const metaMask = Effect.runSync(
+      makeFakeWallet({ id: "io.metamask", name: "MetaMask", type: "ANNOUNCED", rdns: "io.metamask", families: { eip155: { accounts: [], chainId: 1 } } })
+    )
+    // The same wallet announced through EIP-6963 and registered through the Wallet Standard (which has no rdns).
+    const phantomEvm = Effect.runSync(
+      makeFakeWallet({ id: "app.phantom", name: "Phantom", type: "ANNOUNCED", rdns: "app.phantom", families: { eip155: { accounts: [], chainId: 1 } } })
+    )
+    const phantomSolana = Effect.runSync(
+      makeFakeWallet({ id: "phantom-solana", name: "Phantom", type: "INJECTED", families: { solana: { accounts: [], chainId: solana.id } } })
+    )
+    const source = Effect.runSync(SubscriptionRef.make<ReadonlyArray<Connector>>([metaMask.connector, phantomEvm.connector]))
+    const wallet = makeWalletRuntime({ projectId: "test", networks: [localChainA, solana] }, { layer: (decoded) => layerOverSource(decoded, source) })
+    const rows = () => wallet.registry.get(connectorsAtom).map((c) => `${c.type}:${c.id}:${c.namespaces.join("+")}`)
+    const unmount = wallet.registry.mount(connectorsAtom)
+    await eventually(() => expect(rows()).toEqual(["ANNOUNCED:io.metamask:eip155", "ANNOUNCED:app.phantom:eip155"]))
+
+    await wallet.run(SubscriptionRef.update(source, (list) => [...list, phantomSolana.connector]))
+    await eventually(() => expect(rows()).toEqual(["ANNOUNCED:io.metamask:eip155", "MULTI_CHAIN:app.phantom:eip155+solana"]))
+    unmount()
+    await wallet.dispose()
+  })
+
+  it("connecting a wallet announced in two families connects both, the family asked first in front", async () => {
     const evm = Effect.runSync(
-      makeFakeChainAdapter("eip155", {
-        accounts: [{ address: ALICE, type: "eoa" }],
-        chainId: 31337,
-        connectors: [{ id: "io.metamask", name: "MetaMask", type: "ANNOUNCED", chain: "eip155", chains: [] }]
-      })
+      makeFakeWallet({ id: "app.phantom", name: "Phantom", type: "ANNOUNCED", rdns: "app.phantom", families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } } })
     )
     const sol = Effect.runSync(
-      makeFakeChainAdapter("solana", {
-        accounts: [],
-        chainId: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
-        connectors: [{ id: "phantom", name: "Phantom", type: "INJECTED", chain: "solana", chains: [] }]
-      })
+      makeFakeWallet({ id: "phantom-solana", name: "Phantom", families: { solana: { accounts: [{ address: SOL_ALICE, type: "eoa" }], chainId: solana.id } } })
     )
     const wallet = makeWalletRuntime(
       { projectId: "test", networks: [localChainA, solana] },
-      { layer: (decoded) => testLayer(decoded, [evm, sol]) }
+      { layer: (decoded) => testLayer(decoded, { wallets: [evm, sol] }) }
     )
-    const unmount = wallet.registry.mount(connectorsAtom)
-    await eventually(() => expect(wallet.registry.get(connectorsAtom).map((c) => c.id).sort()).toEqual(["io.metamask", "phantom"]))
-    await wallet.run(
-      SubscriptionRef.update(evm.connectors, (list) => [...list, { id: "io.rabby", name: "Rabby", type: "ANNOUNCED" as const, chain: "eip155" as const, chains: [] }])
+    const connected = await wallet.run(
+      Effect.flatMap(Connection, (c) => c.connect({ connectorId: "app.phantom", networks: [solana, localChainA] }))
     )
-    await eventually(() => expect(wallet.registry.get(connectorsAtom).map((c) => c.id).sort()).toEqual(["io.metamask", "io.rabby", "phantom"]))
+    expect(connected.connector.type).toBe("MULTI_CHAIN")
+    expect(connected.accounts).toEqual({
+      eip155: { address: ALICE, chainId: 31337 },
+      solana: { address: SOL_ALICE, chainId: solana.id }
+    })
+    expect([evm.calls, sol.calls]).toEqual([["connect:app.phantom"], ["connect:phantom-solana"]])
+    const unmount = wallet.registry.mount(activeAccountAtom)
+    await eventually(() => expect(wallet.registry.get(activeAccountAtom)).toMatchObject({ namespace: "solana", address: SOL_ALICE }))
     unmount()
     await wallet.dispose()
   })

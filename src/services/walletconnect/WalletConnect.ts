@@ -1,19 +1,25 @@
 /**
- * WalletConnect: the remote-protocol connector. It owns the universal provider (loaded with `import()` only when the
- * visitor chooses WalletConnect or a stored session is restored), the pairing URI the views show (it lives 4 minutes
- * and is replaced 10 s before it expires, by the Clock), and the session. The eip155 adapter reaches the session
- * through `provider`, an EIP-1193 facade, like any other wallet.
+ * WalletConnect: the remote-protocol connector, one session for every family it serves (eip155 and solana). It owns
+ * the universal provider (loaded with `import()` only when the visitor chooses WalletConnect or a stored session is
+ * restored), the pairing URI the views show (it lives 4 minutes and is replaced 10 s before it expires, by the
+ * Clock), and the session. Each family's adapter reaches the session through a provider of its own kind: an
+ * EIP-1193 facade for eip155, a SolanaProvider for solana.
  */
 import { Clock, Context, Data, Deferred, Effect, Exit, Fiber, FiberSet, Layer, PubSub, Scope, Semaphore, Stream, SubscriptionRef } from "effect"
+import type { Account } from "../../domain/Account"
 import { type Alert, alertForServiceError } from "../../domain/alerts"
+import type { ChainNamespace } from "../../domain/Caip"
 import { PAIRING_EXPIRY_MARGIN_MS, PAIRING_LIFETIME_MS } from "../../domain/constants"
-import { WalletConnectConnectorMissing } from "../../domain/errors"
-import type { CaipNetwork } from "../../domain/Network"
+import { fromBase58, fromBase64, toBase58, toBase64 } from "../../domain/encoding"
+import { SomethingWentWrong, WalletConnectConnectorMissing } from "../../domain/errors"
+import type { CaipNetwork, NetworkChainId } from "../../domain/Network"
 import type { HostOptions } from "../../domain/Options"
-import type { ConnectorInfo } from "../../domain/Wallet"
+import { walletErrorOf } from "../../domain/walletErrors"
 import { Config, networksOf } from "../Config"
+import type { Connector, FamilySession, WalletEvent } from "../connectors/Connector"
 import type { Eip1193Provider } from "../eip155/eip1193"
-import { proposalNamespaces } from "./namespaces"
+import type { SolanaProvider } from "../solana/provider"
+import { proposalNamespaces, WALLET_CONNECT_NAMESPACES } from "./namespaces"
 
 /** The connector id of WalletConnect, in every family it serves. */
 export const WALLET_CONNECT_CONNECTOR_ID = "walletConnect"
@@ -60,25 +66,16 @@ interface UniversalProviderLike {
 export class WalletConnect extends Context.Service<
   WalletConnect,
   {
-    /** The connector as the eip155 family lists it; `undefined` when no projectId is configured. */
-    readonly connector: ConnectorInfo | undefined
+    /** The connector, serving every configured family WalletConnect can; `undefined` when no projectId is configured. */
+    readonly connector: Connector | undefined
     /** The pairing URI and its expiry, for the views. */
     readonly pairing: SubscriptionRef.SubscriptionRef<PairingState>
-    /** The session's eip155 side as an EIP-1193 provider (requests on the session, events of the wallet). */
-    readonly provider: Eip1193Provider
-    /**
-     * Pairs with a wallet (or finds the open session): the URI appears in `pairing`, is replaced while no wallet
-     * pairs, and the eip155 accounts of the session are returned. Fails with the connector missing (no projectId).
-     */
-    readonly pair: (network?: CaipNetwork) => Effect.Effect<ReadonlyArray<string>, WalletConnectConnectorMissing | WalletConnectRequestFailed>
     /** The URI, replaced first when it has expired: what a view shows or a deep link carries. */
     readonly freshUri: Effect.Effect<string | undefined>
     /** Replaces the URI now (the visitor pressed Retry). */
     readonly replaceUri: Effect.Effect<void>
-    /** Stops pairing (the visitor left the view); a later `pair` starts again. */
+    /** Stops pairing (the visitor left the view); a later connect starts again. */
     readonly cancel: Effect.Effect<void>
-    /** Ends the session (the wallet is told) and clears the pairings. */
-    readonly disconnect: Effect.Effect<void>
     /** Alerts raised by relay errors (origin not allowed, invalid key, token not yet valid), each once. */
     readonly alerts: Stream.Stream<Alert>
     /** Whether the universal provider was loaded (it must not be before the visitor chooses WalletConnect). */
@@ -111,10 +108,21 @@ const chainReferenceOf = (value: unknown): number | undefined => {
 
 const addressOf = (caipAccount: string): string => caipAccount.slice(caipAccount.lastIndexOf(":") + 1)
 
+/** The CAIP-2 network of a CAIP-10 account (`namespace:reference`). */
+const networkIdOf = (caipAccount: string): string => caipAccount.slice(0, caipAccount.lastIndexOf(":"))
+
 const defaultMetadata = (): NonNullable<HostOptions["metadata"]> => {
   const origin = typeof location === "undefined" ? "http://127.0.0.1" : location.origin
   const name = typeof document === "undefined" || document.title === "" ? origin : document.title
   return { name, description: name, url: origin, icons: [] }
+}
+
+/** A wire transaction with its first (fee payer's) signature set: for wallets that answer only the signature. */
+const withFirstSignature = (wire: Uint8Array, signature: Uint8Array): Uint8Array => {
+  // Fewer than 128 signatures: the count is one byte, then 64 bytes each.
+  const signed = new Uint8Array(wire)
+  signed.set(signature.slice(0, 64), 1)
+  return signed
 }
 
 /** Makes the connector; the universal provider is loaded on first need and lives as long as the scope. */
@@ -124,33 +132,23 @@ export const makeWalletConnect = (
 ): Effect.Effect<WalletConnect["Service"], never, Scope.Scope> =>
   Effect.gen(function* () {
     const projectId = options.projectId?.trim() ?? ""
-    const eip155Networks = networksOf(options, "eip155")
-    const connector: ConnectorInfo | undefined =
-      projectId === "" || eip155Networks.length === 0
-        ? undefined
-        : {
-            id: WALLET_CONNECT_CONNECTOR_ID,
-            name: "WalletConnect",
-            type: "WALLET_CONNECT",
-            chain: "eip155",
-            chains: eip155Networks.map((network) => network.caipNetworkId)
-          }
+    const served = WALLET_CONNECT_NAMESPACES.filter((namespace) => networksOf(options, namespace).length > 0)
     const pairing = yield* SubscriptionRef.make<PairingState>({ _tag: "Idle" })
     const alerts = yield* PubSub.unbounded<Alert>()
+    const events = yield* PubSub.unbounded<WalletEvent>()
     const scope = yield* Effect.scope
     const runPromise = yield* FiberSet.makeRuntimePromise<never>()
-    const listeners = new Map<string, Set<(...args: Array<unknown>) => void>>()
     const raised = new Set<string>()
     let universal: UniversalProviderLike | undefined
     let onUri: ((uri: string) => void) | undefined
     let onRefused: ((error: WalletConnectRequestFailed) => void) | undefined
-    let running: Fiber.Fiber<ReadonlyArray<string>, WalletConnectConnectorMissing | WalletConnectRequestFailed> | undefined
+    let running: Fiber.Fiber<void, WalletConnectConnectorMissing | WalletConnectRequestFailed> | undefined
     let runningToken: object | undefined
     let restart: Deferred.Deferred<void> | undefined
+    // The Solana network the session is used on (Solana wallets have no chain of their own to report).
+    let solanaChain: string | undefined
 
-    const emit = (event: string, ...args: Array<unknown>) => {
-      for (const listener of listeners.get(event) ?? []) listener(...args)
-    }
+    const publish = (event: WalletEvent) => PubSub.publishUnsafe(events, event)
 
     const reportError = (error: unknown) => {
       const alert = alertForServiceError(errorOf(error).message)
@@ -159,7 +157,7 @@ export const makeWalletConnect = (
       onRefused?.(new WalletConnectRequestFailed({ code: undefined, message: errorOf(error).message }))
       if (raised.has(alert.id)) return
       raised.add(alert.id)
-      Effect.runSync(PubSub.publish(alerts, alert))
+      PubSub.publishUnsafe(alerts, alert)
     }
 
     const fail = (error: unknown) => {
@@ -169,7 +167,7 @@ export const makeWalletConnect = (
     }
 
     const init = Effect.gen(function* () {
-      if (connector === undefined) return yield* new WalletConnectConnectorMissing()
+      if (served.length === 0 || projectId === "") return yield* new WalletConnectConnectorMissing()
       const { UniversalProvider } = yield* Effect.tryPromise({
         try: () => import("@walletconnect/universal-provider"),
         catch: (error) => new WalletConnectRequestFailed({ code: undefined, message: `Unable to load WalletConnect: ${errorOf(error).message}` })
@@ -189,13 +187,24 @@ export const makeWalletConnect = (
         catch: fail
       })
       provider.on("display_uri", (uri: string) => onUri?.(uri))
-      provider.on("accountsChanged", (accounts: Array<string>) => emit("accountsChanged", accounts.map(addressOf)))
-      provider.on("chainChanged", (chain: unknown) => {
-        const chainId = chainReferenceOf(chain)
-        if (chainId !== undefined) emit("chainChanged", chainId)
+      // Account changes come with the chain they happened on: that chain's family is the one whose accounts changed.
+      provider.on("session_event", (payload: { params?: { chainId?: unknown; event?: { name?: unknown; data?: unknown } } }) => {
+        const chainId = typeof payload.params?.chainId === "string" ? payload.params.chainId : ""
+        const namespace = chainId.slice(0, chainId.indexOf(":")) as ChainNamespace
+        const event = payload.params?.event
+        if (!served.includes(namespace) || event?.name !== "accountsChanged" || !Array.isArray(event.data)) return
+        const accounts: ReadonlyArray<Account> = event.data
+          .filter((a): a is string => typeof a === "string")
+          .map((a) => ({ address: addressOf(a), type: "eoa" as const }))
+        publish({ _tag: "AccountsChanged", namespace, accounts })
       })
-      provider.on("disconnect", (error: unknown) => {
-        emit("disconnect", error)
+      provider.on("chainChanged", (chain: unknown) => {
+        if (typeof chain === "string" && chain.includes(":") && !chain.startsWith("eip155:")) return
+        const chainId = chainReferenceOf(chain)
+        if (chainId !== undefined) publish({ _tag: "ChainChanged", namespace: "eip155", chainId })
+      })
+      provider.on("disconnect", () => {
+        publish({ _tag: "Disconnected", namespace: undefined })
         Effect.runFork(SubscriptionRef.set(pairing, { _tag: "Idle" }))
       })
       provider.client.core.relayer.on("relayer_error", reportError)
@@ -215,8 +224,10 @@ export const makeWalletConnect = (
     // Only a loaded provider is kept: a failed load (the chunk or the relay unreachable) is tried again next time.
     const load = Semaphore.withPermit(loading)(Effect.suspend(() => (universal !== undefined ? Effect.succeed(universal) : init)))
 
-    const sessionAccounts = (provider: UniversalProviderLike): ReadonlyArray<string> =>
-      (provider.session?.namespaces["eip155"]?.accounts ?? []).map(addressOf).filter((a, i, all) => all.indexOf(a) === i)
+    const sessionAccounts = (provider: UniversalProviderLike, namespace: ChainNamespace): ReadonlyArray<string> =>
+      (provider.session?.namespaces[namespace]?.accounts ?? []).filter((a, i, all) => all.indexOf(a) === i)
+
+    const hasSession = (provider: UniversalProviderLike) => served.some((namespace) => sessionAccounts(provider, namespace).length > 0)
 
     // One pairing attempt: a URI, shown until a wallet approves, or replaced when it expires or on Retry.
     const attempt = (provider: UniversalProviderLike, network: CaipNetwork | undefined) =>
@@ -248,14 +259,13 @@ export const makeWalletConnect = (
     const pairOnce = (network: CaipNetwork | undefined) =>
       Effect.gen(function* () {
         const provider = yield* load
-        if (provider.session !== undefined && sessionAccounts(provider).length > 0) return sessionAccounts(provider)
+        if (hasSession(provider)) return
         while (!(yield* attempt(provider, network))) {
           yield* Effect.logDebug("WalletConnect pairing URI replaced")
         }
         yield* SubscriptionRef.set(pairing, { _tag: "Idle" })
         // The approved proposal's pairing has served: it is not kept for another session.
         yield* Effect.promise(() => provider.cleanupPendingPairings({ deletePairings: true }))
-        return sessionAccounts(provider)
       }).pipe(
         Effect.tapError((error) => SubscriptionRef.set(pairing, { _tag: "Failed", message: error.message })),
         Effect.onInterrupt(() => SubscriptionRef.set(pairing, { _tag: "Idle" })),
@@ -266,22 +276,23 @@ export const makeWalletConnect = (
         }))
       )
 
-    const pair = Effect.fn("WalletConnect.pair")(function* (network?: CaipNetwork) {
-      // A second ask while pairing (Retry, a double render) joins the pairing under way: one URI, one proposal.
-      if (running === undefined) {
-        const token = {}
-        runningToken = token
-        running = yield* Effect.forkIn(
-          pairOnce(network).pipe(
-            Effect.ensuring(Effect.sync(() => {
-              if (runningToken === token) running = undefined
-            }))
-          ),
-          scope
-        )
-      }
-      return yield* Fiber.join(running)
-    })
+    // A second ask while pairing (Retry, a second caller) joins the pairing under way: one URI, one proposal.
+    const pair = (network: CaipNetwork | undefined) =>
+      Effect.gen(function* () {
+        if (running === undefined) {
+          const token = {}
+          runningToken = token
+          running = yield* Effect.forkIn(
+            pairOnce(network).pipe(
+              Effect.ensuring(Effect.sync(() => {
+                if (runningToken === token) running = undefined
+              }))
+            ),
+            scope
+          )
+        }
+        return yield* Fiber.join(running)
+      })
 
     const replaceUri = Effect.suspend(() => (restart === undefined ? Effect.void : Deferred.succeed(restart, undefined))).pipe(
       Effect.asVoid,
@@ -319,55 +330,145 @@ export const makeWalletConnect = (
         Effect.map(chainReferenceOf)
       )
 
-    const request = (args: { readonly method: string; readonly params?: unknown }): Effect.Effect<unknown, unknown> => {
-      switch (args.method) {
-        case "eth_requestAccounts":
-          return pair()
-        case "eth_accounts":
-          // Asked on restore: the library loads only then, and an absent session has no accounts.
-          return Effect.map(load, sessionAccounts)
-        case "wallet_revokePermissions":
-          // For a WalletConnect wallet, the site giving up its permission is the session ending.
-          return Effect.as(disconnect, null)
-        default:
-          return Effect.gen(function* () {
-            const provider = yield* load
-            if (provider.session === undefined) return yield* new WalletConnectRequestFailed({ code: 4900, message: "WalletConnect session not found" })
-            if (args.method === "eth_chainId") return yield* currentChain(provider)
-            const chainId = yield* currentChain(provider)
-            return yield* Effect.tryPromise({
-              try: () =>
-                provider.request(
-                  args.params === undefined ? { method: args.method } : { method: args.method, params: args.params },
-                  chainId === undefined ? undefined : `eip155:${chainId}`
-                ),
-              catch: fail
+    const onSession = <A>(run: (provider: UniversalProviderLike) => Effect.Effect<A, WalletConnectRequestFailed>) =>
+      Effect.gen(function* () {
+        const provider = yield* load
+        if (provider.session === undefined) {
+          return yield* new WalletConnectRequestFailed({ code: 4900, message: "WalletConnect session not found" })
+        }
+        return yield* run(provider)
+      })
+
+    // The session's eip155 side, as any EIP-1193 wallet: requests go to the wallet on the session's current chain.
+    const eip155Provider: Eip1193Provider = {
+      request: (args) =>
+        runPromise(
+          onSession((provider) =>
+            Effect.gen(function* () {
+              const chainId = yield* currentChain(provider)
+              if (args.method === "eth_chainId") return chainId
+              return yield* Effect.tryPromise({
+                try: () =>
+                  provider.request(
+                    args.params === undefined ? { method: args.method } : { method: args.method, params: args.params },
+                    chainId === undefined ? undefined : `eip155:${chainId}`
+                  ),
+                catch: fail
+              })
             })
-          })
-      }
+          )
+        )
     }
 
-    const provider: Eip1193Provider = {
-      request: (args) => runPromise(request(args)),
-      on: (event, listener) => {
-        const set = listeners.get(event) ?? new Set()
-        set.add(listener)
-        listeners.set(event, set)
-      },
-      removeListener: (event, listener) => {
-        listeners.get(event)?.delete(listener)
-      }
+    const solanaRequest = <A>(method: string, params: unknown, pick: (result: Record<string, unknown>) => A | undefined) =>
+      runPromise(
+        onSession((provider) =>
+          Effect.tryPromise({ try: () => provider.request<unknown>({ method, params }, solanaChain), catch: fail }).pipe(
+            Effect.flatMap((result) => {
+              const value = typeof result === "object" && result !== null ? pick(result as Record<string, unknown>) : undefined
+              return value === undefined
+                ? Effect.fail(new WalletConnectRequestFailed({ code: undefined, message: `The wallet answered ${method} without its result` }))
+                : Effect.succeed(value)
+            })
+          )
+        )
+      )
+
+    const text = (value: unknown) => (typeof value === "string" ? value : undefined)
+
+    // The session's solana side: the WalletConnect Solana methods, bytes in and out.
+    const solanaProvider: SolanaProvider = {
+      signMessage: (account, message) =>
+        solanaRequest("solana_signMessage", { message: toBase58(message), pubkey: account }, (r) => fromBase58(text(r["signature"]) ?? "!")),
+      signTransaction: (_account, transaction) =>
+        solanaRequest("solana_signTransaction", { transaction: toBase64(transaction) }, (r) => {
+          const signed = text(r["transaction"])
+          if (signed !== undefined) return fromBase64(signed)
+          const signature = fromBase58(text(r["signature"]) ?? "!")
+          return signature === undefined ? undefined : withFirstSignature(transaction, signature)
+        }),
+      signAndSendTransaction: (_account, transaction, _chain, sendOptions) =>
+        solanaRequest(
+          "solana_signAndSendTransaction",
+          { transaction: toBase64(transaction), ...(sendOptions !== undefined ? { sendOptions } : {}) },
+          (r) => fromBase58(text(r["signature"]) ?? "!")
+        ),
+      signAllTransactions: (_account, transactions) =>
+        solanaRequest("solana_signAllTransactions", { transactions: transactions.map(toBase64) }, (r) => {
+          const list = Array.isArray(r["transactions"]) ? r["transactions"].map((t) => fromBase64(String(t))) : undefined
+          return list === undefined || list.some((t) => t === undefined) ? undefined : (list as ReadonlyArray<Uint8Array>)
+        })
     }
+
+    // The sessions the open WalletConnect session gives, one per family of `networks` it has accounts in.
+    const sessionsOf = (provider: UniversalProviderLike, networks: ReadonlyArray<CaipNetwork>) =>
+      Effect.gen(function* () {
+        const sessions: Array<FamilySession> = []
+        for (const namespace of served) {
+          const caipAccounts = sessionAccounts(provider, namespace)
+          if (caipAccounts.length === 0) continue
+          const wanted = networks.find((network) => network.chainNamespace === namespace)
+          const accounts = caipAccounts
+            .map(addressOf)
+            .filter((a, i, all) => all.indexOf(a) === i)
+            .map((address): Account => ({ address, type: "eoa" }))
+          if (namespace === "eip155") {
+            const chainId = yield* currentChain(provider).pipe(Effect.orElseSucceed(() => undefined))
+            const fallback = chainReferenceOf(networkIdOf(caipAccounts[0]!))
+            sessions.push({ accounts, chainId: chainId ?? fallback ?? 0, provider: { namespace, provider: eip155Provider } })
+          } else {
+            const onWanted = wanted !== undefined && caipAccounts.some((a) => networkIdOf(a) === wanted.caipNetworkId)
+            solanaChain = onWanted ? wanted.caipNetworkId : networkIdOf(caipAccounts[0]!)
+            const chainId: NetworkChainId = onWanted ? wanted.id : solanaChain.slice(solanaChain.indexOf(":") + 1)
+            sessions.push({ accounts, chainId, provider: { namespace: "solana", provider: solanaProvider } })
+          }
+        }
+        return sessions
+      })
+
+    const asConnectError = (error: WalletConnectRequestFailed | WalletConnectConnectorMissing) =>
+      error._tag === "WalletConnectConnectorMissing" ? error : walletErrorOf(error.code, error.message)
+
+    const connector: Connector | undefined =
+      projectId === "" || served.length === 0
+        ? undefined
+        : {
+            info: {
+              id: WALLET_CONNECT_CONNECTOR_ID,
+              name: "WalletConnect",
+              type: "WALLET_CONNECT",
+              chain: served[0]!,
+              chains: served.flatMap((namespace) => networksOf(options, namespace).map((network) => network.caipNetworkId))
+            },
+            namespaces: served,
+            memberIds: [],
+            connect: (networks) =>
+              Effect.gen(function* () {
+                // The wallet starts on the network of the family the visitor is on (the first one asked for). A
+                // connect that is stopped (the visitor left the QR code) stops the pairing too: a later approval of
+                // that proposal must not be taken by the next connect.
+                yield* pair(networks[0]).pipe(Effect.onInterrupt(() => cancel))
+                const provider = yield* load
+                const sessions = yield* sessionsOf(provider, networks)
+                if (sessions.length === 0) return yield* new SomethingWentWrong({ reason: "The wallet approved no account" })
+                return sessions
+              }).pipe(Effect.mapError((error) => (error._tag === "SomethingWentWrong" ? error : asConnectError(error))), Effect.withSpan("WalletConnect.connect")),
+            reconnect: (networks) =>
+              Effect.gen(function* () {
+                // Asked on restore: the library loads only then, and an absent session has no accounts.
+                const provider = yield* load
+                return hasSession(provider) ? yield* sessionsOf(provider, networks) : []
+              }).pipe(Effect.mapError(asConnectError), Effect.withSpan("WalletConnect.reconnect")),
+            disconnect,
+            events: Stream.fromPubSub(events)
+          }
 
     return {
       connector,
       pairing,
-      provider,
-      pair,
       freshUri,
       replaceUri,
       cancel,
-      disconnect,
       alerts: Stream.fromPubSub(alerts),
       loaded: Effect.sync(() => universal !== undefined)
     }

@@ -53,6 +53,9 @@ const METHODS: Partial<Record<ChainNamespace, ReadonlyArray<string>>> = {
   solana: SOLANA_METHODS
 }
 
+/** The families one WalletConnect session can serve here. */
+export const WALLET_CONNECT_NAMESPACES: ReadonlyArray<ChainNamespace> = ["eip155", "solana"]
+
 /** One namespace of a session proposal, in the shape the universal provider takes. */
 export interface ProposalNamespace {
   chains: Array<string>

@@ -6,7 +6,8 @@
  * browser API. Every hook must be used inside a `RegistryProvider`: a registry shared by default would leak one
  * visitor's state into another's page during SSR.
  */
-import { Equal } from "effect"
+import { Cause, Effect, Equal, type Exit } from "effect"
+import type * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
 import * as AtomRegistry from "effect/reactivity/AtomRegistry"
 import {
@@ -78,7 +79,8 @@ export function RegistryProvider(props: RegistryProviderProps): ReactNode {
 export function useRegistry(): AtomRegistry.AtomRegistry {
   const registry = useContext(RegistryContext)
   if (registry === undefined) {
-    throw new Error("Atom hooks must be used inside a <RegistryProvider>")
+    // A host calling the wallet hooks outside the provider is told which component its app is missing.
+    throw new Error("Atom hooks must be used inside a <RegistryProvider> (wallet hooks: inside <WalletRuntimeProvider>)")
   }
   return registry
 }
@@ -193,6 +195,48 @@ export function useAtomSet<R, W>(atom: Atom.Writable<R, W>): (value: AtomUpdate<
       else registry.set(atom, value)
     },
     [registry, atom]
+  )
+}
+
+/**
+ * Runs an action atom (`runtime.fn`) and gives a promise of its outcome, as Effect's own `atom/react` hooks do with
+ * `mode: "promiseExit"`: the Exit, never a rejection. The atom stays mounted while the component is.
+ *
+ * @example
+ * const sign = useAtomPromiseExit(signMessageFn)
+ * const exit = await sign("hello")
+ */
+export function useAtomPromiseExit<W, A, E>(
+  atom: Atom.Writable<AsyncResult.AsyncResult<A, E>, W>
+): (value: W) => Promise<Exit.Exit<A, E>> {
+  const registry = useRegistry()
+  useAtomMount(atom)
+  return useCallback(
+    (value: W) => {
+      registry.set(atom, value)
+      return Effect.runPromiseExit(AtomRegistry.getResult(registry, atom, { suspendOnWaiting: true }))
+    },
+    [registry, atom]
+  )
+}
+
+/**
+ * Runs an action atom and gives a promise of its value; a failure rejects with the typed error (or, for a defect,
+ * what was thrown), as Effect's `mode: "promise"` does.
+ *
+ * @example
+ * const sign = useAtomPromise(signMessageFn)
+ * const signature = await sign("hello")
+ */
+export function useAtomPromise<W, A, E>(atom: Atom.Writable<AsyncResult.AsyncResult<A, E>, W>): (value: W) => Promise<A> {
+  const run = useAtomPromiseExit(atom)
+  return useCallback(
+    (value: W) =>
+      run(value).then((exit) => {
+        if (exit._tag === "Success") return exit.value
+        throw Cause.squash(exit.cause)
+      }),
+    [run]
   )
 }
 

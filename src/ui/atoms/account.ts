@@ -1,20 +1,25 @@
 /**
  * Atoms of the account in front: its token balances, native balance and identity (each an `AsyncResult`, so a
  * view shows loading, the value, or 'Token Balance Unavailable'), and its activity list, one page at a time. They
- * follow the account: another account or network means other values; a disconnected visitor asks nothing.
+ * follow the account: another account or network means other values, and balances are read again when the
+ * Portfolio says they are out of date (the visitor's own transaction was confirmed); a disconnected visitor asks
+ * nothing.
  */
 import { Effect, Stream } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
 import type { Balance, Profile } from "../../domain/Account"
-import { type CaipAddress, caipNetworkIdOfAddress } from "../../domain/Caip"
+import { type CaipAddress, type ChainNamespace, caipNetworkIdOfAddress } from "../../domain/Caip"
 import type { Transaction } from "../../domain/Portfolio"
-import { BlockchainApi, type TransactionsUnavailable } from "../../services/BlockchainApi"
+import type { TransactionsUnavailable } from "../../services/BlockchainApi"
+import type { ChainBalance } from "../../services/ChainAdapter"
+import { Portfolio } from "../../services/Portfolio"
+import { WalletActions } from "../../services/WalletActions"
 import { connectionStateAtom } from "./connection"
-import { mapAtom, walletRuntimeAtom } from "./runtime"
+import { mapAtom, stateAtom, walletRuntimeAtom } from "./runtime"
 
 /** The CAIP-10 address of the connected account in front, or `undefined` (a string, so atoms below re-run only when it changes). */
-export const activeCaipAddressAtom: Atom.Atom<CaipAddress | undefined> = mapAtom(connectionStateAtom, (result) => {
+const activeCaipAddressAtom: Atom.Atom<CaipAddress | undefined> = mapAtom(connectionStateAtom, (result) => {
   const state = AsyncResult.getOrElse(result, () => undefined)
   const namespace = state?.activeNamespace
   const account = namespace === undefined ? undefined : state?.namespaces[namespace]?.account
@@ -24,11 +29,15 @@ export const activeCaipAddressAtom: Atom.Atom<CaipAddress | undefined> = mapAtom
 // A CAIP-10 address's account part (it never contains a colon).
 const accountPartOf = (caipAddress: CaipAddress): string => caipAddress.slice(caipAddress.lastIndexOf(":") + 1)
 
+/** How many times the Portfolio said balances are out of date. */
+const portfolioRevisionAtom = stateAtom(Effect.map(Portfolio, (portfolio) => portfolio.revision))
+
 /** Token balances of the account in front (cached 30 s); empty when nothing is connected. */
 export const accountTokenBalancesAtom = Atom.withServerValueInitial(
   walletRuntimeAtom.atom((get) => {
     const caipAddress = get(activeCaipAddressAtom)
-    return caipAddress === undefined ? Effect.succeed([]) : Effect.flatMap(BlockchainApi, (api) => api.tokenBalances(caipAddress))
+    get(portfolioRevisionAtom)
+    return caipAddress === undefined ? Effect.succeed([]) : Effect.flatMap(Portfolio, (portfolio) => portfolio.tokenBalances(caipAddress))
   })
 )
 
@@ -36,9 +45,10 @@ export const accountTokenBalancesAtom = Atom.withServerValueInitial(
 export const accountBalanceAtom = Atom.withServerValueInitial(
   walletRuntimeAtom.atom((get) => {
     const caipAddress = get(activeCaipAddressAtom)
+    get(portfolioRevisionAtom)
     return caipAddress === undefined
       ? Effect.succeed<Balance | undefined>(undefined)
-      : Effect.flatMap(BlockchainApi, (api) => api.nativeBalance(caipAddress))
+      : Effect.flatMap(Portfolio, (portfolio) => portfolio.nativeBalance(caipAddress))
   })
 )
 
@@ -49,20 +59,34 @@ export const accountIdentityAtom = Atom.withServerValueInitial(
     const address = caipAddress === undefined ? undefined : accountPartOf(caipAddress)
     return address === undefined
       ? Effect.succeed<Profile>({ profileName: null, profileImage: null })
-      : Effect.flatMap(BlockchainApi, (api) => api.identity(address))
+      : Effect.flatMap(Portfolio, (portfolio) => portfolio.identity(address))
   })
 )
 
-/** Re-reads the balances of the account in front from the service, skipping the caches (after a transaction). */
-export const refreshBalancesFn = walletRuntimeAtom.fn((_: void, get) =>
-  Effect.gen(function* () {
-    const caipAddress = get(activeCaipAddressAtom)
-    if (caipAddress === undefined) return
-    const api = yield* BlockchainApi
-    yield* api.nativeBalance(caipAddress, { forceUpdate: true })
-    get.refresh(accountBalanceAtom)
-    get.refresh(accountTokenBalancesAtom)
-  })
+/** The CAIP-10 address of a family's connected account (or of the family in front), or `undefined`. */
+const caipAddressOfAtom = Atom.family((family: ChainNamespace | "front") =>
+  family === "front"
+    ? activeCaipAddressAtom
+    : mapAtom(connectionStateAtom, (result) => {
+        const account = AsyncResult.getOrElse(result, () => undefined)?.namespaces[family]?.account
+        return account?.status === "connected" ? account.caipAddress : undefined
+      })
+)
+
+/**
+ * The balances of a family's account (or of the account in front) read from its chain through its adapter: read
+ * again when the account or its network changes and after the visitor's own transactions; none when not connected.
+ */
+export const chainBalancesAtom = Atom.family((family: ChainNamespace | "front") =>
+  Atom.withServerValueInitial(
+    walletRuntimeAtom.atom((get) => {
+      const caipAddress = get(caipAddressOfAtom(family))
+      get(portfolioRevisionAtom)
+      return caipAddress === undefined
+        ? Effect.succeed<ReadonlyArray<ChainBalance>>([])
+        : Effect.flatMap(WalletActions, (actions) => actions.balances(family === "front" ? undefined : family))
+    })
+  )
 )
 
 /** The activity list: the pages loaded so far, newest first. */
@@ -77,7 +101,7 @@ export interface ActivityState {
 }
 
 /** The activity of no account. */
-export const emptyActivity: ActivityState = { transactions: [], done: true, loading: false, error: undefined }
+const emptyActivity: ActivityState = { transactions: [], done: true, loading: false, error: undefined }
 
 const firstPage: ActivityState = { transactions: [], done: false, loading: false, error: undefined }
 
@@ -92,7 +116,7 @@ export const activityAtom = Atom.withServerValueInitial(
     const address = accountPartOf(caipAddress)
     const chainId = caipNetworkIdOfAddress(caipAddress)
     return Stream.unwrap(
-      Effect.map(BlockchainApi, (api) =>
+      Effect.map(Portfolio, (api) =>
         Stream.suspend(() => {
           let state = firstPage
           let cursor: string | undefined

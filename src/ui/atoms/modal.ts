@@ -1,9 +1,8 @@
-/** Atoms of the modal: its state and the open/close/back actions. */
+/** Atoms of the modal: its state and the open/close/back/push actions. */
 import { Effect } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
-import * as Atom from "effect/reactivity/Atom"
-import type { ModalView } from "../../domain/rules"
-import { Modal, type ModalState, type RouteData } from "../../services/Modal"
+import type * as Atom from "effect/reactivity/Atom"
+import { Modal, type ModalState, type Route } from "../../services/Modal"
 import { mapAtom, stateAtom, walletRuntimeAtom } from "./runtime"
 
 /** The modal's state. */
@@ -14,13 +13,17 @@ export const modalAtom: Atom.Atom<ModalState | undefined> = mapAtom(modalStateAt
   AsyncResult.getOrElse(result, () => undefined)
 )
 
-/** Opens the modal (on a view, optionally). */
-export const openModalFn = walletRuntimeAtom.fn((request: { readonly view?: ModalView; readonly data?: RouteData } | undefined) =>
-  Effect.flatMap(Modal, (modal) => modal.open(request))
-)
+/** Opens the modal (on a route, optionally). */
+export const openModalFn = walletRuntimeAtom.fn((route: Route | undefined) => Effect.flatMap(Modal, (modal) => modal.open(route)))
 
 /** Closes the modal. */
 export const closeModalFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(Modal, (modal) => modal.close))
 
 /** Goes back one view (closing from the first). */
 export const goBackFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(Modal, (modal) => modal.goBack))
+
+/** Goes to a view, keeping the current one in history (Account → Networks, Connect → All wallets). */
+export const pushRouteFn = walletRuntimeAtom.fn((route: Route) => Effect.flatMap(Modal, (modal) => modal.push(route)))
+
+/** Starts the history again from a view (Account without a wallet → Connect). */
+export const resetRouteFn = walletRuntimeAtom.fn((route: Route) => Effect.flatMap(Modal, (modal) => modal.reset(route)))

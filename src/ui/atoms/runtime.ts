@@ -1,21 +1,13 @@
 /**
  * The atom runtime: atoms are defined once, statically; which services they read is decided per registry, by the
- * two atoms below that `makeWalletRuntime` seeds — the runtime's layer, and the MemoMap it shares with the
- * ManagedRuntime, so services are built once for both.
+ * two atoms `makeWalletRuntime` seeds (`src/runtimeAtoms.ts`) — the runtime's layer, and the MemoMap it shares with
+ * the ManagedRuntime, so services are built once for both.
  */
-import { type Cause, Effect, Layer, Stream, SubscriptionRef } from "effect"
+import { type Cause, Effect, Stream, SubscriptionRef } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
-import { ClientsNotSet } from "../../domain/errors"
-import type { WalletServices } from "../../layers/Core"
-
-/** The MemoMap shared with the ManagedRuntime (seeded per registry). */
-export const memoMapAtom: Atom.Atom<Layer.MemoMap> = Atom.keepAlive(Atom.make(() => Layer.makeMemoMapUnsafe()))
-
-/** The services layer of this registry's runtime (seeded per registry; unset, every atom fails clearly). */
-export const servicesLayerAtom: Atom.Atom<Layer.Layer<WalletServices, ClientsNotSet>> = Atom.keepAlive(
-  Atom.make(() => Layer.unwrap(Effect.fail(new ClientsNotSet()) as Effect.Effect<Layer.Layer<WalletServices>, ClientsNotSet>))
-)
+import type { ClientsNotSet } from "../../domain/errors"
+import { memoMapAtom, servicesLayerAtom, type WalletServices } from "../../runtimeAtoms"
 
 /** The runtime every atom of the product runs in. */
 export const walletRuntimeAtom = Atom.context({ memoMap: memoMapAtom })((get) => get(servicesLayerAtom))

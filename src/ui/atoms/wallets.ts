@@ -8,24 +8,18 @@ import * as Atom from "effect/reactivity/Atom"
 import {
   initialWalletCatalogState,
   WalletCatalog,
-  type WalletCatalogState,
   type WalletListing,
   type WalletSearchState
 } from "../../services/WalletCatalog"
 import { mapAtom, stateLikeAtom, walletRuntimeAtom } from "./runtime"
 
 /** The catalogue's state; mounting it starts the first page and the featured wallets. */
-export const walletCatalogStateAtom = stateLikeAtom(
+const walletCatalogStateAtom = stateLikeAtom(
   Stream.unwrap(
     Effect.map(WalletCatalog, (catalog) =>
       SubscriptionRef.changes(catalog.state).pipe(Stream.merge(Stream.drain(Stream.fromEffect(catalog.load))))
     )
   )
-)
-
-/** The catalogue's state, or the empty one while the runtime starts. */
-export const walletCatalogAtom: Atom.Atom<WalletCatalogState> = mapAtom(walletCatalogStateAtom, (result) =>
-  AsyncResult.getOrElse(result, () => initialWalletCatalogState)
 )
 
 /** The "all wallets" list: pages loaded so far, whether more exist, the total, and page loading or error. */

@@ -1,5 +1,5 @@
 import { keyframes, style } from "@vanilla-extract/css"
-import { vars } from "../../theme/contract.css"
+import { vars } from "../theme/contract.css"
 
 const MOBILE = "screen and (max-width: 430px)"
 

@@ -6,20 +6,21 @@
  */
 import { type ReactNode, type RefObject, useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from "react"
 import { createPortal } from "react-dom"
-import { currentRoute, type ModalState } from "../../../services/Modal"
-import { useAtomMount, useAtomSet, useAtomValue } from "../../atom-react/hooks"
-import { connectFn, disconnectFn } from "../../atoms/connection"
-import { closeModalFn, goBackFn, modalAtom } from "../../atoms/modal"
-import { switchNetworkFn } from "../../atoms/networks"
-import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
-import { visuallyHidden } from "../../theme/theme.css"
-import { useThemeRoot } from "../../theme/useTheme"
-import { type LazyView, NEXT_VIEWS, preloadViews, type ViewProps, VIEWS } from "../../views/registry"
-import { Alerts } from "../Alerts/Alerts"
-import { Button, IconButton } from "../Button/Button"
-import { Notice } from "../Notice/Notice"
-import { Snackbar } from "../Snackbar/Snackbar"
-import { Spinner } from "../Spinner/Spinner"
+import { currentEntry, type ModalState } from "../../services/Modal"
+import { useAtomMount, useAtomSet, useAtomValue } from "../atom-react/hooks"
+import { disconnectFn } from "../atoms/connection"
+import { closeModalFn, goBackFn, modalAtom } from "../atoms/modal"
+import { switchNetworkFn } from "../atoms/networks"
+import { useWalletRuntime } from "../react/WalletRuntimeProvider"
+import { visuallyHidden } from "../theme/theme.css"
+import { useThemeRoot } from "../theme/useTheme"
+import { type LazyView, NEXT_VIEWS, preloadViews, viewOf } from "../views/registry"
+import type { ViewProps } from "../views/types"
+import { Alerts } from "../components/Alerts/Alerts"
+import { Button, IconButton } from "../components/Button/Button"
+import { Notice } from "../components/Notice/Notice"
+import { Snackbar } from "../components/Snackbar/Snackbar"
+import { Spinner } from "../components/Spinner/Spinner"
 import { tabbables, useModalBehaviour } from "./useModalBehaviour"
 import * as styles from "./WalletModal.css"
 
@@ -43,7 +44,6 @@ export function WalletModal(): ReactNode {
   const isClient = useIsClient()
   // A wallet prompt or a switch keeps running when the view that started it goes (Back, Close): its atom lives
   // as long as the modal component does, not the view.
-  useAtomMount(connectFn)
   useAtomMount(switchNetworkFn)
   useAtomMount(disconnectFn)
   if (state === undefined || !state.open || !isClient) return null
@@ -64,9 +64,8 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
   const onEscape = useCallback(() => close(undefined), [close])
   useModalBehaviour(rootRef, dialogRef, { modal: !embedded, onEscape })
 
-  const route = currentRoute(state)
-  const view = VIEWS[route.view]
-  const viewKey = `${state.history.length}:${route.view}`
+  const { route, key } = currentEntry(state)
+  const view = viewOf(route.view)
   useEffect(() => preloadViews(NEXT_VIEWS[route.view] ?? []), [route.view])
   return (
     <div
@@ -102,7 +101,7 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
         </p>
         <Alerts />
         <div ref={bodyRef} className={styles.body}>
-          <LoadedView view={view.Component} viewKey={viewKey} data={route.data} dialog={dialogRef} body={bodyRef} />
+          <LoadedView view={view.Component} props={{ route, entryKey: key }} dialog={dialogRef} body={bodyRef} />
         </div>
         <Snackbar />
       </div>
@@ -150,8 +149,7 @@ type ViewLoad = { readonly status: "loading" } | { readonly status: "failed"; re
  */
 function LoadedView(props: {
   readonly view: LazyView
-  readonly viewKey: string
-  readonly data: ViewProps["data"]
+  readonly props: ViewProps
   readonly dialog: RefObject<HTMLDivElement | null>
   readonly body: RefObject<HTMLDivElement | null>
 }): ReactNode {
@@ -176,8 +174,8 @@ function LoadedView(props: {
   if (Component !== undefined) {
     return (
       <>
-        <Component key={props.viewKey} data={props.data} />
-        <FocusIntoView key={`focus:${props.viewKey}`} dialog={props.dialog} body={props.body} />
+        <Component key={props.props.entryKey} {...props.props} />
+        <FocusIntoView key={`focus:${props.props.entryKey}`} dialog={props.dialog} body={props.body} />
       </>
     )
   }

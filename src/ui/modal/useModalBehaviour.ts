@@ -5,6 +5,7 @@
  * A non-modal (embedded) dialog only gets Escape and focus return.
  */
 import { type RefObject, useLayoutEffect, useRef } from "react"
+import { HOST_BUTTON_ATTRIBUTE } from "../components/HostButton/HostButton"
 
 const TABBABLE = [
   "a[href]",
@@ -140,13 +141,20 @@ export function useModalBehaviour(
     }
   }, [dialog, options.modal])
 
-  // Focus in, and back to the trigger on the way out.
+  // Focus in, and back to the trigger on the way out; when the trigger is gone (a host that shows its account
+  // button in place of the connect button once connected), to our host button now in its place.
   useLayoutEffect(() => {
     const trigger = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    const place = trigger?.getAttribute(HOST_BUTTON_ATTRIBUTE) ?? null
     const element = dialog.current
     if (element !== null && !element.contains(document.activeElement)) element.focus()
     return () => {
-      if (trigger !== null && trigger.isConnected && trigger !== document.body) trigger.focus()
+      if (trigger === null || trigger === document.body) return
+      const target = trigger.isConnected
+        ? trigger
+        : ((place !== null ? document.querySelector<HTMLElement>(`[${HOST_BUTTON_ATTRIBUTE}="${place}"]`) : null) ??
+          document.querySelector<HTMLElement>(`[${HOST_BUTTON_ATTRIBUTE}]`))
+      target?.focus()
     }
   }, [dialog])
 }

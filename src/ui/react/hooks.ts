@@ -1,48 +1,47 @@
 /**
- * The hooks a React host uses: the modal, the account in front, the network, the connection status, disconnect.
- * State comes from atoms; actions run on the runtime and return promises the host can await.
+ * The hooks a React host uses: the modal, the account in front, the network, the connection status, connect and
+ * disconnect, and the wallet actions of every family (sign, send, balances, raw requests). State comes from atoms;
+ * actions are atom actions whose promises the host can await — a failure rejects with the typed error of the
+ * catalogue (its message is what to show).
  */
-import { Effect } from "effect"
-import { useCallback, useState } from "react"
+import { Cause } from "effect"
+import * as AsyncResult from "effect/reactivity/AsyncResult"
+import { useCallback, useId } from "react"
 import type { AccountState, ConnectionStatus } from "../../domain/Account"
 import type { ChainNamespace } from "../../domain/Caip"
-import type { ConnectorInfo } from "../../domain/Wallet"
 import type { CaipNetwork } from "../../domain/Network"
 import type { ModalView } from "../../domain/rules"
-import { Connection } from "../../services/Connection"
-import { currentRoute, Modal, type RouteData } from "../../services/Modal"
-import type { EvmReceipt, EvmTransactionRequest } from "../../services/eip155/Eip155Adapter"
-import { Networks } from "../../services/Networks"
-import { sendTransaction, signMessage, waitForTransaction } from "../../services/WalletActions"
-import { useAtomValue } from "../atom-react/hooks"
-import { activeAccountAtom, connectionAtom, connectorsAtom } from "../atoms/connection"
-import { modalAtom } from "../atoms/modal"
-import { activeNetworkAtom, requestedNetworksAtom } from "../atoms/networks"
-import { useWalletRuntime } from "./WalletRuntimeProvider"
+import type { ConnectorInfo } from "../../domain/Wallet"
+import type { ChainBalance, SendingNamespace, SendRequest, SendRequests, TransactionConfirmation } from "../../services/ChainAdapter"
+import type { ConnectedWallet } from "../../services/Connection"
+import { currentRoute, type Route } from "../../services/Modal"
+import { useAtomPromise, useAtomSet, useAtomValue } from "../atom-react/hooks"
+import { chainBalancesAtom } from "../atoms/account"
+import { activeAccountAtom, connectionAtom, connectorsAtom, disconnectFn } from "../atoms/connection"
+import { closeModalFn, modalAtom, openModalFn } from "../atoms/modal"
+import { activeNetworkAtom, requestedNetworksAtom, switchNetworkFn } from "../atoms/networks"
+import { connectWalletFn, sendFn, signMessageFn, waitForTransactionFn, walletRequestFn } from "../atoms/walletActions"
+import * as Atom from "effect/reactivity/Atom"
 
 /** What {@link useModal} gives. */
 export interface UseModal {
   readonly isOpen: boolean
   readonly view: ModalView | undefined
-  readonly open: (request?: { readonly view?: ModalView; readonly data?: RouteData }) => Promise<void>
+  /** Opens the modal: on the view the rules choose, or on `route` (`{ view: "Networks" }`). */
+  readonly open: (route?: Route) => Promise<void>
   readonly close: () => Promise<void>
 }
 
 /** The modal: whether it is open, its view, and open/close. */
 export function useModal(): UseModal {
-  const runtime = useWalletRuntime()
   const state = useAtomValue(modalAtom)
-  const open = useCallback(
-    (request?: { readonly view?: ModalView; readonly data?: RouteData }) =>
-      runtime.run(Effect.flatMap(Modal, (modal) => modal.open(request))),
-    [runtime]
-  )
-  const close = useCallback(() => runtime.run(Effect.flatMap(Modal, (modal) => modal.close)), [runtime])
+  const open = useAtomPromise(openModalFn)
+  const close = useAtomPromise(closeModalFn)
   return {
     isOpen: state?.open ?? false,
     view: state?.open === true ? currentRoute(state).view : undefined,
-    open,
-    close
+    open: useCallback((route?: Route) => open(route), [open]),
+    close: useCallback(() => close(undefined), [close])
   }
 }
 
@@ -52,7 +51,7 @@ export interface UseAccount extends AccountState {
   readonly isConnected: boolean
 }
 
-/** The account in front (the family used last). */
+/** The account in front (the family used last, or switched to). */
 export function useAccount(): UseAccount {
   const account = useAtomValue(activeAccountAtom)
   return { ...account, isConnected: account.status === "connected" }
@@ -71,29 +70,22 @@ export interface UseNetwork {
   /** The network in front; undefined only while the runtime starts. */
   readonly network: CaipNetwork | undefined
   readonly networks: ReadonlyArray<CaipNetwork>
-  /** Switches by CAIP-2 id; rejects with 'Network with ID … not found', 'Chain is not supported'… */
+  /** Switches by CAIP-2 id (a network of another family puts that family in front); rejects with 'Network with ID … not found', 'Chain is not supported'… */
   readonly switchNetwork: (caipNetworkId: string) => Promise<CaipNetwork>
 }
 
 /** The active network, the requested networks, and switching. */
 export function useNetwork(): UseNetwork {
-  const runtime = useWalletRuntime()
   const network = useAtomValue(activeNetworkAtom)
   const networks = useAtomValue(requestedNetworksAtom)
-  const switchNetwork = useCallback(
-    (caipNetworkId: string) => runtime.run(Effect.flatMap(Networks, (n) => n.switchNetwork(caipNetworkId))),
-    [runtime]
-  )
+  const switchNetwork = useAtomPromise(switchNetworkFn)
   return { network, networks, switchNetwork }
 }
 
-/** Disconnect: a family, or every connected one; rejects with 'Failed to disconnect'. */
+/** Disconnect: a family (with every family its wallet serves), or every connected one; rejects with 'Failed to disconnect'. */
 export function useDisconnect(): (namespace?: ChainNamespace) => Promise<ReadonlyArray<ChainNamespace>> {
-  const runtime = useWalletRuntime()
-  return useCallback(
-    (namespace?: ChainNamespace) => runtime.run(Effect.flatMap(Connection, (c) => c.disconnect(namespace))),
-    [runtime]
-  )
+  const disconnect = useAtomPromise(disconnectFn)
+  return useCallback((namespace?: ChainNamespace) => disconnect(namespace), [disconnect])
 }
 
 /** The state of an action a hook runs: idle, pending, done with a value, or failed with an error. */
@@ -103,56 +95,99 @@ export type ActionState<A> =
   | { readonly status: "success"; readonly data: A }
   | { readonly status: "error"; readonly error: Error }
 
-const useAction = <Args extends ReadonlyArray<unknown>, A>(
-  run: (...args: Args) => Promise<A>
-): readonly [ActionState<A>, (...args: Args) => Promise<A>] => {
-  const [state, setState] = useState<ActionState<A>>({ status: "idle" })
-  const start = useCallback(
-    async (...args: Args) => {
-      setState({ status: "pending" })
-      try {
-        const data = await run(...args)
-        setState({ status: "success", data })
-        return data
-      } catch (error) {
-        setState({ status: "error", error: error instanceof Error ? error : new Error(String(error)) })
-        throw error
-      }
-    },
-    [run]
-  )
-  return [state, start]
+const stateOf = <A, E>(result: AsyncResult.AsyncResult<A, E>): ActionState<A> => {
+  if (result.waiting) return { status: "pending" }
+  if (AsyncResult.isSuccess(result)) return { status: "success", data: result.value }
+  if (AsyncResult.isFailure(result)) {
+    if (Cause.hasInterruptsOnly(result.cause)) return { status: "idle" }
+    const error = Cause.squash(result.cause)
+    return { status: "error", error: error instanceof Error ? error : new Error(String(error)) }
+  }
+  return { status: "idle" }
 }
 
-/** Signs a message with the connected wallet; rejects with 'User rejected the request.', 'Sign message failed'… */
-export function useSignMessage(): ActionState<string> & { readonly signMessage: (message: string) => Promise<string> } {
-  const runtime = useWalletRuntime()
-  const run = useCallback((message: string) => runtime.run(signMessage(message)), [runtime])
-  const [state, start] = useAction(run)
-  return { ...state, signMessage: start }
+/** An action atom of this hook instance (each caller its own, so two never cancel each other) and its state. */
+function useOwnAction<Arg, A, E>(family: (key: string) => Atom.AtomResultFn<Arg, A, E>) {
+  const atom = family(useId())
+  return { state: useAtomValue(atom, stateOf), call: useAtomPromise(atom) }
+}
+
+/** What {@link useConnect} gives. */
+export type UseConnect = ActionState<ConnectedWallet> & {
+  /**
+   * Connects a wallet by connector id, rdns or name (`"walletConnect"` shows the QR code in the modal); resolves with
+   * each family's account, rejects with the wallet's refusal, 'Provider not found.' or a cancellation.
+   */
+  readonly connect: (wallet: string) => Promise<ConnectedWallet>
+  /** Stops a connect still waiting on the wallet. */
+  readonly cancel: () => void
+}
+
+/** Connects a wallet programmatically, without the wallet list. */
+export function useConnect(): UseConnect {
+  const atom = connectWalletFn(useId())
+  const state = useAtomValue(atom, stateOf)
+  const connect = useAtomPromise(atom)
+  const set = useAtomSet(atom)
+  const cancel = useCallback(() => set(Atom.Interrupt), [set])
+  return { ...state, connect, cancel }
+}
+
+/** Signs a message with the connected wallet of the family in front (or of `namespace`): 0x-hex on EVM, base58 on Solana. */
+export function useSignMessage(namespace?: ChainNamespace): ActionState<string> & { readonly signMessage: (message: string) => Promise<string> } {
+  const { state, call } = useOwnAction(signMessageFn)
+  const signMessage = useCallback((message: string) => call({ message, namespace }), [call, namespace])
+  return { ...state, signMessage }
+}
+
+/** What {@link useSendTransaction} gives, for the requests of family `N`. */
+export type UseSendTransaction<R> = ActionState<TransactionConfirmation> & {
+  /** The transaction hash (EVM) or signature (Solana) as soon as the wallet sent it. */
+  readonly hash: string | undefined
+  /** Sends, then waits until the transaction is final; a failed one rejects with its reason. */
+  readonly sendTransaction: (request: R) => Promise<TransactionConfirmation>
 }
 
 /**
- * Sends an EVM transaction and waits until it is mined: `hash` as soon as the wallet sent it, then the receipt;
- * a revert rejects with its decoded reason (or 'unknown reason').
+ * Sends from the connected wallet of the family in front — or of `namespace`, typed for that family: EVM
+ * `{ to, value?, data?, gas?, token? }`, Solana `{ to, value, token? }` (lamports; `token` an SPL mint) — and
+ * waits until the transaction is final.
+ * @example const { sendTransaction } = useSendTransaction("solana"); await sendTransaction({ to, value: 1_000_000n })
  */
-export function useSendTransaction(): ActionState<EvmReceipt> & {
-  readonly hash: string | undefined
-  readonly sendTransaction: (request: EvmTransactionRequest) => Promise<EvmReceipt>
-} {
-  const runtime = useWalletRuntime()
-  const [hash, setHash] = useState<string | undefined>(undefined)
-  const run = useCallback(
-    async (request: EvmTransactionRequest) => {
-      setHash(undefined)
-      const sent = await runtime.run(sendTransaction(request))
-      setHash(sent)
-      return runtime.run(waitForTransaction(sent))
-    },
-    [runtime]
+export function useSendTransaction(): UseSendTransaction<SendRequest>
+export function useSendTransaction<N extends SendingNamespace>(namespace: N): UseSendTransaction<SendRequests[N]>
+export function useSendTransaction(namespace?: SendingNamespace): UseSendTransaction<SendRequest> {
+  const send = useOwnAction(sendFn)
+  const wait = useOwnAction(waitForTransactionFn)
+  const sendTransaction = useCallback(
+    (transaction: SendRequest) => send.call({ transaction, namespace }).then((hash) => wait.call({ hash, namespace })),
+    [send.call, wait.call, namespace]
   )
-  const [state, start] = useAction(run)
-  return { ...state, hash, sendTransaction: start }
+  const hash = send.state.status === "success" ? send.state.data : undefined
+  const state: ActionState<TransactionConfirmation> =
+    send.state.status === "pending" || send.state.status === "error" ? send.state : wait.state
+  return { ...state, hash, sendTransaction }
+}
+
+/** What {@link useBalances} gives. */
+export type UseBalances = ActionState<ReadonlyArray<ChainBalance>>
+
+/**
+ * The native and token balances of the account in front (or of `namespace`), read from its chain (EVM: the native
+ * currency and the host's `tokens`; Solana: SOL and every SPL token); read again after the visitor's own
+ * transactions and when the account or network changes.
+ */
+export function useBalances(namespace?: ChainNamespace): UseBalances {
+  return useAtomValue(chainBalancesAtom(namespace ?? "front"), stateOf)
+}
+
+/** A raw request to the connected wallet (`eth_signTypedData_v4`, `wallet_getCapabilities`, `solana_signTransaction`…). */
+export function useWalletRequest(namespace?: ChainNamespace): ActionState<unknown> & {
+  readonly request: (method: string, params?: unknown) => Promise<unknown>
+} {
+  const { state, call } = useOwnAction(walletRequestFn)
+  const request = useCallback((method: string, params?: unknown) => call({ method, params, namespace }), [call, namespace])
+  return { ...state, request }
 }
 
 /** What {@link useWallet} gives: the connected wallet with its account and network, and the actions on it. */

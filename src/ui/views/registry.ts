@@ -6,23 +6,18 @@
  */
 import type { ComponentType } from "react"
 import type { ModalView } from "../../domain/rules"
-import type { RouteData } from "../../services/Modal"
-
-/** What every view receives: the data of its route (the wallet being connected…). */
-export interface ViewProps {
-  readonly data: RouteData
-}
+import type { ViewProps } from "./types"
 
 /** A view component loaded on first use: `load` fetches it once, `loaded` gives it once it is there. */
-export interface LazyView {
-  readonly load: () => Promise<ComponentType<ViewProps>>
-  readonly loaded: () => ComponentType<ViewProps> | undefined
+export interface LazyView<V extends ModalView = ModalView> {
+  readonly load: () => Promise<ComponentType<ViewProps<V>>>
+  readonly loaded: () => ComponentType<ViewProps<V>> | undefined
 }
 
 /** A view loaded by `importer` the first time it is needed (a failed load may be tried again). */
-export const lazyView = (importer: () => Promise<ComponentType<ViewProps>>): LazyView => {
-  let component: ComponentType<ViewProps> | undefined
-  let pending: Promise<ComponentType<ViewProps>> | undefined
+export const lazyView = <V extends ModalView>(importer: () => Promise<ComponentType<ViewProps<V>>>): LazyView<V> => {
+  let component: ComponentType<ViewProps<V>> | undefined
+  let pending: Promise<ComponentType<ViewProps<V>>> | undefined
   return {
     loaded: () => component,
     load: () => {
@@ -39,10 +34,10 @@ export const lazyView = (importer: () => Promise<ComponentType<ViewProps>>): Laz
 }
 
 /** A view of the modal. */
-export interface ViewEntry {
+export interface ViewEntry<V extends ModalView = ModalView> {
   readonly title: string
   readonly description: string
-  readonly Component: LazyView
+  readonly Component: LazyView<V>
 }
 
 const Connect = lazyView(() => import("./Connect/Connect").then((m) => m.Connect))
@@ -55,17 +50,15 @@ const WalletConnectBasic = lazyView(() => import("./WalletConnect/WalletConnectB
 const ConnectingWalletConnect = lazyView(() =>
   import("./WalletConnect/ConnectingWalletConnect").then((m) => m.ConnectingWalletConnect)
 )
-const NotAvailable = lazyView(() => import("./NotAvailable/NotAvailable").then((m) => m.NotAvailable))
-
 /** Views of later issues: they say so instead of showing an empty or fake screen. */
-const notYet = (title: string): ViewEntry => ({
+const notYet = <V extends ModalView>(title: string): ViewEntry<V> => ({
   title,
   description: `${title} is not available in this version.`,
-  Component: NotAvailable
+  Component: lazyView<V>(() => import("./NotAvailable/NotAvailable").then((m) => m.NotAvailable<V>))
 })
 
 /** Every view, by name. */
-export const VIEWS: { readonly [V in ModalView]: ViewEntry } = {
+export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
   Connect: { title: "Connect a wallet", description: "Choose the wallet to connect to this site.", Component: Connect },
   AllWallets: { title: "All wallets", description: "Search the wallets you can connect and choose one.", Component: AllWallets },
   ConnectingExternal: {
@@ -98,11 +91,16 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry } = {
   RegisterAccountNameSuccess: notYet("Name registered")
 }
 
+/**
+ * The view of a route, typed for any route: each entry of VIEWS takes exactly its own route, which TypeScript
+ * cannot follow through an index by `route.view`, hence the one widening here.
+ */
+export const viewOf = (view: ModalView): ViewEntry => VIEWS[view] as unknown as ViewEntry
+
 /** The views a visitor is likely to reach next from each view: fetched in the background once it shows. */
 export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> } = {
-  Connect: ["ConnectingExternal", "Account", "AllWallets"],
-  AllWallets: ["ConnectingExternal", "Account"],
-  ConnectingExternal: ["Account"],
+  Connect: ["ConnectingExternal", "AllWallets", "WalletConnectBasic"],
+  AllWallets: ["ConnectingExternal", "ConnectingWalletConnect"],
   Account: ["Networks", "Connect"],
   Networks: ["UnsupportedChain"],
   UnsupportedChain: ["Networks", "Connect"]

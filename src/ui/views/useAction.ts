@@ -1,5 +1,5 @@
 /**
- * A view's use of an action atom (`connectFn`, `switchNetworkFn`…): run it and follow *this view's* run. Action
+ * A view's use of an action atom (`disconnectFn`, `switchNetworkFn`…): run it and follow *this view's* run. Action
  * atoms are shared by the whole modal, so a result left by an earlier view must not show up as this one's.
  */
 import type * as Atom from "effect/reactivity/Atom"
@@ -21,17 +21,17 @@ const RUNNING = { _tag: "Running" } as const
 /** An action of a view: its status (idle until the view runs it) and how to run it. */
 export function useAction<Arg, A, E>(
   atom: Atom.AtomResultFn<Arg, A, E>
-): { readonly status: ActionStatus<A>; readonly run: (arg: Arg) => void } {
+): { readonly status: ActionStatus<A>; readonly start: (arg: Arg) => void } {
   const [result, write] = useAtom(atom)
   const [started, setStarted] = useState(false)
-  const run = useCallback(
+  const start = useCallback(
     (arg: Arg) => {
       setStarted(true)
       write(arg)
     },
     [write]
   )
-  return { status: started ? statusOf(result) : IDLE, run }
+  return { status: started ? statusOf(result) : IDLE, start }
 }
 
 const statusOf = <A, E>(result: AsyncResult.AsyncResult<A, E>): ActionStatus<A> => {

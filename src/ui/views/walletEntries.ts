@@ -1,12 +1,13 @@
 /**
- * One model for every row that leads to a wallet (Connect and AllWallets): a connector the adapters found, a
- * catalogue entry, or both when a catalogue wallet is installed. A wallet is listed once, whichever way it came.
+ * One model for every row that leads to a wallet (Connect and AllWallets): a connector the page has, a catalogue
+ * entry, or both when a catalogue wallet is installed. A wallet is listed once, whichever way it came; which
+ * catalogue wallet is installed is decided by the domain's one rule (`installedConnectorFor`).
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
-import type { ConnectorInfo, WalletCatalogEntry } from "../../domain/Wallet"
+import { INSTALLED_CONNECTOR_TYPES, installedConnectorFor, type WalletCatalogEntry, walletKeyOf } from "../../domain/Wallet"
+import type { WalletChoice } from "../../services/ConnectFlow"
 import type { WalletListing } from "../../services/WalletCatalog"
-import type { ConnectorsByFamily } from "../atoms/connection"
-import type { RouteData } from "../../services/Modal"
+import type { ConnectorView } from "../atoms/connection"
 
 /** A wallet a row stands for. */
 export interface WalletEntry {
@@ -15,22 +16,20 @@ export interface WalletEntry {
   readonly name: string
   readonly imageUrl: string | undefined
   /** The connector to connect through, when the wallet can be reached from this page. */
-  readonly connector: ConnectorInfo | undefined
+  readonly connector: ConnectorView | undefined
   /** The catalogue entry, when the wallet came from the catalogue, the recent list or the host's custom wallets. */
   readonly wallet: WalletCatalogEntry | undefined
-  /** Installed in this browser (injected, or announced through EIP-6963). */
+  /** Installed in this browser (injected, announced through EIP-6963 or the Wallet Standard, or both). */
   readonly installed: boolean
 }
 
-const normalise = (text: string): string => text.trim().toLowerCase()
-
-const isInstalled = (connector: ConnectorInfo): boolean => connector.type === "INJECTED" || connector.type === "ANNOUNCED"
+const isInstalled = (connector: ConnectorView): boolean => INSTALLED_CONNECTOR_TYPES.includes(connector.type)
 
 /** The row of a connector. */
-export const connectorEntry = (connector: ConnectorInfo): WalletEntry => {
+export const connectorEntry = (connector: ConnectorView): WalletEntry => {
   const name = connector.name ?? connector.id
   return {
-    key: normalise(connector.info?.rdns ?? name),
+    key: walletKeyOf({ name, rdns: connector.info?.rdns }),
     name,
     imageUrl: connector.imageUrl,
     connector,
@@ -39,72 +38,45 @@ export const connectorEntry = (connector: ConnectorInfo): WalletEntry => {
   }
 }
 
-/** The connector that reaches a catalogue wallet from this page: same rdns, else same name. */
-export const connectorFor = (
-  wallet: Pick<WalletCatalogEntry, "name" | "rdns">,
-  connectors: ReadonlyArray<ConnectorInfo>
-): ConnectorInfo | undefined => {
-  const rdns = wallet.rdns ?? undefined
-  return (
-    (rdns !== undefined ? connectors.find((c) => c.info?.rdns !== undefined && normalise(c.info.rdns) === normalise(rdns)) : undefined) ??
-    connectors.find((c) => c.name !== undefined && normalise(c.name) === normalise(wallet.name))
-  )
-}
-
-/** The row of a catalogue wallet, reached through its installed connector when there is one. */
-export const walletEntry = (wallet: WalletCatalogEntry, connectors: ReadonlyArray<ConnectorInfo>): WalletEntry => {
-  const connector = connectorFor(wallet, connectors)
+/** The row of a catalogue wallet (a recent one), reached through its installed connector when there is one. */
+export const walletEntry = (wallet: WalletCatalogEntry, connectors: ReadonlyArray<ConnectorView>): WalletEntry => {
+  const connector = installedConnectorFor(wallet, connectors)
   return {
-    key: normalise(wallet.rdns ?? wallet.name),
+    key: walletKeyOf(wallet),
     name: wallet.name,
     imageUrl: wallet.image_url ?? connector?.imageUrl,
     connector,
     wallet,
-    installed: connector !== undefined && isInstalled(connector)
+    installed: connector !== undefined
   }
 }
 
 /** The row of a wallet of the catalogue service (featured, listed, found, or the host's own). */
-export const listingEntry = (listing: WalletListing): WalletEntry => ({
-  key: normalise(listing.wallet.rdns ?? listing.wallet.name),
-  name: listing.wallet.name,
-  imageUrl: listing.imageUrl ?? listing.installed?.imageUrl,
-  connector: listing.installed,
-  wallet: listing.wallet,
-  installed: listing.installed !== undefined
-})
-
-/** Connectors that stand for a wallet of their own (not WalletConnect or the embedded wallet, which have views of their own). */
-export const walletConnectors = (connectors: ReadonlyArray<ConnectorInfo>): ReadonlyArray<ConnectorInfo> =>
-  connectors.filter((connector) => connector.type !== "WALLET_CONNECT" && connector.type !== "AUTH")
-
-/** Where a row leads: the connecting view, with the connector and/or the catalogue entry. */
-export const routeOf = (entry: WalletEntry): RouteData => ({
-  ...(entry.connector !== undefined ? { connectorId: entry.connector.id, namespace: entry.connector.chain } : {}),
-  ...(entry.wallet !== undefined ? { wallet: entry.wallet } : {})
-})
-
-/**
- * The view a row opens: WalletConnect's own row the basic WalletConnect view; a catalogue wallet not installed here
- * that has a mobile, desktop or web app the WalletConnect view for that wallet; any other the connecting view.
- */
-export const viewOf = (entry: WalletEntry): "WalletConnectBasic" | "ConnectingWalletConnect" | "ConnectingExternal" => {
-  if (entry.connector?.type === "WALLET_CONNECT") return "WalletConnectBasic"
-  const links = [entry.wallet?.mobile_link, entry.wallet?.desktop_link, entry.wallet?.webapp_link]
-  if (entry.connector === undefined && links.some((link) => typeof link === "string" && link !== "")) return "ConnectingWalletConnect"
-  return "ConnectingExternal"
+export const listingEntry = (listing: WalletListing, connectors: ReadonlyArray<ConnectorView>): WalletEntry => {
+  const connector = listing.installed === undefined ? undefined : connectors.find((c) => c.id === listing.installed?.id)
+  return {
+    key: walletKeyOf(listing.wallet),
+    name: listing.wallet.name,
+    imageUrl: listing.imageUrl ?? listing.installed?.imageUrl,
+    connector,
+    wallet: listing.wallet,
+    installed: connector !== undefined
+  }
 }
+
+/** The installed wallets (not WalletConnect or the embedded wallet, which have rows and views of their own). */
+export const installedConnectors = (connectors: ReadonlyArray<ConnectorView>): ReadonlyArray<ConnectorView> =>
+  connectors.filter(isInstalled)
+
+/** What choosing a row means for the connect flow. */
+export const choiceOf = (entry: WalletEntry): WalletChoice => ({ connector: entry.connector, wallet: entry.wallet })
 
 /** Rows whose name contains the search text, trimmed and case-insensitive; every row for an empty search. */
 export const searchEntries = (entries: ReadonlyArray<WalletEntry>, search: string): ReadonlyArray<WalletEntry> => {
-  const text = normalise(search)
-  return text === "" ? entries : entries.filter((entry) => normalise(entry.name).includes(text))
+  const text = search.trim().toLowerCase()
+  return text === "" ? entries : entries.filter((entry) => entry.name.toLowerCase().includes(text))
 }
 
-/**
- * Whether the adapters have listed their connectors yet. The connectors atom starts from an empty record before
- * the first adapter reports, so "loaded" means at least one family has reported (the modal only lists wallets when
- * at least one adapter exists).
- */
-export const connectorsReported = (result: AsyncResult.AsyncResult<ConnectorsByFamily, unknown>): boolean =>
-  AsyncResult.isSuccess(result) && Object.keys(result.value).length > 0
+/** Whether the runtime has listed its connectors yet (the modal shows a spinner until it has). */
+export const connectorsReported = (result: AsyncResult.AsyncResult<ReadonlyArray<ConnectorView>, unknown>): boolean =>
+  AsyncResult.isSuccess(result)

@@ -5,9 +5,10 @@ import { Alerts } from "../../../src/domain/alerts"
 import { localChainA } from "../../../src/domain/Network"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import { Analytics } from "../../../src/services/Analytics"
-import { ChainAdapters, type FakeChainAdapter, makeFakeChainAdapter } from "../../../src/services/ChainAdapter"
 import { Config } from "../../../src/services/Config"
 import { Connection } from "../../../src/services/Connection"
+import { Connectors } from "../../../src/services/connectors/Connectors"
+import { type FakeWallet, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { Notifications } from "../../../src/services/Notifications"
 import { Platform } from "../../../src/services/Platform"
 import { Storage } from "../../../src/services/Storage/Storage"
@@ -30,12 +31,12 @@ const analyticsService = (config: FakeAnswer) =>
     return { status: 404, json: { error: "not found" } }
   })
 
-const layerFor = (options: ReturnType<typeof optionsWith>, http: FakeHttp, adapter?: FakeChainAdapter) =>
+const layerFor = (options: ReturnType<typeof optionsWith>, http: FakeHttp, wallet?: FakeWallet) =>
   Analytics.layer.pipe(
     Layer.provideMerge(Connection.layer),
     Layer.provideMerge(Notifications.layer),
     Layer.provide(Storage.layerMemory),
-    Layer.provide(ChainAdapters.layer(adapter === undefined ? [] : [adapter])),
+    Layer.provide(Connectors.layer(wallet === undefined ? [] : [wallet.connector])),
     Layer.provide(Platform.layerFixed({ href: "https://shop.example/checkout?step=2" })),
     Layer.provide(Config.layer(options)),
     Layer.provide(http.layer)
@@ -79,13 +80,13 @@ describe("Analytics", () => {
   it.effect("when allowed, each event is a POST /e with id, page, time, event data and the connected address", () =>
     Effect.gen(function* () {
       const http = analyticsService({ status: 200, json: { isAnalyticsEnabled: true } })
-      const adapter = yield* makeFakeChainAdapter("eip155", { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 })
+      const wallet = yield* makeFakeWallet({ families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } } })
       yield* TestClock.adjust("1234 millis")
       yield* Effect.gen(function* () {
         const connection = yield* Connection
-        yield* connection.connect({ namespace: "eip155", connectorId: "injected", network: localChainA })
+        yield* connection.connect({ connectorId: "injected", networks: [localChainA] })
         yield* trackTwice
-      }).pipe(Effect.provide(layerFor(optionsWith({}), http, adapter)))
+      }).pipe(Effect.provide(layerFor(optionsWith({}), http, wallet)))
       const events = http.to("/e")
       expect(http.to("/getAnalyticsConfig")).toHaveLength(1)
       expect(events).toHaveLength(2)

@@ -15,6 +15,7 @@ import {
 } from "../../../src/services/BlockchainApi"
 import { Config } from "../../../src/services/Config"
 import { Notifications } from "../../../src/services/Notifications"
+import { Portfolio } from "../../../src/services/Portfolio"
 import { Storage } from "../../../src/services/Storage/Storage"
 import { type FakeAnswer, type FakeHttp, makeFakeHttp, type RecordedRequest } from "../support/fakeHttpClient"
 import { makeMemoryWebStorage } from "../support/memoryWebStorage"
@@ -59,7 +60,8 @@ const service = (overrides: (request: RecordedRequest) => FakeAnswer | undefined
   })
 
 const layerFor = (web: globalThis.Storage, http: FakeHttp) =>
-  BlockchainApi.layer.pipe(
+  Portfolio.layer.pipe(
+    Layer.provideMerge(BlockchainApi.layer),
     Layer.provideMerge(Notifications.layer),
     Layer.provideMerge(Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => web)))),
     Layer.provide(Config.layer(options)),
@@ -133,7 +135,7 @@ describe("BlockchainApi", () => {
     })
   )
 
-  it.effect("a balance failure shows 'Token Balance Unavailable' and blocks that network's balance for 30 s", () =>
+  it.effect("a balance failure is 'Token Balance Unavailable' (the service shows nothing) and blocks that network's balance for 30 s", () =>
     Effect.gen(function* () {
       let failing = true
       const http = service((request) =>
@@ -145,7 +147,7 @@ describe("BlockchainApi", () => {
         expect(error.message).toBe(TOKEN_BALANCE_UNAVAILABLE)
         expect(error.reason).toBe("failed")
         expect(error.detail).toContain("HTTP status code: 500")
-        expect(yield* snackbarText).toBe(TOKEN_BALANCE_UNAVAILABLE)
+        expect(yield* snackbarText).toBeUndefined()
 
         failing = false
         yield* TestClock.adjust("29999 millis")
@@ -167,7 +169,7 @@ describe("BlockchainApi", () => {
         const api = yield* BlockchainApi
         const error = yield* Effect.flip(api.tokenBalances(ALICE_B))
         expect(error.reason).toBe("unsupportedNetwork")
-        expect(yield* snackbarText).toBe(TOKEN_BALANCE_UNAVAILABLE)
+        expect(yield* snackbarText).toBeUndefined()
         expect(balancePaths(http)).toHaveLength(0)
         // The list of served chains is asked once per runtime.
         yield* api.tokenBalances(ALICE_A)
@@ -209,15 +211,57 @@ describe("BlockchainApi", () => {
     })
   )
 
-  it.effect("a history failure shows 'Failed to fetch transactions'", () =>
+  it.effect("a history failure is 'Failed to fetch transactions' (the service shows nothing)", () =>
     Effect.gen(function* () {
       const http = service((request) => (request.url.pathname.endsWith("/history") ? "unreachable" : undefined))
       yield* Effect.gen(function* () {
         const api = yield* BlockchainApi
         const error = yield* Effect.flip(api.transactions(ALICE, { cursor: "c1" }))
         expect(error.message).toBe(FAILED_TO_FETCH_TRANSACTIONS)
-        expect(yield* snackbarText).toBe(FAILED_TO_FETCH_TRANSACTIONS)
+        expect(yield* snackbarText).toBeUndefined()
         expect(http.requests[0]?.url.searchParams.get("cursor")).toBe("c1")
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), http)))
+    })
+  )
+
+  it.effect("Portfolio tells the visitor: 'Token Balance Unavailable' once per failure, not again while the retry block runs", () =>
+    Effect.gen(function* () {
+      const http = service((request) => (request.url.pathname.endsWith("/balance") ? { status: 500, json: { error: "boom" } } : undefined))
+      yield* Effect.gen(function* () {
+        const portfolio = yield* Portfolio
+        const notifications = yield* Notifications
+        yield* Effect.flip(portfolio.nativeBalance(ALICE_A))
+        expect(yield* snackbarText).toBe(TOKEN_BALANCE_UNAVAILABLE)
+        yield* notifications.hideSnackbar
+        const blocked = yield* Effect.flip(portfolio.nativeBalance(ALICE_A))
+        expect(blocked.reason).toBe("retryBlocked")
+        expect(yield* snackbarText).toBeUndefined()
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), http)))
+    })
+  )
+
+  it.effect("Portfolio tells the visitor 'Failed to fetch transactions'", () =>
+    Effect.gen(function* () {
+      const http = service((request) => (request.url.pathname.endsWith("/history") ? "unreachable" : undefined))
+      yield* Effect.gen(function* () {
+        yield* Effect.flip((yield* Portfolio).transactions(ALICE))
+        expect(yield* snackbarText).toBe(FAILED_TO_FETCH_TRANSACTIONS)
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), http)))
+    })
+  )
+
+  it.effect("Portfolio.refresh reads past every cache and moves its revision (views read again)", () =>
+    Effect.gen(function* () {
+      const http = service()
+      yield* Effect.gen(function* () {
+        const portfolio = yield* Portfolio
+        yield* portfolio.nativeBalance(ALICE_A)
+        yield* portfolio.nativeBalance(ALICE_A)
+        expect(balancePaths(http)).toHaveLength(1)
+        yield* portfolio.refresh(ALICE_A)
+        expect(balancePaths(http)).toHaveLength(2)
+        expect(balancePaths(http).at(-1)?.url.searchParams.get("forceUpdate")).toBe(`eip155:31337:${NATIVE_TOKEN_ADDRESS}`)
+        expect(yield* SubscriptionRef.get(portfolio.revision)).toBe(1)
       }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), http)))
     })
   )

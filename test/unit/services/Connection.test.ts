@@ -1,14 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Stream, SubscriptionRef } from "effect"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
-import { ethereum, localChainA, localChainB, solana } from "../../../src/domain/Network"
-import { decodeOptionsSync } from "../../../src/domain/Options"
-import type { CaipNetwork } from "../../../src/domain/Network"
+import { TestClock } from "effect/testing"
 import { DisconnectFailed, UserRejected } from "../../../src/domain/errors"
+import { localChainA, localChainB, solana } from "../../../src/domain/Network"
+import { decodeOptionsSync } from "../../../src/domain/Options"
 import type { WalletCatalogEntry } from "../../../src/domain/Wallet"
-import { ChainAdapters, type FakeChainAdapter, makeFakeChainAdapter } from "../../../src/services/ChainAdapter"
 import { Config } from "../../../src/services/Config"
-import { Connection } from "../../../src/services/Connection"
+import { coalesceEvents, Connection, type ConnectionState } from "../../../src/services/Connection"
+import type { Connector, WalletEvent } from "../../../src/services/connectors/Connector"
+import { Connectors } from "../../../src/services/connectors/Connectors"
+import { type FakeWallet, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { Storage } from "../../../src/services/Storage/Storage"
 import * as Keys from "../../../src/services/Storage/keys"
 import { makeMemoryWebStorage } from "../support/memoryWebStorage"
@@ -16,20 +18,29 @@ import { makeMemoryWebStorage } from "../support/memoryWebStorage"
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 const BOB = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
 const SOL = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"
+const SOLANA_REF = "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
 
 const options = decodeOptionsSync({ projectId: "test", networks: [localChainA, localChainB, solana] })
+const everywhere = [localChainA, solana]
 
-const layerFor = (web: globalThis.Storage, adapters: ReadonlyArray<FakeChainAdapter>) =>
+const layerFor = (web: globalThis.Storage, connectors: ReadonlyArray<Connector>) =>
   Connection.layer.pipe(
     Layer.provideMerge(Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => web)))),
     Layer.provide(Config.layer(options)),
-    Layer.provide(ChainAdapters.layer(adapters))
+    Layer.provide(Connectors.layer(connectors))
   )
 
-const evm = (connectorType: "INJECTED" | "WALLET_CONNECT" = "INJECTED") =>
-  makeFakeChainAdapter("eip155", { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 }, connectorType)
-const sol = (connectorType: "INJECTED" | "WALLET_CONNECT" = "INJECTED") =>
-  makeFakeChainAdapter("solana", { accounts: [{ address: SOL, type: "eoa" }], chainId: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp" }, connectorType)
+const evm = (id = "io.metamask", extra: Partial<Parameters<typeof makeFakeWallet>[0]> = {}) =>
+  makeFakeWallet({ id, families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } }, ...extra })
+const both = (id: string, type: "MULTI_CHAIN" | "WALLET_CONNECT") =>
+  makeFakeWallet({
+    id,
+    type,
+    families: {
+      eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 },
+      solana: { accounts: [{ address: SOL, type: "eoa" }], chainId: SOLANA_REF }
+    }
+  })
 
 const statusOf = (namespace: "eip155" | "solana") =>
   Effect.gen(function* () {
@@ -37,15 +48,23 @@ const statusOf = (namespace: "eip155" | "solana") =>
     return (yield* SubscriptionRef.get(connection.state)).namespaces[namespace]?.account.status
   })
 
-const networkOf = (network: CaipNetwork) => () => Effect.succeed(network)
+/** Waits until the connection state satisfies `condition` (wallet events are handled a scheduler turn later). */
+const until = (condition: (state: ConnectionState) => boolean) =>
+  Effect.flatMap(Connection, (connection) =>
+    SubscriptionRef.changes(connection.state).pipe(Stream.filter(condition), Stream.runHead, Effect.timeout("1 second"), Effect.orDie)
+  )
 
-const wallet = (id: string): WalletCatalogEntry => ({ id, name: id, image_id: id, chains: [] })
+const networkOf = (namespace: string) => Effect.succeed(namespace === "solana" ? solana : localChainA)
+
+const catalogueWallet = (id: string): WalletCatalogEntry => ({ id, name: id, image_id: id, chains: [] })
+
+const connectors = (...wallets: ReadonlyArray<FakeWallet>) => wallets.map((wallet) => wallet.connector)
 
 describe("Connection", () => {
   it.effect("connects: connecting while the wallet is asked, then connected with the CAIP address, remembered", () =>
     Effect.gen(function* () {
       const web = makeMemoryWebStorage()
-      const adapter = yield* evm()
+      const wallet = yield* evm()
       yield* Effect.gen(function* () {
         const connection = yield* Connection
         const statuses: Array<string> = []
@@ -56,196 +75,334 @@ describe("Connection", () => {
           Effect.forkChild
         )
         yield* Effect.yieldNow
-        const session = yield* connection.connect({ namespace: "eip155", connectorId: "io.metamask", network: localChainA })
+        const connected = yield* connection.connect({ connectorId: "io.metamask", networks: everywhere })
         yield* Effect.yieldNow
         yield* Fiber.interrupt(watcher)
-        expect(session.address).toBe(ALICE)
+        expect(connected.accounts.eip155?.address).toBe(ALICE)
+        expect(connected.accounts.solana).toBeUndefined()
         expect(statuses).toEqual(["disconnected", "connecting", "connected"])
         const state = yield* SubscriptionRef.get(connection.state)
         expect(state.namespaces.eip155?.account.caipAddress).toBe(`eip155:31337:${ALICE}`)
+        expect(state.namespaces.solana?.account.status).toBe("disconnected")
         expect(state.activeNamespace).toBe("eip155")
         const storage = yield* Storage
         expect(yield* storage.get(Keys.connectionStatus("eip155"))).toBe("connected")
         expect(yield* storage.get(Keys.connectedConnector("eip155"))).toEqual({ id: "io.metamask", type: "INJECTED" })
-      }).pipe(Effect.provide(layerFor(web, [adapter])))
+      }).pipe(Effect.provide(layerFor(web, connectors(wallet))))
     })
   )
 
-  it.effect("a refused connect leaves the family disconnected and says so", () =>
+  it.effect("one multi-chain wallet connects every family it serves; the family asked first is in front", () =>
     Effect.gen(function* () {
-      const adapter = yield* evm()
-      adapter.script.connectError = new UserRejected({ code: 4001 })
+      const wallet = yield* both("dev.wallet", "MULTI_CHAIN")
       yield* Effect.gen(function* () {
         const connection = yield* Connection
-        const error = yield* Effect.flip(connection.connect({ namespace: "eip155", connectorId: "x", network: localChainA }))
+        const connected = yield* connection.connect({ connectorId: "dev.wallet", networks: [solana, localChainA] })
+        expect(connected.accounts.solana?.address).toBe(SOL)
+        expect(connected.accounts.eip155?.address).toBe(ALICE)
+        const state = yield* SubscriptionRef.get(connection.state)
+        expect(state.activeNamespace).toBe("solana")
+        expect(state.namespaces.solana?.account.caipAddress).toBe(`solana:${SOLANA_REF}:${SOL}`)
+        expect(state.namespaces.eip155?.account.status).toBe("connected")
+        expect(wallet.calls).toEqual(["connect:dev.wallet"])
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(wallet))))
+    })
+  )
+
+  it.effect("a refused connect leaves every family as it was and says so", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm("io.metamask", { connectError: new UserRejected({ code: 4001 }) })
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        const error = yield* Effect.flip(connection.connect({ connectorId: "io.metamask", networks: everywhere }))
         expect(error._tag).toBe("UserRejected")
         expect(yield* statusOf("eip155")).toBe("disconnected")
-      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), [adapter])))
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(wallet))))
     })
   )
 
-  it.effect("an abandoned connect (interrupted while the wallet is asked) leaves the family as it was", () =>
+  it.effect("a wallet no longer on the page is 'Provider not found.'", () =>
     Effect.gen(function* () {
-      const adapter = yield* evm()
-      const waiting = { ...adapter, connect: () => Effect.never }
+      const error = yield* Effect.flip(
+        Effect.flatMap(Connection, (connection) => connection.connect({ connectorId: "gone", networks: everywhere }))
+      ).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), [])))
+      expect(error.message).toBe("Provider not found.")
+    })
+  )
+
+  it.effect("an abandoned connect leaves the family connected to the previous wallet, and a late answer takes nothing over", () =>
+    Effect.gen(function* () {
+      const first = yield* evm("io.metamask")
+      let answer!: () => void
+      const slow = yield* makeFakeWallet({
+        id: "slow",
+        families: { eip155: { accounts: [{ address: BOB, type: "eoa" }], chainId: 31337 } },
+        connectGate: new Promise<void>((resolve) => (answer = resolve))
+      })
       yield* Effect.gen(function* () {
         const connection = yield* Connection
-        const pending = yield* Effect.forkChild(connection.connect({ namespace: "eip155", connectorId: "slow", network: localChainA }))
+        yield* connection.connect({ connectorId: "io.metamask", networks: everywhere })
+        const pending = yield* Effect.forkChild(connection.connect({ connectorId: "slow", networks: everywhere }))
         yield* Effect.yieldNow
         expect(yield* statusOf("eip155")).toBe("connecting")
         yield* Fiber.interrupt(pending)
-        expect(yield* statusOf("eip155")).toBe("disconnected")
-      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), [waiting])))
+        const state = yield* SubscriptionRef.get(connection.state)
+        expect(state.namespaces.eip155?.account.status).toBe("connected")
+        expect(state.namespaces.eip155?.account.address).toBe(ALICE)
+        answer()
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 0)))
+        expect((yield* SubscriptionRef.get(connection.state)).namespaces.eip155?.account.address).toBe(ALICE)
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(first, slow))))
     })
   )
 
   it.effect("after a reload a stored session shows reconnecting at once, then connected without a prompt", () =>
     Effect.gen(function* () {
       const web = makeMemoryWebStorage()
-      const adapter = yield* evm()
-      yield* Effect.gen(function* () {
-        const connection = yield* Connection
-        yield* connection.connect({ namespace: "eip155", connectorId: "io.metamask", network: localChainA })
-      }).pipe(Effect.provide(layerFor(web, [adapter])))
-
+      yield* Effect.flatMap(Connection, (connection) => connection.connect({ connectorId: "io.metamask", networks: everywhere })).pipe(
+        Effect.provide(layerFor(web, connectors(yield* evm())))
+      )
       const reloaded = yield* evm()
       yield* Effect.gen(function* () {
         const connection = yield* Connection
         expect(yield* statusOf("eip155")).toBe("reconnecting")
         expect(yield* statusOf("solana")).toBe("disconnected")
-        yield* connection.restore(networkOf(localChainA))
+        yield* connection.restore(networkOf)
         expect(yield* statusOf("eip155")).toBe("connected")
         expect(reloaded.calls).toEqual(["reconnect:io.metamask"])
-      }).pipe(Effect.provide(layerFor(web, [reloaded])))
+      }).pipe(Effect.provide(layerFor(web, connectors(reloaded))))
+    })
+  )
+
+  it.effect("a multi-chain session is restored with one reconnect for both families", () =>
+    Effect.gen(function* () {
+      const web = makeMemoryWebStorage()
+      yield* Effect.flatMap(Connection, (connection) => connection.connect({ connectorId: "dev.wallet", networks: everywhere })).pipe(
+        Effect.provide(layerFor(web, connectors(yield* both("dev.wallet", "MULTI_CHAIN"))))
+      )
+      const reloaded = yield* both("dev.wallet", "MULTI_CHAIN")
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        expect(yield* statusOf("solana")).toBe("reconnecting")
+        yield* connection.restore(networkOf)
+        expect(yield* statusOf("eip155")).toBe("connected")
+        expect(yield* statusOf("solana")).toBe("connected")
+        expect(reloaded.calls).toEqual(["reconnect:dev.wallet"])
+      }).pipe(Effect.provide(layerFor(web, connectors(reloaded))))
     })
   )
 
   it.effect("a wallet that no longer authorises the site restores as disconnected and is forgotten", () =>
     Effect.gen(function* () {
       const web = makeMemoryWebStorage()
-      const adapter = yield* evm()
+      yield* Effect.flatMap(Connection, (connection) => connection.connect({ connectorId: "io.metamask", networks: everywhere })).pipe(
+        Effect.provide(layerFor(web, connectors(yield* evm())))
+      )
+      const revoked = yield* evm("io.metamask", { authorised: false })
       yield* Effect.gen(function* () {
-        yield* (yield* Connection).connect({ namespace: "eip155", connectorId: "io.metamask", network: localChainA })
-      }).pipe(Effect.provide(layerFor(web, [adapter])))
-
-      const revoked = yield* evm()
-      revoked.script.authorised = false
-      yield* Effect.gen(function* () {
-        const connection = yield* Connection
-        yield* connection.restore(networkOf(localChainA))
+        yield* (yield* Connection).restore(networkOf)
         expect(yield* statusOf("eip155")).toBe("disconnected")
         const storage = yield* Storage
         expect(yield* storage.get(Keys.connectionStatus("eip155"))).toBe("disconnected")
         expect(yield* storage.get(Keys.connectedConnector("eip155"))).toBeNull()
-      }).pipe(Effect.provide(layerFor(web, [revoked])))
+      }).pipe(Effect.provide(layerFor(web, connectors(revoked))))
+    })
+  )
+
+  it.effect("a restore the wallet never answers ends disconnected after 10 s (spec 4: a failed sync gives disconnected)", () =>
+    Effect.gen(function* () {
+      const web = makeMemoryWebStorage()
+      yield* Effect.flatMap(Connection, (connection) => connection.connect({ connectorId: "io.metamask", networks: everywhere })).pipe(
+        Effect.provide(layerFor(web, connectors(yield* evm())))
+      )
+      const silent = yield* evm("io.metamask", { reconnectGate: new Promise<void>(() => undefined) })
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        const restoring = yield* Effect.forkChild(connection.restore(networkOf))
+        yield* TestClock.adjust("9 seconds")
+        expect(yield* statusOf("eip155")).toBe("reconnecting")
+        yield* TestClock.adjust("1 second")
+        yield* Fiber.join(restoring)
+        expect(yield* statusOf("eip155")).toBe("disconnected")
+      }).pipe(Effect.provide(layerFor(web, connectors(silent))))
+    })
+  )
+
+  it.effect("a stored wallet that does not announce itself within a second restores as disconnected", () =>
+    Effect.gen(function* () {
+      const web = makeMemoryWebStorage()
+      yield* Effect.flatMap(Connection, (connection) => connection.connect({ connectorId: "io.metamask", networks: everywhere })).pipe(
+        Effect.provide(layerFor(web, connectors(yield* evm())))
+      )
+      yield* Effect.gen(function* () {
+        const restoring = yield* Effect.forkChild((yield* Connection).restore(networkOf))
+        yield* TestClock.adjust("1 second")
+        yield* Fiber.join(restoring)
+        expect(yield* statusOf("eip155")).toBe("disconnected")
+      }).pipe(Effect.provide(layerFor(web, [])))
     })
   )
 
   it.effect("follows the wallet: account changes, chain changes, and an emptied account list disconnects", () =>
     Effect.gen(function* () {
-      const adapter = yield* evm()
+      const wallet = yield* evm()
       yield* Effect.gen(function* () {
         const connection = yield* Connection
         const chains = yield* connection.walletChainChanges.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
         yield* Effect.yieldNow
-        yield* connection.connect({ namespace: "eip155", connectorId: "io.metamask", network: localChainA })
+        yield* connection.connect({ connectorId: "io.metamask", networks: everywhere })
         yield* Effect.yieldNow
-        yield* adapter.emit({ _tag: "AccountsChanged", accounts: [{ address: BOB, type: "eoa" }] })
-        yield* Effect.yieldNow
+        yield* wallet.emit({ _tag: "AccountsChanged", namespace: "eip155", accounts: [{ address: BOB, type: "eoa" }] })
+        yield* until((s) => s.namespaces.eip155?.account.address === BOB)
         let account = (yield* SubscriptionRef.get(connection.state)).namespaces.eip155?.account
         expect(account?.address).toBe(BOB)
         expect(account?.caipAddress).toBe(`eip155:31337:${BOB}`)
 
-        yield* adapter.emit({ _tag: "ChainChanged", chainId: 31338 })
-        yield* Effect.yieldNow
+        yield* wallet.emit({ _tag: "ChainChanged", namespace: "eip155", chainId: 31338 })
+        yield* until((s) => s.namespaces.eip155?.chainId === 31338)
         account = (yield* SubscriptionRef.get(connection.state)).namespaces.eip155?.account
         expect(account?.caipAddress).toBe(`eip155:31338:${BOB}`)
         expect([...(yield* Fiber.join(chains))].map((c) => c.chainId)).toEqual([31337, 31338])
 
-        yield* adapter.emit({ _tag: "AccountsChanged", accounts: [] })
-        yield* Effect.yieldNow
-        expect(yield* statusOf("eip155")).toBe("disconnected")
-      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), [adapter])))
+        yield* wallet.emit({ _tag: "AccountsChanged", namespace: "eip155", accounts: [] })
+        yield* until((s) => s.namespaces.eip155?.account.status === "disconnected")
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(wallet))))
     })
   )
 
-  it.effect("disconnecting a WalletConnect family ends every family sharing the session and clears the deep link", () =>
+  it.effect("a burst of 1,000 account changes costs one update, ending on the last account", () =>
     Effect.gen(function* () {
-      const evmWc = yield* evm("WALLET_CONNECT")
-      const solWc = yield* sol("WALLET_CONNECT")
+      const wallet = yield* evm()
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        yield* connection.connect({ connectorId: "io.metamask", networks: everywhere })
+        yield* Effect.yieldNow
+        const addresses: Array<string> = []
+        const watcher = yield* SubscriptionRef.changes(connection.state).pipe(
+          Stream.drop(1),
+          Stream.runForEach((s) => Effect.sync(() => addresses.push(s.namespaces.eip155?.account.address ?? ""))),
+          Effect.forkChild
+        )
+        yield* Effect.yieldNow
+        const last = `0x${"9".repeat(40)}`
+        yield* wallet.emitBurst(
+          Array.from({ length: 1000 }, (_, i): WalletEvent => ({
+            _tag: "AccountsChanged",
+            namespace: "eip155",
+            accounts: [{ address: i === 999 ? last : `0x${i.toString(16).padStart(40, "0")}`, type: "eoa" }]
+          }))
+        )
+        yield* until((s) => s.namespaces.eip155?.account.address === last)
+        yield* Fiber.interrupt(watcher)
+        expect(addresses).toEqual([last])
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(wallet))))
+    })
+  )
+
+  it("coalescing keeps each family's last account and chain change, and every disconnect", () => {
+    const accounts = (address: string): WalletEvent => ({ _tag: "AccountsChanged", namespace: "eip155", accounts: [{ address, type: "eoa" }] })
+    const events: ReadonlyArray<WalletEvent> = [
+      accounts("a"),
+      { _tag: "ChainChanged", namespace: "eip155", chainId: 1 },
+      { _tag: "AccountsChanged", namespace: "solana", accounts: [] },
+      accounts("b"),
+      { _tag: "ChainChanged", namespace: "eip155", chainId: 2 },
+      { _tag: "Disconnected", namespace: "solana" }
+    ]
+    expect(coalesceEvents(events)).toEqual([events[2], events[3], events[4], events[5]])
+  })
+
+  it.effect("disconnecting one family of a shared session ends every family of it and clears the deep link", () =>
+    Effect.gen(function* () {
+      const session = yield* both("walletConnect", "WALLET_CONNECT")
       yield* Effect.gen(function* () {
         const connection = yield* Connection
         const storage = yield* Storage
-        yield* connection.connect({ namespace: "eip155", connectorId: "walletConnect", network: localChainA })
-        yield* connection.connect({ namespace: "solana", connectorId: "walletConnect", network: solana })
+        yield* connection.connect({ connectorId: "walletConnect", networks: everywhere })
         yield* storage.set(Keys.walletConnectDeepLink, { href: "wallet://", name: "Test Wallet" })
         const ended = yield* connection.disconnect("eip155")
         expect([...ended].sort()).toEqual(["eip155", "solana"])
         expect(yield* statusOf("eip155")).toBe("disconnected")
         expect(yield* statusOf("solana")).toBe("disconnected")
         expect(yield* storage.get(Keys.walletConnectDeepLink)).toBeNull()
-        expect(solWc.calls).toContain("disconnect")
-      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), [evmWc, solWc])))
+        expect(session.calls.filter((call) => call === "disconnect")).toHaveLength(1)
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(session))))
     })
   )
 
-  it.effect("disconnecting an injected family leaves another family's session alone", () =>
+  it.effect("disconnecting a family of one wallet leaves another wallet's family alone, which goes in front", () =>
     Effect.gen(function* () {
-      const evmInjected = yield* evm("INJECTED")
-      const solWc = yield* sol("WALLET_CONNECT")
+      const injected = yield* evm()
+      const phantom = yield* makeFakeWallet({ id: "phantom", families: { solana: { accounts: [{ address: SOL, type: "eoa" }], chainId: SOLANA_REF } } })
       yield* Effect.gen(function* () {
         const connection = yield* Connection
-        yield* connection.connect({ namespace: "eip155", connectorId: "io.metamask", network: localChainA })
-        yield* connection.connect({ namespace: "solana", connectorId: "walletConnect", network: solana })
+        yield* connection.connect({ connectorId: "phantom", networks: [solana] })
+        yield* connection.connect({ connectorId: "io.metamask", networks: everywhere })
+        expect((yield* SubscriptionRef.get(connection.state)).activeNamespace).toBe("eip155")
         expect(yield* connection.disconnect("eip155")).toEqual(["eip155"])
         expect(yield* statusOf("solana")).toBe("connected")
         expect((yield* SubscriptionRef.get(connection.state)).activeNamespace).toBe("solana")
-      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), [evmInjected, solWc])))
+        expect(phantom.calls).not.toContain("disconnect")
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(injected, phantom))))
+    })
+  )
+
+  it.effect("events of a wallet that was replaced in a family are ignored", () =>
+    Effect.gen(function* () {
+      const first = yield* evm("first")
+      const second = yield* makeFakeWallet({ id: "second", families: { eip155: { accounts: [{ address: BOB, type: "eoa" }], chainId: 31337 } } })
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        yield* connection.connect({ connectorId: "first", networks: everywhere })
+        yield* connection.connect({ connectorId: "second", networks: everywhere })
+        yield* first.emit({ _tag: "AccountsChanged", namespace: "eip155", accounts: [] })
+        for (let turn = 0; turn < 5; turn++) yield* Effect.yieldNow
+        const account = (yield* SubscriptionRef.get(connection.state)).namespaces.eip155?.account
+        expect(account?.status).toBe("connected")
+        expect(account?.address).toBe(BOB)
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(first, second))))
     })
   )
 
   it.effect("a wallet that fails to disconnect gives 'Failed to disconnect', and the session is forgotten anyway", () =>
     Effect.gen(function* () {
-      const adapter = yield* evm()
-      adapter.script.disconnectError = new DisconnectFailed({ reason: "provider gone" })
+      const wallet = yield* evm("io.metamask", { disconnectError: new DisconnectFailed({ reason: "provider gone" }) })
       yield* Effect.gen(function* () {
         const connection = yield* Connection
-        yield* connection.connect({ namespace: "eip155", connectorId: "io.metamask", network: localChainA })
+        yield* connection.connect({ connectorId: "io.metamask", networks: everywhere })
         const error = yield* Effect.flip(connection.disconnect())
         expect(error.message).toBe("Failed to disconnect")
         expect(yield* statusOf("eip155")).toBe("disconnected")
-      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), [adapter])))
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(wallet))))
     })
   )
 
   it.effect("keeps the two most recent wallets, newest first, across reloads", () =>
     Effect.gen(function* () {
       const web = makeMemoryWebStorage()
-      const adapter = yield* evm()
       yield* Effect.gen(function* () {
         const connection = yield* Connection
-        for (const id of ["one", "two", "three"]) {
-          yield* connection.connect({ namespace: "eip155", connectorId: id, network: localChainA, wallet: wallet(id) })
-        }
-      }).pipe(Effect.provide(layerFor(web, [adapter])))
+        for (const id of ["one", "two", "three"]) yield* connection.addRecentWallet(catalogueWallet(id))
+      }).pipe(Effect.provide(layerFor(web, [])))
       yield* Effect.gen(function* () {
         const connection = yield* Connection
         expect((yield* SubscriptionRef.get(connection.state)).recentWallets.map((w) => w.id)).toEqual(["three", "two"])
-      }).pipe(Effect.provide(layerFor(web, [yield* evm()])))
+      }).pipe(Effect.provide(layerFor(web, [])))
     })
   )
 
-  it.effect("restoring a family with no adapter leaves it disconnected", () =>
+  it.effect("the live session of a family gives what an action needs; none when not connected", () =>
     Effect.gen(function* () {
-      const web = makeMemoryWebStorage()
-      web.setItem("wr:v1:connectionStatus:solana", JSON.stringify("connected"))
-      web.setItem("wr:v1:connectedConnector:solana", JSON.stringify({ id: "phantom", type: "INJECTED" }))
+      const wallet = yield* evm()
       yield* Effect.gen(function* () {
         const connection = yield* Connection
-        expect(yield* statusOf("solana")).toBe("disconnected")
-        yield* connection.restore(networkOf(ethereum))
-        expect(yield* statusOf("solana")).toBe("disconnected")
-      }).pipe(Effect.provide(layerFor(web, [yield* evm()])))
+        expect((yield* connection.session("eip155"))._tag).toBe("None")
+        yield* connection.connect({ connectorId: "io.metamask", networks: everywhere })
+        const session = yield* connection.session("eip155")
+        expect(session._tag === "Some" && session.value.address).toBe(ALICE)
+        expect(session._tag === "Some" && session.value.provider.namespace).toBe("eip155")
+        expect((yield* connection.session("solana"))._tag).toBe("None")
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(wallet))))
     })
   )
 })

@@ -3,10 +3,12 @@ import { Effect, Fiber, Layer, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import { localChainA } from "../../../src/domain/Network"
-import { ChainAdapters, makeFakeChainAdapter } from "../../../src/services/ChainAdapter"
+import { ChainAdapters } from "../../../src/services/ChainAdapter"
+import { Connectors } from "../../../src/services/connectors/Connectors"
+import { makeFakeChainAdapter, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { Config } from "../../../src/services/Config"
 import { Connection } from "../../../src/services/Connection"
-import { currentRoute, Modal } from "../../../src/services/Modal"
+import { currentEntry, currentRoute, Modal } from "../../../src/services/Modal"
 import { Notifications } from "../../../src/services/Notifications"
 import { Platform } from "../../../src/services/Platform"
 import { Storage } from "../../../src/services/Storage/Storage"
@@ -15,13 +17,14 @@ const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 
 const makeLayer = (options: { readonly adapters?: boolean; readonly isMobile?: boolean } = {}) =>
   Effect.gen(function* () {
-    const adapter = yield* makeFakeChainAdapter("eip155", { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 })
+    const wallet = yield* makeFakeWallet({ families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } } })
     return Modal.layer.pipe(
       Layer.provideMerge(Connection.layer),
       Layer.provideMerge(Notifications.layer),
       Layer.provide(Storage.layerMemory),
       Layer.provide(Config.layer(decodeOptionsSync({ projectId: "p", networks: [localChainA] }))),
-      Layer.provide(ChainAdapters.layer(options.adapters === false ? [] : [adapter])),
+      Layer.provide(Connectors.layer([wallet.connector])),
+      Layer.provide(ChainAdapters.layer(options.adapters === false ? [] : [makeFakeChainAdapter("eip155")])),
       Layer.provide(Platform.layerFixed({ isMobile: options.isMobile ?? false }))
     )
   })
@@ -45,7 +48,7 @@ describe("Modal", () => {
         const connection = yield* Connection
         yield* modal.open()
         expect(yield* view).toBe("Connect")
-        yield* connection.connect({ namespace: "eip155", connectorId: "injected", network: localChainA })
+        yield* connection.connect({ connectorId: "injected", networks: [localChainA] })
         yield* modal.open()
         expect(yield* view).toBe("Account")
         yield* modal.open({ view: "Networks" })
@@ -70,8 +73,8 @@ describe("Modal", () => {
       Effect.gen(function* () {
         const modal = yield* Modal
         yield* modal.open()
-        yield* modal.push("AllWallets")
-        yield* modal.push("ConnectingExternal", { connectorId: "io.metamask" })
+        yield* modal.push({ view: "AllWallets" })
+        yield* modal.push({ view: "ConnectingExternal", connectorId: "io.metamask" })
         yield* modal.goBack
         expect(yield* view).toBe("AllWallets")
         yield* modal.goBack
@@ -87,7 +90,7 @@ describe("Modal", () => {
       Effect.gen(function* () {
         const modal = yield* Modal
         yield* modal.open({ view: "UnsupportedChain" })
-        yield* modal.push("Networks")
+        yield* modal.push({ view: "Networks" })
         yield* modal.goBack
         expect(yield* view).toBe("closed")
       })
@@ -183,17 +186,47 @@ describe("Modal", () => {
       Effect.gen(function* () {
         const modal = yield* Modal
         yield* modal.open({ view: "Account" })
-        yield* modal.pushTransactionStep({ view: "ApproveTransaction" })
+        yield* modal.pushTransactionStep({ route: { view: "ApproveTransaction" } })
         expect(yield* view).toBe("ApproveTransaction")
         yield* modal.finishUnsafeRequest("cancel")
         expect(yield* view).toBe("Account")
         expect((yield* SubscriptionRef.get(modal.state)).transactionStack).toEqual([])
-        yield* modal.pushTransactionStep({ view: "ApproveTransaction" })
+        yield* modal.pushTransactionStep({ route: { view: "ApproveTransaction" } })
         yield* modal.finishUnsafeRequest("success")
         expect(yield* view).toBe("ApproveTransaction")
         expect((yield* SubscriptionRef.get(modal.state)).transactionStack).toEqual([])
         yield* modal.finishUnsafeRequest("success")
         expect(yield* view).toBe("closed")
+      })
+    )
+  )
+})
+
+describe("Modal routes", () => {
+  it.effect("every history entry has a key of its own, even the same view opened twice", () =>
+    withModal(
+      Effect.gen(function* () {
+        const modal = yield* Modal
+        yield* modal.open()
+        yield* modal.push({ view: "ConnectingExternal", connectorId: "a" })
+        const first = currentEntry(yield* SubscriptionRef.get(modal.state))
+        yield* modal.goBack
+        yield* modal.push({ view: "ConnectingExternal", connectorId: "a" })
+        const second = currentEntry(yield* SubscriptionRef.get(modal.state))
+        expect(second.route).toEqual(first.route)
+        expect(second.key).not.toBe(first.key)
+      })
+    )
+  )
+
+  it.effect("a route carries its view's data: the connector and catalogue wallet of a connecting view", () =>
+    withModal(
+      Effect.gen(function* () {
+        const modal = yield* Modal
+        const wallet = { id: "w", name: "W", image_id: "w", chains: [] }
+        yield* modal.open({ view: "ConnectingExternal", connectorId: "io.metamask", wallet })
+        const route = currentRoute(yield* SubscriptionRef.get(modal.state))
+        expect(route).toEqual({ view: "ConnectingExternal", connectorId: "io.metamask", wallet })
       })
     )
   )

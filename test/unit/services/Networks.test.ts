@@ -1,14 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, SubscriptionRef } from "effect"
+import { Effect, Layer, Stream, SubscriptionRef } from "effect"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
 import { ChainNotSupported } from "../../../src/domain/errors"
 import { ethereum, localChainA, localChainB, solana, solanaDevnet } from "../../../src/domain/Network"
 import { decodeOptionsSync } from "../../../src/domain/Options"
-import { ChainAdapters, type FakeChainAdapter, makeFakeChainAdapter } from "../../../src/services/ChainAdapter"
+import { ChainAdapters } from "../../../src/services/ChainAdapter"
+import { Connectors } from "../../../src/services/connectors/Connectors"
+import { type FakeWallet, makeFakeChainAdapter, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { Config } from "../../../src/services/Config"
 import { Connection } from "../../../src/services/Connection"
 import { currentRoute, Modal } from "../../../src/services/Modal"
-import { initialActiveNetwork, Networks } from "../../../src/services/Networks"
+import { initialActiveNetwork, Networks, type NetworksState } from "../../../src/services/Networks"
 import { Notifications } from "../../../src/services/Notifications"
 import { Platform } from "../../../src/services/Platform"
 import { Storage } from "../../../src/services/Storage/Storage"
@@ -16,8 +18,10 @@ import { makeMemoryWebStorage } from "../support/memoryWebStorage"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 
+const SOL = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"
+
 const layerFor = (
-  adapter: FakeChainAdapter,
+  adapter: FakeWallet,
   hostOptions: Record<string, unknown> = {},
   web: globalThis.Storage = makeMemoryWebStorage()
 ) =>
@@ -27,11 +31,24 @@ const layerFor = (
     Layer.provideMerge(Notifications.layer),
     Layer.provideMerge(Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => web)))),
     Layer.provide(Config.layer(decodeOptionsSync({ projectId: "p", networks: [localChainA, localChainB, solana], ...hostOptions }))),
-    Layer.provide(ChainAdapters.layer([adapter])),
+    Layer.provide(Connectors.layer([adapter.connector])),
+    Layer.provide(ChainAdapters.layer([makeFakeChainAdapter("eip155"), makeFakeChainAdapter("solana")])),
     Layer.provide(Platform.layerFixed())
   )
 
-const wallet = () => makeFakeChainAdapter("eip155", { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 })
+const wallet = () =>
+  makeFakeWallet({
+    families: {
+      eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 },
+      solana: { accounts: [{ address: SOL, type: "eoa" }], chainId: solana.id }
+    }
+  })
+
+/** Waits until the networks state satisfies `condition` (the wallet's events are followed a scheduler turn later). */
+const until = (condition: (state: NetworksState) => boolean) =>
+  Effect.flatMap(Networks, (networks) =>
+    SubscriptionRef.changes(networks.state).pipe(Stream.filter(condition), Stream.runHead, Effect.timeout("1 second"), Effect.orDie)
+  )
 
 const active = (namespace: "eip155" | "solana") =>
   Effect.gen(function* () {
@@ -41,8 +58,8 @@ const active = (namespace: "eip155" | "solana") =>
 
 const connect = Effect.gen(function* () {
   const connection = yield* Connection
-  yield* connection.connect({ namespace: "eip155", connectorId: "injected", network: localChainA })
-  yield* Effect.yieldNow
+  yield* connection.connect({ connectorId: "injected", networks: [localChainA] })
+  yield* until((state) => state.active.eip155?.caipNetworkId === "eip155:31337")
 })
 
 describe("initial active network", () => {
@@ -51,8 +68,9 @@ describe("initial active network", () => {
     ["the stored one when requested", { stored: "eip155:31338" }, "eip155:31338"],
     ["the default when nothing is stored", { defaultNetwork: localChainB }, "eip155:31338"],
     ["the first requested otherwise", {}, "eip155:31337"],
-    ["the first requested when the stored one is unknown", { stored: "eip155:5" }, "eip155:31337"],
-    ["the unsupported placeholder for an unknown stored chain when allowed", { stored: "eip155:5", allowUnsupportedChain: true }, "eip155:5"],
+    ["the unsupported-network placeholder when the stored one is no longer requested", { stored: "eip155:5" }, "eip155:5"],
+    ["the placeholder too when unsupported chains are allowed", { stored: "eip155:5", allowUnsupportedChain: true }, "eip155:5"],
+    ["the first requested when the stored one is of another family", { stored: "solana:abc" }, "eip155:31337"],
     ["not a default network of another family", { defaultNetwork: solana }, "eip155:31337"]
   ] as const)("%s", (_, context, expected) => {
     const network = initialActiveNetwork({ requested, stored: null, defaultNetwork: undefined, allowUnsupportedChain: false, ...context })
@@ -141,10 +159,9 @@ describe("Networks", () => {
       const adapter = yield* wallet()
       yield* Effect.gen(function* () {
         yield* connect
-        yield* adapter.emit({ _tag: "ChainChanged", chainId: 31338 })
-        yield* Effect.yieldNow
-        yield* Effect.yieldNow
-        expect(yield* active("eip155")).toBe("eip155:31338")
+        yield* adapter.emit({ _tag: "ChainChanged", namespace: "eip155", chainId: 31338 })
+        yield* until((state) => state.active.eip155?.caipNetworkId === "eip155:31338")
+        for (let turn = 0; turn < 5; turn++) yield* Effect.yieldNow
         expect((yield* SubscriptionRef.get((yield* Modal).state)).open).toBe(false)
       }).pipe(Effect.provide(layerFor(adapter)))
     })
@@ -155,16 +172,19 @@ describe("Networks", () => {
       const adapter = yield* wallet()
       yield* Effect.gen(function* () {
         yield* connect
-        yield* adapter.emit({ _tag: "ChainChanged", chainId: 10 })
-        yield* Effect.yieldNow
-        yield* Effect.yieldNow
+        yield* adapter.emit({ _tag: "ChainChanged", namespace: "eip155", chainId: 10 })
+        yield* until((state) => state.active.eip155?.caipNetworkId === "eip155:10")
         const networks = yield* Networks
         expect((yield* SubscriptionRef.get(networks.state)).active.eip155?.name).toBe("Unsupported Network")
-        const modal = yield* SubscriptionRef.get((yield* Modal).state)
-        expect(modal.open && currentRoute(modal).view).toBe("UnsupportedChain")
+        const modal = yield* SubscriptionRef.changes((yield* Modal).state).pipe(
+          Stream.filter((state) => state.open),
+          Stream.runHead,
+          Effect.timeout("1 second"),
+          Effect.orDie
+        )
+        expect(modal._tag === "Some" && currentRoute(modal.value).view).toBe("UnsupportedChain")
         yield* (yield* Connection).disconnect("eip155")
-        yield* Effect.yieldNow
-        expect(yield* active("eip155")).toBe("eip155:31337")
+        yield* until((state) => state.active.eip155?.caipNetworkId === "eip155:31337")
       }).pipe(Effect.provide(layerFor(adapter)))
     })
   )
@@ -175,10 +195,10 @@ describe("Networks", () => {
         const adapter = yield* wallet()
         yield* Effect.gen(function* () {
           yield* connect
-          yield* adapter.emit({ _tag: "ChainChanged", chainId: 10 })
-          yield* Effect.yieldNow
-          yield* Effect.yieldNow
-          expect(yield* active("eip155")).toBe("eip155:10")
+          yield* adapter.emit({ _tag: "ChainChanged", namespace: "eip155", chainId: 10 })
+          yield* until((state) => state.active.eip155?.caipNetworkId === "eip155:10")
+          // The view would open right after the placeholder is set: give it the turns it would take.
+          for (let turn = 0; turn < 5; turn++) yield* Effect.yieldNow
           expect((yield* SubscriptionRef.get((yield* Modal).state)).open).toBe(false)
         }).pipe(Effect.provide(layerFor(adapter, hostOptions)))
       }
@@ -205,6 +225,50 @@ describe("Networks", () => {
         yield* networks.removeNetwork(solana.caipNetworkId)
         expect(yield* active("solana")).toBe(solanaDevnet.caipNetworkId)
       }).pipe(Effect.provide(layerFor(yield* wallet())))
+    })
+  )
+
+  it.effect("switching to a network of another family puts that family's account in front", () =>
+    Effect.gen(function* () {
+      const adapter = yield* wallet()
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        yield* connection.connect({ connectorId: "injected", networks: [localChainA, solana] })
+        yield* until((state) => state.activeNamespace === "eip155")
+        yield* (yield* Networks).switchNetwork(solana.caipNetworkId)
+        expect((yield* SubscriptionRef.get(connection.state)).activeNamespace).toBe("solana")
+        expect((yield* SubscriptionRef.get((yield* Networks).state)).activeNamespace).toBe("solana")
+        yield* (yield* Networks).switchNetwork("eip155:31338")
+        expect((yield* SubscriptionRef.get(connection.state)).activeNamespace).toBe("eip155")
+        expect(adapter.calls).toContain("switch:eip155:31338")
+      }).pipe(Effect.provide(layerFor(adapter)))
+    })
+  )
+
+  it.effect("a chain change of the family not in front moves its network, not the family in front", () =>
+    Effect.gen(function* () {
+      const adapter = yield* wallet()
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        yield* connection.connect({ connectorId: "injected", networks: [solana, localChainA] })
+        yield* until((state) => state.activeNamespace === "solana")
+        yield* adapter.emit({ _tag: "ChainChanged", namespace: "eip155", chainId: 31338 })
+        yield* until((state) => state.active.eip155?.caipNetworkId === "eip155:31338")
+        expect((yield* SubscriptionRef.get((yield* Networks).state)).activeNamespace).toBe("solana")
+        expect((yield* SubscriptionRef.get(connection.state)).activeNamespace).toBe("solana")
+      }).pipe(Effect.provide(layerFor(adapter)))
+    })
+  )
+
+  it.effect("a stored network the host no longer lists starts as the unsupported-network placeholder", () =>
+    Effect.gen(function* () {
+      const web = makeMemoryWebStorage()
+      web.setItem("wr:v1:activeNetwork:eip155", JSON.stringify("eip155:5"))
+      yield* Effect.gen(function* () {
+        const state = yield* SubscriptionRef.get((yield* Networks).state)
+        expect(state.active.eip155?.caipNetworkId).toBe("eip155:5")
+        expect(state.active.eip155?.name).toBe("Unsupported Network")
+      }).pipe(Effect.provide(layerFor(yield* wallet(), {}, web)))
     })
   )
 })

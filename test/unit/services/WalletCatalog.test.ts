@@ -4,9 +4,11 @@ import { TestClock } from "effect/testing"
 import { Alerts } from "../../../src/domain/alerts"
 import { localChainA, localChainB } from "../../../src/domain/Network"
 import { decodeOptionsSync } from "../../../src/domain/Options"
-import type { ConnectorInfo, WalletCatalogEntry } from "../../../src/domain/Wallet"
-import { ChainAdapters, type FakeChainAdapter, makeFakeChainAdapter } from "../../../src/services/ChainAdapter"
+import type { WalletCatalogEntry } from "../../../src/domain/Wallet"
 import { Config } from "../../../src/services/Config"
+import type { Connector } from "../../../src/services/connectors/Connector"
+import { type ConnectorSource, Connectors } from "../../../src/services/connectors/Connectors"
+import { makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { Notifications } from "../../../src/services/Notifications"
 import { WalletCatalog, type WalletCatalogState } from "../../../src/services/WalletCatalog"
 import { fallbackCatalogue } from "../../../src/services/walletCatalogFallback"
@@ -57,10 +59,11 @@ const optionsWith = (extra: Record<string, unknown> = {}) =>
     ...extra
   })
 
-const layerFor = (http: FakeHttp, options = optionsWith(), adapters: ReadonlyArray<FakeChainAdapter> = []) =>
+/** The catalogue over the page's wallets: none, or a live list the test can change (wallets announcing later). */
+const layerFor = (http: FakeHttp, options = optionsWith(), wallets?: ConnectorSource) =>
   WalletCatalog.layer.pipe(
     Layer.provideMerge(Notifications.layer),
-    Layer.provide(ChainAdapters.layer(adapters)),
+    Layer.provide(wallets === undefined ? Connectors.layer([]) : Connectors.layerFrom([Effect.succeed(wallets)])),
     Layer.provide(Config.layer(options)),
     Layer.provide(http.layer)
   )
@@ -78,7 +81,11 @@ const whenState = (catalog: WalletCatalog["Service"], check: (state: WalletCatal
     Effect.map(Option.getOrThrow)
   )
 
-const announced = (id: string, rdns: string): ConnectorInfo => ({ id, name: id, type: "ANNOUNCED", chain: "eip155", chains: [], info: { rdns } })
+/** An EIP-6963 wallet of the page (a fake one: the catalogue only reads what it says about itself). */
+const announced = (id: string, rdns: string, explorerId?: string): Effect.Effect<Connector> =>
+  Effect.map(makeFakeWallet({ id, type: "ANNOUNCED", rdns, families: { eip155: { accounts: [], chainId: 31337 } } }), (wallet) =>
+    explorerId === undefined ? wallet.connector : { ...wallet.connector, info: { ...wallet.connector.info, explorerId } }
+  )
 
 describe("WalletCatalog", () => {
   it.effect("asks nothing until the list is needed, then pages of 40 with the host's projectId, SDK and chains", () =>
@@ -229,11 +236,7 @@ describe("WalletCatalog", () => {
   it.effect("a wallet the visitor has installed appears once, as installed, also when it is announced later", () =>
     Effect.gen(function* () {
       const http = catalogue()
-      const adapter = yield* makeFakeChainAdapter("eip155", {
-        accounts: [],
-        chainId: 31337,
-        connectors: [announced("installed-w0", "example.w0")]
-      })
+      const wallets = yield* SubscriptionRef.make<ReadonlyArray<Connector>>([yield* announced("installed-w0", "example.w0")])
       const options = optionsWith({ featuredWalletIds: ["w0"] })
       yield* Effect.gen(function* () {
         const catalog = yield* WalletCatalog
@@ -242,7 +245,8 @@ describe("WalletCatalog", () => {
         expect(ids(state.wallets)).not.toContain("w0")
         expect(ids(state.featured)).toEqual(["w1", "w2", "w3", "w4"])
 
-        yield* SubscriptionRef.update(adapter.connectors, (list) => [...list, { ...announced("w3", "other.rdns"), explorerId: "w3" }])
+        const late = yield* announced("w3", "other.rdns", "w3")
+        yield* SubscriptionRef.update(wallets, (list) => [...list, late])
         state = yield* whenState(catalog, (s) => !ids(s.wallets).includes("w3"))
         expect(ids(state.wallets).slice(0, 4)).toEqual(["w1", "w2", "w4", "w5"])
         expect(ids(state.featured)).toEqual(["w1", "w2", "w4", "w5"])
@@ -251,7 +255,26 @@ describe("WalletCatalog", () => {
         yield* TestClock.adjust("300 millis")
         const results = (yield* current).search.results
         expect(results.map((item) => [item.wallet.id, item.installed?.id])).toEqual([["w0", "installed-w0"]])
-      }).pipe(Effect.provide(layerFor(http, options, [adapter])))
+      }).pipe(Effect.provide(layerFor(http, options, wallets)))
+    })
+  )
+
+  it.effect("a wallet without rdns (a Wallet Standard one) is recognised as installed by its name", () =>
+    Effect.gen(function* () {
+      const http = catalogue()
+      const amber = yield* makeFakeWallet({ id: "amber-standard", name: " amber 1 ", families: { solana: { accounts: [], chainId: "devnet" } } })
+      const wallets = yield* SubscriptionRef.make<ReadonlyArray<Connector>>([amber.connector])
+      yield* Effect.gen(function* () {
+        const catalog = yield* WalletCatalog
+        yield* catalog.load
+        expect(ids((yield* current).wallets)).not.toContain("w1")
+        yield* catalog.search("amber 1")
+        yield* TestClock.adjust("300 millis")
+        const results = (yield* current).search.results
+        expect(results.find((item) => item.wallet.id === "w1")?.installed?.id).toBe("amber-standard")
+        // Another wallet whose name only starts the same is not it.
+        expect(results.find((item) => item.wallet.id === "w11")?.installed).toBeUndefined()
+      }).pipe(Effect.provide(layerFor(http, optionsWith(), wallets)))
     })
   )
 

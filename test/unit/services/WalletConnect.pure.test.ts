@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest"
 import { encode } from "uqr"
 import { localChainA, localChainB, solanaDevnet, withDefaultRpcUrls } from "../../../src/domain/Network"
 import { decodeOptionsSync } from "../../../src/domain/Options"
+import { routeForChoice } from "../../../src/services/ConnectFlow"
 import { walletLink } from "../../../src/services/walletconnect/links"
 import { EIP155_METHODS, proposalNamespaces, SOLANA_METHODS } from "../../../src/services/walletconnect/namespaces"
 import { qrPath } from "../../../src/ui/components/QrCode/QrCode"
-import { viewOf, type WalletEntry } from "../../../src/ui/views/walletEntries"
+import { choiceOf, type WalletEntry } from "../../../src/ui/views/walletEntries"
 
 describe("WalletConnect session proposal", () => {
   const a = withDefaultRpcUrls(localChainA, { http: ["http://127.0.0.1:7001"] })
@@ -70,14 +71,34 @@ describe("where a wallet row leads", () => {
     installed: false,
     ...over
   })
+  const leadsTo = (over: Partial<WalletEntry>) => routeForChoice(choiceOf(entry(over)))
   const wallet = { id: "w", name: "W", image_id: "i", chains: [] }
-  it("WalletConnect's row, linkable catalogue wallets, and installed or link-less wallets", () => {
-    expect(viewOf(entry({ connector: { id: "walletConnect", type: "WALLET_CONNECT", chain: "eip155", chains: [] } }))).toBe("WalletConnectBasic")
-    expect(viewOf(entry({ wallet: { ...wallet, mobile_link: "w://" } }))).toBe("ConnectingWalletConnect")
-    expect(viewOf(entry({ wallet: { ...wallet, webapp_link: "https://w.example" } }))).toBe("ConnectingWalletConnect")
-    expect(viewOf(entry({ wallet }))).toBe("ConnectingExternal")
-    expect(
-      viewOf(entry({ wallet: { ...wallet, mobile_link: "w://" }, connector: { id: "w", type: "ANNOUNCED", chain: "eip155", chains: [] } }))
-    ).toBe("ConnectingExternal")
+  const walletConnect = { id: "walletConnect", type: "WALLET_CONNECT", chain: "eip155", chains: [], namespaces: ["eip155"] } as const
+  const installed = { id: "w", type: "ANNOUNCED", chain: "eip155", chains: [], namespaces: ["eip155"] } as const
+
+  it("WalletConnect's row opens the QR code", () => {
+    expect(leadsTo({ connector: walletConnect })).toEqual({ view: "WalletConnectBasic" })
+  })
+
+  it("a catalogue wallet with a phone, desktop or web app opens its WalletConnect view, with the wallet", () => {
+    const phone = { ...wallet, mobile_link: "w://" }
+    const web = { ...wallet, webapp_link: "https://w.example" }
+    expect(leadsTo({ wallet: phone })).toEqual({ view: "ConnectingWalletConnect", wallet: phone })
+    expect(leadsTo({ wallet: web })).toEqual({ view: "ConnectingWalletConnect", wallet: web })
+    // Empty links are no links.
+    expect(leadsTo({ wallet: { ...wallet, mobile_link: "", desktop_link: null } })).toEqual({
+      view: "ConnectingExternal",
+      wallet: { ...wallet, mobile_link: "", desktop_link: null }
+    })
+  })
+
+  it("an installed wallet connects through its connector, even when the catalogue has links for it", () => {
+    const linked = { ...wallet, mobile_link: "w://" }
+    expect(leadsTo({ wallet: linked, connector: installed })).toEqual({ view: "ConnectingExternal", connectorId: "w", wallet: linked })
+    expect(leadsTo({ connector: installed })).toEqual({ view: "ConnectingExternal", connectorId: "w", wallet: undefined })
+  })
+
+  it("a catalogue wallet without links or connector opens the connecting view, which says it is not installed", () => {
+    expect(leadsTo({ wallet })).toEqual({ view: "ConnectingExternal", wallet })
   })
 })

@@ -1,24 +1,25 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
-import { Effect } from "effect"
-import { StrictMode } from "react"
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { Effect, SubscriptionRef } from "effect"
+import { StrictMode, useState } from "react"
 import { afterEach, describe, expect, it } from "vitest"
 import { localChainA, localChainB } from "../../../src/domain/Network"
 import { testLayer } from "../../../src/layers/Test"
 import { makeWalletRuntime, type WalletRuntime } from "../../../src/runtime"
-import { makeFakeChainAdapter } from "../../../src/services/ChainAdapter"
 import { Connection } from "../../../src/services/Connection"
-import { useAccount, useConnectionStatus, useDisconnect, useModal, useNetwork } from "../../../src/ui/react/hooks"
+import { type FakeWallet, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
+import { useAccount, useConnect, useConnectionStatus, useDisconnect, useModal, useNetwork } from "../../../src/ui/react/hooks"
 import { WalletRuntimeProvider } from "../../../src/ui/react/WalletRuntimeProvider"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 
-const makeRuntime = (): WalletRuntime => {
-  const adapter = Effect.runSync(
-    makeFakeChainAdapter("eip155", { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 })
+const makeWallet = (): FakeWallet =>
+  Effect.runSync(
+    makeFakeWallet({ name: "Browser Wallet", families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } } })
   )
-  return makeWalletRuntime({ projectId: "test", networks: [localChainA, localChainB] }, { layer: (o) => testLayer(o, [adapter]) })
-}
+
+const makeRuntime = (wallet: FakeWallet = makeWallet()): WalletRuntime =>
+  makeWalletRuntime({ projectId: "test", networks: [localChainA, localChainB] }, { layer: (o) => testLayer(o, { wallets: [wallet] }) })
 
 function Panel() {
   const modal = useModal()
@@ -29,6 +30,7 @@ function Panel() {
   return (
     <div>
       <button onClick={() => void modal.open()}>open</button>
+      <button onClick={() => void modal.open({ view: "Networks" })}>open networks</button>
       <button onClick={() => void modal.close()}>close</button>
       <button onClick={() => void switchNetwork("eip155:31338")}>switch</button>
       <button onClick={() => void disconnect()}>disconnect</button>
@@ -62,7 +64,7 @@ describe("React hooks under WalletRuntimeProvider", () => {
     expect(await screen.findByText("open:Connect")).toBeTruthy()
 
     await act(() =>
-      runtime.run(Effect.flatMap(Connection, (c) => c.connect({ namespace: "eip155", connectorId: "injected", network: localChainA })))
+      runtime.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: "injected", networks: [localChainA] })))
     )
     expect(await screen.findByText(ALICE)).toBeTruthy()
     expect(text("status")).toBe("connected")
@@ -76,6 +78,8 @@ describe("React hooks under WalletRuntimeProvider", () => {
 
     fireEvent.click(screen.getByText("close"))
     expect(await screen.findByText("closed")).toBeTruthy()
+    fireEvent.click(screen.getByText("open networks"))
+    expect(await screen.findByText("open:Networks")).toBeTruthy()
     await runtime.dispose()
   })
 
@@ -95,5 +99,93 @@ describe("React hooks under WalletRuntimeProvider", () => {
 
   it("a hook outside the provider says what is missing", () => {
     expect(() => render(<Panel />)).toThrow(/WalletRuntimeProvider/)
+  })
+})
+
+function Connector() {
+  const connection = useConnect()
+  const [outcome, setOutcome] = useState("none")
+  const connect = () =>
+    connection.connect("Browser Wallet").then(
+      (wallet) => setOutcome(`resolved:${wallet.connector.id}:${wallet.accounts.eip155?.address ?? "?"}:${wallet.accounts.eip155?.chainId ?? "?"}`),
+      () => setOutcome("rejected")
+    )
+  return (
+    <div>
+      <button onClick={() => void connect()}>connect</button>
+      <button onClick={connection.cancel}>cancel</button>
+      <p data-testid="connect-status">{connection.status}</p>
+      <p data-testid="outcome">{outcome}</p>
+      <p data-testid="connection">{useConnectionStatus("eip155")}</p>
+    </div>
+  )
+}
+
+describe("useConnect", () => {
+  const renderConnector = (wallet: FakeWallet) => {
+    const runtime = makeRuntime(wallet)
+    render(
+      <WalletRuntimeProvider runtime={runtime}>
+        <Connector />
+      </WalletRuntimeProvider>
+    )
+    return runtime
+  }
+
+  it("connects a wallet by name and resolves with its accounts", async () => {
+    const wallet = makeWallet()
+    const runtime = renderConnector(wallet)
+    fireEvent.click(screen.getByText("connect"))
+    expect(await screen.findByText(`resolved:injected:${ALICE}:31337`)).toBeTruthy()
+    expect(text("connect-status")).toBe("success")
+    expect(text("connection")).toBe("connected")
+    expect(wallet.calls).toEqual(["connect:injected"])
+    await runtime.dispose()
+  })
+
+  it("cancel stops a connect still waiting on the wallet: nothing connects when it answers late", async () => {
+    const wallet = makeWallet()
+    let answer = () => {}
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve
+    })
+    wallet.script.connectGate = answered
+    const runtime = renderConnector(wallet)
+    fireEvent.click(screen.getByText("connect"))
+    await waitFor(() => expect(text("connection")).toBe("connecting"))
+    expect(text("connect-status")).toBe("pending")
+
+    fireEvent.click(screen.getByText("cancel"))
+    expect(await screen.findByText("rejected")).toBeTruthy()
+    await waitFor(() => expect(text("connection")).toBe("disconnected"))
+    expect(text("connect-status")).toBe("idle")
+
+    answer()
+    await act(() => runtime.run(Effect.promise(() => answered)))
+    const state = await runtime.run(Effect.flatMap(Connection, (c) => SubscriptionRef.get(c.state)))
+    expect(state.namespaces.eip155?.account.status).toBe("disconnected")
+    expect(text("connection")).toBe("disconnected")
+    await runtime.dispose()
+  })
+
+  it("a wallet the page does not have is 'Provider not found.'", async () => {
+    const runtime = makeRuntime()
+    function Missing() {
+      const connection = useConnect()
+      return (
+        <div>
+          <button onClick={() => void connection.connect("nowhere").catch(() => undefined)}>connect nowhere</button>
+          <p data-testid="missing">{connection.status === "error" ? connection.error.message : connection.status}</p>
+        </div>
+      )
+    }
+    render(
+      <WalletRuntimeProvider runtime={runtime}>
+        <Missing />
+      </WalletRuntimeProvider>
+    )
+    fireEvent.click(screen.getByText("connect nowhere"))
+    expect(await screen.findByText("Provider not found.")).toBeTruthy()
+    await runtime.dispose()
   })
 })

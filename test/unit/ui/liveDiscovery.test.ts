@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from "vitest"
-import { localChainA } from "../../../src/domain/Network"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { localChainA, solanaDevnet } from "../../../src/domain/Network"
 import { makeWalletRuntime, type WalletRuntime } from "../../../src/runtime"
 import { connectorsAtom } from "../../../src/ui/atoms/connection"
 
@@ -12,16 +12,32 @@ const announce = (rdns: string, name: string) => {
   return () => window.removeEventListener("eip6963:requestProvider", send)
 }
 
-const eventually = async (check: () => void) => {
-  for (let i = 0; i < 100; i++) {
-    try {
-      return check()
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 5))
+/** Registers a Solana wallet through the Wallet Standard, as a browser extension does. */
+const registerStandardWallet = (name: string) => {
+  const wallet = {
+    version: "1.0.0",
+    name,
+    icon: "data:image/svg+xml,<svg/>",
+    chains: [solanaDevnet.caipNetworkId],
+    accounts: [],
+    features: {
+      "standard:connect": { version: "1.0.0", connect: async () => ({ accounts: [] }) },
+      "solana:signMessage": { version: "1.0.0", signMessage: async () => [] }
     }
   }
-  check()
+  let unregister = () => {}
+  window.dispatchEvent(
+    new CustomEvent("wallet-standard:register-wallet", {
+      detail: (api: { register: (w: typeof wallet) => () => void }) => {
+        unregister = api.register(wallet)
+      }
+    })
+  )
+  return () => unregister()
 }
+
+/** Waits until the state the check reads has come (atoms follow the services a scheduler turn or more later). */
+const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 5 })
 
 let runtime: WalletRuntime | undefined
 const cleanups: Array<() => void> = []
@@ -51,6 +67,23 @@ describe("the live runtime of a page", () => {
     )
   })
 
+  it("a wallet announced through EIP-6963 and registered through the Wallet Standard is one multi-chain row", async () => {
+    cleanups.push(announce("app.phantom", "Phantom"))
+    runtime = makeWalletRuntime({ projectId: "p", networks: [localChainA, solanaDevnet] })
+    cleanups.push(runtime.registry.mount(connectorsAtom))
+    const rows = () => runtime?.registry.get(connectorsAtom).map((c) => `${c.type}:${c.id}:${c.namespaces.join("+")}`)
+    await eventually(() => expect(rows()).toEqual(["WALLET_CONNECT:walletConnect:eip155+solana", "ANNOUNCED:app.phantom:eip155"]))
+
+    cleanups.push(registerStandardWallet("Phantom"))
+    await eventually(() =>
+      expect(rows()).toEqual(["WALLET_CONNECT:walletConnect:eip155+solana", "MULTI_CHAIN:app.phantom:eip155+solana"])
+    )
+    // Another wallet of one family only keeps its own row.
+    cleanups.push(registerStandardWallet("Solflare"))
+    await eventually(() => expect(rows()).toContain("ANNOUNCED:wallet-standard:solflare:solana"))
+    expect(rows()?.filter((row) => row.includes("phantom"))).toHaveLength(1)
+  })
+
   it("sends nothing over the network just by starting", async () => {
     const seen: Array<string> = []
     const realFetch = globalThis.fetch
@@ -62,7 +95,8 @@ describe("the live runtime of a page", () => {
       runtime = makeWalletRuntime({ projectId: "p", networks: [localChainA] })
       const unmount = runtime.registry.mount(connectorsAtom)
       cleanups.push(unmount)
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      // Started: the services are built and the page's wallets listed.
+      await eventually(() => expect(runtime?.registry.get(connectorsAtom).map((c) => c.id)).toEqual(["walletConnect"]))
       expect(seen).toEqual([])
     } finally {
       globalThis.fetch = realFetch

@@ -1,14 +1,15 @@
-import { Effect } from "effect"
+import { Cause, Effect, SubscriptionRef } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
-import { afterEach, describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { NATIVE_TOKEN_ADDRESS } from "../../../src/domain/Api"
 import { localChainA } from "../../../src/domain/Network"
 import type { Transaction } from "../../../src/domain/Portfolio"
 import type { WalletCatalogEntry } from "../../../src/domain/Wallet"
 import { testLayer } from "../../../src/layers/Test"
 import { makeWalletRuntime, type WalletRuntime } from "../../../src/runtime"
-import { makeFakeChainAdapter } from "../../../src/services/ChainAdapter"
 import { Connection } from "../../../src/services/Connection"
+import { Notifications } from "../../../src/services/Notifications"
+import { makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import {
   accountBalanceAtom,
   accountIdentityAtom,
@@ -42,7 +43,7 @@ const tx = (id: string): Transaction => ({
 })
 
 /** A catalogue and blockchain service in one fake; history is two pages unless `historyFails`. */
-const services = (script: { historyFails?: boolean } = {}) =>
+const services = (script: { historyFails?: boolean; balanceFails?: boolean } = {}) =>
   makeFakeHttp((request: RecordedRequest): FakeAnswer => {
     const path = request.url.pathname
     const params = request.url.searchParams
@@ -56,6 +57,7 @@ const services = (script: { historyFails?: boolean } = {}) =>
     if (path.startsWith("/getWalletImage/")) return { status: 200, text: "<svg/>" }
     if (path === "/v1/supported-chains") return { status: 200, json: { http: ["eip155:31337"], ws: [] } }
     if (path.endsWith("/balance")) {
+      if (script.balanceFails === true) return { status: 503, json: { error: "down" } }
       return {
         status: 200,
         json: {
@@ -90,32 +92,27 @@ afterEach(async () => {
 })
 
 const start = async (http: FakeHttp, connect: boolean) => {
-  const adapter = Effect.runSync(makeFakeChainAdapter("eip155", { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 }))
+  const fake = Effect.runSync(makeFakeWallet({ families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } } }))
   const wallet = makeWalletRuntime(
     {
       projectId: "p",
       networks: [localChainA],
       endpoints: { walletCatalog: "http://services.test", blockchainApi: "http://services.test" }
     },
-    { layer: (options, alerts) => testLayer(options, [adapter], {}, alerts, http.layer) }
+    { layer: (options, alerts) => testLayer(options, { wallets: [fake], alerts, httpClient: http.layer }) }
   )
   runtime = wallet
   if (connect) {
-    await wallet.run(Effect.flatMap(Connection, (c) => c.connect({ namespace: "eip155", connectorId: "injected", network: localChainA })))
+    await wallet.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: "injected", networks: [localChainA] })))
   }
   return wallet
 }
 
-const eventually = async (check: () => void) => {
-  for (let i = 0; i < 200; i++) {
-    try {
-      return check()
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    }
-  }
-  check()
-}
+const snackbarOf = (wallet: WalletRuntime) =>
+  wallet.run(Effect.flatMap(Notifications, (n) => Effect.map(SubscriptionRef.get(n.state), (state) => state.snackbar)))
+
+/** Waits until the state the check reads has come (atoms follow the services a scheduler turn or more later). */
+const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 5 })
 
 describe("wallet atoms", () => {
   it("nothing is fetched until a wallet view reads the list; then pages, featured and search follow the catalogue", async () => {
@@ -204,6 +201,19 @@ describe("account atoms", () => {
       )
     )
     expect(AsyncResult.getOrElse(wallet.registry.get(activityAtom), () => undefined)?.transactions).toEqual([])
+    // The visitor is told, by the Portfolio (the blockchain service only reports the failure).
+    expect(await snackbarOf(wallet)).toMatchObject({ variant: "error", message: "Failed to fetch transactions" })
+    unmount()
+  })
+
+  it("a balance the service cannot give says 'Token Balance Unavailable', in the atom and in a snackbar", async () => {
+    const http = services({ balanceFails: true })
+    const wallet = await start(http, true)
+    const unmount = wallet.registry.mount(accountBalanceAtom)
+    await eventually(() => expect(AsyncResult.isFailure(wallet.registry.get(accountBalanceAtom))).toBe(true))
+    const result = wallet.registry.get(accountBalanceAtom)
+    expect(AsyncResult.isFailure(result) ? Cause.squash(result.cause) : undefined).toHaveProperty("message", "Token Balance Unavailable")
+    expect(await snackbarOf(wallet)).toMatchObject({ variant: "error", message: "Token Balance Unavailable" })
     unmount()
   })
 })

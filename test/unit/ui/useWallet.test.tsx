@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from "vitest"
 import { localChainA } from "../../../src/domain/Network"
 import { testLayer } from "../../../src/layers/Test"
 import { makeWalletRuntime } from "../../../src/runtime"
-import { makeFakeChainAdapter } from "../../../src/services/ChainAdapter"
 import { Connection } from "../../../src/services/Connection"
+import { makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { useWallet } from "../../../src/ui/react/hooks"
 import { WalletRuntimeProvider } from "../../../src/ui/react/WalletRuntimeProvider"
 
@@ -28,14 +28,16 @@ function Wallet() {
 
 describe("useWallet", () => {
   it("names the wallet in use with its account and network, and disconnects", async () => {
-    const adapter = Effect.runSync(
-      makeFakeChainAdapter("eip155", {
-        accounts: [{ address: ALICE, type: "eoa" }],
-        chainId: 31337,
-        connectors: [{ id: "io.metamask", name: "MetaMask", type: "ANNOUNCED", chain: "eip155", chains: [] }]
-      }, "ANNOUNCED")
+    const wallet = Effect.runSync(
+      makeFakeWallet({
+        id: "io.metamask",
+        name: "MetaMask",
+        type: "ANNOUNCED",
+        rdns: "io.metamask",
+        families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } }
+      })
     )
-    const runtime = makeWalletRuntime({ projectId: "p", networks: [localChainA] }, { layer: (o) => testLayer(o, [adapter]) })
+    const runtime = makeWalletRuntime({ projectId: "p", networks: [localChainA] }, { layer: (o) => testLayer(o, { wallets: [wallet] }) })
     render(
       <WalletRuntimeProvider runtime={runtime}>
         <Wallet />
@@ -43,11 +45,12 @@ describe("useWallet", () => {
     )
     expect(await screen.findByText("disconnected")).toBeTruthy()
     await act(() =>
-      runtime.run(Effect.flatMap(Connection, (c) => c.connect({ namespace: "eip155", connectorId: "io.metamask", network: localChainA })))
+      runtime.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: "io.metamask", networks: [localChainA] })))
     )
     expect(await screen.findByText(`MetaMask (ANNOUNCED) ${ALICE} on Local Chain A`)).toBeTruthy()
     await act(async () => screen.getByText("disconnect").click())
     expect(await screen.findByText("disconnected")).toBeTruthy()
+    expect(wallet.calls).toEqual(["connect:io.metamask", "disconnect"])
     await runtime.dispose()
   })
 })

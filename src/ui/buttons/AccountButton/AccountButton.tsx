@@ -5,11 +5,11 @@ import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
 import { activeAccountAtom } from "../../atoms/connection"
 import { openModalFn } from "../../atoms/modal"
-import { Avatar } from "../Avatar/Avatar"
-import { accountLabel, balanceText } from "../display"
+import { Avatar } from "../../components/Avatar/Avatar"
+import { accountLabel, balanceText } from "../../components/display"
 import { preloadViews } from "../../views/registry"
-import { HostButton } from "../HostButton/HostButton"
-import * as styles from "../HostButton/HostButton.css"
+import { HostButton } from "../../components/HostButton/HostButton"
+import * as styles from "../../components/HostButton/HostButton.css"
 
 /** Props of {@link AccountButton}. */
 export interface AccountButtonProps {
@@ -30,7 +30,7 @@ export function AccountButton(props: AccountButtonProps): ReactNode {
   const open = useAtomSet(openModalFn)
   if (account.status !== "connected" || account.address === undefined) return null
   return (
-    <HostButton className={props.className} preload={preload} onClick={() => open({ view: "Account" })}>
+    <HostButton place="account" className={props.className} preload={preload} onClick={() => open({ view: "Account" })}>
       {props.showBalance !== false && <ButtonBalance />}
       <AccountName address={account.address} />
     </HostButton>

@@ -11,8 +11,8 @@ import { activeAccountAtom, connectionAtom } from "../../atoms/connection"
 import { openModalFn } from "../../atoms/modal"
 import { AccountName } from "../AccountButton/AccountButton"
 import { preloadViews } from "../../views/registry"
-import { HostButton } from "../HostButton/HostButton"
-import { Spinner } from "../Spinner/Spinner"
+import { HostButton } from "../../components/HostButton/HostButton"
+import { Spinner } from "../../components/Spinner/Spinner"
 
 /** Props of {@link ConnectButton}. */
 export interface ConnectButtonProps {
@@ -47,6 +47,7 @@ export function ConnectButton(props: ConnectButtonProps): ReactNode {
   const connected = status === "connected" && account.address !== undefined
   return (
     <HostButton
+      place="account"
       preload={preload}
       variant={connected ? "neutral" : "primary"}
       busy={busy}

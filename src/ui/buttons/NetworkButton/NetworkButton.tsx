@@ -5,9 +5,9 @@ import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { openModalFn } from "../../atoms/modal"
 import { activeNetworkAtom } from "../../atoms/networks"
 import { preloadViews } from "../../views/registry"
-import { HostButton } from "../HostButton/HostButton"
-import { Icon } from "../Icon/Icon"
-import { WalletIcon } from "../WalletIcon/WalletIcon"
+import { HostButton } from "../../components/HostButton/HostButton"
+import { Icon } from "../../components/Icon/Icon"
+import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 
 /** Props of {@link NetworkButton}. */
 export interface NetworkButtonProps {
@@ -28,6 +28,7 @@ export function NetworkButton(props: NetworkButtonProps): ReactNode {
   const unsupported = isUnsupportedNetwork(network)
   return (
     <HostButton
+      place="network"
       preload={preload}
       variant={unsupported ? "warning" : "neutral"}
       className={props.className}

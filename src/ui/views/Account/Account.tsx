@@ -3,28 +3,25 @@
  * copy button), native balance (3 decimals) from the blockchain service, the network (to switch), the
  * Tokens/NFTs/Activity tabs, and disconnect.
  */
-import { Effect } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useEffect } from "react"
 import type { Balance as BalanceValue } from "../../../domain/Account"
 import { truncateAddress } from "../../../domain/format"
-import { Notifications, type SnackbarVariant } from "../../../services/Notifications"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
 import { activeAccountAtom, disconnectFn } from "../../atoms/connection"
-import { closeModalFn } from "../../atoms/modal"
+import { closeModalFn, pushRouteFn, resetRouteFn } from "../../atoms/modal"
+import { showSnackbarFn } from "../../atoms/notifications"
 import { activeNetworkAtom } from "../../atoms/networks"
 import { Avatar } from "../../components/Avatar/Avatar"
 import { Button, IconButton } from "../../components/Button/Button"
 import { accountLabel, balanceText } from "../../components/display"
 import { Icon } from "../../components/Icon/Icon"
 import { ListItem } from "../../components/ListItem/ListItem"
-import { useModalNavigation } from "../../components/Modal/navigation"
 import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
 import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
-import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
-import type { ViewProps } from "../registry"
+import type { ViewProps } from "../types"
 import { visitorError } from "../errorText"
 import { useAction } from "../useAction"
 import * as styles from "./Account.css"
@@ -44,12 +41,13 @@ function Balance(props: { readonly result: AsyncResult.AsyncResult<BalanceValue 
 }
 
 /** The Account view. */
-export function Account(_props: ViewProps): ReactNode {
-  const runtime = useWalletRuntime()
+export function Account(_props: ViewProps<"Account">): ReactNode {
   const account = useAtomValue(activeAccountAtom)
   const network = useAtomValue(activeNetworkAtom)
   const close = useAtomSet(closeModalFn)
-  const navigation = useModalNavigation()
+  const push = useAtomSet(pushRouteFn)
+  const reset = useAtomSet(resetRouteFn)
+  const snackbar = useAtomSet(showSnackbarFn)
   const disconnect = useAction(disconnectFn)
   const balance = useAtomValue(accountBalanceAtom)
   const identity = useAtomValue(accountIdentityAtom, (result) => AsyncResult.getOrElse(result, () => undefined))
@@ -67,21 +65,19 @@ export function Account(_props: ViewProps): ReactNode {
     return (
       <>
         <Notice variant="info">No wallet is connected.</Notice>
-        <Button fullWidth onClick={() => void navigation.reset("Connect")}>
+        <Button fullWidth onClick={() => reset({ view: "Connect" })}>
           Connect a wallet
         </Button>
       </>
     )
   }
 
-  const snackbar = (variant: SnackbarVariant, message: string) =>
-    runtime.run(Effect.flatMap(Notifications, (notifications) => notifications.showSnackbar(variant, message)))
   const copy = () =>
     Promise.resolve()
       .then(() => navigator.clipboard.writeText(address))
       .then(
-        () => snackbar("success", "Address copied"),
-        () => snackbar("error", "Could not copy the address")
+        () => snackbar({ variant: "success", message: "Address copied" }),
+        () => snackbar({ variant: "error", message: "Could not copy the address" })
       )
 
   const profileName = identity?.profileName ?? account.profileName
@@ -106,7 +102,7 @@ export function Account(_props: ViewProps): ReactNode {
           label={network.name}
           sublabel="Network"
           trailing={<Icon name="forward" size={18} />}
-          onClick={() => void navigation.push("Networks")}
+          onClick={() => push({ view: "Networks" })}
         />
       )}
       <AccountTabs />
@@ -120,7 +116,7 @@ export function Account(_props: ViewProps): ReactNode {
         icon="exit"
         fullWidth
         busy={disconnect.status._tag === "Running"}
-        onClick={() => disconnect.run(account.namespace)}
+        onClick={() => disconnect.start(account.namespace)}
       >
         Disconnect
       </Button>

@@ -5,20 +5,20 @@
  * wallets. One row is a Tab stop; the arrow keys, Page Up/Down, Home and End move between rows.
  */
 import { observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual"
+import type { WalletListing } from "../../../services/WalletCatalog"
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from "react"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
-import { connectorsAtom } from "../../atoms/connection"
+import { chooseWalletFn, connectorsAtom } from "../../atoms/connection"
 import { loadMoreWalletsFn, searchWalletsFn, walletListAtom, walletSearchAtom } from "../../atoms/wallets"
 import { Button } from "../../components/Button/Button"
 import { Icon } from "../../components/Icon/Icon"
 import { ListItem } from "../../components/ListItem/ListItem"
-import { useModalNavigation } from "../../components/Modal/navigation"
 import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
 import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import { visuallyHidden } from "../../theme/theme.css"
-import type { ViewProps } from "../registry"
-import { connectorEntry, listingEntry, routeOf, searchEntries, type WalletEntry, viewOf, walletConnectors } from "../walletEntries"
+import type { ViewProps } from "../types"
+import { choiceOf, connectorEntry, installedConnectors, listingEntry, searchEntries, type WalletEntry } from "../walletEntries"
 import * as styles from "./AllWallets.css"
 
 const INITIAL_RECT = { width: 320, height: styles.LIST_HEIGHT_PX }
@@ -49,26 +49,25 @@ const distinct = (entries: ReadonlyArray<WalletEntry>): ReadonlyArray<WalletEntr
 const wallets = (count: number): string => (count === 1 ? "1 wallet" : `${count.toLocaleString("en-US")} wallets`)
 
 /** The AllWallets view. */
-export function AllWallets(_props: ViewProps): ReactNode {
+export function AllWallets(_props: ViewProps<"AllWallets">): ReactNode {
   const connectors = useAtomValue(connectorsAtom)
   // Reading the list starts the catalogue's first page; reading the search follows its answers.
   const list = useAtomValue(walletListAtom)
   const search = useAtomValue(walletSearchAtom)
   const loadMore = useAtomSet(loadMoreWalletsFn)
   const setQuery = useAtomSet(searchWalletsFn)
-  const navigation = useModalNavigation()
+  const choose = useAtomSet(chooseWalletFn)
   const [input, setInput] = useState(search.input)
   const query = input.trim()
   const searchId = useId()
 
-  const installed = useMemo(() => walletConnectors(connectors).map(connectorEntry), [connectors])
-  const rows = useMemo(
-    () =>
-      query === ""
-        ? distinct([...installed, ...list.wallets.map(listingEntry)])
-        : distinct([...searchEntries(installed, query), ...(search.query === query ? search.results.map(listingEntry) : [])]),
-    [installed, list.wallets, query, search.query, search.results]
-  )
+  const installed = useMemo(() => installedConnectors(connectors).map(connectorEntry), [connectors])
+  const rows = useMemo(() => {
+    const entry = (listing: WalletListing) => listingEntry(listing, connectors)
+    return query === ""
+      ? distinct([...installed, ...list.wallets.map(entry)])
+      : distinct([...searchEntries(installed, query), ...(search.query === query ? search.results.map(entry) : [])])
+  }, [connectors, installed, list.wallets, query, search.query, search.results])
   const searching = query !== "" && (search.loading || search.query !== query)
   const paging = query === "" && (list.hasMore || list.loading)
   const total = query === "" ? Math.max(rows.length, installed.length + list.count) : rows.length
@@ -123,7 +122,7 @@ export function AllWallets(_props: ViewProps): ReactNode {
     moveTo(move(tabStop, rows.length))
   }
 
-  const open = (entry: WalletEntry) => void navigation.push(viewOf(entry), routeOf(entry))
+  const open = (entry: WalletEntry) => choose(choiceOf(entry))
 
   return (
     <>

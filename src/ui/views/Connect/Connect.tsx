@@ -1,29 +1,30 @@
 /**
  * Connect: the wallets the visitor can use, in the order of spec point 9 (WalletConnect, recent, installed and
- * announced, featured — the catalogue's 4, the host's featured ones first, then recommended —, the host's custom
- * wallets, external), each listed once; installed wallets are marked; "All wallets" leads to the full list.
+ * announced — a wallet reachable in several families is one row —, featured — the catalogue's 4, the host's
+ * featured ones first, then recommended —, the host's custom wallets, external), each listed once; installed
+ * wallets are marked; "All wallets" leads to the full list. Choosing a row hands it to the connect flow.
  */
 import type { ReactNode } from "react"
 import type { ConnectorGroup } from "../../../domain/constants"
 import { orderConnectors } from "../../../domain/rules"
-import { useAtomValue } from "../../atom-react/hooks"
-import { connectionAtom, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
+import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
+import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
+import { pushRouteFn } from "../../atoms/modal"
+import { isMobileAtom } from "../../atoms/platform"
 import { customWalletsAtom, featuredWalletsAtom } from "../../atoms/wallets"
 import { Icon } from "../../components/Icon/Icon"
 import { ListItem, onListKeyDown } from "../../components/ListItem/ListItem"
 import * as listStyles from "../../components/ListItem/ListItem.css"
-import { useModalNavigation } from "../../components/Modal/navigation"
 import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
 import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
-import type { ViewProps } from "../registry"
-import { useIsMobile } from "../usePlatform"
-import { connectorEntry, connectorsReported, listingEntry, routeOf, type WalletEntry, viewOf, walletEntry } from "../walletEntries"
+import type { ViewProps } from "../types"
+import { choiceOf, connectorEntry, connectorsReported, installedConnectors, listingEntry, type WalletEntry, walletEntry } from "../walletEntries"
 import * as styles from "./Connect.css"
 
 /** The Connect view. */
-export function Connect(_props: ViewProps): ReactNode {
+export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const { options } = useWalletRuntime()
   const connectors = useAtomValue(connectorsAtom)
   const loaded = useAtomValue(connectorsStateAtom, connectorsReported)
@@ -31,17 +32,18 @@ export function Connect(_props: ViewProps): ReactNode {
   // Reading these starts the catalogue's first fetch: the modal is open, the visitor asked for wallets.
   const featured = useAtomValue(featuredWalletsAtom)
   const custom = useAtomValue(customWalletsAtom)
-  const isMobile = useIsMobile()
-  const navigation = useModalNavigation()
+  const isMobile = useAtomValue(isMobileAtom)
+  const choose = useAtomSet(chooseWalletFn)
+  const push = useAtomSet(pushRouteFn)
 
   const groups: Partial<Record<ConnectorGroup, ReadonlyArray<WalletEntry>>> = {
     walletConnect: connectors.filter((c) => c.type === "WALLET_CONNECT").map(connectorEntry),
     recent: recent.map((wallet) => walletEntry(wallet, connectors)),
-    injected: connectors.filter((c) => c.type === "INJECTED" || c.type === "ANNOUNCED").map(connectorEntry),
+    injected: installedConnectors(connectors).map(connectorEntry),
     // The service's featured list already puts the host's featured wallets before the recommended ones.
-    featured: featured.map(listingEntry),
-    custom: custom.map(listingEntry),
-    external: connectors.filter((c) => c.type === "EXTERNAL" || c.type === "MULTI_CHAIN" || c.type === "AUTH").map(connectorEntry)
+    featured: featured.map((listing) => listingEntry(listing, connectors)),
+    custom: custom.map((listing) => listingEntry(listing, connectors)),
+    external: connectors.filter((c) => c.type === "EXTERNAL" || c.type === "AUTH").map(connectorEntry)
   }
   const rows = orderConnectors(groups, (entry) => entry.key)
   const showAllWallets =
@@ -59,7 +61,7 @@ export function Connect(_props: ViewProps): ReactNode {
               label={item.name}
               tag={group === "recent" ? "Recent" : item.installed ? "Installed" : undefined}
               trailing={<Icon name="forward" size={18} />}
-              onClick={() => void navigation.push(viewOf(item), routeOf(item))}
+              onClick={() => choose(choiceOf(item))}
             />
           </div>
         ))}
@@ -69,7 +71,7 @@ export function Connect(_props: ViewProps): ReactNode {
               icon={<Icon name="grid" size={32} />}
               label="All wallets"
               trailing={<Icon name="forward" size={18} />}
-              onClick={() => void navigation.push("AllWallets")}
+              onClick={() => push({ view: "AllWallets" })}
             />
           </div>
         )}

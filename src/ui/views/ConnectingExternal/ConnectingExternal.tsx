@@ -1,76 +1,30 @@
 /**
- * ConnectingExternal: asks an installed (injected or announced) or external wallet for its accounts, on the active
- * network of the wallet's family, and follows the request: waiting for the visitor in the wallet, declined (with
- * Retry), failed (the catalogue's message, with Retry). Once connected, the modal shows the account.
+ * ConnectingExternal: the connect flow asking an installed (injected, announced, multi-chain) or external wallet
+ * for its accounts, as the flow reports it: waiting for the visitor in the wallet, declined (with Try again),
+ * failed (the wallet's own words, with Try again). A catalogue wallet this page cannot reach says it is not
+ * installed. Leaving the view stops waiting; the flow closes the modal once the wallet is connected.
  */
-import { type ReactNode, useEffect, useRef } from "react"
-import * as AsyncResult from "effect/reactivity/AsyncResult"
-import type { ChainNamespace } from "../../../domain/Caip"
-import type { CaipNetwork } from "../../../domain/Network"
-import type { ConnectRequest } from "../../../services/Connection"
-import type { NetworksState } from "../../../services/Networks"
-import { useAtomValue } from "../../atom-react/hooks"
-import { connectFn, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
-import { networksStateAtom } from "../../atoms/networks"
+import type { ReactNode } from "react"
+import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
+import { connectorsAtom, connectProgressAtom, retryConnectFn } from "../../atoms/connection"
 import { Button } from "../../components/Button/Button"
-import { useModalNavigation } from "../../components/Modal/navigation"
 import { Notice } from "../../components/Notice/Notice"
-import { Spinner } from "../../components/Spinner/Spinner"
 import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
-import type { ViewProps } from "../registry"
-import { useAction } from "../useAction"
-import { connectorFor, connectorsReported } from "../walletEntries"
+import { type VisitorError, visitorErrorOf } from "../errorText"
+import type { ViewProps } from "../types"
 import * as styles from "./ConnectingExternal.css"
 
-/** The network a family connects on: its active one, else its first requested one. */
-const networkOf = (state: NetworksState | undefined, namespace: ChainNamespace): CaipNetwork | undefined =>
-  state?.active[namespace] ?? state?.requested.find((network) => network.chainNamespace === namespace)
-
 /** The ConnectingExternal view. */
-export function ConnectingExternal(props: ViewProps): ReactNode {
-  const { data } = props
-  const connectorsLoaded = useAtomValue(connectorsStateAtom, connectorsReported)
-  const connectors = useAtomValue(connectorsAtom)
-  const networks = useAtomValue(networksStateAtom, (result) => AsyncResult.getOrElse(result, () => undefined))
-  const connect = useAction(connectFn)
-  const navigation = useModalNavigation()
+export function ConnectingExternal(props: ViewProps<"ConnectingExternal">): ReactNode {
+  const { route, entryKey } = props
+  const connector = useAtomValue(connectorsAtom, (list) => list.find((c) => c.id === route.connectorId))
+  const progress = useAtomValue(connectProgressAtom)
+  const retry = useAtomSet(retryConnectFn)
+  const name = connector?.name ?? route.wallet?.name ?? "your wallet"
+  const imageUrl = route.wallet?.image_url ?? connector?.imageUrl
 
-  const connector =
-    data.connectorId !== undefined
-      ? connectors.find((c) => c.id === data.connectorId && (data.namespace === undefined || c.chain === data.namespace))
-      : data.wallet !== undefined
-        ? connectorFor(data.wallet, connectors)
-        : undefined
-  const network = connector !== undefined ? networkOf(networks, connector.chain) : undefined
-  const request: ConnectRequest | undefined =
-    connector !== undefined && network !== undefined
-      ? { namespace: connector.chain, connectorId: connector.id, network, ...(data.wallet !== undefined ? { wallet: data.wallet } : {}) }
-      : undefined
-  const name = connector?.name ?? data.wallet?.name ?? "your wallet"
-  const imageUrl = data.wallet?.image_url ?? connector?.imageUrl
-
-  // The wallet is asked once when the view opens (StrictMode runs effects twice; the visitor must see one prompt).
-  const asked = useRef(false)
-  useEffect(() => {
-    if (asked.current || request === undefined) return
-    asked.current = true
-    connect.run(request)
-  })
-
-  const done = connect.status._tag === "Done"
-  useEffect(() => {
-    if (done) void navigation.resetFrom("ConnectingExternal", "Account")
-  }, [done, navigation])
-
-  if (connector === undefined) {
-    if (!connectorsLoaded) {
-      return (
-        <div className={styles.stage}>
-          <Spinner size={24} label={`Looking for ${name}`} />
-        </div>
-      )
-    }
-    const homepage = data.wallet?.homepage ?? undefined
+  if (route.connectorId === undefined) {
+    const homepage = route.wallet?.homepage ?? undefined
     return (
       <div className={styles.stage}>
         <WalletIcon name={name} src={imageUrl} size={64} />
@@ -85,39 +39,31 @@ export function ConnectingExternal(props: ViewProps): ReactNode {
     )
   }
 
-  if (network === undefined) {
-    return (
-      <div className={styles.stage}>
-        <Notice variant="error" title="No network for this wallet">
-          None of this site's networks belongs to the {connector.chain} family.
-        </Notice>
-      </div>
-    )
-  }
-
-  const status = connect.status
-  const failed = status._tag === "Failed"
+  const mine = progress._tag !== "Idle" && progress.key === entryKey ? progress : undefined
+  const failure: VisitorError | undefined = mine?._tag === "Failed" ? visitorErrorOf(mine.error) : undefined
+  const done = mine?._tag === "Connected"
   const heading = done
     ? "Connected"
-    : !failed
+    : failure === undefined
       ? `Continue in ${name}`
-      : status.error.tag === "UserRejected"
+      : failure.tag === "UserRejected"
         ? "Connection declined"
-        : status.error.heading
+        : failure.heading
   return (
     <div className={styles.stage}>
       <span className={styles.picture}>
         <WalletIcon name={name} src={imageUrl} size={64} />
-        <span className={failed ? styles.failedRing : status._tag === "Running" ? styles.ring : undefined} aria-hidden="true" />
+        <span className={failure !== undefined ? styles.failedRing : mine?._tag === "Connecting" ? styles.ring : undefined} aria-hidden="true" />
       </span>
       <div role="status" aria-live="polite">
         <h3 className={styles.heading}>{heading}</h3>
       </div>
-      {!failed && <p className={styles.text}>{done ? "Opening your account…" : "Accept the connection request in your wallet."}</p>}
-      {failed && (
+      {failure === undefined && <p className={styles.text}>{done ? "Your wallet is connected." : "Accept the connection request in your wallet."}</p>}
+      {failure !== undefined && (
         <>
-          <Notice variant="error">{status.error.message}</Notice>
-          <Button variant="secondary" onClick={() => request !== undefined && connect.run(request)}>
+          {failure.tag !== "UserRejected" && <Notice variant="error">{failure.message}</Notice>}
+          {failure.tag === "UserRejected" && <p className={styles.text}>The connection was declined in {name}.</p>}
+          <Button variant="secondary" onClick={() => retry(undefined)}>
             Try again
           </Button>
         </>

@@ -1,6 +1,7 @@
 /**
- * The requested networks grouped by chain family, the active one of each marked; choosing one switches to it
- * (the wallet is asked when one is connected) with its row busy meanwhile and the failure's message below.
+ * The requested networks grouped by chain family, the one in front marked; choosing one switches to it (the wallet
+ * is asked when one is connected; a network of another family puts that family's account in front) with its row
+ * busy meanwhile and the failure's message below.
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useEffect, useId, useState } from "react"
@@ -54,12 +55,14 @@ export function NetworkList(props: NetworkListProps): ReactNode {
   const families = [...new Set(state.requested.map((network) => network.chainNamespace))]
   const running = switchNetwork.status._tag === "Running"
   const choose = (network: CaipNetwork) => {
-    if (props.noneActive !== true && state.active[network.chainNamespace]?.caipNetworkId === network.caipNetworkId) {
+    // The network in front chosen again: nothing to do. Another family's network (even its active one) puts it in front.
+    const inFront = state.activeNamespace === network.chainNamespace && state.active[network.chainNamespace]?.caipNetworkId === network.caipNetworkId
+    if (props.noneActive !== true && inFront) {
       onSwitched()
       return
     }
     setPending(network.caipNetworkId)
-    switchNetwork.run(network.caipNetworkId)
+    switchNetwork.start(network.caipNetworkId)
   }
 
   return (
@@ -74,7 +77,8 @@ export function NetworkList(props: NetworkListProps): ReactNode {
             {state.requested
               .filter((network) => network.chainNamespace === family)
               .map((network) => {
-                const current = props.noneActive !== true && state.active[family]?.caipNetworkId === network.caipNetworkId
+                const current =
+                  props.noneActive !== true && state.activeNamespace === family && state.active[family]?.caipNetworkId === network.caipNetworkId
                 return (
                   <div role="listitem" key={network.caipNetworkId}>
                     <ListItem

@@ -9,12 +9,12 @@ import { closeModalFn } from "../../atoms/modal"
 import { Button } from "../../components/Button/Button"
 import { Notice } from "../../components/Notice/Notice"
 import { NetworkList } from "../Networks/NetworkList"
-import type { ViewProps } from "../registry"
+import type { ViewProps } from "../types"
 import { useAction } from "../useAction"
 import * as styles from "./UnsupportedChain.css"
 
 /** The UnsupportedChain view. */
-export function UnsupportedChain(_props: ViewProps): ReactNode {
+export function UnsupportedChain(_props: ViewProps<"UnsupportedChain">): ReactNode {
   const close = useAtomSet(closeModalFn)
   const namespace = useAtomValue(activeAccountAtom, (account) => account.namespace)
   const disconnect = useAction(disconnectFn)
@@ -36,7 +36,7 @@ export function UnsupportedChain(_props: ViewProps): ReactNode {
           {disconnect.status.error.message}
         </Notice>
       )}
-      <Button variant="danger" icon="exit" fullWidth busy={disconnect.status._tag === "Running"} onClick={() => disconnect.run(namespace)}>
+      <Button variant="danger" icon="exit" fullWidth busy={disconnect.status._tag === "Running"} onClick={() => disconnect.start(namespace)}>
         Disconnect
       </Button>
     </>

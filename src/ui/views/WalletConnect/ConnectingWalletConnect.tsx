@@ -4,19 +4,20 @@
  */
 import type { ReactNode } from "react"
 import { walletLink } from "../../../services/walletconnect/links"
+import { useAtomValue } from "../../atom-react/hooks"
+import { isMobileAtom } from "../../atoms/platform"
 import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
-import type { ViewProps } from "../registry"
-import { useIsMobile } from "../usePlatform"
+import type { ViewProps } from "../types"
+import { usePairing } from "./pairing"
 import { PairingPanel } from "./PairingPanel"
-import { usePairing } from "./usePairing"
 import * as styles from "./WalletConnect.css"
 
 /** The ConnectingWalletConnect view. */
-export function ConnectingWalletConnect(props: ViewProps): ReactNode {
-  const wallet = props.data.wallet
-  const pairing = usePairing("ConnectingWalletConnect", wallet)
-  const isMobile = useIsMobile()
-  const name = wallet?.name ?? "WalletConnect"
+export function ConnectingWalletConnect(props: ViewProps<"ConnectingWalletConnect">): ReactNode {
+  const wallet = props.route.wallet
+  const pairing = usePairing(props.entryKey)
+  const isMobile = useAtomValue(isMobileAtom)
+  const name = wallet.name
   const uri = pairing.uri
   const link = (label: string, base: string | null | undefined, newTab: boolean) => {
     if (base === null || base === undefined || base === "" || uri === undefined) return null
@@ -32,25 +33,23 @@ export function ConnectingWalletConnect(props: ViewProps): ReactNode {
       </a>
     )
   }
-  const mobileLink = wallet?.mobile_link ?? undefined
+  const mobileLink = wallet.mobile_link ?? undefined
   const links = isMobile ? (
     <>
       {link(`Open ${name}`, mobileLink, false)}
-      {(mobileLink === undefined || mobileLink === "") && link(`Open ${name} web app`, wallet?.webapp_link, true)}
+      {(mobileLink === undefined || mobileLink === "") && link(`Open ${name} web app`, wallet.webapp_link, true)}
     </>
   ) : (
     <>
-      {link("Open desktop app", wallet?.desktop_link, false)}
-      {link("Open web app", wallet?.webapp_link, true)}
+      {link("Open desktop app", wallet.desktop_link, false)}
+      {link("Open web app", wallet.webapp_link, true)}
     </>
   )
   return (
     <>
-      {wallet !== undefined && (
-        <div className={styles.stage}>
-          <WalletIcon name={name} src={wallet.image_url} size={48} />
-        </div>
-      )}
+      <div className={styles.stage}>
+        <WalletIcon name={name} src={wallet.image_url} size={48} />
+      </div>
       <PairingPanel pairing={pairing} name={name} showQr={!isMobile} links={links} />
     </>
   )

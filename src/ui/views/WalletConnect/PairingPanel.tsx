@@ -8,7 +8,7 @@ import { Button } from "../../components/Button/Button"
 import { Notice } from "../../components/Notice/Notice"
 import { QrCode } from "../../components/QrCode/QrCode"
 import { Spinner } from "../../components/Spinner/Spinner"
-import type { Pairing } from "./usePairing"
+import type { Pairing } from "./pairing"
 import * as styles from "./WalletConnect.css"
 
 /** Props of {@link PairingPanel}. */
@@ -42,15 +42,15 @@ export function PairingPanel(props: PairingPanelProps): ReactNode {
       </div>
     )
   }
-  const status = pairing.status
-  if (status._tag === "Failed") {
-    const declined = status.error.tag === "UserRejected"
+  const failure = pairing.failure
+  if (failure !== undefined) {
+    const declined = failure.tag === "UserRejected"
     return (
       <div className={styles.stage}>
         <div role="status" aria-live="polite">
-          <h3 className={styles.heading}>{declined ? "Connection declined" : status.error.heading}</h3>
+          <h3 className={styles.heading}>{declined ? "Connection declined" : failure.heading}</h3>
         </div>
-        <Notice variant="error">{declined ? `The connection was declined in ${name}.` : status.error.message}</Notice>
+        <Notice variant="error">{declined ? `The connection was declined in ${name}.` : failure.message}</Notice>
         <Button variant="secondary" onClick={pairing.retry}>
           Try again
         </Button>
@@ -74,11 +74,11 @@ export function PairingPanel(props: PairingPanelProps): ReactNode {
         </div>
       )}
       <div role="status" aria-live="polite">
-        <h3 className={styles.heading}>{status._tag === "Done" ? "Connected" : props.showQr ? `Scan with ${name}` : `Continue in ${name}`}</h3>
+        <h3 className={styles.heading}>{pairing.connected ? "Connected" : props.showQr ? `Scan with ${name}` : `Continue in ${name}`}</h3>
       </div>
       <p className={styles.text}>
-        {status._tag === "Done"
-          ? "Opening your account…"
+        {pairing.connected
+          ? "Your wallet is connected."
           : props.showQr
             ? "Scan this code with your phone's wallet, then approve the connection there."
             : "Open the wallet, then approve the connection there."}

@@ -7,7 +7,7 @@ import type { WalletRuntime } from "../../../../src/runtime"
 import { Connection } from "../../../../src/services/Connection"
 import { Modal } from "../../../../src/services/Modal"
 import { type FakeAnswer, makeFakeHttp } from "../../support/fakeHttpClient"
-import { ALICE, ALICE_SHORT, fakeWallet, findView, renderHost, runtimeFor } from "./support"
+import { ALICE, ALICE_SHORT, findView, renderHost, runtimeFor, testWallet } from "./support"
 
 let runtime: WalletRuntime | undefined
 
@@ -45,12 +45,11 @@ const blockchainService = (answers: { readonly balance: "ok" | "down"; readonly 
   })
 
 const openAccount = async (answers: Parameters<typeof blockchainService>[0]) => {
-  const { adapter } = fakeWallet()
-  const wallet = runtimeFor(adapter, {}, blockchainService(answers).layer)
+  const wallet = runtimeFor(testWallet(), { http: blockchainService(answers).layer })
   runtime = wallet
   renderHost(wallet)
   await act(async () => {
-    await wallet.run(Effect.flatMap(Connection, (c) => c.connect({ namespace: "eip155", connectorId: "test-wallet", network: localChainA })))
+    await wallet.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: "test-wallet", networks: [localChainA] })))
     await wallet.run(Effect.flatMap(Modal, (m) => m.open()))
   })
   return findView("Account")

@@ -6,7 +6,7 @@ import type { WalletCatalogEntry } from "../../../../src/domain/Wallet"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { Modal } from "../../../../src/services/Modal"
 import { type FakeHttp, makeFakeHttp } from "../../support/fakeHttpClient"
-import { fakeWallet, findView, renderHost, runtimeFor } from "./support"
+import { findView, renderHost, runtimeFor, testWallet } from "./support"
 
 let runtime: WalletRuntime | undefined
 
@@ -42,9 +42,8 @@ const catalogueService = (wallets: ReadonlyArray<WalletCatalogEntry>, onePage = 
 let http: FakeHttp
 
 const openAllWallets = async (wallets: ReadonlyArray<WalletCatalogEntry>, onePage = true) => {
-  const { adapter } = fakeWallet()
   http = catalogueService(wallets, onePage)
-  const wallet = runtimeFor(adapter, {}, http.layer)
+  const wallet = runtimeFor(testWallet(), { http: http.layer })
   runtime = wallet
   renderHost(wallet)
   await act(() => wallet.run(Effect.flatMap(Modal, (m) => m.open({ view: "AllWallets" }))))
@@ -152,5 +151,21 @@ describe("AllWallets", () => {
     expect(await within(connecting).findByRole("heading", { name: "Wallet 0001 is not installed" })).toBeTruthy()
     // Back returns to the list.
     expect(within(connecting).getByRole("button", { name: "Back" })).toBeTruthy()
+  })
+
+  it("the browser's wallet is one row even when the catalogue has it; a wallet with a web app opens its WalletConnect view", async () => {
+    const dialog = await openAllWallets([
+      { id: "webby", name: "Webby", image_id: "", webapp_link: "https://webby.example", chains: ["eip155:1"] },
+      { id: "test-wallet-entry", name: "Test Wallet", rdns: "dev.wallet-runtime.test", image_id: "", chains: ["eip155:1"] },
+      ...catalogue(2)
+    ])
+    const testWalletRows = within(dialog).getAllByRole("button", { name: /Test Wallet/ })
+    expect(testWalletRows).toHaveLength(1)
+    expect(testWalletRows[0]?.textContent).toContain("Installed")
+
+    fireEvent.click(within(dialog).getByRole("button", { name: "Webby" }))
+    const view = await findView("ConnectingWalletConnect")
+    // This page has no WalletConnect (no projectId in the test runtime's services): the view says so.
+    expect((await within(view).findByRole("alert")).textContent).toContain("set a projectId to enable WalletConnect")
   })
 })

@@ -1,28 +1,18 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react"
-import { Effect, Layer, Stream, SubscriptionRef } from "effect"
+import { Effect, Stream, SubscriptionRef } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { UserRejected } from "../../../../src/domain/errors"
-import { localChainA, localChainB } from "../../../../src/domain/Network"
-import type { ConnectorInfo, WalletCatalogEntry } from "../../../../src/domain/Wallet"
-import { testLayer } from "../../../../src/layers/Test"
-import { makeWalletRuntime, type WalletRuntime } from "../../../../src/runtime"
-import { type FakeChainAdapter, makeFakeChainAdapter } from "../../../../src/services/ChainAdapter"
+import type { WalletCatalogEntry } from "../../../../src/domain/Wallet"
+import type { WalletRuntime } from "../../../../src/runtime"
 import { Connection } from "../../../../src/services/Connection"
-import { Modal } from "../../../../src/services/Modal"
+import { type FakeWallet, makeFakeWallet } from "../../../../src/services/fakes/FakeWallet"
+import { Modal, type Route } from "../../../../src/services/Modal"
 import { Storage } from "../../../../src/services/Storage/Storage"
 import * as Keys from "../../../../src/services/Storage/keys"
 import { walletLink } from "../../../../src/services/walletconnect/links"
-import { type PairingState, WALLET_CONNECT_CONNECTOR_ID, WalletConnect } from "../../../../src/services/walletconnect/WalletConnect"
-import { ALICE, findView, renderHost } from "./support"
-
-const WC: ConnectorInfo = {
-  id: WALLET_CONNECT_CONNECTOR_ID,
-  name: "WalletConnect",
-  type: "WALLET_CONNECT",
-  chain: "eip155",
-  chains: [localChainA.caipNetworkId, localChainB.caipNetworkId]
-}
+import { type PairingState, WALLET_CONNECT_CONNECTOR_ID, type WalletConnect } from "../../../../src/services/walletconnect/WalletConnect"
+import { ALICE, dialogClosed, findView, holdConnects, renderHost, runtimeFor, testWallet } from "./support"
 
 const URI_1 = "wc:7f6e5d4c@2?relay-protocol=irn&symKey=aaaa&expiryTimestamp=1"
 const URI_2 = "wc:1a2b3c4d@2?relay-protocol=irn&symKey=bbbb&expiryTimestamp=2"
@@ -37,46 +27,31 @@ const devWallet: WalletCatalogEntry = {
   chains: ["eip155:31337"]
 }
 
-/** A WalletConnect service whose pairing the test drives; the session itself is the fake adapter's. */
-const fakeWalletConnect = (connector: ConnectorInfo | undefined) => {
+/** The wallet at the other end of WalletConnect: a fake wallet behind WalletConnect's connector. */
+const remoteWallet = (): FakeWallet =>
+  Effect.runSync(
+    makeFakeWallet({
+      id: WALLET_CONNECT_CONNECTOR_ID,
+      name: "WalletConnect",
+      type: "WALLET_CONNECT",
+      families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } }
+    })
+  )
+
+/** A WalletConnect service whose pairing URI the test shows; its connector (when configured) is the remote wallet's. */
+const fakeWalletConnect = (remote: FakeWallet | undefined) => {
   const pairing = Effect.runSync(SubscriptionRef.make<PairingState>({ _tag: "Idle" }))
-  const calls: Array<string> = []
   const service: WalletConnect["Service"] = {
-    connector,
+    connector: remote?.connector,
     pairing,
-    provider: { request: () => Promise.reject(new Error("not used in these tests")) },
-    pair: () => Effect.succeed([]),
     freshUri: Effect.succeed(undefined),
-    replaceUri: Effect.sync(() => void calls.push("replaceUri")),
-    cancel: Effect.sync(() => void calls.push("cancel")),
-    disconnect: Effect.void,
+    replaceUri: Effect.void,
+    cancel: Effect.void,
     alerts: Stream.empty,
     loaded: Effect.succeed(false)
   }
   const show = (uri: string) => Effect.runSync(SubscriptionRef.set(pairing, { _tag: "Ready", uri, expiresAt: 230_000 }))
-  return { service, calls, show }
-}
-
-/** A wallet adapter whose connect waits for `release()`: the pairing is on screen meanwhile. */
-const gatedAdapter = () => {
-  const adapter = Effect.runSync(
-    makeFakeChainAdapter("eip155", { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337, connectors: [WC] }, "WALLET_CONNECT")
-  )
-  let release = () => {}
-  const asked: Array<string> = []
-  const gate = () =>
-    new Promise<void>((resolve) => {
-      release = resolve
-    })
-  const held: FakeChainAdapter = {
-    ...adapter,
-    connect: (id, network) =>
-      Effect.sync(() => void asked.push(id)).pipe(
-        Effect.andThen(Effect.promise(gate)),
-        Effect.andThen(adapter.connect(id, network))
-      )
-  }
-  return { adapter: held, asked, release: () => release() }
+  return { service, show }
 }
 
 let runtime: WalletRuntime | undefined
@@ -86,26 +61,23 @@ afterEach(async () => {
   runtime = undefined
 })
 
-const makeRuntime = (adapter: FakeChainAdapter, walletConnect: WalletConnect["Service"] | undefined, mobile = false) =>
-  makeWalletRuntime(
-    { projectId: "test", networks: [localChainA, localChainB] },
-    {
-      layer: (decoded, alerts) => {
-        const base = testLayer(decoded, [adapter], { isMobile: mobile }, alerts)
-        return walletConnect === undefined ? base : Layer.merge(base, Layer.succeed(WalletConnect)(walletConnect))
-      }
-    }
-  )
+/** A page with the test wallet installed and WalletConnect configured over `remote`. */
+const start = (remote: FakeWallet, mobile = false) => {
+  const wc = fakeWalletConnect(remote)
+  runtime = runtimeFor([remote, testWallet()], { walletConnect: wc.service, platform: { isMobile: mobile } })
+  renderHost(runtime)
+  return wc
+}
 
-const openOn = (view: "WalletConnectBasic" | "ConnectingWalletConnect", data = {}) =>
-  act(() => runtime!.run(Effect.flatMap(Modal, (m) => m.open({ view, data }))))
+const openOn = (route: Route) => act(() => runtime!.run(Effect.flatMap(Modal, (m) => m.open(route))))
+
+const connectionState = () => runtime!.run(Effect.flatMap(Connection, (c) => SubscriptionRef.get(c.state)))
 
 describe("WalletConnect views", () => {
-  it("Connect lists WalletConnect first and leads to the QR code, which follows the URI and connects", async () => {
-    const { adapter, asked, release } = gatedAdapter()
-    const wc = fakeWalletConnect(WC)
-    runtime = makeRuntime(adapter, wc.service)
-    renderHost(runtime)
+  it("Connect lists WalletConnect first; its QR code follows the URI; the wallet's approval connects and closes", async () => {
+    const remote = remoteWallet()
+    const held = holdConnects(remote)
+    const wc = start(remote)
     fireEvent.click(await screen.findByRole("button", { name: "Connect wallet" }))
     const connect = await findView("Connect")
     const rows = await within(connect).findAllByRole("listitem")
@@ -123,49 +95,74 @@ describe("WalletConnect views", () => {
     // A replaced URI (expired, or after Retry) is what the code shows at once.
     act(() => wc.show(URI_2))
     await waitFor(() => expect(within(view).getByRole("img").getAttribute("data-qr-value")).toBe(URI_2))
-    expect(asked).toEqual([WALLET_CONNECT_CONNECTOR_ID])
+    // The flow asked WalletConnect once, when the view opened.
+    expect(remote.calls).toEqual([`connect:${WALLET_CONNECT_CONNECTOR_ID}`])
 
-    release()
-    await findView("Account")
+    held.release()
+    await dialogClosed()
+    expect((await connectionState()).namespaces.eip155?.connector).toEqual({ id: WALLET_CONNECT_CONNECTOR_ID, type: "WALLET_CONNECT" })
+  })
+
+  it("leaving the QR code stops waiting for a wallet: nothing connects when one approves late", async () => {
+    const remote = remoteWallet()
+    const held = holdConnects(remote)
+    start(remote)
+    await openOn({ view: "WalletConnectBasic" })
+    const view = await findView("WalletConnectBasic")
+    await waitFor(() => expect(remote.calls).toHaveLength(1))
+    expect(await screen.findByRole("button", { name: "Connecting…", hidden: true })).toBeTruthy()
+
+    fireEvent.click(within(view).getByRole("button", { name: "Close" }))
+    await dialogClosed()
+    expect(await screen.findByRole("button", { name: "Connect wallet" })).toBeTruthy()
+    held.release()
+    await act(() => runtime!.run(Effect.promise(() => held.answered)))
+    expect((await connectionState()).namespaces.eip155?.account.status).toBe("disconnected")
+    expect(screen.getByRole("button", { name: "Connect wallet" })).toBeTruthy()
   })
 
   it("shows the wallet's refusal and asks again on Try again", async () => {
-    const { adapter, asked, release } = gatedAdapter()
-    adapter.script.connectError = new UserRejected({ code: 5000 })
-    const wc = fakeWalletConnect(WC)
-    runtime = makeRuntime(adapter, wc.service)
-    renderHost(runtime)
-    await openOn("WalletConnectBasic")
+    const remote = remoteWallet()
+    remote.script.connectError = new UserRejected({ code: 5000 })
+    const first = holdConnects(remote)
+    start(remote)
+    await openOn({ view: "WalletConnectBasic" })
     const view = await findView("WalletConnectBasic")
-    await waitFor(() => expect(asked).toHaveLength(1))
-    release()
+    await waitFor(() => expect(remote.calls).toHaveLength(1))
+    first.release()
     expect(await within(view).findByRole("heading", { name: "Connection declined" })).toBeTruthy()
-    adapter.script.connectError = undefined
+    expect(within(view).getByText("The connection was declined in WalletConnect.")).toBeTruthy()
+
+    remote.script.connectError = undefined
+    const second = holdConnects(remote)
     fireEvent.click(within(view).getByRole("button", { name: "Try again" }))
-    await waitFor(() => expect(asked).toHaveLength(2))
-    release()
-    await findView("Account")
+    await waitFor(() => expect(remote.calls).toHaveLength(2))
+    second.release()
+    await dialogClosed()
   })
 
   it("says WalletConnect is not available when it is not configured", async () => {
-    const { adapter, asked } = gatedAdapter()
-    runtime = makeRuntime(adapter, fakeWalletConnect(undefined).service)
-    renderHost(runtime)
-    await openOn("WalletConnectBasic")
-    const view = await findView("WalletConnectBasic")
-    expect(await within(view).findByRole("alert")).toHaveProperty(
-      "textContent",
-      expect.stringContaining("set a projectId to enable WalletConnect")
-    )
-    expect(asked).toEqual([])
+    const installed = testWallet()
+    for (const walletConnect of [fakeWalletConnect(undefined).service, undefined]) {
+      runtime = runtimeFor(installed, { walletConnect })
+      renderHost(runtime)
+      await openOn({ view: "WalletConnectBasic" })
+      const view = await findView("WalletConnectBasic")
+      expect(await within(view).findByRole("alert")).toHaveProperty(
+        "textContent",
+        expect.stringContaining("set a projectId to enable WalletConnect")
+      )
+      cleanup()
+      await runtime.dispose()
+    }
+    expect(installed.calls).toEqual([])
   })
 
   it("on a phone opens the catalogue wallet by its link, and remembers the wallet and the link on success", async () => {
-    const { adapter, release } = gatedAdapter()
-    const wc = fakeWalletConnect(WC)
-    runtime = makeRuntime(adapter, wc.service, true)
-    renderHost(runtime)
-    await openOn("ConnectingWalletConnect", { wallet: devWallet })
+    const remote = remoteWallet()
+    const held = holdConnects(remote)
+    const wc = start(remote, true)
+    await openOn({ view: "ConnectingWalletConnect", wallet: devWallet })
     const view = await findView("ConnectingWalletConnect")
     act(() => wc.show(URI_1))
     const open = await within(view).findByRole("link", { name: "Open Devstack Mobile" })
@@ -175,22 +172,21 @@ describe("WalletConnect views", () => {
     open.addEventListener("click", (event) => event.preventDefault())
     fireEvent.click(open)
 
-    release()
-    await findView("Account")
-    const stored = await runtime.run(
+    held.release()
+    await dialogClosed()
+    const stored = await runtime!.run(
       Effect.flatMap(Storage, (s) => Effect.all([s.get(Keys.walletConnectDeepLink), s.get(Keys.recentWallets)]))
     )
     expect(stored).toEqual([{ href: open.getAttribute("href"), name: "Devstack Mobile" }, [devWallet]])
-    await runtime.run(Effect.flatMap(Connection, (c) => c.disconnect()))
-    expect(await runtime.run(Effect.flatMap(Storage, (s) => s.get(Keys.walletConnectDeepLink)))).toBeNull()
+    await runtime!.run(Effect.flatMap(Connection, (c) => c.disconnect()))
+    expect(await runtime!.run(Effect.flatMap(Storage, (s) => s.get(Keys.walletConnectDeepLink)))).toBeNull()
   })
 
   it("on a desktop shows the wallet's QR code and its web app", async () => {
-    const { adapter } = gatedAdapter()
-    const wc = fakeWalletConnect(WC)
-    runtime = makeRuntime(adapter, wc.service)
-    renderHost(runtime)
-    await openOn("ConnectingWalletConnect", { wallet: devWallet })
+    const remote = remoteWallet()
+    holdConnects(remote)
+    const wc = start(remote)
+    await openOn({ view: "ConnectingWalletConnect", wallet: devWallet })
     const view = await findView("ConnectingWalletConnect")
     act(() => wc.show(URI_1))
     expect(await within(view).findByRole("img", { name: "QR code to connect with Devstack Mobile" })).toBeTruthy()

@@ -1,10 +1,10 @@
 import { renderToString } from "react-dom/server"
 import { describe, expect, it } from "vitest"
 import { localChainA } from "../../../../src/domain/Network"
-import { AccountButton } from "../../../../src/ui/components/AccountButton/AccountButton"
-import { ConnectButton } from "../../../../src/ui/components/ConnectButton/ConnectButton"
-import { WalletModal } from "../../../../src/ui/components/Modal/WalletModal"
-import { NetworkButton } from "../../../../src/ui/components/NetworkButton/NetworkButton"
+import { AccountButton } from "../../../../src/ui/buttons/AccountButton/AccountButton"
+import { ConnectButton } from "../../../../src/ui/buttons/ConnectButton/ConnectButton"
+import { NetworkButton } from "../../../../src/ui/buttons/NetworkButton/NetworkButton"
+import { WalletModal } from "../../../../src/ui/modal/WalletModal"
 import { WalletRuntimeProvider } from "../../../../src/ui/react/WalletRuntimeProvider"
 
 describe("server rendering of the modal and buttons", () => {

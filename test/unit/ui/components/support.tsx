@@ -1,73 +1,77 @@
-/** A wallet runtime over a scripted fake eip155 wallet, and the host page of the component tests. */
+/** A wallet runtime over scripted fake wallets, and the host page of the component tests. */
 import { render, screen, waitFor } from "@testing-library/react"
-import { Effect, type Layer } from "effect"
+import { Effect, Layer } from "effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import type { ReactNode } from "react"
 import { expect } from "vitest"
 import { localChainA, localChainB } from "../../../../src/domain/Network"
-import type { ConnectorInfo } from "../../../../src/domain/Wallet"
 import { testLayer } from "../../../../src/layers/Test"
 import { makeWalletRuntime, type WalletRuntime } from "../../../../src/runtime"
-import { type FakeChainAdapter, makeFakeChainAdapter } from "../../../../src/services/ChainAdapter"
-import { AccountButton } from "../../../../src/ui/components/AccountButton/AccountButton"
-import { ConnectButton } from "../../../../src/ui/components/ConnectButton/ConnectButton"
-import { WalletModal } from "../../../../src/ui/components/Modal/WalletModal"
-import { NetworkButton } from "../../../../src/ui/components/NetworkButton/NetworkButton"
+import { type FakeWallet, type FakeWalletOptions, makeFakeWallet } from "../../../../src/services/fakes/FakeWallet"
+import type { PlatformInfo } from "../../../../src/services/Platform"
+import { WalletConnect } from "../../../../src/services/walletconnect/WalletConnect"
+import { AccountButton } from "../../../../src/ui/buttons/AccountButton/AccountButton"
+import { ConnectButton } from "../../../../src/ui/buttons/ConnectButton/ConnectButton"
+import { NetworkButton } from "../../../../src/ui/buttons/NetworkButton/NetworkButton"
+import { WalletModal } from "../../../../src/ui/modal/WalletModal"
 import { WalletRuntimeProvider } from "../../../../src/ui/react/WalletRuntimeProvider"
 
 export const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 export const ALICE_SHORT = "0xf3…b92266"
 
-/** The wallet the fake adapter announces (EIP-6963 style). */
-export const TEST_WALLET: ConnectorInfo = {
-  id: "test-wallet",
-  name: "Test Wallet",
-  type: "ANNOUNCED",
-  chain: "eip155",
-  chains: [localChainA.caipNetworkId, localChainB.caipNetworkId],
-  info: { rdns: "dev.wallet-runtime.test" }
-}
-
-/** A wallet whose next connect waits until the test releases it. */
-export interface GatedWallet {
-  readonly adapter: FakeChainAdapter
-  /** Lets the waiting connect answer (with the script's accounts, or its `connectError`). */
-  readonly release: () => void
-}
-
-/** The fake wallet, its first connect held until `release()` when `gated`. */
-export const fakeWallet = (gated = false): GatedWallet => {
-  const adapter = Effect.runSync(
-    makeFakeChainAdapter("eip155", {
-      accounts: [{ address: ALICE, type: "eoa" }],
-      chainId: 31337,
-      connectors: [TEST_WALLET]
+/** The EIP-6963 wallet of the page: "Test Wallet", Alice on Local Chain A. */
+export const testWallet = (over: Partial<FakeWalletOptions> = {}): FakeWallet =>
+  Effect.runSync(
+    makeFakeWallet({
+      id: "test-wallet",
+      name: "Test Wallet",
+      type: "ANNOUNCED",
+      rdns: "dev.wallet-runtime.test",
+      families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } },
+      ...over
     })
   )
-  if (!gated) return { adapter, release: () => {} }
+
+/**
+ * Holds the wallet's next connects (its prompt stays open) until the returned function is called; connects after
+ * that answer at once. `answered` resolves once released.
+ */
+export const holdConnects = (wallet: FakeWallet): { readonly release: () => void; readonly answered: Promise<void> } => {
   let release = () => {}
-  const gate = new Promise<void>((resolve) => {
+  const answered = new Promise<void>((resolve) => {
     release = resolve
   })
-  const held: FakeChainAdapter = {
-    ...adapter,
-    connect: (connectorId, network) => Effect.andThen(Effect.promise(() => gate), adapter.connect(connectorId, network))
-  }
-  return { adapter: held, release: () => release() }
+  wallet.script.connectGate = answered
+  return { release: () => release(), answered }
+}
+
+/** What else a test runtime is made with. */
+export interface TestHost {
+  readonly options?: Record<string, unknown>
+  readonly http?: Layer.Layer<HttpClient.HttpClient> | undefined
+  readonly platform?: Partial<PlatformInfo> | undefined
+  /** A WalletConnect service the WalletConnect views read (its pairing); its connector must be one of the wallets. */
+  readonly walletConnect?: WalletConnect["Service"] | undefined
 }
 
 /**
- * A runtime over the fake wallet, on the two local chains; the hosted services (catalogue, blockchain API) are
+ * A runtime over the fake wallets, on the two local chains; the hosted services (catalogue, blockchain API) are
  * unreachable unless a fake HTTP client is given.
  */
-export const runtimeFor = (
-  adapter: FakeChainAdapter,
-  options: Record<string, unknown> = {},
-  http?: Layer.Layer<HttpClient.HttpClient>
-): WalletRuntime =>
+export const runtimeFor = (wallets: FakeWallet | ReadonlyArray<FakeWallet>, host: TestHost = {}): WalletRuntime =>
   makeWalletRuntime(
-    { projectId: "test", networks: [localChainA, localChainB], ...options },
-    { layer: (decoded, alerts) => testLayer(decoded, [adapter], {}, alerts, http) }
+    { projectId: "test", networks: [localChainA, localChainB], ...host.options },
+    {
+      layer: (decoded, alerts) => {
+        const base = testLayer(decoded, {
+          wallets: Array.isArray(wallets) ? wallets : [wallets as FakeWallet],
+          alerts,
+          httpClient: host.http,
+          platform: host.platform
+        })
+        return host.walletConnect === undefined ? base : Layer.merge(base, Layer.succeed(WalletConnect)(host.walletConnect))
+      }
+    }
   )
 
 /** A host page: its buttons in a `main`, and the modal. */
@@ -94,3 +98,6 @@ export const findView = (view: string): Promise<HTMLElement> =>
     expect(dialog.getAttribute("data-view")).toBe(view)
     return dialog
   })
+
+/** Waits until the dialog is gone. */
+export const dialogClosed = () => waitFor(() => expect(screen.queryByRole("dialog")).toBeNull())

@@ -8,7 +8,7 @@ import { Modal } from "../../../../src/services/Modal"
 import { vars } from "../../../../src/ui/theme/contract.css"
 import { root } from "../../../../src/ui/theme/contract.css"
 import { darkTheme, lightTheme } from "../../../../src/ui/theme/theme.css"
-import { fakeWallet, findView, renderHost, runtimeFor } from "./support"
+import { findView, renderHost, runtimeFor, testWallet } from "./support"
 
 let runtime: WalletRuntime | undefined
 
@@ -24,7 +24,7 @@ const contractNames = (contract: unknown): ReadonlyArray<string> =>
     : Object.values(contract as Record<string, unknown>).flatMap(contractNames)
 
 const openModal = async (options: Record<string, unknown>) => {
-  runtime = runtimeFor(fakeWallet().adapter, options)
+  runtime = runtimeFor(testWallet(), { options })
   renderHost(runtime)
   await act(() => runtime!.run(Effect.flatMap(Modal, (m) => m.open())))
   const dialog = await findView("Connect")

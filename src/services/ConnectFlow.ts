@@ -1,0 +1,250 @@
+/**
+ * ConnectFlow: what happens after the visitor chooses a wallet, decided here rather than in views. It runs
+ * choose → connect → (sign-in, when the host configures it) → close, remembers recent wallets and the wallet link
+ * followed, and exposes its progress as state the views render. It follows the modal's route: entering a
+ * connecting view starts connecting, leaving it (Back, Close, Escape) stops, so a wallet that never answers can
+ * always be left and its late answer takes nothing over. Hosts connect programmatically with `connect`, which gives
+ * the connected wallet or a typed error and stops when interrupted.
+ */
+import { Context, Effect, Exit, Fiber, Layer, Option, Schema, Stream, SubscriptionRef } from "effect"
+import type { ChainNamespace } from "../domain/Caip"
+import { ProviderNotFound } from "../domain/errors"
+import { type CaipNetwork, isUnsupportedNetwork } from "../domain/Network"
+import { type ConnectorInfo, isSameWallet, type WalletCatalogEntry } from "../domain/Wallet"
+import { Config, namespacesOf } from "./Config"
+import { type ConnectedWallet, Connection } from "./Connection"
+import type { ConnectError } from "./connectors/Connector"
+import { answersTo, Connectors } from "./connectors/Connectors"
+import { currentEntry, type HistoryEntry, Modal, type Route } from "./Modal"
+import { Networks } from "./Networks"
+import { Storage } from "./Storage/Storage"
+import * as Keys from "./Storage/keys"
+
+/** The visitor left the connecting view, or a host cancelled, before the wallet answered. */
+export class ConnectCancelled extends Schema.TaggedError<ConnectCancelled>()("ConnectCancelled", {}) {
+  override get message() {
+    return "The connection was cancelled."
+  }
+}
+
+/** Why a connect flow ended without a wallet. */
+export type ConnectFlowError = ConnectError | ProviderNotFound | ConnectCancelled
+
+/** Where the connect flow stands, for the connecting views (`key`: the history entry it runs for). */
+export type ConnectProgress =
+  | { readonly _tag: "Idle" }
+  | { readonly _tag: "Connecting"; readonly key: number }
+  | { readonly _tag: "Failed"; readonly key: number; readonly error: ConnectFlowError }
+  | { readonly _tag: "Connected"; readonly key: number; readonly wallet: ConnectedWallet }
+
+/** What the visitor chose in a wallet list: a connector the page has, a catalogue wallet, or both. */
+export interface WalletChoice {
+  readonly connector?: ConnectorInfo | undefined
+  readonly wallet?: WalletCatalogEntry | undefined
+}
+
+/** Whether a catalogue wallet can be reached by a link carrying a WalletConnect URI (phone, desktop or web app). */
+const hasWalletLinks = (wallet: WalletCatalogEntry | undefined): boolean =>
+  [wallet?.mobile_link, wallet?.desktop_link, wallet?.webapp_link].some((link) => typeof link === "string" && link !== "")
+
+/**
+ * The view a choice opens: WalletConnect's own row the basic WalletConnect view; a connector the connecting view; a
+ * catalogue wallet not installed here that has a phone, desktop or web app the WalletConnect view for that wallet;
+ * any other the connecting view, which says it is not installed.
+ */
+export const routeForChoice = (choice: WalletChoice): Route => {
+  if (choice.connector?.type === "WALLET_CONNECT") return { view: "WalletConnectBasic" }
+  if (choice.connector !== undefined) return { view: "ConnectingExternal", connectorId: choice.connector.id, wallet: choice.wallet }
+  if (choice.wallet !== undefined && hasWalletLinks(choice.wallet)) return { view: "ConnectingWalletConnect", wallet: choice.wallet }
+  return { view: "ConnectingExternal", wallet: choice.wallet }
+}
+
+/** The connector a connecting route connects through (WalletConnect's for the WalletConnect views). */
+const connectorIdOf = (route: Route, walletConnectId: string | undefined): string | undefined => {
+  switch (route.view) {
+    case "ConnectingExternal":
+      return route.connectorId
+    case "WalletConnectBasic":
+    case "ConnectingWalletConnect":
+      return walletConnectId
+    default:
+      return undefined
+  }
+}
+
+const walletOf = (route: Route): WalletCatalogEntry | undefined =>
+  route.view === "ConnectingExternal" || route.view === "ConnectingWalletConnect" ? route.wallet : undefined
+
+/**
+ * The step between connecting and closing where sign-in comes (issue: sign in with the wallet). A runtime without
+ * it goes straight on; with it, the flow waits for it and fails with its error.
+ */
+export class SignInStep extends Context.Service<
+  SignInStep,
+  { readonly afterConnect: (wallet: ConnectedWallet) => Effect.Effect<void, ConnectFlowError> }
+>()("wallet-runtime/SignInStep") {}
+
+/** The connect flow. */
+export class ConnectFlow extends Context.Service<
+  ConnectFlow,
+  {
+    /** Where the flow stands. */
+    readonly progress: SubscriptionRef.SubscriptionRef<ConnectProgress>
+    /** The visitor chose a wallet: its view opens and connecting starts there. */
+    readonly choose: (choice: WalletChoice) => Effect.Effect<void>
+    /** Asks the wallet again, on the view the visitor is on (after a refusal or a failure). */
+    readonly retry: Effect.Effect<void>
+    /** The visitor followed a wallet's link (a WalletConnect deep link): remembered once the wallet connects. */
+    readonly followedLink: (href: string) => Effect.Effect<void>
+    /**
+     * Connects a wallet for a host: by connector id, rdns or name (`"walletConnect"` opens the modal's QR code).
+     * Gives the connected wallet, or fails with the wallet's refusal, 'Provider not found.' or ConnectCancelled.
+     */
+    readonly connect: (wallet: string) => Effect.Effect<ConnectedWallet, ConnectFlowError>
+  }
+>()("wallet-runtime/ConnectFlow") {
+  /** The live flow over the modal, the connection and the connectors. */
+  static readonly layer = Layer.effect(ConnectFlow)(
+    Effect.gen(function* () {
+      const modal = yield* Modal
+      const connection = yield* Connection
+      const networks = yield* Networks
+      const registry = yield* Connectors
+      const storage = yield* Storage
+      const config = yield* Config
+      const signIn = yield* Effect.serviceOption(SignInStep)
+      const progress = yield* SubscriptionRef.make<ConnectProgress>({ _tag: "Idle" })
+      const scope = yield* Effect.scope
+      // The run of the connecting view in front, if any; a new one waits until the previous has stopped.
+      let running: Fiber.Fiber<void> | undefined
+      const links = new Map<number, string>()
+
+      const walletConnectId = Effect.map(SubscriptionRef.get(registry.connectors), (list) =>
+        list.find((connector) => connector.info.type === "WALLET_CONNECT")?.info.id
+      )
+
+      // The network each family connects on, the family in front first (so the wallet is asked for it).
+      const networksToConnect = Effect.gen(function* () {
+        const current = yield* SubscriptionRef.get(networks.state)
+        const families = namespacesOf(config)
+        const order: ReadonlyArray<ChainNamespace> = [current.activeNamespace, ...families.filter((n) => n !== current.activeNamespace)]
+        return order.flatMap((namespace): ReadonlyArray<CaipNetwork> => {
+          const active = current.active[namespace]
+          // The unsupported placeholder is no network to ask a wallet for: its family's first requested one is.
+          const usable = active !== undefined && !isUnsupportedNetwork(active) ? active : current.requested.find((n) => n.chainNamespace === namespace)
+          return usable === undefined ? [] : [usable]
+        })
+      })
+
+      const connectWith = (connectorId: string, wallet: WalletCatalogEntry | undefined, link: () => string | undefined) =>
+        Effect.gen(function* () {
+          const wanted = yield* networksToConnect
+          const connected = yield* connection.connect({ connectorId, networks: wanted })
+          // The network the visitor is on (picked before connecting) is the one the wallet is asked for; a wallet
+          // that refuses stays where it is, and the networks follow it.
+          for (const network of wanted) {
+            const account = connected.accounts[network.chainNamespace]
+            if (account === undefined || account.chainId === network.id) continue
+            yield* networks.switchNetwork(network.caipNetworkId).pipe(
+              Effect.catch((error) => Effect.logInfo(`The wallet stayed on its chain: ${error.message}`))
+            )
+          }
+          if (wallet !== undefined) yield* connection.addRecentWallet(wallet)
+          const href = link()
+          if (connected.connector.type === "WALLET_CONNECT" && wallet !== undefined && href !== undefined) {
+            yield* storage.set(Keys.walletConnectDeepLink, { href, name: wallet.name })
+          }
+          if (Option.isSome(signIn)) yield* signIn.value.afterConnect(connected)
+          return connected
+        })
+
+      // One run for one history entry: the view shows its progress; success closes the modal if it still shows it.
+      const runFor = (entry: HistoryEntry, connectorId: string) =>
+        Effect.gen(function* () {
+          yield* SubscriptionRef.set(progress, { _tag: "Connecting", key: entry.key })
+          const exit = yield* Effect.exit(connectWith(connectorId, walletOf(entry.route), () => links.get(entry.key)))
+          if (Exit.isSuccess(exit)) {
+            yield* SubscriptionRef.set(progress, { _tag: "Connected", key: entry.key, wallet: exit.value })
+            const now = yield* SubscriptionRef.get(modal.state)
+            if (now.open && currentEntry(now).key === entry.key) yield* modal.close
+            return
+          }
+          const error = Option.getOrUndefined(Exit.findErrorOption(exit))
+          if (error !== undefined) yield* SubscriptionRef.set(progress, { _tag: "Failed", key: entry.key, error })
+        }).pipe(
+          Effect.onInterrupt(() =>
+            SubscriptionRef.update(progress, (p): ConnectProgress => (p._tag === "Connecting" && p.key === entry.key ? { _tag: "Idle" } : p))
+          )
+        )
+
+      const stop = Effect.suspend(() => {
+        const fiber = running
+        running = undefined
+        return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
+      })
+
+      const start = (entry: HistoryEntry) =>
+        Effect.gen(function* () {
+          yield* stop
+          const connectorId = connectorIdOf(entry.route, yield* walletConnectId)
+          // A connecting view without a way to connect (a wallet not installed, WalletConnect not configured).
+          if (connectorId === undefined) return yield* SubscriptionRef.set(progress, { _tag: "Idle" })
+          running = yield* Effect.forkIn(runFor(entry, connectorId), scope)
+        })
+
+      // Entering a connecting view starts its connect; leaving it stops a connect still waiting on the wallet.
+      const follow = (entry: HistoryEntry | undefined) =>
+        Effect.gen(function* () {
+          const current = yield* SubscriptionRef.get(progress)
+          if (current._tag === "Connecting" && current.key !== entry?.key) yield* stop
+          if (entry !== undefined && connectorIdOf(entry.route, "any") !== undefined) yield* start(entry)
+        })
+
+      yield* SubscriptionRef.changes(modal.state).pipe(
+        Stream.map((state) => (state.open ? currentEntry(state) : undefined)),
+        Stream.changesWith((a, b) => a?.key === b?.key),
+        Stream.runForEach(follow),
+        Effect.forkScoped
+      )
+
+      const retry = Effect.gen(function* () {
+        const state = yield* SubscriptionRef.get(modal.state)
+        if (state.open) yield* start(currentEntry(state))
+      }).pipe(Effect.withSpan("ConnectFlow.retry"))
+
+      const choose = Effect.fn("ConnectFlow.choose")(function* (choice: WalletChoice) {
+        yield* modal.push(routeForChoice(choice))
+      })
+
+      const followedLink = Effect.fn("ConnectFlow.followedLink")(function* (href: string) {
+        const state = yield* SubscriptionRef.get(modal.state)
+        links.set(currentEntry(state).key, href)
+      })
+
+      const connect = Effect.fn("ConnectFlow.connect")(function* (wallet: string) {
+        const list = yield* SubscriptionRef.get(registry.connectors)
+        const connector =
+          list.find((c) => answersTo(c, wallet)) ??
+          list.find((c) => c.info.info?.rdns === wallet) ??
+          list.find((c) => isSameWallet({ name: c.info.name }, { name: wallet }))
+        if (connector === undefined) return yield* new ProviderNotFound()
+        if (connector.info.type !== "WALLET_CONNECT") return yield* connectWith(connector.info.id, undefined, () => undefined)
+        // WalletConnect needs its QR code: the modal shows it, and the flow that runs there is awaited.
+        yield* modal.open({ view: "WalletConnectBasic" })
+        const key = currentEntry(yield* SubscriptionRef.get(modal.state)).key
+        const settled = (p: ConnectProgress) => (p._tag === "Connected" || p._tag === "Failed") && p.key === key
+        // Either the flow there settles, or the visitor leaves that view (closes, goes back): whichever comes first.
+        yield* Stream.merge(
+          SubscriptionRef.changes(progress).pipe(Stream.filter(settled)),
+          SubscriptionRef.changes(modal.state).pipe(Stream.filter((state) => !state.open || currentEntry(state).key !== key))
+        ).pipe(Stream.runHead, Effect.onInterrupt(() => modal.close))
+        const outcome = yield* SubscriptionRef.get(progress)
+        if (outcome._tag === "Connected" && outcome.key === key) return outcome.wallet
+        if (outcome._tag === "Failed" && outcome.key === key) return yield* Effect.fail(outcome.error)
+        return yield* new ConnectCancelled()
+      })
+
+      return { progress, choose, retry, followedLink, connect }
+    })
+  )
+}

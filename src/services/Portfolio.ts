@@ -1,0 +1,60 @@
+/**
+ * Portfolio: the account's balances, identity and activity as the visitor sees them. It reads the blockchain
+ * service and decides what to show: 'Token Balance Unavailable' when a balance cannot be had (once per failure, not
+ * again while the 30 s retry block runs), 'Failed to fetch transactions' when the history cannot. `revision` moves
+ * whenever what was read is out of date (the visitor's own transaction was confirmed), so views read again.
+ */
+import { Context, Effect, Layer, SubscriptionRef } from "effect"
+import type { Balance, Profile } from "../domain/Account"
+import type { HistoryResponse } from "../domain/Api"
+import type { CaipAddress } from "../domain/Caip"
+import type { TokenBalance } from "../domain/Portfolio"
+import { BlockchainApi, type HistoryOptions, type TokenBalanceUnavailable, type TransactionsUnavailable } from "./BlockchainApi"
+import { Notifications } from "./Notifications"
+import type { ServiceError } from "./serviceHttp"
+
+/** The account data features. */
+export class Portfolio extends Context.Service<
+  Portfolio,
+  {
+    /** Moves each time balances must be read again (after the visitor's own transaction). */
+    readonly revision: SubscriptionRef.SubscriptionRef<number>
+    /** The native balance of an account (cached 30 s). */
+    readonly nativeBalance: (caipAddress: CaipAddress) => Effect.Effect<Balance, TokenBalanceUnavailable>
+    /** The token balances of an account (cached 30 s). */
+    readonly tokenBalances: (caipAddress: CaipAddress) => Effect.Effect<ReadonlyArray<TokenBalance>, TokenBalanceUnavailable>
+    /** Name and avatar of an address (cached 5 minutes). */
+    readonly identity: (address: string) => Effect.Effect<Profile, ServiceError>
+    /** One page of an address's activity. */
+    readonly transactions: (address: string, options?: HistoryOptions) => Effect.Effect<HistoryResponse, TransactionsUnavailable>
+    /** Reads the account's balances again past every cache, then moves `revision`. */
+    readonly refresh: (caipAddress: CaipAddress) => Effect.Effect<void>
+  }
+>()("wallet-runtime/Portfolio") {
+  /** The live portfolio over the blockchain service. */
+  static readonly layer = Layer.effect(Portfolio)(
+    Effect.gen(function* () {
+      const api = yield* BlockchainApi
+      const notifications = yield* Notifications
+      const revision = yield* SubscriptionRef.make(0)
+
+      // A retry block is the same failure still standing: it was said once already.
+      const saidOnce = (error: TokenBalanceUnavailable) =>
+        error.reason === "retryBlocked" ? Effect.void : notifications.showSnackbar("error", error.message)
+
+      return {
+        revision,
+        nativeBalance: (caipAddress: CaipAddress) => api.nativeBalance(caipAddress).pipe(Effect.tapError(saidOnce)),
+        tokenBalances: (caipAddress: CaipAddress) => api.tokenBalances(caipAddress).pipe(Effect.tapError(saidOnce)),
+        identity: (address: string) => api.identity(address),
+        transactions: (address: string, options?: HistoryOptions) =>
+          api.transactions(address, options).pipe(Effect.tapError((error) => notifications.showSnackbar("error", error.message))),
+        refresh: Effect.fn("Portfolio.refresh")(function* (caipAddress: CaipAddress) {
+          // The native balance is read from the token balances: one forced read renews both caches.
+          yield* api.nativeBalance(caipAddress, { forceUpdate: true }).pipe(Effect.ignore)
+          yield* SubscriptionRef.update(revision, (n) => n + 1)
+        })
+      }
+    })
+  )
+}

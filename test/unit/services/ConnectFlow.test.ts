@@ -1,0 +1,308 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Fiber, Layer, Option, Stream, SubscriptionRef } from "effect"
+import { UserRejected } from "../../../src/domain/errors"
+import { localChainA, localChainB, solana } from "../../../src/domain/Network"
+import { decodeOptionsSync } from "../../../src/domain/Options"
+import type { WalletCatalogEntry } from "../../../src/domain/Wallet"
+import { testLayer } from "../../../src/layers/Test"
+import { ConnectFlow, type ConnectProgress, routeForChoice, SignInStep } from "../../../src/services/ConnectFlow"
+import { Connection } from "../../../src/services/Connection"
+import { type FakeWallet, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
+import { currentEntry, currentRoute, Modal } from "../../../src/services/Modal"
+import { Networks } from "../../../src/services/Networks"
+import { Storage } from "../../../src/services/Storage/Storage"
+import * as Keys from "../../../src/services/Storage/keys"
+
+const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+const SOL = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"
+const options = decodeOptionsSync({ projectId: "p", networks: [localChainA, localChainB, solana] })
+
+const evm = (extra: Partial<Parameters<typeof makeFakeWallet>[0]> = {}) =>
+  makeFakeWallet({ id: "io.metamask", name: "MetaMask", rdns: "io.metamask", families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } }, ...extra })
+
+const catalogueWallet = (extra: Partial<WalletCatalogEntry> = {}): WalletCatalogEntry => ({ id: "cat-1", name: "Catalogue Wallet", image_id: "x", chains: [], ...extra })
+
+const withWallets = <A, E>(wallets: ReadonlyArray<FakeWallet>, body: Effect.Effect<A, E, ConnectFlow | Modal | Connection | Networks | Storage>, extra?: Layer.Layer<SignInStep>) =>
+  Effect.provide(body, extra === undefined ? testLayer(options, { wallets }) : testLayer(options, { wallets }).pipe(Layer.provide(extra)))
+
+/** Waits until the flow's progress satisfies `condition`. */
+const progressUntil = (condition: (progress: ConnectProgress) => boolean) =>
+  Effect.flatMap(ConnectFlow, (flow) =>
+    SubscriptionRef.changes(flow.progress).pipe(Stream.filter(condition), Stream.runHead, Effect.timeout("1 second"), Effect.orDie, Effect.map(Option.getOrThrow))
+  )
+
+const modalState = Effect.flatMap(Modal, (modal) => SubscriptionRef.get(modal.state))
+/** Waits until the modal is closed (the flow closes it once the wallet is connected). */
+const modalClosed = Effect.flatMap(Modal, (modal) =>
+  SubscriptionRef.changes(modal.state).pipe(Stream.filter((s) => !s.open), Stream.runHead, Effect.timeout("1 second"), Effect.orDie)
+)
+/** Waits until the eip155 family has `status`. */
+const statusUntil = (status: string) =>
+  Effect.flatMap(Connection, (c) =>
+    SubscriptionRef.changes(c.state).pipe(
+      Stream.filter((s) => s.namespaces.eip155?.account.status === status),
+      Stream.runHead,
+      Effect.timeout("1 second"),
+      Effect.orDie
+    )
+  )
+const statusOf = (namespace: "eip155" | "solana") =>
+  Effect.flatMap(Connection, (c) => Effect.map(SubscriptionRef.get(c.state), (s) => s.namespaces[namespace]?.account.status))
+
+describe("routeForChoice (which view a wallet row opens)", () => {
+  it("WalletConnect's row → the basic QR view; a connector → the connecting view; a catalogue wallet with links → its QR view", () => {
+    const wc = { id: "walletConnect", type: "WALLET_CONNECT", chain: "eip155", chains: [] } as const
+    const injected = { id: "io.metamask", type: "ANNOUNCED", chain: "eip155", chains: [] } as const
+    expect(routeForChoice({ connector: wc })).toEqual({ view: "WalletConnectBasic" })
+    expect(routeForChoice({ connector: injected, wallet: catalogueWallet() })).toEqual({
+      view: "ConnectingExternal",
+      connectorId: "io.metamask",
+      wallet: catalogueWallet()
+    })
+    const linked = catalogueWallet({ mobile_link: "wallet://" })
+    expect(routeForChoice({ wallet: linked })).toEqual({ view: "ConnectingWalletConnect", wallet: linked })
+    expect(routeForChoice({ wallet: catalogueWallet() })).toEqual({ view: "ConnectingExternal", wallet: catalogueWallet() })
+  })
+})
+
+describe("ConnectFlow", () => {
+  it.effect("choose → connecting view → connected → recent wallet remembered → modal closed", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm()
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          const modal = yield* Modal
+          yield* modal.open()
+          yield* flow.choose({ connector: wallet.connector.info, wallet: catalogueWallet() })
+          expect(currentRoute(yield* modalState).view).toBe("ConnectingExternal")
+          const done = yield* progressUntil((p) => p._tag === "Connected")
+          expect(done._tag === "Connected" && done.wallet.accounts.eip155?.address).toBe(ALICE)
+          yield* modalClosed
+          expect(yield* statusOf("eip155")).toBe("connected")
+          const connection = yield* Connection
+          expect((yield* SubscriptionRef.get(connection.state)).recentWallets.map((w) => w.id)).toEqual(["cat-1"])
+        })
+      )
+    })
+  )
+
+  it.effect("leaving the connecting view while the wallet never answers stops waiting: the family is as before, a late answer takes nothing over", () =>
+    Effect.gen(function* () {
+      let answer!: () => void
+      const wallet = yield* evm({ connectGate: new Promise<void>((resolve) => (answer = resolve)) })
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          const modal = yield* Modal
+          yield* modal.open()
+          yield* flow.choose({ connector: wallet.connector.info })
+          yield* progressUntil((p) => p._tag === "Connecting")
+          yield* statusUntil("connecting")
+          yield* modal.goBack
+          yield* progressUntil((p) => p._tag === "Idle")
+          expect(yield* statusOf("eip155")).toBe("disconnected")
+          answer()
+          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 0)))
+          expect(yield* statusOf("eip155")).toBe("disconnected")
+          expect(currentRoute(yield* modalState).view).toBe("Connect")
+        })
+      )
+    })
+  )
+
+  it.effect("closing the modal while connecting stops waiting too", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm({ connectGate: new Promise<void>(() => undefined) })
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const modal = yield* Modal
+          yield* modal.open({ view: "ConnectingExternal", connectorId: "io.metamask" })
+          yield* progressUntil((p) => p._tag === "Connecting")
+          yield* modal.close
+          yield* progressUntil((p) => p._tag === "Idle")
+          expect(yield* statusOf("eip155")).toBe("disconnected")
+        })
+      )
+    })
+  )
+
+  it.effect("a refusal fails the view's progress; Try again asks the wallet again and connects", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm({ connectError: new UserRejected({ code: 4001 }) })
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          yield* (yield* Modal).open({ view: "ConnectingExternal", connectorId: "io.metamask" })
+          const failed = yield* progressUntil((p) => p._tag === "Failed")
+          expect(failed._tag === "Failed" && failed.error._tag).toBe("UserRejected")
+          expect(failed._tag === "Failed" && failed.key).toBe(currentEntry(yield* modalState).key)
+          wallet.script.connectError = undefined
+          yield* flow.retry
+          yield* progressUntil((p) => p._tag === "Connected")
+          expect(wallet.calls.filter((c) => c.startsWith("connect:"))).toHaveLength(2)
+        })
+      )
+    })
+  )
+
+  it.effect("the network the visitor picked before connecting is the one the wallet is asked for", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm()
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          yield* (yield* Networks).switchNetwork("eip155:31338")
+          yield* (yield* Modal).open({ view: "ConnectingExternal", connectorId: "io.metamask" })
+          yield* progressUntil((p) => p._tag === "Connected")
+          expect(wallet.calls).toContain("switch:eip155:31338")
+          const connection = yield* Connection
+          const account = (yield* SubscriptionRef.get(connection.state)).namespaces.eip155?.account
+          expect(account?.caipAddress).toBe(`eip155:31338:${ALICE}`)
+        })
+      )
+    })
+  )
+
+  it.effect("a catalogue wallet that is not installed and has no app opens the not-installed view and asks nothing", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm()
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          yield* (yield* Modal).open()
+          yield* flow.choose({ wallet: catalogueWallet() })
+          expect(currentRoute(yield* modalState)).toEqual({ view: "ConnectingExternal", wallet: catalogueWallet() })
+          for (let turn = 0; turn < 5; turn++) yield* Effect.yieldNow
+          expect(wallet.calls).toEqual([])
+          expect((yield* SubscriptionRef.get(flow.progress))._tag).toBe("Idle")
+        })
+      )
+    })
+  )
+
+  it.effect("opening the modal on the WalletConnect view starts pairing; the followed wallet link is kept with the session", () =>
+    Effect.gen(function* () {
+      const walletConnect = yield* makeFakeWallet({
+        id: "walletConnect",
+        type: "WALLET_CONNECT",
+        families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 }, solana: { accounts: [{ address: SOL, type: "eoa" }], chainId: solana.id } }
+      })
+      const linked = catalogueWallet({ mobile_link: "wallet://" })
+      yield* withWallets(
+        [walletConnect],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          yield* (yield* Modal).open()
+          yield* flow.choose({ wallet: linked })
+          expect(currentRoute(yield* modalState).view).toBe("ConnectingWalletConnect")
+          yield* flow.followedLink("wallet://wc?uri=x")
+          yield* progressUntil((p) => p._tag === "Connected")
+          expect(yield* statusOf("eip155")).toBe("connected")
+          expect(yield* statusOf("solana")).toBe("connected")
+          expect(yield* (yield* Storage).get(Keys.walletConnectDeepLink)).toEqual({ href: "wallet://wc?uri=x", name: "Catalogue Wallet" })
+        })
+      )
+    })
+  )
+
+  it.effect("the sign-in step runs after connecting, before the modal closes; its failure fails the flow and keeps the modal", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm()
+      const seen: Array<string> = []
+      let refuse = true
+      const signIn = Layer.succeed(SignInStep)({
+        afterConnect: (connected) =>
+          Effect.suspend(() => {
+            seen.push(connected.accounts.eip155?.address ?? "")
+            return refuse ? Effect.fail(new UserRejected({ code: 4001 })) : Effect.void
+          })
+      })
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          yield* (yield* Modal).open({ view: "ConnectingExternal", connectorId: "io.metamask" })
+          yield* progressUntil((p) => p._tag === "Failed")
+          expect(seen).toEqual([ALICE])
+          expect((yield* modalState).open).toBe(true)
+          refuse = false
+          yield* flow.retry
+          yield* progressUntil((p) => p._tag === "Connected")
+          yield* modalClosed
+        }),
+        signIn
+      )
+    })
+  )
+
+  it.effect("a host connects by connector id or name, gets each family's account, and an unknown wallet is 'Provider not found.'", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm()
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          const connected = yield* flow.connect("MetaMask")
+          expect(connected.connector.id).toBe("io.metamask")
+          expect(connected.accounts.eip155).toEqual({ address: ALICE, chainId: 31337 })
+          expect((yield* modalState).open).toBe(false)
+          const missing = yield* Effect.flip(flow.connect("Nope Wallet"))
+          expect(missing.message).toBe("Provider not found.")
+        })
+      )
+    })
+  )
+
+  it.effect("a host's connect can be cancelled: interrupting it leaves the family as it was", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm({ connectGate: new Promise<void>(() => undefined) })
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          const pending = yield* Effect.forkChild(flow.connect("io.metamask"))
+          yield* Effect.flatMap(Connection, (c) =>
+            SubscriptionRef.changes(c.state).pipe(
+              Stream.filter((s) => s.namespaces.eip155?.account.status === "connecting"),
+              Stream.runHead,
+              Effect.timeout("1 second"),
+              Effect.orDie
+            )
+          )
+          yield* Fiber.interrupt(pending)
+          expect(Exit.hasInterrupts(yield* Fiber.await(pending))).toBe(true)
+          expect(yield* statusOf("eip155")).toBe("disconnected")
+        })
+      )
+    })
+  )
+
+  it.effect("a host's WalletConnect connect shows the QR view and ends with ConnectCancelled if the visitor closes it", () =>
+    Effect.gen(function* () {
+      const walletConnect = yield* makeFakeWallet({
+        id: "walletConnect",
+        type: "WALLET_CONNECT",
+        families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } },
+        connectGate: new Promise<void>(() => undefined)
+      })
+      yield* withWallets(
+        [walletConnect],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          const pending = yield* Effect.forkChild(flow.connect("walletConnect"))
+          yield* progressUntil((p) => p._tag === "Connecting")
+          expect(currentRoute(yield* modalState).view).toBe("WalletConnectBasic")
+          yield* (yield* Modal).close
+          const error = yield* Effect.flip(Fiber.join(pending))
+          expect(error._tag).toBe("ConnectCancelled")
+        })
+      )
+    })
+  )
+})
