@@ -19,6 +19,7 @@ import {
 } from "../../devstack/wallet/solana/standardWallet"
 import { type AuthorisationStore, makeTestWallet, readableMessage } from "../../devstack/wallet/testWallet"
 import type { DemoStack } from "./config"
+import { localChainA, localChainB } from "wallet-runtime"
 
 /** The wallet's name, the same in EIP-6963 and in the Wallet Standard: one wallet, two chain families. */
 export const DEV_WALLET_NAME = "Dev Test Wallet"
@@ -100,7 +101,11 @@ const solanaBackend = (solana: NonNullable<DemoStack["solana"]>, authorisation: 
 
 /** Installs and announces the development wallet (call before the wallet runtime starts). */
 export const installDevWallet = (stack: DemoStack): void => {
-  const chains = stack.chains.map((chain) => ({ chainId: chain.chainId, name: `Local Chain ${chain.chainId}`, rpcUrl: chain.rpcUrl }))
+  const chains = stack.chains.map((chain) => ({
+    chainId: chain.chainId,
+    name: [localChainA, localChainB].find((network) => network.id === chain.chainId)?.name ?? `Local Chain ${chain.chainId}`,
+    rpcUrl: chain.rpcUrl
+  }))
   const wallet = makeTestWallet({
     privateKeys: stack.devPrivateKeys,
     chains,

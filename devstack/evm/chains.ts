@@ -1,4 +1,5 @@
 import { defineChain } from "viem"
+import { localChainA, localChainB } from "../../src/domain/Network"
 
 /** The chain ids of the two local EVM chains. */
 export const devChainIds = [31337, 31338] as const
@@ -12,3 +13,7 @@ export const devChain = (chainId: number, rpcUrl: string) =>
     rpcUrls: { default: { http: [rpcUrl] } },
     testnet: true
   })
+
+/** The name the product gives a local chain (`localChainA` "Local Chain A"…), so every page names it alike. */
+export const localNetworkName = (chainId: number): string =>
+  [localChainA, localChainB].find((network) => network.id === chainId)?.name ?? `Local Chain ${chainId}`

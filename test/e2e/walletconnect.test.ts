@@ -8,7 +8,9 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Locator, Page } from "playwright-core"
+import { getBase58Encoder, getPublicKeyFromAddress, type SignatureBytes, verifySignature } from "@solana/kit"
 import { verifyMessage } from "viem"
+import { devSolanaKey } from "../../devstack/solana/keys"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Started } from "../../devstack/lib/Started"
 import { type DevstackInfo, startDevstack } from "../../devstack/main"
@@ -33,11 +35,13 @@ const VERIFY_STUB = `<!doctype html><script>
 </script>`
 
 const dialog = () => page.getByRole("dialog")
+const accountButton = () =>
+  page.getByRole("button", { name: new RegExp(`alice\\.wallet\\.test|${truncateAddress(ALICE).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) })
 const card = (title: string | RegExp): Locator => wallet.getByRole("article", { name: title })
 
 beforeAll(async () => {
   const outDir = mkdtempSync(join(tmpdir(), "wr-demo-wc-"))
-  const [started] = await Promise.all([startDevstack({ parts: ["evm", "relay", "services"] }), buildDemo(outDir)])
+  const [started] = await Promise.all([startDevstack({ parts: ["evm", "solana", "relay", "services"] }), buildDemo(outDir)])
   stack = started
   demo = await serveDemo(outDir, stack.info)
   browser = await launchBrowser()
@@ -68,10 +72,12 @@ describe("WalletConnect in the demo", () => {
 
     await wallet.goto(`${stack.info.config.services?.testWalletUrl}wc?uri=${encodeURIComponent(uri)}`)
     const proposal = card(/asks to connect/)
-    expect(await proposal.textContent()).toContain("31338")
+    expect(await proposal.textContent()).toContain("Local Chain B")
     await proposal.getByRole("button", { name: "Approve" }).click()
 
-    await expect.poll(() => dialog().getByText(truncateAddress(ALICE)).count(), { timeout: 20_000 }).toBeGreaterThan(0)
+    // Connecting closes the modal; the host's button shows the account.
+    await expect.poll(() => dialog().count(), { timeout: 20_000 }).toBe(0)
+    await expect.poll(() => accountButton().count(), { timeout: 20_000 }).toBeGreaterThan(0)
   })
 
   it("signs a message through the session: the wallet page shows it and its signature verifies", async () => {
@@ -87,13 +93,29 @@ describe("WalletConnect in the demo", () => {
     expect(await verifyMessage({ address: ALICE, message: "over WalletConnect", signature })).toBe(true)
   })
 
+  it("one session serves Solana too: switching to Local Solana signs there, and the signature verifies", async () => {
+    await page.getByRole("button", { name: /^Network: / }).click()
+    await dialog().getByRole("button", { name: /Local Solana/ }).click()
+    await expect.poll(() => page.getByRole("button", { name: /^Network: / }).getAttribute("aria-label")).toContain("Local Solana")
+    if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
+    const solanaAddress = devSolanaKey(0).address
+    await page.getByRole("button", { name: new RegExp(truncateAddress(solanaAddress).replace(/[.]/g, "\\.")) }).waitFor()
+    await page.getByRole("textbox", { name: "Message" }).fill("Solana over WalletConnect")
+    await page.getByRole("button", { name: "Sign message" }).click()
+    await card(/Sign a message/).filter({ hasText: "Solana over WalletConnect" }).getByRole("button", { name: "Approve" }).click()
+    const output = page.getByTestId("signature").filter({ hasText: /^[1-9A-HJ-NP-Za-km-z]{80,90}$/ })
+    await output.waitFor()
+    const signature = getBase58Encoder().encode((await output.textContent()) ?? "")
+    const key = await getPublicKeyFromAddress(solanaAddress)
+    expect(await verifySignature(key, signature as SignatureBytes, new TextEncoder().encode("Solana over WalletConnect"))).toBe(true)
+    await page.getByRole("button", { name: /^Network: / }).click()
+    await dialog().getByRole("button", { name: /Local Chain A/ }).click()
+    if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
+  })
+
   it("keeps the session across a reload, without asking the wallet again", async () => {
     await page.reload()
-    await expect
-      .poll(() => page.getByRole("button", { name: new RegExp(`alice\\.wallet\\.test|${truncateAddress(ALICE).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) }).count(), {
-        timeout: 20_000
-      })
-      .toBeGreaterThan(0)
+    await expect.poll(() => accountButton().count(), { timeout: 20_000 }).toBeGreaterThan(0)
     expect(await card(/asks to connect/).count()).toBe(0)
   })
 })

@@ -19,6 +19,7 @@ import { BlockchainApi } from "../../src/services/BlockchainApi"
 import { ChainAdapters } from "../../src/services/ChainAdapter"
 import { Config } from "../../src/services/Config"
 import { Connection } from "../../src/services/Connection"
+import { Connectors } from "../../src/services/connectors/Connectors"
 import { Notifications } from "../../src/services/Notifications"
 import { Platform } from "../../src/services/Platform"
 import { Storage } from "../../src/services/Storage/Storage"
@@ -59,6 +60,7 @@ const run = <A, E>(options: ReturnType<typeof optionsWith>, effect: Effect.Effec
     Layer.provideMerge(Notifications.layer),
     Layer.provide(Storage.layerMemory),
     Layer.provide(ChainAdapters.layer([])),
+    Layer.provide(Connectors.layer([])),
     Layer.provide(Platform.layerFixed({ href: "http://127.0.0.1:5173/shop" })),
     Layer.provide(Config.layer(options)),
     Layer.provide(counted)

@@ -10,6 +10,8 @@ import { HttpError, RawReply, route } from "../../lib/router"
 import { devSolanaKey } from "../../solana/keys"
 import type { PageBuild, PageBuilder } from "./build"
 import { configScriptTag, type PageAccount, type PageConfig } from "./config"
+import { localNetworkName } from "../../evm/chains"
+import { localSolana } from "../../../src/domain/Network"
 
 /** What the services server knows of the running stack; the page's config is made from it. */
 export interface PageStack {
@@ -26,7 +28,7 @@ export interface PageStack {
 // The dev keys the Solana part funds when started with its defaults.
 const SOLANA_DEV_KEYS = 3
 
-/** The page's config for `stack`: networks named as the demo names them ("Local Chain 31337", "Local Solana"), and the Solana dev keys. */
+/** The page's config for `stack`: networks named as the product names them ("Local Chain A", "Local Solana"), and the Solana dev keys. */
 export const pageConfigOf = (stack: PageStack): PageConfig => ({
   relayUrl: stack.relayUrl,
   projectId: stack.projectId,
@@ -34,7 +36,7 @@ export const pageConfigOf = (stack: PageStack): PageConfig => ({
   chains: stack.chains.map((chain) => ({
     chainId: chain.chainId,
     caipNetworkId: chain.caipNetworkId,
-    name: `Local Chain ${chain.chainId}`,
+    name: localNetworkName(chain.chainId),
     rpcUrl: chain.rpcUrl
   })),
   solana:
@@ -42,7 +44,7 @@ export const pageConfigOf = (stack: PageStack): PageConfig => ({
       ? null
       : {
           caipNetworkId: stack.solana.caipNetworkId,
-          name: "Local Solana",
+          name: localSolana.name,
           rpcUrl: stack.solana.rpcUrl,
           accounts: Array.from({ length: SOLANA_DEV_KEYS }, (_, index) => {
             const key = devSolanaKey(index)

@@ -10,6 +10,7 @@ import {
   ChainNotSupported,
   GasEstimationFailed,
   ProgrammaticSwitchUnsupported,
+  SendFormInvalid,
   SignMessageFailed,
   SomethingWentWrong,
   TransactionReverted,
@@ -19,7 +20,7 @@ import {
 import { formatUnits } from "../../domain/format"
 import type { CaipNetwork } from "../../domain/Network"
 import type { TokenOption } from "../../domain/Options"
-import { isValidSendCall } from "../../domain/validation"
+import { isEvmAddress, isValidSendCall } from "../../domain/validation"
 import { fromWalletError, InvalidWalletParams, WalletError, walletErrorPartsOf } from "../../domain/walletErrors"
 import type {
   AccountSession,
@@ -132,6 +133,10 @@ export const makeEip155Adapter = (options: Eip155AdapterOptions): ChainAdapter =
     Effect.gen(function* () {
       const provider = yield* providerOf(session)
       const evm = request as Partial<SendRequest & { data: string; gas: bigint }>
+      // Spec 5: a receiver (and a token) must be an address; the visitor is not asked to approve a send to "0x1234".
+      if (!isEvmAddress(request.to) || (evm.token !== undefined && !isEvmAddress(evm.token))) {
+        return yield* new SendFormInvalid()
+      }
       const transaction =
         evm.token !== undefined
           ? { to: evm.token, data: transferData(request.to, request.value ?? 0n), gas: evm.gas }

@@ -45,7 +45,7 @@ export const SYSTEM_PROGRAM = address("11111111111111111111111111111111")
 /** The SPL Token program. */
 export const TOKEN_PROGRAM = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
 /** The SPL Token-2022 program. */
-export const TOKEN_2022_PROGRAM = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PL8pBLLBKsNUnh")
+export const TOKEN_2022_PROGRAM = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb")
 /** The Associated Token Account program. */
 export const ASSOCIATED_TOKEN_PROGRAM = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")
 

@@ -95,7 +95,8 @@ export const proposalNamespaces = (
   if (start !== undefined && startOn !== undefined && start.chains.includes(startOn.caipNetworkId)) {
     // The wallet starts on the network the visitor is on: it goes first, and is the provider's default.
     start.chains = [startOn.caipNetworkId, ...start.chains.filter((chain) => chain !== startOn.caipNetworkId)]
-    start.defaultChain = startOn.caipNetworkId
+    // The universal provider keeps a namespace's default chain as its reference ("31338"), not its CAIP-2 id.
+    start.defaultChain = String(startOn.id)
   }
   return namespaces
 }

@@ -1,124 +1,185 @@
 /**
- * The contract every ChainAdapter passes, whatever its chain family: a suite registered against one adapter with a
- * real wallet behind it (a test wallet on a local chain). Later families (Solana, Bitcoin, Polkadot) run it too.
+ * The contract every ChainAdapter passes, whatever its chain family: one suite registered against one family's
+ * adapter, with a real test wallet behind the session and a real local chain under it. It proves what a host relies
+ * on from any family: a signature that verifies, native and token transfers that land and move balances, balances as
+ * the chain holds them, and the visitor's refusal, a failed transaction, a bad receiver and raw requests each
+ * reported as their own named error.
  */
-import { Effect, Exit, Fiber, Option, Stream } from "effect"
+import { Effect, Exit, Option } from "effect"
+import { formatUnits } from "viem"
 import { expect, it } from "vitest"
 import type { CaipNetwork } from "../../../src/domain/Network"
-import type { AdapterEvent, ChainAdapter } from "../../../src/services/ChainAdapter"
+import type { AccountSession, ChainAdapter, ChainBalance } from "../../../src/services/ChainAdapter"
 
-/** What the suite needs from a family's set-up. */
-export interface ContractSubject {
-  readonly adapter: () => ChainAdapter & {
-    readonly signMessage?: (message: string) => Effect.Effect<string, { readonly _tag: string }>
-  }
-  readonly connectorId: string
-  /** A network the wallet knows, and one it must be asked to add (or undefined for families that cannot switch). */
-  readonly home: CaipNetwork
-  readonly unknownToWallet: CaipNetwork | undefined
-  readonly wallet: {
-    readonly reject: (on: boolean) => void
-    readonly selectAccount: (index: number) => void
-    readonly moveToChain: ((chainId: number) => void) | undefined
-    readonly revoke: () => void
-    readonly address: () => string
-    readonly chainId: () => string | number
-  }
+/** A token of the local chain the suite sends (an ERC-20 contract, an SPL mint). */
+export interface TokenUnderTest {
+  /** How the test names it ("WUSD (ERC-20)"). */
+  readonly label: string
+  readonly address: string
+  readonly symbol: string
+  readonly decimals: number
+}
+
+/** What the suite needs from a family's set-up; everything is read lazily, once the stack is up. */
+export interface AdapterSubject {
+  /** The family's adapter over the product's reads; `token` is the host's token for the network (its balance is shown). */
+  readonly adapter: (token?: TokenUnderTest) => ChainAdapter
+  readonly network: () => CaipNetwork
+  /** The test wallet, connected to the site, as a connector hands it to the adapter. */
+  readonly session: () => Promise<AccountSession>
+  /** How the scripted visitor answers the wallet's prompts from now on. */
+  readonly setApproval: (approval: "approve" | "reject") => void
+  /** Every request the wallet received, in order (by its own method or feature names). */
+  readonly walletRequests: () => ReadonlyArray<string>
+  /** The wallet request that signs and sends a transaction (a prompt). */
+  readonly sendRequestName: string
   readonly verifySignature: (message: string, signature: string, address: string) => Promise<boolean>
-  /** The balance of the wallet's address on `home`, in base units, read straight from the chain. */
-  readonly chainBalance: (address: string) => Promise<bigint>
-  readonly balanceOf?: (address: string, network: CaipNetwork) => Effect.Effect<{ readonly value: bigint }, unknown>
+  /** An address that never held anything. */
+  readonly freshReceiver: () => Promise<string>
+  /** A native amount a fresh receiver can hold (above any rent minimum), in base units. */
+  readonly nativeAmount: bigint
+  readonly tokens: () => ReadonlyArray<TokenUnderTest>
+  /** A token amount the sender holds, in base units. */
+  readonly tokenAmount: bigint
+  /** A balance read straight from the chain, not through the adapter: native, or of `token`. */
+  readonly chainBalance: (address: string, token?: string) => Promise<bigint>
+  /** Has the wallet sign and send, through the adapter, a transaction that lands but fails; its hash or signature. */
+  readonly sendFailing: (adapter: ChainAdapter, session: AccountSession) => Effect.Effect<string, unknown>
+  /** What the failure's reason says. */
+  readonly failureReason: RegExp
+  /**
+   * A receiver that is not an address of the family: the error a send to it is, what its message says, and whether
+   * the wallet is asked at all (or the adapter refuses first).
+   */
+  readonly invalidReceiver: { readonly to: string; readonly error: string; readonly says: RegExp; readonly promptsWallet: boolean }
+  /** A raw request in the family's method names, and how to check its answer. */
+  readonly rawRequest: {
+    readonly method: string
+    readonly params: (session: AccountSession) => unknown
+    readonly verify: (result: unknown, session: AccountSession) => Promise<boolean>
+  }
+  /** A method this family's wallets do not answer. */
+  readonly unsupportedMethod: string
 }
 
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
-const exitOf = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.exit(effect))
 
-const nextEvent = (adapter: ChainAdapter) =>
-  Effect.runFork(adapter.events.pipe(Stream.take(1), Stream.runCollect, Effect.map((events) => [...events][0] as AdapterEvent)))
+/** The typed error `effect` fails with; the test fails if it succeeds or dies. */
+const failureOf = async <A, E>(effect: Effect.Effect<A, E>): Promise<E> => {
+  const exit = await Effect.runPromise(Effect.exit(effect))
+  if (Exit.isSuccess(exit)) throw new Error(`expected a failure, got ${String(exit.value)}`)
+  const error = Exit.findErrorOption(exit)
+  if (Option.isNone(error)) throw new Error(`expected a typed failure, got ${String(exit.cause)}`)
+  return error.value
+}
 
-/** Registers the contract tests for one adapter. */
-export const chainAdapterContract = (subject: ContractSubject) => {
-  it("connects and gives the wallet's address and chain", async () => {
-    const adapter = subject.adapter()
-    const session = await run(adapter.connect(subject.connectorId, subject.home))
-    expect(session.address.toLowerCase()).toBe(subject.wallet.address().toLowerCase())
-    expect(String(session.chainId)).toBe(String(subject.wallet.chainId()))
-    expect(session.connector.id).toBe(subject.connectorId)
+const tagOf = (error: unknown): string | undefined =>
+  typeof error === "object" && error !== null ? ((error as { _tag?: string })._tag ?? undefined) : undefined
+
+const native = (balances: ReadonlyArray<ChainBalance>) => balances.find((balance) => balance.token === undefined)
+const tokenIn = (balances: ReadonlyArray<ChainBalance>, token: string) => balances.find((balance) => balance.token === token)
+
+/** Registers the contract tests for one family's adapter. */
+export const chainAdapterContract = (subject: AdapterSubject) => {
+  it("signs a message with the account's key: the signature verifies for that message only", async () => {
+    const session = await subject.session()
+    const message = "Sign in to Wallet Runtime\nnonce: 42 ✓"
+    const signature = await run(subject.adapter().signMessage(session, message))
+    expect(await subject.verifySignature(message, signature, session.address)).toBe(true)
+    expect(await subject.verifySignature(`${message}!`, signature, session.address)).toBe(false)
   })
 
-  it("reports a refused connect as the visitor's rejection", async () => {
-    subject.wallet.revoke()
-    subject.wallet.reject(true)
-    const exit = await exitOf(subject.adapter().connect(subject.connectorId, subject.home))
-    subject.wallet.reject(false)
-    expect(Exit.isFailure(exit) && JSON.stringify(exit.cause)).toContain("UserRejected")
+  it("the visitor's refusal to sign or to send is UserRejected, and nothing moves", async () => {
+    const session = await subject.session()
+    const adapter = subject.adapter()
+    const receiver = await subject.freshReceiver()
+    subject.setApproval("reject")
+    try {
+      expect(tagOf(await failureOf(adapter.signMessage(session, "refuse me")))).toBe("UserRejected")
+      expect(tagOf(await failureOf(adapter.send(session, { to: receiver, value: subject.nativeAmount })))).toBe("UserRejected")
+    } finally {
+      subject.setApproval("approve")
+    }
+    expect(await subject.chainBalance(receiver)).toBe(0n)
   })
 
-  it("restores without a prompt, and gives nothing once the wallet revoked the site", async () => {
+  it("sends a native transfer: final after waitForTransaction, and the receiver's balance moved by the amount", async () => {
+    const session = await subject.session()
     const adapter = subject.adapter()
-    await run(adapter.connect(subject.connectorId, subject.home))
-    subject.wallet.reject(true)
-    const restored = await run(subject.adapter().reconnect(subject.connectorId, subject.home))
-    subject.wallet.reject(false)
-    expect(Option.isSome(restored) && restored.value.address.toLowerCase()).toBe(subject.wallet.address().toLowerCase())
-    subject.wallet.revoke()
-    expect(Option.isNone(await run(subject.adapter().reconnect(subject.connectorId, subject.home)))).toBe(true)
+    const receiver = await subject.freshReceiver()
+    const hash = await run(adapter.send(session, { to: receiver, value: subject.nativeAmount }))
+    const confirmation = await run(adapter.waitForTransaction(hash, session.network))
+    expect(confirmation).toMatchObject({ namespace: session.network.chainNamespace, hash, status: "success" })
+    expect(confirmation.blockNumber > 0n).toBe(true)
+    expect(await subject.chainBalance(receiver)).toBe(subject.nativeAmount)
+    expect(native(await run(adapter.balances(receiver, session.network)))?.value).toBe(subject.nativeAmount)
   })
 
-  it("follows the wallet changing account", async () => {
-    const adapter = subject.adapter()
-    await run(adapter.connect(subject.connectorId, subject.home))
-    const event = nextEvent(adapter)
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    subject.wallet.selectAccount(1)
-    const received = await run(Fiber.join(event))
-    subject.wallet.selectAccount(0)
-    expect(received._tag).toBe("AccountsChanged")
-    expect(received._tag === "AccountsChanged" && received.accounts[0]?.address).toBeTruthy()
+  it("sends each token to a fresh receiver, which then holds exactly the amount sent", async () => {
+    const session = await subject.session()
+    const tokens = subject.tokens()
+    expect(tokens.length).toBeGreaterThan(0)
+    for (const token of tokens) {
+      const adapter = subject.adapter(token)
+      const receiver = await subject.freshReceiver()
+      const before = await subject.chainBalance(session.address, token.address)
+      const hash = await run(adapter.send(session, { to: receiver, value: subject.tokenAmount, token: token.address }))
+      await run(adapter.waitForTransaction(hash, session.network))
+      expect([token.label, await subject.chainBalance(receiver, token.address)]).toEqual([token.label, subject.tokenAmount])
+      expect([token.label, await subject.chainBalance(session.address, token.address)]).toEqual([token.label, before - subject.tokenAmount])
+      expect(tokenIn(await run(adapter.balances(receiver, session.network)), token.address)).toMatchObject({
+        symbol: token.symbol,
+        decimals: token.decimals,
+        value: subject.tokenAmount
+      })
+    }
   })
 
-  it("signs a message the visitor approves, verifiably; a refusal is a rejection", async () => {
-    const adapter = subject.adapter()
-    if (adapter.signMessage === undefined) return
-    await run(adapter.connect(subject.connectorId, subject.home))
-    const message = "Sign in to Wallet Runtime\nnonce: 42"
-    const signature = await run(adapter.signMessage(message))
-    expect(await subject.verifySignature(message, signature, subject.wallet.address())).toBe(true)
-    subject.wallet.reject(true)
-    const exit = await exitOf(adapter.signMessage(message))
-    subject.wallet.reject(false)
-    expect(Exit.isFailure(exit) && JSON.stringify(exit.cause)).toContain("UserRejected")
+  it("reads the native and token balances the chain holds", async () => {
+    const session = await subject.session()
+    const token = subject.tokens()[0]!
+    const balances = await run(subject.adapter(token).balances(session.address, session.network))
+    const nativeOnChain = await subject.chainBalance(session.address)
+    expect(nativeOnChain > 0n).toBe(true)
+    expect(native(balances)).toMatchObject({
+      symbol: session.network.nativeCurrency.symbol,
+      decimals: session.network.nativeCurrency.decimals,
+      value: nativeOnChain
+    })
+    const tokenOnChain = await subject.chainBalance(session.address, token.address)
+    expect(tokenOnChain > 0n).toBe(true)
+    const held = tokenIn(balances, token.address)
+    expect(held).toMatchObject({ symbol: token.symbol, decimals: token.decimals, value: tokenOnChain })
+    expect(held?.formatted).toBe(formatUnits(tokenOnChain, token.decimals))
   })
 
-  it("reads the native balance the chain holds", async () => {
+  it("a transaction that lands but fails is TransactionReverted, with the chain's reason", async () => {
+    const session = await subject.session()
     const adapter = subject.adapter()
-    if (subject.balanceOf === undefined) return
-    const address = subject.wallet.address()
-    const balance = await run(subject.balanceOf(address, subject.home))
-    expect(balance.value).toBe(await subject.chainBalance(address))
-    expect(adapter.namespace).toBe(subject.home.chainNamespace)
+    const hash = await run(subject.sendFailing(adapter, session))
+    const error = await failureOf(adapter.waitForTransaction(hash, session.network))
+    expect(tagOf(error)).toBe("TransactionReverted")
+    expect(error).toMatchObject({ hash })
+    expect((error as { message: string }).message).toMatch(subject.failureReason)
   })
 
-  it("switches to a known chain, and adds a chain the wallet does not know", async () => {
-    const moveToChain = subject.wallet.moveToChain
-    const unknown = subject.unknownToWallet
-    if (moveToChain === undefined || unknown === undefined) return
+  it("a receiver that is not an address is refused with its named error, and nothing is sent", async () => {
+    const session = await subject.session()
     const adapter = subject.adapter()
-    await run(adapter.connect(subject.connectorId, subject.home))
-    const changed = nextEvent(adapter)
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    await run(adapter.switchNetwork(unknown))
-    expect(String(subject.wallet.chainId())).toBe(String(unknown.id))
-    const event = await run(Fiber.join(changed))
-    expect(event).toEqual({ _tag: "ChainChanged", chainId: unknown.id })
-    await run(adapter.switchNetwork(subject.home))
-    expect(String(subject.wallet.chainId())).toBe(String(subject.home.id))
+    const prompted = () => subject.walletRequests().filter((name) => name === subject.sendRequestName).length
+    const before = prompted()
+    const error = await failureOf(adapter.send(session, { to: subject.invalidReceiver.to, value: subject.nativeAmount }))
+    expect(tagOf(error)).toBe(subject.invalidReceiver.error)
+    expect((error as { message: string }).message).toMatch(subject.invalidReceiver.says)
+    expect(prompted() - before).toBe(subject.invalidReceiver.promptsWallet ? 1 : 0)
   })
 
-  it("disconnects: the wallet forgets the site and events stop", async () => {
+  it("passes a raw request to the wallet and gives its answer; a method the family lacks is WalletMethodUnsupported", async () => {
+    const session = await subject.session()
     const adapter = subject.adapter()
-    await run(adapter.connect(subject.connectorId, subject.home))
-    await run(adapter.disconnect)
-    expect(Option.isNone(await run(subject.adapter().reconnect(subject.connectorId, subject.home)))).toBe(true)
+    const { method, params, verify } = subject.rawRequest
+    const result = await run(adapter.request(session, method, params(session)))
+    expect(await verify(result, session)).toBe(true)
+    expect(tagOf(await failureOf(adapter.request(session, subject.unsupportedMethod, [])))).toBe("WalletMethodUnsupported")
   })
 }

@@ -31,7 +31,7 @@ describe("WalletConnect session proposal", () => {
     })
     const namespaces = proposalNamespaces(options, b)
     expect(namespaces["eip155"]?.chains).toEqual(["eip155:31338", "eip155:31337"])
-    expect(namespaces["eip155"]?.defaultChain).toBe("eip155:31338")
+    expect(namespaces["eip155"]?.defaultChain).toBe("31338")
     expect(namespaces["eip155"]?.rpcMap["31338"]).toBe("http://127.0.0.1:7999")
     expect(namespaces["solana"]?.chains).toEqual([solanaDevnet.caipNetworkId])
     expect(namespaces["solana"]?.methods).toEqual(SOLANA_METHODS)
