@@ -3,7 +3,7 @@
  * configured family (EIP-6963 and injected wallets, Wallet Standard wallets, WalletConnect) and the chain adapters,
  * each family's code fetched on first use.
  */
-import { Effect, Layer, type Scope, SubscriptionRef } from "effect"
+import { Effect, Layer, type Scope, Stream, SubscriptionRef } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import type { Alert } from "../domain/alerts"
 import type { ChainNamespace } from "../domain/Caip"
@@ -14,7 +14,6 @@ import { Config, namespacesOf } from "../services/Config"
 import type { Connector } from "../services/connectors/Connector"
 import { type ConnectorSource, Connectors } from "../services/connectors/Connectors"
 import { browserEip155Source } from "../services/connectors/eip6963"
-import { browserSolanaSource } from "../services/connectors/walletStandard"
 import { Platform } from "../services/Platform"
 import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { Storage } from "../services/Storage/Storage"
@@ -52,6 +51,21 @@ const familyAdapters = Effect.gen(function* () {
   })
 })
 
+/**
+ * The page's Solana wallets: the Wallet Standard discovery is fetched only for hosts that configure Solana, beside
+ * the start (the registry lists them as they arrive, as it lists wallets that register late).
+ */
+const solanaSource: Effect.Effect<ConnectorSource, never, Scope.Scope> = Effect.gen(function* () {
+  const connectors = yield* SubscriptionRef.make<ReadonlyArray<Connector>>([])
+  yield* Effect.tryPromise(() => import("../services/connectors/walletStandard")).pipe(
+    Effect.flatMap((module) => module.browserSolanaSource),
+    Effect.flatMap((source) => SubscriptionRef.changes(source).pipe(Stream.runForEach((list) => SubscriptionRef.set(connectors, list)))),
+    Effect.catch((error) => Effect.logWarning(`Solana wallets cannot be listed: ${String(error)}`)),
+    Effect.forkScoped
+  )
+  return connectors
+})
+
 /** The page's wallets for the configured families, WalletConnect first (spec point 9 orders connectors). */
 const connectorSources = (options: HostOptions) => {
   const families = namespacesOf(options)
@@ -61,7 +75,7 @@ const connectorSources = (options: HostOptions) => {
   const sources: ReadonlyArray<Effect.Effect<ConnectorSource, never, Scope.Scope | WalletConnect>> = [
     walletConnect,
     ...(families.includes("eip155") ? [browserEip155Source({ enableEIP6963: options.enableEIP6963 })] : []),
-    ...(families.includes("solana") ? [browserSolanaSource] : [])
+    ...(families.includes("solana") ? [solanaSource] : [])
   ]
   return sources
 }

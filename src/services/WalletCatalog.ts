@@ -22,7 +22,7 @@ import { Connectors } from "./connectors/Connectors"
 import { Config, namespacesOf } from "./Config"
 import { Notifications } from "./Notifications"
 import { makeServiceClient, SDK_TYPE, SDK_VERSION, type ServiceQuery, serviceUrl } from "./serviceHttp"
-import { fallbackCatalogue, familiesOf, generatedIcon } from "./walletCatalogFallback"
+import { generatedIcon } from "./generatedIcon"
 
 /** A wallet as the modal lists it: the catalogue entry, its icon, and the connector reaching it if installed. */
 export interface WalletListing {
@@ -171,8 +171,14 @@ export class WalletCatalog extends Context.Service<
         const allowed = (entry: WalletCatalogEntry) =>
           !exclude.includes(entry.id) && (include === undefined || include.includes(entry.id))
 
-        const bundled = (): ReadonlyArray<WalletCatalogEntry> =>
-          fallbackCatalogue().filter((entry) => allowed(entry) && familiesOf(entry).some((family) => families.includes(family)))
+        // The bundled list is fetched only when the service fails, so a page whose catalogue answers never pays for it.
+        // If that code cannot be fetched either (the page is offline too), the list is empty, not broken.
+        const bundled = Effect.tryPromise(() => import("./walletCatalogFallback")).pipe(
+          Effect.map(({ fallbackCatalogue, familiesOf }) =>
+            fallbackCatalogue().filter((entry) => allowed(entry) && familiesOf(entry).some((family) => families.includes(family)))
+          ),
+          Effect.orElseSucceed((): ReadonlyArray<WalletCatalogEntry> => [])
+        )
 
         const listing = (wallet: WalletCatalogEntry): WalletListing => ({
           wallet,
@@ -279,7 +285,7 @@ export class WalletCatalog extends Context.Service<
             yield* publish({ loading: false, error: undefined })
           } else {
             yield* Effect.logWarning(`Wallet catalogue unavailable, using the bundled list: ${page.failure.message}`)
-            const list = bundled()
+            const list = yield* bundled
             source = "fallback"
             pages = [...list]
             pagesLoaded = 1
@@ -331,7 +337,7 @@ export class WalletCatalog extends Context.Service<
               }
             }
             if (answer === undefined) {
-              const matches = bundled().filter(nameMatches(query))
+              const matches = (yield* bundled).filter(nameMatches(query))
               answer = { entries: matches, count: matches.length }
             }
             searchRaw = answer

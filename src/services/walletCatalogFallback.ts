@@ -1,6 +1,6 @@
 /**
  * The wallet list bundled with the library, used when the catalogue service cannot be reached or fails, so the
- * modal lists wallets offline. Ids are the catalogue's public ids of these wallets (so the host's
+ * modal lists wallets offline. Loaded only then: a page whose catalogue answers never fetches it. Ids are the catalogue's public ids of these wallets (so the host's
  * include/exclude/featured ids apply offline too); icons are generated here (initials on a colour drawn from the
  * id), never a wallet's own logo. Deep links are listed only where they are well known; without one the wallet is
  * reached through the QR code.
@@ -8,6 +8,7 @@
 import { Schema } from "effect"
 import type { ChainNamespace } from "../domain/Caip"
 import { WalletCatalogEntry } from "../domain/Wallet"
+import { generatedIcon } from "./generatedIcon"
 
 /** The main network of each family, listed as the chains a bundled wallet supports. */
 const FAMILY_MAINNET: Readonly<Record<ChainNamespace, string>> = {
@@ -53,30 +54,6 @@ const SEEDS: ReadonlyArray<Seed> = [
   { id: "f2436c67184f158d1beda5df53298ee84abfc367581e4505134b5bcf5f46697d", name: "Crypto.com Onchain", homepage: "https://crypto.com/onchain", families: ["eip155", "solana", "bip122"] },
   { id: "8837dd9413b1d9b585ee937d27a816590248386d9dbf59f5cd3422dbbb65683e", name: "Robinhood Wallet", homepage: "https://robinhood.com/web3-wallet/", families: ["eip155", "solana", "bip122"] }
 ]
-
-/** Up to two initials of a wallet name, e.g. "Trust Wallet" → "TW", "imToken" → "IM". */
-export const initialsOf = (name: string): string => {
-  const words = name.split(/[^A-Za-z0-9]+/).filter((word) => word.length > 0)
-  const letters = words.length >= 2 ? `${words[0]?.[0] ?? ""}${words[1]?.[0] ?? ""}` : (words[0] ?? "?").slice(0, 2)
-  return letters.toUpperCase()
-}
-
-const hueOf = (seed: string): number => {
-  let hash = 0
-  for (let i = 0; i < seed.length; i++) hash = (hash * 31 + seed.charCodeAt(i)) >>> 0
-  return hash % 360
-}
-
-/** A generated square icon (initials on a colour drawn from `seed`) as a `data:` URL; no network, no logo. */
-export const generatedIcon = (seed: string, name: string): string => {
-  const hue = hueOf(seed)
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96">` +
-    `<rect width="96" height="96" rx="24" fill="hsl(${hue} 62% 42%)"/>` +
-    `<text x="48" y="60" font-family="system-ui,sans-serif" font-size="36" font-weight="600" fill="#fff" text-anchor="middle">` +
-    `${initialsOf(name)}</text></svg>`
-  return `data:image/svg+xml,${encodeURIComponent(svg)}`
-}
 
 /** The families a catalogue entry supports, from its chains. */
 export const familiesOf = (entry: Pick<WalletCatalogEntry, "chains">): ReadonlyArray<string> => [

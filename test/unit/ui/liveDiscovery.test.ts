@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { localChainA, solanaDevnet } from "../../../src/domain/Network"
 import { makeWalletRuntime, type WalletRuntime } from "../../../src/runtime"
 import { connectorsAtom } from "../../../src/ui/atoms/connection"
@@ -12,7 +12,10 @@ const announce = (rdns: string, name: string) => {
   return () => window.removeEventListener("eip6963:requestProvider", send)
 }
 
-/** Registers a Solana wallet through the Wallet Standard, as a browser extension does. */
+/**
+ * Registers a Solana wallet through the Wallet Standard, as a browser extension does: now (for an app already
+ * listening) and again when an app that loads later announces itself with `wallet-standard:app-ready`.
+ */
 const registerStandardWallet = (name: string) => {
   const wallet = {
     version: "1.0.0",
@@ -25,19 +28,25 @@ const registerStandardWallet = (name: string) => {
       "solana:signMessage": { version: "1.0.0", signMessage: async () => [] }
     }
   }
-  let unregister = () => {}
-  window.dispatchEvent(
-    new CustomEvent("wallet-standard:register-wallet", {
-      detail: (api: { register: (w: typeof wallet) => () => void }) => {
-        unregister = api.register(wallet)
-      }
-    })
-  )
-  return () => unregister()
+  const unregisters: Array<() => void> = []
+  const callback = (api: { register: (w: typeof wallet) => () => void }) => {
+    unregisters.push(api.register(wallet))
+  }
+  const onAppReady = (event: Event) => callback((event as CustomEvent).detail)
+  window.addEventListener("wallet-standard:app-ready", onAppReady)
+  window.dispatchEvent(new CustomEvent("wallet-standard:register-wallet", { detail: callback }))
+  return () => {
+    window.removeEventListener("wallet-standard:app-ready", onAppReady)
+    for (const unregister of unregisters.splice(0)) unregister()
+  }
 }
 
 /** Waits until the state the check reads has come (atoms follow the services a scheduler turn or more later). */
 const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 5 })
+
+// The Wallet Standard discovery is imported on first use; the first import of a module compiles it here, which can
+// take longer than a test's budget on a cold machine, so it is compiled once before the tests.
+beforeAll(() => import("../../../src/services/connectors/walletStandard"), 60_000)
 
 let runtime: WalletRuntime | undefined
 const cleanups: Array<() => void> = []

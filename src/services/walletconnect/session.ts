@@ -1,0 +1,390 @@
+/**
+ * The WalletConnect session: the universal provider (imported here, on first need), pairing with its URI replaced
+ * before it expires, the session's eip155 and solana providers, and the sessions a connect or restore gives. This
+ * module is itself fetched only when the visitor chooses WalletConnect or a stored session is restored, so a page
+ * pays nothing for it before.
+ */
+import { Clock, Deferred, Effect, Exit, Fiber, FiberSet, PubSub, Scope, Semaphore, Stream, SubscriptionRef } from "effect"
+import type { Account } from "../../domain/Account"
+import { alertForServiceError } from "../../domain/alerts"
+import type { ChainNamespace } from "../../domain/Caip"
+import { PAIRING_EXPIRY_MARGIN_MS, PAIRING_LIFETIME_MS } from "../../domain/constants"
+import { fromBase58, fromBase64, toBase58, toBase64 } from "../../domain/encoding"
+import { SomethingWentWrong, WalletConnectConnectorMissing } from "../../domain/errors"
+import type { CaipNetwork, NetworkChainId } from "../../domain/Network"
+import type { HostOptions } from "../../domain/Options"
+import { walletErrorOf } from "../../domain/walletErrors"
+import type { FamilySession, WalletEvent } from "../connectors/Connector"
+import type { Eip1193Provider } from "../eip155/eip1193"
+import type { SolanaProvider } from "../solana/provider"
+import { proposalNamespaces } from "./namespaces"
+import { type SessionContext, type WalletConnectSession, WalletConnectRequestFailed } from "./types"
+
+/** The part of the universal provider used here (its own types fail under exactOptionalPropertyTypes). */
+interface UniversalProviderLike {
+  session?: { readonly topic: string; readonly namespaces: Record<string, { readonly accounts: Array<string> }> } | undefined
+  readonly client: {
+    readonly core: { readonly relayer: { readonly on: (event: string, listener: (error: unknown) => void) => unknown } }
+  }
+  request<T = unknown>(args: { method: string; params?: unknown }, chain?: string): Promise<T>
+  connect(params: { optionalNamespaces: Record<string, unknown> }): Promise<unknown>
+  disconnect(): Promise<void>
+  cleanupPendingPairings(options?: { deletePairings?: boolean }): Promise<void>
+  on(event: string, listener: (...args: Array<any>) => void): void
+}
+
+const errorOf = (error: unknown): { readonly code: number | undefined; readonly message: string } => {
+  const record = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {}
+  const code = typeof record["code"] === "number" ? record["code"] : undefined
+  const message = typeof record["message"] === "string" ? record["message"] : String(error)
+  return { code, message }
+}
+
+const chainReferenceOf = (value: unknown): number | undefined => {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value : ""
+  const reference = text.includes(":") ? text.slice(text.lastIndexOf(":") + 1) : text
+  if (/^0x[0-9a-fA-F]+$/.test(reference)) return Number.parseInt(reference, 16)
+  return /^\d+$/.test(reference) ? Number(reference) : undefined
+}
+
+const addressOf = (caipAccount: string): string => caipAccount.slice(caipAccount.lastIndexOf(":") + 1)
+
+/** The CAIP-2 network of a CAIP-10 account (`namespace:reference`). */
+const networkIdOf = (caipAccount: string): string => caipAccount.slice(0, caipAccount.lastIndexOf(":"))
+
+const defaultMetadata = (): NonNullable<HostOptions["metadata"]> => {
+  const origin = typeof location === "undefined" ? "http://127.0.0.1" : location.origin
+  const name = typeof document === "undefined" || document.title === "" ? origin : document.title
+  return { name, description: name, url: origin, icons: [] }
+}
+
+/** A wire transaction with its first (fee payer's) signature set: for wallets that answer only the signature. */
+const withFirstSignature = (wire: Uint8Array, signature: Uint8Array): Uint8Array => {
+  // Fewer than 128 signatures: the count is one byte, then 64 bytes each.
+  const signed = new Uint8Array(wire)
+  signed.set(signature.slice(0, 64), 1)
+  return signed
+}
+
+/** Makes the session; the universal provider is loaded on first need and lives as long as the scope. */
+export const makeSession = (context: SessionContext): Effect.Effect<WalletConnectSession, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const { options, settings, projectId, served, pairing, alerts, events } = context
+    const scope = yield* Effect.scope
+    const runPromise = yield* FiberSet.makeRuntimePromise<never>()
+    const raised = new Set<string>()
+    let universal: UniversalProviderLike | undefined
+    let onUri: ((uri: string) => void) | undefined
+    let onRefused: ((error: WalletConnectRequestFailed) => void) | undefined
+    let running: Fiber.Fiber<void, WalletConnectConnectorMissing | WalletConnectRequestFailed> | undefined
+    let runningToken: object | undefined
+    let restart: Deferred.Deferred<void> | undefined
+    // The Solana network the session is used on (Solana wallets have no chain of their own to report).
+    let solanaChain: string | undefined
+
+    const publish = (event: WalletEvent) => PubSub.publishUnsafe(events, event)
+
+    const reportError = (error: unknown) => {
+      const alert = alertForServiceError(errorOf(error).message)
+      if (alert === undefined) return
+      // The relay refuses this app: the pairing under way cannot succeed, so it fails now instead of waiting.
+      onRefused?.(new WalletConnectRequestFailed({ code: undefined, message: errorOf(error).message }))
+      if (raised.has(alert.id)) return
+      raised.add(alert.id)
+      PubSub.publishUnsafe(alerts, alert)
+    }
+
+    const fail = (error: unknown) => {
+      reportError(error)
+      const { code, message } = errorOf(error)
+      return new WalletConnectRequestFailed({ code, message })
+    }
+
+    const init = Effect.gen(function* () {
+      if (served.length === 0 || projectId === "") return yield* new WalletConnectConnectorMissing()
+      const { UniversalProvider } = yield* Effect.tryPromise({
+        try: () => import("@walletconnect/universal-provider"),
+        catch: (error) => new WalletConnectRequestFailed({ code: undefined, message: `Unable to load WalletConnect: ${errorOf(error).message}` })
+      })
+      const metadata = options.metadata ?? defaultMetadata()
+      const provider = yield* Effect.tryPromise({
+        try: () =>
+          UniversalProvider.init({
+            projectId,
+            relayUrl: options.endpoints.relay,
+            metadata: { ...metadata, icons: [...metadata.icons] },
+            logger: settings.logger ?? (options.debug ? "info" : "silent"),
+            telemetryEnabled: false,
+            ...(settings.customStoragePrefix !== undefined ? { customStoragePrefix: settings.customStoragePrefix } : {}),
+            ...(settings.storageOptions !== undefined ? { storageOptions: { ...settings.storageOptions } } : {})
+          }) as Promise<unknown> as Promise<UniversalProviderLike>,
+        catch: fail
+      })
+      provider.on("display_uri", (uri: string) => onUri?.(uri))
+      // Account changes come with the chain they happened on: that chain's family is the one whose accounts changed.
+      provider.on("session_event", (payload: { params?: { chainId?: unknown; event?: { name?: unknown; data?: unknown } } }) => {
+        const chainId = typeof payload.params?.chainId === "string" ? payload.params.chainId : ""
+        const namespace = chainId.slice(0, chainId.indexOf(":")) as ChainNamespace
+        const event = payload.params?.event
+        if (!served.includes(namespace) || event?.name !== "accountsChanged" || !Array.isArray(event.data)) return
+        const accounts: ReadonlyArray<Account> = event.data
+          .filter((a): a is string => typeof a === "string")
+          .map((a) => ({ address: addressOf(a), type: "eoa" as const }))
+        publish({ _tag: "AccountsChanged", namespace, accounts })
+      })
+      provider.on("chainChanged", (chain: unknown) => {
+        if (typeof chain === "string" && chain.includes(":") && !chain.startsWith("eip155:")) return
+        const chainId = chainReferenceOf(chain)
+        if (chainId !== undefined) publish({ _tag: "ChainChanged", namespace: "eip155", chainId })
+      })
+      provider.on("disconnect", () => {
+        publish({ _tag: "Disconnected", namespace: undefined })
+        Effect.runFork(SubscriptionRef.set(pairing, { _tag: "Idle" }))
+      })
+      provider.client.core.relayer.on("relayer_error", reportError)
+      universal = provider
+      yield* Scope.addFinalizer(
+        scope,
+        Effect.promise(async () => {
+          const core = (provider.client as unknown as { core: { relayer: { transportClose?: () => Promise<void> }; heartbeat?: { stop?: () => void } } }).core
+          await core.relayer.transportClose?.().catch(() => undefined)
+          core.heartbeat?.stop?.()
+        })
+      )
+      return provider
+    })
+
+    const loading = yield* Semaphore.make(1)
+    // Only a loaded provider is kept: a failed load (the chunk or the relay unreachable) is tried again next time.
+    const load = Semaphore.withPermit(loading)(Effect.suspend(() => (universal !== undefined ? Effect.succeed(universal) : init)))
+
+    const sessionAccounts = (provider: UniversalProviderLike, namespace: ChainNamespace): ReadonlyArray<string> =>
+      (provider.session?.namespaces[namespace]?.accounts ?? []).filter((a, i, all) => all.indexOf(a) === i)
+
+    const hasSession = (provider: UniversalProviderLike) => served.some((namespace) => sessionAccounts(provider, namespace).length > 0)
+
+    // One pairing attempt: a URI, shown until a wallet approves, or replaced when it expires or on Retry.
+    const attempt = (provider: UniversalProviderLike, network: CaipNetwork | undefined) =>
+      Effect.gen(function* () {
+        const uri = yield* Deferred.make<string>()
+        const again = yield* Deferred.make<void>()
+        restart = again
+        const refused = yield* Deferred.make<never, WalletConnectRequestFailed>()
+        onUri = (value) => Deferred.doneUnsafe(uri, Exit.succeed(value))
+        onRefused = (error) => Deferred.doneUnsafe(refused, Exit.fail(error))
+        yield* SubscriptionRef.set(pairing, { _tag: "Pairing" })
+        const expiry = Effect.gen(function* () {
+          const value = yield* Deferred.await(uri)
+          const now = yield* Clock.currentTimeMillis
+          const expiresAt = now + PAIRING_LIFETIME_MS - PAIRING_EXPIRY_MARGIN_MS
+          yield* SubscriptionRef.set(pairing, { _tag: "Ready", uri: value, expiresAt })
+          yield* Effect.sleep(expiresAt - now)
+        })
+        const approved = Effect.tryPromise({
+          try: () => provider.connect({ optionalNamespaces: proposalNamespaces(options, network) }),
+          catch: fail
+        })
+        return yield* Effect.raceFirst(
+          Effect.raceFirst(Effect.as(approved, true), Deferred.await(refused)),
+          Effect.as(Effect.raceFirst(expiry, Deferred.await(again)), false)
+        )
+      })
+
+    const pairOnce = (network: CaipNetwork | undefined) =>
+      Effect.gen(function* () {
+        const provider = yield* load
+        if (hasSession(provider)) return
+        while (!(yield* attempt(provider, network))) {
+          yield* Effect.logDebug("WalletConnect pairing URI replaced")
+        }
+        yield* SubscriptionRef.set(pairing, { _tag: "Idle" })
+        // The approved proposal's pairing has served: it is not kept for another session.
+        yield* Effect.promise(() => provider.cleanupPendingPairings({ deletePairings: true }))
+      }).pipe(
+        Effect.tapError((error) => SubscriptionRef.set(pairing, { _tag: "Failed", message: error.message })),
+        Effect.onInterrupt(() => SubscriptionRef.set(pairing, { _tag: "Idle" })),
+        Effect.ensuring(Effect.sync(() => {
+          onUri = undefined
+          onRefused = undefined
+          restart = undefined
+        }))
+      )
+
+    // A second ask while pairing (Retry, a second caller) joins the pairing under way: one URI, one proposal.
+    const pair = (network: CaipNetwork | undefined) =>
+      Effect.gen(function* () {
+        if (running === undefined) {
+          const token = {}
+          runningToken = token
+          running = yield* Effect.forkIn(
+            pairOnce(network).pipe(
+              Effect.ensuring(Effect.sync(() => {
+                if (runningToken === token) running = undefined
+              }))
+            ),
+            scope
+          )
+        }
+        return yield* Fiber.join(running)
+      })
+
+    const replaceUri = Effect.suspend(() => (restart === undefined ? Effect.void : Deferred.succeed(restart, undefined))).pipe(
+      Effect.asVoid,
+      Effect.withSpan("WalletConnect.replaceUri")
+    )
+
+    const freshUri = Effect.gen(function* () {
+      const state = yield* SubscriptionRef.get(pairing)
+      if (state._tag !== "Ready") return undefined
+      if ((yield* Clock.currentTimeMillis) < state.expiresAt) return state.uri
+      // A sleeping tab may wake after the URI's time: never hand out an expired one.
+      yield* replaceUri
+      const next = yield* SubscriptionRef.changes(pairing).pipe(
+        Stream.filter((s) => s._tag !== "Pairing" && !(s._tag === "Ready" && s.uri === state.uri)),
+        Stream.runHead
+      )
+      return next._tag === "Some" && next.value._tag === "Ready" ? next.value.uri : undefined
+    }).pipe(Effect.withSpan("WalletConnect.freshUri"))
+
+    const cancel = Effect.suspend(() => (running === undefined ? Effect.void : Fiber.interrupt(running))).pipe(
+      Effect.withSpan("WalletConnect.cancel")
+    )
+
+    const disconnect = Effect.gen(function* () {
+      yield* cancel
+      const provider = universal
+      if (provider === undefined) return
+      if (provider.session !== undefined) yield* Effect.promise(() => provider.disconnect().catch(() => undefined))
+      yield* Effect.promise(() => provider.cleanupPendingPairings({ deletePairings: true }))
+      yield* SubscriptionRef.set(pairing, { _tag: "Idle" })
+    }).pipe(Effect.withSpan("WalletConnect.disconnect"))
+
+    const currentChain = (provider: UniversalProviderLike) =>
+      Effect.tryPromise({ try: () => provider.request<unknown>({ method: "eth_chainId" }), catch: fail }).pipe(
+        Effect.map(chainReferenceOf)
+      )
+
+    const onSession = <A>(run: (provider: UniversalProviderLike) => Effect.Effect<A, WalletConnectRequestFailed>) =>
+      Effect.gen(function* () {
+        const provider = yield* load
+        if (provider.session === undefined) {
+          return yield* new WalletConnectRequestFailed({ code: 4900, message: "WalletConnect session not found" })
+        }
+        return yield* run(provider)
+      })
+
+    // The session's eip155 side, as any EIP-1193 wallet: requests go to the wallet on the session's current chain.
+    const eip155Provider: Eip1193Provider = {
+      request: (args) =>
+        runPromise(
+          onSession((provider) =>
+            Effect.gen(function* () {
+              const chainId = yield* currentChain(provider)
+              if (args.method === "eth_chainId") return chainId
+              return yield* Effect.tryPromise({
+                try: () =>
+                  provider.request(
+                    args.params === undefined ? { method: args.method } : { method: args.method, params: args.params },
+                    chainId === undefined ? undefined : `eip155:${chainId}`
+                  ),
+                catch: fail
+              })
+            })
+          )
+        )
+    }
+
+    const solanaRequest = <A>(method: string, params: unknown, pick: (result: Record<string, unknown>) => A | undefined) =>
+      runPromise(
+        onSession((provider) =>
+          Effect.tryPromise({ try: () => provider.request<unknown>({ method, params }, solanaChain), catch: fail }).pipe(
+            Effect.flatMap((result) => {
+              const value = typeof result === "object" && result !== null ? pick(result as Record<string, unknown>) : undefined
+              return value === undefined
+                ? Effect.fail(new WalletConnectRequestFailed({ code: undefined, message: `The wallet answered ${method} without its result` }))
+                : Effect.succeed(value)
+            })
+          )
+        )
+      )
+
+    const text = (value: unknown) => (typeof value === "string" ? value : undefined)
+
+    // The session's solana side: the WalletConnect Solana methods, bytes in and out.
+    const solanaProvider: SolanaProvider = {
+      signMessage: (account, message) =>
+        solanaRequest("solana_signMessage", { message: toBase58(message), pubkey: account }, (r) => fromBase58(text(r["signature"]) ?? "!")),
+      signTransaction: (_account, transaction) =>
+        solanaRequest("solana_signTransaction", { transaction: toBase64(transaction) }, (r) => {
+          const signed = text(r["transaction"])
+          if (signed !== undefined) return fromBase64(signed)
+          const signature = fromBase58(text(r["signature"]) ?? "!")
+          return signature === undefined ? undefined : withFirstSignature(transaction, signature)
+        }),
+      signAndSendTransaction: (_account, transaction, _chain, sendOptions) =>
+        solanaRequest(
+          "solana_signAndSendTransaction",
+          { transaction: toBase64(transaction), ...(sendOptions !== undefined ? { sendOptions } : {}) },
+          (r) => fromBase58(text(r["signature"]) ?? "!")
+        ),
+      signAllTransactions: (_account, transactions) =>
+        solanaRequest("solana_signAllTransactions", { transactions: transactions.map(toBase64) }, (r) => {
+          const list = Array.isArray(r["transactions"]) ? r["transactions"].map((t) => fromBase64(String(t))) : undefined
+          return list === undefined || list.some((t) => t === undefined) ? undefined : (list as ReadonlyArray<Uint8Array>)
+        })
+    }
+
+    // The sessions the open WalletConnect session gives, one per family of `networks` it has accounts in.
+    const sessionsOf = (provider: UniversalProviderLike, networks: ReadonlyArray<CaipNetwork>) =>
+      Effect.gen(function* () {
+        const sessions: Array<FamilySession> = []
+        for (const namespace of served) {
+          const caipAccounts = sessionAccounts(provider, namespace)
+          if (caipAccounts.length === 0) continue
+          const wanted = networks.find((network) => network.chainNamespace === namespace)
+          const accounts = caipAccounts
+            .map(addressOf)
+            .filter((a, i, all) => all.indexOf(a) === i)
+            .map((address): Account => ({ address, type: "eoa" }))
+          if (namespace === "eip155") {
+            const chainId = yield* currentChain(provider).pipe(Effect.orElseSucceed(() => undefined))
+            const fallback = chainReferenceOf(networkIdOf(caipAccounts[0]!))
+            sessions.push({ accounts, chainId: chainId ?? fallback ?? 0, provider: { namespace, provider: eip155Provider } })
+          } else {
+            const onWanted = wanted !== undefined && caipAccounts.some((a) => networkIdOf(a) === wanted.caipNetworkId)
+            solanaChain = onWanted ? wanted.caipNetworkId : networkIdOf(caipAccounts[0]!)
+            const chainId: NetworkChainId = onWanted ? wanted.id : solanaChain.slice(solanaChain.indexOf(":") + 1)
+            sessions.push({ accounts, chainId, provider: { namespace: "solana", provider: solanaProvider } })
+          }
+        }
+        return sessions
+      })
+
+    const asConnectError = (error: WalletConnectRequestFailed | WalletConnectConnectorMissing) =>
+      error._tag === "WalletConnectConnectorMissing" ? error : walletErrorOf(error.code, error.message)
+
+    return {
+      connect: (networks: ReadonlyArray<CaipNetwork>) =>
+        Effect.gen(function* () {
+          // The wallet starts on the network of the family the visitor is on (the first one asked for). A connect
+          // that is stopped (the visitor left the QR code) stops the pairing too: a later approval of that proposal
+          // must not be taken by the next connect.
+          yield* pair(networks[0]).pipe(Effect.onInterrupt(() => cancel))
+          const provider = yield* load
+          const sessions = yield* sessionsOf(provider, networks)
+          if (sessions.length === 0) return yield* new SomethingWentWrong({ reason: "The wallet approved no account" })
+          return sessions
+        }).pipe(Effect.mapError((error) => (error._tag === "SomethingWentWrong" ? error : asConnectError(error)))),
+      reconnect: (networks: ReadonlyArray<CaipNetwork>) =>
+        Effect.gen(function* () {
+          // Asked on restore: the library loads only then, and an absent session has no accounts.
+          const provider = yield* load
+          return hasSession(provider) ? yield* sessionsOf(provider, networks) : []
+        }).pipe(Effect.mapError(asConnectError)),
+      disconnect,
+      freshUri,
+      replaceUri,
+      cancel,
+      loaded: Effect.sync(() => universal !== undefined)
+    }
+  })
