@@ -1,0 +1,103 @@
+/**
+ * The shape of the library's build, as a host's bundler receives it: what `makeWalletRuntime` starts is one chunk
+ * (core), what the provider and the modal render before any view is one more (view), and each family's code,
+ * WalletConnect's session and the bundled wallet list stay in chunks of their own that nothing loaded at start
+ * imports. A host's bundler otherwise cuts code shared with the lazily loaded parts into many small files that all load
+ * at start (more requests, more bytes before the first click).
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { build, type Rolldown } from "vite"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+type Chunk = Rolldown.OutputChunk
+
+const LAZY = [
+  "src/services/eip155/Eip155Adapter.ts",
+  "src/services/solana/SolanaAdapter.ts",
+  "src/services/walletconnect/session.ts",
+  "src/services/connectors/walletStandard.ts",
+  "src/services/walletCatalogFallback.ts",
+  "src/ui/views/Connect/Connect.tsx",
+  "src/ui/views/Account/Account.tsx"
+]
+/** Libraries that must never load before the visitor chooses a wallet of their family. */
+const HEAVY = ["viem", "@solana/kit", "@walletconnect/universal-provider", "@wallet-standard/app"]
+
+let outDir = ""
+let chunks: ReadonlyArray<Chunk> = []
+const root = join(import.meta.dirname, "../..")
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), "wallet-runtime-build-"))
+  const output = await build({
+    root,
+    configFile: join(root, "vite.config.ts"),
+    logLevel: "silent",
+    build: { outDir, write: false, sourcemap: false }
+  })
+  const outputs = (Array.isArray(output) ? output : [output]) as ReadonlyArray<Rolldown.RolldownOutput>
+  chunks = outputs.flatMap((o) => o.output).filter((file): file is Chunk => file.type === "chunk")
+}, 120_000)
+afterAll(() => rmSync(outDir, { recursive: true, force: true }))
+
+const chunkNamed = (fileName: string) => {
+  const chunk = chunks.find((c) => c.fileName === fileName)
+  if (!chunk) throw new Error(`no chunk ${fileName} in ${chunks.map((c) => c.fileName).join(", ")}`)
+  return chunk
+}
+/** The chunks an entry loads at once: itself and what it imports statically, transitively. */
+const loadedAtOnce = (fileName: string): ReadonlyArray<Chunk> => {
+  const seen = new Map<string, Chunk>()
+  const walk = (name: string) => {
+    if (seen.has(name)) return
+    const chunk = chunkNamed(name)
+    seen.set(name, chunk)
+    chunk.imports.filter((i) => !HEAVY.some((h) => i === h || i.startsWith(`${h}/`)) && i.endsWith(".js")).forEach(walk)
+  }
+  walk(fileName)
+  return [...seen.values()]
+}
+const modulesOf = (list: ReadonlyArray<Chunk>) => list.flatMap((c) => c.moduleIds.map((id) => id.replace(`${root}/`, "")))
+
+describe("the library build", () => {
+  it("keeps what a React host loads at start in a core chunk and a view chunk", () => {
+    const atStart = loadedAtOnce("react.js").map((c) => c.name)
+    expect(atStart.filter((name) => name === "core")).toHaveLength(1)
+    expect(atStart.filter((name) => name === "view")).toHaveLength(1)
+    const core = chunks.find((c) => c.name === "core")
+    expect(core?.moduleIds.map((id) => id.replace(`${root}/`, ""))).toEqual(
+      expect.arrayContaining(["src/runtime.ts", "src/layers/Live.ts", "src/services/Connection.ts", "src/services/ConnectFlow.ts"])
+    )
+    // The provider, the modal's frame and the host buttons, beside the core.
+    expect(chunks.find((c) => c.name === "view")?.moduleIds.map((id) => id.replace(`${root}/`, ""))).toEqual(
+      expect.arrayContaining(["src/ui/react/WalletRuntimeProvider.tsx", "src/ui/modal/WalletModal.tsx"])
+    )
+  })
+
+  it("loads no family's code, no WalletConnect session and no view before they are needed", () => {
+    // index.js re-exports the EIP-155 adapter and the Wallet Standard connector for hosts that compose their own
+    // layers (a host's bundler drops them when unused); react.js, what a React host renders, loads none of them.
+    const expected: Record<string, ReadonlyArray<string>> = {
+      "index.js": ["src/services/connectors/walletStandard.ts", "src/services/eip155/Eip155Adapter.ts"],
+      "react.js": []
+    }
+    for (const [entry, reExported] of Object.entries(expected)) {
+      const atStart = loadedAtOnce(entry)
+      expect(modulesOf(atStart).filter((id) => LAZY.includes(id)).sort(), entry).toEqual(reExported)
+      const heavy = atStart
+        .filter((c) => !c.moduleIds.some((id) => reExported.some((module) => id.endsWith(module))))
+        .flatMap((c) => c.imports)
+        .filter((i) => HEAVY.some((h) => i === h || i.startsWith(`${h}/`)))
+      expect(heavy, entry).toEqual([])
+    }
+    const core = chunks.find((c) => c.name === "core")
+    expect(modulesOf(core ? [core] : []).filter((id) => LAZY.includes(id))).toEqual([])
+    for (const lazy of LAZY) {
+      const home = chunks.find((c) => c.moduleIds.some((id) => id.endsWith(lazy)))
+      expect(home?.name, lazy).not.toMatch(/^(core|view)$/)
+      expect(loadedAtOnce("react.js").includes(home as Chunk), lazy).toBe(false)
+    }
+  })
+})
