@@ -89,18 +89,17 @@ export const walletConnectRows = async (): Promise<ReadonlyArray<BenchRow>> => {
     const qrMs = await page.evaluate((script) => (0, eval)(script) as Promise<number>, CLICK_TO_QR)
     const uri = (await page.locator("[role=dialog] svg[data-qr-value]").getAttribute("data-qr-value")) ?? ""
 
-    // The wallet approves → the demo shows the account.
+    // The wallet approves → the modal closes and the host's button shows the account.
     await walletPage.goto(`${walletUrl}wc?uri=${encodeURIComponent(uri)}`)
     const approveSession = walletPage.getByRole("article", { name: /asks to connect/ }).getByRole("button", { name: "Approve" })
     await approveSession.waitFor()
     const pairStart = Date.now()
     await approveSession.click()
-    await page.getByRole("dialog").getByText("0xf3…b92266").first().waitFor()
+    await page.getByRole("button", { name: /0xf3…b92266|alice\.wallet\.test/ }).first().waitFor()
     const pairMs = Date.now() - pairStart
     page.off("response", onResponse)
 
     // personal_sign: the demo asks, the wallet page approves at once, the signature shows in the demo.
-    await page.keyboard.press("Escape")
     await page.getByRole("textbox", { name: "Message" }).fill("bench")
     // The wallet page was the tab in front: Chromium throttles a background tab's frames, and a click waits on them.
     await page.bringToFront()

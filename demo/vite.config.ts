@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url"
 import { defineConfig, type Plugin } from "vite"
 import { readRuntimeConfig } from "../devstack/config"
 import { demoStackConfig, injectDemoConfig } from "../devstack/demoConfig"
+import { eagerGraph } from "../scripts/eagerChunks"
 
 const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url))
 
@@ -14,10 +15,13 @@ const devstackConfig = (): Plugin => ({
   transformIndexHtml: (html) => injectDemoConfig(html, demoStackConfig(readRuntimeConfig()))
 })
 
+// What the page loads at start in a few chunks, as a host receives it from the library's build (see vite.config.ts).
+const graph = eagerGraph(() => false)
+
 /** The demo host app: it imports only the package's public entry points (aliased to the sources). */
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
-  plugins: [vanillaExtractPlugin(), devstackConfig()],
+  plugins: [vanillaExtractPlugin(), devstackConfig(), graph.plugin],
   resolve: {
     alias: [
       { find: /^wallet-runtime$/, replacement: src("index.ts") },
@@ -28,9 +32,21 @@ export default defineConfig({
     target: "es2022",
     outDir: "dist",
     emptyOutDir: true,
-    // React in a chunk of its own, so the benchmark can tell the host's framework from what we add.
     rolldownOptions: {
-      output: { codeSplitting: { groups: [{ name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] } }
+      output: {
+        codeSplitting: {
+          groups: [
+            // React in a chunk of its own, so the benchmark can tell the host's framework from what we add.
+            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+            { name: "core", test: graph.eager(["/src/runtime.ts"]), priority: 2 },
+            {
+              name: "view",
+              test: graph.eager(["/src/ui/react/WalletRuntimeProvider.tsx", "/src/ui/modal/WalletModal.tsx"], "/src/runtime.ts"),
+              priority: 1
+            }
+          ]
+        }
+      }
     }
   }
 })
