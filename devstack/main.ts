@@ -1,8 +1,8 @@
 /**
- * The local stack in one command. `npm run devstack` (= `tsx devstack/main.ts`) starts every part on loopback
- * ports the OS chooses, writes `.devstack/runtime.json`, prints the endpoints and stops everything on Ctrl-C;
- * `npm start` (`--demo`) also serves the demo app. Tests import {@link startDevstack} to run the stack, or
- * some of its parts, in process.
+ * The local stack in one command. `npm run devstack` (= `node --import tsx devstack/main.ts`, so that Ctrl-C reaches
+ * this process itself) starts every part on loopback ports the OS chooses, writes `.devstack/runtime.json`, prints
+ * the endpoints and stops everything on Ctrl-C; `npm start` (`--demo`) also serves the demo app. Tests import
+ * {@link startDevstack} to run the stack, or some of its parts, in process.
  */
 import { realpathSync } from "node:fs"
 import { fileURLToPath } from "node:url"

@@ -101,7 +101,9 @@ describe("devstack orchestrator", () => {
 
   it("runs `npm start`'s command: prints the endpoints, serves the demo with the stack's config, and Ctrl-C stops it all", async () => {
     const configPath = join(scratch, "cli.json")
-    cli = spawn(join(repo, "node_modules/.bin/tsx"), ["devstack/main.ts", "--demo"], {
+    // As package.json's `start` runs it: node with tsx's loader, so Ctrl-C reaches the devstack itself (tsx's own
+    // command relays signals and kills a child whose event loop is busy for more than a few milliseconds).
+    cli = spawn(process.execPath, ["--import", "tsx", "devstack/main.ts", "--demo"], {
       cwd: repo,
       detached: true,
       env: { ...process.env, DEVSTACK_RUNTIME_CONFIG: configPath },
