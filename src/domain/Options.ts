@@ -139,13 +139,18 @@ export const DEFAULT_ENDPOINTS = {
   relay: "wss://relay.wallet-runtime.dev"
 } as const
 
-/** Where the hosted services live: RPC proxy, blockchain API, wallet catalogue, embedded-wallet frame, relay. */
+/**
+ * Where the hosted services live: RPC proxy, blockchain API, wallet catalogue, embedded-wallet frame, relay; and,
+ * only when named, a WalletConnect Verify server (`https://verify.walletconnect.org` for WalletConnect's own): its
+ * attestations let wallets tell visitors that this site is the one it claims to be. Unnamed, nothing asks it.
+ */
 export const Endpoints = Schema.Struct({
   rpcProxy: HttpUrl.pipe(withDefault(DEFAULT_ENDPOINTS.rpcProxy)),
   blockchainApi: HttpUrl.pipe(withDefault(DEFAULT_ENDPOINTS.blockchainApi)),
   walletCatalog: HttpUrl.pipe(withDefault(DEFAULT_ENDPOINTS.walletCatalog)),
   frame: HttpUrl.pipe(withDefault(DEFAULT_ENDPOINTS.frame)),
-  relay: WsUrl.pipe(withDefault(DEFAULT_ENDPOINTS.relay))
+  relay: WsUrl.pipe(withDefault(DEFAULT_ENDPOINTS.relay)),
+  verify: Schema.optionalKey(HttpUrl)
 })
 /** Where the hosted services live. */
 export type Endpoints = typeof Endpoints.Type

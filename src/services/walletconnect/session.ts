@@ -21,10 +21,14 @@ import { proposalNamespaces } from "./namespaces"
 import { type SessionContext, type WalletConnectSession, WalletConnectRequestFailed } from "./types"
 
 /** The part of the universal provider used here (its own types fail under exactOptionalPropertyTypes). */
-interface UniversalProviderLike {
+export interface UniversalProviderLike {
   session?: { readonly topic: string; readonly namespaces: Record<string, { readonly accounts: Array<string> }> } | undefined
   readonly client: {
-    readonly core: { readonly relayer: { readonly on: (event: string, listener: (error: unknown) => void) => unknown } }
+    readonly core: {
+      readonly relayer: { readonly on: (event: string, listener: (error: unknown) => void) => unknown }
+      /** WalletConnect's Verify: `register` attests each proposal and request through an iframe of `verifyUrlV3`. */
+      readonly verify?: { register: (params: { id: string; decryptedId: string }) => Promise<string | undefined>; verifyUrlV3?: string }
+    }
   }
   request<T = unknown>(args: { method: string; params?: unknown }, chain?: string): Promise<T>
   connect(params: { optionalNamespaces: Record<string, unknown> }): Promise<unknown>
@@ -51,6 +55,20 @@ const addressOf = (caipAccount: string): string => caipAccount.slice(caipAccount
 
 /** The CAIP-2 network of a CAIP-10 account (`namespace:reference`). */
 const networkIdOf = (caipAccount: string): string => caipAccount.slice(0, caipAccount.lastIndexOf(":"))
+
+/**
+ * WalletConnect's Verify runs only against a server the host names (`endpoints.verify`): the SDK otherwise loads an
+ * iframe from its own hosted server for every proposal and request and waits up to 5 s for it (offline, or under a
+ * Content-Security-Policy without that host, every QR code and every request is 5 s late), a request to a host the
+ * options did not name. Without a server the wallet sees this site as not verified ("unknown"), as with any dapp
+ * whose domain Verify does not know.
+ */
+export const applyVerifySetting = (provider: UniversalProviderLike, server: string | undefined): void => {
+  const verify = provider.client.core.verify
+  if (verify === undefined) return
+  if (server === undefined) verify.register = async () => undefined
+  else verify.verifyUrlV3 = `${server.replace(/\/+$/, "")}/v3`
+}
 
 const defaultMetadata = (): NonNullable<HostOptions["metadata"]> => {
   const origin = typeof location === "undefined" ? "http://127.0.0.1" : location.origin
@@ -120,6 +138,7 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
           }) as Promise<unknown> as Promise<UniversalProviderLike>,
         catch: fail
       })
+      applyVerifySetting(provider, options.endpoints.verify)
       provider.on("display_uri", (uri: string) => onUri?.(uri))
       // Account changes come with the chain they happened on: that chain's family is the one whose accounts changed.
       provider.on("session_event", (payload: { params?: { chainId?: unknown; event?: { name?: unknown; data?: unknown } } }) => {

@@ -78,6 +78,12 @@ describe("host options: defaults", () => {
     expect(options.endpoints.relay).toBe(DEFAULT_ENDPOINTS.relay)
   })
 
+  it("names no WalletConnect Verify server unless the host does", () => {
+    expect(decoded(minimal).options.endpoints.verify).toBeUndefined()
+    const { options } = decoded({ ...minimal, endpoints: { verify: "https://verify.walletconnect.org" } })
+    expect(options.endpoints.verify).toBe("https://verify.walletconnect.org")
+  })
+
   it("sends analytics only when both switches are on", () => {
     expect(analyticsEnabled(decoded(minimal).options)).toBe(true)
     expect(analyticsEnabled(decoded({ ...minimal, enableAnalytics: false }).options)).toBe(false)
@@ -133,6 +139,7 @@ describe("host options: errors", () => {
     [{ ...minimal, metadata: { name: "x", description: "y", url: "z" } }, "Missing key", '["metadata"]["icons"]'],
     [{ ...minimal, endpoints: { relay: "https://relay" } }, "Expected an absolute ws(s) URL", '["endpoints"]["relay"]'],
     [{ ...minimal, endpoints: { frame: "not a url" } }, "Expected an absolute http(s) URL", '["endpoints"]["frame"]'],
+    [{ ...minimal, endpoints: { verify: "javascript:alert(1)" } }, "Expected an absolute http(s) URL", '["endpoints"]["verify"]'],
     [{ ...minimal, termsConditionsUrl: "javascript:alert(1)" }, "Expected an absolute http(s) URL", '["termsConditionsUrl"]'],
     [{ ...minimal, siwx: "yes" }, "Expected an object", '["siwx"]'],
     [{ ...minimal, siweConfig: [1] }, "Expected an object", '["siweConfig"]'],
