@@ -14,7 +14,7 @@ import { switchNetworkFn } from "../atoms/networks"
 import { useWalletRuntime } from "../react/WalletRuntimeProvider"
 import { visuallyHidden } from "../theme/theme.css"
 import { useThemeRoot } from "../theme/useTheme"
-import { type LazyView, NEXT_VIEWS, preloadViews, viewOf } from "../views/registry"
+import { type LazyView, NEXT_VIEWS, OPENING_VIEWS, preloadViews, viewOf } from "../views/registry"
 import type { ViewProps } from "../views/types"
 import { Alerts } from "../components/Alerts/Alerts"
 import { Button, IconButton } from "../components/Button/Button"
@@ -23,6 +23,7 @@ import { Snackbar } from "../components/Snackbar/Snackbar"
 import { Spinner } from "../components/Spinner/Spinner"
 import { tabbables, useModalBehaviour } from "./useModalBehaviour"
 import * as styles from "./WalletModal.css"
+import { whenIdle } from "./whenIdle"
 
 const subscribeNever = () => () => {}
 
@@ -46,6 +47,9 @@ export function WalletModal(): ReactNode {
   // as long as the modal component does, not the view.
   useAtomMount(switchNetworkFn)
   useAtomMount(disconnectFn)
+  // Once the page is idle, the views the modal opens with are fetched (our own code, from the page's own origin):
+  // the first click then shows its view at once instead of waiting for its chunks.
+  useEffect(() => whenIdle(() => preloadViews(OPENING_VIEWS)), [])
   if (state === undefined || !state.open || !isClient) return null
   const dialog = <ModalDialog state={state} embedded={options.enableEmbedded} />
   return options.enableEmbedded || options.disableAppend ? dialog : createPortal(dialog, document.body)

@@ -106,6 +106,9 @@ export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> 
   UnsupportedChain: ["Networks", "Connect"]
 }
 
+/** The views the modal opens with (Connect, or Account once connected): fetched when the page is idle. */
+export const OPENING_VIEWS: ReadonlyArray<ModalView> = ["Connect", "Account"]
+
 /** Fetches views ahead of need (a failure is left for the moment the view is really opened). */
 export const preloadViews = (views: ReadonlyArray<ModalView>): void => {
   for (const view of views) VIEWS[view].Component.load().catch(() => undefined)

@@ -10,7 +10,7 @@ import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { activeAccountAtom, connectionAtom } from "../../atoms/connection"
 import { openModalFn } from "../../atoms/modal"
 import { AccountName } from "../AccountButton/AccountButton"
-import { preloadViews } from "../../views/registry"
+import { OPENING_VIEWS, preloadViews } from "../../views/registry"
 import { HostButton } from "../../components/HostButton/HostButton"
 import { Spinner } from "../../components/Spinner/Spinner"
 
@@ -33,7 +33,7 @@ const buttonStatus = (state: ConnectionState): ConnectionStatus => {
 }
 
 // The views this button opens are fetched as soon as the visitor points at it or focuses it.
-const preload = () => preloadViews(["Connect", "Account"])
+const preload = () => preloadViews(OPENING_VIEWS)
 
 /**
  * The button that opens the wallet modal.

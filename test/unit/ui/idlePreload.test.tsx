@@ -1,0 +1,55 @@
+// @vitest-environment happy-dom
+/**
+ * The first click shows its view at once: once the page is idle, the modal fetches the views it opens with (its own
+ * code, nothing else), and not before. In a file of its own: the views' loaders are module state.
+ */
+import { cleanup } from "@testing-library/react"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import type { WalletRuntime } from "../../../src/runtime"
+import { whenIdle } from "../../../src/ui/modal/whenIdle"
+import { OPENING_VIEWS, VIEWS } from "../../../src/ui/views/registry"
+import { renderHost, runtimeFor, testWallet } from "./components/support"
+
+let runtime: WalletRuntime | undefined
+const idle: Array<() => void> = []
+const original = { request: window.requestIdleCallback, cancel: window.cancelIdleCallback }
+
+afterEach(async () => {
+  cleanup()
+  await runtime?.dispose()
+  runtime = undefined
+  idle.splice(0)
+  window.requestIdleCallback = original.request
+  window.cancelIdleCallback = original.cancel
+})
+
+/** An idle callback the test fires itself: the page is idle when the test says so. */
+const controlIdle = () => {
+  window.requestIdleCallback = ((callback: () => void) => idle.push(callback)) as typeof window.requestIdleCallback
+  window.cancelIdleCallback = ((id: number) => {
+    idle[id - 1] = () => {}
+  }) as typeof window.cancelIdleCallback
+}
+
+describe("the modal's views, fetched when the page is idle", () => {
+  it("fetches the views the modal opens with once the page is idle, not before", async () => {
+    controlIdle()
+    runtime = runtimeFor(testWallet())
+    renderHost(runtime)
+    expect(idle).toHaveLength(1)
+    expect(OPENING_VIEWS.map((view) => VIEWS[view].Component.loaded())).toEqual([undefined, undefined])
+
+    idle[0]?.()
+    await vi.waitFor(() => expect(OPENING_VIEWS.every((view) => VIEWS[view].Component.loaded() !== undefined)).toBe(true))
+    expect(VIEWS.AllWallets.Component.loaded()).toBeUndefined()
+  })
+
+  it("without an idle callback, runs once the page has loaded; a cancelled task does not run", async () => {
+    // @ts-expect-error: a browser without requestIdleCallback
+    delete window.requestIdleCallback
+    const ran: Array<string> = []
+    whenIdle(() => ran.push("kept"))
+    whenIdle(() => ran.push("cancelled"))()
+    await vi.waitFor(() => expect(ran).toEqual(["kept"]))
+  })
+})
