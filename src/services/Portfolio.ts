@@ -1,7 +1,8 @@
 /**
  * Portfolio: the account's balances, identity and activity as the visitor sees them. It reads the blockchain
  * service and decides what to show: 'Token Balance Unavailable' when a balance cannot be had (once per failure, not
- * again while the 30 s retry block runs), 'Failed to fetch transactions' when the history cannot. `revision` moves
+ * again while the 30 s retry block runs, and not for a network outside the host's list, which the Switch-network view
+ * already explains), 'Failed to fetch transactions' when the history cannot. `revision` moves
  * whenever what was read is out of date (the visitor's own transaction was confirmed), so views read again.
  */
 import { Context, Effect, Layer, SubscriptionRef } from "effect"
@@ -10,6 +11,7 @@ import type { HistoryResponse } from "../domain/Api"
 import type { CaipAddress } from "../domain/Caip"
 import type { TokenBalance } from "../domain/Portfolio"
 import { BlockchainApi, type HistoryOptions, type TokenBalanceUnavailable, type TransactionsUnavailable } from "./BlockchainApi"
+import { Config } from "./Config"
 import { Notifications } from "./Notifications"
 import type { ServiceError } from "./serviceHttp"
 
@@ -38,9 +40,14 @@ export class Portfolio extends Context.Service<
       const notifications = yield* Notifications
       const revision = yield* SubscriptionRef.make(0)
 
-      // A retry block is the same failure still standing: it was said once already.
+      const config = yield* Config
+      const configured = new Set<string>(config.networks.map((network) => network.caipNetworkId))
+      // A retry block is the same failure still standing: it was said once already. A wallet on a network outside
+      // the host's list is expected and already said by the Switch-network view: a snackbar would only cover it.
       const saidOnce = (error: TokenBalanceUnavailable) =>
-        error.reason === "retryBlocked" ? Effect.void : notifications.showSnackbar("error", error.message)
+        error.reason === "retryBlocked" || (error.reason === "unsupportedNetwork" && !configured.has(error.caipNetworkId))
+          ? Effect.void
+          : notifications.showSnackbar("error", error.message)
 
       return {
         revision,

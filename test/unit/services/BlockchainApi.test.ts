@@ -240,6 +240,24 @@ describe("BlockchainApi", () => {
     })
   )
 
+  it.effect("Portfolio: a configured network the service does not serve is said; a network outside the host's list is not (the Switch-network view says it)", () =>
+    Effect.gen(function* () {
+      const http = service()
+      yield* Effect.gen(function* () {
+        const portfolio = yield* Portfolio
+        const notifications = yield* Notifications
+        const unlisted = yield* Effect.flip(portfolio.nativeBalance(`eip155:1:${ALICE}` as CaipAddress))
+        expect(unlisted.reason).toBe("unsupportedNetwork")
+        expect(yield* snackbarText).toBeUndefined()
+
+        const unserved = yield* Effect.flip(portfolio.nativeBalance(ALICE_B))
+        expect(unserved.reason).toBe("unsupportedNetwork")
+        expect(yield* snackbarText).toBe(TOKEN_BALANCE_UNAVAILABLE)
+        yield* notifications.hideSnackbar
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), http)))
+    })
+  )
+
   it.effect("Portfolio tells the visitor 'Failed to fetch transactions'", () =>
     Effect.gen(function* () {
       const http = service((request) => (request.url.pathname.endsWith("/history") ? "unreachable" : undefined))
