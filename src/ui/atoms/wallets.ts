@@ -52,6 +52,12 @@ export const featuredWalletsAtom: Atom.Atom<ReadonlyArray<WalletListing>> = mapA
   (result) => AsyncResult.getOrElse(result, () => initialWalletCatalogState).featured
 )
 
+/** The featured wallets are still coming: the catalogue's first answer (or the bundled list) is not in yet. */
+export const featuredWalletsPendingAtom: Atom.Atom<boolean> = mapAtom(walletCatalogStateAtom, (result) => {
+  const state = AsyncResult.getOrElse(result, () => initialWalletCatalogState)
+  return state.source === undefined
+})
+
 /** The host's own wallets. */
 export const customWalletsAtom: Atom.Atom<ReadonlyArray<WalletListing>> = mapAtom(
   walletCatalogStateAtom,

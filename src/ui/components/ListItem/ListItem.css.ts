@@ -1,4 +1,4 @@
-import { style } from "@vanilla-extract/css"
+import { keyframes, style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
 /** A column of rows. */
@@ -70,3 +70,22 @@ export const trailing = style({
   flexShrink: 0,
   color: vars.color.textMuted
 })
+
+const shimmer = keyframes({ from: { backgroundPosition: "100% 0" }, to: { backgroundPosition: "-100% 0" } })
+
+const placeholder = style({
+  borderRadius: vars.radius.small,
+  background: `linear-gradient(90deg, ${vars.color.surfaceHover} 25%, ${vars.color.surface} 50%, ${vars.color.surfaceHover} 75%)`,
+  backgroundSize: "200% 100%",
+  animation: `${shimmer} 1.2s linear infinite`,
+  "@media": { "(prefers-reduced-motion: reduce)": { animation: "none" } }
+})
+
+/** A row still coming: the size of a row, so the list does not move when it arrives. */
+export const skeleton = style([item, { pointerEvents: "none" }])
+
+/** The icon's place in a row still coming. */
+export const skeletonIcon = style([placeholder, { width: "32px", height: "32px", flexShrink: 0, borderRadius: vars.radius.medium }])
+
+/** The label's place in a row still coming. */
+export const skeletonLabel = style([placeholder, { height: "14px", width: "45%" }])

@@ -52,6 +52,16 @@ export function ListItem(props: ListItemProps): ReactNode {
   )
 }
 
+/** A row still coming (the catalogue's wallets): holds a row's place, hidden from assistive technology. */
+export function ListItemSkeleton(): ReactNode {
+  return (
+    <div className={styles.skeleton} aria-hidden="true" data-wr-skeleton="">
+      <span className={styles.skeletonIcon} />
+      <span className={styles.skeletonLabel} />
+    </div>
+  )
+}
+
 /**
  * Arrow keys (and Home/End) move focus between the rows of the list the event comes from; Tab still leaves the
  * list as usual.

@@ -5,15 +5,15 @@
  * wallets are marked; "All wallets" leads to the full list. Choosing a row hands it to the connect flow.
  */
 import type { ReactNode } from "react"
-import type { ConnectorGroup } from "../../../domain/constants"
+import { type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
 import { orderConnectors } from "../../../domain/rules"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
 import { pushRouteFn } from "../../atoms/modal"
 import { isMobileAtom } from "../../atoms/platform"
-import { customWalletsAtom, featuredWalletsAtom } from "../../atoms/wallets"
+import { customWalletsAtom, featuredWalletsAtom, featuredWalletsPendingAtom } from "../../atoms/wallets"
 import { Icon } from "../../components/Icon/Icon"
-import { ListItem, onListKeyDown } from "../../components/ListItem/ListItem"
+import { ListItem, ListItemSkeleton, onListKeyDown } from "../../components/ListItem/ListItem"
 import * as listStyles from "../../components/ListItem/ListItem.css"
 import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
@@ -23,6 +23,9 @@ import type { ViewProps } from "../types"
 import { choiceOf, connectorEntry, connectorsReported, installedConnectors, listingEntry, type WalletEntry, walletEntry } from "../walletEntries"
 import * as styles from "./Connect.css"
 
+// The groups listed above the catalogue's rows (spec 9's order: WalletConnect, recent, installed, then featured).
+const BEFORE_FEATURED: ReadonlyArray<ConnectorGroup> = ["walletConnect", "recent", "injected"]
+
 /** The Connect view. */
 export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const { options } = useWalletRuntime()
@@ -31,6 +34,7 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const recent = useAtomValue(connectionAtom, (state) => state.recentWallets)
   // Reading these starts the catalogue's first fetch: the modal is open, the visitor asked for wallets.
   const featured = useAtomValue(featuredWalletsAtom)
+  const featuredPending = useAtomValue(featuredWalletsPendingAtom)
   const custom = useAtomValue(customWalletsAtom)
   const isMobile = useAtomValue(isMobileAtom)
   const choose = useAtomSet(chooseWalletFn)
@@ -46,25 +50,33 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
     external: connectors.filter((c) => c.type === "EXTERNAL" || c.type === "AUTH").map(connectorEntry)
   }
   const rows = orderConnectors(groups, (entry) => entry.key)
+  // While the catalogue answers, its rows hold their place where they will appear (after the installed wallets,
+  // before the host's own), so nothing below them moves and the dialog keeps its height.
+  const before = rows.filter(({ group }) => BEFORE_FEATURED.includes(group))
+  const after = rows.filter(({ group }) => !BEFORE_FEATURED.includes(group))
   const showAllWallets =
     options.features.allWallets && (options.allWallets === "SHOW" || (options.allWallets === "ONLY_MOBILE" && isMobile))
+
+  const row = ({ group, item }: { readonly group: ConnectorGroup; readonly item: WalletEntry }) => (
+    <div role="listitem" key={`${group}:${item.key}`}>
+      <ListItem
+        icon={<WalletIcon name={item.name} src={item.imageUrl} />}
+        label={item.name}
+        tag={group === "recent" ? "Recent" : item.installed ? "Installed" : undefined}
+        trailing={<Icon name="forward" size={18} />}
+        onClick={() => choose(choiceOf(item))}
+      />
+    </div>
+  )
 
   if (!loaded) return <Spinner size={24} label="Looking for wallets" />
   return (
     <>
-      {rows.length === 0 && <Notice variant="info">No wallet was found in this browser.</Notice>}
-      <div className={listStyles.list} role="list" aria-label="Wallets" onKeyDown={onListKeyDown}>
-        {rows.map(({ group, item }) => (
-          <div role="listitem" key={`${group}:${item.key}`}>
-            <ListItem
-              icon={<WalletIcon name={item.name} src={item.imageUrl} />}
-              label={item.name}
-              tag={group === "recent" ? "Recent" : item.installed ? "Installed" : undefined}
-              trailing={<Icon name="forward" size={18} />}
-              onClick={() => choose(choiceOf(item))}
-            />
-          </div>
-        ))}
+      {rows.length === 0 && !featuredPending && <Notice variant="info">No wallet was found in this browser.</Notice>}
+      <div className={listStyles.list} role="list" aria-label="Wallets" aria-busy={featuredPending || undefined} onKeyDown={onListKeyDown}>
+        {before.map(row)}
+        {featuredPending && Array.from({ length: FEATURED_WALLETS_COUNT }, (_, index) => <ListItemSkeleton key={`skeleton:${index}`} />)}
+        {after.map(row)}
         {showAllWallets && (
           <div role="listitem">
             <ListItem

@@ -1,0 +1,76 @@
+// @vitest-environment happy-dom
+/**
+ * The Connect view does not jump: while the catalogue answers, its rows hold their place (skeletons, hidden from
+ * assistive technology) between the installed wallets and the rest, and its wallets take that place when they come.
+ */
+import { act, cleanup, screen, within } from "@testing-library/react"
+import { Effect } from "effect"
+import { computeAccessibleName } from "dom-accessibility-api"
+import { afterEach, describe, expect, it } from "vitest"
+import { FEATURED_WALLETS_COUNT } from "../../../../src/domain/constants"
+import type { WalletCatalogEntry } from "../../../../src/domain/Wallet"
+import type { WalletRuntime } from "../../../../src/runtime"
+import { Modal } from "../../../../src/services/Modal"
+import { type FakeAnswer, makeFakeHttp } from "../../support/fakeHttpClient"
+import { findView, renderHost, runtimeFor, testWallet } from "./support"
+
+let runtime: WalletRuntime | undefined
+
+afterEach(async () => {
+  cleanup()
+  await runtime?.dispose()
+  runtime = undefined
+})
+
+const wallets: ReadonlyArray<WalletCatalogEntry> = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"].map((name) => ({
+  id: name.toLowerCase(),
+  name: `${name} Wallet`,
+  image_id: "",
+  chains: ["eip155:1"]
+}))
+
+/** Opens Connect over a catalogue that answers `answer`. */
+const openConnect = async (answer: FakeAnswer) => {
+  const http = makeFakeHttp((request) => (request.url.pathname.endsWith("/getWallets") ? answer : { status: 404, json: {} }))
+  runtime = runtimeFor(testWallet(), { http: http.layer })
+  renderHost(runtime)
+  await act(() => runtime!.run(Effect.flatMap(Modal, (m) => m.open({ view: "Connect" }))))
+  const dialog = await findView("Connect")
+  await within(dialog).findByRole("button", { name: /Test Wallet/ })
+  return { dialog, http }
+}
+
+const skeletons = (dialog: HTMLElement) => [...dialog.querySelectorAll("[data-wr-skeleton]")]
+
+/** The list's children as a visitor meets them: a row's accessible name, or "skeleton" for a place held. */
+const listOrder = (list: HTMLElement) =>
+  [...list.children].map((child) => {
+    if (child.hasAttribute("data-wr-skeleton")) return "skeleton"
+    const button = child.querySelector("button")
+    return button === null ? "?" : computeAccessibleName(button)
+  })
+
+describe("Connect: rows still coming hold their place", () => {
+  it("while the catalogue answers: the installed wallet, then one placeholder per featured row, then All wallets", async () => {
+    const { dialog, http } = await openConnect("hang")
+    expect(http.to("/getWallets").length).toBeGreaterThan(0)
+    const list = within(dialog).getByRole("list", { name: "Wallets" })
+    expect(list.getAttribute("aria-busy")).toBe("true")
+    expect(skeletons(dialog)).toHaveLength(FEATURED_WALLETS_COUNT)
+    expect(skeletons(dialog).every((element) => element.getAttribute("aria-hidden") === "true")).toBe(true)
+    // In the list's order: the installed wallet first, the placeholders, All wallets last.
+    expect(listOrder(list)).toEqual(["Test Wallet Installed", ...Array<string>(FEATURED_WALLETS_COUNT).fill("skeleton"), "All wallets"])
+    // Only real rows reach assistive technology.
+    expect(within(list).getAllByRole("listitem")).toHaveLength(2)
+    expect(screen.queryByText("No wallet was found in this browser.")).toBeNull()
+  })
+
+  it("once the catalogue answers, its wallets take the placeholders' place and the list is no longer busy", async () => {
+    const { dialog } = await openConnect({ status: 200, json: { data: wallets, count: wallets.length } })
+    await within(dialog).findByRole("button", { name: /Alpha Wallet/ })
+    const list = within(dialog).getByRole("list", { name: "Wallets" })
+    expect(skeletons(dialog)).toHaveLength(0)
+    expect(list.getAttribute("aria-busy")).toBeNull()
+    expect(listOrder(list)).toEqual(["Test Wallet Installed", "Alpha Wallet", "Beta Wallet", "Gamma Wallet", "Delta Wallet", "All wallets"])
+  })
+})
