@@ -5,7 +5,6 @@
  */
 import { act, cleanup, screen, within } from "@testing-library/react"
 import { Effect } from "effect"
-import { computeAccessibleName } from "dom-accessibility-api"
 import { afterEach, describe, expect, it } from "vitest"
 import { FEATURED_WALLETS_COUNT } from "../../../../src/domain/constants"
 import type { WalletCatalogEntry } from "../../../../src/domain/Wallet"
@@ -42,12 +41,24 @@ const openConnect = async (answer: FakeAnswer) => {
 
 const skeletons = (dialog: HTMLElement) => [...dialog.querySelectorAll("[data-wr-skeleton]")]
 
-/** The list's children as a visitor meets them: a row's accessible name, or "skeleton" for a place held. */
+/** What assistive technology reads of a row: its text outside aria-hidden parts, word by word. */
+const spokenText = (element: Element): string => {
+  const words: Array<string> = []
+  const walk = (node: Node) => {
+    if (node instanceof Element && node.getAttribute("aria-hidden") === "true") return
+    if (node.nodeType === Node.TEXT_NODE) words.push((node.textContent ?? "").trim())
+    node.childNodes.forEach(walk)
+  }
+  walk(element)
+  return words.filter((word) => word !== "").join(" ")
+}
+
+/** The list's children as a visitor meets them: a row's spoken text, or "skeleton" for a place held. */
 const listOrder = (list: HTMLElement) =>
   [...list.children].map((child) => {
     if (child.hasAttribute("data-wr-skeleton")) return "skeleton"
     const button = child.querySelector("button")
-    return button === null ? "?" : computeAccessibleName(button)
+    return button === null ? "?" : spokenText(button)
   })
 
 describe("Connect: rows still coming hold their place", () => {
