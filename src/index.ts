@@ -460,6 +460,8 @@ export {
   type SnackbarVariant
 } from "./services/Notifications"
 
+export { Theme, type ThemeState } from "./services/Theme"
+
 export {
   detectPlatform,
   Platform,

@@ -29,6 +29,7 @@ export { closeModalFn, goBackFn, modalAtom, modalStateAtom, openModalFn, pushRou
 export { activeNetworkAtom, networksStateAtom, requestedNetworksAtom, switchNetworkFn } from "./ui/atoms/networks"
 export { notificationsAtom, notificationsStateAtom } from "./ui/atoms/notifications"
 export { type StateResult, walletRuntimeAtom } from "./ui/atoms/runtime"
+export { setThemeModeFn, setThemeVariablesFn, themeAtom, themeStateAtom } from "./ui/atoms/theme"
 export {
   type ActionState,
   useAccount,
@@ -46,6 +47,8 @@ export {
   useSendTransaction,
   type UseSendTransaction,
   useSignMessage,
+  useTheme,
+  type UseTheme,
   useWallet,
   type UseWallet,
   useWalletRequest

@@ -21,6 +21,7 @@ import { Platform } from "../services/Platform"
 import { Portfolio } from "../services/Portfolio"
 import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { Storage } from "../services/Storage/Storage"
+import { Theme } from "../services/Theme"
 import { WalletActions } from "../services/WalletActions"
 import { WalletCatalog } from "../services/WalletCatalog"
 
@@ -42,6 +43,7 @@ export type WalletServices =
   | WalletActions
   | WalletCatalog
   | Analytics
+  | Theme
 
 /** What an environment gives the core. */
 export type Environment = Storage | Config | Platform | Connectors | ChainAdapters | RpcTransport | HttpClient.HttpClient
@@ -64,7 +66,7 @@ const startUp = (alerts: ReadonlyArray<Alert>) =>
 /** The core services over an environment. */
 export const coreLayer = (environment: Layer.Layer<Environment>, alerts: ReadonlyArray<Alert> = []): Layer.Layer<WalletServices> =>
   startUp(alerts).pipe(
-    Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletActions.layer, WalletCatalog.layer, Analytics.layer)),
+    Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletActions.layer, WalletCatalog.layer, Analytics.layer, Theme.layer)),
     Layer.provideMerge(Portfolio.layer),
     Layer.provideMerge(Networks.layer),
     Layer.provideMerge(Layer.mergeAll(Modal.layer, BlockchainApi.layer)),

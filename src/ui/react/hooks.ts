@@ -22,6 +22,10 @@ import { closeModalFn, modalAtom, openModalFn } from "../atoms/modal"
 import { activeNetworkAtom, requestedNetworksAtom, switchNetworkFn } from "../atoms/networks"
 import { connectWalletFn, sendFn, signMessageFn, waitForTransactionFn, walletRequestFn } from "../atoms/walletActions"
 import * as Atom from "effect/reactivity/Atom"
+import type { ThemeMode } from "../../domain/Account"
+import type { ThemeVariables } from "../../domain/Options"
+import { setThemeModeFn, setThemeVariablesFn } from "../atoms/theme"
+import { useThemeMode, useThemeState } from "../theme/useTheme"
 
 /** What {@link useModal} gives. */
 export interface UseModal {
@@ -231,5 +235,36 @@ export function useWallet(): UseWallet {
     network,
     open: useCallback(() => open(), [open]),
     disconnect: useCallback(() => disconnect(), [disconnect])
+  }
+}
+
+/** What {@link useTheme} gives. */
+export interface UseTheme {
+  /** The mode the modal shows now: the host's, or the visitor's system preference when the host set none. */
+  readonly themeMode: ThemeMode
+  /** The mode the host set; `undefined` while following the system preference. */
+  readonly requestedThemeMode: ThemeMode | undefined
+  readonly themeVariables: ThemeVariables | undefined
+  /** Sets the mode; `undefined` follows the visitor's system preference again. */
+  readonly setThemeMode: (themeMode: ThemeMode | undefined) => Promise<void>
+  /** Replaces the `--wr-*` overrides; rejects with `InvalidOptions` for an unknown name (and changes nothing). */
+  readonly setThemeVariables: (themeVariables: ThemeVariables) => Promise<void>
+}
+
+/**
+ * The modal's theme, for a host's own theme toggle: the modal and the host buttons follow at once.
+ * @example const { themeMode, setThemeMode } = useTheme(); setThemeMode(themeMode === "dark" ? "light" : "dark")
+ */
+export function useTheme(): UseTheme {
+  const theme = useThemeState()
+  const themeMode = useThemeMode(theme.themeMode)
+  const setMode = useAtomPromise(setThemeModeFn)
+  const setVariables = useAtomPromise(setThemeVariablesFn)
+  return {
+    themeMode,
+    requestedThemeMode: theme.themeMode,
+    themeVariables: theme.themeVariables,
+    setThemeMode: useCallback((mode: ThemeMode | undefined) => setMode(mode), [setMode]),
+    setThemeVariables: useCallback((variables: ThemeVariables) => setVariables(variables), [setVariables])
   }
 }

@@ -5,6 +5,8 @@
 import { type CSSProperties, useSyncExternalStore } from "react"
 import type { ThemeMode } from "../../domain/Account"
 import type { ThemeVariables } from "../../domain/Options"
+import { useAtomValue } from "../atom-react/hooks"
+import { themeAtom } from "../atoms/theme"
 import { useWalletRuntime } from "../react/WalletRuntimeProvider"
 import { root } from "./contract.css"
 import { darkTheme, lightTheme } from "./theme.css"
@@ -41,13 +43,22 @@ export function useThemeMode(themeMode: ThemeMode | undefined): ThemeMode {
 export const themeVariablesStyle = (variables: ThemeVariables | undefined): CSSProperties =>
   Object.fromEntries(Object.entries(variables ?? {}).map(([name, value]) => [name, String(value)])) as CSSProperties
 
-/** The props of a root element of our UI, themed from the runtime's options. */
-export function useThemeRoot(...classNames: ReadonlyArray<string | false | undefined>): ThemeRootProps {
+/**
+ * The theme in force: the Theme service's (the host may change it at any time), or the options' while the runtime
+ * starts and on the server, so the first render already has the host's look.
+ */
+export function useThemeState(): { readonly themeMode: ThemeMode | undefined; readonly themeVariables: ThemeVariables | undefined } {
   const { options } = useWalletRuntime()
-  const mode = useThemeMode(options.themeMode)
+  return useAtomValue(themeAtom) ?? { themeMode: options.themeMode, themeVariables: options.themeVariables }
+}
+
+/** The props of a root element of our UI, themed as the host asks now. */
+export function useThemeRoot(...classNames: ReadonlyArray<string | false | undefined>): ThemeRootProps {
+  const theme = useThemeState()
+  const mode = useThemeMode(theme.themeMode)
   return {
     className: [root, themeClasses[mode], ...classNames].filter((name) => typeof name === "string" && name !== "").join(" "),
-    style: themeVariablesStyle(options.themeVariables),
+    style: themeVariablesStyle(theme.themeVariables),
     "data-wr-theme": mode
   }
 }

@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
-import { act, cleanup, screen } from "@testing-library/react"
+import { act, cleanup, screen, waitFor } from "@testing-library/react"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { THEME_VARIABLE_NAMES } from "../../../../src/domain/Options"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { Modal } from "../../../../src/services/Modal"
+import { useTheme, type UseTheme } from "../../../../src/ui/react/hooks"
 import { vars } from "../../../../src/ui/theme/contract.css"
 import { root } from "../../../../src/ui/theme/contract.css"
 import { darkTheme, lightTheme } from "../../../../src/ui/theme/theme.css"
@@ -65,5 +66,35 @@ describe("theme", () => {
     expect(modal.style.getPropertyValue("--wr-font-family")).toBe("Georgia, serif")
     const button = screen.getByRole("button", { name: "Connect wallet", hidden: true })
     expect(button.style.getPropertyValue("--wr-accent")).toBe("#ff0066")
+  })
+
+  it("a host's theme toggle (useTheme) re-themes the open modal and the buttons at once; a bad variable changes nothing", async () => {
+    let theme: UseTheme | undefined
+    const Toggle = () => {
+      theme = useTheme()
+      return null
+    }
+    runtime = runtimeFor(testWallet(), { options: { themeMode: "light" } })
+    renderHost(runtime, <Toggle />)
+    await act(() => runtime!.run(Effect.flatMap(Modal, (m) => m.open())))
+    const modal = (await findView("Connect")).closest<HTMLElement>("[data-wallet-runtime]")!
+    await waitFor(() => expect(theme?.requestedThemeMode).toBe("light"))
+
+    await act(() => theme!.setThemeMode("dark"))
+    expect(modal.getAttribute("data-wr-theme")).toBe("dark")
+    expect(modal.classList.contains(darkTheme)).toBe(true)
+    expect(screen.getByRole("button", { name: "Connect wallet", hidden: true }).classList.contains(darkTheme)).toBe(true)
+    expect(theme!.themeMode).toBe("dark")
+
+    await act(() => theme!.setThemeVariables({ "--wr-accent": "#00aa55" }))
+    expect(modal.style.getPropertyValue("--wr-accent")).toBe("#00aa55")
+    const refused = await act(() => theme!.setThemeVariables({ "--not-ours": "red" } as never).then(() => undefined, (error: unknown) => error))
+    expect((refused as { readonly _tag?: string })._tag).toBe("InvalidOptions")
+    expect(modal.style.getPropertyValue("--wr-accent")).toBe("#00aa55")
+
+    // No mode: the visitor's system preference (light here) again.
+    await act(() => theme!.setThemeMode(undefined))
+    expect(modal.getAttribute("data-wr-theme")).toBe("light")
+    expect(theme!.requestedThemeMode).toBeUndefined()
   })
 })
