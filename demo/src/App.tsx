@@ -1,4 +1,4 @@
-import { type FormEvent, useMemo, useState } from "react"
+import { type FormEvent, useEffect, useMemo, useState } from "react"
 import { formatUnits, localChainA, localChainB, localSolana, parseUnits, withDefaultRpcUrls } from "wallet-runtime"
 import {
   AccountButton,
@@ -9,11 +9,13 @@ import {
   useNetwork,
   useSendTransaction,
   useSignMessage,
+  useTheme,
   WalletModal,
   WalletRuntimeProvider
 } from "wallet-runtime/react"
 import type { DemoStack } from "./config"
 import { devWalletEnabled, setDevWalletEnabled } from "./devWalletSwitch"
+import { storedThemeMode, storeThemeMode } from "./themeSwitch"
 import * as css from "./styles"
 
 const networksOf = (stack: DemoStack) => [
@@ -33,6 +35,7 @@ export function App({ stack }: { readonly stack: DemoStack }) {
     return {
       projectId: stack.projectId,
       networks: networksOf(stack),
+      ...(storedThemeMode() !== undefined ? { themeMode: storedThemeMode() } : {}),
       metadata: { name: "Wallet Runtime demo", description: "The demo host app", url: location.origin, icons: [] },
       ...(token !== undefined ? { tokens: { [localSolana.caipNetworkId]: { address: token.address, symbol: token.symbol } } } : {}),
       endpoints: {
@@ -49,6 +52,7 @@ export function App({ stack }: { readonly stack: DemoStack }) {
         <header style={css.header}>
           <h1 style={css.title}>Wallet Runtime demo</h1>
           <div style={css.row}>
+            <ThemeToggle />
             <NetworkButton />
             <AccountOrConnect />
           </div>
@@ -62,6 +66,28 @@ export function App({ stack }: { readonly stack: DemoStack }) {
       </div>
       <WalletModal />
     </WalletRuntimeProvider>
+  )
+}
+
+// The page and the modal share one theme: the page's colours follow the mode the modal shows.
+function ThemeToggle() {
+  const { themeMode, setThemeMode } = useTheme()
+  useEffect(() => {
+    document.documentElement.dataset["theme"] = themeMode
+  }, [themeMode])
+  const next = themeMode === "dark" ? "light" : "dark"
+  return (
+    <button
+      type="button"
+      style={css.toggle}
+      aria-pressed={themeMode === "dark"}
+      onClick={() => {
+        storeThemeMode(next)
+        void setThemeMode(next)
+      }}
+    >
+      <span aria-hidden="true">{themeMode === "dark" ? "☾" : "☀"}</span> Dark theme
+    </button>
   )
 }
 

@@ -44,6 +44,14 @@ const openAndConnect = async () => {
   await accountButton(wallet.address()).waitFor()
 }
 
+/** Saves a screenshot for a person to look at, when WR_SCREENSHOTS names a folder (the tests never compare them). */
+const screenshot = async (name: string) => {
+  const folder = process.env["WR_SCREENSHOTS"]
+  if (folder === undefined || folder === "") return
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)))
+  await page.screenshot({ path: join(folder, `${name}.png`) })
+}
+
 const closeModal = async () => {
   await page.keyboard.press("Escape")
   await expect.poll(() => dialog().count()).toBe(0)
@@ -184,6 +192,7 @@ describe("the demo in Chromium with an injected wallet", () => {
     await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).waitFor()
     // Colours are judged as the visitor sees them once the modal has finished fading in.
     await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)))
+    await screenshot("desktop-light-connect")
     const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
     expect(
       result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => `${n.target.join(" ")} ${n.failureSummary ?? ""}`).join("; ")}`)
@@ -218,6 +227,57 @@ describe("the demo in Chromium with an injected wallet", () => {
     await page.keyboard.press("Escape")
     await expect.poll(() => dialog().count()).toBe(0)
     expect(await page.evaluate(() => document.activeElement?.textContent ?? "")).toContain("alice.wallet.test")
+  })
+
+  it("on a phone (390 px): the account button shows the avatar and short address only, nothing is wider than the screen, the sheet is on screen", async () => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    try {
+      const button = page.getByRole("button", { name: truncateAddress(ALICE, 4, 4), exact: true })
+      await button.waitFor()
+      const seen = await button.innerText()
+      expect(seen).not.toContain("alice.wallet.test")
+      expect(seen).not.toMatch(/ETH/)
+      const box = await button.boundingBox()
+      expect(box !== null && box.x >= 0 && box.x + box.width <= 390).toBe(true)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      await screenshot("phone-page")
+
+      await button.click()
+      await dialog().getByRole("button", { name: "Disconnect" }).waitFor()
+      await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)))
+      const sheet = await dialog().boundingBox()
+      expect(sheet).not.toBeNull()
+      expect(sheet!.x).toBeGreaterThanOrEqual(0)
+      expect(sheet!.y).toBeGreaterThanOrEqual(0)
+      expect(sheet!.x + sheet!.width).toBeLessThanOrEqual(390)
+      expect(sheet!.y + sheet!.height).toBeLessThanOrEqual(844)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      await screenshot("phone-account")
+      await closeModal()
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 })
+    }
+  })
+
+  it("the theme toggle themes the page and the modal together, and is kept across a reload", async () => {
+    const toggle = page.getByRole("button", { name: "Dark theme" })
+    const pageBackground = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    const light = await pageBackground()
+    await toggle.click()
+    await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("true")
+    expect(await pageBackground()).not.toBe(light)
+    await accountButton(ALICE).click()
+    await dialog().getByRole("button", { name: "Disconnect" }).waitFor()
+    expect(await page.locator("[data-wallet-runtime=modal]").getAttribute("data-wr-theme")).toBe("dark")
+    await screenshot("desktop-dark-account")
+    await closeModal()
+
+    await page.reload()
+    await accountButton(ALICE).waitFor()
+    expect(await page.getByRole("button", { name: "Dark theme" }).getAttribute("aria-pressed")).toBe("true")
+    expect(await pageBackground()).not.toBe(light)
+    await page.getByRole("button", { name: "Dark theme" }).click()
+    await expect.poll(pageBackground).toBe(light)
   })
 
   it("never reached any address off this machine", () => {

@@ -9,6 +9,9 @@ export const balanceText = (balance: string | undefined, symbol: string | undefi
   return symbol !== undefined && symbol !== "" ? `${amount} ${symbol}` : amount
 }
 
+/** An address short enough for a phone's header: 4 characters, an ellipsis, 4 characters. */
+export const shortAddress = (address: string): string => truncateAddress(address, 4, 4)
+
 /** What names an account: its profile name, else its truncated address (4 + 6 characters). */
 export const accountLabel = (account: { readonly address?: string | undefined; readonly profileName?: string | null | undefined }): string =>
   account.profileName ?? (account.address !== undefined ? truncateAddress(account.address) : "")

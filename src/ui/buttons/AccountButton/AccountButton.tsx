@@ -6,7 +6,7 @@ import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
 import { activeAccountAtom } from "../../atoms/connection"
 import { openModalFn } from "../../atoms/modal"
 import { Avatar } from "../../components/Avatar/Avatar"
-import { accountLabel, balanceText } from "../../components/display"
+import { accountLabel, balanceText, shortAddress } from "../../components/display"
 import { preloadViews } from "../../views/registry"
 import { HostButton } from "../../components/HostButton/HostButton"
 import * as styles from "../../components/HostButton/HostButton.css"
@@ -42,16 +42,20 @@ function ButtonBalance(): ReactNode {
   const text = useAtomValue(accountBalanceAtom, (result) =>
     AsyncResult.isSuccess(result) && result.value !== undefined ? balanceText(result.value.balance, result.value.symbol) : undefined
   )
-  return text === undefined ? null : <span className={styles.muted}>{text}</span>
+  return text === undefined ? null : <span className={`${styles.muted} ${styles.wideOnly}`}>{text}</span>
 }
 
-/** The account's avatar and name (from its identity) or truncated address. */
+/**
+ * The account's avatar and name (from its identity) or truncated address; on a phone-sized screen, the short address
+ * alone, so the button fits beside the host's other controls.
+ */
 export function AccountName(props: { readonly address: string }): ReactNode {
   const identity = useAtomValue(accountIdentityAtom, (result) => AsyncResult.getOrElse(result, () => undefined))
   return (
     <>
       <Avatar address={props.address} image={identity?.profileImage} size={22} />
-      <span>{accountLabel({ address: props.address, profileName: identity?.profileName })}</span>
+      <span className={styles.wideOnly}>{accountLabel({ address: props.address, profileName: identity?.profileName })}</span>
+      <span className={styles.phoneOnly}>{shortAddress(props.address)}</span>
     </>
   )
 }
