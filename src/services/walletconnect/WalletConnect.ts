@@ -19,6 +19,20 @@ export { type PairingState, type WalletConnectSettings, WalletConnectRequestFail
 /** The connector id of WalletConnect, in every family it serves. */
 export const WALLET_CONNECT_CONNECTOR_ID = "walletConnect"
 
+/**
+ * WalletConnect's mark as visitors know it (the white bridge on its blue tile), drawn here as a `data:` URL: the row
+ * shows it at once and nothing is fetched for it.
+ */
+export const WALLET_CONNECT_ICON = `data:image/svg+xml,${encodeURIComponent(
+  `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96">` +
+    `<rect width="96" height="96" rx="24" fill="#3396FF"/>` +
+    `<path fill="#fff" d="M29.4 36.6c10.3-10.1 26.9-10.1 37.2 0l1.2 1.2a1.3 1.3 0 0 1 0 1.8l-4.2 4.1a.6.6 0 0 1-.9 0l-1.7-1.7` +
+    `c-7.2-7-18.8-7-26 0l-1.8 1.8a.6.6 0 0 1-.9 0l-4.2-4.1a1.3 1.3 0 0 1 0-1.8zm45.8 8.5 3.8 3.7a1.3 1.3 0 0 1 0 1.8L61.9 67.3` +
+    `a1.3 1.3 0 0 1-1.9 0L48.3 55.8a.3.3 0 0 0-.5 0L36 67.3a1.3 1.3 0 0 1-1.9 0L17 50.6a1.3 1.3 0 0 1 0-1.8l3.8-3.7` +
+    `a1.3 1.3 0 0 1 1.9 0l11.9 11.6a.3.3 0 0 0 .5 0L46.8 45.1a1.3 1.3 0 0 1 1.9 0l11.9 11.6a.3.3 0 0 0 .5 0l11.9-11.6` +
+    `a1.3 1.3 0 0 1 1.9 0z"/></svg>`
+)}`
+
 /** The WalletConnect connector. */
 export class WalletConnect extends Context.Service<
   WalletConnect,
@@ -91,6 +105,7 @@ export const makeWalletConnect = (
               id: WALLET_CONNECT_CONNECTOR_ID,
               name: "WalletConnect",
               type: "WALLET_CONNECT",
+              imageUrl: WALLET_CONNECT_ICON,
               chain: served[0]!,
               chains: served.flatMap((namespace) => networksOf(options, namespace).map((network) => network.caipNetworkId))
             },

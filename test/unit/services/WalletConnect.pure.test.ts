@@ -1,8 +1,11 @@
+import { Context, Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
 import { encode } from "uqr"
 import { localChainA, localChainB, solanaDevnet, withDefaultRpcUrls } from "../../../src/domain/Network"
 import { decodeOptionsSync } from "../../../src/domain/Options"
+import { Config } from "../../../src/services/Config"
 import { routeForChoice } from "../../../src/services/ConnectFlow"
+import { WALLET_CONNECT_ICON, WalletConnect } from "../../../src/services/walletconnect/WalletConnect"
 import { walletLink } from "../../../src/services/walletconnect/links"
 import { applyVerifySetting, type UniversalProviderLike } from "../../../src/services/walletconnect/session"
 import { EIP155_METHODS, proposalNamespaces, SOLANA_METHODS } from "../../../src/services/walletconnect/namespaces"
@@ -131,5 +134,20 @@ describe("WalletConnect's Verify", () => {
     expect(verify.verifyUrlV3).toBe("https://verify.example.org/v3")
     expect(await verify.register({ id: "proposal", decryptedId: "x" })).toBe("attestation")
     expect(asked).toEqual(["proposal"])
+  })
+})
+
+describe("WalletConnect's row", () => {
+  it("carries WalletConnect's mark drawn here (a data: URL: nothing is fetched for it), not a letter", async () => {
+    const options = decodeOptionsSync({ projectId: "test", networks: [localChainA] })
+    const service = await Effect.runPromise(
+      Effect.scoped(Layer.build(WalletConnect.layer.pipe(Layer.provide(Config.layer(options))))).pipe(
+        Effect.map((context) => Context.get(context, WalletConnect))
+      )
+    )
+    const imageUrl = service.connector?.info.imageUrl ?? ""
+    expect(imageUrl).toBe(WALLET_CONNECT_ICON)
+    expect(imageUrl.startsWith("data:image/svg+xml,")).toBe(true)
+    expect(decodeURIComponent(imageUrl)).toContain('fill="#3396FF"')
   })
 })
