@@ -15,11 +15,12 @@ import {
   ZERO_BALANCE_DISPLAY
 } from "./constants"
 
-/** Every view of the modal (spec point 2), plus the network list. */
+/** Every view of the modal (spec point 2), plus the network list and the "What is a wallet?" help. */
 export const ModalView = Schema.Literals([
   "Connect",
   "Account",
   "AllWallets",
+  "WhatIsAWallet",
   "WalletConnectBasic",
   "ConnectingWalletConnect",
   "ConnectingExternal",

@@ -20,6 +20,7 @@ import { Platform } from "./Platform"
 export type Route =
   | { readonly view: "Connect" }
   | { readonly view: "AllWallets" }
+  | { readonly view: "WhatIsAWallet" }
   | {
       readonly view: "ConnectingExternal"
       /** The connector to connect through; absent for a catalogue wallet this page cannot reach (not installed). */

@@ -197,6 +197,11 @@ describe("the demo in Chromium with an injected wallet", () => {
     expect(
       result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => `${n.target.join(" ")} ${n.failureSummary ?? ""}`).join("; ")}`)
     ).toEqual([])
+    await dialog().getByRole("button", { name: "What is a wallet?" }).click()
+    await dialog().getByRole("button", { name: "Get a wallet" }).waitFor()
+    await screenshot("desktop-light-help")
+    const help = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
+    expect(help.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([])
     await closeModal()
   })
 

@@ -41,6 +41,7 @@ export interface ViewEntry<V extends ModalView = ModalView> {
 }
 
 const Connect = lazyView(() => import("./Connect/Connect").then((m) => m.Connect))
+const WhatIsAWallet = lazyView(() => import("./WhatIsAWallet/WhatIsAWallet").then((m) => m.WhatIsAWallet))
 const AllWallets = lazyView(() => import("./AllWallets/AllWallets").then((m) => m.AllWallets))
 const ConnectingExternal = lazyView(() => import("./ConnectingExternal/ConnectingExternal").then((m) => m.ConnectingExternal))
 const Account = lazyView(() => import("./Account/Account").then((m) => m.Account))
@@ -61,6 +62,11 @@ const notYet = <V extends ModalView>(title: string): ViewEntry<V> => ({
 export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
   Connect: { title: "Connect a wallet", description: "Choose the wallet to connect to this site.", Component: Connect },
   AllWallets: { title: "All wallets", description: "Search the wallets you can connect and choose one.", Component: AllWallets },
+  WhatIsAWallet: {
+    title: "What is a wallet?",
+    description: "What a wallet is for, and where to get one.",
+    Component: WhatIsAWallet
+  },
   ConnectingExternal: {
     title: "Connect wallet",
     description: "Approve the connection in your wallet.",
@@ -99,7 +105,8 @@ export const viewOf = (view: ModalView): ViewEntry => VIEWS[view] as unknown as 
 
 /** The views a visitor is likely to reach next from each view: fetched in the background once it shows. */
 export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> } = {
-  Connect: ["ConnectingExternal", "AllWallets", "WalletConnectBasic"],
+  Connect: ["ConnectingExternal", "AllWallets", "WalletConnectBasic", "WhatIsAWallet"],
+  WhatIsAWallet: ["AllWallets"],
   AllWallets: ["ConnectingExternal", "ConnectingWalletConnect"],
   Account: ["Networks", "Connect"],
   Networks: ["UnsupportedChain"],

@@ -88,6 +88,12 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
           </div>
         )}
       </div>
+      <p className={styles.help}>
+        New to wallets?{" "}
+        <button type="button" className={styles.helpLink} onClick={() => push({ view: "WhatIsAWallet" })}>
+          What is a wallet?
+        </button>
+      </p>
       {(options.termsConditionsUrl !== undefined || options.privacyPolicyUrl !== undefined) && (
         <p className={styles.legal}>
           By connecting a wallet, you agree to this site's{" "}

@@ -3,7 +3,7 @@
  * The Connect view does not jump: while the catalogue answers, its rows hold their place (skeletons, hidden from
  * assistive technology) between the installed wallets and the rest, and its wallets take that place when they come.
  */
-import { act, cleanup, screen, within } from "@testing-library/react"
+import { act, cleanup, fireEvent, screen, within } from "@testing-library/react"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { FEATURED_WALLETS_COUNT } from "../../../../src/domain/constants"
@@ -83,5 +83,20 @@ describe("Connect: rows still coming hold their place", () => {
     expect(skeletons(dialog)).toHaveLength(0)
     expect(list.getAttribute("aria-busy")).toBeNull()
     expect(listOrder(list)).toEqual(["Test Wallet Installed", "Alpha Wallet", "Beta Wallet", "Gamma Wallet", "Delta Wallet", "All wallets"])
+  })
+})
+
+describe("Connect: help for a visitor without a wallet", () => {
+  it("'What is a wallet?' explains, 'Get a wallet' leads to every wallet, and Back returns", async () => {
+    const { dialog } = await openConnect({ status: 200, json: { data: wallets, count: wallets.length } })
+    fireEvent.click(within(dialog).getByRole("button", { name: "What is a wallet?" }))
+    const help = await findView("WhatIsAWallet")
+    expect(within(help).getByRole("heading", { name: "What is a wallet?" })).toBeTruthy()
+    expect(within(help).getAllByRole("listitem")).toHaveLength(3)
+    fireEvent.click(within(help).getByRole("button", { name: "Get a wallet" }))
+    const all = await findView("AllWallets")
+    await within(all).findByText("Alpha Wallet")
+    fireEvent.click(within(all).getByRole("button", { name: "Back" }))
+    await findView("WhatIsAWallet")
   })
 })

@@ -265,24 +265,27 @@ describe("WalletModal: a dialog like Radix", () => {
     fireEvent.click(await screen.findByRole("button", { name: "Connect wallet" }))
     const dialog = await findView("Connect")
     await within(dialog).findByRole("button", { name: /Test Wallet/ })
-    // In document order: Close (no Back on the first view), the wallets, "All wallets".
+    // In document order: Close (no Back on the first view), the wallets, "All wallets", then "What is a wallet?".
     const controls = within(dialog).getAllByRole("button")
     const [close, firstWallet] = controls
-    const allWallets = controls[controls.length - 1]!
-    const beforeLast = controls[controls.length - 2]!
+    const last = controls[controls.length - 1]!
+    const allWallets = controls[controls.length - 2]!
+    const beforeLast = controls[controls.length - 3]!
     expect(close?.getAttribute("aria-label")).toBe("Close")
     expect(firstWallet?.textContent).toContain("Test Wallet")
     expect(allWallets.textContent).toBe("All wallets")
+    expect(last.textContent).toBe("What is a wallet?")
 
-    allWallets.focus()
-    fireEvent.keyDown(allWallets, { key: "Tab" })
+    last.focus()
+    fireEvent.keyDown(last, { key: "Tab" })
     expect(document.activeElement).toBe(close)
     fireEvent.keyDown(close!, { key: "Tab" })
     expect(document.activeElement).toBe(firstWallet)
     fireEvent.keyDown(firstWallet!, { key: "Tab", shiftKey: true })
     expect(document.activeElement).toBe(close)
     fireEvent.keyDown(close!, { key: "Tab", shiftKey: true })
-    expect(document.activeElement).toBe(allWallets)
+    expect(document.activeElement).toBe(last)
+    allWallets.focus()
     // Arrow keys move between the rows of the list.
     fireEvent.keyDown(allWallets, { key: "ArrowUp" })
     expect(document.activeElement).toBe(beforeLast)
