@@ -13,8 +13,7 @@ const PATHS = {
   exit: "M14 5h5v14h-5M10 8l-4 4 4 4M6 12h10",
   wallet: "M4 7h14a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2zM4 7l11-3v3M16 13.5h.5",
   key: "M8 16a4 4 0 1 1 0-8 4 4 0 0 1 0 8zM12 12h8M17 12v3M20 12v2",
-  signIn: "M10 5H5v14h5M14 8l4 4-4 4M18 12H8",
-  help: "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17v.5"
+  signIn: "M10 5H5v14h5M14 8l4 4-4 4M18 12H8"
 } as const
 
 /** The name of an icon. */
