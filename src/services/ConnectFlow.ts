@@ -17,6 +17,7 @@ import type { ConnectError } from "./connectors/Connector"
 import { answersTo, Connectors } from "./connectors/Connectors"
 import { currentEntry, type HistoryEntry, Modal, type Route } from "./Modal"
 import { Networks } from "./Networks"
+import { Platform } from "./Platform"
 import { Storage } from "./Storage/Storage"
 import * as Keys from "./Storage/keys"
 
@@ -48,12 +49,14 @@ const hasWalletLinks = (wallet: WalletCatalogEntry | undefined): boolean =>
   [wallet?.mobile_link, wallet?.desktop_link, wallet?.webapp_link].some((link) => typeof link === "string" && link !== "")
 
 /**
- * The view a choice opens: WalletConnect's own row the basic WalletConnect view; a connector the connecting view; a
+ * The view a choice opens: WalletConnect's own row the basic WalletConnect view (on a phone, the list of wallets to
+ * open by their links); a connector the connecting view; a
  * catalogue wallet not installed here that has a phone, desktop or web app the WalletConnect view for that wallet;
  * any other the connecting view, which says it is not installed.
  */
-export const routeForChoice = (choice: WalletChoice): Route => {
-  if (choice.connector?.type === "WALLET_CONNECT") return { view: "WalletConnectBasic" }
+export const routeForChoice = (choice: WalletChoice, isMobile = false): Route => {
+  // On a phone there is nothing to scan: WalletConnect's row lists the wallets, each opened by its own link.
+  if (choice.connector?.type === "WALLET_CONNECT") return isMobile ? { view: "AllWallets" } : { view: "WalletConnectBasic" }
   if (choice.connector !== undefined) return { view: "ConnectingExternal", connectorId: choice.connector.id, wallet: choice.wallet }
   if (choice.wallet !== undefined && hasWalletLinks(choice.wallet)) return { view: "ConnectingWalletConnect", wallet: choice.wallet }
   return { view: "ConnectingExternal", wallet: choice.wallet }
@@ -112,6 +115,7 @@ export class ConnectFlow extends Context.Service<
       const registry = yield* Connectors
       const storage = yield* Storage
       const config = yield* Config
+      const platform = yield* Platform
       const signIn = yield* Effect.serviceOption(SignInStep)
       const progress = yield* SubscriptionRef.make<ConnectProgress>({ _tag: "Idle" })
       const scope = yield* Effect.scope
@@ -213,7 +217,7 @@ export class ConnectFlow extends Context.Service<
       }).pipe(Effect.withSpan("ConnectFlow.retry"))
 
       const choose = Effect.fn("ConnectFlow.choose")(function* (choice: WalletChoice) {
-        yield* modal.push(routeForChoice(choice))
+        yield* modal.push(routeForChoice(choice, platform.isMobile))
       })
 
       const followedLink = Effect.fn("ConnectFlow.followedLink")(function* (href: string) {

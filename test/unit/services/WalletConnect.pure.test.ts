@@ -80,8 +80,9 @@ describe("where a wallet row leads", () => {
   const walletConnect = { id: "walletConnect", type: "WALLET_CONNECT", chain: "eip155", chains: [], namespaces: ["eip155"] } as const
   const installed = { id: "w", type: "ANNOUNCED", chain: "eip155", chains: [], namespaces: ["eip155"] } as const
 
-  it("WalletConnect's row opens the QR code", () => {
+  it("WalletConnect's row opens the QR code; on a phone, the wallets to open by their links (nothing to scan)", () => {
     expect(leadsTo({ connector: walletConnect })).toEqual({ view: "WalletConnectBasic" })
+    expect(routeForChoice(choiceOf(entry({ connector: walletConnect })), true)).toEqual({ view: "AllWallets" })
   })
 
   it("a catalogue wallet with a phone, desktop or web app opens its WalletConnect view, with the wallet", () => {

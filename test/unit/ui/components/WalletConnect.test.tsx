@@ -158,6 +158,17 @@ describe("WalletConnect views", () => {
     expect(installed.calls).toEqual([])
   })
 
+  it("on a phone WalletConnect's row lists the wallets to open by their links, not a code to scan", async () => {
+    const remote = remoteWallet()
+    start(remote, true)
+    await openOn({ view: "Connect" })
+    const connect = await findView("Connect")
+    fireEvent.click(await within(connect).findByRole("button", { name: /^WalletConnect/ }))
+    const all = await findView("AllWallets")
+    expect(within(all).queryByRole("img", { name: /QR code/ })).toBeNull()
+    expect(remote.calls).toEqual([])
+  })
+
   it("on a phone opens the catalogue wallet by its link, and remembers the wallet and the link on success", async () => {
     const remote = remoteWallet()
     const held = holdConnects(remote)
