@@ -21,7 +21,8 @@ import { type ConnectorInfo, type CustomWallet, installedConnectorFor, type Wall
 import { Connectors } from "./connectors/Connectors"
 import { Config, namespacesOf } from "./Config"
 import { Notifications } from "./Notifications"
-import { makeServiceClient, SDK_TYPE, SDK_VERSION, type ServiceQuery, serviceUrl } from "./serviceHttp"
+import { catalogImageUrl } from "./catalogImages"
+import { makeServiceClient, SDK_TYPE, SDK_VERSION, type ServiceQuery } from "./serviceHttp"
 import { generatedIcon } from "./generatedIcon"
 
 /** A wallet as the modal lists it: the catalogue entry, its icon, and the connector reaching it if installed. */
@@ -147,8 +148,7 @@ export class WalletCatalog extends Context.Service<
         const imageUrl = (wallet: WalletCatalogEntry): string | undefined => {
           if (wallet.image_url !== undefined && wallet.image_url !== "") return wallet.image_url
           if (wallet.image_id === "") return undefined
-          const query = new URLSearchParams({ ...(projectId === undefined ? {} : { projectId }), st: SDK_TYPE, sv: SDK_VERSION })
-          return `${serviceUrl(baseUrl, `/getWalletImage/${encodeURIComponent(wallet.image_id)}`)}?${query}`
+          return catalogImageUrl(baseUrl, projectId, "/getWalletImage", wallet.image_id)
         }
 
         const custom = (config.customWallets ?? []).map(customWalletEntry)

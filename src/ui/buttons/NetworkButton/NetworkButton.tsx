@@ -7,7 +7,7 @@ import { activeNetworkAtom } from "../../atoms/networks"
 import { preloadViews } from "../../views/registry"
 import { HostButton } from "../../components/HostButton/HostButton"
 import { Icon } from "../../components/Icon/Icon"
-import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
+import { NetworkIcon } from "../../components/NetworkIcon/NetworkIcon"
 
 /** Props of {@link NetworkButton}. */
 export interface NetworkButtonProps {
@@ -35,7 +35,7 @@ export function NetworkButton(props: NetworkButtonProps): ReactNode {
       aria-label={`Network: ${network.name}. Change network`}
       onClick={() => open({ view: unsupported ? "UnsupportedChain" : "Networks" })}
     >
-      {unsupported ? <Icon name="warning" size={18} /> : <WalletIcon name={network.name} src={network.assets?.imageUrl} size={22} round />}
+      {unsupported ? <Icon name="warning" size={18} /> : <NetworkIcon network={network} size={22} />}
       <span>{network.name}</span>
     </HostButton>
   )

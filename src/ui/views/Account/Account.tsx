@@ -18,9 +18,9 @@ import { Button, IconButton } from "../../components/Button/Button"
 import { accountLabel, balanceText } from "../../components/display"
 import { Icon } from "../../components/Icon/Icon"
 import { ListItem } from "../../components/ListItem/ListItem"
+import { NetworkIcon } from "../../components/NetworkIcon/NetworkIcon"
 import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
-import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import type { ViewProps } from "../types"
 import { visitorError } from "../errorText"
 import { useAction } from "../useAction"
@@ -98,7 +98,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
       </div>
       {network !== undefined && (
         <ListItem
-          icon={<WalletIcon name={network.name} src={network.assets?.imageUrl} round />}
+          icon={<NetworkIcon network={network} />}
           label={network.name}
           sublabel="Network"
           trailing={<Icon name="forward" size={18} />}

@@ -12,9 +12,9 @@ import { networksStateAtom, switchNetworkFn } from "../../atoms/networks"
 import { Icon } from "../../components/Icon/Icon"
 import { ListItem, onListKeyDown } from "../../components/ListItem/ListItem"
 import * as listStyles from "../../components/ListItem/ListItem.css"
+import { NetworkIcon } from "../../components/NetworkIcon/NetworkIcon"
 import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
-import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
 import { visuallyHidden } from "../../theme/theme.css"
 import { useAction } from "../useAction"
@@ -82,7 +82,7 @@ export function NetworkList(props: NetworkListProps): ReactNode {
                 return (
                   <div role="listitem" key={network.caipNetworkId}>
                     <ListItem
-                      icon={<WalletIcon name={network.name} src={network.assets?.imageUrl} round />}
+                      icon={<NetworkIcon network={network} />}
                       label={network.name}
                       sublabel={network.testnet === true ? "Testnet" : undefined}
                       current={current}
