@@ -16,7 +16,8 @@ import { type ConnectorSource, Connectors } from "../services/connectors/Connect
 import { browserEip155Source } from "../services/connectors/eip6963"
 import { Platform } from "../services/Platform"
 import { RpcTransport } from "../services/RpcTransport/RpcTransport"
-import { Storage } from "../services/Storage/Storage"
+import * as Keys from "../services/Storage/keys"
+import { Storage, storagePath } from "../services/Storage/Storage"
 import { WalletConnect } from "../services/walletconnect/WalletConnect"
 import { walletConnectAlertsLayer } from "../services/walletconnect/wiring"
 import { coreLayer, type WalletServices } from "./Core"
@@ -80,6 +81,60 @@ const connectorSources = (options: HostOptions) => {
   return sources
 }
 
+// The latest a first-time visitor's services wait for the page to paint (a tab in the background paints no frame).
+const PAINT_WAIT_BOUND_MS = 100
+
+/**
+ * Waits until the page has painted once (the frame after the first render, then the task after it), at most
+ * PAINT_WAIT_BOUND_MS; at once where there are no frames (a server, a worker).
+ */
+const afterFirstPaint: Effect.Effect<void> = Effect.callback<void>((resume) => {
+  if (typeof requestAnimationFrame !== "function") return resume(Effect.void)
+  let done = false
+  const finish = () => {
+    if (done) return
+    done = true
+    resume(Effect.void)
+  }
+  let next: ReturnType<typeof setTimeout> | undefined
+  const frame = requestAnimationFrame(() => {
+    next = setTimeout(finish, 0)
+  })
+  const bound = setTimeout(finish, PAINT_WAIT_BOUND_MS)
+  return Effect.sync(() => {
+    done = true
+    cancelAnimationFrame(frame)
+    clearTimeout(bound)
+    if (next !== undefined) clearTimeout(next)
+  })
+})
+
+/**
+ * True when this browser holds a session of a configured family to restore (its stored status is not
+ * "disconnected"). Read straight from localStorage, once, before any service exists; unreadable storage counts as
+ * none (the Storage service then says why).
+ */
+const hasStoredSession = (options: HostOptions): boolean => {
+  try {
+    if (typeof localStorage === "undefined") return false
+    return namespacesOf(options).some((namespace) => {
+      const stored = localStorage.getItem(storagePath(Keys.connectionStatus(namespace)))
+      return stored !== null && stored !== JSON.stringify("disconnected")
+    })
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A first-time visitor's page paints its buttons before the services are built (building them takes tens of
+ * milliseconds of script): what they would show, "Connect wallet", is what the page shows meanwhile. A visitor with
+ * a session to restore gets the services during the first render, so the button never shows "Connect wallet"
+ * before "Reconnecting…".
+ */
+const startAfterPaintUnlessRestoring = (options: HostOptions, services: Layer.Layer<WalletServices>): Layer.Layer<WalletServices> =>
+  hasStoredSession(options) ? services : Layer.unwrap(afterFirstPaint.pipe(Effect.as(services)))
+
 /**
  * Every service, live in a browser (storage falls back to memory where localStorage is unavailable). `overrides`
  * replaces the page's connectors or the family adapters.
@@ -98,11 +153,14 @@ export const liveLayer = (
   const adapters = (
     overrides.adapters !== undefined ? ChainAdapters.layer(overrides.adapters) : ChainAdapters.layerFrom(familyAdapters)
   ).pipe(Layer.provide(transport), Layer.provide(config))
-  return walletConnectAlertsLayer.pipe(
-    Layer.provideMerge(
-      coreLayer(
-        Layer.mergeAll(Storage.layerBrowser, Platform.layerBrowser, config, connectors, adapters, transport, FetchHttpClient.layer, walletConnect),
-        alerts
+  return startAfterPaintUnlessRestoring(
+    options,
+    walletConnectAlertsLayer.pipe(
+      Layer.provideMerge(
+        coreLayer(
+          Layer.mergeAll(Storage.layerBrowser, Platform.layerBrowser, config, connectors, adapters, transport, FetchHttpClient.layer, walletConnect),
+          alerts
+        )
       )
     )
   )
