@@ -9,7 +9,7 @@ import { WALLET_CONNECT_ICON, WalletConnect } from "../../../src/services/wallet
 import { walletLink } from "../../../src/services/walletconnect/links"
 import { applyVerifySetting, type UniversalProviderLike } from "../../../src/services/walletconnect/session"
 import { EIP155_METHODS, proposalNamespaces, SOLANA_METHODS } from "../../../src/services/walletconnect/namespaces"
-import { qrPath } from "../../../src/ui/components/QrCode/QrCode"
+import { dotsPath } from "../../../src/ui/components/QrCode/QrCode"
 import { choiceOf, type WalletEntry } from "../../../src/ui/views/walletEntries"
 
 describe("WalletConnect session proposal", () => {
@@ -55,13 +55,13 @@ describe("wallet links carrying a pairing URI", () => {
 })
 
 describe("the QR code path", () => {
-  it("draws exactly the dark modules uqr encodes", () => {
+  it("draws a dot for exactly each dark module uqr encodes, the three finder patterns left to their own shapes", () => {
     const code = encode("wc:abc@2?relay-protocol=irn&symKey=01", { ecc: "M", border: 0 })
+    const far = code.size - 7
+    const inFinder = (x: number, y: number) => (x < 7 && y < 7) || (x >= far && y < 7) || (x < 7 && y >= far)
     const drawn = code.data.map((row) => row.map(() => false))
-    for (const [, x, y, w] of qrPath(code.data).matchAll(/M(\d+) (\d+)h(\d+)v1h-\d+z/g)) {
-      for (let i = 0; i < Number(w); i++) drawn[Number(y)]![Number(x) + i] = true
-    }
-    expect(drawn).toEqual(code.data)
+    for (const [, x, y] of dotsPath(code.data).matchAll(/M(\d+)\.5 (\d+)\.08a/g)) drawn[Number(y)]![Number(x)] = true
+    expect(drawn).toEqual(code.data.map((row, y) => row.map((dark, x) => dark && !inFinder(x, y))))
   })
 })
 

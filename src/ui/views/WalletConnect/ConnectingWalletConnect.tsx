@@ -50,7 +50,7 @@ export function ConnectingWalletConnect(props: ViewProps<"ConnectingWalletConnec
       <div className={styles.stage}>
         <WalletIcon name={name} src={wallet.image_url} size={48} />
       </div>
-      <PairingPanel pairing={pairing} name={name} showQr={!isMobile} links={links} />
+      <PairingPanel pairing={pairing} name={name} logo={wallet.image_url} showQr={!isMobile} links={links} />
     </>
   )
 }

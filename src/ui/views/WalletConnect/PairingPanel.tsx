@@ -16,6 +16,8 @@ export interface PairingPanelProps {
   readonly pairing: Pairing
   /** Who the code is for: "WalletConnect" or the wallet's name. */
   readonly name: string
+  /** The wallet's icon (a URL or a data: URI), drawn in the centre of the code; none for WalletConnect itself. */
+  readonly logo?: string | undefined
   /** Show the QR code (desktop); on a phone the wallet is opened by its link instead. */
   readonly showQr: boolean
   /** Links that open a wallet with the URI, under the code. */
@@ -67,7 +69,7 @@ export function PairingPanel(props: PairingPanelProps): ReactNode {
       {props.showQr && (
         <div className={styles.qrBox}>
           {uri !== undefined ? (
-            <QrCode value={uri} label={`QR code to connect with ${name}`} />
+            <QrCode value={uri} label={`QR code to connect with ${name}`} logo={props.logo} />
           ) : (
             <Spinner size={24} label="Preparing the QR code" />
           )}
