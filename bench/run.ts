@@ -13,6 +13,7 @@ import { buildDemo, serveDemo, startDemoStack } from "../test/e2e/support/demo"
 import { installInjectedSolanaWallet } from "../test/e2e/support/injectedSolanaWallet"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
 import { truncateAddress } from "../src/domain/format"
+import { chunkBudgetRows } from "./chunks"
 import { failoverLabel, failoverRows } from "./rpc-failover"
 import { walletConnectRows } from "./walletconnect"
 
@@ -207,7 +208,8 @@ const main = async () => {
         target: "—",
         peers: ""
       })),
-      ...walletConnect
+      ...walletConnect,
+      ...chunkBudgetRows(outDir)
     ]
     console.log("wallet-runtime benchmarks (production build of demo/, Debian Chromium, local stack)")
     console.table(rows)
