@@ -276,6 +276,16 @@ describe("the demo in Chromium with an injected wallet", () => {
     expect(await page.locator("[data-wallet-runtime=modal]").getAttribute("data-wr-theme")).toBe("dark")
     await screenshot("desktop-dark-account")
     await closeModal()
+    await page.setViewportSize({ width: 390, height: 844 })
+    try {
+      await page.getByRole("button", { name: truncateAddress(ALICE, 4, 4), exact: true }).click()
+      await dialog().getByRole("button", { name: "Disconnect" }).waitFor()
+      expect(await page.locator("[data-wallet-runtime=modal]").getAttribute("data-wr-theme")).toBe("dark")
+      await screenshot("phone-dark-account")
+      await closeModal()
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 })
+    }
 
     await page.reload()
     await accountButton(ALICE).waitFor()
