@@ -50,7 +50,7 @@ export function App({ stack }: { readonly stack: DemoStack }) {
     <WalletRuntimeProvider options={options}>
       <div style={css.page}>
         <header style={css.header}>
-          <h1 style={css.title}>Wallet Runtime demo</h1>
+          <h1 className="demo-title" style={css.title}>Wallet Runtime demo</h1>
           <div style={css.row}>
             <ThemeToggle />
             <NetworkButton />
@@ -81,12 +81,14 @@ function ThemeToggle() {
       type="button"
       style={css.toggle}
       aria-pressed={themeMode === "dark"}
+      aria-label="Dark theme"
       onClick={() => {
         storeThemeMode(next)
         void setThemeMode(next)
       }}
     >
-      <span aria-hidden="true">{themeMode === "dark" ? "☾" : "☀"}</span> Dark theme
+      <span aria-hidden="true">{themeMode === "dark" ? "☾" : "☀"}</span>
+      <span className="demo-wide-only"> Dark theme</span>
     </button>
   )
 }
@@ -226,7 +228,7 @@ function SendTransaction({ stack }: { readonly stack: DemoStack }) {
             </select>
           </>
         )}
-        <label htmlFor="send-amount">Amount ({symbol})</label>
+        <label htmlFor="send-amount">{symbol !== "" ? `Amount (${symbol})` : "Amount"}</label>
         <input id="send-amount" value={amount} onChange={(e) => setAmount(e.target.value)} inputMode="decimal" style={css.input} />
         <button type="submit" disabled={!isConnected || value === undefined || receiver === "" || send.status === "pending"} style={css.button}>
           {send.status === "pending" ? (send.hash === undefined ? "Waiting for the wallet…" : "Waiting to be confirmed…") : "Send"}

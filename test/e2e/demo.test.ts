@@ -48,7 +48,7 @@ const openAndConnect = async () => {
 const screenshot = async (name: string) => {
   const folder = process.env["WR_SCREENSHOTS"]
   if (folder === undefined || folder === "") return
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)))
+  await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity).map((animation) => animation.finished)))
   await page.screenshot({ path: join(folder, `${name}.png`) })
 }
 
@@ -191,7 +191,7 @@ describe("the demo in Chromium with an injected wallet", () => {
     await page.getByRole("button", { name: "Connect wallet" }).click()
     await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).waitFor()
     // Colours are judged as the visitor sees them once the modal has finished fading in.
-    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)))
+    await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity).map((animation) => animation.finished)))
     await screenshot("desktop-light-connect")
     const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
     expect(
@@ -234,7 +234,7 @@ describe("the demo in Chromium with an injected wallet", () => {
     expect(await page.evaluate(() => document.activeElement?.textContent ?? "")).toContain("alice.wallet.test")
   })
 
-  it("on a phone (390 px): the account button shows the avatar and short address only, nothing is wider than the screen, the sheet is on screen", async () => {
+  it("on a phone (390 px): the account button shows the avatar and short address only, the network button its icon, nothing is wider than the screen, the sheet is on screen", async () => {
     await page.setViewportSize({ width: 390, height: 844 })
     try {
       const button = page.getByRole("button", { name: truncateAddress(ALICE, 4, 4), exact: true })
@@ -245,11 +245,14 @@ describe("the demo in Chromium with an injected wallet", () => {
       const box = await button.boundingBox()
       expect(box !== null && box.x >= 0 && box.x + box.width <= 390).toBe(true)
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      // The network button shows its icon alone; its name still says the network.
+      expect(await networkButton().innerText()).not.toContain("Local Chain A")
+      expect(await networkButton().getAttribute("aria-label")).toContain("Local Chain A")
       await screenshot("phone-page")
 
       await button.click()
       await dialog().getByRole("button", { name: "Disconnect" }).waitFor()
-      await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)))
+      await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity).map((animation) => animation.finished)))
       const sheet = await dialog().boundingBox()
       expect(sheet).not.toBeNull()
       expect(sheet!.x).toBeGreaterThanOrEqual(0)

@@ -1,4 +1,7 @@
-/** `<NetworkButton/>`: the active network (marked when unsupported); opens the Networks view. */
+/**
+ * `<NetworkButton/>`: the active network (marked when unsupported); opens the Networks view. On a phone-sized screen
+ * it shows the network's icon alone (its accessible name still says the network).
+ */
 import type { ReactNode } from "react"
 import { isUnsupportedNetwork } from "../../../domain/Network"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
@@ -6,6 +9,7 @@ import { openModalFn } from "../../atoms/modal"
 import { activeNetworkAtom } from "../../atoms/networks"
 import { preloadViews } from "../../views/registry"
 import { HostButton } from "../../components/HostButton/HostButton"
+import * as styles from "../../components/HostButton/HostButton.css"
 import { Icon } from "../../components/Icon/Icon"
 import { NetworkIcon } from "../../components/NetworkIcon/NetworkIcon"
 
@@ -36,7 +40,7 @@ export function NetworkButton(props: NetworkButtonProps): ReactNode {
       onClick={() => open({ view: unsupported ? "UnsupportedChain" : "Networks" })}
     >
       {unsupported ? <Icon name="warning" size={18} /> : <NetworkIcon network={network} size={22} />}
-      <span>{network.name}</span>
+      <span className={styles.wideOnly}>{network.name}</span>
     </HostButton>
   )
 }
