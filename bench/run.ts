@@ -3,13 +3,9 @@
  * Debian Chromium against the local stack, printed as one table with the targets and the peers' figures. Figures,
  * not assertions: nothing here fails a build.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { gzipSync } from "node:zlib"
 import type { Page } from "playwright-core"
-import { launchBrowser } from "../test/e2e/support/browser"
-import { buildDemo, serveDemo, startDemoStack } from "../test/e2e/support/demo"
+import { DEMO_PARTS, withDemo } from "../test/e2e/support/demo"
 import { installInjectedSolanaWallet } from "../test/e2e/support/injectedSolanaWallet"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
 import { truncateAddress } from "../src/domain/format"
@@ -57,29 +53,25 @@ const clickToVisible = (page: Page, buttonText: string, until: string, ...untilT
     [WAIT_FOR, buttonText, until, untilTexts] as const
   )
 
-const main = async () => {
-  const outDir = mkdtempSync(join(tmpdir(), "wr-bench-"))
-  const [stack] = await Promise.all([startDemoStack(), buildDemo(outDir)])
-  const demo = await serveDemo(outDir, stack.info)
-  const browser = await launchBrowser()
-  try {
-    const evm = stack.info.config.evm
+const main = () =>
+  withDemo(DEMO_PARTS, async ({ outDir, stack, url, browser }) => {
+    const evm = stack.config.evm
     if (evm === null) throw new Error("no EVM part")
     const wallet = await installInjectedWallet(browser.context, {
       privateKeys: evm.accounts.slice(0, 1).map((account) => account.privateKey as `0x${string}`),
       chains: evm.chains.map((chain) => ({ chainId: chain.chainId, name: `Local ${chain.chainId}`, rpcUrl: chain.rpcUrl })),
       chainId: 31337
     })
-    const solana = await installInjectedSolanaWallet(browser.context, { rpcUrl: stack.info.config.solana?.rpcUrl ?? "" })
+    const solana = await installInjectedSolanaWallet(browser.context, { rpcUrl: stack.config.solana?.rpcUrl ?? "" })
     const page = browser.page
-    const origin = new URL(demo.info.url).origin
+    const origin = new URL(url).origin
     // Every visit starts as a first visit: no stored session.
     const freshVisit = async () => {
       wallet.revoke()
       solana.revoke()
-      await page.goto(demo.info.url)
+      await page.goto(url)
       await page.evaluate(() => localStorage.clear())
-      await page.goto(demo.info.url)
+      await page.goto(url)
     }
 
     // 1 and 6: what the page loads and sends before the first click.
@@ -93,7 +85,7 @@ const main = async () => {
     await page.goto("about:blank")
     page.on("response", onResponse)
     const firstRequest = browser.requests.length
-    await page.goto(demo.info.url)
+    await page.goto(url)
     await page.getByRole("button", { name: "Connect wallet" }).waitFor()
     await page.waitForLoadState("networkidle")
     page.off("response", onResponse)
@@ -214,12 +206,6 @@ const main = async () => {
     console.log("wallet-runtime benchmarks (production build of demo/, Debian Chromium, local stack)")
     console.table(rows)
     console.log(`scripts before the first click: ${scripts.map((s) => `${s.url.replace(origin, "")} ${kib(s.gz)}`).join(", ")}`)
-  } finally {
-    await browser.close()
-    await demo.stop()
-    await stack.stop()
-    rmSync(outDir, { recursive: true, force: true })
-  }
-}
+  })
 
 await main()

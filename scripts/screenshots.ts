@@ -3,13 +3,10 @@
  * (1280 × 800) and phone (390 × 844) — on the production build of the demo against the local stack, with the injected
  * EVM test wallet. For people to look at before calling a visible change done; nothing is compared.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
 import type { Page } from "playwright-core"
-import { startDevstack } from "../devstack/main"
-import { launchBrowser } from "../test/e2e/support/browser"
-import { buildDemo, serveDemo } from "../test/e2e/support/demo"
+import { withDemo } from "../test/e2e/support/demo"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
 
 const folder = resolve(process.argv[2] ?? "screenshots")
@@ -19,14 +16,9 @@ const WALLET_NAME = "Wallet Runtime Test Wallet"
 
 const settle = (page: Page) => page.evaluate(() => Promise.allSettled(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity).map((animation) => animation.finished)))
 
-const main = async () => {
-  mkdirSync(folder, { recursive: true })
-  const outDir = mkdtempSync(join(tmpdir(), "wr-shots-"))
-  const [stack] = await Promise.all([startDevstack({ parts: ["evm", "solana", "relay", "services"] }), buildDemo(outDir)])
-  const demo = await serveDemo(outDir, stack.info)
-  const browser = await launchBrowser()
-  try {
-    const evm = stack.info.config.evm
+const main = () =>
+  withDemo(["evm", "solana", "relay", "services"], async ({ stack, url, browser }) => {
+    const evm = stack.config.evm
     if (evm === null) throw new Error("no EVM part")
     const wallet = await installInjectedWallet(browser.context, {
       privateKeys: evm.accounts.slice(0, 1).map((account) => account.privateKey as `0x${string}`),
@@ -49,12 +41,12 @@ const main = async () => {
         const at = (view: string) => `${view}-${theme}-${size}`
         wallet.revoke()
         await page.setViewportSize(viewport)
-        await page.goto(demo.info.url)
+        await page.goto(url)
         await page.evaluate((mode) => {
           localStorage.clear()
           localStorage.setItem("demo:theme", mode)
         }, theme)
-        await page.goto(demo.info.url)
+        await page.goto(url)
         await page.getByRole("button", { name: "Connect wallet" }).waitFor()
         await shot(at("page"))
 
@@ -107,12 +99,7 @@ const main = async () => {
         await close()
       }
     }
-  } finally {
-    await browser.close()
-    await demo.stop()
-    await stack.stop()
-    rmSync(outDir, { recursive: true, force: true })
-  }
-}
+  })
 
+mkdirSync(folder, { recursive: true })
 await main()

@@ -2,14 +2,16 @@
  * The demo as a visitor gets it: built for production once per run, served by a static server on loopback that
  * injects the running stack's config into the page, next to the stack's EVM chains, Solana network and services.
  */
-import { readFileSync, existsSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
 import { extname, join, normalize } from "node:path"
 import { fileURLToPath } from "node:url"
 import { demoStackConfig, injectDemoConfig } from "../../../devstack/demoConfig"
-import { type DevstackInfo, startDevstack } from "../../../devstack/main"
+import { type DevstackInfo, type DevstackPart, startDevstack } from "../../../devstack/main"
 import type { Started } from "../../../devstack/lib/Started"
+import { type Browser, launchBrowser } from "./browser"
 
 const demoRoot = fileURLToPath(new URL("../../../demo/", import.meta.url))
 
@@ -51,4 +53,31 @@ export const serveDemo = async (outDir: string, stack: DevstackInfo): Promise<St
 }
 
 /** The stack the demo needs: EVM chains, the Solana network and the services. */
-export const startDemoStack = (): Promise<Started<DevstackInfo>> => startDevstack({ parts: ["evm", "solana", "services"] })
+export const startDemoStack = (): Promise<Started<DevstackInfo>> => startDevstack({ parts: DEMO_PARTS })
+
+/** The stack parts the demo needs. */
+export const DEMO_PARTS: ReadonlyArray<DevstackPart> = ["evm", "solana", "services"]
+
+/** The demo built and served beside stack parts, with a fresh Chromium: what the bench and the screenshots drive. */
+export interface DemoSession {
+  readonly outDir: string
+  readonly stack: DevstackInfo
+  readonly url: string
+  readonly browser: Browser
+}
+
+/** Runs `use` against a freshly built demo on the given stack parts, then stops all of it and removes the build. */
+export const withDemo = async <A>(parts: ReadonlyArray<DevstackPart>, use: (session: DemoSession) => Promise<A>): Promise<A> => {
+  const outDir = mkdtempSync(join(tmpdir(), "wr-demo-"))
+  const [stack] = await Promise.all([startDevstack({ parts }), buildDemo(outDir)])
+  const demo = await serveDemo(outDir, stack.info)
+  const browser = await launchBrowser()
+  try {
+    return await use({ outDir, stack: stack.info, url: demo.info.url, browser })
+  } finally {
+    await browser.close()
+    await demo.stop()
+    await stack.stop()
+    rmSync(outDir, { recursive: true, force: true })
+  }
+}

@@ -1,8 +1,8 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
-/** The terms line under the list. */
-export const legal = style({
+/** A small centred line under the list: the terms, and "New to wallets?". */
+export const footnote = style({
   margin: 0,
   textAlign: "center",
   fontSize: vars.fontSize.small,
@@ -13,14 +13,6 @@ export const legal = style({
 export const link = style({
   color: vars.color.text,
   textDecoration: "underline"
-})
-
-/** The "New to wallets?" line under the list. */
-export const help = style({
-  margin: 0,
-  textAlign: "center",
-  fontSize: vars.fontSize.small,
-  color: vars.color.textMuted
 })
 
 /** "What is a wallet?": a link-looking button (it opens a view, it goes nowhere). */

@@ -88,14 +88,14 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
           </div>
         )}
       </div>
-      <p className={styles.help}>
+      <p className={styles.footnote}>
         New to wallets?{" "}
         <button type="button" className={styles.helpLink} onClick={() => push({ view: "WhatIsAWallet" })}>
           What is a wallet?
         </button>
       </p>
       {(options.termsConditionsUrl !== undefined || options.privacyPolicyUrl !== undefined) && (
-        <p className={styles.legal}>
+        <p className={styles.footnote}>
           By connecting a wallet, you agree to this site's{" "}
           {options.termsConditionsUrl !== undefined && (
             <a className={styles.link} href={options.termsConditionsUrl} target="_blank" rel="noreferrer noopener">

@@ -1,16 +1,15 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react"
-import { Effect, Stream, SubscriptionRef } from "effect"
+import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { encode } from "uqr"
 import type { WalletCatalogEntry } from "../../../../src/domain/Wallet"
 import type { WalletRuntime } from "../../../../src/runtime"
-import { makeFakeWallet } from "../../../../src/services/fakes/FakeWallet"
 import { Modal, type Route } from "../../../../src/services/Modal"
-import { type PairingState, WALLET_CONNECT_CONNECTOR_ID, WALLET_CONNECT_ICON, type WalletConnect } from "../../../../src/services/walletconnect/WalletConnect"
+import { WALLET_CONNECT_ICON } from "../../../../src/services/walletconnect/WalletConnect"
 import { finderPath, QrCode, qrLayout } from "../../../../src/ui/components/QrCode/QrCode"
 import { decodeQr } from "./qrDecoder"
-import { ALICE, findView, holdConnects, renderHost, runtimeFor, testWallet } from "./support"
+import { fakeWalletConnect, findView, holdConnects, remoteWallet, renderHost, runtimeFor, testWallet } from "./support"
 
 const URI =
   "wc:3c1f2e9a7b5d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6@2?relay-protocol=irn" +
@@ -208,30 +207,14 @@ describe("QrCode in the WalletConnect views", () => {
 
   /** A page whose WalletConnect shows `URI` once asked to. */
   const showUriOn = async (route: Route) => {
-    const remote = Effect.runSync(
-      makeFakeWallet({
-        id: WALLET_CONNECT_CONNECTOR_ID,
-        name: "WalletConnect",
-        type: "WALLET_CONNECT",
-        families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } }
-      })
-    )
+    const remote = remoteWallet()
     holdConnects(remote)
-    const pairing = Effect.runSync(SubscriptionRef.make<PairingState>({ _tag: "Idle" }))
-    const service: WalletConnect["Service"] = {
-      connector: remote.connector,
-      pairing,
-      freshUri: Effect.succeed(undefined),
-      replaceUri: Effect.void,
-      cancel: Effect.void,
-      alerts: Stream.empty,
-      loaded: Effect.succeed(false)
-    }
-    runtime = runtimeFor([remote, testWallet()], { walletConnect: service, platform: { isMobile: false } })
+    const wc = fakeWalletConnect(remote)
+    runtime = runtimeFor([remote, testWallet()], { walletConnect: wc.service, platform: { isMobile: false } })
     renderHost(runtime)
     await act(() => runtime!.run(Effect.flatMap(Modal, (m) => m.open(route))))
     const view = await findView(route.view)
-    act(() => Effect.runSync(SubscriptionRef.set(pairing, { _tag: "Ready", uri: URI, expiresAt: 230_000 })))
+    act(() => wc.show(URI))
     return within(view).findByRole("img", { name: /QR code/ })
   }
 

@@ -1,18 +1,18 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react"
-import { Effect, Stream, SubscriptionRef } from "effect"
+import { Effect, SubscriptionRef } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { UserRejected } from "../../../../src/domain/errors"
 import type { WalletCatalogEntry } from "../../../../src/domain/Wallet"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { Connection } from "../../../../src/services/Connection"
-import { type FakeWallet, makeFakeWallet } from "../../../../src/services/fakes/FakeWallet"
+import type { FakeWallet } from "../../../../src/services/fakes/FakeWallet"
 import { Modal, type Route } from "../../../../src/services/Modal"
 import { Storage } from "../../../../src/services/Storage/Storage"
 import * as Keys from "../../../../src/services/Storage/keys"
 import { walletLink } from "../../../../src/services/walletconnect/links"
-import { type PairingState, WALLET_CONNECT_CONNECTOR_ID, type WalletConnect } from "../../../../src/services/walletconnect/WalletConnect"
-import { ALICE, dialogClosed, findView, holdConnects, renderHost, runtimeFor, testWallet } from "./support"
+import { WALLET_CONNECT_CONNECTOR_ID } from "../../../../src/services/walletconnect/WalletConnect"
+import { dialogClosed, fakeWalletConnect, findView, holdConnects, remoteWallet, renderHost, runtimeFor, testWallet } from "./support"
 
 const URI_1 = "wc:7f6e5d4c@2?relay-protocol=irn&symKey=aaaa&expiryTimestamp=1"
 const URI_2 = "wc:1a2b3c4d@2?relay-protocol=irn&symKey=bbbb&expiryTimestamp=2"
@@ -25,33 +25,6 @@ const devWallet: WalletCatalogEntry = {
   desktop_link: null,
   webapp_link: "http://127.0.0.1:9/web/",
   chains: ["eip155:31337"]
-}
-
-/** The wallet at the other end of WalletConnect: a fake wallet behind WalletConnect's connector. */
-const remoteWallet = (): FakeWallet =>
-  Effect.runSync(
-    makeFakeWallet({
-      id: WALLET_CONNECT_CONNECTOR_ID,
-      name: "WalletConnect",
-      type: "WALLET_CONNECT",
-      families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } }
-    })
-  )
-
-/** A WalletConnect service whose pairing URI the test shows; its connector (when configured) is the remote wallet's. */
-const fakeWalletConnect = (remote: FakeWallet | undefined) => {
-  const pairing = Effect.runSync(SubscriptionRef.make<PairingState>({ _tag: "Idle" }))
-  const service: WalletConnect["Service"] = {
-    connector: remote?.connector,
-    pairing,
-    freshUri: Effect.succeed(undefined),
-    replaceUri: Effect.void,
-    cancel: Effect.void,
-    alerts: Stream.empty,
-    loaded: Effect.succeed(false)
-  }
-  const show = (uri: string) => Effect.runSync(SubscriptionRef.set(pairing, { _tag: "Ready", uri, expiresAt: 230_000 }))
-  return { service, show }
 }
 
 let runtime: WalletRuntime | undefined

@@ -1,6 +1,6 @@
 /** A wallet runtime over scripted fake wallets, and the host page of the component tests. */
 import { render, screen, waitFor } from "@testing-library/react"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Stream, SubscriptionRef } from "effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import type { ReactNode } from "react"
 import { expect } from "vitest"
@@ -9,7 +9,7 @@ import { testLayer } from "../../../../src/layers/Test"
 import { makeWalletRuntime, type WalletRuntime } from "../../../../src/runtime"
 import { type FakeWallet, type FakeWalletOptions, makeFakeWallet } from "../../../../src/services/fakes/FakeWallet"
 import type { PlatformInfo } from "../../../../src/services/Platform"
-import { WalletConnect } from "../../../../src/services/walletconnect/WalletConnect"
+import { type PairingState, WALLET_CONNECT_CONNECTOR_ID, WalletConnect } from "../../../../src/services/walletconnect/WalletConnect"
 import { AccountButton } from "../../../../src/ui/buttons/AccountButton/AccountButton"
 import { ConnectButton } from "../../../../src/ui/buttons/ConnectButton/ConnectButton"
 import { NetworkButton } from "../../../../src/ui/buttons/NetworkButton/NetworkButton"
@@ -101,3 +101,30 @@ export const findView = (view: string): Promise<HTMLElement> =>
 
 /** Waits until the dialog is gone. */
 export const dialogClosed = () => waitFor(() => expect(screen.queryByRole("dialog")).toBeNull())
+
+/** The wallet at the other end of WalletConnect: a fake wallet behind WalletConnect's connector. */
+export const remoteWallet = (): FakeWallet =>
+  Effect.runSync(
+    makeFakeWallet({
+      id: WALLET_CONNECT_CONNECTOR_ID,
+      name: "WalletConnect",
+      type: "WALLET_CONNECT",
+      families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } }
+    })
+  )
+
+/** A WalletConnect service whose pairing URI the test shows; its connector (when configured) is the remote wallet's. */
+export const fakeWalletConnect = (remote: FakeWallet | undefined) => {
+  const pairing = Effect.runSync(SubscriptionRef.make<PairingState>({ _tag: "Idle" }))
+  const service: WalletConnect["Service"] = {
+    connector: remote?.connector,
+    pairing,
+    freshUri: Effect.succeed(undefined),
+    replaceUri: Effect.void,
+    cancel: Effect.void,
+    alerts: Stream.empty,
+    loaded: Effect.succeed(false)
+  }
+  const show = (uri: string) => Effect.runSync(SubscriptionRef.set(pairing, { _tag: "Ready", uri, expiresAt: 230_000 }))
+  return { service, show }
+}
