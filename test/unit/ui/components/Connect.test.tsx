@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { FEATURED_WALLETS_COUNT } from "../../../../src/domain/constants"
 import type { WalletCatalogEntry } from "../../../../src/domain/Wallet"
 import type { WalletRuntime } from "../../../../src/runtime"
+import { Connection } from "../../../../src/services/Connection"
 import { Modal } from "../../../../src/services/Modal"
 import { type FakeAnswer, makeFakeHttp } from "../../support/fakeHttpClient"
 import { findView, renderHost, runtimeFor, testWallet } from "./support"
@@ -29,9 +30,9 @@ const wallets: ReadonlyArray<WalletCatalogEntry> = ["Alpha", "Beta", "Gamma", "D
 }))
 
 /** Opens Connect over a catalogue that answers `answer`. */
-const openConnect = async (answer: FakeAnswer) => {
+const openConnect = async (answer: FakeAnswer, options: Record<string, unknown> = {}) => {
   const http = makeFakeHttp((request) => (request.url.pathname.endsWith("/getWallets") ? answer : { status: 404, json: {} }))
-  runtime = runtimeFor(testWallet(), { http: http.layer })
+  runtime = runtimeFor(testWallet(), { http: http.layer, options })
   renderHost(runtime)
   await act(() => runtime!.run(Effect.flatMap(Modal, (m) => m.open({ view: "Connect" }))))
   const dialog = await findView("Connect")
@@ -98,5 +99,37 @@ describe("Connect: help for a visitor without a wallet", () => {
     await within(all).findByText("Alpha Wallet")
     fireEvent.click(within(all).getByRole("button", { name: "Back" }))
     await findView("WhatIsAWallet")
+  })
+})
+
+describe("Connect: the footer and the badges", () => {
+  const catalogue: FakeAnswer = { status: 200, json: { data: wallets, count: wallets.length } }
+
+  it("links the host's Terms and Privacy Policy, opening in a new tab; no legal line when the host names neither", async () => {
+    const { dialog } = await openConnect(catalogue, {
+      termsConditionsUrl: "https://host.example/terms",
+      privacyPolicyUrl: "https://host.example/privacy"
+    })
+    const terms = within(dialog).getByRole("link", { name: "Terms" })
+    const privacy = within(dialog).getByRole("link", { name: "Privacy Policy" })
+    expect(terms.getAttribute("href")).toBe("https://host.example/terms")
+    expect(privacy.getAttribute("href")).toBe("https://host.example/privacy")
+    expect(terms.getAttribute("target")).toBe("_blank")
+    expect(terms.getAttribute("rel")).toContain("noopener")
+    expect(terms.closest("p")?.textContent).toBe("By connecting a wallet, you agree to this site's Terms and Privacy Policy.")
+
+    cleanup()
+    await runtime?.dispose()
+    const { dialog: plain } = await openConnect(catalogue)
+    expect(within(plain).queryByRole("link")).toBeNull()
+    expect(within(plain).queryByText(/you agree/)).toBeNull()
+  })
+
+  it("a wallet used before comes before the others, marked Recent, and is not listed again among the catalogue's", async () => {
+    const { dialog } = await openConnect(catalogue)
+    await act(() => runtime!.run(Effect.flatMap(Connection, (connection) => connection.addRecentWallet(wallets[2]!))))
+    const list = within(dialog).getByRole("list", { name: "Wallets" })
+    await within(list).findByText("Recent")
+    expect(listOrder(list)).toEqual(["Gamma Wallet Recent", "Test Wallet Installed", "Alpha Wallet", "Beta Wallet", "Delta Wallet", "All wallets"])
   })
 })
