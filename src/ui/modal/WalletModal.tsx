@@ -23,6 +23,7 @@ import { Snackbar } from "../components/Snackbar/Snackbar"
 import { Spinner } from "../components/Spinner/Spinner"
 import { tabbables, useModalBehaviour } from "./useModalBehaviour"
 import * as styles from "./WalletModal.css"
+import { warmFont } from "./warmFont"
 import { whenIdle } from "./whenIdle"
 
 const subscribeNever = () => () => {}
@@ -47,9 +48,18 @@ export function WalletModal(): ReactNode {
   // as long as the modal component does, not the view.
   useAtomMount(switchNetworkFn)
   useAtomMount(disconnectFn)
-  // Once the page is idle, the views the modal opens with are fetched (our own code, from the page's own origin):
-  // the first click then shows its view at once instead of waiting for its chunks.
-  useEffect(() => whenIdle(() => preloadViews(OPENING_VIEWS)), [])
+  const theme = useThemeRoot()
+  // Once the page is idle, the views the modal opens with are fetched (our own code, from the page's own origin)
+  // and its font is looked up: the first click then shows its view at once instead of waiting for either.
+  useEffect(
+    () =>
+      whenIdle(() => {
+        preloadViews(OPENING_VIEWS)
+        warmFont(theme)
+      }),
+    // Again when the theme's classes change (another mode), not on every render.
+    [theme.className]
+  )
   if (state === undefined || !state.open || !isClient) return null
   const dialog = <ModalDialog state={state} embedded={options.enableEmbedded} />
   return options.enableEmbedded || options.disableAppend ? dialog : createPortal(dialog, document.body)

@@ -7,6 +7,8 @@ import { cleanup } from "@testing-library/react"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { WalletRuntime } from "../../../src/runtime"
 import { whenIdle } from "../../../src/ui/modal/whenIdle"
+import { root } from "../../../src/ui/theme/contract.css"
+import { darkTheme } from "../../../src/ui/theme/theme.css"
 import { OPENING_VIEWS, VIEWS } from "../../../src/ui/views/registry"
 import { renderHost, runtimeFor, testWallet } from "./components/support"
 
@@ -42,6 +44,31 @@ describe("the modal's views, fetched when the page is idle", () => {
     idle[0]?.()
     await vi.waitFor(() => expect(OPENING_VIEWS.every((view) => VIEWS[view].Component.loaded() !== undefined)).toBe(true))
     expect(VIEWS.AllWallets.Component.loaded()).toBeUndefined()
+  })
+
+  it("once idle, lays out a few hidden words in the modal's themed font, then removes them", async () => {
+    controlIdle()
+    runtime = runtimeFor(testWallet(), { options: { themeMode: "dark", themeVariables: { "--wr-font-family": "Georgia, serif" } } })
+    renderHost(runtime)
+    const appended: Array<HTMLElement> = []
+    const append = document.body.appendChild.bind(document.body)
+    const spy = vi.spyOn(document.body, "appendChild").mockImplementation(<T extends Node>(node: T): T => {
+      if (node instanceof HTMLElement) appended.push(node)
+      return append(node)
+    })
+    try {
+      idle[0]?.()
+    } finally {
+      spy.mockRestore()
+    }
+    const warmed = appended.find((element) => element.getAttribute("aria-hidden") === "true")
+    expect(warmed).toBeDefined()
+    expect(warmed!.classList.contains(root)).toBe(true)
+    expect(warmed!.classList.contains(darkTheme)).toBe(true)
+    expect(warmed!.style.getPropertyValue("--wr-font-family")).toBe("Georgia, serif")
+    expect(warmed!.style.visibility).toBe("hidden")
+    expect([...warmed!.children].map((words) => (words as HTMLElement).style.fontWeight)).toEqual(["400", "600", "700"])
+    expect(warmed!.isConnected).toBe(false)
   })
 
   it("without an idle callback, runs once the page has loaded; a cancelled task does not run", async () => {
