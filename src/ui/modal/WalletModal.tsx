@@ -80,7 +80,7 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
 
   const { route, key } = currentEntry(state)
   const view = viewOf(route.view)
-  useEffect(() => preloadViews(NEXT_VIEWS[route.view] ?? []), [route.view])
+  useEffect(() => whenIdle(() => preloadViews(NEXT_VIEWS[route.view] ?? [])), [route.view])
   return (
     <div
       {...theme}

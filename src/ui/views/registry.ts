@@ -103,7 +103,7 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
  */
 export const viewOf = (view: ModalView): ViewEntry => VIEWS[view] as unknown as ViewEntry
 
-/** The views a visitor is likely to reach next from each view: fetched in the background once it shows. */
+/** The views a visitor is likely to reach next from each view: fetched once the page is idle after it shows. */
 export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> } = {
   Connect: ["ConnectingExternal", "AllWallets", "WalletConnectBasic", "WhatIsAWallet"],
   WhatIsAWallet: ["AllWallets"],

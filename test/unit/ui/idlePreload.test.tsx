@@ -3,14 +3,16 @@
  * The first click shows its view at once: once the page is idle, the modal fetches the views it opens with (its own
  * code, nothing else), and not before. In a file of its own: the views' loaders are module state.
  */
-import { cleanup } from "@testing-library/react"
+import { act, cleanup } from "@testing-library/react"
+import { Effect } from "effect"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { WalletRuntime } from "../../../src/runtime"
 import { whenIdle } from "../../../src/ui/modal/whenIdle"
 import { root } from "../../../src/ui/theme/contract.css"
 import { darkTheme } from "../../../src/ui/theme/theme.css"
 import { OPENING_VIEWS, VIEWS } from "../../../src/ui/views/registry"
-import { renderHost, runtimeFor, testWallet } from "./components/support"
+import { Modal } from "../../../src/services/Modal"
+import { findView, renderHost, runtimeFor, testWallet } from "./components/support"
 
 let runtime: WalletRuntime | undefined
 const idle: Array<() => void> = []
@@ -78,5 +80,23 @@ describe("the modal's views, fetched when the page is idle", () => {
     whenIdle(() => ran.push("kept"))
     whenIdle(() => ran.push("cancelled"))()
     await vi.waitFor(() => expect(ran).toEqual(["kept"]))
+  })
+
+  it("the views a visitor may reach next from the view shown are fetched once the page is idle again, not while it opens", async () => {
+    controlIdle()
+    const fetchNext = vi.spyOn(VIEWS.AllWallets.Component, "load")
+    try {
+      runtime = runtimeFor(testWallet())
+      renderHost(runtime)
+      await act(() => runtime!.run(Effect.flatMap(Modal, (modal) => modal.open({ view: "Connect" }))))
+      await findView("Connect")
+      expect(fetchNext).not.toHaveBeenCalled()
+      for (const callback of idle.splice(0)) callback()
+      expect(fetchNext).toHaveBeenCalled()
+      await vi.waitFor(() => expect(VIEWS.AllWallets.Component.loaded()).toBeDefined())
+      expect(VIEWS.WhatIsAWallet.Component.loaded()).toBeDefined()
+    } finally {
+      fetchNext.mockRestore()
+    }
   })
 })
