@@ -142,6 +142,19 @@ describe("WalletConnect views", () => {
     expect(remote.calls).toEqual([])
   })
 
+  it("on a phone the WalletConnect view itself (a host's connect('walletConnect')) offers the wallets, not a code to scan", async () => {
+    const remote = remoteWallet()
+    holdConnects(remote)
+    const wc = start(remote, true)
+    await openOn({ view: "WalletConnectBasic" })
+    const view = await findView("WalletConnectBasic")
+    act(() => wc.show(URI_1))
+    expect(await within(view).findByRole("heading", { name: "Continue in WalletConnect" })).toBeTruthy()
+    expect(within(view).queryByRole("img", { name: /QR code/ })).toBeNull()
+    fireEvent.click(within(view).getByRole("button", { name: "Choose your wallet" }))
+    await findView("AllWallets")
+  })
+
   it("on a phone opens the catalogue wallet by its link, and remembers the wallet and the link on success", async () => {
     const remote = remoteWallet()
     const held = holdConnects(remote)
