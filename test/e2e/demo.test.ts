@@ -93,6 +93,37 @@ describe("the demo in Chromium with an injected wallet", () => {
     expect(made.filter((url) => !url.startsWith(origin))).toEqual([])
   })
 
+  it("the catalogue's rows hold their place while it answers: the dialog keeps its size and position when they arrive", async () => {
+    let release = () => {}
+    const answered = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    // The real catalogue's answer, held back until the test has looked at the placeholders.
+    await page.route("**/getWallets?**", async (route) => {
+      await answered
+      await route.continue()
+    })
+    try {
+      await page.reload()
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).waitFor()
+      await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity).map((animation) => animation.finished)))
+      expect(await dialog().locator("[data-wr-skeleton]").count()).toBe(4)
+      const before = await dialog().boundingBox()
+      release()
+      await dialog().getByRole("button", { name: /Devstack Test Wallet$/ }).waitFor()
+      expect(await dialog().locator("[data-wr-skeleton]").count()).toBe(0)
+      const after = await dialog().boundingBox()
+      expect(before).not.toBeNull()
+      expect(Math.abs(after!.y - before!.y)).toBeLessThan(1)
+      expect(Math.abs(after!.height - before!.height)).toBeLessThan(1)
+    } finally {
+      release()
+      await page.unroute("**/getWallets?**")
+    }
+    await closeModal()
+  })
+
   it("connects: the modal closes, and the account view shows the address and the anvil balance", async () => {
     await openAndConnect()
     await accountButton(ALICE).click()
