@@ -113,8 +113,11 @@ export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> 
   UnsupportedChain: ["Networks", "Connect"]
 }
 
-/** The views the modal opens with (Connect, or Account once connected): fetched when the page is idle. */
-export const OPENING_VIEWS: ReadonlyArray<ModalView> = ["Connect", "Account"]
+/**
+ * The views of a first visit, fetched when the page is idle: what the modal opens with (Connect, or Account once
+ * connected) and what choosing an installed wallet shows (ConnectingExternal), together under 4 KiB gz.
+ */
+export const OPENING_VIEWS: ReadonlyArray<ModalView> = ["Connect", "Account", "ConnectingExternal"]
 
 /** Fetches views ahead of need (a failure is left for the moment the view is really opened). */
 export const preloadViews = (views: ReadonlyArray<ModalView>): void => {

@@ -41,7 +41,7 @@ describe("the modal's views, fetched when the page is idle", () => {
     runtime = runtimeFor(testWallet())
     renderHost(runtime)
     expect(idle).toHaveLength(1)
-    expect(OPENING_VIEWS.map((view) => VIEWS[view].Component.loaded())).toEqual([undefined, undefined])
+    expect(OPENING_VIEWS.map((view) => VIEWS[view].Component.loaded())).toEqual([undefined, undefined, undefined])
 
     idle[0]?.()
     await vi.waitFor(() => expect(OPENING_VIEWS.every((view) => VIEWS[view].Component.loaded() !== undefined)).toBe(true))
