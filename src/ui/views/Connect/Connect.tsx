@@ -5,7 +5,7 @@
  * wallets are marked; "All wallets" leads to the full list. Choosing a row hands it to the connect flow.
  */
 import type { ReactNode } from "react"
-import { type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
+import { CONNECTOR_ORDER, type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
 import { orderConnectors } from "../../../domain/rules"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
@@ -23,8 +23,8 @@ import type { ViewProps } from "../types"
 import { choiceOf, connectorEntry, connectorsReported, installedConnectors, listingEntry, type WalletEntry, walletEntry } from "../walletEntries"
 import * as styles from "./Connect.css"
 
-// The groups listed above the catalogue's rows (spec 9's order: WalletConnect, recent, installed, then featured).
-const BEFORE_FEATURED: ReadonlyArray<ConnectorGroup> = ["walletConnect", "recent", "injected"]
+// The groups listed above the catalogue's rows, in spec 9's order.
+const BEFORE_FEATURED: ReadonlyArray<ConnectorGroup> = CONNECTOR_ORDER.slice(0, CONNECTOR_ORDER.indexOf("featured"))
 
 /** The Connect view. */
 export function Connect(_props: ViewProps<"Connect">): ReactNode {
