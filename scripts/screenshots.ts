@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
-import type { Page } from "playwright-core"
+import { animationsSettled } from "../test/e2e/support/browser"
 import { withDemo } from "../test/e2e/support/demo"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
 
@@ -14,7 +14,6 @@ const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, heig
 const THEMES = ["light", "dark"] as const
 const WALLET_NAME = "Wallet Runtime Test Wallet"
 
-const settle = (page: Page) => page.evaluate(() => Promise.allSettled(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity).map((animation) => animation.finished)))
 
 const main = () =>
   withDemo(["evm", "solana", "relay", "services"], async ({ stack, url, browser }) => {
@@ -28,7 +27,7 @@ const main = () =>
     const page = browser.page
     const dialog = () => page.getByRole("dialog")
     const shot = async (name: string) => {
-      await settle(page)
+      await animationsSettled(page)
       await page.screenshot({ path: join(folder, `${name}.png`) })
       console.log(`saved ${name}.png`)
     }

@@ -13,7 +13,7 @@ import type { DevstackInfo } from "../../devstack/main"
 import type { Started } from "../../devstack/lib/Started"
 import type { TestWallet } from "../../devstack/wallet/testWallet"
 import { formatAmount, formatUnits, truncateAddress } from "../../src/domain/format"
-import { type Browser, isLoopback, launchBrowser } from "./support/browser"
+import { animationsSettled, type Browser, isLoopback, launchBrowser } from "./support/browser"
 import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
 import { installInjectedWallet } from "./support/injectedWallet"
 
@@ -48,7 +48,7 @@ const openAndConnect = async () => {
 const screenshot = async (name: string) => {
   const folder = process.env["WR_SCREENSHOTS"]
   if (folder === undefined || folder === "") return
-  await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity).map((animation) => animation.finished)))
+  await animationsSettled(page)
   await page.screenshot({ path: join(folder, `${name}.png`) })
 }
 
@@ -107,7 +107,7 @@ describe("the demo in Chromium with an injected wallet", () => {
       await page.reload()
       await page.getByRole("button", { name: "Connect wallet" }).click()
       await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).waitFor()
-      await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity).map((animation) => animation.finished)))
+      await animationsSettled(page)
       expect(await dialog().locator("[data-wr-skeleton]").count()).toBe(4)
       const before = await dialog().boundingBox()
       release()
@@ -222,7 +222,7 @@ describe("the demo in Chromium with an injected wallet", () => {
     await page.getByRole("button", { name: "Connect wallet" }).click()
     await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).waitFor()
     // Colours are judged as the visitor sees them once the modal has finished fading in.
-    await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity).map((animation) => animation.finished)))
+    await animationsSettled(page)
     await screenshot("desktop-light-connect")
     const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
     expect(
@@ -283,7 +283,7 @@ describe("the demo in Chromium with an injected wallet", () => {
 
       await button.click()
       await dialog().getByRole("button", { name: "Disconnect" }).waitFor()
-      await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity).map((animation) => animation.finished)))
+      await animationsSettled(page)
       const sheet = await dialog().boundingBox()
       expect(sheet).not.toBeNull()
       expect(sheet!.x).toBeGreaterThanOrEqual(0)

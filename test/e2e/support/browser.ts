@@ -63,3 +63,18 @@ export const launchBrowser = async (): Promise<Browser> => {
     }
   }
 }
+
+/**
+ * Waits until the page's finite animations (the modal fading in, a sheet rising) have finished, so what is measured
+ * or photographed is what the visitor sees at rest; endless ones (spinners, placeholders) are not waited for.
+ */
+export const animationsSettled = async (page: Page): Promise<void> => {
+  await page.evaluate(() =>
+    Promise.allSettled(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished)
+    )
+  )
+}
