@@ -11,8 +11,10 @@ const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.pee
 const isExternal = (id: string) => external.some((name) => id === name || id.startsWith(`${name}/`))
 
 /**
- * What a host loads at start, made one core chunk and one view chunk: a host's bundler then receives each as one module
- * and keeps it in one piece. Guarded by test/unit/build.test.ts.
+ * What a host loads at start, and what follows, each made one chunk: a host's bundler then receives each as one module
+ * and keeps it in one piece. `shell` is all `wallet-runtime/react` loads at start (React code only, no Effect);
+ * `core` is what `makeWalletRuntime` starts and `view` the React side of the runtime, both fetched once the page is
+ * idle; `networks` the well-known network definitions a host names in its options. Guarded by test/unit/build.test.ts.
  */
 const graph = eagerGraph(isExternal)
 
@@ -30,6 +32,7 @@ export default defineConfig({
       entry: {
         index: "src/index.ts",
         react: "src/react.ts",
+        atoms: "src/atoms.ts",
         testing: "src/testing.ts"
       },
       formats: ["es"],
@@ -40,13 +43,10 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // What `makeWalletRuntime` starts, then what the provider and the modal render before any view.
-            { name: "core", test: graph.eager(["/src/runtime.ts"]), priority: 2 },
-            {
-              name: "view",
-              test: graph.eager(["/src/ui/react/WalletRuntimeProvider.tsx", "/src/ui/modal/WalletModal.tsx"], "/src/runtime.ts"),
-              priority: 1
-            }
+            { name: "networks", test: /[\\/]src[\\/]domain[\\/](networks|constants)\.ts$/, priority: 4 },
+            { name: "shell", test: graph.eager(["/src/react.ts"]), priority: 3 },
+            { name: "core", test: graph.eager(["/src/runtime.ts"], "/src/react.ts"), priority: 2 },
+            { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 }
           ]
         }
       }

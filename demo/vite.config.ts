@@ -25,7 +25,8 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^wallet-runtime$/, replacement: src("index.ts") },
-      { find: /^wallet-runtime\/react$/, replacement: src("react.ts") }
+      { find: /^wallet-runtime\/react$/, replacement: src("react.ts") },
+      { find: /^wallet-runtime\/atoms$/, replacement: src("atoms.ts") }
     ]
   },
   build: {
@@ -38,12 +39,10 @@ export default defineConfig({
           groups: [
             // React in a chunk of its own, so the benchmark can tell the host's framework from what we add.
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
-            { name: "core", test: graph.eager(["/src/runtime.ts"]), priority: 2 },
-            {
-              name: "view",
-              test: graph.eager(["/src/ui/react/WalletRuntimeProvider.tsx", "/src/ui/modal/WalletModal.tsx"], "/src/runtime.ts"),
-              priority: 1
-            }
+            { name: "networks", test: /[\\/]src[\\/]domain[\\/](networks|constants)\.ts$/, priority: 5 },
+            { name: "shell", test: graph.eager(["/src/react.ts"]), priority: 4 },
+            { name: "core", test: graph.eager(["/src/runtime.ts"], "/src/react.ts"), priority: 2 },
+            { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 }
           ]
         }
       }

@@ -197,32 +197,34 @@ export {
 } from "./domain/Names"
 
 export {
-  bitcoin,
-  bitcoinTestnet,
   BlockExplorer,
   CaipNetwork,
   caipNetworkIdOf,
-  ethereum,
   expectedCaipNetworkId,
   findNetwork,
   isSameNetwork,
   isUnsupportedNetwork,
-  localChainA,
-  localChainB,
-  localSolana,
   NativeCurrency,
   NetworkAssets,
   NetworkChainId,
-  polkadot,
   RpcUrls,
   RpcUrlSet,
-  solana,
-  solanaDevnet,
   UNSUPPORTED_NETWORK_NAME,
   unsupportedNetwork,
-  WELL_KNOWN_NETWORKS,
   withDefaultRpcUrls
 } from "./domain/Network"
+export {
+  bitcoin,
+  bitcoinTestnet,
+  ethereum,
+  localChainA,
+  localChainB,
+  localSolana,
+  polkadot,
+  solana,
+  solanaDevnet,
+  WELL_KNOWN_NETWORKS
+} from "./domain/networks"
 
 export {
   AllWalletsOption,

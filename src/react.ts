@@ -1,35 +1,8 @@
 /**
- * wallet-runtime/react: the provider and hooks for React hosts, our small atom bindings, and the atoms behind them
- * for hosts that compose their own views.
+ * wallet-runtime/react: the provider, the hooks, the buttons and the modal for React hosts. What a page loads at
+ * start from here is React code only; the runtime's code follows once the page is idle (see WalletRuntimeProvider).
+ * The atoms behind the hooks, for hosts that compose their own views, are in `wallet-runtime/atoms`.
  */
-export {
-  RegistryProvider,
-  type RegistryProviderProps,
-  useAtom,
-  useAtomMount,
-  useAtomPromise,
-  useAtomPromiseExit,
-  useAtomRefresh,
-  useAtomSet,
-  useAtomValue,
-  useRegistry
-} from "./ui/atom-react/hooks"
-export {
-  activeAccountAtom,
-  chooseWalletFn,
-  connectionAtom,
-  connectionStateAtom,
-  connectorsAtom,
-  connectorsStateAtom,
-  type ConnectorView,
-  connectProgressAtom,
-  disconnectFn
-} from "./ui/atoms/connection"
-export { closeModalFn, goBackFn, modalAtom, modalStateAtom, openModalFn, pushRouteFn } from "./ui/atoms/modal"
-export { activeNetworkAtom, networksStateAtom, requestedNetworksAtom, switchNetworkFn } from "./ui/atoms/networks"
-export { notificationsAtom, notificationsStateAtom } from "./ui/atoms/notifications"
-export { type StateResult, walletRuntimeAtom } from "./ui/atoms/runtime"
-export { setThemeModeFn, setThemeVariablesFn, themeAtom, themeStateAtom } from "./ui/atoms/theme"
 export {
   type ActionState,
   useAccount,
@@ -54,7 +27,8 @@ export {
   useWalletRequest
 } from "./ui/react/hooks"
 export { useWalletRuntime, WalletRuntimeProvider, type WalletRuntimeProviderProps } from "./ui/react/WalletRuntimeProvider"
-export { AccountButton, type AccountButtonProps } from "./ui/buttons/AccountButton/AccountButton"
-export { ConnectButton, type ConnectButtonProps } from "./ui/buttons/ConnectButton/ConnectButton"
-export { NetworkButton, type NetworkButtonProps } from "./ui/buttons/NetworkButton/NetworkButton"
+export { AccountButton } from "./ui/buttons/AccountButton/AccountButton"
+export { ConnectButton } from "./ui/buttons/ConnectButton/ConnectButton"
+export { NetworkButton } from "./ui/buttons/NetworkButton/NetworkButton"
+export type { AccountButtonProps, ConnectButtonProps, NetworkButtonProps } from "./ui/buttons/props"
 export { WalletModal } from "./ui/modal/WalletModal"

@@ -19,7 +19,7 @@ import {
 } from "../../devstack/wallet/solana/standardWallet"
 import { type AuthorisationStore, makeTestWallet, readableMessage } from "../../devstack/wallet/testWallet"
 import type { DemoStack } from "./config"
-import { localChainA, localChainB } from "../../src/domain/Network"
+import { localChainA, localChainB } from "../../src/domain/networks"
 
 /** The wallet's name, the same in EIP-6963 and in the Wallet Standard: one wallet, two chain families. */
 export const DEV_WALLET_NAME = "Dev Test Wallet"

@@ -1,5 +1,5 @@
 import { defineChain } from "viem"
-import { localChainA, localChainB } from "../../src/domain/Network"
+import { localChainA, localChainB } from "../../src/domain/networks"
 
 /** The chain ids of the two local EVM chains. */
 export const devChainIds = [31337, 31338] as const

@@ -1,9 +1,8 @@
 /**
  * Networks (spec point 3, "Network (CAIP)"): the chains a host offers, each named by its CAIP-2 id, plus the
- * well-known definitions the product and the demo use, and the placeholder for a chain outside the host's list.
+ * placeholder for a chain outside the host's list. The well-known definitions are in `networks.ts`.
  */
 import { Schema } from "effect"
-import { BITCOIN_DECIMALS, SOLANA_DECIMALS } from "./constants"
 import { type CaipNetworkId, CaipNetworkId as CaipNetworkIdSchema, ChainNamespace } from "./Caip"
 
 /** The native currency of a network. */
@@ -97,127 +96,6 @@ export const withDefaultRpcUrls = (network: CaipNetwork, rpc: RpcUrlSet): CaipNe
   ...network,
   rpcUrls: { ...network.rpcUrls, default: rpc }
 })
-
-// Well-known definitions are literal data: decoding them at import would cost every host start-up time and keep
-// them from being tree-shaken, so the unit tests decode each one instead.
-const define = (network: typeof CaipNetwork.Encoded): CaipNetwork => network as CaipNetwork
-
-/** Ethereum mainnet, `eip155:1`. */
-export const ethereum = /* @__PURE__ */ define({
-  id: 1,
-  caipNetworkId: "eip155:1",
-  chainNamespace: "eip155",
-  name: "Ethereum",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: ["https://cloudflare-eth.com"] } },
-  blockExplorers: { default: { name: "Etherscan", url: "https://etherscan.io" } }
-})
-
-/** The first local anvil chain of the devstack, `eip155:31337`; its RPC URL is set when the stack starts. */
-export const localChainA = /* @__PURE__ */ define({
-  id: 31337,
-  caipNetworkId: "eip155:31337",
-  chainNamespace: "eip155",
-  name: "Local Chain A",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
-  testnet: true
-})
-
-/** The second local anvil chain of the devstack, `eip155:31338`; its RPC URL is set when the stack starts. */
-export const localChainB = /* @__PURE__ */ define({
-  id: 31338,
-  caipNetworkId: "eip155:31338",
-  chainNamespace: "eip155",
-  name: "Local Chain B",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: ["http://127.0.0.1:8546"] } },
-  testnet: true
-})
-
-/** Solana mainnet, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` (the genesis-hash prefix). */
-export const solana = /* @__PURE__ */ define({
-  id: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
-  caipNetworkId: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
-  chainNamespace: "solana",
-  name: "Solana",
-  nativeCurrency: { name: "Solana", symbol: "SOL", decimals: SOLANA_DECIMALS },
-  rpcUrls: { default: { http: ["https://api.mainnet-beta.solana.com"] } },
-  blockExplorers: { default: { name: "Solscan", url: "https://solscan.io" } }
-})
-
-/** Solana devnet, `solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1`. */
-export const solanaDevnet = /* @__PURE__ */ define({
-  id: "EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
-  caipNetworkId: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
-  chainNamespace: "solana",
-  name: "Solana Devnet",
-  nativeCurrency: { name: "Solana", symbol: "SOL", decimals: SOLANA_DECIMALS },
-  rpcUrls: { default: { http: ["https://api.devnet.solana.com"] } },
-  blockExplorers: { default: { name: "Solscan", url: "https://solscan.io" } },
-  testnet: true
-})
-
-/**
- * The local Solana network of the devstack, named like every Solana cluster by its genesis hash (the devstack's
- * ledger starts from a fixed genesis, so the id is the same on every run); its RPC URL is set when the stack starts.
- */
-export const localSolana = /* @__PURE__ */ define({
-  id: "AuCF5cjfQuAmAvgqiCQAJBTxY1RURhk6",
-  caipNetworkId: "solana:AuCF5cjfQuAmAvgqiCQAJBTxY1RURhk6",
-  chainNamespace: "solana",
-  name: "Local Solana",
-  nativeCurrency: { name: "Solana", symbol: "SOL", decimals: SOLANA_DECIMALS },
-  rpcUrls: { default: { http: ["http://127.0.0.1:8899"], webSocket: ["ws://127.0.0.1:8900"] } },
-  testnet: true
-})
-
-/** Bitcoin mainnet, `bip122:000000000019d6689c085ae165831e93`. */
-export const bitcoin = /* @__PURE__ */ define({
-  id: "000000000019d6689c085ae165831e93",
-  caipNetworkId: "bip122:000000000019d6689c085ae165831e93",
-  chainNamespace: "bip122",
-  name: "Bitcoin",
-  nativeCurrency: { name: "Bitcoin", symbol: "BTC", decimals: BITCOIN_DECIMALS },
-  rpcUrls: { default: { http: ["https://mempool.space/api"] } },
-  blockExplorers: { default: { name: "Mempool", url: "https://mempool.space" } }
-})
-
-/** Bitcoin testnet, `bip122:000000000933ea01ad0ee984209779ba`. */
-export const bitcoinTestnet = /* @__PURE__ */ define({
-  id: "000000000933ea01ad0ee984209779ba",
-  caipNetworkId: "bip122:000000000933ea01ad0ee984209779ba",
-  chainNamespace: "bip122",
-  name: "Bitcoin Testnet",
-  nativeCurrency: { name: "Bitcoin", symbol: "BTC", decimals: BITCOIN_DECIMALS },
-  rpcUrls: { default: { http: ["https://mempool.space/testnet/api"] } },
-  blockExplorers: { default: { name: "Mempool", url: "https://mempool.space/testnet" } },
-  testnet: true
-})
-
-/** Polkadot relay chain, `polkadot:91b171bb158e2d3848fa23a9f1c25182` (the genesis-hash prefix). */
-export const polkadot = /* @__PURE__ */ define({
-  id: "91b171bb158e2d3848fa23a9f1c25182",
-  caipNetworkId: "polkadot:91b171bb158e2d3848fa23a9f1c25182",
-  chainNamespace: "polkadot",
-  name: "Polkadot",
-  nativeCurrency: { name: "Polkadot", symbol: "DOT", decimals: 10 },
-  rpcUrls: { default: { http: ["https://rpc.polkadot.io"], webSocket: ["wss://rpc.polkadot.io"] } },
-  blockExplorers: { default: { name: "Subscan", url: "https://polkadot.subscan.io" } }
-})
-
-/** Every well-known network above. */
-export const WELL_KNOWN_NETWORKS: ReadonlyArray<CaipNetwork> = [
-  ethereum,
-  localChainA,
-  localChainB,
-  solana,
-  solanaDevnet,
-  localSolana,
-  bitcoin,
-  bitcoinTestnet,
-  polkadot
-]
 
 /** Name of the placeholder network for a chain the host did not configure (spec point 4). */
 export const UNSUPPORTED_NETWORK_NAME = "Unsupported Network"

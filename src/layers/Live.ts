@@ -16,8 +16,8 @@ import { type ConnectorSource, Connectors } from "../services/connectors/Connect
 import { browserEip155Source } from "../services/connectors/eip6963"
 import { Platform } from "../services/Platform"
 import { RpcTransport } from "../services/RpcTransport/RpcTransport"
-import * as Keys from "../services/Storage/keys"
-import { Storage, storagePath } from "../services/Storage/Storage"
+import { hasStoredConnection } from "../services/Storage/paths"
+import { Storage } from "../services/Storage/Storage"
 import { WalletConnect } from "../services/walletconnect/WalletConnect"
 import { walletConnectAlertsLayer } from "../services/walletconnect/wiring"
 import { coreLayer, type WalletServices } from "./Core"
@@ -110,30 +110,13 @@ const afterFirstPaint: Effect.Effect<void> = Effect.callback<void>((resume) => {
 })
 
 /**
- * True when this browser holds a session of a configured family to restore (its stored status is not
- * "disconnected"). Read straight from localStorage, once, before any service exists; unreadable storage counts as
- * none (the Storage service then says why).
- */
-const hasStoredSession = (options: HostOptions): boolean => {
-  try {
-    if (typeof localStorage === "undefined") return false
-    return namespacesOf(options).some((namespace) => {
-      const stored = localStorage.getItem(storagePath(Keys.connectionStatus(namespace)))
-      return stored !== null && stored !== JSON.stringify("disconnected")
-    })
-  } catch {
-    return false
-  }
-}
-
-/**
  * A first-time visitor's page paints its buttons before the services are built (building them takes tens of
  * milliseconds of script): what they would show, "Connect wallet", is what the page shows meanwhile. A visitor with
  * a session to restore gets the services during the first render, so the button never shows "Connect wallet"
  * before "Reconnecting…".
  */
-const startAfterPaintUnlessRestoring = (options: HostOptions, services: Layer.Layer<WalletServices>): Layer.Layer<WalletServices> =>
-  hasStoredSession(options) ? services : Layer.unwrap(afterFirstPaint.pipe(Effect.as(services)))
+const startAfterPaintUnlessRestoring = (services: Layer.Layer<WalletServices>): Layer.Layer<WalletServices> =>
+  hasStoredConnection() ? services : Layer.unwrap(afterFirstPaint.pipe(Effect.as(services)))
 
 /**
  * Every service, live in a browser (storage falls back to memory where localStorage is unavailable). `overrides`
@@ -154,7 +137,6 @@ export const liveLayer = (
     overrides.adapters !== undefined ? ChainAdapters.layer(overrides.adapters) : ChainAdapters.layerFrom(familyAdapters)
   ).pipe(Layer.provide(transport), Layer.provide(config))
   return startAfterPaintUnlessRestoring(
-    options,
     walletConnectAlertsLayer.pipe(
       Layer.provideMerge(
         coreLayer(

@@ -1,9 +1,9 @@
 /**
- * The shape of the library's build, as a host's bundler receives it: what `makeWalletRuntime` starts is one chunk
- * (core), what the provider and the modal render before any view is one more (view), and each family's code,
- * WalletConnect's session and the bundled wallet list stay in chunks of their own that nothing loaded at start
- * imports. A host's bundler otherwise cuts code shared with the lazily loaded parts into many small files that all load
- * at start (more requests, more bytes before the first click).
+ * The shape of the library's build, as a host's bundler receives it: what `wallet-runtime/react` loads at start is
+ * React code only (shell), with no Effect; what `makeWalletRuntime` starts is one chunk (core) and the React side of
+ * the runtime one more (view), both reached only through `import()`; each family's code, WalletConnect's session and
+ * the bundled wallet list stay in chunks of their own that nothing loaded at start imports. A host's bundler otherwise
+ * cuts code shared with the lazily loaded parts into many small files that all load at start.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -62,18 +62,31 @@ const loadedAtOnce = (fileName: string): ReadonlyArray<Chunk> => {
 const modulesOf = (list: ReadonlyArray<Chunk>) => list.flatMap((c) => c.moduleIds.map((id) => id.replace(`${root}/`, "")))
 
 describe("the library build", () => {
-  it("keeps what a React host loads at start in a core chunk and a view chunk", () => {
-    const atStart = loadedAtOnce("react.js").map((c) => c.name)
-    expect(atStart.filter((name) => name === "core")).toHaveLength(1)
-    expect(atStart.filter((name) => name === "view")).toHaveLength(1)
+  it("keeps what a React host loads at start to React code: no Effect, no runtime", () => {
+    const atStart = loadedAtOnce("react.js")
+    expect(atStart.map((c) => c.name).sort()).toEqual(["react", "shell"])
+    expect(atStart.flatMap((c) => c.imports).filter((i) => !i.endsWith(".js")).sort()).toEqual(
+      expect.arrayContaining(["react"])
+    )
+    expect(atStart.flatMap((c) => c.imports).filter((i) => i === "effect" || i.startsWith("effect/"))).toEqual([])
+    expect(modulesOf(atStart)).toEqual(
+      expect.arrayContaining(["src/ui/react/WalletRuntimeProvider.tsx", "src/ui/react/hooks.ts", "src/ui/buttons/ConnectButton/ConnectButton.tsx"])
+    )
+    expect(modulesOf(atStart).filter((id) => id.startsWith("src/services/") && !id.endsWith("/paths.ts"))).toEqual([])
+    // The runtime and the modal follow through import(): one chunk each, not pieces.
     const core = chunks.find((c) => c.name === "core")
-    expect(core?.moduleIds.map((id) => id.replace(`${root}/`, ""))).toEqual(
+    expect(modulesOf(core ? [core] : [])).toEqual(
       expect.arrayContaining(["src/runtime.ts", "src/layers/Live.ts", "src/services/Connection.ts", "src/services/ConnectFlow.ts"])
     )
-    // The provider, the modal's frame and the host buttons, beside the core.
-    expect(chunks.find((c) => c.name === "view")?.moduleIds.map((id) => id.replace(`${root}/`, ""))).toEqual(
-      expect.arrayContaining(["src/ui/react/WalletRuntimeProvider.tsx", "src/ui/modal/WalletModal.tsx"])
-    )
+    const view = chunks.find((c) => c.name === "view")
+    expect(modulesOf(view ? [view] : [])).toEqual(expect.arrayContaining(["src/ui/react/core.ts", "src/ui/modal/ModalRoot.tsx"]))
+    expect(atStart.flatMap((c) => c.dynamicImports)).toContain(view?.fileName)
+  })
+
+  it("gives a host naming a well-known network those few objects, not the runtime", () => {
+    const networks = chunkNamed(chunks.find((c) => c.name === "networks")?.fileName ?? "networks")
+    expect(networks.imports).toEqual([])
+    expect(chunkNamed("index.js").imports).toContain(networks.fileName)
   })
 
   it("loads no family's code, no WalletConnect session and no view before they are needed", () => {
@@ -96,7 +109,7 @@ describe("the library build", () => {
     expect(modulesOf(core ? [core] : []).filter((id) => LAZY.includes(id))).toEqual([])
     for (const lazy of LAZY) {
       const home = chunks.find((c) => c.moduleIds.some((id) => id.endsWith(lazy)))
-      expect(home?.name, lazy).not.toMatch(/^(core|view)$/)
+      expect(home?.name, lazy).not.toMatch(/^(core|view|shell)$/)
       expect(loadedAtOnce("react.js").includes(home as Chunk), lazy).toBe(false)
     }
   })

@@ -9,6 +9,9 @@ describe("entry points", () => {
   it("wallet-runtime/react exports", async () => {
     expect(Object.keys(await import("../../src/react")).sort()).toMatchSnapshot()
   })
+  it("wallet-runtime/atoms exports", async () => {
+    expect(Object.keys(await import("../../src/atoms")).sort()).toMatchSnapshot()
+  })
   it("wallet-runtime/testing exports", async () => {
     expect(Object.keys(await import("../../src/testing")).sort()).toMatchSnapshot()
   })

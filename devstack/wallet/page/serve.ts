@@ -11,7 +11,7 @@ import { devSolanaKey } from "../../solana/keys"
 import type { PageBuild, PageBuilder } from "./build"
 import { configScriptTag, type PageAccount, type PageConfig } from "./config"
 import { localNetworkName } from "../../evm/chains"
-import { localSolana } from "../../../src/domain/Network"
+import { localSolana } from "../../../src/domain/networks"
 
 /** What the services server knows of the running stack; the page's config is made from it. */
 export interface PageStack {

@@ -9,12 +9,9 @@
 import { Clock, Context, Effect, Layer, Option, PubSub, Result, Schema, Scope, Semaphore, Stream, SubscriptionRef } from "effect"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
 
-/** The prefix shared by every key this library writes. */
-export const STORAGE_PREFIX = "wr:"
-/** The schema version of stored values; bump it when a stored shape changes incompatibly. */
-export const STORAGE_VERSION = 1
-/** The prefix of current-version keys, e.g. `wr:v1:`. */
-export const STORAGE_VERSION_PREFIX = `${STORAGE_PREFIX}v${STORAGE_VERSION}:`
+import { STORAGE_PREFIX, STORAGE_VERSION, STORAGE_VERSION_PREFIX } from "./paths"
+
+export { STORAGE_PREFIX, STORAGE_VERSION, STORAGE_VERSION_PREFIX } from "./paths"
 /** Stored strings longer than this are treated as tampered on read, and are kept in memory only on write. */
 export const STORAGE_MAX_VALUE_LENGTH = 100_000
 

@@ -9,6 +9,7 @@ import { BALANCE_CACHE_MS, IDENTITY_CACHE_MS } from "../../domain/constants"
 import { TokenBalance } from "../../domain/Portfolio"
 import { SiwxSession } from "../../domain/Siwx"
 import { addRecentWallet as addRecent, ConnectorType, RecentWallets, type WalletCatalogEntry } from "../../domain/Wallet"
+import { CONNECTION_STATUS_KEY } from "./paths"
 import { cacheKey, type CacheKey, storageKey, type StorageKey } from "./Storage"
 
 // One key object per namespace, so codecs are derived once and a key can be compared by identity.
@@ -56,7 +57,7 @@ export const connectedConnector: (namespace: ChainNamespace) => StorageKey<Conne
 
 /** The connection status of a namespace when the page was left (a stored `connected` is restored at start). */
 export const connectionStatus: (namespace: ChainNamespace) => StorageKey<ConnectionStatus> = perNamespace((namespace) =>
-  storageKey({ name: `connectionStatus:${namespace}`, schema: ConnectionStatus, defaultValue: "disconnected" })
+  storageKey({ name: `${CONNECTION_STATUS_KEY}${namespace}`, schema: ConnectionStatus, defaultValue: "disconnected" })
 )
 
 /** The mobile or desktop wallet chosen for the WalletConnect deep link. */

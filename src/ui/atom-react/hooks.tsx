@@ -10,17 +10,9 @@ import { Cause, Effect, Equal, type Exit } from "effect"
 import type * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
 import * as AtomRegistry from "effect/reactivity/AtomRegistry"
-import {
-  createContext,
-  type ReactNode,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore
-} from "react"
+import { createContext, type ReactNode, use, useCallback, useContext, useEffect, useRef, useState } from "react"
+import { ShellContext } from "../react/context"
+import { type AtomStore, useStoreValue } from "./store"
 
 const RegistryContext = createContext<AtomRegistry.AtomRegistry | undefined>(undefined)
 
@@ -78,17 +70,12 @@ export function RegistryProvider(props: RegistryProviderProps): ReactNode {
 /** The registry of the nearest {@link RegistryProvider}. */
 export function useRegistry(): AtomRegistry.AtomRegistry {
   const registry = useContext(RegistryContext)
-  if (registry === undefined) {
-    // A host calling the wallet hooks outside the provider is told which component its app is missing.
-    throw new Error("Atom hooks must be used inside a <RegistryProvider> (wallet hooks: inside <WalletRuntimeProvider>)")
-  }
-  return registry
-}
-
-interface AtomStore<A> {
-  readonly subscribe: (onChange: () => void) => () => void
-  readonly snapshot: () => A
-  readonly serverSnapshot: () => A
+  const shell = useContext(ShellContext)
+  if (registry !== undefined) return registry
+  // Under a WalletRuntimeProvider, its runtime's registry; while the runtime's code still loads, the caller suspends.
+  if (shell !== undefined) return use(shell.load()).runtime.registry
+  // A host calling the wallet hooks outside the provider is told which component its app is missing.
+  throw new Error("Atom hooks must be used inside a <RegistryProvider> (wallet hooks: inside <WalletRuntimeProvider>)")
 }
 
 // One store per registry and atom, so useSyncExternalStore sees stable functions and does not resubscribe. Each
@@ -98,7 +85,8 @@ const stores = new WeakMap<AtomRegistry.AtomRegistry, WeakMap<Atom.Atom<any>, At
 // How many snapshots are being read right now (React reads them while it renders).
 let readingSnapshot = 0
 
-const storeOf = <A,>(registry: AtomRegistry.AtomRegistry, atom: Atom.Atom<A>): AtomStore<A> => {
+/** The store of one atom in one registry, the same object for the same pair. */
+export const storeOf = <A,>(registry: AtomRegistry.AtomRegistry, atom: Atom.Atom<A>): AtomStore<A> => {
   let byAtom = stores.get(registry)
   if (byAtom === undefined) {
     byAtom = new WeakMap()
@@ -140,27 +128,7 @@ export function useAtomValue<A>(atom: Atom.Atom<A>): A
 export function useAtomValue<A, B>(atom: Atom.Atom<A>, selector: (value: A) => B): B
 export function useAtomValue<A, B>(atom: Atom.Atom<A>, selector?: (value: A) => B): A | B {
   const registry = useRegistry()
-  const store = storeOf(registry, atom)
-  // The selection last rendered, kept across selector identities so an inline selector keeps results stable.
-  const rendered = useRef<{ readonly selection: A | B } | undefined>(undefined)
-  const [snapshot, serverSnapshot] = useMemo((): readonly [() => A | B, () => A | B] => {
-    if (selector === undefined) return [store.snapshot, store.serverSnapshot]
-    let memo: { readonly value: A; readonly selection: A | B } | undefined
-    const selectFrom = (value: A): A | B => {
-      if (memo !== undefined && Object.is(memo.value, value)) return memo.selection
-      const next = selector(value)
-      const previous = memo ?? rendered.current
-      const selection = previous !== undefined && Equal.equals(previous.selection, next) ? previous.selection : next
-      memo = { value, selection }
-      return selection
-    }
-    return [() => selectFrom(store.snapshot()), () => selectFrom(store.serverSnapshot())]
-  }, [store, selector])
-  const selection = useSyncExternalStore(store.subscribe, snapshot, serverSnapshot)
-  useEffect(() => {
-    rendered.current = { selection }
-  }, [selection])
-  return selection
+  return useStoreValue(storeOf(registry, atom), undefined as A | B, selector, Equal.equals)
 }
 
 /** A value, or an update computed from the current value. */
@@ -211,13 +179,24 @@ export function useAtomPromiseExit<W, A, E>(
 ): (value: W) => Promise<Exit.Exit<A, E>> {
   const registry = useRegistry()
   useAtomMount(atom)
-  return useCallback(
-    (value: W) => {
-      registry.set(atom, value)
-      return Effect.runPromiseExit(AtomRegistry.getResult(registry, atom, { suspendOnWaiting: true }))
-    },
-    [registry, atom]
-  )
+  return useCallback((value: W) => runAtomExit(registry, atom, value), [registry, atom])
+}
+
+/** Runs an action atom of `registry` with `value`: its Exit once settled (the atom stays mounted meanwhile). */
+export const runAtomExit = <W, A, E>(
+  registry: AtomRegistry.AtomRegistry,
+  atom: Atom.Writable<AsyncResult.AsyncResult<A, E>, W>,
+  value: W
+): Promise<Exit.Exit<A, E>> => {
+  const release = registry.mount(atom)
+  registry.set(atom, value)
+  return Effect.runPromiseExit(AtomRegistry.getResult(registry, atom, { suspendOnWaiting: true })).finally(release)
+}
+
+/** The value of an Exit, or a rejection with its typed error (or, for a defect, what was thrown). */
+export const exitValue = <A, E>(exit: Exit.Exit<A, E>): A => {
+  if (exit._tag === "Success") return exit.value
+  throw Cause.squash(exit.cause)
 }
 
 /**
@@ -230,14 +209,7 @@ export function useAtomPromiseExit<W, A, E>(
  */
 export function useAtomPromise<W, A, E>(atom: Atom.Writable<AsyncResult.AsyncResult<A, E>, W>): (value: W) => Promise<A> {
   const run = useAtomPromiseExit(atom)
-  return useCallback(
-    (value: W) =>
-      run(value).then((exit) => {
-        if (exit._tag === "Success") return exit.value
-        throw Cause.squash(exit.cause)
-      }),
-    [run]
-  )
+  return useCallback((value: W) => run(value).then(exitValue), [run])
 }
 
 /**

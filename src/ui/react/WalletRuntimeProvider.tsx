@@ -1,17 +1,25 @@
 /**
- * `<WalletRuntimeProvider options>`: makes the wallet runtime once for the React tree (never at import, so server
- * rendering is safe), gives the hooks its registry, and releases it when the tree unmounts.
+ * `<WalletRuntimeProvider options>`: gives the hooks and components below it one wallet runtime, and releases it
+ * when the tree unmounts. The runtime's code is not part of what the page loads at start: the provider renders its
+ * children at once (the hooks give "disconnected", the Connect button says "Connect wallet"), and fetches the code
+ * once the page is idle, when the visitor points at or focuses a button of ours, or at once when a stored session
+ * waits to be restored. Never at import, so server rendering is safe.
  */
-import { createContext, type ReactNode, useContext, useEffect, useState } from "react"
-import { makeWalletRuntime, type WalletRuntime, type WalletRuntimeSettings } from "../../runtime"
-import { RegistryProvider } from "../atom-react/hooks"
+import { type ReactNode, useEffect, useState, useSyncExternalStore } from "react"
+import type { WalletRuntime, WalletRuntimeSettings } from "../../runtime"
+import { whenIdle } from "../modal/whenIdle"
+import { ShellContext } from "./context"
+import { makeShell } from "./shell"
 
-const WalletRuntimeContext = createContext<WalletRuntime | undefined>(undefined)
+export { useWalletRuntime } from "./context"
 
 /** Props of {@link WalletRuntimeProvider}: the host options (read once), or a runtime the host made itself. */
 export type WalletRuntimeProviderProps =
   | {
-      /** The host options, decoded once when the provider mounts; a bad option throws right there. */
+      /**
+       * The host options, decoded once the runtime's code is there; a bad option throws from the provider then (at
+       * mount when the code is already loaded), for the host's error boundary.
+       */
       readonly options: unknown
       readonly settings?: WalletRuntimeSettings | undefined
       readonly runtime?: undefined
@@ -25,36 +33,27 @@ export type WalletRuntimeProviderProps =
       readonly children?: ReactNode
     }
 
-const releasing = new WeakSet<WalletRuntime>()
+const noFailure = (): unknown => undefined
+const ignore = () => {}
 
 /**
  * Gives the wallet hooks and components below it one wallet runtime.
  * @example <WalletRuntimeProvider options={{ projectId, networks: [ethereum] }}><App /></WalletRuntimeProvider>
  */
 export function WalletRuntimeProvider(props: WalletRuntimeProviderProps): ReactNode {
-  const [runtime] = useState(() => props.runtime ?? makeWalletRuntime(props.options, props.settings))
-  const owned = props.runtime === undefined
+  const [shell] = useState(() => makeShell(props))
+  const failure = useSyncExternalStore(shell.subscribe, shell.failure, noFailure)
+  if (failure !== undefined) throw failure
   useEffect(() => {
-    if (!owned) return
-    releasing.delete(runtime)
+    shell.retain()
+    if (shell.ready() !== undefined) return shell.release
+    const load = () => void shell.load().catch(ignore)
+    // A session to restore starts at once; otherwise the code waits until the page has painted and is idle.
+    const cancel = shell.restoring ? (load(), ignore) : whenIdle(load)
     return () => {
-      // StrictMode tears effects down and runs them again at once: only a teardown not undone by then is an unmount.
-      releasing.add(runtime)
-      queueMicrotask(() => {
-        if (releasing.has(runtime)) void runtime.dispose()
-      })
+      cancel()
+      shell.release()
     }
-  }, [owned, runtime])
-  return (
-    <WalletRuntimeContext.Provider value={runtime}>
-      <RegistryProvider registry={runtime.registry}>{props.children}</RegistryProvider>
-    </WalletRuntimeContext.Provider>
-  )
-}
-
-/** The wallet runtime of the nearest {@link WalletRuntimeProvider}. */
-export function useWalletRuntime(): WalletRuntime {
-  const runtime = useContext(WalletRuntimeContext)
-  if (runtime === undefined) throw new Error("wallet-runtime: wrap your app in <WalletRuntimeProvider options={…}>")
-  return runtime
+  }, [shell])
+  return <ShellContext.Provider value={shell}>{props.children}</ShellContext.Provider>
 }

@@ -4,28 +4,24 @@
  * actions are atom actions whose promises the host can await — a failure rejects with the typed error of the
  * catalogue (its message is what to show).
  */
-import { Cause } from "effect"
-import * as AsyncResult from "effect/reactivity/AsyncResult"
+import type * as AsyncResult from "effect/reactivity/AsyncResult"
+import type * as Atom from "effect/reactivity/Atom"
 import { useCallback, useId } from "react"
-import type { AccountState, ConnectionStatus } from "../../domain/Account"
+import type { AccountState, ConnectionStatus, ThemeMode } from "../../domain/Account"
 import type { ChainNamespace } from "../../domain/Caip"
 import type { CaipNetwork } from "../../domain/Network"
+import type { ThemeVariables } from "../../domain/Options"
 import type { ModalView } from "../../domain/rules"
 import type { ConnectorInfo } from "../../domain/Wallet"
 import type { ChainBalance, SendingNamespace, SendRequest, SendRequests, TransactionConfirmation } from "../../services/ChainAdapter"
-import type { ConnectedWallet } from "../../services/Connection"
-import { currentRoute, type Route } from "../../services/Modal"
-import { useAtomPromise, useAtomSet, useAtomValue } from "../atom-react/hooks"
-import { chainBalancesAtom } from "../atoms/account"
-import { activeAccountAtom, connectionAtom, connectorsAtom, disconnectFn } from "../atoms/connection"
-import { closeModalFn, modalAtom, openModalFn } from "../atoms/modal"
-import { activeNetworkAtom, requestedNetworksAtom, switchNetworkFn } from "../atoms/networks"
-import { connectWalletFn, sendFn, signMessageFn, waitForTransactionFn, walletRequestFn } from "../atoms/walletActions"
-import * as Atom from "effect/reactivity/Atom"
-import type { ThemeMode } from "../../domain/Account"
-import type { ThemeVariables } from "../../domain/Options"
-import { setThemeModeFn, setThemeVariablesFn } from "../atoms/theme"
+import type { ConnectedWallet, ConnectionState } from "../../services/Connection"
+import type { ModalState, Route } from "../../services/Modal"
 import { useThemeMode, useThemeState } from "../theme/useTheme"
+import { type ActionState, type Core, useReady, useRestoring } from "./context"
+import { IDLE, NO_ACCOUNT, NO_CONNECTORS, NO_NETWORK, NO_NETWORKS, RESTORING_ACCOUNT } from "./fallbacks"
+import { useCoreAction, useCoreValue } from "./useCore"
+
+export type { ActionState }
 
 /** What {@link useModal} gives. */
 export interface UseModal {
@@ -36,14 +32,20 @@ export interface UseModal {
   readonly close: () => Promise<void>
 }
 
-/** The modal: whether it is open, its view, and open/close. */
+const pickModal = (core: Core) => core.modalAtom
+const pickOpenModal = (core: Core) => core.openModalFn
+const pickCloseModal = (core: Core) => core.closeModalFn
+const openView = (state: ModalState | undefined, core: Core): ModalView | undefined =>
+  state?.open === true ? core.currentRoute(state).view : undefined
+
+/** The modal: whether it is open, its view, and open/close (before the runtime's code is there, open loads it). */
 export function useModal(): UseModal {
-  const state = useAtomValue(modalAtom)
-  const open = useAtomPromise(openModalFn)
-  const close = useAtomPromise(closeModalFn)
+  const view = useCoreValue(pickModal, undefined, openView)
+  const open = useCoreAction(pickOpenModal)
+  const close = useCoreAction(pickCloseModal)
   return {
-    isOpen: state?.open ?? false,
-    view: state?.open === true ? currentRoute(state).view : undefined,
+    isOpen: view !== undefined,
+    view,
     open: useCallback((route?: Route) => open(route), [open]),
     close: useCallback(() => close(undefined), [close])
   }
@@ -55,18 +57,29 @@ export interface UseAccount extends AccountState {
   readonly isConnected: boolean
 }
 
+const pickAccount = (core: Core) => core.activeAccountAtom
+const pickConnection = (core: Core) => core.connectionAtom
+
 /** The account in front (the family used last, or switched to). */
 export function useAccount(): UseAccount {
-  const account = useAtomValue(activeAccountAtom)
+  const known: AccountState & { readonly namespace: ChainNamespace | undefined } = useCoreValue(pickAccount, NO_ACCOUNT)
+  const account = useRestoring() ? RESTORING_ACCOUNT : known
   return { ...account, isConnected: account.status === "connected" }
 }
 
+const DISCONNECTED: ConnectionStatus = "disconnected"
+
 /** The connection status of a family, or of the family in front. */
 export function useConnectionStatus(namespace?: ChainNamespace): ConnectionStatus {
-  return useAtomValue(connectionAtom, (state) => {
-    const family = namespace ?? state.activeNamespace
-    return (family === undefined ? undefined : state.namespaces[family]?.account.status) ?? "disconnected"
-  })
+  const select = useCallback(
+    (state: ConnectionState): ConnectionStatus => {
+      const family = namespace ?? state.activeNamespace
+      return (family === undefined ? undefined : state.namespaces[family]?.account.status) ?? "disconnected"
+    },
+    [namespace]
+  )
+  const status = useCoreValue(pickConnection, DISCONNECTED, select)
+  return useRestoring() ? "reconnecting" : status
 }
 
 /** What {@link useNetwork} gives. */
@@ -78,42 +91,38 @@ export interface UseNetwork {
   readonly switchNetwork: (caipNetworkId: string) => Promise<CaipNetwork>
 }
 
+const pickActiveNetwork = (core: Core) => core.activeNetworkAtom
+const pickNetworks = (core: Core) => core.requestedNetworksAtom
+const pickSwitchNetwork = (core: Core) => core.switchNetworkFn
+const pickDisconnect = (core: Core) => core.disconnectFn
+
 /** The active network, the requested networks, and switching. */
 export function useNetwork(): UseNetwork {
-  const network = useAtomValue(activeNetworkAtom)
-  const networks = useAtomValue(requestedNetworksAtom)
-  const switchNetwork = useAtomPromise(switchNetworkFn)
+  const network = useCoreValue(pickActiveNetwork, NO_NETWORK)
+  const networks = useCoreValue(pickNetworks, NO_NETWORKS)
+  const switchNetwork = useCoreAction(pickSwitchNetwork)
   return { network, networks, switchNetwork }
 }
 
 /** Disconnect: a family (with every family its wallet serves), or every connected one; rejects with 'Failed to disconnect'. */
 export function useDisconnect(): (namespace?: ChainNamespace) => Promise<ReadonlyArray<ChainNamespace>> {
-  const disconnect = useAtomPromise(disconnectFn)
+  const disconnect = useCoreAction(pickDisconnect)
   return useCallback((namespace?: ChainNamespace) => disconnect(namespace), [disconnect])
 }
 
-/** The state of an action a hook runs: idle, pending, done with a value, or failed with an error. */
-export type ActionState<A> =
-  | { readonly status: "idle" }
-  | { readonly status: "pending" }
-  | { readonly status: "success"; readonly data: A }
-  | { readonly status: "error"; readonly error: Error }
+const actionState = <A, E>(result: AsyncResult.AsyncResult<A, E>, core: Core): ActionState<A> => core.stateOf(result)
 
-const stateOf = <A, E>(result: AsyncResult.AsyncResult<A, E>): ActionState<A> => {
-  if (result.waiting) return { status: "pending" }
-  if (AsyncResult.isSuccess(result)) return { status: "success", data: result.value }
-  if (AsyncResult.isFailure(result)) {
-    if (Cause.hasInterruptsOnly(result.cause)) return { status: "idle" }
-    const error = Cause.squash(result.cause)
-    return { status: "error", error: error instanceof Error ? error : new Error(String(error)) }
-  }
-  return { status: "idle" }
+/** The action atom of one family for this hook instance (each caller its own, so two never cancel each other). */
+function useOwnAtom<Arg, A, E>(family: (core: Core) => (key: string) => Atom.AtomResultFn<Arg, A, E>) {
+  const id = useId()
+  return useCallback((core: Core) => family(core)(id), [family, id])
 }
 
-/** An action atom of this hook instance (each caller its own, so two never cancel each other) and its state. */
-function useOwnAction<Arg, A, E>(family: (key: string) => Atom.AtomResultFn<Arg, A, E>) {
-  const atom = family(useId())
-  return { state: useAtomValue(atom, stateOf), call: useAtomPromise(atom) }
+/** An action atom of this hook instance and its state. */
+function useOwnAction<Arg, A, E>(family: (core: Core) => (key: string) => Atom.AtomResultFn<Arg, A, E>) {
+  const pick = useOwnAtom(family)
+  const state: ActionState<A> = useCoreValue(pick, IDLE, actionState)
+  return { state, call: useCoreAction(pick), pick }
 }
 
 /** What {@link useConnect} gives. */
@@ -127,19 +136,25 @@ export type UseConnect = ActionState<ConnectedWallet> & {
   readonly cancel: () => void
 }
 
+const connectFamily = (core: Core) => core.connectWalletFn
+const signFamily = (core: Core) => core.signMessageFn
+const sendFamily = (core: Core) => core.sendFn
+const waitFamily = (core: Core) => core.waitForTransactionFn
+const requestFamily = (core: Core) => core.walletRequestFn
+
 /** Connects a wallet programmatically, without the wallet list. */
 export function useConnect(): UseConnect {
-  const atom = connectWalletFn(useId())
-  const state = useAtomValue(atom, stateOf)
-  const connect = useAtomPromise(atom)
-  const set = useAtomSet(atom)
-  const cancel = useCallback(() => set(Atom.Interrupt), [set])
+  const ready = useReady()
+  const { state, call: connect, pick } = useOwnAction(connectFamily)
+  const cancel = useCallback(() => {
+    if (ready !== undefined) ready.core.interrupt(ready.runtime.registry, pick(ready.core))
+  }, [ready, pick])
   return { ...state, connect, cancel }
 }
 
 /** Signs a message with the connected wallet of the family in front (or of `namespace`): 0x-hex on EVM, base58 on Solana. */
 export function useSignMessage(namespace?: ChainNamespace): ActionState<string> & { readonly signMessage: (message: string) => Promise<string> } {
-  const { state, call } = useOwnAction(signMessageFn)
+  const { state, call } = useOwnAction(signFamily)
   const signMessage = useCallback((message: string) => call({ message, namespace }), [call, namespace])
   return { ...state, signMessage }
 }
@@ -161,8 +176,8 @@ export type UseSendTransaction<R> = ActionState<TransactionConfirmation> & {
 export function useSendTransaction(): UseSendTransaction<SendRequest>
 export function useSendTransaction<N extends SendingNamespace>(namespace: N): UseSendTransaction<SendRequests[N]>
 export function useSendTransaction(namespace?: SendingNamespace): UseSendTransaction<SendRequest> {
-  const send = useOwnAction(sendFn)
-  const wait = useOwnAction(waitForTransactionFn)
+  const send = useOwnAction(sendFamily)
+  const wait = useOwnAction(waitFamily)
   const sendTransaction = useCallback(
     (transaction: SendRequest) => send.call({ transaction, namespace }).then((hash) => wait.call({ hash, namespace })),
     [send.call, wait.call, namespace]
@@ -182,14 +197,16 @@ export type UseBalances = ActionState<ReadonlyArray<ChainBalance>>
  * transactions and when the account or network changes.
  */
 export function useBalances(namespace?: ChainNamespace): UseBalances {
-  return useAtomValue(chainBalancesAtom(namespace ?? "front"), stateOf)
+  const family = namespace ?? "front"
+  const pick = useCallback((core: Core) => core.chainBalancesAtom(family), [family])
+  return useCoreValue(pick, IDLE, actionState)
 }
 
 /** A raw request to the connected wallet (`eth_signTypedData_v4`, `wallet_getCapabilities`, `solana_signTransaction`…). */
 export function useWalletRequest(namespace?: ChainNamespace): ActionState<unknown> & {
   readonly request: (method: string, params?: unknown) => Promise<unknown>
 } {
-  const { state, call } = useOwnAction(walletRequestFn)
+  const { state, call } = useOwnAction(requestFamily)
   const request = useCallback((method: string, params?: unknown) => call({ method, params, namespace }), [call, namespace])
   return { ...state, request }
 }
@@ -207,16 +224,18 @@ export interface UseWallet {
   readonly disconnect: () => Promise<ReadonlyArray<ChainNamespace>>
 }
 
+const pickConnectors = (core: Core) => core.connectorsAtom
+const connectorInFront = (state: ConnectionState) =>
+  state.activeNamespace === undefined ? undefined : state.namespaces[state.activeNamespace]?.connector
+
 /** Everything about the wallet in front in one hook, for hosts that build their own wallet UI. */
 export function useWallet(): UseWallet {
   const account = useAccount()
   const { open } = useModal()
   const { network } = useNetwork()
   const disconnect = useDisconnect()
-  const connection = useAtomValue(connectionAtom, (state) =>
-    state.activeNamespace === undefined ? undefined : state.namespaces[state.activeNamespace]?.connector
-  )
-  const connectors = useAtomValue(connectorsAtom)
+  const connection = useCoreValue(pickConnection, undefined, connectorInFront)
+  const connectors = useCoreValue(pickConnectors, NO_CONNECTORS)
   const known = connection === undefined ? undefined : connectors.find((c) => c.id === connection.id)
   const wallet =
     account.isConnected && connection !== undefined
@@ -251,6 +270,9 @@ export interface UseTheme {
   readonly setThemeVariables: (themeVariables: ThemeVariables) => Promise<void>
 }
 
+const pickSetThemeMode = (core: Core) => core.setThemeModeFn
+const pickSetThemeVariables = (core: Core) => core.setThemeVariablesFn
+
 /**
  * The modal's theme, for a host's own theme toggle: the modal and the host buttons follow at once.
  * @example const { themeMode, setThemeMode } = useTheme(); setThemeMode(themeMode === "dark" ? "light" : "dark")
@@ -258,8 +280,8 @@ export interface UseTheme {
 export function useTheme(): UseTheme {
   const theme = useThemeState()
   const themeMode = useThemeMode(theme.themeMode)
-  const setMode = useAtomPromise(setThemeModeFn)
-  const setVariables = useAtomPromise(setThemeVariablesFn)
+  const setMode = useCoreAction(pickSetThemeMode)
+  const setVariables = useCoreAction(pickSetThemeVariables)
   return {
     themeMode,
     requestedThemeMode: theme.themeMode,

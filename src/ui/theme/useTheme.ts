@@ -5,9 +5,8 @@
 import { type CSSProperties, useSyncExternalStore } from "react"
 import type { ThemeMode } from "../../domain/Account"
 import type { ThemeVariables } from "../../domain/Options"
-import { useAtomValue } from "../atom-react/hooks"
-import { themeAtom } from "../atoms/theme"
-import { useWalletRuntime } from "../react/WalletRuntimeProvider"
+import { type Core, useReady, useShell } from "../react/context"
+import { useCoreValue } from "../react/useCore"
 import { root } from "./contract.css"
 import { darkTheme, lightTheme } from "./theme.css"
 
@@ -43,13 +42,17 @@ export function useThemeMode(themeMode: ThemeMode | undefined): ThemeMode {
 export const themeVariablesStyle = (variables: ThemeVariables | undefined): CSSProperties =>
   Object.fromEntries(Object.entries(variables ?? {}).map(([name, value]) => [name, String(value)])) as CSSProperties
 
+const pickTheme = (core: Core) => core.themeAtom
+
 /**
  * The theme in force: the Theme service's (the host may change it at any time), or the options' while the runtime
  * starts and on the server, so the first render already has the host's look.
  */
 export function useThemeState(): { readonly themeMode: ThemeMode | undefined; readonly themeVariables: ThemeVariables | undefined } {
-  const { options } = useWalletRuntime()
-  return useAtomValue(themeAtom) ?? { themeMode: options.themeMode, themeVariables: options.themeVariables }
+  const shell = useShell()
+  const ready = useReady()
+  const options = ready?.runtime.options ?? shell.theme
+  return useCoreValue(pickTheme, undefined) ?? { themeMode: options.themeMode, themeVariables: options.themeVariables }
 }
 
 /** The props of a root element of our UI, themed as the host asks now. */

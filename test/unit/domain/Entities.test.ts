@@ -14,23 +14,8 @@ import {
   ThemeMode
 } from "../../../src/domain/Account"
 import { NameMessage, NameMessageJson, NameRegistrationPayload } from "../../../src/domain/Names"
-import {
-  bitcoin,
-  bitcoinTestnet,
-  CaipNetwork,
-  ethereum,
-  findNetwork,
-  isUnsupportedNetwork,
-  localChainA,
-  localChainB,
-  localSolana,
-  polkadot,
-  solana,
-  solanaDevnet,
-  unsupportedNetwork,
-  WELL_KNOWN_NETWORKS,
-  withDefaultRpcUrls
-} from "../../../src/domain/Network"
+import { CaipNetwork, findNetwork, isUnsupportedNetwork, unsupportedNetwork, withDefaultRpcUrls } from "../../../src/domain/Network"
+import { bitcoin, bitcoinTestnet, ethereum, localChainA, localChainB, localSolana, polkadot, solana, solanaDevnet, WELL_KNOWN_NETWORKS } from "../../../src/domain/networks"
 import { OperationType, TokenBalance, Transaction, TransactionStatus } from "../../../src/domain/Portfolio"
 import {
   BitcoinMethod,

@@ -3,7 +3,7 @@ import { Result } from "effect"
 import { Alerts } from "../../../src/domain/alerts"
 import { DEFAULT_SOCIALS } from "../../../src/domain/constants"
 import { InvalidOptions, SiweSiwxConflict } from "../../../src/domain/errors"
-import { ethereum, localChainA, solana } from "../../../src/domain/Network"
+import { ethereum, localChainA, solana } from "../../../src/domain/networks"
 import {
   analyticsEnabled,
   DEFAULT_ENDPOINTS,

@@ -22,7 +22,7 @@ import {
   SwapTokensQuery
 } from "../../../src/domain/Api"
 import type { CaipAddress, CaipNetworkId } from "../../../src/domain/Caip"
-import { localChainA, localChainB, solana } from "../../../src/domain/Network"
+import { localChainA, localChainB, solana } from "../../../src/domain/networks"
 import type { NameRegistrationPayload } from "../../../src/domain/Names"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import { BlockchainApi, ONRAMP_FALLBACK_OPTIONS } from "../../../src/services/BlockchainApi"

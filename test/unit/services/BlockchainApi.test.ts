@@ -5,7 +5,7 @@ import { TestClock } from "effect/testing"
 import { Alerts } from "../../../src/domain/alerts"
 import { NATIVE_TOKEN_ADDRESS } from "../../../src/domain/Api"
 import type { CaipAddress } from "../../../src/domain/Caip"
-import { bitcoin, localChainA, localChainB, solana } from "../../../src/domain/Network"
+import { bitcoin, localChainA, localChainB, solana } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import type { TokenBalance } from "../../../src/domain/Portfolio"
 import {

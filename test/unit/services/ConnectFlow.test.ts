@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, Option, Stream, SubscriptionRef } from "effect"
 import { UserRejected } from "../../../src/domain/errors"
-import { localChainA, localChainB, solana } from "../../../src/domain/Network"
+import { localChainA, localChainB, solana } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import type { WalletCatalogEntry } from "../../../src/domain/Wallet"
 import { testLayer } from "../../../src/layers/Test"

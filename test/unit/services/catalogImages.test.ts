@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { localChainA } from "../../../src/domain/Network"
+import { localChainA } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import { catalogImageUrl, networkImageUrl } from "../../../src/services/catalogImages"
 

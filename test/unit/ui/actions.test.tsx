@@ -4,7 +4,7 @@ import { Effect, SubscriptionRef } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import type { ChainNamespace } from "../../../src/domain/Caip"
 import { UserRejected } from "../../../src/domain/errors"
-import { localChainA, solanaDevnet } from "../../../src/domain/Network"
+import { localChainA, solanaDevnet } from "../../../src/domain/networks"
 import { InsufficientFunds } from "../../../src/domain/walletErrors"
 import { testLayer } from "../../../src/layers/Test"
 import { makeWalletRuntime, type WalletRuntime } from "../../../src/runtime"
@@ -13,6 +13,10 @@ import { type FakeWallet, makeFakeWallet } from "../../../src/services/fakes/Fak
 import { Notifications } from "../../../src/services/Notifications"
 import { useBalances, useSendTransaction, useSignMessage, useWalletRequest } from "../../../src/ui/react/hooks"
 import { WalletRuntimeProvider } from "../../../src/ui/react/WalletRuntimeProvider"
+import { loadCore } from "../../../src/ui/react/shell"
+
+// The runtime's code is on the page before these tests render (test/unit/ui/lazyCore*.test.tsx cover the page before it).
+await loadCore()
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 const BOB = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"

@@ -1,8 +1,12 @@
 import { renderToString } from "react-dom/server"
 import { describe, expect, it } from "vitest"
-import { localChainA } from "../../../src/domain/Network"
+import { localChainA } from "../../../src/domain/networks"
 import { useAccount, useModal, useNetwork } from "../../../src/ui/react/hooks"
 import { WalletRuntimeProvider } from "../../../src/ui/react/WalletRuntimeProvider"
+import { loadCore } from "../../../src/ui/react/shell"
+
+// The runtime's code is on the page before these tests render (test/unit/ui/lazyCore*.test.tsx cover the page before it).
+await loadCore()
 
 function Status() {
   const account = useAccount()

@@ -3,13 +3,17 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { Effect, SubscriptionRef } from "effect"
 import { StrictMode, useState } from "react"
 import { afterEach, describe, expect, it } from "vitest"
-import { localChainA, localChainB } from "../../../src/domain/Network"
+import { localChainA, localChainB } from "../../../src/domain/networks"
 import { testLayer } from "../../../src/layers/Test"
 import { makeWalletRuntime, type WalletRuntime } from "../../../src/runtime"
 import { Connection } from "../../../src/services/Connection"
 import { type FakeWallet, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { useAccount, useConnect, useConnectionStatus, useDisconnect, useModal, useNetwork } from "../../../src/ui/react/hooks"
 import { WalletRuntimeProvider } from "../../../src/ui/react/WalletRuntimeProvider"
+import { loadCore } from "../../../src/ui/react/shell"
+
+// The runtime's code is on the page before these tests render (test/unit/ui/lazyCore*.test.tsx cover the page before it).
+await loadCore()
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest"
-import { localChainA, solanaDevnet } from "../../../src/domain/Network"
+import { localChainA, solanaDevnet } from "../../../src/domain/networks"
 import { makeWalletRuntime, type WalletRuntime } from "../../../src/runtime"
 import { connectorsAtom } from "../../../src/ui/atoms/connection"
 

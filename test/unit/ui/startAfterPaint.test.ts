@@ -6,7 +6,7 @@
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { localChainA } from "../../../src/domain/Network"
+import { localChainA } from "../../../src/domain/networks"
 import { makeWalletRuntime, type WalletRuntime } from "../../../src/runtime"
 import * as Keys from "../../../src/services/Storage/keys"
 import { storagePath } from "../../../src/services/Storage/Storage"

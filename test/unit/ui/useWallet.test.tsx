@@ -2,13 +2,17 @@
 import { act, cleanup, render, screen } from "@testing-library/react"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { localChainA } from "../../../src/domain/Network"
+import { localChainA } from "../../../src/domain/networks"
 import { testLayer } from "../../../src/layers/Test"
 import { makeWalletRuntime } from "../../../src/runtime"
 import { Connection } from "../../../src/services/Connection"
 import { makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { useWallet } from "../../../src/ui/react/hooks"
 import { WalletRuntimeProvider } from "../../../src/ui/react/WalletRuntimeProvider"
+import { loadCore } from "../../../src/ui/react/shell"
+
+// The runtime's code is on the page before these tests render (test/unit/ui/lazyCore*.test.tsx cover the page before it).
+await loadCore()
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 

@@ -3,24 +3,16 @@
  * while a stored session is restored; once connected it shows the account (and opens it). It stays one button
  * throughout, so focus is never lost while its label changes.
  */
-import type { ReactNode } from "react"
+import { type ReactNode, useCallback } from "react"
 import type { ConnectionStatus } from "../../../domain/Account"
 import type { ConnectionState } from "../../../services/Connection"
-import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
-import { activeAccountAtom, connectionAtom } from "../../atoms/connection"
-import { openModalFn } from "../../atoms/modal"
-import { AccountName } from "../AccountButton/AccountButton"
+import { type Core, useReady, useRestoring, useShell } from "../../react/context"
+import { NO_ACCOUNT } from "../../react/fallbacks"
+import { useCoreAction, useCoreValue } from "../../react/useCore"
 import { OPENING_VIEWS, preloadViews } from "../../views/registry"
 import { HostButton } from "../../components/HostButton/HostButton"
 import { Spinner } from "../../components/Spinner/Spinner"
-
-/** Props of {@link ConnectButton}. */
-export interface ConnectButtonProps {
-  /** The label while no wallet is connected; "Connect wallet" unless given. */
-  readonly label?: string | undefined
-  /** A class of the host's, added to the button. */
-  readonly className?: string | undefined
-}
+import type { ConnectButtonProps } from "../props"
 
 /** The status the button shows: the account in front when connected, else any family connecting or reconnecting. */
 const buttonStatus = (state: ConnectionState): ConnectionStatus => {
@@ -32,17 +24,28 @@ const buttonStatus = (state: ConnectionState): ConnectionStatus => {
   return "disconnected"
 }
 
-// The views this button opens are fetched as soon as the visitor points at it or focuses it.
-const preload = () => preloadViews(OPENING_VIEWS)
+const pickConnection = (core: Core) => core.connectionAtom
+const pickAccount = (core: Core) => core.activeAccountAtom
+const pickOpen = (core: Core) => core.openModalFn
+const disconnected: ConnectionStatus = "disconnected"
 
 /**
  * The button that opens the wallet modal.
  * @example <ConnectButton label="Sign in with a wallet" />
  */
 export function ConnectButton(props: ConnectButtonProps): ReactNode {
-  const status = useAtomValue(connectionAtom, buttonStatus)
-  const account = useAtomValue(activeAccountAtom)
-  const open = useAtomSet(openModalFn)
+  const shell = useShell()
+  const ready = useReady()
+  const restoring = useRestoring()
+  const known = useCoreValue(pickConnection, disconnected, buttonStatus)
+  const status = restoring ? "reconnecting" : known
+  const account = useCoreValue(pickAccount, NO_ACCOUNT)
+  const open = useCoreAction(pickOpen)
+  // The runtime's code and the views this button opens are fetched as soon as the visitor points at it or focuses it.
+  const preload = useCallback(() => {
+    void shell.load().catch(() => {})
+    preloadViews(OPENING_VIEWS)
+  }, [shell])
   const busy = status === "connecting" || status === "reconnecting"
   const connected = status === "connected" && account.address !== undefined
   return (
@@ -52,11 +55,11 @@ export function ConnectButton(props: ConnectButtonProps): ReactNode {
       variant={connected ? "neutral" : "primary"}
       busy={busy}
       className={props.className}
-      onClick={() => open(undefined)}
+      onClick={() => void open(undefined).catch(() => {})}
     >
       {busy && <Spinner />}
-      {connected && account.address !== undefined ? (
-        <AccountName address={account.address} />
+      {connected && account.address !== undefined && ready !== undefined ? (
+        <ready.core.AccountName address={account.address} />
       ) : status === "connecting" ? (
         "Connecting…"
       ) : status === "reconnecting" ? (

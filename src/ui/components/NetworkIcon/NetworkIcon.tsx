@@ -2,7 +2,7 @@
 import type { ReactNode } from "react"
 import type { CaipNetwork } from "../../../domain/Network"
 import { networkImageUrl } from "../../../services/catalogImages"
-import { useWalletRuntime } from "../../react/WalletRuntimeProvider"
+import { useWalletRuntime } from "../../react/context"
 import { FamilyMark } from "../FamilyMark/FamilyMark"
 import { WalletIcon } from "../WalletIcon/WalletIcon"
 

@@ -2,7 +2,7 @@
 import { act, cleanup, screen, within } from "@testing-library/react"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { localChainA } from "../../../../src/domain/Network"
+import { localChainA } from "../../../../src/domain/networks"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { Connection } from "../../../../src/services/Connection"
 import { Modal } from "../../../../src/services/Modal"

@@ -1,11 +1,15 @@
 import { renderToString } from "react-dom/server"
 import { describe, expect, it } from "vitest"
-import { localChainA } from "../../../../src/domain/Network"
+import { localChainA } from "../../../../src/domain/networks"
 import { AccountButton } from "../../../../src/ui/buttons/AccountButton/AccountButton"
 import { ConnectButton } from "../../../../src/ui/buttons/ConnectButton/ConnectButton"
 import { NetworkButton } from "../../../../src/ui/buttons/NetworkButton/NetworkButton"
 import { WalletModal } from "../../../../src/ui/modal/WalletModal"
 import { WalletRuntimeProvider } from "../../../../src/ui/react/WalletRuntimeProvider"
+import { loadCore } from "../../../../src/ui/react/shell"
+
+// The runtime's code is on the page before these tests render (test/unit/ui/lazyCore*.test.tsx cover the page before it).
+await loadCore()
 
 describe("server rendering of the modal and buttons", () => {
   it("renders the connect button only, touching no browser API", () => {

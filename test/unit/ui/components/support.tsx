@@ -4,7 +4,7 @@ import { Effect, Layer, Stream, SubscriptionRef } from "effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import type { ReactNode } from "react"
 import { expect } from "vitest"
-import { localChainA, localChainB } from "../../../../src/domain/Network"
+import { localChainA, localChainB } from "../../../../src/domain/networks"
 import { testLayer } from "../../../../src/layers/Test"
 import { makeWalletRuntime, type WalletRuntime } from "../../../../src/runtime"
 import { type FakeWallet, type FakeWalletOptions, makeFakeWallet } from "../../../../src/services/fakes/FakeWallet"
@@ -14,7 +14,11 @@ import { AccountButton } from "../../../../src/ui/buttons/AccountButton/AccountB
 import { ConnectButton } from "../../../../src/ui/buttons/ConnectButton/ConnectButton"
 import { NetworkButton } from "../../../../src/ui/buttons/NetworkButton/NetworkButton"
 import { WalletModal } from "../../../../src/ui/modal/WalletModal"
+import { loadCore } from "../../../../src/ui/react/shell"
 import { WalletRuntimeProvider } from "../../../../src/ui/react/WalletRuntimeProvider"
+
+// The runtime's code is on the page before these hosts render, so each renders with its runtime at once.
+await loadCore()
 
 export const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 export const ALICE_SHORT = "0xf3…b92266"

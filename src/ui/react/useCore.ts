@@ -1,0 +1,53 @@
+/**
+ * The two ways the light hooks reach the runtime: read an atom of the core (a constant fallback until the core has
+ * loaded), and run an action atom of the core (loading it first when the visitor acts before it is there). React
+ * only; each hook calls the same React hooks before and after the core arrives.
+ */
+import type * as AsyncResult from "effect/reactivity/AsyncResult"
+import type * as Atom from "effect/reactivity/Atom"
+import { useCallback, useEffect, useMemo } from "react"
+import { useStoreValue } from "../atom-react/store"
+import { type Core, type Ready, useReady, useShell } from "./context"
+
+const neverEqual = () => false
+
+/**
+ * The value of the core's atom `pick(core)` — through `select` when given — or `fallback` while the core loads (and on
+ * the server). `pick`, `select` and `fallback` must be constants (module-level), not made during render.
+ */
+export function useCoreValue<A>(pick: (core: Core) => Atom.Atom<A>, fallback: A): A
+export function useCoreValue<A, B>(pick: (core: Core) => Atom.Atom<A>, fallback: B, select: (value: A, core: Core) => B): B
+export function useCoreValue<A, B>(
+  pick: (core: Core) => Atom.Atom<A>,
+  fallback: A | B,
+  select?: (value: A, core: Core) => B
+): A | B {
+  const ready = useReady()
+  const store = ready === undefined ? undefined : ready.core.storeOf(ready.runtime.registry, pick(ready.core))
+  const selector = useMemo(
+    () => (ready === undefined || select === undefined ? undefined : (value: A) => select(value, ready.core)),
+    [ready, select]
+  )
+  return useStoreValue(store, fallback, selector, ready?.core.equals ?? neverEqual)
+}
+
+/**
+ * Runs the core's action atom `pick(core)` with a value: a promise of its value, rejected with the typed error. The
+ * atom stays mounted while the component is (its state outlives a re-render); called before the core has loaded,
+ * it loads it first. `pick` must be stable (module-level, or memoised).
+ */
+export function useCoreAction<W, A, E>(
+  pick: (core: Core) => Atom.Writable<AsyncResult.AsyncResult<A, E>, W>
+): (value: W) => Promise<A> {
+  const shell = useShell()
+  const ready = useReady()
+  useEffect(() => (ready === undefined ? undefined : ready.runtime.registry.mount(pick(ready.core))), [ready, pick])
+  return useCallback(
+    (value: W) => {
+      const run = ({ core, runtime }: Ready) => core.call(runtime.registry, pick(core), value)
+      const loaded = shell.ready()
+      return loaded === undefined ? shell.load().then(run) : run(loaded)
+    },
+    [shell, pick]
+  )
+}
