@@ -61,7 +61,10 @@ export interface ModalState {
   readonly open: boolean
   readonly loading: boolean
   readonly shake: boolean
-  /** The history; the last entry is the current view. Never empty. */
+  /**
+   * The history; the last entry is the current view. Never empty. While closed, its one entry is what the next
+   * open shows when it opens on Connect, with the key it will have (so a view laid out ahead, hidden, is kept).
+   */
   readonly history: ReadonlyArray<HistoryEntry>
   readonly transactionStack: ReadonlyArray<TransactionStep>
   /** Sign-in is required and there is no session yet: closing shakes instead. */
@@ -165,12 +168,11 @@ export class Modal extends Context.Service<
           isMobile: platform.isMobile
         })
         const opened: Route = route !== undefined && route.view === view ? route : ({ view } as Route)
-        yield* SubscriptionRef.update(state, (s) => ({
-          ...s,
-          open: true,
-          history: [entry(opened)],
-          transactionStack: []
-        }))
+        yield* SubscriptionRef.update(state, (s) => {
+          const waiting = s.open ? undefined : s.history[0]
+          const reuse = waiting !== undefined && Object.keys(opened).length === 1 && waiting.route.view === opened.view
+          return { ...s, open: true, history: [reuse ? waiting : entry(opened)], transactionStack: [] }
+        })
       })
 
       const shake = Effect.gen(function* () {
@@ -186,7 +188,7 @@ export class Modal extends Context.Service<
           yield* Effect.forkIn(shake, scope)
           return
         }
-        yield* SubscriptionRef.update(state, (s) => ({ ...closedState, signInRequired: s.signInRequired }))
+        yield* SubscriptionRef.update(state, (s) => ({ ...closedState, history: [entry(CONNECT.route)], signInRequired: s.signInRequired }))
         yield* rejectOpenRequests
       }).pipe(Effect.withSpan("Modal.close"))
 

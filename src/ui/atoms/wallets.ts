@@ -64,6 +64,12 @@ export const customWalletsAtom: Atom.Atom<ReadonlyArray<WalletListing>> = mapAto
   (result) => AsyncResult.getOrElse(result, () => initialWalletCatalogState).custom
 )
 
+/** The featured wallets of a Connect view laid out ahead of the click: none yet, nothing asked. */
+export const featuredNotAskedAtom: Atom.Atom<ReadonlyArray<WalletListing>> = Atom.make<ReadonlyArray<WalletListing>>([])
+
+/** A Connect view laid out ahead of the click holds the catalogue's places, as it does once open until it answers. */
+export const featuredPendingAheadAtom: Atom.Atom<boolean> = Atom.make(true)
+
 /** The wallet search: input, query, results and whether it is waiting. */
 export const walletSearchAtom: Atom.Atom<WalletSearchState> = mapAtom(
   walletCatalogStateAtom,

@@ -4,19 +4,31 @@
  * still modal) or `enableEmbedded` (rendered in place as part of the page: no backdrop, no focus trap, page not
  * inert).
  */
-import { type ReactNode, type RefObject, useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from "react"
+import {
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore
+} from "react"
 import { createPortal } from "react-dom"
 import { currentEntry, type ModalState } from "../../services/Modal"
 import { useAtomMount, useAtomSet, useAtomValue } from "../atom-react/hooks"
-import { disconnectFn } from "../atoms/connection"
+import { activeAccountAtom, disconnectFn } from "../atoms/connection"
 import { closeModalFn, goBackFn, modalAtom } from "../atoms/modal"
 import { switchNetworkFn } from "../atoms/networks"
 import { useWalletRuntime } from "../react/context"
 import { visuallyHidden } from "../theme/theme.css"
 import { useThemeRoot } from "../theme/useTheme"
-import { type LazyView, NEXT_VIEWS, OPENING_VIEWS, preloadViews, viewOf } from "../views/registry"
+import { type LazyView, NEXT_VIEWS, OPENING_VIEWS, preloadViews, VIEWS, viewOf } from "../views/registry"
 import type { ViewProps } from "../views/types"
 import { Alerts } from "../components/Alerts/Alerts"
+import { LaidOutAhead } from "../components/laidOutAhead"
 import { Button, IconButton } from "../components/Button/Button"
 import { Notice } from "../components/Notice/Notice"
 import { Snackbar } from "../components/Snackbar/Snackbar"
@@ -40,30 +52,47 @@ const useIsClient = (): boolean =>
 export function ModalRoot(): ReactNode {
   const { options } = useWalletRuntime()
   const state = useAtomValue(modalAtom)
+  // A connected visitor's click opens the account, not Connect: nothing to lay out ahead then.
+  const connected = useAtomValue(activeAccountAtom, (account) => account.status === "connected")
   const isClient = useIsClient()
   // A wallet prompt or a switch keeps running when the view that started it goes (Back, Close): its atom lives
   // as long as the modal component does, not the view.
   useAtomMount(switchNetworkFn)
   useAtomMount(disconnectFn)
   const theme = useThemeRoot()
+  const [connectLoaded, setConnectLoaded] = useState(() => VIEWS.Connect.Component.loaded() !== undefined)
   // Once the page is idle, the views the modal opens with are fetched (our own code, from the page's own origin)
-  // and its font is looked up: the first click then shows its view at once instead of waiting for either.
+  // and its font is looked up; then the Connect view is laid out ahead, hidden: the first click only shows it.
   useEffect(
-    () =>
-      whenIdle(() => {
+    () => {
+      let live = true
+      const cancel = whenIdle(() => {
         preloadViews(OPENING_VIEWS)
         warmFont(theme)
-      }),
+        VIEWS.Connect.Component.load().then(
+          () => live && setConnectLoaded(true),
+          () => {}
+        )
+      })
+      return () => {
+        live = false
+        cancel()
+      }
+    },
     // Again when the theme's classes change (another mode), not on every render.
     [theme.className]
   )
-  if (state === undefined || !state.open || !isClient) return null
-  const dialog = <ModalDialog state={state} embedded={options.enableEmbedded} />
+  if (state === undefined || !isClient) return null
+  // Laid out ahead only where it would not take room in the page (not embedded), and only its first view, Connect.
+  const ahead =
+    !state.open && connectLoaded && !connected && !options.enableEmbedded && currentEntry(state).route.view === "Connect"
+  if (!state.open && !ahead) return null
+  const dialog = <ModalDialog state={state} embedded={options.enableEmbedded} hidden={!state.open} />
   return options.enableEmbedded || options.disableAppend ? dialog : createPortal(dialog, document.body)
 }
 
-function ModalDialog(props: { readonly state: ModalState; readonly embedded: boolean }): ReactNode {
-  const { state, embedded } = props
+function ModalDialog(props: { readonly state: ModalState; readonly embedded: boolean; readonly hidden: boolean }): ReactNode {
+  const { state, embedded, hidden } = props
   const rootRef = useRef<HTMLDivElement>(null)
   const dialogRef = useRef<HTMLDivElement>(null)
   const bodyRef = useRef<HTMLDivElement>(null)
@@ -71,18 +100,30 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
   const descriptionId = useId()
   const close = useAtomSet(closeModalFn)
   const goBack = useAtomSet(goBackFn)
-  const theme = useThemeRoot(embedded ? styles.embedded : styles.overlay)
+  const theme = useThemeRoot(embedded ? styles.embedded : styles.overlay, hidden && styles.ahead)
   const onEscape = useCallback(() => close(undefined), [close])
-  useModalBehaviour(rootRef, dialogRef, { modal: !embedded, onEscape })
+  useModalBehaviour(rootRef, dialogRef, { modal: !embedded, active: !hidden, onEscape })
 
   const { route, key } = currentEntry(state)
   const view = viewOf(route.view)
-  useEffect(() => whenIdle(() => preloadViews(NEXT_VIEWS[route.view] ?? [])), [route.view])
+  // The click that shows a view laid out ahead changes the dialog alone; the view learns it is shown (and asks the
+  // catalogue, fetches its pictures) in a render of its own right after, not in the one that paints the dialog.
+  const viewHidden = useDeferredValue(hidden)
+  const laidOutKey = useRef<number | undefined>(undefined)
+  useEffect(() => {
+    if (hidden) laidOutKey.current = key
+  }, [hidden, key])
+  // Only the view that was laid out waits for that render; a view the click opens afresh (Networks) renders at once.
+  const viewAhead = hidden || (viewHidden && laidOutKey.current === key)
+  const viewProps = useMemo((): ViewProps => ({ route, entryKey: key }), [route, key])
+  useEffect(() => (hidden ? undefined : whenIdle(() => preloadViews(NEXT_VIEWS[route.view] ?? []))), [route.view, hidden])
   return (
     <div
       {...theme}
       ref={rootRef}
       data-wallet-runtime="modal"
+      aria-hidden={hidden || undefined}
+      inert={hidden}
       onClick={embedded ? undefined : (event) => {
         if (event.target === event.currentTarget) close(undefined)
       }}
@@ -94,7 +135,7 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
         aria-labelledby={titleId}
         aria-describedby={descriptionId}
         tabIndex={-1}
-        className={[styles.dialog, state.shake && styles.shake].filter(Boolean).join(" ")}
+        className={[styles.dialog, state.shake && styles.shake, hidden && styles.ahead].filter(Boolean).join(" ")}
         data-view={route.view}
         data-shake={state.shake || undefined}
       >
@@ -112,7 +153,9 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
         </p>
         <Alerts />
         <div ref={bodyRef} className={styles.body}>
-          <LoadedView view={view.Component} props={{ route, entryKey: key }} dialog={dialogRef} body={bodyRef} />
+          <LaidOutAhead.Provider value={viewAhead}>
+            <LoadedView view={view.Component} props={viewProps} dialog={dialogRef} body={bodyRef} active={!hidden} />
+          </LaidOutAhead.Provider>
         </div>
         <Snackbar />
       </div>
@@ -128,9 +171,11 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
 function FocusIntoView(props: {
   readonly dialog: RefObject<HTMLDivElement | null>
   readonly body: RefObject<HTMLDivElement | null>
+  readonly active: boolean
 }): ReactNode {
-  const { dialog, body } = props
+  const { dialog, body, active: shown } = props
   useEffect(() => {
+    if (!shown) return
     const dialogElement = dialog.current
     const bodyElement = body.current
     if (dialogElement === null || bodyElement === null) return
@@ -148,7 +193,7 @@ function FocusIntoView(props: {
     })
     observer.observe(bodyElement, { childList: true, subtree: true })
     return () => observer.disconnect()
-  }, [dialog, body])
+  }, [dialog, body, shown])
   return null
 }
 
@@ -163,6 +208,7 @@ function LoadedView(props: {
   readonly props: ViewProps
   readonly dialog: RefObject<HTMLDivElement | null>
   readonly body: RefObject<HTMLDivElement | null>
+  readonly active: boolean
 }): ReactNode {
   const [load, setLoad] = useState<ViewLoad>({ status: "loading" })
   const [, rerender] = useState(0)
@@ -182,11 +228,16 @@ function LoadedView(props: {
       live = false
     }
   }, [props.view])
-  if (Component !== undefined) {
+  // The same element while the view's props are the same: showing a view laid out ahead does not render it again.
+  const element = useMemo(
+    () => (Component === undefined ? undefined : <Component key={props.props.entryKey} {...props.props} />),
+    [Component, props.props]
+  )
+  if (element !== undefined) {
     return (
       <>
-        <Component key={props.props.entryKey} {...props.props} />
-        <FocusIntoView key={`focus:${props.props.entryKey}`} dialog={props.dialog} body={props.body} />
+        {element}
+        <FocusIntoView key={`focus:${props.props.entryKey}`} dialog={props.dialog} body={props.body} active={props.active} />
       </>
     )
   }

@@ -57,6 +57,12 @@ export const dialog = style({
   }
 })
 
+/**
+ * The modal laid out ahead of the first click: in the page (its layout done, its code warm) but unseen, unreachable
+ * and not animated; showing it is then a change of class. Its entrance animation runs when it is shown.
+ */
+export const ahead = style({ visibility: "hidden", animation: "none", pointerEvents: "none" })
+
 /** The refused-close shake (0.5 s, as long as the Modal service keeps `shake` on). */
 export const shake = style({ animation: `${shakeFrames} 500ms ease-in-out` })
 

@@ -26,6 +26,8 @@ export const tabbables = (container: HTMLElement): ReadonlyArray<HTMLElement> =>
 export interface ModalBehaviourOptions {
   /** Trap focus, make the page inert and lock its scroll. */
   readonly modal: boolean
+  /** False while the dialog is laid out ahead, hidden: it does nothing to the page or to focus until shown. */
+  readonly active: boolean
   readonly onEscape: () => void
 }
 
@@ -91,18 +93,18 @@ export function useModalBehaviour(
   // the page is live again and focus is no longer held before focus returns to the trigger.
   useLayoutEffect(() => {
     const element = root.current
-    if (!options.modal || element === null) return
+    if (!options.modal || !options.active || element === null) return
     const hidden = hideOthers(element)
     const unlock = lockScroll()
     return () => {
       unlock()
       restore(hidden)
     }
-  }, [root, options.modal])
+  }, [root, options.modal, options.active])
 
   useLayoutEffect(() => {
     const element = dialog.current
-    if (element === null) return
+    if (element === null || !options.active) return
     const onKeyDown = (event: KeyboardEvent) => {
       // An embedded dialog is part of the page: only keys pressed inside it are its own.
       if (!options.modal && !element.contains(document.activeElement)) return
@@ -139,11 +141,12 @@ export function useModalBehaviour(
       document.removeEventListener("keydown", onKeyDown, true)
       document.removeEventListener("focusin", onFocusIn)
     }
-  }, [dialog, options.modal])
+  }, [dialog, options.modal, options.active])
 
   // Focus in, and back to the trigger on the way out; when the trigger is gone (a host that shows its account
   // button in place of the connect button once connected), to our host button now in its place.
   useLayoutEffect(() => {
+    if (!options.active) return
     const trigger = document.activeElement instanceof HTMLElement ? document.activeElement : null
     const place = trigger?.getAttribute(HOST_BUTTON_ATTRIBUTE) ?? null
     const element = dialog.current
@@ -156,5 +159,5 @@ export function useModalBehaviour(
           document.querySelector<HTMLElement>(`[${HOST_BUTTON_ATTRIBUTE}]`))
       target?.focus()
     }
-  }, [dialog])
+  }, [dialog, options.active])
 }

@@ -219,6 +219,24 @@ describe("Modal routes", () => {
     )
   )
 
+  it.effect("closed, it holds the entry its next open on Connect shows (so a view laid out ahead is kept), fresh after each close", () =>
+    withModal(
+      Effect.gen(function* () {
+        const modal = yield* Modal
+        const waiting = currentEntry(yield* SubscriptionRef.get(modal.state))
+        yield* modal.open()
+        const shown = currentEntry(yield* SubscriptionRef.get(modal.state))
+        expect(shown).toEqual(waiting)
+        yield* modal.close
+        const next = currentEntry(yield* SubscriptionRef.get(modal.state))
+        expect(next.route).toEqual({ view: "Connect" })
+        expect(next.key).not.toBe(shown.key)
+        yield* modal.open({ view: "Networks" })
+        expect(currentEntry(yield* SubscriptionRef.get(modal.state)).key).not.toBe(next.key)
+      })
+    )
+  )
+
   it.effect("a route carries its view's data: the connector and catalogue wallet of a connecting view", () =>
     withModal(
       Effect.gen(function* () {

@@ -1,5 +1,6 @@
 /** A wallet's or network's picture: its image when it has one, else a fallback (by default its initial) on a neutral tile. */
-import { type ReactNode, useState } from "react"
+import { type ReactNode, useContext, useState } from "react"
+import { LaidOutAhead } from "../laidOutAhead"
 import * as styles from "./WalletIcon.css"
 
 /** Props of {@link WalletIcon}. */
@@ -18,8 +19,10 @@ export function WalletIcon(props: WalletIconProps): ReactNode {
   const [failedSrc, setFailedSrc] = useState<string | undefined>(undefined)
   const size = props.size ?? 32
   const className = [styles.icon, props.round === true && styles.round].filter(Boolean).join(" ")
+  // Laid out ahead of the visitor's click, a picture from another host waits for the click (nothing is fetched before).
+  const ahead = useContext(LaidOutAhead)
   const src = props.src
-  if (src !== undefined && src !== "" && src !== failedSrc) {
+  if (src !== undefined && src !== "" && src !== failedSrc && !(ahead && !src.startsWith("data:"))) {
     // Sized inline: the scoped reset reverts presentational width/height attributes.
     return <img className={className} src={src} alt="" style={{ width: size, height: size }} onError={() => setFailedSrc(src)} />
   }

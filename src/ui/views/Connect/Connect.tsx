@@ -4,15 +4,22 @@
  * featured ones first, then recommended —, the host's custom wallets, external), each listed once; installed
  * wallets are marked; "All wallets" leads to the full list. Choosing a row hands it to the connect flow.
  */
-import type { ReactNode } from "react"
+import { type ReactNode, useContext } from "react"
 import { CONNECTOR_ORDER, type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
 import { orderConnectors } from "../../../domain/rules"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
 import { pushRouteFn } from "../../atoms/modal"
 import { isMobileAtom } from "../../atoms/platform"
-import { customWalletsAtom, featuredWalletsAtom, featuredWalletsPendingAtom } from "../../atoms/wallets"
+import {
+  customWalletsAtom,
+  featuredNotAskedAtom,
+  featuredPendingAheadAtom,
+  featuredWalletsAtom,
+  featuredWalletsPendingAtom
+} from "../../atoms/wallets"
 import { Icon } from "../../components/Icon/Icon"
+import { LaidOutAhead } from "../../components/laidOutAhead"
 import { ListItem, ListItemSkeleton, onListKeyDown } from "../../components/ListItem/ListItem"
 import * as listStyles from "../../components/ListItem/ListItem.css"
 import { Notice } from "../../components/Notice/Notice"
@@ -32,10 +39,12 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const connectors = useAtomValue(connectorsAtom)
   const loaded = useAtomValue(connectorsStateAtom, connectorsReported)
   const recent = useAtomValue(connectionAtom, (state) => state.recentWallets)
-  // Reading these starts the catalogue's first fetch: the modal is open, the visitor asked for wallets.
-  const featured = useAtomValue(featuredWalletsAtom)
-  const featuredPending = useAtomValue(featuredWalletsPendingAtom)
-  const custom = useAtomValue(customWalletsAtom)
+  // Reading these starts the catalogue's first fetch: the modal is open, the visitor asked for wallets. Laid out
+  // ahead of the click, the view holds the catalogue's places instead and asks nothing.
+  const ahead = useContext(LaidOutAhead)
+  const featured = useAtomValue(ahead ? featuredNotAskedAtom : featuredWalletsAtom)
+  const featuredPending = useAtomValue(ahead ? featuredPendingAheadAtom : featuredWalletsPendingAtom)
+  const custom = useAtomValue(ahead ? featuredNotAskedAtom : customWalletsAtom)
   const isMobile = useAtomValue(isMobileAtom)
   const choose = useAtomSet(chooseWalletFn)
   const push = useAtomSet(pushRouteFn)
