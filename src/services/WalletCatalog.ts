@@ -296,7 +296,17 @@ export class WalletCatalog extends Context.Service<
           yield* preloadFeatured
         })
 
-        const load = detached(loadFirst).pipe(Effect.withSpan("WalletCatalog.load"))
+        // Views that mount while the first load runs (a render React starts again) share it: one request, not one
+        // queued behind the other. A later load, once that one has ended, asks again (after the bundled list too).
+        let loading: Fiber.Fiber<void> | undefined
+        const load = Effect.suspend((): Effect.Effect<void> => {
+          if (loading !== undefined) return Fiber.join(loading)
+          const run = lock.withPermits(1)(loadFirst).pipe(Effect.ensuring(Effect.sync(() => (loading = undefined))))
+          return Effect.forkIn(run, scope).pipe(
+            Effect.tap((fiber) => Effect.sync(() => (loading = fiber.pollUnsafe() === undefined ? fiber : undefined))),
+            Effect.flatMap(Fiber.join)
+          )
+        }).pipe(Effect.withSpan("WalletCatalog.load"))
 
         const loadNextPage = detached(
           Effect.gen(function* () {

@@ -302,6 +302,21 @@ describe("WalletCatalog", () => {
     })
   )
 
+  it.effect("loads started while one runs share it (one request, not one queued behind the other); a later one asks again", () =>
+    Effect.gen(function* () {
+      const http = catalogue(() => "unreachable")
+      yield* Effect.gen(function* () {
+        const catalog = yield* WalletCatalog
+        const asked = () => http.requests.filter((request) => request.url.pathname.endsWith("/getWallets")).length
+        yield* Effect.all([catalog.load, catalog.load, catalog.load], { concurrency: "unbounded" })
+        expect(asked()).toBe(1)
+        expect((yield* current).source).toBe("fallback")
+        yield* catalog.load
+        expect(asked()).toBe(2)
+      }).pipe(Effect.provide(layerFor(http)))
+    })
+  )
+
   it.effect("an unknown projectId raises Invalid Project ID and the bundled list still shows", () =>
     Effect.gen(function* () {
       const http = catalogue(() => ({ status: 401, text: "Unauthorized: invalid key" }))
