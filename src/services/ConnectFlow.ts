@@ -121,6 +121,8 @@ export class ConnectFlow extends Context.Service<
       const scope = yield* Effect.scope
       // The run of the connecting view in front, if any; a new one waits until the previous has stopped.
       let running: Fiber.Fiber<void> | undefined
+      // The history entry whose connect was started last (each entry's view starts one; Try again starts it again).
+      let startedKey: number | undefined
       const links = new Map<number, string>()
 
       const walletConnectId = Effect.map(SubscriptionRef.get(registry.connectors), (list) =>
@@ -165,7 +167,6 @@ export class ConnectFlow extends Context.Service<
       // One run for one history entry: the view shows its progress; success closes the modal if it still shows it.
       const runFor = (entry: HistoryEntry, connectorId: string) =>
         Effect.gen(function* () {
-          yield* SubscriptionRef.set(progress, { _tag: "Connecting", key: entry.key })
           const exit = yield* Effect.exit(connectWith(connectorId, walletOf(entry.route), () => links.get(entry.key)))
           if (Exit.isSuccess(exit)) {
             yield* SubscriptionRef.set(progress, { _tag: "Connected", key: entry.key, wallet: exit.value })
@@ -181,10 +182,15 @@ export class ConnectFlow extends Context.Service<
           )
         )
 
+      // A run stopped before it began has no interruption handler of its own yet: its progress is reset here too.
       const stop = Effect.suspend(() => {
         const fiber = running
         running = undefined
-        return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
+        return fiber === undefined
+          ? Effect.void
+          : Fiber.interrupt(fiber).pipe(
+              Effect.andThen(SubscriptionRef.update(progress, (p): ConnectProgress => (p._tag === "Connecting" ? { _tag: "Idle" } : p)))
+            )
       })
 
       const start = (entry: HistoryEntry) =>
@@ -193,12 +199,16 @@ export class ConnectFlow extends Context.Service<
           const connectorId = connectorIdOf(entry.route, yield* walletConnectId)
           // A connecting view without a way to connect (a wallet not installed, WalletConnect not configured).
           if (connectorId === undefined) return yield* SubscriptionRef.set(progress, { _tag: "Idle" })
+          startedKey = entry.key
+          yield* SubscriptionRef.set(progress, { _tag: "Connecting", key: entry.key })
           running = yield* Effect.forkIn(runFor(entry, connectorId), scope)
         })
 
       // Entering a connecting view starts its connect; leaving it stops a connect still waiting on the wallet.
       const follow = (entry: HistoryEntry | undefined) =>
         Effect.gen(function* () {
+          // This entry's connect has started already: the choice itself started it.
+          if (entry !== undefined && entry.key === startedKey) return
           const current = yield* SubscriptionRef.get(progress)
           if (current._tag === "Connecting" && current.key !== entry?.key) yield* stop
           if (entry !== undefined && connectorIdOf(entry.route, "any") !== undefined) yield* start(entry)
@@ -216,8 +226,10 @@ export class ConnectFlow extends Context.Service<
         if (state.open) yield* start(currentEntry(state))
       }).pipe(Effect.withSpan("ConnectFlow.retry"))
 
+      // The wallet is asked at once, not once the view change has gone round to the follower below.
       const choose = Effect.fn("ConnectFlow.choose")(function* (choice: WalletChoice) {
         yield* modal.push(routeForChoice(choice, platform.isMobile))
+        yield* follow(currentEntry(yield* SubscriptionRef.get(modal.state)))
       })
 
       const followedLink = Effect.fn("ConnectFlow.followedLink")(function* (href: string) {

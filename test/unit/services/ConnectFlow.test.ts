@@ -88,6 +88,25 @@ describe("ConnectFlow", () => {
     })
   )
 
+  it.effect("choosing a wallet asks it at once, and once: not again when the view change reaches the follower, even for a wallet that answers at once", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm()
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          yield* (yield* Modal).open()
+          yield* flow.choose({ connector: wallet.connector.info })
+          expect(yield* SubscriptionRef.get(flow.progress)).toMatchObject({ _tag: "Connecting" })
+          yield* progressUntil((p) => p._tag === "Connected")
+          yield* modalClosed
+          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 0)))
+          expect(wallet.calls.filter((call) => call.startsWith("connect:"))).toHaveLength(1)
+        })
+      )
+    })
+  )
+
   it.effect("leaving the connecting view while the wallet never answers stops waiting: the family is as before, a late answer takes nothing over", () =>
     Effect.gen(function* () {
       let answer!: () => void
