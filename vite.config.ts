@@ -14,7 +14,8 @@ const isExternal = (id: string) => external.some((name) => id === name || id.sta
  * What a host loads at start, and what follows, each made one chunk: a host's bundler then receives each as one module
  * and keeps it in one piece. `shell` is all `wallet-runtime/react` loads at start (React code only, no Effect);
  * `core` is what `makeWalletRuntime` starts and `view` the React side of the runtime, both fetched once the page is
- * idle; `networks` the well-known network definitions a host names in its options. Guarded by test/unit/build.test.ts.
+ * idle; `plain` the well-known networks, constants and formatting a host may import (plain data and functions).
+ * Guarded by test/unit/build.test.ts.
  */
 const graph = eagerGraph(isExternal)
 
@@ -43,7 +44,7 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            { name: "networks", test: /[\\/]src[\\/]domain[\\/](networks|constants)\.ts$/, priority: 4 },
+            { name: "plain", test: /[\\/]src[\\/]domain[\\/](networks|constants|format)\.ts$/, priority: 4 },
             { name: "shell", test: graph.eager(["/src/react.ts"]), priority: 3 },
             { name: "core", test: graph.eager(["/src/runtime.ts"], "/src/react.ts"), priority: 2 },
             { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 }

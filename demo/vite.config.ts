@@ -39,7 +39,7 @@ export default defineConfig({
           groups: [
             // React in a chunk of its own, so the benchmark can tell the host's framework from what we add.
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
-            { name: "networks", test: /[\\/]src[\\/]domain[\\/](networks|constants)\.ts$/, priority: 5 },
+            { name: "plain", test: /[\\/]src[\\/]domain[\\/](networks|constants|format)\.ts$/, priority: 5 },
             { name: "shell", test: graph.eager(["/src/react.ts"]), priority: 4 },
             { name: "core", test: graph.eager(["/src/runtime.ts"], "/src/react.ts"), priority: 2 },
             { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 }

@@ -210,8 +210,7 @@ export {
   RpcUrls,
   RpcUrlSet,
   UNSUPPORTED_NETWORK_NAME,
-  unsupportedNetwork,
-  withDefaultRpcUrls
+  unsupportedNetwork
 } from "./domain/Network"
 export {
   bitcoin,
@@ -223,7 +222,8 @@ export {
   polkadot,
   solana,
   solanaDevnet,
-  WELL_KNOWN_NETWORKS
+  WELL_KNOWN_NETWORKS,
+  withDefaultRpcUrls
 } from "./domain/networks"
 
 export {

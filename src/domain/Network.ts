@@ -91,12 +91,6 @@ export const findNetwork = <N extends Pick<CaipNetwork, "caipNetworkId">>(
   caipNetworkId: string
 ): N | undefined => networks.find((network) => network.caipNetworkId === caipNetworkId)
 
-/** A copy of `network` whose default RPC endpoints are replaced (the local chains get their ports at start). */
-export const withDefaultRpcUrls = (network: CaipNetwork, rpc: RpcUrlSet): CaipNetwork => ({
-  ...network,
-  rpcUrls: { ...network.rpcUrls, default: rpc }
-})
-
 /** Name of the placeholder network for a chain the host did not configure (spec point 4). */
 export const UNSUPPORTED_NETWORK_NAME = "Unsupported Network"
 

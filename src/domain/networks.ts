@@ -3,7 +3,7 @@
  * `ethereum` gets these few objects, not the Schemas of `Network.ts` (nor the Effect code they need).
  */
 import { BITCOIN_DECIMALS, SOLANA_DECIMALS } from "./constants"
-import type { CaipNetwork } from "./Network"
+import type { CaipNetwork, RpcUrlSet } from "./Network"
 
 // Well-known definitions are literal data: decoding them at import would cost every host start-up time and keep
 // them from being tree-shaken, so the unit tests decode each one instead.
@@ -125,3 +125,9 @@ export const WELL_KNOWN_NETWORKS: ReadonlyArray<CaipNetwork> = [
   bitcoinTestnet,
   polkadot
 ]
+
+/** A copy of `network` whose default RPC endpoints are replaced (the local chains get their ports at start). */
+export const withDefaultRpcUrls = (network: CaipNetwork, rpc: RpcUrlSet): CaipNetwork => ({
+  ...network,
+  rpcUrls: { ...network.rpcUrls, default: rpc }
+})

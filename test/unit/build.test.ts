@@ -83,10 +83,11 @@ describe("the library build", () => {
     expect(atStart.flatMap((c) => c.dynamicImports)).toContain(view?.fileName)
   })
 
-  it("gives a host naming a well-known network those few objects, not the runtime", () => {
-    const networks = chunkNamed(chunks.find((c) => c.name === "networks")?.fileName ?? "networks")
-    expect(networks.imports).toEqual([])
-    expect(chunkNamed("index.js").imports).toContain(networks.fileName)
+  it("gives a host naming a well-known network (or formatting an amount) plain data and functions, not the runtime", () => {
+    const plain = chunkNamed(chunks.find((c) => c.name === "plain")?.fileName ?? "plain")
+    expect(plain.imports).toEqual([])
+    expect(modulesOf([plain]).sort()).toEqual(["src/domain/constants.ts", "src/domain/format.ts", "src/domain/networks.ts"])
+    expect(chunkNamed("index.js").imports).toContain(plain.fileName)
   })
 
   it("loads no family's code, no WalletConnect session and no view before they are needed", () => {

@@ -7,6 +7,7 @@ import type { ThemeMode } from "../../domain/Account"
 import type { ThemeVariables } from "../../domain/Options"
 import type { WalletRuntime, WalletRuntimeSettings } from "../../runtime"
 import { hasStoredConnection } from "../../services/Storage/paths"
+import { OPENING_VIEWS, preloadViews } from "../views/registry"
 import type { Core, Ready, Shell, ThemeOptions } from "./context"
 
 let loaded: Core | undefined
@@ -97,6 +98,9 @@ export const makeShell = (source: RuntimeSource): OwnedShell => {
   }
   const load = (): Promise<Ready> => {
     if (current !== undefined) return current
+    // The views the modal opens with are fetched beside the runtime, not after it: a click that comes before the
+    // page is idle waits for one round of fetches, not two.
+    preloadViews(OPENING_VIEWS)
     const attempt: Tracked<Ready> = loadCore().then((core) => {
       if (released) throw new Error("wallet-runtime: the provider was unmounted")
       return Promise.resolve(core)

@@ -14,8 +14,8 @@ import {
   ThemeMode
 } from "../../../src/domain/Account"
 import { NameMessage, NameMessageJson, NameRegistrationPayload } from "../../../src/domain/Names"
-import { CaipNetwork, findNetwork, isUnsupportedNetwork, unsupportedNetwork, withDefaultRpcUrls } from "../../../src/domain/Network"
-import { bitcoin, bitcoinTestnet, ethereum, localChainA, localChainB, localSolana, polkadot, solana, solanaDevnet, WELL_KNOWN_NETWORKS } from "../../../src/domain/networks"
+import { CaipNetwork, findNetwork, isUnsupportedNetwork, unsupportedNetwork } from "../../../src/domain/Network"
+import { bitcoin, bitcoinTestnet, ethereum, localChainA, localChainB, localSolana, polkadot, solana, solanaDevnet, WELL_KNOWN_NETWORKS, withDefaultRpcUrls } from "../../../src/domain/networks"
 import { OperationType, TokenBalance, Transaction, TransactionStatus } from "../../../src/domain/Portfolio"
 import {
   BitcoinMethod,
