@@ -2,8 +2,8 @@
  * `<WalletRuntimeProvider options>`: gives the hooks and components below it one wallet runtime, and releases it
  * when the tree unmounts. The runtime's code is not part of what the page loads at start: the provider renders its
  * children at once (the hooks give "disconnected", the Connect button says "Connect wallet"), and fetches the code
- * once the page is idle, when the visitor points at or focuses a button of ours, or at once when a stored session
- * waits to be restored. Never at import, so server rendering is safe.
+ * once the page is idle, at the visitor's first press of a pointer or key, when the visitor points at or focuses a
+ * button of ours, or at once when a stored session waits to be restored. Never at import, so server rendering is safe.
  */
 import { type ReactNode, useEffect, useState, useSyncExternalStore } from "react"
 import type { WalletRuntime, WalletRuntimeSettings } from "../../runtime"
@@ -48,10 +48,22 @@ export function WalletRuntimeProvider(props: WalletRuntimeProviderProps): ReactN
     shell.retain()
     if (shell.ready() !== undefined) return shell.release
     const load = () => void shell.load().catch(ignore)
-    // A session to restore starts at once; otherwise the code waits until the page has painted and is idle.
-    const cancel = shell.restoring ? (load(), ignore) : whenIdle(load)
+    // A session to restore starts at once; otherwise the code waits until the page has painted and is idle, or until
+    // the visitor first presses a pointer or a key anywhere (a click comes a few tens of milliseconds after its press).
+    if (shell.restoring) {
+      load()
+      return shell.release
+    }
+    const cancel = whenIdle(load)
+    const intents = ["pointerdown", "keydown"] as const
+    const onIntent = () => {
+      intents.forEach((type) => document.removeEventListener(type, onIntent, true))
+      load()
+    }
+    intents.forEach((type) => document.addEventListener(type, onIntent, { capture: true, passive: true }))
     return () => {
       cancel()
+      intents.forEach((type) => document.removeEventListener(type, onIntent, true))
       shell.release()
     }
   }, [shell])
