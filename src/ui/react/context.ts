@@ -8,6 +8,7 @@ import type * as AsyncResult from "effect/reactivity/AsyncResult"
 import type * as Atom from "effect/reactivity/Atom"
 import { type ComponentType, createContext, use, useContext, useSyncExternalStore } from "react"
 import type { ThemeMode } from "../../domain/Account"
+import type { ChainNamespace } from "../../domain/Caip"
 import type { ThemeVariables } from "../../domain/Options"
 import type { makeWalletRuntime, WalletRuntime } from "../../runtime"
 import type { currentRoute } from "../../services/Modal"
@@ -98,6 +99,8 @@ export interface Shell {
   readonly theme: ThemeOptions
   /** A stored session waits to be restored: before the runtime is there, the Connect button says "Reconnecting…". */
   readonly restoring: boolean
+  /** The network the runtime starts on when nothing is stored (the host's default, or its first), for the network button meanwhile. */
+  readonly firstNetwork: { readonly name: string; readonly chainNamespace: ChainNamespace } | undefined
 }
 
 /** The shell of the nearest `WalletRuntimeProvider`. */

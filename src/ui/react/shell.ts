@@ -4,6 +4,7 @@
  * button renders; a visitor's action waits for the code instead of failing.
  */
 import type { ThemeMode } from "../../domain/Account"
+import type { ChainNamespace } from "../../domain/Caip"
 import type { ThemeVariables } from "../../domain/Options"
 import type { WalletRuntime, WalletRuntimeSettings } from "../../runtime"
 import { hasStoredConnection } from "../../services/Storage/paths"
@@ -79,6 +80,24 @@ const themeOf = (options: unknown): ThemeOptions => {
   }
 }
 
+const NAMESPACES: ReadonlyArray<string> = ["eip155", "solana", "bip122", "polkadot"] satisfies ReadonlyArray<ChainNamespace>
+
+/** The network the runtime starts on when nothing is stored: the host's default, else its first (read as given). */
+const firstNetworkOf = (options: unknown): Shell["firstNetwork"] => {
+  const { defaultNetwork, networks } = (typeof options === "object" && options !== null ? options : {}) as {
+    readonly defaultNetwork?: unknown
+    readonly networks?: unknown
+  }
+  const network = (defaultNetwork ?? (Array.isArray(networks) ? networks[0] : undefined)) as
+    | { readonly name?: unknown; readonly chainNamespace?: unknown }
+    | undefined
+  if (typeof network !== "object" || network === null) return undefined
+  const { name, chainNamespace } = network
+  return typeof name === "string" && typeof chainNamespace === "string" && NAMESPACES.includes(chainNamespace)
+    ? { name, chainNamespace: chainNamespace as ChainNamespace }
+    : undefined
+}
+
 /**
  * A provider's shell. When the runtime's code is already on the page (a second provider, a test), the runtime is
  * made at once, and bad options throw right here, as before any code was lazy.
@@ -141,6 +160,7 @@ export const makeShell = (source: RuntimeSource): OwnedShell => {
         ? themeOf(source.options)
         : { themeMode: source.runtime.options.themeMode, themeVariables: source.runtime.options.themeVariables },
     restoring: hasStoredConnection(),
+    firstNetwork: firstNetworkOf(source.runtime?.options ?? source.options),
     retain: () => {
       releasing = false
     },

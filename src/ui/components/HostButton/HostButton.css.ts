@@ -47,3 +47,6 @@ export const wideOnly = style({ "@media": { [PHONE_WIDTH]: { display: "none" } }
 
 /** Shown only on phone-sized screens (the short address in place of the name). */
 export const phoneOnly = style({ display: "none", "@media": { [PHONE_WIDTH]: { display: "inline" } } })
+
+/** A wrapper that takes no box of its own (the button inside is laid out as if it were not there). */
+export const contents = style({ display: "contents" })
