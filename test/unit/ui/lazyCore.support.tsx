@@ -3,37 +3,21 @@
  * the hooks, the modal, an error boundary, and optionally a part that needs the runtime itself (suspending meanwhile). Each test
  * file that uses it starts without the code loaded (module state): one scenario before loading per file.
  */
-import { Effect } from "effect"
 import { Component, type ReactNode, Suspense } from "react"
 import { localChainA } from "../../../src/domain/networks"
 import { testLayer } from "../../../src/layers/Test"
 import type { WalletRuntimeSettings } from "../../../src/runtime"
-import { makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { ConnectButton } from "../../../src/ui/buttons/ConnectButton/ConnectButton"
 import { WalletModal } from "../../../src/ui/modal/WalletModal"
 import { useWalletRuntime } from "../../../src/ui/react/context"
 import { useAccount, useModal } from "../../../src/ui/react/hooks"
 import { WalletRuntimeProvider } from "../../../src/ui/react/WalletRuntimeProvider"
+import { testWallet } from "./components/testWallet"
 
-export const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 export const options = { projectId: "test", networks: [localChainA] }
 
 const settings: WalletRuntimeSettings = {
-  layer: (decoded, alerts) =>
-    testLayer(decoded, {
-      alerts,
-      wallets: [
-        Effect.runSync(
-          makeFakeWallet({
-            id: "test-wallet",
-            name: "Test Wallet",
-            type: "ANNOUNCED",
-            rdns: "dev.wallet-runtime.test",
-            families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } }
-          })
-        )
-      ]
-    })
+  layer: (decoded, alerts) => testLayer(decoded, { alerts, wallets: [testWallet()] })
 }
 
 /** Idle callbacks the test runs itself: the page is idle when the test says so. */

@@ -7,7 +7,7 @@ import { expect } from "vitest"
 import { localChainA, localChainB } from "../../../../src/domain/networks"
 import { testLayer } from "../../../../src/layers/Test"
 import { makeWalletRuntime, type WalletRuntime } from "../../../../src/runtime"
-import { type FakeWallet, type FakeWalletOptions, makeFakeWallet } from "../../../../src/services/fakes/FakeWallet"
+import { type FakeWallet, makeFakeWallet } from "../../../../src/services/fakes/FakeWallet"
 import type { PlatformInfo } from "../../../../src/services/Platform"
 import { type PairingState, WALLET_CONNECT_CONNECTOR_ID, WalletConnect } from "../../../../src/services/walletconnect/WalletConnect"
 import { AccountButton } from "../../../../src/ui/buttons/AccountButton/AccountButton"
@@ -16,25 +16,12 @@ import { NetworkButton } from "../../../../src/ui/buttons/NetworkButton/NetworkB
 import { WalletModal } from "../../../../src/ui/modal/WalletModal"
 import { loadCore } from "../../../../src/ui/react/shell"
 import { WalletRuntimeProvider } from "../../../../src/ui/react/WalletRuntimeProvider"
+import { ALICE } from "./testWallet"
 
 // The runtime's code is on the page before these hosts render, so each renders with its runtime at once.
 await loadCore()
 
-export const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
-export const ALICE_SHORT = "0xf3…b92266"
-
-/** The EIP-6963 wallet of the page: "Test Wallet", Alice on Local Chain A. */
-export const testWallet = (over: Partial<FakeWalletOptions> = {}): FakeWallet =>
-  Effect.runSync(
-    makeFakeWallet({
-      id: "test-wallet",
-      name: "Test Wallet",
-      type: "ANNOUNCED",
-      rdns: "dev.wallet-runtime.test",
-      families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } },
-      ...over
-    })
-  )
+export { ALICE, ALICE_SHORT, testWallet } from "./testWallet"
 
 /**
  * Holds the wallet's next connects (its prompt stays open) until the returned function is called; connects after
