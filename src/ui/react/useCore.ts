@@ -6,7 +6,9 @@
 import type * as AsyncResult from "effect/reactivity/AsyncResult"
 import type * as Atom from "effect/reactivity/Atom"
 import { useCallback, useEffect, useMemo } from "react"
+import type { ModalView } from "../../domain/rules"
 import { useStoreValue } from "../atom-react/store"
+import { preloadViews } from "../views/registry"
 import { type Core, type Ready, useReady, useShell } from "./context"
 
 const neverEqual = () => false
@@ -50,4 +52,18 @@ export function useCoreAction<W, A, E>(
     },
     [shell, pick]
   )
+}
+
+const ignore = () => {}
+
+/**
+ * What a button of ours does when the visitor shows intent (points at it, focuses it, touches it): the runtime's code
+ * and the views it opens are fetched then. `views` must be a constant.
+ */
+export function useIntentPreload(views: ReadonlyArray<ModalView>): () => void {
+  const shell = useShell()
+  return useCallback(() => {
+    void shell.load().catch(ignore)
+    preloadViews(views)
+  }, [shell, views])
 }

@@ -3,13 +3,13 @@
  * while a stored session is restored; once connected it shows the account (and opens it). It stays one button
  * throughout, so focus is never lost while its label changes.
  */
-import { type ReactNode, useCallback } from "react"
+import type { ReactNode } from "react"
 import type { ConnectionStatus } from "../../../domain/Account"
 import type { ConnectionState } from "../../../services/Connection"
-import { type Core, useReady, useRestoring, useShell } from "../../react/context"
+import { type Core, useReady, useRestoring } from "../../react/context"
 import { NO_ACCOUNT } from "../../react/fallbacks"
-import { useCoreAction, useCoreValue } from "../../react/useCore"
-import { OPENING_VIEWS, preloadViews } from "../../views/registry"
+import { useCoreAction, useCoreValue, useIntentPreload } from "../../react/useCore"
+import { OPENING_VIEWS } from "../../views/registry"
 import { HostButton } from "../../components/HostButton/HostButton"
 import { Spinner } from "../../components/Spinner/Spinner"
 import type { ConnectButtonProps } from "../props"
@@ -34,18 +34,13 @@ const disconnected: ConnectionStatus = "disconnected"
  * @example <ConnectButton label="Sign in with a wallet" />
  */
 export function ConnectButton(props: ConnectButtonProps): ReactNode {
-  const shell = useShell()
   const ready = useReady()
   const restoring = useRestoring()
   const known = useCoreValue(pickConnection, disconnected, buttonStatus)
   const status = restoring ? "reconnecting" : known
   const account = useCoreValue(pickAccount, NO_ACCOUNT)
   const open = useCoreAction(pickOpen)
-  // The runtime's code and the views this button opens are fetched as soon as the visitor points at it or focuses it.
-  const preload = useCallback(() => {
-    void shell.load().catch(() => {})
-    preloadViews(OPENING_VIEWS)
-  }, [shell])
+  const preload = useIntentPreload(OPENING_VIEWS)
   const busy = status === "connecting" || status === "reconnecting"
   const connected = status === "connected" && account.address !== undefined
   return (

@@ -2,19 +2,19 @@
  * `<NetworkButton/>`: the active network (marked when unsupported); opens the Networks view. On a phone-sized screen
  * it shows the network's icon alone (its accessible name still says the network).
  */
-import { type ReactNode, useCallback, useLayoutEffect, useRef } from "react"
+import { type ReactNode, useLayoutEffect, useRef } from "react"
 import { FamilyMark } from "../../components/FamilyMark/FamilyMark"
 import { HOST_BUTTON_ATTRIBUTE, HostButton } from "../../components/HostButton/HostButton"
 import * as styles from "../../components/HostButton/HostButton.css"
 import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import { type Core, useReady, useShell } from "../../react/context"
-import { useCoreAction, useCoreValue } from "../../react/useCore"
-import { preloadViews } from "../../views/registry"
+import { useCoreAction, useCoreValue, useIntentPreload } from "../../react/useCore"
 import type { NetworkButtonProps } from "../props"
 
 const pickOpen = (core: Core) => core.openModalFn
 const pickActiveNetwork = (core: Core) => core.activeNetworkAtom
 const ignore = () => {}
+const NETWORKS_VIEW = ["Networks"] as const
 
 /**
  * The active network. Until the runtime knows it (its code loads once the page is idle; on the server) it shows the
@@ -28,10 +28,7 @@ export function NetworkButton(props: NetworkButtonProps): ReactNode {
   // The runtime's button once the runtime knows the network (its services start a moment after its code arrives).
   const known = useCoreValue(pickActiveNetwork, undefined) !== undefined
   const real = ready !== undefined && known
-  const preload = useCallback(() => {
-    void shell.load().catch(ignore)
-    preloadViews(["Networks"])
-  }, [shell])
+  const preload = useIntentPreload(NETWORKS_VIEW)
   // The button in waiting had focus when the code arrived: the button that replaces it takes it over.
   const focused = useRef(false)
   const place = useRef<HTMLSpanElement>(null)
