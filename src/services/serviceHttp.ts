@@ -11,17 +11,20 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { type Alert, alertForServiceError } from "../domain/alerts"
 import { HttpStatusError } from "../domain/errors"
+import { bodyProblemText, readTextCapped } from "./httpBody"
 
 /** The SDK type sent to the catalogue (`st`) and the image endpoints. */
 export const SDK_TYPE = "wallet-runtime"
 /** The SDK version sent to the catalogue (`sv`). */
 export const SDK_VERSION = "0.1.0"
 
-/** A service that has not answered after this long is treated as unreachable. */
+/** A service whose whole answer (headers and body) has not arrived after this long is treated as unreachable. */
 export const SERVICE_REQUEST_TIMEOUT_MS = 10_000
 
 /** Error bodies are kept this long at most (they end up in logs and error values). */
 const MAX_ERROR_BODY = 300
+/** At most this much of an error answer is read: the start is all that is kept. */
+const MAX_ERROR_BODY_READ = 64 * 1024
 
 /** The service could not be reached: offline, refused, blocked by the browser, or no answer in time. */
 export class ServiceUnreachable extends Schema.TaggedError<ServiceUnreachable>()("ServiceUnreachable", {
@@ -79,41 +82,22 @@ export const serviceRequest = (baseUrl: string, call: ServiceCall): HttpClientRe
 export interface ServiceClient {
   /** Sends a call and decodes its JSON answer with `schema`. */
   readonly json: <A>(call: ServiceCall, schema: Schema.Codec<A, unknown>) => Effect.Effect<A, ServiceError>
-  /** Sends a call and gives the raw 2xx response (images), or the same failures as `json`. */
-  readonly raw: (call: ServiceCall) => Effect.Effect<HttpClientResponse.HttpClientResponse, ServiceError>
 }
 
 /**
- * A client of the service at `baseUrl`. A non-OK answer fails with 'HTTP status code: N' (keeping the start of
- * its body); when that body is one of the authorisation texts, `raiseAlert` is called with the matching alert.
+ * A client of the service at `baseUrl`. The whole exchange — headers and body — has one time bound, and bodies are
+ * capped in size, so a service that stalls or floods fails the call (and the caller's fallback follows). A non-OK
+ * answer fails with 'HTTP status code: N' (keeping the start of its body); when that body is one of the
+ * authorisation texts, `raiseAlert` is called with the matching alert.
  */
 export const makeServiceClient = (options: {
   readonly baseUrl: string
   readonly client: HttpClient.HttpClient
   readonly raiseAlert: (alert: Alert) => Effect.Effect<unknown>
 }): ServiceClient => {
-  const send = (call: ServiceCall): Effect.Effect<HttpClientResponse.HttpClientResponse, ServiceError> => {
-    const request = serviceRequest(options.baseUrl, call)
-    const url = serviceUrl(options.baseUrl, call.path)
-    return options.client.execute(request).pipe(
-      Effect.timeout(SERVICE_REQUEST_TIMEOUT_MS),
-      Effect.catch((error) =>
-        Effect.fail(
-          new ServiceUnreachable({
-            url,
-            reason: error._tag === "TimeoutError" ? `no answer in ${SERVICE_REQUEST_TIMEOUT_MS} ms` : error.message
-          })
-        )
-      ),
-      Effect.flatMap((response) => (response.status >= 200 && response.status < 300 ? Effect.succeed(response) : statusError(response))),
-      // Trace headers would turn every simple GET into a CORS preflight the hosted services need not allow.
-      Effect.provideService(HttpClient.TracerPropagationEnabled, false)
-    )
-  }
-
   const statusError = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<never, HttpStatusError> =>
     Effect.gen(function* () {
-      const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
+      const text = yield* readTextCapped(response, MAX_ERROR_BODY_READ).pipe(Effect.orElseSucceed(() => ""))
       const body = text.slice(0, MAX_ERROR_BODY)
       const alert = alertForServiceError(body)
       if (alert !== undefined) yield* options.raiseAlert(alert)
@@ -122,18 +106,33 @@ export const makeServiceClient = (options: {
 
   const json = <A>(call: ServiceCall, schema: Schema.Codec<A, unknown>): Effect.Effect<A, ServiceError> => {
     const url = serviceUrl(options.baseUrl, call.path)
-    const decode = Schema.decodeUnknownEffect(schema)
-    return send(call).pipe(
-      Effect.flatMap((response) =>
-        response.json.pipe(Effect.mapError((error) => new ServiceAnswerInvalid({ url, issue: error.message })))
+    const decode = Schema.decodeUnknownEffect(Schema.fromJsonString(schema))
+    const exchange = options.client.execute(serviceRequest(options.baseUrl, call)).pipe(
+      Effect.mapError((error) => new ServiceUnreachable({ url, reason: error.message })),
+      Effect.flatMap((response): Effect.Effect<string, ServiceError> =>
+        response.status >= 200 && response.status < 300
+          ? readTextCapped(response).pipe(
+            Effect.mapError((problem) =>
+              problem._tag === "TooLarge"
+                ? new ServiceAnswerInvalid({ url, issue: bodyProblemText(problem) })
+                : new ServiceUnreachable({ url, reason: bodyProblemText(problem) })
+            )
+          )
+          : statusError(response)
       ),
-      Effect.flatMap((body) =>
-        decode(body).pipe(Effect.mapError((error) => new ServiceAnswerInvalid({ url, issue: error.message })))
-      )
+      Effect.timeoutOrElse({
+        duration: SERVICE_REQUEST_TIMEOUT_MS,
+        orElse: () => Effect.fail(new ServiceUnreachable({ url, reason: `no answer in ${SERVICE_REQUEST_TIMEOUT_MS} ms` }))
+      }),
+      // Trace headers would turn every simple GET into a CORS preflight the hosted services need not allow.
+      Effect.provideService(HttpClient.TracerPropagationEnabled, false)
+    )
+    return exchange.pipe(
+      Effect.flatMap((text) => decode(text).pipe(Effect.mapError((error) => new ServiceAnswerInvalid({ url, issue: error.message }))))
     )
   }
 
-  return { json, raw: send }
+  return { json }
 }
 
 /** An HttpClient that reaches nothing: every request fails as a transport error (tests, SSR, offline hosts). */

@@ -27,6 +27,7 @@ import {
   RpcResponseError,
   RpcTimeout
 } from "./errors"
+import { bodyProblemText, isBodyProblem, readTextCapped } from "../httpBody"
 import { addSample, answered, DEFAULT_RANKING, failed, type Ranked, rank, type RankingSettings, type Sample } from "./ranking"
 import { decide, DEFAULT_RETRY, type Outcome, type RetrySettings } from "./retryPolicy"
 
@@ -198,6 +199,10 @@ const describeCause = (cause: unknown): string => {
 }
 
 const transportFailure = (url: string, timeoutMs: number, error: unknown): Failure => {
+  // An endpoint that floods its answer is as broken as one that cannot be reached: the next one is tried.
+  if (isBodyProblem(error)) {
+    return { outcome: { _tag: "NetworkFailure" }, error: new RpcNetworkError({ url: displayUrl(url), reason: bodyProblemText(error) }) }
+  }
   if (Cause.isTimeoutError(error)) {
     return { outcome: { _tag: "Timeout" }, error: new RpcTimeout({ url: displayUrl(url), timeoutMs }) }
   }
@@ -323,7 +328,7 @@ const makeRpcTransport = (settings: RpcTransportSettings) =>
             HttpClientRequest.acceptJson
           )
         )
-        const text = yield* response.text
+        const text = yield* readTextCapped(response)
         const ended = yield* Clock.currentTimeMillis
         return { status: response.status, text, latencyMs: ended - started }
       }).pipe(

@@ -118,6 +118,14 @@ describe("RpcTransport ranking loop (TestClock)", () => {
     }).pipe(Effect.provide(transportLayer(http)))
   })
 
+  it.effect("an endpoint whose answer never ends is cut off at the size cap and the next endpoint answers", () => {
+    const http = fakeHttp({ [PRIMARY]: { kind: "flood" }, [SECONDARY]: answerIn(5) })
+    return Effect.gen(function* () {
+      expect(yield* after(100, call("eth_chainId"))).toBe(`eth_chainId@${SECONDARY}`)
+      expect(yield* rankedUrls()).toEqual([SECONDARY, PRIMARY])
+    }).pipe(Effect.provide(transportLayer(http)))
+  })
+
   it.effect("a request that gets no answer from an endpoint still answering pings moves on after the request time-out", () => {
     const http = fakeHttp({ [PRIMARY]: { kind: "hang-calls" }, [SECONDARY]: answerIn(5) })
     return Effect.gen(function* () {

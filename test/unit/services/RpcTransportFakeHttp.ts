@@ -15,8 +15,8 @@ export interface Seen {
 }
 
 /**
- * How a scripted endpoint behaves now: answer after `delayMs`, answer an HTTP status, refuse, never answer, or answer
- * pings but never other calls.
+ * How a scripted endpoint behaves now: answer after `delayMs`, answer an HTTP status, refuse, never answer, answer
+ * pings but never other calls, or answer 200 with a body that never ends (`flood`: a megabyte at a time).
  */
 export type Behaviour =
   | { readonly kind: "answer"; readonly delayMs: number }
@@ -24,6 +24,7 @@ export type Behaviour =
   | { readonly kind: "refuse" }
   | { readonly kind: "hang" }
   | { readonly kind: "hang-calls" }
+  | { readonly kind: "flood" }
 
 interface JsonRpcCall {
   readonly id: number
@@ -54,6 +55,11 @@ export const fakeHttp = (initial: Record<string, Behaviour>) => {
           })
         case "hang":
           return yield* Effect.never
+        case "flood": {
+          const megabyte = new Uint8Array(1024 * 1024).fill(0x20)
+          const endless = new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(megabyte) })
+          return HttpClientResponse.fromWeb(request, new Response(endless, { status: 200 }))
+        }
         case "status":
           return HttpClientResponse.fromWeb(request, new Response("busy", { status: behaviour.status }))
         case "answer": {

@@ -11,6 +11,7 @@ import { type ConnectorSource, Connectors } from "../../../src/services/connecto
 import { makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { Notifications } from "../../../src/services/Notifications"
 import { WalletCatalog, type WalletCatalogState } from "../../../src/services/WalletCatalog"
+import { SERVICE_REQUEST_TIMEOUT_MS } from "../../../src/services/serviceHttp"
 import { fallbackCatalogue } from "../../../src/services/walletCatalogFallback"
 import { type FakeAnswer, type FakeHttp, makeFakeHttp, type RecordedRequest } from "../support/fakeHttpClient"
 
@@ -299,6 +300,20 @@ describe("WalletCatalog", () => {
         expect((yield* current).search.results.map((item) => item.wallet.name)).toEqual(["Rabby Wallet"])
         expect(http.requests.length).toBe(before)
       }).pipe(Effect.provide(layerFor(http, options)))
+    })
+  )
+
+  it.effect("a catalogue that sends its headers and then stalls gives way to the bundled list after the time-out", () =>
+    Effect.gen(function* () {
+      const http = catalogue((request) => (request.url.pathname.endsWith("/getWallets") ? { status: 200, stallBody: true } : undefined))
+      yield* Effect.gen(function* () {
+        const catalog = yield* WalletCatalog
+        const loading = yield* Effect.forkChild(catalog.load)
+        yield* TestClock.adjust(SERVICE_REQUEST_TIMEOUT_MS)
+        yield* Fiber.join(loading)
+        expect((yield* current).source).toBe("fallback")
+        expect((yield* current).wallets.length).toBeGreaterThanOrEqual(20)
+      }).pipe(Effect.provide(layerFor(http)))
     })
   )
 

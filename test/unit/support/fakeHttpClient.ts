@@ -12,11 +12,36 @@ export interface RecordedRequest {
   readonly body: unknown
 }
 
-/** How the fake answers: a status with a JSON or text body, a transport failure, or never. */
+/**
+ * How the fake answers: a status with a JSON or text body, a transport failure, never, headers then a body that
+ * never ends (`stall-body`), or a 200 whose body streams `bytes` bytes (optionally declaring `declared` as its length).
+ */
 export type FakeAnswer =
   | { readonly status: number; readonly json?: unknown; readonly text?: string }
+  | { readonly status: number; readonly stallBody: true }
+  | { readonly status: number; readonly bytes: number; readonly declared?: number }
   | "unreachable"
   | "hang"
+
+/** Chunks of the streamed bodies (64 KiB of spaces, valid JSON whitespace). */
+const CHUNK = new Uint8Array(64 * 1024).fill(0x20)
+
+/** A body that sends `[` and then nothing, without ever ending. */
+const stalledBody = () => new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new Uint8Array([0x5b])) })
+
+/** A body of `bytes` bytes, made chunk by chunk as it is read; `pulled` counts the chunks read. */
+const streamedBody = (bytes: number, pulled: { count: number }) => {
+  let left = bytes
+  return new ReadableStream<Uint8Array>({
+    pull: (controller) => {
+      if (left <= 0) return controller.close()
+      const chunk = CHUNK.subarray(0, Math.min(left, CHUNK.length))
+      left -= chunk.length
+      pulled.count++
+      controller.enqueue(chunk)
+    }
+  })
+}
 
 /** A fake HttpClient layer and the requests it received. */
 export interface FakeHttp {
@@ -24,6 +49,8 @@ export interface FakeHttp {
   readonly layer: Layer.Layer<HttpClient.HttpClient>
   /** Requests whose path is `path` (e.g. `/getWallets`). */
   readonly to: (path: string) => ReadonlyArray<RecordedRequest>
+  /** How many chunks of streamed bodies were read. */
+  readonly pulled: { count: number }
 }
 
 const bodyOf = (request: { readonly body: { readonly _tag: string; readonly body?: unknown } }): unknown => {
@@ -34,6 +61,7 @@ const bodyOf = (request: { readonly body: { readonly _tag: string; readonly body
 /** Makes a fake whose answers come from `answer`. */
 export const makeFakeHttp = (answer: (request: RecordedRequest) => FakeAnswer): FakeHttp => {
   const requests: Array<RecordedRequest> = []
+  const pulled = { count: 0 }
   const client = HttpClient.make((request, url) =>
     Effect.suspend(() => {
       const recorded: RecordedRequest = { method: request.method, url, body: bodyOf(request) }
@@ -47,6 +75,11 @@ export const makeFakeHttp = (answer: (request: RecordedRequest) => FakeAnswer): 
           })
         )
       }
+      if ("stallBody" in reply) return Effect.succeed(HttpClientResponse.fromWeb(request, new Response(stalledBody(), { status: reply.status })))
+      if ("bytes" in reply) {
+        const headers: Record<string, string> = reply.declared === undefined ? {} : { "content-length": String(reply.declared) }
+        return Effect.succeed(HttpClientResponse.fromWeb(request, new Response(streamedBody(reply.bytes, pulled), { status: reply.status, headers })))
+      }
       const isJson = reply.text === undefined
       const response = new Response(isJson ? JSON.stringify(reply.json ?? {}) : reply.text, {
         status: reply.status,
@@ -58,6 +91,7 @@ export const makeFakeHttp = (answer: (request: RecordedRequest) => FakeAnswer): 
   return {
     requests,
     layer: Layer.succeed(HttpClient.HttpClient)(client),
-    to: (path) => requests.filter((request) => request.url.pathname === path)
+    to: (path) => requests.filter((request) => request.url.pathname === path),
+    pulled
   }
 }
