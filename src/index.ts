@@ -360,6 +360,7 @@ export {
   walletErrorOf,
   type WalletRequestError,
   WalletMethodUnsupported,
+  WalletNoAnswer,
   WalletUnauthorized
 } from "./domain/walletErrors"
 

@@ -39,6 +39,12 @@ export const WALLET_ANNOUNCE_WAIT_MS = 1_000
  * disconnected); a wallet that never answers must not leave the page "Reconnecting…" for ever. Ours: not in the spec.
  */
 export const SESSION_RESTORE_TIMEOUT_MS = 10_000
+/**
+ * How long a request the visitor answers in the wallet (connect, switch network, sign, send) may wait: long enough to
+ * find the wallet, unlock it and read a transaction, and longer than a WalletConnect pairing (4 min), so the flow
+ * never stays on "Continue in…" or the button on "Connecting…" for ever. Ours: not in the spec.
+ */
+export const WALLET_ANSWER_TIMEOUT_MS = 5 * 60_000
 /** Pending-transaction watching stops after this many notifications. */
 export const PENDING_TRANSACTIONS_MAX = 99
 

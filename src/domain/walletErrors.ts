@@ -83,6 +83,15 @@ export class WalletError extends Schema.TaggedError<WalletError>()("WalletError"
   }
 }
 
+/** The wallet gave no answer in the time a visitor could take to answer it (a wallet that hangs, or was left open). */
+export class WalletNoAnswer extends Schema.TaggedError<WalletNoAnswer>()("WalletNoAnswer", {
+  waitedMs: Schema.Number
+}) {
+  override get message() {
+    return `Your wallet did not answer in ${Math.round(this.waitedMs / 60_000)} minutes. Check that it is open and unlocked, then try again.`
+  }
+}
+
 /** Every way a wallet request can fail. */
 export type WalletRequestError =
   | UserRejected
@@ -94,6 +103,10 @@ export type WalletRequestError =
   | WalletDisconnected
   | TransactionRejected
   | WalletError
+  | WalletNoAnswer
+
+// Some wallets refuse with the wrong code (-32603, -32000) or none at all: their words still say the visitor refused.
+const USER_REFUSED = /\buser (rejected|denied|cancell?ed|refused|declined)\b|\b(rejected|denied|cancell?ed|declined) by (the )?user\b/i
 
 // Wallets and nodes word an unaffordable transaction many ways, under many codes (-32000, -32603, -32003…).
 const INSUFFICIENT_FUNDS = /insufficient (funds|balance|lamports)|exceeds (the )?balance|not enough (funds|balance|sol)/i
@@ -103,6 +116,7 @@ export const walletErrorOf = (code: number | undefined, message: string): Wallet
   if (code === RPC_ERROR_CODES.userRejected || code === RPC_ERROR_CODES.walletConnectUserRejected) {
     return new UserRejected({ code })
   }
+  if (USER_REFUSED.test(message)) return new UserRejected({ code: RPC_ERROR_CODES.userRejected })
   if (INSUFFICIENT_FUNDS.test(message)) return new InsufficientFunds({ details: message })
   switch (code) {
     case RPC_ERROR_CODES.requestPending:
@@ -147,6 +161,10 @@ export const walletErrorPartsOf = (error: unknown): { readonly code: number | un
 
 /** Whatever a wallet threw, as the named error. */
 export const fromWalletError = (error: unknown): WalletRequestError => {
+  // ethers-based wallets refuse with a string code instead of 4001.
+  if (typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ACTION_REJECTED") {
+    return new UserRejected({ code: RPC_ERROR_CODES.userRejected })
+  }
   const { code, message } = walletErrorPartsOf(error)
   return walletErrorOf(code, message)
 }

@@ -14,6 +14,7 @@ import { DisconnectFailed, type ProviderNotFound } from "../domain/errors"
 import type { CaipNetwork, NetworkChainId } from "../domain/Network"
 import type { ConnectorInfo, RecentWallets, WalletCatalogEntry } from "../domain/Wallet"
 import { Config, namespacesOf } from "./Config"
+import { withinWalletAnswerTime } from "./walletAnswer"
 import { type ConnectError, type Connector, type FamilySession, type FamilyProvider, namespaceOf, networksFor, type WalletEvent } from "./connectors/Connector"
 import { Connectors } from "./connectors/Connectors"
 import { Storage } from "./Storage/Storage"
@@ -294,7 +295,7 @@ export class Connection extends Context.Service<
         // A refused, failed or abandoned connect (the visitor went back and chose another wallet) leaves each family
         // as it was: still connected to the previous wallet, if any, and never stuck on `connecting`.
         const exit = yield* Effect.exit(
-          Effect.andThen(markConnecting, connector.connect(wanted)).pipe(Effect.onInterrupt(() => restoreBefore))
+          Effect.andThen(markConnecting, withinWalletAnswerTime(connector.connect(wanted))).pipe(Effect.onInterrupt(() => restoreBefore))
         )
         if (Exit.isFailure(exit)) {
           yield* restoreBefore

@@ -22,6 +22,7 @@ import { Modal } from "./Modal"
 import { Notifications } from "./Notifications"
 import { Storage } from "./Storage/Storage"
 import * as Keys from "./Storage/keys"
+import { withinWalletAnswerTime } from "./walletAnswer"
 
 /** The requested networks, the active network of each family, and the family in front. */
 export interface NetworksState {
@@ -153,14 +154,16 @@ export class Networks extends Context.Service<
         if (Option.isSome(session)) {
           const adapter = yield* adapters.get(network.chainNamespace)
           const current = yield* activeNetwork(network.chainNamespace)
-          yield* adapter.switchNetwork(
-            {
-              provider: session.value.provider,
-              address: session.value.address,
-              network: current,
-              walletName: session.value.connector.info.name ?? session.value.connector.info.id
-            },
-            network
+          yield* withinWalletAnswerTime(
+            adapter.switchNetwork(
+              {
+                provider: session.value.provider,
+                address: session.value.address,
+                network: current,
+                walletName: session.value.connector.info.name ?? session.value.connector.info.id
+              },
+              network
+            )
           )
           yield* setActive(network, true)
           yield* connection.setWalletChain(network.chainNamespace, network.id)

@@ -26,6 +26,7 @@ import { Connection } from "./Connection"
 import { Networks } from "./Networks"
 import { Notifications } from "./Notifications"
 import { Portfolio } from "./Portfolio"
+import { withinWalletAnswerTime } from "./walletAnswer"
 
 /** No account to act for: nothing connected in that family. */
 export type NoAccount = CaipNetworkOrAddressUndefined | AdapterForNamespaceMissing | NetworkNotFound
@@ -42,7 +43,8 @@ const WALLET_WORDS: ReadonlyArray<WalletRequestError["_tag"]> = [
   "WalletUnauthorized",
   "WalletMethodUnsupported",
   "WalletDisconnected",
-  "TransactionRejected"
+  "TransactionRejected",
+  "WalletNoAnswer"
 ]
 
 /** The wallet actions of every family. */
@@ -91,12 +93,12 @@ export class WalletActions extends Context.Service<
 
       const signMessage = Effect.fn("WalletActions.signMessage")(function* (message: string, namespace?: ChainNamespace) {
         const { adapter, session } = yield* inFront(namespace)
-        return yield* adapter.signMessage(session, message)
+        return yield* withinWalletAnswerTime(adapter.signMessage(session, message))
       })
 
       const send = Effect.fn("WalletActions.send")(function* (request: SendRequest, namespace?: ChainNamespace) {
         const { adapter, session, family } = yield* inFront(namespace)
-        const hash = yield* adapter.send(session, request).pipe(
+        const hash = yield* withinWalletAnswerTime(adapter.send(session, request)).pipe(
           Effect.tapError((error) =>
             error instanceof UserRejected
               ? Effect.void
@@ -125,7 +127,7 @@ export class WalletActions extends Context.Service<
 
       const request = Effect.fn("WalletActions.request")(function* (method: string, params: unknown, namespace?: ChainNamespace) {
         const { adapter, session } = yield* inFront(namespace)
-        return yield* adapter.request(session, method, params)
+        return yield* withinWalletAnswerTime(adapter.request(session, method, params))
       })
 
       return { signMessage, send, waitForTransaction, balances, request }

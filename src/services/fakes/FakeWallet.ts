@@ -30,6 +30,8 @@ export interface FakeWalletScript {
   connectGate: Promise<void> | undefined
   /** Reconnects wait for this before answering (a wallet that is slow to answer at start). */
   reconnectGate: Promise<void> | undefined
+  /** Switches, signatures, sends and raw requests wait for this before answering (a prompt left open). */
+  answerGate: Promise<void> | undefined
   switchError: SwitchError | undefined
   disconnectError: DisconnectFailed | undefined
   signError: SignError | undefined
@@ -60,6 +62,8 @@ export interface FakeWalletOptions extends Partial<Omit<FakeWalletScript, "famil
 
 const wallets = new WeakMap<object, { readonly wallet: FakeWallet; readonly namespace: ProvidedNamespace }>()
 
+const waitFor = (gate: Promise<void> | undefined) => (gate === undefined ? Effect.void : Effect.promise(() => gate))
+
 const fakeSignature = (address: string, message: string) => `signed(${address}):${message}`
 
 /** Makes a fake wallet serving `families`. */
@@ -73,6 +77,7 @@ export const makeFakeWallet = (options: FakeWalletOptions): Effect.Effect<FakeWa
       connectError: options.connectError,
       connectGate: options.connectGate,
       reconnectGate: options.reconnectGate,
+      answerGate: options.answerGate,
       switchError: options.switchError,
       disconnectError: options.disconnectError,
       signError: options.signError,
@@ -121,7 +126,6 @@ export const makeFakeWallet = (options: FakeWalletOptions): Effect.Effect<FakeWa
         return [{ accounts: family.accounts, chainId: family.chainId, provider: familyProvider(namespace) }]
       })
 
-    const waitFor = (gate: Promise<void> | undefined) => (gate === undefined ? Effect.void : Effect.promise(() => gate))
 
     const connector: Connector = {
       info: {
@@ -200,6 +204,7 @@ export const makeFakeChainAdapter = (namespace: ChainNamespace): ChainAdapter =>
       Effect.gen(function* () {
         const wallet = yield* walletOf(session.provider)
         wallet.calls.push(`switch:${network.caipNetworkId}`)
+        yield* waitFor(wallet.script.answerGate)
         if (wallet.script.switchError !== undefined) return yield* Effect.fail(wallet.script.switchError)
         const family = wallet.script.families[session.provider.namespace]
         if (family !== undefined) family.chainId = network.id
@@ -208,6 +213,7 @@ export const makeFakeChainAdapter = (namespace: ChainNamespace): ChainAdapter =>
       Effect.gen(function* () {
         const wallet = yield* walletOf(session.provider).pipe(Effect.orDie)
         wallet.calls.push(`sign:${message}`)
+        yield* waitFor(wallet.script.answerGate)
         if (wallet.script.signError !== undefined) return yield* Effect.fail(wallet.script.signError)
         return fakeSignature(session.address, message)
       }),
@@ -215,6 +221,7 @@ export const makeFakeChainAdapter = (namespace: ChainNamespace): ChainAdapter =>
       Effect.gen(function* () {
         const wallet = yield* walletOf(session.provider)
         wallet.calls.push(`send:${request.to}:${String(request.value ?? 0n)}`)
+        yield* waitFor(wallet.script.answerGate)
         if (wallet.script.sendError !== undefined) return yield* Effect.fail(wallet.script.sendError)
         sent += 1
         return `0x${sent.toString(16).padStart(64, "0")}`
@@ -228,6 +235,7 @@ export const makeFakeChainAdapter = (namespace: ChainNamespace): ChainAdapter =>
       Effect.gen(function* () {
         const wallet = yield* walletOf(session.provider)
         wallet.calls.push(`request:${method}`)
+        yield* waitFor(wallet.script.answerGate)
         return null
       })
   }

@@ -32,6 +32,7 @@ const HEADINGS = {
   WalletDisconnected: "Wallet disconnected",
   TransactionRejected: "Transaction rejected",
   WalletError: "The wallet could not do it",
+  WalletNoAnswer: "No answer from your wallet",
   SignMessageFailed: "Signature failed",
   SendFormInvalid: "Check the amount and address",
   GasEstimationFailed: "Transaction would fail",

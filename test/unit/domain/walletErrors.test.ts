@@ -24,6 +24,30 @@ describe("the wallet's own words", () => {
     expect(error.message).toBe(shown)
   })
 
+  it.each([
+    [undefined, "User rejected the request."],
+    [-32603, "MetaMask Tx Signature: User denied transaction signature."],
+    [-32000, "user cancelled"],
+    [undefined, "Action canceled by user"],
+    [4100, "The request was rejected by the user"],
+    [1, "User declined"]
+  ] as const)("a refusal is recognised by its words when the code is missing or wrong: %s %j", (code, message) => {
+    expect(walletErrorOf(code, message)).toMatchObject({ _tag: "UserRejected", code: 4001 })
+  })
+
+  it.each([
+    [-32603, "execution reverted: Ownable: caller is not the owner"],
+    [-32000, "userop rejected by bundler"],
+    [undefined, "Request rejected: insufficient funds for gas"]
+  ] as const)("words that only look like a refusal are not one: %s %j", (code, message) => {
+    expect(walletErrorOf(code, message)._tag).not.toBe("UserRejected")
+  })
+
+  it("an ethers-style ACTION_REJECTED code is a refusal", () => {
+    expect(fromWalletError({ code: "ACTION_REJECTED", message: "user rejected action" })._tag).toBe("UserRejected")
+    expect(fromWalletError({ code: "ACTION_REJECTED" })._tag).toBe("UserRejected")
+  })
+
   it("reads a thrown error whatever its shape: Error with code, plain object, a code nested in data.originalError", () => {
     expect(fromWalletError(Object.assign(new Error("nope"), { code: 4001 }))._tag).toBe("UserRejected")
     expect(fromWalletError({ code: -32002, message: "pending" })._tag).toBe("RequestAlreadyPending")

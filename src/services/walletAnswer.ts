@@ -1,0 +1,15 @@
+/**
+ * The bound on a request the visitor answers in the wallet (connect, switch network, sign, send, a raw request): a
+ * wallet that never settles its promise ends the wait with WalletNoAnswer instead of leaving the flow and the host's
+ * button waiting for ever. The wallet's pending request is abandoned; a late answer is ignored.
+ */
+import { Duration, Effect } from "effect"
+import { WALLET_ANSWER_TIMEOUT_MS } from "../domain/constants"
+import { WalletNoAnswer } from "../domain/walletErrors"
+
+/** `request`, failing with WalletNoAnswer when the wallet has not answered within WALLET_ANSWER_TIMEOUT_MS. */
+export const withinWalletAnswerTime = <A, E, R>(request: Effect.Effect<A, E, R>): Effect.Effect<A, E | WalletNoAnswer, R> =>
+  Effect.timeoutOrElse(request, {
+    duration: Duration.millis(WALLET_ANSWER_TIMEOUT_MS),
+    orElse: () => Effect.fail(new WalletNoAnswer({ waitedMs: WALLET_ANSWER_TIMEOUT_MS }))
+  })
