@@ -30,8 +30,12 @@ const TYPES: Record<string, string> = {
   ".json": "application/json"
 }
 
-/** Serves a built demo on loopback, injecting the stack's config into index.html. */
-export const serveDemo = async (outDir: string, stack: DevstackInfo): Promise<Started<{ readonly url: string }>> => {
+/** Serves a built demo on loopback, injecting the stack's config into index.html; `headers` go on every answer. */
+export const serveDemo = async (
+  outDir: string,
+  stack: DevstackInfo,
+  headers: Readonly<Record<string, string>> = {}
+): Promise<Started<{ readonly url: string }>> => {
   const config = demoStackConfig(stack.config)
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "")
@@ -42,7 +46,7 @@ export const serveDemo = async (outDir: string, stack: DevstackInfo): Promise<St
     }
     const type = TYPES[extname(file)] ?? "application/octet-stream"
     const body = type.startsWith("text/html") ? injectDemoConfig(readFileSync(file, "utf8"), config) : readFileSync(file)
-    res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body)
+    res.writeHead(200, { ...headers, "content-type": type, "cache-control": "no-store" }).end(body)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo
