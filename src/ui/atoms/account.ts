@@ -108,7 +108,11 @@ const firstPage: ActivityState = { transactions: [], done: false, loading: false
 // Each write asks for one more page; the activity atom turns the writes into page requests.
 const activityRequestsAtom = Atom.make(0)
 
-/** The activity of the account in front on its network; the first page loads when it is first read. */
+/**
+ * The activity of the account in front on its network; the first page loads when it is first read. The pages read
+ * stay a few seconds after the last reader leaves, so a panel that React renders and mounts in separate tasks (a lazy
+ * panel, a concurrent render) keeps them instead of asking for the first page again.
+ */
 export const activityAtom = Atom.withServerValueInitial(
   walletRuntimeAtom.atom((get) => {
     const caipAddress = get(activeCaipAddressAtom)
@@ -149,7 +153,7 @@ export const activityAtom = Atom.withServerValueInitial(
       )
     )
   })
-)
+).pipe(Atom.setIdleTTL("5 seconds"))
 
 /** Asks for the next page of activity (ignored while a page is loading or when every page is in). */
 export const loadMoreActivityAtom = Atom.writable(

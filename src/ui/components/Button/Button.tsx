@@ -1,5 +1,5 @@
 /** Buttons inside the modal: a labelled action with a busy state, and an icon-only button with an accessible name. */
-import type { ReactNode } from "react"
+import type { ReactNode, Ref } from "react"
 import { Icon, type IconName } from "../Icon/Icon"
 import { Spinner } from "../Spinner/Spinner"
 import * as styles from "./Button.css"
@@ -14,6 +14,7 @@ export interface ButtonProps {
   readonly disabled?: boolean
   readonly fullWidth?: boolean
   readonly icon?: IconName
+  readonly ref?: Ref<HTMLButtonElement> | undefined
 }
 
 /** A labelled action. */
@@ -21,6 +22,7 @@ export function Button(props: ButtonProps): ReactNode {
   const busy = props.busy === true
   return (
     <button
+      ref={props.ref}
       type="button"
       className={[styles.button[props.variant ?? "primary"], props.fullWidth === true && styles.fullWidth].filter(Boolean).join(" ")}
       onClick={props.onClick}

@@ -50,6 +50,15 @@ export const tab = style({
 
 /** The selected tab's panel. */
 export const panel = style({
+  display: "flex",
+  flexDirection: "column",
+  gap: vars.space.s,
+  paddingTop: vars.space.s
+})
+
+/** A panel whose feature is still to come. */
+export const coming = style({
+  margin: 0,
   padding: vars.space.l,
   textAlign: "center",
   color: vars.color.textMuted,

@@ -1,15 +1,33 @@
 /**
- * The Tokens / NFTs / Activity tabs of the account. Their contents come with the account-features release; until
- * then each panel says so (no made-up data). A WAI-ARIA tab list: arrow keys, Home and End move between tabs.
+ * The Tokens / NFTs / Activity tabs of the account, a WAI-ARIA tab list: arrow keys, Home and End move between tabs.
+ * Each panel's code is its own chunk, fetched when its tab is first shown, so the first click never pays for it.
  */
-import { type KeyboardEvent, type ReactNode, useId, useRef, useState } from "react"
+import { type ComponentType, type KeyboardEvent, lazy, type ReactNode, Suspense, useId, useRef, useState } from "react"
+import { ListItemSkeleton } from "../../components/ListItem/ListItem"
 import * as styles from "./Account.css"
 
-const TABS = [
-  { id: "tokens", label: "Tokens", coming: "Your tokens will be listed here in a coming release." },
-  { id: "nfts", label: "NFTs", coming: "Your NFTs will be shown here in a coming release." },
-  { id: "activity", label: "Activity", coming: "Your activity will be listed here in a coming release." }
-] as const
+const Tokens = lazy(() => import("./Tokens/Tokens").then((module) => ({ default: module.Tokens })))
+const Activity = lazy(() => import("./Activity/Activity").then((module) => ({ default: module.Activity })))
+
+function NftsComing(): ReactNode {
+  return <p className={styles.coming}>Your NFTs will be shown here in a coming release.</p>
+}
+
+const TABS: ReadonlyArray<{ readonly id: string; readonly label: string; readonly Panel: ComponentType }> = [
+  { id: "tokens", label: "Tokens", Panel: Tokens },
+  { id: "nfts", label: "NFTs", Panel: NftsComing },
+  { id: "activity", label: "Activity", Panel: Activity }
+]
+
+/** What shows while a panel's code arrives. */
+function PanelLoading(): ReactNode {
+  return (
+    <div aria-busy="true">
+      <ListItemSkeleton />
+      <ListItemSkeleton />
+    </div>
+  )
+}
 
 /** The account's tabs. */
 export function AccountTabs(): ReactNode {
@@ -32,7 +50,7 @@ export function AccountTabs(): ReactNode {
     event.preventDefault()
     select(next)
   }
-  const current = TABS[selected] ?? TABS[0]
+  const current = TABS[selected] ?? TABS[0]!
   return (
     <div>
       <div className={styles.tabs} role="tablist" aria-label="Account details" onKeyDown={onKeyDown}>
@@ -61,7 +79,9 @@ export function AccountTabs(): ReactNode {
         id={`${baseId}-${current.id}-panel`}
         aria-labelledby={`${baseId}-${current.id}-tab`}
       >
-        {current.coming}
+        <Suspense fallback={<PanelLoading />}>
+          <current.Panel />
+        </Suspense>
       </div>
     </div>
   )

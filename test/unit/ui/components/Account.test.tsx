@@ -60,7 +60,8 @@ describe("Account", () => {
     const account = await openAccount({ balance: "ok", name: "alice.eth" })
     expect(await within(account).findByRole("heading", { name: "alice.eth" })).toBeTruthy()
     expect(within(account).getByText(ALICE_SHORT)).toBeTruthy()
-    expect(await within(account).findByText("1.234 ETH")).toBeTruthy()
+    // The balance under the name (the Tokens tab lists it again in its row).
+    expect(await within(account).findByText("1.234 ETH", { selector: "p" })).toBeTruthy()
     // The host's account button shows them too.
     expect(await screen.findByRole("button", { name: /1\.234 ETH.*alice\.eth/, hidden: true })).toBeTruthy()
   })

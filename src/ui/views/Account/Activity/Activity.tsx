@@ -1,0 +1,137 @@
+/**
+ * The Activity tab: the account's transactions on its network from the history endpoint, grouped by the visitor's
+ * day, newest first; each row says what happened, with the spec's sign, the transfer images (a pair unless both are
+ * NFTs), its status, and a link to the explorer. More pages load as the end of the list comes into view (or on
+ * "Load more"); a failed read says 'Failed to fetch transactions' with a retry (spec 4, 7.7, 8).
+ */
+import * as AsyncResult from "effect/reactivity/AsyncResult"
+import { type ReactNode, useCallback, useEffect, useRef } from "react"
+import type { Transaction } from "../../../../domain/Portfolio"
+import { activityByDay, activityRow, explorerTransactionUrl } from "../../../../domain/portfolioView"
+import { useAtomSet, useAtomValue } from "../../../atom-react/hooks"
+import { type ActivityState, activityAtom, loadMoreActivityAtom } from "../../../atoms/account"
+import { activeNetworkAtom } from "../../../atoms/networks"
+import { Button } from "../../../components/Button/Button"
+import { ListItemSkeleton } from "../../../components/ListItem/ListItem"
+import { Spinner } from "../../../components/Spinner/Spinner"
+import { WalletIcon } from "../../../components/WalletIcon/WalletIcon"
+import { visuallyHidden } from "../../../theme/theme.css"
+import * as styles from "./Activity.css"
+
+const timeOf = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" })
+
+const whenText = (transaction: Transaction): string => {
+  if (transaction.metadata.status === "pending") return "Pending"
+  const mined = new Date(transaction.metadata.minedAt)
+  return Number.isNaN(mined.getTime()) ? "" : timeOf.format(mined)
+}
+
+function Row(props: { readonly transaction: Transaction; readonly explorerUrl: string | undefined }): ReactNode {
+  const row = activityRow(props.transaction)
+  const href = explorerTransactionUrl(props.explorerUrl, row.hash)
+  const [first, second] = row.images
+  const content = (
+    <>
+      <span className={styles.images} aria-hidden="true">
+        <WalletIcon name={row.amount || row.title} src={first} size={row.pair ? 28 : 36} round />
+        {row.pair && (
+          <span className={styles.second}>
+            <WalletIcon name={row.amount || row.title} src={second} size={28} round />
+          </span>
+        )}
+      </span>
+      <span className={styles.text}>
+        <span className={styles.title}>{row.title}</span>
+        {row.status === "failed" ? <span className={styles.failed}>Failed</span> : <span className={styles.detail}>{whenText(props.transaction)}</span>}
+      </span>
+      {row.amount !== "" && (
+        <span className={[styles.amount, row.sign === "+" && styles.plus].filter(Boolean).join(" ")} title={row.amount}>
+          {row.sign === "" ? row.amount : `${row.sign === "-" ? "−" : "+"}${row.amount}`}
+        </span>
+      )}
+      {href !== undefined && <span className={visuallyHidden}> (opens the explorer)</span>}
+    </>
+  )
+  return (
+    <li>
+      {href === undefined ? (
+        <div className={styles.row}>{content}</div>
+      ) : (
+        <a className={styles.row} href={href} target="_blank" rel="noopener noreferrer">
+          {content}
+        </a>
+      )}
+    </li>
+  )
+}
+
+/** The end of the list: loads the next page once it scrolls into view, or when pressed. */
+function More(props: { readonly state: ActivityState; readonly loadMore: () => void }): ReactNode {
+  const button = useRef<HTMLButtonElement>(null)
+  const { loadMore } = props
+  const waiting = !props.state.done && !props.state.loading
+  useEffect(() => {
+    const element = button.current
+    if (!waiting || element === null || typeof IntersectionObserver === "undefined") return
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) loadMore()
+    })
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [waiting, loadMore])
+  if (props.state.loading) return <div className={styles.more}><Spinner label="Loading more activity" /></div>
+  if (props.state.done) return null
+  return (
+    <div className={styles.more}>
+      <Button ref={button} variant="secondary" onClick={loadMore}>
+        Load more
+      </Button>
+    </div>
+  )
+}
+
+/** The Activity tab's panel. */
+export function Activity(): ReactNode {
+  const result = useAtomValue(activityAtom)
+  const network = useAtomValue(activeNetworkAtom)
+  const setLoadMore = useAtomSet(loadMoreActivityAtom)
+  const loadMore = useCallback(() => setLoadMore(undefined), [setLoadMore])
+  const state = AsyncResult.getOrElse(result, () => undefined)
+  if (state === undefined || (state.loading && state.transactions.length === 0)) {
+    return (
+      <div aria-busy="true">
+        <span className={visuallyHidden}>Loading activity</span>
+        <ListItemSkeleton />
+        <ListItemSkeleton />
+        <ListItemSkeleton />
+      </div>
+    )
+  }
+  if (state.error !== undefined) {
+    return (
+      <div className={styles.note} role="alert">
+        <p>{state.error.message}</p>
+        <Button variant="secondary" onClick={loadMore}>
+          Try again
+        </Button>
+      </div>
+    )
+  }
+  if (state.transactions.length === 0) return <p className={styles.note}>No activity yet.</p>
+  const explorerUrl = network?.blockExplorers?.default.url
+  return (
+    <div>
+      {activityByDay(state.transactions, new Date()).map((day) => (
+        <section key={day.day} aria-label={day.label}>
+          <h4 className={styles.day}>{day.label}</h4>
+          <ul className={styles.list}>
+            {day.transactions.map((transaction) => (
+              <Row key={transaction.id} transaction={transaction} explorerUrl={explorerUrl} />
+            ))}
+          </ul>
+        </section>
+      ))}
+      <More state={state} loadMore={loadMore} />
+    </div>
+  )
+}
