@@ -32,6 +32,7 @@ import { withinWalletAnswerTime } from "./walletAnswer"
 export type NoAccount = CaipNetworkOrAddressUndefined | AdapterForNamespaceMissing | NetworkNotFound
 
 const SENT = "Transaction started"
+const CONFIRMED = "Transaction confirmed"
 const SEND_FAILED: Partial<Record<ChainNamespace, string>> = { solana: "Failed to send transaction. Please try again." }
 const GENERIC_FAILURE = "Something went wrong"
 
@@ -114,7 +115,13 @@ export class WalletActions extends Context.Service<
 
       const waitForTransaction = Effect.fn("WalletActions.waitForTransaction")(function* (hash: string, namespace?: ChainNamespace) {
         const { adapter, session } = yield* inFront(namespace)
-        const confirmation = yield* adapter.waitForTransaction(hash, session.network)
+        // The result is said whether or not the modal is open: a host-initiated send is followed to its end too.
+        const confirmation = yield* adapter.waitForTransaction(hash, session.network).pipe(
+          Effect.tapError((error) =>
+            notifications.showSnackbar("error", error._tag === "TransactionReverted" ? `Transaction failed: ${error.message}` : error.message)
+          )
+        )
+        yield* notifications.showSnackbar("success", CONFIRMED)
         const account = (yield* SubscriptionRef.get(connection.state)).namespaces[session.network.chainNamespace]?.account
         if (account?.caipAddress !== undefined) yield* portfolio.refresh(account.caipAddress)
         return confirmation

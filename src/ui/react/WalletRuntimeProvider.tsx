@@ -8,7 +8,7 @@
 import { type ReactNode, useEffect, useState, useSyncExternalStore } from "react"
 import type { WalletRuntime, WalletRuntimeSettings } from "../../runtime"
 import { whenIdle } from "../modal/whenIdle"
-import { ShellContext } from "./context"
+import { ShellContext, useReady } from "./context"
 import { makeShell } from "./shell"
 
 export { useWalletRuntime } from "./context"
@@ -67,5 +67,16 @@ export function WalletRuntimeProvider(props: WalletRuntimeProviderProps): ReactN
       shell.release()
     }
   }, [shell])
-  return <ShellContext.Provider value={shell}>{props.children}</ShellContext.Provider>
+  return (
+    <ShellContext.Provider value={shell}>
+      {props.children}
+      <Notifications />
+    </ShellContext.Provider>
+  )
+}
+
+/** The page's snackbar region, once the runtime's code is there (nothing before: there is nothing to say yet). */
+function Notifications(): ReactNode {
+  const ready = useReady()
+  return ready === undefined ? null : <ready.core.Notifications />
 }

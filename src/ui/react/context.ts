@@ -65,6 +65,8 @@ export interface Core {
   readonly setThemeModeFn: typeof setThemeModeFn
   readonly setThemeVariablesFn: typeof setThemeVariablesFn
   readonly WalletModal: ComponentType
+  /** The snackbar region of the page while the modal is closed. */
+  readonly Notifications: ComponentType
   readonly AccountButton: ComponentType<AccountButtonProps>
   readonly NetworkButton: ComponentType<NetworkButtonProps>
   readonly AccountName: ComponentType<{ readonly address: string }>

@@ -17,6 +17,7 @@ import { setThemeModeFn, setThemeVariablesFn, themeAtom } from "../atoms/theme"
 import { connectWalletFn, sendFn, signMessageFn, waitForTransactionFn, walletRequestFn } from "../atoms/walletActions"
 import { AccountButtonView, AccountName } from "../buttons/AccountButton/AccountButtonView"
 import { NetworkButtonView } from "../buttons/NetworkButton/NetworkButtonView"
+import { HostSnackbar } from "../components/Snackbar/HostSnackbar"
 import { ModalRoot } from "../modal/ModalRoot"
 import type { ActionState, Core } from "./context"
 
@@ -60,6 +61,7 @@ export const core: Core = {
   setThemeModeFn,
   setThemeVariablesFn,
   WalletModal: ModalRoot,
+  Notifications: HostSnackbar,
   AccountButton: AccountButtonView,
   NetworkButton: NetworkButtonView,
   AccountName

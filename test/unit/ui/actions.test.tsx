@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { Effect, SubscriptionRef } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import type { ChainNamespace } from "../../../src/domain/Caip"
@@ -152,8 +152,11 @@ describe("useSendTransaction", () => {
     expect(await screen.findByText("solana true")).toBeTruthy()
     expect(sol.calls).toContain(`send:${SOL_BOB}:1000000`)
     expect(evm.calls).toEqual(["connect:evm-wallet"])
-    const notifications = await wallet.run(Effect.flatMap(Notifications, (n) => SubscriptionRef.get(n.state)))
-    expect(notifications.snackbar).toMatchObject({ variant: "success", message: "Transaction started" })
+    // 'Transaction started' once sent, then the result once final (replacing it).
+    await waitFor(async () => {
+      const notifications = await wallet.run(Effect.flatMap(Notifications, (n) => SubscriptionRef.get(n.state)))
+      expect(notifications.snackbar).toMatchObject({ variant: "success", message: "Transaction confirmed" })
+    })
   })
 
   it("a failure shows the wallet's own words, in the hook and in the snackbar", async () => {

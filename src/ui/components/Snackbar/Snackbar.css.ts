@@ -30,3 +30,17 @@ export const snackbar = styleVariants({
   loading: [base],
   error: [base, { background: vars.color.error, color: vars.color.background }]
 })
+
+/** The region of the messages shown while the modal is closed: fixed at the bottom of the page, above its content. */
+export const hostRegion = style({
+  position: "fixed",
+  left: 0,
+  right: 0,
+  bottom: vars.space.l,
+  zIndex: vars.zIndex,
+  display: "flex",
+  justifyContent: "center",
+  padding: `0 ${vars.space.l}`,
+  pointerEvents: "none",
+  background: "transparent"
+})
