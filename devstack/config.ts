@@ -37,6 +37,13 @@ export const EvmChainConfig = Schema.Struct({
     name: Schema.String,
     symbol: Schema.String,
     tokenIds: Schema.Array(Schema.Struct({ tokenId: Schema.Number, owner: Schema.String }))
+  }),
+  /** The collection the services flag as spam (`is_spam`); one token each to the collectible's holders. */
+  spamCollectible: Schema.Struct({
+    address: Schema.String,
+    name: Schema.String,
+    symbol: Schema.String,
+    tokenIds: Schema.Array(Schema.Struct({ tokenId: Schema.Number, owner: Schema.String }))
   })
 })
 /** One local EVM chain. */

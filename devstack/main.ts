@@ -28,6 +28,8 @@ export interface DevstackOptions {
   readonly writeConfig?: boolean | string
   /** Transactions per page of the history endpoint (default 20). */
   readonly historyPageSize?: number
+  /** NFTs per page of the NFT endpoint (default `NFTS_PAGE_SIZE`, 24). */
+  readonly nftPageSize?: number
   /** Build the test wallet page at start if its sources changed (the CLI does); otherwise on its first visit. */
   readonly buildTestWalletAtStart?: boolean
 }
@@ -94,7 +96,8 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                       tokens: solana.info.tokens
                     }
                   }),
-              ...(opts.historyPageSize === undefined ? {} : { historyPageSize: opts.historyPageSize })
+              ...(opts.historyPageSize === undefined ? {} : { historyPageSize: opts.historyPageSize }),
+              ...(opts.nftPageSize === undefined ? {} : { nftPageSize: opts.nftPageSize })
             })
           )
         )
@@ -118,7 +121,8 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                 rpcUrl: chain.rpcUrl,
                 pid: chain.pid,
                 tokens: chain.contracts.tokens,
-                collectible: chain.contracts.collectible
+                collectible: chain.contracts.collectible,
+                spamCollectible: chain.contracts.spamCollectible
               }))
             },
       solana:

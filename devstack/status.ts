@@ -17,7 +17,7 @@ export const endpointRows = (config: RuntimeConfig): ReadonlyArray<readonly [str
   if (first !== undefined) {
     rows.push([
       "contracts",
-      `${first.tokens.map((t) => `${t.symbol} ${t.address}`).join("  ")}  ${first.collectible.symbol} (ERC-721) ${first.collectible.address}  (same on every chain)`
+      `${first.tokens.map((t) => `${t.symbol} ${t.address}`).join("  ")}  ${first.collectible.symbol} (ERC-721) ${first.collectible.address}  ${first.spamCollectible.symbol} (ERC-721, spam) ${first.spamCollectible.address}  (same on every chain)`
     ])
   }
   const account = config.evm?.accounts[0]

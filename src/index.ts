@@ -250,7 +250,9 @@ export {
 export {
   FungibleInfo,
   ImageRef,
+  Nft,
   NftInfo,
+  NftStandard,
   OPERATION_TYPES,
   OperationType,
   Quantity,
@@ -259,7 +261,8 @@ export {
   TransactionMetadata,
   TransactionStatus,
   Transfer,
-  TransferDirection
+  TransferDirection,
+  withoutSpamNfts
 } from "./domain/Portfolio"
 
 export {
@@ -520,9 +523,12 @@ export {
   type OnrampUrlRequest,
   type SwapAllowanceRequest,
   type SwapQuoteRequest,
+  FAILED_TO_FETCH_NFTS,
   FAILED_TO_FETCH_TRANSACTIONS,
   type HistoryOptions,
   isNativeToken,
+  type NftsOptions,
+  NftsUnavailable,
   TOKEN_BALANCE_UNAVAILABLE,
   TokenBalanceUnavailable,
   TransactionsUnavailable

@@ -13,10 +13,20 @@ export interface DevToken {
   readonly kind: "standard" | "no-return"
 }
 
+/** An ERC-721 collection the devstack deploys on every local chain, with the token ids minted at start. */
+export interface DevCollection {
+  readonly address: Address
+  readonly name: string
+  readonly symbol: string
+  readonly tokenIds: ReadonlyArray<{ readonly tokenId: number; readonly owner: Address }>
+}
+
 /** The contracts deployed on one local chain. */
 export interface DevContracts {
   readonly tokens: ReadonlyArray<DevToken>
-  readonly collectible: { readonly address: Address; readonly name: string; readonly symbol: string; readonly tokenIds: ReadonlyArray<{ readonly tokenId: number; readonly owner: Address }> }
+  readonly collectible: DevCollection
+  /** An unsolicited collection (one token "airdropped" to each collectible holder) that the services flag as spam. */
+  readonly spamCollectible: DevCollection
 }
 
 // Token amounts minted at start, in whole units, to every dev account.
@@ -25,7 +35,7 @@ const mintedPerAccount = 10_000n
 const collectiblesPerHolder = 3
 const collectibleHolders = 3
 
-/** Deploys the two ERC-20s and the ERC-721 from dev account 0 (unlocked on anvil), same addresses on every fresh chain. */
+/** Deploys the two ERC-20s and the two ERC-721s from dev account 0 (unlocked on anvil), same addresses on every fresh chain. */
 export const deployContracts = async (
   chainId: number,
   rpcUrl: string,
@@ -40,9 +50,10 @@ export const deployContracts = async (
   const wusd = { name: "Wallet Runtime USD", symbol: "WUSD", decimals: 6, kind: "standard" } as const
   const wusdt = { name: "Wallet Runtime Tether", symbol: "WUSDT", decimals: 6, kind: "no-return" } as const
   const collectible = { name: "Wallet Runtime Collectibles", symbol: "WRC" } as const
+  const spam = { name: "Claim Your Reward", symbol: "CLAIM" } as const
   const nonce = await client.getTransactionCount({ address: deployer.address })
 
-  // anvil mines each transaction on arrival, so the three are sent back to back and checked after.
+  // anvil mines each transaction on arrival, so the four are sent back to back and checked after.
   const hashes: Array<Hex> = [
     await client.deployContract({
       account: deployer.address,
@@ -61,6 +72,12 @@ export const deployContracts = async (
       abi: artifacts.Collectible.abi,
       bytecode: artifacts.Collectible.bytecode,
       args: [collectible.name, collectible.symbol, nfts, BigInt(collectiblesPerHolder)]
+    }),
+    await client.deployContract({
+      account: deployer.address,
+      abi: artifacts.Collectible.abi,
+      bytecode: artifacts.Collectible.bytecode,
+      args: [spam.name, spam.symbol, nfts, 1n]
     })
   ]
   for (const hash of hashes) {
@@ -69,17 +86,15 @@ export const deployContracts = async (
     if (receipt.status !== "success") throw new Error(`deployment ${hash} on chain ${chainId} reverted`)
   }
   const at = (offset: number) => getContractAddress({ from: deployer.address, nonce: BigInt(nonce + offset) })
+  // The constructor mints `perHolder` ids to each holder in turn, counting from 1.
+  const minted = (perHolder: number) =>
+    nfts.flatMap((owner, i) => Array.from({ length: perHolder }, (_, j) => ({ tokenId: i * perHolder + j + 1, owner })))
   return {
     tokens: [
       { ...wusd, address: at(0) },
       { ...wusdt, address: at(1) }
     ],
-    collectible: {
-      ...collectible,
-      address: at(2),
-      tokenIds: nfts.flatMap((owner, i) =>
-        Array.from({ length: collectiblesPerHolder }, (_, j) => ({ tokenId: i * collectiblesPerHolder + j + 1, owner }))
-      )
-    }
+    collectible: { ...collectible, address: at(2), tokenIds: minted(collectiblesPerHolder) },
+    spamCollectible: { ...spam, address: at(3), tokenIds: minted(1) }
   }
 }

@@ -11,6 +11,9 @@ import {
   IdentityPath,
   IdentityQuery,
   NATIVE_TOKEN_ADDRESS,
+  NftsPath,
+  NftsQuery,
+  NftsResponse,
   ProjectQuery,
   SupportedChains
 } from "../../src/domain/Api"
@@ -20,7 +23,9 @@ import type { OperationType, TokenBalance, Transaction, Transfer } from "../../s
 import { Result } from "effect"
 import { rpcCall } from "../lib/jsonRpc"
 import type { IndexedTransaction, IndexedTransfer } from "./indexer"
-import { HttpError, route } from "../lib/router"
+import { route } from "../lib/router"
+import { evmNfts, isSpamCollection, nftImageUrl } from "./nfts"
+import { pageAfter, type SortKey } from "./paging"
 import { type EvmChainState, type ServicesState, tokenImageId } from "./state"
 import { solanaBalances, solanaHistory } from "./solana"
 import { priceOf } from "./tokens"
@@ -52,30 +57,18 @@ export const operationTypeOf = (tx: IndexedTransaction, address: string): Operat
   return "execute"
 }
 
-const historyKey = (tx: IndexedTransaction) => [tx.timestamp, tx.chainId, tx.blockNumber, tx.index] as const
-const cursorOf = (tx: IndexedTransaction) => historyKey(tx).join("-")
-const parseCursor = (cursor: string): ReadonlyArray<number> => {
-  if (!/^\d+-\d+-\d+-\d+$/.test(cursor)) throw new HttpError(400, `Invalid cursor: ${cursor} is not a cursor this service gave`)
-  return cursor.split("-").map(Number)
-}
-const compareDesc = (a: ReadonlyArray<number>, b: ReadonlyArray<number>) => {
-  for (let i = 0; i < a.length; i++) {
-    const d = (b[i] ?? 0) - (a[i] ?? 0)
-    if (d !== 0) return d
-  }
-  return 0
-}
+const historyKey = ({ tx }: { readonly tx: IndexedTransaction }): SortKey => [tx.timestamp, tx.chainId, tx.blockNumber, tx.index]
 
 const toTransfer = async (state: ServicesState, chain: EvmChainState, transfer: IndexedTransfer, address: string): Promise<Transfer> => {
   const direction = directionOf(transfer, address)
   if (transfer.kind === "erc721" && transfer.contract !== undefined) {
     const meta = await chain.tokens.get(transfer.contract)
-    const imageId = `nft-${chain.chainId}-${transfer.contract}-${transfer.amount}`
+    const preview = nftImageUrl(state, chain, transfer.contract, transfer.amount)
     return {
       nft_info: {
         name: `${meta.name} #${transfer.amount}`,
-        content: { preview: { url: `${state.baseUrl}/public/getAssetImage/${imageId}`, content_type: "image/svg+xml" } },
-        flags: { is_spam: false }
+        ...(preview === null ? {} : { content: { preview: { url: preview, content_type: "image/svg+xml" } } }),
+        flags: { is_spam: isSpamCollection(chain, transfer.contract) }
       },
       direction,
       quantity: { numeric: "1" }
@@ -211,21 +204,24 @@ export const blockchainRoutes = (state: ServicesState) => [
         if (solana === undefined) return { data: [], next: null }
         return solanaHistory(solana, params.address, query.cursor, state.historyPageSize)
       }
-      const after = query.cursor === undefined ? undefined : parseCursor(query.cursor)
       const address = params.address.toLowerCase()
       const chains = chainsFor(state, query.chainId)
       await Promise.all(chains.map((chain) => chain.index.sync()))
-      const all = chains
-        .flatMap((chain) => chain.index.transactionsOf(address).map((tx) => ({ chain, tx })))
-        .filter(({ tx }) => after === undefined || compareDesc(historyKey(tx), after) > 0)
-        .sort((a, b) => compareDesc(historyKey(a.tx), historyKey(b.tx)))
-      const page = all.slice(0, state.historyPageSize)
-      const last = page.at(-1)
-      return {
-        data: await Promise.all(page.map(({ chain, tx }) => toTransaction(state, chain, tx, address))),
-        next: all.length > page.length && last !== undefined ? cursorOf(last.tx) : null
-      }
+      const all = chains.flatMap((chain) => chain.index.transactionsOf(address).map((tx) => ({ chain, tx })))
+      const { page, next } = pageAfter(all, historyKey, query.cursor, state.historyPageSize)
+      return { data: await Promise.all(page.map(({ chain, tx }) => toTransaction(state, chain, tx, address))), next }
     }
+  }),
+  route({
+    method: "GET",
+    path: "/v1/account/:address/nfts",
+    auth: "project",
+    params: NftsPath,
+    query: NftsQuery,
+    response: NftsResponse,
+    handler: async ({ params, query }) =>
+      // The stack's Solana part mints no NFTs: a Solana address holds none here.
+      isEvm(params.address) ? evmNfts(state, chainsFor(state, query.chainId), params.address, query.cursor) : { data: [], next: null }
   }),
   route({
     method: "POST",

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { NFTS_PAGE_SIZE } from "../../src/domain/Api"
 import { CaipNetworkId } from "../../src/domain/Caip"
 import type { DevAccount } from "../evm/accounts"
 import type { EvmChain } from "../evm/index"
@@ -40,6 +41,8 @@ export interface ServicesOptions {
   readonly buildTestWalletAtStart?: boolean
   /** Transactions per history page (default 20). */
   readonly historyPageSize?: number
+  /** NFTs per page of `/v1/account/{address}/nfts` (default `NFTS_PAGE_SIZE`). */
+  readonly nftPageSize?: number
   readonly projects?: ReadonlyArray<DevProject>
 }
 
@@ -66,9 +69,11 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
       index: new ChainIndex(chain.chainId, chain.rpcUrl),
       tokens: new TokenRegistry(chain.rpcUrl, [
         ...chain.contracts.tokens,
-        { ...chain.contracts.collectible, decimals: undefined }
+        { ...chain.contracts.collectible, decimals: undefined },
+        { ...chain.contracts.spamCollectible, decimals: undefined }
       ]),
-      listedTokens: chain.contracts.tokens.map((token) => token.address)
+      listedTokens: chain.contracts.tokens.map((token) => token.address),
+      spamContracts: new Set([chain.contracts.spamCollectible.address.toLowerCase()])
     })
   )
   const state: ServicesState = {
@@ -84,7 +89,8 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
             baseUrl
           },
     names: devNames(opts.evm?.accounts ?? []),
-    historyPageSize: opts.historyPageSize ?? 20
+    historyPageSize: opts.historyPageSize ?? 20,
+    nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE
   }
   const catalogue = makeCatalogue({
     imageBase: `${baseUrl}/getWalletImage`,

@@ -18,7 +18,7 @@ const RpcTransaction = Schema.Struct({
   transactionIndex: Hex
 })
 const RpcBlock = Schema.Struct({ number: Hex, timestamp: Hex, transactions: Schema.Array(RpcTransaction) })
-const RpcLog = Schema.Struct({ address: Hex, topics: Schema.Array(Hex), data: Hex, transactionHash: Hex })
+const RpcLog = Schema.Struct({ address: Hex, topics: Schema.Array(Hex), data: Hex, transactionHash: Hex, logIndex: Hex })
 const RpcReceipt = Schema.Struct({
   transactionHash: Hex,
   status: Hex,
@@ -57,19 +57,36 @@ export interface IndexedTransaction {
   readonly transfers: ReadonlyArray<IndexedTransfer>
 }
 
+/** An ERC-721 token where its last `Transfer` left it: its holder, and when and where that transfer was. */
+export interface IndexedNft {
+  /** The collection, checksummed. */
+  readonly contract: string
+  readonly tokenId: bigint
+  /** The holder, checksummed (the zero address once burnt). */
+  readonly owner: string
+  /** Seconds since the epoch, of the block that gave it to `owner`. */
+  readonly timestamp: number
+  readonly blockNumber: number
+  /** The position of that `Transfer` log in its block. */
+  readonly logIndex: number
+}
+
 const blocksPerBatch = 50
 
 const topicAddress = (topic: string) => getAddress(`0x${topic.slice(-40)}`)
 
 /**
  * The history of one local EVM chain, built from its blocks: every transaction with its native value and its
- * ERC-20 / ERC-721 `Transfer` logs, indexed by the addresses involved. `sync()` reads the blocks mined since the
- * last call; calls are queued so each caller sees at least the blocks mined before it called.
+ * ERC-20 / ERC-721 `Transfer` logs, indexed by the addresses involved, and the holder of every ERC-721 token (the
+ * last `Transfer` of each id wins). `sync()` reads the blocks mined since the last call; calls are queued so each
+ * caller sees at least the blocks mined before it called.
  */
 export class ChainIndex {
   private nextBlock = 0
   private readonly byAddress = new Map<string, Array<IndexedTransaction>>()
   private readonly contracts = new Map<string, Set<string>>()
+  // By `{contract lower case}:{token id}`; blocks are added in order, so each set replaces an older holder.
+  private readonly nfts = new Map<string, IndexedNft>()
   private tail: Promise<void> = Promise.resolve()
 
   constructor(
@@ -92,6 +109,12 @@ export class ChainIndex {
   /** ERC-20 contracts `address` ever sent or received. */
   fungibleContractsOf(address: string): ReadonlyArray<string> {
     return [...(this.contracts.get(address.toLowerCase()) ?? [])]
+  }
+
+  /** The ERC-721 tokens `address` holds now, in no particular order. */
+  nftsOf(address: string): ReadonlyArray<IndexedNft> {
+    const holder = address.toLowerCase()
+    return [...this.nfts.values()].filter((nft) => nft.owner.toLowerCase() === holder)
   }
 
   private async syncOnce(): Promise<void> {
@@ -130,7 +153,17 @@ export class ChainIndex {
         if (fromTopic === undefined || toTopic === undefined) continue
         const contract = getAddress(log.address)
         if (log.topics.length === 4 && idTopic !== undefined) {
-          transfers.push({ kind: "erc721", contract, from: topicAddress(fromTopic), to: topicAddress(toTopic), amount: BigInt(idTopic) })
+          const owner = topicAddress(toTopic)
+          const tokenId = BigInt(idTopic)
+          transfers.push({ kind: "erc721", contract, from: topicAddress(fromTopic), to: owner, amount: tokenId })
+          this.nfts.set(`${contract.toLowerCase()}:${tokenId}`, {
+            contract,
+            tokenId,
+            owner,
+            timestamp: Number(BigInt(block.timestamp)),
+            blockNumber: Number(BigInt(block.number)),
+            logIndex: Number(BigInt(log.logIndex))
+          })
         } else if (log.topics.length === 3 && log.data.length > 2) {
           transfers.push({ kind: "erc20", contract, from: topicAddress(fromTopic), to: topicAddress(toTopic), amount: BigInt(log.data) })
         }

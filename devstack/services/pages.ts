@@ -9,6 +9,7 @@ const endpoints: ReadonlyArray<readonly [string, string]> = [
   ["GET /v1/identity/{address}", "name and avatar"],
   ["GET /v1/account/{address}/balance?currency=usd&chainId=", "balances read from the chains"],
   ["GET /v1/account/{address}/history?chainId=&cursor=", "history indexed from the chains' blocks"],
+  ["GET /v1/account/{address}/nfts?chainId=&cursor=", "NFTs held now, from the indexed ERC-721 transfers (our extension)"],
   ["POST /v1/fungible/price", "prices"],
   ["GET|POST /v1/?chainId=…&projectId=…", "JSON-RPC proxy to the local chains"],
   ["GET /test-wallet/ (also /test-wallet/wc?uri=wc:…)", "the test wallet page: a WalletConnect wallet with the dev accounts"]

@@ -13,6 +13,8 @@ export interface EvmChainState {
   readonly tokens: TokenRegistry
   /** ERC-20 contracts whose balance is always read, whether or not the account used them yet. */
   readonly listedTokens: ReadonlyArray<string>
+  /** The spam list: ERC-721 contracts (lower case) whose NFTs are flagged `is_spam`, owned or moved. */
+  readonly spamContracts: ReadonlySet<string>
 }
 
 /** The Solana network as the services see it: where to read it, and the tokens whose names it knows. */
@@ -33,6 +35,7 @@ export interface ServicesState {
   readonly solana: SolanaState | undefined
   readonly names: ReadonlyArray<DevName>
   readonly historyPageSize: number
+  readonly nftPageSize: number
 }
 
 /** A URL-safe image id for a token: its symbol when that is plain, else its contract address. */

@@ -10,7 +10,7 @@ import {
   ProjectQuery
 } from "../../src/domain/Api"
 import { type CatalogueWallet, queryCatalogue } from "./catalogue"
-import { iconSvg, initials } from "./images"
+import { iconSvg, initials, nftSvg } from "./images"
 import { HttpError, RawReply, route } from "../lib/router"
 
 /** An analytics event as the services recorded it, for tests to read back from `GET /__events`. */
@@ -69,8 +69,9 @@ export const walletApiRoutes = (catalogue: ReadonlyArray<CatalogueWallet>) => {
       handler: async ({ params }) => {
         // Network logos, avatars (`avatar-{name}`) and NFT previews (`nft-{chain}-{contract}-{id}`) are all drawn from their id.
         const nft = /^nft-\d+-0x[0-9a-fA-F]{40}-(\d+)$/.exec(params.id)
+        if (nft) return svg(nftSvg(params.id, `#${(nft[1] ?? "").slice(0, 6)}`))
         const avatar = /^avatar-(.+)$/.exec(params.id)
-        const label = nft ? `#${nft[1]}` : avatar ? initials(avatar[1] ?? "") : initials(params.id)
+        const label = avatar ? initials(avatar[1] ?? "") : initials(params.id)
         return svg(iconSvg(params.id, label.slice(0, 4), avatar ? "circle" : "square"))
       }
     }),

@@ -5,9 +5,10 @@
  * sides share one contract. Query Schemas decode from the strings of a URL query and encode back to them.
  */
 import { Schema, SchemaTransformation } from "effect"
-import { CaipAddress, CaipNetworkId } from "./Caip"
+import { CaipAddress, CaipNetworkId, isChainNamespace } from "./Caip"
 import { NameRegistrationPayload } from "./Names"
-import { TokenBalance, Transaction } from "./Portfolio"
+import { Nft, TokenBalance, Transaction } from "./Portfolio"
+import { supportsBalance } from "./rules"
 import { SiwxSession } from "./Siwx"
 import { WalletCatalogEntry } from "./Wallet"
 
@@ -167,6 +168,16 @@ export const SupportedChains = Schema.Struct({
 /** Answer of `GET /v1/supported-chains`. */
 export type SupportedChains = typeof SupportedChains.Type
 
+/**
+ * True when the blockchain service has balances for a network: its family has balances at all (spec 9: eip155 and
+ * solana) and the service lists it in `GET /v1/supported-chains`. Whether the network is a testnet does not
+ * matter: the devstack's local chains are testnets its services serve. Where this is false the balance shows '0.00'.
+ */
+export const balancesSupported = (supported: SupportedChains, caipNetworkId: CaipNetworkId): boolean => {
+  const namespace = caipNetworkId.slice(0, caipNetworkId.indexOf(":"))
+  return isChainNamespace(namespace) && supportsBalance(namespace) && supported.http.includes(caipNetworkId)
+}
+
 /** Path of the account endpoints (`/v1/account/{address}/…`). */
 export const AccountPath = Schema.Struct({ address: AccountAddressParam })
 /** Path of the account endpoints. */
@@ -224,6 +235,49 @@ export const HistoryResponse = Schema.Struct({
 })
 /** Answer of `GET /v1/account/{address}/history`. */
 export type HistoryResponse = typeof HistoryResponse.Type
+
+/** NFTs per page of `GET /v1/account/{address}/nfts`: a grid of 2, 3 or 4 columns ends each page on a full row. */
+export const NFTS_PAGE_SIZE = 24
+
+/**
+ * Path of `GET /v1/account/{address}/nfts`, our extension to spec 7.4 (the spec names no NFT endpoint): the NFTs an
+ * address owns now. Any account address: a family the service has no NFTs for answers an empty page.
+ */
+export const NftsPath = AccountPath
+/** Path of `GET /v1/account/{address}/nfts`. */
+export type NftsPath = typeof NftsPath.Type
+
+/**
+ * Query of `GET /v1/account/{address}/nfts` (our extension to spec 7.4): the `next` of the previous page as
+ * `cursor`, and one network, or every network the service knows when absent.
+ */
+export const NftsQuery = Schema.Struct({
+  projectId: projectIdField,
+  chainId: Schema.optionalKey(CaipNetworkId),
+  cursor: Schema.optionalKey(Schema.String)
+})
+/** Query of `GET /v1/account/{address}/nfts`. */
+export type NftsQuery = typeof NftsQuery.Type
+
+/**
+ * Answer of `GET /v1/account/{address}/nfts` (our extension to spec 7.4): at most `NFTS_PAGE_SIZE` NFTs the address
+ * owns, the most recently received first, spam included and flagged (`flags.is_spam`); `next` is the cursor of the
+ * following page, `null` on the last. A cursor the service did not give is a 400.
+ *
+ * @example
+ * { "data": [{ "chainId": "eip155:31337", "contract": "eip155:31337:0x9fE4…6e0", "standard": "erc721",
+ *   "tokenId": "4", "name": "Wallet Runtime Collectibles #4",
+ *   "collection": { "name": "Wallet Runtime Collectibles", "symbol": "WRC" },
+ *   "imageUrl": "http://127.0.0.1:41234/public/getAssetImage/nft-31337-0x9fE4…6e0-4",
+ *   "flags": { "is_spam": false } }],
+ *   "next": null }
+ */
+export const NftsResponse = Schema.Struct({
+  data: Schema.Array(Nft),
+  next: Schema.NullOr(Schema.String)
+})
+/** Answer of `GET /v1/account/{address}/nfts`. */
+export type NftsResponse = typeof NftsResponse.Type
 
 /** Body of `POST /v1/fungible/price`: the tokens (CAIP-10 addresses) to price. */
 export const FungiblePriceRequest = Schema.Struct({

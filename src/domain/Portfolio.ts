@@ -1,9 +1,9 @@
 /**
- * What an account holds and did (spec point 3): token balances and transactions of the activity list, as the
+ * What an account holds and did (spec point 3): token balances, NFTs and transactions of the activity list, as the
  * blockchain service returns them.
  */
 import { Schema } from "effect"
-import { CaipNetworkId } from "./Caip"
+import { CaipAddress, CaipNetworkId } from "./Caip"
 
 /** An amount as the blockchain service gives it: decimals of the token and the decimal number as text. */
 export const Quantity = Schema.Struct({
@@ -122,3 +122,34 @@ export const Transaction = Schema.Struct({
 })
 /** A transaction of the activity list. */
 export type Transaction = typeof Transaction.Type
+
+/** How an NFT moves: the token standard whose transfer Send calls. */
+export const NftStandard = Schema.Literals(["erc721"])
+/** How an NFT moves. */
+export type NftStandard = typeof NftStandard.Type
+
+/**
+ * An NFT an account owns now, as `GET /v1/account/{address}/nfts` (our extension to spec 7.4) lists it: where it
+ * lives (network, collection contract as CAIP-10, token id as decimal text, since ids are uint256), what to show
+ * (its name, its collection, an image; `null` when it has none) and whether the service judged it spam.
+ */
+export const Nft = Schema.Struct({
+  chainId: CaipNetworkId,
+  contract: CaipAddress,
+  standard: NftStandard,
+  tokenId: Schema.String.pipe(Schema.check(Schema.isPattern(/^\d+$/, { expected: "a token id as decimal digits" }))),
+  name: Schema.String,
+  collection: Schema.Struct({ name: Schema.String, symbol: Schema.String }),
+  imageUrl: Schema.NullOr(Schema.String),
+  flags: Schema.Struct({ is_spam: Schema.Boolean })
+})
+/** An NFT an account owns. */
+export type Nft = typeof Nft.Type
+
+/**
+ * The NFTs the visitor sees: those the service flagged as spam are left out (owned ones, or those moved by a
+ * transfer), the service's order kept.
+ */
+export const withoutSpamNfts = <A extends { readonly flags: { readonly is_spam: boolean } }>(
+  nfts: ReadonlyArray<A>
+): ReadonlyArray<A> => nfts.filter((nft) => !nft.flags.is_spam)

@@ -1,19 +1,21 @@
 /**
- * BlockchainApi: the blockchain service of spec 7.4 — supported chains, identity, token balances, history,
- * fungible prices, swaps, names, on-ramp and sign-in sessions — with the caches of spec 9 kept in Storage (so a
- * reload inside the window asks nothing): balances 30 s, identity and the names of an address 5 minutes. After a
+ * BlockchainApi: the blockchain service of spec 7.4 — supported chains, identity, token balances, NFTs (our
+ * extension), history, fungible prices, swaps, names, on-ramp and sign-in sessions — with the caches of spec 9 kept
+ * in Storage (so a reload inside the window asks nothing): balances and the first page of NFTs 30 s, identity and
+ * the names of an address 5 minutes. Whether a network has balances is decided from `v1/supported-chains`. After a
  * balance failure that network's balance is not asked again for 30 s ('Token Balance Unavailable'); a history
- * failure is 'Failed to fetch transactions'. It returns typed errors and shows nothing: what the visitor sees is the
- * feature services' decision (Portfolio). Swap calls outside the swap networks fail with
- * 'Network not supported for Swaps' (gas price: 'Network not supported for Gas Price') before any request; name
- * failures carry the service's description or the spec's fallback; on-ramp options fall back to the limits of
- * spec 9 when the service cannot give them.
+ * failure is 'Failed to fetch transactions', an NFT failure 'Failed to fetch NFTs'. It returns typed errors and
+ * shows nothing: what the visitor sees is the feature services' decision (Portfolio). Swap calls outside the swap
+ * networks fail with 'Network not supported for Swaps' (gas price: 'Network not supported for Gas Price') before
+ * any request; name failures carry the service's description or the spec's fallback; on-ramp options fall back to
+ * the limits of spec 9 when the service cannot give them.
  */
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import type { Balance, Profile } from "../domain/Account"
 import {
   BalanceResponse,
+  balancesSupported,
   type BuildApproveQuery,
   type BuildSwapTransactionBody,
   type FungiblePrice,
@@ -29,6 +31,7 @@ import {
   type NameSuggestion,
   NameSuggestionsResponse,
   NATIVE_TOKEN_ADDRESS,
+  NftsResponse,
   type OnrampOptions,
   OnrampOptions as OnrampOptionsSchema,
   type OnrampQuote,
@@ -57,7 +60,8 @@ import {
   type CaipNetworkId,
   type ChainNamespace,
   caipNetworkIdOfAddress,
-  parseCaipAddress
+  parseCaipAddress,
+  parseCaipNetworkId
 } from "../domain/Caip"
 import {
   BALANCE_RETRY_BLOCK_MS,
@@ -82,6 +86,8 @@ export const BALANCE_NAMESPACES: ReadonlyArray<ChainNamespace> = ["eip155", "sol
 export const TOKEN_BALANCE_UNAVAILABLE = "Token Balance Unavailable"
 /** Snackbar text after a history failure (spec 8). */
 export const FAILED_TO_FETCH_TRANSACTIONS = "Failed to fetch transactions"
+/** Snackbar text after an NFT failure: ours, worded like the history's, as spec 8 has no NFT list. */
+export const FAILED_TO_FETCH_NFTS = "Failed to fetch NFTs"
 
 /** 'Token Balance Unavailable': the balance request failed, the network is not served, or a retry is blocked. */
 export class TokenBalanceUnavailable extends Schema.TaggedError<TokenBalanceUnavailable>()("TokenBalanceUnavailable", {
@@ -103,6 +109,15 @@ export class TransactionsUnavailable extends Schema.TaggedError<TransactionsUnav
   }
 }
 
+/** 'Failed to fetch NFTs': the NFT request failed (or the list of served networks could not be had). */
+export class NftsUnavailable extends Schema.TaggedError<NftsUnavailable>()("NftsUnavailable", {
+  detail: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    return FAILED_TO_FETCH_NFTS
+  }
+}
+
 /** Options of a balance read. */
 export interface BalanceOptions {
   /** Skip the cache and ask the service to skip its own for this token (a CAIP-10 token address, or `true` for the native coin). */
@@ -116,6 +131,15 @@ export interface HistoryOptions {
   /** Only this network (all the service knows when absent). */
   readonly chainId?: CaipNetworkId | undefined
 }
+
+/** Options of an NFT page. */
+export interface NftsOptions {
+  /** The `next` of the previous page; without it, the first page (the one cached 30 s). */
+  readonly cursor?: string | undefined
+}
+
+/** The answer for an account with no NFTs to ask for. */
+const NO_NFTS: NftsResponse = { data: [], next: null }
 
 /** True when a token of the portfolio is the chain's native coin (EVM: the `0xeee…` address; others: no address). */
 export const isNativeToken = (token: TokenBalance): boolean =>
@@ -173,6 +197,8 @@ export class BlockchainApi extends Context.Service<
   {
     /** Networks the service serves (asked once per runtime, on first need). */
     readonly supportedChains: Effect.Effect<SupportedChains, ServiceError>
+    /** Whether the service has balances for a network (from `v1/supported-chains`); where not, the balance shows '0.00'. */
+    readonly balanceSupport: (caipNetworkId: CaipNetworkId) => Effect.Effect<boolean, ServiceError>
     /** The token balances of an account on the network of its CAIP-10 address (cached 30 s). */
     readonly tokenBalances: (
       caipAddress: CaipAddress,
@@ -184,6 +210,13 @@ export class BlockchainApi extends Context.Service<
     readonly identity: (address: string, options?: { readonly sender?: string | undefined }) => Effect.Effect<Profile, ServiceError>
     /** One page of an address's transactions, newest first. */
     readonly transactions: (address: string, options?: HistoryOptions) => Effect.Effect<HistoryResponse, TransactionsUnavailable>
+    /**
+     * One page of the NFTs an account owns on the network of its CAIP-10 address, spam included and flagged; the first
+     * page is cached 30 s. A network without balances (spec 9, `v1/supported-chains`) has none and is not asked.
+     */
+    readonly nfts: (caipAddress: CaipAddress, options?: NftsOptions) => Effect.Effect<NftsResponse, NftsUnavailable>
+    /** Drops the cached first page of an account's NFTs, so the next read asks the service. */
+    readonly forgetNfts: (caipAddress: CaipAddress) => Effect.Effect<void>
     /** USD prices of tokens (CAIP-10 addresses); tokens without a price are left out. */
     readonly fungiblePrices: (addresses: ReadonlyArray<CaipAddress>) => Effect.Effect<ReadonlyArray<FungiblePrice>, ServiceError>
     /** The tokens tradable on a swap network. */
@@ -252,6 +285,13 @@ export class BlockchainApi extends Context.Service<
               )
         ).pipe(Effect.withSpan("BlockchainApi.supportedChains"))
 
+        const balanceSupport = Effect.fn("BlockchainApi.balanceSupport")(function* (caipNetworkId: CaipNetworkId) {
+          const parts = parseCaipNetworkId(caipNetworkId)
+          // Families without balances have nothing to ask the service about.
+          if (parts._tag === "Failure" || !BALANCE_NAMESPACES.includes(parts.success.namespace)) return false
+          return balancesSupported(yield* supportedChains, caipNetworkId)
+        })
+
         const balanceFailed = (caipNetworkId: CaipNetworkId, reason: "failed" | "unsupportedNetwork", detail?: string) =>
           Effect.gen(function* () {
             blockedUntil.set(caipNetworkId, (yield* Clock.currentTimeMillis) + BALANCE_RETRY_BLOCK_MS)
@@ -283,7 +323,7 @@ export class BlockchainApi extends Context.Service<
           }
           const chains = yield* Effect.exit(supportedChains)
           if (chains._tag === "Failure") return yield* balanceFailed(caipNetworkId, "failed", String(chains.cause))
-          if (!chains.value.http.includes(caipNetworkId)) return yield* balanceFailed(caipNetworkId, "unsupportedNetwork")
+          if (!balancesSupported(chains.value, caipNetworkId)) return yield* balanceFailed(caipNetworkId, "unsupportedNetwork")
           const answer = yield* Effect.exit(
             service.json(
               {
@@ -352,6 +392,38 @@ export class BlockchainApi extends Context.Service<
               HistoryResponse
             )
             .pipe(Effect.mapError((error) => new TransactionsUnavailable({ detail: error.message })))
+        })
+
+        const nfts = Effect.fn("BlockchainApi.nfts")(function* (caipAddress: CaipAddress, options: NftsOptions = {}) {
+          const parts = parseCaipAddress(caipAddress)
+          if (parts._tag === "Failure" || !BALANCE_NAMESPACES.includes(parts.success.namespace)) return NO_NFTS
+          const first = options.cursor === undefined
+          if (first) {
+            const cached = yield* storage.getCached(Keys.nftsCache, caipAddress)
+            if (Option.isSome(cached)) return cached.value
+          }
+          const unavailable = (error: ServiceError) => new NftsUnavailable({ detail: error.message })
+          const caipNetworkId = caipNetworkIdOfAddress(caipAddress)
+          const chains = yield* supportedChains.pipe(Effect.mapError(unavailable))
+          if (!balancesSupported(chains, caipNetworkId)) return NO_NFTS
+          const page = yield* service
+            .json(
+              {
+                method: "GET",
+                path: `/v1/account/${encodeURIComponent(parts.success.address)}/nfts`,
+                query: { projectId, chainId: caipNetworkId, cursor: options.cursor }
+              },
+              NftsResponse
+            )
+            .pipe(Effect.mapError(unavailable))
+          // A service answering more than was asked must not put another network's NFTs in this account's grid.
+          const answer: NftsResponse = { data: page.data.filter((nft) => nft.chainId === caipNetworkId), next: page.next }
+          if (first) yield* storage.setCached(Keys.nftsCache, caipAddress, answer)
+          return answer
+        })
+
+        const forgetNfts = Effect.fn("BlockchainApi.forgetNfts")(function* (caipAddress: CaipAddress) {
+          yield* storage.removeCached(Keys.nftsCache, caipAddress)
         })
 
         const fungiblePrices = Effect.fn("BlockchainApi.fungiblePrices")(function* (addresses: ReadonlyArray<CaipAddress>) {
@@ -575,10 +647,13 @@ export class BlockchainApi extends Context.Service<
 
         return {
           supportedChains,
+          balanceSupport,
           tokenBalances,
           nativeBalance,
           identity,
           transactions,
+          nfts,
+          forgetNfts,
           fungiblePrices,
           swapTokens,
           swapQuotes,

@@ -1,16 +1,24 @@
 /**
- * Portfolio: the account's balances, identity and activity as the visitor sees them. It reads the blockchain
+ * Portfolio: the account's balances, NFTs, identity and activity as the visitor sees them. It reads the blockchain
  * service and decides what to show: 'Token Balance Unavailable' when a balance cannot be had (once per failure, not
  * again while the 30 s retry block runs, and not for a network outside the host's list, which the Switch-network view
- * already explains), 'Failed to fetch transactions' when the history cannot. `revision` moves
- * whenever what was read is out of date (the visitor's own transaction was confirmed), so views read again.
+ * already explains), 'Failed to fetch transactions' when the history cannot, 'Failed to fetch NFTs' when the NFTs
+ * cannot; NFTs flagged as spam are left out. `revision` moves whenever what was read is out of date (the visitor's
+ * own transaction was confirmed), so views read again.
  */
 import { Context, Effect, Layer, SubscriptionRef } from "effect"
 import type { Balance, Profile } from "../domain/Account"
-import type { HistoryResponse } from "../domain/Api"
-import type { CaipAddress } from "../domain/Caip"
-import type { TokenBalance } from "../domain/Portfolio"
-import { BlockchainApi, type HistoryOptions, type TokenBalanceUnavailable, type TransactionsUnavailable } from "./BlockchainApi"
+import type { HistoryResponse, NftsResponse } from "../domain/Api"
+import type { CaipAddress, CaipNetworkId } from "../domain/Caip"
+import { type TokenBalance, withoutSpamNfts } from "../domain/Portfolio"
+import {
+  BlockchainApi,
+  type HistoryOptions,
+  type NftsOptions,
+  type NftsUnavailable,
+  type TokenBalanceUnavailable,
+  type TransactionsUnavailable
+} from "./BlockchainApi"
 import { Config } from "./Config"
 import { Notifications } from "./Notifications"
 import type { ServiceError } from "./serviceHttp"
@@ -19,17 +27,24 @@ import type { ServiceError } from "./serviceHttp"
 export class Portfolio extends Context.Service<
   Portfolio,
   {
-    /** Moves each time balances must be read again (after the visitor's own transaction). */
+    /** Moves each time balances and NFTs must be read again (after the visitor's own transaction). */
     readonly revision: SubscriptionRef.SubscriptionRef<number>
+    /** Whether the service has balances for a network (from `v1/supported-chains`); where not, the view shows '0.00'. */
+    readonly balancesSupported: (caipNetworkId: CaipNetworkId) => Effect.Effect<boolean, ServiceError>
     /** The native balance of an account (cached 30 s). */
     readonly nativeBalance: (caipAddress: CaipAddress) => Effect.Effect<Balance, TokenBalanceUnavailable>
     /** The token balances of an account (cached 30 s). */
     readonly tokenBalances: (caipAddress: CaipAddress) => Effect.Effect<ReadonlyArray<TokenBalance>, TokenBalanceUnavailable>
+    /**
+     * One page of the NFTs an account owns on its network, spam left out (so a page may hold fewer than the service
+     * sent, or none while `next` goes on); the first page is cached 30 s and read again after `refresh`.
+     */
+    readonly nfts: (caipAddress: CaipAddress, options?: NftsOptions) => Effect.Effect<NftsResponse, NftsUnavailable>
     /** Name and avatar of an address (cached 5 minutes). */
     readonly identity: (address: string) => Effect.Effect<Profile, ServiceError>
     /** One page of an address's activity. */
     readonly transactions: (address: string, options?: HistoryOptions) => Effect.Effect<HistoryResponse, TransactionsUnavailable>
-    /** Reads the account's balances again past every cache, then moves `revision`. */
+    /** Reads the account's balances again past every cache, drops its cached NFTs, then moves `revision`. */
     readonly refresh: (caipAddress: CaipAddress) => Effect.Effect<void>
   }
 >()("wallet-runtime/Portfolio") {
@@ -48,17 +63,25 @@ export class Portfolio extends Context.Service<
         error.reason === "retryBlocked" || (error.reason === "unsupportedNetwork" && !configured.has(error.caipNetworkId))
           ? Effect.void
           : notifications.showSnackbar("error", error.message)
+      const say = (error: TransactionsUnavailable | NftsUnavailable) => notifications.showSnackbar("error", error.message)
 
       return {
         revision,
+        balancesSupported: (caipNetworkId: CaipNetworkId) => api.balanceSupport(caipNetworkId),
         nativeBalance: (caipAddress: CaipAddress) => api.nativeBalance(caipAddress).pipe(Effect.tapError(saidOnce)),
         tokenBalances: (caipAddress: CaipAddress) => api.tokenBalances(caipAddress).pipe(Effect.tapError(saidOnce)),
+        nfts: (caipAddress: CaipAddress, options?: NftsOptions) =>
+          api.nfts(caipAddress, options).pipe(
+            Effect.map((page): NftsResponse => ({ data: withoutSpamNfts(page.data), next: page.next })),
+            Effect.tapError(say)
+          ),
         identity: (address: string) => api.identity(address),
-        transactions: (address: string, options?: HistoryOptions) =>
-          api.transactions(address, options).pipe(Effect.tapError((error) => notifications.showSnackbar("error", error.message))),
+        transactions: (address: string, options?: HistoryOptions) => api.transactions(address, options).pipe(Effect.tapError(say)),
         refresh: Effect.fn("Portfolio.refresh")(function* (caipAddress: CaipAddress) {
           // The native balance is read from the token balances: one forced read renews both caches.
           yield* api.nativeBalance(caipAddress, { forceUpdate: true }).pipe(Effect.ignore)
+          // NFTs are not read ahead: the grid may never be opened; its next read asks the service.
+          yield* api.forgetNfts(caipAddress)
           yield* SubscriptionRef.update(revision, (n) => n + 1)
         })
       }

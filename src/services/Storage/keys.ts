@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 import { Balance, ConnectionStatus, Profile } from "../../domain/Account"
+import { NftsResponse } from "../../domain/Api"
 import { CaipNetworkId, type ChainNamespace } from "../../domain/Caip"
 import { BALANCE_CACHE_MS, IDENTITY_CACHE_MS } from "../../domain/constants"
 import { TokenBalance } from "../../domain/Portfolio"
@@ -107,6 +108,9 @@ export const portfolioCache: CacheKey<ReadonlyArray<TokenBalance>> = cacheKey({
   schema: Schema.Array(TokenBalance),
   ttlMillis: BALANCE_CACHE_MS
 })
+
+/** The first page of an account's NFTs, by CAIP-10 address, for 30 s like its balances. */
+export const nftsCache: CacheKey<NftsResponse> = cacheKey({ name: "nfts", schema: NftsResponse, ttlMillis: BALANCE_CACHE_MS })
 
 /** Identity (name and avatar) of an address, for 5 minutes. */
 export const identityCache: CacheKey<Profile> = cacheKey({ name: "identity", schema: Profile, ttlMillis: IDENTITY_CACHE_MS })
