@@ -128,3 +128,7 @@ export const activityRow = (transaction: Transaction): ActivityRow => {
 /** The explorer page of a transaction, when the network names an explorer (`{url}/tx/{hash}`). */
 export const explorerTransactionUrl = (explorerUrl: string | undefined, hash: string | undefined): string | undefined =>
   explorerUrl === undefined || hash === undefined ? undefined : `${explorerUrl.replace(/\/+$/, "")}/tx/${hash}`
+
+/** The explorer page of an NFT (`{url}/nft/{contract}/{tokenId}`, as Etherscan and its kind have it). */
+export const explorerNftUrl = (explorerUrl: string | undefined, contract: string, tokenId: string): string | undefined =>
+  explorerUrl === undefined ? undefined : `${explorerUrl.replace(/\/+$/, "")}/nft/${contract.slice(contract.lastIndexOf(":") + 1)}/${tokenId}`

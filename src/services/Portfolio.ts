@@ -2,8 +2,8 @@
  * Portfolio: the account's balances, NFTs, identity and activity as the visitor sees them. It reads the blockchain
  * service and decides what to show: 'Token Balance Unavailable' when a balance cannot be had (once per failure, not
  * again while the 30 s retry block runs, and not for a network outside the host's list, which the Switch-network view
- * already explains), 'Failed to fetch transactions' when the history cannot, 'Failed to fetch NFTs' when the NFTs
- * cannot; NFTs flagged as spam are left out. `revision` moves whenever what was read is out of date (the visitor's
+ * already explains). The history and the NFTs fail with 'Failed to fetch transactions' and 'Failed to fetch NFTs' for the
+ * tab that asked, which says it in place with a retry; NFTs flagged as spam are left out. `revision` moves whenever what was read is out of date (the visitor's
  * own transaction was confirmed), so views read again.
  */
 import { Context, Effect, Layer, SubscriptionRef } from "effect"
@@ -63,7 +63,6 @@ export class Portfolio extends Context.Service<
         error.reason === "retryBlocked" || (error.reason === "unsupportedNetwork" && !configured.has(error.caipNetworkId))
           ? Effect.void
           : notifications.showSnackbar("error", error.message)
-      const say = (error: TransactionsUnavailable | NftsUnavailable) => notifications.showSnackbar("error", error.message)
 
       return {
         revision,
@@ -72,11 +71,11 @@ export class Portfolio extends Context.Service<
         tokenBalances: (caipAddress: CaipAddress) => api.tokenBalances(caipAddress).pipe(Effect.tapError(saidOnce)),
         nfts: (caipAddress: CaipAddress, options?: NftsOptions) =>
           api.nfts(caipAddress, options).pipe(
-            Effect.map((page): NftsResponse => ({ data: withoutSpamNfts(page.data), next: page.next })),
-            Effect.tapError(say)
+            Effect.map((page): NftsResponse => ({ data: withoutSpamNfts(page.data), next: page.next }))
           ),
         identity: (address: string) => api.identity(address),
-        transactions: (address: string, options?: HistoryOptions) => api.transactions(address, options).pipe(Effect.tapError(say)),
+        // The tab that asked says a failure in place, with its retry: a snackbar would say it twice.
+        transactions: (address: string, options?: HistoryOptions) => api.transactions(address, options),
         refresh: Effect.fn("Portfolio.refresh")(function* (caipAddress: CaipAddress) {
           // The native balance is read from the token balances: one forced read renews both caches.
           yield* api.nativeBalance(caipAddress, { forceUpdate: true }).pipe(Effect.ignore)

@@ -10,8 +10,8 @@ import * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
 import type { Balance, Profile } from "../../domain/Account"
 import { type CaipAddress, type ChainNamespace, caipNetworkIdOfAddress } from "../../domain/Caip"
-import type { Transaction } from "../../domain/Portfolio"
-import type { TransactionsUnavailable } from "../../services/BlockchainApi"
+import type { Nft, Transaction } from "../../domain/Portfolio"
+import type { NftsUnavailable, TransactionsUnavailable } from "../../services/BlockchainApi"
 import type { ChainBalance } from "../../services/ChainAdapter"
 import { Portfolio } from "../../services/Portfolio"
 import { WalletActions } from "../../services/WalletActions"
@@ -89,78 +89,108 @@ export const chainBalancesAtom = Atom.family((family: ChainNamespace | "front") 
   )
 )
 
-/** The activity list: the pages loaded so far, newest first. */
-export interface ActivityState {
-  readonly transactions: ReadonlyArray<Transaction>
+/** A list read page by page: the items loaded so far, in the service's order. */
+export interface PagedState<A, E> {
+  readonly items: ReadonlyArray<A>
   /** Every page is in. */
   readonly done: boolean
   /** A page is being fetched. */
   readonly loading: boolean
-  /** 'Failed to fetch transactions': the list was emptied; asking for more starts again from the first page. */
-  readonly error: TransactionsUnavailable | undefined
+  /** The failure that emptied the list; asking for more starts again from the first page. */
+  readonly error: E | undefined
 }
 
-/** The activity of no account. */
-const emptyActivity: ActivityState = { transactions: [], done: true, loading: false, error: undefined }
-
-const firstPage: ActivityState = { transactions: [], done: false, loading: false, error: undefined }
-
-// Each write asks for one more page; the activity atom turns the writes into page requests.
-const activityRequestsAtom = Atom.make(0)
+/** One page of a paged list and the cursor of the next (none when it was the last). */
+interface Page<A> {
+  readonly data: ReadonlyArray<A>
+  readonly next?: string | null | undefined
+}
 
 /**
- * The activity of the account in front on its network; the first page loads when it is first read. The pages read
- * stay a few seconds after the last reader leaves, so a panel that React renders and mounts in separate tasks (a lazy
- * panel, a concurrent render) keeps them instead of asking for the first page again.
+ * A paged list of the account in front and the atom that asks for its next page. `pages` says, from what the atom
+ * reads, how to fetch a page at a cursor (or `undefined` when there is nothing to list: no account). The first page
+ * loads when the list is first read. The pages read stay a few seconds after the last reader leaves, so a panel that
+ * React renders and mounts in separate tasks (a lazy panel, a concurrent render) keeps them instead of asking for the
+ * first page again.
  */
-export const activityAtom = Atom.withServerValueInitial(
-  walletRuntimeAtom.atom((get) => {
-    const caipAddress = get(activeCaipAddressAtom)
-    if (caipAddress === undefined) return Stream.make(emptyActivity)
-    const address = accountPartOf(caipAddress)
-    const chainId = caipNetworkIdOfAddress(caipAddress)
-    return Stream.unwrap(
-      Effect.map(Portfolio, (api) =>
-        Stream.suspend(() => {
-          let state = firstPage
-          let cursor: string | undefined
-          const nextPage = () =>
-            api.transactions(address, { cursor, chainId }).pipe(
-            Effect.map((page): ActivityState => {
+const pagedList = <A, E>(
+  pages: (get: Atom.AtomContext) => ((cursor: string | undefined) => Effect.Effect<Page<A>, E, Portfolio>) | undefined
+) => {
+  const empty: PagedState<A, E> = { items: [], done: true, loading: false, error: undefined }
+  const first: PagedState<A, E> = { items: [], done: false, loading: false, error: undefined }
+  // Each write asks for one more page; the list atom turns the writes into page requests.
+  const requests = Atom.make(0)
+  const list = Atom.withServerValueInitial(
+    walletRuntimeAtom.atom((get) => {
+      const pageAt = pages(get)
+      if (pageAt === undefined) return Stream.make(empty)
+      return Stream.suspend(() => {
+        let state = first
+        let cursor: string | undefined
+        const nextPage = () =>
+          pageAt(cursor).pipe(
+            Effect.map((page): PagedState<A, E> => {
               cursor = page.next ?? undefined
-              return { transactions: [...state.transactions, ...page.data], done: cursor === undefined, loading: false, error: undefined }
+              return { items: [...state.items, ...page.data], done: cursor === undefined, loading: false, error: undefined }
             }),
             Effect.catch((error) =>
-              Effect.sync((): ActivityState => {
+              Effect.sync((): PagedState<A, E> => {
                 cursor = undefined
-                return { transactions: [], done: false, loading: false, error }
+                return { items: [], done: false, loading: false, error }
               })
             ),
             Effect.tap((next) => Effect.sync(() => (state = next)))
           )
-          // The request stream's first element is its current value: the first page loads at once.
-          return get.stream(activityRequestsAtom).pipe(
-            Stream.flatMap(() =>
-              state.done
-                ? Stream.empty
-                : Stream.concat(
-                    Stream.make((state = { ...state, loading: true, error: undefined })),
-                    Stream.fromEffect(nextPage())
-                  )
-            )
+        // The request stream's first element is its current value: the first page loads at once.
+        return get.stream(requests).pipe(
+          Stream.flatMap(() =>
+            state.done
+              ? Stream.empty
+              : Stream.concat(
+                  Stream.make((state = { ...state, loading: true, error: undefined })),
+                  Stream.fromEffect(Effect.suspend(nextPage))
+                )
           )
-        })
-      )
-    )
-  })
-).pipe(Atom.setIdleTTL("5 seconds"))
+        )
+      })
+    })
+  ).pipe(Atom.setIdleTTL("5 seconds"))
+  // Ignored while a page is loading or when every page is in.
+  const loadMore = Atom.writable(
+    (get) => get(requests),
+    (ctx, _: void) => {
+      const current = AsyncResult.getOrElse(ctx.get(list), () => empty)
+      if (current.loading || current.done) return
+      ctx.set(requests, ctx.get(requests) + 1)
+    }
+  )
+  return { list, loadMore }
+}
+
+const activity = pagedList<Transaction, TransactionsUnavailable>((get) => {
+  const caipAddress = get(activeCaipAddressAtom)
+  if (caipAddress === undefined) return undefined
+  const address = accountPartOf(caipAddress)
+  const chainId = caipNetworkIdOfAddress(caipAddress)
+  return (cursor) => Effect.flatMap(Portfolio, (portfolio) => portfolio.transactions(address, { cursor, chainId }))
+})
+
+/** The activity of the account in front on its network, newest first; 'Failed to fetch transactions' empties it. */
+export const activityAtom = activity.list
 
 /** Asks for the next page of activity (ignored while a page is loading or when every page is in). */
-export const loadMoreActivityAtom = Atom.writable(
-  (get) => get(activityRequestsAtom),
-  (ctx, _: void) => {
-    const current = AsyncResult.getOrElse(ctx.get(activityAtom), () => emptyActivity)
-    if (current.loading || current.done) return
-    ctx.set(activityRequestsAtom, ctx.get(activityRequestsAtom) + 1)
-  }
-)
+export const loadMoreActivityAtom = activity.loadMore
+
+const nfts = pagedList<Nft, NftsUnavailable>((get) => {
+  const caipAddress = get(activeCaipAddressAtom)
+  // Read again after the visitor's own transactions (an NFT sent or received).
+  get(portfolioRevisionAtom)
+  if (caipAddress === undefined) return undefined
+  return (cursor) => Effect.flatMap(Portfolio, (portfolio) => portfolio.nfts(caipAddress, { cursor }))
+})
+
+/** The NFTs the account in front holds on its network, spam left out; 'Failed to fetch NFTs' empties it. */
+export const nftsAtom = nfts.list
+
+/** Asks for the next page of NFTs (ignored while a page is loading or when every page is in). */
+export const loadMoreNftsAtom = nfts.loadMore

@@ -56,11 +56,3 @@ export const panel = style({
   paddingTop: vars.space.s
 })
 
-/** A panel whose feature is still to come. */
-export const coming = style({
-  margin: 0,
-  padding: vars.space.l,
-  textAlign: "center",
-  color: vars.color.textMuted,
-  fontSize: vars.fontSize.small
-})

@@ -7,15 +7,12 @@ import { ListItemSkeleton } from "../../components/ListItem/ListItem"
 import * as styles from "./Account.css"
 
 const Tokens = lazy(() => import("./Tokens/Tokens").then((module) => ({ default: module.Tokens })))
+const Nfts = lazy(() => import("./Nfts/Nfts").then((module) => ({ default: module.Nfts })))
 const Activity = lazy(() => import("./Activity/Activity").then((module) => ({ default: module.Activity })))
-
-function NftsComing(): ReactNode {
-  return <p className={styles.coming}>Your NFTs will be shown here in a coming release.</p>
-}
 
 const TABS: ReadonlyArray<{ readonly id: string; readonly label: string; readonly Panel: ComponentType }> = [
   { id: "tokens", label: "Tokens", Panel: Tokens },
-  { id: "nfts", label: "NFTs", Panel: NftsComing },
+  { id: "nfts", label: "NFTs", Panel: Nfts },
   { id: "activity", label: "Activity", Panel: Activity }
 ]
 

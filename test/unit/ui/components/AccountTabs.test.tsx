@@ -35,10 +35,24 @@ const transaction = (n: number, daysAgo: number, operationType: string, symbol: 
   transfers: [{ fungible_info: { symbol, icon: { url: `data:image/svg+xml,${symbol}` } }, quantity: { numeric } }]
 })
 
+const CONTRACT = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0"
+const nft = (id: number, spam = false) => ({
+  chainId: "eip155:31337",
+  contract: `eip155:31337:${CONTRACT}`,
+  standard: "erc721",
+  tokenId: String(id),
+  name: spam ? `Claim Your Reward #${id}` : `Collectible #${id}`,
+  collection: spam ? { name: "Claim Your Reward", symbol: "CLAIM" } : { name: "Collectibles", symbol: "WRC" },
+  imageUrl: `data:image/svg+xml,${id}`,
+  flags: { is_spam: spam }
+})
+
 interface Script {
   readonly balances?: "down" | "unsupported" | ReadonlyArray<ReturnType<typeof balance>>
   /** Pages of history by cursor ('' for the first); "down" fails every read until `history.up()` is called. */
   readonly history?: Record<string, { readonly data: ReadonlyArray<unknown>; readonly next: string | null }>
+  /** Pages of NFTs by cursor; none means the NFT reads fail. */
+  readonly nfts?: Record<string, { readonly data: ReadonlyArray<unknown>; readonly next: string | null }>
 }
 
 /** A blockchain service answering as the script says; it records the history cursors asked for. */
@@ -59,6 +73,10 @@ const service = (script: Script) => {
       asked.push(cursor)
       if (historyDown) return { status: 500, json: {} }
       return { status: 200, json: script.history?.[cursor] ?? { data: [], next: null } }
+    }
+    if (path.endsWith(`/v1/account/${ALICE}/nfts`)) {
+      const page = script.nfts?.[request.url.searchParams.get("cursor") ?? ""]
+      return page === undefined ? { status: 500, json: {} } : { status: 200, json: page }
     }
     if (path.endsWith(`/v1/identity/${ALICE}`)) return { status: 200, json: { name: null, avatar: null } }
     return { status: 404, json: {} }
@@ -144,5 +162,36 @@ describe("the Activity tab", () => {
     fireEvent.click(within(account).getByRole("button", { name: "Try again" }))
     expect(await within(account).findByText("No activity yet.")).toBeTruthy()
     expect(api.asked).toEqual(["", ""])
+  })
+})
+
+describe("the NFTs tab", () => {
+  it("shows the account's NFTs two by two without spam, loads more, and a chosen one's details with its explorer link", async () => {
+    const { account } = await openAccount({
+      balances: [],
+      nfts: { "": { data: [nft(5), nft(1, true), nft(4)], next: "more" }, more: { data: [nft(2)], next: null } }
+    })
+    fireEvent.click(tab(account, "NFTs"))
+    const grid = await within(account).findByRole("list", { name: "NFTs" })
+    expect(within(grid).getAllByRole("button").map((b) => b.textContent)).toEqual(["Collectible #5Collectibles", "Collectible #4Collectibles"])
+    fireEvent.click(within(account).getByRole("button", { name: "Load more" }))
+    await waitFor(() => expect(within(grid).getAllByRole("button")).toHaveLength(3))
+    fireEvent.click(within(grid).getByRole("button", { name: /Collectible #4/ }))
+    const heading = await within(account).findByRole("heading", { name: "Collectible #4" })
+    expect(document.activeElement).toBe(heading)
+    const detail = within(account).getByRole("region", { name: "Collectible #4" })
+    expect(within(detail).getByText("Collectibles (WRC)")).toBeTruthy()
+    expect(within(detail).getByText("4")).toBeTruthy()
+    expect(within(detail).getByRole("link").getAttribute("href")).toBe(`${EXPLORER}/nft/${CONTRACT}/4`)
+    fireEvent.click(within(detail).getByRole("button", { name: "All NFTs" }))
+    expect(await within(account).findByRole("list", { name: "NFTs" })).toBeTruthy()
+  })
+
+  it("says 'Failed to fetch NFTs' in place with a retry", async () => {
+    const { account } = await openAccount({ balances: [] })
+    fireEvent.click(tab(account, "NFTs"))
+    const panel = within(account).getByRole("tabpanel")
+    expect(await within(panel).findByText("Failed to fetch NFTs")).toBeTruthy()
+    expect(within(panel).getByRole("button", { name: "Try again" })).toBeTruthy()
   })
 })

@@ -61,6 +61,3 @@ export const plus = style({ color: vars.color.success })
 
 /** What shows instead of rows (nothing yet, the failure). */
 export const note = style({ margin: 0, padding: vars.space.l, textAlign: "center", color: vars.color.textMuted, fontSize: vars.fontSize.small })
-
-/** The end of the list: more to load, or loading. */
-export const more = style({ display: "flex", justifyContent: "center", padding: vars.space.s })

@@ -5,17 +5,17 @@
  * "Load more"); a failed read says 'Failed to fetch transactions' with a retry (spec 4, 7.7, 8).
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
-import { type ReactNode, useCallback, useEffect, useRef } from "react"
+import { type ReactNode, useCallback } from "react"
 import type { Transaction } from "../../../../domain/Portfolio"
 import { activityByDay, activityRow, explorerTransactionUrl } from "../../../../domain/portfolioView"
 import { useAtomSet, useAtomValue } from "../../../atom-react/hooks"
-import { type ActivityState, activityAtom, loadMoreActivityAtom } from "../../../atoms/account"
+import { activityAtom, loadMoreActivityAtom } from "../../../atoms/account"
 import { activeNetworkAtom } from "../../../atoms/networks"
 import { Button } from "../../../components/Button/Button"
 import { ListItemSkeleton } from "../../../components/ListItem/ListItem"
-import { Spinner } from "../../../components/Spinner/Spinner"
 import { WalletIcon } from "../../../components/WalletIcon/WalletIcon"
 import { visuallyHidden } from "../../../theme/theme.css"
+import { LoadMore } from "../LoadMore/LoadMore"
 import * as styles from "./Activity.css"
 
 const timeOf = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" })
@@ -65,31 +65,6 @@ function Row(props: { readonly transaction: Transaction; readonly explorerUrl: s
   )
 }
 
-/** The end of the list: loads the next page once it scrolls into view, or when pressed. */
-function More(props: { readonly state: ActivityState; readonly loadMore: () => void }): ReactNode {
-  const button = useRef<HTMLButtonElement>(null)
-  const { loadMore } = props
-  const waiting = !props.state.done && !props.state.loading
-  useEffect(() => {
-    const element = button.current
-    if (!waiting || element === null || typeof IntersectionObserver === "undefined") return
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) loadMore()
-    })
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [waiting, loadMore])
-  if (props.state.loading) return <div className={styles.more}><Spinner label="Loading more activity" /></div>
-  if (props.state.done) return null
-  return (
-    <div className={styles.more}>
-      <Button ref={button} variant="secondary" onClick={loadMore}>
-        Load more
-      </Button>
-    </div>
-  )
-}
-
 /** The Activity tab's panel. */
 export function Activity(): ReactNode {
   const result = useAtomValue(activityAtom)
@@ -97,7 +72,7 @@ export function Activity(): ReactNode {
   const setLoadMore = useAtomSet(loadMoreActivityAtom)
   const loadMore = useCallback(() => setLoadMore(undefined), [setLoadMore])
   const state = AsyncResult.getOrElse(result, () => undefined)
-  if (state === undefined || (state.loading && state.transactions.length === 0)) {
+  if (state === undefined || (state.loading && state.items.length === 0)) {
     return (
       <div aria-busy="true">
         <span className={visuallyHidden}>Loading activity</span>
@@ -117,11 +92,11 @@ export function Activity(): ReactNode {
       </div>
     )
   }
-  if (state.transactions.length === 0) return <p className={styles.note}>No activity yet.</p>
+  if (state.items.length === 0) return <p className={styles.note}>No activity yet.</p>
   const explorerUrl = network?.blockExplorers?.default.url
   return (
     <div>
-      {activityByDay(state.transactions, new Date()).map((day) => (
+      {activityByDay(state.items, new Date()).map((day) => (
         <section key={day.day} aria-label={day.label}>
           <h4 className={styles.day}>{day.label}</h4>
           <ul className={styles.list}>
@@ -131,7 +106,7 @@ export function Activity(): ReactNode {
           </ul>
         </section>
       ))}
-      <More state={state} loadMore={loadMore} />
+      <LoadMore state={state} loadMore={loadMore} label="Loading more activity" />
     </div>
   )
 }
