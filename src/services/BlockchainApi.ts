@@ -292,9 +292,11 @@ export class BlockchainApi extends Context.Service<
           return balancesSupported(yield* supportedChains, caipNetworkId)
         })
 
+        // A failed read blocks the next ones for 30 s; a network without balances is known from the cached list and
+        // costs no request, so it is not blocked (and keeps saying why).
         const balanceFailed = (caipNetworkId: CaipNetworkId, reason: "failed" | "unsupportedNetwork", detail?: string) =>
           Effect.gen(function* () {
-            blockedUntil.set(caipNetworkId, (yield* Clock.currentTimeMillis) + BALANCE_RETRY_BLOCK_MS)
+            if (reason === "failed") blockedUntil.set(caipNetworkId, (yield* Clock.currentTimeMillis) + BALANCE_RETRY_BLOCK_MS)
             return yield* new TokenBalanceUnavailable({ caipNetworkId, reason, ...(detail === undefined ? {} : { detail }) })
           })
 

@@ -8,6 +8,7 @@
  */
 import { Context, Effect, Layer, SubscriptionRef } from "effect"
 import type { Balance, Profile } from "../domain/Account"
+import { ZERO_BALANCE_DISPLAY } from "../domain/constants"
 import type { HistoryResponse, NftsResponse } from "../domain/Api"
 import type { CaipAddress, CaipNetworkId } from "../domain/Caip"
 import { type TokenBalance, withoutSpamNfts } from "../domain/Portfolio"
@@ -31,7 +32,7 @@ export class Portfolio extends Context.Service<
     readonly revision: SubscriptionRef.SubscriptionRef<number>
     /** Whether the service has balances for a network (from `v1/supported-chains`); where not, the view shows '0.00'. */
     readonly balancesSupported: (caipNetworkId: CaipNetworkId) => Effect.Effect<boolean, ServiceError>
-    /** The native balance of an account (cached 30 s). */
+    /** The native balance of an account (cached 30 s); '0.00' on a network the service has no balances for. */
     readonly nativeBalance: (caipAddress: CaipAddress) => Effect.Effect<Balance, TokenBalanceUnavailable>
     /** The token balances of an account (cached 30 s). */
     readonly tokenBalances: (caipAddress: CaipAddress) => Effect.Effect<ReadonlyArray<TokenBalance>, TokenBalanceUnavailable>
@@ -57,17 +58,35 @@ export class Portfolio extends Context.Service<
 
       const config = yield* Config
       const configured = new Set<string>(config.networks.map((network) => network.caipNetworkId))
-      // A retry block is the same failure still standing: it was said once already. A wallet on a network outside
-      // the host's list is expected and already said by the Switch-network view: a snackbar would only cover it.
+      const nativeSymbolOf = (caipNetworkId: string): string =>
+        config.networks.find((network) => network.caipNetworkId === caipNetworkId)?.nativeCurrency.symbol ?? ""
+      // A retry block is the same failure still standing: it was said once already. A listed network without
+      // balances is said once per network. A wallet on a network outside the host's list is expected and already
+      // said by the Switch-network view: a snackbar would only cover it.
+      const unsupportedSaid = new Set<string>()
       const saidOnce = (error: TokenBalanceUnavailable) =>
-        error.reason === "retryBlocked" || (error.reason === "unsupportedNetwork" && !configured.has(error.caipNetworkId))
-          ? Effect.void
-          : notifications.showSnackbar("error", error.message)
+        Effect.suspend(() => {
+          if (error.reason === "retryBlocked") return Effect.void
+          if (error.reason === "unsupportedNetwork") {
+            if (!configured.has(error.caipNetworkId) || unsupportedSaid.has(error.caipNetworkId)) return Effect.void
+            unsupportedSaid.add(error.caipNetworkId)
+          }
+          return notifications.showSnackbar("error", error.message)
+        })
 
       return {
         revision,
         balancesSupported: (caipNetworkId: CaipNetworkId) => api.balanceSupport(caipNetworkId),
-        nativeBalance: (caipAddress: CaipAddress) => api.nativeBalance(caipAddress).pipe(Effect.tapError(saidOnce)),
+        // Spec 9: a network the service has no balances for shows '0.00' (and the snackbar says why, once).
+        nativeBalance: (caipAddress: CaipAddress) =>
+          api.nativeBalance(caipAddress).pipe(
+            Effect.tapError(saidOnce),
+            Effect.catchIf(
+              (error) => error.reason === "unsupportedNetwork",
+              (error): Effect.Effect<Balance> =>
+                Effect.succeed({ balance: ZERO_BALANCE_DISPLAY, symbol: nativeSymbolOf(error.caipNetworkId) })
+            )
+          ),
         tokenBalances: (caipAddress: CaipAddress) => api.tokenBalances(caipAddress).pipe(Effect.tapError(saidOnce)),
         nfts: (caipAddress: CaipAddress, options?: NftsOptions) =>
           api.nfts(caipAddress, options).pipe(

@@ -139,3 +139,22 @@ describe("Portfolio NFTs", () => {
     })
   )
 })
+
+describe("a listed network the service has no balances for", () => {
+  const unsupported = makeFakeHttp((request) =>
+    request.url.pathname === "/v1/supported-chains" ? { status: 200, json: { http: [], ws: [] } } : { status: 404, json: {} }
+  )
+
+  it.effect("shows a native balance of '0.00' in its symbol, and says 'Token Balance Unavailable' once", () =>
+    Effect.gen(function* () {
+      const portfolio = yield* Portfolio
+      expect(yield* portfolio.nativeBalance(ALICE_A)).toEqual({ balance: "0.00", symbol: localChainA.nativeCurrency.symbol })
+      expect(yield* snackbarText).toBe("Token Balance Unavailable")
+      // The token list fails for the Tokens tab to say why in place, every time; the snackbar is not said again.
+      yield* (yield* Notifications).hideSnackbar
+      expect((yield* Effect.flip(portfolio.tokenBalances(ALICE_A))).reason).toBe("unsupportedNetwork")
+      expect(yield* portfolio.nativeBalance(ALICE_A)).toEqual({ balance: "0.00", symbol: localChainA.nativeCurrency.symbol })
+      expect(yield* snackbarText).toBeUndefined()
+    }).pipe(Effect.provide(layerFor(unsupported)))
+  )
+})
