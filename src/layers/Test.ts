@@ -39,7 +39,7 @@ export const testLayer = (options: HostOptions, environment: TestEnvironment = {
       Platform.layerFixed(environment.platform ?? {}),
       Config.layer(options),
       Connectors.layer(wallets.map((wallet) => wallet.connector)),
-      ChainAdapters.layer(environment.adapters ?? families.map(makeFakeChainAdapter)),
+      ChainAdapters.layer(environment.adapters ?? families.map((family) => makeFakeChainAdapter(family))),
       environment.httpClient ?? offlineHttpClientLayer,
       environment.rpc ??
         RpcTransport.layerTest((network, call) =>

@@ -10,7 +10,7 @@ import type { ChainNamespace } from "../domain/Caip"
 import {
   AdapterForNamespaceMissing,
   type ChainNotSupported,
-  type GasEstimationFailed,
+  GasEstimationFailed,
   type ProgrammaticSwitchUnsupported,
   type ProviderNotFound,
   type SendFormInvalid,
@@ -39,7 +39,10 @@ export interface AccountSession {
   readonly walletName: string
 }
 
-/** What a host sends, per family: a native transfer, a token transfer (`token`: contract or mint), or (EVM) a call. */
+/**
+ * What a host sends, per family: a native transfer, a token transfer (`token`: contract or mint), (EVM) an NFT
+ * (`nft`), or (EVM) a call.
+ */
 export interface SendRequests {
   readonly eip155: {
     readonly to: string
@@ -47,6 +50,8 @@ export interface SendRequests {
     readonly value?: bigint | undefined
     /** An ERC-20 contract: sends `value` of it to `to` (the USDT kind, whose `transfer` returns nothing, too). */
     readonly token?: string | undefined
+    /** An ERC-721 token: moved from the account to `to` with `safeTransferFrom` (no `value`, no `token`). */
+    readonly nft?: { readonly contract: string; readonly tokenId: bigint } | undefined
     readonly data?: string | undefined
     readonly gas?: bigint | undefined
   }
@@ -95,6 +100,9 @@ export type SignError = SignMessageFailed | WalletRequestError | ProviderNotFoun
 /** Why a send failed. */
 export type SendError = WalletRequestError | SendFormInvalid | GasEstimationFailed | SomethingWentWrong
 
+/** Why a fee could not be estimated: the transfer is not well formed, or the node says it would fail. */
+export type FeeError = SendFormInvalid | GasEstimationFailed
+
 /** Why waiting for a transaction failed. */
 export type WaitError = TransactionReverted | SomethingWentWrong
 
@@ -110,6 +118,11 @@ export interface ChainAdapter {
   readonly signMessage: (session: AccountSession, message: string) => Effect.Effect<string, SignError>
   /** Sends a native or token transfer (or an EVM call); the transaction hash or signature once the wallet sent it. */
   readonly send: (session: AccountSession, request: SendRequest) => Effect.Effect<string, SendError>
+  /**
+   * The network fee `from` would pay to send `request` now, in the native currency's base units (wei, lamports),
+   * read from the chain without asking the wallet; fails with the node's reason when the transfer would fail.
+   */
+  readonly estimateFee: (from: string, network: CaipNetwork, request: SendRequest) => Effect.Effect<bigint, FeeError>
   /** Waits up to 25 s until the transaction is final; a failed one fails with its reason. */
   readonly waitForTransaction: (hash: string, network: CaipNetwork) => Effect.Effect<TransactionConfirmation, WaitError>
   /** The native balance and the token balances of `address`, read from the chain. */
@@ -180,6 +193,11 @@ export const lazyAdapter = (namespace: ChainNamespace, load: () => Promise<Chain
     switchNetwork: (session, network) => Effect.flatMap(adapter, (a) => a.switchNetwork(session, network)),
     signMessage: (session, message) => Effect.flatMap(adapter, (a) => a.signMessage(session, message)),
     send: (session, request) => Effect.flatMap(adapter, (a) => a.send(session, request)),
+    estimateFee: (from, network, request) =>
+      Effect.flatMap(
+        Effect.mapError(adapter, (error) => new GasEstimationFailed({ reason: error.reason ?? error.message })),
+        (a) => a.estimateFee(from, network, request)
+      ),
     waitForTransaction: (hash, network) => Effect.flatMap(adapter, (a) => a.waitForTransaction(hash, network)),
     balances: (address, network) => Effect.flatMap(adapter, (a) => a.balances(address, network)),
     request: (session, method, params) => Effect.flatMap(adapter, (a) => a.request(session, method, params))

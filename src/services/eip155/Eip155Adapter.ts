@@ -1,6 +1,6 @@
 /**
  * The eip155 chain adapter: over the wallet's EIP-1193 provider it switches and adds chains (spec point 4), signs,
- * sends native and ERC-20 transfers and calls, and passes raw requests; reads (balances, receipts, gas) go through
+ * sends native, ERC-20 and ERC-721 transfers and calls, and passes raw requests; reads (balances, receipts, gas, fees) go through
  * `reads`, the product's RPC transport, never through the wallet. This module is loaded on first use; viem is
  * loaded only to decode revert data, when a transaction reverts.
  */
@@ -28,6 +28,7 @@ import type {
   ChainBalance,
   ReadRpc,
   SendRequest,
+  SendRequests,
   TransactionConfirmation
 } from "../ChainAdapter"
 import { type Eip1193Provider, parseChainId, providerCodeOf, toHexUtf8 } from "./eip1193"
@@ -60,6 +61,8 @@ const call = (provider: Eip1193Provider, method: string, params?: unknown) =>
 const word = (value: bigint | string): string =>
   (typeof value === "bigint" ? value.toString(16) : value.replace(/^0x/, "").toLowerCase()).padStart(64, "0")
 const transferData = (to: string, amount: bigint) => `0xa9059cbb${word(to)}${word(amount)}`
+// ERC-721 safeTransferFrom(address,address,uint256): the receiver contract must accept the token, or it reverts.
+const safeTransferFromData = (from: string, to: string, tokenId: bigint) => `0x42842e0e${word(from)}${word(to)}${word(tokenId)}`
 
 /** An ABI-encoded `string` (or a `bytes32` symbol, as old tokens answer), as text. */
 export const decodeAbiText = (data: string): string | undefined => {
@@ -76,6 +79,38 @@ export const decodeAbiText = (data: string): string | undefined => {
 
 const uint = (value: unknown): bigint | undefined =>
   typeof value === "string" && /^0x[0-9a-fA-F]*$/.test(value) ? BigInt(value === "0x" ? "0x0" : value) : undefined
+
+type EvmSend = SendRequests["eip155"]
+
+/** The transaction a send request makes: `to` and `value` as given, or a call of the token's or the NFT's contract. */
+interface EvmTransaction {
+  readonly to: string
+  readonly value?: bigint | undefined
+  readonly data?: string | undefined
+}
+
+const definedOf = (transaction: EvmTransaction) => ({
+  ...(transaction.value !== undefined ? { value: transaction.value } : {}),
+  ...(transaction.data !== undefined ? { data: transaction.data } : {})
+})
+
+/**
+ * What `from` sends for a request: a native transfer or call as given; an ERC-20 `transfer(to, value)` to the token;
+ * an ERC-721 `safeTransferFrom(from, to, tokenId)` to the NFT's contract. Spec 5: the receiver (and the token or
+ * NFT contract) must be an address, so the visitor is never asked to approve a send to "0x1234".
+ */
+const transactionOf = (from: string, request: EvmSend): Effect.Effect<EvmTransaction, SendFormInvalid> => {
+  const { token, nft } = request
+  if (!isEvmAddress(request.to) || (token !== undefined && !isEvmAddress(token))) return Effect.fail(new SendFormInvalid())
+  if (nft !== undefined) {
+    if (!isEvmAddress(nft.contract) || token !== undefined || (request.value ?? 0n) !== 0n || nft.tokenId < 0n) {
+      return Effect.fail(new SendFormInvalid())
+    }
+    return Effect.succeed({ to: nft.contract, data: safeTransferFromData(from, request.to, nft.tokenId) })
+  }
+  if (token !== undefined) return Effect.succeed({ to: token, data: transferData(request.to, request.value ?? 0n) })
+  return Effect.succeed({ to: request.to, value: request.value, data: request.data })
+}
 
 /** Makes the eip155 adapter over the product's reads. */
 export const makeEip155Adapter = (options: Eip155AdapterOptions): ChainAdapter => {
@@ -132,19 +167,31 @@ export const makeEip155Adapter = (options: Eip155AdapterOptions): ChainAdapter =
   const send = (session: AccountSession, request: SendRequest) =>
     Effect.gen(function* () {
       const provider = yield* providerOf(session)
-      const evm = request as Partial<SendRequest & { data: string; gas: bigint }>
-      // Spec 5: a receiver (and a token) must be an address; the visitor is not asked to approve a send to "0x1234".
-      if (!isEvmAddress(request.to) || (evm.token !== undefined && !isEvmAddress(evm.token))) {
-        return yield* new SendFormInvalid()
-      }
-      const transaction =
-        evm.token !== undefined
-          ? { to: evm.token, data: transferData(request.to, request.value ?? 0n), gas: evm.gas }
-          : { to: request.to, value: request.value, data: evm.data, gas: evm.gas }
-      const hash = yield* call(provider, "eth_sendTransaction", [txParams(session.address, transaction)])
+      const evm = request as EvmSend
+      const transaction = yield* transactionOf(session.address, evm)
+      const hash = yield* call(provider, "eth_sendTransaction", [txParams(session.address, { ...transaction, gas: evm.gas })])
       if (typeof hash !== "string") return yield* new SomethingWentWrong({ reason: "The wallet returned no transaction hash" })
       return hash
     }).pipe(Effect.withSpan("Eip155Adapter.send"))
+
+  const estimateFee = (from: string, network: CaipNetwork, request: SendRequest) =>
+    Effect.gen(function* () {
+      const transaction = yield* transactionOf(from, request as EvmSend)
+      const [gas, price] = yield* Effect.all(
+        [
+          estimateGas(reads, network, { from, to: transaction.to, ...definedOf(transaction) }),
+          reads(network, "eth_gasPrice", []).pipe(
+            Effect.mapError((error) => new GasEstimationFailed({ reason: error.message })),
+            Effect.flatMap((value) => {
+              const wei = uint(value)
+              return wei === undefined ? Effect.fail(new GasEstimationFailed({ reason: "no gas price" })) : Effect.succeed(wei)
+            })
+          )
+        ],
+        { concurrency: "unbounded" }
+      )
+      return gas * price
+    }).pipe(Effect.withSpan("Eip155Adapter.estimateFee"))
 
   const revertReason = (network: CaipNetwork, hash: string) =>
     Effect.gen(function* () {
@@ -248,7 +295,7 @@ export const makeEip155Adapter = (options: Eip155AdapterOptions): ChainAdapter =
       return result
     }).pipe(Effect.withSpan("Eip155Adapter.request"))
 
-  return { namespace: "eip155", switchNetwork, signMessage, send, waitForTransaction, balances, request }
+  return { namespace: "eip155", switchNetwork, signMessage, send, estimateFee, waitForTransaction, balances, request }
 }
 
 /** Estimates the gas of a transaction through the product's reads ('error estimating gas' when the node cannot). */

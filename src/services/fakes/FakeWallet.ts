@@ -185,11 +185,23 @@ export const makeFakeWallet = (options: FakeWalletOptions): Effect.Effect<FakeWa
     return wallet
   })
 
+/** What a fake adapter answers besides what its wallets script. */
+export interface FakeChainAdapterOptions {
+  /** The fee every send costs, in base units; by default 21000 gas at 1 gwei on EVM, 5000 lamports elsewhere. */
+  readonly fee?: bigint | undefined
+}
+
+/** The fee of a plain EVM transfer at 1 gwei: 21000 gas. */
+export const FAKE_EVM_FEE = 21_000n * 1_000_000_000n
+/** The fee of a one-signature Solana transaction. */
+export const FAKE_SOLANA_FEE = 5_000n
+
 /**
  * A family's adapter over fake wallets: signatures are recognisable (`signed(address):message`), sends give a fake
- * hash and confirm at once, switches move the wallet's chain; every call is recorded on the wallet.
+ * hash and confirm at once, fees are fixed, switches move the wallet's chain; every call is recorded on the wallet
+ * (a send as `send:to:value`, then `:token` or `:nft:contract:tokenId` when it moves one).
  */
-export const makeFakeChainAdapter = (namespace: ChainNamespace): ChainAdapter => {
+export const makeFakeChainAdapter = (namespace: ChainNamespace, options: FakeChainAdapterOptions = {}): ChainAdapter => {
   const walletOf = (provider: FamilyProvider) =>
     Effect.suspend(() => {
       const found = wallets.get(provider.provider)
@@ -220,12 +232,15 @@ export const makeFakeChainAdapter = (namespace: ChainNamespace): ChainAdapter =>
     send: (session, request) =>
       Effect.gen(function* () {
         const wallet = yield* walletOf(session.provider)
-        wallet.calls.push(`send:${request.to}:${String(request.value ?? 0n)}`)
+        const nft = (request as { readonly nft?: { readonly contract: string; readonly tokenId: bigint } }).nft
+        const moved = nft !== undefined ? `:nft:${nft.contract}:${nft.tokenId}` : request.token !== undefined ? `:${request.token}` : ""
+        wallet.calls.push(`send:${request.to}:${String(request.value ?? 0n)}${moved}`)
         yield* waitFor(wallet.script.answerGate)
         if (wallet.script.sendError !== undefined) return yield* Effect.fail(wallet.script.sendError)
         sent += 1
         return `0x${sent.toString(16).padStart(64, "0")}`
       }),
+    estimateFee: () => Effect.succeed(options.fee ?? (namespace === "eip155" ? FAKE_EVM_FEE : FAKE_SOLANA_FEE)),
     waitForTransaction: (hash) => Effect.succeed({ namespace, hash, blockNumber: 1n, status: "success" as const }),
     balances: (_address, network) =>
       Effect.succeed([

@@ -1,6 +1,6 @@
 /**
  * The solana chain adapter: builds SOL and SPL transfers with @solana/kit (creating the receiver's token account
- * when it has none), has the wallet sign (and send) them, follows them until confirmed, signs messages (ed25519,
+ * when it has none), estimates their fee, has the wallet sign (and send) them, follows them until confirmed, signs messages (ed25519,
  * base58) and reads SOL and SPL balances — every read through the product's RPC transport. This module is loaded
  * the first time a Solana wallet is used, with kit.
  */
@@ -25,7 +25,7 @@ import {
 import { Duration, Effect, Schedule, Schema } from "effect"
 import { TRANSACTION_CONFIRMATION_MS } from "../../domain/constants"
 import { fromBase58, fromBase64, toBase58, toBase64 } from "../../domain/encoding"
-import { SendFormInvalid, SignMessageFailed, SomethingWentWrong, TransactionReverted } from "../../domain/errors"
+import { GasEstimationFailed, SendFormInvalid, SignMessageFailed, SomethingWentWrong, TransactionReverted } from "../../domain/errors"
 import { formatUnits } from "../../domain/format"
 import type { CaipNetwork } from "../../domain/Network"
 import type { TokenOption } from "../../domain/Options"
@@ -213,25 +213,47 @@ export const makeSolanaAdapter = (options: SolanaAdapterOptions): ChainAdapter =
       return signature
     })
 
-  const send = (session: AccountSession, request: SendRequest) =>
+  /** The transfer `from` sends for a request, compiled against the latest blockhash. */
+  const compiledTransfer = (network: CaipNetwork, from: Address, request: SendRequest) =>
     Effect.gen(function* () {
-      const provider = yield* providerOf(session)
-      const extra = request as { readonly data?: unknown; readonly gas?: unknown }
-      if (extra.data !== undefined || extra.gas !== undefined) {
-        return yield* new InvalidWalletParams({ details: "A Solana transfer has no call data or gas: send `to`, `value` and optionally `token`." })
-      }
-      const from = address(session.address)
-      const instructions = yield* instructionsFor(session.network, from, request)
-      const blockhash = yield* latestBlockhash(session.network)
+      const instructions = yield* instructionsFor(network, from, request)
+      const blockhash = yield* latestBlockhash(network)
       const message = pipe(
         createTransactionMessage({ version: 0 }),
         (m) => setTransactionMessageFeePayer(from, m),
         (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
         (m) => appendTransactionMessageInstructions(instructions, m)
       )
-      const wire = new Uint8Array(getTransactionEncoder().encode(compileTransaction(message)))
+      return compileTransaction(message)
+    })
+
+  const send = (session: AccountSession, request: SendRequest) =>
+    Effect.gen(function* () {
+      const provider = yield* providerOf(session)
+      const extra = request as { readonly data?: unknown; readonly gas?: unknown; readonly nft?: unknown }
+      if (extra.data !== undefined || extra.gas !== undefined || extra.nft !== undefined) {
+        return yield* new InvalidWalletParams({ details: "A Solana transfer has no call data, gas or NFT: send `to`, `value` and optionally `token`." })
+      }
+      const transaction = yield* compiledTransfer(session.network, address(session.address), request)
+      const wire = new Uint8Array(getTransactionEncoder().encode(transaction))
       return yield* sendWire(session, provider, wire)
     }).pipe(Effect.withSpan("SolanaAdapter.send"))
+
+  const estimateFee = (from: string, network: CaipNetwork, request: SendRequest) =>
+    Effect.gen(function* () {
+      if (!isAddress(from)) return yield* new SendFormInvalid()
+      const transaction = yield* compiledTransfer(network, address(from), request).pipe(
+        Effect.mapError((error) => (error._tag === "SendFormInvalid" ? error : new GasEstimationFailed({ reason: error.reason ?? error.message })))
+      )
+      const answer = yield* read(network, "getFeeForMessage", [toBase64(new Uint8Array(transaction.messageBytes)), { commitment: "confirmed" }]).pipe(
+        Effect.mapError((error) => new GasEstimationFailed({ reason: error.reason ?? error.message }))
+      )
+      const value = isRecord(answer) ? answer["value"] : undefined
+      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+        return yield* new GasEstimationFailed({ reason: "The node answered no fee" })
+      }
+      return BigInt(value)
+    }).pipe(Effect.withSpan("SolanaAdapter.estimateFee"))
 
   const waitForTransaction = (signature: string, network: CaipNetwork) =>
     Effect.gen(function* () {
@@ -357,6 +379,7 @@ export const makeSolanaAdapter = (options: SolanaAdapterOptions): ChainAdapter =
     switchNetwork: () => Effect.void,
     signMessage,
     send,
+    estimateFee,
     waitForTransaction,
     balances,
     request
