@@ -66,10 +66,12 @@ const startUp = (alerts: ReadonlyArray<Alert>) =>
 /** The core services over an environment. */
 export const coreLayer = (environment: Layer.Layer<Environment>, alerts: ReadonlyArray<Alert> = []): Layer.Layer<WalletServices> =>
   startUp(alerts).pipe(
-    Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletActions.layer, WalletCatalog.layer, Analytics.layer, Theme.layer)),
+    Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletActions.layer, WalletCatalog.layer, Theme.layer)),
     Layer.provideMerge(Portfolio.layer),
     Layer.provideMerge(Networks.layer),
     Layer.provideMerge(Layer.mergeAll(Modal.layer, BlockchainApi.layer)),
+    // Analytics sits under the flows that record what the visitor does (modal, connect, networks, actions).
+    Layer.provideMerge(Analytics.layer),
     Layer.provideMerge(Connection.layer),
     Layer.provideMerge(Notifications.layer),
     Layer.provideMerge(environment)

@@ -6,6 +6,7 @@
 import { Clock, Context, Effect, Layer, Random, SubscriptionRef } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import { Alerts } from "../domain/alerts"
+import type { AnalyticsEventName } from "../domain/analytics"
 import { AnalyticsConfig, AnalyticsEventAccepted, type AnalyticsEvent } from "../domain/Api"
 import { analyticsEnabled } from "../domain/Options"
 import { Config } from "./Config"
@@ -44,9 +45,18 @@ export class Analytics extends Context.Service<
     /** Whether events are sent: the host's switches, then the service's config (asked once, only if the host allows). */
     readonly enabled: Effect.Effect<boolean>
     /** Sends one event with the connected address, if allowed; never fails (a lost event is only logged). */
-    readonly track: (event: string, properties?: AnalyticsProperties) => Effect.Effect<void>
+    readonly track: (event: AnalyticsEventName, properties?: AnalyticsProperties) => Effect.Effect<void>
+    /** Sends one event in the background: what the visitor does never waits for its event. */
+    readonly record: (event: AnalyticsEventName, properties?: AnalyticsProperties) => Effect.Effect<void>
   }
 >()("wallet-runtime/Analytics") {
+  /** Analytics that sends nothing (tests of the services that record events). */
+  static readonly layerNone: Layer.Layer<Analytics> = Layer.succeed(Analytics)({
+    enabled: Effect.succeed(false),
+    track: () => Effect.void,
+    record: () => Effect.void
+  })
+
   /** Analytics against `Config.endpoints.walletCatalog`, over the HttpClient in context. */
   static readonly layer: Layer.Layer<Analytics, never, Config | Platform | Notifications | Connection | HttpClient.HttpClient> =
     Layer.effect(Analytics)(
@@ -81,7 +91,8 @@ export class Analytics extends Context.Service<
         const serviceAllows = yield* Effect.cached(askService)
         const enabled = hostAllows ? serviceAllows : Effect.succeed(false)
 
-        const track = Effect.fn("Analytics.track")(function* (event: string, properties?: AnalyticsProperties) {
+        const scope = yield* Effect.scope
+        const track = Effect.fn("Analytics.track")(function* (event: AnalyticsEventName, properties?: AnalyticsProperties) {
           if (!(yield* enabled)) return
           const state = yield* SubscriptionRef.get(connection.state)
           const active = state.activeNamespace === undefined ? undefined : state.namespaces[state.activeNamespace]
@@ -103,7 +114,10 @@ export class Analytics extends Context.Service<
             .pipe(Effect.catch((error) => Effect.logDebug(`Analytics event ${event} lost: ${error.message}`)))
         })
 
-        return { enabled, track }
+        const record = (event: AnalyticsEventName, properties?: AnalyticsProperties) =>
+          Effect.asVoid(Effect.forkIn(track(event, properties), scope))
+
+        return { enabled, track, record }
       })
     )
 }

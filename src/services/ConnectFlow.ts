@@ -12,6 +12,7 @@ import { ProviderNotFound } from "../domain/errors"
 import { type CaipNetwork, isUnsupportedNetwork } from "../domain/Network"
 import { type ConnectorInfo, isSameWallet, type WalletCatalogEntry } from "../domain/Wallet"
 import { Config, namespacesOf } from "./Config"
+import { Analytics } from "./Analytics"
 import { type ConnectedWallet, Connection } from "./Connection"
 import type { ConnectError } from "./connectors/Connector"
 import { answersTo, Connectors } from "./connectors/Connectors"
@@ -114,6 +115,7 @@ export class ConnectFlow extends Context.Service<
       const networks = yield* Networks
       const registry = yield* Connectors
       const storage = yield* Storage
+      const analytics = yield* Analytics
       const config = yield* Config
       const platform = yield* Platform
       const signIn = yield* Effect.serviceOption(SignInStep)
@@ -162,7 +164,16 @@ export class ConnectFlow extends Context.Service<
           }
           if (Option.isSome(signIn)) yield* signIn.value.afterConnect(connected)
           return connected
-        })
+        }).pipe(
+          Effect.tap((connected) =>
+            analytics.record("CONNECT_SUCCESS", {
+              name: connected.connector.name ?? connected.connector.id,
+              method: connected.connector.type,
+              namespaces: Object.keys(connected.accounts)
+            })
+          ),
+          Effect.tapError((error) => analytics.record("CONNECT_ERROR", { name: wallet?.name ?? connectorId, message: error.message }))
+        )
 
       // One run for one history entry: the view shows its progress; success closes the modal if it still shows it.
       const runFor = (entry: HistoryEntry, connectorId: string) =>
@@ -228,6 +239,7 @@ export class ConnectFlow extends Context.Service<
 
       // The wallet is asked at once, not once the view change has gone round to the follower below.
       const choose = Effect.fn("ConnectFlow.choose")(function* (choice: WalletChoice) {
+        yield* analytics.record("SELECT_WALLET", { name: choice.connector?.name ?? choice.wallet?.name ?? "", platform: platform.isMobile ? "mobile" : "desktop" })
         yield* modal.push(routeForChoice(choice, platform.isMobile))
         yield* follow(currentEntry(yield* SubscriptionRef.get(modal.state)))
       })

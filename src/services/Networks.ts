@@ -19,6 +19,7 @@ import { ChainAdapters, type SwitchError } from "./ChainAdapter"
 import { Config, namespacesOf } from "./Config"
 import { Connection, type WalletChainChange } from "./Connection"
 import { Modal } from "./Modal"
+import { Analytics } from "./Analytics"
 import { Notifications } from "./Notifications"
 import { Storage } from "./Storage/Storage"
 import * as Keys from "./Storage/keys"
@@ -97,6 +98,7 @@ export class Networks extends Context.Service<
       const adapters = yield* ChainAdapters
       const modal = yield* Modal
       const notifications = yield* Notifications
+      const analytics = yield* Analytics
 
       if (config.defaultNetwork !== undefined && findRequested(config.networks, config.defaultNetwork.caipNetworkId) === undefined) {
         yield* notifications.raiseAlert(Alerts.NETWORK_NOT_FOUND)
@@ -167,6 +169,7 @@ export class Networks extends Context.Service<
           )
           yield* setActive(network, true)
           yield* connection.setWalletChain(network.chainNamespace, network.id)
+          yield* analytics.record("SWITCH_NETWORK", { network: network.caipNetworkId })
         } else {
           yield* setActive(network, true)
         }

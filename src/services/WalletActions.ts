@@ -22,6 +22,7 @@ import {
   type TransactionConfirmation,
   type WaitError
 } from "./ChainAdapter"
+import { Analytics } from "./Analytics"
 import { Connection } from "./Connection"
 import { Networks } from "./Networks"
 import { Notifications } from "./Notifications"
@@ -75,6 +76,7 @@ export class WalletActions extends Context.Service<
       const adapters = yield* ChainAdapters
       const notifications = yield* Notifications
       const portfolio = yield* Portfolio
+      const analytics = yield* Analytics
 
       const inFront = (namespace: ChainNamespace | undefined) =>
         Effect.gen(function* () {
@@ -94,12 +96,17 @@ export class WalletActions extends Context.Service<
 
       const signMessage = Effect.fn("WalletActions.signMessage")(function* (message: string, namespace?: ChainNamespace) {
         const { adapter, session } = yield* inFront(namespace)
-        return yield* withinWalletAnswerTime(adapter.signMessage(session, message))
+        return yield* withinWalletAnswerTime(adapter.signMessage(session, message)).pipe(
+          Effect.tap(() => analytics.record("SIGN_MESSAGE_SUCCESS", { network: session.network.caipNetworkId })),
+          Effect.tapError((error) => analytics.record("SIGN_MESSAGE_ERROR", { network: session.network.caipNetworkId, message: error.message }))
+        )
       })
 
       const send = Effect.fn("WalletActions.send")(function* (request: SendRequest, namespace?: ChainNamespace) {
         const { adapter, session, family } = yield* inFront(namespace)
+        yield* analytics.record("SEND_INITIATED", { network: session.network.caipNetworkId, token: request.token ?? "native" })
         const hash = yield* withinWalletAnswerTime(adapter.send(session, request)).pipe(
+          Effect.tapError((error) => analytics.record("SEND_ERROR", { network: session.network.caipNetworkId, message: error.message })),
           Effect.tapError((error) =>
             error instanceof UserRejected
               ? Effect.void
@@ -110,6 +117,7 @@ export class WalletActions extends Context.Service<
           )
         )
         yield* notifications.showSnackbar("success", SENT)
+        yield* analytics.record("SEND_SUCCESS", { network: session.network.caipNetworkId, hash })
         return hash
       })
 

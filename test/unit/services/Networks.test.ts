@@ -1,12 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Stream, SubscriptionRef } from "effect"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
+import { TestClock } from "effect/testing"
 import { ChainNotSupported } from "../../../src/domain/errors"
 import { ethereum, localChainA, localChainB, solana, solanaDevnet } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import { ChainAdapters } from "../../../src/services/ChainAdapter"
 import { Connectors } from "../../../src/services/connectors/Connectors"
 import { type FakeWallet, makeFakeChainAdapter, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
+import { Analytics } from "../../../src/services/Analytics"
 import { Config } from "../../../src/services/Config"
 import { Connection } from "../../../src/services/Connection"
 import { currentRoute, Modal } from "../../../src/services/Modal"
@@ -27,6 +29,7 @@ const layerFor = (
 ) =>
   Networks.layer.pipe(
     Layer.provideMerge(Modal.layer),
+    Layer.provideMerge(Analytics.layerNone),
     Layer.provideMerge(Connection.layer),
     Layer.provideMerge(Notifications.layer),
     Layer.provideMerge(Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => web)))),
@@ -43,6 +46,12 @@ const wallet = () =>
       solana: { accounts: [{ address: SOL, type: "eoa" }], chainId: solana.id }
     }
   })
+
+/** Wallet events are applied once the wallet has been quiet for 50 ms: the fibers take them, then the clock moves. */
+const walletQuiet = Effect.gen(function* () {
+  for (let turn = 0; turn < 5; turn++) yield* Effect.yieldNow
+  yield* TestClock.adjust("50 millis")
+})
 
 /** Waits until the networks state satisfies `condition` (the wallet's events are followed a scheduler turn later). */
 const until = (condition: (state: NetworksState) => boolean) =>
@@ -160,6 +169,7 @@ describe("Networks", () => {
       yield* Effect.gen(function* () {
         yield* connect
         yield* adapter.emit({ _tag: "ChainChanged", namespace: "eip155", chainId: 31338 })
+        yield* walletQuiet
         yield* until((state) => state.active.eip155?.caipNetworkId === "eip155:31338")
         for (let turn = 0; turn < 5; turn++) yield* Effect.yieldNow
         expect((yield* SubscriptionRef.get((yield* Modal).state)).open).toBe(false)
@@ -173,6 +183,7 @@ describe("Networks", () => {
       yield* Effect.gen(function* () {
         yield* connect
         yield* adapter.emit({ _tag: "ChainChanged", namespace: "eip155", chainId: 10 })
+        yield* walletQuiet
         yield* until((state) => state.active.eip155?.caipNetworkId === "eip155:10")
         const networks = yield* Networks
         expect((yield* SubscriptionRef.get(networks.state)).active.eip155?.name).toBe("Unsupported Network")
@@ -196,6 +207,7 @@ describe("Networks", () => {
         yield* Effect.gen(function* () {
           yield* connect
           yield* adapter.emit({ _tag: "ChainChanged", namespace: "eip155", chainId: 10 })
+          yield* walletQuiet
           yield* until((state) => state.active.eip155?.caipNetworkId === "eip155:10")
           // The view would open right after the placeholder is set: give it the turns it would take.
           for (let turn = 0; turn < 5; turn++) yield* Effect.yieldNow
@@ -253,6 +265,7 @@ describe("Networks", () => {
         yield* connection.connect({ connectorId: "injected", networks: [solana, localChainA] })
         yield* until((state) => state.activeNamespace === "solana")
         yield* adapter.emit({ _tag: "ChainChanged", namespace: "eip155", chainId: 31338 })
+        yield* walletQuiet
         yield* until((state) => state.active.eip155?.caipNetworkId === "eip155:31338")
         expect((yield* SubscriptionRef.get((yield* Networks).state)).activeNamespace).toBe("solana")
         expect((yield* SubscriptionRef.get(connection.state)).activeNamespace).toBe("solana")

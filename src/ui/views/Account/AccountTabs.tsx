@@ -3,6 +3,8 @@
  * Each panel's code is its own chunk, fetched when its tab is first shown, so the first click never pays for it.
  */
 import { type ComponentType, type KeyboardEvent, lazy, type ReactNode, Suspense, useId, useRef, useState } from "react"
+import { useAtomSet } from "../../atom-react/hooks"
+import { recordEventFn } from "../../atoms/analytics"
 import { ListItemSkeleton } from "../../components/ListItem/ListItem"
 import * as styles from "./Account.css"
 
@@ -31,9 +33,12 @@ export function AccountTabs(): ReactNode {
   const [selected, setSelected] = useState(0)
   const baseId = useId()
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([])
+  const record = useAtomSet(recordEventFn)
   const select = (index: number) => {
     setSelected(index)
     tabRefs.current[index]?.focus()
+    const tab = TABS[index]
+    if (tab !== undefined && index !== selected) record({ name: "VIEW_TAB", properties: { tab: tab.id } })
   }
   const onKeyDown = (event: KeyboardEvent) => {
     const last = TABS.length - 1

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber } from "effect"
+import type { AnalyticsEventName } from "../../../src/domain/analytics"
+import { localChainA, localChainB } from "../../../src/domain/networks"
+import { decodeOptionsSync } from "../../../src/domain/Options"
+import { UserRejected } from "../../../src/domain/errors"
+import { testLayer } from "../../../src/layers/Test"
+import { ConnectFlow } from "../../../src/services/ConnectFlow"
+import { makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
+import { Modal } from "../../../src/services/Modal"
+import { Networks } from "../../../src/services/Networks"
+import { WalletActions } from "../../../src/services/WalletActions"
+import { makeFakeHttp } from "../support/fakeHttpClient"
+
+const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+
+const service = (enabled: boolean) =>
+  makeFakeHttp((request) => {
+    if (request.url.pathname === "/getAnalyticsConfig") return { status: 200, json: { isAnalyticsEnabled: enabled } }
+    if (request.url.pathname === "/e") return { status: 200, json: { accepted: true } }
+    return "unreachable"
+  })
+
+interface SentEvent {
+  readonly props: { readonly event: AnalyticsEventName; readonly address?: string; readonly properties?: Record<string, unknown> }
+}
+const eventsSent = (http: ReturnType<typeof service>) => http.to("/e").map((request) => request.body as SentEvent)
+const namesSent = (http: ReturnType<typeof service>) => eventsSent(http).map((event) => event.props.event)
+
+/** Lets the events recorded in the background reach the fake service. */
+const settle = Effect.forEach(Array.from({ length: 30 }), () => Effect.yieldNow, { discard: true })
+
+const visit = (options: Record<string, unknown>, http: ReturnType<typeof service>) =>
+  Effect.gen(function* () {
+    const wallet = yield* makeFakeWallet({
+      id: "io.metamask",
+      name: "MetaMask",
+      rdns: "io.metamask",
+      families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } }
+    })
+    const decoded = decodeOptionsSync({ projectId: "p", networks: [localChainA, localChainB], endpoints: { walletCatalog: "http://catalog.test" }, ...options })
+    yield* Effect.gen(function* () {
+      const flow = yield* ConnectFlow
+      yield* (yield* Modal).open()
+      const connecting = yield* Effect.forkChild(flow.connect("io.metamask"))
+      yield* Fiber.join(connecting)
+      yield* (yield* Networks).switchNetwork(localChainB.caipNetworkId)
+      const actions = yield* WalletActions
+      yield* actions.signMessage("hello")
+      wallet.script.signError = new UserRejected({ code: 4001 })
+      yield* Effect.ignore(actions.signMessage("again"))
+      yield* actions.send({ to: ALICE, value: 1n })
+      yield* settle
+    }).pipe(Effect.provide(testLayer(decoded, { wallets: [wallet], httpClient: http.layer })))
+  })
+
+describe("what the visitor does is recorded, when analytics is allowed", () => {
+  it.effect("connect, network switch, signatures and a send each send their event, with the connected address", () =>
+    Effect.gen(function* () {
+      const http = service(true)
+      yield* visit({}, http)
+      // Each is sent in the background, so their order on the wire is not promised.
+      expect([...namesSent(http)].sort()).toEqual(
+        ["CONNECT_SUCCESS", "SWITCH_NETWORK", "SIGN_MESSAGE_SUCCESS", "SIGN_MESSAGE_ERROR", "SEND_INITIATED", "SEND_SUCCESS"].sort()
+      )
+      const connected = eventsSent(http).find((event) => event.props.event === "CONNECT_SUCCESS")
+      expect(connected?.props).toMatchObject({ address: ALICE, properties: { name: "MetaMask", namespaces: ["eip155"] } })
+    })
+  )
+
+  it.effect("the same visit sends no event when the service says analytics is off, and asks nothing when the host does", () =>
+    Effect.gen(function* () {
+      const off = service(false)
+      yield* visit({}, off)
+      expect(off.requests.map((r) => r.url.pathname)).toEqual(["/getAnalyticsConfig"])
+      const hostOff = service(true)
+      yield* visit({ enableAnalytics: false }, hostOff)
+      expect(hostOff.requests).toEqual([])
+    })
+  )
+})
