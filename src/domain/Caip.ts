@@ -25,6 +25,23 @@ const ACCOUNT_ADDRESS = /^[-.%a-zA-Z0-9]{1,128}$/
 /** True when `reference` is a valid CAIP-2 reference: 1 to 32 of letters, digits, `-` and `_`. */
 export const isCaipReference = (reference: string): boolean => REFERENCE.test(reference)
 
+// Each namespace narrows the reference (CAIP-3, -4, -13, -30): an EVM chain id in decimal without leading zeros,
+// the first 32 characters of a genesis hash otherwise (lower-case hex for Bitcoin and Polkadot, base58 for Solana).
+const NAMESPACE_REFERENCE: { readonly [N in ChainNamespace]: RegExp } = {
+  eip155: /^[1-9][0-9]{0,15}$/,
+  solana: /^[1-9A-HJ-NP-Za-km-z]{32}$/,
+  bip122: /^[0-9a-f]{32}$/,
+  polkadot: /^[0-9a-f]{32}$/
+}
+
+/**
+ * True when `reference` names a chain of `namespace` by that namespace's rules: eip155 a chain id from 1 to
+ * 2^53 − 1 in decimal (larger ones cannot be held exactly by a JavaScript number); solana 32 base58 characters;
+ * bip122 and polkadot 32 lower-case hex characters.
+ */
+export const isNamespaceReference = (namespace: ChainNamespace, reference: string): boolean =>
+  NAMESPACE_REFERENCE[namespace].test(reference) && (namespace !== "eip155" || Number.isSafeInteger(Number(reference)))
+
 /** True when `address` is a valid CAIP-10 account address: 1 to 128 of letters, digits, `-`, `.` and `%`. */
 export const isCaipAccountAddress = (address: string): boolean => ACCOUNT_ADDRESS.test(address)
 
@@ -45,14 +62,14 @@ const splitNetworkId = (value: string): CaipNetworkIdParts | undefined => {
   const parts = value.split(":")
   if (parts.length !== 2) return undefined
   const [namespace, reference] = parts as [string, string]
-  return isChainNamespace(namespace) && isCaipReference(reference) ? { namespace, reference } : undefined
+  return isChainNamespace(namespace) && isNamespaceReference(namespace, reference) ? { namespace, reference } : undefined
 }
 
 const splitAddress = (value: string): CaipAddressParts | undefined => {
   const parts = value.split(":")
   if (parts.length !== 3) return undefined
   const [namespace, reference, address] = parts as [string, string, string]
-  return isChainNamespace(namespace) && isCaipReference(reference) && isCaipAccountAddress(address)
+  return isChainNamespace(namespace) && isNamespaceReference(namespace, reference) && isCaipAccountAddress(address)
     ? { namespace, reference, address }
     : undefined
 }

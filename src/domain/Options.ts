@@ -1,43 +1,55 @@
 /**
  * Options supplied by the host (spec point 3), decoded once at start: defaults are applied, a malformed option is
  * one clear error naming its path, both sign-in configurations together are refused, and a missing projectId is
- * reported as an alert (the modal still works against the local stack without one).
+ * reported as an alert (the modal still works against the local stack without one). Every option is bounded and
+ * precise: URLs by where they end up (`Url.ts`), chain ids by their namespace, theme values by a CSS grammar
+ * (`themeValues.ts`). Decoding never throws, whatever the host passes: a getter or Proxy that throws is an error
+ * naming its path like any other.
  */
 import { Effect, Result, Schema } from "effect"
 import { type Alert, Alerts } from "./alerts"
-import { isCaipNetworkId } from "./Caip"
+import { type ChainNamespace, isCaipNetworkId, parseCaipNetworkId } from "./Caip"
 import { CONNECT_METHOD_ORDER, CONNECTOR_ORDER, DEFAULT_ACCOUNT_TYPES, DEFAULT_FEATURES, DEFAULT_SOCIALS, WALLET_FEATURE_ORDER } from "./constants"
 import { InvalidOptions, SiweSiwxConflict } from "./errors"
 import { AccountType, SocialProvider, ThemeMode } from "./Account"
 import { CaipNetwork } from "./Network"
-import { CustomWallet } from "./Wallet"
+import { isThemeVariableName, THEME_VARIABLE_KINDS, type ThemeVariableName as ThemeVariableNameOf, themeValueIssue } from "./themeValues"
+import { HttpUrl, ImageUrl, WsUrl } from "./Url"
+import { isEvmAddress, isSolanaAddress } from "./validation"
+import { CustomWallet, WalletId } from "./Wallet"
 
 const withDefault = <S extends Schema.Top>(value: S["Encoded"]) => Schema.withDecodingDefault<S>(Effect.succeed(value))
 
-const isUrl = (value: string, protocols: ReadonlyArray<string>): boolean => {
-  // `URL` is the platform's own parser: no I/O, so it keeps this module pure.
-  try {
-    return protocols.includes(new URL(value).protocol)
-  } catch {
-    return false
-  }
-}
+// Bounds of the lists and texts a host writes: far above any real set-up, low enough that nothing the modal or the
+// runtime does with them (render, ping, join into a query) can be made slow.
+const MAX_NETWORKS = 100
+const MAX_WALLET_IDS = 1_000
+const MAX_CUSTOM_WALLETS = 100
+const MAX_ICONS = 16
+const MAX_RPC_URLS = 16
 
-const HttpUrl = Schema.String.pipe(
-  Schema.check(
-    Schema.makeFilter((value: string) => isUrl(value, ["http:", "https:"]), { expected: "an absolute http(s) URL" })
-  )
-)
+const text = (maxLength: number) => Schema.String.pipe(Schema.check(Schema.isMaxLength(maxLength)))
 
-const WsUrl = Schema.String.pipe(
-  Schema.check(Schema.makeFilter((value: string) => isUrl(value, ["ws:", "wss:"]), { expected: "an absolute ws(s) URL" }))
-)
+// A list where an entry may appear once only; the message names the repeated entry.
+const distinctBy = <A>(keyOf: (item: A) => string, what: string) =>
+  Schema.makeFilter((items: ReadonlyArray<A>) => {
+    const seen = new Set<string>()
+    return items.flatMap((item, index) => {
+      const key = keyOf(item)
+      if (!seen.has(key)) {
+        seen.add(key)
+        return []
+      }
+      return [{ path: [index], issue: `Expected each ${what} once, got ${JSON.stringify(key)} again` }]
+    })
+  })
 
 // A record keyed by CAIP-2 id. Effect drops record keys its key schema refuses, so keys are checked here instead:
 // a mistyped network id must be an error, not a silently ignored entry.
 const byCaipNetworkId = <V extends Schema.Top>(value: V) =>
   Schema.Record(Schema.String, value).pipe(
     Schema.check(
+      Schema.isMaxProperties(MAX_NETWORKS),
       Schema.makeFilter((record: { readonly [key: string]: unknown }) =>
         Object.keys(record)
           .filter((key) => !isCaipNetworkId(key))
@@ -46,12 +58,12 @@ const byCaipNetworkId = <V extends Schema.Top>(value: V) =>
     )
   )
 
-/** What the host app says about itself (shown to wallets during connection). */
+/** What the host app says about itself (shown to wallets during connection); its url is its http(s) origin. */
 export const Metadata = Schema.Struct({
-  name: Schema.String,
-  description: Schema.String,
-  url: Schema.String,
-  icons: Schema.Array(Schema.String)
+  name: text(128),
+  description: text(1_024),
+  url: HttpUrl,
+  icons: Schema.Array(ImageUrl).pipe(Schema.check(Schema.isMaxLength(MAX_ICONS)))
 })
 /** What the host app says about itself. */
 export type Metadata = typeof Metadata.Type
@@ -60,6 +72,10 @@ export type Metadata = typeof Metadata.Type
 export const SocialOption = Schema.Union([SocialProvider, Schema.Literal("farcaster")])
 /** A social login offered by the modal. */
 export type SocialOption = typeof SocialOption.Type
+
+// An order the host gives for a fixed set: known entries, each at most once.
+const orderOf = <const L extends ReadonlyArray<string>>(entries: L, what: string) =>
+  Schema.Array(Schema.Literals(entries)).pipe(Schema.check(distinctBy((entry: string) => entry, what)))
 
 /** Feature switches, each with its spec-9 default. */
 export const Features = Schema.Struct({
@@ -75,39 +91,49 @@ export const Features = Schema.Struct({
   legalCheckbox: Schema.Boolean.pipe(withDefault(DEFAULT_FEATURES.legalCheckbox)),
   smartSessions: Schema.Boolean.pipe(withDefault(DEFAULT_FEATURES.smartSessions)),
   collapseWallets: Schema.Boolean.pipe(withDefault(DEFAULT_FEATURES.collapseWallets)),
-  socials: Schema.Union([Schema.Array(SocialOption), Schema.Literal(false)]).pipe(withDefault(DEFAULT_SOCIALS)),
-  connectMethodsOrder: Schema.optionalKey(Schema.Array(Schema.Literals(CONNECT_METHOD_ORDER))),
-  connectorTypeOrder: Schema.optionalKey(Schema.Array(Schema.Literals(CONNECTOR_ORDER))),
-  walletFeaturesOrder: Schema.optionalKey(Schema.Array(Schema.Literals(WALLET_FEATURE_ORDER)))
+  socials: Schema.Union([
+    Schema.Array(SocialOption).pipe(Schema.check(distinctBy((social: string) => social, "social login"))),
+    Schema.Literal(false)
+  ]).pipe(withDefault(DEFAULT_SOCIALS)),
+  /**
+   * The order of the connect methods (email, social, wallet), each at most once; those left out follow in the
+   * default order. Checked now, it takes effect when the email and social logins land (the modal has wallets only).
+   */
+  connectMethodsOrder: Schema.optionalKey(orderOf(CONNECT_METHOD_ORDER, "connect method")),
+  /**
+   * The order of the Connect view's groups (walletConnect, recent, injected, featured, custom, external,
+   * recommended), each at most once; those left out follow in spec 9's order.
+   */
+  connectorTypeOrder: Schema.optionalKey(orderOf(CONNECTOR_ORDER, "connector type")),
+  /**
+   * The order of the Account view's wallet features (onramp, swaps, receive, send), each at most once; those left
+   * out follow in the default order. Checked now, it takes effect when those features land.
+   */
+  walletFeaturesOrder: Schema.optionalKey(orderOf(WALLET_FEATURE_ORDER, "wallet feature"))
 })
 /** Feature switches after defaults. */
 export type Features = typeof Features.Type
 
 /** The theme variables a host may override; every one maps onto the `wr-` theme contract. */
-export const THEME_VARIABLE_NAMES = [
-  "--wr-font-family",
-  "--wr-font-size-master",
-  "--wr-border-radius-master",
-  "--wr-accent",
-  "--wr-color-mix",
-  "--wr-color-mix-strength",
-  "--wr-z-index",
-  "--wr-qr-color"
-] as const
+export const THEME_VARIABLE_NAMES = Object.keys(THEME_VARIABLE_KINDS) as ReadonlyArray<ThemeVariableNameOf>
 
 /** A theme variable a host may override. */
-export type ThemeVariableName = (typeof THEME_VARIABLE_NAMES)[number]
+export type ThemeVariableName = ThemeVariableNameOf
 
-/** Host overrides of theme variables: known `--wr-*` names to a CSS value; an unknown name is refused. */
+/**
+ * Host overrides of theme variables: known `--wr-*` names to a CSS value of the variable's kind (a colour, a
+ * length, a font list, a number); an unknown name, or a value that could end its declaration, is refused.
+ */
 export const ThemeVariables = Schema.Record(Schema.String, Schema.Union([Schema.String, Schema.Finite])).pipe(
   Schema.check(
     Schema.makeFilter((variables: { readonly [name: string]: string | number }) =>
-      Object.keys(variables)
-        .filter((name) => !(THEME_VARIABLE_NAMES as ReadonlyArray<string>).includes(name))
-        .map((name) => ({
-          path: [name],
-          issue: `Unknown theme variable "${name}"; known: ${THEME_VARIABLE_NAMES.join(", ")}`
-        }))
+      Object.entries(variables).flatMap(([name, value]) => {
+        if (!isThemeVariableName(name)) {
+          return [{ path: [name], issue: `Unknown theme variable "${name}"; known: ${THEME_VARIABLE_NAMES.join(", ")}` }]
+        }
+        const issue = themeValueIssue(name, value)
+        return issue === undefined ? [] : [{ path: [name], issue }]
+      })
     )
   )
 )
@@ -156,16 +182,37 @@ export const Endpoints = Schema.Struct({
 export type Endpoints = typeof Endpoints.Type
 
 /**
- * A token the host wants shown for a network: its contract (EVM) or mint (Solana) address, an optional image and
+ * A token the host wants shown for a network: its contract (EVM) or mint (Solana) address, an optional picture and
  * (our addition) an optional symbol, shown where the chain itself does not name the token (an SPL mint).
  */
 export const TokenOption = Schema.Struct({
-  address: Schema.String,
-  image: Schema.optionalKey(Schema.String),
-  symbol: Schema.optionalKey(Schema.String)
+  address: text(128).pipe(Schema.check(Schema.isNonEmpty())),
+  image: Schema.optionalKey(ImageUrl),
+  symbol: Schema.optionalKey(text(16).pipe(Schema.check(Schema.isNonEmpty())))
 })
 /** A token the host wants shown for a network. */
 export type TokenOption = typeof TokenOption.Type
+
+// A token's address is checked by its network's family: an EVM contract, a Solana mint, else an asset id of
+// letters, digits, `.`, `_`, `:` and `-`.
+const isTokenAddressOf = (namespace: ChainNamespace, address: string): boolean =>
+  namespace === "eip155"
+    ? isEvmAddress(address)
+    : namespace === "solana"
+      ? isSolanaAddress(address)
+      : /^[A-Za-z0-9._:-]{1,128}$/.test(address)
+
+const tokenAddressIssues = Schema.makeFilter((tokens: { readonly [caipNetworkId: string]: TokenOption }) =>
+  Object.entries(tokens).flatMap(([caipNetworkId, token]) => {
+    const parts = parseCaipNetworkId(caipNetworkId)
+    if (Result.isFailure(parts)) return []
+    const namespace = parts.success.namespace
+    const valid = isTokenAddressOf(namespace, token.address)
+    return valid
+      ? []
+      : [{ path: [caipNetworkId, "address"], issue: `Expected a token address for ${namespace}, got ${JSON.stringify(token.address)}` }]
+  })
+)
 
 /** An RPC endpoint the host supplies for a network. */
 export const CustomRpcUrl = Schema.Struct({
@@ -182,10 +229,13 @@ const HostObject = Schema.declare(
   { expected: "an object" }
 )
 
+const walletIds = Schema.Array(WalletId).pipe(Schema.check(Schema.isMaxLength(MAX_WALLET_IDS)))
+
 /** The host options: what the host writes is `HostOptionsInput`, what the runtime reads is `HostOptions`. */
 export const HostOptions = Schema.Struct({
-  projectId: Schema.optionalKey(Schema.String),
+  projectId: Schema.optionalKey(text(128)),
   networks: Schema.Array(CaipNetwork).pipe(
+    Schema.check(Schema.isMaxLength(MAX_NETWORKS), distinctBy((network: CaipNetwork) => network.caipNetworkId, "network")),
     Schema.refine((networks): networks is readonly [CaipNetwork, ...Array<CaipNetwork>] => networks.length > 0, {
       message: "Expected at least one network"
     })
@@ -193,15 +243,19 @@ export const HostOptions = Schema.Struct({
   defaultNetwork: Schema.optionalKey(CaipNetwork),
   metadata: Schema.optionalKey(Metadata),
   features: Features.pipe(withDefault({})),
-  tokens: Schema.optionalKey(byCaipNetworkId(TokenOption)),
+  tokens: Schema.optionalKey(byCaipNetworkId(TokenOption).pipe(Schema.check(tokenAddressIssues))),
   themeMode: Schema.optionalKey(ThemeMode),
   themeVariables: Schema.optionalKey(ThemeVariables),
   allWallets: AllWalletsOption.pipe(withDefault("SHOW")),
-  includeWalletIds: Schema.optionalKey(Schema.Array(Schema.String)),
-  excludeWalletIds: Schema.optionalKey(Schema.Array(Schema.String)),
-  featuredWalletIds: Schema.optionalKey(Schema.Array(Schema.String)),
-  customWallets: Schema.optionalKey(Schema.Array(CustomWallet)),
-  customRpcUrls: Schema.optionalKey(byCaipNetworkId(Schema.Array(CustomRpcUrl))),
+  includeWalletIds: Schema.optionalKey(walletIds),
+  excludeWalletIds: Schema.optionalKey(walletIds),
+  featuredWalletIds: Schema.optionalKey(walletIds),
+  customWallets: Schema.optionalKey(
+    Schema.Array(CustomWallet).pipe(
+      Schema.check(Schema.isMaxLength(MAX_CUSTOM_WALLETS), distinctBy((wallet: CustomWallet) => wallet.id, "custom wallet id"))
+    )
+  ),
+  customRpcUrls: Schema.optionalKey(byCaipNetworkId(Schema.Array(CustomRpcUrl).pipe(Schema.check(Schema.isMaxLength(MAX_RPC_URLS))))),
   termsConditionsUrl: Schema.optionalKey(HttpUrl),
   privacyPolicyUrl: Schema.optionalKey(HttpUrl),
   enableEIP6963: Schema.Boolean.pipe(withDefault(true)),
@@ -235,7 +289,104 @@ export const analyticsEnabled = (options: Pick<HostOptions, "enableAnalytics" | 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-const pathText = (path: ReadonlyArray<string>): string => path.map((key) => `[${JSON.stringify(key)}]`).join("")
+const pathText = (path: ReadonlyArray<PropertyKey>): string =>
+  path.map((key) => `[${typeof key === "number" ? key : JSON.stringify(String(key))}]`).join("")
+
+const issueAt = (issue: string, path: ReadonlyArray<PropertyKey>): string =>
+  path.length === 0 ? issue : `${issue}\n  at ${pathText(path)}`
+
+// Bounds of what decoding reads of the host's value, checked before walking it: deeper nesting (or a cycle), longer
+// lists, longer keys or more values in all are refused, so no input can make decoding slow or exhaust memory.
+const MAX_DEPTH = 16
+const MAX_ITEMS = 10_000
+const MAX_KEY_LENGTH = 256
+const MAX_VALUES = 100_000
+
+// The sign-in configurations are the host's own objects with methods (and maybe a class prototype): they are kept
+// as given, never copied.
+const HOST_OBJECT_KEYS: ReadonlyArray<string> = ["siweConfig", "siwx"]
+
+// A revoked Proxy throws even when asked whether it is an array.
+const isInspectable = (value: unknown): boolean => {
+  try {
+    Array.isArray(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
+// A plain copy of the host's value, each property read once: a getter that throws, a Proxy whose trap throws or a
+// revoked Proxy becomes an issue at its path instead of an exception, and a getter cannot answer one thing to the
+// checks and another to the runtime. Functions (a chain's formatters) are kept as they are.
+const readPlain = (input: unknown): Result.Result<unknown, ReadonlyArray<string>> => {
+  const issues: Array<string> = []
+  let budget = MAX_VALUES
+  const unreadable = (path: ReadonlyArray<PropertyKey>) =>
+    issues.push(
+      issueAt(`Expected ${path.length === 0 ? "options" : "a value"} that can be read, but reading threw (a getter or a Proxy)`, path)
+    )
+
+  const copy = (value: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
+    if (typeof value !== "object" || value === null) return value
+    if (path.length > MAX_DEPTH) {
+      issues.push(issueAt(`Expected at most ${MAX_DEPTH} levels of nesting (is there a cycle?)`, path))
+      return undefined
+    }
+    if (--budget < 0) {
+      if (budget === -1) issues.push(issueAt(`Expected at most ${MAX_VALUES} values in all`, path))
+      return undefined
+    }
+    let keys: ReadonlyArray<string>
+    let isArray: boolean
+    try {
+      isArray = Array.isArray(value)
+      const length = isArray ? (value as ReadonlyArray<unknown>).length : 0
+      if (length > MAX_ITEMS) {
+        issues.push(issueAt(`Expected at most ${MAX_ITEMS} items, got ${length}`, path))
+        return undefined
+      }
+      keys = isArray ? Array.from({ length }, (_, index) => String(index)) : Object.keys(value)
+    } catch {
+      unreadable(path)
+      return undefined
+    }
+    if (keys.length > MAX_ITEMS) {
+      issues.push(issueAt(`Expected at most ${MAX_ITEMS} keys, got ${keys.length}`, path))
+      return undefined
+    }
+    const out: Record<string, unknown> | Array<unknown> = isArray ? [] : {}
+    for (const key of keys) {
+      const at = [...path, isArray ? Number(key) : key]
+      if (key.length > MAX_KEY_LENGTH || key === "__proto__") {
+        issues.push(issueAt(`Unknown option "${key.slice(0, 60)}"`, path))
+        continue
+      }
+      let item: unknown
+      try {
+        item = (value as Record<string, unknown>)[key]
+      } catch {
+        unreadable(at)
+        continue
+      }
+      const keep = path.length === 0 && HOST_OBJECT_KEYS.includes(key)
+      if (keep && !isInspectable(item)) {
+        unreadable(at)
+        continue
+      }
+      // Defined rather than assigned, so no key of the host's can reach a prototype.
+      Object.defineProperty(out, key, {
+        value: keep ? item : copy(item, at),
+        enumerable: true,
+        writable: true,
+        configurable: true
+      })
+    }
+    return out
+  }
+  const value = copy(input, [])
+  return issues.length > 0 ? Result.fail(issues) : Result.succeed(value)
+}
 
 // Decoding strips unknown keys; a misspelt option ("projectID", features.swap) would then vanish silently, so the
 // objects the host writes by hand are checked for unknown keys first.
@@ -244,7 +395,7 @@ const unknownKeyIssues = (input: Readonly<Record<string, unknown>>): ReadonlyArr
   const check = (value: unknown, known: ReadonlyArray<string>, path: ReadonlyArray<string>) => {
     if (!isRecord(value)) return
     for (const key of Object.keys(value)) {
-      if (!known.includes(key)) issues.push(`Unknown option "${key}"\n  at ${pathText([...path, key])}`)
+      if (!known.includes(key)) issues.push(issueAt(`Unknown option "${key}"`, [...path, key]))
     }
   }
   check(input, Object.keys(HostOptions.fields), [])
@@ -255,22 +406,51 @@ const unknownKeyIssues = (input: Readonly<Record<string, unknown>>): ReadonlyArr
 
 const isMissing = (value: unknown): boolean => value === undefined || value === null
 
-/**
- * Decodes host options: defaults applied; a bad option fails with InvalidOptions naming every bad path; both
- * `siweConfig` and `siwx` fail with SiweSiwxConflict; a missing or blank projectId adds the
- * PROJECT_ID_NOT_CONFIGURED alert.
- */
-export const decodeOptions = (input: unknown): Result.Result<DecodedOptions, InvalidOptions | SiweSiwxConflict> => {
-  if (!isRecord(input)) return Result.fail(new InvalidOptions({ issues: "Expected an options object" }))
-  if (!isMissing(input["siweConfig"]) && !isMissing(input["siwx"])) return Result.fail(new SiweSiwxConflict())
-  const unknownKeys = unknownKeyIssues(input)
+// Reading the host's value is guarded property by property; this last guard turns anything still unforeseen into
+// the same typed error, because a host must get an error it can show, never an exception from inside decoding.
+const neverThrows = <A, E>(decode: () => Result.Result<A, E>, issues: string): Result.Result<A, E | InvalidOptions> =>
+  Result.try({ try: decode, catch: () => new InvalidOptions({ issues }) }).pipe(Result.flatMap((result) => result))
+
+const decodeRead = (input: unknown): Result.Result<DecodedOptions, InvalidOptions | SiweSiwxConflict> => {
+  const read = readPlain(input)
+  if (Result.isFailure(read)) return Result.fail(new InvalidOptions({ issues: read.failure.join("\n") }))
+  const plain = read.success
+  if (!isRecord(plain)) return Result.fail(new InvalidOptions({ issues: "Expected an options object" }))
+  if (!isMissing(plain["siweConfig"]) && !isMissing(plain["siwx"])) return Result.fail(new SiweSiwxConflict())
+  const unknownKeys = unknownKeyIssues(plain)
   if (unknownKeys.length > 0) return Result.fail(new InvalidOptions({ issues: unknownKeys.join("\n") }))
-  const decoded = Schema.decodeUnknownResult(HostOptions)(input, { errors: "all" })
+  const decoded = Schema.decodeUnknownResult(HostOptions)(plain, { errors: "all" })
   if (Result.isFailure(decoded)) return Result.fail(new InvalidOptions({ issues: decoded.failure.message }))
   const options = decoded.success
   const alerts: Array<Alert> = []
   if (options.projectId === undefined || options.projectId.trim() === "") alerts.push(Alerts.PROJECT_ID_NOT_CONFIGURED)
   return Result.succeed({ options, alerts })
+}
+
+/**
+ * Decodes host options: defaults applied; a bad option fails with InvalidOptions naming every bad path; both
+ * `siweConfig` and `siwx` fail with SiweSiwxConflict; a missing or blank projectId adds the
+ * PROJECT_ID_NOT_CONFIGURED alert. It never throws, whatever the host passes.
+ */
+export const decodeOptions = (input: unknown): Result.Result<DecodedOptions, InvalidOptions | SiweSiwxConflict> =>
+  neverThrows(() => decodeRead(input), "Expected options that can be read")
+
+const ThemeVariablesOption = Schema.Struct({ themeVariables: ThemeVariables })
+
+/**
+ * Decodes theme variables the host sets after start (`setThemeVariables`) as the `themeVariables` option: an
+ * unknown name or a value outside its grammar fails with InvalidOptions naming it; it never throws.
+ */
+export const decodeThemeVariables = (input: unknown): Result.Result<ThemeVariables, InvalidOptions> => {
+  const decode = (): Result.Result<ThemeVariables, InvalidOptions> => {
+    const read = readPlain({ themeVariables: input })
+    if (Result.isFailure(read)) return Result.fail(new InvalidOptions({ issues: read.failure.join("\n") }))
+    const decoded = Schema.decodeUnknownResult(ThemeVariablesOption)(read.success, { errors: "all" })
+    return Result.isFailure(decoded)
+      ? Result.fail(new InvalidOptions({ issues: decoded.failure.message }))
+      : Result.succeed(decoded.success.themeVariables)
+  }
+  return neverThrows(decode, "Expected theme variables that can be read")
 }
 
 /**

@@ -2,9 +2,10 @@
  * Wallets (spec point 3): entries of the wallet catalogue, the host's custom wallets, connectors (the ways a
  * wallet is reached) and the recent-wallets list.
  */
-import { Schema } from "effect"
+import { Option, Schema, SchemaGetter } from "effect"
 import { CaipNetworkId, ChainNamespace } from "./Caip"
 import { RECENT_WALLETS_MAX } from "./constants"
+import { HttpUrl, ImageUrl, isHttpUrl, isImageUrl, isWalletLink, WalletLink } from "./Url"
 
 // The catalogue lists every chain a wallet supports, including namespaces this product does not: those must not
 // make the whole entry undecodable, so chains are checked for CAIP-2 shape only (any namespace).
@@ -12,35 +13,69 @@ const CatalogueChainId = Schema.String.pipe(
   Schema.check(Schema.isPattern(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/, { expected: "a CAIP-2 network id" }))
 )
 
-/** An entry of the wallet catalogue (spec 7.3). */
+// A link of a catalogue entry that is not safe to follow is treated as absent: the wallet stays listed (one bad
+// field of a third party's entry must not hide it, nor the rest of the page), but the link never becomes an href.
+const SafeLink = (isSafe: (link: string) => boolean) =>
+  Schema.optionalKey(
+    Schema.NullOr(Schema.String).pipe(
+      Schema.decode({
+        decode: SchemaGetter.transform((link: string | null) => (link !== null && isSafe(link) ? link : null)),
+        encode: SchemaGetter.passthrough()
+      })
+    )
+  )
+
+// A catalogue picture that is not an http(s) or data:image URL is left out, as if the entry had none.
+const SafeImageUrl = Schema.optionalKey(Schema.String).pipe(
+  Schema.decodeTo(Schema.optionalKey(Schema.String), {
+    decode: SchemaGetter.transformOptional((url: Option.Option<string>) => Option.filter(url, isImageUrl)),
+    encode: SchemaGetter.passthrough()
+  })
+)
+
+/**
+ * An entry of the wallet catalogue (spec 7.3). Its links are kept only when safe to follow (pages and web apps
+ * http(s); phone and desktop apps http(s) or the wallet's own scheme), its picture only when http(s) or data:image.
+ */
 export const WalletCatalogEntry = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   rdns: Schema.optionalKey(Schema.NullOr(Schema.String)),
   image_id: Schema.String,
-  image_url: Schema.optionalKey(Schema.String),
-  homepage: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  mobile_link: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  desktop_link: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  webapp_link: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  app_store: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  play_store: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  image_url: SafeImageUrl,
+  homepage: SafeLink(isHttpUrl),
+  mobile_link: SafeLink(isWalletLink),
+  desktop_link: SafeLink(isWalletLink),
+  webapp_link: SafeLink(isHttpUrl),
+  app_store: SafeLink(isHttpUrl),
+  play_store: SafeLink(isHttpUrl),
   chains: Schema.Array(CatalogueChainId)
 })
 /** An entry of the wallet catalogue. */
 export type WalletCatalogEntry = typeof WalletCatalogEntry.Type
 
-/** A wallet the host adds to the list itself (`customWallets` option). */
+/**
+ * A wallet id as hosts name catalogue wallets (`featuredWalletIds`, …) and their own: letters, digits, `.`, `_`, `:`
+ * and `-`, at most 128 (the ids are joined by commas into the catalogue's query).
+ */
+export const WalletId = Schema.String.pipe(
+  Schema.check(Schema.isPattern(/^[A-Za-z0-9._:-]{1,128}$/, { expected: "a wallet id (letters, digits, '.', '_', ':', '-')" }))
+)
+
+/**
+ * A wallet the host adds to the list itself (`customWallets` option): pages and web apps are http(s) URLs, phone
+ * and desktop apps http(s) or the wallet's own scheme, the picture http(s) or data:image; an unsafe one is refused.
+ */
 export const CustomWallet = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  homepage: Schema.optionalKey(Schema.String),
-  image_url: Schema.optionalKey(Schema.String),
-  mobile_link: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  desktop_link: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  webapp_link: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  app_store: Schema.optionalKey(Schema.String),
-  play_store: Schema.optionalKey(Schema.String)
+  id: WalletId,
+  name: Schema.String.pipe(Schema.check(Schema.isNonEmpty(), Schema.isMaxLength(64))),
+  homepage: Schema.optionalKey(HttpUrl),
+  image_url: Schema.optionalKey(ImageUrl),
+  mobile_link: Schema.optionalKey(Schema.NullOr(WalletLink)),
+  desktop_link: Schema.optionalKey(Schema.NullOr(WalletLink)),
+  webapp_link: Schema.optionalKey(Schema.NullOr(HttpUrl)),
+  app_store: Schema.optionalKey(HttpUrl),
+  play_store: Schema.optionalKey(HttpUrl)
 })
 /** A wallet the host adds to the list itself. */
 export type CustomWallet = typeof CustomWallet.Type

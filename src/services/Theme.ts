@@ -3,10 +3,10 @@
  * host's `--wr-*` overrides. It starts from the options and the host may change it at any time (a theme toggle on
  * its page): the modal, the host buttons and, later, the embedded wallet's frame follow it.
  */
-import { Context, Effect, Layer, Schema, SubscriptionRef } from "effect"
+import { Context, Effect, Layer, SubscriptionRef } from "effect"
 import type { ThemeMode } from "../domain/Account"
-import { InvalidOptions } from "../domain/errors"
-import { ThemeVariables } from "../domain/Options"
+import type { InvalidOptions } from "../domain/errors"
+import { decodeThemeVariables, type ThemeVariables } from "../domain/Options"
 import { Config } from "./Config"
 
 /** The theme in force: a mode (none follows the visitor's system) and the host's variable overrides. */
@@ -15,8 +15,6 @@ export interface ThemeState {
   readonly themeVariables: ThemeVariables | undefined
 }
 
-const decodeVariables = Schema.decodeUnknownEffect(ThemeVariables)
-
 /** The theme the host asks for. */
 export class Theme extends Context.Service<
   Theme,
@@ -24,7 +22,10 @@ export class Theme extends Context.Service<
     readonly state: SubscriptionRef.SubscriptionRef<ThemeState>
     /** Sets the mode; `undefined` follows the visitor's system preference again. */
     readonly setThemeMode: (themeMode: ThemeMode | undefined) => Effect.Effect<void>
-    /** Replaces the host's variable overrides; unknown variable names are refused and change nothing. */
+    /**
+     * Replaces the host's variable overrides; an unknown name or a value outside its variable's grammar is refused
+     * (InvalidOptions naming it) and changes nothing.
+     */
     readonly setThemeVariables: (themeVariables: unknown) => Effect.Effect<void, InvalidOptions>
   }
 >()("wallet-runtime/Theme") {
@@ -39,9 +40,7 @@ export class Theme extends Context.Service<
           yield* SubscriptionRef.update(state, (current) => ({ ...current, themeMode }))
         }),
         setThemeVariables: Effect.fn("Theme.setThemeVariables")(function* (input: unknown) {
-          const themeVariables = yield* decodeVariables(input).pipe(
-            Effect.mapError((error) => new InvalidOptions({ issues: `themeVariables: ${error.message}` }))
-          )
+          const themeVariables = yield* Effect.fromResult(decodeThemeVariables(input))
           yield* SubscriptionRef.update(state, (current) => ({ ...current, themeVariables }))
         })
       }

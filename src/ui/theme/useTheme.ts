@@ -5,6 +5,7 @@
 import { type CSSProperties, useSyncExternalStore } from "react"
 import type { ThemeMode } from "../../domain/Account"
 import type { ThemeVariables } from "../../domain/Options"
+import { isThemeVariableName, themeValueIssue } from "../../domain/themeValues"
 import { type Core, useReady, useShell } from "../react/context"
 import { useCoreValue } from "../react/useCore"
 import { root } from "./contract.css"
@@ -38,9 +39,17 @@ export function useThemeMode(themeMode: ThemeMode | undefined): ThemeMode {
   return themeMode ?? (dark ? "dark" : "light")
 }
 
-/** Host theme variables as inline style; numbers are passed as written (custom properties take no unit). */
+/**
+ * Host theme variables as inline style; numbers are passed as written (custom properties take no unit). Only known
+ * variables with a value of their grammar are written: this is where a value becomes CSS (on the server, HTML), so
+ * a value that could end its declaration never gets here, whichever way it came (options read before decoding too).
+ */
 export const themeVariablesStyle = (variables: ThemeVariables | undefined): CSSProperties =>
-  Object.fromEntries(Object.entries(variables ?? {}).map(([name, value]) => [name, String(value)])) as CSSProperties
+  Object.fromEntries(
+    Object.entries(variables ?? {})
+      .filter(([name, value]) => isThemeVariableName(name) && themeValueIssue(name, value) === undefined)
+      .map(([name, value]) => [name, String(value)])
+  ) as CSSProperties
 
 const pickTheme = (core: Core) => core.themeAtom
 

@@ -18,8 +18,22 @@ import {
 } from "../../../src/domain/Caip"
 import { InvalidCaip10Address, InvalidCaip2NetworkId, InvalidCaipAddress } from "../../../src/domain/errors"
 
-const namespace = fc.constantFrom(...CHAIN_NAMESPACES)
-const reference = fc.stringMatching(/^[-_a-zA-Z0-9]{1,32}$/)
+// Each namespace's references, as CAIP-3, -4, -13 and -30 define them (an EVM chain id kept to safe integers).
+const REFERENCE_RULES: Record<string, (reference: string) => boolean> = {
+  eip155: (reference) => /^[1-9][0-9]*$/.test(reference) && Number.isSafeInteger(Number(reference)),
+  solana: (reference) => /^[1-9A-HJ-NP-Za-km-z]{32}$/.test(reference),
+  bip122: (reference) => /^[0-9a-f]{32}$/.test(reference),
+  polkadot: (reference) => /^[0-9a-f]{32}$/.test(reference)
+}
+const referenceOf: Record<string, fc.Arbitrary<string>> = {
+  eip155: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }).map(String),
+  solana: fc.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32}$/),
+  bip122: fc.stringMatching(/^[0-9a-f]{32}$/),
+  polkadot: fc.stringMatching(/^[0-9a-f]{32}$/)
+}
+const namespaceAndReference = fc
+  .constantFrom(...CHAIN_NAMESPACES)
+  .chain((ns) => referenceOf[ns]!.map((ref) => [ns, ref] as const))
 const address = fc.stringMatching(/^[-.%a-zA-Z0-9]{1,128}$/)
 
 const failureOf = <A, E>(result: Result.Result<A, E>): E => {
@@ -30,7 +44,7 @@ const failureOf = <A, E>(result: Result.Result<A, E>): E => {
 describe("CAIP-2 network ids", () => {
   it("format then parse gives back the parts", () => {
     fc.assert(
-      fc.property(namespace, reference, (ns, ref) => {
+      fc.property(namespaceAndReference, ([ns, ref]) => {
         const id = Result.getOrThrow(formatCaipNetworkId({ namespace: ns, reference: ref }))
         expect(id).toBe(`${ns}:${ref}`)
         expect(Result.getOrThrow(parseCaipNetworkId(id))).toEqual({ namespace: ns, reference: ref })
@@ -64,7 +78,15 @@ describe("CAIP-2 network ids", () => {
     ["cosmos:cosmoshub-4", "unknown namespace"],
     ["EIP155:1", "namespace in upper case"],
     ["eip155:has space", "reference outside the CAIP-2 charset"],
-    [`solana:${"a".repeat(33)}`, "reference longer than 32"]
+    [`solana:${"a".repeat(33)}`, "reference longer than 32"],
+    ["eip155:0", "chain id 0"],
+    ["eip155:-1", "negative chain id"],
+    ["eip155:01", "chain id with a leading zero"],
+    ["eip155:abc", "chain id that is not a number"],
+    ["eip155:1152921504606846976", "chain id 2^60, beyond a safe integer"],
+    ["solana:devnet", "solana reference that is not a genesis hash"],
+    ["bip122:000000000019D6689C085AE165831E93", "bip122 reference in upper case"],
+    ["polkadot:91b171bb158e2d38", "polkadot reference shorter than 32"]
   ])("refuses %s (%s) with the exact text", (input) => {
     const error = failureOf(parseCaipNetworkId(input))
     expect(error._tag).toBe("InvalidCaip2NetworkId")
@@ -94,7 +116,7 @@ describe("CAIP-2 network ids", () => {
 describe("CAIP-10 addresses", () => {
   it("format then parse gives back the parts", () => {
     fc.assert(
-      fc.property(namespace, reference, address, (ns, ref, addr) => {
+      fc.property(namespaceAndReference, address, ([ns, ref], addr) => {
         const caip = Result.getOrThrow(formatCaipAddress({ namespace: ns, reference: ref, address: addr }))
         expect(caip).toBe(`${ns}:${ref}:${addr}`)
         expect(Result.getOrThrow(parseCaipAddress(caip))).toEqual({ namespace: ns, reference: ref, address: addr })
@@ -120,13 +142,14 @@ describe("CAIP-10 addresses", () => {
   })
 
   it("strings of colon-joined generated parts are accepted exactly when there are three valid parts", () => {
+    const part = fc.oneof(address, fc.constant(""), fc.constantFrom(...CHAIN_NAMESPACES), namespaceAndReference.map(([, ref]) => ref))
     fc.assert(
-      fc.property(fc.array(fc.oneof(address, fc.constant(""), fc.constantFrom(...CHAIN_NAMESPACES)), { maxLength: 5 }), (parts) => {
+      fc.property(fc.array(part, { maxLength: 5 }), (parts) => {
         const input = parts.join(":")
         const expected =
           parts.length === 3 &&
           (CHAIN_NAMESPACES as ReadonlyArray<string>).includes(parts[0]!) &&
-          /^[-_a-zA-Z0-9]{1,32}$/.test(parts[1]!) &&
+          REFERENCE_RULES[parts[0]!]!(parts[1]!) &&
           parts[2]!.length > 0
         expect(isCaipAddress(input)).toBe(expected)
       })

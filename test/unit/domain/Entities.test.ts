@@ -92,7 +92,9 @@ describe("networks", () => {
 
   it("refuses a network whose CAIP id disagrees with namespace and id", () => {
     expect(refuses(CaipNetwork, { ...ethereum, id: 10 })).toContain("Expected eip155:10 (chainNamespace:id), got eip155:1")
-    expect(refuses(CaipNetwork, { ...ethereum, chainNamespace: "solana" })).toContain('at ["caipNetworkId"]')
+    expect(refuses(CaipNetwork, { ...ethereum, id: 10, caipNetworkId: "eip155:10", chainNamespace: "solana" })).toContain(
+      'Expected 32 base58 characters (the genesis hash\'s first 32) as the solana chain id, got 10\n  at ["id"]'
+    )
     expect(refuses(CaipNetwork, { ...ethereum, caipNetworkId: "eip155" })).toContain("Invalid CAIP-2 network id: eip155")
     expect(refuses(CaipNetwork, { ...ethereum, nativeCurrency: { ...ethereum.nativeCurrency, decimals: 1.5 } })).toContain(
       '["nativeCurrency"]["decimals"]'
@@ -125,7 +127,17 @@ describe("networks", () => {
     expect(placeholder.rpcUrls.default.http).toEqual([])
     expect(isUnsupportedNetwork(placeholder)).toBe(true)
     expect(isUnsupportedNetwork(ethereum)).toBe(false)
-    expect(accepts(CaipNetwork, placeholder)).toEqual(placeholder)
+    // Nothing is sent to it, and a host cannot configure a network like it: a host's network needs an endpoint
+    // and a currency symbol.
+    const refused = Schema.decodeUnknownResult(CaipNetwork)(placeholder, { errors: "all" })
+    expect(Result.isFailure(refused) && refused.failure.message).toContain('at ["rpcUrls"]["default"]["http"]')
+    expect(Result.isFailure(refused) && refused.failure.message).toContain('at ["nativeCurrency"]["symbol"]')
+    const reachable = {
+      ...placeholder,
+      nativeCurrency: { ...placeholder.nativeCurrency, symbol: "POL" },
+      rpcUrls: { default: { http: ["https://polygon.example"] } }
+    }
+    expect(accepts(CaipNetwork, reachable)).toEqual(reachable)
   })
 })
 

@@ -9,6 +9,7 @@ import {
   DEFAULT_ENDPOINTS,
   decodeOptions,
   decodeOptionsSync,
+  decodeThemeVariables,
   type DecodedOptions,
   type HostOptionsInput
 } from "../../../src/domain/Options"
@@ -99,7 +100,7 @@ describe("host options: defaults", () => {
       metadata: { name: "Demo", description: "A demo", url: "http://127.0.0.1:5173", icons: [] },
       tokens: { "eip155:31337": { address: "0x5FbDB2315678afecb367f032d93F642f64180aa3" } },
       themeMode: "dark",
-      themeVariables: { "--wr-accent": "#47a1ff", "--wr-border-radius-master": 2 },
+      themeVariables: { "--wr-accent": "#47a1ff", "--wr-border-radius-master": "2px", "--wr-z-index": 1000 },
       allWallets: "ONLY_MOBILE",
       includeWalletIds: ["a"],
       excludeWalletIds: ["b"],
@@ -195,6 +196,195 @@ describe("host options: errors", () => {
   it("accepts either sign-in configuration alone", () => {
     expect(Result.isSuccess(decodeOptions({ ...minimal, siweConfig: {} }))).toBe(true)
     expect(Result.isSuccess(decodeOptions({ ...minimal, siwx: {} }))).toBe(true)
+  })
+})
+
+const net = (over: Record<string, unknown>) => ({ ...minimal, networks: [{ ...ethereum, ...over }] })
+const wallet = (over: Record<string, unknown>) => ({ ...minimal, customWallets: [{ id: "mine", name: "Mine", ...over }] })
+
+describe("host options: hostile values are refused, naming the option", () => {
+  it.each([
+    ["the same network twice", { ...minimal, networks: [ethereum, ethereum] }, 'Expected each network once, got "eip155:1" again', '["networks"][1]'],
+    ["chain id NaN", net({ id: Number.NaN }), "Expected a chain id: a whole number from 1", '["networks"][0]["id"]'],
+    ["chain id Infinity", net({ id: Number.POSITIVE_INFINITY }), "Expected a chain id", '["networks"][0]["id"]'],
+    ["chain id -1", net({ id: -1, caipNetworkId: "eip155:-1" }), "Expected a chain id", '["networks"][0]["id"]'],
+    ["chain id 0", net({ id: 0, caipNetworkId: "eip155:0" }), "Expected a chain id", '["networks"][0]["id"]'],
+    ["chain id 2^60", net({ id: 2 ** 60, caipNetworkId: `eip155:${2 ** 60}` }), "Expected a chain id", '["networks"][0]["id"]'],
+    [
+      'chain id "abc" on eip155',
+      net({ id: "abc" }),
+      'Expected a number from 1 to 9007199254740991 as the eip155 chain id, got "abc"',
+      '["networks"][0]["id"]'
+    ],
+    [
+      "decimals 1e9",
+      net({ nativeCurrency: { ...ethereum.nativeCurrency, decimals: 1e9 } }),
+      "Expected a whole number of decimals from 0 to 36",
+      '["networks"][0]["nativeCurrency"]["decimals"]'
+    ],
+    [
+      "a javascript: RPC URL",
+      net({ rpcUrls: { default: { http: ["javascript:alert(1)"] } } }),
+      "Expected an absolute http(s) URL",
+      '["networks"][0]["rpcUrls"]["default"]["http"][0]'
+    ],
+    [
+      "an RPC URL that is no URL",
+      net({ rpcUrls: { default: { http: ["rpc.example"] } } }),
+      "Expected an absolute http(s) URL",
+      '["networks"][0]["rpcUrls"]["default"]["http"][0]'
+    ],
+    ["an empty RPC URL", net({ rpcUrls: { default: { http: [""] } } }), "Expected an absolute http(s) URL", '["networks"][0]["rpcUrls"]["default"]["http"][0]'],
+    ["no RPC URL", net({ rpcUrls: { default: { http: [] } } }), "Expected a value with a length of at least 1", '["networks"][0]["rpcUrls"]["default"]["http"]'],
+    [
+      "a javascript: block explorer",
+      net({ blockExplorers: { default: { name: "X", url: "javascript:alert(1)" } } }),
+      "Expected an absolute http(s) URL",
+      '["networks"][0]["blockExplorers"]["default"]["url"]'
+    ],
+    [
+      "a javascript: metadata url",
+      { ...minimal, metadata: { name: "x", description: "y", url: "javascript:alert(1)", icons: [] } },
+      "Expected an absolute http(s) URL",
+      '["metadata"]["url"]'
+    ],
+    [
+      "a tab-split javascript: terms link",
+      { ...minimal, termsConditionsUrl: "java\tscript:alert(1)" },
+      "Expected an absolute http(s) URL",
+      '["termsConditionsUrl"]'
+    ],
+    ["a custom wallet's javascript: desktop link", wallet({ desktop_link: "javascript:alert(document.domain)//" }), "a wallet's own scheme", '["customWallets"][0]["desktop_link"]'],
+    ["a custom wallet's data: phone link", wallet({ mobile_link: "data:text/html,<script>alert(1)</script>" }), "a wallet's own scheme", '["customWallets"][0]["mobile_link"]'],
+    ["a custom wallet's vbscript: phone link", wallet({ mobile_link: "VBScript:msgbox(1)" }), "a wallet's own scheme", '["customWallets"][0]["mobile_link"]'],
+    ["a custom wallet's file: desktop link", wallet({ desktop_link: "file:///etc/passwd" }), "a wallet's own scheme", '["customWallets"][0]["desktop_link"]'],
+    ["a custom wallet's javascript: web app", wallet({ webapp_link: "javascript:alert(1)" }), "Expected an absolute http(s) URL", '["customWallets"][0]["webapp_link"]'],
+    ["a custom wallet's javascript: homepage", wallet({ homepage: "javascript:alert(1)" }), "Expected an absolute http(s) URL", '["customWallets"][0]["homepage"]'],
+    ["a custom wallet's javascript: image", wallet({ image_url: "javascript:alert(1)" }), "Expected an http(s) or data:image/… URL", '["customWallets"][0]["image_url"]'],
+    ["a custom wallet's data:text/html image", wallet({ image_url: "data:text/html,<b>x</b>" }), "Expected an http(s) or data:image/… URL", '["customWallets"][0]["image_url"]'],
+    [
+      "a theme value that adds a declaration",
+      { ...minimal, themeVariables: { "--wr-accent": "red; background:url(//evil.example/x)" } },
+      "Expected a colour",
+      '["themeVariables"]["--wr-accent"]'
+    ],
+    [
+      "a theme value that closes the rule",
+      { ...minimal, themeVariables: { "--wr-font-family": "red} body{display:none" } },
+      "Expected a font list",
+      '["themeVariables"]["--wr-font-family"]'
+    ],
+    [
+      "a theme value that closes the style element",
+      { ...minimal, themeVariables: { "--wr-border-radius-master": "x}</style><script>alert(1)</script>" } },
+      "Expected a length",
+      '["themeVariables"]["--wr-border-radius-master"]'
+    ],
+    [
+      "a connector type twice",
+      { ...minimal, features: { connectorTypeOrder: ["injected", "walletConnect", "injected"] } },
+      'Expected each connector type once, got "injected" again',
+      '["features"]["connectorTypeOrder"][2]'
+    ],
+    [
+      "a connect method twice",
+      { ...minimal, features: { connectMethodsOrder: ["wallet", "wallet"] } },
+      'Expected each connect method once, got "wallet" again',
+      '["features"]["connectMethodsOrder"][1]'
+    ],
+    [
+      "an unknown wallet feature",
+      { ...minimal, features: { walletFeaturesOrder: ["send", "bridge"] } },
+      'Expected "onramp" | "swaps" | "receive" | "send"',
+      '["features"]["walletFeaturesOrder"][1]'
+    ],
+    ["a wallet id that would split the catalogue's query", { ...minimal, featuredWalletIds: ["a,b"] }, "Expected a wallet id", '["featuredWalletIds"][0]'],
+    [
+      "an EVM token whose address is not one",
+      { ...minimal, tokens: { "eip155:1": { address: "<script>" } } },
+      'Expected a token address for eip155, got "<script>"',
+      '["tokens"]["eip155:1"]["address"]'
+    ]
+  ])("%s", (_label, input, text, path) => {
+    const error = invalid(input)
+    expect(error.issues).toContain(text)
+    expect(error.issues).toContain(`at ${path}`)
+  })
+
+  it("accepts what those options are for: http(s) endpoints, wallet schemes, data:image icons and CSS values", () => {
+    const { options } = decoded({
+      ...minimal,
+      networks: [{ ...ethereum, assets: { imageId: "eth-1", imageUrl: "data:image/png;base64,iVBORw0KGgo=" } }],
+      customWallets: [
+        { id: "mine", name: "Mine", mobile_link: "mine://", desktop_link: "mine-desktop:", webapp_link: "https://app.mine.example", image_url: "https://mine.example/i.png" }
+      ],
+      themeVariables: {
+        "--wr-font-family": 'Inter, "Segoe UI", -apple-system, sans-serif',
+        "--wr-font-size-master": "0.625rem",
+        "--wr-border-radius-master": 0,
+        "--wr-accent": "oklch(62% 0.19 255 / 90%)",
+        "--wr-color-mix": "#00000080",
+        "--wr-color-mix-strength": 40,
+        "--wr-z-index": "2147483647",
+        "--wr-qr-color": "rebeccapurple"
+      },
+      features: { connectorTypeOrder: ["injected", "walletConnect"] }
+    })
+    expect(options.customWallets?.[0]?.desktop_link).toBe("mine-desktop:")
+    expect(options.themeVariables?.["--wr-accent"]).toBe("oklch(62% 0.19 255 / 90%)")
+    expect(options.features.connectorTypeOrder).toEqual(["injected", "walletConnect"])
+  })
+
+  it("a throwing getter, a throwing Proxy or a revoked Proxy is InvalidOptions naming where, never a throw", () => {
+    const throwing = { ...minimal, get projectId(): string { throw new Error("boom") } }
+    expect(invalid(throwing).issues).toBe('Expected a value that can be read, but reading threw (a getter or a Proxy)\n  at ["projectId"]')
+
+    const trap = new Proxy({ swaps: true }, { get: () => { throw new Error("trap") } })
+    expect(invalid({ ...minimal, features: trap }).issues).toContain('at ["features"]["swaps"]')
+    const keysTrap = new Proxy({}, { ownKeys: () => { throw new Error("trap") } })
+    expect(invalid(keysTrap).issues).toBe("Expected options that can be read, but reading threw (a getter or a Proxy)")
+
+    const revoked = Proxy.revocable({}, {})
+    revoked.revoke()
+    expect(invalid(revoked.proxy).issues).toBe("Expected options that can be read, but reading threw (a getter or a Proxy)")
+    expect(invalid({ ...minimal, networks: [revoked.proxy] }).issues).toContain('at ["networks"][0]')
+    expect(invalid({ ...minimal, siwx: revoked.proxy }).issues).toContain('at ["siwx"]')
+  })
+
+  it("reads each option once: a getter cannot show the checks one value and the runtime another", () => {
+    let reads = 0
+    const input = {
+      ...minimal,
+      get termsConditionsUrl() {
+        reads += 1
+        return reads === 1 ? "https://example.com/terms" : "javascript:alert(1)"
+      }
+    }
+    expect(decoded(input).options.termsConditionsUrl).toBe("https://example.com/terms")
+    expect(reads).toBe(1)
+  })
+
+  it("refuses input too deep, too long or cyclic before walking it", () => {
+    const cyclic: Record<string, unknown> = { name: "x" }
+    cyclic["self"] = cyclic
+    expect(invalid({ ...minimal, metadata: cyclic }).issues).toContain("Expected at most 16 levels of nesting")
+    expect(invalid({ ...minimal, featuredWalletIds: new Array(2 ** 31) }).issues).toBe(
+      'Expected at most 10000 items, got 2147483648\n  at ["featuredWalletIds"]'
+    )
+    expect(invalid(JSON.parse(`{"networks":[],"__proto__":{"polluted":true}}`)).issues).toContain('Unknown option "__proto__"')
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined()
+  })
+})
+
+describe("theme variables set after start", () => {
+  it("decode like the option, and refuse a breaking value or a hostile object with InvalidOptions", () => {
+    expect(decodeThemeVariables({ "--wr-accent": "#00aa55" })).toEqual(Result.succeed({ "--wr-accent": "#00aa55" }))
+    const breaking = decodeThemeVariables({ "--wr-qr-color": "red;}</style>" })
+    expect(Result.isFailure(breaking) && breaking.failure.issues).toContain('at ["themeVariables"]["--wr-qr-color"]')
+    const revoked = Proxy.revocable({}, {})
+    revoked.revoke()
+    const unreadable = decodeThemeVariables(revoked.proxy)
+    expect(Result.isFailure(unreadable) && unreadable.failure).toBeInstanceOf(InvalidOptions)
   })
 })
 
