@@ -22,6 +22,7 @@ export function ConnectingWalletConnect(props: ViewProps<"ConnectingWalletConnec
   const link = (label: string, base: string | null | undefined, newTab: boolean) => {
     if (base === null || base === undefined || base === "" || uri === undefined) return null
     const href = walletLink(base, uri)
+    if (href === undefined) return null
     return (
       <a
         className={styles.linkButton}
