@@ -57,9 +57,11 @@ const toPlain = (value: number): string => {
   return Math.abs(value) < 1e21 ? value.toFixed(20).replace(/\.?0+$/, "") : BigInt(Math.trunc(value)).toString()
 }
 
+// A value that rounds to zero shows no sign: -0.001 is '0.00', not '-0.00'.
 const numberFormatter = new Intl.NumberFormat(NUMBER_LOCALE, {
   minimumFractionDigits: NUMBER_DISPLAY_DECIMALS,
-  maximumFractionDigits: NUMBER_DISPLAY_DECIMALS
+  maximumFractionDigits: NUMBER_DISPLAY_DECIMALS,
+  signDisplay: "negative"
 })
 
 /** A general number (prices, fiat values) en-US with exactly 2 decimals, e.g. '1,234.50'. */
@@ -68,15 +70,21 @@ export const formatNumber = (value: number | string): string => {
   return numberFormatter.format(Number.isFinite(number) ? number : 0)
 }
 
-/** A fiat value in US dollars, e.g. '$1,234.50'. */
-export const formatUsd = (value: number | string): string => `$${formatNumber(value)}`
+/** A fiat value in US dollars, the sign before the symbol, e.g. '$1,234.50' and '-$10,000.00'. */
+export const formatUsd = (value: number | string): string => {
+  const formatted = formatNumber(value)
+  return formatted.startsWith("-") ? `-$${formatted.slice(1)}` : `$${formatted}`
+}
+
+// Characters to keep: a negative or NaN count keeps none, a fraction is cut to whole characters.
+const keepCount = (count: number): number => (Number.isFinite(count) && count > 0 ? Math.floor(count) : 0)
 
 /**
- * An address shortened to its first 4 and last 6 characters around an ellipsis ('0x12…abcdef'); short strings
- * are returned whole.
+ * An address shortened to its first `start` (4) and last `end` (6) characters around an ellipsis ('0x12…abcdef');
+ * a string no longer than start + end is returned whole, any longer one is cut (with 0 and 0, just '…').
  */
-export const truncateAddress = (
-  address: string,
-  start = ADDRESS_TRUNCATE_START,
-  end = ADDRESS_TRUNCATE_END
-): string => (address.length <= start + end + 1 ? address : `${address.slice(0, start)}…${address.slice(-end)}`)
+export const truncateAddress = (address: string, start = ADDRESS_TRUNCATE_START, end = ADDRESS_TRUNCATE_END): string => {
+  const head = keepCount(start)
+  const tail = keepCount(end)
+  return address.length <= head + tail ? address : `${address.slice(0, head)}…${address.slice(address.length - tail)}`
+}

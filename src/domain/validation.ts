@@ -11,7 +11,13 @@ const HEX40 = /^(0x)?[0-9a-fA-F]{40}$/
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/
 const SIGNED_MESSAGE = /^0x[0-9a-fA-F]{62,}$/
-const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]]+\.[^\s@"(),:;<>[\\\]]{2,}$/
+// The local part is dot-separated words (no dot first, last or doubled); the domain is dot-separated labels of
+// letters, digits and inner hyphens, ending in a top-level label of 2+ letters (or an `xn--` one), without a final dot.
+const EMAIL_WORD = String.raw`[^\s@"(),:;<>[\\\].]+`
+const DOMAIN_LABEL = String.raw`[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?`
+const TOP_LEVEL_LABEL = String.raw`(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})`
+const EMAIL = new RegExp(String.raw`^${EMAIL_WORD}(?:\.${EMAIL_WORD})*@(?:${DOMAIN_LABEL}\.)+${TOP_LEVEL_LABEL}$`, "u")
+const EMAIL_LOCAL_MAX = 64
 
 const textEncoder = new TextEncoder()
 
@@ -69,7 +75,9 @@ export const isSignedMessage = (input: string): boolean => SIGNED_MESSAGE.test(i
 export const validateEmail = (input: string): Result.Result<string, string> => {
   const value = input.trim()
   if (value.length === 0) return Result.fail("Enter an email address")
-  if (value.length > 254 || !EMAIL.test(value)) return Result.fail("Enter a valid email address")
+  if (value.length > 254 || !EMAIL.test(value) || value.indexOf("@") > EMAIL_LOCAL_MAX) {
+    return Result.fail("Enter a valid email address")
+  }
   return Result.succeed(value)
 }
 

@@ -26,6 +26,12 @@ describe("amounts", () => {
     expect(formatUsd(3)).toBe("$3.00")
     expect(formatNumber(Number.NaN)).toBe("0.00")
   })
+  it("negative dollars put the sign before the symbol, and what rounds to zero has no sign", () => {
+    expect(formatUsd(-10_000)).toBe("-$10,000.00")
+    expect(formatUsd("-0.5")).toBe("-$0.50")
+    expect(formatUsd(-0.001)).toBe("$0.00")
+    expect(formatNumber(-0.004)).toBe("0.00")
+  })
 })
 
 describe("units", () => {
@@ -55,5 +61,27 @@ describe("addresses", () => {
   it("keep 4 characters at the start and 6 at the end", () => {
     expect(truncateAddress("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266")).toBe("0xf3…b92266")
     expect(truncateAddress("short")).toBe("short")
+  })
+  it("cut with the lengths asked for, never returning a longer string whole", () => {
+    const address = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+    expect(truncateAddress(address, 0, 0)).toBe("…")
+    expect(truncateAddress(address, 6, 0)).toBe("0xf39F…")
+    expect(truncateAddress(address, 0, 4)).toBe("…2266")
+    expect(truncateAddress("12345678901")).toBe("1234…678901")
+    expect(truncateAddress("1234567890")).toBe("1234567890")
+    expect(truncateAddress(address, -3, Number.NaN)).toBe("…")
+  })
+  it("a truncated address keeps its first and last characters and is never longer than asked", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), fc.nat(20), fc.nat(20), (address, start, end) => {
+        const shown = truncateAddress(address, start, end)
+        if (address.length <= start + end) {
+          expect(shown).toBe(address)
+        } else {
+          expect(shown).toBe(`${address.slice(0, start)}…${address.slice(address.length - end)}`)
+          expect(shown.length).toBe(start + end + 1)
+        }
+      })
+    )
   })
 })

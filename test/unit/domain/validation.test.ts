@@ -162,6 +162,23 @@ describe("email and one-time code", () => {
       expect(Result.isFailure(validateEmail(bad))).toBe(true)
     }
   })
+  it.each([
+    ".user@example.com",
+    "user.@example.com",
+    "us..er@example.com",
+    "user@.example.com",
+    "user@example..com",
+    "user@example.com.",
+    "user@-example.com",
+    "user@example-.com",
+    "user@exa_mple.com",
+    `${"a".repeat(65)}@example.com`
+  ])("refuses %s", (bad) => {
+    expect(validateEmail(bad)).toEqual(Result.fail("Enter a valid email address"))
+  })
+  it.each(["first.last+tag@sub.example.co.uk", "o'brien@example.ie", "jürgen@müller.de", "user@xn--mller-kva.de"])("accepts %s", (good) => {
+    expect(validateEmail(good)).toEqual(Result.succeed(good))
+  })
   it("a one-time code is a string of letters or digits", () => {
     expect(validateOtp("123 456")).toEqual(Result.succeed("123456"))
     expect(Result.isFailure(validateOtp(123456))).toBe(true)
