@@ -101,17 +101,32 @@ export const showsTransferImagesAsPair = (transfers: ReadonlyArray<TransferKind>
   return nfts.length < 2
 }
 
+// A host's order of a fixed set: the entries it names first, in its order, then those it left out in the default's.
+const completeOrder = <A>(hostOrder: ReadonlyArray<A> | undefined, defaultOrder: ReadonlyArray<A>): ReadonlyArray<A> =>
+  hostOrder === undefined
+    ? defaultOrder
+    : [...new Set(hostOrder)].concat(defaultOrder.filter((entry) => !hostOrder.includes(entry)))
+
 /**
- * Connector groups flattened in the order of spec point 9 (walletConnect, recent, injected, featured, custom,
- * external, recommended). A wallet is listed once: where it first appears.
+ * The order of the Connect view's groups: the host's `features.connectorTypeOrder` first, then the groups it left
+ * out in spec 9's order (walletConnect, recent, injected, featured, custom, external, recommended).
+ * @example connectorGroupOrder(["injected", "walletConnect"]) // ["injected", "walletConnect", "recent", "featured", …]
+ */
+export const connectorGroupOrder = (hostOrder?: ReadonlyArray<ConnectorGroup>): ReadonlyArray<ConnectorGroup> =>
+  completeOrder(hostOrder, CONNECTOR_ORDER)
+
+/**
+ * Connector groups flattened in `order` (spec point 9's unless the host gave one, see {@link connectorGroupOrder}).
+ * A wallet is listed once: where it first appears.
  */
 export const orderConnectors = <A>(
   groups: Partial<Record<ConnectorGroup, ReadonlyArray<A>>>,
-  keyOf: (item: A) => string
+  keyOf: (item: A) => string,
+  order: ReadonlyArray<ConnectorGroup> = CONNECTOR_ORDER
 ): ReadonlyArray<{ readonly group: ConnectorGroup; readonly item: A }> => {
   const seen = new Set<string>()
   const out: Array<{ readonly group: ConnectorGroup; readonly item: A }> = []
-  for (const group of CONNECTOR_ORDER) {
+  for (const group of order) {
     for (const item of groups[group] ?? []) {
       const key = keyOf(item).toLowerCase()
       if (seen.has(key)) continue
@@ -122,21 +137,31 @@ export const orderConnectors = <A>(
   return out
 }
 
-/** Connect methods in order: email, social, wallet — wallet first when injected wallets exist. Disabled ones drop. */
+/**
+ * Connect methods in order: the host's `connectMethodsOrder` when given (those it left out after, in the default
+ * order), else email, social, wallet — wallet first when injected wallets exist. Disabled ones drop.
+ */
 export const orderConnectMethods = (context: {
   readonly hasInjectedWallets: boolean
   readonly email: boolean
   readonly socials: boolean
+  readonly hostOrder?: ReadonlyArray<ConnectMethod> | undefined
 }): ReadonlyArray<ConnectMethod> => {
-  const enabled = CONNECT_METHOD_ORDER.filter((method) =>
-    method === "email" ? context.email : method === "social" ? context.socials : true
+  const order = completeOrder<ConnectMethod>(
+    context.hostOrder ?? (context.hasInjectedWallets ? ["wallet"] : undefined),
+    CONNECT_METHOD_ORDER
   )
-  return context.hasInjectedWallets ? ["wallet", ...enabled.filter((method) => method !== "wallet")] : enabled
+  return order.filter((method) => (method === "email" ? context.email : method === "social" ? context.socials : true))
 }
 
-/** Wallet features in order onramp, swaps, receive, send, keeping those the host has on. */
-export const orderWalletFeatures = (enabled: Partial<Record<WalletFeature, boolean>>): ReadonlyArray<WalletFeature> =>
-  WALLET_FEATURE_ORDER.filter((feature) => enabled[feature] === true)
+/**
+ * Wallet features the host has on, in the host's `walletFeaturesOrder` when given (those it left out after), else
+ * onramp, swaps, receive, send.
+ */
+export const orderWalletFeatures = (
+  enabled: Partial<Record<WalletFeature, boolean>>,
+  hostOrder?: ReadonlyArray<WalletFeature>
+): ReadonlyArray<WalletFeature> => completeOrder(hostOrder, WALLET_FEATURE_ORDER).filter((feature) => enabled[feature] === true)
 
 /** A chain family. */
 export type Namespace = "eip155" | "solana" | "bip122" | "polkadot"

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   backClosesModal,
   balanceDisplay,
+  connectorGroupOrder,
   defaultAccountType,
   openingView,
   orderConnectMethods,
@@ -94,14 +95,26 @@ describe("ordering", () => {
       "recommended:r1"
     ])
   })
+  it("the host's connector type order comes first, the types it leaves out follow in spec 9's order", () => {
+    expect(connectorGroupOrder()).toEqual(["walletConnect", "recent", "injected", "featured", "custom", "external", "recommended"])
+    const order = connectorGroupOrder(["recommended", "injected"])
+    expect(order).toEqual(["recommended", "injected", "walletConnect", "recent", "featured", "custom", "external"])
+    const ordered = orderConnectors({ walletConnect: [{ id: "wc" }], injected: [{ id: "mm" }], recommended: [{ id: "r1" }, { id: "mm" }] }, (c) => c.id, order)
+    expect(ordered.map((e) => `${e.group}:${e.item.id}`)).toEqual(["recommended:r1", "recommended:mm", "walletConnect:wc"])
+  })
   it("connect methods: email, social, wallet; wallet first when injected wallets exist", () => {
     expect(orderConnectMethods({ hasInjectedWallets: false, email: true, socials: true })).toEqual(["email", "social", "wallet"])
     expect(orderConnectMethods({ hasInjectedWallets: true, email: true, socials: true })).toEqual(["wallet", "email", "social"])
     expect(orderConnectMethods({ hasInjectedWallets: false, email: false, socials: true })).toEqual(["social", "wallet"])
   })
-  it("wallet features: onramp, swaps, receive, send, keeping those that are on", () => {
+  it("connect methods in the host's order when it gives one, disabled ones still dropped", () => {
+    expect(orderConnectMethods({ hasInjectedWallets: true, email: true, socials: true, hostOrder: ["social", "email"] })).toEqual(["social", "email", "wallet"])
+    expect(orderConnectMethods({ hasInjectedWallets: false, email: false, socials: true, hostOrder: ["wallet", "email", "social"] })).toEqual(["wallet", "social"])
+  })
+  it("wallet features: onramp, swaps, receive, send (or the host's order), keeping those that are on", () => {
     expect(orderWalletFeatures({ send: true, receive: true, swaps: true, onramp: true })).toEqual(["onramp", "swaps", "receive", "send"])
     expect(orderWalletFeatures({ send: true, onramp: false, swaps: true })).toEqual(["swaps", "send"])
+    expect(orderWalletFeatures({ send: true, receive: true, swaps: true }, ["send", "receive"])).toEqual(["send", "receive", "swaps"])
   })
 })
 

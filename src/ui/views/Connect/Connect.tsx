@@ -1,12 +1,13 @@
 /**
  * Connect: the wallets the visitor can use, in the order of spec point 9 (WalletConnect, recent, installed and
- * announced — a wallet reachable in several families is one row —, featured — the catalogue's 4, the host's
- * featured ones first, then recommended —, the host's custom wallets, external), each listed once; installed
- * wallets are marked; "All wallets" leads to the full list. Choosing a row hands it to the connect flow.
+ * announced — a wallet reachable in several families is one row —, featured — the host's featured wallets among the
+ * catalogue's 4 —, the host's custom wallets, external, recommended — the rest of the catalogue's 4), or in the
+ * host's `features.connectorTypeOrder`; each wallet is listed once; installed wallets are marked; "All wallets" leads
+ * to the full list. Choosing a row hands it to the connect flow.
  */
 import { type ReactNode, useContext } from "react"
-import { CONNECTOR_ORDER, type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
-import { orderConnectors } from "../../../domain/rules"
+import { type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
+import { connectorGroupOrder, orderConnectors } from "../../../domain/rules"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
 import { pushRouteFn } from "../../atoms/modal"
@@ -30,9 +31,6 @@ import type { ViewProps } from "../types"
 import { choiceOf, connectorEntry, connectorsReported, installedConnectors, listingEntry, type WalletEntry, walletEntry } from "../walletEntries"
 import * as styles from "./Connect.css"
 
-// The groups listed above the catalogue's rows, in spec 9's order.
-const BEFORE_FEATURED: ReadonlyArray<ConnectorGroup> = CONNECTOR_ORDER.slice(0, CONNECTOR_ORDER.indexOf("featured"))
-
 /** The Connect view. */
 export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const { options } = useWalletRuntime()
@@ -49,20 +47,26 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const choose = useAtomSet(chooseWalletFn)
   const push = useAtomSet(pushRouteFn)
 
+  const order = connectorGroupOrder(options.features.connectorTypeOrder)
+  // The service's featured list puts the host's featured wallets first, then the recommended ones.
+  const hostFeatured = options.featuredWalletIds ?? []
+  const isHostFeatured = (listing: (typeof featured)[number]) => hostFeatured.includes(listing.wallet.id)
   const groups: Partial<Record<ConnectorGroup, ReadonlyArray<WalletEntry>>> = {
     walletConnect: connectors.filter((c) => c.type === "WALLET_CONNECT").map(connectorEntry),
     recent: recent.map((wallet) => walletEntry(wallet, connectors)),
     injected: installedConnectors(connectors).map(connectorEntry),
-    // The service's featured list already puts the host's featured wallets before the recommended ones.
-    featured: featured.map((listing) => listingEntry(listing, connectors)),
+    featured: featured.filter(isHostFeatured).map((listing) => listingEntry(listing, connectors)),
     custom: custom.map((listing) => listingEntry(listing, connectors)),
-    external: connectors.filter((c) => c.type === "EXTERNAL" || c.type === "AUTH").map(connectorEntry)
+    external: connectors.filter((c) => c.type === "EXTERNAL" || c.type === "AUTH").map(connectorEntry),
+    recommended: featured.filter((listing) => !isHostFeatured(listing)).map((listing) => listingEntry(listing, connectors))
   }
-  const rows = orderConnectors(groups, (entry) => entry.key)
-  // While the catalogue answers, its rows hold their place where they will appear (after the installed wallets,
-  // before the host's own), so nothing below them moves and the dialog keeps its height.
-  const before = rows.filter(({ group }) => BEFORE_FEATURED.includes(group))
-  const after = rows.filter(({ group }) => !BEFORE_FEATURED.includes(group))
+  const rows = orderConnectors(groups, (entry) => entry.key, order)
+  // While the catalogue answers, its 4 rows hold their place where they will appear (the host's featured ones, as
+  // many as it names, then the recommended ones), so nothing below them moves and the dialog keeps its height.
+  const featuredExpected = Math.min(hostFeatured.length, FEATURED_WALLETS_COUNT)
+  const placesHeld: Partial<Record<ConnectorGroup, number>> = featuredPending
+    ? { featured: featuredExpected, recommended: FEATURED_WALLETS_COUNT - featuredExpected }
+    : {}
   const showAllWallets =
     options.features.allWallets && (options.allWallets === "SHOW" || (options.allWallets === "ONLY_MOBILE" && isMobile))
 
@@ -83,9 +87,10 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
     <>
       {rows.length === 0 && !featuredPending && <Notice variant="info">No wallet was found in this browser.</Notice>}
       <div className={listStyles.list} role="list" aria-label="Wallets" aria-busy={featuredPending || undefined} onKeyDown={onListKeyDown}>
-        {before.map(row)}
-        {featuredPending && Array.from({ length: FEATURED_WALLETS_COUNT }, (_, index) => <ListItemSkeleton key={`skeleton:${index}`} />)}
-        {after.map(row)}
+        {order.flatMap((group) => [
+          ...rows.filter((entry) => entry.group === group).map(row),
+          ...Array.from({ length: placesHeld[group] ?? 0 }, (_, index) => <ListItemSkeleton key={`skeleton:${group}:${index}`} />)
+        ])}
         {showAllWallets && (
           <div role="listitem">
             <ListItem

@@ -133,3 +133,30 @@ describe("Connect: the footer and the badges", () => {
     expect(listOrder(list)).toEqual(["Gamma Wallet Recent", "Test Wallet Installed", "Alpha Wallet", "Beta Wallet", "Delta Wallet", "All wallets"])
   })
 })
+
+describe("Connect: the order of its groups", () => {
+  const catalogue: FakeAnswer = { status: 200, json: { data: wallets, count: wallets.length } }
+  const hostWallets = { featuredWalletIds: ["delta"], customWallets: [{ id: "mine", name: "My Wallet" }] }
+
+  it("follows spec 9 unless the host says otherwise: installed, the host's featured, its own, then recommended", async () => {
+    const { dialog } = await openConnect(catalogue, hostWallets)
+    const list = within(dialog).getByRole("list", { name: "Wallets" })
+    await within(list).findByText("Delta Wallet")
+    expect(listOrder(list)).toEqual(["Test Wallet Installed", "Delta Wallet", "My Wallet", "Alpha Wallet", "Beta Wallet", "Gamma Wallet", "All wallets"])
+  })
+
+  it("follows the host's connectorTypeOrder, the groups it leaves out after, in spec 9's order", async () => {
+    const { dialog } = await openConnect(catalogue, { ...hostWallets, features: { connectorTypeOrder: ["recommended", "custom", "injected"] } })
+    const list = within(dialog).getByRole("list", { name: "Wallets" })
+    await within(list).findByText("Delta Wallet")
+    expect(listOrder(list)).toEqual(["Alpha Wallet", "Beta Wallet", "Gamma Wallet", "My Wallet", "Test Wallet Installed", "Delta Wallet", "All wallets"])
+  })
+
+  it("while the catalogue answers, holds the places of the host's featured and of the recommended wallets where each will be", async () => {
+    const { dialog } = await openConnect("hang", { ...hostWallets, features: { connectorTypeOrder: ["recommended", "injected"] } })
+    const list = within(dialog).getByRole("list", { name: "Wallets" })
+    // Recommended first (3 of the 4), the installed wallet, the host's one featured wallet, then its own.
+    expect(listOrder(list)).toEqual(["skeleton", "skeleton", "skeleton", "Test Wallet Installed", "skeleton", "My Wallet", "All wallets"])
+    expect(skeletons(dialog)).toHaveLength(FEATURED_WALLETS_COUNT)
+  })
+})
