@@ -1,4 +1,7 @@
-/** Icons made here, never fetched: initials on a colour drawn from a seed, for wallets that have no icon of their own. */
+/**
+ * Icons made here, never fetched: initials on a colour drawn from a seed, for wallets that have no icon of their own
+ * or one that would be fetched.
+ */
 
 /** Up to two initials of a wallet name, e.g. "Trust Wallet" → "TW", "imToken" → "IM". */
 export const initialsOf = (name: string): string => {
@@ -23,3 +26,15 @@ export const generatedIcon = (seed: string, name: string): string => {
     `${initialsOf(name)}</text></svg>`
   return `data:image/svg+xml,${encodeURIComponent(svg)}`
 }
+
+// A wallet's own icon is shown up to this many characters (a generous PNG); a bigger one is generated instead.
+const MAX_OWN_ICON_LENGTH = 128 * 1024
+
+/**
+ * The icon to show for a wallet that gave its own: kept when it is a `data:` image of a sensible size (EIP-6963 and
+ * the Wallet Standard require `data:` URIs), else generated here — a URL would be fetched from its host, and
+ * anything else is not an image.
+ * @example walletIcon("https://icons.example/w.png", "com.example", "Example") // → a generated data: URL
+ */
+export const walletIcon = (icon: string, seed: string, name: string): string =>
+  icon.length <= MAX_OWN_ICON_LENGTH && /^data:image\/[a-z0-9.+-]+[;,]/i.test(icon) ? icon : generatedIcon(seed, name)

@@ -12,6 +12,7 @@ import type { CaipNetwork } from "../../domain/Network"
 import { type ConnectorInfo, walletKeyOf } from "../../domain/Wallet"
 import { fromWalletError } from "../../domain/walletErrors"
 import type { SolanaSendOptions } from "../../domain/Requests"
+import { walletIcon } from "../generatedIcon"
 import type { SolanaProvider } from "../solana/provider"
 import type { Connector, FamilySession, WalletEvent } from "./Connector"
 import type { ConnectorSource } from "./Connectors"
@@ -120,7 +121,7 @@ export const makeWalletStandardConnector = (wallet: Wallet): Connector => {
     type: "ANNOUNCED",
     chain: "solana",
     chains: [],
-    ...(typeof wallet.icon === "string" ? { imageUrl: wallet.icon } : {})
+    ...(typeof wallet.icon === "string" ? { imageUrl: walletIcon(wallet.icon, wallet.name, wallet.name) } : {})
   }
   const provider = walletStandardProvider(wallet)
   const open = (silent: boolean, networks: ReadonlyArray<CaipNetwork>) =>
