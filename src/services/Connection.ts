@@ -6,7 +6,7 @@
  * followed, a burst of events costing one update. Disconnecting a family ends the whole session of its connector,
  * so every family it shares (a WalletConnect session, a multi-chain wallet) disconnects with it.
  */
-import { Context, Duration, Effect, Exit, FiberMap, Layer, Option, PubSub, Result, Stream, SubscriptionRef } from "effect"
+import { Clock, Context, Duration, Effect, Exit, FiberMap, Layer, Option, PubSub, Queue, Result, Stream, SubscriptionRef } from "effect"
 import { type Account, type AccountState, initialAccountState } from "../domain/Account"
 import { caipAddressOn, type ChainNamespace, formatCaipNetworkId } from "../domain/Caip"
 import { SESSION_RESTORE_TIMEOUT_MS, WALLET_ANNOUNCE_WAIT_MS } from "../domain/constants"
@@ -80,15 +80,38 @@ export const accountStateOf = (
 }
 
 /**
- * A burst of wallet events as the few that matter: for each family only the last account change and the last chain
- * change are kept (a wallet firing 1,000 `accountsChanged` in a row ends on the last one); disconnects are kept.
+ * A burst of wallet events as the few that matter, in one pass: a family's events after its disconnect are dropped
+ * (the session is gone: nothing of it applies any more), and of the rest only each family's last account change and
+ * last chain change are kept, in their order (a wallet firing 1,000 `accountsChanged` ends on the last one).
  */
-export const coalesceEvents = (events: ReadonlyArray<WalletEvent>): ReadonlyArray<WalletEvent> =>
-  events.filter(
-    (event, index) =>
-      event._tag === "Disconnected" ||
-      !events.slice(index + 1).some((later) => later._tag === event._tag && later.namespace === event.namespace)
-  )
+export const coalesceEvents = (events: ReadonlyArray<WalletEvent>): ReadonlyArray<WalletEvent> => {
+  const gone = new Set<ChainNamespace | "all">()
+  const live = events.filter((event) => {
+    if (gone.has("all") || (event.namespace !== undefined && gone.has(event.namespace))) return false
+    if (event._tag === "Disconnected") gone.add(event.namespace ?? "all")
+    return true
+  })
+  const later = new Set<string>()
+  return live
+    .reduceRight<Array<WalletEvent>>((kept, event) => {
+      const key = `${event._tag}:${event.namespace ?? ""}`
+      if (event._tag !== "Disconnected" && later.has(key)) return kept
+      later.add(key)
+      kept.push(event)
+      return kept
+    }, [])
+    .reverse()
+}
+
+/**
+ * Wallet events are applied once the wallet has been quiet this long, as one update of the latest state: a wallet
+ * firing 1,000 events, each in its own task, costs one update (and the requests one update sets off) instead of
+ * 1,000.
+ */
+const WALLET_EVENTS_QUIET_MS = 50
+
+/** A wallet that never goes quiet still has its latest state applied this often. */
+const WALLET_EVENTS_MAX_WAIT_MS = 1_000
 
 /** Status, accounts and sessions of every chain family. */
 export class Connection extends Context.Service<
@@ -231,28 +254,39 @@ export class Connection extends Context.Service<
           }
         })
 
-      // Events are gathered and handled after the wallet's burst is over (the scheduler's next turn): a wallet firing
-      // 1,000 `accountsChanged` in one task costs one state change, however its events arrive.
+      // Events are gathered as they come (a burst kept as its few events that matter) and applied once the wallet is
+      // quiet, or WALLET_EVENTS_MAX_WAIT_MS after the first of them: one update in flight, the latest state pending.
       const watch = (connector: Connector) =>
         Effect.gen(function* () {
-          const pending: Array<WalletEvent> = []
-          let flushing = false
-          const flush = Effect.gen(function* () {
-            yield* Effect.yieldNow
-            const burst = pending.splice(0)
-            flushing = false
-            yield* Effect.forEach(coalesceEvents(burst), (event) => handleEvent(connector, event), { discard: true })
+          let pending: ReadonlyArray<WalletEvent> = []
+          const arrived = yield* Queue.sliding<void>(1)
+          const quiet = Effect.gen(function* () {
+            const deadline = (yield* Clock.currentTimeMillis) + WALLET_EVENTS_MAX_WAIT_MS
+            let more = true
+            while (more) {
+              const left = deadline - (yield* Clock.currentTimeMillis)
+              more = left > 0 && Option.isSome(yield* Queue.take(arrived).pipe(Effect.timeoutOption(Math.min(WALLET_EVENTS_QUIET_MS, left))))
+            }
           })
-          const gather = (burst: ReadonlyArray<WalletEvent>) =>
-            Effect.suspend(() => {
-              pending.push(...burst)
-              if (flushing) return Effect.void
-              flushing = true
-              // The flush runs beside the watcher, which keeps taking the burst's events meanwhile.
-              return Effect.asVoid(Effect.forkChild(flush))
+          const apply = Effect.gen(function* () {
+            yield* Queue.take(arrived)
+            yield* quiet
+            const burst = pending
+            pending = []
+            yield* Effect.forEach(burst, (event) => handleEvent(connector, event), { discard: true })
+          })
+          const gather = (events: ReadonlyArray<WalletEvent>) =>
+            Effect.sync(() => {
+              pending = coalesceEvents([...pending, ...events])
+              Queue.offerUnsafe(arrived, undefined)
             })
-          yield* FiberMap.run(watchers, connector.info.id, Stream.runForEachArray(connector.events, gather), { onlyIfMissing: true })
+          // The updates run beside the watcher, which keeps taking the wallet's events meanwhile.
+          yield* Effect.forkChild(Effect.forever(apply))
+          yield* Stream.runForEachArray(connector.events, gather)
         })
+
+      const startWatching = (connector: Connector) =>
+        FiberMap.run(watchers, connector.info.id, watch(connector), { onlyIfMissing: true })
 
       const open = Effect.fn("Connection.open")(function* (connector: Connector, session: FamilySession) {
         const namespace = namespaceOf(session)
@@ -272,7 +306,7 @@ export class Connection extends Context.Service<
 
       const opened = Effect.fn("Connection.opened")(function* (connector: Connector, sessions: ReadonlyArray<FamilySession>) {
         for (const session of sessions) yield* open(connector, session)
-        yield* watch(connector)
+        yield* startWatching(connector)
         // The family put in front publishes last, so Networks ends on it.
         for (const session of [...sessions].reverse()) {
           yield* PubSub.publish(chainChanges, { namespace: namespaceOf(session), chainId: session.chainId })

@@ -48,11 +48,17 @@ const statusOf = (namespace: "eip155" | "solana") =>
     return (yield* SubscriptionRef.get(connection.state)).namespaces[namespace]?.account.status
   })
 
-/** Waits until the connection state satisfies `condition` (wallet events are handled a scheduler turn later). */
+/** Waits until the connection state satisfies `condition` (wallet events are handled once the wallet is quiet). */
 const until = (condition: (state: ConnectionState) => boolean) =>
   Effect.flatMap(Connection, (connection) =>
     SubscriptionRef.changes(connection.state).pipe(Stream.filter(condition), Stream.runHead, Effect.timeout("1 second"), Effect.orDie)
   )
+
+/** Wallet events are applied once the wallet has been quiet for 50 ms: the fibers take them, then the clock moves. */
+const walletQuiet = Effect.gen(function* () {
+  for (let turn = 0; turn < 5; turn++) yield* Effect.yieldNow
+  yield* TestClock.adjust("50 millis")
+})
 
 const networkOf = (namespace: string) => Effect.succeed(namespace === "solana" ? solana : localChainA)
 
@@ -253,18 +259,21 @@ describe("Connection", () => {
         yield* connection.connect({ connectorId: "io.metamask", networks: everywhere })
         yield* Effect.yieldNow
         yield* wallet.emit({ _tag: "AccountsChanged", namespace: "eip155", accounts: [{ address: BOB, type: "eoa" }] })
+        yield* walletQuiet
         yield* until((s) => s.namespaces.eip155?.account.address === BOB)
         let account = (yield* SubscriptionRef.get(connection.state)).namespaces.eip155?.account
         expect(account?.address).toBe(BOB)
         expect(account?.caipAddress).toBe(`eip155:31337:${BOB}`)
 
         yield* wallet.emit({ _tag: "ChainChanged", namespace: "eip155", chainId: 31338 })
+        yield* walletQuiet
         yield* until((s) => s.namespaces.eip155?.chainId === 31338)
         account = (yield* SubscriptionRef.get(connection.state)).namespaces.eip155?.account
         expect(account?.caipAddress).toBe(`eip155:31338:${BOB}`)
         expect([...(yield* Fiber.join(chains))].map((c) => c.chainId)).toEqual([31337, 31338])
 
         yield* wallet.emit({ _tag: "AccountsChanged", namespace: "eip155", accounts: [] })
+        yield* walletQuiet
         yield* until((s) => s.namespaces.eip155?.account.status === "disconnected")
       }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(wallet))))
     })
@@ -292,6 +301,7 @@ describe("Connection", () => {
             accounts: [{ address: i === 999 ? last : `0x${i.toString(16).padStart(40, "0")}`, type: "eoa" }]
           }))
         )
+        yield* walletQuiet
         yield* until((s) => s.namespaces.eip155?.account.address === last)
         yield* Fiber.interrupt(watcher)
         expect(addresses).toEqual([last])
@@ -299,7 +309,7 @@ describe("Connection", () => {
     })
   )
 
-  it("coalescing keeps each family's last account and chain change, and every disconnect", () => {
+  it("coalescing keeps each family's last account and chain change, and its disconnect", () => {
     const accounts = (address: string): WalletEvent => ({ _tag: "AccountsChanged", namespace: "eip155", accounts: [{ address, type: "eoa" }] })
     const events: ReadonlyArray<WalletEvent> = [
       accounts("a"),
@@ -356,7 +366,7 @@ describe("Connection", () => {
         yield* connection.connect({ connectorId: "first", networks: everywhere })
         yield* connection.connect({ connectorId: "second", networks: everywhere })
         yield* first.emit({ _tag: "AccountsChanged", namespace: "eip155", accounts: [] })
-        for (let turn = 0; turn < 5; turn++) yield* Effect.yieldNow
+        yield* walletQuiet
         const account = (yield* SubscriptionRef.get(connection.state)).namespaces.eip155?.account
         expect(account?.status).toBe("connected")
         expect(account?.address).toBe(BOB)
