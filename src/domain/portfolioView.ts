@@ -132,3 +132,42 @@ export const explorerTransactionUrl = (explorerUrl: string | undefined, hash: st
 /** The explorer page of an NFT (`{url}/nft/{contract}/{tokenId}`, as Etherscan and its kind have it). */
 export const explorerNftUrl = (explorerUrl: string | undefined, contract: string, tokenId: string): string | undefined =>
   explorerUrl === undefined ? undefined : `${explorerUrl.replace(/\/+$/, "")}/nft/${contract.slice(contract.lastIndexOf(":") + 1)}/${tokenId}`
+
+/** What the visitor sent, as the Activity tab shows it until the service lists it. */
+export interface SentTransaction {
+  readonly hash: string
+  readonly caipNetworkId: string
+  readonly from: string
+  readonly to: string
+  /** Seconds-precise time it was sent (ISO 8601). */
+  readonly sentAt: string
+  /** The amount in whole units and its symbol, when known. */
+  readonly amount?: { readonly numeric: string; readonly symbol: string } | undefined
+}
+
+/** The visitor's own transaction as a pending row of the activity list. */
+export const pendingTransaction = (sent: SentTransaction): Transaction => ({
+  id: sent.hash,
+  metadata: {
+    minedAt: sent.sentAt,
+    chain: sent.caipNetworkId,
+    operationType: "send",
+    status: "pending",
+    sentFrom: sent.from,
+    sentTo: sent.to,
+    hash: sent.hash
+  },
+  transfers:
+    sent.amount === undefined
+      ? []
+      : [{ fungible_info: { symbol: sent.amount.symbol }, direction: "out", quantity: { numeric: sent.amount.numeric } }]
+})
+
+/**
+ * The activity list with the visitor's own transactions still waiting on top (newest first), each shown once: a
+ * pending one the service already lists is the service's row.
+ */
+export const withPending = (listed: ReadonlyArray<Transaction>, pending: ReadonlyArray<Transaction>): ReadonlyArray<Transaction> => {
+  const known = new Set(listed.map((transaction) => transaction.metadata.hash ?? transaction.id))
+  return [...pending.filter((transaction) => !known.has(transaction.metadata.hash ?? transaction.id)), ...listed]
+}

@@ -3,11 +3,16 @@
  * transfer (or an EVM call), follow a transaction until it is final, read balances, pass a raw wallet request. Each
  * action runs on the family in front (or the one named), through that family's adapter over the session's
  * provider: no action knows a family. Sending shows the visitor what happens (spec 7.7: 'Transaction started';
- * the wallet's own words, or 'Something went wrong' / 'Failed to send transaction. Please try again.' on Solana);
- * a confirmed transaction refreshes the balances.
+ * the wallet's own words, or 'Something went wrong' / 'Failed to send transaction. Please try again.' on Solana).
+ * Every sent transaction is listed as pending and followed to its end in the background: its result is said
+ * ('Transaction confirmed', 'Transaction failed: <reason>'), balances and activity are read again.
  */
-import { Context, Effect, Layer, Option, SubscriptionRef } from "effect"
-import type { ChainNamespace } from "../domain/Caip"
+import { Clock, Context, Effect, Fiber, Layer, Option, SubscriptionRef } from "effect"
+import type { CaipAddress, ChainNamespace } from "../domain/Caip"
+import { PENDING_TRANSACTIONS_MAX } from "../domain/constants"
+import { formatUnits } from "../domain/format"
+import type { Transaction } from "../domain/Portfolio"
+import { pendingTransaction } from "../domain/portfolioView"
 import { type AdapterForNamespaceMissing, CaipNetworkOrAddressUndefined, type NetworkNotFound, UserRejected } from "../domain/errors"
 import type { WalletRequestError } from "../domain/walletErrors"
 import {
@@ -49,6 +54,13 @@ const WALLET_WORDS: ReadonlyArray<WalletRequestError["_tag"]> = [
   "WalletNoAnswer"
 ]
 
+/** A transaction the visitor sent that is not final yet. */
+export interface PendingTransaction {
+  /** The account it was sent from. */
+  readonly caipAddress: CaipAddress
+  readonly transaction: Transaction
+}
+
 /** The wallet actions of every family. */
 export class WalletActions extends Context.Service<
   WalletActions,
@@ -66,6 +78,11 @@ export class WalletActions extends Context.Service<
     readonly balances: (namespace?: ChainNamespace) => Effect.Effect<ReadonlyArray<ChainBalance>, RequestError | NoAccount>
     /** A raw request to the wallet in front, in its family's method names. */
     readonly request: (method: string, params: unknown, namespace?: ChainNamespace) => Effect.Effect<unknown, RequestError | NoAccount>
+    /**
+     * The visitor's own transactions sent and not final yet, newest first (at most 99), each with the CAIP-10 address
+     * it was sent from: the Activity tab shows them at once.
+     */
+    readonly pending: SubscriptionRef.SubscriptionRef<ReadonlyArray<PendingTransaction>>
   }
 >()("wallet-runtime/WalletActions") {
   /** The live actions over the connection, networks and adapters. */
@@ -77,6 +94,42 @@ export class WalletActions extends Context.Service<
       const notifications = yield* Notifications
       const portfolio = yield* Portfolio
       const analytics = yield* Analytics
+      const scope = yield* Effect.scope
+      const pending = yield* SubscriptionRef.make<ReadonlyArray<PendingTransaction>>([])
+      // Each sent transaction is followed once, in the background, whether or not anyone waits for it: its result is
+      // said, balances are read again, and it leaves the pending list. Waiting for it joins that follower.
+      const followers = new Map<string, Fiber.Fiber<TransactionConfirmation, WaitError>>()
+
+      const follow = (adapter: ChainAdapter, session: AccountSession, hash: string, caipAddress: CaipAddress | undefined) =>
+        adapter.waitForTransaction(hash, session.network).pipe(
+          Effect.tapError((error) =>
+            notifications.showSnackbar("error", error._tag === "TransactionReverted" ? `Transaction failed: ${error.message}` : error.message)
+          ),
+          Effect.tap(() => notifications.showSnackbar("success", CONFIRMED)),
+          Effect.ensuring(
+            Effect.gen(function* () {
+              followers.delete(hash)
+              yield* SubscriptionRef.update(pending, (list) => list.filter((entry) => entry.transaction.id !== hash))
+              if (caipAddress !== undefined) yield* portfolio.refresh(caipAddress)
+            })
+          )
+        )
+
+      // What was sent, in words, for the pending row: the native amount, or a token the Tokens tab knows.
+      const sentAmount = (request: SendRequest, session: AccountSession, caipAddress: CaipAddress | undefined) =>
+        Effect.gen(function* () {
+          const value = request.value ?? 0n
+          if (request.token === undefined) {
+            const { symbol, decimals } = session.network.nativeCurrency
+            return { numeric: formatUnits(value, decimals), symbol }
+          }
+          if (caipAddress === undefined) return undefined
+          const wanted = request.token.toLowerCase()
+          const tokens = yield* portfolio.tokenBalances(caipAddress).pipe(Effect.orElseSucceed(() => []))
+          // The service names a token by its CAIP-10 address; the request by the contract or mint alone.
+          const token = tokens.find((t) => t.address?.toLowerCase().endsWith(wanted) === true)
+          return token === undefined ? undefined : { numeric: formatUnits(value, Number(token.quantity.decimals)), symbol: token.symbol }
+        })
 
       const inFront = (namespace: ChainNamespace | undefined) =>
         Effect.gen(function* () {
@@ -118,21 +171,31 @@ export class WalletActions extends Context.Service<
         )
         yield* notifications.showSnackbar("success", SENT)
         yield* analytics.record("SEND_SUCCESS", { network: session.network.caipNetworkId, hash })
+        const caipAddress = (yield* SubscriptionRef.get(connection.state)).namespaces[family]?.account.caipAddress
+        if (caipAddress !== undefined) {
+          const transaction = pendingTransaction({
+            hash,
+            caipNetworkId: session.network.caipNetworkId,
+            from: session.address,
+            to: request.to,
+            sentAt: new Date(yield* Clock.currentTimeMillis).toISOString(),
+            amount: yield* sentAmount(request, session, caipAddress)
+          })
+          yield* SubscriptionRef.update(pending, (list) => [{ caipAddress, transaction }, ...list].slice(0, PENDING_TRANSACTIONS_MAX))
+        }
+        followers.set(hash, yield* Effect.forkIn(follow(adapter, session, hash, caipAddress), scope))
         return hash
       })
 
       const waitForTransaction = Effect.fn("WalletActions.waitForTransaction")(function* (hash: string, namespace?: ChainNamespace) {
-        const { adapter, session } = yield* inFront(namespace)
-        // The result is said whether or not the modal is open: a host-initiated send is followed to its end too.
-        const confirmation = yield* adapter.waitForTransaction(hash, session.network).pipe(
-          Effect.tapError((error) =>
-            notifications.showSnackbar("error", error._tag === "TransactionReverted" ? `Transaction failed: ${error.message}` : error.message)
-          )
-        )
-        yield* notifications.showSnackbar("success", CONFIRMED)
-        const account = (yield* SubscriptionRef.get(connection.state)).namespaces[session.network.chainNamespace]?.account
-        if (account?.caipAddress !== undefined) yield* portfolio.refresh(account.caipAddress)
-        return confirmation
+        const follower = followers.get(hash)
+        if (follower !== undefined) return yield* Fiber.join(follower)
+        // A transaction sent some other way (before a reload, by the host itself) is followed here, once.
+        const { adapter, session, family } = yield* inFront(namespace)
+        const caipAddress = (yield* SubscriptionRef.get(connection.state)).namespaces[family]?.account.caipAddress
+        const started = yield* Effect.forkIn(follow(adapter, session, hash, caipAddress), scope)
+        followers.set(hash, started)
+        return yield* Fiber.join(started)
       })
 
       const balances = Effect.fn("WalletActions.balances")(function* (namespace?: ChainNamespace) {
@@ -145,7 +208,7 @@ export class WalletActions extends Context.Service<
         return yield* withinWalletAnswerTime(adapter.request(session, method, params))
       })
 
-      return { signMessage, send, waitForTransaction, balances, request }
+      return { signMessage, send, waitForTransaction, balances, request, pending }
     })
   )
 }

@@ -11,6 +11,7 @@ import * as Atom from "effect/reactivity/Atom"
 import type { Balance, Profile } from "../../domain/Account"
 import { type CaipAddress, type ChainNamespace, caipNetworkIdOfAddress } from "../../domain/Caip"
 import type { Nft, Transaction } from "../../domain/Portfolio"
+import { withPending } from "../../domain/portfolioView"
 import type { NftsUnavailable, TransactionsUnavailable } from "../../services/BlockchainApi"
 import type { ChainBalance } from "../../services/ChainAdapter"
 import { Portfolio } from "../../services/Portfolio"
@@ -169,14 +170,29 @@ const pagedList = <A, E>(
 
 const activity = pagedList<Transaction, TransactionsUnavailable>((get) => {
   const caipAddress = get(activeCaipAddressAtom)
+  // Read again once the visitor's own transaction is final: the service lists it now.
+  get(portfolioRevisionAtom)
   if (caipAddress === undefined) return undefined
   const address = accountPartOf(caipAddress)
   const chainId = caipNetworkIdOfAddress(caipAddress)
   return (cursor) => Effect.flatMap(Portfolio, (portfolio) => portfolio.transactions(address, { cursor, chainId }))
 })
 
-/** The activity of the account in front on its network, newest first; 'Failed to fetch transactions' empties it. */
-export const activityAtom = activity.list
+/** The visitor's own transactions not final yet, of every account. */
+const pendingTransactionsAtom = stateAtom(Effect.map(WalletActions, (actions) => actions.pending))
+
+/**
+ * The activity of the account in front on its network, newest first, with the visitor's own transactions still
+ * waiting on top; 'Failed to fetch transactions' empties the listed part.
+ */
+export const activityAtom = Atom.make((get) => {
+  const listed = get(activity.list)
+  const caipAddress = get(activeCaipAddressAtom)
+  const mine = AsyncResult.getOrElse(get(pendingTransactionsAtom), () => [])
+    .filter((entry) => entry.caipAddress === caipAddress)
+    .map((entry) => entry.transaction)
+  return AsyncResult.map(listed, (state) => (state.error !== undefined ? state : { ...state, items: withPending(state.items, mine) }))
+})
 
 /** Asks for the next page of activity (ignored while a page is loading or when every page is in). */
 export const loadMoreActivityAtom = activity.loadMore

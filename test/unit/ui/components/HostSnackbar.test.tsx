@@ -33,15 +33,15 @@ const connected = async () => {
 }
 
 describe("notifications while the modal is closed", () => {
-  it("a host-initiated send says 'Transaction started', then its result, in a polite region outside the modal", async () => {
+  it("a host-initiated send's result reaches the visitor in a polite region outside the modal", async () => {
     const { run } = await connected()
     expect(region().getAttribute("role")).toBe("status")
     expect(region().getAttribute("aria-live")).toBe("polite")
-    const hash = await act(() => run(Effect.flatMap(WalletActions, (actions) => actions.send({ to: ALICE, value: 1n }))))
-    await waitFor(() => expect(within(region()).getByText("Transaction started")).toBeTruthy())
-    expect(screen.queryByRole("dialog")).toBeNull()
-    await act(() => run(Effect.flatMap(WalletActions, (actions) => actions.waitForTransaction(hash))))
+    // The host only sends; following it to its end is the runtime's. (The fake chain confirms at once, so the result
+    // replaces 'Transaction started' straight away; the services' tests hold the chain back to see both.)
+    await act(() => run(Effect.flatMap(WalletActions, (actions) => actions.send({ to: ALICE, value: 1n }))))
     await waitFor(() => expect(within(region()).getByText("Transaction confirmed")).toBeTruthy())
+    expect(screen.queryByRole("dialog")).toBeNull()
   })
 
   it("while the modal is open the message shows in the modal only, never twice", async () => {
@@ -49,9 +49,9 @@ describe("notifications while the modal is closed", () => {
     await act(() => run(Effect.flatMap(Modal, (modal) => modal.open())))
     await act(() => run(Effect.flatMap(WalletActions, (actions) => actions.send({ to: ALICE, value: 1n }))))
     const dialog = await screen.findByRole("dialog")
-    await waitFor(() => expect(within(dialog).getByText("Transaction started")).toBeTruthy())
+    await waitFor(() => expect(within(dialog).getByText("Transaction confirmed")).toBeTruthy())
     expect(region().textContent).toBe("")
-    expect(screen.getAllByText("Transaction started")).toHaveLength(1)
+    expect(screen.getAllByText("Transaction confirmed")).toHaveLength(1)
   })
 
   it("a refused send says the wallet's words outside the modal", async () => {
