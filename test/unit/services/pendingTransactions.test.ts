@@ -60,7 +60,8 @@ describe("the visitor's own transactions", () => {
         // Nobody waits for it: the follower does, once.
         yield* Effect.yieldNow
         expect(gate.waits).toEqual([hash])
-        yield* Deferred.succeed(gate.outcome, { namespace: "eip155", hash, blockNumber: 7n, status: "success" })
+        const final: TransactionConfirmation = { namespace: "eip155", hash, blockNumber: 7n, status: "success" }
+        yield* Deferred.succeed(gate.outcome, final)
         yield* pendingUntil(0)
         expect(yield* SubscriptionRef.get((yield* Portfolio).revision)).toBe(revision + 1)
         // A host asking afterwards gets the chain's answer again.
