@@ -58,8 +58,22 @@ const THEME_MODES: ReadonlyArray<string> = ["light", "dark"] satisfies ReadonlyA
 // the options are decoded; names are checked then too.
 const SAFE_THEME_VALUE = /^[^;{}<>\\]*$/
 
+/**
+ * Reads the host's options as given, or gives `fallback` when reading them throws (a throwing getter, a revoked
+ * Proxy): the provider must render its children whatever it was handed; the runtime's decode says what is wrong.
+ */
+const readSafely = <A>(read: () => A, fallback: A): A => {
+  try {
+    return read()
+  } catch {
+    return fallback
+  }
+}
+
 /** The host's theme as given, read without decoding (decoding is the runtime's): shown until the runtime is there. */
-const themeOf = (options: unknown): ThemeOptions => {
+const themeOf = (options: unknown): ThemeOptions => readSafely(() => themeAsGiven(options), { themeMode: undefined, themeVariables: undefined })
+
+const themeAsGiven = (options: unknown): ThemeOptions => {
   const { themeMode, themeVariables } = (typeof options === "object" && options !== null ? options : {}) as {
     readonly themeMode?: unknown
     readonly themeVariables?: unknown
@@ -83,7 +97,9 @@ const themeOf = (options: unknown): ThemeOptions => {
 const NAMESPACES: ReadonlyArray<string> = ["eip155", "solana", "bip122", "polkadot"] satisfies ReadonlyArray<ChainNamespace>
 
 /** The network the runtime starts on when nothing is stored: the host's default, else its first (read as given). */
-const firstNetworkOf = (options: unknown): Shell["firstNetwork"] => {
+const firstNetworkOf = (options: unknown): Shell["firstNetwork"] => readSafely(() => firstNetworkAsGiven(options), undefined)
+
+const firstNetworkAsGiven = (options: unknown): Shell["firstNetwork"] => {
   const { defaultNetwork, networks } = (typeof options === "object" && options !== null ? options : {}) as {
     readonly defaultNetwork?: unknown
     readonly networks?: unknown
