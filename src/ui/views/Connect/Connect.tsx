@@ -31,6 +31,9 @@ import type { ViewProps } from "../types"
 import { choiceOf, connectorEntry, connectorsReported, installedConnectors, listingEntry, type WalletEntry, walletEntry } from "../walletEntries"
 import * as styles from "./Connect.css"
 
+/** Installed wallets listed here at most; the rest are in All wallets. */
+const INSTALLED_SHOWN = 8
+
 /** The Connect view. */
 export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const { options } = useWalletRuntime()
@@ -48,13 +51,18 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const push = useAtomSet(pushRouteFn)
 
   const order = connectorGroupOrder(options.features.connectorTypeOrder)
+  const showAllWallets =
+    options.features.allWallets && (options.allWallets === "SHOW" || (options.allWallets === "ONLY_MOBILE" && isMobile))
+  // A page may announce hundreds of wallets: this view lists the first few, the virtualised All wallets list has them
+  // all (installed ones first), so going back here never renders them all at once.
+  const installed = installedConnectors(connectors)
   // The service's featured list puts the host's featured wallets first, then the recommended ones.
   const hostFeatured = options.featuredWalletIds ?? []
   const isHostFeatured = (listing: (typeof featured)[number]) => hostFeatured.includes(listing.wallet.id)
   const groups: Partial<Record<ConnectorGroup, ReadonlyArray<WalletEntry>>> = {
     walletConnect: connectors.filter((c) => c.type === "WALLET_CONNECT").map(connectorEntry),
     recent: recent.map((wallet) => walletEntry(wallet, connectors)),
-    injected: installedConnectors(connectors).map(connectorEntry),
+    injected: (showAllWallets ? installed.slice(0, INSTALLED_SHOWN) : installed).map(connectorEntry),
     featured: featured.filter(isHostFeatured).map((listing) => listingEntry(listing, connectors)),
     custom: custom.map((listing) => listingEntry(listing, connectors)),
     external: connectors.filter((c) => c.type === "EXTERNAL" || c.type === "AUTH").map(connectorEntry),
@@ -67,8 +75,6 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const placesHeld: Partial<Record<ConnectorGroup, number>> = featuredPending
     ? { featured: featuredExpected, recommended: FEATURED_WALLETS_COUNT - featuredExpected }
     : {}
-  const showAllWallets =
-    options.features.allWallets && (options.allWallets === "SHOW" || (options.allWallets === "ONLY_MOBILE" && isMobile))
 
   const row = ({ group, item }: { readonly group: ConnectorGroup; readonly item: WalletEntry }) => (
     <div role="listitem" key={`${group}:${item.key}`}>

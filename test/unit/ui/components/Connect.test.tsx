@@ -160,3 +160,21 @@ describe("Connect: the order of its groups", () => {
     expect(skeletons(dialog)).toHaveLength(FEATURED_WALLETS_COUNT)
   })
 })
+
+describe("Connect with a page that announces many wallets", () => {
+  it("lists the first 8 installed wallets and leaves the rest to All wallets, which lists every one", async () => {
+    const many = Array.from({ length: 30 }, (_, i) =>
+      testWallet({ id: `wallet-${i}`, name: `Announced ${String(i).padStart(2, "0")}`, rdns: `example.announced${i}` })
+    )
+    const http = makeFakeHttp(() => ({ status: 200, json: { data: [], count: 0 } }))
+    runtime = runtimeFor(many, { http: http.layer })
+    renderHost(runtime)
+    await act(() => runtime!.run(Effect.flatMap(Modal, (m) => m.open({ view: "Connect" }))))
+    const dialog = await findView("Connect")
+    await within(dialog).findByRole("button", { name: /Announced 00/ })
+    expect(within(dialog).getAllByRole("button", { name: /^Announced/ })).toHaveLength(8)
+    fireEvent.click(within(dialog).getByRole("button", { name: "All wallets" }))
+    const all = await findView("AllWallets")
+    expect(await within(all).findByText(/30 wallets|Announced 29/)).toBeTruthy()
+  })
+})
