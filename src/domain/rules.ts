@@ -15,7 +15,10 @@ import {
   ZERO_BALANCE_DISPLAY
 } from "./constants"
 
-/** Every view of the modal (spec point 2), plus the network list and the "What is a wallet?" help. */
+/**
+ * Every view of the modal (spec point 2), plus the network list, the "What is a wallet?" help, and the account's
+ * Send (form, review, result) and Receive views.
+ */
 export const ModalView = Schema.Literals([
   "Connect",
   "Account",
@@ -31,7 +34,11 @@ export const ModalView = Schema.Literals([
   "SIWXSignMessage",
   "ApproveTransaction",
   "RegisterAccountName",
-  "RegisterAccountNameSuccess"
+  "RegisterAccountNameSuccess",
+  "Send",
+  "SendReview",
+  "SendResult",
+  "Receive"
 ])
 /** A view of the modal. */
 export type ModalView = typeof ModalView.Type

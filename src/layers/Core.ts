@@ -1,6 +1,6 @@
 /**
  * The runtime core every environment shares: connection, networks, the modal and the connect flow, the account's
- * data and actions, the catalogue, notifications and analytics, and the start-up work (alerts about the options,
+ * data and actions, the send form, the catalogue, notifications and analytics, and the start-up work (alerts about the options,
  * restoring a stored session). It needs Storage, Config, Platform, the connectors, the chain adapters, the RPC
  * transport and an HttpClient from the environment's layer.
  */
@@ -20,6 +20,7 @@ import { Notifications } from "../services/Notifications"
 import { Platform } from "../services/Platform"
 import { Portfolio } from "../services/Portfolio"
 import { RpcTransport } from "../services/RpcTransport/RpcTransport"
+import { Send } from "../services/Send"
 import { Storage } from "../services/Storage/Storage"
 import { Theme } from "../services/Theme"
 import { WalletActions } from "../services/WalletActions"
@@ -41,6 +42,7 @@ export type WalletServices =
   | BlockchainApi
   | Portfolio
   | WalletActions
+  | Send
   | WalletCatalog
   | Analytics
   | Theme
@@ -66,6 +68,7 @@ const startUp = (alerts: ReadonlyArray<Alert>) =>
 /** The core services over an environment. */
 export const coreLayer = (environment: Layer.Layer<Environment>, alerts: ReadonlyArray<Alert> = []): Layer.Layer<WalletServices> =>
   startUp(alerts).pipe(
+    Layer.provideMerge(Send.layer),
     Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletActions.layer, WalletCatalog.layer, Theme.layer)),
     Layer.provideMerge(Portfolio.layer),
     Layer.provideMerge(Networks.layer),

@@ -39,6 +39,11 @@ export type Route =
   | { readonly view: "ApproveTransaction" }
   | { readonly view: "RegisterAccountName" }
   | { readonly view: "RegisterAccountNameSuccess" }
+  // The send form's data (what, how much, to whom, how it went) is the Send service's state: the three steps read it.
+  | { readonly view: "Send" }
+  | { readonly view: "SendReview" }
+  | { readonly view: "SendResult" }
+  | { readonly view: "Receive" }
 
 /** The route of one view. */
 export type RouteOf<V extends ModalView> = Extract<Route, { readonly view: V }>

@@ -51,6 +51,10 @@ const WalletConnectBasic = lazyView(() => import("./WalletConnect/WalletConnectB
 const ConnectingWalletConnect = lazyView(() =>
   import("./WalletConnect/ConnectingWalletConnect").then((m) => m.ConnectingWalletConnect)
 )
+const Send = lazyView(() => import("./Send/Send").then((m) => m.Send))
+const SendReview = lazyView(() => import("./Send/SendReview").then((m) => m.SendReview))
+const SendResult = lazyView(() => import("./Send/SendResult").then((m) => m.SendResult))
+const Receive = lazyView(() => import("./Receive/Receive").then((m) => m.Receive))
 /** Views of later issues: they say so instead of showing an empty or fake screen. */
 const notYet = <V extends ModalView>(title: string): ViewEntry<V> => ({
   title,
@@ -94,7 +98,19 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
   SIWXSignMessage: notYet("Sign in"),
   ApproveTransaction: notYet("Approve transaction"),
   RegisterAccountName: notYet("Register a name"),
-  RegisterAccountNameSuccess: notYet("Name registered")
+  RegisterAccountNameSuccess: notYet("Name registered"),
+  Send: { title: "Send", description: "Choose what to send, how much and to whom.", Component: Send },
+  SendReview: {
+    title: "Review",
+    description: "Check the transfer and its network fee, then confirm it in your wallet.",
+    Component: SendReview
+  },
+  SendResult: { title: "Send", description: "How your transfer is going.", Component: SendResult },
+  Receive: {
+    title: "Receive",
+    description: "Your address as a QR code, to copy or scan, and the networks it receives on.",
+    Component: Receive
+  }
 }
 
 /**
@@ -108,7 +124,9 @@ export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> 
   Connect: ["ConnectingExternal", "AllWallets", "WalletConnectBasic", "WhatIsAWallet"],
   WhatIsAWallet: ["AllWallets"],
   AllWallets: ["ConnectingExternal", "ConnectingWalletConnect"],
-  Account: ["Networks", "Connect"],
+  Account: ["Networks", "Connect", "Send", "Receive"],
+  Send: ["SendReview"],
+  SendReview: ["SendResult"],
   Networks: ["UnsupportedChain"],
   UnsupportedChain: ["Networks", "Connect"]
 }
