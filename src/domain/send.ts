@@ -10,10 +10,12 @@ import { Result } from "effect"
 import type { AccountType } from "./Account"
 import { NATIVE_TOKEN_ADDRESS } from "./Api"
 import type { ChainNamespace } from "./Caip"
+import type { WalletFeature } from "./constants"
 import { SendFormInvalid } from "./errors"
 import { formatAmount, formatUnits, formatUsd, parseUnits } from "./format"
 import type { CaipNetwork } from "./Network"
 import type { Nft, TokenBalance } from "./Portfolio"
+import { orderWalletFeatures } from "./rules"
 import { coinTypeForChainId, hasInsufficientGas, validateEvmAddress, validateSolanaAddress } from "./validation"
 
 /** How long the receiver field waits after the last keystroke before a name is looked up. */
@@ -322,3 +324,22 @@ export const receiveNetworks = (
   networks: ReadonlyArray<CaipNetwork>,
   namespace: ChainNamespace
 ): ReadonlyArray<CaipNetwork> => networks.filter((network) => network.chainNamespace === namespace)
+
+/** The wallet features whose views exist; onramp and swaps join when they land. */
+const LANDED_FEATURES: ReadonlyArray<WalletFeature> = ["receive", "send"]
+
+/** The families whose adapters build transfers. */
+const SENDING_FAMILIES: ReadonlyArray<ChainNamespace> = ["eip155", "solana"]
+
+/**
+ * The Account view's feature buttons: the features the host has on, in its `walletFeaturesOrder` or the spec's
+ * (onramp, swaps, receive, send), keeping those that exist, and Send only in a family that can send.
+ * @example accountFeatures({ send: true, receive: true }, "eip155") // ["receive", "send"]
+ */
+export const accountFeatures = (
+  features: Partial<Record<WalletFeature, boolean>> & { readonly walletFeaturesOrder?: ReadonlyArray<WalletFeature> | undefined },
+  namespace: ChainNamespace
+): ReadonlyArray<WalletFeature> =>
+  orderWalletFeatures(features, features.walletFeaturesOrder).filter(
+    (feature) => LANDED_FEATURES.includes(feature) && (feature !== "send" || SENDING_FAMILIES.includes(namespace))
+  )

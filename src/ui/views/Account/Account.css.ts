@@ -23,6 +23,15 @@ export const address = style({ margin: 0, color: vars.color.textMuted, fontSize:
 /** The native balance. */
 export const balance = style({ margin: 0, fontSize: vars.fontSize.title, color: vars.color.textMuted, fontWeight: 600 })
 
+/** The USD total of the account's tokens, under the balance. */
+export const usdTotal = style({ margin: 0, fontSize: vars.fontSize.small, color: vars.color.textMuted })
+
+/** The link to the account on the network's explorer. */
+export const explorer = style({ color: vars.accent, fontWeight: 600, fontSize: vars.fontSize.small })
+
+/** The wallet feature buttons, side by side and sharing the width (they wrap on a narrow phone). */
+export const features = style({ display: "flex", flexWrap: "wrap", gap: vars.space.s, selectors: { "& > *": { flex: "1 1 0" } } })
+
 /** What shows when the balance cannot be had. */
 export const balanceUnavailable = style({ margin: 0, fontSize: vars.fontSize.small, color: vars.color.textMuted })
 

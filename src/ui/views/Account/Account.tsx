@@ -1,18 +1,23 @@
 /**
  * Account: the connected account — name and avatar when its identity gives them, address (4…6 characters, with a
- * copy button), native balance (3 decimals) from the blockchain service, the network (to switch), the
- * Tokens/NFTs/Activity tabs, and disconnect.
+ * copy button and a link to the explorer), native balance (3 decimals) and the USD total of its tokens from the
+ * blockchain service, the wallet features the host has on (in the spec's order: onramp, swaps, receive, send — those
+ * that exist), the network (to switch), the Tokens/NFTs/Activity tabs, and disconnect.
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useEffect } from "react"
 import type { Balance as BalanceValue } from "../../../domain/Account"
-import { truncateAddress } from "../../../domain/format"
+import type { WalletFeature } from "../../../domain/constants"
+import { formatUsd, truncateAddress } from "../../../domain/format"
+import { totalUsdValue } from "../../../domain/portfolioView"
+import { accountFeatures, explorerAddressUrl, explorerHost } from "../../../domain/send"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
-import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
+import { accountBalanceAtom, accountIdentityAtom, accountTokenBalancesAtom } from "../../atoms/account"
 import { activeAccountAtom, disconnectFn } from "../../atoms/connection"
 import { closeModalFn, pushRouteFn, resetRouteFn } from "../../atoms/modal"
 import { showSnackbarFn } from "../../atoms/notifications"
 import { activeNetworkAtom } from "../../atoms/networks"
+import { openSendFn } from "../../atoms/send"
 import { Avatar } from "../../components/Avatar/Avatar"
 import { Button, IconButton } from "../../components/Button/Button"
 import { accountLabel, balanceText } from "../../components/display"
@@ -21,6 +26,8 @@ import { ListItem } from "../../components/ListItem/ListItem"
 import { NetworkIcon } from "../../components/NetworkIcon/NetworkIcon"
 import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
+import { useWalletRuntime } from "../../react/context"
+import { visuallyHidden } from "../../theme/theme.css"
 import type { ViewProps } from "../types"
 import { visitorError } from "../errorText"
 import { useAction } from "../useAction"
@@ -40,6 +47,22 @@ function Balance(props: { readonly result: AsyncResult.AsyncResult<BalanceValue 
   return <Spinner label="Loading balance" />
 }
 
+/** The USD value of the account's tokens, once the service gave them (nothing while loading or unavailable). */
+function UsdTotal(): ReactNode {
+  const total = useAtomValue(accountTokenBalancesAtom, (result) =>
+    AsyncResult.isSuccess(result) ? totalUsdValue(result.value) : undefined
+  )
+  if (total === undefined) return null
+  return (
+    <p className={styles.usdTotal}>
+      <span className={visuallyHidden}>Total value: </span>
+      {formatUsd(total)}
+    </p>
+  )
+}
+
+const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { receive: "Receive", send: "Send" }
+
 /** The Account view. */
 export function Account(_props: ViewProps<"Account">): ReactNode {
   const account = useAtomValue(activeAccountAtom)
@@ -51,6 +74,8 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const disconnect = useAction(disconnectFn)
   const balance = useAtomValue(accountBalanceAtom)
   const identity = useAtomValue(accountIdentityAtom, (result) => AsyncResult.getOrElse(result, () => undefined))
+  const openSend = useAtomSet(openSendFn)
+  const { options } = useWalletRuntime()
 
   const disconnected = disconnect.status._tag === "Done"
   useEffect(() => {
@@ -83,6 +108,10 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const profileName = identity?.profileName ?? account.profileName
   const profileImage = identity?.profileImage ?? account.profileImage
   const hasName = profileName !== undefined && profileName !== null
+  const explorerUrl = network?.blockExplorers?.default.url
+  const explorerHref = account.namespace === undefined ? undefined : explorerAddressUrl(explorerUrl, account.namespace, address)
+  const features = account.namespace === undefined ? [] : accountFeatures(options.features, account.namespace)
+  const runFeature = (feature: WalletFeature) => (feature === "send" ? openSend({}) : push({ view: "Receive" }))
   return (
     <>
       <div className={styles.profile}>
@@ -95,7 +124,23 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
         </div>
         {hasName && <p className={styles.address}>{truncateAddress(address)}</p>}
         <Balance result={balance} />
+        <UsdTotal />
+        {explorerHref !== undefined && explorerUrl !== undefined && (
+          <a className={styles.explorer} href={explorerHref} target="_blank" rel="noopener noreferrer">
+            View on {explorerHost(explorerUrl)}
+            <span className={visuallyHidden}> (opens the explorer)</span>
+          </a>
+        )}
       </div>
+      {features.length > 0 && (
+        <div className={styles.features} role="group" aria-label="Wallet features">
+          {features.map((feature) => (
+            <Button key={feature} variant="secondary" onClick={() => runFeature(feature)}>
+              {FEATURE_LABELS[feature] ?? feature}
+            </Button>
+          ))}
+        </div>
+      )}
       {network !== undefined && (
         <ListItem
           icon={<NetworkIcon network={network} />}

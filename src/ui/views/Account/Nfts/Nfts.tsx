@@ -1,17 +1,21 @@
 /**
  * The NFTs tab: the NFTs the account holds on its network (spam left out), two per row with picture and name, more
  * as the grid's end comes into view; choosing one shows its details (picture, collection, token id, standard) and a
- * link to the explorer. A failed read says 'Failed to fetch NFTs' with a retry.
+ * link to the explorer, and Send (when the host has it on) to send that NFT. A failed read says 'Failed to fetch NFTs'
+ * with a retry.
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react"
 import type { Nft } from "../../../../domain/Portfolio"
 import { explorerNftUrl } from "../../../../domain/portfolioView"
+import { nftAssetOf } from "../../../../domain/send"
 import { useAtomSet, useAtomValue } from "../../../atom-react/hooks"
 import { loadMoreNftsAtom, nftsAtom } from "../../../atoms/account"
 import { activeNetworkAtom } from "../../../atoms/networks"
+import { openSendFn } from "../../../atoms/send"
 import { Button } from "../../../components/Button/Button"
 import { ListItemSkeleton } from "../../../components/ListItem/ListItem"
+import { useWalletRuntime } from "../../../react/context"
 import { visuallyHidden } from "../../../theme/theme.css"
 import { LoadMore } from "../LoadMore/LoadMore"
 import * as styles from "./Nfts.css"
@@ -27,6 +31,8 @@ function Picture(props: { readonly nft: Nft }): ReactNode {
 
 function Detail(props: { readonly nft: Nft; readonly explorerUrl: string | undefined; readonly onBack: () => void }): ReactNode {
   const { nft } = props
+  const { options } = useWalletRuntime()
+  const openSend = useAtomSet(openSendFn)
   const heading = useRef<HTMLHeadingElement>(null)
   // The detail replaces the card that had focus: focus goes to its heading, so the keyboard user is not lost.
   useEffect(() => heading.current?.focus(), [])
@@ -53,6 +59,7 @@ function Detail(props: { readonly nft: Nft; readonly explorerUrl: string | undef
           <span className={visuallyHidden}> (opens the explorer)</span>
         </a>
       )}
+      {options.features.send && <Button onClick={() => openSend({ nft: nftAssetOf(nft) })}>Send</Button>}
       <Button variant="secondary" icon="back" onClick={props.onBack}>
         All NFTs
       </Button>
