@@ -50,10 +50,10 @@ const wusd = (balance: bigint): FungibleAsset => ({
 const sol = (balance: bigint): FungibleAsset => ({ ...eth(balance, 150), name: "Solana", symbol: "SOL", decimals: 9 })
 const nft: NftAsset = {
   kind: "nft",
-  id: "0xC0ffee254729296a45a3885639AC7E10F9d54979/2",
+  id: "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512/2",
   name: "WRC #2",
   collection: "Wallet Runtime Collectibles",
-  contract: "0xC0ffee254729296a45a3885639AC7E10F9d54979",
+  contract: "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
   tokenId: "2",
   imageUrl: null
 }
