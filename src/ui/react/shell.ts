@@ -6,6 +6,7 @@
 import type { ThemeMode } from "../../domain/Account"
 import type { ChainNamespace } from "../../domain/Caip"
 import type { ThemeVariables } from "../../domain/Options"
+import { readSafely } from "../../domain/readSafely"
 import type { WalletRuntime, WalletRuntimeSettings } from "../../runtime"
 import { hasStoredConnection } from "../../services/Storage/paths"
 import { OPENING_VIEWS, preloadViews } from "../views/registry"
@@ -58,18 +59,8 @@ const THEME_MODES: ReadonlyArray<string> = ["light", "dark"] satisfies ReadonlyA
 // the options are decoded; names are checked then too.
 const SAFE_THEME_VALUE = /^[^;{}<>\\]*$/
 
-/**
- * Reads the host's options as given, or gives `fallback` when reading them throws (a throwing getter, a revoked
- * Proxy): the provider must render its children whatever it was handed; the runtime's decode says what is wrong.
- */
-const readSafely = <A>(read: () => A, fallback: A): A => {
-  try {
-    return read()
-  } catch {
-    return fallback
-  }
-}
-
+// The host's options are read as given before the runtime decodes them: a read that throws (a throwing getter, a
+// revoked Proxy) gives way to the fallback, so the provider renders whatever it was handed.
 /** The host's theme as given, read without decoding (decoding is the runtime's): shown until the runtime is there. */
 const themeOf = (options: unknown): ThemeOptions => readSafely(() => themeAsGiven(options), { themeMode: undefined, themeVariables: undefined })
 
