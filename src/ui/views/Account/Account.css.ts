@@ -1,4 +1,4 @@
-import { style } from "@vanilla-extract/css"
+import { globalStyle, style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
 /** Avatar, name and balance, centred. */
@@ -30,7 +30,10 @@ export const usdTotal = style({ margin: 0, fontSize: vars.fontSize.small, color:
 export const explorer = style({ color: vars.accent, fontWeight: 600, fontSize: vars.fontSize.small })
 
 /** The wallet feature buttons, side by side and sharing the width (they wrap on a narrow phone). */
-export const features = style({ display: "flex", flexWrap: "wrap", gap: vars.space.s, selectors: { "& > *": { flex: "1 1 0" } } })
+export const features = style({ display: "flex", flexWrap: "wrap", gap: vars.space.s })
+
+// Each child shares the width (a child selector is a global style in vanilla-extract).
+globalStyle(`${features} > *`, { flex: "1 1 0" })
 
 /** What shows when the balance cannot be had. */
 export const balanceUnavailable = style({ margin: 0, fontSize: vars.fontSize.small, color: vars.color.textMuted })

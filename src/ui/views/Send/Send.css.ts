@@ -1,4 +1,4 @@
-import { style } from "@vanilla-extract/css"
+import { globalStyle, style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
 /** The form: its fields one under the other. */
@@ -76,7 +76,10 @@ export const value = style({ margin: 0, textAlign: "right", overflowWrap: "anywh
 export const usd = style({ display: "block", color: vars.color.textMuted, fontWeight: 400 })
 
 /** The buttons at the bottom of a step. */
-export const actions = style({ display: "flex", gap: vars.space.s, flexWrap: "wrap", selectors: { "& > *": { flex: "1 1 0" } } })
+export const actions = style({ display: "flex", gap: vars.space.s, flexWrap: "wrap" })
+
+// Each child shares the width (a child selector is a global style in vanilla-extract).
+globalStyle(`${actions} > *`, { flex: "1 1 0" })
 
 /** The result's headline: what happened to the transfer. */
 export const status = style({
