@@ -10,6 +10,7 @@ import { backClosesModal, type ModalView, openingView } from "../domain/rules"
 import type { WalletCatalogEntry } from "../domain/Wallet"
 import { ChainAdapters } from "./ChainAdapter"
 import { Connection } from "./Connection"
+import { Analytics } from "./Analytics"
 import { Notifications } from "./Notifications"
 import { Platform } from "./Platform"
 
@@ -143,6 +144,7 @@ export class Modal extends Context.Service<
       const adapters = yield* ChainAdapters
       const platform = yield* Platform
       const notifications = yield* Notifications
+      const analytics = yield* Analytics
       const state = yield* SubscriptionRef.make<ModalState>(closedState)
       const scope = yield* Effect.scope
       const pending = new Map<number, Deferred.Deferred<never, RequestRejectedByModal>>()
@@ -173,6 +175,7 @@ export class Modal extends Context.Service<
           isMobile: platform.isMobile
         })
         const opened: Route = route !== undefined && route.view === view ? route : ({ view } as Route)
+        if (!(yield* SubscriptionRef.get(state)).open) yield* analytics.record("MODAL_OPEN", { connected: (yield* connectedAddress) !== undefined, view })
         yield* SubscriptionRef.update(state, (s) => {
           const waiting = s.open ? undefined : s.history[0]
           const reuse = waiting !== undefined && Object.keys(opened).length === 1 && waiting.route.view === opened.view
@@ -194,6 +197,7 @@ export class Modal extends Context.Service<
           return
         }
         yield* SubscriptionRef.update(state, (s) => ({ ...closedState, history: [entry(CONNECT.route)], signInRequired: s.signInRequired }))
+        yield* analytics.record("MODAL_CLOSE", { connected: (yield* connectedAddress) !== undefined })
         yield* rejectOpenRequests
       }).pipe(Effect.withSpan("Modal.close"))
 

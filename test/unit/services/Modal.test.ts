@@ -6,6 +6,7 @@ import { localChainA } from "../../../src/domain/networks"
 import { ChainAdapters } from "../../../src/services/ChainAdapter"
 import { Connectors } from "../../../src/services/connectors/Connectors"
 import { makeFakeChainAdapter, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
+import { Analytics } from "../../../src/services/Analytics"
 import { Config } from "../../../src/services/Config"
 import { Connection } from "../../../src/services/Connection"
 import { currentEntry, currentRoute, Modal } from "../../../src/services/Modal"
@@ -19,6 +20,7 @@ const makeLayer = (options: { readonly adapters?: boolean; readonly isMobile?: b
   Effect.gen(function* () {
     const wallet = yield* makeFakeWallet({ families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } } })
     return Modal.layer.pipe(
+      Layer.provideMerge(Analytics.layerNone),
       Layer.provideMerge(Connection.layer),
       Layer.provideMerge(Notifications.layer),
       Layer.provide(Storage.layerMemory),

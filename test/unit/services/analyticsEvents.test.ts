@@ -50,6 +50,7 @@ const visit = (options: Record<string, unknown>, http: ReturnType<typeof service
       wallet.script.signError = new UserRejected({ code: 4001 })
       yield* Effect.ignore(actions.signMessage("again"))
       yield* actions.send({ to: ALICE, value: 1n })
+      yield* (yield* Modal).close
       yield* settle
     }).pipe(Effect.provide(testLayer(decoded, { wallets: [wallet], httpClient: http.layer })))
   })
@@ -61,7 +62,7 @@ describe("what the visitor does is recorded, when analytics is allowed", () => {
       yield* visit({}, http)
       // Each is sent in the background, so their order on the wire is not promised.
       expect([...namesSent(http)].sort()).toEqual(
-        ["CONNECT_SUCCESS", "SWITCH_NETWORK", "SIGN_MESSAGE_SUCCESS", "SIGN_MESSAGE_ERROR", "SEND_INITIATED", "SEND_SUCCESS"].sort()
+        ["MODAL_OPEN", "CONNECT_SUCCESS", "SWITCH_NETWORK", "SIGN_MESSAGE_SUCCESS", "SIGN_MESSAGE_ERROR", "SEND_INITIATED", "SEND_SUCCESS", "MODAL_CLOSE"].sort()
       )
       const connected = eventsSent(http).find((event) => event.props.event === "CONNECT_SUCCESS")
       expect(connected?.props).toMatchObject({ address: ALICE, properties: { name: "MetaMask", namespaces: ["eip155"] } })
