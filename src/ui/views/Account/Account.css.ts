@@ -23,9 +23,6 @@ export const address = style({ margin: 0, color: vars.color.textMuted, fontSize:
 /** The native balance. */
 export const balance = style({ margin: 0, fontSize: vars.fontSize.title, color: vars.color.textMuted, fontWeight: 600 })
 
-/** The USD total of the account's tokens, under the balance. */
-export const usdTotal = style({ margin: 0, fontSize: vars.fontSize.small, color: vars.color.textMuted })
-
 /** The link to the account on the network's explorer. */
 export const explorer = style({ color: vars.accent, fontWeight: 600, fontSize: vars.fontSize.small })
 

@@ -1,18 +1,17 @@
 /**
  * Account: the connected account — name and avatar when its identity gives them, address (4…6 characters, with a
- * copy button and a link to the explorer), native balance (3 decimals) and the USD total of its tokens from the
- * blockchain service, the wallet features the host has on (in the spec's order: onramp, swaps, receive, send — those
- * that exist), the network (to switch), the Tokens/NFTs/Activity tabs, and disconnect.
+ * copy button and a link to the explorer), native balance (3 decimals) from the blockchain service, the wallet
+ * features the host has on (in the spec's order: onramp, swaps, receive, send — those that exist), the network (to
+ * switch), the Tokens/NFTs/Activity tabs (the Tokens tab heads its list with the USD total), and disconnect.
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useEffect } from "react"
 import type { Balance as BalanceValue } from "../../../domain/Account"
 import type { WalletFeature } from "../../../domain/constants"
-import { formatUsd, truncateAddress } from "../../../domain/format"
-import { totalUsdValue } from "../../../domain/portfolioView"
+import { truncateAddress } from "../../../domain/format"
 import { accountFeatures, explorerAddressUrl, explorerHost } from "../../../domain/send"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
-import { accountBalanceAtom, accountIdentityAtom, accountTokenBalancesAtom } from "../../atoms/account"
+import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
 import { activeAccountAtom, disconnectFn } from "../../atoms/connection"
 import { closeModalFn, pushRouteFn, resetRouteFn } from "../../atoms/modal"
 import { showSnackbarFn } from "../../atoms/notifications"
@@ -45,20 +44,6 @@ function Balance(props: { readonly result: AsyncResult.AsyncResult<BalanceValue 
     return <p className={styles.balanceUnavailable}>{visitorError(result.cause).message}</p>
   }
   return <Spinner label="Loading balance" />
-}
-
-/** The USD value of the account's tokens, once the service gave them (nothing while loading or unavailable). */
-function UsdTotal(): ReactNode {
-  const total = useAtomValue(accountTokenBalancesAtom, (result) =>
-    AsyncResult.isSuccess(result) ? totalUsdValue(result.value) : undefined
-  )
-  if (total === undefined) return null
-  return (
-    <p className={styles.usdTotal}>
-      <span className={visuallyHidden}>Total value: </span>
-      {formatUsd(total)}
-    </p>
-  )
 }
 
 const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { receive: "Receive", send: "Send" }
@@ -124,7 +109,6 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
         </div>
         {hasName && <p className={styles.address}>{truncateAddress(address)}</p>}
         <Balance result={balance} />
-        <UsdTotal />
         {explorerHref !== undefined && explorerUrl !== undefined && (
           <a className={styles.explorer} href={explorerHref} target="_blank" rel="noopener noreferrer">
             View on {explorerHost(explorerUrl)}
