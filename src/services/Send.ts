@@ -11,7 +11,6 @@
 import { Context, Effect, FiberHandle, Layer, Option, Result, Stream, SubscriptionRef } from "effect"
 import type { AccountType } from "../domain/Account"
 import type { CaipAddress, ChainNamespace } from "../domain/Caip"
-import type { GasEstimationFailed } from "../domain/errors"
 import type { CaipNetwork } from "../domain/Network"
 import { explorerTransactionUrl } from "../domain/portfolioView"
 import {
@@ -141,7 +140,7 @@ export const nativeAsset = (state: SendState): FungibleAsset | undefined =>
 /** The words for a fee that could not be estimated: the node's reason, without its "execution reverted" prefix. */
 export const feeFailureText = (error: FeeError): string => {
   if (error._tag === "SendFormInvalid") return error.message
-  const reason = (error as GasEstimationFailed).reason?.replace(/^.*execution reverted:?\s*/i, "").trim() ?? ""
+  const reason = error.reason?.replace(/^.*execution reverted:?\s*/i, "").trim() ?? ""
   return reason.length > 0 ? `This transfer would fail: ${reason}` : "This transfer would fail on the network."
 }
 

@@ -55,6 +55,16 @@ export function SendResult(_props: ViewProps<"SendResult">): ReactNode {
   const amount = state?.reviewed?.lines.amount.text
   const waiting = submit._tag === "Idle" || submit._tag === "Signing" || submit._tag === "Confirming"
   const failure = submit._tag === "Failed" ? visitorErrorOf(submit.error) : undefined
+  if (submit._tag === "Idle" && state?.reviewed === undefined) {
+    return (
+      <>
+        <Notice variant="info">Nothing has been sent: fill in the form first.</Notice>
+        <Button variant="secondary" icon="back" fullWidth onClick={() => back(undefined)}>
+          Back
+        </Button>
+      </>
+    )
+  }
   return (
     <>
       <div className={styles.status} role="status">
