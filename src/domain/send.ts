@@ -163,8 +163,8 @@ export const maxAmount = (asset: FungibleAsset, fee: bigint): bigint => {
   return asset.balance > fee ? asset.balance - fee : 0n
 }
 
-/** The native coin's amount in USD (0 without a price). */
-export const usdValueOf = (units: bigint, decimals: number, priceUsd: number): number =>
+// An amount in USD (0 without a price).
+const usdValueOf = (units: bigint, decimals: number, priceUsd: number): number =>
   priceUsd > 0 ? Number(formatUnits(units, decimals)) * priceUsd : 0
 
 /** What the gas check needs: the native coin, the fee (in its base units) and the account's type. */
@@ -189,8 +189,8 @@ export const gasInsufficient = (input: GasInput): boolean => {
   })
 }
 
-/** The words of the gas check when it fails. */
-export const notEnoughForFee = (native: Pick<FungibleAsset, "symbol">): string => `Not enough ${native.symbol} to pay the network fee`
+// The words of the gas check when it fails.
+const notEnoughForFee = (native: Pick<FungibleAsset, "symbol">): string => `Not enough ${native.symbol} to pay the network fee`
 
 /** What the form holds and knows when it is checked. */
 export interface SendCheck {
