@@ -17,12 +17,19 @@ interface ChunkBudget {
 // Budgets: the size measured when each was set, plus room for small changes (about 15 %). Raising one is a decision
 // to say in the issue note, with the reason.
 const BUDGETS: ReadonlyArray<ChunkBudget> = [
-  { feature: "at start: provider, hooks, Connect button; networks, constants, formatting (shell, plain)", files: /^(shell|plain)-/, budgetKiB: 10.3 },
+  // Raised from 10.3 (issue 16): the theme values' CSS grammar and the guarded reads of the host's options run before
+  // the runtime's code, so a hostile value never reaches the page or its server-rendered HTML.
+  { feature: "at start: provider, hooks, Connect button; networks, constants, formatting (shell, plain)", files: /^(shell|plain)-/, budgetKiB: 12.5 },
   { feature: "at idle or first intent: the runtime's services (core)", files: /^core-/, budgetKiB: 110 },
   { feature: "at idle or first intent: modal frame, host buttons, atoms (view)", files: /^view-/, budgetKiB: 8.2 },
   { feature: "view parts shared by the lazy views", files: /^(ListItem|WalletIcon|NetworkIcon|display|walletEntries|errorText|useAction|platform)-/, budgetKiB: 5.8 },
   { feature: "Connect view", files: /^Connect-/, budgetKiB: 1.4 },
-  { feature: "Account view", files: /^Account(Tabs)?-/, budgetKiB: 1.9 },
+  // Raised from 1.9 (issue 12): the wallet feature buttons, the explorer link, the tabs' lazy panels and their events.
+  { feature: "Account view", files: /^Account(Tabs)?-/, budgetKiB: 2.8 },
+  { feature: "Account tabs' panels (Tokens, NFTs, Activity)", files: /^(Tokens|Nfts|Activity|LoadMore)-/, budgetKiB: 4.3 },
+  { feature: "Send views (form, review, result)", files: /^(Send|Send\.css|SendReview|SendResult)-/, budgetKiB: 4.2 },
+  { feature: "Receive view", files: /^Receive-/, budgetKiB: 0.9 },
+  { feature: "QR code renderer (WalletConnect, Receive)", files: /^QrCode-/, budgetKiB: 5.2 },
   { feature: "All wallets view", files: /^AllWallets-/, budgetKiB: 13.1 },
   { feature: "Networks view", files: /^(Networks|NetworkList)-/, budgetKiB: 1.4 },
   { feature: "Connecting view (installed wallet)", files: /^ConnectingExternal-/, budgetKiB: 1.1 },

@@ -15,6 +15,9 @@ import { Notifications } from "./Notifications"
 import { Platform } from "./Platform"
 import { makeServiceClient, SDK_TYPE, SDK_VERSION } from "./serviceHttp"
 
+/** How long after the visitor's action its event is sent: the action's own work is done by then. */
+export const ANALYTICS_SEND_DELAY_MS = 500
+
 /** Free properties of an event. */
 export type AnalyticsProperties = Readonly<Record<string, unknown>>
 
@@ -92,30 +95,49 @@ export class Analytics extends Context.Service<
         const enabled = hostAllows ? serviceAllows : Effect.succeed(false)
 
         const scope = yield* Effect.scope
-        const track = Effect.fn("Analytics.track")(function* (event: AnalyticsEventName, properties?: AnalyticsProperties) {
-          if (!(yield* enabled)) return
-          const state = yield* SubscriptionRef.get(connection.state)
-          const active = state.activeNamespace === undefined ? undefined : state.namespaces[state.activeNamespace]
-          const address = active?.account.address
-          const body: AnalyticsEvent = {
-            eventId: yield* uuid,
-            url: platform.href ?? "",
-            domain: domainOf(platform.href),
-            timestamp: yield* Clock.currentTimeMillis,
-            props: {
-              type: "track",
-              event,
-              ...(address === undefined ? {} : { address }),
-              ...(properties === undefined ? {} : { properties })
+        // What an event says is taken when it happens (time, address); sending it can wait.
+        const capture = (event: AnalyticsEventName, properties: AnalyticsProperties | undefined) =>
+          Effect.gen(function* () {
+            const state = yield* SubscriptionRef.get(connection.state)
+            const active = state.activeNamespace === undefined ? undefined : state.namespaces[state.activeNamespace]
+            const address = active?.account.address
+            const timestamp = yield* Clock.currentTimeMillis
+            return { event, properties, address, timestamp }
+          })
+
+        const send = (captured: Effect.Success<ReturnType<typeof capture>>) =>
+          Effect.gen(function* () {
+            if (!hostAllows || !(yield* enabled)) return
+            const { event, properties, address, timestamp } = captured
+            const body: AnalyticsEvent = {
+              eventId: yield* uuid,
+              url: platform.href ?? "",
+              domain: domainOf(platform.href),
+              timestamp,
+              props: {
+                type: "track",
+                event,
+                ...(address === undefined ? {} : { address }),
+                ...(properties === undefined ? {} : { properties })
+              }
             }
-          }
-          yield* service
-            .json({ method: "POST", path: "/e", query: { projectId }, body }, AnalyticsEventAccepted)
-            .pipe(Effect.catch((error) => Effect.logDebug(`Analytics event ${event} lost: ${error.message}`)))
+            yield* service
+              .json({ method: "POST", path: "/e", query: { projectId }, body }, AnalyticsEventAccepted)
+              .pipe(Effect.catch((error) => Effect.logDebug(`Analytics event ${event} lost: ${error.message}`)))
+          })
+
+        const track = Effect.fn("Analytics.track")(function* (event: AnalyticsEventName, properties?: AnalyticsProperties) {
+          if (!hostAllows) return
+          yield* send(yield* capture(event, properties))
         })
 
+        // The visitor's click and what it shows come first: the event (taken now) is sent a moment later.
         const record = (event: AnalyticsEventName, properties?: AnalyticsProperties) =>
-          Effect.asVoid(Effect.forkIn(track(event, properties), scope))
+          hostAllows
+            ? Effect.flatMap(capture(event, properties), (captured) =>
+                Effect.asVoid(Effect.forkIn(Effect.andThen(Effect.sleep(ANALYTICS_SEND_DELAY_MS), send(captured)), scope))
+              )
+            : Effect.void
 
         return { enabled, track, record }
       })

@@ -419,7 +419,10 @@ export class Send extends Context.Service<
       const submit = (reviewed: ReviewedSend, namespace: ChainNamespace, network: CaipNetwork | undefined) =>
         Effect.gen(function* () {
           yield* update((s) => ({ ...s, submit: { _tag: "Signing" } }))
-          const hash = yield* actions.send(sendRequestOf(reviewed.send), namespace).pipe(
+          // This flow's views say what happens (sent, failed, confirmed): snackbars would say it twice. Only a result
+          // that comes once the visitor has left the result view is said by a snackbar.
+          const resultShown = Effect.map(SubscriptionRef.get(modal.state), (m) => m.open && m.history.at(-1)?.route.view === "SendResult")
+          const hash = yield* actions.send(sendRequestOf(reviewed.send), namespace, { quiet: true, resultShown }).pipe(
             Effect.tapError((error) => update((s) => ({ ...s, submit: { _tag: "Failed", error, hash: undefined, explorerUrl: undefined } })))
           )
           const explorerUrl = explorerUrlOf(network, hash)

@@ -54,6 +54,14 @@ const WALLET_WORDS: ReadonlyArray<WalletRequestError["_tag"]> = [
   "WalletNoAnswer"
 ]
 
+/** How a send is told to the visitor, for a caller that shows its progress itself (the Send view). */
+export interface SendOptions {
+  /** The caller shows 'sent' and a failure in place: no snackbar for them. */
+  readonly quiet?: boolean | undefined
+  /** Asked when the transaction is final: `true` while the caller still shows its result, so no snackbar says it. */
+  readonly resultShown?: Effect.Effect<boolean> | undefined
+}
+
 /** A transaction the visitor sent that is not final yet. */
 export interface PendingTransaction {
   /** The account it was sent from. */
@@ -68,7 +76,7 @@ export class WalletActions extends Context.Service<
     /** Signs a text message with the wallet of the family in front (or of `namespace`). */
     readonly signMessage: (message: string, namespace?: ChainNamespace) => Effect.Effect<string, SignError | NoAccount>
     /** Sends a transfer or call; the transaction hash (EVM) or signature (Solana) once the wallet sent it. */
-    readonly send: (request: SendRequest, namespace?: ChainNamespace) => Effect.Effect<string, SendError | NoAccount>
+    readonly send: (request: SendRequest, namespace?: ChainNamespace, options?: SendOptions) => Effect.Effect<string, SendError | NoAccount>
     /** Waits until a transaction sent from the account in front is final (25 s at most), then refreshes balances. */
     readonly waitForTransaction: (
       hash: string,
@@ -100,12 +108,21 @@ export class WalletActions extends Context.Service<
       // said, balances are read again, and it leaves the pending list. Waiting for it joins that follower.
       const followers = new Map<string, Fiber.Fiber<TransactionConfirmation, WaitError>>()
 
-      const follow = (adapter: ChainAdapter, session: AccountSession, hash: string, caipAddress: CaipAddress | undefined) =>
+      const sayUnlessShown = (resultShown: Effect.Effect<boolean>, variant: "success" | "error", message: string) =>
+        Effect.flatMap(resultShown, (shown) => (shown ? Effect.void : notifications.showSnackbar(variant, message)))
+
+      const follow = (
+        adapter: ChainAdapter,
+        session: AccountSession,
+        hash: string,
+        caipAddress: CaipAddress | undefined,
+        resultShown: Effect.Effect<boolean> = Effect.succeed(false)
+      ) =>
         adapter.waitForTransaction(hash, session.network).pipe(
           Effect.tapError((error) =>
-            notifications.showSnackbar("error", error._tag === "TransactionReverted" ? `Transaction failed: ${error.message}` : error.message)
+            sayUnlessShown(resultShown, "error", error._tag === "TransactionReverted" ? `Transaction failed: ${error.message}` : error.message)
           ),
-          Effect.tap(() => notifications.showSnackbar("success", CONFIRMED)),
+          Effect.tap(() => sayUnlessShown(resultShown, "success", CONFIRMED)),
           Effect.ensuring(
             Effect.gen(function* () {
               followers.delete(hash)
@@ -155,13 +172,14 @@ export class WalletActions extends Context.Service<
         )
       })
 
-      const send = Effect.fn("WalletActions.send")(function* (request: SendRequest, namespace?: ChainNamespace) {
+      const send = Effect.fn("WalletActions.send")(function* (request: SendRequest, namespace?: ChainNamespace, options: SendOptions = {}) {
         const { adapter, session, family } = yield* inFront(namespace)
-        yield* analytics.record("SEND_INITIATED", { network: session.network.caipNetworkId, token: request.token ?? "native" })
+        const asset = "nft" in request && request.nft !== undefined ? "nft" : (request.token ?? "native")
+        yield* analytics.record("SEND_INITIATED", { network: session.network.caipNetworkId, token: asset })
         const hash = yield* withinWalletAnswerTime(adapter.send(session, request)).pipe(
           Effect.tapError((error) => analytics.record("SEND_ERROR", { network: session.network.caipNetworkId, message: error.message })),
           Effect.tapError((error) =>
-            error instanceof UserRejected
+            error instanceof UserRejected || options.quiet === true
               ? Effect.void
               : notifications.showSnackbar(
                   "error",
@@ -169,7 +187,7 @@ export class WalletActions extends Context.Service<
                 )
           )
         )
-        yield* notifications.showSnackbar("success", SENT)
+        if (options.quiet !== true) yield* notifications.showSnackbar("success", SENT)
         yield* analytics.record("SEND_SUCCESS", { network: session.network.caipNetworkId, hash })
         const caipAddress = (yield* SubscriptionRef.get(connection.state)).namespaces[family]?.account.caipAddress
         if (caipAddress !== undefined) {
@@ -183,7 +201,7 @@ export class WalletActions extends Context.Service<
           })
           yield* SubscriptionRef.update(pending, (list) => [{ caipAddress, transaction }, ...list].slice(0, PENDING_TRANSACTIONS_MAX))
         }
-        followers.set(hash, yield* Effect.forkIn(follow(adapter, session, hash, caipAddress), scope))
+        followers.set(hash, yield* Effect.forkIn(follow(adapter, session, hash, caipAddress, options.resultShown), scope))
         return hash
       })
 

@@ -10,6 +10,7 @@ import type { ChainAdapter } from "../../../src/services/ChainAdapter"
 import { Connection } from "../../../src/services/Connection"
 import { FAKE_EVM_FEE, type FakeWallet, makeFakeChainAdapter, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { currentRoute, Modal } from "../../../src/services/Modal"
+import { Notifications } from "../../../src/services/Notifications"
 import { Portfolio } from "../../../src/services/Portfolio"
 import { chosenAsset, Send, type SendState } from "../../../src/services/Send"
 import { type FakeHttp, makeFakeHttp } from "../support/fakeHttpClient"
@@ -300,6 +301,9 @@ describe("Send", () => {
           yield* sendUntil((state) => state.submit._tag === "Confirmed")
           expect(wallet.calls.filter((call) => call.startsWith("send:"))).toEqual([`send:${BOB}:500000000000000000`, `send:${BOB}:500000000000000000`])
           expect(yield* view).toBe("SendResult")
+          // The result view says it; no snackbar says it again ('Transaction started', 'Transaction confirmed').
+          yield* TestClock.adjust("1 second")
+          expect((yield* SubscriptionRef.get((yield* Notifications).state)).snackbar).toBeUndefined()
           // Done: a fresh form, back on the account.
           yield* send.finish
           expect(yield* view).toBe("Account")

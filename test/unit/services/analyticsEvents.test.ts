@@ -1,10 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import type { AnalyticsEventName } from "../../../src/domain/analytics"
 import { localChainA, localChainB } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import { UserRejected } from "../../../src/domain/errors"
 import { testLayer } from "../../../src/layers/Test"
+import { ANALYTICS_SEND_DELAY_MS } from "../../../src/services/Analytics"
 import { ConnectFlow } from "../../../src/services/ConnectFlow"
 import { makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { Modal } from "../../../src/services/Modal"
@@ -27,8 +29,11 @@ interface SentEvent {
 const eventsSent = (http: ReturnType<typeof service>) => http.to("/e").map((request) => request.body as SentEvent)
 const namesSent = (http: ReturnType<typeof service>) => eventsSent(http).map((event) => event.props.event)
 
-/** Lets the events recorded in the background reach the fake service. */
-const settle = Effect.forEach(Array.from({ length: 30 }), () => Effect.yieldNow, { discard: true })
+/** Lets the events recorded in the background reach the fake service (each is sent a moment after its action). */
+const settle = Effect.forEach(Array.from({ length: 30 }), () => Effect.yieldNow, { discard: true }).pipe(
+  Effect.andThen(TestClock.adjust(ANALYTICS_SEND_DELAY_MS)),
+  Effect.andThen(Effect.forEach(Array.from({ length: 30 }), () => Effect.yieldNow, { discard: true }))
+)
 
 const visit = (options: Record<string, unknown>, http: ReturnType<typeof service>) =>
   Effect.gen(function* () {
@@ -79,6 +84,25 @@ describe("what the visitor does is recorded, when analytics is allowed", () => {
       const hostOff = service(true)
       yield* visit({ enableAnalytics: false }, hostOff)
       expect(analyticsCalls(hostOff)).toEqual([])
+    })
+  )
+})
+
+describe("the visitor's action comes first", () => {
+  it.effect("an event is taken when it happens (its time) and sent a moment later, not during the action", () =>
+    Effect.gen(function* () {
+      const http = service(true)
+      const decoded = decodeOptionsSync({ projectId: "p", networks: [localChainA], endpoints: { walletCatalog: "http://catalog.test" } })
+      yield* TestClock.adjust(1_000)
+      yield* Effect.gen(function* () {
+        yield* (yield* Modal).open()
+        yield* Effect.forEach(Array.from({ length: 30 }), () => Effect.yieldNow, { discard: true })
+        expect(http.requests).toEqual([])
+        yield* TestClock.adjust(ANALYTICS_SEND_DELAY_MS)
+        yield* Effect.forEach(Array.from({ length: 30 }), () => Effect.yieldNow, { discard: true })
+        expect(namesSent(http)).toEqual(["MODAL_OPEN"])
+        expect((http.to("/e")[0]?.body as { timestamp: number }).timestamp).toBe(1_000)
+      }).pipe(Effect.provide(testLayer(decoded, { httpClient: http.layer })))
     })
   )
 })
