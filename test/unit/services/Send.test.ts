@@ -64,7 +64,7 @@ const alice = (family: "eip155" | "solana" = "eip155") =>
         : { solana: { accounts: [{ address: SOL_ALICE, type: "eoa" }], chainId: localSolana.id } }
   })
 
-type Services = Send | Modal | Connection | Portfolio
+type Services = Send | Modal | Connection | Portfolio | Notifications
 
 /** Runs `body` with Alice connected on Local Chain A (or Solana) over the fake wallet and blockchain service. */
 const withAlice = <A, E>(
