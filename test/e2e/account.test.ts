@@ -1,0 +1,115 @@
+/**
+ * The account's tabs with real data: Chromium against the built demo on the local stack (anvil with the dev tokens
+ * and collectibles, the services indexing them). Tokens lists what the chain holds with USD values, NFTs shows the
+ * collectibles without the spam airdrop, Activity shows the visitor's own transaction; the tabs work by keyboard
+ * and pass axe.
+ */
+import AxeBuilder from "@axe-core/playwright"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { DevstackInfo } from "../../devstack/main"
+import type { Started } from "../../devstack/lib/Started"
+import { type Browser, launchBrowser } from "./support/browser"
+import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
+import { installInjectedWallet } from "./support/injectedWallet"
+
+let stack: Started<DevstackInfo>
+let demo: Started<{ readonly url: string }>
+let outDir: string
+let browser: Browser
+let page: Page
+
+const dialog = () => page.getByRole("dialog")
+const accountButton = () => page.getByRole("button", { name: /alice\.wallet\.test/ })
+const panel = () => dialog().getByRole("tabpanel")
+const tab = (name: string) => dialog().getByRole("tab", { name })
+
+const axeViolations = async () => {
+  const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
+  return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
+}
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), "wr-demo-account-"))
+  const [started] = await Promise.all([startDemoStack(), buildDemo(outDir)])
+  stack = started
+  demo = await serveDemo(outDir, stack.info)
+  const evm = stack.info.config.evm
+  if (evm === null) throw new Error("the demo stack has no EVM part")
+  browser = await launchBrowser()
+  await installInjectedWallet(browser.context, {
+    privateKeys: evm.accounts.slice(0, 1).map((account) => account.privateKey as `0x${string}`),
+    chains: evm.chains.map((chain) => ({ chainId: chain.chainId, name: `Local ${chain.chainId}`, rpcUrl: chain.rpcUrl })),
+    chainId: 31337,
+    approve: () => "approve"
+  })
+  page = browser.page
+  await page.goto(demo.info.url)
+  await page.getByRole("button", { name: "Connect wallet" }).click()
+  await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).click()
+  await accountButton().waitFor()
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await demo?.stop()
+  await stack?.stop()
+  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
+})
+
+describe("the account's tabs on the local stack", () => {
+  it("Tokens: the dev account's ETH, WUSD and WUSDT with quantities and USD values, highest value first, and the total", async () => {
+    await accountButton().click()
+    const list = panel().getByRole("list", { name: "Tokens" })
+    await list.waitFor()
+    const rows = await list.getByRole("listitem").allTextContents()
+    const symbols = rows.map((row) => row.match(/ (ETH|WUSD|WUSDT)\$/)?.[1])
+    expect(symbols).toEqual(expect.arrayContaining(["ETH", "WUSD", "WUSDT"]))
+    const values = rows.map((row) => Number((row.match(/\$([\d,]+\.\d{2})$/)?.[1] ?? "NaN").replace(/,/g, "")))
+    expect(values.every(Number.isFinite)).toBe(true)
+    expect([...values].sort((a, b) => b - a)).toEqual(values)
+    expect(rows.find((row) => row.includes("WUSD$"))).toMatch(/10,000 WUSD\$10,000\.00$/)
+    const total = (await panel().getByText(/^\$[\d,]+\.\d{2}$/).first().textContent()) ?? ""
+    expect(Number(total.replace(/[$,]/g, ""))).toBeCloseTo(values.reduce((a, b) => a + b, 0), 1)
+    expect(await axeViolations()).toEqual([])
+  })
+
+  it("NFTs: the three collectibles with pictures, no spam airdrop; one's details by keyboard, and back", async () => {
+    // The tab list moves with the arrow keys, as WAI-ARIA tabs do.
+    await tab("Tokens").focus()
+    await page.keyboard.press("ArrowRight")
+    await expect.poll(() => tab("NFTs").getAttribute("aria-selected")).toBe("true")
+    const grid = panel().getByRole("list", { name: "NFTs" })
+    await grid.waitFor()
+    const names = await grid.getByRole("button").allTextContents()
+    expect(names).toHaveLength(3)
+    expect(names.every((name) => name.startsWith("Wallet Runtime Collectibles #"))).toBe(true)
+    expect(names.join()).not.toContain("Claim Your Reward")
+    await expect.poll(() => grid.locator("img").evaluateAll((images) => images.every((img) => (img as HTMLImageElement).naturalWidth > 0))).toBe(true)
+    expect(await axeViolations()).toEqual([])
+    await grid.getByRole("button").first().focus()
+    await page.keyboard.press("Enter")
+    const heading = panel().getByRole("heading")
+    await expect.poll(() => heading.evaluate((element) => element === document.activeElement)).toBe(true)
+    expect(await panel().getByText("Token ID").count()).toBe(1)
+    expect(await axeViolations()).toEqual([])
+    await panel().getByRole("button", { name: "All NFTs" }).click()
+    await grid.waitFor()
+  })
+
+  it("Activity: the visitor's own transaction from the page is listed, signed, after it is sent", async () => {
+    await page.keyboard.press("Escape")
+    await dialog().waitFor({ state: "detached" })
+    await page.locator("main").getByRole("button", { name: "Send", exact: true }).click()
+    await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 20_000 }).toMatch(/confirmed in block/)
+    await accountButton().click()
+    await tab("Activity").click()
+    const today = panel().getByRole("region", { name: "Today" })
+    await today.waitFor()
+    await expect.poll(() => today.getByRole("listitem").first().textContent()).toMatch(/^Sent.*ETH/)
+    expect(await axeViolations()).toEqual([])
+  })
+})
