@@ -1,22 +1,37 @@
 /**
  * The Tokens / NFTs / Activity tabs of the account, a WAI-ARIA tab list: arrow keys, Home and End move between tabs.
- * Each panel's code is its own chunk, fetched when its tab is first shown, so the first click never pays for it.
+ * Each panel's code is its own chunk, fetched once the Account view is shown (the first click never pays for it),
+ * and shown the moment it arrives: our own loader rather than `React.lazy`, whose Suspense fallback, once shown,
+ * holds the panel back for React's reveal throttle.
  */
-import { type ComponentType, type KeyboardEvent, lazy, type ReactNode, Suspense, useId, useRef, useState } from "react"
+import { type ComponentType, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react"
 import { useAtomSet } from "../../atom-react/hooks"
 import { recordEventFn } from "../../atoms/analytics"
 import { ListItemSkeleton } from "../../components/ListItem/ListItem"
 import * as styles from "./Account.css"
 
-const Tokens = lazy(() => import("./Tokens/Tokens").then((module) => ({ default: module.Tokens })))
-const Nfts = lazy(() => import("./Nfts/Nfts").then((module) => ({ default: module.Nfts })))
-const Activity = lazy(() => import("./Activity/Activity").then((module) => ({ default: module.Activity })))
+/** A panel's code, fetched once; `loaded` gives it once it is there. */
+const panel = (importer: () => Promise<ComponentType>) => {
+  let component: ComponentType | undefined
+  let pending: Promise<ComponentType> | undefined
+  return {
+    loaded: () => component,
+    load: () =>
+      (pending ??= importer().then(
+        (loaded) => (component = loaded),
+        (error: unknown) => {
+          pending = undefined
+          throw error
+        }
+      ))
+  }
+}
 
-const TABS: ReadonlyArray<{ readonly id: string; readonly label: string; readonly Panel: ComponentType }> = [
-  { id: "tokens", label: "Tokens", Panel: Tokens },
-  { id: "nfts", label: "NFTs", Panel: Nfts },
-  { id: "activity", label: "Activity", Panel: Activity }
-]
+const TABS = [
+  { id: "tokens", label: "Tokens", panel: panel(() => import("./Tokens/Tokens").then((module) => module.Tokens)) },
+  { id: "nfts", label: "NFTs", panel: panel(() => import("./Nfts/Nfts").then((module) => module.Nfts)) },
+  { id: "activity", label: "Activity", panel: panel(() => import("./Activity/Activity").then((module) => module.Activity)) }
+] as const
 
 /** What shows while a panel's code arrives. */
 function PanelLoading(): ReactNode {
@@ -28,12 +43,35 @@ function PanelLoading(): ReactNode {
   )
 }
 
+/** The selected panel, once its code is there (a failed fetch is tried again when the tab is chosen again). */
+function Panel(props: { readonly tab: (typeof TABS)[number] }): ReactNode {
+  const { panel } = props.tab
+  const [, arrived] = useState(0)
+  const Loaded = panel.loaded()
+  useEffect(() => {
+    if (Loaded !== undefined) return
+    let live = true
+    panel.load().then(
+      () => live && arrived((n) => n + 1),
+      () => {}
+    )
+    return () => {
+      live = false
+    }
+  }, [Loaded, panel])
+  return Loaded === undefined ? <PanelLoading /> : <Loaded />
+}
+
 /** The account's tabs. */
 export function AccountTabs(): ReactNode {
   const [selected, setSelected] = useState(0)
   const baseId = useId()
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([])
   const record = useAtomSet(recordEventFn)
+  // The other panels' code comes once the account is shown, so choosing a tab shows it at once.
+  useEffect(() => {
+    for (const tab of TABS) void tab.panel.load().catch(() => {})
+  }, [])
   const select = (index: number) => {
     setSelected(index)
     tabRefs.current[index]?.focus()
@@ -81,9 +119,7 @@ export function AccountTabs(): ReactNode {
         id={`${baseId}-${current.id}-panel`}
         aria-labelledby={`${baseId}-${current.id}-tab`}
       >
-        <Suspense fallback={<PanelLoading />}>
-          <current.Panel />
-        </Suspense>
+        <Panel key={current.id} tab={current} />
       </div>
     </div>
   )
