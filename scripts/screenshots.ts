@@ -83,6 +83,24 @@ const main = () =>
         await dialog().getByRole("button", { name: "Disconnect" }).waitFor()
         await page.waitForLoadState("networkidle")
         await shot(at("account"))
+        for (const name of ["NFTs", "Activity"]) {
+          await dialog().getByRole("tab", { name }).click()
+          await page.waitForLoadState("networkidle")
+          await shot(at(`account-${name.toLowerCase()}`))
+        }
+        await dialog().getByRole("tab", { name: "NFTs" }).click()
+        await dialog().getByRole("tabpanel").getByRole("button").first().click()
+        await dialog().getByText("Token ID").waitFor()
+        await page.waitForLoadState("networkidle")
+        await shot(at("account-nft-detail"))
+        for (const feature of ["Receive", "Send"]) {
+          await dialog().getByRole("tab", { name: "Tokens" }).click()
+          await dialog().getByRole("button", { name: feature, exact: true }).click()
+          await dialog().getByRole("heading", { name: feature }).waitFor()
+          await page.waitForLoadState("networkidle")
+          await shot(at(feature.toLowerCase()))
+          await dialog().getByRole("button", { name: "Back" }).click()
+        }
         await close()
 
         await page.getByRole("button", { name: /Network: / }).click()
