@@ -105,11 +105,57 @@ describe("the account's tabs on the local stack", () => {
     await dialog().waitFor({ state: "detached" })
     await page.locator("main").getByRole("button", { name: "Send", exact: true }).click()
     await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 20_000 }).toMatch(/confirmed in block/)
+    // The host's own send, with the modal closed: its result reaches the visitor in the page's polite region.
+    const region = page.locator('[data-wallet-runtime="notifications"]')
+    expect(await region.getAttribute("aria-live")).toBe("polite")
+    await expect.poll(() => region.textContent()).toMatch(/Transaction (started|confirmed)/)
     await accountButton().click()
     await tab("Activity").click()
     const today = panel().getByRole("region", { name: "Today" })
     await today.waitFor()
     await expect.poll(() => today.getByRole("listitem").first().textContent()).toMatch(/^Sent.*ETH/)
     expect(await axeViolations()).toEqual([])
+  })
+})
+
+describe("analytics on the local stack", () => {
+  const eventsOf = async (projectId: string): Promise<ReadonlyArray<string>> => {
+    const services = stack.info.config.services?.url ?? ""
+    const answer = (await (await fetch(`${services}/__events?projectId=${projectId}`)).json()) as {
+      events: ReadonlyArray<{ event: { props: { event: string } } }>
+    }
+    return answer.events.map((recorded) => recorded.event.props.event)
+  }
+
+  it("the demo's project allows analytics: what the visitor did above was recorded, after the fact", async () => {
+    const projectId = stack.info.config.services?.defaultProjectId ?? ""
+    await expect.poll(() => eventsOf(projectId)).toEqual(
+      expect.arrayContaining(["MODAL_OPEN", "SELECT_WALLET", "CONNECT_SUCCESS", "VIEW_TAB", "MODAL_CLOSE"])
+    )
+  })
+
+  it("a project whose service says analytics is off: the visitor's actions send no event at all", async () => {
+    const quiet = await serveDemo(outDir, stack.info, {}, { projectId: "devstack-no-analytics" })
+    const before = browser.requests.length
+    try {
+      // Another origin: the visitor connects afresh there.
+      await page.goto(quiet.info.url)
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).click()
+      await accountButton().click()
+      await tab("Activity").click()
+      await panel().getByRole("region", { name: "Today" }).waitFor()
+      await page.keyboard.press("Escape")
+      await dialog().waitFor({ state: "detached" })
+      // The first event asks the service's config (a moment after the action); an event would be posted right after.
+      const paths = () => browser.requests.slice(before).map((url) => new URL(url).pathname)
+      await expect.poll(() => paths().filter((path) => path === "/getAnalyticsConfig").length).toBe(1)
+      await page.waitForLoadState("networkidle")
+      expect(paths().filter((path) => path === "/e")).toEqual([])
+      expect(paths().filter((path) => path === "/getAnalyticsConfig")).toHaveLength(1)
+      expect(await eventsOf("devstack-no-analytics")).toEqual([])
+    } finally {
+      await quiet.stop()
+    }
   })
 })

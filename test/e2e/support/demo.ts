@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { extname, join, normalize } from "node:path"
 import { fileURLToPath } from "node:url"
-import { demoStackConfig, injectDemoConfig } from "../../../devstack/demoConfig"
+import { type DemoStackConfig, demoStackConfig, injectDemoConfig } from "../../../devstack/demoConfig"
 import { type DevstackInfo, type DevstackPart, startDevstack } from "../../../devstack/main"
 import type { Started } from "../../../devstack/lib/Started"
 import { type Browser, launchBrowser } from "./browser"
@@ -30,13 +30,17 @@ const TYPES: Record<string, string> = {
   ".json": "application/json"
 }
 
-/** Serves a built demo on loopback, injecting the stack's config into index.html; `headers` go on every answer. */
+/**
+ * Serves a built demo on loopback, injecting the stack's config into index.html (with `configChanges` over it, e.g.
+ * another projectId); `headers` go on every answer.
+ */
 export const serveDemo = async (
   outDir: string,
   stack: DevstackInfo,
-  headers: Readonly<Record<string, string>> = {}
+  headers: Readonly<Record<string, string>> = {},
+  configChanges: Partial<DemoStackConfig> = {}
 ): Promise<Started<{ readonly url: string }>> => {
-  const config = demoStackConfig(stack.config)
+  const config = { ...demoStackConfig(stack.config), ...configChanges }
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "")
     const file = join(outDir, path === "/" ? "index.html" : path)
