@@ -10,12 +10,10 @@ import { Result } from "effect"
 import type { AccountType } from "./Account"
 import { NATIVE_TOKEN_ADDRESS } from "./Api"
 import type { ChainNamespace } from "./Caip"
-import type { WalletFeature } from "./constants"
 import { SendFormInvalid } from "./errors"
 import { formatAmount, formatUnits, formatUsd, parseUnits } from "./format"
 import type { CaipNetwork } from "./Network"
-import type { Nft, TokenBalance } from "./Portfolio"
-import { orderWalletFeatures } from "./rules"
+import type { TokenBalance } from "./Portfolio"
 import { coinTypeForChainId, hasInsufficientGas, validateEvmAddress, validateSolanaAddress } from "./validation"
 
 /** How long the receiver field waits after the last keystroke before a name is looked up. */
@@ -101,17 +99,6 @@ export const fungibleAssetsOf = (
   }
   return [head, ...assets.filter((asset) => asset.kind !== "native")]
 }
-
-/** An NFT of the NFTs tab as something to send. */
-export const nftAssetOf = (nft: Nft): NftAsset => ({
-  kind: "nft",
-  id: `${accountPart(nft.contract)}/${nft.tokenId}`,
-  name: nft.name,
-  collection: nft.collection.name,
-  contract: accountPart(nft.contract),
-  tokenId: nft.tokenId,
-  imageUrl: nft.imageUrl
-})
 
 /** What the form says is wrong, per field, and for the form as a whole (spec 5's Solana sentence). */
 export interface SendIssues {
@@ -304,42 +291,8 @@ export const reviewOf = (send: ValidSend, native: FungibleAsset, fee: bigint): S
   }
 }
 
-const explorerBase = (explorerUrl: string): string => explorerUrl.replace(/\/+$/, "")
-
-/** The explorer page of an account: `/account/` on Solana and Polkadot explorers, `/address/` elsewhere. */
-export const explorerAddressUrl = (
-  explorerUrl: string | undefined,
-  namespace: ChainNamespace,
-  address: string
-): string | undefined =>
-  explorerUrl === undefined
-    ? undefined
-    : `${explorerBase(explorerUrl)}/${namespace === "solana" || namespace === "polkadot" ? "account" : "address"}/${address}`
-
-/** The name of an explorer for a link's words ('View on etherscan.io'). */
-export const explorerHost = (explorerUrl: string): string => explorerUrl.replace(/^https?:\/\//, "").replace(/\/.*$/, "")
-
 /** The networks an address of a family is valid on: the host's networks of that family, in its order. */
 export const receiveNetworks = (
   networks: ReadonlyArray<CaipNetwork>,
   namespace: ChainNamespace
 ): ReadonlyArray<CaipNetwork> => networks.filter((network) => network.chainNamespace === namespace)
-
-/** The wallet features whose views exist; onramp and swaps join when they land. */
-const LANDED_FEATURES: ReadonlyArray<WalletFeature> = ["receive", "send"]
-
-/** The families whose adapters build transfers. */
-const SENDING_FAMILIES: ReadonlyArray<ChainNamespace> = ["eip155", "solana"]
-
-/**
- * The Account view's feature buttons: the features the host has on, in its `walletFeaturesOrder` or the spec's
- * (onramp, swaps, receive, send), keeping those that exist, and Send only in a family that can send.
- * @example accountFeatures({ send: true, receive: true }, "eip155") // ["receive", "send"]
- */
-export const accountFeatures = (
-  features: Partial<Record<WalletFeature, boolean>> & { readonly walletFeaturesOrder?: ReadonlyArray<WalletFeature> | undefined },
-  namespace: ChainNamespace
-): ReadonlyArray<WalletFeature> =>
-  orderWalletFeatures(features, features.walletFeaturesOrder).filter(
-    (feature) => LANDED_FEATURES.includes(feature) && (feature !== "send" || SENDING_FAMILIES.includes(namespace))
-  )

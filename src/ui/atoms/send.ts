@@ -5,7 +5,8 @@
 import { Effect } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import type * as Atom from "effect/reactivity/Atom"
-import { Send, type SendStart, type SendState } from "../../services/Send"
+import { Send } from "../../services/Send"
+import type { SendStart, SendState } from "../../services/sendState"
 import { mapAtom, stateAtom, walletRuntimeAtom } from "./runtime"
 
 /** The send form's state, as the service holds it. */

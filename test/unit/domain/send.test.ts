@@ -2,10 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
 import { localChainA, localSolana } from "../../../src/domain/networks"
 import type { TokenBalance } from "../../../src/domain/Portfolio"
+import { accountFeatures, explorerAddressUrl } from "../../../src/domain/accountFeatures"
 import {
-  accountFeatures,
   checkSend,
-  explorerAddressUrl,
   type FungibleAsset,
   fungibleAssetsOf,
   gasInsufficient,

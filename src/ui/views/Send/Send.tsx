@@ -7,7 +7,7 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react"
 import { formatAmount, formatUnits, formatUsd, parseUnits, truncateAddress } from "../../../domain/format"
 import type { FungibleAsset, SendAsset } from "../../../domain/send"
-import { chosenAsset, type SendState } from "../../../services/Send"
+import { chosenAsset, type SendState } from "../../../services/sendState"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import {
   chooseSendAssetFn,

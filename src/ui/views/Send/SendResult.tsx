@@ -4,8 +4,8 @@
  * refusal, the wallet's own sentence, the decoded revert reason) with Try again and Edit.
  */
 import { type ReactNode, useEffect, useRef } from "react"
-import { explorerHost } from "../../../domain/send"
-import type { SubmitState } from "../../../services/Send"
+import { explorerHost } from "../../../domain/accountFeatures"
+import type { SubmitState } from "../../../services/sendState"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { goBackFn } from "../../atoms/modal"
 import { confirmSendFn, finishSendFn, sendAtom } from "../../atoms/send"

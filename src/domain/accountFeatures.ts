@@ -1,0 +1,57 @@
+/**
+ * What the Account view and the NFTs tab need of sending without the Send flow's code: which wallet feature buttons
+ * show, an NFT as something to send, and explorer links. Pure, and small, so the Account view (fetched before the
+ * first click) does not carry the send rules.
+ */
+import type { ChainNamespace } from "./Caip"
+import type { WalletFeature } from "./constants"
+import type { Nft } from "./Portfolio"
+import { orderWalletFeatures } from "./rules"
+import type { NftAsset } from "./send"
+
+const accountPart = (caipAddress: string): string => caipAddress.slice(caipAddress.lastIndexOf(":") + 1)
+
+/** An NFT of the NFTs tab as something to send. */
+export const nftAssetOf = (nft: Nft): NftAsset => ({
+  kind: "nft",
+  id: `${accountPart(nft.contract)}/${nft.tokenId}`,
+  name: nft.name,
+  collection: nft.collection.name,
+  contract: accountPart(nft.contract),
+  tokenId: nft.tokenId,
+  imageUrl: nft.imageUrl
+})
+
+const explorerBase = (explorerUrl: string): string => explorerUrl.replace(/\/+$/, "")
+
+/** The explorer page of an account: `/account/` on Solana and Polkadot explorers, `/address/` elsewhere. */
+export const explorerAddressUrl = (
+  explorerUrl: string | undefined,
+  namespace: ChainNamespace,
+  address: string
+): string | undefined =>
+  explorerUrl === undefined
+    ? undefined
+    : `${explorerBase(explorerUrl)}/${namespace === "solana" || namespace === "polkadot" ? "account" : "address"}/${address}`
+
+/** The name of an explorer for a link's words ('View on etherscan.io'). */
+export const explorerHost = (explorerUrl: string): string => explorerUrl.replace(/^https?:\/\//, "").replace(/\/.*$/, "")
+
+/** The wallet features whose views exist; onramp and swaps join when they land. */
+const LANDED_FEATURES: ReadonlyArray<WalletFeature> = ["receive", "send"]
+
+/** The families whose adapters build transfers. */
+const SENDING_FAMILIES: ReadonlyArray<ChainNamespace> = ["eip155", "solana"]
+
+/**
+ * The Account view's feature buttons: the features the host has on, in its `walletFeaturesOrder` or the spec's
+ * (onramp, swaps, receive, send), keeping those that exist, and Send only in a family that can send.
+ * @example accountFeatures({ send: true, receive: true }, "eip155") // ["receive", "send"]
+ */
+export const accountFeatures = (
+  features: Partial<Record<WalletFeature, boolean>> & { readonly walletFeaturesOrder?: ReadonlyArray<WalletFeature> | undefined },
+  namespace: ChainNamespace
+): ReadonlyArray<WalletFeature> =>
+  orderWalletFeatures(features, features.walletFeaturesOrder).filter(
+    (feature) => LANDED_FEATURES.includes(feature) && (feature !== "send" || SENDING_FAMILIES.includes(namespace))
+  )
