@@ -7,7 +7,7 @@
 import { type ComponentType, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react"
 import { useAtomSet } from "../../atom-react/hooks"
 import { recordEventFn } from "../../atoms/analytics"
-import { ListItemSkeleton } from "../../components/ListItem/ListItem"
+import { PanelLoading } from "./PanelStates/PanelStates"
 import * as styles from "./Account.css"
 
 /** A panel's code, fetched once; `loaded` gives it once it is there. */
@@ -33,16 +33,6 @@ const TABS = [
   { id: "activity", label: "Activity", panel: panel(() => import("./Activity/Activity").then((module) => module.Activity)) }
 ] as const
 
-/** What shows while a panel's code arrives. */
-function PanelLoading(): ReactNode {
-  return (
-    <div aria-busy="true">
-      <ListItemSkeleton />
-      <ListItemSkeleton />
-    </div>
-  )
-}
-
 /** The selected panel, once its code is there (a failed fetch is tried again when the tab is chosen again). */
 function Panel(props: { readonly tab: (typeof TABS)[number] }): ReactNode {
   const { panel } = props.tab
@@ -59,7 +49,7 @@ function Panel(props: { readonly tab: (typeof TABS)[number] }): ReactNode {
       live = false
     }
   }, [Loaded, panel])
-  return Loaded === undefined ? <PanelLoading /> : <Loaded />
+  return Loaded === undefined ? <PanelLoading label={`Loading ${props.tab.label}`} rows={2} /> : <Loaded />
 }
 
 /** The account's tabs. */

@@ -59,5 +59,3 @@ export const amount = style({
 /** An amount that came in. */
 export const plus = style({ color: vars.color.success })
 
-/** What shows instead of rows (nothing yet, the failure). */
-export const note = style({ margin: 0, padding: vars.space.l, textAlign: "center", color: vars.color.textMuted, fontSize: vars.fontSize.small })

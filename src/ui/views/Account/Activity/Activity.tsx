@@ -11,11 +11,10 @@ import { activityByDay, activityRow, explorerTransactionUrl } from "../../../../
 import { useAtomSet, useAtomValue } from "../../../atom-react/hooks"
 import { activityAtom, loadMoreActivityAtom } from "../../../atoms/account"
 import { activeNetworkAtom } from "../../../atoms/networks"
-import { Button } from "../../../components/Button/Button"
-import { ListItemSkeleton } from "../../../components/ListItem/ListItem"
 import { WalletIcon } from "../../../components/WalletIcon/WalletIcon"
 import { visuallyHidden } from "../../../theme/theme.css"
 import { LoadMore } from "../LoadMore/LoadMore"
+import { PanelFailure, PanelLoading, PanelNote } from "../PanelStates/PanelStates"
 import * as styles from "./Activity.css"
 
 const timeOf = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" })
@@ -73,26 +72,12 @@ export function Activity(): ReactNode {
   const loadMore = useCallback(() => setLoadMore(undefined), [setLoadMore])
   const state = AsyncResult.getOrElse(result, () => undefined)
   if (state === undefined || (state.loading && state.items.length === 0)) {
-    return (
-      <div aria-busy="true">
-        <span className={visuallyHidden}>Loading activity</span>
-        <ListItemSkeleton />
-        <ListItemSkeleton />
-        <ListItemSkeleton />
-      </div>
-    )
+    return <PanelLoading label="Loading activity" />
   }
   if (state.error !== undefined) {
-    return (
-      <div className={styles.note} role="alert">
-        <p>{state.error.message}</p>
-        <Button variant="secondary" onClick={loadMore}>
-          Try again
-        </Button>
-      </div>
-    )
+    return <PanelFailure message={state.error.message} onRetry={loadMore} />
   }
-  if (state.items.length === 0) return <p className={styles.note}>No activity yet.</p>
+  if (state.items.length === 0) return <PanelNote>No activity yet.</PanelNote>
   const explorerUrl = network?.blockExplorers?.default.url
   return (
     <div>

@@ -62,5 +62,3 @@ export const value = style({ margin: 0, overflowWrap: "anywhere" })
 /** The link to the explorer. */
 export const link = style({ color: vars.accent, fontWeight: 600, fontSize: vars.fontSize.small })
 
-/** What shows instead of the grid (nothing yet, the failure). */
-export const note = style({ margin: 0, padding: vars.space.l, textAlign: "center", color: vars.color.textMuted, fontSize: vars.fontSize.small })

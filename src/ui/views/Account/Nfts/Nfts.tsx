@@ -14,10 +14,10 @@ import { loadMoreNftsAtom, nftsAtom } from "../../../atoms/account"
 import { activeNetworkAtom } from "../../../atoms/networks"
 import { openSendFn } from "../../../atoms/send"
 import { Button } from "../../../components/Button/Button"
-import { ListItemSkeleton } from "../../../components/ListItem/ListItem"
 import { useWalletRuntime } from "../../../react/context"
 import { visuallyHidden } from "../../../theme/theme.css"
 import { LoadMore } from "../LoadMore/LoadMore"
+import { PanelFailure, PanelLoading, PanelNote } from "../PanelStates/PanelStates"
 import * as styles from "./Nfts.css"
 
 const keyOf = (nft: Nft) => `${nft.contract}/${nft.tokenId}`
@@ -76,28 +76,15 @@ export function Nfts(): ReactNode {
   const [chosen, setChosen] = useState<string | undefined>(undefined)
   const state = AsyncResult.getOrElse(result, () => undefined)
   if (state === undefined || (state.loading && state.items.length === 0)) {
-    return (
-      <div aria-busy="true">
-        <span className={visuallyHidden}>Loading NFTs</span>
-        <ListItemSkeleton />
-        <ListItemSkeleton />
-      </div>
-    )
+    return <PanelLoading label="Loading NFTs" rows={2} />
   }
   if (state.error !== undefined) {
-    return (
-      <div className={styles.note} role="alert">
-        <p>{state.error.message}</p>
-        <Button variant="secondary" onClick={loadMore}>
-          Try again
-        </Button>
-      </div>
-    )
+    return <PanelFailure message={state.error.message} onRetry={loadMore} />
   }
   const explorerUrl = network?.blockExplorers?.default.url
   const shown = state.items.find((nft) => keyOf(nft) === chosen)
   if (shown !== undefined) return <Detail nft={shown} explorerUrl={explorerUrl} onBack={() => setChosen(undefined)} />
-  if (state.items.length === 0 && state.done) return <p className={styles.note}>No NFTs on this network yet.</p>
+  if (state.items.length === 0 && state.done) return <PanelNote>No NFTs on this network yet.</PanelNote>
   return (
     <>
       <ul className={styles.grid} aria-label="NFTs">

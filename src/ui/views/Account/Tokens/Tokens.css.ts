@@ -41,5 +41,3 @@ export const detail = style({ color: vars.color.textMuted, fontSize: vars.fontSi
 /** The USD value at the end of a row. */
 export const value = style({ color: vars.color.text, fontWeight: 600, fontVariantNumeric: "tabular-nums" })
 
-/** What shows instead of the list (no tokens, unavailable). */
-export const note = style({ margin: 0, padding: vars.space.l, textAlign: "center", color: vars.color.textMuted, fontSize: vars.fontSize.small })

@@ -12,10 +12,9 @@ import { tokensByValue, totalUsdValue } from "../../../../domain/portfolioView"
 import type { TokenBalanceUnavailable } from "../../../../services/BlockchainApi"
 import { useAtomValue } from "../../../atom-react/hooks"
 import { accountTokenBalancesAtom } from "../../../atoms/account"
-import { ListItemSkeleton } from "../../../components/ListItem/ListItem"
 import { WalletIcon } from "../../../components/WalletIcon/WalletIcon"
-import { visuallyHidden } from "../../../theme/theme.css"
 import { visitorError } from "../../errorText"
+import { PanelLoading, PanelNote } from "../PanelStates/PanelStates"
 import * as styles from "./Tokens.css"
 
 const unsupported = (cause: unknown): boolean =>
@@ -55,7 +54,7 @@ export function Tokens(): ReactNode {
       <>
         <Total value={totalUsdValue(tokens)} />
         {tokens.length === 0 ? (
-          <p className={styles.note}>No tokens on this network yet.</p>
+          <PanelNote>No tokens on this network yet.</PanelNote>
         ) : (
           <ul className={styles.list} aria-label="Tokens">
             {tokens.map((token) => (
@@ -72,18 +71,11 @@ export function Tokens(): ReactNode {
     return (
       <>
         <Total value={0} />
-        <p className={styles.note} role="status">
+        <PanelNote status>
           {unsupportedNetwork ? "Token balances are not available on this network." : visitorError(result.cause).message}
-        </p>
+        </PanelNote>
       </>
     )
   }
-  return (
-    <div aria-busy="true">
-      <span className={visuallyHidden}>Loading tokens</span>
-      <ListItemSkeleton />
-      <ListItemSkeleton />
-      <ListItemSkeleton />
-    </div>
-  )
+  return <PanelLoading label="Loading tokens" />
 }
