@@ -5,20 +5,13 @@
  * and pass axe.
  */
 import AxeBuilder from "@axe-core/playwright"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { DevstackInfo } from "../../devstack/main"
-import type { Started } from "../../devstack/lib/Started"
-import { type Browser, launchBrowser } from "./support/browser"
-import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
+import type { Browser } from "./support/browser"
+import { type OpenDemo, openDemo, serveDemo } from "./support/demo"
 import { installInjectedWallet } from "./support/injectedWallet"
 
-let stack: Started<DevstackInfo>
-let demo: Started<{ readonly url: string }>
-let outDir: string
+let session: OpenDemo
 let browser: Browser
 let page: Page
 
@@ -33,13 +26,10 @@ const axeViolations = async () => {
 }
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "wr-demo-account-"))
-  const [started] = await Promise.all([startDemoStack(), buildDemo(outDir)])
-  stack = started
-  demo = await serveDemo(outDir, stack.info)
-  const evm = stack.info.config.evm
+  session = await openDemo({ name: "account" })
+  const evm = session.stack.config.evm
   if (evm === null) throw new Error("the demo stack has no EVM part")
-  browser = await launchBrowser()
+  browser = session.browser
   await installInjectedWallet(browser.context, {
     privateKeys: evm.accounts.slice(0, 1).map((account) => account.privateKey as `0x${string}`),
     chains: evm.chains.map((chain) => ({ chainId: chain.chainId, name: `Local ${chain.chainId}`, rpcUrl: chain.rpcUrl })),
@@ -47,18 +37,13 @@ beforeAll(async () => {
     approve: () => "approve"
   })
   page = browser.page
-  await page.goto(demo.info.url)
+  await page.goto(session.url)
   await page.getByRole("button", { name: "Connect wallet" }).click()
   await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).click()
   await accountButton().waitFor()
 }, 120_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await demo?.stop()
-  await stack?.stop()
-  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
-})
+afterAll(() => session?.stop())
 
 describe("the account's tabs on the local stack", () => {
   it("Tokens: the dev account's ETH, WUSD and WUSDT with quantities and USD values, highest value first, and the total", async () => {
@@ -120,7 +105,7 @@ describe("the account's tabs on the local stack", () => {
 
 describe("analytics on the local stack", () => {
   const eventsOf = async (projectId: string): Promise<ReadonlyArray<string>> => {
-    const services = stack.info.config.services?.url ?? ""
+    const services = session.stack.config.services?.url ?? ""
     const answer = (await (await fetch(`${services}/__events?projectId=${projectId}`)).json()) as {
       events: ReadonlyArray<{ event: { props: { event: string } } }>
     }
@@ -128,14 +113,14 @@ describe("analytics on the local stack", () => {
   }
 
   it("the demo's project allows analytics: what the visitor did above was recorded, after the fact", async () => {
-    const projectId = stack.info.config.services?.defaultProjectId ?? ""
+    const projectId = session.stack.config.services?.defaultProjectId ?? ""
     await expect.poll(() => eventsOf(projectId)).toEqual(
       expect.arrayContaining(["MODAL_OPEN", "SELECT_WALLET", "CONNECT_SUCCESS", "VIEW_TAB", "MODAL_CLOSE"])
     )
   })
 
   it("a project whose service says analytics is off: the visitor's actions send no event at all", async () => {
-    const quiet = await serveDemo(outDir, stack.info, {}, { projectId: "devstack-no-analytics" })
+    const quiet = await serveDemo(session.outDir, session.stack, {}, { projectId: "devstack-no-analytics" })
     const before = browser.requests.length
     try {
       // Another origin: the visitor connects afresh there.

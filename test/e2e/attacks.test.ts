@@ -5,21 +5,17 @@
  * cycles after which the page holds as many DOM nodes and listeners as before.
  */
 import { createHash } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { CDPSession, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { demoStackConfig, injectDemoConfig } from "../../devstack/demoConfig"
 import type { DevstackInfo } from "../../devstack/main"
-import type { Started } from "../../devstack/lib/Started"
-import { type Browser, launchBrowser } from "./support/browser"
-import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
+import type { Browser } from "./support/browser"
+import { type OpenDemo, openDemo } from "./support/demo"
 import { installInjectedWallet } from "./support/injectedWallet"
 
-let stack: Started<DevstackInfo>
-let demo: Started<{ readonly url: string }>
-let outDir: string
+let session: OpenDemo
 let browser: Browser
 let page: Page
 let cdp: CDPSession
@@ -114,15 +110,12 @@ const cyclesInPage = (kind: "open-close" | "connect-disconnect", count: number) 
     [kind, count] as const
   )
 
-beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "wr-demo-attacks-"))
-  const [started] = await Promise.all([startDemoStack(), buildDemo(outDir)])
-  stack = started
-  const config = demoStackConfig(stack.info.config)
+/** The policy the README gives a host: its own files, the hosts its options name, data: images (generated icons). */
+const strictPolicy = (outDir: string, stack: DevstackInfo): string => {
+  const config = demoStackConfig(stack.config)
   const html = injectDemoConfig(readFileSync(join(outDir, "index.html"), "utf8"), config)
   const origins = namedOrigins(config).join(" ")
-  // What the README tells a host: its own files, the hosts its options name, data: images (generated icons).
-  policy = [
+  return [
     "default-src 'self'",
     `script-src 'self' ${inlineHashes(html, "script").join(" ")}`,
     `style-src 'self' ${inlineHashes(html, "style").join(" ")}`,
@@ -132,10 +125,19 @@ beforeAll(async () => {
     "base-uri 'none'",
     "frame-ancestors 'none'"
   ].join("; ")
-  demo = await serveDemo(outDir, stack.info, { "content-security-policy": policy })
-  const evm = stack.info.config.evm
+}
+
+beforeAll(async () => {
+  session = await openDemo({
+    name: "attacks",
+    headers: (outDir, stack) => {
+      policy = strictPolicy(outDir, stack)
+      return { "content-security-policy": policy }
+    }
+  })
+  const evm = session.stack.config.evm
   if (evm === null) throw new Error("the demo stack has no EVM part")
-  browser = await launchBrowser()
+  browser = session.browser
   await installInjectedWallet(browser.context, {
     privateKeys: evm.accounts.slice(0, 1).map((account) => account.privateKey as `0x${string}`),
     chains: evm.chains.map((chain) => ({ chainId: chain.chainId, name: `Local ${chain.chainId}`, rpcUrl: chain.rpcUrl })),
@@ -151,15 +153,10 @@ beforeAll(async () => {
   page.on("pageerror", (error) => pageErrors.push(error.message))
   cdp = await browser.context.newCDPSession(page)
   await cdp.send("Performance.enable")
-  await page.goto(demo.info.url)
+  await page.goto(session.url)
 }, 120_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await demo?.stop()
-  await stack?.stop()
-  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
-})
+afterAll(() => session?.stop())
 
 describe("a strict Content-Security-Policy", () => {
   it("0 violations: the modal is styled by its stylesheet and a wallet connects, under the policy the README gives", async () => {

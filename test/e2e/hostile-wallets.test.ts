@@ -7,24 +7,17 @@
  * number of times. The longest task of each flood is printed (a figure for the issue, never asserted: timings on a
  * shared 2-core machine are noise).
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { DevstackInfo } from "../../devstack/main"
-import type { Started } from "../../devstack/lib/Started"
 import type { TestWallet } from "../../devstack/wallet/testWallet"
-import { type Browser, launchBrowser } from "./support/browser"
-import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
+import type { Browser } from "./support/browser"
+import { type OpenDemo, openDemo } from "./support/demo"
 import { installInjectedWallet } from "./support/injectedWallet"
 
 const BOB = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
 const ICON_HOST = "icons.attacker.example"
 
-let stack: Started<DevstackInfo>
-let demo: Started<{ readonly url: string }>
-let outDir: string
+let session: OpenDemo
 let browser: Browser
 let page: Page
 let wallet: TestWallet
@@ -115,16 +108,13 @@ const requestsSettled = async () => {
 }
 
 /** Requests the page made since `from` beyond its own files. */
-const requestsSince = (from: number) => browser.requests.slice(from).filter((url) => !url.startsWith(demo.info.url))
+const requestsSince = (from: number) => browser.requests.slice(from).filter((url) => !url.startsWith(session.url))
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "wr-demo-hostile-"))
-  const [started] = await Promise.all([startDemoStack(), buildDemo(outDir)])
-  stack = started
-  demo = await serveDemo(outDir, stack.info)
-  const evm = stack.info.config.evm
+  session = await openDemo({ name: "hostile" })
+  const evm = session.stack.config.evm
   if (evm === null) throw new Error("the demo stack has no EVM part")
-  browser = await launchBrowser()
+  browser = session.browser
   wallet = await installInjectedWallet(browser.context, {
     privateKeys: evm.accounts.slice(0, 2).map((account) => account.privateKey as `0x${string}`),
     chains: evm.chains.map((chain) => ({ chainId: chain.chainId, name: `Local Chain ${chain.chainId === 31337 ? "A" : "B"}`, rpcUrl: chain.rpcUrl })),
@@ -133,15 +123,10 @@ beforeAll(async () => {
   await browser.context.addInitScript(hostileAnnouncements(ICON_HOST, wallet.identity.rdns))
   page = browser.page
   page.on("pageerror", (error) => pageErrors.push(error.message))
-  await page.goto(demo.info.url)
+  await page.goto(session.url)
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await demo?.stop()
-  await stack?.stop()
-  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
-})
+afterAll(() => session?.stop())
 
 describe("hostile announcements", () => {
   it("raise no page error, fetch no icon, and list one row per wallet: the first announcement of an rdns keeps it", async () => {

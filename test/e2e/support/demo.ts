@@ -74,18 +74,47 @@ export interface DemoSession {
   readonly browser: Browser
 }
 
+/** A demo built and served beside stack parts, with a fresh Chromium; `stop` ends all of it and removes the build. */
+export interface OpenDemo extends DemoSession {
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * Builds the demo (into a folder named after `name`) while the stack starts, serves it (with the headers `headers`
+ * makes from the build and the stack, e.g. a Content-Security-Policy) and launches Chromium: a test file's
+ * `beforeAll`, with `stop` for its `afterAll`.
+ */
+export const openDemo = async (
+  options: {
+    readonly name?: string | undefined
+    readonly parts?: ReadonlyArray<DevstackPart> | undefined
+    readonly headers?: ((outDir: string, stack: DevstackInfo) => Readonly<Record<string, string>>) | undefined
+  } = {}
+): Promise<OpenDemo> => {
+  const outDir = mkdtempSync(join(tmpdir(), `wr-demo-${options.name ?? "session"}-`))
+  const [stack] = await Promise.all([startDevstack({ parts: options.parts ?? DEMO_PARTS }), buildDemo(outDir)])
+  const demo = await serveDemo(outDir, stack.info, options.headers?.(outDir, stack.info) ?? {})
+  const browser = await launchBrowser()
+  return {
+    outDir,
+    stack: stack.info,
+    url: demo.info.url,
+    browser,
+    stop: async () => {
+      await browser.close()
+      await demo.stop()
+      await stack.stop()
+      rmSync(outDir, { recursive: true, force: true })
+    }
+  }
+}
+
 /** Runs `use` against a freshly built demo on the given stack parts, then stops all of it and removes the build. */
 export const withDemo = async <A>(parts: ReadonlyArray<DevstackPart>, use: (session: DemoSession) => Promise<A>): Promise<A> => {
-  const outDir = mkdtempSync(join(tmpdir(), "wr-demo-"))
-  const [stack] = await Promise.all([startDevstack({ parts }), buildDemo(outDir)])
-  const demo = await serveDemo(outDir, stack.info)
-  const browser = await launchBrowser()
+  const session = await openDemo({ parts })
   try {
-    return await use({ outDir, stack: stack.info, url: demo.info.url, browser })
+    return await use(session)
   } finally {
-    await browser.close()
-    await demo.stop()
-    await stack.stop()
-    rmSync(outDir, { recursive: true, force: true })
+    await session.stop()
   }
 }

@@ -13,6 +13,7 @@ import { browserEip155Source, makeAnnouncedList } from "../../../src/services/co
 import { makeWalletStandardConnector } from "../../../src/services/connectors/walletStandard"
 import type { Eip1193Provider, Eip6963Info } from "../../../src/services/eip155/eip1193"
 import { walletIcon } from "../../../src/services/generatedIcon"
+import { throwingProxy } from "./hostile"
 
 const ICON = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'/%3E"
 
@@ -28,28 +29,6 @@ const info = (overrides: Partial<Eip6963Info> = {}): Eip6963Info => ({
 
 /** An announcement as the listener receives it: an event whose `detail` holds the wallet. */
 const announcement = (detail: unknown): unknown => new CustomEvent("eip6963:announceProvider", { detail })
-
-const throwingProxy = (): object =>
-  new Proxy(
-    {},
-    {
-      get: () => {
-        throw new Error("hostile read")
-      },
-      has: () => {
-        throw new Error("hostile read")
-      },
-      ownKeys: () => {
-        throw new Error("hostile read")
-      },
-      getOwnPropertyDescriptor: () => {
-        throw new Error("hostile read")
-      },
-      getPrototypeOf: () => {
-        throw new Error("hostile read")
-      }
-    }
-  )
 
 const hostileDetails = (): ReadonlyArray<unknown> => [
   null,

@@ -18,29 +18,10 @@ import { eip1193Events, evmAccountsOf, makeEip1193Connector } from "../../../src
 import { type Eip1193Provider, parseChainId, providerCodeOf } from "../../../src/services/eip155/eip1193"
 import { Storage } from "../../../src/services/Storage/Storage"
 import { makeMemoryWebStorage } from "../support/memoryWebStorage"
+import { throwingProxy } from "./hostile"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 const BOB = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
-
-/** A Proxy that throws on every read, as a hostile script hands one over. */
-const throwing = (): object =>
-  new Proxy([], {
-    get: () => {
-      throw new Error("hostile read")
-    },
-    has: () => {
-      throw new Error("hostile read")
-    },
-    ownKeys: () => {
-      throw new Error("hostile read")
-    },
-    getOwnPropertyDescriptor: () => {
-      throw new Error("hostile read")
-    },
-    getPrototypeOf: () => {
-      throw new Error("hostile read")
-    }
-  })
 
 /** An EIP-1193 provider whose events the test fires, as an extension fires them, straight into the listeners. */
 const makeProvider = () => {
@@ -107,7 +88,7 @@ describe("wallet event floods", () => {
         yield* Effect.gen(function* () {
           const { seen, watcher } = yield* connectAndWatch
           for (let i = 0; i < 1000; i++) {
-            const garbage = [null, 5, {}, "0xZZ", ["0xZZ"], throwing()]
+            const garbage = [null, 5, {}, "0xZZ", ["0xZZ"], throwingProxy([])]
             const payload = i === 999 ? [BOB] : i % 7 === 3 ? garbage[i % garbage.length] : [`0x${(i + 1).toString(16).padStart(40, "0")}`]
             wallet.fire("accountsChanged", payload)
             yield* nextTask
@@ -163,7 +144,7 @@ describe("wallet event floods", () => {
       const wallet = makeProvider()
       yield* Effect.gen(function* () {
         const { connection, seen, watcher } = yield* connectAndWatch
-        for (const payload of [null, 5, {}, "0xZZ", ["0xZZ"], [null], throwing()]) wallet.fire("accountsChanged", payload)
+        for (const payload of [null, 5, {}, "0xZZ", ["0xZZ"], [null], throwingProxy([])]) wallet.fire("accountsChanged", payload)
         for (const payload of [null, "0xZZ", {}, `0x${"f".repeat(300)}`]) wallet.fire("chainChanged", payload)
         yield* nextTask
         yield* TestClock.adjust("50 millis")
@@ -187,9 +168,9 @@ describe("what a wallet sends, read safely", () => {
         const wallet = makeProvider()
         const events = yield* eip1193Events(wallet.provider).pipe(Stream.take(3), Stream.runCollect, Effect.forkChild)
         yield* nextTask
-        for (const payload of [null, throwing(), ["0xZZ"]]) expect(() => wallet.fire("accountsChanged", payload)).not.toThrow()
-        for (const payload of [throwing(), `0x${"f".repeat(300)}`]) expect(() => wallet.fire("chainChanged", payload)).not.toThrow()
-        expect(() => wallet.fire("disconnect", throwing())).not.toThrow()
+        for (const payload of [null, throwingProxy([]), ["0xZZ"]]) expect(() => wallet.fire("accountsChanged", payload)).not.toThrow()
+        for (const payload of [throwingProxy([]), `0x${"f".repeat(300)}`]) expect(() => wallet.fire("chainChanged", payload)).not.toThrow()
+        expect(() => wallet.fire("disconnect", throwingProxy([]))).not.toThrow()
         wallet.fire("accountsChanged", ["0xZZ", BOB.toLowerCase()])
         wallet.fire("chainChanged", "0x7a6a")
         const received: ReadonlyArray<WalletEvent> = yield* Fiber.join(events)
@@ -207,7 +188,7 @@ describe("what a wallet sends, read safely", () => {
   it("accounts: a list of addresses (an empty list too), else nothing", () => {
     expect(evmAccountsOf([])).toEqual([])
     expect(evmAccountsOf([ALICE.toLowerCase(), "nope"])).toEqual([{ address: ALICE, type: "eoa" }])
-    for (const garbage of [null, undefined, 5, {}, "0xZZ", ALICE, ["0xZZ"], [null], throwing()]) expect(evmAccountsOf(garbage)).toBeUndefined()
+    for (const garbage of [null, undefined, 5, {}, "0xZZ", ALICE, ["0xZZ"], [null], throwingProxy([])]) expect(evmAccountsOf(garbage)).toBeUndefined()
     expect(evmAccountsOf(Array.from({ length: 500 }, () => ALICE))).toHaveLength(100)
   })
 
@@ -237,7 +218,7 @@ describe("what a wallet sends, read safely", () => {
   it("an error's code is read without trusting the error", () => {
     expect(providerCodeOf({ code: 1013 })).toBe(1013)
     expect(providerCodeOf(Object.assign(new Error("x"), { code: 4001 }))).toBe(4001)
-    expect(providerCodeOf(throwing())).toBeUndefined()
+    expect(providerCodeOf(throwingProxy([]))).toBeUndefined()
     expect(providerCodeOf({ code: "4001" })).toBeUndefined()
   })
 
