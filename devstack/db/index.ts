@@ -1,0 +1,109 @@
+/**
+ * The services' database: Postgres through `effect/sql` and `@effect/sql-pg`, the same code and migrations whether it
+ * is the embedded PGlite (the default, persisted in a data directory) or a real Postgres (`DATABASE_URL`).
+ *
+ * For route handlers (promise-based, see `devstack/lib/router.ts`):
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { SqlClient } from "effect/sql"
+ * // `state.db` (ServicesState) is the `Database` that `startServices` starts, hands its routes, and stops.
+ * const rows = await state.db.run(
+ *   Effect.gen(function* () {
+ *     const sql = yield* SqlClient.SqlClient
+ *     return yield* sql<{ pci: string }>`SELECT pci FROM siwx_sessions WHERE account = ${account}`
+ *   })
+ * )
+ *
+ * Schema changes go in `./migrations.ts` (append an `NNNN_name` entry; they run at every start, once per database).
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { Migrator, type SqlClient } from "effect/sql"
+import type { Started } from "../lib/Started"
+import { migrations } from "./migrations"
+import { type RunningPglite, startPglite } from "./pglite"
+
+/**
+ * Where the database lives: PGlite in `dataDir` (kept; created on first use), PGlite in a temporary directory removed
+ * at stop (`dataDir` absent), or the Postgres at `url` (`postgres://user:password@host:port/database`).
+ */
+export type DatabaseOptions = { readonly dataDir?: string } | { readonly url: string }
+
+/** A running database the services' routes query. */
+export interface Database {
+  readonly kind: "pglite" | "postgres"
+  /** PGlite's data directory (`undefined` for a real Postgres). */
+  readonly dataDir: string | undefined
+  /** The `SqlClient` layer (already built: providing it shares the running pool). */
+  readonly layer: Layer.Layer<SqlClient.SqlClient>
+  /** Runs an effect that needs the `SqlClient`; rejects with its failure. */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Promise<A>
+}
+
+/** The database the CLI uses: `DATABASE_URL` when set, else PGlite in `dataDir`. */
+export const databaseFromEnv = (dataDir: string, env: NodeJS.ProcessEnv = process.env): DatabaseOptions => {
+  const url = env["DATABASE_URL"]
+  return url === undefined || url === "" ? { dataDir } : { url }
+}
+
+const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) })
+
+/** Starts the database (PGlite, or connects to `url`), runs the migrations, and hands back a handle and its stop. */
+export const startDatabase = async (options: DatabaseOptions = {}): Promise<Started<Database>> => {
+  const url = "url" in options ? options.url : undefined
+  const ownedDir = url === undefined && !("dataDir" in options && options.dataDir !== undefined)
+  const dataDir =
+    url !== undefined
+      ? undefined
+      : "dataDir" in options && options.dataDir !== undefined
+        ? options.dataDir
+        : mkdtempSync(join(tmpdir(), "wallet-runtime-db-"))
+  let pglite: RunningPglite | undefined
+  let runtime: ManagedRuntime.ManagedRuntime<SqlClient.SqlClient, unknown> | undefined
+  const stop = async () => {
+    await runtime?.dispose()
+    await pglite?.stop()
+    if (ownedDir && dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
+  }
+  try {
+    if (dataDir !== undefined) pglite = await startPglite(dataDir)
+    const client =
+      url !== undefined
+        ? PgClient.layer({ url: Redacted.make(url), maxConnections: 4 })
+        : PgClient.layer({
+            host: "127.0.0.1",
+            port: pglite?.port ?? 0,
+            database: "postgres",
+            username: "postgres",
+            // One connection: PGlite runs one statement stream at a time (see ./pglite.ts).
+            maxConnections: 1
+          })
+    // Migrations run while the layer is built, so a database that cannot migrate fails the start.
+    const layer = Layer.effectDiscard(runMigrations).pipe(Layer.provideMerge(client))
+    runtime = ManagedRuntime.make(layer)
+    await runtime.context()
+    const started = runtime
+    const built = Layer.succeedContext(await started.context())
+    let stopping: Promise<void> | undefined
+    return {
+      info: {
+        kind: url === undefined ? "pglite" : "postgres",
+        dataDir,
+        layer: built,
+        run: (effect) => started.runPromise(effect)
+      },
+      stop: () => {
+        stopping ??= stop()
+        return stopping
+      }
+    }
+  } catch (error) {
+    await stop().catch(() => undefined)
+    throw error
+  }
+}
+

@@ -1,0 +1,42 @@
+/**
+ * The services' database schema, one migration per entry, run in key order by `effect/sql`'s Migrator at every start
+ * (the same list for the embedded PGlite and a real Postgres). Each key is `NNNN_name`: the number orders them and is
+ * recorded in `effect_sql_migrations`, so a migration runs once per database.
+ *
+ * To change the schema, append an entry with the next number; never edit or renumber one that has shipped (a data
+ * directory or a Postgres that already ran it would not run it again).
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+/** A migration: statements run inside the Migrator's transaction with the services' `SqlClient`. */
+export type Migration = Effect.Effect<void, unknown, SqlClient.SqlClient>
+
+const sessions: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // Nonces handed out by `POST /v1/sessions/{account}/nonce`: single use (`used_at`), valid until `expires_at`.
+  yield* sql`CREATE TABLE siwx_nonces (
+    nonce text PRIMARY KEY,
+    account text NOT NULL,
+    expires_at timestamptz NOT NULL,
+    used_at timestamptz
+  )`
+  // Sign-in sessions, by CAIP-10 account (EVM addresses lower case). `data` is the message data as JSON, `message`
+  // the exact text signed; `expires_at` is the message's expirationTime (none: no end).
+  yield* sql`CREATE TABLE siwx_sessions (
+    pci text PRIMARY KEY,
+    account text NOT NULL,
+    data jsonb NOT NULL,
+    message text NOT NULL,
+    signature text NOT NULL,
+    expires_at timestamptz,
+    created_at timestamptz NOT NULL,
+    revoked_at timestamptz
+  )`
+  yield* sql`CREATE INDEX siwx_sessions_account ON siwx_sessions (account)`
+})
+
+/** Every migration of the services' database, by `NNNN_name` (append only). */
+export const migrations: Readonly<Record<string, Migration>> = {
+  "0001_sessions": sessions
+}
