@@ -44,6 +44,14 @@ export const EvmChainConfig = Schema.Struct({
     name: Schema.String,
     symbol: Schema.String,
     tokenIds: Schema.Array(Schema.Struct({ tokenId: Schema.Number, owner: Schema.String }))
+  }),
+  /**
+   * The contract-account factory (CREATE2) and the ERC-1271 account it deployed at start for dev account 0
+   * (salt 0); `devstack/evm/smartAccounts.ts` computes other accounts' addresses and ERC-6492 signatures.
+   */
+  smartAccounts: Schema.Struct({
+    factory: Schema.String,
+    deployed: Schema.Struct({ address: Schema.String, owner: Schema.String, salt: Schema.String })
   })
 })
 /** One local EVM chain. */

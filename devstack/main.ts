@@ -122,7 +122,8 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                 pid: chain.pid,
                 tokens: chain.contracts.tokens,
                 collectible: chain.contracts.collectible,
-                spamCollectible: chain.contracts.spamCollectible
+                spamCollectible: chain.contracts.spamCollectible,
+                smartAccounts: chain.contracts.smartAccounts
               }))
             },
       solana:

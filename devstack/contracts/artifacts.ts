@@ -17,7 +17,9 @@ export const Artifacts = Schema.Struct({
   contracts: Schema.Struct({
     StandardToken: Artifact,
     NoReturnToken: Artifact,
-    Collectible: Artifact
+    Collectible: Artifact,
+    SmartAccount: Artifact,
+    SmartAccountFactory: Artifact
   })
 })
 
@@ -34,5 +36,11 @@ export const loadArtifacts = (): Record<ContractName, { readonly abi: Abi; reado
     const artifact = decoded.contracts[name]
     return { abi: artifact.abi as unknown as Abi, bytecode: artifact.bytecode as Hex }
   }
-  return { StandardToken: pick("StandardToken"), NoReturnToken: pick("NoReturnToken"), Collectible: pick("Collectible") }
+  return {
+    StandardToken: pick("StandardToken"),
+    NoReturnToken: pick("NoReturnToken"),
+    Collectible: pick("Collectible"),
+    SmartAccount: pick("SmartAccount"),
+    SmartAccountFactory: pick("SmartAccountFactory")
+  }
 }

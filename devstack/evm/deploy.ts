@@ -2,6 +2,7 @@ import { type Address, createWalletClient, getContractAddress, type Hex, http, p
 import { loadArtifacts } from "../contracts/artifacts"
 import type { DevAccount } from "./accounts"
 import { devChain } from "./chains"
+import { type DevSmartAccounts, saltHex, smartAccountAddress, smartAccountFactoryAbi } from "./smartAccounts"
 
 /** A fungible token the devstack deploys on every local chain. */
 export interface DevToken {
@@ -27,6 +28,8 @@ export interface DevContracts {
   readonly collectible: DevCollection
   /** An unsolicited collection (one token "airdropped" to each collectible holder) that the services flag as spam. */
   readonly spamCollectible: DevCollection
+  /** The contract-account factory and one account it deployed (ERC-1271, ERC-6492): see `smartAccounts.ts`. */
+  readonly smartAccounts: DevSmartAccounts
 }
 
 // Token amounts minted at start, in whole units, to every dev account.
@@ -35,7 +38,10 @@ const mintedPerAccount = 10_000n
 const collectiblesPerHolder = 3
 const collectibleHolders = 3
 
-/** Deploys the two ERC-20s and the two ERC-721s from dev account 0 (unlocked on anvil), same addresses on every fresh chain. */
+/**
+ * Deploys the two ERC-20s, the two ERC-721s and the contract-account factory from dev account 0 (unlocked on anvil),
+ * then has the factory deploy dev account 0's contract account (salt 0): same addresses on every fresh chain.
+ */
 export const deployContracts = async (
   chainId: number,
   rpcUrl: string,
@@ -52,8 +58,11 @@ export const deployContracts = async (
   const collectible = { name: "Wallet Runtime Collectibles", symbol: "WRC" } as const
   const spam = { name: "Claim Your Reward", symbol: "CLAIM" } as const
   const nonce = await client.getTransactionCount({ address: deployer.address })
+  const at = (offset: number) => getContractAddress({ from: deployer.address, nonce: BigInt(nonce + offset) })
+  const factory = at(4)
+  const accountSalt = saltHex(0)
 
-  // anvil mines each transaction on arrival, so the four are sent back to back and checked after.
+  // anvil mines each transaction on arrival, so the six are sent back to back and checked after.
   const hashes: Array<Hex> = [
     await client.deployContract({
       account: deployer.address,
@@ -78,6 +87,20 @@ export const deployContracts = async (
       abi: artifacts.Collectible.abi,
       bytecode: artifacts.Collectible.bytecode,
       args: [spam.name, spam.symbol, nfts, 1n]
+    }),
+    await client.deployContract({
+      account: deployer.address,
+      abi: artifacts.SmartAccountFactory.abi,
+      bytecode: artifacts.SmartAccountFactory.bytecode
+    }),
+    // The factory may not be mined yet when this is sent: a fixed gas limit spares an estimate against no code.
+    await client.writeContract({
+      account: deployer.address,
+      address: factory,
+      abi: smartAccountFactoryAbi,
+      functionName: "createAccount",
+      args: [deployer.address, accountSalt],
+      gas: 1_000_000n
     })
   ]
   for (const hash of hashes) {
@@ -85,7 +108,6 @@ export const deployContracts = async (
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
     if (receipt.status !== "success") throw new Error(`deployment ${hash} on chain ${chainId} reverted`)
   }
-  const at = (offset: number) => getContractAddress({ from: deployer.address, nonce: BigInt(nonce + offset) })
   // The constructor mints `perHolder` ids to each holder in turn, counting from 1.
   const minted = (perHolder: number) =>
     nfts.flatMap((owner, i) => Array.from({ length: perHolder }, (_, j) => ({ tokenId: i * perHolder + j + 1, owner })))
@@ -95,6 +117,14 @@ export const deployContracts = async (
       { ...wusdt, address: at(1) }
     ],
     collectible: { ...collectible, address: at(2), tokenIds: minted(collectiblesPerHolder) },
-    spamCollectible: { ...spam, address: at(3), tokenIds: minted(1) }
+    spamCollectible: { ...spam, address: at(3), tokenIds: minted(1) },
+    smartAccounts: {
+      factory,
+      deployed: {
+        address: smartAccountAddress({ factory, owner: deployer.address, salt: accountSalt }),
+        owner: deployer.address,
+        salt: accountSalt
+      }
+    }
   }
 }
