@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { NFTS_PAGE_SIZE } from "../../src/domain/Api"
 import { CaipNetworkId } from "../../src/domain/Caip"
+import { type DatabaseOptions, startDatabase } from "../db/index"
 import type { DevAccount } from "../evm/accounts"
 import type { EvmChain } from "../evm/index"
 import { listenHttp } from "../lib/httpServer"
@@ -44,6 +45,13 @@ export interface ServicesOptions {
   /** NFTs per page of `/v1/account/{address}/nfts` (default `NFTS_PAGE_SIZE`). */
   readonly nftPageSize?: number
   readonly projects?: ReadonlyArray<DevProject>
+  /**
+   * The database of names and sign-in sessions (`devstack/db`): PGlite in `dataDir` (kept across restarts), a real
+   * Postgres at `url`, or (absent) PGlite in a temporary directory removed at stop.
+   */
+  readonly database?: DatabaseOptions
+  /** The services' clock in ms (default `Date.now`): tests move it to expire nonces and sessions. */
+  readonly now?: () => number
 }
 
 /** What the running services server exposes. */
@@ -57,7 +65,16 @@ export interface ServicesInfo {
 
 /** Starts the one HTTP server of the wallet catalogue (spec 7.3), the blockchain service (7.4) and the RPC proxy (7.2). */
 export const startServices = async (opts: ServicesOptions = {}): Promise<Started<ServicesInfo>> => {
-  const http = await listenHttp(opts.port)
+  const [listening, database] = await Promise.allSettled([listenHttp(opts.port), startDatabase(opts.database)])
+  if (listening.status === "rejected" || database.status === "rejected") {
+    await Promise.allSettled([
+      listening.status === "fulfilled" ? listening.value.stop() : undefined,
+      database.status === "fulfilled" ? database.value.stop() : undefined
+    ])
+    throw listening.status === "rejected" ? listening.reason : (database as PromiseRejectedResult).reason
+  }
+  const http = listening.value
+  const db = database.value
   const { port, url: baseUrl } = http
   const projects = opts.projects ?? devProjects
   const testWalletUrl = opts.testWalletUrl ?? `${baseUrl}/test-wallet/`
@@ -90,7 +107,9 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
           },
     names: devNames(opts.evm?.accounts ?? []),
     historyPageSize: opts.historyPageSize ?? 20,
-    nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE
+    nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE,
+    db: db.info,
+    now: opts.now ?? Date.now
   }
   const catalogue = makeCatalogue({
     imageBase: `${baseUrl}/getWalletImage`,
@@ -101,7 +120,7 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
   try {
     if (opts.buildTestWalletAtStart === true) testWalletPage?.latest()
   } catch (error) {
-    await http.stop()
+    await Promise.all([http.stop(), db.stop()])
     throw error
   }
   http.handle(
@@ -130,6 +149,8 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
   )
   const stop = async () => {
     await Promise.all([http.stop(), testWalletPage?.stop()])
+    // After the server: no request is left to query it.
+    await db.stop()
   }
   return { info: { url: baseUrl, port, projects, testWalletUrl }, stop }
 }

@@ -1,4 +1,5 @@
 import type { CaipNetworkId } from "../../src/domain/Caip"
+import type { Database } from "../db/index"
 import type { SolanaTokenInfo } from "../solana/devToken"
 import type { ChainIndex } from "./indexer"
 import type { DevName } from "./names"
@@ -36,6 +37,10 @@ export interface ServicesState {
   readonly names: ReadonlyArray<DevName>
   readonly historyPageSize: number
   readonly nftPageSize: number
+  /** The database of names and sign-in sessions (`devstack/db`). */
+  readonly db: Database
+  /** The services' clock in ms (`Date.now` unless a test moves it). */
+  readonly now: () => number
 }
 
 /** A URL-safe image id for a token: its symbol when that is plain, else its contract address. */
