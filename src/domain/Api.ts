@@ -696,7 +696,31 @@ export const SessionsResponse = Schema.Struct({ sessions: Schema.Array(RemoteSiw
 /** Answer of `GET /v1/sessions/{address}`. */
 export type SessionsResponse = typeof SessionsResponse.Type
 
-/** Body of `POST /v1/sessions/{address}/revoke`: the session's `pci` and the account's signature of that `pci`. */
+/**
+ * Answer of `POST /v1/sessions/{address}/nonce` (our extension): a fresh nonce for the account's next sign-in
+ * message, accepted once, until `expiresAt` (ISO 8601).
+ */
+export const SessionNonceResponse = Schema.Struct({
+  nonce: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9]{8,64}$/, { expected: "8 to 64 letters or digits" }))),
+  expiresAt: Schema.String
+})
+/** Answer of `POST /v1/sessions/{address}/nonce`. */
+export type SessionNonceResponse = typeof SessionNonceResponse.Type
+
+/**
+ * Body of `POST /v1/sessions/{address}` (our extension): a signed sign-in message to keep as a session. The service
+ * checks the text is the message of `data`, the nonce is one it gave the account and unused, the times hold, and the
+ * signature is the account's (EOA, ERC-1271 contract account or ERC-6492 undeployed account; ed25519 on Solana).
+ * It answers the session kept, with its `pci`.
+ */
+export const AddSessionBody = SiwxSession
+/** Body of `POST /v1/sessions/{address}`. */
+export type AddSessionBody = typeof AddSessionBody.Type
+
+/**
+ * Body of `POST /v1/sessions/{address}/revoke`: the session's `pci` and its signature, the proof that the caller holds
+ * the session (revoking asks the wallet nothing, so a wallet already gone can still sign out).
+ */
 export const RevokeSessionBody = Schema.Struct({
   pci: Schema.String.pipe(Schema.check(Schema.isNonEmpty())),
   signature: Schema.String.pipe(Schema.check(Schema.isNonEmpty()))

@@ -39,7 +39,9 @@ import {
   type OnrampQuoteBody,
   type OnrampUrlBody,
   OnrampUrlResponse,
-  type RemoteSiwxSession,
+  RemoteSiwxSession,
+  AddSessionBody,
+  SessionNonceResponse,
   ReverseNamesResponse,
   type RevokeSessionBody,
   RevokeSessionResponse,
@@ -256,6 +258,10 @@ export class BlockchainApi extends Context.Service<
     readonly onrampQuote: (request: OnrampQuoteBody) => Effect.Effect<OnrampQuote, ServiceError>
     /** The sign-in sessions the service keeps for an account. */
     readonly sessions: (caipAddress: CaipAddress) => Effect.Effect<ReadonlyArray<RemoteSiwxSession>, ServiceError>
+    /** A fresh nonce for the account's next sign-in message (our extension: `POST /v1/sessions/{address}/nonce`). */
+    readonly sessionNonce: (caipAddress: CaipAddress) => Effect.Effect<SessionNonceResponse, ServiceError>
+    /** Has the service check a signed sign-in message and keep it as a session (our extension); gives it with its `pci`. */
+    readonly addSession: (caipAddress: CaipAddress, session: AddSessionBody) => Effect.Effect<RemoteSiwxSession, ServiceError>
     /** Revokes one sign-in session of an account; gives the `pci` revoked. */
     readonly revokeSession: (caipAddress: CaipAddress, request: RevokeSessionBody) => Effect.Effect<string, ServiceError>
   }
@@ -635,6 +641,21 @@ export class BlockchainApi extends Context.Service<
           return answer.sessions
         })
 
+        const sessionNonce = Effect.fn("BlockchainApi.sessionNonce")(function* (caipAddress: CaipAddress) {
+          return yield* service.json(
+            { method: "POST", path: `/v1/sessions/${encodeURIComponent(caipAddress)}/nonce`, query: { projectId } },
+            SessionNonceResponse
+          )
+        })
+
+        const addSession = Effect.fn("BlockchainApi.addSession")(function* (caipAddress: CaipAddress, session: AddSessionBody) {
+          const body: typeof AddSessionBody.Encoded = session
+          return yield* service.json(
+            { method: "POST", path: `/v1/sessions/${encodeURIComponent(caipAddress)}`, query: { projectId }, body },
+            RemoteSiwxSession
+          )
+        })
+
         const revokeSession = Effect.fn("BlockchainApi.revokeSession")(function* (
           caipAddress: CaipAddress,
           request: RevokeSessionBody
@@ -671,6 +692,8 @@ export class BlockchainApi extends Context.Service<
           onrampOptions,
           onrampQuote,
           sessions,
+          sessionNonce,
+          addSession,
           revokeSession
         }
       })

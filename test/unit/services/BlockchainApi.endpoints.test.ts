@@ -102,7 +102,9 @@ const answers: Record<string, unknown> = {
     networkFee: { amount: "0.51", currency: "USD" }
   },
   [`GET /base/v1/sessions/${encodeURIComponent(ALICE_A)}`]: { sessions: [siwxSession] },
-  [`POST /base/v1/sessions/${encodeURIComponent(ALICE_A)}/revoke`]: { pci: "pci-1" }
+  [`POST /base/v1/sessions/${encodeURIComponent(ALICE_A)}/revoke`]: { pci: "pci-1" },
+  [`POST /base/v1/sessions/${encodeURIComponent(ALICE_A)}/nonce`]: { nonce: "abcdEFGH1234", expiresAt: "2030-01-01T00:10:00.000Z" },
+  [`POST /base/v1/sessions/${encodeURIComponent(ALICE_A)}`]: siwxSession
 }
 
 type Api = typeof BlockchainApi.Service
@@ -331,7 +333,9 @@ describe("BlockchainApi 'HTTP status code: N'", () => {
     ["/generators/onrampurl", "on-ramp page", (api) => api.onrampUrl({ destinationWallets: [{ address: ALICE, blockchains: [CHAIN] }], partnerUserId: "u" })],
     ["/onramp/quote", "on-ramp quote", (api) => api.onrampQuote({ purchaseCurrency: "ETH", paymentCurrency: "USD", amount: "100", network: CHAIN })],
     [`/sessions/${encodeURIComponent(ALICE_A)}`, "sessions", (api) => api.sessions(ALICE_A)],
-    ["/revoke", "session revocation", (api) => api.revokeSession(ALICE_A, { pci: "pci-1", signature: "0xsig" })]
+    ["/revoke", "session revocation", (api) => api.revokeSession(ALICE_A, { pci: "pci-1", signature: "0xsig" })],
+    ["/nonce", "sign-in nonce", (api) => api.sessionNonce(ALICE_A)],
+    [`/sessions/${encodeURIComponent(ALICE_A)}`, "session kept", (api) => api.addSession(ALICE_A, siwxSession)]
   ]
   for (const [suffix, what, call] of calls) {
     it.effect(`${what}: a 502 fails with 'HTTP status code: 502'`, () =>
@@ -636,6 +640,37 @@ describe("BlockchainApi sign-in sessions", () => {
       expect(queryOf(request)).toEqual({ projectId: "test-project" })
       expect(request.body).toEqual({ pci: "pci-1", signature: "0xsig" })
       decodesWith(RevokeSessionBody, request.body)
+    })
+  )
+
+  it.effect("nonce: POST /v1/sessions/{address}/nonce gives the nonce and its expiry", () =>
+    Effect.gen(function* () {
+      const http = service()
+      const answer = yield* withApi(http, (api) => api.sessionNonce(ALICE_A))
+      expect(answer).toEqual({ nonce: "abcdEFGH1234", expiresAt: "2030-01-01T00:10:00.000Z" })
+      const request = only(http)
+      expect(keyOf(request)).toBe(`POST /base/v1/sessions/${encodeURIComponent(ALICE_A)}/nonce`)
+      expect(queryOf(request)).toEqual({ projectId: "test-project" })
+    })
+  )
+
+  it.effect("nonce: a nonce of fewer than 8 letters or digits is an invalid answer", () =>
+    Effect.gen(function* () {
+      const http = failing("/nonce", { status: 200, json: { nonce: "abc", expiresAt: "2030-01-01T00:10:00.000Z" } })
+      const error = yield* Effect.flip(withApi(http, (api) => api.sessionNonce(ALICE_A)))
+      expect(error._tag).toBe("ServiceAnswerInvalid")
+    })
+  )
+
+  it.effect("add: POST /v1/sessions/{address} with data, message and signature, gives the session with its pci", () =>
+    Effect.gen(function* () {
+      const http = service()
+      const { pci: _pci, ...signed } = siwxSession
+      const kept = yield* withApi(http, (api) => api.addSession(ALICE_A, signed))
+      expect(kept).toEqual(siwxSession)
+      const request = only(http)
+      expect(keyOf(request)).toBe(`POST /base/v1/sessions/${encodeURIComponent(ALICE_A)}`)
+      expect(request.body).toEqual(signed)
     })
   )
 
