@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
 import { CaipNetworkId } from "../src/domain/Caip"
 import { removeRuntimeConfig, type RuntimeConfig, runtimeConfigPath, writeRuntimeConfig } from "./config"
+import { type DatabaseOptions, databaseFromEnv } from "./db/index"
 import { devMnemonic } from "./evm/accounts"
 import type { EvmInfo } from "./evm/index"
 import type { Started } from "./lib/Started"
@@ -32,7 +33,15 @@ export interface DevstackOptions {
   readonly nftPageSize?: number
   /** Build the test wallet page at start if its sources changed (the CLI does); otherwise on its first visit. */
   readonly buildTestWalletAtStart?: boolean
+  /**
+   * The services' database (`devstack/db`): PGlite in `dataDir`, a Postgres at `url`; default PGlite in a temporary
+   * directory removed at stop. The CLI passes `DATABASE_URL` when set, else {@link devstackDataDir}.
+   */
+  readonly database?: DatabaseOptions
 }
+
+/** Where `npm run devstack` and `npm start` keep the services' PGlite database (gitignored), across restarts. */
+export const devstackDataDir = fileURLToPath(new URL("../.devstack-data/pglite", import.meta.url))
 
 /** A running stack: its runtime config, plus the live handles a config file cannot hold. */
 export interface DevstackInfo {
@@ -87,6 +96,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
               ...(evm === undefined ? {} : { evm: evm.info }),
               ...(relay === undefined ? {} : { relayUrl: relay.info.url }),
               ...(opts.buildTestWalletAtStart === undefined ? {} : { buildTestWalletAtStart: opts.buildTestWalletAtStart }),
+              ...(opts.database === undefined ? {} : { database: opts.database }),
               ...(solana === undefined || solanaCaip === undefined
                 ? {}
                 : {
@@ -222,8 +232,9 @@ const runCli = async (): Promise<void> => {
   }
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => shutdown(signal))
 
+  const database = databaseFromEnv(devstackDataDir)
   try {
-    stack = await startDevstack({ parts, writeConfig: true, buildTestWalletAtStart: true })
+    stack = await startDevstack({ parts, writeConfig: true, buildTestWalletAtStart: true, database })
   } catch (error) {
     console.error("devstack: failed to start:", error instanceof Error ? error.message : error)
     process.exit(1)
@@ -233,6 +244,8 @@ const runCli = async (): Promise<void> => {
   const width = Math.max(...endpointRows(config).map(([label]) => label.length))
   console.log(`wallet-runtime devstack up in ${config.startupMs} ms — runtime config: ${runtimeConfigPath}`)
   for (const [label, value] of endpointRows(config)) console.log(`  ${label.padEnd(width)}  ${value}`)
+  const where = "url" in database ? "the Postgres of DATABASE_URL" : `PGlite in ${database.dataDir} (kept across restarts)`
+  console.log(`  ${"database".padEnd(width)}  ${where}`)
   console.log("Ctrl-C stops everything.")
 }
 
