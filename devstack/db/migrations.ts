@@ -36,7 +36,25 @@ const sessions: Migration = Effect.gen(function* () {
   yield* sql`CREATE INDEX siwx_sessions_account ON siwx_sessions (account)`
 })
 
+const names: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // Account names registered by `POST /v1/profile/account` (`devstack/services/namesStore.ts`); the seed names
+  // (alice…dave) are not stored. `name` is the full normalised name (`label.wallet.test`), `address` the EVM address
+  // as checksummed text, `coin_type` the one it was signed for; `message` and `signature` are kept as the proof.
+  yield* sql`CREATE TABLE account_names (
+    name text PRIMARY KEY,
+    address text NOT NULL,
+    coin_type bigint NOT NULL,
+    attributes jsonb NOT NULL,
+    message text NOT NULL,
+    signature text NOT NULL,
+    registered_at timestamptz NOT NULL
+  )`
+  yield* sql`CREATE INDEX account_names_address ON account_names (lower(address))`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
-  "0001_sessions": sessions
+  "0001_sessions": sessions,
+  "0002_names": names
 }

@@ -24,6 +24,7 @@ import { Result } from "effect"
 import { rpcCall } from "../lib/jsonRpc"
 import type { IndexedTransaction, IndexedTransfer } from "./indexer"
 import { route } from "../lib/router"
+import { identityOf } from "./namesRoutes"
 import { evmNfts, isSpamCollection, nftImageUrl } from "./nfts"
 import { pageAfter, type SortKey } from "./paging"
 import { type EvmChainState, type ServicesState, tokenImageId } from "./state"
@@ -167,12 +168,8 @@ export const blockchainRoutes = (state: ServicesState) => [
     params: IdentityPath,
     query: IdentityQuery,
     response: Identity,
-    handler: async ({ params }) => {
-      const entry = state.names.find((n) => n.address.toLowerCase() === params.address.toLowerCase())
-      return entry === undefined
-        ? { name: null, avatar: null }
-        : { name: entry.name, avatar: `${state.baseUrl}/public/getAssetImage/${entry.avatarImageId}` }
-    }
+    // The account's own name: the newest it registered, else its seed name (see namesRoutes.ts).
+    handler: async ({ params }) => identityOf(state, params.address)
   }),
   route({
     method: "GET",

@@ -14,6 +14,7 @@ import { blockchainRoutes } from "./blockchain"
 import { makeCatalogue } from "./catalogue"
 import { ChainIndex } from "./indexer"
 import { devNames } from "./names"
+import { namesRoutes } from "./namesRoutes"
 import { pageRoutes } from "./pages"
 import { type DevProject, devProjects } from "./projects"
 import { rpcProxyRoutes } from "./rpcProxy"
@@ -128,6 +129,7 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
       [
         ...walletApiRoutes(catalogue),
         ...blockchainRoutes(state),
+        ...namesRoutes(state),
         ...rpcProxyRoutes(state),
         ...pageRoutes({ projectIds: projects.map((p) => p.projectId) }),
         ...(testWalletPage === undefined

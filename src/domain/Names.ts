@@ -4,7 +4,10 @@
  */
 import { Schema } from "effect"
 
-/** The message signed to register a name: the name, its attributes and the time in seconds. */
+/**
+ * The message signed to register a name: the full name (label and suffix, e.g. `erin.wallet.test`, as records and
+ * lookups name it), its text attributes, and the time of signing in whole seconds (a service refuses a stale one).
+ */
 export const NameMessage = Schema.Struct({
   name: Schema.String,
   attributes: Schema.Record(Schema.String, Schema.String),

@@ -1,0 +1,202 @@
+/**
+ * The name endpoints of spec 7.4 on the local stack: look a name up, list an address's names, suggest free names, and
+ * register a name with a signed message, checked on the chain it names (EOA, ERC-1271 and ERC-6492 signatures).
+ *
+ * Rules of this service (the client's contract is `src/domain/Api.ts` and `src/domain/Names.ts`):
+ * - A name is `label.wallet.test`; the message's `name` is that full name; the label follows spec 5.
+ * - `coin_type` is `0x80000000 | chainId` of an EVM chain the stack runs; `timestamp` (s) at most 10 minutes old and
+ *   at most 60 s ahead of the service's clock.
+ * - An address may hold several names; the newest registered is its name (`GET /v1/identity/{address}`) and comes
+ *   first in `GET /v1/profile/reverse/{address}`, the seed name (alice…dave) last.
+ * - Failures answer `{ reasons: [{ description }] }` with 400 (bad request), 401 (signature), 404 (no such name) or
+ *   409 (name taken).
+ */
+import { Result, Schema } from "effect"
+import { createPublicClient, getAddress, type Hex, http, isAddress, isHex, type PublicClient } from "viem"
+import {
+  NameErrorBody,
+  NamePath,
+  NameRecordResponse,
+  type NameRecord,
+  NameSuggestionsQuery,
+  NameSuggestionsResponse,
+  ProjectQuery,
+  RegisterNameBody,
+  ReverseNamesPath,
+  ReverseNamesResponse
+} from "../../src/domain/Api"
+import { validateAccountName } from "../../src/domain/accountName"
+import { NameMessageJson } from "../../src/domain/Names"
+import { devChain } from "../evm/chains"
+import { RawReply, route } from "../lib/router"
+import {
+  avatarImageId,
+  chainIdOfCoinType,
+  coinTypeOfChain,
+  type DevName,
+  lookupName,
+  nameZone,
+  nameSuffix,
+  registrableName,
+  suggestionsFor
+} from "./names"
+import { findName, insertName, namesOfAddress, registeredAmong, type StoredName } from "./namesStore"
+import type { EvmChainState, ServicesState } from "./state"
+
+/** How old a registration message may be, in seconds. */
+export const NAME_MESSAGE_MAX_AGE_S = 600
+/** How far ahead of the service's clock a registration message may be dated, in seconds (the wallet's clock may run fast). */
+export const NAME_MESSAGE_MAX_SKEW_S = 60
+
+const encodeError = Schema.encodeSync(NameErrorBody)
+const nameError = (status: number, description: string) =>
+  new RawReply("application/json; charset=utf-8", JSON.stringify(encodeError({ reasons: [{ description }] })), status)
+
+const decodeBody = Schema.decodeUnknownResult(RegisterNameBody)
+const decodeMessage = Schema.decodeUnknownResult(NameMessageJson)
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ")
+
+const seedRecord = (state: ServicesState, seed: DevName): NameRecord => ({
+  name: seed.name,
+  // A seed name is the dev account's on every chain of the stack.
+  addresses: Object.fromEntries(state.evm.map((chain) => [coinTypeOfChain(chain.chainId), { address: seed.address }])),
+  attributes: {}
+})
+
+const storedRecord = (row: StoredName): NameRecord => ({
+  name: row.name,
+  addresses: { [String(row.coin_type)]: { address: row.address } },
+  attributes: row.attributes
+})
+
+const seedNamed = (state: ServicesState, name: string) => state.names.find((seed) => seed.name === name)
+
+/** The record of the full normalised `name`, registered or seed, if anyone holds it. */
+const recordOf = async (state: ServicesState, name: string): Promise<NameRecord | undefined> => {
+  const seed = seedNamed(state, name)
+  if (seed !== undefined) return seedRecord(state, seed)
+  const row = await state.db.run(findName(name))
+  return row === undefined ? undefined : storedRecord(row)
+}
+
+/** The names of `address` (any case), its own name first: the newest registered, then its seed name. */
+export const accountNames = async (state: ServicesState, address: string): Promise<ReadonlyArray<NameRecord>> => {
+  const rows = await state.db.run(namesOfAddress(address))
+  const seeds = state.names.filter((seed) => seed.address.toLowerCase() === address.toLowerCase())
+  return [...rows.map(storedRecord), ...seeds.map((seed) => seedRecord(state, seed))]
+}
+
+/** The name and avatar `GET /v1/identity/{address}` answers: the account's own name (see {@link accountNames}). */
+export const identityOf = async (
+  state: ServicesState,
+  address: string
+): Promise<{ readonly name: string | null; readonly avatar: string | null }> => {
+  const name = (await accountNames(state, address))[0]?.name
+  return name === undefined
+    ? { name: null, avatar: null }
+    : { name, avatar: `${state.baseUrl}/public/getAssetImage/${avatarImageId(name)}` }
+}
+
+const takenAmong = async (state: ServicesState, names: ReadonlyArray<string>): Promise<ReadonlySet<string>> => {
+  const registered = await state.db.run(registeredAmong(names))
+  return new Set([...registered, ...names.filter((name) => seedNamed(state, name) !== undefined)])
+}
+
+/** The name endpoints, served from the seed table and the database. */
+export const namesRoutes = (state: ServicesState) => {
+  const clients = new Map<number, PublicClient>()
+  const clientOf = (chain: EvmChainState): PublicClient => {
+    const known = clients.get(chain.chainId)
+    if (known !== undefined) return known
+    const client = createPublicClient({ chain: devChain(chain.chainId, chain.rpcUrl), transport: http(chain.rpcUrl) }) as PublicClient
+    clients.set(chain.chainId, client)
+    return client
+  }
+
+  const register = async (input: unknown): Promise<NameRecord | RawReply> => {
+    const body = decodeBody(input)
+    if (Result.isFailure(body)) return nameError(400, `Invalid registration: ${oneLine(body.failure.message)}`)
+    const { coin_type, address, message, signature } = body.success
+    const chainId = chainIdOfCoinType(coin_type)
+    if (Result.isFailure(chainId)) return nameError(400, chainId.failure)
+    const chain = state.evm.find((c) => c.chainId === chainId.success)
+    if (chain === undefined) return nameError(400, `Unknown chain ${chainId.success}: this service registers names on chains ${state.evm.map((c) => c.chainId).join(", ")}`)
+    if (!isAddress(address, { strict: false })) return nameError(400, `Invalid address ${address}: an EVM address is 0x and 40 hex digits`)
+    const decoded = decodeMessage(message)
+    if (Result.isFailure(decoded)) return nameError(400, `Invalid message: the JSON of { name, attributes, timestamp } is expected`)
+    const now = Math.floor(state.now() / 1000)
+    const { timestamp, attributes } = decoded.success
+    if (timestamp > now + NAME_MESSAGE_MAX_SKEW_S) return nameError(400, "Message timestamp is in the future: check the device's clock")
+    if (timestamp < now - NAME_MESSAGE_MAX_AGE_S) return nameError(400, "Message expired: sign a new registration message")
+    const name = registrableName(decoded.success.name)
+    if (Result.isFailure(name)) return nameError(400, name.failure)
+    if ((await recordOf(state, name.success)) !== undefined) return nameError(409, "Name already taken")
+    const valid =
+      isHex(signature) &&
+      (await clientOf(chain).verifyMessage({ address: getAddress(address), message, signature: signature as Hex }))
+    if (!valid) return nameError(401, "Invalid signature")
+    const record = {
+      name: name.success,
+      address: getAddress(address),
+      coinType: coin_type,
+      attributes,
+      message,
+      signature,
+      registeredAt: new Date(state.now())
+    }
+    // Another registration of the same name may have won since the check above: the insert decides.
+    if (!(await state.db.run(insertName(record)))) return nameError(409, "Name already taken")
+    return { name: record.name, addresses: { [String(coin_type)]: { address: record.address } }, attributes }
+  }
+
+  return [
+    route({
+      method: "GET",
+      path: "/v1/profile/account/:name",
+      auth: "project",
+      params: NamePath,
+      query: ProjectQuery,
+      response: NameRecordResponse,
+      handler: async ({ params }) => {
+        const name = lookupName(params.name)
+        const record = name === undefined ? undefined : await recordOf(state, name)
+        return record ?? nameError(404, `Name ${params.name} is not registered`)
+      }
+    }),
+    route({
+      method: "GET",
+      path: "/v1/profile/reverse/:address",
+      auth: "project",
+      params: ReverseNamesPath,
+      query: ProjectQuery,
+      response: ReverseNamesResponse,
+      handler: async ({ params }) => ({ names: await accountNames(state, params.address) })
+    }),
+    route({
+      method: "GET",
+      path: "/v1/profile/suggestions/:name",
+      auth: "project",
+      params: NamePath,
+      query: NameSuggestionsQuery,
+      response: NameSuggestionsResponse,
+      handler: async ({ params, query }) => {
+        const zone = (query.zone ?? nameZone).replace(/^\./, "").toLowerCase()
+        if (zone !== nameZone) return nameError(400, `Unknown zone ${query.zone}: this service's names end with ${nameSuffix}`)
+        const input = params.name.trim()
+        const label = validateAccountName(input.toLowerCase().endsWith(nameSuffix) ? input.slice(0, -nameSuffix.length) : input)
+        if (Result.isFailure(label)) return nameError(400, `Invalid name ${params.name}: ${label.failure}`)
+        return { suggestions: await suggestionsFor(label.success, (names) => takenAmong(state, names)) }
+      }
+    }),
+    route({
+      method: "POST",
+      path: "/v1/profile/account",
+      auth: "project",
+      query: ProjectQuery,
+      // Decoded by the handler, so that a bad body gets the name service's error shape too.
+      body: Schema.Unknown,
+      response: NameRecordResponse,
+      handler: async ({ body }) => register(body)
+    })
+  ]
+}
