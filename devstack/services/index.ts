@@ -18,6 +18,7 @@ import { namesRoutes } from "./namesRoutes"
 import { pageRoutes } from "./pages"
 import { type DevProject, devProjects } from "./projects"
 import { rpcProxyRoutes } from "./rpcProxy"
+import { sessionRoutes } from "./sessions"
 import type { EvmChainState, ServicesState } from "./state"
 import { TokenRegistry } from "./tokens"
 import { walletApiRoutes } from "./walletApi"
@@ -131,6 +132,7 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
         ...blockchainRoutes(state),
         ...namesRoutes(state),
         ...rpcProxyRoutes(state),
+        ...sessionRoutes(state),
         ...pageRoutes({ projectIds: projects.map((p) => p.projectId) }),
         ...(testWalletPage === undefined
           ? []

@@ -15,6 +15,10 @@ const endpoints: ReadonlyArray<readonly [string, string]> = [
   ["GET /v1/account/{address}/history?chainId=&cursor=", "history indexed from the chains' blocks"],
   ["GET /v1/account/{address}/nfts?chainId=&cursor=", "NFTs held now, from the indexed ERC-721 transfers (our extension)"],
   ["POST /v1/fungible/price", "prices"],
+  ["POST /v1/sessions/{caipAddress}/nonce", "a single-use nonce for the next sign-in message, 10 minutes (our extension)"],
+  ["POST /v1/sessions/{caipAddress}", "keep a signed sign-in message as a session, once checked (our extension)"],
+  ["GET /v1/sessions/{caipAddress}", "the account's live sign-in sessions"],
+  ["POST /v1/sessions/{caipAddress}/revoke", "revoke a session: pci and its signature"],
   ["GET|POST /v1/?chainId=…&projectId=…", "JSON-RPC proxy to the local chains"],
   ["GET /test-wallet/ (also /test-wallet/wc?uri=wc:…)", "the test wallet page: a WalletConnect wallet with the dev accounts"]
 ]

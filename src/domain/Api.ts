@@ -711,7 +711,9 @@ export type SessionNonceResponse = typeof SessionNonceResponse.Type
  * Body of `POST /v1/sessions/{address}` (our extension): a signed sign-in message to keep as a session. The service
  * checks the text is the message of `data`, the nonce is one it gave the account and unused, the times hold, and the
  * signature is the account's (EOA, ERC-1271 contract account or ERC-6492 undeployed account; ed25519 on Solana).
- * It answers the session kept, with its `pci`.
+ * It answers the session kept, with its `pci`. `signature` is 0x-prefixed hex on eip155 (ERC-6492-wrapped for an
+ * undeployed account) and the 64 signature bytes in base58 on solana (as Solana writes signatures), over the
+ * message's UTF-8 bytes.
  */
 export const AddSessionBody = SiwxSession
 /** Body of `POST /v1/sessions/{address}`. */

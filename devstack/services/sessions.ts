@@ -1,0 +1,294 @@
+/**
+ * Sign-in sessions (spec 4 and 7.4; issue 13): a nonce for the account's next sign-in message, the signed message
+ * kept as a session once every check holds, the account's live sessions, and revocation. Kept in the services'
+ * database (`devstack/db`, tables `siwx_nonces` and `siwx_sessions`), so they survive a restart.
+ */
+import { randomBytes, randomUUID } from "node:crypto"
+import { getBase58Encoder, getPublicKeyFromAddress, isAddress, type SignatureBytes, verifySignature } from "@solana/kit"
+import { Effect, Result, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { createPublicClient, type Hex, http, isHex, type PublicClient, verifyMessage } from "viem"
+import {
+  AddSessionBody,
+  RemoteSiwxSession,
+  RevokeSessionBody,
+  RevokeSessionResponse,
+  SessionNonceResponse,
+  SessionsPath,
+  SessionsResponse
+} from "../../src/domain/Api"
+import { type CaipAddress, parseCaipAddress } from "../../src/domain/Caip"
+import { type SiwxMessageData, SiwxMessageData as SiwxMessageDataSchema } from "../../src/domain/Siwx"
+import { formatSiwxMessage } from "../../src/domain/siwxMessage"
+import { HttpError, route } from "../lib/router"
+import type { ServicesState } from "./state"
+
+/** How long a nonce is accepted after it was handed out (issue 13: 10 minutes). */
+export const SESSION_NONCE_TTL_MS = 10 * 60_000
+/** How far a wallet's clock may run ahead of ours: an issuedAt up to this much in the future is accepted. */
+export const SESSION_CLOCK_SKEW_MS = 60_000
+
+interface Account {
+  readonly namespace: string
+  readonly chainId: string
+  readonly address: string
+  /** How the account is stored: EVM addresses lower case (they compare case-insensitively), others as given. */
+  readonly key: string
+}
+
+const accountOf = (caip: CaipAddress): Account => {
+  const parts = parseCaipAddress(caip)
+  if (Result.isFailure(parts)) throw new HttpError(400, parts.failure.message)
+  const { namespace, reference, address } = parts.success
+  const chainId = `${namespace}:${reference}`
+  const stored = namespace === "eip155" ? address.toLowerCase() : address
+  return { namespace, chainId, address, key: `${chainId}:${stored}` }
+}
+
+const sameAccount = (account: Account, data: SiwxMessageData): boolean =>
+  data.chainId === account.chainId &&
+  (account.namespace === "eip155"
+    ? data.accountAddress.toLowerCase() === account.address.toLowerCase()
+    : data.accountAddress === account.address)
+
+/** The first line where two texts part, for an error a developer can act on. */
+const firstDifference = (got: string, want: string): string => {
+  const a = got.split("\n")
+  const b = want.split("\n")
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i]) {
+      return `line ${i + 1} is ${JSON.stringify(a[i] ?? "(missing)")}, expected ${JSON.stringify(b[i] ?? "(no line)")}`
+    }
+  }
+  return "they differ"
+}
+
+const checkTimes = (data: SiwxMessageData, now: number): void => {
+  const issuedAt = Date.parse(data.issuedAt)
+  if (Number.isNaN(issuedAt)) throw new HttpError(400, `The issued-at time ${data.issuedAt} cannot be read`)
+  if (issuedAt > now + SESSION_CLOCK_SKEW_MS) {
+    throw new HttpError(400, `The message is issued in the future (${data.issuedAt}); now is ${new Date(now).toISOString()}`)
+  }
+  if (data.notBefore !== undefined) {
+    const notBefore = Date.parse(data.notBefore)
+    if (Number.isNaN(notBefore) || notBefore > now) {
+      throw new HttpError(400, `The message is not valid before ${data.notBefore}; now is ${new Date(now).toISOString()}`)
+    }
+  }
+  if (data.expirationTime !== undefined) {
+    const expiration = Date.parse(data.expirationTime)
+    if (Number.isNaN(expiration) || expiration <= now) {
+      throw new HttpError(400, `The message expired at ${data.expirationTime}; now is ${new Date(now).toISOString()}`)
+    }
+  }
+}
+
+interface NonceRow {
+  readonly account: string
+  readonly expires_at: Date
+  readonly used_at: Date | null
+}
+
+/** Why the nonce cannot be used by `account` now, or `undefined` when it can. */
+const nonceProblem = (nonce: string, row: NonceRow | undefined, account: Account, now: number): string | undefined => {
+  if (row === undefined) return `The nonce ${nonce} was not given by this service: ask POST /v1/sessions/{account}/nonce for one`
+  if (row.account !== account.key) return `The nonce ${nonce} was given to another account`
+  if (row.used_at !== null) return `The nonce ${nonce} was already used: ask for a new one`
+  if (row.expires_at.getTime() <= now) return `The nonce ${nonce} expired at ${row.expires_at.toISOString()}: ask for a new one`
+  return undefined
+}
+
+const decodeSolanaSignature = (signature: string): SignatureBytes | undefined => {
+  try {
+    const bytes = getBase58Encoder().encode(signature)
+    return bytes.length === 64 ? (bytes as SignatureBytes) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const evmClients = new WeakMap<ServicesState, Map<string, PublicClient>>()
+
+const evmClient = (state: ServicesState, chainId: string): PublicClient | undefined => {
+  const chain = state.evm.find((c) => c.caipNetworkId === chainId)
+  if (chain === undefined) return undefined
+  let clients = evmClients.get(state)
+  if (clients === undefined) evmClients.set(state, (clients = new Map()))
+  let client = clients.get(chainId)
+  if (client === undefined) {
+    client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient
+    clients.set(chainId, client)
+  }
+  return client
+}
+
+/**
+ * Whether `signature` is the account's signature of `message`. EVM on a chain the stack runs: through that chain
+ * (viem's `verifyMessage`: EOAs, ERC-1271 contract accounts, ERC-6492 undeployed accounts); on another EVM chain only
+ * an EOA's signature can be checked (ecrecover, no chain to ask). Solana: ed25519 over the message's UTF-8 bytes with
+ * the address as public key, the signature in base58.
+ */
+const signatureHolds = async (state: ServicesState, account: Account, message: string, signature: string): Promise<boolean> => {
+  if (account.namespace === "eip155") {
+    if (!isHex(signature)) throw new HttpError(400, "The signature must be 0x-prefixed hex on eip155")
+    const params = { address: account.address as Hex, message, signature }
+    const client = evmClient(state, account.chainId)
+    return client === undefined ? verifyMessage(params).catch(() => false) : client.verifyMessage(params).catch(() => false)
+  }
+  if (account.namespace === "solana") {
+    const bytes = decodeSolanaSignature(signature)
+    if (bytes === undefined) throw new HttpError(400, "The signature must be 64 bytes in base58 on solana")
+    if (!isAddress(account.address)) throw new HttpError(400, `${account.address} is not a Solana address`)
+    const key = await getPublicKeyFromAddress(account.address)
+    return verifySignature(key, bytes, new TextEncoder().encode(message))
+  }
+  throw new HttpError(400, `Sign-in on ${account.namespace} is not served here yet: eip155 and solana are`)
+}
+
+interface SessionRow {
+  readonly pci: string
+  readonly data: unknown
+  readonly message: string
+  readonly signature: string
+}
+
+const decodeData = Schema.decodeUnknownSync(SiwxMessageDataSchema)
+const toSession = (row: SessionRow): RemoteSiwxSession => ({
+  // jsonb arrives parsed from Postgres; a driver that hands it back as text is read the same way.
+  data: decodeData(typeof row.data === "string" ? JSON.parse(row.data) : row.data),
+  message: row.message,
+  signature: row.signature,
+  pci: row.pci
+})
+
+/** The session routes: nonce, add, list and revoke, under `/v1/sessions/{CAIP-10 account}`. */
+export const sessionRoutes = (state: ServicesState) => {
+  const { db } = state
+  return [
+    route({
+      method: "POST",
+      path: "/v1/sessions/:address/nonce",
+      auth: "project",
+      params: SessionsPath,
+      response: SessionNonceResponse,
+      handler: async ({ params }) => {
+        const account = accountOf(params.address)
+        const nonce = randomBytes(16).toString("hex")
+        const expiresAt = new Date(state.now() + SESSION_NONCE_TTL_MS)
+        await db.run(
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            yield* sql`INSERT INTO siwx_nonces (nonce, account, expires_at) VALUES (${nonce}, ${account.key}, ${expiresAt})`
+          })
+        )
+        return { nonce, expiresAt: expiresAt.toISOString() }
+      }
+    }),
+    route({
+      method: "POST",
+      path: "/v1/sessions/:address",
+      auth: "project",
+      params: SessionsPath,
+      body: AddSessionBody,
+      response: RemoteSiwxSession,
+      handler: async ({ params, body }) => {
+        const account = accountOf(params.address)
+        const { data, message, signature } = body
+        if (!sameAccount(account, data)) {
+          throw new HttpError(
+            400,
+            `The message is for ${data.chainId}:${data.accountAddress}, not for the account of the path ${params.address}`
+          )
+        }
+        const text = formatSiwxMessage(data)
+        if (Result.isFailure(text)) throw new HttpError(400, `Invalid sign-in data: ${text.failure}`)
+        if (message !== text.success) {
+          throw new HttpError(400, `The message is not the sign-in text of its data: ${firstDifference(message, text.success)}`)
+        }
+        const now = state.now()
+        const nonceRow = await db.run(
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            return yield* sql<NonceRow>`SELECT account, expires_at, used_at FROM siwx_nonces WHERE nonce = ${data.nonce}`
+          })
+        )
+        const problem = nonceProblem(data.nonce, nonceRow[0], account, now)
+        if (problem !== undefined) throw new HttpError(403, problem)
+        checkTimes(data, now)
+        if (!(await signatureHolds(state, account, message, signature))) {
+          throw new HttpError(403, `The signature is not ${account.address}'s signature of the message`)
+        }
+        const pci = randomUUID()
+        const expiresAt = data.expirationTime === undefined ? null : new Date(Date.parse(data.expirationTime))
+        // The nonce is taken and the session kept together: of two requests racing with one nonce, one wins.
+        const kept = await db.run(
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            const keep = Effect.gen(function* () {
+              const taken = yield* sql`UPDATE siwx_nonces SET used_at = ${new Date(now)}
+                WHERE nonce = ${data.nonce} AND account = ${account.key} AND used_at IS NULL AND expires_at > ${new Date(now)}
+                RETURNING nonce`
+              if (taken.length === 0) return false
+              yield* sql`INSERT INTO siwx_sessions (pci, account, data, message, signature, expires_at, created_at)
+                VALUES (${pci}, ${account.key}, ${JSON.stringify(data)}::jsonb, ${message}, ${signature}, ${expiresAt}, ${new Date(now)})`
+              return true
+            })
+            return yield* sql.withTransaction(keep)
+          })
+        )
+        if (!kept) throw new HttpError(403, `The nonce ${data.nonce} was already used: ask for a new one`)
+        return { data, message, signature, pci }
+      }
+    }),
+    route({
+      method: "GET",
+      path: "/v1/sessions/:address",
+      auth: "project",
+      params: SessionsPath,
+      response: SessionsResponse,
+      handler: async ({ params }) => {
+        const account = accountOf(params.address)
+        const rows = await db.run(
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            return yield* sql<SessionRow>`SELECT pci, data, message, signature FROM siwx_sessions
+              WHERE account = ${account.key} AND revoked_at IS NULL
+                AND (expires_at IS NULL OR expires_at > ${new Date(state.now())})
+              ORDER BY created_at, pci`
+          })
+        )
+        return { sessions: rows.map(toSession) }
+      }
+    }),
+    route({
+      method: "POST",
+      path: "/v1/sessions/:address/revoke",
+      auth: "project",
+      params: SessionsPath,
+      body: RevokeSessionBody,
+      response: RevokeSessionResponse,
+      handler: async ({ params, body }) => {
+        const account = accountOf(params.address)
+        const rows = await db.run(
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            return yield* sql<{ readonly signature: string }>`SELECT signature FROM siwx_sessions
+              WHERE pci = ${body.pci} AND account = ${account.key}`
+          })
+        )
+        const row = rows[0]
+        if (row === undefined) throw new HttpError(404, `No session ${body.pci} for ${params.address}`)
+        if (row.signature !== body.signature) {
+          throw new HttpError(403, `The signature is not the one of session ${body.pci}: only its holder can revoke it`)
+        }
+        await db.run(
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            yield* sql`UPDATE siwx_sessions SET revoked_at = ${new Date(state.now())} WHERE pci = ${body.pci} AND revoked_at IS NULL`
+          })
+        )
+        return { pci: body.pci }
+      }
+    })
+  ]
+}
