@@ -181,6 +181,21 @@ export const Endpoints = Schema.Struct({
 /** Where the hosted services live. */
 export type Endpoints = typeof Endpoints.Type
 
+/** The suffix of the account names the hosted blockchain service registers (a host's own names service may use another). */
+export const DEFAULT_NAME_SUFFIX = ".wallet-runtime.id"
+
+/**
+ * The suffix of account names (our extension to spec 3): a dot and one or more lower-case labels of letters, digits
+ * and hyphens, at most 64 characters. It is shown after the name the visitor types, registered with it, and its
+ * labels are the `zone` of name suggestions. It must be the suffix of the names service at `endpoints.blockchainApi`.
+ */
+export const NameSuffix = Schema.String.pipe(
+  Schema.check(
+    Schema.isMaxLength(64),
+    Schema.isPattern(/^(\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/, { expected: "a name suffix such as .example.id" })
+  )
+)
+
 /**
  * A token the host wants shown for a network: its contract (EVM) or mint (Solana) address, an optional picture and
  * (our addition) an optional symbol, shown where the chain itself does not name the token (an SPL mint).
@@ -268,6 +283,8 @@ export const HostOptions = Schema.Struct({
   disableAppend: Schema.Boolean.pipe(withDefault(false)),
   basic: Schema.Boolean.pipe(withDefault(false)),
   endpoints: Endpoints.pipe(withDefault({})),
+  /** The suffix of account names; {@link DEFAULT_NAME_SUFFIX} (the hosted service's) unless the host names its own. */
+  nameSuffix: NameSuffix.pipe(withDefault(DEFAULT_NAME_SUFFIX)),
   enableAnalytics: Schema.Boolean.pipe(withDefault(true)),
   debug: Schema.Boolean.pipe(withDefault(false))
 })

@@ -15,6 +15,7 @@ import { ConnectFlow } from "../services/ConnectFlow"
 import { Connection } from "../services/Connection"
 import { Connectors } from "../services/connectors/Connectors"
 import { Modal } from "../services/Modal"
+import { Names } from "../services/Names"
 import { Networks } from "../services/Networks"
 import { Notifications } from "../services/Notifications"
 import { Platform } from "../services/Platform"
@@ -43,6 +44,7 @@ export type WalletServices =
   | Portfolio
   | WalletActions
   | Send
+  | Names
   | WalletCatalog
   | Analytics
   | Theme
@@ -68,7 +70,7 @@ const startUp = (alerts: ReadonlyArray<Alert>) =>
 /** The core services over an environment. */
 export const coreLayer = (environment: Layer.Layer<Environment>, alerts: ReadonlyArray<Alert> = []): Layer.Layer<WalletServices> =>
   startUp(alerts).pipe(
-    Layer.provideMerge(Send.layer),
+    Layer.provideMerge(Layer.mergeAll(Send.layer, Names.layer)),
     Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletActions.layer, WalletCatalog.layer, Theme.layer)),
     Layer.provideMerge(Portfolio.layer),
     Layer.provideMerge(Networks.layer),

@@ -38,8 +38,10 @@ export type Route =
   | { readonly view: "ConnectingFarcaster" }
   | { readonly view: "SIWXSignMessage" }
   | { readonly view: "ApproveTransaction" }
+  // The form's data (what was typed, availability, how registering goes) is the Names service's state.
   | { readonly view: "RegisterAccountName" }
-  | { readonly view: "RegisterAccountNameSuccess" }
+  /** `name`: the full name being registered (absent when a host opens the view itself). */
+  | { readonly view: "RegisterAccountNameSuccess"; readonly name?: string | undefined }
   // The send form's data (what, how much, to whom, how it went) is the Send service's state: the three steps read it.
   | { readonly view: "Send" }
   | { readonly view: "SendReview" }

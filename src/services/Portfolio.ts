@@ -6,7 +6,7 @@
  * tab that asked, which says it in place with a retry; NFTs flagged as spam are left out. `revision` moves whenever what was read is out of date (the visitor's
  * own transaction was confirmed), so views read again.
  */
-import { Context, Effect, Layer, SubscriptionRef } from "effect"
+import { Context, Effect, Layer, Result, SubscriptionRef } from "effect"
 import type { Balance, Profile } from "../domain/Account"
 import { ZERO_BALANCE_DISPLAY } from "../domain/constants"
 import type { HistoryResponse, NftsResponse } from "../domain/Api"
@@ -41,7 +41,7 @@ export class Portfolio extends Context.Service<
      * sent, or none while `next` goes on); the first page is cached 30 s and read again after `refresh`.
      */
     readonly nfts: (caipAddress: CaipAddress, options?: NftsOptions) => Effect.Effect<NftsResponse, NftsUnavailable>
-    /** Name and avatar of an address (cached 5 minutes). */
+    /** Name (its first registered name, else its identity's) and avatar of an address (cached 5 minutes). */
     readonly identity: (address: string) => Effect.Effect<Profile, ServiceError>
     /** One page of an address's activity. */
     readonly transactions: (address: string, options?: HistoryOptions) => Effect.Effect<HistoryResponse, TransactionsUnavailable>
@@ -92,7 +92,19 @@ export class Portfolio extends Context.Service<
           api.nfts(caipAddress, options).pipe(
             Effect.map((page): NftsResponse => ({ data: withoutSpamNfts(page.data), next: page.next }))
           ),
-        identity: (address: string) => api.identity(address),
+        // The account's name is its first registered name (`/v1/profile/reverse`), else the identity's; the avatar is
+        // the identity's. Both are cached 5 minutes; a registration drops them, so the new name shows at once.
+        identity: Effect.fn("Portfolio.identity")(function* (address: string) {
+          const [names, profile] = yield* Effect.all(
+            [api.namesForAddress(address).pipe(Effect.orElseSucceed((): ReadonlyArray<string> => [])), Effect.result(api.identity(address))],
+            { concurrency: 2 }
+          )
+          const name = names[0]
+          if (Result.isFailure(profile)) {
+            return name === undefined ? yield* profile.failure : ({ profileName: name, profileImage: null } satisfies Profile)
+          }
+          return name === undefined ? profile.success : { ...profile.success, profileName: name }
+        }),
         // The tab that asked says a failure in place, with its retry: a snackbar would say it twice.
         transactions: (address: string, options?: HistoryOptions) => api.transactions(address, options),
         refresh: Effect.fn("Portfolio.refresh")(function* (caipAddress: CaipAddress) {

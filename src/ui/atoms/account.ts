@@ -14,6 +14,7 @@ import type { Nft, Transaction } from "../../domain/Portfolio"
 import { withPending } from "../../domain/portfolioView"
 import type { NftsUnavailable, TransactionsUnavailable } from "../../services/BlockchainApi"
 import type { ChainBalance } from "../../services/ChainAdapter"
+import { Names } from "../../services/Names"
 import { Portfolio } from "../../services/Portfolio"
 import { WalletActions } from "../../services/WalletActions"
 import { connectionStateAtom } from "./connection"
@@ -53,10 +54,14 @@ export const accountBalanceAtom = Atom.withServerValueInitial(
   })
 )
 
-/** Name and avatar of the account in front (cached 5 minutes); none when nothing is connected. */
+/** How many names were registered: the account's name is read again after each (its cache was dropped). */
+const namesRevisionAtom = stateAtom(Effect.map(Names, (names) => names.revision))
+
+/** Name and avatar of the account in front (cached 5 minutes, read again after a registration); none when nothing is connected. */
 export const accountIdentityAtom = Atom.withServerValueInitial(
   walletRuntimeAtom.atom((get) => {
     const caipAddress = get(activeCaipAddressAtom)
+    get(namesRevisionAtom)
     const address = caipAddress === undefined ? undefined : accountPartOf(caipAddress)
     return address === undefined
       ? Effect.succeed<Profile>({ profileName: null, profileImage: null })
