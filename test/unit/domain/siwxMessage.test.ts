@@ -197,10 +197,10 @@ describe("formatSiwxMessage: each field at its rule's boundary", () => {
   })
 
   it("the times are RFC 3339 date-times: real calendar dates, an offset, T and Z in either case", () => {
-    for (const issuedAt of ["2024-02-29T00:00:00Z", "2024-05-01t12:00:00z", "2024-05-01T23:59:60.123456+05:30", "0001-01-01T00:00:00-00:00"]) {
+    for (const issuedAt of ["2024-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2024-05-01t12:00:00z", "2024-05-01T23:59:60.123456+05:30", "0001-01-01T00:00:00-00:00"]) {
       accepts({ ...evm, issuedAt })
     }
-    for (const issuedAt of ["2023-02-29T00:00:00Z", "2024-04-31T00:00:00Z", "2024-05-01T24:00:00Z", "2024-05-01 12:00:00Z", "2024-05-01T12:00:00", "2024-05-01T12:00Z", "2024-05-01T12:00:00.Z", "2024-05-01T12:00:00+0200", "1714564800"]) {
+    for (const issuedAt of ["2023-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2024-04-31T00:00:00Z", "2024-05-01T24:00:00Z", "2024-05-01 12:00:00Z", "2024-05-01T12:00:00", "2024-05-01T12:00Z", "2024-05-01T12:00:00.Z", "2024-05-01T12:00:00+0200", "1714564800"]) {
       refuses({ ...evm, issuedAt }, /issued-at time .* not an RFC 3339 date-time/)
     }
     refuses({ ...evm, expirationTime: "tomorrow" }, /expiration time/)
