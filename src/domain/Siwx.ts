@@ -31,3 +31,110 @@ export const SiwxSession = Schema.Struct({
 })
 /** A sign-in session. */
 export type SiwxSession = typeof SiwxSession.Type
+
+/** What the runtime asks a sign-in message for: the account and its network, and when it may start to be valid. */
+export interface SiwxMessageInput {
+  readonly accountAddress: string
+  readonly chainId: CaipNetworkId
+  readonly notBefore?: string | undefined
+}
+
+/** A sign-in message a host's configuration made: its data, and its text (what the wallet signs) from `toString()`. */
+export type SiwxMessage = SiwxMessageData & { readonly toString: () => string }
+
+/**
+ * The `siwx` option: sign-in with the host's own backend, in the shape of AppKit's SIWX configuration. The runtime
+ * asks for a message after a wallet connects, has the wallet sign it, and hands the signed session to `addSession`;
+ * `getSessions` says whether an account is signed in already (after a reload, on a switch of account or network).
+ * A method that throws or rejects fails the sign-in with its message; each call is given 30 s.
+ *
+ * @example
+ * ```ts
+ * const siwx: SiwxConfig = {
+ *   createMessage: async (input) => myBackend.message(input),
+ *   addSession: (session) => myBackend.verifyAndStore(session),
+ *   revokeSession: (chainId, address) => myBackend.revoke(chainId, address),
+ *   setSessions: (sessions) => myBackend.replace(sessions),
+ *   getSessions: (chainId, address) => myBackend.sessions(chainId, address),
+ *   getRequired: () => true
+ * }
+ * ```
+ */
+export interface SiwxConfig {
+  readonly createMessage: (input: SiwxMessageInput) => Promise<SiwxMessage>
+  readonly addSession: (session: SiwxSession) => Promise<void>
+  readonly revokeSession: (chainId: CaipNetworkId, address: string) => Promise<void>
+  readonly setSessions: (sessions: ReadonlyArray<SiwxSession>) => Promise<void>
+  readonly getSessions: (chainId: CaipNetworkId, address: string) => Promise<ReadonlyArray<SiwxSession>>
+  /** When true, the modal cannot be closed while the account in front has no session. */
+  readonly getRequired?: () => boolean
+  /** When true, disconnecting revokes the account's session. */
+  readonly signOutOnDisconnect?: boolean
+}
+
+/** What the legacy `siweConfig.createMessage` is given: an EVM account (plain address, numeric chain id) and the message fields. */
+export interface SiweCreateMessageArgs {
+  readonly address: string
+  readonly chainId: number
+  readonly nonce: string
+  readonly domain: string
+  readonly uri: string
+  readonly version: string
+  readonly issuedAt: string
+  readonly statement?: string | undefined
+  readonly expirationTime?: string | undefined
+  readonly notBefore?: string | undefined
+  readonly requestId?: string | undefined
+  readonly resources?: ReadonlyArray<string> | undefined
+}
+
+/** What the legacy `siweConfig.getMessageParams` may give; a missing domain or uri is the page's own. */
+export interface SiweMessageParams {
+  readonly domain?: string
+  readonly uri?: string
+  readonly statement?: string
+  readonly chains?: ReadonlyArray<number>
+  /** Seconds from issue until the message expires. */
+  readonly expiry?: number
+  readonly resources?: ReadonlyArray<string>
+}
+
+/**
+ * The legacy `siweConfig` option (sign-in with Ethereum, AppKit's older shape), mapped onto {@link SiwxConfig}: the
+ * nonce and the text come from the host, `verifyMessage` decides, `getSession` says who is signed in.
+ */
+export interface SiweConfig {
+  readonly getNonce: (address?: string) => Promise<string>
+  readonly createMessage: (args: SiweCreateMessageArgs) => string
+  readonly verifyMessage: (args: { readonly message: string; readonly signature: string }) => Promise<boolean>
+  readonly getSession: () => Promise<{ readonly address: string; readonly chainId: number } | null>
+  readonly signOut: () => Promise<boolean>
+  readonly getMessageParams?: () => Promise<SiweMessageParams>
+  readonly onSignIn?: (session?: { readonly address: string; readonly chainId: number }) => void
+  readonly onSignOut?: () => void
+  readonly signOutOnDisconnect?: boolean
+  readonly required?: boolean
+}
+
+/** The sign-in the runtime does on our services (no host backend): `siwx: servicesSiwx({ required: true })`. */
+export interface ServicesSiwx {
+  readonly _tag: "ServicesSiwx"
+  /** The statement of the message; default 'Sign in to {metadata.name}'. */
+  readonly statement?: string | undefined
+  /** How long a session lasts, in seconds; default 7 days. */
+  readonly expiresInSeconds?: number | undefined
+  readonly required?: boolean | undefined
+  /** Revoke the session when the wallet disconnects; default true. */
+  readonly signOutOnDisconnect?: boolean | undefined
+}
+
+/**
+ * Sign-in on the services the runtime already talks to (`endpoints.blockchainApi`): the service gives the nonce,
+ * checks the signature (EOA, ERC-1271, ERC-6492; ed25519 on Solana) and keeps the session.
+ *
+ * @example
+ * ```tsx
+ * <WalletRuntimeProvider options={{ ...options, siwx: servicesSiwx({ required: true }) }} />
+ * ```
+ */
+export const servicesSiwx = (options: Omit<ServicesSiwx, "_tag"> = {}): ServicesSiwx => ({ _tag: "ServicesSiwx", ...options })

@@ -324,6 +324,22 @@ export class EmailRateLimited extends Schema.TaggedError<EmailRateLimited>()("Em
   }
 }
 
+/** 'Signature declined' — the visitor refused to sign the sign-in message. */
+export class SignatureDeclined extends Schema.TaggedError<SignatureDeclined>()("SignatureDeclined", {}) {
+  override get message() {
+    return "Signature declined"
+  }
+}
+
+/** Sign-in did not complete: the message could not be made, the wallet failed, or the backend refused the session. */
+export class SignInFailed extends Schema.TaggedError<SignInFailed>()("SignInFailed", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return this.reason
+  }
+}
+
 /** What failed in a name operation; selects the fallback text when the API gives no description. */
 export const NameOperation = Schema.Literals(["resolve", "suggestions", "reverse", "register"])
 /** What failed in a name operation. */
@@ -359,6 +375,8 @@ export const CatalogueError = Schema.Union([
   InvalidChainId,
   InvalidOptions,
   SiweSiwxConflict,
+  SignatureDeclined,
+  SignInFailed,
   DisconnectFailed,
   GasPriceNetworkNotSupported,
   SwapsNetworkNotSupported,

@@ -11,7 +11,7 @@ import { Analytics } from "../services/Analytics"
 import { BlockchainApi } from "../services/BlockchainApi"
 import { ChainAdapters } from "../services/ChainAdapter"
 import { Config } from "../services/Config"
-import { ConnectFlow } from "../services/ConnectFlow"
+import { ConnectFlow, type SignInStep } from "../services/ConnectFlow"
 import { Connection } from "../services/Connection"
 import { Connectors } from "../services/connectors/Connectors"
 import { Modal } from "../services/Modal"
@@ -22,6 +22,7 @@ import { Platform } from "../services/Platform"
 import { Portfolio } from "../services/Portfolio"
 import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { Send } from "../services/Send"
+import { Siwx } from "../services/Siwx/Siwx"
 import { Storage } from "../services/Storage/Storage"
 import { Theme } from "../services/Theme"
 import { WalletActions } from "../services/WalletActions"
@@ -45,6 +46,8 @@ export type WalletServices =
   | WalletActions
   | Send
   | Names
+  | Siwx
+  | SignInStep
   | WalletCatalog
   | Analytics
   | Theme
@@ -71,7 +74,10 @@ const startUp = (alerts: ReadonlyArray<Alert>) =>
 export const coreLayer = (environment: Layer.Layer<Environment>, alerts: ReadonlyArray<Alert> = []): Layer.Layer<WalletServices> =>
   startUp(alerts).pipe(
     Layer.provideMerge(Layer.mergeAll(Send.layer, Names.layer)),
-    Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletActions.layer, WalletCatalog.layer, Theme.layer)),
+    Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletCatalog.layer, Theme.layer)),
+    // Sign-in sits between: the connect flow waits on it, and it signs through the wallet actions.
+    Layer.provideMerge(Siwx.layer),
+    Layer.provideMerge(WalletActions.layer),
     Layer.provideMerge(Portfolio.layer),
     Layer.provideMerge(Networks.layer),
     Layer.provideMerge(Layer.mergeAll(Modal.layer, BlockchainApi.layer)),

@@ -9,6 +9,7 @@
 import { Context, Effect, Exit, Fiber, Layer, Option, Schema, Stream, SubscriptionRef } from "effect"
 import type { ChainNamespace } from "../domain/Caip"
 import { ProviderNotFound } from "../domain/errors"
+import type { SiwxSession } from "../domain/Siwx"
 import { type CaipNetwork, isUnsupportedNetwork } from "../domain/Network"
 import { type ConnectorInfo, isSameWallet, type WalletCatalogEntry } from "../domain/Wallet"
 import { Config, namespacesOf } from "./Config"
@@ -85,8 +86,16 @@ const walletOf = (route: Route): WalletCatalogEntry | undefined =>
  */
 export class SignInStep extends Context.Service<
   SignInStep,
-  { readonly afterConnect: (wallet: ConnectedWallet) => Effect.Effect<void, ConnectFlowError> }
+  {
+    /** The session of the account in front once it has one; `undefined` when the visitor went on without. */
+    readonly afterConnect: (wallet: ConnectedWallet) => Effect.Effect<SiwxSession | undefined, ConnectFlowError>
+  }
 >()("wallet-runtime/SignInStep") {}
+
+/** What a host's connect gives: each family's account, and the sign-in session when the host asks for sign-in. */
+export interface ConnectResult extends ConnectedWallet {
+  readonly session?: SiwxSession | undefined
+}
 
 /** The connect flow. */
 export class ConnectFlow extends Context.Service<
@@ -102,9 +111,10 @@ export class ConnectFlow extends Context.Service<
     readonly followedLink: (href: string) => Effect.Effect<void>
     /**
      * Connects a wallet for a host: by connector id, rdns or name (`"walletConnect"` opens the modal's QR code).
-     * Gives the connected wallet, or fails with the wallet's refusal, 'Provider not found.' or ConnectCancelled.
+     * Gives the connected wallet (with its sign-in session when the host configured sign-in), or fails with the
+     * wallet's refusal, 'Provider not found.' or ConnectCancelled (also when required sign-in was cancelled).
      */
-    readonly connect: (wallet: string) => Effect.Effect<ConnectedWallet, ConnectFlowError>
+    readonly connect: (wallet: string) => Effect.Effect<ConnectResult, ConnectFlowError>
   }
 >()("wallet-runtime/ConnectFlow") {
   /** The live flow over the modal, the connection and the connectors. */
@@ -162,7 +172,6 @@ export class ConnectFlow extends Context.Service<
           if (connected.connector.type === "WALLET_CONNECT" && wallet !== undefined && href !== undefined) {
             yield* storage.set(Keys.walletConnectDeepLink, { href, name: wallet.name })
           }
-          if (Option.isSome(signIn)) yield* signIn.value.afterConnect(connected)
           return connected
         }).pipe(
           Effect.tap((connected) =>
@@ -181,6 +190,11 @@ export class ConnectFlow extends Context.Service<
           const exit = yield* Effect.exit(connectWith(connectorId, walletOf(entry.route), () => links.get(entry.key)))
           if (Exit.isSuccess(exit)) {
             yield* SubscriptionRef.set(progress, { _tag: "Connected", key: entry.key, wallet: exit.value })
+            // Sign-in comes after the progress says connected: its view replaces this one without stopping this run.
+            if (Option.isSome(signIn)) {
+              const signedIn = yield* Effect.exit(signIn.value.afterConnect(exit.value))
+              if (Exit.isFailure(signedIn)) return
+            }
             const now = yield* SubscriptionRef.get(modal.state)
             if (now.open && currentEntry(now).key === entry.key) yield* modal.close
             return
@@ -256,7 +270,11 @@ export class ConnectFlow extends Context.Service<
           list.find((c) => c.info.info?.rdns === wallet) ??
           list.find((c) => isSameWallet({ name: c.info.name }, { name: wallet }))
         if (connector === undefined) return yield* new ProviderNotFound()
-        if (connector.info.type !== "WALLET_CONNECT") return yield* connectWith(connector.info.id, undefined, () => undefined)
+        const withSession = (wallet: ConnectedWallet) =>
+          Option.isSome(signIn)
+            ? Effect.map(signIn.value.afterConnect(wallet), (session): ConnectResult => (session === undefined ? wallet : { ...wallet, session }))
+            : Effect.succeed<ConnectResult>(wallet)
+        if (connector.info.type !== "WALLET_CONNECT") return yield* Effect.flatMap(connectWith(connector.info.id, undefined, () => undefined), withSession)
         // WalletConnect needs its QR code: the modal shows it, and the flow that runs there is awaited.
         yield* modal.open({ view: "WalletConnectBasic" })
         const key = currentEntry(yield* SubscriptionRef.get(modal.state)).key
@@ -267,7 +285,7 @@ export class ConnectFlow extends Context.Service<
           SubscriptionRef.changes(modal.state).pipe(Stream.filter((state) => !state.open || currentEntry(state).key !== key))
         ).pipe(Stream.runHead, Effect.onInterrupt(() => modal.close))
         const outcome = yield* SubscriptionRef.get(progress)
-        if (outcome._tag === "Connected" && outcome.key === key) return outcome.wallet
+        if (outcome._tag === "Connected" && outcome.key === key) return yield* withSession(outcome.wallet)
         if (outcome._tag === "Failed" && outcome.key === key) return yield* Effect.fail(outcome.error)
         return yield* new ConnectCancelled()
       })

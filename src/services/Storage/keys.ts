@@ -4,11 +4,10 @@
  */
 import { Schema } from "effect"
 import { Balance, ConnectionStatus, Profile } from "../../domain/Account"
-import { NftsResponse } from "../../domain/Api"
+import { NftsResponse, RemoteSiwxSession } from "../../domain/Api"
 import { CaipNetworkId, type ChainNamespace } from "../../domain/Caip"
 import { BALANCE_CACHE_MS, IDENTITY_CACHE_MS } from "../../domain/constants"
 import { TokenBalance } from "../../domain/Portfolio"
-import { SiwxSession } from "../../domain/Siwx"
 import { addRecentWallet as addRecent, ConnectorType, RecentWallets, type WalletCatalogEntry } from "../../domain/Wallet"
 import { CONNECTION_STATUS_KEY } from "./paths"
 import { cacheKey, type CacheKey, storageKey, type StorageKey } from "./Storage"
@@ -92,10 +91,10 @@ export const embeddedLogin: StorageKey<EmbeddedLogin> = storageKey({
   defaultValue: { email: null, emailLoginUsed: false, lastEmailLoginTime: null, lastChain: null, socialUsername: null }
 })
 
-/** Sign-in sessions proving ownership of an address. */
-export const siwxSessions: StorageKey<ReadonlyArray<SiwxSession>> = storageKey({
+/** Sign-in sessions on our services that this browser signed, each with the `pci` that revokes it. */
+export const siwxSessions: StorageKey<ReadonlyArray<RemoteSiwxSession>> = storageKey({
   name: "siwxSessions",
-  schema: Schema.Array(SiwxSession),
+  schema: Schema.Array(RemoteSiwxSession),
   defaultValue: []
 })
 

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Layer, Option, Stream, SubscriptionRef } from "effect"
+import { Deferred, Effect, Exit, Fiber, Layer, Option, Stream, SubscriptionRef } from "effect"
 import { UserRejected } from "../../../src/domain/errors"
 import { localChainA, localChainB, solana } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import type { WalletCatalogEntry } from "../../../src/domain/Wallet"
 import { testLayer } from "../../../src/layers/Test"
-import { ConnectFlow, type ConnectProgress, routeForChoice, SignInStep } from "../../../src/services/ConnectFlow"
+import { ConnectCancelled, ConnectFlow, type ConnectProgress, routeForChoice, SignInStep } from "../../../src/services/ConnectFlow"
+import type { SiwxSession } from "../../../src/domain/Siwx"
 import { Connection } from "../../../src/services/Connection"
 import { type FakeWallet, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { currentEntry, currentRoute, Modal } from "../../../src/services/Modal"
@@ -230,30 +231,67 @@ describe("ConnectFlow", () => {
     })
   )
 
-  it.effect("the sign-in step runs after connecting, before the modal closes; its failure fails the flow and keeps the modal", () =>
+  it.effect("the sign-in step runs once the wallet is connected: the modal closes when it ends, a cancelled one leaves it to sign-in", () =>
     Effect.gen(function* () {
       const wallet = yield* evm()
       const seen: Array<string> = []
-      let refuse = true
+      const steps: Array<Deferred.Deferred<SiwxSession | undefined, ConnectCancelled>> = []
       const signIn = Layer.succeed(SignInStep)({
         afterConnect: (connected) =>
-          Effect.suspend(() => {
+          Effect.gen(function* () {
             seen.push(connected.accounts.eip155?.address ?? "")
-            return refuse ? Effect.fail(new UserRejected({ code: 4001 })) : Effect.void
+            const step = yield* Deferred.make<SiwxSession | undefined, ConnectCancelled>()
+            steps.push(step)
+            return yield* Deferred.await(step)
           })
       })
       yield* withWallets(
         [wallet],
         Effect.gen(function* () {
-          const flow = yield* ConnectFlow
-          yield* (yield* Modal).open({ view: "ConnectingExternal", connectorId: "io.metamask" })
-          yield* progressUntil((p) => p._tag === "Failed")
+          const modal = yield* Modal
+          yield* modal.open({ view: "ConnectingExternal", connectorId: "io.metamask" })
+          yield* progressUntil((p) => p._tag === "Connected")
+          yield* Effect.yieldNow
           expect(seen).toEqual([ALICE])
           expect((yield* modalState).open).toBe(true)
-          refuse = false
-          yield* flow.retry
-          yield* progressUntil((p) => p._tag === "Connected")
+          yield* Deferred.succeed(steps[0]!, undefined)
           yield* modalClosed
+          // A cancelled sign-in (required, the wallet disconnected) closes nothing itself: sign-in has done it.
+          yield* modal.open({ view: "ConnectingExternal", connectorId: "io.metamask" })
+          yield* Effect.yieldNow
+          while (steps.length < 2) yield* Effect.yieldNow
+          yield* Deferred.fail(steps[1]!, new ConnectCancelled())
+          yield* Effect.yieldNow
+          expect((yield* modalState).open).toBe(true)
+        }),
+        signIn
+      )
+    })
+  )
+
+  it.effect("a host's connect gives the sign-in session with the accounts", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm()
+      const session: SiwxSession = {
+        data: {
+          domain: "shop.test",
+          uri: "https://shop.test",
+          version: "1",
+          chainId: localChainA.caipNetworkId,
+          accountAddress: ALICE,
+          nonce: "abcdefgh1",
+          issuedAt: "2030-01-01T00:00:00.000Z"
+        },
+        message: "shop.test wants you to sign in",
+        signature: "0x01"
+      }
+      const signIn = Layer.succeed(SignInStep)({ afterConnect: () => Effect.succeed(session) })
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const connected = yield* (yield* ConnectFlow).connect("MetaMask")
+          expect(connected.accounts.eip155?.address).toBe(ALICE)
+          expect(connected.session).toEqual(session)
         }),
         signIn
       )

@@ -1,0 +1,199 @@
+/**
+ * The sign-in flow (spec point 4), fetched only when the host configured sign-in: it follows the account in front,
+ * checks it for a session, shows the sign view when it has none, signs, keeps the session, and signs out on
+ * disconnect when asked to. One check runs per account at a time; a new account in front settles the previous one.
+ */
+import { Deferred, Effect, Stream, SubscriptionRef } from "effect"
+import { caipNetworkIdOfAddress, type ChainNamespace } from "../../domain/Caip"
+import { SignatureDeclined, SignInFailed } from "../../domain/errors"
+import type { SiwxSession } from "../../domain/Siwx"
+import { Config } from "../Config"
+import { Connection, type ConnectionState } from "../Connection"
+import { ConnectCancelled } from "../ConnectFlow"
+import { currentEntry, Modal } from "../Modal"
+import { WalletActions } from "../WalletActions"
+import { backendOf, type SiwxBackend } from "./backends"
+import type { SiwxAccount, SiwxError, SiwxService, SiwxState, SiwxStep } from "./siwxState"
+
+/** The account in front when it is connected. */
+export const accountInFront = (state: ConnectionState): SiwxAccount | undefined => {
+  const namespace = state.activeNamespace
+  const account = namespace === undefined ? undefined : state.namespaces[namespace]?.account
+  if (namespace === undefined || account?.status !== "connected" || account.caipAddress === undefined || account.address === undefined) {
+    return undefined
+  }
+  return { namespace, chainId: caipNetworkIdOfAddress(account.caipAddress), address: account.address, caipAddress: account.caipAddress }
+}
+
+// The views where the connect flow runs: an account put in front there is the flow's to check (afterConnect).
+const CONNECTING_VIEWS = new Set(["ConnectingExternal", "WalletConnectBasic", "ConnectingWalletConnect"])
+
+/** How one check of an account ended. */
+type Outcome =
+  | { readonly _tag: "Session"; readonly session: SiwxSession | undefined }
+  | { readonly _tag: "Skipped" }
+  | { readonly _tag: "Cancelled" }
+
+const SKIPPED: Outcome = { _tag: "Skipped" }
+
+/** Why the wallet did not sign, in the spec's words for a refusal. */
+const signFailure = (error: { readonly _tag: string; readonly message: string }): SiwxError =>
+  error._tag === "UserRejected" ? new SignatureDeclined() : new SignInFailed({ reason: error.message })
+
+/** The live flow over the host's configuration (`kind` says which option it came from). */
+export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, configured: unknown, kind: "siwx" | "siweConfig") =>
+  Effect.gen(function* () {
+    const connection = yield* Connection
+    const modal = yield* Modal
+    const wallet = yield* WalletActions
+    const config = yield* Config
+    const backend: SiwxBackend = yield* backendOf(configured, kind)
+    const required = backend.required
+    yield* SubscriptionRef.update(state, (s) => ({ ...s, required }))
+
+    // The account being checked or asked to sign, and how that ends.
+    let pending: { readonly account: SiwxAccount; readonly outcome: Deferred.Deferred<Outcome> } | undefined
+
+    const setStep = (step: SiwxStep) => SubscriptionRef.update(state, (s) => ({ ...s, step }))
+
+    const settle = (outcome: Outcome) =>
+      Effect.suspend(() => {
+        const settling = pending
+        pending = undefined
+        return settling === undefined ? Effect.void : Deferred.succeed(settling.outcome, outcome).pipe(Effect.asVoid)
+      })
+
+    const isPending = (account: SiwxAccount) => pending?.account.caipAddress === account.caipAddress
+
+    const showSignView = Effect.gen(function* () {
+      if (required) yield* modal.setSignInRequired(true)
+      const now = yield* SubscriptionRef.get(modal.state)
+      if (!now.open) return yield* modal.open({ view: "SIWXSignMessage" })
+      if (currentEntry(now).route.view !== "SIWXSignMessage") yield* modal.reset({ view: "SIWXSignMessage" })
+    })
+
+    const check = (account: SiwxAccount) =>
+      Effect.gen(function* () {
+        yield* setStep({ _tag: "Checking", account })
+        const found = yield* backend.getSessions(account).pipe(
+          Effect.catch((error) => Effect.logWarning(`Sign-in: could not read the sessions: ${error.message}`).pipe(Effect.as(undefined)))
+        )
+        if (!isPending(account)) return
+        if (found !== undefined && found.signedIn) {
+          yield* setStep({ _tag: "SignedIn", account, session: found.session })
+          if (required) yield* modal.setSignInRequired(false)
+          return yield* settle({ _tag: "Session", session: found.session })
+        }
+        yield* setStep({ _tag: "Needed", account, signing: false, error: undefined })
+        yield* showSignView
+      })
+
+    // Checks the account unless it is being checked already; gives how that ends.
+    const ensure = (account: SiwxAccount) =>
+      Effect.gen(function* () {
+        if (pending !== undefined && isPending(account)) return yield* Deferred.await(pending.outcome)
+        yield* settle(SKIPPED)
+        const outcome = yield* Deferred.make<Outcome>()
+        pending = { account, outcome }
+        yield* Effect.forkDetach(check(account))
+        return yield* Deferred.await(outcome)
+      })
+
+    const signIn = Effect.gen(function* () {
+      const current = (yield* SubscriptionRef.get(state)).step
+      if (current._tag !== "Needed" || current.signing) return
+      const account = current.account
+      yield* setStep({ _tag: "Needed", account, signing: true, error: undefined })
+      const signed = yield* Effect.gen(function* () {
+        const message = yield* backend.createMessage({ accountAddress: account.address, chainId: account.chainId })
+        const signature = yield* wallet.signMessage(message.text, account.namespace).pipe(Effect.mapError(signFailure))
+        const session: SiwxSession = { data: message.data, message: message.text, signature }
+        yield* backend.addSession(account, session)
+        return session
+      }).pipe(Effect.result)
+      // The visitor moved to another account meanwhile: this signature belongs to none in front.
+      if (accountInFront(yield* SubscriptionRef.get(connection.state))?.caipAddress !== account.caipAddress) return
+      if (signed._tag === "Failure") {
+        return yield* setStep({ _tag: "Needed", account, signing: false, error: signed.failure })
+      }
+      yield* setStep({ _tag: "SignedIn", account, session: signed.success })
+      yield* modal.setSignInRequired(false)
+      if (isPending(account)) yield* settle({ _tag: "Session", session: signed.success })
+      const now = yield* SubscriptionRef.get(modal.state)
+      if (now.open && currentEntry(now).route.view === "SIWXSignMessage") yield* modal.close
+    }).pipe(Effect.withSpan("Siwx.signIn"))
+
+    const disconnectAccount = (namespace: ChainNamespace) =>
+      connection.disconnect(namespace).pipe(Effect.catch((error) => Effect.logWarning(`Sign-in: disconnect failed: ${error.message}`)))
+
+    const cancel = Effect.gen(function* () {
+      const current = (yield* SubscriptionRef.get(state)).step
+      if (current._tag !== "Needed") return yield* modal.close
+      if (required) {
+        yield* modal.setSignInRequired(false)
+        yield* settle({ _tag: "Cancelled" })
+        yield* disconnectAccount(current.account.namespace)
+      } else {
+        yield* settle(SKIPPED)
+      }
+      yield* modal.close
+    }).pipe(Effect.withSpan("Siwx.cancel"))
+
+    const revoke = (account: SiwxAccount) =>
+      backend.revokeSession(account).pipe(Effect.catch((error) => Effect.logWarning(`Sign-in: revoking failed: ${error.message}`)))
+
+    const signOut = Effect.gen(function* () {
+      const current = (yield* SubscriptionRef.get(state)).step
+      if (current._tag !== "SignedIn") return
+      yield* revoke(current.account)
+      if (required) return yield* disconnectAccount(current.account.namespace)
+      yield* setStep({ _tag: "Needed", account: current.account, signing: false, error: undefined })
+    }).pipe(Effect.withSpan("Siwx.signOut"))
+
+    const afterConnect = Effect.fn("Siwx.afterConnect")(function* () {
+      const account = accountInFront(yield* SubscriptionRef.get(connection.state))
+      if (account === undefined) return undefined
+      const outcome = yield* ensure(account)
+      if (outcome._tag === "Cancelled") return yield* new ConnectCancelled()
+      return outcome._tag === "Session" ? outcome.session : undefined
+    })
+
+    // The account in front changed: a new one is checked (unless the connect flow does it), none signs out.
+    const follow = (account: SiwxAccount | undefined, previous: SiwxStep) =>
+      Effect.gen(function* () {
+        if (account === undefined) {
+          yield* settle(SKIPPED)
+          yield* setStep({ _tag: "SignedOut" })
+          if (required) yield* modal.setSignInRequired(false)
+          if (previous._tag === "SignedIn" && backend.signOutOnDisconnect) yield* revoke(previous.account)
+          return
+        }
+        const view = yield* SubscriptionRef.get(modal.state)
+        if (view.open && CONNECTING_VIEWS.has(currentEntry(view).route.view)) return
+        yield* Effect.forkDetach(ensure(account))
+      })
+
+    yield* SubscriptionRef.changes(connection.state).pipe(
+      Stream.map(accountInFront),
+      Stream.changesWith((a, b) => a?.caipAddress === b?.caipAddress),
+      Stream.runForEach((account) => Effect.flatMap(SubscriptionRef.get(state), (s) => follow(account, s.step))),
+      Effect.forkScoped
+    )
+
+    // Closing the modal on the sign view (when sign-in is not required) is going on without a session.
+    yield* SubscriptionRef.changes(modal.state).pipe(
+      Stream.map((s) => s.open),
+      Stream.changes,
+      Stream.filter((open) => !open),
+      Stream.runForEach(() =>
+        Effect.gen(function* () {
+          const current = (yield* SubscriptionRef.get(state)).step
+          if (current._tag === "Needed" && !required && !current.signing) yield* settle(SKIPPED)
+        })
+      ),
+      Effect.forkScoped
+    )
+
+    yield* Effect.logDebug(`Sign-in through ${kind} for ${config.metadata?.name ?? "this site"}`)
+    return { state, signIn, cancel, signOut, afterConnect: () => afterConnect() } satisfies SiwxService
+  })
