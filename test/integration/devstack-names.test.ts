@@ -2,15 +2,18 @@
  * The name endpoints of the devstack services against real anvil chains and the services' database: registering a
  * name with a real signature by an EOA, by the ERC-1271 account deployed at start and by an undeployed ERC-6492
  * account; reading it back (record, reverse, identity, suggestions); every refusal with its words; and the names
- * surviving a restart of the services on the same data directory.
+ * surviving a restart of the services on the same database. The suite runs on the embedded PGlite, and again on a
+ * real Postgres when `DATABASE_URL` is set.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { SqlClient } from "effect/sql"
 import { createPublicClient, type Hex, http, type LocalAccount } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type DatabaseOptions, startDatabase } from "../../devstack/db/index"
 import type { EvmChain, EvmInfo } from "../../devstack/evm/index"
 import { devChain } from "../../devstack/evm/chains"
 import { deployedSmartAccount, type SmartAccountSigner, undeployedSmartAccount } from "../../devstack/evm/smartAccounts"
@@ -29,28 +32,25 @@ import { NameMessageJson } from "../../src/domain/Names"
 
 let stack: Started<DevstackInfo>
 let evm: EvmInfo
-let services: Started<ServicesInfo> | undefined
-let dataDir: string
-
-const startNames = async () => {
-  const began = performance.now()
-  services = await startServices({ evm, database: { dataDir } })
-  return performance.now() - began
-}
 
 beforeAll(async () => {
   stack = await startDevstack({ parts: ["evm"] })
   if (stack.info.evm === undefined) throw new Error("the EVM part did not start")
   evm = stack.info.evm
-  dataDir = mkdtempSync(join(tmpdir(), "wallet-runtime-names-"))
-  console.log(`services with a fresh database started in ${(await startNames()).toFixed(0)} ms`)
 })
 
 afterAll(async () => {
-  await services?.stop()
   await stack?.stop()
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
 })
+
+/** The services of the suite running now, on its database; restarted by the last test. */
+let services: Started<ServicesInfo> | undefined
+
+const startNames = async (database: DatabaseOptions) => {
+  const began = performance.now()
+  services = await startServices({ evm, database })
+  return performance.now() - began
+}
 
 const chain = (chainId: number): EvmChain => {
   const found = evm.chains.find((c) => c.chainId === chainId)
@@ -102,7 +102,27 @@ const suggestions = async (label: string) =>
 // Salts of undeployed accounts no other test file uses on these chains.
 const undeployed = (salt: number) => undeployedSmartAccount({ factory: chain(31337).contracts.smartAccounts.factory, owner: dev(7), salt })
 
-describe("devstack names", () => {
+// The names the suite registers: on a Postgres kept between runs, they are removed first so each run starts clean.
+const suiteNames = ["erin", "contract-account", "counterfactual", "alice-two", "frank"].map((label) => `${label}.wallet.test`)
+
+const namesSuite = (database: () => DatabaseOptions, fresh: boolean) => {
+  beforeAll(async () => {
+    const options = database()
+    if (!fresh) {
+      const db = await startDatabase(options)
+      await db.info.run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM account_names WHERE ${sql.in("name", suiteNames)}`)
+      )
+      await db.stop()
+    }
+    console.log(`services on ${"url" in options ? "Postgres" : "a fresh PGlite"} started in ${(await startNames(options)).toFixed(0)} ms`)
+  })
+
+  afterAll(async () => {
+    await services?.stop()
+    services = undefined
+  })
+
   it("serves the seed names: a record on every chain, by full name or label, in reverse and identity", async () => {
     const alice = dev(0).address
     const response = await record("alice.wallet.test")
@@ -226,10 +246,10 @@ describe("devstack names", () => {
     expect((await suggestions("frank.wallet.test"))[0]).toEqual({ name: "frank.wallet.test", registered: false })
   })
 
-  it("keeps registered names across a restart of the services on the same data directory", async () => {
+  it("keeps registered names across a restart of the services on the same database", async () => {
     await services?.stop()
     services = undefined
-    console.log(`services restarted on the same database in ${(await startNames()).toFixed(0)} ms`)
+    console.log(`services restarted on the same database in ${(await startNames(database())).toFixed(0)} ms`)
     expect((await json(NameRecordResponse, await record("erin.wallet.test"))).addresses).toEqual({
       [coinType(31337)]: { address: dev(4).address }
     })
@@ -239,4 +259,18 @@ describe("devstack names", () => {
     expect(await refusal(await register(dev(5), "erin.wallet.test"))).toEqual([409, "Name already taken"])
     expect((await register(dev(5), "frank.wallet.test")).status).toBe(200)
   })
+}
+
+describe("devstack names on PGlite (the default database)", () => {
+  const root = mkdtempSync(join(tmpdir(), "wallet-runtime-names-"))
+  afterAll(() => rmSync(root, { recursive: true, force: true }))
+  namesSuite(() => ({ dataDir: join(root, "pglite") }), true)
 })
+
+const databaseUrl = process.env["DATABASE_URL"]
+describe.skipIf(databaseUrl === undefined || databaseUrl === "")(
+  "devstack names on the Postgres of DATABASE_URL (skipped when DATABASE_URL is not set: no Postgres to talk to)",
+  () => {
+    namesSuite(() => ({ url: databaseUrl ?? "" }), false)
+  }
+)
