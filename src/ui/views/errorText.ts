@@ -8,10 +8,21 @@ import { Cause, Option } from "effect"
 import type { DisconnectFailed, NetworkNotFound } from "../../domain/errors"
 import type { RequestError, SendError, SignError, SwitchError, WaitError } from "../../services/ChainAdapter"
 import type { ConnectFlowError } from "../../services/ConnectFlow"
+import type { RegisterFailure } from "../../services/namesState"
 import type { NoAccount } from "../../services/WalletActions"
 
 /** Every error a view or hook can end with. */
-type VisibleError = ConnectFlowError | SwitchError | SignError | SendError | WaitError | RequestError | NoAccount | DisconnectFailed | NetworkNotFound
+type VisibleError =
+  | ConnectFlowError
+  | SwitchError
+  | SignError
+  | SendError
+  | WaitError
+  | RequestError
+  | NoAccount
+  | DisconnectFailed
+  | NetworkNotFound
+  | RegisterFailure
 
 /** Headings shown above an error's message, by error tag: every visible error has one. */
 const HEADINGS = {
@@ -39,7 +50,10 @@ const HEADINGS = {
   TransactionReverted: "Transaction failed",
   WalletCapabilitiesInvalid: "Wallet answer not understood",
   CaipNetworkOrAddressUndefined: "No wallet connected",
-  SomethingWentWrong: "Something went wrong"
+  SomethingWentWrong: "Something went wrong",
+  NameError: "Name not registered",
+  NamesNeedEvmAccount: "Names are for EVM accounts",
+  NameChainIdTooLarge: "Network not supported for names"
 } satisfies Record<VisibleError["_tag"], string>
 
 const GENERIC = "Something went wrong"

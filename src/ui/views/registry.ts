@@ -55,6 +55,10 @@ const Send = lazyView(() => import("./Send/Send").then((m) => m.Send))
 const SendReview = lazyView(() => import("./Send/SendReview").then((m) => m.SendReview))
 const SendResult = lazyView(() => import("./Send/SendResult").then((m) => m.SendResult))
 const Receive = lazyView(() => import("./Receive/Receive").then((m) => m.Receive))
+const RegisterAccountName = lazyView(() => import("./RegisterAccountName/RegisterAccountName").then((m) => m.RegisterAccountName))
+const RegisterAccountNameSuccess = lazyView(() =>
+  import("./RegisterAccountNameSuccess/RegisterAccountNameSuccess").then((m) => m.RegisterAccountNameSuccess)
+)
 /** Views of later issues: they say so instead of showing an empty or fake screen. */
 const notYet = <V extends ModalView>(title: string): ViewEntry<V> => ({
   title,
@@ -97,8 +101,16 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
   ConnectingFarcaster: notYet("Farcaster"),
   SIWXSignMessage: notYet("Sign in"),
   ApproveTransaction: notYet("Approve transaction"),
-  RegisterAccountName: notYet("Register a name"),
-  RegisterAccountNameSuccess: notYet("Name registered"),
+  RegisterAccountName: {
+    title: "Choose a name",
+    description: "Choose a name for your account: type it, see whether it is free, then register it with your wallet.",
+    Component: RegisterAccountName
+  },
+  RegisterAccountNameSuccess: {
+    title: "Register name",
+    description: "Sign the name message in your wallet; the name is then registered for your account.",
+    Component: RegisterAccountNameSuccess
+  },
   Send: { title: "Send", description: "Choose what to send, how much and to whom.", Component: Send },
   SendReview: {
     title: "Review",
@@ -127,6 +139,7 @@ export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> 
   Account: ["Networks", "Connect", "Send", "Receive"],
   Send: ["SendReview"],
   SendReview: ["SendResult"],
+  RegisterAccountName: ["RegisterAccountNameSuccess"],
   Networks: ["UnsupportedChain"],
   UnsupportedChain: ["Networks", "Connect"]
 }

@@ -20,6 +20,22 @@ export const name = style({ margin: 0, fontSize: vars.fontSize.large, fontWeight
 /** The truncated address under a name. */
 export const address = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small })
 
+/** "Choose a name", under the address of an EVM account without one: a quiet action in the accent colour. */
+export const chooseName = style({
+  minHeight: "32px",
+  padding: `0 ${vars.space.m}`,
+  borderRadius: vars.radius.full,
+  background: vars.color.surface,
+  color: vars.accent,
+  fontSize: vars.fontSize.small,
+  fontWeight: 600,
+  cursor: "pointer",
+  selectors: {
+    "&:hover": { background: vars.color.surfaceHover },
+    "&:focus-visible": { outline: `2px solid ${vars.color.focus}`, outlineOffset: "2px" }
+  }
+})
+
 /** The native balance. */
 export const balance = style({ margin: 0, fontSize: vars.fontSize.title, color: vars.color.textMuted, fontWeight: 600 })
 

@@ -1,8 +1,9 @@
 /**
- * Account: the connected account — name and avatar when its identity gives them, address (4…6 characters, with a
- * copy button and a link to the explorer), native balance (3 decimals) from the blockchain service, the wallet
- * features the host has on (in the spec's order: onramp, swaps, receive, send — those that exist), the network (to
- * switch), the Tokens/NFTs/Activity tabs (the Tokens tab heads its list with the USD total), and disconnect.
+ * Account: the connected account — name and avatar when its identity gives them (an EVM account without a name is
+ * offered "Choose a name"), address (4…6 characters, with a copy button and a link to the explorer), native balance
+ * (3 decimals) from the blockchain service, the wallet features the host has on (in the spec's order: onramp, swaps,
+ * receive, send — those that exist), the network (to switch), the Tokens/NFTs/Activity tabs (the Tokens tab heads its
+ * list with the USD total), and disconnect.
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useEffect } from "react"
@@ -16,6 +17,7 @@ import { activeAccountAtom, disconnectFn } from "../../atoms/connection"
 import { closeModalFn, pushRouteFn, resetRouteFn } from "../../atoms/modal"
 import { showSnackbarFn } from "../../atoms/notifications"
 import { activeNetworkAtom } from "../../atoms/networks"
+import { openNamesFn } from "../../atoms/names"
 import { openSendFn } from "../../atoms/send"
 import { Avatar } from "../../components/Avatar/Avatar"
 import { Button, IconButton } from "../../components/Button/Button"
@@ -59,6 +61,9 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const disconnect = useAction(disconnectFn)
   const balance = useAtomValue(accountBalanceAtom)
   const identity = useAtomValue(accountIdentityAtom, (result) => AsyncResult.getOrElse(result, () => undefined))
+  // Known to have no name only once the service answered: a visitor with a name never sees "Choose a name" flash.
+  const identityKnown = useAtomValue(accountIdentityAtom, AsyncResult.isSuccess)
+  const openNames = useAtomSet(openNamesFn)
   const openSend = useAtomSet(openSendFn)
   const { options } = useWalletRuntime()
 
@@ -108,6 +113,11 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
           <IconButton icon="copy" label="Copy address" onClick={() => void copy()} />
         </div>
         {hasName && <p className={styles.address}>{truncateAddress(address)}</p>}
+        {!hasName && identityKnown && account.namespace === "eip155" && (
+          <button type="button" className={styles.chooseName} onClick={() => openNames(undefined)}>
+            Choose a name
+          </button>
+        )}
         <Balance result={balance} />
         {explorerHref !== undefined && explorerUrl !== undefined && (
           <a className={styles.explorer} href={explorerHref} target="_blank" rel="noopener noreferrer">
