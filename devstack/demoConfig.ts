@@ -4,6 +4,7 @@
  * browser tests and benchmarks.
  */
 import type { RuntimeConfig } from "./config"
+import { nameSuffix } from "./services/names"
 
 /** The local Solana network as the demo page sees it. */
 export interface DemoSolanaConfig {
@@ -25,6 +26,8 @@ export interface DemoStackConfig {
   readonly devPrivateKeys: ReadonlyArray<string>
   /** Null when the stack runs without its Solana part. */
   readonly solana: DemoSolanaConfig | null
+  /** The suffix of the local names service's account names (the runtime's `nameSuffix` option). */
+  readonly nameSuffix: string
 }
 
 const demoSolana = (solana: RuntimeConfig["solana"]): DemoSolanaConfig | null => {
@@ -48,7 +51,8 @@ export const demoStackConfig = (config: RuntimeConfig): DemoStackConfig => {
     relayUrl: config.relay?.url ?? null,
     chains: config.evm.chains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
     devPrivateKeys: config.evm.accounts.slice(0, 2).map((account) => account.privateKey),
-    solana: demoSolana(config.solana)
+    solana: demoSolana(config.solana),
+    nameSuffix
   }
 }
 

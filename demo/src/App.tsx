@@ -38,6 +38,7 @@ export function App({ stack }: { readonly stack: DemoStack }) {
       ...(storedThemeMode() !== undefined ? { themeMode: storedThemeMode() } : {}),
       metadata: { name: "Wallet Runtime demo", description: "The demo host app", url: location.origin, icons: [] },
       ...(token !== undefined ? { tokens: { [localSolana.caipNetworkId]: { address: token.address, symbol: token.symbol } } } : {}),
+      ...(stack.nameSuffix !== undefined ? { nameSuffix: stack.nameSuffix } : {}),
       endpoints: {
         rpcProxy: stack.servicesUrl,
         blockchainApi: stack.servicesUrl,

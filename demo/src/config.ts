@@ -20,6 +20,8 @@ export interface DemoStack {
     /** The test SPL tokens of the local Solana RPC (WSUSD): mint address, name, symbol, decimals. */
     readonly tokens: ReadonlyArray<{ readonly address: string; readonly name: string; readonly symbol: string; readonly decimals: number }>
   } | null
+  /** The suffix of the local names service's account names (absent from an older stack: the runtime's default). */
+  readonly nameSuffix?: string | undefined
 }
 
 declare global {
