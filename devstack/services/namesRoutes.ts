@@ -4,6 +4,8 @@
  *
  * Rules of this service (the client's contract is `src/domain/Api.ts` and `src/domain/Names.ts`):
  * - A name is `label.wallet.test`; the message's `name` is that full name; the label follows spec 5.
+ * - A name signed by an EOA points to its address on every chain of the stack; one signed by a contract account
+ *   (ERC-1271, ERC-6492) only on the chain of its coin type, where its signature was checked.
  * - `coin_type` is `0x80000000 | chainId` of an EVM chain the stack runs; `timestamp` (s) at most 10 minutes old and
  *   at most 60 s ahead of the service's clock.
  * - An address may hold several names; the newest registered is its name (`GET /v1/identity/{address}`) and comes
@@ -12,7 +14,18 @@
  *   409 (name taken).
  */
 import { Result, Schema } from "effect"
-import { createPublicClient, getAddress, type Hex, http, isAddress, isHex, type PublicClient } from "viem"
+import {
+  type Address,
+  createPublicClient,
+  getAddress,
+  type Hex,
+  http,
+  isAddress,
+  isAddressEqual,
+  isHex,
+  type PublicClient,
+  recoverMessageAddress
+} from "viem"
 import {
   NameErrorBody,
   NamePath,
@@ -63,11 +76,23 @@ const seedRecord = (state: ServicesState, seed: DevName): NameRecord => ({
   attributes: {}
 })
 
-const storedRecord = (row: StoredName): NameRecord => ({
-  name: row.name,
-  addresses: { [String(row.coin_type)]: { address: row.address } },
-  attributes: row.attributes
-})
+/**
+ * The record of a registered name. Signed by the address's own key (an EOA), the name points to that address on every
+ * chain of the stack, as the key holds it on each; signed by a contract account, only on the chain that checked it.
+ */
+const storedRecord = async (state: ServicesState, row: StoredName): Promise<NameRecord> => {
+  const byKey = await recoverMessageAddress({ message: row.message, signature: row.signature as Hex }).then(
+    (signer) => isAddressEqual(signer, row.address as Address),
+    // An ERC-6492 wrapping or a contract's own format is no ECDSA signature.
+    () => false
+  )
+  const coinTypes = byKey ? state.evm.map((chain) => coinTypeOfChain(chain.chainId)) : [String(row.coin_type)]
+  return {
+    name: row.name,
+    addresses: Object.fromEntries(coinTypes.map((coinType) => [coinType, { address: row.address }])),
+    attributes: row.attributes
+  }
+}
 
 const seedNamed = (state: ServicesState, name: string) => state.names.find((seed) => seed.name === name)
 
@@ -76,14 +101,14 @@ const recordOf = async (state: ServicesState, name: string): Promise<NameRecord 
   const seed = seedNamed(state, name)
   if (seed !== undefined) return seedRecord(state, seed)
   const row = await state.db.run(findName(name))
-  return row === undefined ? undefined : storedRecord(row)
+  return row === undefined ? undefined : storedRecord(state, row)
 }
 
 /** The names of `address` (any case), its own name first: the newest registered, then its seed name. */
 export const accountNames = async (state: ServicesState, address: string): Promise<ReadonlyArray<NameRecord>> => {
   const rows = await state.db.run(namesOfAddress(address))
   const seeds = state.names.filter((seed) => seed.address.toLowerCase() === address.toLowerCase())
-  return [...rows.map(storedRecord), ...seeds.map((seed) => seedRecord(state, seed))]
+  return [...(await Promise.all(rows.map((row) => storedRecord(state, row)))), ...seeds.map((seed) => seedRecord(state, seed))]
 }
 
 /** The name and avatar `GET /v1/identity/{address}` answers: the account's own name (see {@link accountNames}). */
@@ -146,7 +171,7 @@ export const namesRoutes = (state: ServicesState) => {
     }
     // Another registration of the same name may have won since the check above: the insert decides.
     if (!(await state.db.run(insertName(record)))) return nameError(409, "Name already taken")
-    return { name: record.name, addresses: { [String(coin_type)]: { address: record.address } }, attributes }
+    return storedRecord(state, { ...record, coin_type: BigInt(coin_type), registered_at: record.registeredAt })
   }
 
   return [

@@ -5,12 +5,14 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 
-/** A registered name as stored: full normalised name, checksummed address, the coin type it was signed for. */
+/** A registered name as stored: full normalised name, checksummed address, the coin type it was signed for, its proof. */
 export const StoredName = Schema.Struct({
   name: Schema.String,
   address: Schema.String,
   coin_type: Schema.BigInt,
   attributes: Schema.Record(Schema.String, Schema.String),
+  message: Schema.String,
+  signature: Schema.String,
   registered_at: Schema.Date
 })
 /** A registered name as stored. */
@@ -44,7 +46,7 @@ export const insertName = Effect.fn("namesStore.insertName")(function* (registra
 export const findName = Effect.fn("namesStore.findName")(function* (name: string) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* decodeRows(
-    yield* sql`SELECT name, address, coin_type, attributes, registered_at FROM account_names WHERE name = ${name}`
+    yield* sql`SELECT name, address, coin_type, attributes, message, signature, registered_at FROM account_names WHERE name = ${name}`
   )
   return rows[0]
 })
@@ -61,7 +63,7 @@ export const registeredAmong = Effect.fn("namesStore.registeredAmong")(function*
 export const namesOfAddress = Effect.fn("namesStore.namesOfAddress")(function* (address: string) {
   const sql = yield* SqlClient.SqlClient
   return yield* decodeRows(
-    yield* sql`SELECT name, address, coin_type, attributes, registered_at FROM account_names
+    yield* sql`SELECT name, address, coin_type, attributes, message, signature, registered_at FROM account_names
       WHERE lower(address) = ${address.toLowerCase()} ORDER BY registered_at DESC, name`
   )
 })

@@ -142,7 +142,12 @@ const namesSuite = (database: () => DatabaseOptions, fresh: boolean) => {
     const erin = dev(4)
     const response = await register(erin, "erin.wallet.test", { attributes: { bio: "hello" } })
     expect(response.status).toBe(200)
-    const registered = { name: "erin.wallet.test", addresses: { [coinType(31337)]: { address: erin.address } }, attributes: { bio: "hello" } }
+    // Signed by the address's own key: the name is the address's on every chain of the stack.
+    const registered = {
+      name: "erin.wallet.test",
+      addresses: { [coinType(31337)]: { address: erin.address }, [coinType(31338)]: { address: erin.address } },
+      attributes: { bio: "hello" }
+    }
     expect(await json(NameRecordResponse, response)).toEqual(registered)
     expect(await json(NameRecordResponse, await record("erin.wallet.test"))).toEqual(registered)
     expect(await reverse(erin.address)).toEqual(["erin.wallet.test"])
@@ -161,11 +166,18 @@ const namesSuite = (database: () => DatabaseOptions, fresh: boolean) => {
     expect(contract.status).toBe(200)
     expect((await json(NameRecordResponse, contract)).addresses).toEqual({ [coinType(31338)]: { address: deployed.address } })
     expect(await identity(deployed.address)).toMatchObject({ name: "contract-account.wallet.test" })
+    // A contract account is the signer's only where its signature was checked.
+    expect((await json(NameRecordResponse, await record("contract-account.wallet.test"))).addresses).toEqual({
+      [coinType(31338)]: { address: deployed.address }
+    })
 
     const counterfactual = undeployed(9001)
     const wrapped = await register(counterfactual, "counterfactual.wallet.test")
     expect(wrapped.status).toBe(200)
     expect(await reverse(counterfactual.address)).toEqual(["counterfactual.wallet.test"])
+    expect((await json(NameRecordResponse, await record("counterfactual.wallet.test"))).addresses).toEqual({
+      [coinType(31337)]: { address: counterfactual.address }
+    })
     // Checked in a simulated call: the account is still not on the chain.
     const reader = createPublicClient({ chain: devChain(31337, chain(31337).rpcUrl), transport: http(chain(31337).rpcUrl) })
     expect(await reader.getCode({ address: counterfactual.address })).toBeUndefined()
@@ -251,7 +263,8 @@ const namesSuite = (database: () => DatabaseOptions, fresh: boolean) => {
     services = undefined
     console.log(`services restarted on the same database in ${(await startNames(database())).toFixed(0)} ms`)
     expect((await json(NameRecordResponse, await record("erin.wallet.test"))).addresses).toEqual({
-      [coinType(31337)]: { address: dev(4).address }
+      [coinType(31337)]: { address: dev(4).address },
+      [coinType(31338)]: { address: dev(4).address }
     })
     expect(await reverse(dev(0).address)).toEqual(["alice-two.wallet.test", "alice.wallet.test"])
     expect(await identity(dev(4).address)).toMatchObject({ name: "erin.wallet.test" })
