@@ -139,6 +139,8 @@ export {
   RequestRejectedByModal,
   RpcMethodNotAllowed,
   SendFormInvalid,
+  SignatureDeclined,
+  SignInFailed,
   SignMessageFailed,
   SiweSiwxConflict,
   SomethingWentWrong,
@@ -306,9 +308,29 @@ export {
 } from "./domain/rules"
 
 export {
+  type ServicesSiwx,
+  servicesSiwx,
+  type SiweConfig,
+  type SiweCreateMessageArgs,
+  type SiweMessageParams,
+  type SiwxConfig,
+  type SiwxMessage,
   SiwxMessageData,
+  type SiwxMessageInput,
   SiwxSession
 } from "./domain/Siwx"
+
+export { formatSiwxMessage, parseSiwxMessage, siwxTimesHold } from "./domain/siwxMessage"
+
+export {
+  Siwx,
+  sessionOf,
+  type SiwxAccount,
+  type SiwxError,
+  type SiwxService,
+  type SiwxState,
+  type SiwxStep
+} from "./services/Siwx/Siwx"
 
 export {
   coinTypeForChainId,
@@ -415,6 +437,7 @@ export {
   ConnectFlow,
   type ConnectFlowError,
   type ConnectProgress,
+  type ConnectResult,
   routeForChoice,
   SignInStep,
   type WalletChoice

@@ -19,6 +19,8 @@ export {
   type UseNetwork,
   useSendTransaction,
   type UseSendTransaction,
+  useSession,
+  type UseSession,
   useSignMessage,
   useTheme,
   type UseTheme,

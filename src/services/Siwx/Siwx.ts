@@ -21,7 +21,8 @@ import type { SiwxService, SiwxState } from "./siwxState"
 
 export type { SiwxAccount, SiwxError, SiwxService, SiwxState, SiwxStep } from "./siwxState"
 
-const DISABLED: SiwxState = { required: false, step: { _tag: "Disabled" } }
+/** Whom the visitor signs in to when the host gave no name. */
+const THIS_SITE = "this site"
 
 /** Sign-in. */
 export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/Siwx") {
@@ -39,7 +40,7 @@ export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/S
       const config = yield* Config
       const configured = config.siwx ?? config.siweConfig
       if (configured === undefined) {
-        const state = yield* SubscriptionRef.make<SiwxState>(DISABLED)
+        const state = yield* SubscriptionRef.make<SiwxState>({ required: false, siteName: THIS_SITE, step: { _tag: "Disabled" } })
         const service: SiwxService = {
           state,
           signIn: Effect.void,
@@ -54,7 +55,11 @@ export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/S
       }
       const services = yield* Effect.context<Config | Connection | Modal | WalletActions | BlockchainApi | Storage | Platform>()
       const scope = yield* Effect.scope
-      const state = yield* SubscriptionRef.make<SiwxState>({ required: false, step: { _tag: "SignedOut" } })
+      const state = yield* SubscriptionRef.make<SiwxState>({
+        required: false,
+        siteName: config.metadata?.name ?? THIS_SITE,
+        step: { _tag: "SignedOut" }
+      })
       const live = yield* Effect.cached(
         Effect.promise(() => import("./SiwxLive")).pipe(
           Effect.flatMap((module) => module.makeSiwx(state, configured, config.siwx !== undefined ? "siwx" : "siweConfig")),

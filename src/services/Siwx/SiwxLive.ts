@@ -84,8 +84,9 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
           if (required) yield* modal.setSignInRequired(false)
           return yield* settle({ _tag: "Session", session: found.session })
         }
-        yield* setStep({ _tag: "Needed", account, signing: false, error: undefined })
+        // The view first, then the step: whoever sees the step asked for sees the view asking.
         yield* showSignView
+        yield* setStep({ _tag: "Needed", account, signing: false, error: undefined })
       })
 
     // Checks the account unless it is being checked already; gives how that ends.

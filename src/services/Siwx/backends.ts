@@ -106,6 +106,12 @@ const pageOrigin = Effect.gen(function* () {
 
 const noPage = new SignInFailed({ reason: "Sign-in needs the page's address" })
 
+// EIP-4361 allows a statement of these characters only: a site name with others ('Café') loses them, not the sign-in.
+const STATEMENT_REFUSED = /[^A-Za-z0-9 \-._~:/?#[\]@!$&'()*+,;=]/g
+
+/** A statement EIP-4361 accepts: refused characters dropped, one line, no space at either end. */
+export const statementText = (text: string): string => text.replace(/\s+/g, " ").replace(STATEMENT_REFUSED, "").replace(/ {2,}/g, " ").trim()
+
 /** A message the runtime writes itself (our services' sign-in). */
 const ownMessage = (data: SiwxMessageData): Effect.Effect<SignInMessage, SignInFailed> => {
   const text = formatSiwxMessage(data)
@@ -238,7 +244,7 @@ const servicesBackend = (options: ServicesSiwx): Effect.Effect<SiwxBackend, neve
     const config = yield* Config
     const origin = yield* pageOrigin
     const lifetime = options.expiresInSeconds ?? DEFAULT_SESSION_SECONDS
-    const statement = options.statement ?? `Sign in to ${config.metadata?.name ?? origin?.domain ?? "this site"}`
+    const statement = statementText(options.statement ?? `Sign in to ${config.metadata?.name ?? origin?.domain ?? "this site"}`)
     const serviceFailure = (error: { readonly message: string }) =>
       new SignInFailed({ reason: `Sign-in is not available right now: ${error.message}` })
 
@@ -271,7 +277,7 @@ const servicesBackend = (options: ServicesSiwx): Effect.Effect<SiwxBackend, neve
             nonce,
             issuedAt: new Date(now).toISOString(),
             expirationTime: new Date(now + lifetime * 1000).toISOString(),
-            statement,
+            ...(statement === "" ? {} : { statement }),
             ...(input.notBefore === undefined ? {} : { notBefore: input.notBefore })
           })
         }),

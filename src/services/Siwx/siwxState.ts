@@ -37,6 +37,8 @@ export type SiwxStep =
 export interface SiwxState {
   /** Sign-in is required by the host: no closing the modal without a session. */
   readonly required: boolean
+  /** Whom the visitor signs in to: the host's name from its metadata. */
+  readonly siteName: string
   readonly step: SiwxStep
 }
 

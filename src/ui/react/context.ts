@@ -17,6 +17,7 @@ import type { chainBalancesAtom } from "../atoms/account"
 import type { activeAccountAtom, connectionAtom, connectorsAtom, disconnectFn } from "../atoms/connection"
 import type { closeModalFn, modalAtom, openModalFn } from "../atoms/modal"
 import type { activeNetworkAtom, requestedNetworksAtom, switchNetworkFn } from "../atoms/networks"
+import type { signOutFn, siwxAtom } from "../atoms/siwx"
 import type { setThemeModeFn, setThemeVariablesFn, themeAtom } from "../atoms/theme"
 import type { connectWalletFn, sendFn, signMessageFn, waitForTransactionFn, walletRequestFn } from "../atoms/walletActions"
 import type { AccountButtonProps, NetworkButtonProps } from "../buttons/props"
@@ -61,6 +62,8 @@ export interface Core {
   readonly sendFn: typeof sendFn
   readonly waitForTransactionFn: typeof waitForTransactionFn
   readonly walletRequestFn: typeof walletRequestFn
+  readonly siwxAtom: typeof siwxAtom
+  readonly signOutFn: typeof signOutFn
   readonly themeAtom: typeof themeAtom
   readonly setThemeModeFn: typeof setThemeModeFn
   readonly setThemeVariablesFn: typeof setThemeVariablesFn

@@ -13,6 +13,7 @@ import { chainBalancesAtom } from "../atoms/account"
 import { activeAccountAtom, connectionAtom, connectorsAtom, disconnectFn } from "../atoms/connection"
 import { closeModalFn, modalAtom, openModalFn } from "../atoms/modal"
 import { activeNetworkAtom, requestedNetworksAtom, switchNetworkFn } from "../atoms/networks"
+import { signOutFn, siwxAtom } from "../atoms/siwx"
 import { setThemeModeFn, setThemeVariablesFn, themeAtom } from "../atoms/theme"
 import { connectWalletFn, sendFn, signMessageFn, waitForTransactionFn, walletRequestFn } from "../atoms/walletActions"
 import { AccountButtonView, AccountName } from "../buttons/AccountButton/AccountButtonView"
@@ -57,6 +58,8 @@ export const core: Core = {
   sendFn,
   waitForTransactionFn,
   walletRequestFn,
+  siwxAtom,
+  signOutFn,
   themeAtom,
   setThemeModeFn,
   setThemeVariablesFn,

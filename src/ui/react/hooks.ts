@@ -14,8 +14,11 @@ import type { ThemeVariables } from "../../domain/Options"
 import type { ModalView } from "../../domain/rules"
 import type { ConnectorInfo } from "../../domain/Wallet"
 import type { ChainBalance, SendingNamespace, SendRequest, SendRequests, TransactionConfirmation } from "../../services/ChainAdapter"
-import type { ConnectedWallet, ConnectionState } from "../../services/Connection"
+import type { ConnectionState } from "../../services/Connection"
+import type { ConnectResult } from "../../services/ConnectFlow"
 import type { ModalState, Route } from "../../services/Modal"
+import type { SiwxState } from "../../services/Siwx/Siwx"
+import type { SiwxSession } from "../../domain/Siwx"
 import { useThemeMode, useThemeState } from "../theme/useTheme"
 import { type ActionState, type Core, useReady, useRestoring } from "./context"
 import { IDLE, NO_ACCOUNT, NO_CONNECTORS, NO_NETWORK, NO_NETWORKS, RESTORING_ACCOUNT } from "./fallbacks"
@@ -126,12 +129,12 @@ function useOwnAction<Arg, A, E>(family: (core: Core) => (key: string) => Atom.A
 }
 
 /** What {@link useConnect} gives. */
-export type UseConnect = ActionState<ConnectedWallet> & {
+export type UseConnect = ActionState<ConnectResult> & {
   /**
    * Connects a wallet by connector id, rdns or name (`"walletConnect"` shows the QR code in the modal); resolves with
    * each family's account, rejects with the wallet's refusal, 'Provider not found.' or a cancellation.
    */
-  readonly connect: (wallet: string) => Promise<ConnectedWallet>
+  readonly connect: (wallet: string) => Promise<ConnectResult>
   /** Stops a connect still waiting on the wallet. */
   readonly cancel: () => void
 }
@@ -209,6 +212,46 @@ export function useWalletRequest(namespace?: ChainNamespace): ActionState<unknow
   const { state, call } = useOwnAction(requestFamily)
   const request = useCallback((method: string, params?: unknown) => call({ method, params, namespace }), [call, namespace])
   return { ...state, request }
+}
+
+/** What {@link useSession} gives: where sign-in stands for the account in front, its session, and sign-in / sign-out. */
+export interface UseSession {
+  /**
+   * `disabled` without `siwx`/`siweConfig`; `signedOut` with no account; `checking` while the backend is asked;
+   * `needed` when the account has no session (the sign view asks); `signedIn` with one.
+   */
+  readonly status: "disabled" | "signedOut" | "checking" | "needed" | "signedIn"
+  /** The signed message, when signed in and the backend gives it. */
+  readonly session: SiwxSession | undefined
+  /** Whether the host requires sign-in. */
+  readonly required: boolean
+  /** Opens the modal on the sign view (for an account that went on without signing). */
+  readonly signIn: () => Promise<void>
+  /** Revokes the session of the account in front; when sign-in is required, disconnects too. */
+  readonly signOut: () => Promise<void>
+}
+
+const pickSiwx = (core: Core) => core.siwxAtom
+const pickSignOut = (core: Core) => core.signOutFn
+const SIGNED_OUT_SESSION = { status: "disabled", session: undefined, required: false } as const
+const sessionView = (state: SiwxState | undefined): Pick<UseSession, "status" | "session" | "required"> => {
+  if (state === undefined) return SIGNED_OUT_SESSION
+  const step = state.step
+  const status = step._tag === "Disabled" ? "disabled" : step._tag === "SignedOut" ? "signedOut" : step._tag === "Checking" ? "checking" : step._tag === "Needed" ? "needed" : "signedIn"
+  return { status, session: step._tag === "SignedIn" ? step.session : undefined, required: state.required }
+}
+
+/** Sign-in with the wallet for the account in front (spec point 4): its status and session, sign-in and sign-out. */
+export function useSession(): UseSession {
+  const state = useCoreValue(pickSiwx, undefined, (value: SiwxState | undefined) => value)
+  const view = sessionView(state)
+  const open = useCoreAction(pickOpenModal)
+  const signOut = useCoreAction(pickSignOut)
+  return {
+    ...view,
+    signIn: useCallback(() => open({ view: "SIWXSignMessage" }), [open]),
+    signOut: useCallback(() => signOut(undefined), [signOut])
+  }
 }
 
 /** What {@link useWallet} gives: the connected wallet with its account and network, and the actions on it. */

@@ -55,6 +55,7 @@ const Send = lazyView(() => import("./Send/Send").then((m) => m.Send))
 const SendReview = lazyView(() => import("./Send/SendReview").then((m) => m.SendReview))
 const SendResult = lazyView(() => import("./Send/SendResult").then((m) => m.SendResult))
 const Receive = lazyView(() => import("./Receive/Receive").then((m) => m.Receive))
+const SIWXSignMessage = lazyView(() => import("./SIWXSignMessage/SIWXSignMessage").then((m) => m.SIWXSignMessage))
 const RegisterAccountName = lazyView(() => import("./RegisterAccountName/RegisterAccountName").then((m) => m.RegisterAccountName))
 const RegisterAccountNameSuccess = lazyView(() =>
   import("./RegisterAccountNameSuccess/RegisterAccountNameSuccess").then((m) => m.RegisterAccountNameSuccess)
@@ -99,7 +100,11 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
   },
   ConnectingSiwe: notYet("Sign in with your wallet"),
   ConnectingFarcaster: notYet("Farcaster"),
-  SIWXSignMessage: notYet("Sign in"),
+  SIWXSignMessage: {
+    title: "Sign in",
+    description: "Sign a message with your wallet to prove the account is yours. It costs nothing.",
+    Component: SIWXSignMessage
+  },
   ApproveTransaction: notYet("Approve transaction"),
   RegisterAccountName: {
     title: "Choose a name",

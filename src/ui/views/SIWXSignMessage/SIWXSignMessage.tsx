@@ -1,0 +1,86 @@
+/**
+ * SIWXSignMessage: sign in with the wallet (spec points 2 and 4). It says whom the visitor signs in to and with
+ * which account, that signing costs nothing, and asks the wallet to sign; while the wallet shows its prompt it
+ * says so; a refusal ('Signature declined') or a failure stays here with Try again. Cancel disconnects when the site
+ * requires sign-in (the button says so), otherwise closes.
+ */
+import { type ReactNode, useEffect, useRef } from "react"
+import type { SiwxStep } from "../../../services/Siwx/Siwx"
+import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
+import { cancelSignInFn, signInFn, siwxAtom } from "../../atoms/siwx"
+import { Button } from "../../components/Button/Button"
+import { truncateAddress } from "../../../domain/format"
+import { Icon } from "../../components/Icon/Icon"
+import { Notice } from "../../components/Notice/Notice"
+import { Spinner } from "../../components/Spinner/Spinner"
+import type { ViewProps } from "../types"
+import * as styles from "./SIWXSignMessage.css"
+
+const headlineOf = (step: SiwxStep, siteName: string): string => {
+  switch (step._tag) {
+    case "Checking":
+      return "Checking your sign-in"
+    case "Needed":
+      return step.signing ? "Confirm in your wallet" : `Sign in to ${siteName}`
+    case "SignedIn":
+      return "You are signed in"
+    default:
+      return "Sign in"
+  }
+}
+
+/** The SIWXSignMessage view. */
+export function SIWXSignMessage(_props: ViewProps<"SIWXSignMessage">): ReactNode {
+  const state = useAtomValue(siwxAtom)
+  const signIn = useAtomSet(signInFn)
+  const cancel = useAtomSet(cancelSignInFn)
+  const heading = useRef<HTMLHeadingElement>(null)
+  const step: SiwxStep = state?.step ?? { _tag: "SignedOut" }
+  const stage = step._tag === "Needed" ? (step.signing ? "signing" : step.error === undefined ? "ask" : "failed") : step._tag
+  // Each stage replaces the buttons the keyboard was on: the heading is where attention belongs.
+  useEffect(() => heading.current?.focus(), [stage])
+  if (state === undefined || step._tag === "Disabled" || step._tag === "SignedOut") {
+    return <Notice variant="info">Connect a wallet to sign in.</Notice>
+  }
+  const siteName = state.siteName
+  const signing = step._tag === "Needed" && step.signing
+  const error = step._tag === "Needed" ? step.error : undefined
+  return (
+    <div className={styles.column}>
+      <div role="status" className={styles.column}>
+        {(step._tag === "Checking" || signing) && <Spinner size={32} />}
+        {step._tag === "SignedIn" && <Icon name="check" size={32} />}
+        <h3 className={styles.headline} ref={heading} tabIndex={-1}>
+          {headlineOf(step, siteName)}
+        </h3>
+        {step._tag === "Needed" && !signing && (
+          <p className={styles.hint}>
+            Sign a message with your wallet to prove this account is yours. Signing is free: it sends no transaction
+            and moves no funds.
+          </p>
+        )}
+        {signing && <p className={styles.hint}>Your wallet shows the message to sign.</p>}
+      </div>
+      {step._tag !== "SignedIn" && (
+        <span className={styles.account} aria-label={`Account ${step.account.address}`}>
+          {truncateAddress(step.account.address)}
+        </span>
+      )}
+      {error !== undefined && (
+        <Notice variant="error" title={error._tag === "SignatureDeclined" ? "Signature declined" : "Sign-in failed"}>
+          {error._tag === "SignatureDeclined" ? "You declined the request in your wallet. Sign again to continue." : error.message}
+        </Notice>
+      )}
+      {step._tag === "Needed" && (
+        <div className={styles.actions}>
+          <Button variant="secondary" onClick={() => cancel(undefined)} disabled={signing}>
+            {state.required ? "Disconnect" : "Cancel"}
+          </Button>
+          <Button onClick={() => signIn(undefined)} busy={signing}>
+            {error === undefined ? "Sign" : "Try again"}
+          </Button>
+        </div>
+      )}
+    </div>
+  )
+}
