@@ -34,8 +34,8 @@ export interface DevstackOptions {
   /** Build the test wallet page at start if its sources changed (the CLI does); otherwise on its first visit. */
   readonly buildTestWalletAtStart?: boolean
   /**
-   * The services' database (`devstack/db`): PGlite in `dataDir`, a Postgres at `url`; default PGlite in a temporary
-   * directory removed at stop. The CLI passes `DATABASE_URL` when set, else {@link devstackDataDir}.
+   * The services' database (`devstack/db`): PGlite in `dataDir`, a Postgres at `url`; default an empty PGlite in
+   * memory, gone at stop. The CLI passes `DATABASE_URL` when set, else {@link devstackDataDir}.
    */
   readonly database?: DatabaseOptions
 }

@@ -17,9 +17,6 @@
  *
  * Schema changes go in `./migrations.ts` (append an `NNNN_name` entry; they run at every start, once per database).
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { Migrator, type SqlClient } from "effect/sql"
@@ -28,18 +25,16 @@ import { migrations } from "./migrations"
 import { type RunningPglite, startPglite } from "./pglite"
 
 /**
- * Where the database lives: PGlite in `dataDir` (kept; created on first use), PGlite in a temporary directory removed
- * at stop (`dataDir` absent), or the Postgres at `url` (`postgres://user:password@host:port/database`).
+ * Where the database lives: PGlite in `dataDir` (kept; created on first use), PGlite in memory, empty and gone at
+ * stop (`dataDir` absent), or the Postgres at `url` (`postgres://user:password@host:port/database`).
  */
 export type DatabaseOptions = { readonly dataDir?: string } | { readonly url: string }
 
 /** A running database the services' routes query. */
 export interface Database {
   readonly kind: "pglite" | "postgres"
-  /** PGlite's data directory (`undefined` for a real Postgres). */
+  /** PGlite's data directory (`undefined` in memory and for a real Postgres). */
   readonly dataDir: string | undefined
-  /** The `SqlClient` layer (already built: providing it shares the running pool). */
-  readonly layer: Layer.Layer<SqlClient.SqlClient>
   /** Runs an effect that needs the `SqlClient`; rejects with its failure. */
   readonly run: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Promise<A>
 }
@@ -55,22 +50,15 @@ const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations
 /** Starts the database (PGlite, or connects to `url`), runs the migrations, and hands back a handle and its stop. */
 export const startDatabase = async (options: DatabaseOptions = {}): Promise<Started<Database>> => {
   const url = "url" in options ? options.url : undefined
-  const ownedDir = url === undefined && !("dataDir" in options && options.dataDir !== undefined)
-  const dataDir =
-    url !== undefined
-      ? undefined
-      : "dataDir" in options && options.dataDir !== undefined
-        ? options.dataDir
-        : mkdtempSync(join(tmpdir(), "wallet-runtime-db-"))
+  const dataDir = "dataDir" in options ? options.dataDir : undefined
   let pglite: RunningPglite | undefined
   let runtime: ManagedRuntime.ManagedRuntime<SqlClient.SqlClient, unknown> | undefined
   const stop = async () => {
     await runtime?.dispose()
     await pglite?.stop()
-    if (ownedDir && dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
   }
   try {
-    if (dataDir !== undefined) pglite = await startPglite(dataDir)
+    if (url === undefined) pglite = await startPglite(dataDir)
     const client =
       url !== undefined
         ? PgClient.layer({ url: Redacted.make(url), maxConnections: 4 })
@@ -87,13 +75,11 @@ export const startDatabase = async (options: DatabaseOptions = {}): Promise<Star
     runtime = ManagedRuntime.make(layer)
     await runtime.context()
     const started = runtime
-    const built = Layer.succeedContext(await started.context())
     let stopping: Promise<void> | undefined
     return {
       info: {
         kind: url === undefined ? "pglite" : "postgres",
         dataDir,
-        layer: built,
         run: (effect) => started.runPromise(effect)
       },
       stop: () => {

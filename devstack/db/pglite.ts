@@ -2,7 +2,7 @@
  * The embedded Postgres: PGlite persisted in a data directory, served on a loopback port by its socket server so that
  * `@effect/sql-pg` talks to it over the wire protocol exactly as it talks to a real Postgres.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -26,36 +26,76 @@ const pgliteVersion = (): string => {
 const isDataDir = (dir: string) => existsSync(join(dir, "PG_VERSION"))
 
 /**
- * A freshly initialised, empty cluster, made once per machine and PGlite version in the OS temp directory. initdb
- * costs 1.4–2.4 s here, copying this template and opening it ~0.25 s: the tests start many stacks.
+ * A freshly initialised, empty cluster, made once per machine and PGlite version in the OS temp directory, as a
+ * directory (copied for a new data directory) and as a tarball (loaded for an in-memory database). initdb costs
+ * 1.5–2.5 s here; the tests start many stacks.
  */
-const template = async (): Promise<string> => {
+const template = async (): Promise<{ readonly dir: string; readonly tarball: string }> => {
   const dir = join(tmpdir(), `wallet-runtime-pglite-template-${pgliteVersion()}`)
-  if (isDataDir(dir)) return dir
-  const building = `${dir}.${process.pid}.${Date.now()}`
-  try {
-    const db = await PGlite.create(building)
-    await db.close()
-    // Atomic: another process building the same template at once either wins the rename or finds it done.
-    renameSync(building, dir)
-  } catch (error) {
-    if (!isDataDir(dir)) throw error
-  } finally {
-    rmSync(building, { recursive: true, force: true })
+  const tarball = `${dir}.tar`
+  const unique = `${process.pid}.${Date.now()}`
+  if (!isDataDir(dir)) {
+    const building = `${dir}.${unique}`
+    try {
+      const db = await PGlite.create(building)
+      await db.close()
+      // Atomic: another process building the same template at once either wins the rename or finds it done.
+      renameSync(building, dir)
+    } catch (error) {
+      if (!isDataDir(dir)) throw error
+    } finally {
+      rmSync(building, { recursive: true, force: true })
+    }
   }
-  return dir
+  if (!existsSync(tarball)) {
+    // Dumped from a private copy: opening the shared template could write to it while another process copies it.
+    const copy = `${dir}.${unique}.dump`
+    cpSync(dir, copy, { recursive: true })
+    try {
+      const db = await PGlite.create(copy)
+      try {
+        const dump = await db.dumpDataDir("none")
+        writeFileSync(`${tarball}.${unique}`, new Uint8Array(await dump.arrayBuffer()))
+        renameSync(`${tarball}.${unique}`, tarball)
+      } finally {
+        await db.close()
+      }
+    } finally {
+      rmSync(copy, { recursive: true, force: true })
+    }
+  }
+  return { dir, tarball }
 }
 
-/** Opens (first creating, from the template) the PGlite cluster in `dataDir` and serves it on a loopback port. */
-export const startPglite = async (dataDir: string): Promise<RunningPglite> => {
+let emptyCluster: Promise<Blob> | undefined
+// Read once per process: every in-memory database of the process starts from the same bytes.
+const emptyClusterTarball = (): Promise<Blob> =>
+  (emptyCluster ??= template()
+    .then(({ tarball }) => new Blob([readFileSync(tarball)]))
+    .catch((error: unknown) => {
+      emptyCluster = undefined
+      throw error
+    }))
+
+const open = async (dataDir: string | undefined): Promise<PGlite> => {
+  // In memory: nothing to copy before, nothing to delete after, nothing left behind by a killed test.
+  if (dataDir === undefined) return PGlite.create({ loadDataDir: await emptyClusterTarball() })
   if (!isDataDir(dataDir)) {
     if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
       throw new Error(`The database directory ${dataDir} is neither empty nor a Postgres data directory`)
     }
     mkdirSync(dataDir, { recursive: true })
-    cpSync(await template(), dataDir, { recursive: true })
+    cpSync((await template()).dir, dataDir, { recursive: true })
   }
-  const db = await PGlite.create(dataDir)
+  return PGlite.create(dataDir)
+}
+
+/**
+ * Opens the PGlite cluster in `dataDir` (first creating it, from the template), or an empty one in memory when
+ * `dataDir` is `undefined`, and serves it on a loopback port.
+ */
+export const startPglite = async (dataDir: string | undefined): Promise<RunningPglite> => {
+  const db = await open(dataDir)
   // PGlite is one backend: the services' pool holds a single connection, so one client's transaction never
   // interleaves with another's statements; a few more are accepted so a reconnect never meets "Too many connections".
   const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 4 })

@@ -49,7 +49,7 @@ export interface ServicesOptions {
   readonly projects?: ReadonlyArray<DevProject>
   /**
    * The database of names and sign-in sessions (`devstack/db`): PGlite in `dataDir` (kept across restarts), a real
-   * Postgres at `url`, or (absent) PGlite in a temporary directory removed at stop.
+   * Postgres at `url`, or (absent) an empty PGlite in memory, gone at stop.
    */
   readonly database?: DatabaseOptions
   /** The services' clock in ms (default `Date.now`): tests move it to expire nonces and sessions. */
