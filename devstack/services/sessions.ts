@@ -24,9 +24,9 @@ import { HttpError, route } from "../lib/router"
 import type { ServicesState } from "./state"
 
 /** How long a nonce is accepted after it was handed out (issue 13: 10 minutes). */
-export const SESSION_NONCE_TTL_MS = 10 * 60_000
+const SESSION_NONCE_TTL_MS = 10 * 60_000
 /** How far a wallet's clock may run ahead of ours: an issuedAt up to this much in the future is accepted. */
-export const SESSION_CLOCK_SKEW_MS = 60_000
+const SESSION_CLOCK_SKEW_MS = 60_000
 
 interface Account {
   readonly namespace: string

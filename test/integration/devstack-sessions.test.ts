@@ -328,6 +328,35 @@ const sessionSuite = (database: () => DatabaseOptions, owned: boolean) => {
     expect(await sessionsOf(account)).toHaveLength(1)
   })
 
+  it("on an EVM chain the stack does not run, checks an EOA's signature without a chain and refuses a contract account's", async () => {
+    const mainnet = "eip155:1" as CaipNetworkId
+    const signer = eoa()
+    const account = caip(mainnet, signer.address)
+    const body = await signedBody(signer, mainnet)
+    await refused(await add(account, { ...body, signature: await eoa().signMessage(body.message) }), 403, /not .*signature/)
+    expect((await add(account, body)).status).toBe(200)
+    expect(await sessionsOf(account)).toHaveLength(1)
+    // Only a chain can vouch for a contract account: none to ask here.
+    const contract = deployedSmartAccount(chain.contracts.smartAccounts.deployed.address, privateKeyToAccount(devKey(0)))
+    const contractSigner: Signer = { address: contract.address, signMessage: (message) => contract.signMessage({ message }) }
+    await refused(await add(caip(mainnet, contract.address), await signedBody(contractSigner, mainnet)), 403, /not .*signature/)
+  })
+
+  it("serves concurrent requests, and of two racing with one nonce keeps exactly one", async () => {
+    const signers = Array.from({ length: 6 }, eoa)
+    const bodies = await Promise.all(signers.map((signer) => signedBody(signer, evmChainId())))
+    const statuses = await Promise.all(bodies.map((body, i) => add(caip(evmChainId(), signers[i]?.address ?? ""), body).then((r) => r.status)))
+    expect(statuses).toEqual(signers.map(() => 200))
+
+    const signer = eoa()
+    const account = caip(evmChainId(), signer.address)
+    const { nonce } = await nonceFor(account)
+    const twins = await Promise.all([signedBody(signer, evmChainId(), { nonce }), signedBody(signer, evmChainId(), { nonce, over: { statement: "Twin" } })])
+    const raced = await Promise.all(twins.map((body) => add(account, body).then((r) => r.status)))
+    expect([...raced].sort()).toEqual([200, 403])
+    expect(await sessionsOf(account)).toHaveLength(1)
+  })
+
   it("needs a projectId, as every service endpoint does", async () => {
     const account = caip(evmChainId(), eoa().address)
     const response = await fetch(`${url()}/v1/sessions/${account}`)
