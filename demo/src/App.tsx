@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useMemo, useState } from "react"
-import { formatUnits, localChainA, localChainB, localSolana, parseUnits, withDefaultRpcUrls } from "wallet-runtime"
+import { formatUnits, localChainA, localChainB, localSolana, parseUnits, servicesSiwx, withDefaultRpcUrls } from "wallet-runtime"
 import {
   AccountButton,
   ConnectButton,
@@ -8,6 +8,7 @@ import {
   useBalances,
   useNetwork,
   useSendTransaction,
+  useSession,
   useSignMessage,
   useTheme,
   WalletModal,
@@ -15,6 +16,7 @@ import {
 } from "wallet-runtime/react"
 import type { DemoStack } from "./config"
 import { devWalletEnabled, setDevWalletEnabled } from "./devWalletSwitch"
+import { type SignInMode, setSignInMode, signInMode } from "./signInSwitch"
 import { storedThemeMode, storeThemeMode } from "./themeSwitch"
 import * as css from "./styles"
 
@@ -39,6 +41,7 @@ export function App({ stack }: { readonly stack: DemoStack }) {
       metadata: { name: "Wallet Runtime demo", description: "The demo host app", url: location.origin, icons: [] },
       ...(token !== undefined ? { tokens: { [localSolana.caipNetworkId]: { address: token.address, symbol: token.symbol } } } : {}),
       ...(stack.nameSuffix !== undefined ? { nameSuffix: stack.nameSuffix } : {}),
+      ...(signInMode() !== "off" ? { siwx: servicesSiwx({ required: signInMode() === "required" }) } : {}),
       endpoints: {
         rpcProxy: stack.servicesUrl,
         blockchainApi: stack.servicesUrl,
@@ -60,6 +63,7 @@ export function App({ stack }: { readonly stack: DemoStack }) {
         </header>
         <main style={css.main}>
           <DevWalletSwitch />
+          <SignIn />
           <Balances />
           <SignMessage />
           <SendTransaction stack={stack} />
@@ -121,6 +125,59 @@ function DevWalletSwitch() {
         />
         Use the development wallet
       </label>
+    </section>
+  )
+}
+
+const SESSION_TEXT: Readonly<Record<string, string>> = {
+  disabled: "Sign-in is off.",
+  signedOut: "Connect a wallet to sign in.",
+  checking: "Checking for a session…",
+  needed: "Not signed in: the account has no session yet.",
+  signedIn: "Signed in."
+}
+
+function SignIn() {
+  const [mode, setMode] = useState<SignInMode>(signInMode)
+  const session = useSession()
+  return (
+    <section style={css.card} aria-labelledby="sign-in-title">
+      <h2 id="sign-in-title" style={css.cardTitle}>Sign in with the wallet</h2>
+      <p style={css.hint}>
+        After connecting, the visitor signs a message that proves the account is theirs; the local services check the
+        signature and keep the session, so it survives a reload. Required: the modal cannot be closed without it.
+      </p>
+      <label style={css.row}>
+        Sign-in
+        <select
+          value={mode}
+          style={css.input}
+          onChange={(event) => {
+            const next = event.target.value as SignInMode
+            setMode(next)
+            setSignInMode(next)
+            location.reload()
+          }}
+        >
+          <option value="off">Off</option>
+          <option value="on">On</option>
+          <option value="required">Required</option>
+        </select>
+      </label>
+      <output data-testid="session" aria-live="polite" style={css.output}>
+        {SESSION_TEXT[session.status]}
+        {session.session !== undefined ? ` Until ${session.session.data.expirationTime ?? "revoked"}.` : ""}
+      </output>
+      {session.status === "signedIn" && (
+        <button type="button" style={css.button} onClick={() => void session.signOut()}>
+          Sign out
+        </button>
+      )}
+      {session.status === "needed" && (
+        <button type="button" style={css.button} onClick={() => void session.signIn()}>
+          Sign in
+        </button>
+      )}
     </section>
   )
 }

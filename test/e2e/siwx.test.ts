@@ -1,0 +1,123 @@
+/**
+ * Sign-in with the wallet on the local stack: Chromium against the built demo with `servicesSiwx()` (the demo's
+ * `?signIn=` switch), the injected test wallet holding a dev account, the services giving the nonce, checking the
+ * signature on anvil and keeping the session in their database. Connect → sign view → signed in; a reload keeps
+ * it; a refusal says 'Signature declined' and Try again signs; required mode cannot be closed, and cancelling
+ * disconnects; signing out revokes the session on the service.
+ */
+import AxeBuilder from "@axe-core/playwright"
+import type { Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Approval } from "../../devstack/wallet/testWallet"
+import { type OpenDemo, openDemo } from "./support/demo"
+import { installInjectedWallet } from "./support/injectedWallet"
+
+let session: OpenDemo
+let page: Page
+let account: { readonly address: string; readonly privateKey: string }
+let answer: Approval = "approve"
+const prompts: Array<string> = []
+
+const dialog = () => page.getByRole("dialog")
+const sessionText = () => page.getByTestId("session").textContent()
+
+const axeViolations = async () => {
+  const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
+  return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
+}
+
+/** The sessions the service keeps for the account on chain 31337. */
+const serviceSessions = async (): Promise<ReadonlyArray<{ readonly pci: string }>> => {
+  const caip = encodeURIComponent(`eip155:31337:${account.address}`)
+  const services = session.stack.config.services
+  if (services === null) throw new Error("the demo stack has no services")
+  const response = await fetch(`${services.url}/v1/sessions/${caip}?projectId=${services.defaultProjectId}`, {
+    headers: { origin: new URL(session.url).origin }
+  })
+  return ((await response.json()) as { sessions: ReadonlyArray<{ pci: string }> }).sessions
+}
+
+const connect = async () => {
+  await page.getByRole("button", { name: "Connect wallet" }).click()
+  await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).click()
+}
+
+beforeAll(async () => {
+  session = await openDemo({ name: "siwx" })
+  const evm = session.stack.config.evm
+  if (evm === null) throw new Error("the demo stack has no EVM part")
+  const dev = evm.accounts[6]
+  if (dev === undefined) throw new Error("the stack has fewer than seven dev accounts")
+  account = dev
+  await installInjectedWallet(session.browser.context, {
+    privateKeys: [dev.privateKey as `0x${string}`],
+    chains: evm.chains.map((chain) => ({ chainId: chain.chainId, name: `Local ${chain.chainId}`, rpcUrl: chain.rpcUrl })),
+    chainId: 31337,
+    approve: (method) => {
+      prompts.push(method)
+      return method === "personal_sign" ? answer : "approve"
+    }
+  })
+  page = session.browser.page
+}, 120_000)
+
+afterAll(() => session?.stop())
+
+describe("sign-in with the wallet on the local stack", () => {
+  it("connecting asks to sign; a refusal says 'Signature declined'; Try again signs in and the service keeps the session", async () => {
+    await page.goto(`${session.url}?signIn=on`)
+    answer = "reject"
+    await connect()
+    await dialog().getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor()
+    expect(await dialog().getByText("Signing is free", { exact: false }).count()).toBe(1)
+    expect(await axeViolations()).toEqual([])
+    await dialog().getByRole("button", { name: "Sign", exact: true }).click()
+    await dialog().getByRole("alert").filter({ hasText: "Signature declined" }).waitFor()
+    expect(await serviceSessions()).toEqual([])
+    answer = "approve"
+    await dialog().getByRole("button", { name: "Try again" }).click()
+    await dialog().waitFor({ state: "detached", timeout: 5_000 }).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}\n${await dialog().innerText()}`)
+    })
+    await expect.poll(sessionText).toContain("Signed in.")
+    expect(await serviceSessions()).toHaveLength(1)
+    expect(prompts.filter((method) => method === "personal_sign")).toHaveLength(2)
+  })
+
+  it("a reload keeps the session: the wallet is not asked again", async () => {
+    const before = prompts.length
+    await page.reload()
+    await expect.poll(sessionText, { timeout: 10_000 }).toContain("Signed in.")
+    expect(await dialog().count()).toBe(0)
+    expect(prompts.slice(before).filter((method) => method === "personal_sign")).toEqual([])
+  })
+
+  it("signing out revokes the session on the service", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await expect.poll(sessionText).toContain("Not signed in")
+    await expect.poll(serviceSessions).toEqual([])
+  })
+
+  it("required: Escape and Close only shake the modal; Disconnect disconnects the wallet", async () => {
+    await page.goto(`${session.url}?signIn=required`)
+    // The wallet is still connected from before: restoring it without a session opens the sign view at once.
+    await dialog().getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor({ timeout: 10_000 })
+    await page.keyboard.press("Escape")
+    await dialog().getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor()
+    const close = dialog().getByRole("button", { name: "Close" })
+    if ((await close.count()) > 0) await close.click()
+    expect(await dialog().count()).toBe(1)
+    await dialog().getByRole("button", { name: "Disconnect" }).click()
+    await dialog().waitFor({ state: "detached" })
+    await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+    await expect.poll(sessionText).toContain("Connect a wallet to sign in.")
+  })
+
+  it("required: connecting and signing closes the modal signed in", async () => {
+    await connect()
+    await dialog().getByRole("button", { name: "Sign", exact: true }).click()
+    await dialog().waitFor({ state: "detached" })
+    await expect.poll(sessionText).toContain("Signed in.")
+    expect(await serviceSessions()).toHaveLength(1)
+  })
+})
