@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { NFTS_PAGE_SIZE } from "../../src/domain/Api"
 import { CaipNetworkId } from "../../src/domain/Caip"
-import { type DatabaseOptions, startDatabase } from "../db/index"
+import { type Database, type DatabaseOptions, startDatabase } from "../db/index"
 import type { DevAccount } from "../evm/accounts"
 import type { EvmChain } from "../evm/index"
 import { listenHttp } from "../lib/httpServer"
@@ -49,9 +49,10 @@ export interface ServicesOptions {
   readonly projects?: ReadonlyArray<DevProject>
   /**
    * The database of names and sign-in sessions (`devstack/db`): PGlite in `dataDir` (kept across restarts), a real
-   * Postgres at `url`, or (absent) an empty PGlite in memory, gone at stop.
+   * Postgres at `url`, or (absent) an empty PGlite in memory, gone at stop; the services start and stop it. Or a
+   * running `Database` someone else started (and stops): `startDevstack` starts it beside the chains.
    */
-  readonly database?: DatabaseOptions
+  readonly database?: DatabaseOptions | Database
   /** The services' clock in ms (default `Date.now`): tests move it to expire nonces and sessions. */
   readonly now?: () => number
 }
@@ -67,7 +68,13 @@ export interface ServicesInfo {
 
 /** Starts the one HTTP server of the wallet catalogue (spec 7.3), the blockchain service (7.4) and the RPC proxy (7.2). */
 export const startServices = async (opts: ServicesOptions = {}): Promise<Started<ServicesInfo>> => {
-  const [listening, database] = await Promise.allSettled([listenHttp(opts.port), startDatabase(opts.database)])
+  const { database: dbOption } = opts
+  const [listening, database] = await Promise.allSettled([
+    listenHttp(opts.port),
+    dbOption !== undefined && "run" in dbOption
+      ? Promise.resolve({ info: dbOption, stop: () => Promise.resolve() })
+      : startDatabase(dbOption)
+  ])
   if (listening.status === "rejected" || database.status === "rejected") {
     await Promise.allSettled([
       listening.status === "fulfilled" ? listening.value.stop() : undefined,
