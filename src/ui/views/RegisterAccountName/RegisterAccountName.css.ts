@@ -7,6 +7,9 @@ export const form = style({ display: "flex", flexDirection: "column", gap: vars.
 /** What the name is for, above the field. */
 export const intro = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small, textAlign: "center" })
 
+/** The address in the sentence above the field, kept on one line. */
+export const address = style({ whiteSpace: "nowrap" })
+
 /** The name field: its label, the input with its suffix, and the availability under it. */
 export const field = style({ display: "flex", flexDirection: "column", gap: vars.space.xs, minWidth: 0 })
 
@@ -28,7 +31,10 @@ export const box = style({
 })
 
 /** The box of a name that cannot be registered (a broken rule, a taken name). */
-export const boxInvalid = style({ borderColor: vars.color.error })
+export const boxInvalid = style({
+  borderColor: vars.color.error,
+  selectors: { "&:focus-within": { borderColor: vars.color.error } }
+})
 
 /** The name input: the box draws its border and ring. */
 export const input = style({

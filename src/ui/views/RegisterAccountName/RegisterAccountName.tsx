@@ -97,7 +97,8 @@ function NameForm(props: { readonly state: NamesState }): ReactNode {
     <form className={styles.form} onSubmit={submit} noValidate aria-label="Choose a name">
       {state.caipAddress !== undefined && (
         <p className={styles.intro}>
-          A name others can use instead of your address {truncateAddress(state.caipAddress.slice(state.caipAddress.lastIndexOf(":") + 1))}.
+          A name others can use instead of your address{" "}
+          <span className={styles.address}>{truncateAddress(state.caipAddress.slice(state.caipAddress.lastIndexOf(":") + 1))}</span>.
         </p>
       )}
       <div className={styles.field}>
