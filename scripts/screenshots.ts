@@ -19,11 +19,22 @@ const main = () =>
   withDemo(["evm", "solana", "relay", "services"], async ({ stack, url, browser }) => {
     const evm = stack.config.evm
     if (evm === null) throw new Error("no EVM part")
+    // Prompts are approved unless a shot wants a refusal; a name's signature waits while its "signing" shot is taken.
+    let approval: "approve" | "reject" = "approve"
+    let signing: Promise<void> | undefined
+    // Account 0 is alice; the accounts after the seed names (dev accounts 4 to 7) have none, one per shot series,
+    // as each registers a name.
+    const nameless = evm.accounts.slice(4, 4 + THEMES.length * Object.keys(SIZES).length)
     const wallet = await installInjectedWallet(browser.context, {
-      privateKeys: evm.accounts.slice(0, 1).map((account) => account.privateKey as `0x${string}`),
+      privateKeys: [evm.accounts[0], ...nameless].flatMap((account) => (account === undefined ? [] : [account.privateKey as `0x${string}`])),
       chains: [{ chainId: 31337, name: "Local Chain A", rpcUrl: evm.chains.find((c) => c.chainId === 31337)?.rpcUrl ?? "" }],
-      chainId: 31337
+      chainId: 31337,
+      approve: async (method) => {
+        if (method === "personal_sign" && signing !== undefined) await signing
+        return approval
+      }
     })
+    let series = 0
     const page = browser.page
     const dialog = () => page.getByRole("dialog")
     const shot = async (name: string) => {
@@ -68,12 +79,12 @@ const main = () =>
         await shot(at("walletconnect-qr"))
         await close()
 
-        wallet.setApproval("reject")
+        approval = "reject"
         await page.getByRole("button", { name: "Connect wallet" }).click()
         await dialog().getByRole("button", { name: new RegExp(WALLET_NAME) }).click()
         await dialog().getByText("Connection declined").waitFor()
         await shot(at("connection-declined"))
-        wallet.setApproval("approve")
+        approval = "approve"
         await dialog().getByRole("button", { name: "Try again" }).click()
         await page.getByRole("button", { name: /Network: / }).waitFor()
         await page.waitForLoadState("networkidle")
@@ -114,6 +125,49 @@ const main = () =>
         await shot(at("unsupported-chain"))
         wallet.moveToChain(31337)
         await close()
+
+        // Account names, for an account without one.
+        series += 1
+        const named = nameless[series - 1]
+        if (named === undefined) throw new Error("not enough dev accounts for the names shots")
+        wallet.selectAccount(series)
+        // Its short address (4…6 wide, 4…4 on a phone) names the account button while it has no name.
+        const accountButton = page.getByRole("button", { name: new RegExp(`${named.address.slice(0, 4)}…`) })
+        await accountButton.click()
+        await dialog().getByRole("button", { name: "Choose a name" }).waitFor()
+        await page.waitForLoadState("networkidle")
+        await shot(at("account-nameless"))
+        await dialog().getByRole("button", { name: "Choose a name" }).click()
+        const nameField = dialog().getByLabel("Name", { exact: true })
+        const words = dialog().locator("p[role=status]")
+        await nameField.waitFor()
+        await shot(at("register-name"))
+        await nameField.fill("alice")
+        await dialog().getByRole("list", { name: "Suggestions" }).waitFor()
+        await words.getByText("alice.wallet.test is taken").waitFor()
+        await shot(at("register-name-taken"))
+        await nameField.fill("al_ice")
+        await words.getByText("A name has only letters, digits and hyphens").waitFor()
+        await shot(at("register-name-invalid"))
+        const label = `visitor${series}-${Date.now().toString(36)}`
+        await nameField.fill(label)
+        await words.getByText(`${label}.wallet.test is available`).waitFor()
+        await shot(at("register-name-available"))
+        let sign = () => {}
+        signing = new Promise<void>((resolve) => (sign = resolve))
+        await dialog().getByRole("button", { name: "Register" }).click()
+        await dialog().getByRole("heading", { name: "Confirm in your wallet" }).waitFor()
+        await shot(at("register-name-signing"))
+        sign()
+        signing = undefined
+        await dialog().getByRole("heading", { name: "Name registered" }).waitFor()
+        await shot(at("register-name-success"))
+        await dialog().getByRole("button", { name: "Done" }).click()
+        await dialog().getByRole("heading", { name: `${label}.wallet.test` }).waitFor()
+        await page.waitForLoadState("networkidle")
+        await shot(at("account-named"))
+        await close()
+        wallet.selectAccount(0)
       }
     }
   })
