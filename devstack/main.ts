@@ -40,8 +40,12 @@ export interface DevstackOptions {
   readonly database?: DatabaseOptions
 }
 
-/** Where `npm run devstack` and `npm start` keep the services' PGlite database (gitignored), across restarts. */
-export const devstackDataDir = fileURLToPath(new URL("../.devstack-data/pglite", import.meta.url))
+/**
+ * Where `npm run devstack` and `npm start` keep the services' PGlite database across restarts: `.devstack-data/pglite`
+ * (gitignored), or `DEVSTACK_DATA_DIR`.
+ */
+export const devstackDataDir =
+  process.env["DEVSTACK_DATA_DIR"] ?? fileURLToPath(new URL("../.devstack-data/pglite", import.meta.url))
 
 /** A running stack: its runtime config, plus the live handles a config file cannot hold. */
 export interface DevstackInfo {

@@ -5,7 +5,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { dirname, join, resolve } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 
@@ -90,19 +90,69 @@ const open = async (dataDir: string | undefined): Promise<PGlite> => {
   return PGlite.create(dataDir)
 }
 
+const openHere = new Set<string>()
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/**
+ * Takes `{dataDir}.lock` for this process, or throws when a running process (this one included) has the directory
+ * open: PGlite takes no lock of its own, and two of them writing one directory corrupt it. Returns the release.
+ */
+const lock = (dataDir: string): (() => void) => {
+  const path = `${resolve(dataDir)}.lock`
+  const inUse = (by: number) =>
+    new Error(
+      `The database directory ${dataDir} is in use by process ${by} (another devstack?): stop it, or give this one ` +
+        "another directory (DEVSTACK_DATA_DIR for the CLI) or a Postgres (DATABASE_URL)"
+    )
+  if (openHere.has(path)) throw inUse(process.pid)
+  mkdirSync(dirname(path), { recursive: true })
+  for (;;) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: "wx" })
+      break
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+      const holder = Number(readFileSync(path, "utf8"))
+      if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) throw inUse(holder)
+      // Left by a process that is gone: take it over.
+      rmSync(path, { force: true })
+    }
+  }
+  openHere.add(path)
+  return () => {
+    openHere.delete(path)
+    rmSync(path, { force: true })
+  }
+}
+
 /**
  * Opens the PGlite cluster in `dataDir` (first creating it, from the template), or an empty one in memory when
  * `dataDir` is `undefined`, and serves it on a loopback port.
  */
 export const startPglite = async (dataDir: string | undefined): Promise<RunningPglite> => {
-  const db = await open(dataDir)
+  const unlock = dataDir === undefined ? () => undefined : lock(dataDir)
+  let db: PGlite
+  try {
+    db = await open(dataDir)
+  } catch (error) {
+    unlock()
+    throw error
+  }
   // PGlite is one backend: the services' pool holds a single connection, so one client's transaction never
   // interleaves with another's statements; a few more are accepted so a reconnect never meets "Too many connections".
   const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 4 })
   try {
     await server.start()
   } catch (error) {
-    await db.close()
+    await db.close().finally(unlock)
     throw error
   }
   const port = Number(server.getServerConn().split(":").at(-1))
@@ -110,7 +160,7 @@ export const startPglite = async (dataDir: string | undefined): Promise<RunningP
   return {
     port,
     stop: () => {
-      stopping ??= server.stop().finally(() => db.close())
+      stopping ??= server.stop().finally(() => db.close().finally(unlock))
       return stopping
     }
   }

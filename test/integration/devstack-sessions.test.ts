@@ -389,6 +389,18 @@ describe("sign-in sessions on PGlite (the default database)", () => {
   const root = mkdtempSync(join(tmpdir(), "wallet-runtime-sessions-"))
   afterAll(() => rmSync(root, { recursive: true, force: true }))
   sessionSuite(() => ({ dataDir: join(root, "pglite") }), true)
+
+  it("refuses to open a data directory another running stack has open (PGlite has no lock of its own)", async () => {
+    const dataDir = join(root, "shared")
+    const first = await startServices({ database: { dataDir } })
+    try {
+      await expect(startServices({ database: { dataDir } })).rejects.toThrow(/in use by process \d+/)
+    } finally {
+      await first.stop()
+    }
+    const again = await startServices({ database: { dataDir } })
+    await again.stop()
+  })
 })
 
 const databaseUrl = process.env["DATABASE_URL"]
