@@ -9,7 +9,9 @@ import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Approval } from "../../devstack/wallet/testWallet"
+import { type Browser, launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
+import { installInjectedSolanaWallet } from "./support/injectedSolanaWallet"
 import { installInjectedWallet } from "./support/injectedWallet"
 
 let session: OpenDemo
@@ -26,15 +28,17 @@ const axeViolations = async () => {
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
 }
 
-/** The sessions the service keeps for the account on chain 31337. */
-const serviceSessions = async (): Promise<ReadonlyArray<{ readonly pci: string }>> => {
-  const caip = encodeURIComponent(`eip155:31337:${account.address}`)
+/** The sessions the service keeps for an account (CAIP-10; by default the EVM account on chain 31337). */
+const serviceSessions = async (caipAddress?: string): Promise<ReadonlyArray<{ readonly pci: string }>> => {
+  const caip = encodeURIComponent(caipAddress ?? `eip155:31337:${account.address}`)
   const services = session.stack.config.services
   if (services === null) throw new Error("the demo stack has no services")
   const response = await fetch(`${services.url}/v1/sessions/${caip}?projectId=${services.defaultProjectId}`, {
     headers: { origin: new URL(session.url).origin }
   })
-  return ((await response.json()) as { sessions: ReadonlyArray<{ pci: string }> }).sessions
+  const body = (await response.json()) as { sessions?: ReadonlyArray<{ pci: string }> }
+  if (body.sessions === undefined) throw new Error(`The service answered ${response.status}: ${JSON.stringify(body)}`)
+  return body.sessions
 }
 
 const connect = async () => {
@@ -95,7 +99,7 @@ describe("sign-in with the wallet on the local stack", () => {
   it("signing out revokes the session on the service", async () => {
     await page.getByRole("button", { name: "Sign out" }).click()
     await expect.poll(sessionText).toContain("Not signed in")
-    await expect.poll(serviceSessions).toEqual([])
+    await expect.poll(() => serviceSessions()).toEqual([])
   })
 
   it("required: Escape and Close only shake the modal; Disconnect disconnects the wallet", async () => {
@@ -119,5 +123,28 @@ describe("sign-in with the wallet on the local stack", () => {
     await dialog().waitFor({ state: "detached" })
     await expect.poll(sessionText).toContain("Signed in.")
     expect(await serviceSessions()).toHaveLength(1)
+  })
+})
+
+describe("sign-in with a Solana wallet", () => {
+  let browser: Browser
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(async () => browser?.close())
+
+  it("the Sign-In With Solana text is signed (ed25519) and the service keeps the session", async () => {
+    const solana = session.stack.config.solana
+    if (solana === null) throw new Error("the demo stack has no Solana part")
+    const wallet = await installInjectedSolanaWallet(browser.context, { rpcUrl: solana.rpcUrl })
+    const solanaPage = browser.page
+    await solanaPage.goto(`${session.url}?signIn=on`)
+    await solanaPage.getByRole("button", { name: "Connect wallet" }).click()
+    await solanaPage.getByRole("dialog").getByRole("button", { name: /Solana Test Wallet/ }).click()
+    await solanaPage.getByRole("dialog").getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor()
+    await solanaPage.getByRole("dialog").getByRole("button", { name: "Sign", exact: true }).click()
+    await solanaPage.getByRole("dialog").waitFor({ state: "detached" })
+    await expect.poll(() => solanaPage.getByTestId("session").textContent()).toContain("Signed in.")
+    expect(await serviceSessions(`${solana.caipNetworkId}:${wallet.address()}`)).toHaveLength(1)
   })
 })
