@@ -2,6 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Stream, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
 import { NameError, UserRejected } from "../../../src/domain/errors"
+import type { CaipNetworkId } from "../../../src/domain/Caip"
+import type { CaipNetwork } from "../../../src/domain/Network"
 import { localChainA, localSolana } from "../../../src/domain/networks"
 import { DEFAULT_NAME_SUFFIX, decodeOptionsSync } from "../../../src/domain/Options"
 import { testLayer } from "../../../src/layers/Test"
@@ -21,7 +23,7 @@ const SUFFIX = ".names.test"
 const NOW = 1_700_000_000_000
 
 /** A chain whose id cannot be put in a name's coin type (`0x80000000 | chainId` needs it below 2^31). */
-const hugeChain = { ...localChainA, id: 2_147_483_648, caipNetworkId: "eip155:2147483648" as const, name: "Huge Chain" }
+const hugeChain: CaipNetwork = { ...localChainA, id: 2_147_483_648, caipNetworkId: "eip155:2147483648" as CaipNetworkId, name: "Huge Chain" }
 
 const optionsFor = (networks: ReadonlyArray<unknown>) =>
   decodeOptionsSync({ projectId: "test-project", networks, nameSuffix: SUFFIX, endpoints: { blockchainApi: "http://api.test/" } })
@@ -85,7 +87,7 @@ const held = () => {
 type Services = Names | Modal | Connection | Portfolio | Notifications
 
 /** Runs `body` with Alice connected on `network`, the modal open on her account, at {@link NOW}. */
-const withAlice = <A, E>(wallet: FakeWallet, http: FakeHttp, body: Effect.Effect<A, E, Services>, network: typeof localChainA | typeof localSolana = localChainA) =>
+const withAlice = <A, E>(wallet: FakeWallet, http: FakeHttp, body: Effect.Effect<A, E, Services>, network: CaipNetwork = localChainA) =>
   Effect.provide(
     Effect.gen(function* () {
       yield* TestClock.setTime(NOW)
@@ -385,7 +387,7 @@ describe("Names: register", () => {
 
   it.effect("a chain id of 2^31 or more cannot be put in a coin type: refused with spec 5's rule", () =>
     Effect.gen(function* () {
-      const wallet = yield* aliceWallet("eip155", hugeChain.id)
+      const wallet = yield* aliceWallet("eip155", 2_147_483_648)
       const http = namesService()
       yield* withAlice(
         wallet,
