@@ -264,6 +264,16 @@ describe("Send and Receive on EVM", () => {
     expect(await tokenBalance("WUSD", ALICE)).toBe(9_975_000_000n)
   })
 
+  it("sends ETH to a name: bob.wallet.test is looked up through the names endpoints, shown with BOB's address, and BOB receives it", async () => {
+    const before = await client().getBalance({ address: BOB })
+    await send(async () => {
+      await field("Amount").fill("0.25")
+      await field("To").fill("bob.wallet.test")
+      await expect.poll(async () => (await fieldWords("To"))?.toLowerCase(), { timeout: 5_000 }).toBe(`bob.wallet.test: ${BOB.toLowerCase()}`)
+    })
+    expect(await client().getBalance({ address: BOB })).toBe(before + 250_000_000_000_000_000n)
+  })
+
   it("sends WUSDT (transfer returns nothing) by keyboard alone after choosing it; confirmed all the same", async () => {
     const before = await tokenBalance("WUSDT", BOB)
     await features().getByRole("button", { name: "Send" }).focus()
