@@ -108,12 +108,12 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
   ApproveTransaction: notYet("Approve transaction"),
   RegisterAccountName: {
     title: "Choose a name",
-    description: "Choose a name for your account: type it, see whether it is free, then register it with your wallet.",
+    description: "Type a name for your account, then register it with your wallet.",
     Component: RegisterAccountName
   },
   RegisterAccountNameSuccess: {
     title: "Register name",
-    description: "Sign the name message in your wallet; the name is then registered for your account.",
+    description: "Sign in your wallet to register the name.",
     Component: RegisterAccountNameSuccess
   },
   Send: { title: "Send", description: "Choose what to send, how much and to whom.", Component: Send },
