@@ -357,6 +357,29 @@ const sessionSuite = (database: () => DatabaseOptions, owned: boolean) => {
     expect(await sessionsOf(account)).toHaveLength(1)
   })
 
+  // About the chain, not the database: run once, in the PGlite suite (it starts a second anvil, ~3 s).
+  it.skipIf(!owned)("says the chain could not be reached (502), not that a contract account's signature is wrong, when its chain is down", async () => {
+    const down = await startEvm({ chainIds: [31338] })
+    const downChain = down.info.chains[0]
+    if (downChain === undefined) throw new Error("no chain")
+    const other = await startServices({ evm: down.info, now })
+    try {
+      const contract = deployedSmartAccount(downChain.contracts.smartAccounts.deployed.address, privateKeyToAccount(devKey(0)))
+      const account = caip(downChain.caipNetworkId, contract.address)
+      const post = (path: string, body?: unknown) =>
+        fetch(`${other.info.url}${path}?projectId=${PROJECT}`, { method: "POST", ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+      const { nonce } = Schema.decodeUnknownSync(SessionNonceResponse)(await (await post(`/v1/sessions/${account}/nonce`)).json())
+      const data = messageData(downChain.caipNetworkId, contract.address, nonce)
+      const message = textOf(data)
+      const body = { data, message, signature: await contract.signMessage({ message }) }
+      await down.stop()
+      await refused(await post(`/v1/sessions/${account}`, body), 502, /Could not reach eip155:31338/)
+    } finally {
+      await other.stop()
+      await down.stop()
+    }
+  })
+
   it("needs a projectId, as every service endpoint does", async () => {
     const account = caip(evmChainId(), eoa().address)
     const response = await fetch(`${url()}/v1/sessions/${account}`)
