@@ -168,6 +168,20 @@ const main = () =>
         await shot(at("account-named"))
         await close()
         wallet.selectAccount(0)
+
+        // Sign-in with the wallet: the demo with sign-in on restores the wallet and asks the account to sign.
+        await page.goto(`${url}?signIn=on`)
+        await dialog().getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor()
+        await shot(at("siwx-sign"))
+        approval = "reject"
+        await dialog().getByRole("button", { name: "Sign", exact: true }).click()
+        await dialog().getByRole("alert").waitFor()
+        await shot(at("siwx-declined"))
+        approval = "approve"
+        await dialog().getByRole("button", { name: "Try again" }).click()
+        await dialog().waitFor({ state: "detached" })
+        await page.getByTestId("session").getByText("Signed in.", { exact: false }).waitFor()
+        await shot(at("siwx-signed-in"))
       }
     }
   })
