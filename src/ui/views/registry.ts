@@ -102,7 +102,7 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
   ConnectingFarcaster: notYet("Farcaster"),
   SIWXSignMessage: {
     title: "Sign in",
-    description: "Sign a message with your wallet to prove the account is yours. It costs nothing.",
+    description: "Sign a free message to prove the account is yours.",
     Component: SIWXSignMessage
   },
   ApproveTransaction: notYet("Approve transaction"),
