@@ -53,8 +53,22 @@ const names: Migration = Effect.gen(function* () {
   yield* sql`CREATE INDEX account_names_address ON account_names (lower(address))`
 })
 
+const sessionNonceUses: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // Which accounts used a nonce not bound to one (`POST /v1/sessions/nonce`, one-click sign-in, where the account is
+  // known only once the wallet answers): each account once, so the messages a wallet signs for several chains with
+  // that one nonce each become a session, and none twice. Such nonces have `account = '*'` in siwx_nonces.
+  yield* sql`CREATE TABLE siwx_nonce_uses (
+    nonce text NOT NULL REFERENCES siwx_nonces (nonce),
+    account text NOT NULL,
+    used_at timestamptz NOT NULL,
+    PRIMARY KEY (nonce, account)
+  )`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
-  "0002_names": names
+  "0002_names": names,
+  "0003_session_nonce_uses": sessionNonceUses
 }

@@ -99,6 +99,26 @@ const matchPath = (pattern: string, pathname: string): Record<string, string> | 
   return params
 }
 
+/**
+ * Orders routes so that, of two whose paths both match a request, the one with a literal segment where the other has
+ * a `:param` comes first (`/v1/sessions/nonce` before `/v1/sessions/:address`): the order routes are listed in does
+ * not decide which one serves. A stable sort: routes of the same shape keep the order they are listed in.
+ */
+export const bySpecificity = (routes: ReadonlyArray<AnyRoute>): ReadonlyArray<AnyRoute> => {
+  const shape = (route: AnyRoute) => route.path.split("/").map((segment) => (segment.startsWith(":") ? 1 : 0))
+  return [...routes].sort((a, b) => {
+    const x = shape(a)
+    const y = shape(b)
+    // Paths of different lengths never match the same request: length first keeps the order total.
+    if (x.length !== y.length) return x.length - y.length
+    for (let i = 0; i < x.length; i++) {
+      const difference = (x[i] ?? 0) - (y[i] ?? 0)
+      if (difference !== 0) return difference
+    }
+    return 0
+  })
+}
+
 const maxBodyBytes = 1_000_000
 
 const readBody = (req: IncomingMessage): Promise<string> =>
@@ -139,7 +159,8 @@ const jsonError = (status: number, message: string) =>
   new RawReply("application/json; charset=utf-8", JSON.stringify(encodeError({ error: message })), status)
 
 /** A request listener for node:http serving `routes`, with CORS for loopback origins and a JSON 4xx for every bad request. */
-export const makeRouter = (routes: ReadonlyArray<AnyRoute>, projects: ReadonlyArray<DevProject>) => {
+export const makeRouter = (listed: ReadonlyArray<AnyRoute>, projects: ReadonlyArray<DevProject>) => {
+  const routes = bySpecificity(listed)
   const findProject = (req: IncomingMessage, url: URL, body: unknown, required: boolean): DevProject | undefined => {
     const header = req.headers["x-project-id"]
     const fromBody =

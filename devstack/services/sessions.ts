@@ -1,7 +1,16 @@
 /**
  * Sign-in sessions (spec 4 and 7.4; issue 13): a nonce for the account's next sign-in message, the signed message
  * kept as a session once every check holds, the account's live sessions, and revocation. Kept in the services'
- * database (`devstack/db`, tables `siwx_nonces` and `siwx_sessions`), so they survive a restart.
+ * database (`devstack/db`, tables `siwx_nonces`, `siwx_nonce_uses` and `siwx_sessions`), so they survive a restart.
+ *
+ * One-click sign-in (WalletConnect's `wc_sessionAuthenticate`) asks for the nonce before any account is known:
+ * `POST /v1/sessions/nonce` gives one bound to no account, which each account (a chain and an address) may use once
+ * within its 10 minutes, so the messages a wallet signs for several chains with it each become a session. The text a
+ * wallet signs there (WalletConnect formats the CACAO's payload, its statement ending in the ReCap sentence and a
+ * `Resources: - urn:recap:…` line) is kept under the same rule as every other: it must be the EIP-4361 text of its
+ * data, byte for byte (WalletConnect 2.25 writes the same lines in the same order), so a wallet that writes its
+ * address in `iss` without the EIP-55 checksum signs a text this service refuses, and the visitor is asked to sign
+ * the ordinary way.
  */
 import { randomBytes, randomUUID } from "node:crypto"
 import { getBase58Encoder, getPublicKeyFromAddress, isAddress, type SignatureBytes, verifySignature } from "@solana/kit"
@@ -27,6 +36,8 @@ import type { ServicesState } from "./state"
 const SESSION_NONCE_TTL_MS = 10 * 60_000
 /** How far a wallet's clock may run ahead of ours: an issuedAt up to this much in the future is accepted. */
 const SESSION_CLOCK_SKEW_MS = 60_000
+/** The `account` of a nonce bound to none (`POST /v1/sessions/nonce`): never an account's key, which has colons. */
+const ANY_ACCOUNT = "*"
 
 interface Account {
   readonly namespace: string
@@ -89,14 +100,19 @@ interface NonceRow {
   readonly used_at: Date | null
 }
 
-/** Why the nonce cannot be used by `account` now, or `undefined` when it can. */
-const nonceProblem = (nonce: string, row: NonceRow | undefined, account: Account, now: number): string | undefined => {
+/**
+ * Why the nonce cannot be used by `account` now, or `undefined` when it can. `usedByAccount`: whether this account
+ * used it already, for a nonce bound to no account (those are used once per account, not once).
+ */
+const nonceProblem = (nonce: string, row: NonceRow | undefined, account: Account, now: number, usedByAccount: boolean): string | undefined => {
   if (row === undefined) return `The nonce ${nonce} was not given by this service: ask POST /v1/sessions/{account}/nonce for one`
-  if (row.account !== account.key) return `The nonce ${nonce} was given to another account`
-  if (row.used_at !== null) return `The nonce ${nonce} was already used: ask for a new one`
+  if (row.account !== account.key && row.account !== ANY_ACCOUNT) return `The nonce ${nonce} was given to another account`
+  if (row.used_at !== null || usedByAccount) return `The nonce ${nonce} was already used: ask for a new one`
   if (row.expires_at.getTime() <= now) return `The nonce ${nonce} expired at ${row.expires_at.toISOString()}: ask for a new one`
   return undefined
 }
+
+const newNonce = () => randomBytes(16).toString("hex")
 
 const decodeSolanaSignature = (signature: string): SignatureBytes | undefined => {
   try {
@@ -170,28 +186,38 @@ const toSession = (row: SessionRow): RemoteSiwxSession => ({
   pci: row.pci
 })
 
-/** The session routes: nonce, add, list and revoke, under `/v1/sessions/{CAIP-10 account}`. */
+/**
+ * The session routes: nonce, add, list and revoke, under `/v1/sessions/{CAIP-10 account}`, and the nonce bound to no
+ * account, `/v1/sessions/nonce` (the router serves the literal path before `/v1/sessions/:address`).
+ */
 export const sessionRoutes = (state: ServicesState) => {
   const { db } = state
+  const handOut = async (account: string) => {
+    const nonce = newNonce()
+    const expiresAt = new Date(state.now() + SESSION_NONCE_TTL_MS)
+    await db.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`INSERT INTO siwx_nonces (nonce, account, expires_at) VALUES (${nonce}, ${account}, ${expiresAt})`
+      })
+    )
+    return { nonce, expiresAt: expiresAt.toISOString() }
+  }
   return [
+    route({
+      method: "POST",
+      path: "/v1/sessions/nonce",
+      auth: "project",
+      response: SessionNonceResponse,
+      handler: () => handOut(ANY_ACCOUNT)
+    }),
     route({
       method: "POST",
       path: "/v1/sessions/:address/nonce",
       auth: "project",
       params: SessionsPath,
       response: SessionNonceResponse,
-      handler: async ({ params }) => {
-        const account = accountOf(params.address)
-        const nonce = randomBytes(16).toString("hex")
-        const expiresAt = new Date(state.now() + SESSION_NONCE_TTL_MS)
-        await db.run(
-          Effect.gen(function* () {
-            const sql = yield* SqlClient.SqlClient
-            yield* sql`INSERT INTO siwx_nonces (nonce, account, expires_at) VALUES (${nonce}, ${account.key}, ${expiresAt})`
-          })
-        )
-        return { nonce, expiresAt: expiresAt.toISOString() }
-      }
+      handler: ({ params }) => handOut(accountOf(params.address).key)
     }),
     route({
       method: "POST",
@@ -215,13 +241,16 @@ export const sessionRoutes = (state: ServicesState) => {
           throw new HttpError(400, `The message is not the sign-in text of its data: ${firstDifference(message, text.success)}`)
         }
         const now = state.now()
-        const nonceRow = await db.run(
+        const [nonceRow, uses] = await db.run(
           Effect.gen(function* () {
             const sql = yield* SqlClient.SqlClient
-            return yield* sql<NonceRow>`SELECT account, expires_at, used_at FROM siwx_nonces WHERE nonce = ${data.nonce}`
+            return yield* Effect.all([
+              sql<NonceRow>`SELECT account, expires_at, used_at FROM siwx_nonces WHERE nonce = ${data.nonce}`,
+              sql`SELECT 1 FROM siwx_nonce_uses WHERE nonce = ${data.nonce} AND account = ${account.key}`
+            ])
           })
         )
-        const problem = nonceProblem(data.nonce, nonceRow[0], account, now)
+        const problem = nonceProblem(data.nonce, nonceRow[0], account, now, uses.length > 0)
         if (problem !== undefined) throw new HttpError(403, problem)
         checkTimes(data, now)
         if (!(await signatureHolds(state, account, message, signature))) {
@@ -234,9 +263,16 @@ export const sessionRoutes = (state: ServicesState) => {
           Effect.gen(function* () {
             const sql = yield* SqlClient.SqlClient
             const keep = Effect.gen(function* () {
-              const taken = yield* sql`UPDATE siwx_nonces SET used_at = ${new Date(now)}
-                WHERE nonce = ${data.nonce} AND account = ${account.key} AND used_at IS NULL AND expires_at > ${new Date(now)}
-                RETURNING nonce`
+              const taken =
+                nonceRow[0]?.account === ANY_ACCOUNT
+                  ? yield* sql`INSERT INTO siwx_nonce_uses (nonce, account, used_at)
+                      SELECT nonce, ${account.key}, ${new Date(now)} FROM siwx_nonces
+                      WHERE nonce = ${data.nonce} AND account = ${ANY_ACCOUNT} AND expires_at > ${new Date(now)}
+                      ON CONFLICT DO NOTHING
+                      RETURNING nonce`
+                  : yield* sql`UPDATE siwx_nonces SET used_at = ${new Date(now)}
+                      WHERE nonce = ${data.nonce} AND account = ${account.key} AND used_at IS NULL AND expires_at > ${new Date(now)}
+                      RETURNING nonce`
               if (taken.length === 0) return false
               yield* sql`INSERT INTO siwx_sessions (pci, account, data, message, signature, expires_at, created_at)
                 VALUES (${pci}, ${account.key}, ${JSON.stringify(data)}::jsonb, ${message}, ${signature}, ${expiresAt}, ${new Date(now)})`

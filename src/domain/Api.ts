@@ -698,13 +698,15 @@ export type SessionsResponse = typeof SessionsResponse.Type
 
 /**
  * Answer of `POST /v1/sessions/{address}/nonce` (our extension): a fresh nonce for the account's next sign-in
- * message, accepted once, until `expiresAt` (ISO 8601).
+ * message, accepted once, until `expiresAt` (ISO 8601). Also the answer of `POST /v1/sessions/nonce` (our extension,
+ * for one-click sign-in, where the account is known only once the wallet answers): a nonce bound to no account, which
+ * each account (chain and address) may use once until `expiresAt`.
  */
 export const SessionNonceResponse = Schema.Struct({
   nonce: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9]{8,64}$/, { expected: "8 to 64 letters or digits" }))),
   expiresAt: Schema.String
 })
-/** Answer of `POST /v1/sessions/{address}/nonce`. */
+/** Answer of `POST /v1/sessions/{address}/nonce` and `POST /v1/sessions/nonce`. */
 export type SessionNonceResponse = typeof SessionNonceResponse.Type
 
 /**

@@ -258,8 +258,12 @@ export class BlockchainApi extends Context.Service<
     readonly onrampQuote: (request: OnrampQuoteBody) => Effect.Effect<OnrampQuote, ServiceError>
     /** The sign-in sessions the service keeps for an account. */
     readonly sessions: (caipAddress: CaipAddress) => Effect.Effect<ReadonlyArray<RemoteSiwxSession>, ServiceError>
-    /** A fresh nonce for the account's next sign-in message (our extension: `POST /v1/sessions/{address}/nonce`). */
-    readonly sessionNonce: (caipAddress: CaipAddress) => Effect.Effect<SessionNonceResponse, ServiceError>
+    /**
+     * A fresh nonce for the account's next sign-in message (our extension: `POST /v1/sessions/{address}/nonce`);
+     * without an account, one any account may use once (`POST /v1/sessions/nonce`: one-click sign-in, where the
+     * account is known only once the wallet answers).
+     */
+    readonly sessionNonce: (caipAddress?: CaipAddress) => Effect.Effect<SessionNonceResponse, ServiceError>
     /** Has the service check a signed sign-in message and keep it as a session (our extension); gives it with its `pci`. */
     readonly addSession: (caipAddress: CaipAddress, session: AddSessionBody) => Effect.Effect<RemoteSiwxSession, ServiceError>
     /** Revokes one sign-in session of an account; gives the `pci` revoked. */
@@ -641,9 +645,10 @@ export class BlockchainApi extends Context.Service<
           return answer.sessions
         })
 
-        const sessionNonce = Effect.fn("BlockchainApi.sessionNonce")(function* (caipAddress: CaipAddress) {
+        const sessionNonce = Effect.fn("BlockchainApi.sessionNonce")(function* (caipAddress?: CaipAddress) {
+          const path = caipAddress === undefined ? "/v1/sessions/nonce" : `/v1/sessions/${encodeURIComponent(caipAddress)}/nonce`
           return yield* service.json(
-            { method: "POST", path: `/v1/sessions/${encodeURIComponent(caipAddress)}/nonce`, query: { projectId } },
+            { method: "POST", path, query: { projectId } },
             SessionNonceResponse
           )
         })

@@ -104,6 +104,7 @@ const answers: Record<string, unknown> = {
   [`GET /base/v1/sessions/${encodeURIComponent(ALICE_A)}`]: { sessions: [siwxSession] },
   [`POST /base/v1/sessions/${encodeURIComponent(ALICE_A)}/revoke`]: { pci: "pci-1" },
   [`POST /base/v1/sessions/${encodeURIComponent(ALICE_A)}/nonce`]: { nonce: "abcdEFGH1234", expiresAt: "2030-01-01T00:10:00.000Z" },
+  "POST /base/v1/sessions/nonce": { nonce: "anyACCOUNT123", expiresAt: "2030-01-01T00:10:00.000Z" },
   [`POST /base/v1/sessions/${encodeURIComponent(ALICE_A)}`]: siwxSession
 }
 
@@ -650,6 +651,17 @@ describe("BlockchainApi sign-in sessions", () => {
       expect(answer).toEqual({ nonce: "abcdEFGH1234", expiresAt: "2030-01-01T00:10:00.000Z" })
       const request = only(http)
       expect(keyOf(request)).toBe(`POST /base/v1/sessions/${encodeURIComponent(ALICE_A)}/nonce`)
+      expect(queryOf(request)).toEqual({ projectId: "test-project" })
+    })
+  )
+
+  it.effect("nonce without an account (one-click sign-in): POST /v1/sessions/nonce", () =>
+    Effect.gen(function* () {
+      const http = service()
+      const answer = yield* withApi(http, (api) => api.sessionNonce())
+      expect(answer).toEqual({ nonce: "anyACCOUNT123", expiresAt: "2030-01-01T00:10:00.000Z" })
+      const request = only(http)
+      expect(keyOf(request)).toBe("POST /base/v1/sessions/nonce")
       expect(queryOf(request)).toEqual({ projectId: "test-project" })
     })
   )
