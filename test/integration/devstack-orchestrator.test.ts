@@ -106,7 +106,8 @@ describe("devstack orchestrator", () => {
     cli = spawn(process.execPath, ["--import", "tsx", "devstack/main.ts", "--demo"], {
       cwd: repo,
       detached: true,
-      env: { ...process.env, DEVSTACK_RUNTIME_CONFIG: configPath },
+      // Its own database directory: a developer's `npm start` holds the project's `.devstack-data/` lock meanwhile.
+      env: { ...process.env, DEVSTACK_RUNTIME_CONFIG: configPath, DEVSTACK_DATA_DIR: join(scratch, "data") },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""
