@@ -218,6 +218,7 @@ export {
   bitcoin,
   bitcoinTestnet,
   ethereum,
+  kusama,
   localChainA,
   localChainB,
   localSolana,
@@ -225,6 +226,7 @@ export {
   solana,
   solanaDevnet,
   WELL_KNOWN_NETWORKS,
+  westend,
   withDefaultRpcUrls
 } from "./domain/networks"
 

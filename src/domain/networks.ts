@@ -113,6 +113,29 @@ export const polkadot = /* @__PURE__ */ define({
   blockExplorers: { default: { name: "Subscan", url: "https://polkadot.subscan.io" } }
 })
 
+/** Kusama, Polkadot's canary relay chain, `polkadot:b0a8d493285c2df73290dfb7e61f870f` (the genesis-hash prefix). */
+export const kusama = /* @__PURE__ */ define({
+  id: "b0a8d493285c2df73290dfb7e61f870f",
+  caipNetworkId: "polkadot:b0a8d493285c2df73290dfb7e61f870f",
+  chainNamespace: "polkadot",
+  name: "Kusama",
+  nativeCurrency: { name: "Kusama", symbol: "KSM", decimals: 12 },
+  rpcUrls: { default: { http: ["https://kusama-rpc.polkadot.io"], webSocket: ["wss://kusama-rpc.polkadot.io"] } },
+  blockExplorers: { default: { name: "Subscan", url: "https://kusama.subscan.io" } }
+})
+
+/** Westend, Polkadot's test relay chain, `polkadot:e143f23803ac50e8f6f8e62695d1ce9e` (the genesis-hash prefix). */
+export const westend = /* @__PURE__ */ define({
+  id: "e143f23803ac50e8f6f8e62695d1ce9e",
+  caipNetworkId: "polkadot:e143f23803ac50e8f6f8e62695d1ce9e",
+  chainNamespace: "polkadot",
+  name: "Westend",
+  nativeCurrency: { name: "Westend", symbol: "WND", decimals: 12 },
+  rpcUrls: { default: { http: ["https://westend-rpc.polkadot.io"], webSocket: ["wss://westend-rpc.polkadot.io"] } },
+  blockExplorers: { default: { name: "Subscan", url: "https://westend.subscan.io" } },
+  testnet: true
+})
+
 /** Every well-known network above. */
 export const WELL_KNOWN_NETWORKS: ReadonlyArray<CaipNetwork> = [
   ethereum,
@@ -123,7 +146,9 @@ export const WELL_KNOWN_NETWORKS: ReadonlyArray<CaipNetwork> = [
   localSolana,
   bitcoin,
   bitcoinTestnet,
-  polkadot
+  polkadot,
+  kusama,
+  westend
 ]
 
 /** A copy of `network` whose default RPC endpoints are replaced (the local chains get their ports at start). */

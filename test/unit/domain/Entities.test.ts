@@ -15,7 +15,7 @@ import {
 } from "../../../src/domain/Account"
 import { NameMessage, NameMessageJson, NameRegistrationPayload } from "../../../src/domain/Names"
 import { CaipNetwork, findNetwork, isUnsupportedNetwork, unsupportedNetwork } from "../../../src/domain/Network"
-import { bitcoin, bitcoinTestnet, ethereum, localChainA, localChainB, localSolana, polkadot, solana, solanaDevnet, WELL_KNOWN_NETWORKS, withDefaultRpcUrls } from "../../../src/domain/networks"
+import { bitcoin, bitcoinTestnet, ethereum, kusama, localChainA, localChainB, localSolana, polkadot, solana, solanaDevnet, WELL_KNOWN_NETWORKS, westend, withDefaultRpcUrls } from "../../../src/domain/networks"
 import { OperationType, TokenBalance, Transaction, TransactionStatus } from "../../../src/domain/Portfolio"
 import {
   BitcoinMethod,
@@ -72,7 +72,9 @@ describe("networks", () => {
       "solana:AuCF5cjfQuAmAvgqiCQAJBTxY1RURhk6",
       "bip122:000000000019d6689c085ae165831e93",
       "bip122:000000000933ea01ad0ee984209779ba",
-      "polkadot:91b171bb158e2d3848fa23a9f1c25182"
+      "polkadot:91b171bb158e2d3848fa23a9f1c25182",
+      "polkadot:b0a8d493285c2df73290dfb7e61f870f",
+      "polkadot:e143f23803ac50e8f6f8e62695d1ce9e"
     ])
     for (const network of WELL_KNOWN_NETWORKS) {
       expect(network.caipNetworkId).toBe(`${network.chainNamespace}:${network.id}`)
@@ -88,6 +90,19 @@ describe("networks", () => {
     expect([solanaDevnet, bitcoinTestnet, localSolana].every((network) => network.testnet === true)).toBe(true)
     expect(ethereum.testnet).toBeUndefined()
     expect(polkadot.chainNamespace).toBe("polkadot")
+  })
+
+  it("names the Polkadot relay chains by their genesis hash's first 32 hex characters (CAIP-13)", () => {
+    const genesis = {
+      Polkadot: "0x91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3",
+      Kusama: "0xb0a8d493285c2df73290dfb7e61f870f17b41801197a149ca93654499ea3dafe",
+      Westend: "0xe143f23803ac50e8f6f8e62695d1ce9e4e1d68aa36c1cd2cfd15340213f3423e"
+    }
+    for (const [network, hash] of [[polkadot, genesis.Polkadot], [kusama, genesis.Kusama], [westend, genesis.Westend]] as const) {
+      expect(network.id).toBe(hash.slice(2, 34))
+    }
+    expect([polkadot, kusama, westend].map((network) => network.nativeCurrency.symbol)).toEqual(["DOT", "KSM", "WND"])
+    expect(westend.testnet).toBe(true)
   })
 
   it("refuses a network whose CAIP id disagrees with namespace and id", () => {
