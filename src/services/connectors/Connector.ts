@@ -13,12 +13,14 @@ import type { CaipNetwork, NetworkChainId } from "../../domain/Network"
 import type { ConnectorInfo } from "../../domain/Wallet"
 import type { WalletRequestError } from "../../domain/walletErrors"
 import type { Eip1193Provider } from "../eip155/eip1193"
+import type { PolkadotProvider } from "../polkadot/provider"
 import type { SolanaProvider } from "../solana/provider"
 
 /** What a connector hands a family's adapter: the wallet's provider for that family. */
 export type FamilyProvider =
   | { readonly namespace: "eip155"; readonly provider: Eip1193Provider }
   | { readonly namespace: "solana"; readonly provider: SolanaProvider }
+  | { readonly namespace: "polkadot"; readonly provider: PolkadotProvider }
 
 /** The families a connector can hand a provider for today. */
 export type ProvidedNamespace = FamilyProvider["namespace"]

@@ -12,6 +12,7 @@ import type { NetworkChainId } from "../../domain/Network"
 import type { ConnectorType } from "../../domain/Wallet"
 import type { ChainAdapter, SendError, SignError, SwitchError } from "../ChainAdapter"
 import type { ConnectError, Connector, FamilyProvider, FamilySession, ProvidedNamespace, WalletEvent } from "../connectors/Connector"
+import type { PolkadotProvider } from "../polkadot/provider"
 
 /** A family the fake wallet serves: its accounts (the one in use first) and its chain. */
 export interface FakeFamily {
@@ -104,6 +105,18 @@ export const makeFakeWallet = (options: FakeWalletOptions): Effect.Effect<FakeWa
                 throw Object.assign(new Error(`The fake wallet does not answer ${args.method}`), { code: 4200 })
             }
           }
+        }
+        wallets.set(provider, { wallet, namespace })
+        return { namespace, provider }
+      }
+      if (namespace === "polkadot") {
+        // Signatures are the recognisable text, 64 bytes as hex, as polkadot-js signers answer them.
+        const hexSignature = (text: string) =>
+          `0x${[...new TextEncoder().encode(text.padEnd(64, ".").slice(0, 64))].map((b) => b.toString(16).padStart(2, "0")).join("")}`
+        const provider: PolkadotProvider = {
+          keyTypeOf: () => "sr25519",
+          signRaw: async (input) => ({ id: 1, signature: hexSignature(fakeSignature(input.address, input.data)) }),
+          signPayload: async (payload) => ({ id: 1, signature: hexSignature(fakeSignature(payload.address, payload.method)) })
         }
         wallets.set(provider, { wallet, namespace })
         return { namespace, provider }

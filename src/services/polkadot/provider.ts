@@ -1,0 +1,57 @@
+/**
+ * A Polkadot wallet as the polkadot family sees it, whichever way it is reached (an `injectedWeb3` extension, later a
+ * WalletConnect session): the key type of each account and the polkadot-js signer — `signRaw` for bytes, and
+ * `signPayload` for a transaction payload. What the wallet answers is `unknown`: the adapter decodes it. Light:
+ * nothing here loads a chain library.
+ */
+
+/** The key types Polkadot accounts are made with (polkadot-js `KeypairType`). */
+export const POLKADOT_KEY_TYPES = ["sr25519", "ed25519", "ecdsa", "ethereum"] as const
+/** A Polkadot account's key type. */
+export type PolkadotKeyType = (typeof POLKADOT_KEY_TYPES)[number]
+
+/** True for a key type Polkadot accounts are made with. */
+export const isPolkadotKeyType = (value: unknown): value is PolkadotKeyType =>
+  typeof value === "string" && (POLKADOT_KEY_TYPES as ReadonlyArray<string>).includes(value)
+
+/** What polkadot-js's `signer.signRaw` takes: the signing account, hex data and what the data is. */
+export interface PolkadotSignRawInput {
+  readonly address: string
+  /** 0x-hex of the bytes to sign. */
+  readonly data: string
+  /** `bytes`: a message (the wallet signs it wrapped in `<Bytes>…</Bytes>`); `payload`: an encoded extrinsic payload. */
+  readonly type: "bytes" | "payload"
+}
+
+/**
+ * A transaction payload as polkadot-js's `signer.signPayload` takes it (`SignerPayloadJSON`): every field 0x-hex
+ * but `address`, `signedExtensions` (their names) and `version`. Built by the host with its chain library.
+ */
+export interface PolkadotSignerPayload {
+  readonly address: string
+  readonly blockHash: string
+  readonly blockNumber: string
+  readonly era: string
+  readonly genesisHash: string
+  readonly method: string
+  readonly nonce: string
+  readonly specVersion: string
+  readonly tip: string
+  readonly transactionVersion: string
+  readonly signedExtensions: ReadonlyArray<string>
+  readonly version: number
+  readonly metadataHash?: string | undefined
+  readonly mode?: number | undefined
+  readonly assetId?: string | undefined
+  readonly withSignedTransaction?: boolean | undefined
+}
+
+/** A Polkadot wallet's signing, as promises (the wallet is outside the product); answers are decoded by the adapter. */
+export interface PolkadotProvider {
+  /** The key type the wallet gave for an account (`undefined` when it gave none). */
+  readonly keyTypeOf: (address: string) => PolkadotKeyType | undefined
+  /** polkadot-js `signer.signRaw`: answers `{ id, signature }`; `undefined` when the wallet has none. */
+  readonly signRaw: ((input: PolkadotSignRawInput) => Promise<unknown>) | undefined
+  /** polkadot-js `signer.signPayload`: answers `{ id, signature, signedTransaction? }`; `undefined` when the wallet has none. */
+  readonly signPayload: ((payload: PolkadotSignerPayload) => Promise<unknown>) | undefined
+}
