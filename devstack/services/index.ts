@@ -12,6 +12,7 @@ import { makePageBuilder } from "../wallet/page/build"
 import { testWalletRoutes } from "../wallet/page/serve"
 import { blockchainRoutes } from "./blockchain"
 import { makeCatalogue } from "./catalogue"
+import { explorerRoutes } from "./explorer"
 import { ChainIndex } from "./indexer"
 import { devNames } from "./names"
 import { namesRoutes } from "./namesRoutes"
@@ -140,6 +141,7 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
         ...namesRoutes(state),
         ...rpcProxyRoutes(state),
         ...sessionRoutes(state),
+        ...explorerRoutes(state),
         ...pageRoutes({ projectIds: projects.map((p) => p.projectId) }),
         ...(testWalletPage === undefined
           ? []

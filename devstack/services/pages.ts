@@ -20,6 +20,10 @@ const endpoints: ReadonlyArray<readonly [string, string]> = [
   ["GET /v1/sessions/{caipAddress}", "the account's live sign-in sessions"],
   ["POST /v1/sessions/{caipAddress}/revoke", "revoke a session: pci and its signature"],
   ["GET|POST /v1/?chainId=…&projectId=…", "JSON-RPC proxy to the local chains"],
+  [
+    "GET /explorer/{caip2}/tx/{hash}, /address/{address} (/account/ on Solana), /nft/{contract}/{tokenId}, /token/{contract}",
+    "the local block explorer: HTML pages read from the chains (GET /explorer lists the networks)"
+  ],
   ["GET /test-wallet/ (also /test-wallet/wc?uri=wc:…)", "the test wallet page: a WalletConnect wallet with the dev accounts"]
 ]
 
