@@ -4,6 +4,7 @@
  * browser tests and benchmarks.
  */
 import type { RuntimeConfig } from "./config"
+import { EXPLORER_PATH } from "./services/explorerHtml"
 import { nameSuffix } from "./services/names"
 
 /** The local Solana network as the demo page sees it. */
@@ -28,6 +29,8 @@ export interface DemoStackConfig {
   readonly solana: DemoSolanaConfig | null
   /** The suffix of the local names service's account names (the runtime's `nameSuffix` option). */
   readonly nameSuffix: string
+  /** The local block explorer: a network's explorer is `{explorerUrl}/{caip2}` (its `blockExplorers` entry). */
+  readonly explorerUrl: string
 }
 
 const demoSolana = (solana: RuntimeConfig["solana"]): DemoSolanaConfig | null => {
@@ -52,7 +55,8 @@ export const demoStackConfig = (config: RuntimeConfig): DemoStackConfig => {
     chains: config.evm.chains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
     devPrivateKeys: config.evm.accounts.slice(0, 2).map((account) => account.privateKey),
     solana: demoSolana(config.solana),
-    nameSuffix
+    nameSuffix,
+    explorerUrl: `${config.services.url}${EXPLORER_PATH}`
   }
 }
 

@@ -1,5 +1,14 @@
 import { type FormEvent, useEffect, useMemo, useState } from "react"
-import { formatUnits, localChainA, localChainB, localSolana, parseUnits, servicesSiwx, withDefaultRpcUrls } from "wallet-runtime"
+import {
+  type CaipNetwork,
+  formatUnits,
+  localChainA,
+  localChainB,
+  localSolana,
+  parseUnits,
+  servicesSiwx,
+  withDefaultRpcUrls
+} from "wallet-runtime"
 import {
   AccountButton,
   ConnectButton,
@@ -20,13 +29,19 @@ import { type SignInMode, setSignInMode, signInMode } from "./signInSwitch"
 import { storedThemeMode, storeThemeMode } from "./themeSwitch"
 import * as css from "./styles"
 
+// The local networks have no explorer of their own: the stack's explorer is given as a host gives its networks' one.
+const withExplorer = (network: CaipNetwork, stack: DemoStack): CaipNetwork =>
+  stack.explorerUrl === undefined
+    ? network
+    : { ...network, blockExplorers: { default: { name: "Local explorer", url: `${stack.explorerUrl}/${network.caipNetworkId}` } } }
+
 const networksOf = (stack: DemoStack) => [
   ...[localChainA, localChainB].flatMap((network) => {
     const chain = stack.chains.find((c) => c.chainId === network.id)
-    return chain === undefined ? [] : [withDefaultRpcUrls(network, { http: [chain.rpcUrl] })]
+    return chain === undefined ? [] : [withExplorer(withDefaultRpcUrls(network, { http: [chain.rpcUrl] }), stack)]
   }),
   ...(stack.solana !== null && stack.solana.caipNetworkId === localSolana.caipNetworkId
-    ? [withDefaultRpcUrls(localSolana, { http: [stack.solana.rpcUrl] })]
+    ? [withExplorer(withDefaultRpcUrls(localSolana, { http: [stack.solana.rpcUrl] }), stack)]
     : [])
 ]
 

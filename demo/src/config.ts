@@ -22,6 +22,8 @@ export interface DemoStack {
   } | null
   /** The suffix of the local names service's account names (absent from an older stack: the runtime's default). */
   readonly nameSuffix?: string | undefined
+  /** The local block explorer; a network's is `{explorerUrl}/{caip2}` (absent from an older stack: no explorer links). */
+  readonly explorerUrl?: string | undefined
 }
 
 declare global {
