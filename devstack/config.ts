@@ -99,6 +99,29 @@ export const RuntimeConfig = Schema.Struct({
       tokens: Schema.Array(SolanaTokenConfig)
     })
   ),
+  /**
+   * The regtest node (`devstack/bitcoin`): its Esplora-style API and the dev keys funded at start (public, hex).
+   * Absent from a config written before the part existed.
+   */
+  bitcoin: Schema.optionalKey(
+    Schema.NullOr(
+      Schema.Struct({
+        caipNetworkId: CaipNetworkId,
+        url: Schema.String,
+        funded: Schema.Array(
+          Schema.Struct({
+            index: Schema.Number,
+            paymentPrivateKey: Schema.String,
+            paymentPublicKey: Schema.String,
+            paymentAddress: Schema.String,
+            ordinalsPrivateKey: Schema.String,
+            ordinalsPublicKey: Schema.String,
+            ordinalsAddress: Schema.String
+          })
+        )
+      })
+    )
+  ),
   relay: Schema.NullOr(Schema.Struct({ url: Schema.String })),
   services: Schema.NullOr(
     Schema.Struct({

@@ -13,11 +13,12 @@ import { type DatabaseOptions, databaseFromEnv } from "./db/index"
 import { devMnemonic } from "./evm/accounts"
 import type { EvmInfo } from "./evm/index"
 import type { Started } from "./lib/Started"
+import type { BitcoinInfo } from "./bitcoin/index"
 import type { MailInfo } from "./mail/index"
 import { endpointRows } from "./status"
 
 /** The parts of the stack; `demo` serves the demo app (or the status page until it exists). */
-export const DEVSTACK_PARTS = ["evm", "solana", "relay", "mail", "services", "demo"] as const
+export const DEVSTACK_PARTS = ["evm", "solana", "bitcoin", "relay", "mail", "services", "demo"] as const
 /** One part of the stack. */
 export type DevstackPart = (typeof DEVSTACK_PARTS)[number]
 
@@ -56,6 +57,8 @@ export interface DevstackInfo {
   readonly mail: MailInfo | undefined
   /** The EVM part with its dev accounts' private keys typed for viem, when it runs. */
   readonly evm: EvmInfo | undefined
+  /** The regtest node (mine, fund, inspect in process), when the bitcoin part runs. */
+  readonly bitcoin: BitcoinInfo | undefined
 }
 
 const stopAll = async (parts: ReadonlyArray<Started<unknown>>): Promise<void> => {
@@ -84,7 +87,8 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
       parts.has("relay") ? track(import("./relay/index").then((m) => m.startRelay())) : undefined,
       parts.has("mail") ? track(import("./mail/index").then((m) => m.startMail())) : undefined,
       // The services' database starts beside the chains rather than after them (PGlite takes 0.3-0.5 s).
-      parts.has("services") ? track(import("./db/index").then((m) => m.startDatabase(opts.database))) : undefined
+      parts.has("services") ? track(import("./db/index").then((m) => m.startDatabase(opts.database))) : undefined,
+      parts.has("bitcoin") ? track(import("./bitcoin/index").then((m) => m.startBitcoin())) : undefined
     ] as const)
     for (const result of settled) if (result.status === "rejected") throw result.reason
     const valueOf = <T>(result: PromiseSettledResult<T>): T | undefined =>
@@ -94,6 +98,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const relay = valueOf(settled[2])
     const mail = valueOf(settled[3])
     const database = valueOf(settled[4])
+    const bitcoin = valueOf(settled[5])
     // The Solana part names its network by its genesis hash, as CAIP-2 asks.
     const solanaCaip = solana === undefined ? undefined : Schema.decodeSync(CaipNetworkId)(solana.info.caipNetworkId)
     const services = parts.has("services")
@@ -153,6 +158,14 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
               funded: solana.info.funded,
               tokens: solana.info.tokens
             },
+      bitcoin:
+        bitcoin === undefined
+          ? null
+          : {
+              caipNetworkId: Schema.decodeSync(CaipNetworkId)(bitcoin.info.caipNetworkId),
+              url: bitcoin.info.url,
+              funded: bitcoin.info.funded
+            },
       relay: relay === undefined ? null : { url: relay.info.url },
       services:
         services === undefined
@@ -196,7 +209,8 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
         },
         restartRelay: relay?.info.restart,
         mail: mail?.info,
-        evm: evm?.info
+        evm: evm?.info,
+        bitcoin: bitcoin?.info
       },
       stop
     }

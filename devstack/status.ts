@@ -27,6 +27,11 @@ export const endpointRows = (config: RuntimeConfig): ReadonlyArray<readonly [str
   if (config.solana !== null) {
     rows.push(["solana", `${config.solana.rpcUrl}  ws ${config.solana.wsUrl}  (${config.solana.caipNetworkId}, ${config.solana.funded.length} funded keys)`])
   }
+  const bitcoin = config.bitcoin
+  if (bitcoin !== undefined && bitcoin !== null) {
+    const key = bitcoin.funded[0]
+    rows.push(["bitcoin", `${bitcoin.url}  (${bitcoin.caipNetworkId} regtest, Esplora-style API; ${bitcoin.funded.length} funded keys${key === undefined ? "" : `, e.g. ${key.paymentAddress}`})`])
+  }
   if (config.relay !== null) rows.push(["relay", config.relay.url])
   if (config.mail !== null) rows.push(["mail", `smtp ${config.mail.smtpHost}:${config.mail.smtpPort}  inbox ${config.mail.inboxUrl}`])
   if (services !== null) rows.push(["test wallet", services.testWalletUrl])
