@@ -32,6 +32,13 @@ export const SiwxSession = Schema.Struct({
 /** A sign-in session. */
 export type SiwxSession = typeof SiwxSession.Type
 
+/**
+ * What a sign-in made while connecting (one-click: WalletConnect's `wc_sessionAuthenticate`) asks the wallet to sign:
+ * every field of the message but the account and its chain, which the wallet's answer gives, and the version and time
+ * of issue, which the protocol sets.
+ */
+export type SiwxAuthenticateFields = Omit<SiwxMessageData, "accountAddress" | "chainId" | "version" | "issuedAt">
+
 /** What the runtime asks a sign-in message for: the account and its network, and when it may start to be valid. */
 export interface SiwxMessageInput {
   readonly accountAddress: string

@@ -19,7 +19,7 @@ import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { hasStoredConnection } from "../services/Storage/paths"
 import { Storage } from "../services/Storage/Storage"
 import { WalletConnect } from "../services/walletconnect/WalletConnect"
-import { walletConnectAlertsLayer } from "../services/walletconnect/wiring"
+import { walletConnectAlertsLayer, walletConnectSignInLayer } from "../services/walletconnect/wiring"
 import { coreLayer, type WalletServices } from "./Core"
 
 /** What a runtime can be given instead of the page's own: its connectors and adapters (a host's, or fakes). */
@@ -137,7 +137,7 @@ export const liveLayer = (
     overrides.adapters !== undefined ? ChainAdapters.layer(overrides.adapters) : ChainAdapters.layerFrom(familyAdapters)
   ).pipe(Layer.provide(transport), Layer.provide(config))
   return startAfterPaintUnlessRestoring(
-    walletConnectAlertsLayer.pipe(
+    Layer.mergeAll(walletConnectAlertsLayer, walletConnectSignInLayer).pipe(
       Layer.provideMerge(
         coreLayer(
           Layer.mergeAll(Storage.layerBrowser, Platform.layerBrowser, config, connectors, adapters, transport, FetchHttpClient.layer, walletConnect),

@@ -5,7 +5,9 @@
  * to sign. Success keeps the session and closes the modal; a refusal stays on the view with 'Signature declined';
  * cancelling disconnects when sign-in is required and otherwise closes; when required, the modal cannot be closed
  * without a session. Its state is a SubscriptionRef the views and hooks render. The code that runs it (message
- * texts, the host's backend at the edge) is fetched only when the host configured sign-in.
+ * texts, the host's backend at the edge) is fetched only when the host configured sign-in. Where a connector can sign
+ * in while it connects (WalletConnect's one-click sign-in), `oneClick` gives it the message fields and keeps what the
+ * wallet signed there, so the connect flow's step finds the session and asks nothing: one step instead of two.
  */
 import { Context, Effect, Layer, Option, Scope, SubscriptionRef } from "effect"
 import type { SiwxSession } from "../../domain/Siwx"
@@ -19,7 +21,7 @@ import type { Storage } from "../Storage/Storage"
 import type { WalletActions } from "../WalletActions"
 import type { SiwxService, SiwxState } from "./siwxState"
 
-export type { SiwxAccount, SiwxError, SiwxService, SiwxState, SiwxStep } from "./siwxState"
+export type { SiwxAccount, SiwxError, SiwxOneClick, SiwxService, SiwxState, SiwxStep } from "./siwxState"
 
 /** Whom the visitor signs in to when the host gave no name. */
 const THIS_SITE = "this site"
@@ -46,7 +48,8 @@ export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/S
           signIn: Effect.void,
           cancel: Effect.void,
           signOut: Effect.void,
-          afterConnect: () => Effect.succeed(undefined)
+          afterConnect: () => Effect.succeed(undefined),
+          oneClick: undefined
         }
         // A sign-in step given by the environment (a test's, a host's own layer) stays the one the flow uses.
         const outer = yield* Effect.serviceOption(SignInStep)
@@ -75,7 +78,11 @@ export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/S
         signIn: via((siwx) => siwx.signIn),
         cancel: via((siwx) => siwx.cancel),
         signOut: via((siwx) => siwx.signOut),
-        afterConnect: (wallet) => via((siwx) => siwx.afterConnect(wallet))
+        afterConnect: (wallet) => via((siwx) => siwx.afterConnect(wallet)),
+        oneClick: {
+          fields: (chains) => via((siwx) => siwx.oneClick?.fields(chains) ?? Effect.succeed(undefined)),
+          keep: (signed) => via((siwx) => siwx.oneClick?.keep(signed) ?? Effect.succeed(0))
+        }
       }
       return Context.make(Siwx, service).pipe(
         Context.add(SignInStep, { afterConnect: (wallet: ConnectedWallet) => service.afterConnect(wallet) })

@@ -3,17 +3,18 @@
  * checks it for a session, shows the sign view when it has none, signs, keeps the session, and signs out on
  * disconnect when asked to. One check runs per account at a time; a new account in front settles the previous one.
  */
-import { Deferred, Effect, Stream, SubscriptionRef } from "effect"
-import { caipNetworkIdOfAddress, type ChainNamespace } from "../../domain/Caip"
+import { Deferred, Effect, Result, Stream, SubscriptionRef } from "effect"
+import { caipAddressOn, caipNetworkIdOfAddress, type ChainNamespace, parseCaipNetworkId } from "../../domain/Caip"
 import { SignatureDeclined, SignInFailed } from "../../domain/errors"
 import type { SiwxSession } from "../../domain/Siwx"
+import { parseSiwxMessage } from "../../domain/siwxMessage"
 import { Config } from "../Config"
 import { Connection, type ConnectionState } from "../Connection"
 import { ConnectCancelled } from "../ConnectFlow"
 import { currentEntry, Modal } from "../Modal"
 import { WalletActions } from "../WalletActions"
 import { backendOf, type SiwxBackend } from "./backends"
-import type { SiwxAccount, SiwxError, SiwxService, SiwxState, SiwxStep } from "./siwxState"
+import type { SiwxAccount, SiwxError, SiwxOneClick, SiwxService, SiwxState, SiwxStep } from "./siwxState"
 
 /** The account in front when it is connected. */
 export const accountInFront = (state: ConnectionState): SiwxAccount | undefined => {
@@ -195,6 +196,39 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
       Effect.forkScoped
     )
 
+    // One message the wallet signed while connecting, kept as the session of the account and chain it names (the text
+    // is what the wallet signed: its data is read from it, so the two cannot disagree).
+    const keepSigned = (signed: { readonly message: string; readonly signature: string }) =>
+      Effect.gen(function* () {
+        const data = parseSiwxMessage(signed.message)
+        if (Result.isFailure(data)) {
+          yield* Effect.logWarning(`Sign-in: the wallet signed a message that is not a sign-in text: ${data.failure}`)
+          return 0
+        }
+        const { chainId, accountAddress } = data.success
+        const network = parseCaipNetworkId(chainId)
+        const caipAddress = caipAddressOn(chainId, accountAddress)
+        if (Result.isFailure(network) || Result.isFailure(caipAddress)) return 0
+        const account: SiwxAccount = { namespace: network.success.namespace, chainId, address: accountAddress, caipAddress: caipAddress.success }
+        return yield* backend.addSession(account, { data: data.success, message: signed.message, signature: signed.signature }).pipe(
+          Effect.as(1),
+          Effect.catch((error) => Effect.logWarning(`Sign-in: a session signed while connecting was not kept: ${error.message}`).pipe(Effect.as(0)))
+        )
+      })
+
+    const oneClick: SiwxOneClick = {
+      fields: (chains) =>
+        backend.authenticateParams(chains).pipe(
+          Effect.catch((error) => Effect.logWarning(`Sign-in: connecting without one-click sign-in: ${error.message}`).pipe(Effect.as(undefined))),
+          Effect.withSpan("Siwx.oneClickFields")
+        ),
+      keep: (signed) =>
+        Effect.forEach(signed, keepSigned).pipe(
+          Effect.map((kept) => kept.reduce((sum, one) => sum + one, 0)),
+          Effect.withSpan("Siwx.keepOneClick")
+        )
+    }
+
     yield* Effect.logDebug(`Sign-in through ${kind} for ${config.metadata?.name ?? "this site"}`)
-    return { state, signIn, cancel, signOut, afterConnect: () => afterConnect() } satisfies SiwxService
+    return { state, signIn, cancel, signOut, afterConnect: () => afterConnect(), oneClick } satisfies SiwxService
   })

@@ -7,12 +7,13 @@
  */
 import { Clock, Duration, Effect, Result, Schema } from "effect"
 import type { RemoteSiwxSession } from "../../domain/Api"
-import { caipAddressOn, parseCaipNetworkId } from "../../domain/Caip"
+import { type CaipNetworkId, caipAddressOn, parseCaipNetworkId } from "../../domain/Caip"
 import { SignInFailed } from "../../domain/errors"
 import {
   type ServicesSiwx,
   type SiweConfig,
   type SiweMessageParams,
+  type SiwxAuthenticateFields,
   type SiwxConfig,
   SiwxMessageData,
   type SiwxMessageInput,
@@ -45,6 +46,11 @@ export interface SiwxBackend {
   /** Disconnecting revokes the account's session. */
   readonly signOutOnDisconnect: boolean
   readonly createMessage: (input: SiwxMessageInput) => Effect.Effect<SignInMessage, SignInFailed>
+  /**
+   * The message fields of a sign-in made while connecting (one-click), before the account is known, for these
+   * chains; `undefined` when this backend signs in only once the account is known (two steps).
+   */
+  readonly authenticateParams: (chains: ReadonlyArray<CaipNetworkId>) => Effect.Effect<SiwxAuthenticateFields | undefined, SignInFailed>
   readonly addSession: (account: SiwxAccount, session: SiwxSession) => Effect.Effect<void, SignInFailed>
   readonly getSessions: (account: SiwxAccount) => Effect.Effect<SessionCheck, SignInFailed>
   readonly revokeSession: (account: SiwxAccount) => Effect.Effect<void, SignInFailed>
@@ -141,6 +147,17 @@ const hostBackend = (siwx: SiwxConfig): Effect.Effect<SiwxBackend, SignInFailed>
           }
           return { data: data.success, text }
         }),
+      // As AppKit does: the host's message for the first chain without an account gives every other field.
+      authenticateParams: (chains) =>
+        Effect.gen(function* () {
+          const chainId = chains[0]
+          if (chainId === undefined) return undefined
+          const message = yield* callHost("createMessage", () => siwx.createMessage({ chainId, accountAddress: "" }))
+          const data = decodeMessageData(message)
+          if (Result.isFailure(data)) return yield* new SignInFailed({ reason: "The site's sign-in message is not one the wallet can sign" })
+          const { accountAddress: _account, chainId: _chain, version: _version, issuedAt: _issued, ...fields } = data.success
+          return fields
+        }),
       addSession: (_account, session) => callHost("addSession", () => siwx.addSession(session)),
       getSessions: (account) =>
         Effect.gen(function* () {
@@ -205,6 +222,8 @@ const siweBackend = (siwe: SiweConfig): Effect.Effect<SiwxBackend, SignInFailed,
           }
           return { data, text }
         }),
+      // The legacy configuration writes its own text for an account it knows: it signs in in two steps.
+      authenticateParams: () => Effect.succeed(undefined),
       addSession: (account, session) =>
         Effect.gen(function* () {
           const valid = yield* callHost("verifyMessage", () => siwe.verifyMessage({ message: session.message, signature: session.signature }))
@@ -281,6 +300,20 @@ const servicesBackend = (options: ServicesSiwx): Effect.Effect<SiwxBackend, neve
             ...(input.notBefore === undefined ? {} : { notBefore: input.notBefore })
           })
         }),
+      // The account is unknown until the wallet answers: the service's nonce bound to no account (each may use it once).
+      authenticateParams: () =>
+        Effect.gen(function* () {
+          if (origin === undefined) return yield* noPage
+          const { nonce } = yield* api.sessionNonce().pipe(Effect.mapError(serviceFailure))
+          const now = yield* Clock.currentTimeMillis
+          return {
+            domain: origin.domain,
+            uri: origin.uri,
+            nonce,
+            expirationTime: new Date(now + lifetime * 1000).toISOString(),
+            ...(statement === "" ? {} : { statement })
+          } satisfies SiwxAuthenticateFields
+        }),
       addSession: (account, session) =>
         Effect.gen(function* () {
           const remote: RemoteSiwxSession = yield* api.addSession(account.caipAddress, session).pipe(Effect.mapError(serviceFailure))
@@ -335,6 +368,7 @@ export const backendOf = (
           required: false,
           signOutOnDisconnect: false,
           createMessage: () => Effect.fail(error),
+          authenticateParams: () => Effect.succeed(undefined),
           addSession: () => Effect.fail(error),
           getSessions: () => Effect.succeed(NOT_SIGNED_IN),
           revokeSession: () => Effect.void

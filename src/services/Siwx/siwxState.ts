@@ -5,7 +5,7 @@
 import type { Effect, SubscriptionRef } from "effect"
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from "../../domain/Caip"
 import type { SignatureDeclined, SignInFailed } from "../../domain/errors"
-import type { SiwxSession } from "../../domain/Siwx"
+import type { SiwxAuthenticateFields, SiwxSession } from "../../domain/Siwx"
 import type { ConnectedWallet } from "../Connection"
 import type { ConnectCancelled } from "../ConnectFlow"
 
@@ -42,6 +42,17 @@ export interface SiwxState {
   readonly step: SiwxStep
 }
 
+/**
+ * Sign-in made while connecting (one-click, WalletConnect's `wc_sessionAuthenticate`): what the connector asks the
+ * wallet to sign, and keeping what the wallet signed there, before the connect flow's sign-in step looks for it.
+ */
+export interface SiwxOneClick {
+  /** The message fields for these chains; `undefined` when the backend signs in only in two steps or cannot now. */
+  readonly fields: (chains: ReadonlyArray<CaipNetworkId>) => Effect.Effect<SiwxAuthenticateFields | undefined>
+  /** Keeps each signed message (its exact text and signature) as a session; gives how many the backend kept. */
+  readonly keep: (signed: ReadonlyArray<{ readonly message: string; readonly signature: string }>) => Effect.Effect<number>
+}
+
 /** What the service does; the same shape for its tag (in the runtime from the start) and its implementation. */
 export interface SiwxService {
   readonly state: SubscriptionRef.SubscriptionRef<SiwxState>
@@ -57,4 +68,6 @@ export interface SiwxService {
    * required and the visitor cancelled (the wallet is disconnected then).
    */
   readonly afterConnect: (wallet: ConnectedWallet) => Effect.Effect<SiwxSession | undefined, ConnectCancelled>
+  /** One-click sign-in for the connectors that can (WalletConnect); `undefined` when the host configured no sign-in. */
+  readonly oneClick: SiwxOneClick | undefined
 }

@@ -12,9 +12,22 @@ import { walletErrorOf } from "../../domain/walletErrors"
 import { Config, networksOf } from "../Config"
 import type { Connector, WalletEvent } from "../connectors/Connector"
 import { WALLET_CONNECT_NAMESPACES } from "./namespaces"
-import { type PairingState, type WalletConnectSession, type WalletConnectSettings, WalletConnectRequestFailed } from "./types"
+import {
+  type OneClickSignIn,
+  type PairingState,
+  type WalletConnectSession,
+  type WalletConnectSettings,
+  WalletConnectRequestFailed
+} from "./types"
 
-export { type PairingState, type WalletConnectSettings, WalletConnectRequestFailed } from "./types"
+export {
+  type OneClickFields,
+  type OneClickSigned,
+  type OneClickSignIn,
+  type PairingState,
+  type WalletConnectSettings,
+  WalletConnectRequestFailed
+} from "./types"
 
 /** The connector id of WalletConnect, in every family it serves. */
 export const WALLET_CONNECT_CONNECTOR_ID = "walletConnect"
@@ -51,6 +64,11 @@ export class WalletConnect extends Context.Service<
     readonly alerts: Stream.Stream<Alert>
     /** Whether the universal provider was loaded (it must not be before the visitor chooses WalletConnect). */
     readonly loaded: Effect.Effect<boolean>
+    /**
+     * Gives the connector the site's sign-in (the runtime does, when the host configured sign-in): pairings then use
+     * one-click sign-in where it applies, and the sessions signed there are kept before the connect goes on.
+     */
+    readonly useSignIn: (signIn: OneClickSignIn) => Effect.Effect<void>
   }
 >()("wallet-runtime/WalletConnect") {
   /** The live connector over the host options. */
@@ -77,6 +95,7 @@ export const makeWalletConnect = (
     const scope = yield* Effect.scope
     const loading = yield* Semaphore.make(1)
     let session: WalletConnectSession | undefined
+    let signIn: OneClickSignIn | undefined
 
     // One fetch of the session code; a failed one (offline, a new deploy) is tried again next time.
     const loadSession = Semaphore.withPermit(loading)(
@@ -88,7 +107,7 @@ export const makeWalletConnect = (
               catch: (error) =>
                 new WalletConnectRequestFailed({ code: undefined, message: `Unable to load WalletConnect: ${error instanceof Error ? error.message : String(error)}` })
             }).pipe(
-              Effect.flatMap((module) => module.makeSession({ options, settings, projectId, served, pairing, alerts, events })),
+              Effect.flatMap((module) => module.makeSession({ options, settings, projectId, served, pairing, alerts, events, signIn: () => signIn })),
               Scope.provide(scope),
               Effect.tap((made) => Effect.sync(() => (session = made)))
             )
@@ -134,6 +153,10 @@ export const makeWalletConnect = (
       replaceUri: whenLoaded((loaded) => loaded.replaceUri, undefined),
       cancel: whenLoaded((loaded) => loaded.cancel, undefined),
       alerts: Stream.fromPubSub(alerts),
-      loaded: whenLoaded((loaded) => loaded.loaded, false)
+      loaded: whenLoaded((loaded) => loaded.loaded, false),
+      useSignIn: (given) =>
+        Effect.sync(() => {
+          signIn = given
+        })
     }
   })

@@ -3,7 +3,7 @@
  * protocol serves, with its chains, methods, events and an `rpcMap` of the host's own RPCs, so the universal
  * provider never reads through a hosted RPC. Pure: nothing here loads WalletConnect.
  */
-import type { ChainNamespace } from "../../domain/Caip"
+import type { CaipNetworkId, ChainNamespace } from "../../domain/Caip"
 import type { CaipNetwork } from "../../domain/Network"
 import type { HostOptions } from "../../domain/Options"
 
@@ -58,7 +58,7 @@ export const WALLET_CONNECT_NAMESPACES: ReadonlyArray<ChainNamespace> = ["eip155
 
 /** One namespace of a session proposal, in the shape the universal provider takes. */
 export interface ProposalNamespace {
-  chains: Array<string>
+  chains: Array<CaipNetworkId>
   methods: Array<string>
   events: Array<string>
   rpcMap: Record<string, string>

@@ -4,7 +4,7 @@
  * module is itself fetched only when the visitor chooses WalletConnect or a stored session is restored, so a page
  * pays nothing for it before.
  */
-import { Clock, Deferred, Effect, Exit, Fiber, FiberSet, PubSub, Scope, Semaphore, Stream, SubscriptionRef } from "effect"
+import { Clock, Deferred, Effect, Exit, Fiber, FiberSet, Option, PubSub, Scope, Semaphore, Stream, SubscriptionRef } from "effect"
 import type { Account } from "../../domain/Account"
 import { alertForServiceError } from "../../domain/alerts"
 import type { ChainNamespace } from "../../domain/Caip"
@@ -18,7 +18,8 @@ import type { FamilySession, WalletEvent } from "../connectors/Connector"
 import type { Eip1193Provider } from "../eip155/eip1193"
 import type { SolanaProvider } from "../solana/provider"
 import { proposalNamespaces } from "./namespaces"
-import { type SessionContext, type WalletConnectSession, WalletConnectRequestFailed } from "./types"
+import { type AuthenticateRequest, authenticateRequest, type CacaoLike, oneClickChains, signedMessages } from "./oneClick"
+import { type OneClickSigned, type SessionContext, type WalletConnectSession, WalletConnectRequestFailed } from "./types"
 
 /** The part of the universal provider used here (its own types fail under exactOptionalPropertyTypes). */
 export interface UniversalProviderLike {
@@ -29,9 +30,13 @@ export interface UniversalProviderLike {
       /** WalletConnect's Verify: `register` attests each proposal and request through an iframe of `verifyUrlV3`. */
       readonly verify?: { register: (params: { id: string; decryptedId: string }) => Promise<string | undefined>; verifyUrlV3?: string }
     }
+    /** The text a CACAO's signer signed (WalletConnect's CAIP-122 format, the one its wallets sign). */
+    formatAuthMessage(params: { request: CacaoLike["p"]; iss: string }): string
   }
   request<T = unknown>(args: { method: string; params?: unknown }, chain?: string): Promise<T>
   connect(params: { optionalNamespaces: Record<string, unknown> }): Promise<unknown>
+  /** One-click sign-in: pairs with `wc_sessionAuthenticate` and, for wallets without it, a session proposal beside. */
+  authenticate(params: AuthenticateRequest): Promise<{ readonly auths?: ReadonlyArray<CacaoLike> | undefined }>
   disconnect(): Promise<void>
   cleanupPendingPairings(options?: { deletePairings?: boolean }): Promise<void>
   on(event: string, listener: (...args: Array<any>) => void): void
@@ -87,14 +92,14 @@ const withFirstSignature = (wire: Uint8Array, signature: Uint8Array): Uint8Array
 /** Makes the session; the universal provider is loaded on first need and lives as long as the scope. */
 export const makeSession = (context: SessionContext): Effect.Effect<WalletConnectSession, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const { options, settings, projectId, served, pairing, alerts, events } = context
+    const { options, settings, projectId, served, pairing, alerts, events, signIn } = context
     const scope = yield* Effect.scope
     const runPromise = yield* FiberSet.makeRuntimePromise<never>()
     const raised = new Set<string>()
     let universal: UniversalProviderLike | undefined
     let onUri: ((uri: string) => void) | undefined
     let onRefused: ((error: WalletConnectRequestFailed) => void) | undefined
-    let running: Fiber.Fiber<void, WalletConnectConnectorMissing | WalletConnectRequestFailed> | undefined
+    let running: Fiber.Fiber<ReadonlyArray<OneClickSigned>, WalletConnectConnectorMissing | WalletConnectRequestFailed> | undefined
     let runningToken: object | undefined
     let restart: Deferred.Deferred<void> | undefined
     // The Solana network the session is used on (Solana wallets have no chain of their own to report).
@@ -182,7 +187,26 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
 
     const hasSession = (provider: UniversalProviderLike) => served.some((namespace) => sessionAccounts(provider, namespace).length > 0)
 
-    // One pairing attempt: a URI, shown until a wallet approves, or replaced when it expires or on Retry.
+    // One-click sign-in when the host configured sign-in, its backend can, and the session is eip155 only: a fresh
+    // nonce for every URI (the backend's lasts longer than a URI).
+    const oneClickRequest = (namespaces: ReturnType<typeof proposalNamespaces>) =>
+      Effect.gen(function* () {
+        const site = signIn()
+        const chains = site === undefined ? undefined : oneClickChains(namespaces)
+        if (site === undefined || chains === undefined) return undefined
+        const fields = yield* site.fields(chains)
+        return fields === undefined ? undefined : authenticateRequest(fields, namespaces, chains)
+      })
+
+    const format = (provider: UniversalProviderLike) => (cacao: CacaoLike) =>
+      provider.client.formatAuthMessage({ request: cacao.p, iss: cacao.p.iss })
+
+    // A refusal of `authenticate` arrives as the wallet's bare message ("User rejected."), without its code.
+    const authenticateFailure = (error: unknown) =>
+      typeof error === "string" ? fail(new WalletConnectRequestFailed({ code: undefined, message: error })) : fail(error)
+
+    // One pairing attempt: a URI, shown until a wallet approves (with the messages it signed, for a one-click
+    // sign-in), or replaced (none) when it expires or on Retry.
     const attempt = (provider: UniversalProviderLike, network: CaipNetwork | undefined) =>
       Effect.gen(function* () {
         const uri = yield* Deferred.make<string>()
@@ -199,26 +223,40 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
           yield* SubscriptionRef.set(pairing, { _tag: "Ready", uri: value, expiresAt })
           yield* Effect.sleep(expiresAt - now)
         })
-        const approved = Effect.tryPromise({
-          try: () => provider.connect({ optionalNamespaces: proposalNamespaces(options, network) }),
-          catch: fail
-        })
+        const namespaces = proposalNamespaces(options, network)
+        const oneClick = yield* oneClickRequest(namespaces)
+        const approved: Effect.Effect<ReadonlyArray<OneClickSigned>, WalletConnectRequestFailed> =
+          oneClick === undefined
+            ? Effect.tryPromise({ try: () => provider.connect({ optionalNamespaces: namespaces }), catch: fail }).pipe(Effect.as([]))
+            : Effect.tryPromise({ try: () => provider.authenticate(oneClick), catch: authenticateFailure }).pipe(
+                Effect.map((result) => signedMessages(result.auths, format(provider)))
+              )
         return yield* Effect.raceFirst(
-          Effect.raceFirst(Effect.as(approved, true), Deferred.await(refused)),
-          Effect.as(Effect.raceFirst(expiry, Deferred.await(again)), false)
+          Effect.raceFirst(Effect.map(approved, Option.some), Deferred.await(refused)),
+          Effect.as(Effect.raceFirst(expiry, Deferred.await(again)), Option.none<ReadonlyArray<OneClickSigned>>())
         )
       })
 
     const pairOnce = (network: CaipNetwork | undefined) =>
       Effect.gen(function* () {
         const provider = yield* load
-        if (hasSession(provider)) return
-        while (!(yield* attempt(provider, network))) {
+        if (hasSession(provider)) return []
+        let approved = yield* attempt(provider, network)
+        while (Option.isNone(approved)) {
           yield* Effect.logDebug("WalletConnect pairing URI replaced")
+          approved = yield* attempt(provider, network)
         }
         yield* SubscriptionRef.set(pairing, { _tag: "Idle" })
         // The approved proposal's pairing has served: it is not kept for another session.
         yield* Effect.promise(() => provider.cleanupPendingPairings({ deletePairings: true }))
+        // The wallet signed in while pairing: the sessions are kept before the connect goes on, so the sign-in step
+        // after it finds them and asks nothing. Kept once per pairing, whoever joined it.
+        const site = signIn()
+        if (approved.value.length > 0 && site !== undefined && hasSession(provider)) {
+          const kept = yield* site.keep(approved.value)
+          yield* Effect.logDebug(`WalletConnect one-click sign-in: ${kept} of ${approved.value.length} sessions kept`)
+        }
+        return approved.value
       }).pipe(
         Effect.tapError((error) => SubscriptionRef.set(pairing, { _tag: "Failed", message: error.message })),
         Effect.onInterrupt(() => SubscriptionRef.set(pairing, { _tag: "Idle" })),

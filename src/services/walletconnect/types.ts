@@ -1,7 +1,7 @@
 /** What the WalletConnect connector and its session (fetched later) share: the pairing, the settings, the errors. */
 import { Data, type Effect, type PubSub, type SubscriptionRef } from "effect"
 import type { Alert } from "../../domain/alerts"
-import type { ChainNamespace } from "../../domain/Caip"
+import type { CaipNetworkId, ChainNamespace } from "../../domain/Caip"
 import type { CaipNetwork } from "../../domain/Network"
 import type { HostOptions } from "../../domain/Options"
 import type { ConnectError, FamilySession, WalletEvent } from "../connectors/Connector"
@@ -31,6 +31,39 @@ export class WalletConnectRequestFailed extends Data.TaggedError("WalletConnectR
   readonly message: string
 }> {}
 
+/**
+ * The fields of a one-click sign-in message (WalletConnect's `wc_sessionAuthenticate`) that the site's sign-in gives:
+ * who asks (domain, uri), its nonce, and the rest of the message but the account, its chain and the time of issue,
+ * which the wallet's answer and WalletConnect fill.
+ */
+export interface OneClickFields {
+  readonly domain: string
+  readonly uri: string
+  readonly nonce: string
+  readonly statement?: string | undefined
+  readonly expirationTime?: string | undefined
+  readonly notBefore?: string | undefined
+  readonly requestId?: string | undefined
+  readonly resources?: ReadonlyArray<string> | undefined
+}
+
+/** A message the wallet signed in a one-click sign-in: the exact text it signed and its signature. */
+export interface OneClickSigned {
+  readonly message: string
+  readonly signature: string
+}
+
+/**
+ * Sign-in as the WalletConnect connector needs it for one-click sign-in: given to the connector (`useSignIn`) by the
+ * runtime's composition when the host configured sign-in, so the connector imports nothing of the sign-in service.
+ */
+export interface OneClickSignIn {
+  /** The message fields for a sign-in on these eip155 chains; `undefined` when this sign-in is not done in one step. */
+  readonly fields: (chains: ReadonlyArray<CaipNetworkId>) => Effect.Effect<OneClickFields | undefined>
+  /** Keeps what the wallet signed as sessions, before the connect goes on; gives how many were kept. */
+  readonly keep: (signed: ReadonlyArray<OneClickSigned>) => Effect.Effect<number>
+}
+
 /** What the connector shares with its session: the options, and the state the views and the registry read. */
 export interface SessionContext {
   readonly options: HostOptions
@@ -40,6 +73,8 @@ export interface SessionContext {
   readonly pairing: SubscriptionRef.SubscriptionRef<PairingState>
   readonly alerts: PubSub.PubSub<Alert>
   readonly events: PubSub.PubSub<WalletEvent>
+  /** Sign-in for a one-click sign-in, when the runtime gave one. */
+  readonly signIn: () => OneClickSignIn | undefined
 }
 
 /** The session's side of the connector. */

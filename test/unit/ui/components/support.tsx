@@ -114,7 +114,8 @@ export const fakeWalletConnect = (remote: FakeWallet | undefined) => {
     replaceUri: Effect.void,
     cancel: Effect.void,
     alerts: Stream.empty,
-    loaded: Effect.succeed(false)
+    loaded: Effect.succeed(false),
+    useSignIn: () => Effect.void
   }
   const show = (uri: string) => Effect.runSync(SubscriptionRef.set(pairing, { _tag: "Ready", uri, expiresAt: 230_000 }))
   return { service, show }

@@ -1,0 +1,82 @@
+/**
+ * One-click sign-in over WalletConnect (`wc_sessionAuthenticate`: CAIP-122 messages with a ReCap of the session's
+ * methods, one per chain, signed while pairing): whether a pairing can use it, what the universal provider's
+ * `authenticate` is given, and the messages its answer carries. WalletConnect 2.25 authenticates eip155 sessions only
+ * and, for a wallet that does not answer `wc_sessionAuthenticate`, sends a session proposal for eip155 only beside it:
+ * a host whose WalletConnect session also serves another family (Solana) pairs the usual way, so that family is not
+ * lost, and signs in in a second step. Pure: nothing here loads WalletConnect.
+ */
+import type { CaipNetworkId } from "../../domain/Caip"
+import type { ProposalNamespace } from "./namespaces"
+import type { OneClickFields, OneClickSigned } from "./types"
+
+/**
+ * The chains a one-click sign-in asks for: those of the proposal when it asks for eip155 only (the one to start on
+ * first, as `proposalNamespaces` orders them); `undefined` when the session also serves another family.
+ */
+export const oneClickChains = (namespaces: Readonly<Record<string, ProposalNamespace>>): ReadonlyArray<CaipNetworkId> | undefined => {
+  const eip155 = namespaces["eip155"]
+  if (eip155 === undefined || Object.keys(namespaces).length !== 1 || eip155.chains.length === 0) return undefined
+  return eip155.chains
+}
+
+/**
+ * What the universal provider's `authenticate` takes: the request's fields (`uri` is the message's URI, `exp` / `nbf`
+ * its times), the chains, the methods its ReCap asks for, and the namespaces with their `rpcMap` (the provider reads
+ * through the host's RPCs, never a hosted one, whichever way the wallet answers).
+ */
+export interface AuthenticateRequest {
+  readonly chains: Array<string>
+  readonly domain: string
+  readonly uri: string
+  readonly nonce: string
+  readonly methods: Array<string>
+  readonly statement?: string
+  readonly exp?: string
+  readonly nbf?: string
+  readonly requestId?: string
+  readonly resources?: Array<string>
+  readonly optionalNamespaces: Record<string, ProposalNamespace>
+}
+
+/** The `authenticate` request of a one-click sign-in with the site's fields, on the proposal's eip155 chains and methods. */
+export const authenticateRequest = (
+  fields: OneClickFields,
+  namespaces: Readonly<Record<string, ProposalNamespace>>,
+  chains: ReadonlyArray<CaipNetworkId>
+): AuthenticateRequest => ({
+  chains: [...chains],
+  domain: fields.domain,
+  uri: fields.uri,
+  nonce: fields.nonce,
+  methods: [...(namespaces["eip155"]?.methods ?? [])],
+  ...(fields.statement === undefined ? {} : { statement: fields.statement }),
+  ...(fields.expirationTime === undefined ? {} : { exp: fields.expirationTime }),
+  ...(fields.notBefore === undefined ? {} : { nbf: fields.notBefore }),
+  ...(fields.requestId === undefined ? {} : { requestId: fields.requestId }),
+  ...(fields.resources === undefined ? {} : { resources: [...fields.resources] }),
+  optionalNamespaces: { ...namespaces }
+})
+
+/** A CACAO as a wallet answers `wc_sessionAuthenticate` (the parts read here): its payload and its signature. */
+export interface CacaoLike {
+  readonly p: { readonly iss: string; readonly domain: string; readonly nonce: string }
+  readonly s: { readonly t: string; readonly s: string }
+}
+
+/**
+ * The messages the wallet signed: each CACAO's text as WalletConnect formats it (`format`, the sign client's
+ * `formatAuthMessage`, what the wallet signed) and its signature. A CACAO whose text cannot be made is left out.
+ */
+export const signedMessages = (
+  auths: ReadonlyArray<CacaoLike> | undefined,
+  format: (cacao: CacaoLike) => string
+): ReadonlyArray<OneClickSigned> =>
+  (auths ?? []).flatMap((cacao) => {
+    try {
+      const message = format(cacao)
+      return typeof cacao.s.s === "string" && cacao.s.s !== "" ? [{ message, signature: cacao.s.s }] : []
+    } catch {
+      return []
+    }
+  })

@@ -1,0 +1,95 @@
+/**
+ * WalletConnect's one-click sign-in, its pure part: when a pairing may use `wc_sessionAuthenticate` (eip155 only), what
+ * the universal provider's `authenticate` is given, and the messages read from the wallet's CACAOs — formatted here
+ * with WalletConnect's own `formatMessage` (the sign client's `formatAuthMessage`), as the connector does.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { AuthTypes } from "@walletconnect/types"
+import { buildAuthObject, createEncodedRecap, formatMessage, populateAuthPayload } from "@walletconnect/utils"
+import { Result } from "effect"
+import { localChainA, localChainB, localSolana } from "../../../src/domain/networks"
+import { parseSiwxMessage } from "../../../src/domain/siwxMessage"
+import { EIP155_METHODS, proposalNamespaces } from "../../../src/services/walletconnect/namespaces"
+import { authenticateRequest, type CacaoLike, oneClickChains, signedMessages } from "../../../src/services/walletconnect/oneClick"
+
+const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+
+describe("oneClickChains", () => {
+  it("a session of eip155 only may sign in while pairing, on its chains, the one to start on first", () => {
+    expect(oneClickChains(proposalNamespaces({ networks: [localChainA, localChainB] }, localChainB))).toEqual([
+      localChainB.caipNetworkId,
+      localChainA.caipNetworkId
+    ])
+  })
+
+  it("a session that also serves Solana pairs the usual way (WalletConnect authenticates eip155 sessions only)", () => {
+    expect(oneClickChains(proposalNamespaces({ networks: [localChainA, localSolana] }, localChainA))).toBeUndefined()
+    expect(oneClickChains(proposalNamespaces({ networks: [localSolana] }))).toBeUndefined()
+    expect(oneClickChains({})).toBeUndefined()
+  })
+})
+
+describe("authenticateRequest", () => {
+  const namespaces = proposalNamespaces({ networks: [localChainA, localChainB] }, localChainA)
+  const chains = [localChainA.caipNetworkId, localChainB.caipNetworkId]
+
+  it("carries the site's fields under WalletConnect's names, the session's methods, and the namespaces with their rpcMap", () => {
+    const request = authenticateRequest(
+      { domain: "shop.test", uri: "https://shop.test", nonce: "abcd1234", statement: "Sign in to Shop", expirationTime: "2030-01-01T00:00:00.000Z" },
+      namespaces,
+      chains
+    )
+    expect(request).toEqual({
+      chains,
+      domain: "shop.test",
+      uri: "https://shop.test",
+      nonce: "abcd1234",
+      methods: [...EIP155_METHODS],
+      statement: "Sign in to Shop",
+      exp: "2030-01-01T00:00:00.000Z",
+      optionalNamespaces: namespaces
+    })
+    expect(request.optionalNamespaces["eip155"]?.rpcMap[String(localChainA.id)]).toBe(localChainA.rpcUrls.default.http[0])
+  })
+
+  it("leaves out what the site did not give (no empty statement, no undefined times)", () => {
+    const request = authenticateRequest({ domain: "shop.test", uri: "https://shop.test", nonce: "abcd1234" }, namespaces, chains)
+    expect(Object.keys(request).sort()).toEqual(["chains", "domain", "methods", "nonce", "optionalNamespaces", "uri"])
+  })
+})
+
+describe("signedMessages", () => {
+  /** A wallet's CACAO for ALICE on `chain`, from the payload the dapp's request gives, as WalletKit builds it. */
+  const cacaoOn = (chain: string, signature = "0x5161"): AuthTypes.Cacao => {
+    const request: AuthTypes.PayloadParams = {
+      type: "caip122",
+      chains: [chain],
+      statement: "Sign in to Shop",
+      aud: "https://shop.test",
+      domain: "shop.test",
+      version: "1",
+      nonce: "abcd1234",
+      iat: "2030-01-01T00:00:00.000Z",
+      resources: [createEncodedRecap("eip155", "request", ["personal_sign"])]
+    }
+    const payload = populateAuthPayload({ authPayload: request, chains: [chain], methods: ["personal_sign"] })
+    return buildAuthObject(payload, { t: "eip191", s: signature }, `did:pkh:${chain}:${ALICE}`)
+  }
+  const format = (cacao: CacaoLike) => formatMessage(cacao.p as AuthTypes.CacaoPayload, cacao.p.iss)
+
+  it("gives each CACAO's signed text (a sign-in text for its own chain) and signature", () => {
+    const signed = signedMessages([cacaoOn(localChainA.caipNetworkId, "0xaa"), cacaoOn(localChainB.caipNetworkId, "0xbb")], format)
+    expect(signed.map((one) => one.signature)).toEqual(["0xaa", "0xbb"])
+    const chains = signed.map((one) => {
+      const data = parseSiwxMessage(one.message)
+      return Result.isSuccess(data) ? data.success.chainId : data.failure
+    })
+    expect(chains).toEqual([localChainA.caipNetworkId, localChainB.caipNetworkId])
+  })
+
+  it("leaves out a CACAO whose text cannot be made or that carries no signature; no answer is no messages", () => {
+    const broken = { ...cacaoOn(localChainA.caipNetworkId), p: { ...cacaoOn(localChainA.caipNetworkId).p, iss: "" } }
+    expect(signedMessages([broken, cacaoOn(localChainB.caipNetworkId, "")], format)).toEqual([])
+    expect(signedMessages(undefined, format)).toEqual([])
+  })
+})
