@@ -9,7 +9,9 @@ import { WalletKit, type WalletKitTypes } from "@reown/walletkit"
 import { Core } from "@walletconnect/core"
 import type { ICore, ProposalTypes, SessionTypes } from "@walletconnect/types"
 import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
+import { toHex } from "viem"
 import { devSolanaKey } from "../../../devstack/solana/keys"
+import { signAuthRequest } from "../../../devstack/wallet/page/authenticate"
 import { promptedMethods, sessionEvents, sessionMethods, solanaSessionMethods } from "../../../devstack/wallet/page/requests"
 import { makeSolanaDevSigner, type SolanaDevSigner } from "../../../devstack/wallet/page/solana"
 import { type Approval, makeTestWallet, ProviderRpcError, type TestWallet, type TestWalletOptions } from "../../../devstack/wallet/testWallet"
@@ -71,6 +73,11 @@ export interface DevWalletKitOptions {
   readonly evm?: TestWalletOptions
   /** The Solana side: the local Solana RPC, its CAIP-2 id, and which `devSolanaKey` signs (0 by default). */
   readonly solana?: { readonly rpcUrl: string; readonly caipNetworkId: string; readonly key?: number }
+  /**
+   * One-click sign-in (`wc_sessionAuthenticate`): answered ("approve": one signed CACAO per EVM chain it has; "reject":
+   * WalletConnect's 5000) when set; without it the wallet has no such support and gets the session proposal instead.
+   */
+  readonly oneClick?: Approval
 }
 
 /** A walletkit wallet over the dev accounts, with what a test needs to steer and observe it. */
@@ -82,6 +89,8 @@ export interface DevWalletKit {
   readonly solana: SolanaDevSigner | undefined
   /** Every proposal received, in order. */
   readonly proposals: ReadonlyArray<ProposalTypes.Struct>
+  /** Every one-click sign-in request received (`wc_sessionAuthenticate`): the chains it asked for, in order. */
+  readonly authRequests: ReadonlyArray<{ readonly chains: ReadonlyArray<string> }>
   /** Every session request received (method and CAIP-2 chain), in order. */
   readonly requests: ReadonlyArray<{ readonly method: string; readonly chainId: string }>
   /** How many sessions the other side ended. */
@@ -115,6 +124,7 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
   await evm?.request({ method: "eth_requestAccounts" })
   const kit = await initTestWalletKit(options.relayUrl, options.name)
   const proposals: Array<ProposalTypes.Struct> = []
+  const authRequests: Array<{ readonly chains: ReadonlyArray<string> }> = []
   const requests: Array<{ readonly method: string; readonly chainId: string }> = []
   let deleted = 0
   let proposalApproval: Approval = "approve"
@@ -158,7 +168,26 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
     }
   }
 
+  const onAuthenticate = async ({ id, params }: WalletKitTypes.SessionAuthenticate) => {
+    authRequests.push({ chains: params.authPayload.chains })
+    if (options.oneClick === "reject" || evm === undefined) {
+      return kit.rejectSessionAuthenticate({ id, reason: getSdkError("USER_REJECTED") })
+    }
+    try {
+      const auths = await signAuthRequest(
+        params.authPayload,
+        { chains: evmChains, address: evm.address() },
+        (request) => kit.formatAuthMessage(request),
+        async (message) => String(await evm.request({ method: "personal_sign", params: [toHex(message), evm.address()] }))
+      )
+      await kit.approveSessionAuthenticate({ id, auths })
+    } catch (error) {
+      await kit.rejectSessionAuthenticate({ id, reason: { code: 5100, message: error instanceof Error ? error.message : String(error) } })
+    }
+  }
+
   kit.on("session_proposal", (proposal) => void onProposal(proposal))
+  if (options.oneClick !== undefined) kit.on("session_authenticate", (request) => void onAuthenticate(request))
   kit.on("session_request", (request) => void onRequest(request))
   kit.on("session_delete", () => {
     deleted++
@@ -169,6 +198,7 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
     evm,
     solana,
     proposals,
+    authRequests,
     requests,
     deleted: () => deleted,
     setProposalApproval: (next) => {
