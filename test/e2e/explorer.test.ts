@@ -3,13 +3,16 @@
  * gives its local networks the stack's explorer (as a host gives its networks' explorers), so the Send result, the
  * Activity rows, the NFT detail and the account's address link to pages that say what the chain says. With anvil's
  * automine off, a send is seen pending — in the Send result, the Activity tab, the host page's own send card and the
- * explorer — and confirmed in all of them once a block is mined.
+ * explorer — and confirmed in all of them once a block is mined. A SOL send's link opens its signature's page.
  */
+import { generateKeyPairSigner } from "@solana/kit"
 import type { Locator, Page } from "playwright-core"
 import { createPublicClient, formatEther, http } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { Browser } from "./support/browser"
+import { truncateAddress } from "../../src/domain/format"
+import { type Browser, launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
+import { installInjectedSolanaWallet } from "./support/injectedSolanaWallet"
 import { installInjectedWallet } from "./support/injectedWallet"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
@@ -47,8 +50,8 @@ const expectNewTabLink = async (link: Locator) => {
 }
 
 /** Follows `href` in a page of its own, as the new tab would; its labelled values as text. */
-const openExplorer = async (href: string) => {
-  const tabPage = await browser.context.newPage()
+const openExplorer = async (href: string, context = browser.context) => {
+  const tabPage = await context.newPage()
   const response = await tabPage.goto(href)
   const fields = () =>
     tabPage.locator("dl").evaluate((list) =>
@@ -212,6 +215,42 @@ describe("a pending transaction on the local stack (anvil's automine off)", () =
       }
     } finally {
       await anvil("evm_setAutomine", [true])
+    }
+  })
+})
+
+describe("a SOL send's explorer link", () => {
+  it("opens the page of its signature on the local Solana: confirmed, the SOL moved from the wallet to the receiver", async () => {
+    const solana = await launchBrowser()
+    try {
+      const wallet = await installInjectedSolanaWallet(solana.context, { rpcUrl: session.stack.config.solana?.rpcUrl ?? "" })
+      // The helpers above read `page`: from here on, this browser's (the last test of the file).
+      page = solana.page
+      await page.goto(session.url)
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await dialog().getByRole("button", { name: /Solana Test Wallet/ }).click()
+      const account = page.getByRole("button", { name: new RegExp(truncateAddress(wallet.address()).replace(/[.]/g, "\\.")) })
+      await account.waitFor()
+      if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
+      await account.click()
+      const receiver = (await generateKeyPairSigner()).address
+      await features().getByRole("button", { name: "Send" }).click()
+      await field("Amount").fill("0.25")
+      await field("To").fill(receiver)
+      await dialog().getByRole("button", { name: "Continue" }).click()
+      await expect.poll(view).toBe("SendReview")
+      await dialog().getByRole("button", { name: "Confirm" }).click()
+      await dialog().getByRole("heading", { name: "Transaction confirmed" }).waitFor({ timeout: 20_000 })
+      const link = explorerLink(dialog())
+      await expectNewTabLink(link)
+      const href = (await link.getAttribute("href")) ?? ""
+      const network = session.stack.config.solana?.caipNetworkId ?? ""
+      expect(href).toMatch(new RegExp(`/explorer/${network}/tx/[1-9A-HJ-NP-Za-km-z]{64,88}$`))
+      const explorer = await openExplorer(href, solana.context)
+      expect(await explorer.fields()).toMatchObject({ Status: "Confirmed finalized", "Fee payer": wallet.address() })
+      expect(await explorer.tabPage.getByRole("list", { name: "SOL transfers" }).textContent()).toBe(`0.25 SOL from ${wallet.address()} to ${receiver}`)
+    } finally {
+      await solana.close()
     }
   })
 })
