@@ -216,6 +216,7 @@ export {
 } from "./domain/Network"
 export {
   bitcoin,
+  bitcoinRegtest,
   bitcoinTestnet,
   ethereum,
   kusama,

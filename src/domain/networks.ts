@@ -102,6 +102,21 @@ export const bitcoinTestnet = /* @__PURE__ */ define({
   testnet: true
 })
 
+/**
+ * A Bitcoin regtest network, `bip122:0f9188f13cb7b2c71f2a335e3a4fc328`: the first 32 hex characters of regtest's
+ * genesis block hash, which every regtest chain (Bitcoin Core's, the devstack's node) shares. Its RPC URL is an
+ * Esplora-style API, set when the local stack starts.
+ */
+export const bitcoinRegtest = /* @__PURE__ */ define({
+  id: "0f9188f13cb7b2c71f2a335e3a4fc328",
+  caipNetworkId: "bip122:0f9188f13cb7b2c71f2a335e3a4fc328",
+  chainNamespace: "bip122",
+  name: "Bitcoin Regtest",
+  nativeCurrency: { name: "Bitcoin", symbol: "BTC", decimals: BITCOIN_DECIMALS },
+  rpcUrls: { default: { http: ["http://127.0.0.1:3002"] } },
+  testnet: true
+})
+
 /** Polkadot relay chain, `polkadot:91b171bb158e2d3848fa23a9f1c25182` (the genesis-hash prefix). */
 export const polkadot = /* @__PURE__ */ define({
   id: "91b171bb158e2d3848fa23a9f1c25182",
@@ -146,6 +161,7 @@ export const WELL_KNOWN_NETWORKS: ReadonlyArray<CaipNetwork> = [
   localSolana,
   bitcoin,
   bitcoinTestnet,
+  bitcoinRegtest,
   polkadot,
   kusama,
   westend

@@ -15,7 +15,7 @@ import {
 } from "../../../src/domain/Account"
 import { NameMessage, NameMessageJson, NameRegistrationPayload } from "../../../src/domain/Names"
 import { CaipNetwork, findNetwork, isUnsupportedNetwork, unsupportedNetwork } from "../../../src/domain/Network"
-import { bitcoin, bitcoinTestnet, ethereum, kusama, localChainA, localChainB, localSolana, polkadot, solana, solanaDevnet, WELL_KNOWN_NETWORKS, westend, withDefaultRpcUrls } from "../../../src/domain/networks"
+import { bitcoin, bitcoinRegtest, bitcoinTestnet, ethereum, kusama, localChainA, localChainB, localSolana, polkadot, solana, solanaDevnet, WELL_KNOWN_NETWORKS, westend, withDefaultRpcUrls } from "../../../src/domain/networks"
 import { OperationType, TokenBalance, Transaction, TransactionStatus } from "../../../src/domain/Portfolio"
 import {
   BitcoinMethod,
@@ -72,6 +72,7 @@ describe("networks", () => {
       "solana:AuCF5cjfQuAmAvgqiCQAJBTxY1RURhk6",
       "bip122:000000000019d6689c085ae165831e93",
       "bip122:000000000933ea01ad0ee984209779ba",
+      "bip122:0f9188f13cb7b2c71f2a335e3a4fc328",
       "polkadot:91b171bb158e2d3848fa23a9f1c25182",
       "polkadot:b0a8d493285c2df73290dfb7e61f870f",
       "polkadot:e143f23803ac50e8f6f8e62695d1ce9e"
@@ -90,6 +91,13 @@ describe("networks", () => {
     expect([solanaDevnet, bitcoinTestnet, localSolana].every((network) => network.testnet === true)).toBe(true)
     expect(ethereum.testnet).toBeUndefined()
     expect(polkadot.chainNamespace).toBe("polkadot")
+  })
+
+  it("names Bitcoin regtest by the first 32 hex characters of regtest's genesis block hash (CAIP-4), 8 decimals, a testnet", () => {
+    const regtestGenesis = "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206"
+    expect(bitcoinRegtest.caipNetworkId).toBe(`bip122:${regtestGenesis.slice(0, 32)}`)
+    expect(bitcoinRegtest.nativeCurrency).toEqual({ name: "Bitcoin", symbol: "BTC", decimals: 8 })
+    expect(bitcoinRegtest.testnet).toBe(true)
   })
 
   it("names the Polkadot relay chains by their genesis hash's first 32 hex characters (CAIP-13)", () => {
