@@ -5,6 +5,7 @@
  */
 import type { ChainNamespace } from "./Caip"
 import type { WalletFeature } from "./constants"
+import { familySupports } from "./familyFeatures"
 import type { Nft } from "./Portfolio"
 import { orderWalletFeatures } from "./rules"
 import type { NftAsset } from "./send"
@@ -40,9 +41,6 @@ export const explorerHost = (explorerUrl: string): string => explorerUrl.replace
 /** The wallet features whose views exist; onramp and swaps join when they land. */
 const LANDED_FEATURES: ReadonlyArray<WalletFeature> = ["receive", "send"]
 
-/** The families whose adapters build transfers. */
-const SENDING_FAMILIES: ReadonlyArray<ChainNamespace> = ["eip155", "solana"]
-
 /**
  * The Account view's feature buttons: the features the host has on, in its `walletFeaturesOrder` or the spec's
  * (onramp, swaps, receive, send), keeping those that exist, and Send only in a family that can send.
@@ -53,5 +51,5 @@ export const accountFeatures = (
   namespace: ChainNamespace
 ): ReadonlyArray<WalletFeature> =>
   orderWalletFeatures(features, features.walletFeaturesOrder).filter(
-    (feature) => LANDED_FEATURES.includes(feature) && (feature !== "send" || SENDING_FAMILIES.includes(namespace))
+    (feature) => LANDED_FEATURES.includes(feature) && (feature !== "send" || familySupports(namespace, "send"))
   )

@@ -14,6 +14,7 @@ import {
   type WalletFeature,
   ZERO_BALANCE_DISPLAY
 } from "./constants"
+import { familySupports } from "./familyFeatures"
 
 /**
  * Every view of the modal (spec point 2), plus the network list, the "What is a wallet?" help, and the account's
@@ -182,10 +183,10 @@ export const defaultAccountType = (
 ): AccountTypeName => hostDefaults?.[namespace] ?? DEFAULT_ACCOUNT_TYPES[namespace]
 
 /** Chain families with balances (eip155 and solana). */
-export const supportsBalance = (namespace: Namespace): boolean => namespace === "eip155" || namespace === "solana"
+export const supportsBalance = (namespace: Namespace): boolean => familySupports(namespace, "balance")
 
 /** Chain families with names (eip155 only). */
-export const supportsNames = (namespace: Namespace): boolean => namespace === "eip155"
+export const supportsNames = (namespace: Namespace): boolean => familySupports(namespace, "names")
 
 /** The balance text: '0.00' on testnets and on chains without balance support, else the formatted balance. */
 export const balanceDisplay = (

@@ -284,7 +284,8 @@ describe("the account view", () => {
     ["a feature turned off is not shown", { receive: true, send: false }, "eip155", ["receive"]],
     ["the host's order", { receive: true, send: true, walletFeaturesOrder: ["send" as const] }, "eip155", ["send", "receive"]],
     ["Solana sends too", { receive: true, send: true }, "solana", ["receive", "send"]],
-    ["a family that cannot send still receives", { receive: true, send: true }, "bip122", ["receive"]]
+    ["Bitcoin sends too", { receive: true, send: true }, "bip122", ["receive", "send"]],
+    ["a family that cannot send still receives", { receive: true, send: true }, "polkadot", ["receive"]]
   ] as const)("%s", (_, features, namespace, shown) => {
     expect(accountFeatures(features, namespace)).toEqual(shown)
   })
