@@ -1,5 +1,6 @@
 import type { RuntimeConfig } from "./config"
 import { escapeHtml } from "./lib/html"
+import { EXPLORER_PATH } from "./services/explorerHtml"
 
 /** The endpoints of a running stack as labelled rows, for the console and the status page. */
 export const endpointRows = (config: RuntimeConfig): ReadonlyArray<readonly [string, string]> => {
@@ -34,6 +35,7 @@ export const endpointRows = (config: RuntimeConfig): ReadonlyArray<readonly [str
   }
   if (config.relay !== null) rows.push(["relay", config.relay.url])
   if (config.mail !== null) rows.push(["mail", `smtp ${config.mail.smtpHost}:${config.mail.smtpPort}  inbox ${config.mail.inboxUrl}`])
+  if (services !== null) rows.push(["explorer", `${services.url}${EXPLORER_PATH}  (the local chains' transactions, addresses, NFTs)`])
   if (services !== null) rows.push(["test wallet", services.testWalletUrl])
   if (config.demo !== null) rows.push([config.demo.kind === "vite" ? "demo" : "status", config.demo.url])
   return rows
