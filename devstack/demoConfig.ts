@@ -31,6 +31,8 @@ export interface DemoStackConfig {
   readonly nameSuffix: string
   /** The local block explorer: a network's explorer is `{explorerUrl}/{caip2}` (its `blockExplorers` entry). */
   readonly explorerUrl: string
+  /** The regtest node (`bip122:0f9188f1…`, its Esplora-style API); null when the stack runs without its Bitcoin part. */
+  readonly bitcoin: { readonly caipNetworkId: string; readonly url: string } | null
 }
 
 const demoSolana = (solana: RuntimeConfig["solana"]): DemoSolanaConfig | null => {
@@ -56,7 +58,8 @@ export const demoStackConfig = (config: RuntimeConfig): DemoStackConfig => {
     devPrivateKeys: config.evm.accounts.slice(0, 2).map((account) => account.privateKey),
     solana: demoSolana(config.solana),
     nameSuffix,
-    explorerUrl: `${config.services.url}${EXPLORER_PATH}`
+    explorerUrl: `${config.services.url}${EXPLORER_PATH}`,
+    bitcoin: config.bitcoin === undefined || config.bitcoin === null ? null : { caipNetworkId: config.bitcoin.caipNetworkId, url: config.bitcoin.url }
   }
 }
 

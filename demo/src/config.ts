@@ -24,6 +24,8 @@ export interface DemoStack {
   readonly nameSuffix?: string | undefined
   /** The local block explorer; a network's is `{explorerUrl}/{caip2}` (absent from an older stack: no explorer links). */
   readonly explorerUrl?: string | undefined
+  /** The local Bitcoin regtest node (its Esplora-style API); null or absent when the stack runs without it. */
+  readonly bitcoin?: { readonly caipNetworkId: string; readonly url: string } | null | undefined
 }
 
 declare global {
