@@ -67,6 +67,23 @@ const solanaSource: Effect.Effect<ConnectorSource, never, Scope.Scope> = Effect.
   return connectors
 })
 
+/**
+ * The page's Polkadot wallets: the `injectedWeb3` discovery is fetched only for hosts that configure Polkadot, beside
+ * the start. Extensions show the host's name (or the page's host) when they ask the visitor to let the site in.
+ */
+const polkadotSource = (options: HostOptions): Effect.Effect<ConnectorSource, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const connectors = yield* SubscriptionRef.make<ReadonlyArray<Connector>>([])
+    const appName = options.metadata?.name ?? (typeof location === "undefined" ? "Wallet Runtime" : location.host)
+    yield* Effect.tryPromise(() => import("../services/connectors/injectedWeb3")).pipe(
+      Effect.flatMap((module) => module.browserPolkadotSource({ appName })),
+      Effect.flatMap((source) => SubscriptionRef.changes(source).pipe(Stream.runForEach((list) => SubscriptionRef.set(connectors, list)))),
+      Effect.catch((error) => Effect.logWarning(`Polkadot wallets cannot be listed: ${String(error)}`)),
+      Effect.forkScoped
+    )
+    return connectors
+  })
+
 /** The page's wallets for the configured families, WalletConnect first (spec point 9 orders connectors). */
 const connectorSources = (options: HostOptions) => {
   const families = namespacesOf(options)
@@ -76,7 +93,8 @@ const connectorSources = (options: HostOptions) => {
   const sources: ReadonlyArray<Effect.Effect<ConnectorSource, never, Scope.Scope | WalletConnect>> = [
     walletConnect,
     ...(families.includes("eip155") ? [browserEip155Source({ enableEIP6963: options.enableEIP6963 })] : []),
-    ...(families.includes("solana") ? [solanaSource] : [])
+    ...(families.includes("solana") ? [solanaSource] : []),
+    ...(families.includes("polkadot") ? [polkadotSource(options)] : [])
   ]
   return sources
 }

@@ -116,7 +116,8 @@ export const makeFakeWallet = (options: FakeWalletOptions): Effect.Effect<FakeWa
         const provider: PolkadotProvider = {
           keyTypeOf: () => "sr25519",
           signRaw: async (input) => ({ id: 1, signature: hexSignature(fakeSignature(input.address, input.data)) }),
-          signPayload: async (payload) => ({ id: 1, signature: hexSignature(fakeSignature(payload.address, payload.method)) })
+          signPayload: async (payload) => ({ id: 1, signature: hexSignature(fakeSignature(payload.address, payload.method)) }),
+          onNetwork: () => undefined
         }
         wallets.set(provider, { wallet, namespace })
         return { namespace, provider }

@@ -4,6 +4,10 @@
  * `signPayload` for a transaction payload. What the wallet answers is `unknown`: the adapter decodes it. Light:
  * nothing here loads a chain library.
  */
+import type { CaipNetwork } from "../../domain/Network"
+import { UserRejected } from "../../domain/errors"
+import { fromWalletError, type WalletRequestError, walletErrorPartsOf } from "../../domain/walletErrors"
+import { RPC_ERROR_CODES } from "../../domain/constants"
 
 /** The key types Polkadot accounts are made with (polkadot-js `KeypairType`). */
 export const POLKADOT_KEY_TYPES = ["sr25519", "ed25519", "ecdsa", "ethereum"] as const
@@ -54,4 +58,18 @@ export interface PolkadotProvider {
   readonly signRaw: ((input: PolkadotSignRawInput) => Promise<unknown>) | undefined
   /** polkadot-js `signer.signPayload`: answers `{ id, signature, signedTransaction? }`; `undefined` when the wallet has none. */
   readonly signPayload: ((payload: PolkadotSignerPayload) => Promise<unknown>) | undefined
+  /**
+   * The site now uses the wallet on `network`: the connection hears the accounts again in that network's address
+   * format (the same keys are written differently on Polkadot, Kusama and Westend).
+   */
+  readonly onNetwork: (network: Pick<CaipNetwork, "id">) => void
+}
+
+// polkadot-js extensions refuse with a bare word and no code: 'Cancelled' (a signature), 'Rejected' (the site).
+const BARE_REFUSAL = /^\s*(cancell?ed|rejected)\.?\s*$/i
+
+/** Whatever a Polkadot wallet threw, as the named error: its bare 'Cancelled' or 'Rejected' is the visitor's refusal. */
+export const fromPolkadotWalletError = (error: unknown): WalletRequestError => {
+  const { code, message } = walletErrorPartsOf(error)
+  return code === undefined && BARE_REFUSAL.test(message) ? new UserRejected({ code: RPC_ERROR_CODES.userRejected }) : fromWalletError(error)
 }
