@@ -119,6 +119,7 @@ export {
   DisconnectFailed,
   EmailLoginDependencyFailed,
   EmailRateLimited,
+  FeatureUnavailable,
   FrameError,
   FrameNotSet,
   FrameParentNotSet,
@@ -396,6 +397,7 @@ export { fromBase58, fromBase64, toBase58, toBase64 } from "./domain/encoding"
 
 export {
   type AccountSession,
+  type BalancesError,
   type ChainAdapter,
   ChainAdapters,
   type ChainBalance,

@@ -10,6 +10,7 @@ import type { ChainNamespace } from "../domain/Caip"
 import {
   AdapterForNamespaceMissing,
   type ChainNotSupported,
+  type FeatureUnavailable,
   GasEstimationFailed,
   type ProgrammaticSwitchUnsupported,
   type ProviderNotFound,
@@ -97,14 +98,17 @@ export type SwitchError = ChainNotSupported | ProgrammaticSwitchUnsupported | Wa
 /** Why a signature failed. */
 export type SignError = SignMessageFailed | WalletRequestError | ProviderNotFound | SomethingWentWrong
 
-/** Why a send failed. */
-export type SendError = WalletRequestError | SendFormInvalid | GasEstimationFailed | SomethingWentWrong
+/** Why a send failed (or a family that does not send: FeatureUnavailable). */
+export type SendError = WalletRequestError | SendFormInvalid | GasEstimationFailed | SomethingWentWrong | FeatureUnavailable
 
-/** Why a fee could not be estimated: the transfer is not well formed, or the node says it would fail. */
-export type FeeError = SendFormInvalid | GasEstimationFailed
+/** Why a fee could not be estimated: the transfer is not well formed, the node says it would fail, or the family does not send. */
+export type FeeError = SendFormInvalid | GasEstimationFailed | FeatureUnavailable
 
 /** Why waiting for a transaction failed. */
-export type WaitError = TransactionReverted | SomethingWentWrong
+export type WaitError = TransactionReverted | SomethingWentWrong | FeatureUnavailable
+
+/** Why balances could not be read: the chain could not be read, or the family has no balances (spec 9). */
+export type BalancesError = SomethingWentWrong | FeatureUnavailable
 
 /** Why a raw request failed. */
 export type RequestError = WalletRequestError | WalletCapabilitiesInvalid | SomethingWentWrong
@@ -126,7 +130,7 @@ export interface ChainAdapter {
   /** Waits up to 25 s until the transaction is final; a failed one fails with its reason. */
   readonly waitForTransaction: (hash: string, network: CaipNetwork) => Effect.Effect<TransactionConfirmation, WaitError>
   /** The native balance and the token balances of `address`, read from the chain. */
-  readonly balances: (address: string, network: CaipNetwork) => Effect.Effect<ReadonlyArray<ChainBalance>, SomethingWentWrong>
+  readonly balances: (address: string, network: CaipNetwork) => Effect.Effect<ReadonlyArray<ChainBalance>, BalancesError>
   /** A raw wallet request in the family's method names (`eth_signTypedData_v4`, `solana_signMessage`…). */
   readonly request: (session: AccountSession, method: string, params: unknown) => Effect.Effect<unknown, RequestError>
 }

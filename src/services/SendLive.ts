@@ -36,7 +36,7 @@ const nativeAsset = (state: SendState): FungibleAsset | undefined =>
 
 /** The words for a fee that could not be estimated: the node's reason, without its "execution reverted" prefix. */
 const feeFailureText = (error: FeeError): string => {
-  if (error._tag === "SendFormInvalid") return error.message
+  if (error._tag === "SendFormInvalid" || error._tag === "FeatureUnavailable") return error.message
   const reason = error.reason?.replace(/^.*execution reverted:?\s*/i, "").trim() ?? ""
   return reason.length > 0 ? `This transfer would fail: ${reason}` : "This transfer would fail on the network."
 }

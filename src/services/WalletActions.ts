@@ -17,6 +17,7 @@ import { type AdapterForNamespaceMissing, CaipNetworkOrAddressUndefined, type Ne
 import type { WalletRequestError } from "../domain/walletErrors"
 import {
   type AccountSession,
+  type BalancesError,
   type ChainAdapter,
   ChainAdapters,
   type ChainBalance,
@@ -83,7 +84,7 @@ export class WalletActions extends Context.Service<
       namespace?: ChainNamespace
     ) => Effect.Effect<TransactionConfirmation, WaitError | NoAccount>
     /** The native and token balances of the account in front, read from its chain. */
-    readonly balances: (namespace?: ChainNamespace) => Effect.Effect<ReadonlyArray<ChainBalance>, RequestError | NoAccount>
+    readonly balances: (namespace?: ChainNamespace) => Effect.Effect<ReadonlyArray<ChainBalance>, BalancesError | NoAccount>
     /** A raw request to the wallet in front, in its family's method names. */
     readonly request: (method: string, params: unknown, namespace?: ChainNamespace) => Effect.Effect<unknown, RequestError | NoAccount>
     /**

@@ -51,6 +51,7 @@ const HEADINGS = {
   WalletCapabilitiesInvalid: "Wallet answer not understood",
   CaipNetworkOrAddressUndefined: "No wallet connected",
   SomethingWentWrong: "Something went wrong",
+  FeatureUnavailable: "Not available",
   NameError: "Name not registered",
   NamesNeedEvmAccount: "Names are for EVM accounts",
   NameChainIdTooLarge: "Network not supported for names"
