@@ -4,7 +4,7 @@
  */
 import type { PageConfig } from "./config"
 import type { Field } from "./requests"
-import type { PageWallet, PendingProposal, PendingRequest, SessionInfo, WalletState } from "./wallet"
+import type { PageWallet, PendingAuthRequest, PendingProposal, PendingRequest, SessionInfo, WalletState } from "./wallet"
 
 type Attributes = Readonly<Record<string, string>>
 
@@ -75,6 +75,7 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
   const uri = byId<HTMLInputElement>("uri")
   const pairButton = byId<HTMLButtonElement>("pair-button")
   const uriError = byId<HTMLParagraphElement>("uri-error")
+  const oneClick = byId<HTMLInputElement>("one-click")
   const pending = byId<HTMLUListElement>("pending")
   const pendingEmpty = byId<HTMLParagraphElement>("pending-empty")
   const pendingTitle = byId<HTMLHeadingElement>("pending-title")
@@ -92,6 +93,7 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
   for (const a of config.solana?.accounts ?? []) solanaAccount.append(el("option", { value: String(a.index) }, `#${a.index} — ${a.address}`))
   solanaAccount.addEventListener("change", () => wallet.selectSolanaAccount(Number(solanaAccount.value)))
   solanaField.hidden = config.solana === null
+  oneClick.addEventListener("change", () => wallet.setOneClick(oneClick.checked))
   form.addEventListener("submit", (event) => {
     event.preventDefault()
     void wallet.pair(uri.value).then(() => {
@@ -145,6 +147,30 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
     )
   }
 
+  const authRequestCard = (request: PendingAuthRequest): HTMLElement => {
+    const titleId = `auth-${request.id}`
+    const fields: Array<Field> = [
+      { label: "Site", value: request.dapp.url || "(not given)" },
+      { label: "Signs in to", value: request.summary.domain },
+      ...(request.summary.statement === "" ? [] : [{ label: "Statement", value: request.summary.statement }]),
+      { label: "Networks", value: request.summary.chains.map(chainLabel).join(", ") || "(none named)" },
+      { label: "Methods", value: request.summary.methods.join(", ") || "(none)" }
+    ]
+    return el(
+      "li",
+      { class: "card" },
+      el(
+        "article",
+        { "aria-labelledby": titleId },
+        el("h3", { id: titleId, tabindex: "-1" }, `${request.dapp.name} asks to connect and sign in`),
+        details(fields),
+        el("p", { class: "help", "data-role": "account" }),
+        ...(request.problem === undefined ? [] : [el("p", { class: "error" }, `Cannot approve: ${request.problem}`)]),
+        actionButtons(request.id, () => wallet.approveAuthRequest(request.id), () => wallet.rejectAuthRequest(request.id), titleId)
+      )
+    )
+  }
+
   const requestCard = (request: PendingRequest): HTMLElement => {
     const titleId = `request-${request.id}`
     return el(
@@ -186,7 +212,10 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
     )
   }
 
-  type Pending = { readonly kind: "proposal"; readonly item: PendingProposal } | { readonly kind: "request"; readonly item: PendingRequest }
+  type Pending =
+    | { readonly kind: "proposal"; readonly item: PendingProposal }
+    | { readonly kind: "auth"; readonly item: PendingAuthRequest }
+    | { readonly kind: "request"; readonly item: PendingRequest }
 
   const render = (state: WalletState) => {
     status.dataset["phase"] = state.phase
@@ -210,6 +239,7 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
             .join(" · ")}`
 
     pairButton.disabled = state.pairing || state.phase !== "ready"
+    oneClick.checked = state.oneClick
     uriError.textContent = state.pairingError ?? ""
     if (state.pairingError === undefined) uri.removeAttribute("aria-invalid")
     else uri.setAttribute("aria-invalid", "true")
@@ -218,6 +248,7 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
     const selectedSolana = config.solana?.accounts.find((a) => a.index === state.solanaAccountIndex)
     const items: ReadonlyArray<Pending> = [
       ...state.proposals.map((item): Pending => ({ kind: "proposal", item })),
+      ...state.authRequests.map((item): Pending => ({ kind: "auth", item })),
       ...state.requests.map((item): Pending => ({ kind: "request", item }))
     ]
     keepFocus(pending, pendingTitle, () =>
@@ -225,10 +256,10 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
         pending,
         items,
         (p) => `${p.kind}-${p.item.id}`,
-        (p) => (p.kind === "proposal" ? proposalCard(p.item) : requestCard(p.item)),
+        (p) => (p.kind === "proposal" ? proposalCard(p.item) : p.kind === "auth" ? authRequestCard(p.item) : requestCard(p.item)),
         (element, p) => {
           const busy = state.busy.has(p.item.id)
-          const blocked = p.kind === "proposal" && p.item.problem !== undefined
+          const blocked = (p.kind === "proposal" || p.kind === "auth") && p.item.problem !== undefined
           for (const button of element.querySelectorAll<HTMLButtonElement>("button[data-action]")) {
             button.disabled = busy || (blocked && button.dataset["action"] === "approve")
           }
@@ -241,6 +272,13 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
                 : [])
             ]
             accountLine.textContent = shared.length === 0 ? "" : `Approving shares ${shared.join(" and ")}; change it above.`
+          }
+          if (accountLine !== null && p.kind === "auth") {
+            const networks = p.item.summary.chains.filter((chain) => config.chains.some((c) => c.caipNetworkId === chain)).length
+            accountLine.textContent =
+              selected === undefined
+                ? ""
+                : `Approving shares account #${selected.index} (${selected.address}) and signs ${networks === 1 ? "one message" : `${networks} messages, one per network`}; change the account above.`
           }
         }
       )

@@ -3,14 +3,17 @@
  * proposals and requests wait in a state the view renders until the visitor approves or rejects them. EVM signing
  * and sending go through the EIP-1193 test wallet (`../testWallet`), which signs with viem local accounts and
  * forwards reads to the local anvil chains; Solana requests go to a dev key's signer (`./solana`), which sends to the
- * local Solana RPC.
+ * local Solana RPC. One-click sign-in requests (`wc_sessionAuthenticate`: connect and sign in at once) wait the same
+ * way while the page answers them (on by default); switched off, the wallet is one without that support and the
+ * dapp's proposal sent beside the request comes instead.
  */
 import { WalletKit, type WalletKitTypes } from "@reown/walletkit"
 import { Core } from "@walletconnect/core"
-import type { ICore, ProposalTypes, SessionTypes } from "@walletconnect/types"
+import type { AuthTypes, ICore, ProposalTypes, SessionTypes } from "@walletconnect/types"
 import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
-import { formatEther, type Hex } from "viem"
+import { formatEther, type Hex, toHex } from "viem"
 import { makeTestWallet, ProviderRpcError } from "../testWallet"
+import { type AuthRequestSummary, describeAuthRequest, signAuthRequest } from "./authenticate"
 import type { PageChain, PageConfig, PageSolanaAccount } from "./config"
 import {
   describeRequest,
@@ -42,6 +45,17 @@ export interface PendingProposal {
   /** The chain families (`eip155`, `solana`) an approval would share an account of. */
   readonly families: ReadonlyArray<string>
   /** Why it cannot be approved (a required network this wallet lacks), if so. */
+  readonly problem: string | undefined
+}
+
+/** A one-click sign-in request (connect and sign in at once) waiting for the visitor. */
+export interface PendingAuthRequest {
+  readonly id: number
+  readonly dapp: DappInfo
+  readonly summary: AuthRequestSummary
+  /** The request as it came: approving signs it. */
+  readonly payload: AuthTypes.PayloadParams
+  /** Why it cannot be approved (no network this wallet has), if so. */
   readonly problem: string | undefined
 }
 
@@ -88,7 +102,10 @@ export interface WalletState {
   /** Native balance of the selected accounts per CAIP-2 network id, as text ("10000 ETH", "1000 SOL"), when known. */
   readonly balances: ReadonlyMap<string, string>
   readonly proposals: ReadonlyArray<PendingProposal>
+  readonly authRequests: ReadonlyArray<PendingAuthRequest>
   readonly requests: ReadonlyArray<PendingRequest>
+  /** The wallet answers one-click sign-in requests; off, it is a wallet without that support. */
+  readonly oneClick: boolean
   readonly sessions: ReadonlyArray<SessionInfo>
   /** Newest first. */
   readonly notices: ReadonlyArray<Notice>
@@ -106,6 +123,11 @@ export interface WalletActions {
   readonly pair: (uri: string) => Promise<void>
   readonly approveProposal: (id: number) => Promise<void>
   readonly rejectProposal: (id: number) => Promise<void>
+  /** Connects and signs in: one signed message per network asked for that this wallet has. */
+  readonly approveAuthRequest: (id: number) => Promise<void>
+  readonly rejectAuthRequest: (id: number) => Promise<void>
+  /** Answers one-click sign-in requests from now on, or not (the dapp's proposal comes instead). */
+  readonly setOneClick: (on: boolean) => void
   readonly approveRequest: (id: number) => Promise<void>
   readonly rejectRequest: (id: number) => Promise<void>
   readonly disconnect: (topic: string) => Promise<void>
@@ -171,7 +193,9 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     solanaAccountIndex: config.solana?.accounts[0]?.index ?? 0,
     balances: new Map(),
     proposals: [],
+    authRequests: [],
     requests: [],
+    oneClick: true,
     sessions: [],
     notices: [],
     busy: new Set(),
@@ -484,7 +508,20 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     notify(`${request.dapp.name}: ${request.summary.title.toLowerCase()}.`, "info")
   }
 
+  const onAuthRequest = ({ id, params }: Pick<WalletKitTypes.SessionAuthenticate, "id" | "params">) => {
+    const summary = describeAuthRequest(params.authPayload)
+    const ours = summary.chains.filter((chain) => chainByCaip(chain) !== undefined)
+    const problem =
+      signer === undefined || ours.length === 0
+        ? "The dapp asks to sign in on no network this wallet has (it has only the devstack's local EVM chains)."
+        : undefined
+    const request: PendingAuthRequest = { id, dapp: dappOf(params.requester.metadata), summary, payload: params.authPayload, problem }
+    set({ authRequests: [...state.authRequests.filter((r) => r.id !== id), request] })
+    notify(`${request.dapp.name} asks to connect and sign in.`, "info")
+  }
+
   const dropProposal = (id: number) => set({ proposals: state.proposals.filter((p) => p.id !== id) })
+  const dropAuthRequest = (id: number) => set({ authRequests: state.authRequests.filter((r) => r.id !== id) })
   const dropRequest = (id: number) => set({ requests: state.requests.filter((r) => r.id !== id) })
 
   const init = async () => {
@@ -517,6 +554,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       signConfig: { disableRequestQueue: true }
     })
     kit.on("session_proposal", onProposal)
+    if (state.oneClick) kit.on("session_authenticate", onAuthRequest)
     kit.on("session_request", onRequest)
     kit.on("proposal_expire", ({ id }) => {
       if (state.proposals.some((p) => p.id === id)) notify("A connection request expired.", "info")
@@ -591,6 +629,57 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       } finally {
         setBusy(id, false)
       }
+    },
+    approveAuthRequest: async (id) => {
+      const request = state.authRequests.find((r) => r.id === id)
+      const account = selected()
+      if (kit === undefined || request === undefined || signer === undefined || account === undefined) {
+        dropAuthRequest(id)
+        return
+      }
+      const walletKit = kit
+      setBusy(id, true)
+      try {
+        const auths = await signAuthRequest(
+          request.payload,
+          { chains: config.chains.map((chain) => chain.caipNetworkId), address: account.address },
+          (params) => walletKit.formatAuthMessage(params),
+          (message) =>
+            withSigner(async () => {
+              await authorised
+              signer.selectAccount(config.accounts.indexOf(account))
+              return String(await signer.request({ method: "personal_sign", params: [toHex(message), account.address] }))
+            })
+        )
+        await walletKit.approveSessionAuthenticate({ id, auths })
+        dropAuthRequest(id)
+        refreshSessions()
+        const networks = auths.map((auth) => networkName(auth.p.iss.split(":").slice(2, 4).join(":"))).join(", ")
+        notify(`Connected to ${request.dapp.name} as account #${account.index} and signed in on ${networks}.`, "ok")
+      } catch (error) {
+        notify(`Could not sign in: ${errorText(error)}`, "error")
+      } finally {
+        setBusy(id, false)
+      }
+    },
+    rejectAuthRequest: async (id) => {
+      const request = state.authRequests.find((r) => r.id === id)
+      setBusy(id, true)
+      try {
+        await kit?.rejectSessionAuthenticate({ id, reason: getSdkError("USER_REJECTED") })
+        notify(`Refused to sign in to ${request?.dapp.name ?? "a dapp"}.`, "info")
+      } catch (error) {
+        notify(`Could not reject: ${errorText(error)}`, "error")
+      } finally {
+        dropAuthRequest(id)
+        setBusy(id, false)
+      }
+    },
+    setOneClick: (on) => {
+      if (on === state.oneClick) return
+      set({ oneClick: on })
+      if (on) kit?.on("session_authenticate", onAuthRequest)
+      else kit?.off("session_authenticate", onAuthRequest)
     },
     rejectProposal: async (id) => {
       const proposal = state.proposals.find((p) => p.id === id)
