@@ -8,8 +8,11 @@ import { ConnectorType } from "./Wallet"
 import { TokenBalance } from "./Portfolio"
 import { SOCIAL_PROVIDERS } from "./validation"
 
-/** Kind of account: externally owned, a Bitcoin payment address, or a smart-contract account. */
-export const AccountType = Schema.Literals(["eoa", "payment", "smartAccount"])
+/**
+ * Kind of account: externally owned, a Bitcoin payment address, a Bitcoin ordinals (inscriptions) address, or a
+ * smart-contract account.
+ */
+export const AccountType = Schema.Literals(["eoa", "payment", "ordinals", "smartAccount"])
 /** Kind of account. */
 export type AccountType = typeof AccountType.Type
 

@@ -174,7 +174,7 @@ export const orderWalletFeatures = (
 /** A chain family. */
 export type Namespace = "eip155" | "solana" | "bip122" | "polkadot"
 /** An account type. */
-export type AccountTypeName = "eoa" | "payment" | "smartAccount"
+export type AccountTypeName = "eoa" | "payment" | "ordinals" | "smartAccount"
 
 /** The default account type of a chain family (EVM smartAccount, Bitcoin payment, Solana and Polkadot eoa), unless the host set one. */
 export const defaultAccountType = (

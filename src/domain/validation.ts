@@ -202,7 +202,7 @@ export const isSolanaSignAllTransactionsRequest = (params: unknown): boolean =>
 export interface GasCheckInput {
   readonly nativeBalanceUsd: number
   readonly gasPriceUsd: number
-  readonly accountType: "eoa" | "smartAccount" | "payment" | undefined
+  readonly accountType: "eoa" | "smartAccount" | "payment" | "ordinals" | undefined
 }
 
 /**

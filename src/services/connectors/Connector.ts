@@ -12,6 +12,7 @@ import type { DisconnectFailed, ProviderNotFound, SomethingWentWrong, WalletConn
 import type { CaipNetwork, NetworkChainId } from "../../domain/Network"
 import type { ConnectorInfo } from "../../domain/Wallet"
 import type { WalletRequestError } from "../../domain/walletErrors"
+import type { BitcoinProvider } from "../bip122/provider"
 import type { Eip1193Provider } from "../eip155/eip1193"
 import type { PolkadotProvider } from "../polkadot/provider"
 import type { SolanaProvider } from "../solana/provider"
@@ -21,6 +22,7 @@ export type FamilyProvider =
   | { readonly namespace: "eip155"; readonly provider: Eip1193Provider }
   | { readonly namespace: "solana"; readonly provider: SolanaProvider }
   | { readonly namespace: "polkadot"; readonly provider: PolkadotProvider }
+  | { readonly namespace: "bip122"; readonly provider: BitcoinProvider }
 
 /** The families a connector can hand a provider for today. */
 export type ProvidedNamespace = FamilyProvider["namespace"]

@@ -10,6 +10,8 @@ import type { ChainNamespace } from "../../domain/Caip"
 import { DisconnectFailed, SomethingWentWrong } from "../../domain/errors"
 import type { NetworkChainId } from "../../domain/Network"
 import type { ConnectorType } from "../../domain/Wallet"
+import { toBase64 } from "../../domain/encoding"
+import type { BitcoinProvider } from "../bip122/provider"
 import type { ChainAdapter, SendError, SignError, SwitchError } from "../ChainAdapter"
 import type { ConnectError, Connector, FamilyProvider, FamilySession, ProvidedNamespace, WalletEvent } from "../connectors/Connector"
 import type { PolkadotProvider } from "../polkadot/provider"
@@ -118,6 +120,21 @@ export const makeFakeWallet = (options: FakeWalletOptions): Effect.Effect<FakeWa
           signRaw: async (input) => ({ id: 1, signature: hexSignature(fakeSignature(input.address, input.data)) }),
           signPayload: async (payload) => ({ id: 1, signature: hexSignature(fakeSignature(payload.address, payload.method)) }),
           onNetwork: () => undefined
+        }
+        wallets.set(provider, { wallet, namespace })
+        return { namespace, provider }
+      }
+      if (namespace === "bip122") {
+        // Signatures are the recognisable text in base64, as Bitcoin wallets answer; no PSBTs, no transfers of its own.
+        const provider: BitcoinProvider = {
+          getAccountAddresses: async () =>
+            (family()?.accounts ?? []).map((account) => ({
+              address: account.address,
+              purpose: account.type === "ordinals" ? ("ordinals" as const) : ("payment" as const)
+            })),
+          signMessage: async (address, message) => toBase64(new TextEncoder().encode(fakeSignature(address, message))),
+          signPsbt: undefined,
+          sendTransfer: undefined
         }
         wallets.set(provider, { wallet, namespace })
         return { namespace, provider }
