@@ -105,6 +105,8 @@ export interface ActivityRow {
   readonly amount: string
   /** One picture, or two shown as a pair (unless both transfers are NFTs). */
   readonly images: ReadonlyArray<string | undefined>
+  /** What each picture shows, for the letter drawn when it has none: the token's symbol or the NFT's name. */
+  readonly imageNames: ReadonlyArray<string>
   readonly pair: boolean
   readonly status: Transaction["metadata"]["status"]
   readonly hash: string | undefined
@@ -119,6 +121,9 @@ export const activityRow = (transaction: Transaction): ActivityRow => {
     sign: transactionSign(metadata.operationType),
     amount: transfers.map(transferText).join(" → "),
     images: (pair ? transfers : transfers.slice(0, 1)).map(transferImage),
+    imageNames: (pair ? transfers : transfers.slice(0, 1)).map(
+      (transfer) => transfer.fungible_info?.symbol ?? transfer.nft_info?.name ?? TITLES[metadata.operationType]
+    ),
     pair,
     status: metadata.status,
     hash: metadata.hash ?? (/^0x[0-9a-fA-F]{64}$/.test(transaction.id) ? transaction.id : undefined)

@@ -71,6 +71,7 @@ describe("the Activity tab", () => {
       sign: "+",
       amount: "1,234.567 WUSD",
       images: ["http://img/wusd"],
+      imageNames: ["WUSD"],
       pair: false,
       status: "confirmed",
       hash
@@ -81,9 +82,13 @@ describe("the Activity tab", () => {
       sign: "",
       amount: "0.5 ETH → 1,234.567 WUSD",
       images: ["http://img/eth", "http://img/wusd"],
+      imageNames: ["ETH", "WUSD"],
       pair: true
     })
-    expect(activityRow(tx("x", "", { operationType: "trade" }, [nft("A"), nft("B")]))).toMatchObject({ pair: false, images: ["http://img/A"] })
+    expect(activityRow(tx("x", "", { operationType: "trade" }, [nft("A"), nft("B")]))).toMatchObject({ pair: false, images: ["http://img/A"], imageNames: ["A"] })
+    // A picture missing (the visitor's own pending send) is drawn from the token's symbol, not from its amount.
+    const sent = { fungible_info: { symbol: "ETH" }, quantity: { numeric: "0.01" } }
+    expect(activityRow(tx("x", "", { operationType: "send" }, [sent]))).toMatchObject({ images: [undefined], imageNames: ["ETH"] })
   })
 
   it("links a transaction to the network's explorer when there is one", () => {

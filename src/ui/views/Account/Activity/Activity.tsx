@@ -29,13 +29,14 @@ function Row(props: { readonly transaction: Transaction; readonly explorerUrl: s
   const row = activityRow(props.transaction)
   const href = explorerTransactionUrl(props.explorerUrl, row.hash)
   const [first, second] = row.images
+  const [firstName, secondName] = row.imageNames
   const content = (
     <>
       <span className={styles.images} aria-hidden="true">
-        <WalletIcon name={row.amount || row.title} src={first} size={row.pair ? 28 : 36} round />
+        <WalletIcon name={firstName ?? row.title} src={first} size={row.pair ? 28 : 36} round />
         {row.pair && (
           <span className={styles.second}>
-            <WalletIcon name={row.amount || row.title} src={second} size={28} round />
+            <WalletIcon name={secondName ?? row.title} src={second} size={28} round />
           </span>
         )}
       </span>
