@@ -139,3 +139,49 @@ export const POLKADOT_METHODS = ["polkadot_signMessage", "polkadot_signTransacti
 export const PolkadotMethod = Schema.Literals(POLKADOT_METHODS)
 /** A Polkadot wallet method. */
 export type PolkadotMethod = typeof PolkadotMethod.Type
+
+/**
+ * A transaction payload to sign, as polkadot-js's `signer.signPayload` takes it (`SignerPayloadJSON`, built by the
+ * host with its chain library): every field 0x-hex but `address`, `signedExtensions` (their names) and `version`.
+ */
+export const PolkadotSignerPayload = Schema.Struct({
+  address: NonEmptyString,
+  blockHash: Hex,
+  blockNumber: Hex,
+  era: Hex,
+  genesisHash: Hex,
+  method: Hex,
+  nonce: Hex,
+  specVersion: Hex,
+  tip: Hex,
+  transactionVersion: Hex,
+  signedExtensions: Schema.Array(Schema.String),
+  version: Schema.Number,
+  metadataHash: Schema.optionalKey(Hex),
+  mode: Schema.optionalKey(Schema.Number),
+  assetId: Schema.optionalKey(Hex),
+  withSignedTransaction: Schema.optionalKey(Schema.Boolean)
+})
+/** A transaction payload to sign. */
+export type PolkadotSignerPayload = typeof PolkadotSignerPayload.Type
+
+/**
+ * `polkadot_signMessage` params: the SS58 account and the text to sign. The wallet signs its UTF-8 bytes wrapped in
+ * `<Bytes>…</Bytes>`; the answer is `{ signature }` (0x-hex, 64 bytes for sr25519 and ed25519, 65 for ecdsa).
+ */
+export const PolkadotSignMessageRequest = Schema.Struct({ address: NonEmptyString, message: Schema.String })
+/** `polkadot_signMessage` params. */
+export type PolkadotSignMessageRequest = typeof PolkadotSignMessageRequest.Type
+
+/**
+ * `polkadot_signTransaction` params: the SS58 account and the payload; the answer is `{ signature }` (0x-hex, led by
+ * the key type's byte: 00 ed25519, 01 sr25519, 02 ecdsa) and, when asked, `signedTransaction`.
+ */
+export const PolkadotSignTransactionRequest = Schema.Struct({ address: NonEmptyString, transactionPayload: PolkadotSignerPayload })
+/** `polkadot_signTransaction` params. */
+export type PolkadotSignTransactionRequest = typeof PolkadotSignTransactionRequest.Type
+
+/** polkadot-js `signRaw` params: the account, 0x-hex data, and whether it is a message (`bytes`) or a payload. */
+export const PolkadotSignRawRequest = Schema.Struct({ address: NonEmptyString, data: Hex, type: Schema.Literals(["bytes", "payload"]) })
+/** polkadot-js `signRaw` params. */
+export type PolkadotSignRawRequest = typeof PolkadotSignRawRequest.Type

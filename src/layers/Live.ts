@@ -37,7 +37,8 @@ interface AdapterDeps {
 // Each family's adapter module (and its chain library) is fetched the first time a wallet of that family is used.
 const ADAPTERS: Partial<Record<ChainNamespace, (deps: AdapterDeps) => Promise<ChainAdapter>>> = {
   eip155: (deps) => import("../services/eip155/Eip155Adapter").then((m) => m.makeEip155Adapter(deps)),
-  solana: (deps) => import("../services/solana/SolanaAdapter").then((m) => m.makeSolanaAdapter(deps))
+  solana: (deps) => import("../services/solana/SolanaAdapter").then((m) => m.makeSolanaAdapter(deps)),
+  polkadot: () => import("../services/polkadot/PolkadotAdapter").then((m) => m.makePolkadotAdapter())
 }
 
 /** The adapters of the configured families, reading through the RPC transport. */

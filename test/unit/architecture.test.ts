@@ -120,4 +120,14 @@ describe("architecture", () => {
     })
     expect(staticAdapterImports).toEqual([])
   })
+
+  it("the library never ships the polkadot-js bundle, and the polkadot adapter is reached only through import()", () => {
+    const polkadotJs = /(?:^|\n)\s*(?:import|export)\s[^"']*?from\s+["']@polkadot\/|import\(\s*["']@polkadot\//
+    expect(files.filter((f) => polkadotJs.test(readFileSync(f, "utf8"))).map(rel)).toEqual([])
+    const staticImports = violations(() => true, (t) => t === "services/polkadot/PolkadotAdapter.ts").filter((edge) =>
+      /(?:^|\n)\s*import\s(?!type\s)[^"']*?from\s+["'][^"']*PolkadotAdapter["']/.test(readFileSync(join(SRC, edge.split(" → ")[0]!), "utf8"))
+    )
+    expect(staticImports).toEqual([])
+    expect(importsOf("layers/Live.ts")).toContain("services/polkadot/PolkadotAdapter.ts")
+  })
 })

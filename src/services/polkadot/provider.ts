@@ -5,6 +5,7 @@
  * nothing here loads a chain library.
  */
 import type { CaipNetwork } from "../../domain/Network"
+import type { PolkadotSignerPayload } from "../../domain/Requests"
 import { UserRejected } from "../../domain/errors"
 import { fromWalletError, type WalletRequestError, walletErrorPartsOf } from "../../domain/walletErrors"
 import { RPC_ERROR_CODES } from "../../domain/constants"
@@ -25,29 +26,6 @@ export interface PolkadotSignRawInput {
   readonly data: string
   /** `bytes`: a message (the wallet signs it wrapped in `<Bytes>…</Bytes>`); `payload`: an encoded extrinsic payload. */
   readonly type: "bytes" | "payload"
-}
-
-/**
- * A transaction payload as polkadot-js's `signer.signPayload` takes it (`SignerPayloadJSON`): every field 0x-hex
- * but `address`, `signedExtensions` (their names) and `version`. Built by the host with its chain library.
- */
-export interface PolkadotSignerPayload {
-  readonly address: string
-  readonly blockHash: string
-  readonly blockNumber: string
-  readonly era: string
-  readonly genesisHash: string
-  readonly method: string
-  readonly nonce: string
-  readonly specVersion: string
-  readonly tip: string
-  readonly transactionVersion: string
-  readonly signedExtensions: ReadonlyArray<string>
-  readonly version: number
-  readonly metadataHash?: string | undefined
-  readonly mode?: number | undefined
-  readonly assetId?: string | undefined
-  readonly withSignedTransaction?: boolean | undefined
 }
 
 /** A Polkadot wallet's signing, as promises (the wallet is outside the product); answers are decoded by the adapter. */
