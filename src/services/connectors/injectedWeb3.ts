@@ -35,6 +35,15 @@ const KNOWN_EXTENSIONS: Readonly<Record<string, { readonly name: string; readonl
   "aleph-zero-signer": { name: "Aleph Zero Signer" }
 }
 
+/** An unknown extension's name from its key: `my-wallet-js` is "My Wallet". */
+const nameOfKey = (key: string): string =>
+  key
+    .replace(/-js$/i, "")
+    .split(/[-_\s]+/)
+    .filter((word) => word !== "")
+    .map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`)
+    .join(" ") || key
+
 /** The most extensions listed: a script defining more is ignored past this, and reported. */
 const MAX_EXTENSIONS = 50
 /** The most accounts read from one answer: a wallet holding more shows its first ones. */
@@ -173,7 +182,7 @@ const ask = (target: object, method: (...args: ReadonlyArray<unknown>) => unknow
  */
 export const makeInjectedWeb3Connector = (source: string, extension: typeof Extension.Type & { readonly target: object }, appName: string): Connector => {
   const known = KNOWN_EXTENSIONS[source]
-  const name = known?.name ?? source
+  const name = known?.name ?? nameOfKey(source)
   const info: ConnectorInfo = {
     id: injectedWeb3ConnectorId(source),
     name,

@@ -94,7 +94,7 @@ describe("a hostile window.injectedWeb3", () => {
         for (let i = 0; i < 60; i++) page[`wallet-${i}`] = honestEntry()
         yield* list.read(page)
         expect(list.connectors()).toHaveLength(50)
-        expect(list.connectors()[0]?.info.name).toBe("wallet-0")
+        expect(list.connectors()[0]?.info.name).toBe("Wallet 0")
         const first = list.connectors()[0]
         page["wallet-0"] = { enable: async () => ({}) }
         yield* list.read(page)

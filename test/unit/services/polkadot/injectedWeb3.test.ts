@@ -91,20 +91,20 @@ const providerOf = (sessions: ReadonlyArray<{ readonly provider: { readonly name
   sessions[0]!.provider.provider as PolkadotProvider
 
 describe("an injectedWeb3 extension", () => {
-  it.effect("is one connector named as the wallet it is (its EVM side's rdns, for one row), or by its key", () =>
+  it.effect("is one connector named as the wallet it is (its EVM side's rdns, for one row), or after its key", () =>
     Effect.gen(function* () {
       const list = makeInjectedWeb3List("Demo Dapp")
       yield* list.read({
         "polkadot-js": extension([]).entry,
         talisman: extension([]).entry,
         "subwallet-js": extension([]).entry,
-        "my-wallet": extension([]).entry
+        "my-wallet-js": extension([]).entry
       })
       expect(list.connectors().map((c) => [c.info.id, c.info.name, c.info.info?.rdns, c.info.chain, c.namespaces])).toEqual([
         ["injected-web3:polkadot-js", "Polkadot{.js}", undefined, "polkadot", ["polkadot"]],
         ["injected-web3:talisman", "Talisman", "xyz.talisman", "polkadot", ["polkadot"]],
         ["injected-web3:subwallet-js", "SubWallet", "app.subwallet", "polkadot", ["polkadot"]],
-        ["injected-web3:my-wallet", "my-wallet", undefined, "polkadot", ["polkadot"]]
+        ["injected-web3:my-wallet-js", "My Wallet", undefined, "polkadot", ["polkadot"]]
       ])
       expect(list.connectors().every((c) => c.info.imageUrl?.startsWith("data:image/svg+xml,") === true)).toBe(true)
       expect(injectedWeb3ConnectorId(" Talisman ")).toBe("injected-web3:talisman")
