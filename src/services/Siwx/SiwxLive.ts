@@ -3,11 +3,11 @@
  * checks it for a session, shows the sign view when it has none, signs, keeps the session, and signs out on
  * disconnect when asked to. One check runs per account at a time; a new account in front settles the previous one.
  */
-import { Deferred, Effect, Result, Stream, SubscriptionRef } from "effect"
+import { Deferred, Effect, Result, Schema, Stream, SubscriptionRef } from "effect"
 import { caipAddressOn, caipNetworkIdOfAddress, type ChainNamespace, parseCaipNetworkId } from "../../domain/Caip"
 import { SignatureDeclined, SignInFailed } from "../../domain/errors"
-import type { SiwxSession } from "../../domain/Siwx"
-import { parseSiwxMessage } from "../../domain/siwxMessage"
+import { SiwxMessageData, type SiwxSession } from "../../domain/Siwx"
+import { formatSiwxMessage } from "../../domain/siwxMessage"
 import { Config } from "../Config"
 import { Connection, type ConnectionState } from "../Connection"
 import { ConnectCancelled } from "../ConnectFlow"
@@ -196,13 +196,14 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
       Effect.forkScoped
     )
 
-    // One message the wallet signed while connecting, kept as the session of the account and chain it names (the text
-    // is what the wallet signed: its data is read from it, so the two cannot disagree).
-    const keepSigned = (signed: { readonly message: string; readonly signature: string }) =>
+    // One message the wallet signed while connecting, kept as the session of the account and chain it names, only when
+    // the text it signed is exactly the sign-in text of its data (so what the wallet signed and what is kept agree).
+    const keepSigned = (signed: { readonly data: unknown; readonly message: string; readonly signature: string }) =>
       Effect.gen(function* () {
-        const data = parseSiwxMessage(signed.message)
-        if (Result.isFailure(data)) {
-          yield* Effect.logWarning(`Sign-in: the wallet signed a message that is not a sign-in text: ${data.failure}`)
+        const data = Schema.decodeUnknownResult(SiwxMessageData)(signed.data)
+        const text = Result.flatMap(Result.mapError(data, String), formatSiwxMessage)
+        if (Result.isFailure(data) || Result.isFailure(text) || text.success !== signed.message) {
+          yield* Effect.logWarning(`Sign-in: the wallet signed a text that is not the sign-in text of its data: ${signed.message}`)
           return 0
         }
         const { chainId, accountAddress } = data.success

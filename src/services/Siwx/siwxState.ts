@@ -49,8 +49,11 @@ export interface SiwxState {
 export interface SiwxOneClick {
   /** The message fields for these chains; `undefined` when the backend signs in only in two steps or cannot now. */
   readonly fields: (chains: ReadonlyArray<CaipNetworkId>) => Effect.Effect<SiwxAuthenticateFields | undefined>
-  /** Keeps each signed message (its exact text and signature) as a session; gives how many the backend kept. */
-  readonly keep: (signed: ReadonlyArray<{ readonly message: string; readonly signature: string }>) => Effect.Effect<number>
+  /**
+   * Keeps each signed message as a session (`data`, unchecked, is what the wallet's answer says; it is kept only when
+   * `message`, the exact text signed, is the sign-in text of that data); gives how many the backend kept.
+   */
+  readonly keep: (signed: ReadonlyArray<{ readonly data: unknown; readonly message: string; readonly signature: string }>) => Effect.Effect<number>
 }
 
 /** What the service does; the same shape for its tag (in the runtime from the start) and its implementation. */

@@ -8,7 +8,7 @@
  */
 import type { CaipNetworkId } from "../../domain/Caip"
 import type { ProposalNamespace } from "./namespaces"
-import type { OneClickFields, OneClickSigned } from "./types"
+import type { OneClickFields, OneClickMessageData, OneClickSigned } from "./types"
 
 /**
  * The chains a one-click sign-in asks for: those of the proposal when it asks for eip155 only (the one to start on
@@ -25,47 +25,78 @@ export const oneClickChains = (namespaces: Readonly<Record<string, ProposalNames
  * its times), the chains, the methods its ReCap asks for, and the namespaces with their `rpcMap` (the provider reads
  * through the host's RPCs, never a hosted one, whichever way the wallet answers).
  */
-export interface AuthenticateRequest {
+export interface AuthenticateRequest extends OneClickFields {
   readonly chains: Array<string>
-  readonly domain: string
-  readonly uri: string
-  readonly nonce: string
   readonly methods: Array<string>
-  readonly statement?: string
-  readonly exp?: string
-  readonly nbf?: string
-  readonly requestId?: string
-  readonly resources?: Array<string>
-  readonly optionalNamespaces: Record<string, ProposalNamespace>
+  readonly exp: string | undefined
+  readonly nbf: string | undefined
+  readonly optionalNamespaces: Readonly<Record<string, ProposalNamespace>>
 }
 
-/** The `authenticate` request of a one-click sign-in with the site's fields, on the proposal's eip155 chains and methods. */
+/**
+ * The `authenticate` request of a one-click sign-in with the site's fields (the times under WalletConnect's names;
+ * the sign client reads the fields it knows, and an absent one is `undefined`), on the proposal's eip155 chains and
+ * methods.
+ */
 export const authenticateRequest = (
   fields: OneClickFields,
   namespaces: Readonly<Record<string, ProposalNamespace>>,
   chains: ReadonlyArray<CaipNetworkId>
 ): AuthenticateRequest => ({
+  ...fields,
+  exp: fields.expirationTime,
+  nbf: fields.notBefore,
   chains: [...chains],
-  domain: fields.domain,
-  uri: fields.uri,
-  nonce: fields.nonce,
-  methods: [...(namespaces["eip155"]?.methods ?? [])],
-  ...(fields.statement === undefined ? {} : { statement: fields.statement }),
-  ...(fields.expirationTime === undefined ? {} : { exp: fields.expirationTime }),
-  ...(fields.notBefore === undefined ? {} : { nbf: fields.notBefore }),
-  ...(fields.requestId === undefined ? {} : { requestId: fields.requestId }),
-  ...(fields.resources === undefined ? {} : { resources: [...fields.resources] }),
-  optionalNamespaces: { ...namespaces }
+  methods: namespaces["eip155"]?.methods ?? [],
+  optionalNamespaces: namespaces
 })
 
 /** A CACAO as a wallet answers `wc_sessionAuthenticate` (the parts read here): its payload and its signature. */
 export interface CacaoLike {
-  readonly p: { readonly iss: string; readonly domain: string; readonly nonce: string }
+  readonly p: {
+    /** `did:pkh:{namespace}:{reference}:{address}`: the account that signed. */
+    readonly iss: string
+    readonly domain: string
+    readonly aud?: string
+    readonly uri?: string
+    readonly version?: string
+    readonly nonce: string
+    readonly iat?: string
+    readonly exp?: string
+    readonly nbf?: string
+    readonly statement?: string
+    readonly requestId?: string
+    readonly resources?: ReadonlyArray<string>
+  }
   readonly s: { readonly t: string; readonly s: string }
 }
 
 /**
- * The messages the wallet signed: each CACAO's text as WalletConnect formats it (`format`, the sign client's
+ * What a CACAO's payload says, in the sign-in message's fields; a field the payload leaves out or empty is absent
+ * (an empty statement is none, as WalletConnect writes the text).
+ */
+export const messageDataOf = ({ p }: CacaoLike): OneClickMessageData => {
+  const [, , namespace, reference, accountAddress] = p.iss.split(":")
+  const fields = {
+    domain: p.domain,
+    uri: p.aud ?? p.uri,
+    version: p.version,
+    chainId: `${namespace}:${reference}`,
+    accountAddress,
+    nonce: p.nonce,
+    issuedAt: p.iat,
+    expirationTime: p.exp,
+    notBefore: p.nbf,
+    statement: p.statement,
+    requestId: p.requestId,
+    resources: p.resources
+  }
+  // Unchecked: the site's sign-in decodes it with its Schema before keeping anything.
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== "")) as unknown as OneClickMessageData
+}
+
+/**
+ * The messages the wallet signed: each CACAO's data, its text as WalletConnect formats it (`format`, the sign client's
  * `formatAuthMessage`, what the wallet signed) and its signature. A CACAO whose text cannot be made is left out.
  */
 export const signedMessages = (
@@ -74,8 +105,7 @@ export const signedMessages = (
 ): ReadonlyArray<OneClickSigned> =>
   (auths ?? []).flatMap((cacao) => {
     try {
-      const message = format(cacao)
-      return typeof cacao.s.s === "string" && cacao.s.s !== "" ? [{ message, signature: cacao.s.s }] : []
+      return cacao.s.s ? [{ data: messageDataOf(cacao), message: format(cacao), signature: cacao.s.s }] : []
     } catch {
       return []
     }

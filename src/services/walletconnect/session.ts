@@ -192,7 +192,7 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
     const oneClickRequest = (namespaces: ReturnType<typeof proposalNamespaces>) =>
       Effect.gen(function* () {
         const site = signIn()
-        const chains = site === undefined ? undefined : oneClickChains(namespaces)
+        const chains = oneClickChains(namespaces)
         if (site === undefined || chains === undefined) return undefined
         const fields = yield* site.fields(chains)
         return fields === undefined ? undefined : authenticateRequest(fields, namespaces, chains)
@@ -200,10 +200,6 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
 
     const format = (provider: UniversalProviderLike) => (cacao: CacaoLike) =>
       provider.client.formatAuthMessage({ request: cacao.p, iss: cacao.p.iss })
-
-    // A refusal of `authenticate` arrives as the wallet's bare message ("User rejected."), without its code.
-    const authenticateFailure = (error: unknown) =>
-      typeof error === "string" ? fail(new WalletConnectRequestFailed({ code: undefined, message: error })) : fail(error)
 
     // One pairing attempt: a URI, shown until a wallet approves (with the messages it signed, for a one-click
     // sign-in), or replaced (none) when it expires or on Retry.
@@ -228,7 +224,8 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
         const approved: Effect.Effect<ReadonlyArray<OneClickSigned>, WalletConnectRequestFailed> =
           oneClick === undefined
             ? Effect.tryPromise({ try: () => provider.connect({ optionalNamespaces: namespaces }), catch: fail }).pipe(Effect.as([]))
-            : Effect.tryPromise({ try: () => provider.authenticate(oneClick), catch: authenticateFailure }).pipe(
+            : // A refusal arrives as the wallet's bare message ("User rejected."): a refusal in walletErrorOf's words.
+              Effect.tryPromise({ try: () => provider.authenticate(oneClick), catch: fail }).pipe(
                 Effect.map((result) => signedMessages(result.auths, format(provider)))
               )
         return yield* Effect.raceFirst(
@@ -251,11 +248,7 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
         yield* Effect.promise(() => provider.cleanupPendingPairings({ deletePairings: true }))
         // The wallet signed in while pairing: the sessions are kept before the connect goes on, so the sign-in step
         // after it finds them and asks nothing. Kept once per pairing, whoever joined it.
-        const site = signIn()
-        if (approved.value.length > 0 && site !== undefined && hasSession(provider)) {
-          const kept = yield* site.keep(approved.value)
-          yield* Effect.logDebug(`WalletConnect one-click sign-in: ${kept} of ${approved.value.length} sessions kept`)
-        }
+        if (approved.value.length > 0 && hasSession(provider)) yield* signIn()?.keep(approved.value) ?? Effect.void
         return approved.value
       }).pipe(
         Effect.tapError((error) => SubscriptionRef.set(pairing, { _tag: "Failed", message: error.message })),

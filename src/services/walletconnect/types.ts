@@ -47,8 +47,28 @@ export interface OneClickFields {
   readonly resources?: ReadonlyArray<string> | undefined
 }
 
-/** A message the wallet signed in a one-click sign-in: the exact text it signed and its signature. */
+/**
+ * The sign-in message data a one-click answer says (a CACAO's payload, CAIP-74, in CAIP-122's fields), unchecked:
+ * the site's sign-in decodes it and keeps it only when the signed text is exactly the text of this data.
+ */
+export interface OneClickMessageData {
+  readonly domain: string
+  readonly uri?: string
+  readonly version?: string
+  readonly chainId: string
+  readonly accountAddress?: string
+  readonly nonce: string
+  readonly issuedAt?: string
+  readonly expirationTime?: string
+  readonly notBefore?: string
+  readonly statement?: string
+  readonly requestId?: string
+  readonly resources?: ReadonlyArray<string>
+}
+
+/** A message the wallet signed in a one-click sign-in: what it says, the exact text it signed, and its signature. */
 export interface OneClickSigned {
+  readonly data: OneClickMessageData
   readonly message: string
   readonly signature: string
 }

@@ -135,9 +135,9 @@ describe("Siwx one-click: the host's siwx backend", () => {
       yield* Effect.gen(function* () {
         const onA = signedText(A)
         const onB = signedText(B)
-        const kept = yield* (yield* oneClickOf).keep([onA, onB].map(({ message, signature }) => ({ message, signature })))
+        const kept = yield* (yield* oneClickOf).keep([onA, onB])
         expect(kept).toBe(2)
-        // The data kept is read from the text the wallet signed, ReCap statement and resources included.
+        // Kept as the wallet's answer says, ReCap statement and resources included.
         expect(host.sessions).toEqual([onA, onB])
         const { result, seen } = yield* viewsDuring(Effect.flatMap(ConnectFlow, (flow) => flow.connect("MetaMask")))
         expect(result.session).toEqual(onA)
@@ -148,17 +148,22 @@ describe("Siwx one-click: the host's siwx backend", () => {
     })
   )
 
-  it.effect("a text that is not a sign-in message, or a session the host refuses, is not kept: the connect asks (two steps)", () =>
+  it.effect("a text that is not the sign-in text of its data, or a session the host refuses, is not kept: the connect asks (two steps)", () =>
     Effect.gen(function* () {
       const host = hostBackend(async (session) => {
         if (session.data.chainId === B) throw new Error("Bad signature")
       })
       const wallet = yield* evm()
       yield* Effect.gen(function* () {
+        const onA = signedText(A)
         const onB = signedText(B)
         const kept = yield* (yield* oneClickOf).keep([
-          { message: "not a sign-in text", signature: "0x01" },
-          { message: onB.message, signature: onB.signature }
+          { ...onA, message: "not a sign-in text" },
+          // The wallet signed its address in lower case: not EIP-4361, so not the text of the data.
+          { ...onA, message: onA.message.replace(ALICE, ALICE.toLowerCase()) },
+          { ...onA, data: { ...onA.data, nonce: "otherNonce1" } },
+          { ...onA, data: { ...onA.data, chainId: "not a chain" } },
+          onB
         ])
         expect(kept).toBe(0)
         expect(host.calls).toEqual([`add:${B}`])
@@ -208,7 +213,7 @@ describe("Siwx one-click: servicesSiwx()", () => {
           statement: "Sign in to Shop"
         })
         const onA = signedText(A, { nonce: "anyAccount1234" })
-        expect(yield* (yield* oneClickOf).keep([{ message: onA.message, signature: onA.signature }])).toBe(1)
+        expect(yield* (yield* oneClickOf).keep([onA])).toBe(1)
         const posted = http.to(`/v1/sessions/${encodeURIComponent(`${A}:${ALICE}`)}`).find((r) => r.method === "POST")
         expect(posted?.body).toEqual(onA)
         expect((yield* (yield* Storage).get(Keys.siwxSessions)).map((s) => s.pci)).toEqual(["pci-1"])

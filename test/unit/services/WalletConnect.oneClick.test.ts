@@ -8,9 +8,9 @@ import type { AuthTypes } from "@walletconnect/types"
 import { buildAuthObject, createEncodedRecap, formatMessage, populateAuthPayload } from "@walletconnect/utils"
 import { Result } from "effect"
 import { localChainA, localChainB, localSolana } from "../../../src/domain/networks"
-import { parseSiwxMessage } from "../../../src/domain/siwxMessage"
+import { formatSiwxMessage } from "../../../src/domain/siwxMessage"
 import { EIP155_METHODS, proposalNamespaces } from "../../../src/services/walletconnect/namespaces"
-import { authenticateRequest, type CacaoLike, oneClickChains, signedMessages } from "../../../src/services/walletconnect/oneClick"
+import { authenticateRequest, type CacaoLike, messageDataOf, oneClickChains, signedMessages } from "../../../src/services/walletconnect/oneClick"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 
@@ -33,13 +33,13 @@ describe("authenticateRequest", () => {
   const namespaces = proposalNamespaces({ networks: [localChainA, localChainB] }, localChainA)
   const chains = [localChainA.caipNetworkId, localChainB.caipNetworkId]
 
-  it("carries the site's fields under WalletConnect's names, the session's methods, and the namespaces with their rpcMap", () => {
+  it("carries the site's fields, the times under WalletConnect's names, the session's methods, and the namespaces with their rpcMap", () => {
     const request = authenticateRequest(
       { domain: "shop.test", uri: "https://shop.test", nonce: "abcd1234", statement: "Sign in to Shop", expirationTime: "2030-01-01T00:00:00.000Z" },
       namespaces,
       chains
     )
-    expect(request).toEqual({
+    expect(request).toMatchObject({
       chains,
       domain: "shop.test",
       uri: "https://shop.test",
@@ -47,20 +47,22 @@ describe("authenticateRequest", () => {
       methods: [...EIP155_METHODS],
       statement: "Sign in to Shop",
       exp: "2030-01-01T00:00:00.000Z",
+      nbf: undefined,
       optionalNamespaces: namespaces
     })
     expect(request.optionalNamespaces["eip155"]?.rpcMap[String(localChainA.id)]).toBe(localChainA.rpcUrls.default.http[0])
   })
 
-  it("leaves out what the site did not give (no empty statement, no undefined times)", () => {
+  it("what the site did not give is absent from what goes to the wallet (no empty statement, no times)", () => {
     const request = authenticateRequest({ domain: "shop.test", uri: "https://shop.test", nonce: "abcd1234" }, namespaces, chains)
-    expect(Object.keys(request).sort()).toEqual(["chains", "domain", "methods", "nonce", "optionalNamespaces", "uri"])
+    const sent = JSON.parse(JSON.stringify(request)) as Record<string, unknown>
+    expect(Object.keys(sent).sort()).toEqual(["chains", "domain", "methods", "nonce", "optionalNamespaces", "uri"])
   })
 })
 
 describe("signedMessages", () => {
   /** A wallet's CACAO for ALICE on `chain`, from the payload the dapp's request gives, as WalletKit builds it. */
-  const cacaoOn = (chain: string, signature = "0x5161"): AuthTypes.Cacao => {
+  const cacaoOn = (chain: string, signature = "0x5161", address = ALICE): AuthTypes.Cacao => {
     const request: AuthTypes.PayloadParams = {
       type: "caip122",
       chains: [chain],
@@ -70,21 +72,45 @@ describe("signedMessages", () => {
       version: "1",
       nonce: "abcd1234",
       iat: "2030-01-01T00:00:00.000Z",
+      exp: "2030-01-08T00:00:00.000Z",
       resources: [createEncodedRecap("eip155", "request", ["personal_sign"])]
     }
     const payload = populateAuthPayload({ authPayload: request, chains: [chain], methods: ["personal_sign"] })
-    return buildAuthObject(payload, { t: "eip191", s: signature }, `did:pkh:${chain}:${ALICE}`)
+    return buildAuthObject(payload, { t: "eip191", s: signature }, `did:pkh:${chain}:${address}`)
   }
   const format = (cacao: CacaoLike) => formatMessage(cacao.p as AuthTypes.CacaoPayload, cacao.p.iss)
 
-  it("gives each CACAO's signed text (a sign-in text for its own chain) and signature", () => {
+  it("gives each CACAO's data, signed text and signature: the text WalletConnect formats is exactly the EIP-4361 text of that data", () => {
     const signed = signedMessages([cacaoOn(localChainA.caipNetworkId, "0xaa"), cacaoOn(localChainB.caipNetworkId, "0xbb")], format)
     expect(signed.map((one) => one.signature)).toEqual(["0xaa", "0xbb"])
-    const chains = signed.map((one) => {
-      const data = parseSiwxMessage(one.message)
-      return Result.isSuccess(data) ? data.success.chainId : data.failure
+    expect(signed.map((one) => one.data.chainId)).toEqual([localChainA.caipNetworkId, localChainB.caipNetworkId])
+    expect(signed[0]?.data).toMatchObject({
+      domain: "shop.test",
+      uri: "https://shop.test",
+      version: "1",
+      accountAddress: ALICE,
+      nonce: "abcd1234",
+      issuedAt: "2030-01-01T00:00:00.000Z",
+      expirationTime: "2030-01-08T00:00:00.000Z",
+      statement: "Sign in to Shop I further authorize the stated URI to perform the following actions on my behalf: (1) 'request': 'personal_sign' for 'eip155'."
     })
-    expect(chains).toEqual([localChainA.caipNetworkId, localChainB.caipNetworkId])
+    for (const one of signed) expect(formatSiwxMessage(one.data as Parameters<typeof formatSiwxMessage>[0])).toEqual(Result.succeed(one.message))
+  })
+
+  it("an address written in lower case in iss makes a text that is not EIP-4361 (the site's sign-in will not keep it)", () => {
+    const [lower] = signedMessages([cacaoOn(localChainA.caipNetworkId, "0xaa", ALICE.toLowerCase())], format)
+    const ours = formatSiwxMessage(lower?.data as Parameters<typeof formatSiwxMessage>[0])
+    expect(Result.isSuccess(ours) && ours.success === lower?.message).toBe(false)
+  })
+
+  it("reads iss and aud (else uri); what the payload leaves out or empty (a statement of '') is absent", () => {
+    const cacao: CacaoLike = {
+      p: { iss: "did:pkh:eip155:1:0xabc", domain: "d", aud: "https://d", version: "1", nonce: "n", iat: "t", statement: "" },
+      s: { t: "eip191", s: "0x1" }
+    }
+    expect(messageDataOf(cacao)).toEqual({ domain: "d", uri: "https://d", version: "1", chainId: "eip155:1", accountAddress: "0xabc", nonce: "n", issuedAt: "t" })
+    const { aud: _aud, ...withoutAud } = cacao.p
+    expect(messageDataOf({ ...cacao, p: { ...withoutAud, uri: "https://u" } }).uri).toBe("https://u")
   })
 
   it("leaves out a CACAO whose text cannot be made or that carries no signature; no answer is no messages", () => {
