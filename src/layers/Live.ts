@@ -5,6 +5,7 @@
  */
 import { Effect, Layer, type Scope, Stream, SubscriptionRef } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpClient from "effect/http/HttpClient"
 import type { Alert } from "../domain/alerts"
 import type { ChainNamespace } from "../domain/Caip"
 import type { CaipNetwork } from "../domain/Network"
@@ -32,13 +33,19 @@ export interface EnvironmentOverrides {
 interface AdapterDeps {
   readonly reads: ReadRpc
   readonly tokenOf: (network: CaipNetwork) => TokenOption | undefined
+  /** HTTP, for families whose nodes are read over REST rather than JSON-RPC (bip122's Esplora-style APIs). */
+  readonly http: HttpClient.HttpClient
+  /** A network's own endpoints: the host's `customRpcUrls` for it first, then its RPC URLs. */
+  readonly rpcUrlsOf: (network: CaipNetwork) => ReadonlyArray<string>
 }
 
 // Each family's adapter module (and its chain library) is fetched the first time a wallet of that family is used.
 const ADAPTERS: Partial<Record<ChainNamespace, (deps: AdapterDeps) => Promise<ChainAdapter>>> = {
   eip155: (deps) => import("../services/eip155/Eip155Adapter").then((m) => m.makeEip155Adapter(deps)),
   solana: (deps) => import("../services/solana/SolanaAdapter").then((m) => m.makeSolanaAdapter(deps)),
-  polkadot: () => import("../services/polkadot/PolkadotAdapter").then((m) => m.makePolkadotAdapter())
+  polkadot: () => import("../services/polkadot/PolkadotAdapter").then((m) => m.makePolkadotAdapter()),
+  bip122: (deps) =>
+    import("../services/bip122/BitcoinAdapter").then((m) => m.makeBitcoinAdapter({ http: deps.http, apiUrlsOf: deps.rpcUrlsOf }))
 }
 
 /** The adapters of the configured families, reading through the RPC transport. */
@@ -46,10 +53,14 @@ const familyAdapters = Effect.gen(function* () {
   const config = yield* Config
   const transport = yield* RpcTransport
   const reads: ReadRpc = (network, method, params) => transport.request(network, { method, params })
+  const http = yield* HttpClient.HttpClient
+  const rpcUrlsOf = (network: CaipNetwork) => [
+    ...new Set([...(config.customRpcUrls?.[network.caipNetworkId] ?? []).map((entry) => entry.url), ...network.rpcUrls.default.http])
+  ]
   return namespacesOf(config).flatMap((namespace) => {
     const load = ADAPTERS[namespace]
     const tokenOf = (network: CaipNetwork) => config.tokens?.[network.caipNetworkId]
-    return load === undefined ? [] : [lazyAdapter(namespace, () => load({ reads, tokenOf }))]
+    return load === undefined ? [] : [lazyAdapter(namespace, () => load({ reads, tokenOf, http, rpcUrlsOf }))]
   })
 })
 
@@ -154,7 +165,7 @@ export const liveLayer = (
   ).pipe(Layer.provide(walletConnect), Layer.provide(config))
   const adapters = (
     overrides.adapters !== undefined ? ChainAdapters.layer(overrides.adapters) : ChainAdapters.layerFrom(familyAdapters)
-  ).pipe(Layer.provide(transport), Layer.provide(config))
+  ).pipe(Layer.provide(transport), Layer.provide(config), Layer.provide(FetchHttpClient.layer))
   return startAfterPaintUnlessRestoring(
     Layer.mergeAll(walletConnectAlertsLayer, walletConnectSignInLayer).pipe(
       Layer.provideMerge(

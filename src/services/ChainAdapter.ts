@@ -63,6 +63,14 @@ export interface SendRequests {
     /** An SPL mint: sends `value` of it, creating the receiver's token account when it has none. */
     readonly token?: string | undefined
   }
+  readonly bip122: {
+    /** A Bitcoin address of the network. */
+    readonly to: string
+    /** Satoshis. */
+    readonly value: bigint
+    /** Bitcoin has no tokens: always absent. */
+    readonly token?: undefined
+  }
 }
 
 /** A family that can send. */
