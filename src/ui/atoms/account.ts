@@ -9,7 +9,8 @@ import { Effect, Stream } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
 import type { Balance, Profile } from "../../domain/Account"
-import { type CaipAddress, type ChainNamespace, caipNetworkIdOfAddress } from "../../domain/Caip"
+import { type CaipAddress, type ChainNamespace, caipNetworkIdOfAddress, isChainNamespace } from "../../domain/Caip"
+import { type FamilyFeature, familySupports } from "../../domain/familyFeatures"
 import type { Nft, Transaction } from "../../domain/Portfolio"
 import { withPending } from "../../domain/portfolioView"
 import type { NftsUnavailable, TransactionsUnavailable } from "../../services/BlockchainApi"
@@ -34,21 +35,32 @@ const accountPartOf = (caipAddress: CaipAddress): string => caipAddress.slice(ca
 /** How many times the Portfolio said balances are out of date. */
 const portfolioRevisionAtom = stateAtom(Effect.map(Portfolio, (portfolio) => portfolio.revision))
 
-/** Token balances of the account in front (cached 30 s); empty when nothing is connected. */
+/** Whether the product offers `feature` for the family of a CAIP-10 address (spec 9: the service's families only). */
+const offers = (caipAddress: CaipAddress, feature: FamilyFeature): boolean => {
+  const namespace = caipAddress.slice(0, caipAddress.indexOf(":"))
+  return isChainNamespace(namespace) && familySupports(namespace, feature)
+}
+
+/** Token balances of the account in front (cached 30 s); empty when nothing is connected or its family has none. */
 export const accountTokenBalancesAtom = Atom.withServerValueInitial(
   walletRuntimeAtom.atom((get) => {
     const caipAddress = get(activeCaipAddressAtom)
     get(portfolioRevisionAtom)
-    return caipAddress === undefined ? Effect.succeed([]) : Effect.flatMap(Portfolio, (portfolio) => portfolio.tokenBalances(caipAddress))
+    return caipAddress === undefined || !offers(caipAddress, "tokens")
+      ? Effect.succeed([])
+      : Effect.flatMap(Portfolio, (portfolio) => portfolio.tokenBalances(caipAddress))
   })
 )
 
-/** Native balance of the account in front (cached 30 s); `undefined` when nothing is connected. */
+/**
+ * Native balance of the account in front (cached 30 s); `undefined` when nothing is connected or its family has no
+ * balances (the service is not asked: the view says so instead).
+ */
 export const accountBalanceAtom = Atom.withServerValueInitial(
   walletRuntimeAtom.atom((get) => {
     const caipAddress = get(activeCaipAddressAtom)
     get(portfolioRevisionAtom)
-    return caipAddress === undefined
+    return caipAddress === undefined || !offers(caipAddress, "balance")
       ? Effect.succeed<Balance | undefined>(undefined)
       : Effect.flatMap(Portfolio, (portfolio) => portfolio.nativeBalance(caipAddress))
   })
@@ -62,7 +74,9 @@ export const accountIdentityAtom = Atom.withServerValueInitial(
   walletRuntimeAtom.atom((get) => {
     const caipAddress = get(activeCaipAddressAtom)
     get(namesRevisionAtom)
-    const address = caipAddress === undefined ? undefined : accountPartOf(caipAddress)
+    // The service knows eip155 and solana accounts (spec 9): another family's account is not looked up.
+    const known = caipAddress !== undefined && (offers(caipAddress, "names") || offers(caipAddress, "tokens"))
+    const address = caipAddress === undefined || !known ? undefined : accountPartOf(caipAddress)
     return address === undefined
       ? Effect.succeed<Profile>({ profileName: null, profileImage: null })
       : Effect.flatMap(Portfolio, (portfolio) => portfolio.identity(address))

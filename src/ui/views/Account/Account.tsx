@@ -3,7 +3,8 @@
  * offered "Choose a name"), address (4…6 characters, with a copy button and a link to the explorer), native balance
  * (3 decimals) from the blockchain service, the wallet features the host has on (in the spec's order: onramp, swaps,
  * receive, send — those that exist), the network (to switch), the Tokens/NFTs/Activity tabs (the Tokens tab heads its
- * list with the USD total), and disconnect.
+ * list with the USD total), and disconnect. A family the product offers no balances or portfolio for (spec 9:
+ * bip122, polkadot) shows a sentence saying what is not available instead of a balance and the tabs.
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useEffect } from "react"
@@ -11,6 +12,7 @@ import type { Balance as BalanceValue } from "../../../domain/Account"
 import type { WalletFeature } from "../../../domain/constants"
 import { truncateAddress } from "../../../domain/format"
 import { accountFeatures, explorerAddressUrl, explorerHost } from "../../../domain/accountFeatures"
+import { familySupports, unavailableFeaturesText } from "../../../domain/familyFeatures"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
 import { activeAccountAtom, disconnectFn } from "../../atoms/connection"
@@ -102,6 +104,10 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const explorerHref = account.namespace === undefined ? undefined : explorerAddressUrl(explorerUrl, account.namespace, address)
   const features = account.namespace === undefined ? [] : accountFeatures(options.features, account.namespace)
   const runFeature = (feature: WalletFeature) => (feature === "send" ? openSend({}) : push({ view: "Receive" }))
+  // What the family has no balances, tokens or activity for is said in words, never as a '0.00' that looks like one.
+  const offersBalance = account.namespace === undefined || familySupports(account.namespace, "balance")
+  const offersPortfolio = account.namespace === undefined || familySupports(account.namespace, "tokens")
+  const unavailable = account.namespace === undefined ? undefined : unavailableFeaturesText(account.namespace)
   return (
     <>
       <div className={styles.profile}>
@@ -118,7 +124,12 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
             Choose a name
           </button>
         )}
-        <Balance result={balance} />
+        {offersBalance && <Balance result={balance} />}
+        {!offersBalance && unavailable !== undefined && (
+          <p className={styles.balanceUnavailable} data-testid="unavailable-features">
+            {unavailable}
+          </p>
+        )}
         {explorerHref !== undefined && explorerUrl !== undefined && (
           <a className={styles.explorer} href={explorerHref} target="_blank" rel="noopener noreferrer">
             View on {explorerHost(explorerUrl)}
@@ -144,7 +155,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
           onClick={() => push({ view: "Networks" })}
         />
       )}
-      <AccountTabs />
+      {offersPortfolio && <AccountTabs />}
       {disconnect.status._tag === "Failed" && (
         <Notice variant="error" title={disconnect.status.error.heading}>
           {disconnect.status.error.message}

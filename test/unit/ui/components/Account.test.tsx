@@ -2,7 +2,7 @@
 import { act, cleanup, screen, within } from "@testing-library/react"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { localChainA } from "../../../../src/domain/networks"
+import { localChainA, westend } from "../../../../src/domain/networks"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { Connection } from "../../../../src/services/Connection"
 import { Modal } from "../../../../src/services/Modal"
@@ -71,5 +71,35 @@ describe("Account", () => {
     expect(await within(account).findByRole("heading", { name: ALICE_SHORT })).toBeTruthy()
     expect(await within(account).findAllByText("Token Balance Unavailable")).not.toHaveLength(0)
     expect(within(account).queryByText(/ETH/)).toBeNull()
+  })
+})
+
+describe("Account of a family without balances (Polkadot)", () => {
+  const POLKADOT_ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
+
+  it("shows the address and the network, says what is not available, and asks the blockchain service nothing", async () => {
+    // A service that would answer a balance for anyone: the view must not show one for a Polkadot account.
+    const http = makeFakeHttp((request): FakeAnswer => {
+      if (request.url.pathname.endsWith("/v1/supported-chains")) return { status: 200, json: { http: [`polkadot:${westend.id}`], ws: [] } }
+      return { status: 200, json: { balances: [{ name: "Westend", symbol: "WND", chainId: `polkadot:${westend.id}`, price: 0, quantity: { decimals: "12", numeric: "0" }, iconUrl: "" }] } }
+    })
+    const wallet = testWallet({ id: "polkadot-wallet", name: "Polkadot Wallet", families: { polkadot: { accounts: [{ address: POLKADOT_ALICE, type: "eoa" }], chainId: westend.id } } })
+    runtime = runtimeFor(wallet, { http: http.layer, options: { networks: [westend] } })
+    renderHost(runtime)
+    const open = runtime
+    await act(async () => {
+      await open.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: "polkadot-wallet", networks: [westend] })))
+      await open.run(Effect.flatMap(Modal, (m) => m.open()))
+    })
+    const account = await findView("Account")
+    expect(await within(account).findByRole("heading", { name: "5Grw…GKutQY" })).toBeTruthy()
+    expect(within(account).getByRole("button", { name: /Westend/ })).toBeTruthy()
+    expect(within(account).getByTestId("unavailable-features").textContent).toBe(
+      "Balances, tokens, NFTs, activity, names and sending are not available for Polkadot accounts."
+    )
+    expect(within(account).queryByText(/0\.00|WND/)).toBeNull()
+    expect(within(account).queryByRole("tablist")).toBeNull()
+    expect(within(account).queryByRole("button", { name: "Send" })).toBeNull()
+    expect(http.requests.filter((request) => /\/v1\/(account|identity|profile)\//.test(request.url.pathname))).toEqual([])
   })
 })
