@@ -7,6 +7,7 @@ import {
   localSolana,
   parseUnits,
   servicesSiwx,
+  westend,
   withDefaultRpcUrls
 } from "wallet-runtime"
 import {
@@ -42,7 +43,10 @@ const networksOf = (stack: DemoStack) => [
   }),
   ...(stack.solana !== null && stack.solana.caipNetworkId === localSolana.caipNetworkId
     ? [withExplorer(withDefaultRpcUrls(localSolana, { http: [stack.solana.rpcUrl] }), stack)]
-    : [])
+    : []),
+  // The stack runs no Polkadot node: Westend is listed for connecting and signing, which need no chain, and nothing
+  // reads it (balances are eip155/solana only), so its endpoint is the stack's RPC proxy, never Westend's public node.
+  withDefaultRpcUrls(westend, { http: [stack.rpcProxyUrl] })
 ]
 
 /** The demo host app: a header with the wallet buttons, and what a dapp does with a connected wallet. */
@@ -199,6 +203,9 @@ function SignIn() {
 
 const FAMILY: Readonly<Record<string, string>> = { eip155: "EVM", solana: "Solana", bip122: "Bitcoin", polkadot: "Polkadot" }
 
+// A family without balances (Polkadot) says so: that is not an error of the page.
+const isUnavailable = (error: Error): boolean => (error as { readonly _tag?: unknown })._tag === "FeatureUnavailable"
+
 function Balances() {
   const { isConnected, namespace } = useAccount()
   const { network } = useNetwork()
@@ -214,7 +221,7 @@ function Balances() {
       )}
       <output data-testid="balances" aria-live="polite" style={css.output}>
         {balances.status === "pending" && "Reading…"}
-        {balances.status === "error" && `Error: ${balances.error.message}`}
+        {balances.status === "error" && (isUnavailable(balances.error) ? balances.error.message : `Error: ${balances.error.message}`)}
         {balances.status === "success" && (
           <ul style={css.list}>
             {balances.data.map((balance) => (

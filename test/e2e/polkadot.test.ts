@@ -1,0 +1,134 @@
+/**
+ * Polkadot in the demo, in a real Chromium: the injected Polkadot test wallet (a `window.injectedWeb3` extension,
+ * @polkadot/keyring dev accounts in Node) is listed, connects on the demo's Westend entry (no Polkadot node runs
+ * locally, and nothing reads one), the Account view says what is not available instead of a balance, a message is
+ * signed and verified in Node for sr25519 and, after the visitor picks that account in the wallet, ed25519; a refusal
+ * is said in the visitor's words; the Networks view lists the Polkadot family with its mark; nothing leaves the
+ * machine.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { u8aWrapBytes } from "@polkadot/util"
+import { ed25519Verify, signatureVerify, sr25519Verify } from "@polkadot/util-crypto"
+import type { Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { DevstackInfo } from "../../devstack/main"
+import type { Started } from "../../devstack/lib/Started"
+import type { PolkadotTestWallet } from "../../devstack/wallet/polkadot/testWallet"
+import { truncateAddress } from "../../src/domain/format"
+import { type Browser, isLoopback, launchBrowser } from "./support/browser"
+import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
+import { installInjectedPolkadotWallet } from "./support/injectedPolkadotWallet"
+
+let stack: Started<DevstackInfo>
+let demo: Started<{ readonly url: string }>
+let outDir: string
+
+const dialog = (page: Page) => page.getByRole("dialog")
+const networkButton = (page: Page) => page.getByRole("button", { name: /^Network: / })
+const accountButton = (page: Page, address: string) => page.getByRole("button", { name: new RegExp(truncateAddress(address).replace(/[.]/g, "\\.")) })
+const MESSAGE = "Hello from the Wallet Runtime demo"
+const UNAVAILABLE = "Balances, tokens, NFTs, activity, names and sending are not available for Polkadot accounts."
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), "wr-demo-dot-"))
+  const [started] = await Promise.all([startDemoStack(), buildDemo(outDir)])
+  stack = started
+  demo = await serveDemo(outDir, stack.info)
+})
+
+afterAll(async () => {
+  await demo?.stop()
+  await stack?.stop()
+  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
+})
+
+describe("a Polkadot wallet in the demo", () => {
+  let browser: Browser
+  let page: Page
+  let wallet: PolkadotTestWallet
+
+  beforeAll(async () => {
+    browser = await launchBrowser()
+    wallet = await installInjectedPolkadotWallet(browser.context)
+    page = browser.page
+    await page.goto(demo.info.url)
+  })
+  afterAll(async () => browser?.close())
+
+  it("is listed by its name and connects on Westend: the extension is asked with the host's name", async () => {
+    await page.getByRole("button", { name: "Connect wallet" }).click()
+    await dialog(page).getByRole("button", { name: /Polkadot Test Wallet/ }).click()
+    await expect.poll(() => dialog(page).count()).toBe(0)
+    await accountButton(page, wallet.address()).waitFor()
+    await expect.poll(() => networkButton(page).getAttribute("aria-label")).toContain("Westend")
+    expect(wallet.requests.slice(0, 2)).toEqual(["enable", "accounts"])
+    expect(wallet.appNames[0]).toBe("Wallet Runtime demo")
+  })
+
+  it("the Account view shows the address and the network, and says what is not available instead of a balance", async () => {
+    await accountButton(page, wallet.address()).click()
+    const account = dialog(page)
+    await account.getByText(UNAVAILABLE).waitFor()
+    expect(await account.getByRole("heading", { name: truncateAddress(wallet.address()) }).count()).toBe(1)
+    expect(await account.getByRole("button", { name: /Westend/ }).count()).toBe(1)
+    expect(await account.getByText(/0\.00|WND/).count()).toBe(0)
+    expect(await account.getByRole("tablist").count()).toBe(0)
+    await page.keyboard.press("Escape")
+    await expect.poll(() => dialog(page).count()).toBe(0)
+    // The page's own balances card says it too, without calling it an error.
+    await expect.poll(() => page.getByTestId("balances").textContent()).toBe(
+      "Balances are not available for Polkadot accounts: this site does not read the Polkadot chain."
+    )
+  })
+
+  it("signs a message with the sr25519 account: the signature verifies over <Bytes>message</Bytes>", async () => {
+    await page.getByRole("button", { name: "Sign message" }).click()
+    const output = page.getByTestId("signature")
+    await expect.poll(() => output.textContent()).toMatch(/^0x[0-9a-f]{128}$/)
+    const signature = (await output.textContent()) ?? ""
+    const alice = wallet.pairs[0]!
+    expect(sr25519Verify(u8aWrapBytes(MESSAGE), signature, alice.publicKey)).toBe(true)
+    expect(sr25519Verify(MESSAGE, signature, alice.publicKey)).toBe(false)
+    const checked = signatureVerify(MESSAGE, signature, alice.address)
+    expect([checked.isValid, checked.crypto]).toEqual([true, "sr25519"])
+  })
+
+  it("the visitor picks the ed25519 account in the wallet: the page follows, and its signature verifies", async () => {
+    const charlie = wallet.pairs[2]!
+    wallet.selectAccount(2)
+    await accountButton(page, charlie.address).waitFor()
+    await page.getByRole("button", { name: "Sign message" }).click()
+    const output = page.getByTestId("signature")
+    await expect.poll(async () => {
+      const text = (await output.textContent()) ?? ""
+      return /^0x[0-9a-f]{128}$/.test(text) && ed25519Verify(u8aWrapBytes(MESSAGE), text, charlie.publicKey)
+    }).toBe(true)
+    const checked = signatureVerify(MESSAGE, (await output.textContent()) ?? "", charlie.address)
+    expect([checked.isValid, checked.crypto]).toEqual([true, "ed25519"])
+  })
+
+  it("a refused signature says so in the visitor's words", async () => {
+    wallet.setApproval("reject")
+    try {
+      await page.getByRole("button", { name: "Sign message" }).click()
+      await expect.poll(() => page.getByTestId("signature").textContent()).toBe("Error: User rejected the request.")
+    } finally {
+      wallet.setApproval("approve")
+    }
+  })
+
+  it("the Networks view lists the Polkadot family beside the others, Westend drawn with the family's mark", async () => {
+    await networkButton(page).click()
+    await dialog(page).getByRole("heading", { name: "Polkadot" }).waitFor()
+    await dialog(page).getByRole("heading", { name: "EVM" }).waitFor()
+    const westend = dialog(page).getByRole("button", { name: /Westend/ })
+    expect(await westend.locator('svg[data-family="polkadot"]').count()).toBe(1)
+    await page.keyboard.press("Escape")
+  })
+
+  it("never reached any address off this machine", () => {
+    expect(browser.requests.filter((url) => !isLoopback(url))).toEqual([])
+  })
+})
