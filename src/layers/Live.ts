@@ -96,6 +96,22 @@ const polkadotSource = (options: HostOptions): Effect.Effect<ConnectorSource, ne
     return connectors
   })
 
+/**
+ * The page's Bitcoin wallets (Wallet Standard `bitcoin:` features, sats-connect providers): their discovery is
+ * fetched only for hosts that configure bip122, beside the start; the host's default account type goes first.
+ */
+const bitcoinSource = (options: HostOptions): Effect.Effect<ConnectorSource, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const connectors = yield* SubscriptionRef.make<ReadonlyArray<Connector>>([])
+    yield* Effect.tryPromise(() => import("../services/connectors/bitcoin")).pipe(
+      Effect.flatMap((module) => module.browserBitcoinSource({ accountType: options.defaultAccountTypes.bip122 })),
+      Effect.flatMap((source) => SubscriptionRef.changes(source).pipe(Stream.runForEach((list) => SubscriptionRef.set(connectors, list)))),
+      Effect.catch((error) => Effect.logWarning(`Bitcoin wallets cannot be listed: ${String(error)}`)),
+      Effect.forkScoped
+    )
+    return connectors
+  })
+
 /** The page's wallets for the configured families, WalletConnect first (spec point 9 orders connectors). */
 const connectorSources = (options: HostOptions) => {
   const families = namespacesOf(options)
@@ -106,7 +122,8 @@ const connectorSources = (options: HostOptions) => {
     walletConnect,
     ...(families.includes("eip155") ? [browserEip155Source({ enableEIP6963: options.enableEIP6963 })] : []),
     ...(families.includes("solana") ? [solanaSource] : []),
-    ...(families.includes("polkadot") ? [polkadotSource(options)] : [])
+    ...(families.includes("polkadot") ? [polkadotSource(options)] : []),
+    ...(families.includes("bip122") ? [bitcoinSource(options)] : [])
   ]
   return sources
 }
