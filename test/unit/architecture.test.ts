@@ -129,5 +129,9 @@ describe("architecture", () => {
     )
     expect(staticImports).toEqual([])
     expect(importsOf("layers/Live.ts")).toContain("services/polkadot/PolkadotAdapter.ts")
+    // Listing Polkadot wallets needs no SS58 codec: it comes with the first connect.
+    const discovery = readFileSync(join(SRC, "services/connectors/injectedWeb3.ts"), "utf8")
+    expect(discovery).not.toMatch(/(?:^|\n)\s*import\s(?!type\s)[^"']*?from\s+["']\.\.\/polkadot\/(ss58|accounts)["']/)
+    expect(importsOf("services/connectors/injectedWeb3.ts")).toContain("services/polkadot/accounts.ts")
   })
 })

@@ -3,20 +3,19 @@
  * protocol that polkadot-js, Talisman, SubWallet and the others speak): each extension is one connector, named and
  * drawn as the wallet it is. Connecting asks the extension to `enable(appName)` (bounded in time), reads its accounts
  * with their key types and hands the polkadot adapter a PolkadotProvider over its `signer`. Finding them loads no
- * chain library and sends nothing over the network.
+ * chain library and sends nothing over the network; the SS58 codec (with blake2b) comes with the first connect.
  *
  * `injectedWeb3` is any script's to write: every read of it goes through a Schema or a guard, so an entry that
  * throws when read, a promise that never settles, or accounts that make no sense are ignored (and reported once),
  * never a crash or a wait without end.
  */
 import { Duration, Effect, Exit, Queue, Schema, type Scope, Stream, SubscriptionRef } from "effect"
-import type { Account } from "../../domain/Account"
 import { SomethingWentWrong } from "../../domain/errors"
 import type { CaipNetwork } from "../../domain/Network"
 import type { ConnectorInfo } from "../../domain/Wallet"
 import { generatedIcon } from "../generatedIcon"
-import { fromPolkadotWalletError, isPolkadotKeyType, type PolkadotKeyType, type PolkadotProvider } from "../polkadot/provider"
-import { decodeSs58, encodeSs58, ss58PrefixOf } from "../polkadot/ss58"
+import { fromPolkadotWalletError, type PolkadotKeyType, type PolkadotProvider } from "../polkadot/provider"
+import type { PolkadotAccount } from "../polkadot/accounts"
 import { withinWalletAnswerTime } from "../walletAnswer"
 import type { Connector, FamilySession, WalletEvent } from "./Connector"
 import type { ConnectorSource } from "./Connectors"
@@ -46,8 +45,6 @@ const nameOfKey = (key: string): string =>
 
 /** The most extensions listed: a script defining more is ignored past this, and reported. */
 const MAX_EXTENSIONS = 50
-/** The most accounts read from one answer: a wallet holding more shows its first ones. */
-const MAX_ACCOUNTS = 100
 /** A restore asks an extension that authorised the site before: it answers at once, or the site is not restored. */
 export const RESTORE_ENABLE_MS = 3_000
 /** How long an enabled extension may take to list its accounts (no prompt: it only reads them). */
@@ -56,7 +53,6 @@ export const ACCOUNTS_ANSWER_MS = 10_000
 export const LATE_INJECTION_READS_MS: ReadonlyArray<number> = [500, 2_000]
 
 const Fn = Schema.declare((value: unknown): value is (...args: ReadonlyArray<unknown>) => unknown => typeof value === "function")
-const Text = (maxLength: number) => Schema.String.pipe(Schema.check(Schema.isNonEmpty(), Schema.isMaxLength(maxLength)))
 
 /** An `injectedWeb3` entry: `enable` is all the protocol needs (`version` is informative). */
 const Extension = Schema.Struct({ enable: Fn, version: Schema.optionalKey(Schema.Unknown) })
@@ -67,14 +63,6 @@ const Enabled = Schema.Struct({
   signer: Schema.Struct({ signRaw: Schema.optionalKey(Fn), signPayload: Schema.optionalKey(Fn) })
 })
 
-/** An account as an extension lists it (`InjectedAccount`). */
-const InjectedAccount = Schema.Struct({
-  address: Text(64),
-  type: Schema.optionalKey(Schema.Unknown),
-  genesisHash: Schema.optionalKey(Schema.Unknown)
-})
-
-const AnyList = Schema.Array(Schema.Unknown)
 
 /** Reads `read()` once, through `schema`: a value that throws when read, or does not decode, is `undefined`. */
 const readSafely = <S extends Schema.Codec<unknown>>(schema: S, read: () => unknown): S["Type"] | undefined => {
@@ -86,47 +74,18 @@ const readSafely = <S extends Schema.Codec<unknown>>(schema: S, read: () => unkn
   }
 }
 
-/** A Polkadot account the wallet gave: its account id (the address in any format), key type and where it may be used. */
-export interface PolkadotAccount {
-  readonly accountId: Uint8Array
-  readonly keyType: PolkadotKeyType | undefined
-  /** The chain it is restricted to (`0x` + genesis hash), when the wallet restricts it. */
-  readonly genesisHash: string | undefined
-}
+/** The SS58 codec and the account rules, fetched with the first connect (discovery lists wallets without them). */
+type AccountsCodec = typeof import("../polkadot/accounts")
 
-const hexOf = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
-
-/**
- * The accounts of an extension's answer or subscription: SS58 addresses with a valid checksum, with their key
- * type; `undefined` when the answer is not a list. Entries that make no sense (not an account, a bad checksum, an
- * Ethereum-style address) are left out and counted.
- */
-export const polkadotAccountsOf = (value: unknown): { readonly accounts: ReadonlyArray<PolkadotAccount>; readonly dropped: number } | undefined => {
-  const list = readSafely(AnyList, () => value)
-  if (list === undefined) return undefined
-  const accounts: Array<PolkadotAccount> = []
-  let dropped = 0
-  for (const entry of list.slice(0, MAX_ACCOUNTS)) {
-    const account = readSafely(InjectedAccount, () => entry)
-    const decoded = account === undefined ? undefined : decodeSs58(account.address)
-    if (account === undefined || decoded === undefined || typeof decoded === "string") {
-      dropped += 1
-      continue
-    }
-    const genesisHash = typeof account.genesisHash === "string" && /^0x[0-9a-fA-F]{64}$/.test(account.genesisHash) ? account.genesisHash.toLowerCase() : undefined
-    accounts.push({ accountId: decoded.accountId, keyType: isPolkadotKeyType(account.type) ? account.type : undefined, genesisHash })
-  }
-  return { accounts, dropped }
-}
-
-/** The accounts usable on `network`, in its address format: those restricted to another chain are left out. */
-export const accountsOn = (accounts: ReadonlyArray<PolkadotAccount>, network: Pick<CaipNetwork, "id">): ReadonlyArray<Account> => {
-  const prefix = ss58PrefixOf(network)
-  const reference = String(network.id)
-  return accounts
-    .filter((account) => account.genesisHash === undefined || account.genesisHash.slice(2, 34) === reference)
-    .map((account) => ({ address: encodeSs58(account.accountId, prefix), type: "eoa" as const }))
-}
+let accountsCodec: Promise<AccountsCodec> | undefined
+const loadAccountsCodec = Effect.tryPromise({
+  try: () =>
+    (accountsCodec ??= import("../polkadot/accounts").catch((error: unknown) => {
+      accountsCodec = undefined
+      throw error
+    })),
+  catch: (error) => new SomethingWentWrong({ reason: `The Polkadot account code could not be loaded: ${error instanceof Error ? error.message : String(error)}` })
+})
 
 /** What an extension's `enable` gave: the objects its methods are called on, and the methods read once. */
 interface EnabledExtension {
@@ -138,7 +97,12 @@ interface EnabledExtension {
 /** The key type of each account the extension gave, by account id. */
 type KeyTypes = Map<string, PolkadotKeyType | undefined>
 
-const providerOf = (enabled: EnabledExtension, keyTypes: KeyTypes, onNetwork: (network: Pick<CaipNetwork, "id">) => void): PolkadotProvider => {
+const providerOf = (
+  enabled: EnabledExtension,
+  codec: AccountsCodec,
+  keyTypes: KeyTypes,
+  onNetwork: (network: Pick<CaipNetwork, "id">) => void
+): PolkadotProvider => {
   const { signRaw, signPayload } = enabled.methods.signer
   const call = (method: (...args: ReadonlyArray<unknown>) => unknown, input: unknown) =>
     // The signer's methods may rely on `this`; a synchronous throw becomes a rejection like any other refusal.
@@ -151,8 +115,8 @@ const providerOf = (enabled: EnabledExtension, keyTypes: KeyTypes, onNetwork: (n
     })
   return {
     keyTypeOf: (address) => {
-      const decoded = decodeSs58(address)
-      return typeof decoded === "string" ? undefined : keyTypes.get(hexOf(decoded.accountId))
+      const id = codec.accountIdHexOf(address)
+      return id === undefined ? undefined : keyTypes.get(id)
     },
     signRaw: signRaw === undefined ? undefined : (input) => call(signRaw, input),
     signPayload: signPayload === undefined ? undefined : (payload) => call(signPayload, payload),
@@ -196,6 +160,7 @@ export const makeInjectedWeb3Connector = (source: string, extension: typeof Exte
   // accounts it gave. Events follow it.
   interface Live {
     readonly enabled: EnabledExtension
+    readonly codec: AccountsCodec
     readonly network: Pick<CaipNetwork, "id">
     readonly accounts: ReadonlyArray<PolkadotAccount>
     /** The accounts are said as an event (the network changed); at connect they are the session's own. */
@@ -207,7 +172,7 @@ export const makeInjectedWeb3Connector = (source: string, extension: typeof Exte
   const setLive = (next: Live | undefined) => {
     live = next
     keyTypes.clear()
-    for (const account of next?.accounts ?? []) keyTypes.set(hexOf(account.accountId), account.keyType)
+    for (const account of next?.accounts ?? []) keyTypes.set(next!.codec.hexOf(account.accountId), account.keyType)
     Effect.runSync(SubscriptionRef.set(changes, next))
   }
 
@@ -229,14 +194,14 @@ export const makeInjectedWeb3Connector = (source: string, extension: typeof Exte
       return { ...parts, methods } satisfies EnabledExtension
     })
 
-  const readAccounts = (enabled: EnabledExtension) =>
+  const readAccounts = (enabled: EnabledExtension, codec: AccountsCodec) =>
     ask(enabled.accounts, enabled.methods.accounts.get).pipe(
       Effect.timeoutOrElse({
         duration: Duration.millis(ACCOUNTS_ANSWER_MS),
         orElse: () => Effect.fail(new SomethingWentWrong({ reason: `${name} did not list its accounts` }))
       }),
       Effect.flatMap((value) => {
-        const read = polkadotAccountsOf(value)
+        const read = codec.polkadotAccountsOf(value)
         if (read === undefined) return Effect.fail(new SomethingWentWrong({ reason: `${name} listed its accounts in a form that is not a list` }))
         return Effect.as(read.dropped > 0 ? Effect.logWarning(`injectedWeb3: ${name} listed ${read.dropped} account(s) that are not Polkadot addresses: left out`) : Effect.void, read.accounts)
       })
@@ -246,19 +211,19 @@ export const makeInjectedWeb3Connector = (source: string, extension: typeof Exte
     Effect.gen(function* () {
       const network = networks.find((n) => n.chainNamespace === "polkadot")
       if (network === undefined) return []
-      const enabled = yield* enable(bound)
-      const accounts = yield* readAccounts(enabled)
-      const usable = accountsOn(accounts, network)
+      const [enabled, codec] = yield* Effect.all([enable(bound), loadAccountsCodec], { concurrency: 2 })
+      const accounts = yield* readAccounts(enabled, codec)
+      const usable = codec.accountsOn(accounts, network)
       if (usable.length === 0) {
         if (bound === "restore") return []
         return yield* new SomethingWentWrong({ reason: `${name} gave no account for ${network.name}` })
       }
-      setLive({ enabled, network, accounts, announce: false })
+      setLive({ enabled, codec, network, accounts, announce: false })
       const onNetwork = (next: Pick<CaipNetwork, "id">) => {
         if (live !== undefined && live.enabled === enabled && String(live.network.id) !== String(next.id)) setLive({ ...live, network: next, announce: true })
       }
       // A Polkadot wallet has no chain of its own: it is used on the network the visitor is on.
-      const session: FamilySession = { accounts: usable, chainId: network.id, provider: { namespace: "polkadot", provider: providerOf(enabled, keyTypes, onNetwork) } }
+      const session: FamilySession = { accounts: usable, chainId: network.id, provider: { namespace: "polkadot", provider: providerOf(enabled, codec, keyTypes, onNetwork) } }
       return [session]
     })
 
@@ -266,7 +231,7 @@ export const makeInjectedWeb3Connector = (source: string, extension: typeof Exte
   // when the visitor moves to another Polkadot network.
   const eventsOf = (current: Live): Stream.Stream<WalletEvent> => {
     const said: Stream.Stream<WalletEvent> = current.announce
-      ? Stream.make({ _tag: "AccountsChanged", namespace: "polkadot", accounts: accountsOn(current.accounts, current.network) })
+      ? Stream.make({ _tag: "AccountsChanged", namespace: "polkadot", accounts: current.codec.accountsOn(current.accounts, current.network) })
       : Stream.empty
     const subscribe = current.enabled.methods.accounts.subscribe
     if (subscribe === undefined) return said
@@ -275,12 +240,12 @@ export const makeInjectedWeb3Connector = (source: string, extension: typeof Exte
         Effect.acquireRelease(
           Effect.sync(() => {
             const onAccounts = (value: unknown) => {
-              const read = polkadotAccountsOf(value)
+              const read = current.codec.polkadotAccountsOf(value)
               // A list that makes no sense is not a change of accounts (and not a disconnect).
               if (read === undefined || live === undefined || live.enabled !== current.enabled) return
               live = { ...live, accounts: read.accounts }
-              for (const account of read.accounts) keyTypes.set(hexOf(account.accountId), account.keyType)
-              Queue.offerUnsafe(queue, { _tag: "AccountsChanged", namespace: "polkadot", accounts: accountsOn(read.accounts, live.network) })
+              for (const account of read.accounts) keyTypes.set(current.codec.hexOf(account.accountId), account.keyType)
+              Queue.offerUnsafe(queue, { _tag: "AccountsChanged", namespace: "polkadot", accounts: current.codec.accountsOn(read.accounts, live.network) })
             }
             try {
               const off = subscribe.call(current.enabled.accounts, onAccounts)
