@@ -18,6 +18,10 @@ const LAZY = [
   "src/services/solana/SolanaAdapter.ts",
   "src/services/walletconnect/session.ts",
   "src/services/connectors/walletStandard.ts",
+  "src/services/connectors/injectedWeb3.ts",
+  "src/services/polkadot/PolkadotAdapter.ts",
+  "src/services/polkadot/accounts.ts",
+  "src/services/polkadot/ss58.ts",
   "src/services/walletCatalogFallback.ts",
   "src/ui/views/Connect/Connect.tsx",
   "src/ui/views/Account/Account.tsx"
