@@ -1,0 +1,199 @@
+/**
+ * The Bitcoin test wallet in Node: the devstack's Bitcoin dev keys (a P2WPKH payment address and a P2TR ordinals
+ * address on regtest), BIP-322 message signatures, PSBT signing, and `sendTransfer` that builds and signs a real
+ * transaction from the UTXOs the devstack's regtest node gives it and broadcasts it there; plus a visitor scripted
+ * by the test (approve or refuse each prompt, disconnect the site). Its {@link BitcoinWalletBackend} is what the
+ * Wallet Standard object of `standardWallet.ts` runs over, here in Node or in a page through
+ * `test/e2e/support/injectedBitcoinWallet.ts`. Its keys are public dev keys: never give it a real key.
+ */
+import { hex } from "@scure/base"
+import { p2wpkh, Transaction } from "@scure/btc-signer"
+import type { Wallet } from "@wallet-standard/base"
+import { Result } from "effect"
+import { parseBitcoinAddress } from "../../../src/domain/bitcoinAddress"
+import { selectOutputs } from "../../../src/services/bip122/coinSelection"
+import { signBip322 } from "../../bitcoin/bip322"
+import { type BitcoinDevKey, devBitcoinKey, REGTEST } from "../../bitcoin/keys"
+import {
+  BITCOIN_REGTEST_CHAIN,
+  type BitcoinStandardWalletOptions,
+  type BitcoinWalletAddress,
+  type BitcoinWalletBackend,
+  createBitcoinStandardWallet,
+  WalletStandardError
+} from "./standardWallet"
+
+/** What the scripted visitor answers to a prompt. */
+export type Approval = "approve" | "reject"
+
+/** The prompts, by their feature name. */
+export type BitcoinPromptMethod = "bitcoin:connect" | "bitcoin:signMessage" | "bitcoin:signTransaction" | "bitcoin:sendTransfer"
+
+/** Options of {@link makeBitcoinTestWallet}. */
+export interface BitcoinTestWalletOptions extends BitcoinStandardWalletOptions {
+  /** The regtest node's Esplora-style API (`startBitcoin().info.url`): UTXOs are read and transfers broadcast there. */
+  readonly apiUrl: string
+  /** The dev key set (default 0). */
+  readonly keyIndex?: number
+  /** Decides each prompt; by default every prompt is approved (see also `setApproval`). */
+  readonly approve?: (method: BitcoinPromptMethod) => Approval | Promise<Approval>
+  /** The site is already authorised, as after an earlier visit: a silent connect gives the addresses. */
+  readonly authorised?: boolean
+}
+
+/** The Node test wallet: its backend, its Wallet Standard object, and controls for tests. */
+export interface BitcoinTestWallet {
+  readonly backend: BitcoinWalletBackend
+  readonly wallet: Wallet
+  readonly key: BitcoinDevKey
+  /** Every backend call by feature name, in order. */
+  readonly requests: ReadonlyArray<string>
+  readonly authorised: boolean
+  /** The transactions it broadcast (txids), in order. */
+  readonly sent: ReadonlyArray<string>
+  readonly setApproval: (approval: Approval) => void
+  /** The visitor disconnects the site in the wallet: it hears a `change` with no accounts. */
+  readonly revoke: () => void
+}
+
+const rejected = () => new WalletStandardError(4001, "User rejected the request.")
+const unauthorised = () => new WalletStandardError(4100, "The requested account and/or method has not been authorized by the user.")
+
+/** Makes a Bitcoin test wallet over a dev key set. */
+export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): BitcoinTestWallet => {
+  const key = devBitcoinKey(options.keyIndex ?? 0)
+  const payment = { address: key.paymentAddress, privateKey: hex.decode(key.paymentPrivateKey), script: p2wpkh(hex.decode(key.paymentPublicKey), REGTEST).script }
+  const ordinals = { address: key.ordinalsAddress, privateKey: hex.decode(key.ordinalsPrivateKey), internalKey: hex.decode(key.ordinalsPublicKey) }
+  const addresses: ReadonlyArray<BitcoinWalletAddress> = [
+    { address: key.paymentAddress, publicKey: key.paymentPublicKey, purpose: "payment" },
+    { address: key.ordinalsAddress, publicKey: key.ordinalsPublicKey, purpose: "ordinals" }
+  ]
+  const listeners = new Set<(addresses: ReadonlyArray<BitcoinWalletAddress>) => void>()
+  const requests: Array<string> = []
+  const sent: Array<string> = []
+  let authorised = options.authorised ?? false
+  let approval: Approval = "approve"
+  const api = options.apiUrl.replace(/\/+$/, "")
+
+  const ask = async (method: BitcoinPromptMethod) => {
+    const answer = options.approve !== undefined ? await options.approve(method) : approval
+    if (answer === "reject") throw rejected()
+  }
+  const keyOf = (address: string) => {
+    if (!authorised) throw unauthorised()
+    if (address === payment.address) return payment.privateKey
+    if (address === ordinals.address) return ordinals.privateKey
+    throw new WalletStandardError(4100, `The wallet has no key for ${address}.`)
+  }
+  const served = (chain: string) => {
+    if (chain !== BITCOIN_REGTEST_CHAIN) throw new WalletStandardError(-32602, `The wallet does not serve ${chain}.`)
+  }
+  const getJson = async <A>(path: string): Promise<A> => {
+    const response = await fetch(`${api}${path}`)
+    if (!response.ok) throw new WalletStandardError(-32603, `The node answered ${path} with HTTP ${response.status}: ${await response.text()}`)
+    return (await response.json()) as A
+  }
+
+  const backend: BitcoinWalletBackend = {
+    connect: async (silent) => {
+      requests.push("bitcoin:connect")
+      if (!authorised) {
+        if (silent) return []
+        await ask("bitcoin:connect")
+        authorised = true
+      }
+      return addresses
+    },
+    disconnect: async () => {
+      requests.push("standard:disconnect")
+      authorised = false
+    },
+    signMessage: async (address, message) => {
+      requests.push("bitcoin:signMessage")
+      const privateKey = keyOf(address)
+      await ask("bitcoin:signMessage")
+      return new Uint8Array(Buffer.from(signBip322(address, REGTEST, privateKey, message), "base64"))
+    },
+    signPsbt: async (psbt, inputs, chain) => {
+      requests.push("bitcoin:signTransaction")
+      served(chain)
+      const keys = inputs.map((entry) => ({ ...entry, privateKey: keyOf(entry.address) }))
+      await ask("bitcoin:signTransaction")
+      let tx: Transaction
+      try {
+        tx = Transaction.fromPSBT(psbt)
+      } catch {
+        throw new WalletStandardError(-32602, "The wallet cannot read this PSBT.")
+      }
+      for (const entry of keys) {
+        for (const index of entry.indexes) {
+          // A taproot input of the ordinals address needs its internal key, which the wallet knows.
+          if (entry.address === ordinals.address && tx.getInput(index).tapInternalKey === undefined) {
+            tx.updateInput(index, { tapInternalKey: ordinals.internalKey })
+          }
+          tx.signIdx(entry.privateKey, index, entry.sigHash === undefined ? undefined : [entry.sigHash])
+        }
+      }
+      return tx.toPSBT()
+    },
+    sendTransfer: async (address, recipients, chain) => {
+      requests.push("bitcoin:sendTransfer")
+      served(chain)
+      keyOf(address)
+      if (address !== payment.address) throw new WalletStandardError(-32602, "The wallet sends from its payment address.")
+      const [recipient, ...more] = recipients
+      if (recipient === undefined || more.length > 0) throw new WalletStandardError(-32602, "The wallet sends to one recipient at a time.")
+      const kind = parseBitcoinAddress(recipient.address, "regtest")
+      if (Result.isFailure(kind)) throw new WalletStandardError(-32602, `Not a regtest address: ${kind.failure}`)
+      await ask("bitcoin:sendTransfer")
+      const [utxos, rates] = await Promise.all([
+        getJson<ReadonlyArray<{ txid: string; vout: number; value: number }>>(`/address/${address}/utxo`),
+        getJson<Record<string, number>>("/fee-estimates")
+      ])
+      // Outputs it already spent in a transaction the node has not mined are left out by the node's own answer.
+      const chosen = selectOutputs(
+        utxos.map((utxo) => ({ ...utxo, value: BigInt(utxo.value) })),
+        recipient.amount,
+        rates["3"] ?? 1,
+        "p2wpkh",
+        kind.success.type
+      )
+      if (chosen === undefined) throw new WalletStandardError(-32000, "Insufficient funds for this transfer and its fee.")
+      const tx = new Transaction()
+      for (const input of chosen.inputs) tx.addInput({ txid: input.txid, index: input.vout, witnessUtxo: { script: payment.script, amount: input.value } })
+      tx.addOutputAddress(recipient.address, recipient.amount, REGTEST)
+      if (chosen.change > 0n) tx.addOutput({ script: payment.script, amount: chosen.change })
+      tx.sign(payment.privateKey)
+      tx.finalize()
+      const response = await fetch(`${api}/tx`, { method: "POST", body: tx.hex })
+      const text = await response.text()
+      if (!response.ok) throw new WalletStandardError(-32003, `The node refused the transaction: ${text}`)
+      sent.push(text)
+      return text
+    },
+    onAccountsChanged: (listener) => {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    }
+  }
+
+  return {
+    backend,
+    wallet: createBitcoinStandardWallet(backend, options),
+    key,
+    requests,
+    get authorised() {
+      return authorised
+    },
+    sent,
+    setApproval: (next) => {
+      approval = next
+    },
+    revoke: () => {
+      authorised = false
+      for (const listener of [...listeners]) listener([])
+    }
+  }
+}
