@@ -11,7 +11,7 @@ import type { KeyringPair } from "@polkadot/keyring/types"
 import { bnToU8a, compactToU8a, hexToBn, hexToU8a, u8aConcat, u8aEq, u8aToHex, u8aWrapBytes } from "@polkadot/util"
 import { blake2AsU8a, cryptoWaitReady, decodeAddress } from "@polkadot/util-crypto"
 import {
-  createInjectedExtension,
+  createInjectedWeb3Extension,
   type InjectedAccount,
   type InjectedExtension,
   type PolkadotWalletBackend,
@@ -208,7 +208,7 @@ export const makePolkadotTestWallet = (options: PolkadotTestWalletOptions = {}):
 
   return {
     backend,
-    extension: createInjectedExtension(backend),
+    extension: createInjectedWeb3Extension(backend),
     requests,
     appNames,
     get authorised() {

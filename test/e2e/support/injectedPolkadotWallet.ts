@@ -24,7 +24,7 @@ const extensionModule = fileURLToPath(new URL("../../../devstack/wallet/polkadot
 
 // The page half: the injectedWeb3 entry over a backend that asks Node. Built per install (about 0.1 s).
 const pageEntry = (key: string) => `
-import { createInjectedExtension, injectExtension } from ${JSON.stringify(extensionModule)}
+import { createInjectedWeb3Extension, injectWeb3Extension } from ${JSON.stringify(extensionModule)}
 const call = async (method, args) => {
   const reply = await window.${BINDING}(method, args)
   if (reply.ok) return reply.result
@@ -39,7 +39,7 @@ const backend = {
   signPayload: (input) => call("signPayload", [input]),
   onAccountsChanged: (listener) => { listeners.add(listener); return () => listeners.delete(listener) }
 }
-injectExtension(createInjectedExtension(backend), ${JSON.stringify(key)})
+injectWeb3Extension(createInjectedWeb3Extension(backend), ${JSON.stringify(key)})
 `
 
 const bundle = async (key: string): Promise<string> => {

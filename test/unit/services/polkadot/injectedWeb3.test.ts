@@ -22,6 +22,7 @@ import {
   RESTORE_ENABLE_MS
 } from "../../../../src/services/connectors/injectedWeb3"
 import type { PolkadotProvider } from "../../../../src/services/polkadot/provider"
+import { createInjectedWeb3Extension, injectWeb3Extension } from "../../../../src/testing"
 
 const ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
 const BOB = "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty"
@@ -248,6 +249,37 @@ describe("the page's Polkadot wallets", () => {
           expect((yield* SubscriptionRef.get(source)).map((c) => c.info.name)).toEqual(["Polkadot{.js}", "Talisman"])
         })
       )
+    )
+  )
+
+  it.effect("finds the extension wallet-runtime/testing gives hosts, over the host's own signer", () =>
+    Effect.acquireUseRelease(
+      Effect.sync(() =>
+        injectWeb3Extension(
+          createInjectedWeb3Extension({
+            enable: async () => undefined,
+            accounts: async () => [{ address: ALICE, type: "sr25519" }],
+            signRaw: async () => ({ signature: `0x${"11".repeat(64)}` }),
+            signPayload: async () => ({ signature: `0x01${"11".repeat(64)}` }),
+            onAccountsChanged: () => () => undefined
+          })
+        )
+      ),
+      () =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const source = yield* browserPolkadotSource({ appName: "Demo Dapp" })
+            const [connector] = yield* SubscriptionRef.get(source)
+            expect(connector?.info.name).toBe("Polkadot Test Wallet")
+            const sessions = yield* connector!.connect([westend])
+            expect(sessions[0]?.accounts).toEqual([{ address: ALICE, type: "eoa" }])
+            expect(yield* Effect.promise(() => providerOf(sessions).signRaw!({ address: ALICE, data: "0x00", type: "bytes" }))).toEqual({
+              id: 1,
+              signature: `0x${"11".repeat(64)}`
+            })
+          })
+        ),
+      () => Effect.sync(() => delete (window as { injectedWeb3?: unknown }).injectedWeb3)
     )
   )
 
