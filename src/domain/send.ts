@@ -9,6 +9,7 @@
 import { Result } from "effect"
 import type { AccountType } from "./Account"
 import { NATIVE_TOKEN_ADDRESS } from "./Api"
+import { bitcoinNetworkKindOf, parseBitcoinAddress } from "./bitcoinAddress"
 import type { ChainNamespace } from "./Caip"
 import { SendFormInvalid } from "./errors"
 import { formatAmount, formatUnits, formatUsd, parseUnits } from "./format"
@@ -114,8 +115,11 @@ export const looksLikeName = (text: string, namespace: ChainNamespace): boolean 
   return namespace === "eip155" && /^[^\s.]+(\.[^\s.]+)+$/.test(value) && !/^(0x)?[0-9a-fA-F]{40}$/.test(value)
 }
 
-/** The receiver as an address of the family, or the words that say what is wrong with it (spec 5). */
-export const validateReceiver = (text: string, namespace: ChainNamespace): Result.Result<string, string> => {
+/**
+ * The receiver as an address of the family (for Bitcoin, of the network `caipNetworkId`: mainnet, a test network or
+ * regtest), or the words that say what is wrong with it (spec 5).
+ */
+export const validateReceiver = (text: string, namespace: ChainNamespace, caipNetworkId?: string): Result.Result<string, string> => {
   const value = text.trim()
   if (value.length === 0) return Result.fail(namespace === "eip155" ? "Enter the receiver's address or name" : "Enter the receiver's address")
   switch (namespace) {
@@ -123,6 +127,12 @@ export const validateReceiver = (text: string, namespace: ChainNamespace): Resul
       return validateEvmAddress(value)
     case "solana":
       return validateSolanaAddress(value)
+    case "bip122": {
+      const kind = bitcoinNetworkKindOf(caipNetworkId ?? "")
+      return Result.isSuccess(parseBitcoinAddress(value, kind))
+        ? Result.succeed(value)
+        : Result.fail(kind === "mainnet" ? "Enter a Bitcoin address" : `Enter a Bitcoin ${kind} address`)
+    }
     default:
       return Result.fail("Sending is not available on this network")
   }
@@ -194,6 +204,8 @@ export interface SendCheck {
   /** The estimated fee, once known. */
   readonly fee: bigint | undefined
   readonly accountType: AccountType | undefined
+  /** The network sent on (Bitcoin addresses differ by network). */
+  readonly caipNetworkId?: string | undefined
 }
 
 /** A send that passed every rule: what moves, how much (base units; 1 for an NFT), and to which address. */
@@ -225,7 +237,7 @@ export const checkSend = (check: SendCheck): Result.Result<ValidSend, SendIssues
   const asset = check.asset
   const amount = amountIssue(check, asset)
   const name = check.resolvedAddress !== undefined && looksLikeName(check.receiver, check.namespace)
-  const receiver = name ? Result.succeed(check.resolvedAddress ?? "") : validateReceiver(check.receiver, check.namespace)
+  const receiver = name ? Result.succeed(check.resolvedAddress ?? "") : validateReceiver(check.receiver, check.namespace, check.caipNetworkId)
   const gas =
     check.fee !== undefined && gasInsufficient({ native: check.native, fee: check.fee, accountType: check.accountType })
       ? notEnoughForFee(check.native)

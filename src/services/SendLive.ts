@@ -5,6 +5,7 @@
 import { Effect, FiberHandle, Option, Result, Stream, SubscriptionRef } from "effect"
 import type { AccountType } from "../domain/Account"
 import type { CaipAddress, ChainNamespace } from "../domain/Caip"
+import { familySupports } from "../domain/familyFeatures"
 import type { CaipNetwork } from "../domain/Network"
 import { explorerTransactionUrl } from "../domain/portfolioView"
 import {
@@ -102,10 +103,12 @@ export const makeSend = (state: SubscriptionRef.SubscriptionRef<SendState>) =>
       const loadAssets = (caipAddress: CaipAddress, network: CaipNetwork, namespace: ChainNamespace) =>
         Effect.gen(function* () {
           yield* update((s) => ({ ...s, assets: { _tag: "Loading" } }))
-          // The service prices what the account holds; without it (a failure, a network it does not serve) the chain
-          // still says what the account holds, unpriced.
-          const listed = yield* portfolio.tokenBalances(caipAddress).pipe(
-            Effect.map((tokens) => fungibleAssetsOf(tokens, network)),
+          // The service prices what the account holds; without it (a failure, a network it does not serve, a family
+          // it has no balances for) the chain still says what the account holds, unpriced.
+          const fromService: Effect.Effect<ReadonlyArray<FungibleAsset>, unknown> = familySupports(namespace, "balance")
+            ? portfolio.tokenBalances(caipAddress).pipe(Effect.map((tokens) => fungibleAssetsOf(tokens, network)))
+            : Effect.fail("no balances in this family")
+          const listed = yield* fromService.pipe(
             Effect.catch(() => actions.balances(namespace).pipe(Effect.map(fromChain))),
             Effect.result
           )
@@ -171,7 +174,8 @@ export const makeSend = (state: SubscriptionRef.SubscriptionRef<SendState>) =>
           nameError: s.name._tag === "Failed" ? s.name.message : undefined,
           native,
           fee,
-          accountType
+          accountType,
+          caipNetworkId: s.network?.caipNetworkId
         })
       }
 
@@ -246,7 +250,8 @@ export const makeSend = (state: SubscriptionRef.SubscriptionRef<SendState>) =>
         }
         // The native coin pays the fee: Max leaves it. The fee of a transfer to the receiver (to the account itself
         // while no receiver is typed) does not depend on the amount.
-        const receiver = current.namespace === undefined ? Result.fail("") : validateReceiver(current.receiver, current.namespace)
+        const receiver =
+          current.namespace === undefined ? Result.fail("") : validateReceiver(current.receiver, current.namespace, current.network?.caipNetworkId)
         const self = (yield* accountInFront)?.address ?? ""
         const to = Result.isSuccess(receiver) ? receiver.success : current.name._tag === "Resolved" ? current.name.address : self
         const fee = yield* estimating(feeOf({ to, value: asset.balance > 0n ? asset.balance : 1n }))

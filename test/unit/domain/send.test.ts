@@ -167,7 +167,9 @@ describe("spec 5: the receiver", () => {
     ["solana", SOL_BOB, Result.succeed(SOL_BOB)],
     ["solana", BOB, Result.fail("A Solana address is 32 to 44 base58 characters")],
     ["solana", "", Result.fail("Enter the receiver's address")],
-    ["bip122", "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh", Result.fail("Sending is not available on this network")]
+    ["polkadot", "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5", Result.fail("Sending is not available on this network")],
+    // Without a network a Bitcoin address is checked as a test network's.
+    ["bip122", "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh", Result.fail("Enter a Bitcoin testnet address")]
   ] as const)("%s %j", (namespace, text, expected) => {
     expect(validateReceiver(text, namespace)).toEqual(expected)
   })
