@@ -40,7 +40,7 @@ export interface PolkadotProvider {
    * The site now uses the wallet on `network`: the connection hears the accounts again in that network's address
    * format (the same keys are written differently on Polkadot, Kusama and Westend).
    */
-  readonly onNetwork: (network: Pick<CaipNetwork, "id">) => void
+  readonly onNetwork: (network: Pick<CaipNetwork, "id" | "caipNetworkId">) => void
 }
 
 // polkadot-js extensions refuse with a bare word and no code: 'Cancelled' (a signature), 'Rejected' (the site).

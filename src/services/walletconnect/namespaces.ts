@@ -45,16 +45,28 @@ export const SOLANA_METHODS: ReadonlyArray<string> = [
   "solana_signAndSendTransaction"
 ]
 
+/**
+ * Methods a session asks a Polkadot wallet for. AppKit defines none; ours, in the shapes WalletConnect's Polkadot
+ * RPC reference gives them (params decoded with `domain/Requests.ts`):
+ * - `polkadot_signMessage` `{ address, message }` → `{ signature }`: `address` an SS58 account of the session,
+ *   `message` the text or its 0x-hex bytes (the product sends the hex of `<Bytes>text</Bytes>`; wallets wrap once);
+ *   `signature` 0x-hex, 64 bytes for sr25519 and ed25519, 65 for ecdsa.
+ * - `polkadot_signTransaction` `{ address, transactionPayload }` → `{ signature }`: `transactionPayload` a
+ *   polkadot-js `SignerPayloadJSON`; `signature` 0x-hex led by the key type's byte (00 ed25519, 01 sr25519, 02 ecdsa).
+ */
+export const POLKADOT_SESSION_METHODS: ReadonlyArray<string> = ["polkadot_signMessage", "polkadot_signTransaction"]
+
 /** Events a session follows in every namespace. */
 export const SESSION_EVENTS: ReadonlyArray<string> = ["accountsChanged", "chainChanged"]
 
 const METHODS: Partial<Record<ChainNamespace, ReadonlyArray<string>>> = {
   eip155: EIP155_METHODS,
-  solana: SOLANA_METHODS
+  solana: SOLANA_METHODS,
+  polkadot: POLKADOT_SESSION_METHODS
 }
 
 /** The families one WalletConnect session can serve here. */
-export const WALLET_CONNECT_NAMESPACES: ReadonlyArray<ChainNamespace> = ["eip155", "solana"]
+export const WALLET_CONNECT_NAMESPACES: ReadonlyArray<ChainNamespace> = ["eip155", "solana", "polkadot"]
 
 /** One namespace of a session proposal, in the shape the universal provider takes. */
 export interface ProposalNamespace {
@@ -70,7 +82,7 @@ export const rpcUrlOf = (options: Pick<HostOptions, "customRpcUrls">, network: C
   options.customRpcUrls?.[network.caipNetworkId]?.[0]?.url ?? network.rpcUrls.default.http[0]
 
 /**
- * The optional namespaces of a proposal: every configured family WalletConnect serves (eip155, solana), its chains
+ * The optional namespaces of a proposal: every configured family WalletConnect serves (eip155, solana, polkadot), its chains
  * in the host's order, `defaultChain` the one to start on when it belongs to the family.
  */
 export const proposalNamespaces = (

@@ -1,6 +1,6 @@
 /**
  * The WalletConnect session: the universal provider (imported here, on first need), pairing with its URI replaced
- * before it expires, the session's eip155 and solana providers, and the sessions a connect or restore gives. This
+ * before it expires, the session's eip155, solana and polkadot providers, and the sessions a connect or restore gives. This
  * module is itself fetched only when the visitor chooses WalletConnect or a stored session is restored, so a page
  * pays nothing for it before.
  */
@@ -16,6 +16,7 @@ import type { HostOptions } from "../../domain/Options"
 import { walletErrorOf } from "../../domain/walletErrors"
 import type { FamilySession, WalletEvent } from "../connectors/Connector"
 import type { Eip1193Provider } from "../eip155/eip1193"
+import type { PolkadotProvider } from "../polkadot/provider"
 import type { SolanaProvider } from "../solana/provider"
 import { proposalNamespaces } from "./namespaces"
 import { type AuthenticateRequest, authenticateRequest, type CacaoLike, oneClickChains, signedMessages } from "./oneClick"
@@ -104,6 +105,8 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
     let restart: Deferred.Deferred<void> | undefined
     // The Solana network the session is used on (Solana wallets have no chain of their own to report).
     let solanaChain: string | undefined
+    // The Polkadot network the session is used on (its accounts are written in that network's format).
+    let polkadotChain: string | undefined
 
     const publish = (event: WalletEvent) => PubSub.publishUnsafe(events, event)
 
@@ -384,6 +387,30 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
         })
     }
 
+    const polkadotRequest = (method: string, params: unknown) =>
+      runPromise(onSession((provider) => Effect.tryPromise({ try: () => provider.request<unknown>({ method, params }, polkadotChain), catch: fail })))
+
+    /** The session's Polkadot addresses on one network (a wallet writes an account in each network's format). */
+    const polkadotAccountsOn = (provider: UniversalProviderLike, caipNetworkId: string): ReadonlyArray<Account> =>
+      sessionAccounts(provider, "polkadot")
+        .filter((account) => networkIdOf(account) === caipNetworkId)
+        .map((account): Account => ({ address: addressOf(account), type: "eoa" }))
+
+    // The session's polkadot side: WalletConnect's two Polkadot methods (see namespaces.ts); the adapter checks answers.
+    const polkadotProvider: PolkadotProvider = {
+      keyTypeOf: () => undefined,
+      signRaw: (input) =>
+        input.type === "bytes"
+          ? polkadotRequest("polkadot_signMessage", { address: input.address, message: input.data })
+          : Promise.reject(Object.assign(new Error("A WalletConnect Polkadot wallet signs messages and transactions, not raw payloads."), { code: 4200 })),
+      signPayload: (payload) => polkadotRequest("polkadot_signTransaction", { address: payload.address, transactionPayload: payload }),
+      onNetwork: (network) => {
+        polkadotChain = network.caipNetworkId
+        const accounts = universal === undefined ? [] : polkadotAccountsOn(universal, network.caipNetworkId)
+        if (accounts.length > 0) publish({ _tag: "AccountsChanged", namespace: "polkadot", accounts })
+      }
+    }
+
     // The sessions the open WalletConnect session gives, one per family of `networks` it has accounts in.
     const sessionsOf = (provider: UniversalProviderLike, networks: ReadonlyArray<CaipNetwork>) =>
       Effect.gen(function* () {
@@ -400,6 +427,11 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
             const chainId = yield* currentChain(provider).pipe(Effect.orElseSucceed(() => undefined))
             const fallback = chainReferenceOf(networkIdOf(caipAccounts[0]!))
             sessions.push({ accounts, chainId: chainId ?? fallback ?? 0, provider: { namespace, provider: eip155Provider } })
+          } else if (namespace === "polkadot") {
+            const onWanted = wanted !== undefined && caipAccounts.some((a) => networkIdOf(a) === wanted.caipNetworkId)
+            polkadotChain = onWanted ? wanted.caipNetworkId : networkIdOf(caipAccounts[0]!)
+            const chainId: NetworkChainId = onWanted ? wanted.id : polkadotChain.slice(polkadotChain.indexOf(":") + 1)
+            sessions.push({ accounts: polkadotAccountsOn(provider, polkadotChain), chainId, provider: { namespace, provider: polkadotProvider } })
           } else {
             const onWanted = wanted !== undefined && caipAccounts.some((a) => networkIdOf(a) === wanted.caipNetworkId)
             solanaChain = onWanted ? wanted.caipNetworkId : networkIdOf(caipAccounts[0]!)

@@ -14,7 +14,10 @@ import { devSolanaKey } from "../../../devstack/solana/keys"
 import { signAuthRequest } from "../../../devstack/wallet/page/authenticate"
 import { promptedMethods, sessionEvents, sessionMethods, solanaSessionMethods } from "../../../devstack/wallet/page/requests"
 import { makeSolanaDevSigner, type SolanaDevSigner } from "../../../devstack/wallet/page/solana"
+import { createPolkadotTestWallet, type PolkadotTestWallet } from "../../../devstack/wallet/polkadot/testWallet"
 import { type Approval, makeTestWallet, ProviderRpcError, type TestWallet, type TestWalletOptions } from "../../../devstack/wallet/testWallet"
+import { encodeSs58, ss58PrefixOf } from "../../../src/services/polkadot/ss58"
+import { POLKADOT_SESSION_METHODS } from "../../../src/services/walletconnect/namespaces"
 
 /** Starts a walletkit wallet connected to the relay at `relayUrl`. */
 export const initTestWalletKit = (relayUrl: string, name = "Wallet") => {
@@ -42,6 +45,8 @@ export interface SharedAccounts {
   readonly eip155?: { readonly address: string; readonly chains: ReadonlyArray<string> }
   /** A base58 address on `solana:<genesis ref>` networks (the devstack's is `solana.caipNetworkId`). */
   readonly solana?: { readonly address: string; readonly chains: ReadonlyArray<string> }
+  /** An SS58 account on `polkadot:<genesis ref>` networks, written in each network's format. */
+  readonly polkadot?: { readonly addressOn: (chain: string) => string; readonly chains: ReadonlyArray<string> }
 }
 
 /**
@@ -60,7 +65,17 @@ export const approvedNamespaces = (proposal: ProposalTypes.Struct, accounts: Sha
     proposal,
     supportedNamespaces: {
       ...(accounts.eip155 === undefined ? {} : { eip155: family(accounts.eip155, sessionMethods) }),
-      ...(accounts.solana === undefined ? {} : { solana: family(accounts.solana, solanaSessionMethods) })
+      ...(accounts.solana === undefined ? {} : { solana: family(accounts.solana, solanaSessionMethods) }),
+      ...(accounts.polkadot === undefined
+        ? {}
+        : {
+            polkadot: {
+              chains: [...accounts.polkadot.chains],
+              methods: [...POLKADOT_SESSION_METHODS],
+              events: [...sessionEvents],
+              accounts: accounts.polkadot.chains.map((chain) => `${chain}:${accounts.polkadot!.addressOn(chain)}`)
+            }
+          })
     }
   })
 }
@@ -73,6 +88,11 @@ export interface DevWalletKitOptions {
   readonly evm?: TestWalletOptions
   /** The Solana side: the local Solana RPC, its CAIP-2 id, and which `devSolanaKey` signs (0 by default). */
   readonly solana?: { readonly rpcUrl: string; readonly caipNetworkId: string; readonly key?: number }
+  /**
+   * The Polkadot side: the Polkadot test wallet's dev account (`account`, default 0: //Alice sr25519) on these
+   * `polkadot:` networks, answering `polkadot_signMessage` and `polkadot_signTransaction` as the extension does.
+   */
+  readonly polkadot?: { readonly chains: ReadonlyArray<string>; readonly account?: number }
   /**
    * One-click sign-in (`wc_sessionAuthenticate`): answered ("approve": one signed CACAO per EVM chain it has; "reject":
    * WalletConnect's 5000) when set; without it the wallet has no such support and gets the session proposal instead.
@@ -87,6 +107,8 @@ export interface DevWalletKit {
   readonly evm: TestWallet | undefined
   /** The Solana dev key's signer (`address`), if the wallet has the family. */
   readonly solana: SolanaDevSigner | undefined
+  /** The Polkadot test wallet that signs (`pairs`, `setApproval`), if the wallet has the family. */
+  readonly polkadot: PolkadotTestWallet | undefined
   /** Every proposal received, in order. */
   readonly proposals: ReadonlyArray<ProposalTypes.Struct>
   /** Every one-click sign-in request received (`wc_sessionAuthenticate`): the chains it asked for, in order. */
@@ -109,6 +131,30 @@ const failureOf = (error: unknown): { readonly code: number; readonly message: s
   return { code: -32603, message: error instanceof Error ? error.message : String(error) }
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
+
+/** WalletConnect's Polkadot methods (src/services/walletconnect/namespaces.ts), answered by the Polkadot test wallet. */
+const performPolkadot = async (wallet: PolkadotTestWallet, method: string, params: unknown): Promise<unknown> => {
+  if (!isRecord(params) || typeof params["address"] !== "string") throw new ProviderRpcError(-32602, `${method}: an address is required.`)
+  switch (method) {
+    case "polkadot_signMessage": {
+      const message = params["message"]
+      if (typeof message !== "string") throw new ProviderRpcError(-32602, "polkadot_signMessage: a message is required.")
+      // The text or its hex bytes, as wallets take it; the bytes are signed wrapped in <Bytes>…</Bytes>.
+      const data = /^0x([0-9a-fA-F]{2})*$/.test(message) ? message : `0x${Buffer.from(message, "utf8").toString("hex")}`
+      return { signature: (await wallet.backend.signRaw({ address: params["address"], data, type: "bytes" })).signature }
+    }
+    case "polkadot_signTransaction": {
+      const payload = params["transactionPayload"]
+      if (!isRecord(payload)) throw new ProviderRpcError(-32602, "polkadot_signTransaction: a transactionPayload is required.")
+      const signed = await wallet.backend.signPayload({ ...payload, address: String(payload["address"]), method: String(payload["method"]) })
+      return { signature: signed.signature }
+    }
+    default:
+      throw new ProviderRpcError(4200, `The wallet does not answer ${method}.`)
+  }
+}
+
 /**
  * Starts a wallet on the relay at `relayUrl` that approves proposals with the dev accounts it has (EVM: the test
  * wallet's selected account on its chains; Solana: `devSolanaKey(key)` on the local network) and answers `eip155`
@@ -120,6 +166,11 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
   const solanaOptions = options.solana
   const solana =
     solanaOptions === undefined ? undefined : await makeSolanaDevSigner(devSolanaKey(solanaOptions.key ?? 0).secretKey, solanaOptions.rpcUrl)
+  const polkadotOptions = options.polkadot
+  const polkadot = polkadotOptions === undefined ? undefined : await createPolkadotTestWallet({ authorised: true })
+  if (polkadot !== undefined) polkadot.selectAccount(polkadotOptions?.account ?? 0)
+  const polkadotAddressOn = (chain: string) =>
+    encodeSs58(polkadot!.pairs[polkadotOptions?.account ?? 0]!.publicKey, ss58PrefixOf({ id: chain.slice(chain.indexOf(":") + 1) }))
   // The wallet decides on each request itself (setApproval); the test wallet is authorised once, as the page does.
   await evm?.request({ method: "eth_requestAccounts" })
   const kit = await initTestWalletKit(options.relayUrl, options.name)
@@ -138,7 +189,10 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
         ...(evm === undefined ? {} : { eip155: { address: evm.address(), chains: evmChains } }),
         ...(solana === undefined || solanaOptions === undefined
           ? {}
-          : { solana: { address: solana.address, chains: [solanaOptions.caipNetworkId] } })
+          : { solana: { address: solana.address, chains: [solanaOptions.caipNetworkId] } }),
+        ...(polkadot === undefined || polkadotOptions === undefined
+          ? {}
+          : { polkadot: { addressOn: polkadotAddressOn, chains: polkadotOptions.chains } })
       })
       if (Object.keys(namespaces).length === 0) return kit.rejectSession({ id, reason: getSdkError("UNSUPPORTED_CHAINS") })
       await kit.approveSession({ id, namespaces })
@@ -148,6 +202,13 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
   }
 
   const perform = async (method: string, params: unknown, chainId: string): Promise<unknown> => {
+    if (chainId.startsWith("polkadot:")) {
+      if (polkadot === undefined || !polkadotOptions?.chains.includes(chainId)) throw new ProviderRpcError(4901, `This wallet cannot reach ${chainId}.`)
+      return performPolkadot(polkadot, method, params).catch((error: unknown) => {
+        // The extension's words for a refusal ('Cancelled') are WalletConnect's 5000 here.
+        throw error instanceof Error && error.message === "Cancelled" ? new ProviderRpcError(4001, "User rejected the request.") : error
+      })
+    }
     if (chainId.startsWith("solana:")) {
       if (solana === undefined || chainId !== solanaOptions?.caipNetworkId) throw new ProviderRpcError(4901, `This wallet cannot reach ${chainId}.`)
       if (approval === "reject" && promptedMethods.has(method)) throw new ProviderRpcError(4001, "User rejected the request.")
@@ -197,6 +258,7 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
     kit,
     evm,
     solana,
+    polkadot,
     proposals,
     authRequests,
     requests,
@@ -207,6 +269,7 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
     setApproval: (next) => {
       approval = next
       evm?.setApproval(next)
+      polkadot?.setApproval(next)
     },
     pair: (uri) => kit.pair({ uri }).then(() => undefined),
     close: async () => {
