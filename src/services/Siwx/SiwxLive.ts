@@ -48,6 +48,8 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
     const modal = yield* Modal
     const wallet = yield* WalletActions
     const config = yield* Config
+    // Checks run in the runtime's scope: disposing the runtime stops one still waiting on a backend.
+    const scope = yield* Effect.scope
     const backend: SiwxBackend = yield* backendOf(configured, kind)
     const required = backend.required
     yield* SubscriptionRef.update(state, (s) => ({ ...s, required }))
@@ -97,7 +99,7 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
         yield* settle(SKIPPED)
         const outcome = yield* Deferred.make<Outcome>()
         pending = { account, outcome }
-        yield* Effect.forkDetach(check(account))
+        yield* Effect.forkIn(check(account), scope)
         return yield* Deferred.await(outcome)
       })
 
@@ -172,7 +174,7 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
         }
         const view = yield* SubscriptionRef.get(modal.state)
         if (view.open && CONNECTING_VIEWS.has(currentEntry(view).route.view)) return
-        yield* Effect.forkDetach(ensure(account))
+        yield* Effect.forkIn(ensure(account), scope)
       })
 
     yield* SubscriptionRef.changes(connection.state).pipe(
