@@ -1,16 +1,17 @@
 /**
- * Bitcoin addresses (spec 5 for bip122), pure: which network kind a bip122 network is (mainnet, a test network,
- * regtest) and whether text is an address of it — bech32 (BIP-173) for witness v0 (P2WPKH 20 bytes, P2WSH 32),
+ * Bitcoin addresses (spec 5 for bip122), pure: whether text is an address of a network kind (mainnet, a test
+ * network, regtest; `bitcoinNetwork.ts`) — bech32 (BIP-173) for witness v0 (P2WPKH 20 bytes, P2WSH 32),
  * bech32m (BIP-350) for witness v1 (P2TR, 32 bytes), with their checksums and the network's prefix (bc, tb, bcrt);
  * base58check for P2PKH and P2SH with the network's version bytes. No chain library: the send form and the bip122
  * adapter share it.
  */
 import { sha256 } from "@noble/hashes/sha2"
 import { Result } from "effect"
+import type { BitcoinNetworkKind } from "./bitcoinNetwork"
 import { fromBase58 } from "./encoding"
 
-/** Bitcoin's kinds of network: their addresses differ. */
-export type BitcoinNetworkKind = "mainnet" | "testnet" | "regtest"
+export { type BitcoinNetworkKind, bitcoinNetworkKindOf } from "./bitcoinNetwork"
+
 
 /** The address kinds the product knows. */
 export type BitcoinAddressType = "p2pkh" | "p2sh" | "p2wpkh" | "p2wsh" | "p2tr"
@@ -19,18 +20,6 @@ export type BitcoinAddressType = "p2pkh" | "p2sh" | "p2wpkh" | "p2wsh" | "p2tr"
 export interface BitcoinAddress {
   readonly type: BitcoinAddressType
   readonly program: Uint8Array
-}
-
-const MAINNET_REFERENCE = "000000000019d6689c085ae165831e93"
-const REGTEST_REFERENCE = "0f9188f13cb7b2c71f2a335e3a4fc328"
-
-/**
- * The kind of a bip122 network from its CAIP-2 id: mainnet and regtest by their genesis hashes, every other one
- * (testnet3, testnet4, signet) a test network.
- */
-export const bitcoinNetworkKindOf = (caipNetworkId: string): BitcoinNetworkKind => {
-  const reference = caipNetworkId.slice(caipNetworkId.indexOf(":") + 1)
-  return reference === MAINNET_REFERENCE ? "mainnet" : reference === REGTEST_REFERENCE ? "regtest" : "testnet"
 }
 
 const PARAMS: { readonly [K in BitcoinNetworkKind]: { readonly hrp: string; readonly pubKeyHash: number; readonly scriptHash: number } } = {

@@ -22,12 +22,16 @@ const LAZY = [
   "src/services/polkadot/PolkadotAdapter.ts",
   "src/services/polkadot/accounts.ts",
   "src/services/polkadot/ss58.ts",
+  "src/services/connectors/bitcoin.ts",
+  "src/services/bip122/BitcoinAdapter.ts",
+  "src/services/bip122/psbt.ts",
+  "src/domain/bitcoinAddress.ts",
   "src/services/walletCatalogFallback.ts",
   "src/ui/views/Connect/Connect.tsx",
   "src/ui/views/Account/Account.tsx"
 ]
 /** Libraries that must never load before the visitor chooses a wallet of their family. */
-const HEAVY = ["viem", "@solana/kit", "@walletconnect/universal-provider", "@wallet-standard/app"]
+const HEAVY = ["viem", "@solana/kit", "@walletconnect/universal-provider", "@wallet-standard/app", "@scure/btc-signer"]
 
 let outDir = ""
 let chunks: ReadonlyArray<Chunk> = []
@@ -117,5 +121,18 @@ describe("the library build", () => {
       expect(home?.name, lazy).not.toMatch(/^(core|view|shell)$/)
       expect(loadedAtOnce("react.js").includes(home as Chunk), lazy).toBe(false)
     }
+  })
+
+  it("loads btc-signer only for a PSBT: the Bitcoin discovery and adapter do not import it, the PSBT chunk does", () => {
+    const homeOf = (module: string) => chunks.find((c) => c.moduleIds.some((id) => id.endsWith(module)))!
+    const psbt = homeOf("src/services/bip122/psbt.ts")
+    const signer = (list: ReadonlyArray<Chunk>) => list.flatMap((c) => c.imports).filter((i) => i.startsWith("@scure/btc-signer"))
+    for (const module of ["src/services/connectors/bitcoin.ts", "src/services/bip122/BitcoinAdapter.ts"]) {
+      const atOnce = loadedAtOnce(homeOf(module).fileName)
+      expect(atOnce.includes(psbt), module).toBe(false)
+      expect(signer(atOnce), module).toEqual([])
+    }
+    expect(signer([psbt]).length).toBeGreaterThan(0)
+    expect(homeOf("src/services/bip122/BitcoinAdapter.ts").dynamicImports).toContain(psbt.fileName)
   })
 })

@@ -4,7 +4,7 @@
  * a transfer it builds and sends itself. Also the names Wallet Standard wallets give Bitcoin networks. Light:
  * nothing here loads a chain library.
  */
-import { bitcoinNetworkKindOf } from "../../domain/bitcoinAddress"
+import { bitcoinNetworkKindOf } from "../../domain/bitcoinNetwork"
 import type { CaipNetwork } from "../../domain/Network"
 
 /** What an address is for: payments (the default account, spec 6), or ordinals (inscriptions, a taproot address). */

@@ -1,10 +1,12 @@
 /**
- * PSBTs with btc-signer (this module is part of the bip122 chunk): address scripts per network, and the check of
- * what a wallet returns when asked to sign some inputs — the same unsigned transaction (nothing added, removed or
- * changed), a signature on every input it was asked to sign, and no input it was not asked to sign touched.
+ * PSBTs with btc-signer, in a chunk of their own that the bip122 adapter fetches only for a PSBT (a `signPsbt`
+ * request, a transfer by a wallet that only signs PSBTs): address scripts per network, a transfer's PSBT, the check
+ * of the inputs a wallet is asked to sign (each spends an output of its address), the check of what it returns —
+ * the same unsigned transaction (nothing added, removed or changed), a signature on every input it was asked to
+ * sign, no input it was not asked to sign touched — and finalising.
  */
 import { Address, NETWORK, OutScript, TEST_NETWORK, Transaction } from "@scure/btc-signer"
-import { type BitcoinNetworkKind, bitcoinNetworkKindOf } from "../../domain/bitcoinAddress"
+import { type BitcoinNetworkKind, bitcoinNetworkKindOf } from "../../domain/bitcoinNetwork"
 
 type BtcNetwork = typeof NETWORK
 
@@ -81,4 +83,59 @@ export const signedPsbtProblem = (original: Uint8Array, signed: Uint8Array, aske
     }
   }
   return undefined
+}
+
+/** A PSBT that pays `value` to `to` and `change` (when above 0) back to `from`, spending P2WPKH `inputs` of `from`. */
+export const transferPsbt = (
+  inputs: ReadonlyArray<{ readonly txid: string; readonly vout: number; readonly value: bigint }>,
+  from: string,
+  to: string,
+  value: bigint,
+  change: bigint,
+  caipNetworkId: string
+): Uint8Array => {
+  const script = scriptOf(from, caipNetworkId)
+  const tx = new Transaction()
+  for (const input of inputs) tx.addInput({ txid: input.txid, index: input.vout, witnessUtxo: { script, amount: input.value } })
+  tx.addOutput({ script: scriptOf(to, caipNetworkId), amount: value })
+  if (change > 0n) tx.addOutput({ script, amount: change })
+  return tx.toPSBT()
+}
+
+/**
+ * Why the inputs a wallet would be asked to sign cannot be signed by it — not a PSBT, no such input, or an input
+ * that does not spend an output of the address asked to sign it — or `undefined`.
+ */
+export const inputsToSignProblem = (
+  psbt: Uint8Array,
+  entries: ReadonlyArray<{ readonly address: string; readonly index: number }>,
+  caipNetworkId: string
+): string | undefined => {
+  let tx: Transaction
+  try {
+    tx = readPsbt(psbt)
+  } catch (error) {
+    return `not a PSBT: ${error instanceof Error ? error.message : String(error)}`
+  }
+  for (const entry of entries) {
+    if (entry.index >= tx.inputsLength) return `the PSBT has no input ${entry.index}`
+    const spent = tx.getInput(entry.index).witnessUtxo?.script
+    let script: Uint8Array | undefined
+    try {
+      script = scriptOf(entry.address, caipNetworkId)
+    } catch {
+      script = undefined
+    }
+    if (spent === undefined || script === undefined || !equalBytes(spent, script)) {
+      return `input ${entry.index} does not spend an output of ${entry.address}`
+    }
+  }
+  return undefined
+}
+
+/** The raw transaction (hex) of a PSBT whose inputs are all signed, finalised; throws when one cannot be. */
+export const finalisedHex = (signed: Uint8Array): string => {
+  const tx = readPsbt(signed)
+  tx.finalize()
+  return tx.hex
 }

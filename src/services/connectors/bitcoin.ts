@@ -16,7 +16,7 @@ import { SomethingWentWrong } from "../../domain/errors"
 import type { CaipNetwork } from "../../domain/Network"
 import { type ConnectorInfo, walletKeyOf } from "../../domain/Wallet"
 import { fromWalletError } from "../../domain/walletErrors"
-import { bitcoinNetworkKindOf } from "../../domain/bitcoinAddress"
+import { bitcoinNetworkKindOf } from "../../domain/bitcoinNetwork"
 import type { BitcoinAccountAddress, BitcoinProvider } from "../bip122/provider"
 import {
   BITCOIN_FEATURES,
