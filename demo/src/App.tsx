@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useMemo, useState } from "react"
 import {
+  bitcoinRegtest,
   type CaipNetwork,
   formatUnits,
   localChainA,
@@ -46,7 +47,11 @@ const networksOf = (stack: DemoStack) => [
     : []),
   // The stack runs no Polkadot node: Westend is listed for connecting and signing, which need no chain, and nothing
   // reads it (balances are eip155/solana only), so its endpoint is the stack's RPC proxy, never Westend's public node.
-  withDefaultRpcUrls(westend, { http: [stack.rpcProxyUrl] })
+  withDefaultRpcUrls(westend, { http: [stack.rpcProxyUrl] }),
+  // The stack's regtest node, read through its Esplora-style API (UTXOs, fees, confirmations) by the bip122 family.
+  ...(stack.bitcoin !== undefined && stack.bitcoin !== null && stack.bitcoin.caipNetworkId === bitcoinRegtest.caipNetworkId
+    ? [withDefaultRpcUrls(bitcoinRegtest, { http: [stack.bitcoin.url] })]
+    : [])
 ]
 
 /** The demo host app: a header with the wallet buttons, and what a dapp does with a connected wallet. */
@@ -268,6 +273,7 @@ function SendTransaction({ stack }: { readonly stack: DemoStack }) {
   const { network } = useNetwork()
   const send = useSendTransaction()
   const solana = namespace === "solana"
+  const bitcoin = namespace === "bip122"
   const tokens = solana ? (stack.solana?.tokens ?? []) : []
   const [to, setTo] = useState<string>("")
   const [amount, setAmount] = useState("0.01")
@@ -276,7 +282,7 @@ function SendTransaction({ stack }: { readonly stack: DemoStack }) {
   const symbol = token?.symbol ?? network?.nativeCurrency.symbol ?? ""
   const decimals = token?.decimals ?? network?.nativeCurrency.decimals ?? 18
   const value = parseUnits(amount, decimals)
-  const receiver = to !== "" ? to : solana ? "" : "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+  const receiver = to !== "" ? to : solana || bitcoin ? "" : "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (value === undefined || receiver === "") return
@@ -290,7 +296,7 @@ function SendTransaction({ stack }: { readonly stack: DemoStack }) {
         <input
           id="send-to"
           value={to}
-          placeholder={solana ? "A Solana address" : "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}
+          placeholder={solana ? "A Solana address" : bitcoin ? "A Bitcoin address (bcrt1…)" : "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}
           onChange={(e) => setTo(e.target.value)}
           style={css.input}
           spellCheck={false}
