@@ -211,7 +211,18 @@ export const makeInjectedWeb3Connector = (source: string, extension: typeof Exte
     Effect.gen(function* () {
       const network = networks.find((n) => n.chainNamespace === "polkadot")
       if (network === undefined) return []
-      const [enabled, codec] = yield* Effect.all([enable(bound), loadAccountsCodec], { concurrency: 2 })
+      // A restore the extension refuses (it asked the visitor, who said no) is a site it no longer lets in: nothing.
+      const enabling = bound === "restore"
+        ? enable(bound).pipe(
+            Effect.map((enabled): EnabledExtension | undefined => enabled),
+            Effect.catchIf(
+              (error) => error._tag === "UserRejected" || error._tag === "WalletUnauthorized",
+              () => Effect.succeed(undefined)
+            )
+          )
+        : enable(bound)
+      const [enabled, codec] = yield* Effect.all([enabling, loadAccountsCodec], { concurrency: 2 })
+      if (enabled === undefined) return []
       const accounts = yield* readAccounts(enabled, codec)
       const usable = codec.accountsOn(accounts, network)
       if (usable.length === 0) {

@@ -41,6 +41,13 @@ export interface ConnectorSubject {
   /** The families the connector serves. */
   readonly families: ReadonlyArray<ChainNamespace>
   readonly make: () => Promise<ConnectorHarness>
+  /**
+   * What the wallet's protocol cannot do, so the contract checks what happens instead (the polkadot-js extension
+   * protocol has no silent connect and no disconnect from the site): `askOnRestore` — a restore asks the wallet, so
+   * one the visitor refuses restores nothing; `keepsSiteOnDisconnect` — a disconnect stops the connector hearing the
+   * wallet, and the wallet keeps the site (the product forgets it: the Connection's stored session is cleared).
+   */
+  readonly limits?: { readonly askOnRestore?: boolean; readonly keepsSiteOnDisconnect?: boolean }
 }
 
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
@@ -107,18 +114,25 @@ export const connectorContract = (subject: ConnectorSubject) => {
     harness.setApproval("reject")
     expect(errorTagOf(await harness.connect())).toBe("UserRejected")
     expect(await harness.walletAuthorises()).toBe(false)
-    harness.setApproval("approve")
+    // A wallet that is asked on restore is refused again; one restored silently gives nothing without being asked.
+    if (subject.limits?.askOnRestore !== true) harness.setApproval("approve")
     expect(await run(harness.connector.reconnect(harness.networks))).toEqual([])
+    harness.setApproval("approve")
   })
 
   it("restores silently while the wallet authorises the site, and restores nothing when it never did or no longer does", async () => {
     const harness = await make()
+    const askOnRestore = subject.limits?.askOnRestore === true
+    // A wallet that cannot be asked silently is asked: the visitor's refusal restores nothing.
+    if (askOnRestore) harness.setApproval("reject")
     expect(await run(harness.connector.reconnect(harness.networks))).toEqual([])
-    expect(harness.prompts()).toBe(0)
+    if (askOnRestore) harness.setApproval("approve")
+    const promptedBefore = harness.prompts()
+    if (!askOnRestore) expect(promptedBefore).toBe(0)
 
     const connected = byFamily(sessionsOf(await harness.connect()))
     const prompted = harness.prompts()
-    expect(prompted).toBeGreaterThan(0)
+    expect(prompted).toBeGreaterThan(promptedBefore)
     // A prompt now would be refused: a restore that asks the visitor would fail.
     harness.setApproval("reject")
     const reloaded = await harness.reload()
@@ -136,7 +150,9 @@ export const connectorContract = (subject: ConnectorSubject) => {
       )
     await until(() => subject.families.every(ended), "the wallet's revocation heard in every family")
     await heard.stop()
+    if (askOnRestore) harness.setApproval("reject")
     expect(await run((await harness.reload()).reconnect(harness.networks))).toEqual([])
+    harness.setApproval("approve")
   })
 
   it("reports the wallet's account changes as AccountsChanged on their family", async () => {
@@ -161,6 +177,15 @@ export const connectorContract = (subject: ConnectorSubject) => {
     const harness = await make()
     sessionsOf(await harness.connect())
     expect(await harness.walletAuthorises()).toBe(true)
+    if (subject.limits?.keepsSiteOnDisconnect === true) {
+      const heard = await follow(harness.connector)
+      await run(harness.connector.disconnect)
+      await harness.changeAccount(subject.families[0]!)
+      await settle()
+      expect(heard.events.filter((event) => event._tag === "AccountsChanged")).toEqual([])
+      await heard.stop()
+      return
+    }
     await run(harness.connector.disconnect)
     await until(async () => !(await harness.walletAuthorises()), "the wallet forgetting the site")
     expect(await run((await harness.reload()).reconnect(harness.networks))).toEqual([])

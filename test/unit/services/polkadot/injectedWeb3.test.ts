@@ -191,7 +191,10 @@ describe("an injectedWeb3 extension", () => {
       yield* TestClock.adjust(1)
       const exit = yield* Fiber.join(restoring)
       expect(Exit.isFailure(exit)).toBe(true)
-      // An extension that still lets the site in restores its accounts, without asking.
+      // One that asked the visitor, who refused, no longer lets the site in: nothing is restored, and nothing fails.
+      const refusing = yield* connectorOf("polkadot-js", extension([], { enable: () => Promise.reject(new Error("Rejected")) }).entry)
+      expect(yield* refusing.reconnect([polkadot])).toEqual([])
+            // An extension that still lets the site in restores its accounts, without asking.
       const authorised = yield* connectorOf("polkadot-js", extension([{ address: ALICE }]).entry)
       expect((yield* authorised.reconnect([polkadot]))[0]?.accounts).toEqual([{ address: on(ALICE, 0), type: "eoa" }])
     })
