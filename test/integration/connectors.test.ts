@@ -1,6 +1,7 @@
 /**
  * The Connector contract for every way the product reaches a wallet: the EIP-1193 connector over the Node EVM test
- * wallet, the Wallet Standard connector over the Node Solana test wallet, the two as one multi-chain wallet, and the
+ * wallet, the Wallet Standard connector over the Node Solana test wallet, the two as one multi-chain wallet, the
+ * Bitcoin Wallet Standard connector over the Node Bitcoin test wallet (and the three as one wallet), and the
  * WalletConnect connector over the devstack relay with the walletkit test wallet (eip155 and solana in one session).
  * Connecting, restoring, account changes and disconnecting need no chain: nothing here reads one, so the networks
  * point at a closed port.
@@ -15,14 +16,17 @@ import { afterAll, beforeAll, describe } from "vitest"
 import { devAccounts } from "../../devstack/evm/accounts"
 import type { Started } from "../../devstack/lib/Started"
 import { type RelayInfo, startRelay } from "../../devstack/relay"
+import { devBitcoinKey } from "../../devstack/bitcoin/keys"
 import { devSolanaKey } from "../../devstack/solana/keys"
 import { promptedMethods } from "../../devstack/wallet/page/requests"
+import { makeBitcoinTestWallet } from "../../devstack/wallet/bitcoin/testWallet"
 import { makeSolanaTestWallet } from "../../devstack/wallet/solana/testWallet"
 import { makeTestWallet } from "../../devstack/wallet/testWallet"
 import type { ChainNamespace } from "../../src/domain/Caip"
 import { type CaipNetwork } from "../../src/domain/Network"
-import { localChainA, localChainB, localSolana, withDefaultRpcUrls } from "../../src/domain/networks"
+import { bitcoinRegtest, localChainA, localChainB, localSolana, withDefaultRpcUrls } from "../../src/domain/networks"
 import { decodeOptionsSync } from "../../src/domain/Options"
+import { makeBitcoinStandardConnector } from "../../src/services/connectors/bitcoin"
 import type { Connector } from "../../src/services/connectors/Connector"
 import { multiChainConnector } from "../../src/services/connectors/Connectors"
 import { makeEip1193Connector } from "../../src/services/connectors/eip6963"
@@ -42,6 +46,7 @@ const solanaNetwork = withDefaultRpcUrls(localSolana, { http: [NOWHERE] })
 const [evm0, evm1] = devAccounts(2)
 const SOL0 = devSolanaKey(0).address
 const SOL1 = devSolanaKey(1).address
+const bitcoinNetwork = withDefaultRpcUrls(bitcoinRegtest, { http: [NOWHERE] })
 
 let relay: Started<RelayInfo>
 
@@ -121,6 +126,35 @@ const solanaSide = (): Side => {
     changeAccount: () => {
       testWallet.selectAccount(1)
       return testWallet.address()
+    },
+    revoke: () => testWallet.revoke(),
+    prompts: () => prompts,
+    authorises: async () => testWallet.authorised
+  }
+}
+
+const bitcoinSide = (): Side => {
+  let approval: Approval = "approve"
+  let prompts = 0
+  const testWallet = makeBitcoinTestWallet({
+    apiUrl: NOWHERE,
+    name: "Dev Test Wallet",
+    approve: () => {
+      prompts++
+      return approval
+    }
+  })
+  return {
+    family: "bip122",
+    network: bitcoinNetwork,
+    expected: { address: devBitcoinKey(0).paymentAddress, chainId: bitcoinNetwork.id },
+    connectorOf: () => makeBitcoinStandardConnector(testWallet.wallet),
+    setApproval: (next) => {
+      approval = next
+    },
+    changeAccount: () => {
+      testWallet.selectKey(1)
+      return testWallet.key.paymentAddress
     },
     revoke: () => testWallet.revoke(),
     prompts: () => prompts,
@@ -237,6 +271,26 @@ describe("Wallet Standard connector (Node Solana test wallet)", () => {
     make: async () => {
       const side = solanaSide()
       return harnessOf([side], side.connectorOf)
+    }
+  })
+})
+
+describe("Wallet Standard Bitcoin connector (Node Bitcoin test wallet)", () => {
+  connectorContract({
+    families: ["bip122"],
+    make: async () => {
+      const side = bitcoinSide()
+      return harnessOf([side], side.connectorOf)
+    }
+  })
+})
+
+describe("multi-chain connector (the EVM, Solana and Bitcoin test wallets as one wallet)", () => {
+  connectorContract({
+    families: ["eip155", "solana", "bip122"],
+    make: async () => {
+      const sides = [evmSide(), solanaSide(), bitcoinSide()]
+      return harnessOf(sides, () => multiChainConnector(sides.map((side) => side.connectorOf())))
     }
   })
 })

@@ -52,6 +52,8 @@ export interface BitcoinTestWallet {
   /** The transactions it broadcast (txids), in order. */
   readonly sent: ReadonlyArray<string>
   readonly setApproval: (approval: Approval) => void
+  /** The visitor picks another dev key set in the wallet: an authorised site hears a `change` with its addresses. */
+  readonly selectKey: (index: number) => void
   /** The visitor disconnects the site in the wallet: it hears a `change` with no accounts. */
   readonly revoke: () => void
 }
@@ -59,15 +61,23 @@ export interface BitcoinTestWallet {
 const rejected = () => new WalletStandardError(4001, "User rejected the request.")
 const unauthorised = () => new WalletStandardError(4100, "The requested account and/or method has not been authorized by the user.")
 
-/** Makes a Bitcoin test wallet over a dev key set. */
-export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): BitcoinTestWallet => {
-  const key = devBitcoinKey(options.keyIndex ?? 0)
-  const payment = { address: key.paymentAddress, privateKey: hex.decode(key.paymentPrivateKey), script: p2wpkh(hex.decode(key.paymentPublicKey), REGTEST).script }
-  const ordinals = { address: key.ordinalsAddress, privateKey: hex.decode(key.ordinalsPrivateKey), internalKey: hex.decode(key.ordinalsPublicKey) }
+/** A dev key set's keys, scripts and the addresses the wallet gives a site. */
+const keysOf = (key: BitcoinDevKey) => {
   const addresses: ReadonlyArray<BitcoinWalletAddress> = [
     { address: key.paymentAddress, publicKey: key.paymentPublicKey, purpose: "payment" },
     { address: key.ordinalsAddress, publicKey: key.ordinalsPublicKey, purpose: "ordinals" }
   ]
+  return {
+    key,
+    addresses,
+    payment: { address: key.paymentAddress, privateKey: hex.decode(key.paymentPrivateKey), script: p2wpkh(hex.decode(key.paymentPublicKey), REGTEST).script },
+    ordinals: { address: key.ordinalsAddress, privateKey: hex.decode(key.ordinalsPrivateKey), internalKey: hex.decode(key.ordinalsPublicKey) }
+  }
+}
+
+/** Makes a Bitcoin test wallet over a dev key set. */
+export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): BitcoinTestWallet => {
+  let current = keysOf(devBitcoinKey(options.keyIndex ?? 0))
   const listeners = new Set<(addresses: ReadonlyArray<BitcoinWalletAddress>) => void>()
   const requests: Array<string> = []
   const sent: Array<string> = []
@@ -81,8 +91,8 @@ export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): Bitcoi
   }
   const keyOf = (address: string) => {
     if (!authorised) throw unauthorised()
-    if (address === payment.address) return payment.privateKey
-    if (address === ordinals.address) return ordinals.privateKey
+    if (address === current.payment.address) return current.payment.privateKey
+    if (address === current.ordinals.address) return current.ordinals.privateKey
     throw new WalletStandardError(4100, `The wallet has no key for ${address}.`)
   }
   const served = (chain: string) => {
@@ -102,7 +112,7 @@ export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): Bitcoi
         await ask("bitcoin:connect")
         authorised = true
       }
-      return addresses
+      return current.addresses
     },
     disconnect: async () => {
       requests.push("standard:disconnect")
@@ -128,8 +138,8 @@ export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): Bitcoi
       for (const entry of keys) {
         for (const index of entry.indexes) {
           // A taproot input of the ordinals address needs its internal key, which the wallet knows.
-          if (entry.address === ordinals.address && tx.getInput(index).tapInternalKey === undefined) {
-            tx.updateInput(index, { tapInternalKey: ordinals.internalKey })
+          if (entry.address === current.ordinals.address && tx.getInput(index).tapInternalKey === undefined) {
+            tx.updateInput(index, { tapInternalKey: current.ordinals.internalKey })
           }
           tx.signIdx(entry.privateKey, index, entry.sigHash === undefined ? undefined : [entry.sigHash])
         }
@@ -140,6 +150,7 @@ export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): Bitcoi
       requests.push("bitcoin:sendTransfer")
       served(chain)
       keyOf(address)
+      const { payment } = current
       if (address !== payment.address) throw new WalletStandardError(-32602, "The wallet sends from its payment address.")
       const [recipient, ...more] = recipients
       if (recipient === undefined || more.length > 0) throw new WalletStandardError(-32602, "The wallet sends to one recipient at a time.")
@@ -182,7 +193,9 @@ export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): Bitcoi
   return {
     backend,
     wallet: createBitcoinStandardWallet(backend, options),
-    key,
+    get key() {
+      return current.key
+    },
     requests,
     get authorised() {
       return authorised
@@ -190,6 +203,10 @@ export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): Bitcoi
     sent,
     setApproval: (next) => {
       approval = next
+    },
+    selectKey: (index) => {
+      current = keysOf(devBitcoinKey(index))
+      if (authorised) for (const listener of [...listeners]) listener(current.addresses)
     },
     revoke: () => {
       authorised = false
