@@ -14,6 +14,8 @@ import { TestClock } from "effect/testing"
 import type { CaipNetwork } from "../../../../src/domain/Network"
 import { kusama, polkadot, solana, westend } from "../../../../src/domain/networks"
 import type { WalletEvent } from "../../../../src/services/connectors/Connector"
+import { makeMerger } from "../../../../src/services/connectors/Connectors"
+import { makeEip1193Connector } from "../../../../src/services/connectors/eip6963"
 import {
   browserPolkadotSource,
   injectedWeb3ConnectorId,
@@ -109,6 +111,19 @@ describe("an injectedWeb3 extension", () => {
       ])
       expect(list.connectors().every((c) => c.info.imageUrl?.startsWith("data:image/svg+xml,") === true)).toBe(true)
       expect(injectedWeb3ConnectorId(" Talisman ")).toBe("injected-web3:talisman")
+    })
+  )
+
+  it.effect("a wallet that is also an EVM extension (SubWallet: its EIP-6963 rdns) is one row serving both families", () =>
+    Effect.gen(function* () {
+      const polkadotSide = yield* connectorOf("subwallet-js", extension([]).entry)
+      const evmSide = makeEip1193Connector(
+        { id: "app.subwallet", name: "SubWallet", type: "ANNOUNCED", chain: "eip155", chains: [], info: { rdns: "app.subwallet" } },
+        { request: async () => [] }
+      )
+      const rows = makeMerger()([[evmSide], [polkadotSide]])
+      expect(rows.map((row) => [row.info.type, row.info.name, row.namespaces])).toEqual([["MULTI_CHAIN", "SubWallet", ["eip155", "polkadot"]]])
+      expect(rows[0]?.memberIds).toContain("injected-web3:subwallet-js")
     })
   )
 
