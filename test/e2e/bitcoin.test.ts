@@ -120,6 +120,18 @@ describe("a Bitcoin wallet in the demo", () => {
     await expect.poll(() => dialog(page).count()).toBe(0)
   })
 
+  it("a reload restores the Bitcoin account without a prompt (the bip122 code fetched again for it)", async () => {
+    const prompts = wallet.prompts.length
+    const before = browser.requests.length
+    await page.reload()
+    await page.getByRole("button", { name: new RegExp(escaped(truncateAddress(wallet.key.paymentAddress))) }).waitFor()
+    await expect.poll(() => networkButton(page).getAttribute("aria-label")).toContain("Bitcoin Regtest")
+    const item = page.getByTestId("balances").locator('li[data-symbol="BTC"]')
+    await expect.poll(() => item.textContent()).toMatch(/ BTC$/)
+    expect(wallet.prompts.length).toBe(prompts)
+    expect(bitcoinChunks(browser.requests.slice(before)).length).toBe(1)
+  })
+
   it("a refused signature says so in the visitor's words", async () => {
     wallet.setApproval("reject")
     try {

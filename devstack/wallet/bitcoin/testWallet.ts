@@ -48,6 +48,8 @@ export interface BitcoinTestWallet {
   readonly key: BitcoinDevKey
   /** Every backend call by feature name, in order. */
   readonly requests: ReadonlyArray<string>
+  /** Every prompt shown to the visitor, in order (a silent connect shows none). */
+  readonly prompts: ReadonlyArray<BitcoinPromptMethod>
   readonly authorised: boolean
   /** The transactions it broadcast (txids), in order. */
   readonly sent: ReadonlyArray<string>
@@ -80,12 +82,14 @@ export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): Bitcoi
   let current = keysOf(devBitcoinKey(options.keyIndex ?? 0))
   const listeners = new Set<(addresses: ReadonlyArray<BitcoinWalletAddress>) => void>()
   const requests: Array<string> = []
+  const prompts: Array<BitcoinPromptMethod> = []
   const sent: Array<string> = []
   let authorised = options.authorised ?? false
   let approval: Approval = "approve"
   const api = options.apiUrl.replace(/\/+$/, "")
 
   const ask = async (method: BitcoinPromptMethod) => {
+    prompts.push(method)
     const answer = options.approve !== undefined ? await options.approve(method) : approval
     if (answer === "reject") throw rejected()
   }
@@ -197,6 +201,7 @@ export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): Bitcoi
       return current.key
     },
     requests,
+    prompts,
     get authorised() {
       return authorised
     },
