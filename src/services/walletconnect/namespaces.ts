@@ -56,17 +56,29 @@ export const SOLANA_METHODS: ReadonlyArray<string> = [
  */
 export const POLKADOT_SESSION_METHODS: ReadonlyArray<string> = ["polkadot_signMessage", "polkadot_signTransaction"]
 
+/**
+ * Methods a session asks a Bitcoin wallet for (spec 6), in the shapes of WalletConnect's Bitcoin RPC reference:
+ * - `getAccountAddresses` `{ account, intentions? }` → `[{ address, publicKey?, path?, intention? }]`;
+ * - `signMessage` `{ account, address, message, protocol? }` → `{ address, signature, messageHash? }` (BIP-322 simple for
+ *   segwit and taproot addresses, base64);
+ * - `signPsbt` `{ account, psbt, signInputs: [{ address, index, sighashTypes }], broadcast? }` → `{ psbt, txid? }`;
+ * - `sendTransfer` `{ account, recipientAddress, amount, memo? }` → `{ txid }` (`amount` satoshis as decimal text).
+ * `account` is the session's account: its first external payment address.
+ */
+export const BITCOIN_SESSION_METHODS: ReadonlyArray<string> = ["sendTransfer", "signMessage", "signPsbt", "getAccountAddresses"]
+
 /** Events a session follows in every namespace. */
 export const SESSION_EVENTS: ReadonlyArray<string> = ["accountsChanged", "chainChanged"]
 
 const METHODS: Partial<Record<ChainNamespace, ReadonlyArray<string>>> = {
   eip155: EIP155_METHODS,
   solana: SOLANA_METHODS,
-  polkadot: POLKADOT_SESSION_METHODS
+  polkadot: POLKADOT_SESSION_METHODS,
+  bip122: BITCOIN_SESSION_METHODS
 }
 
 /** The families one WalletConnect session can serve here. */
-export const WALLET_CONNECT_NAMESPACES: ReadonlyArray<ChainNamespace> = ["eip155", "solana", "polkadot"]
+export const WALLET_CONNECT_NAMESPACES: ReadonlyArray<ChainNamespace> = ["eip155", "solana", "polkadot", "bip122"]
 
 /** One namespace of a session proposal, in the shape the universal provider takes. */
 export interface ProposalNamespace {
@@ -82,7 +94,7 @@ export const rpcUrlOf = (options: Pick<HostOptions, "customRpcUrls">, network: C
   options.customRpcUrls?.[network.caipNetworkId]?.[0]?.url ?? network.rpcUrls.default.http[0]
 
 /**
- * The optional namespaces of a proposal: every configured family WalletConnect serves (eip155, solana, polkadot), its chains
+ * The optional namespaces of a proposal: every configured family WalletConnect serves (all four), its chains
  * in the host's order, `defaultChain` the one to start on when it belongs to the family.
  */
 export const proposalNamespaces = (

@@ -1,6 +1,6 @@
 /**
  * The WalletConnect session: the universal provider (imported here, on first need), pairing with its URI replaced
- * before it expires, the session's eip155, solana and polkadot providers, and the sessions a connect or restore gives. This
+ * before it expires, the session's eip155, solana, polkadot and bip122 providers, and the sessions a connect or restore gives. This
  * module is itself fetched only when the visitor chooses WalletConnect or a stored session is restored, so a page
  * pays nothing for it before.
  */
@@ -16,6 +16,7 @@ import type { HostOptions } from "../../domain/Options"
 import { walletErrorOf } from "../../domain/walletErrors"
 import type { FamilySession, WalletEvent } from "../connectors/Connector"
 import type { Eip1193Provider } from "../eip155/eip1193"
+import type { BitcoinAccountAddress, BitcoinProvider } from "../bip122/provider"
 import type { PolkadotProvider } from "../polkadot/provider"
 import type { SolanaProvider } from "../solana/provider"
 import { proposalNamespaces } from "./namespaces"
@@ -107,6 +108,8 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
     let solanaChain: string | undefined
     // The Polkadot network the session is used on (its accounts are written in that network's format).
     let polkadotChain: string | undefined
+    // The Bitcoin network the session is used on (addresses differ by network).
+    let bitcoinChain: string | undefined
 
     const publish = (event: WalletEvent) => PubSub.publishUnsafe(events, event)
 
@@ -411,6 +414,61 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
       }
     }
 
+    const bitcoinRequest = <A>(method: string, params: unknown, pick: (result: unknown) => A | undefined) =>
+      runPromise(
+        onSession((provider) =>
+          Effect.tryPromise({ try: () => provider.request<unknown>({ method, params }, bitcoinChain), catch: fail }).pipe(
+            Effect.flatMap((result) => {
+              const value = pick(result)
+              return value === undefined
+                ? Effect.fail(new WalletConnectRequestFailed({ code: undefined, message: `The wallet answered ${method} without its result` }))
+                : Effect.succeed(value)
+            })
+          )
+        )
+      )
+    const field = (result: unknown, key: string) =>
+      typeof result === "object" && result !== null ? text((result as Record<string, unknown>)[key]) : undefined
+
+    /** The session's Bitcoin addresses on one network: its payment address(es), as WalletConnect accounts are. */
+    const bitcoinAccountsOn = (provider: UniversalProviderLike, caipNetworkId: string): ReadonlyArray<Account> =>
+      sessionAccounts(provider, "bip122")
+        .filter((account) => networkIdOf(account) === caipNetworkId)
+        .map((account): Account => ({ address: addressOf(account), type: "payment" }))
+
+    // The session's bip122 side: WalletConnect's four Bitcoin methods (see namespaces.ts); the adapter checks answers.
+    const bitcoinAccount = () => (universal === undefined ? undefined : bitcoinAccountsOn(universal, bitcoinChain ?? "")[0]?.address)
+    const bitcoinProvider: BitcoinProvider = {
+      getAccountAddresses: () =>
+        bitcoinRequest("getAccountAddresses", { account: bitcoinAccount() }, (result) =>
+          Array.isArray(result)
+            ? result.flatMap((entry): ReadonlyArray<BitcoinAccountAddress> => {
+                const address = field(entry, "address")
+                if (address === undefined) return []
+                const publicKey = field(entry, "publicKey")
+                return [{ address, purpose: field(entry, "intention") === "ordinal" ? "ordinals" : "payment", ...(publicKey !== undefined ? { publicKey } : {}) }]
+              })
+            : undefined
+        ),
+      signMessage: (address, message) =>
+        bitcoinRequest("signMessage", { account: bitcoinAccount() ?? address, address, message, protocol: "bip322" }, (r) => field(r, "signature")),
+      signPsbt: (psbt, inputs) =>
+        bitcoinRequest(
+          "signPsbt",
+          {
+            account: bitcoinAccount(),
+            psbt: toBase64(psbt),
+            signInputs: inputs.flatMap((entry) =>
+              entry.indexes.map((index) => ({ address: entry.address, index, sighashTypes: entry.sigHash === undefined ? [] : [entry.sigHash] }))
+            ),
+            broadcast: false
+          },
+          (r) => fromBase64(field(r, "psbt") ?? "!")
+        ),
+      sendTransfer: (from, recipient, amount) =>
+        bitcoinRequest("sendTransfer", { account: from, recipientAddress: recipient, amount: amount.toString() }, (r) => field(r, "txid"))
+    }
+
     // The sessions the open WalletConnect session gives, one per family of `networks` it has accounts in.
     const sessionsOf = (provider: UniversalProviderLike, networks: ReadonlyArray<CaipNetwork>) =>
       Effect.gen(function* () {
@@ -427,6 +485,11 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
             const chainId = yield* currentChain(provider).pipe(Effect.orElseSucceed(() => undefined))
             const fallback = chainReferenceOf(networkIdOf(caipAccounts[0]!))
             sessions.push({ accounts, chainId: chainId ?? fallback ?? 0, provider: { namespace, provider: eip155Provider } })
+          } else if (namespace === "bip122") {
+            const onWanted = wanted !== undefined && caipAccounts.some((a) => networkIdOf(a) === wanted.caipNetworkId)
+            bitcoinChain = onWanted ? wanted.caipNetworkId : networkIdOf(caipAccounts[0]!)
+            const chainId: NetworkChainId = onWanted ? wanted.id : bitcoinChain.slice(bitcoinChain.indexOf(":") + 1)
+            sessions.push({ accounts: bitcoinAccountsOn(provider, bitcoinChain), chainId, provider: { namespace, provider: bitcoinProvider } })
           } else if (namespace === "polkadot") {
             const onWanted = wanted !== undefined && caipAccounts.some((a) => networkIdOf(a) === wanted.caipNetworkId)
             polkadotChain = onWanted ? wanted.caipNetworkId : networkIdOf(caipAccounts[0]!)

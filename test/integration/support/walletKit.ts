@@ -14,10 +14,11 @@ import { devSolanaKey } from "../../../devstack/solana/keys"
 import { signAuthRequest } from "../../../devstack/wallet/page/authenticate"
 import { promptedMethods, sessionEvents, sessionMethods, solanaSessionMethods } from "../../../devstack/wallet/page/requests"
 import { makeSolanaDevSigner, type SolanaDevSigner } from "../../../devstack/wallet/page/solana"
+import { type BitcoinTestWallet, makeBitcoinTestWallet } from "../../../devstack/wallet/bitcoin/testWallet"
 import { createPolkadotTestWallet, type PolkadotTestWallet } from "../../../devstack/wallet/polkadot/testWallet"
 import { type Approval, makeTestWallet, ProviderRpcError, type TestWallet, type TestWalletOptions } from "../../../devstack/wallet/testWallet"
 import { encodeSs58, ss58PrefixOf } from "../../../src/services/polkadot/ss58"
-import { POLKADOT_SESSION_METHODS } from "../../../src/services/walletconnect/namespaces"
+import { BITCOIN_SESSION_METHODS, POLKADOT_SESSION_METHODS } from "../../../src/services/walletconnect/namespaces"
 
 /** Starts a walletkit wallet connected to the relay at `relayUrl`. */
 export const initTestWalletKit = (relayUrl: string, name = "Wallet") => {
@@ -47,6 +48,8 @@ export interface SharedAccounts {
   readonly solana?: { readonly address: string; readonly chains: ReadonlyArray<string> }
   /** An SS58 account on `polkadot:<genesis ref>` networks, written in each network's format. */
   readonly polkadot?: { readonly addressOn: (chain: string) => string; readonly chains: ReadonlyArray<string> }
+  /** The payment address (the session's account) on `bip122:<genesis ref>` networks. */
+  readonly bip122?: { readonly address: string; readonly chains: ReadonlyArray<string> }
 }
 
 /**
@@ -75,7 +78,8 @@ export const approvedNamespaces = (proposal: ProposalTypes.Struct, accounts: Sha
               events: [...sessionEvents],
               accounts: accounts.polkadot.chains.map((chain) => `${chain}:${accounts.polkadot!.addressOn(chain)}`)
             }
-          })
+          }),
+      ...(accounts.bip122 === undefined ? {} : { bip122: family(accounts.bip122, BITCOIN_SESSION_METHODS) })
     }
   })
 }
@@ -94,6 +98,11 @@ export interface DevWalletKitOptions {
    */
   readonly polkadot?: { readonly chains: ReadonlyArray<string>; readonly account?: number }
   /**
+   * The Bitcoin side: the Bitcoin test wallet (`devstack/wallet/bitcoin`, dev key set `keyIndex`) on the devstack's
+   * regtest node at `apiUrl`, answering WalletConnect's four Bitcoin methods; its payment address is the account.
+   */
+  readonly bitcoin?: { readonly apiUrl: string; readonly caipNetworkId: string; readonly keyIndex?: number }
+  /**
    * One-click sign-in (`wc_sessionAuthenticate`): answered ("approve": one signed CACAO per EVM chain it has; "reject":
    * WalletConnect's 5000) when set; without it the wallet has no such support and gets the session proposal instead.
    */
@@ -109,6 +118,8 @@ export interface DevWalletKit {
   readonly solana: SolanaDevSigner | undefined
   /** The Polkadot test wallet that signs (`pairs`, `setApproval`), if the wallet has the family. */
   readonly polkadot: PolkadotTestWallet | undefined
+  /** The Bitcoin test wallet that signs and sends (`key`, `sent`, `setApproval`), if the wallet has the family. */
+  readonly bitcoin: BitcoinTestWallet | undefined
   /** Every proposal received, in order. */
   readonly proposals: ReadonlyArray<ProposalTypes.Struct>
   /** Every one-click sign-in request received (`wc_sessionAuthenticate`): the chains it asked for, in order. */
@@ -155,6 +166,48 @@ const performPolkadot = async (wallet: PolkadotTestWallet, method: string, param
   }
 }
 
+/** WalletConnect's Bitcoin methods (src/services/walletconnect/namespaces.ts), answered by the Bitcoin test wallet. */
+const performBitcoin = async (wallet: BitcoinTestWallet, method: string, params: unknown): Promise<unknown> => {
+  if (!isRecord(params)) throw new ProviderRpcError(-32602, `${method}: params are required.`)
+  const { backend } = wallet
+  switch (method) {
+    case "getAccountAddresses":
+      return (await backend.connect(true)).map((entry) => ({
+        address: entry.address,
+        publicKey: entry.publicKey,
+        intention: entry.purpose === "ordinals" ? "ordinal" : "payment"
+      }))
+    case "signMessage": {
+      const address = typeof params["address"] === "string" ? params["address"] : String(params["account"])
+      if (typeof params["message"] !== "string") throw new ProviderRpcError(-32602, "signMessage: a message is required.")
+      const signature = await backend.signMessage(address, new TextEncoder().encode(params["message"]))
+      return { address, signature: Buffer.from(signature).toString("base64") }
+    }
+    case "signPsbt": {
+      const signInputs = Array.isArray(params["signInputs"]) ? params["signInputs"] : []
+      const byAddress = new Map<string, Array<number>>()
+      for (const entry of signInputs) {
+        if (!isRecord(entry)) continue
+        byAddress.set(String(entry["address"]), [...(byAddress.get(String(entry["address"])) ?? []), Number(entry["index"])])
+      }
+      const signed = await backend.signPsbt(
+        new Uint8Array(Buffer.from(String(params["psbt"]), "base64")),
+        [...byAddress].map(([address, indexes]) => ({ address, indexes })),
+        "bitcoin:regtest"
+      )
+      return { psbt: Buffer.from(signed).toString("base64") }
+    }
+    case "sendTransfer": {
+      const amount = String(params["amount"])
+      if (!/^[0-9]+$/.test(amount)) throw new ProviderRpcError(-32602, "sendTransfer: amount must be satoshis.")
+      const txid = await backend.sendTransfer(String(params["account"]), [{ address: String(params["recipientAddress"]), amount: BigInt(amount) }], "bitcoin:regtest")
+      return { txid }
+    }
+    default:
+      throw new ProviderRpcError(4200, `The wallet does not answer ${method}.`)
+  }
+}
+
 /**
  * Starts a wallet on the relay at `relayUrl` that approves proposals with the dev accounts it has (EVM: the test
  * wallet's selected account on its chains; Solana: `devSolanaKey(key)` on the local network) and answers `eip155`
@@ -171,6 +224,11 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
   if (polkadot !== undefined) polkadot.selectAccount(polkadotOptions?.account ?? 0)
   const polkadotAddressOn = (chain: string) =>
     encodeSs58(polkadot!.pairs[polkadotOptions?.account ?? 0]!.publicKey, ss58PrefixOf({ id: chain.slice(chain.indexOf(":") + 1) }))
+  const bitcoinOptions = options.bitcoin
+  const bitcoin =
+    bitcoinOptions === undefined
+      ? undefined
+      : makeBitcoinTestWallet({ apiUrl: bitcoinOptions.apiUrl, authorised: true, ...(bitcoinOptions.keyIndex === undefined ? {} : { keyIndex: bitcoinOptions.keyIndex }) })
   // The wallet decides on each request itself (setApproval); the test wallet is authorised once, as the page does.
   await evm?.request({ method: "eth_requestAccounts" })
   const kit = await initTestWalletKit(options.relayUrl, options.name)
@@ -192,7 +250,10 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
           : { solana: { address: solana.address, chains: [solanaOptions.caipNetworkId] } }),
         ...(polkadot === undefined || polkadotOptions === undefined
           ? {}
-          : { polkadot: { addressOn: polkadotAddressOn, chains: polkadotOptions.chains } })
+          : { polkadot: { addressOn: polkadotAddressOn, chains: polkadotOptions.chains } }),
+        ...(bitcoin === undefined || bitcoinOptions === undefined
+          ? {}
+          : { bip122: { address: bitcoin.key.paymentAddress, chains: [bitcoinOptions.caipNetworkId] } })
       })
       if (Object.keys(namespaces).length === 0) return kit.rejectSession({ id, reason: getSdkError("UNSUPPORTED_CHAINS") })
       await kit.approveSession({ id, namespaces })
@@ -207,6 +268,14 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
       return performPolkadot(polkadot, method, params).catch((error: unknown) => {
         // The extension's words for a refusal ('Cancelled') are WalletConnect's 5000 here.
         throw error instanceof Error && error.message === "Cancelled" ? new ProviderRpcError(4001, "User rejected the request.") : error
+      })
+    }
+    if (chainId.startsWith("bip122:")) {
+      if (bitcoin === undefined || chainId !== bitcoinOptions?.caipNetworkId) throw new ProviderRpcError(4901, `This wallet cannot reach ${chainId}.`)
+      return performBitcoin(bitcoin, method, params).catch((error: unknown) => {
+        // The test wallet's coded errors (4001 refused, 4100, -32602) keep their code on the way to the dapp.
+        const code = (error as { code?: unknown }).code
+        throw typeof code === "number" && error instanceof Error ? new ProviderRpcError(code, error.message) : error
       })
     }
     if (chainId.startsWith("solana:")) {
@@ -259,6 +328,7 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
     evm,
     solana,
     polkadot,
+    bitcoin,
     proposals,
     authRequests,
     requests,
@@ -270,6 +340,7 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
       approval = next
       evm?.setApproval(next)
       polkadot?.setApproval(next)
+      bitcoin?.setApproval(next)
     },
     pair: (uri) => kit.pair({ uri }).then(() => undefined),
     close: async () => {
