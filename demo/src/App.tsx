@@ -54,13 +54,24 @@ const networksOf = (stack: DemoStack) => [
     : [])
 ]
 
+/**
+ * `?families=eip155,solana` in the page's address keeps the networks of those families only, as a host configuring
+ * fewer families would (e.g. WalletConnect's one-click sign-in, which serves EVM-only sessions).
+ */
+const ofFamiliesAsked = <N extends { readonly chainNamespace: string }>(networks: ReadonlyArray<N>): ReadonlyArray<N> => {
+  const asked = new URLSearchParams(location.search).get("families")
+  if (asked === null) return networks
+  const families = new Set(asked.split(","))
+  return networks.filter((network) => families.has(network.chainNamespace))
+}
+
 /** The demo host app: a header with the wallet buttons, and what a dapp does with a connected wallet. */
 export function App({ stack }: { readonly stack: DemoStack }) {
   const options = useMemo(() => {
     const token = stack.solana?.tokens[0]
     return {
       projectId: stack.projectId,
-      networks: networksOf(stack),
+      networks: ofFamiliesAsked(networksOf(stack)),
       ...(storedThemeMode() !== undefined ? { themeMode: storedThemeMode() } : {}),
       metadata: { name: "Wallet Runtime demo", description: "The demo host app", url: location.origin, icons: [] },
       ...(token !== undefined ? { tokens: { [localSolana.caipNetworkId]: { address: token.address, symbol: token.symbol } } } : {}),

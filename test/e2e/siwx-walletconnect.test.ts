@@ -1,7 +1,7 @@
 /**
- * One-click sign-in over WalletConnect in Chromium (issue 13): the demo with `servicesSiwx()` (`?signIn=on`) on a
- * stack of EVM chains, the relay and the services (no Solana part, so the WalletConnect session is eip155 only and
- * one-click applies), and the devstack's test wallet page (a real WalletKit wallet) in a second page of the same
+ * One-click sign-in over WalletConnect in Chromium (issue 13): the demo with `servicesSiwx()` (`?signIn=on`) and its
+ * EVM networks only (`&families=eip155`: a stack of EVM chains, the relay and the services, so the WalletConnect
+ * session is eip155 only and one-click applies), and the devstack's test wallet page (a real WalletKit wallet) in a second page of the same
  * browser. The QR code's URI pairs the wallet page, which shows one request — connect and sign in — and, approved,
  * the demo says "Signed in." without its sign view ever showing; the services keep the session. A wallet refusing
  * the request leaves the demo on "Connection declined" with nothing kept; a wallet without one-click support (the
@@ -92,7 +92,7 @@ describe("one-click sign-in over WalletConnect with the test wallet page", () =>
     if (evm === null) throw new Error("the stack has no EVM part")
     const address = evm.accounts[7]?.address ?? ""
     await openWallet(7, true)
-    await page.goto(`${session.url}?signIn=on`)
+    await page.goto(`${session.url}?signIn=on&families=eip155`)
     const uri = await qrUri()
 
     const paired = performance.now()
@@ -138,7 +138,7 @@ describe("one-click sign-in over WalletConnect with the test wallet page", () =>
     const evm = session.stack.config.evm
     const address = evm?.accounts[8]?.address ?? ""
     await openWallet(8, true)
-    await page.goto(`${session.url}?signIn=on`)
+    await page.goto(`${session.url}?signIn=on&families=eip155`)
     await pairWallet(await qrUri())
     await card(/asks to connect and sign in/).getByRole("button", { name: "Reject" }).click()
     await dialog().getByRole("heading", { name: "Connection declined" }).waitFor({ timeout: 20_000 })
@@ -154,7 +154,7 @@ describe("one-click sign-in over WalletConnect with the test wallet page", () =>
     const address = evm?.accounts[9]?.address ?? ""
     await openWallet(9, false)
     const before = (await prompts()).length
-    await page.goto(`${session.url}?signIn=on`)
+    await page.goto(`${session.url}?signIn=on&families=eip155`)
     await pairWallet(await qrUri())
     await card(/asks to connect$/).getByRole("button", { name: "Approve" }).click()
     await dialog().getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor({ timeout: 20_000 })
