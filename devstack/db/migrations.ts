@@ -66,9 +66,17 @@ const sessionNonceUses: Migration = Effect.gen(function* () {
   )`
 })
 
+const sessionRevocationKeys: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The SHA-256 of the secret that revokes a session (`revocationKeyHash` when it was kept): only the browser that
+  // kept it knows the secret, while the signature is shown to anyone who lists the account's sessions.
+  yield* sql`ALTER TABLE siwx_sessions ADD COLUMN revocation_key_hash text`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
   "0002_names": names,
-  "0003_session_nonce_uses": sessionNonceUses
+  "0003_session_nonce_uses": sessionNonceUses,
+  "0004_session_revocation_keys": sessionRevocationKeys
 }

@@ -12,7 +12,8 @@
  * address in `iss` without the EIP-55 checksum signs a text this service refuses, and the visitor is asked to sign
  * the ordinary way.
  */
-import { randomBytes, randomUUID } from "node:crypto"
+import { createHash, randomBytes, randomUUID } from "node:crypto"
+import { NETWORK, TEST_NETWORK } from "@scure/btc-signer"
 import { getBase58Encoder, getPublicKeyFromAddress, isAddress, type SignatureBytes, verifySignature } from "@solana/kit"
 import { Effect, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -138,11 +139,14 @@ const evmClient = (state: ServicesState, chainId: string): PublicClient | undefi
   return client
 }
 
+const BITCOIN_NETWORKS = { mainnet: NETWORK, testnet: TEST_NETWORK, regtest: REGTEST } as const
+
 /**
  * Whether `signature` is the account's signature of `message`. EVM on a chain the stack runs: through that chain
  * (viem's `verifyMessage`: EOAs, ERC-1271 contract accounts, ERC-6492 undeployed accounts); on another EVM chain only
  * an EOA's signature can be checked (ecrecover, no chain to ask). Solana: ed25519 over the message's UTF-8 bytes with
- * the address as public key, the signature in base58.
+ * the address as public key, the signature in base58. Bitcoin: BIP-322 simple (P2WPKH and P2TR key-path addresses of
+ * the network in the CAIP id), the signature in base64.
  */
 const signatureHolds = async (state: ServicesState, account: Account, message: string, signature: string): Promise<boolean> => {
   if (account.namespace === "eip155") {
@@ -167,7 +171,11 @@ const signatureHolds = async (state: ServicesState, account: Account, message: s
     const key = await getPublicKeyFromAddress(account.address)
     return verifySignature(key, bytes, new TextEncoder().encode(message))
   }
-  throw new HttpError(400, `Sign-in on ${account.namespace} is not served here yet: eip155 and solana are`)
+  if (account.namespace === "bip122") {
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) throw new HttpError(400, "The signature must be a BIP-322 signature in base64 on bip122")
+    return verifyBip322(account.address, BITCOIN_NETWORKS[bitcoinNetworkKindOf(account.chainId)], message, signature)
+  }
+  throw new HttpError(400, `Sign-in on ${account.namespace} is not served here yet: eip155, solana and bip122 are`)
 }
 
 interface SessionRow {
@@ -229,6 +237,7 @@ export const sessionRoutes = (state: ServicesState) => {
       handler: async ({ params, body }) => {
         const account = accountOf(params.address)
         const { data, message, signature } = body
+        const revocationKeyHash = body.revocationKeyHash ?? null
         if (!sameAccount(account, data)) {
           throw new HttpError(
             400,
@@ -274,8 +283,8 @@ export const sessionRoutes = (state: ServicesState) => {
                       WHERE nonce = ${data.nonce} AND account = ${account.key} AND used_at IS NULL AND expires_at > ${new Date(now)}
                       RETURNING nonce`
               if (taken.length === 0) return false
-              yield* sql`INSERT INTO siwx_sessions (pci, account, data, message, signature, expires_at, created_at)
-                VALUES (${pci}, ${account.key}, ${JSON.stringify(data)}::jsonb, ${message}, ${signature}, ${expiresAt}, ${new Date(now)})`
+              yield* sql`INSERT INTO siwx_sessions (pci, account, data, message, signature, expires_at, created_at, revocation_key_hash)
+                VALUES (${pci}, ${account.key}, ${JSON.stringify(data)}::jsonb, ${message}, ${signature}, ${expiresAt}, ${new Date(now)}, ${revocationKeyHash})`
               return true
             })
             return yield* sql.withTransaction(keep)
@@ -317,14 +326,19 @@ export const sessionRoutes = (state: ServicesState) => {
         const rows = await db.run(
           Effect.gen(function* () {
             const sql = yield* SqlClient.SqlClient
-            return yield* sql<{ readonly signature: string }>`SELECT signature FROM siwx_sessions
-              WHERE pci = ${body.pci} AND account = ${account.key}`
+            return yield* sql<{ readonly signature: string; readonly revocation_key_hash: string | null }>`SELECT signature, revocation_key_hash
+              FROM siwx_sessions WHERE pci = ${body.pci} AND account = ${account.key}`
           })
         )
         const row = rows[0]
         if (row === undefined) throw new HttpError(404, `No session ${body.pci} for ${params.address}`)
-        if (row.signature !== body.signature) {
-          throw new HttpError(403, `The signature is not the one of session ${body.pci}: only its holder can revoke it`)
+        // A session kept with a revocation key is revoked with that key only; one kept without, with its signature.
+        const holds =
+          row.revocation_key_hash === null
+            ? row.signature === body.signature
+            : createHash("sha256").update(body.signature, "utf8").digest("hex") === row.revocation_key_hash
+        if (!holds) {
+          throw new HttpError(403, `That is not the proof of holding session ${body.pci}: only its holder can revoke it`)
         }
         await db.run(
           Effect.gen(function* () {

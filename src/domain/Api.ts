@@ -717,13 +717,21 @@ export type SessionNonceResponse = typeof SessionNonceResponse.Type
  * undeployed account) and the 64 signature bytes in base58 on solana (as Solana writes signatures), over the
  * message's UTF-8 bytes.
  */
-export const AddSessionBody = SiwxSession
+export const AddSessionBody = Schema.Struct({
+  ...SiwxSession.fields,
+  /**
+   * The SHA-256 (64 hex) of a secret only the browser keeping the session knows: revoking then needs that secret.
+   * Without it, revoking needs the session's signature, which `GET /v1/sessions/{address}` shows to anyone.
+   */
+  revocationKeyHash: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isPattern(/^[0-9a-f]{64}$/, { expected: "64 lower-case hex" }))))
+})
 /** Body of `POST /v1/sessions/{address}`. */
 export type AddSessionBody = typeof AddSessionBody.Type
 
 /**
- * Body of `POST /v1/sessions/{address}/revoke`: the session's `pci` and its signature, the proof that the caller holds
- * the session (revoking asks the wallet nothing, so a wallet already gone can still sign out).
+ * Body of `POST /v1/sessions/{address}/revoke`: the session's `pci` and the proof that the caller holds the session —
+ * the secret whose hash was given as `revocationKeyHash` when it was kept, or, for a session kept without one, its
+ * signature. Revoking asks the wallet nothing, so a wallet already gone can still sign out.
  */
 export const RevokeSessionBody = Schema.Struct({
   pci: Schema.String.pipe(Schema.check(Schema.isNonEmpty())),

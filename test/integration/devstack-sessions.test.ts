@@ -4,6 +4,7 @@
  * deployed, ERC-6492 undeployed), and sessions and nonces surviving a restart of the services on the same database.
  * The suite runs on the embedded PGlite, and again on a real Postgres when `DATABASE_URL` is set.
  */
+import { createHash } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -265,6 +266,26 @@ const sessionSuite = (database: () => DatabaseOptions, owned: boolean) => {
     expect(await sessionsOf(account)).toEqual([session])
     expect((await revoke(session.pci, body.signature)).status).toBe(200)
     expect(await sessionsOf(account)).toEqual([])
+  })
+
+  it("a session kept with a revocation key is revoked with that key only: its signature, shown to anyone who lists it, is not enough", async () => {
+    const signer = eoa()
+    const account = caip(evmChainId(), signer.address)
+    const key = "a-secret-only-this-browser-knows"
+    const revocationKeyHash = createHash("sha256").update(key, "utf8").digest("hex")
+    const body = { ...(await signedBody(signer, evmChainId())), revocationKeyHash }
+    const kept = await add(account, body)
+    expect(kept.status).toBe(200)
+    const session = Schema.decodeUnknownSync(RemoteSiwxSession)(await kept.json())
+    const listed = await sessionsOf(account)
+    expect(listed.map((s) => s.signature)).toEqual([body.signature])
+    const revoke = (signature: string) => call("POST", `/v1/sessions/${account}/revoke`, { pci: session.pci, signature })
+    await refused(await revoke(body.signature), 403, /only its holder can revoke/)
+    await refused(await revoke("another secret"), 403, /only its holder can revoke/)
+    expect(await sessionsOf(account)).toHaveLength(1)
+    expect((await revoke(key)).status).toBe(200)
+    expect(await sessionsOf(account)).toEqual([])
+    await refused(await add(account, { ...(await signedBody(signer, evmChainId())), revocationKeyHash: "ABC" }), 400, /Invalid body/)
   })
 
   it("lists only sessions that have not expired", async () => {

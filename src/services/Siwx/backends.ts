@@ -20,6 +20,8 @@ import {
   SiwxSession
 } from "../../domain/Siwx"
 import { formatSiwxMessage, siwxTimesHold } from "../../domain/siwxMessage"
+import { bytesToHex } from "@noble/hashes/utils"
+import { sha256 } from "@noble/hashes/sha2"
 import { BlockchainApi } from "../BlockchainApi"
 import { Config } from "../Config"
 import { Platform } from "../Platform"
@@ -316,10 +318,15 @@ const servicesBackend = (options: ServicesSiwx): Effect.Effect<SiwxBackend, neve
         }),
       addSession: (account, session) =>
         Effect.gen(function* () {
-          const remote: RemoteSiwxSession = yield* api.addSession(account.caipAddress, session).pipe(Effect.mapError(serviceFailure))
+          // A secret only this browser knows revokes the session: its signature alone, which anyone may list, cannot.
+          const revocationKey = yield* Effect.sync(() => bytesToHex(crypto.getRandomValues(new Uint8Array(32))))
+          const revocationKeyHash = bytesToHex(sha256(new TextEncoder().encode(revocationKey)))
+          const remote: RemoteSiwxSession = yield* api
+            .addSession(account.caipAddress, { ...session, revocationKeyHash })
+            .pipe(Effect.mapError(serviceFailure))
           yield* storage.modify(Keys.siwxSessions, (all) => [
             ...all.filter((other) => !(other.data.chainId === account.chainId && sameAddress(account.namespace, other.data.accountAddress, account.address))),
-            remote
+            { ...remote, revocationKey }
           ])
         }),
       getSessions: (account) =>
@@ -335,14 +342,17 @@ const servicesBackend = (options: ServicesSiwx): Effect.Effect<SiwxBackend, neve
             yield* forget(session.pci)
             return NOT_SIGNED_IN
           }
-          return { signedIn: true, session }
+          // The host sees the signed message, never the secret that revokes it.
+          return { signedIn: true, session: { data: session.data, message: session.message, signature: session.signature } }
         }),
       revokeSession: (account) =>
         Effect.gen(function* () {
           const session = yield* kept(account)
           if (session === undefined) return
           yield* forget(session.pci)
-          yield* api.revokeSession(account.caipAddress, { pci: session.pci, signature: session.signature }).pipe(Effect.mapError(serviceFailure))
+          yield* api
+            .revokeSession(account.caipAddress, { pci: session.pci, signature: session.revocationKey ?? session.signature })
+            .pipe(Effect.mapError(serviceFailure))
         })
     } satisfies SiwxBackend
   })

@@ -91,10 +91,18 @@ export const embeddedLogin: StorageKey<EmbeddedLogin> = storageKey({
   defaultValue: { email: null, emailLoginUsed: false, lastEmailLoginTime: null, lastChain: null, socialUsername: null }
 })
 
-/** Sign-in sessions on our services that this browser signed, each with the `pci` that revokes it. */
-export const siwxSessions: StorageKey<ReadonlyArray<RemoteSiwxSession>> = storageKey({
+/** A sign-in session on our services that this browser kept: its `pci`, and the secret that revokes it. */
+export const KeptSiwxSession = Schema.Struct({
+  ...RemoteSiwxSession.fields,
+  revocationKey: Schema.optionalKey(Schema.String)
+})
+/** A sign-in session this browser kept. */
+export type KeptSiwxSession = typeof KeptSiwxSession.Type
+
+/** Sign-in sessions on our services that this browser signed, each with the `pci` and the secret that revoke it. */
+export const siwxSessions: StorageKey<ReadonlyArray<KeptSiwxSession>> = storageKey({
   name: "siwxSessions",
-  schema: Schema.Array(RemoteSiwxSession),
+  schema: Schema.Array(KeptSiwxSession),
   defaultValue: []
 })
 

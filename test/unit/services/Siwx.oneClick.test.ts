@@ -1,3 +1,5 @@
+import { sha256 } from "@noble/hashes/sha2"
+import { bytesToHex } from "@noble/hashes/utils"
 /**
  * One-click sign-in on the sign-in service's side (issue 13): the fields a connector asks the wallet to sign before
  * the account is known (host `siwx`, `servicesSiwx()`, none for the legacy `siweConfig`), keeping what the wallet
@@ -215,8 +217,12 @@ describe("Siwx one-click: servicesSiwx()", () => {
         const onA = signedText(A, { nonce: "anyAccount1234" })
         expect(yield* (yield* oneClickOf).keep([onA])).toBe(1)
         const posted = http.to(`/v1/sessions/${encodeURIComponent(`${A}:${ALICE}`)}`).find((r) => r.method === "POST")
-        expect(posted?.body).toEqual(onA)
-        expect((yield* (yield* Storage).get(Keys.siwxSessions)).map((s) => s.pci)).toEqual(["pci-1"])
+        // With the hash of a secret only this browser keeps: the session's signature, which anyone may list, revokes nothing.
+        expect(posted?.body).toEqual({ ...onA, revocationKeyHash: expect.stringMatching(/^[0-9a-f]{64}$/) })
+        const kept = yield* (yield* Storage).get(Keys.siwxSessions)
+        expect(kept.map((s) => s.pci)).toEqual(["pci-1"])
+        const key = kept[0]?.revocationKey ?? ""
+        expect(bytesToHex(sha256(new TextEncoder().encode(key)))).toBe((posted?.body as { revocationKeyHash: string }).revocationKeyHash)
         const { result, seen } = yield* viewsDuring(Effect.flatMap(ConnectFlow, (flow) => flow.connect("MetaMask")))
         expect(result.session?.message).toBe(onA.message)
         expect(seen).not.toContain("SIWXSignMessage")
