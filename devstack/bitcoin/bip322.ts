@@ -51,6 +51,17 @@ export const signBip322 = (address: string, network: BtcNetwork, privateKey: Uin
   return Buffer.from(RawWitness.encode(tx.getInput(0).finalScriptWitness ?? [])).toString("base64")
 }
 
+/** Whether `signature` has the shape of a BIP-322 simple signature: base64 of a serialised, non-empty witness. */
+export const isBip322Signature = (signature: string): boolean => {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false
+  try {
+    const bytes = Buffer.from(signature, "base64")
+    return RawWitness.decode(bytes).length > 0 && Buffer.from(RawWitness.encode(RawWitness.decode(bytes))).equals(bytes)
+  } catch {
+    return false
+  }
+}
+
 /** Whether `signature` (base64) is a valid BIP-322 simple signature of `message` by `address`. */
 export const verifyBip322 = (address: string, network: BtcNetwork, message: string | Uint8Array, signature: string): boolean => {
   try {

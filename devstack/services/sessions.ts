@@ -27,9 +27,12 @@ import {
   SessionsPath,
   SessionsResponse
 } from "../../src/domain/Api"
+import { bitcoinNetworkKindOf } from "../../src/domain/bitcoinNetwork"
 import { type CaipAddress, parseCaipAddress } from "../../src/domain/Caip"
 import { type SiwxMessageData, SiwxMessageData as SiwxMessageDataSchema } from "../../src/domain/Siwx"
 import { formatSiwxMessage } from "../../src/domain/siwxMessage"
+import { isBip322Signature, verifyBip322 } from "../bitcoin/bip322"
+import { REGTEST } from "../bitcoin/keys"
 import { HttpError, route } from "../lib/router"
 import type { ServicesState } from "./state"
 
@@ -172,7 +175,7 @@ const signatureHolds = async (state: ServicesState, account: Account, message: s
     return verifySignature(key, bytes, new TextEncoder().encode(message))
   }
   if (account.namespace === "bip122") {
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) throw new HttpError(400, "The signature must be a BIP-322 signature in base64 on bip122")
+    if (!isBip322Signature(signature)) throw new HttpError(400, "The signature must be a BIP-322 signature (a witness in base64) on bip122")
     return verifyBip322(account.address, BITCOIN_NETWORKS[bitcoinNetworkKindOf(account.chainId)], message, signature)
   }
   throw new HttpError(400, `Sign-in on ${account.namespace} is not served here yet: eip155, solana and bip122 are`)

@@ -17,6 +17,8 @@ import type { DatabaseOptions } from "../../devstack/db/index"
 import type { EvmChain, EvmInfo } from "../../devstack/evm/index"
 import { startEvm } from "../../devstack/evm/index"
 import { deployedSmartAccount, undeployedSmartAccount } from "../../devstack/evm/smartAccounts"
+import { signBip322 } from "../../devstack/bitcoin/bip322"
+import { devBitcoinKey, REGTEST, REGTEST_CAIP_NETWORK_ID } from "../../devstack/bitcoin/keys"
 import type { Started } from "../../devstack/lib/Started"
 import { type ServicesInfo, startServices } from "../../devstack/services/index"
 import { RemoteSiwxSession, SessionNonceResponse, SessionsResponse } from "../../src/domain/Api"
@@ -316,6 +318,26 @@ const sessionSuite = (database: () => DatabaseOptions, owned: boolean) => {
     expect(await sessionsOf(caip(SOLANA_DEVNET, signer.address.toLowerCase()))).toEqual([])
     expect((await call("POST", `/v1/sessions/${account}/revoke`, { pci: session.pci, signature: body.signature })).status).toBe(200)
     expect(await sessionsOf(account)).toEqual([])
+  })
+
+  it("keeps a Bitcoin session signed with BIP-322 (P2WPKH and P2TR addresses) and refuses another key's", async () => {
+    for (const purpose of ["payment", "ordinals"] as const) {
+      const key = devBitcoinKey(purpose === "payment" ? 3 : 4)
+      const address = purpose === "payment" ? key.paymentAddress : key.ordinalsAddress
+      const privateKey = Buffer.from(purpose === "payment" ? key.paymentPrivateKey : key.ordinalsPrivateKey, "hex")
+      const signer: Signer = { address, signMessage: async (message) => signBip322(address, REGTEST, privateKey, message) }
+      const account = caip(REGTEST_CAIP_NETWORK_ID, address)
+      const body = await signedBody(signer, REGTEST_CAIP_NETWORK_ID as CaipNetworkId)
+      expect(body.message).toContain("wants you to sign in with your Bitcoin account:")
+      const other = devBitcoinKey(5)
+      const strangerSignature = signBip322(other.paymentAddress, REGTEST, Buffer.from(other.paymentPrivateKey, "hex"), body.message)
+      await refused(await add(account, { ...body, signature: strangerSignature }), 403, /not .*signature/)
+      await refused(await add(account, { ...body, signature: `0x${"ab".repeat(64)}` }), 400, /base64/)
+      const response = await add(account, body)
+      expect(response.status).toBe(200)
+      const session = Schema.decodeUnknownSync(RemoteSiwxSession)(await response.json())
+      expect(await sessionsOf(account)).toEqual([session])
+    }
   })
 
   it("keeps a session of a deployed ERC-1271 contract account (its owner signs) and refuses a stranger's signature", async () => {
