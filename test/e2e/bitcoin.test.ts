@@ -147,6 +147,35 @@ describe("a Bitcoin wallet in the demo", () => {
   })
 })
 
+describe("sign-in with a Bitcoin wallet", () => {
+  it("the sign-in text is signed with BIP-322 and the service keeps the session of the payment address", async () => {
+    const browser = await launchBrowser()
+    try {
+      const wallet = await installInjectedBitcoinWallet(browser.context, { apiUrl: apiUrl(), keyIndex: 2 })
+      const page = browser.page
+      await page.goto(`${demo.info.url}?signIn=on`)
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await dialog(page).getByRole("button", { name: /Bitcoin Test Wallet/ }).click()
+      await dialog(page).getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor()
+      await dialog(page).getByRole("button", { name: "Sign", exact: true }).click()
+      await dialog(page).waitFor({ state: "detached" })
+      await expect.poll(() => page.getByTestId("session").textContent()).toContain("Signed in.")
+      expect(wallet.prompts).toEqual(["bitcoin:connect", "bitcoin:signMessage"])
+      const services = stack.info.config.services!
+      const caip = encodeURIComponent(`${stack.info.config.bitcoin!.caipNetworkId}:${wallet.key.paymentAddress}`)
+      const response = await fetch(`${services.url}/v1/sessions/${caip}?projectId=${services.defaultProjectId}`, {
+        headers: { origin: new URL(demo.info.url).origin }
+      })
+      const { sessions } = (await response.json()) as { sessions: ReadonlyArray<{ message: string; signature: string }> }
+      expect(sessions).toHaveLength(1)
+      expect(sessions[0]!.message).toContain("wants you to sign in with your Bitcoin account:")
+      expect(verifyBip322(wallet.key.paymentAddress, REGTEST, sessions[0]!.message, sessions[0]!.signature)).toBe(true)
+    } finally {
+      await browser.close()
+    }
+  })
+})
+
 describe("one wallet for EVM, Solana and Bitcoin", () => {
   let browser: Browser
   let page: Page
