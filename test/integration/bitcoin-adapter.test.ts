@@ -1,7 +1,8 @@
 /**
  * The bip122 adapter against the devstack's regtest node, with the Node Bitcoin test wallet reached as the product
  * reaches it (its Wallet Standard object → the Bitcoin connector → its BitcoinProvider) and every read through the
- * node's Esplora-style API: BIP-322 signatures that verify, sendTransfer confirmed with the receiver paid, a
+ * node's Esplora-style API: the ChainAdapter contract (without its token and failed-transaction cases: Bitcoin has
+ * no tokens, and a node refuses a failing transaction instead of mining it), then BIP-322 signatures that verify, sendTransfer confirmed with the receiver paid, a
  * PSBT-only wallet's transfer, signPsbt of a two-party transaction and with broadcast, the fee estimate against the
  * fee paid, and refusals (the visitor's, a bad receiver, a double spend the node refuses).
  */
@@ -20,6 +21,7 @@ import { bitcoinRegtest, withDefaultRpcUrls } from "../../src/domain/networks"
 import { makeBitcoinAdapter } from "../../src/services/bip122/BitcoinAdapter"
 import type { AccountSession, ChainAdapter } from "../../src/services/ChainAdapter"
 import { makeBitcoinStandardConnector } from "../../src/services/connectors/bitcoin"
+import { chainAdapterContract } from "./support/chainAdapterContract"
 
 let node: Started<BitcoinInfo>
 let network: CaipNetwork
@@ -190,5 +192,43 @@ describe("the bip122 adapter on the regtest node", () => {
     const error = await failureOf(adapter.request(account, "signPsbt", spending(freshReceiver(6))))
     expect(error).toMatchObject({ _tag: "TransactionRejected" })
     expect((error as unknown as { details: string }).details).toMatch(/txn-mempool-conflict|bad-txns-inputs-missingorspent/)
+  })
+})
+
+describe("the ChainAdapter contract for bip122", () => {
+  let session: Awaited<ReturnType<typeof connected>> | undefined
+  let receivers = 0
+  // Dev key set 3 is not funded at start: the node's faucet pays it (a mined coinbase) before its first use.
+  const current = async () => {
+    if (session !== undefined) return session
+    const fresh = await connected(3)
+    await fetch(`${node.info.url}/regtest/faucet`, { method: "POST", body: JSON.stringify({ address: fresh.wallet.key.paymentAddress, amount: "200000000" }) })
+    session = fresh
+    return fresh
+  }
+  chainAdapterContract({
+    adapter: () => adapter,
+    network: () => network,
+    session: async () => (await current()).account,
+    setApproval: (approval) => session?.wallet.setApproval(approval),
+    walletRequests: () => session?.wallet.requests ?? [],
+    sendRequestName: "bitcoin:sendTransfer",
+    verifySignature: async (message, signature, address) => verifyBip322(address, REGTEST, message, signature),
+    freshReceiver: async () => freshReceiver(20 + receivers++),
+    nativeAmount: 75_000n,
+    chainBalance: async (address) => {
+      const stats = await nodeJson<{ chain_stats: { funded_txo_sum: number; spent_txo_sum: number }; mempool_stats: { funded_txo_sum: number; spent_txo_sum: number } }>(
+        `/address/${address}`
+      )
+      return BigInt(stats.chain_stats.funded_txo_sum - stats.chain_stats.spent_txo_sum + stats.mempool_stats.funded_txo_sum - stats.mempool_stats.spent_txo_sum)
+    },
+    invalidReceiver: { to: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", error: "SendFormInvalid", says: /valid amount and receiver/, promptsWallet: false },
+    rawRequest: {
+      method: "getAccountAddresses",
+      params: (account) => ({ account: account.address }),
+      verify: async (result, account) =>
+        Array.isArray(result) && result.some((entry: { address?: string; intention?: string }) => entry.address === account.address && entry.intention === "payment")
+    },
+    unsupportedMethod: "eth_sendTransaction"
   })
 })
