@@ -135,6 +135,12 @@ export interface ChainAdapter {
    * read from the chain without asking the wallet; fails with the node's reason when the transfer would fail.
    */
   readonly estimateFee: (from: string, network: CaipNetwork, request: SendRequest) => Effect.Effect<bigint, FeeError>
+  /**
+   * The fee of `request`, a transfer of `from`'s whole native balance (the send form's Max), for families where it
+   * is not what `estimateFee` says: a Bitcoin transfer of everything spends every coin and has no change, where
+   * `estimateFee` would want change and find the balance short. Without it, `estimateFee` is asked.
+   */
+  readonly estimateMaxFee?: (from: string, network: CaipNetwork, request: SendRequest) => Effect.Effect<bigint, FeeError>
   /** Waits up to 25 s until the transaction is final; a failed one fails with its reason. */
   readonly waitForTransaction: (hash: string, network: CaipNetwork) => Effect.Effect<TransactionConfirmation, WaitError>
   /** The native balance and the token balances of `address`, read from the chain. */
@@ -209,6 +215,11 @@ export const lazyAdapter = (namespace: ChainNamespace, load: () => Promise<Chain
       Effect.flatMap(
         Effect.mapError(adapter, (error) => new GasEstimationFailed({ reason: error.reason ?? error.message })),
         (a) => a.estimateFee(from, network, request)
+      ),
+    estimateMaxFee: (from, network, request) =>
+      Effect.flatMap(
+        Effect.mapError(adapter, (error) => new GasEstimationFailed({ reason: error.reason ?? error.message })),
+        (a) => (a.estimateMaxFee ?? a.estimateFee)(from, network, request)
       ),
     waitForTransaction: (hash, network) => Effect.flatMap(adapter, (a) => a.waitForTransaction(hash, network)),
     balances: (address, network) => Effect.flatMap(adapter, (a) => a.balances(address, network)),

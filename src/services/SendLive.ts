@@ -221,14 +221,15 @@ export const makeSend = (state: SubscriptionRef.SubscriptionRef<SendState>) =>
         }
       })
 
-      /** The fee of a send from the account in front, read from its chain. */
-      const feeOf = (request: SendRequest) =>
+      /** The fee of a send from the account in front, read from its chain (`max`: a send of its whole balance). */
+      const feeOf = (request: SendRequest, max = false) =>
         Effect.gen(function* () {
           const account = yield* accountInFront
           if (account === undefined) return Result.fail<string>("Connect a wallet to send")
           const adapter = yield* adapters.get(account.namespace).pipe(Effect.option)
           if (Option.isNone(adapter)) return Result.fail<string>("Sending is not available on this network")
-          return yield* adapter.value.estimateFee(account.address, account.network, request).pipe(
+          const estimate = (max ? adapter.value.estimateMaxFee : undefined) ?? adapter.value.estimateFee
+          return yield* estimate(account.address, account.network, request).pipe(
             Effect.map(Result.succeed),
             Effect.catch((error) => Effect.succeed(Result.fail(feeFailureText(error))))
           )
@@ -249,12 +250,12 @@ export const makeSend = (state: SubscriptionRef.SubscriptionRef<SendState>) =>
           return yield* edited((s) => ({ ...s, amount: formatUnits(asset.balance, asset.decimals), filled: s.filled + 1 }))
         }
         // The native coin pays the fee: Max leaves it. The fee of a transfer to the receiver (to the account itself
-        // while no receiver is typed) does not depend on the amount.
+        // while no receiver is typed) is that of sending the whole balance (on Bitcoin: every coin, no change).
         const receiver =
           current.namespace === undefined ? Result.fail("") : validateReceiver(current.receiver, current.namespace, current.network?.caipNetworkId)
         const self = (yield* accountInFront)?.address ?? ""
         const to = Result.isSuccess(receiver) ? receiver.success : current.name._tag === "Resolved" ? current.name.address : self
-        const fee = yield* estimating(feeOf({ to, value: asset.balance > 0n ? asset.balance : 1n }))
+        const fee = yield* estimating(feeOf({ to, value: asset.balance > 0n ? asset.balance : 1n }, true))
         if (Result.isFailure(fee)) return yield* update((s) => ({ ...s, checked: true, issues: { ...s.issues, amount: fee.failure } }))
         yield* edited((s) => ({ ...s, amount: formatUnits(maxAmount(asset, fee.success), asset.decimals), filled: s.filled + 1 }))
       }).pipe(Effect.withSpan("Send.useMax"))

@@ -2,7 +2,8 @@
  * Bitcoin in the demo, in a real Chromium against the local stack's regtest node: the injected Bitcoin test wallet
  * (Wallet Standard `bitcoin:` features, keys in Node) connects — the bip122 code is fetched only then — signs a
  * message (BIP-322, verified in Node), sends on regtest and sees it confirmed in a block, and its Account view shows
- * the address, the network and Send, and says in words what is not available instead of a balance. One wallet
+ * the address, the network and Send, and says in words what is not available instead of a balance; Max in the Send
+ * form sends every coin less the fee of spending them all with no change, leaving the account empty. One wallet
  * serving EVM, Solana and Bitcoin is one row that connects all three.
  */
 import { mkdtempSync, rmSync } from "node:fs"
@@ -18,6 +19,7 @@ import type { Started } from "../../devstack/lib/Started"
 import { type DevstackInfo, startDevstack } from "../../devstack/main"
 import type { BitcoinTestWallet } from "../../devstack/wallet/bitcoin/testWallet"
 import { truncateAddress } from "../../src/domain/format"
+import { sendAllFee } from "../../src/services/bip122/coinSelection"
 import { type Browser, isLoopback, launchBrowser } from "./support/browser"
 import { buildDemo, serveDemo } from "./support/demo"
 import { installInjectedBitcoinWallet } from "./support/injectedBitcoinWallet"
@@ -144,6 +146,49 @@ describe("a Bitcoin wallet in the demo", () => {
 
   it("never reached any address off this machine", () => {
     expect(browser.requests.filter((url) => !isLoopback(url))).toEqual([])
+  })
+})
+
+describe("Max on a Bitcoin account", () => {
+  it("is the balance less the fee of spending every coin with no change; sending it is confirmed and leaves the account empty", async () => {
+    // A key of its own, given three coins here: no other test spends it.
+    const key = devBitcoinKey(71)
+    const coins = [30_000_000, 12_345_678, 2_000_000]
+    for (const amount of coins) {
+      const funded = await fetch(`${apiUrl()}/regtest/faucet`, { method: "POST", body: JSON.stringify({ address: key.paymentAddress, amount: String(amount) }) })
+      expect(funded.ok).toBe(true)
+    }
+    const held = coins.reduce((sum, amount) => sum + amount, 0)
+    const rates = (await (await fetch(`${apiUrl()}/fee-estimates`)).json()) as Record<string, number>
+    const fee = Number(sendAllFee(coins.length, rates["3"] ?? 1, "p2wpkh", "p2wpkh"))
+    const receiver = p2wpkh(hex.decode(devBitcoinKey(72).paymentPublicKey), REGTEST).address!
+    const browser = await launchBrowser()
+    try {
+      const wallet = await installInjectedBitcoinWallet(browser.context, { apiUrl: apiUrl(), keyIndex: key.index })
+      const page = browser.page
+      await page.goto(demo.info.url)
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await dialog(page).getByRole("button", { name: /Bitcoin Test Wallet/ }).click()
+      const account = page.getByRole("button", { name: new RegExp(escaped(truncateAddress(key.paymentAddress))) })
+      await account.click()
+      await dialog(page).getByRole("button", { name: "Send" }).click()
+      const field = (label: string) => dialog(page).getByLabel(label, { exact: true })
+      await field("To").fill(receiver)
+      await dialog(page).getByRole("button", { name: "Max" }).click()
+      // The field is filled again (a new one) for Max.
+      await expect.poll(() => field("Amount").last().inputValue()).toBe(String((held - fee) / 1e8))
+      await dialog(page).getByRole("button", { name: "Continue" }).click()
+      await expect.poll(() => dialog(page).getAttribute("data-view")).toBe("SendReview")
+      await dialog(page).getByRole("button", { name: "Confirm" }).click()
+      await dialog(page).getByRole("heading", { name: "Transaction confirmed" }).waitFor({ timeout: 30_000 })
+      expect(wallet.sent).toHaveLength(1)
+      expect(await nodeBalance(key.paymentAddress)).toBe(0)
+      expect(await nodeBalance(receiver)).toBe(held - fee)
+      const utxos = (await (await fetch(`${apiUrl()}/address/${key.paymentAddress}/utxo`)).json()) as ReadonlyArray<unknown>
+      expect(utxos).toEqual([])
+    } finally {
+      await browser.close()
+    }
   })
 })
 

@@ -36,7 +36,7 @@ import {
   WalletMethodUnsupported
 } from "../../domain/walletErrors"
 import type { AccountSession, ChainAdapter, ChainBalance, SendRequest, TransactionConfirmation } from "../ChainAdapter"
-import { DUST_SATS, selectOutputs } from "./coinSelection"
+import { DUST_SATS, selectOutputs, sendAllFee } from "./coinSelection"
 import { type Esplora, type EsploraError, makeEsplora, type TxStatus } from "./esplora"
 import type * as Psbt from "./psbt"
 import { type BitcoinInputsToSign, type BitcoinProvider, walletStandardBitcoinChainOf } from "./provider"
@@ -118,8 +118,8 @@ export const makeBitcoinAdapter = (options: BitcoinAdapterOptions): ChainAdapter
       return { to: request.to, toType: to.success, value }
     })
 
-  /** The outputs of `from` that pay `value` to a `toType` address and the fee, at the network's rate. */
-  const selection = (from: string, network: CaipNetwork, toType: BitcoinAddressType, value: bigint) =>
+  /** The outputs `from` can spend, in satoshis, its address kind and the network's fee rate. */
+  const spendableOf = (from: string, network: CaipNetwork) =>
     Effect.gen(function* () {
       const fromType = addressTypeOf(from, network)
       if (Result.isFailure(fromType)) return yield* new SendFormInvalid()
@@ -127,14 +127,21 @@ export const makeBitcoinAdapter = (options: BitcoinAdapterOptions): ChainAdapter
         Effect.mapError((error) => new GasEstimationFailed({ reason: error._tag === "EsploraAnswer" ? error.body : error.reason }))
       )
       const spendable = utxos.map((utxo) => ({ ...utxo, value: BigInt(utxo.value) }))
-      const chosen = selectOutputs(spendable, value, rate, fromType.success, toType)
-      if (chosen === undefined) {
-        const held = spendable.reduce((sum, utxo) => sum + utxo.value, 0n)
-        return yield* new GasEstimationFailed({
-          reason: `insufficient funds: ${formatUnits(held, network.nativeCurrency.decimals)} ${network.nativeCurrency.symbol} cannot pay ${formatUnits(value, network.nativeCurrency.decimals)} ${network.nativeCurrency.symbol} and the fee`
-        })
-      }
-      return { ...chosen, fromType: fromType.success, rate }
+      return { spendable, fromType: fromType.success, rate }
+    })
+
+  const insufficient = (network: CaipNetwork, held: bigint, value: bigint) =>
+    new GasEstimationFailed({
+      reason: `insufficient funds: ${formatUnits(held, network.nativeCurrency.decimals)} ${network.nativeCurrency.symbol} cannot pay ${formatUnits(value, network.nativeCurrency.decimals)} ${network.nativeCurrency.symbol} and the fee`
+    })
+
+  /** The outputs of `from` that pay `value` to a `toType` address and the fee, at the network's rate. */
+  const selection = (from: string, network: CaipNetwork, toType: BitcoinAddressType, value: bigint) =>
+    Effect.gen(function* () {
+      const { spendable, fromType, rate } = yield* spendableOf(from, network)
+      const chosen = selectOutputs(spendable, value, rate, fromType, toType)
+      if (chosen === undefined) return yield* insufficient(network, spendable.reduce((sum, utxo) => sum + utxo.value, 0n), value)
+      return { ...chosen, fromType, rate }
     })
 
   const estimateFee = (from: string, network: CaipNetwork, request: SendRequest) =>
@@ -143,6 +150,22 @@ export const makeBitcoinAdapter = (options: BitcoinAdapterOptions): ChainAdapter
       const chosen = yield* selection(from, network, transfer.toType, transfer.value)
       return chosen.fee
     }).pipe(Effect.withSpan("BitcoinAdapter.estimateFee"))
+
+  // Max: every coin spent to the receiver and no change, so the fee grows with the number of coins; the balance less
+  // this fee is then an amount that selection pays exactly (all coins, no change).
+  const estimateMaxFee = (from: string, network: CaipNetwork, request: SendRequest) =>
+    Effect.gen(function* () {
+      const to = addressTypeOf(request.to, network)
+      if (Result.isFailure(to)) return yield* new SendFormInvalid()
+      const { spendable, fromType, rate } = yield* spendableOf(from, network)
+      const fee = sendAllFee(spendable.length, rate, fromType, to.success)
+      const held = spendable.reduce((sum, utxo) => sum + utxo.value, 0n)
+      if (spendable.length === 0 || held < fee + DUST_SATS[to.success]) {
+        const { symbol, decimals } = network.nativeCurrency
+        return yield* new GasEstimationFailed({ reason: `insufficient funds: ${formatUnits(held, decimals)} ${symbol} does not pay the fee of sending it` })
+      }
+      return fee
+    }).pipe(Effect.withSpan("BitcoinAdapter.estimateMaxFee"))
 
   const broadcast = (network: CaipNetwork, hex: string) =>
     esplora.broadcast(network, hex).pipe(
@@ -310,6 +333,7 @@ export const makeBitcoinAdapter = (options: BitcoinAdapterOptions): ChainAdapter
     signMessage,
     send,
     estimateFee,
+    estimateMaxFee,
     waitForTransaction,
     balances,
     request

@@ -1,7 +1,8 @@
 /**
  * Choosing which outputs pay a transfer, and what it costs: virtual sizes of each input and output kind, the fee at
  * a rate, largest outputs first until the amount and the fee are covered, and change back to the sender unless it
- * would be dust (then it goes to the fee). Pure: the adapter's estimate and the test wallet's transfers agree.
+ * would be dust (then it goes to the fee); and the fee of sending everything (every output, no change). Pure: the
+ * adapter's estimate and the test wallet's transfers agree.
  */
 import type { BitcoinAddressType } from "../../domain/bitcoinAddress"
 
@@ -34,6 +35,13 @@ export const transferVsize = (from: BitcoinAddressType, inputs: number, outputs:
   TX_OVERHEAD_VBYTES + inputs * INPUT_VBYTES[from] + outputs.reduce((sum, kind) => sum + OUTPUT_VBYTES[kind], 0)
 
 const feeAt = (vsize: number, rate: number): bigint => BigInt(Math.ceil(vsize * rate))
+
+/**
+ * The fee of sending everything: all `inputs` outputs of a `from` address spent to one `to` output at `rate` sat/vB,
+ * with no change (the send form's Max; what remains after it is the amount a selection then pays exactly).
+ */
+export const sendAllFee = (inputs: number, rate: number, from: BitcoinAddressType, to: BitcoinAddressType): bigint =>
+  feeAt(transferVsize(from, inputs, [to]), rate)
 
 /**
  * Spends the largest outputs of `from` first until `amount` to a `to` address and the fee at `rate` sat/vB are

@@ -163,6 +163,37 @@ describe("Send", () => {
     })
   )
 
+  it.effect("Max asks the family's fee of sending everything where it has one (Bitcoin's: every coin, no change), not a transfer's", () =>
+    Effect.gen(function* () {
+      const wallet = yield* alice()
+      const asked: Array<string> = []
+      const sweeping: ChainAdapter = {
+        ...makeFakeChainAdapter("eip155"),
+        estimateFee: () => Effect.fail(new GasEstimationFailed({ reason: "insufficient funds" })),
+        estimateMaxFee: (_from, _network, request) => {
+          asked.push(`${request.to}:${request.value}`)
+          return Effect.succeed(ETHER / 4n)
+        }
+      }
+      yield* withAlice(
+        wallet,
+        service(),
+        Effect.gen(function* () {
+          const send = yield* Send
+          yield* send.open()
+          yield* ready
+          yield* send.setReceiver(BOB)
+          yield* send.useMax
+          const state = yield* sendState
+          expect(state.amount).toBe("0.75")
+          expect(state.issues.amount).toBeUndefined()
+          expect(asked).toEqual([`${BOB}:${ETHER}`])
+        }),
+        [sweeping]
+      )
+    })
+  )
+
   it.effect("a name is looked up 300 ms after the last keystroke, and the transfer goes to the address it points to", () =>
     Effect.gen(function* () {
       const wallet = yield* alice()

@@ -209,6 +209,47 @@ describe("the bip122 adapter", () => {
     })
   )
 
+  it.effect("Max: the fee of spending every coin to one output with no change; the balance less it is sent exactly, leaving nothing", () =>
+    Effect.gen(function* () {
+      const api = makeApi()
+      api.utxos[payment.address!] = [
+        { txid: txidOf(1), vout: 0, value: 40_000, status: { confirmed: true } },
+        { txid: txidOf(2), vout: 1, value: 100_000, status: { confirmed: true } },
+        { txid: txidOf(3), vout: 0, value: 5_000, status: { confirmed: false } }
+      ]
+      const { provider } = makeWallet({ sendTransfer: undefined })
+      const adapter = adapterOver(api)
+      // The whole balance as a transfer's amount leaves nothing for the fee: that is what Max used to be told.
+      const whole = failure(yield* Effect.exit(adapter.estimateFee(payment.address!, bitcoinRegtest, { to: receiver, value: 145_000n })))
+      expect(whole).toMatchObject({ _tag: "GasEstimationFailed" })
+      const fee = yield* adapter.estimateMaxFee!(payment.address!, bitcoinRegtest, { to: receiver, value: 145_000n })
+      expect(fee).toBe(BigInt(transferVsize("p2wpkh", 3, ["p2wpkh"]) * 2))
+      const max = 145_000n - fee
+      expect(yield* adapter.estimateFee(payment.address!, bitcoinRegtest, { to: receiver, value: max })).toBe(fee)
+      yield* adapter.send(sessionOf(provider), { to: receiver, value: max })
+      const sent = Transaction.fromRaw(hex.decode(api.posted[0]!))
+      expect(sent.inputsLength).toBe(3)
+      expect(sent.outputsLength).toBe(1)
+      expect(sent.getOutputAddress(0, REGTEST_NETWORK)).toBe(receiver)
+      expect(sent.getOutput(0).amount).toBe(max)
+      expect(sent.vsize).toBeLessThanOrEqual(transferVsize("p2wpkh", 3, ["p2wpkh"]))
+    })
+  )
+
+  it.effect("Max with nothing, or less than the fee and dust, says insufficient funds; a receiver of another network is refused", () =>
+    Effect.gen(function* () {
+      const api = makeApi()
+      const adapter = adapterOver(api)
+      const empty = failure(yield* Effect.exit(adapter.estimateMaxFee!(payment.address!, bitcoinRegtest, { to: receiver, value: 1n })))
+      expect((empty as { reason?: string }).reason).toBe("insufficient funds: 0 BTC does not pay the fee of sending it")
+      api.utxos[payment.address!] = [{ txid: txidOf(1), vout: 0, value: 500, status: { confirmed: true } }]
+      const dust = failure(yield* Effect.exit(adapter.estimateMaxFee!(payment.address!, bitcoinRegtest, { to: receiver, value: 500n })))
+      expect((dust as { reason?: string }).reason).toContain("insufficient funds: 0.000005 BTC")
+      const mainnet = failure(yield* Effect.exit(adapter.estimateMaxFee!(payment.address!, bitcoinRegtest, { to: MAINNET_RECEIVER, value: 500n })))
+      expect(mainnet._tag).toBe("SendFormInvalid")
+    })
+  )
+
   it.effect("a node's refusal of the broadcast is TransactionRejected in the node's words", () =>
     Effect.gen(function* () {
       const api = makeApi()
