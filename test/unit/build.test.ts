@@ -123,6 +123,28 @@ describe("the library build", () => {
     }
   })
 
+  it("keeps wallet-runtime/testing to itself: no other entry reaches its test wallets, fakes or test layer, even lazily", () => {
+    const reachable = (fileName: string): ReadonlyArray<Chunk> => {
+      const seen = new Map<string, Chunk>()
+      const walk = (name: string) => {
+        if (seen.has(name) || !name.endsWith(".js")) return
+        const chunk = chunks.find((c) => c.fileName === name)
+        if (chunk === undefined) return
+        seen.set(name, chunk)
+        ;[...chunk.imports, ...chunk.dynamicImports].forEach(walk)
+      }
+      walk(fileName)
+      return [...seen.values()]
+    }
+    const testingOnly = (id: string) => id === "src/testing.ts" || id === "src/layers/Test.ts" || id.startsWith("src/services/fakes/")
+    expect(modulesOf(reachable("testing.js")).filter(testingOnly)).toEqual(
+      expect.arrayContaining(["src/services/fakes/eip6963Wallet.ts", "src/services/fakes/solanaStandardWallet.ts", "src/services/fakes/bitcoinStandardWallet.ts", "src/services/fakes/injectedWeb3Wallet.ts"])
+    )
+    for (const entry of ["index.js", "react.js", "atoms.js"]) {
+      expect(modulesOf(reachable(entry)).filter(testingOnly), entry).toEqual([])
+    }
+  })
+
   it("loads btc-signer only for a PSBT: the Bitcoin discovery and adapter do not import it, the PSBT chunk does", () => {
     const homeOf = (module: string) => chunks.find((c) => c.moduleIds.some((id) => id.endsWith(module)))!
     const psbt = homeOf("src/services/bip122/psbt.ts")

@@ -1,61 +1,37 @@
 /**
  * The injected test wallet of the browser tests: keys and signing stay in Node (the devstack test wallet over the
- * local chains); the page gets an EIP-1193 provider announced through EIP-6963 and set as `window.ethereum`.
- * Errors cross the binding as `{ ok: false, code, message }` (a thrown error would lose its code) and are rethrown
- * in the page with their code.
+ * local chains); the page gets `wallet-runtime/testing`'s EIP-1193 provider over a backend that forwards to Node,
+ * announced through EIP-6963 and set as `window.ethereum`. Errors are rethrown in the page with their code.
  */
-import type { BrowserContext, Page } from "playwright-core"
+import type { BrowserContext } from "playwright-core"
 import { makeTestWallet, type TestWallet, type TestWalletOptions } from "../../../devstack/wallet/testWallet"
+import { installPageWallet } from "./pageWallet"
 
-type Reply = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly code: number; readonly message: string }
-
-const pageScript = (info: TestWallet["identity"]) => `(() => {
-  const listeners = new Map()
-  const provider = {
-    isWalletRuntimeTestWallet: true,
-    request: async (args) => {
-      const reply = await window.__wrTestWalletRequest(JSON.parse(JSON.stringify(args)))
-      if (reply.ok) return reply.result
-      const error = new Error(reply.message)
-      error.code = reply.code
-      throw error
-    },
-    on: (event, listener) => {
-      if (!listeners.has(event)) listeners.set(event, new Set())
-      listeners.get(event).add(listener)
-    },
-    removeListener: (event, listener) => listeners.get(event)?.delete(listener)
-  }
-  window.__wrTestWalletEmit = (event, args) => {
-    for (const listener of listeners.get(event) ?? []) listener(...args)
-  }
-  window.ethereum = provider
-  const info = Object.freeze(${JSON.stringify(info)})
-  const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }))
-  window.addEventListener("eip6963:requestProvider", announce)
-  announce()
-})()`
+const EVENTS = ["accountsChanged", "chainChanged", "disconnect", "connect"] as const
 
 /** Installs the wallet in every page of the context (before any page script runs); returns the Node-side wallet. */
 export const installInjectedWallet = async (context: BrowserContext, options: TestWalletOptions): Promise<TestWallet> => {
   const wallet = makeTestWallet(options)
-  await context.exposeBinding("__wrTestWalletRequest", async (_source, args: { method: string; params?: unknown }): Promise<Reply> => {
-    try {
-      return { ok: true, result: await wallet.request(args) }
-    } catch (error) {
-      const code = typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : -32603
-      return { ok: false, code, message: error instanceof Error ? error.message : String(error) }
+  await installPageWallet(context, {
+    binding: "__wrTestWalletRequest",
+    emit: "__wrTestWalletEmit",
+    imports: ["announceEip6963Provider", "createEip1193Provider"],
+    toError: "(reply) => Object.assign(new Error(reply.message), { code: reply.code })",
+    body: `
+const backend = {
+  request: (args) => call("request", [args]),
+  onEvent: (listener) => { listeners.add(listener); return () => listeners.delete(listener) }
+}
+announceEip6963Provider(createEip1193Provider(backend), ${JSON.stringify(wallet.identity)})
+`,
+    run: (method, [args]) => {
+      if (method !== "request") throw new Error(`The wallet has no method ${method}.`)
+      return wallet.request(args as { method: string; params?: unknown })
+    },
+    fallbackCode: -32603,
+    subscribe: (emit) => {
+      for (const event of EVENTS) wallet.on(event, (...args: Array<unknown>) => emit(event, args))
     }
   })
-  const pages = () => context.pages()
-  for (const event of ["accountsChanged", "chainChanged", "disconnect", "connect"]) {
-    wallet.on(event, (...args: Array<unknown>) => {
-      for (const page of pages()) void emitIn(page, event, args)
-    })
-  }
-  await context.addInitScript(pageScript(wallet.identity))
   return wallet
 }
-
-const emitIn = (page: Page, event: string, args: ReadonlyArray<unknown>) =>
-  page.evaluate(([name, list]) => (window as unknown as { __wrTestWalletEmit?: (e: string, a: unknown) => void }).__wrTestWalletEmit?.(name as string, list), [event, args] as const).catch(() => undefined)
