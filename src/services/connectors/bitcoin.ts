@@ -9,12 +9,12 @@
  */
 import { getWallets } from "@wallet-standard/app"
 import type { IdentifierString, Wallet, WalletAccount } from "@wallet-standard/base"
-import { Effect, Queue, type Scope, Stream, SubscriptionRef } from "effect"
+import { Effect, type Scope, Stream, SubscriptionRef } from "effect"
 import type { Account, AccountType } from "../../domain/Account"
 import { fromBase64, toBase64 } from "../../domain/encoding"
 import { SomethingWentWrong } from "../../domain/errors"
 import type { CaipNetwork } from "../../domain/Network"
-import { type ConnectorInfo, walletKeyOf } from "../../domain/Wallet"
+import { walletKeyOf } from "../../domain/Wallet"
 import { fromWalletError } from "../../domain/walletErrors"
 import { bitcoinNetworkKindOf } from "../../domain/bitcoinNetwork"
 import type { BitcoinAccountAddress, BitcoinProvider } from "../bip122/provider"
@@ -29,6 +29,15 @@ import {
 import { generatedIcon, walletIcon } from "../generatedIcon"
 import type { Connector, FamilySession, WalletEvent } from "./Connector"
 import type { ConnectorSource } from "./Connectors"
+import {
+  firstOutput,
+  isAccountOf,
+  type StandardConnect,
+  standardAccountChanges,
+  standardConnectorInfo,
+  standardDisconnect,
+  standardFeature as feature
+} from "./standardWallet"
 
 /** What Bitcoin connectors are made with. */
 export interface BitcoinConnectorOptions {
@@ -73,15 +82,6 @@ const sessionOf = (
 // ---------------------------------------------------------------------------------------------------------------
 // The Wallet Standard
 
-type StandardConnect = { readonly connect: (input?: { readonly silent?: boolean }) => Promise<{ readonly accounts: ReadonlyArray<WalletAccount> }> }
-type StandardDisconnect = { readonly disconnect: () => Promise<void> }
-type StandardEvents = { readonly on: (event: "change", listener: (properties: { readonly accounts?: ReadonlyArray<WalletAccount> }) => void) => () => void }
-
-const feature = <F>(wallet: Wallet, name: string, method: string): F | undefined => {
-  const value = (wallet.features as Record<string, unknown>)[name]
-  return typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)[method] === "function" ? (value as F) : undefined
-}
-
 type Connect = BitcoinConnectFeature["bitcoin:connect"]
 type SignMessage = BitcoinSignMessageFeature["bitcoin:signMessage"]
 type SignTransaction = BitcoinSignTransactionFeature["bitcoin:signTransaction"]
@@ -95,9 +95,7 @@ export const isBitcoinWallet = (wallet: Wallet): boolean =>
     feature<SignTransaction>(wallet, BITCOIN_FEATURES.signTransaction, "signTransaction") !== undefined ||
     feature<SendTransfer>(wallet, BITCOIN_FEATURES.sendTransfer, "sendTransfer") !== undefined)
 
-const isBitcoinAccount = (account: WalletAccount): boolean =>
-  typeof account.address === "string" &&
-  (!Array.isArray(account.chains) || account.chains.length === 0 || account.chains.some((chain) => chain.startsWith("bitcoin:")))
+const isBitcoinAccount = isAccountOf("bitcoin:")
 
 /** The id of a Wallet Standard wallet's Bitcoin connector. */
 export const bitcoinStandardConnectorId = (name: string): string => `wallet-standard:${walletKeyOf({ name })}:bip122`
@@ -112,11 +110,7 @@ export const walletStandardBitcoinProvider = (wallet: Wallet, purposes: Map<stri
     if (account === undefined) throw Object.assign(new Error(`The wallet no longer has the account ${address}`), { code: 4100 })
     return account
   }
-  const first = <A>(outputs: ReadonlyArray<A>): A => {
-    const output = outputs[0]
-    if (output === undefined) throw new Error("The wallet answered nothing")
-    return output
-  }
+  const first = firstOutput
   const signTransaction = feature<SignTransaction>(wallet, BITCOIN_FEATURES.signTransaction, "signTransaction")
   const sendTransfer = feature<SendTransfer>(wallet, BITCOIN_FEATURES.sendTransfer, "sendTransfer")
   return {
@@ -160,14 +154,7 @@ export const walletStandardBitcoinProvider = (wallet: Wallet, purposes: Map<stri
 
 /** A connector over one Wallet Standard wallet's Bitcoin side. */
 export const makeBitcoinStandardConnector = (wallet: Wallet, options: BitcoinConnectorOptions = {}): Connector => {
-  const info: ConnectorInfo = {
-    id: bitcoinStandardConnectorId(wallet.name),
-    name: wallet.name,
-    type: "ANNOUNCED",
-    chain: "bip122",
-    chains: [],
-    ...(typeof wallet.icon === "string" ? { imageUrl: walletIcon(wallet.icon, wallet.name, wallet.name) } : {})
-  }
+  const info = standardConnectorInfo(wallet, bitcoinStandardConnectorId(wallet.name), "bip122")
   const purposes = new Map<string, BitcoinPurpose>()
   const provider = walletStandardBitcoinProvider(wallet, purposes)
   const remember = (accounts: ReadonlyArray<WalletAccount>, asked: ReadonlyArray<BitcoinPurpose> | undefined) => {
@@ -208,29 +195,15 @@ export const makeBitcoinStandardConnector = (wallet: Wallet, options: BitcoinCon
     memberIds: [],
     connect: (networks) => open(false, networks).pipe(Effect.withSpan("BitcoinStandardConnector.connect")),
     reconnect: (networks) => open(true, networks).pipe(Effect.withSpan("BitcoinStandardConnector.reconnect")),
-    disconnect: Effect.suspend(() => {
-      const disconnect = feature<StandardDisconnect>(wallet, "standard:disconnect", "disconnect")
-      return disconnect === undefined ? Effect.void : Effect.promise(() => disconnect.disconnect().catch(() => undefined))
-    }).pipe(Effect.withSpan("BitcoinStandardConnector.disconnect")),
-    events: Stream.callback<WalletEvent>((queue) =>
-      Effect.acquireRelease(
-        Effect.sync(() => {
-          const events = feature<StandardEvents>(wallet, "standard:events", "on")
-          return events === undefined
-            ? () => undefined
-            : events.on("change", (properties) => {
-                if (properties.accounts === undefined) return
-                remember(properties.accounts, undefined)
-                const addresses = properties.accounts.filter(isBitcoinAccount).map((account) => ({
-                  address: account.address,
-                  purpose: purposes.get(account.address) ?? purposeByKind(account.address)
-                }))
-                Queue.offerUnsafe(queue, { _tag: "AccountsChanged", namespace: "bip122", accounts: accountsOf(addresses, options.accountType) })
-              })
-        }),
-        (off) => Effect.sync(off)
-      )
-    )
+    disconnect: standardDisconnect(wallet).pipe(Effect.withSpan("BitcoinStandardConnector.disconnect")),
+    events: standardAccountChanges(wallet, (accounts): WalletEvent => {
+      remember(accounts, undefined)
+      const addresses = accounts.filter(isBitcoinAccount).map((account) => ({
+        address: account.address,
+        purpose: purposes.get(account.address) ?? purposeByKind(account.address)
+      }))
+      return { _tag: "AccountsChanged", namespace: "bip122", accounts: accountsOf(addresses, options.accountType) }
+    })
   }
 }
 

@@ -5,24 +5,29 @@
  */
 import { getWallets } from "@wallet-standard/app"
 import type { Wallet, WalletAccount } from "@wallet-standard/base"
-import { Effect, Queue, type Scope, Stream, SubscriptionRef } from "effect"
+import { Effect, type Scope, SubscriptionRef } from "effect"
 import type { Account } from "../../domain/Account"
 import { SomethingWentWrong } from "../../domain/errors"
 import type { CaipNetwork } from "../../domain/Network"
-import { type ConnectorInfo, walletKeyOf } from "../../domain/Wallet"
+import { walletKeyOf } from "../../domain/Wallet"
 import { fromWalletError } from "../../domain/walletErrors"
 import type { SolanaSendOptions } from "../../domain/Requests"
-import { walletIcon } from "../generatedIcon"
 import type { SolanaProvider } from "../solana/provider"
 import type { Connector, FamilySession, WalletEvent } from "./Connector"
 import type { ConnectorSource } from "./Connectors"
+import {
+  firstOutput,
+  isAccountOf,
+  type StandardConnect,
+  standardAccountChanges,
+  standardConnectorInfo,
+  standardDisconnect,
+  standardFeature as feature
+} from "./standardWallet"
 
 /** The id of a Wallet Standard wallet's connector (it has no rdns: its name identifies it). */
 export const walletStandardConnectorId = (name: string): string => `wallet-standard:${walletKeyOf({ name })}`
 
-type ConnectFeature = { readonly connect: (input?: { readonly silent?: boolean }) => Promise<{ readonly accounts: ReadonlyArray<WalletAccount> }> }
-type DisconnectFeature = { readonly disconnect: () => Promise<void> }
-type EventsFeature = { readonly on: (event: "change", listener: (properties: { readonly accounts?: ReadonlyArray<WalletAccount> }) => void) => () => void }
 type SignMessageFeature = {
   readonly signMessage: (
     ...inputs: ReadonlyArray<{ readonly account: WalletAccount; readonly message: Uint8Array }>
@@ -44,15 +49,7 @@ type SignAndSendFeature = {
   ) => Promise<ReadonlyArray<{ readonly signature: Uint8Array }>>
 }
 
-const feature = <F>(wallet: Wallet, name: string, method: string): F | undefined => {
-  const value = (wallet.features as Record<string, unknown>)[name]
-  return typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)[method] === "function"
-    ? (value as F)
-    : undefined
-}
-
-const isSolanaAccount = (account: WalletAccount): boolean =>
-  typeof account.address === "string" && (!Array.isArray(account.chains) || account.chains.length === 0 || account.chains.some((chain) => chain.startsWith("solana:")))
+const isSolanaAccount = isAccountOf("solana:")
 
 const accountsOf = (accounts: ReadonlyArray<WalletAccount> | undefined): ReadonlyArray<Account> =>
   (accounts ?? []).filter(isSolanaAccount).map((account) => ({ address: account.address, type: "eoa" as const }))
@@ -60,7 +57,7 @@ const accountsOf = (accounts: ReadonlyArray<WalletAccount> | undefined): Readonl
 /** Whether a registered wallet is one the solana family can use: it connects and signs Solana. */
 export const isSolanaWallet = (wallet: Wallet): boolean =>
   typeof wallet.name === "string" &&
-  feature<ConnectFeature>(wallet, "standard:connect", "connect") !== undefined &&
+  feature<StandardConnect>(wallet, "standard:connect", "connect") !== undefined &&
   (feature<SignMessageFeature>(wallet, "solana:signMessage", "signMessage") !== undefined ||
     feature<SignTransactionFeature>(wallet, "solana:signTransaction", "signTransaction") !== undefined)
 
@@ -74,11 +71,7 @@ export const walletStandardProvider = (wallet: Wallet): SolanaProvider => {
   const signMessage = feature<SignMessageFeature>(wallet, "solana:signMessage", "signMessage")
   const signTransaction = feature<SignTransactionFeature>(wallet, "solana:signTransaction", "signTransaction")
   const signAndSend = feature<SignAndSendFeature>(wallet, "solana:signAndSendTransaction", "signAndSendTransaction")
-  const first = <A>(outputs: ReadonlyArray<A>): A => {
-    const output = outputs[0]
-    if (output === undefined) throw new Error("The wallet answered nothing")
-    return output
-  }
+  const first = firstOutput
   return {
     signMessage: async (address, message) => {
       if (signMessage === undefined) throw Object.assign(new Error("This wallet cannot sign messages"), { code: 4200 })
@@ -115,18 +108,11 @@ export const walletStandardProvider = (wallet: Wallet): SolanaProvider => {
 
 /** A connector over one Wallet Standard wallet's Solana side. */
 export const makeWalletStandardConnector = (wallet: Wallet): Connector => {
-  const info: ConnectorInfo = {
-    id: walletStandardConnectorId(wallet.name),
-    name: wallet.name,
-    type: "ANNOUNCED",
-    chain: "solana",
-    chains: [],
-    ...(typeof wallet.icon === "string" ? { imageUrl: walletIcon(wallet.icon, wallet.name, wallet.name) } : {})
-  }
+  const info = standardConnectorInfo(wallet, walletStandardConnectorId(wallet.name), "solana")
   const provider = walletStandardProvider(wallet)
   const open = (silent: boolean, networks: ReadonlyArray<CaipNetwork>) =>
     Effect.gen(function* () {
-      const connect = feature<ConnectFeature>(wallet, "standard:connect", "connect")
+      const connect = feature<StandardConnect>(wallet, "standard:connect", "connect")
       const network = networks.find((n) => n.chainNamespace === "solana")
       if (connect === undefined || network === undefined) return []
       const { accounts } = yield* Effect.tryPromise({
@@ -148,25 +134,8 @@ export const makeWalletStandardConnector = (wallet: Wallet): Connector => {
     memberIds: [],
     connect: (networks) => open(false, networks).pipe(Effect.withSpan("WalletStandardConnector.connect")),
     reconnect: (networks) => open(true, networks).pipe(Effect.withSpan("WalletStandardConnector.reconnect")),
-    disconnect: Effect.suspend(() => {
-      const disconnect = feature<DisconnectFeature>(wallet, "standard:disconnect", "disconnect")
-      return disconnect === undefined ? Effect.void : Effect.promise(() => disconnect.disconnect().catch(() => undefined))
-    }).pipe(Effect.withSpan("WalletStandardConnector.disconnect")),
-    events: Stream.callback<WalletEvent>((queue) =>
-      Effect.acquireRelease(
-        Effect.sync(() => {
-          const events = feature<EventsFeature>(wallet, "standard:events", "on")
-          return events === undefined
-            ? () => undefined
-            : events.on("change", (properties) => {
-                // A change of chains or features alone says nothing about the accounts.
-                if (properties.accounts === undefined) return
-                Queue.offerUnsafe(queue, { _tag: "AccountsChanged", namespace: "solana", accounts: accountsOf(properties.accounts) })
-              })
-        }),
-        (off) => Effect.sync(off)
-      )
-    )
+    disconnect: standardDisconnect(wallet).pipe(Effect.withSpan("WalletStandardConnector.disconnect")),
+    events: standardAccountChanges(wallet, (accounts): WalletEvent => ({ _tag: "AccountsChanged", namespace: "solana", accounts: accountsOf(accounts) }))
   }
 }
 
