@@ -1,15 +1,18 @@
 /**
  * The demo in Chromium connecting over WalletConnect through the devstack relay to the devstack's test wallet page
  * (a real WalletKit wallet in a second page of the same browser): the QR code's URI opens the wallet, the wallet
- * approves, the demo shows the account; a signature round-trips; a reload keeps the session. Nothing stands in for
- * any outside host: the browser resolves loopback only, and the runtime asks nothing of a host the options do not name
- * (WalletConnect's Verify included), so the QR code comes without waiting for one.
+ * approves, the demo shows the account; a signature round-trips, on EVM, Solana and Polkadot (Westend, the page's
+ * //Alice); a reload keeps the session. Nothing stands in for any outside host: the browser resolves loopback only,
+ * and the runtime asks nothing of a host the options do not name (WalletConnect's Verify included), so the QR code
+ * comes without waiting for one.
  */
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Locator, Page } from "playwright-core"
 import { getBase58Encoder, getPublicKeyFromAddress, type SignatureBytes, verifySignature } from "@solana/kit"
+import { stringToU8a, u8aWrapBytes } from "@polkadot/util"
+import { signatureVerify } from "@polkadot/util-crypto"
 import { verifyMessage } from "viem"
 import { devSolanaKey } from "../../devstack/solana/keys"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -20,6 +23,8 @@ import { type Browser, isLoopback, launchBrowser } from "./support/browser"
 import { buildDemo, serveDemo } from "./support/demo"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+/** //Alice (sr25519) in Westend's format (the generic SS58 prefix, 42). */
+const ALICE_WESTEND = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
 
 let stack: Started<DevstackInfo>
 let demo: Started<{ readonly url: string }>
@@ -100,6 +105,29 @@ describe("WalletConnect in the demo", () => {
     const signature = getBase58Encoder().encode((await output.textContent()) ?? "")
     const key = await getPublicKeyFromAddress(solanaAddress)
     expect(await verifySignature(key, signature as SignatureBytes, new TextEncoder().encode("Solana over WalletConnect"))).toBe(true)
+    await page.getByRole("button", { name: /^Network: / }).click()
+    await dialog().getByRole("button", { name: /Local Chain A/ }).click()
+    if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
+  })
+
+  it("one session serves Polkadot too: on Westend the page signs with //Alice, and the signature verifies in Node", async () => {
+    await page.getByRole("button", { name: /^Network: / }).click()
+    await dialog().getByRole("button", { name: /Westend/ }).click()
+    await expect.poll(() => page.getByRole("button", { name: /^Network: / }).getAttribute("aria-label")).toContain("Westend")
+    if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
+    await page.getByRole("button", { name: new RegExp(truncateAddress(ALICE_WESTEND).replace(/[.]/g, "\\.")) }).waitFor()
+    await page.getByRole("textbox", { name: "Message" }).fill("Polkadot over WalletConnect")
+    await page.getByRole("button", { name: "Sign message" }).click()
+    const request = card(/Sign a message/).filter({ hasText: "Polkadot over WalletConnect" })
+    expect(await request.textContent()).toContain(ALICE_WESTEND)
+    await request.getByRole("button", { name: "Approve" }).click()
+    const output = page.getByTestId("signature").filter({ hasText: /^0x[0-9a-f]{128}$/ })
+    await output.waitFor()
+    const signature = (await output.textContent()) ?? ""
+    // Signed as polkadot-js signs bytes: wrapped in <Bytes>…</Bytes>, sr25519.
+    const signed = signatureVerify(u8aWrapBytes(stringToU8a("Polkadot over WalletConnect")), signature, ALICE_WESTEND)
+    expect(signed).toMatchObject({ isValid: true, crypto: "sr25519" })
+    expect(signatureVerify(u8aWrapBytes(stringToU8a("Polkadot over WalletConnect.")), signature, ALICE_WESTEND).isValid).toBe(false)
     await page.getByRole("button", { name: /^Network: / }).click()
     await dialog().getByRole("button", { name: /Local Chain A/ }).click()
     if ((await dialog().count()) > 0) await page.keyboard.press("Escape")

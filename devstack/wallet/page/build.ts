@@ -25,12 +25,14 @@ const listFiles = (dir: string): Array<string> =>
 // The files of this folder that are not part of the page: it does not change with them.
 const notBundled = new Set(["serve.ts", "README.md"])
 
-// Everything the bundle is made of: this folder (with this file, which sets the build up), the test wallet it signs
-// with, and the installed packages' versions.
+// Everything the bundle is made of: this folder (with this file, which sets the build up), the test wallets it signs
+// with (EVM, Polkadot), and the installed packages' versions.
 const inputFiles = (): Array<string> =>
   [
     ...listFiles(pageSourceDir).filter((file) => !notBundled.has(relative(pageSourceDir, file))),
     join(repoRoot, "devstack", "wallet", "testWallet.ts"),
+    ...listFiles(join(repoRoot, "devstack", "wallet", "polkadot")),
+    join(repoRoot, "src", "services", "polkadot", "ss58.ts"),
     join(repoRoot, "package-lock.json")
   ]
     .filter((file) => existsSync(file))

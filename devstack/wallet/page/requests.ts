@@ -58,7 +58,9 @@ export const promptedMethods: ReadonlySet<string> = new Set([
   "solana_signMessage",
   "solana_signTransaction",
   "solana_signAllTransactions",
-  "solana_signAndSendTransaction"
+  "solana_signAndSendTransaction",
+  "polkadot_signMessage",
+  "polkadot_signTransaction"
 ])
 
 /** One labelled line of a request's details. */
@@ -264,6 +266,31 @@ export const describeRequest = (method: string, params: unknown, chainName: (cha
         fields: all.flatMap((one, index) =>
           describeSolanaTransaction(one).map((field) => ({ ...field, label: `#${index + 1} ${field.label}` }))
         )
+      }
+    }
+    case "polkadot_signMessage": {
+      const { address, message } = (params ?? {}) as { address?: unknown; message?: unknown }
+      const text = String(message)
+      // The hex of the bytes (the product sends `<Bytes>text</Bytes>` so), or the text itself.
+      const decoded = /^0x([0-9a-fA-F]{2})*$/.test(text) ? decodeSignedMessage(text) : { text, isText: true }
+      return {
+        title: "Sign a message",
+        fields: [
+          { label: "Account", value: String(address), code: true },
+          { label: decoded.isText ? "Message" : "Message (bytes, not text)", value: decoded.text, code: !decoded.isText }
+        ]
+      }
+    }
+    case "polkadot_signTransaction": {
+      const { address, transactionPayload } = (params ?? {}) as { address?: unknown; transactionPayload?: unknown }
+      const payload = (transactionPayload ?? {}) as Record<string, unknown>
+      return {
+        title: "Sign a transaction",
+        fields: [
+          { label: "Account", value: String(address), code: true },
+          { label: "Network (genesis hash)", value: String(payload["genesisHash"]), code: true },
+          { label: "Call", value: String(payload["method"]), code: true }
+        ]
       }
     }
     default:

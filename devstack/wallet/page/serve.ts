@@ -72,6 +72,8 @@ const contentSecurityPolicy = (config: PageConfig): string => {
   ]
   return [
     "default-src 'self'",
+    // The Polkadot keyring's sr25519 and ed25519 are WebAssembly, compiled from bytes in the bundle.
+    "script-src 'self' 'wasm-unsafe-eval'",
     `connect-src ${connect.join(" ")}`,
     "img-src 'self' data:",
     "frame-src 'none'",

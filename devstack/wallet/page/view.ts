@@ -3,6 +3,7 @@
  * controls to the wallet's actions. Lists are keyed, so cards that stay keep their focus while others come and go.
  */
 import type { PageConfig } from "./config"
+import { polkadotPageAccounts } from "./polkadot"
 import type { Field } from "./requests"
 import type { PageWallet, PendingAuthRequest, PendingProposal, PendingRequest, SessionInfo, WalletState } from "./wallet"
 
@@ -70,6 +71,7 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
   const account = byId<HTMLSelectElement>("account")
   const solanaField = byId<HTMLDivElement>("solana-account-field")
   const solanaAccount = byId<HTMLSelectElement>("solana-account")
+  const polkadotAccount = byId<HTMLSelectElement>("polkadot-account")
   const balances = byId<HTMLParagraphElement>("balances")
   const form = byId<HTMLFormElement>("pair-form")
   const uri = byId<HTMLInputElement>("uri")
@@ -93,6 +95,8 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
   for (const a of config.solana?.accounts ?? []) solanaAccount.append(el("option", { value: String(a.index) }, `#${a.index} — ${a.address}`))
   solanaAccount.addEventListener("change", () => wallet.selectSolanaAccount(Number(solanaAccount.value)))
   solanaField.hidden = config.solana === null
+  for (const a of polkadotPageAccounts) polkadotAccount.append(el("option", { value: String(a.index) }, `${a.uri} — ${a.type}`))
+  polkadotAccount.addEventListener("change", () => wallet.selectPolkadotAccount(Number(polkadotAccount.value)))
   oneClick.addEventListener("change", () => wallet.setOneClick(oneClick.checked))
   form.addEventListener("submit", (event) => {
     event.preventDefault()
@@ -228,6 +232,7 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
 
     if (account.value !== String(state.accountIndex)) account.value = String(state.accountIndex)
     if (solanaAccount.value !== String(state.solanaAccountIndex)) solanaAccount.value = String(state.solanaAccountIndex)
+    if (polkadotAccount.value !== String(state.polkadotAccountIndex)) polkadotAccount.value = String(state.polkadotAccountIndex)
     balances.textContent =
       state.balances.size === 0
         ? ""
@@ -269,7 +274,8 @@ export const mountView = (config: PageConfig, wallet: PageWallet): void => {
               ...(p.item.families.includes("eip155") && selected !== undefined ? [`account #${selected.index} (${selected.address})`] : []),
               ...(p.item.families.includes("solana") && selectedSolana !== undefined
                 ? [`Solana account #${selectedSolana.index} (${selectedSolana.address})`]
-                : [])
+                : []),
+              ...(p.item.families.includes("polkadot") ? [`Polkadot account ${polkadotPageAccounts[state.polkadotAccountIndex]?.uri ?? ""}`] : [])
             ]
             accountLine.textContent = shared.length === 0 ? "" : `Approving shares ${shared.join(" and ")}; change it above.`
           }

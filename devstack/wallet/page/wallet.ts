@@ -3,7 +3,8 @@
  * proposals and requests wait in a state the view renders until the visitor approves or rejects them. EVM signing
  * and sending go through the EIP-1193 test wallet (`../testWallet`), which signs with viem local accounts and
  * forwards reads to the local anvil chains; Solana requests go to a dev key's signer (`./solana`), which sends to the
- * local Solana RPC. One-click sign-in requests (`wc_sessionAuthenticate`: connect and sign in at once) wait the same
+ * local Solana RPC; Polkadot requests to the Polkadot test wallet's dev accounts (`./polkadot`), on whichever
+ * `polkadot:` networks the dapp asks for (signing needs no chain). One-click sign-in requests (`wc_sessionAuthenticate`: connect and sign in at once) wait the same
  * way while the page answers them (on by default); switched off, the wallet is one without that support and the
  * dapp's proposal sent beside the request comes instead.
  */
@@ -25,6 +26,7 @@ import {
   solanaSessionMethods,
   solText
 } from "./requests"
+import { makePolkadotDevSigner, type PolkadotDevSigner, polkadotPageAccounts, polkadotSessionMethods } from "./polkadot"
 import { makeSolanaDevSigner, type SolanaDevSigner } from "./solana"
 
 /** Who asks: the dapp's metadata as it introduced itself. */
@@ -42,7 +44,7 @@ export interface PendingProposal {
   readonly chains: ReadonlyArray<string>
   readonly methods: ReadonlyArray<string>
   readonly events: ReadonlyArray<string>
-  /** The chain families (`eip155`, `solana`) an approval would share an account of. */
+  /** The chain families (`eip155`, `solana`, `polkadot`) an approval would share an account of. */
   readonly families: ReadonlyArray<string>
   /** Why it cannot be approved (a required network this wallet lacks), if so. */
   readonly problem: string | undefined
@@ -99,6 +101,8 @@ export interface WalletState {
   readonly accountIndex: number
   /** The Solana dev key the next connection shares. */
   readonly solanaAccountIndex: number
+  /** The Polkadot dev account (0 //Alice, 1 //Bob, 2 //Charlie) the next connection shares. */
+  readonly polkadotAccountIndex: number
   /** Native balance of the selected accounts per CAIP-2 network id, as text ("10000 ETH", "1000 SOL"), when known. */
   readonly balances: ReadonlyMap<string, string>
   readonly proposals: ReadonlyArray<PendingProposal>
@@ -120,6 +124,7 @@ export interface WalletState {
 export interface WalletActions {
   readonly selectAccount: (index: number) => void
   readonly selectSolanaAccount: (index: number) => void
+  readonly selectPolkadotAccount: (index: number) => void
   readonly pair: (uri: string) => Promise<void>
   readonly approveProposal: (id: number) => Promise<void>
   readonly rejectProposal: (id: number) => Promise<void>
@@ -191,6 +196,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     problem: undefined,
     accountIndex: config.accounts[0]?.index ?? 0,
     solanaAccountIndex: config.solana?.accounts[0]?.index ?? 0,
+    polkadotAccountIndex: 0,
     balances: new Map(),
     proposals: [],
     authRequests: [],
@@ -281,6 +287,8 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
   }
 
   let kit: InstanceType<typeof WalletKit> | undefined
+  // Made at start (the keyring's WASM loads first); without it the wallet has no Polkadot side.
+  let polkadot: PolkadotDevSigner | undefined
 
   const sessionInfo = (session: SessionTypes.Struct): SessionInfo => {
     const namespaces = Object.values(session.namespaces)
@@ -302,8 +310,9 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     set({ sessions: Object.values(kit.getActiveSessions()).map(sessionInfo) })
   }
 
-  // The accounts shared: the selected EVM account on every local chain, the selected Solana key on the local network.
-  const supportedNamespaces = (address: string | undefined, solanaAddress: string | undefined) => ({
+  // The accounts shared: the selected EVM account on every local chain, the selected Solana key on the local network,
+  // the selected Polkadot account on the `polkadot:` networks asked for (in each one's address format).
+  const supportedNamespaces = (address: string | undefined, solanaAddress: string | undefined, polkadotChains: ReadonlyArray<string>) => ({
     ...(address === undefined || config.chains.length === 0
       ? {}
       : {
@@ -323,16 +332,30 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
             events: [...sessionEvents],
             accounts: [`${config.solana.caipNetworkId}:${solanaAddress}`]
           }
+        }),
+    ...(polkadot === undefined || polkadotChains.length === 0
+      ? {}
+      : {
+          polkadot: {
+            chains: [...polkadotChains],
+            methods: [...polkadotSessionMethods],
+            events: [...sessionEvents],
+            accounts: polkadotChains.map((chain) => `${chain}:${polkadot!.addressOn(state.polkadotAccountIndex, chain)}`)
+          }
         })
   })
 
   const approvedNamespaces = (proposal: ProposalTypes.Struct): SessionTypes.Namespaces => {
     const namespaces = buildApprovedNamespaces({
       proposal,
-      supportedNamespaces: supportedNamespaces(selected()?.address, selectedSolana()?.address)
+      supportedNamespaces: supportedNamespaces(
+        selected()?.address,
+        selectedSolana()?.address,
+        requestedNamespaces(proposal).chains.filter((chain) => chain.startsWith("polkadot:"))
+      )
     })
     if (Object.keys(namespaces).length === 0) {
-      throw new Error("The dapp asks for no network this wallet has (it has only the devstack's local chains).")
+      throw new Error("The dapp asks for no network this wallet has (it has only the devstack's local chains and Polkadot networks).")
     }
     return namespaces
   }
@@ -351,7 +374,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     notify(`${proposal.dapp.name} asks to connect.`, "info")
   }
 
-  const sessionAddress = (topic: string, namespace: "eip155" | "solana"): string | undefined => {
+  const sessionAddress = (topic: string, namespace: "eip155" | "solana" | "polkadot"): string | undefined => {
     const session = kit?.getActiveSessions()[topic]
     return session?.namespaces[namespace]?.accounts[0]?.split(":")[2]
   }
@@ -418,9 +441,23 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     return (await solanaSigner(account, solana.rpcUrl)).request(request.method, request.params)
   }
 
+  /** Runs an approved Polkadot request: the session's dev account signs (the address asked for must be it). */
+  const performPolkadot = async (request: PendingRequest): Promise<unknown> => {
+    const session = kit?.getActiveSessions()[request.topic]
+    if (polkadot === undefined || !(session?.namespaces["polkadot"]?.chains ?? []).includes(request.chainId)) {
+      throw new ProviderRpcError(4901, `This wallet cannot reach ${request.chainId}.`)
+    }
+    const asked = (request.params as { address?: unknown } | undefined)?.address
+    if (asked !== sessionAddress(request.topic, "polkadot")) {
+      throw new ProviderRpcError(4100, `${String(asked)} is not the session's Polkadot account.`)
+    }
+    return polkadot.request(request.method, request.params)
+  }
+
   /** Runs an approved (or unprompted) request: the test wallet signs or sends on the request's chain. */
   const perform = async (request: PendingRequest): Promise<unknown> => {
     if (request.chainId.startsWith("solana:")) return performSolana(request)
+    if (request.chainId.startsWith("polkadot:")) return performPolkadot(request)
     if (isSwitch(request.method)) return switchChain(request)
     const chain = chainByCaip(request.chainId)
     if (signer === undefined || chain === undefined) {
@@ -442,7 +479,10 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     switch (request.method) {
       case "personal_sign":
       case "solana_signMessage":
+      case "polkadot_signMessage":
         return `Signed a message for ${request.dapp.name}.`
+      case "polkadot_signTransaction":
+        return `Signed a transaction on ${chain} for ${request.dapp.name}.`
       case "solana_signTransaction":
         return `Signed a transaction on ${chain} for ${request.dapp.name}.`
       case "solana_signAllTransactions":
@@ -533,6 +573,10 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       set({ phase: "failed", problem: "This devstack runs without its chains: start it with the evm or solana part." })
       return
     }
+    polkadot = await makePolkadotDevSigner().catch((error: unknown) => {
+      notify(`No Polkadot accounts: ${errorText(error)}`, "error")
+      return undefined
+    })
     skipVerifyOffline()
     const core = new Core({
       projectId: config.projectId,
@@ -587,6 +631,9 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       set({ solanaAccountIndex: index, balances: new Map() })
       void refreshBalances()
     },
+    selectPolkadotAccount: (index) => {
+      if (polkadotPageAccounts.some((account) => account.index === index)) set({ polkadotAccountIndex: index })
+    },
     pair: async (text) => {
       const uri = text.trim()
       if (!uri.startsWith("wc:")) {
@@ -621,7 +668,8 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
         refreshSessions()
         const shared = [
           ...(namespaces["eip155"] === undefined ? [] : [`account #${selected()?.index}`]),
-          ...(namespaces["solana"] === undefined ? [] : [`Solana account #${selectedSolana()?.index}`])
+          ...(namespaces["solana"] === undefined ? [] : [`Solana account #${selectedSolana()?.index}`]),
+          ...(namespaces["polkadot"] === undefined ? [] : [`Polkadot account ${polkadotPageAccounts[state.polkadotAccountIndex]?.uri}`])
         ]
         notify(`Connected to ${dappOf(session.peer.metadata).name} as ${shared.join(" and ")}.`, "ok")
       } catch (error) {

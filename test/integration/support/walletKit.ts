@@ -15,6 +15,7 @@ import { signAuthRequest } from "../../../devstack/wallet/page/authenticate"
 import { promptedMethods, sessionEvents, sessionMethods, solanaSessionMethods } from "../../../devstack/wallet/page/requests"
 import { makeSolanaDevSigner, type SolanaDevSigner } from "../../../devstack/wallet/page/solana"
 import { type BitcoinTestWallet, makeBitcoinTestWallet } from "../../../devstack/wallet/bitcoin/testWallet"
+import { answerPolkadot } from "../../../devstack/wallet/page/polkadot"
 import { createPolkadotTestWallet, type PolkadotTestWallet } from "../../../devstack/wallet/polkadot/testWallet"
 import { type Approval, makeTestWallet, ProviderRpcError, type TestWallet, type TestWalletOptions } from "../../../devstack/wallet/testWallet"
 import { encodeSs58, ss58PrefixOf } from "../../../src/services/polkadot/ss58"
@@ -144,28 +145,6 @@ const failureOf = (error: unknown): { readonly code: number; readonly message: s
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
 
-/** WalletConnect's Polkadot methods (src/services/walletconnect/namespaces.ts), answered by the Polkadot test wallet. */
-const performPolkadot = async (wallet: PolkadotTestWallet, method: string, params: unknown): Promise<unknown> => {
-  if (!isRecord(params) || typeof params["address"] !== "string") throw new ProviderRpcError(-32602, `${method}: an address is required.`)
-  switch (method) {
-    case "polkadot_signMessage": {
-      const message = params["message"]
-      if (typeof message !== "string") throw new ProviderRpcError(-32602, "polkadot_signMessage: a message is required.")
-      // The text or its hex bytes, as wallets take it; the bytes are signed wrapped in <Bytes>…</Bytes>.
-      const data = /^0x([0-9a-fA-F]{2})*$/.test(message) ? message : `0x${Buffer.from(message, "utf8").toString("hex")}`
-      return { signature: (await wallet.backend.signRaw({ address: params["address"], data, type: "bytes" })).signature }
-    }
-    case "polkadot_signTransaction": {
-      const payload = params["transactionPayload"]
-      if (!isRecord(payload)) throw new ProviderRpcError(-32602, "polkadot_signTransaction: a transactionPayload is required.")
-      const signed = await wallet.backend.signPayload({ ...payload, address: String(payload["address"]), method: String(payload["method"]) })
-      return { signature: signed.signature }
-    }
-    default:
-      throw new ProviderRpcError(4200, `The wallet does not answer ${method}.`)
-  }
-}
-
 /** WalletConnect's Bitcoin methods (src/services/walletconnect/namespaces.ts), answered by the Bitcoin test wallet. */
 const performBitcoin = async (wallet: BitcoinTestWallet, method: string, params: unknown): Promise<unknown> => {
   if (!isRecord(params)) throw new ProviderRpcError(-32602, `${method}: params are required.`)
@@ -265,7 +244,7 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
   const perform = async (method: string, params: unknown, chainId: string): Promise<unknown> => {
     if (chainId.startsWith("polkadot:")) {
       if (polkadot === undefined || !polkadotOptions?.chains.includes(chainId)) throw new ProviderRpcError(4901, `This wallet cannot reach ${chainId}.`)
-      return performPolkadot(polkadot, method, params).catch((error: unknown) => {
+      return answerPolkadot(polkadot, method, params).catch((error: unknown) => {
         // The extension's words for a refusal ('Cancelled') are WalletConnect's 5000 here.
         throw error instanceof Error && error.message === "Cancelled" ? new ProviderRpcError(4001, "User rejected the request.") : error
       })
