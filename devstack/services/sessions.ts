@@ -13,6 +13,8 @@
  * the ordinary way.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto"
+import { stringToU8a, u8aWrapBytes } from "@polkadot/util"
+import { cryptoWaitReady, signatureVerify } from "@polkadot/util-crypto"
 import { NETWORK, TEST_NETWORK } from "@scure/btc-signer"
 import { getBase58Encoder, getPublicKeyFromAddress, isAddress, type SignatureBytes, verifySignature } from "@solana/kit"
 import { Effect, Result, Schema } from "effect"
@@ -31,6 +33,7 @@ import { bitcoinNetworkKindOf } from "../../src/domain/bitcoinNetwork"
 import { type CaipAddress, parseCaipAddress } from "../../src/domain/Caip"
 import { type SiwxMessageData, SiwxMessageData as SiwxMessageDataSchema } from "../../src/domain/Siwx"
 import { formatSiwxMessage } from "../../src/domain/siwxMessage"
+import { isSs58Address } from "../../src/services/polkadot/ss58"
 import { isBip322Signature, verifyBip322 } from "../bitcoin/bip322"
 import { REGTEST } from "../bitcoin/keys"
 import { HttpError, route } from "../lib/router"
@@ -149,7 +152,9 @@ const BITCOIN_NETWORKS = { mainnet: NETWORK, testnet: TEST_NETWORK, regtest: REG
  * (viem's `verifyMessage`: EOAs, ERC-1271 contract accounts, ERC-6492 undeployed accounts); on another EVM chain only
  * an EOA's signature can be checked (ecrecover, no chain to ask). Solana: ed25519 over the message's UTF-8 bytes with
  * the address as public key, the signature in base58. Bitcoin: BIP-322 simple (P2WPKH and P2TR key-path addresses of
- * the network in the CAIP id), the signature in base64.
+ * the network in the CAIP id), the signature in base64. Polkadot: sr25519 or ed25519 (or ecdsa) over the message's
+ * bytes wrapped in `<Bytes>…</Bytes>`, as the polkadot-js extension signs text (`signatureVerify`, which also accepts
+ * the unwrapped bytes, as polkadot-js verifies), the signature in 0x-hex.
  */
 const signatureHolds = async (state: ServicesState, account: Account, message: string, signature: string): Promise<boolean> => {
   if (account.namespace === "eip155") {
@@ -178,7 +183,14 @@ const signatureHolds = async (state: ServicesState, account: Account, message: s
     if (!isBip322Signature(signature)) throw new HttpError(400, "The signature must be a BIP-322 signature (a witness in base64) on bip122")
     return verifyBip322(account.address, BITCOIN_NETWORKS[bitcoinNetworkKindOf(account.chainId)], message, signature)
   }
-  throw new HttpError(400, `Sign-in on ${account.namespace} is not served here yet: eip155, solana and bip122 are`)
+  if (account.namespace === "polkadot") {
+    if (!/^0x([0-9a-fA-F]{2}){64,65}$/.test(signature)) throw new HttpError(400, "The signature must be 64 or 65 bytes in 0x-hex on polkadot")
+    if (!isSs58Address(account.address)) throw new HttpError(400, `${account.address} is not an SS58 address`)
+    // sr25519 is WebAssembly: ready once, then synchronous.
+    await cryptoWaitReady()
+    return signatureVerify(u8aWrapBytes(stringToU8a(message)), signature, account.address).isValid
+  }
+  throw new HttpError(400, `Sign-in on ${account.namespace} is not served here yet: eip155, solana, bip122 and polkadot are`)
 }
 
 interface SessionRow {

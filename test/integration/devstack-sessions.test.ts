@@ -8,6 +8,9 @@ import { createHash } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Keyring } from "@polkadot/keyring"
+import { stringToU8a, u8aToHex, u8aWrapBytes } from "@polkadot/util"
+import { cryptoWaitReady } from "@polkadot/util-crypto"
 import { generateKeyPair, getAddressFromPublicKey, getBase58Decoder, signBytes } from "@solana/kit"
 import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -28,6 +31,7 @@ import { formatSiwxMessage } from "../../src/domain/siwxMessage"
 
 const PROJECT = "devstack-project"
 const SOLANA_DEVNET = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" as CaipNetworkId
+const WESTEND = "polkadot:e143f23803ac50e8f6f8e62695d1ce9e" as CaipNetworkId
 const MINUTE = 60_000
 
 interface Signer {
@@ -333,6 +337,25 @@ const sessionSuite = (database: () => DatabaseOptions, owned: boolean) => {
       const strangerSignature = signBip322(other.paymentAddress, REGTEST, Buffer.from(other.paymentPrivateKey, "hex"), body.message)
       await refused(await add(account, { ...body, signature: strangerSignature }), 403, /not .*signature/)
       await refused(await add(account, { ...body, signature: `0x${"ab".repeat(64)}` }), 400, /base64/)
+      const response = await add(account, body)
+      expect(response.status).toBe(200)
+      const session = Schema.decodeUnknownSync(RemoteSiwxSession)(await response.json())
+      expect(await sessionsOf(account)).toEqual([session])
+    }
+  })
+
+  it("keeps a Polkadot session signed with sr25519 or ed25519 over the text in <Bytes>…</Bytes>, and refuses another key's", async () => {
+    await cryptoWaitReady()
+    const wrapped = (message: string) => u8aWrapBytes(stringToU8a(message))
+    const bob = new Keyring({ type: "sr25519" }).addFromUri("//Bob")
+    for (const [uri, type] of [["//Alice", "sr25519"], ["//Charlie", "ed25519"]] as const) {
+      const pair = new Keyring({ type, ss58Format: 42 }).addFromUri(uri)
+      const signer: Signer = { address: pair.address, signMessage: async (message) => u8aToHex(pair.sign(wrapped(message))) }
+      const account = caip(WESTEND, pair.address)
+      const body = await signedBody(signer, WESTEND)
+      expect(body.message).toContain("wants you to sign in with your Polkadot account:")
+      await refused(await add(account, { ...body, signature: u8aToHex(bob.sign(wrapped(body.message))) }), 403, /not .*signature/)
+      await refused(await add(account, { ...body, signature: "c2lnbmF0dXJl" }), 400, /0x-hex/)
       const response = await add(account, body)
       expect(response.status).toBe(200)
       const session = Schema.decodeUnknownSync(RemoteSiwxSession)(await response.json())
