@@ -4,7 +4,7 @@
  * locally, and nothing reads one), the Account view says what is not available instead of a balance, a message is
  * signed and verified in Node for sr25519 and, after the visitor picks that account in the wallet, ed25519; a refusal
  * is said in the visitor's words; the Networks view lists the Polkadot family with its mark; nothing leaves the
- * machine.
+ * machine. Sign-in (`?signIn=on`) signs the CAIP-122 text wrapped in <Bytes>…</Bytes>, and the services keep it.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -29,6 +29,7 @@ const dialog = (page: Page) => page.getByRole("dialog")
 const networkButton = (page: Page) => page.getByRole("button", { name: /^Network: / })
 const accountButton = (page: Page, address: string) => page.getByRole("button", { name: new RegExp(truncateAddress(address).replace(/[.]/g, "\\.")) })
 const MESSAGE = "Hello from the Wallet Runtime demo"
+const WESTEND = "polkadot:e143f23803ac50e8f6f8e62695d1ce9e"
 const UNAVAILABLE = "Balances, tokens, NFTs, activity, names and sending are not available for Polkadot accounts."
 
 beforeAll(async () => {
@@ -130,5 +131,36 @@ describe("a Polkadot wallet in the demo", () => {
 
   it("never reached any address off this machine", () => {
     expect(browser.requests.filter((url) => !isLoopback(url))).toEqual([])
+  })
+})
+
+describe("sign-in with a Polkadot wallet", () => {
+  it("the sign-in text is signed wrapped in <Bytes>…</Bytes> and the services keep the session of the Westend account", async () => {
+    const browser = await launchBrowser()
+    try {
+      const wallet = await installInjectedPolkadotWallet(browser.context)
+      const page = browser.page
+      await page.goto(`${demo.info.url}?signIn=on`)
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await dialog(page).getByRole("button", { name: /Polkadot Test Wallet/ }).click()
+      await dialog(page).getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor()
+      await dialog(page).getByRole("button", { name: "Sign", exact: true }).click()
+      await dialog(page).waitFor({ state: "detached" })
+      await expect.poll(() => page.getByTestId("session").textContent()).toContain("Signed in.")
+      expect(wallet.requests.filter((request) => request === "signRaw")).toHaveLength(1)
+      const services = stack.info.config.services!
+      const caip = encodeURIComponent(`${WESTEND}:${wallet.address()}`)
+      const response = await fetch(`${services.url}/v1/sessions/${caip}?projectId=${services.defaultProjectId}`, {
+        headers: { origin: new URL(demo.info.url).origin }
+      })
+      const { sessions } = (await response.json()) as { sessions: ReadonlyArray<{ message: string; signature: string }> }
+      expect(sessions).toHaveLength(1)
+      const { message, signature } = sessions[0]!
+      expect(message).toContain("wants you to sign in with your Polkadot account:")
+      expect(sr25519Verify(u8aWrapBytes(message), signature, wallet.pairs[0]!.publicKey)).toBe(true)
+      expect(sr25519Verify(message, signature, wallet.pairs[0]!.publicKey)).toBe(false)
+    } finally {
+      await browser.close()
+    }
   })
 })
