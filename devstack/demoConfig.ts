@@ -32,7 +32,45 @@ export interface DemoStackConfig {
   /** The local block explorer: a network's explorer is `{explorerUrl}/{caip2}` (its `blockExplorers` entry). */
   readonly explorerUrl: string
   /** The regtest node (`bip122:0f9188f1…`, its Esplora-style API); null when the stack runs without its Bitcoin part. */
-  readonly bitcoin: { readonly caipNetworkId: string; readonly url: string } | null
+  readonly bitcoin: DemoBitcoinConfig | null
+}
+
+/** The local regtest node as the demo page sees it. */
+export interface DemoBitcoinConfig {
+  readonly caipNetworkId: string
+  readonly url: string
+  /** Bitcoin dev key 0 (funded at start), for the development wallet: public knowledge, local use only. */
+  readonly devKey: DemoBitcoinDevKey | null
+}
+
+/** A Bitcoin dev key set as the development wallet holds it (hex keys, regtest addresses). */
+export interface DemoBitcoinDevKey {
+  readonly paymentPrivateKey: string
+  readonly paymentPublicKey: string
+  readonly paymentAddress: string
+  readonly ordinalsPrivateKey: string
+  readonly ordinalsPublicKey: string
+  readonly ordinalsAddress: string
+}
+
+const demoBitcoin = (bitcoin: RuntimeConfig["bitcoin"]): DemoBitcoinConfig | null => {
+  if (bitcoin === undefined || bitcoin === null) return null
+  const key = bitcoin.funded[0]
+  return {
+    caipNetworkId: bitcoin.caipNetworkId,
+    url: bitcoin.url,
+    devKey:
+      key === undefined
+        ? null
+        : {
+            paymentPrivateKey: key.paymentPrivateKey,
+            paymentPublicKey: key.paymentPublicKey,
+            paymentAddress: key.paymentAddress,
+            ordinalsPrivateKey: key.ordinalsPrivateKey,
+            ordinalsPublicKey: key.ordinalsPublicKey,
+            ordinalsAddress: key.ordinalsAddress
+          }
+  }
 }
 
 const demoSolana = (solana: RuntimeConfig["solana"]): DemoSolanaConfig | null => {
@@ -59,7 +97,7 @@ export const demoStackConfig = (config: RuntimeConfig): DemoStackConfig => {
     solana: demoSolana(config.solana),
     nameSuffix,
     explorerUrl: `${config.services.url}${EXPLORER_PATH}`,
-    bitcoin: config.bitcoin === undefined || config.bitcoin === null ? null : { caipNetworkId: config.bitcoin.caipNetworkId, url: config.bitcoin.url }
+    bitcoin: demoBitcoin(config.bitcoin)
   }
 }
 

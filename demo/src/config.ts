@@ -25,7 +25,22 @@ export interface DemoStack {
   /** The local block explorer; a network's is `{explorerUrl}/{caip2}` (absent from an older stack: no explorer links). */
   readonly explorerUrl?: string | undefined
   /** The local Bitcoin regtest node (its Esplora-style API); null or absent when the stack runs without it. */
-  readonly bitcoin?: { readonly caipNetworkId: string; readonly url: string } | null | undefined
+  readonly bitcoin?: {
+    readonly caipNetworkId: string
+    readonly url: string
+    /**
+     * Bitcoin dev key 0 (hex keys, its P2WPKH payment and P2TR ordinals addresses on regtest), for the development
+     * test wallet (public knowledge: dev only); absent from an older stack.
+     */
+    readonly devKey?: {
+      readonly paymentPrivateKey: string
+      readonly paymentPublicKey: string
+      readonly paymentAddress: string
+      readonly ordinalsPrivateKey: string
+      readonly ordinalsPublicKey: string
+      readonly ordinalsAddress: string
+    } | null | undefined
+  } | null | undefined
 }
 
 declare global {

@@ -1,7 +1,8 @@
 /**
  * The development test wallet: one in-page wallet over the local networks, found as a browser extension is found —
- * announced through EIP-6963 for the EVM chains and registered through the Wallet Standard for Solana, under one
- * name, so the product lists one multi-chain wallet. Turned on from the demo's page; it asks the visitor with the
+ * announced through EIP-6963 for the EVM chains, registered through the Wallet Standard for Solana and for Bitcoin
+ * (regtest, `./devWalletBitcoin`), and put in `window.injectedWeb3` for Polkadot (//Alice, `./devWalletPolkadot`),
+ * under one name, so the product lists one multi-chain wallet. Turned on from the demo's page; it asks the visitor with the
  * browser's confirm dialog before it connects, signs or sends, and, like an extension, remembers across reloads that
  * the visitor let the demo connect (in the page's localStorage) until the demo disconnects.
  */
@@ -18,14 +19,23 @@ import {
   WalletStandardError
 } from "../../devstack/wallet/solana/standardWallet"
 import { type AuthorisationStore, makeTestWallet, readableMessage } from "../../devstack/wallet/testWallet"
+import { createBitcoinStandardWallet } from "../../devstack/wallet/bitcoin/standardWallet"
+import { injectWeb3Extension } from "../../devstack/wallet/polkadot/extension"
 import type { DemoStack } from "./config"
+import { bitcoinBackend } from "./devWalletBitcoin"
+import { DEV_WALLET_POLKADOT_KEY, polkadotExtension } from "./devWalletPolkadot"
 import { localChainA, localChainB } from "../../src/domain/networks"
 
 /** The wallet's name, the same in EIP-6963 and in the Wallet Standard: one wallet, two chain families. */
 export const DEV_WALLET_NAME = "Dev Test Wallet"
 
 /** The page's localStorage keys under which the wallet remembers that the demo may see its accounts, per family. */
-export const DEV_WALLET_AUTHORISATION_KEYS = { eip155: "devwallet:eip155:authorised", solana: "devwallet:solana:authorised" } as const
+export const DEV_WALLET_AUTHORISATION_KEYS = {
+  eip155: "devwallet:eip155:authorised",
+  solana: "devwallet:solana:authorised",
+  bip122: "devwallet:bip122:authorised",
+  polkadot: "devwallet:polkadot:authorised"
+} as const
 
 // An authorisation kept in `storage` under `key`, as an extension keeps the sites it lets see its accounts.
 const storedAuthorisation = (storage: Storage, key: string): AuthorisationStore => ({
@@ -121,12 +131,21 @@ export const installDevWallet = (stack: DemoStack): void => {
   window.addEventListener("eip6963:requestProvider", announce)
   announce()
 
-  if (stack.solana === null) return
-  registerStandardWallet(
-    createStandardWallet(solanaBackend(stack.solana, storedAuthorisation(localStorage, DEV_WALLET_AUTHORISATION_KEYS.solana)), {
-      name: DEV_WALLET_NAME,
-      // The test wallet's icon is a base64 SVG data URL, the form the Wallet Standard asks for.
-      icon: wallet.identity.icon as WalletIcon
-    })
-  )
+  // The test wallet's icon is a base64 SVG data URL, the form the Wallet Standard asks for.
+  const icon = wallet.identity.icon as WalletIcon
+  if (stack.solana !== null) {
+    registerStandardWallet(
+      createStandardWallet(solanaBackend(stack.solana, storedAuthorisation(localStorage, DEV_WALLET_AUTHORISATION_KEYS.solana)), {
+        name: DEV_WALLET_NAME,
+        icon
+      })
+    )
+  }
+  const bitcoin = stack.bitcoin
+  if (bitcoin !== undefined && bitcoin !== null && bitcoin.devKey !== undefined && bitcoin.devKey !== null) {
+    const backend = bitcoinBackend({ ...bitcoin, devKey: bitcoin.devKey }, storedAuthorisation(localStorage, DEV_WALLET_AUTHORISATION_KEYS.bip122))
+    registerStandardWallet(createBitcoinStandardWallet(backend, { name: DEV_WALLET_NAME, icon }))
+  }
+  // Signing needs no Polkadot node: the extension is there whenever the wallet is on.
+  injectWeb3Extension(polkadotExtension(storedAuthorisation(localStorage, DEV_WALLET_AUTHORISATION_KEYS.polkadot)), DEV_WALLET_POLKADOT_KEY)
 }

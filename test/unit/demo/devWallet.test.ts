@@ -4,18 +4,28 @@
  * each `load()` installs it again, as a reload does, so what survives is what the wallet remembered.
  */
 import { getPublicKeyFromAddress, type SignatureBytes, verifySignature } from "@solana/kit"
+import { signatureVerify } from "@polkadot/util-crypto"
+import { Transaction } from "@scure/btc-signer"
 import { getWallets } from "@wallet-standard/app"
 import { beforeEach, describe, expect, it } from "vitest"
 import type { DemoStack } from "../../../demo/src/config"
 import { DEV_WALLET_AUTHORISATION_KEYS, DEV_WALLET_NAME, installDevWallet } from "../../../demo/src/devWallet"
+import { verifyBip322 } from "../../../devstack/bitcoin/bip322"
+import { devBitcoinKey, REGTEST } from "../../../devstack/bitcoin/keys"
 import { devAccounts } from "../../../devstack/evm/accounts"
 import { devSolanaKey } from "../../../devstack/solana/keys"
+import type { InjectedExtension } from "../../../devstack/wallet/polkadot/extension"
 import type { StandardSolanaWallet } from "../../../devstack/wallet/solana/standardWallet"
+import type { BitcoinWalletFeatures } from "../../../src/services/bip122/walletStandardFeatures"
+import type { StandardFeatures } from "../../../src/services/fakes/standardWallet"
 import type { TestWallet, WalletIdentity } from "../../../devstack/wallet/testWallet"
 
 const [account0] = devAccounts(1)
 const ALICE = account0?.address ?? ""
 const SOLANA_ADDRESS = devSolanaKey(0).address
+const BITCOIN_KEY = devBitcoinKey(0)
+// //Alice's generic (prefix 42) address.
+const POLKADOT_ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
 
 // Nothing here reaches a node: connecting, remembering and signing messages are the wallet's own.
 const stack: DemoStack = {
@@ -30,6 +40,11 @@ const stack: DemoStack = {
     rpcUrl: "http://127.0.0.1:9",
     devSecretKey: devSolanaKey(0).secretKey,
     tokens: []
+  },
+  bitcoin: {
+    caipNetworkId: "bip122:0f9188f13cb7b2c71f2a335e3a4fc328",
+    url: "http://127.0.0.1:9/bitcoin",
+    devKey: BITCOIN_KEY
   }
 }
 
@@ -58,10 +73,17 @@ const load = () => {
   // Earlier loads registered too (one page here, many "reloads"): the newest is this load's.
   const standard = getWallets()
     .get()
-    .filter((wallet) => wallet.name === DEV_WALLET_NAME)
+    .filter((wallet) => wallet.name === DEV_WALLET_NAME && "solana:signMessage" in wallet.features)
     .at(-1) as StandardSolanaWallet | undefined
-  if (announced === undefined || standard === undefined) throw new Error("the development wallet was not found")
-  return { info: announced.info, provider: announced.provider, standard }
+  const bitcoin = getWallets()
+    .get()
+    .filter((wallet) => wallet.name === DEV_WALLET_NAME && "bitcoin:connect" in wallet.features)
+    .at(-1) as { readonly name: string; readonly icon: string; readonly features: StandardFeatures & BitcoinWalletFeatures } | undefined
+  const polkadot = (window as unknown as { injectedWeb3?: Record<string, InjectedExtension> }).injectedWeb3?.["dev-test-wallet"]
+  if (announced === undefined || standard === undefined || bitcoin === undefined || polkadot === undefined) {
+    throw new Error("the development wallet was not found")
+  }
+  return { info: announced.info, provider: announced.provider, standard, bitcoin, polkadot }
 }
 
 const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => (error as { code?: number }).code)
@@ -136,5 +158,110 @@ describe("the demo's development wallet", () => {
 
     answer = false
     expect(await refusal(standard.features["solana:signMessage"].signMessage({ account, message }))).toBe(4001)
+  })
+
+  it("has a Bitcoin side under the same name: it connects dev key 0's payment and ordinals addresses once the visitor agrees, and remembers it", async () => {
+    const { info, bitcoin } = load()
+    expect([bitcoin.name, bitcoin.icon]).toEqual([DEV_WALLET_NAME, info.icon])
+    expect((await bitcoin.features["standard:connect"].connect({ silent: true })).accounts).toEqual([])
+    expect(prompts).toEqual([])
+    const { accounts } = await bitcoin.features["bitcoin:connect"].connect({ purposes: ["payment", "ordinals"] })
+    expect(accounts.map((account) => account.address)).toEqual([BITCOIN_KEY.paymentAddress, BITCOIN_KEY.ordinalsAddress])
+    expect(prompts).toEqual(["Connect the development wallet's Bitcoin addresses to this site?"])
+
+    const reloaded = load()
+    const silent = await reloaded.bitcoin.features["standard:connect"].connect({ silent: true })
+    expect(silent.accounts.map((account) => account.address)).toEqual([BITCOIN_KEY.paymentAddress, BITCOIN_KEY.ordinalsAddress])
+    expect(prompts).toHaveLength(1)
+    await reloaded.bitcoin.features["standard:disconnect"].disconnect()
+    expect((await load().bitcoin.features["standard:connect"].connect({ silent: true })).accounts).toEqual([])
+  })
+
+  it("signs a Bitcoin message with BIP-322 for the payment and the ordinals address once the visitor agrees, and refuses with 4001 otherwise", async () => {
+    const { bitcoin } = load()
+    const [payment, ordinals] = (await bitcoin.features["bitcoin:connect"].connect({ purposes: ["payment", "ordinals"] })).accounts
+    if (payment === undefined || ordinals === undefined) throw new Error("no Bitcoin accounts")
+    const text = "Sign in to the demo with Bitcoin"
+    const message = new TextEncoder().encode(text)
+    for (const account of [payment, ordinals]) {
+      const [output] = await bitcoin.features["bitcoin:signMessage"].signMessage({ account, message })
+      expect(prompts.at(-1)).toBe(`Sign this message with ${account.address}?\n\n${text}`)
+      const signature = Buffer.from(output?.signature ?? []).toString("base64")
+      expect(verifyBip322(account.address, REGTEST, text, signature)).toBe(true)
+      expect(verifyBip322(account.address, REGTEST, `${text}.`, signature)).toBe(false)
+    }
+    answer = false
+    expect(await refusal(bitcoin.features["bitcoin:signMessage"].signMessage({ account: payment, message }))).toBe(4001)
+  })
+
+  it("sends on regtest after the visitor agrees: a transaction from the node's UTXOs, signed, paying the receiver and the change", async () => {
+    const receiver = devBitcoinKey(7).paymentAddress
+    const posted: Array<string> = []
+    const realFetch = globalThis.fetch
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const url = String(input)
+      if (url.endsWith(`/address/${BITCOIN_KEY.paymentAddress}/utxo`)) {
+        return Response.json([{ txid: "11".repeat(32), vout: 0, value: 5_000_000_000 }])
+      }
+      if (url.endsWith("/fee-estimates")) return Response.json({ "3": 2 })
+      if (url.endsWith("/tx") && init?.method === "POST") {
+        posted.push(String(init.body))
+        return new Response(Transaction.fromRaw(Buffer.from(String(init.body), "hex")).id)
+      }
+      return new Response("not found", { status: 404 })
+    }) as typeof fetch
+    try {
+      const { bitcoin } = load()
+      const [payment] = (await bitcoin.features["bitcoin:connect"].connect({ purposes: ["payment"] })).accounts
+      if (payment === undefined) throw new Error("no payment account")
+      answer = false
+      const refused = bitcoin.features["bitcoin:sendTransfer"].sendTransfer({
+        account: payment,
+        chain: "bitcoin:regtest",
+        recipients: [{ address: receiver, amount: 50_000_000n }]
+      })
+      expect(await refusal(refused)).toBe(4001)
+      expect(posted).toEqual([])
+      answer = true
+      const [sent] = await bitcoin.features["bitcoin:sendTransfer"].sendTransfer({
+        account: payment,
+        chain: "bitcoin:regtest",
+        recipients: [{ address: receiver, amount: 50_000_000n }]
+      })
+      expect(prompts.at(-1)).toBe(`Send this transaction?\n\nTo: ${receiver}\nAmount: 0.5 BTC\nFrom: ${BITCOIN_KEY.paymentAddress}`)
+      const tx = Transaction.fromRaw(Buffer.from(posted[0] ?? "", "hex"))
+      expect(sent?.txid).toBe(tx.id)
+      expect(tx.getOutputAddress(0, REGTEST)).toBe(receiver)
+      expect(tx.getOutput(0).amount).toBe(50_000_000n)
+      expect(tx.getOutputAddress(1, REGTEST)).toBe(BITCOIN_KEY.paymentAddress)
+      expect(tx.getInput(0).finalScriptWitness?.length).toBe(2)
+    } finally {
+      globalThis.fetch = realFetch
+    }
+  })
+
+  it("has a Polkadot side in window.injectedWeb3: //Alice, let in once the visitor agrees, and remembered", async () => {
+    const { polkadot } = load()
+    answer = false
+    await expect(polkadot.enable("Wallet Runtime demo")).rejects.toThrow("Rejected")
+    answer = true
+    const enabled = await polkadot.enable("Wallet Runtime demo")
+    expect(prompts.at(-1)).toBe("Let Wallet Runtime demo see the development wallet's Polkadot account (//Alice)?")
+    expect((await enabled.accounts.get()).map((account) => [account.address, account.type])).toEqual([[POLKADOT_ALICE, "sr25519"]])
+    const asked = prompts.length
+    await load().polkadot.enable("Wallet Runtime demo")
+    expect(prompts).toHaveLength(asked)
+  })
+
+  it("signs a Polkadot message with //Alice (sr25519, <Bytes>-wrapped) once the visitor agrees, and cancels otherwise", async () => {
+    const enabled = await load().polkadot.enable("Wallet Runtime demo")
+    const text = "Sign in to the demo with Polkadot"
+    const data = `0x${Buffer.from(text).toString("hex")}`
+    const { signature } = await enabled.signer.signRaw({ address: POLKADOT_ALICE, data, type: "bytes" })
+    expect(prompts.at(-1)).toBe(`Sign this message with ${POLKADOT_ALICE}?\n\n${text}`)
+    const checked = signatureVerify(text, signature, POLKADOT_ALICE)
+    expect([checked.isValid, checked.crypto]).toEqual([true, "sr25519"])
+    answer = false
+    await expect(enabled.signer.signRaw({ address: POLKADOT_ALICE, data, type: "bytes" })).rejects.toThrow("Cancelled")
   })
 })
