@@ -44,7 +44,9 @@ export const polkadotExtension = (
     signRaw: async (input) => {
       allowed()
       const data = /^0x([0-9a-fA-F]{2})*$/.test(input.data) ? fromHex(input.data) : undefined
-      const shown = data === undefined ? input.data : (readableText(data) ?? input.data)
+      // The message as the visitor wrote it: a site may send it already wrapped in <Bytes>…</Bytes> (it is signed so once).
+      const text = data === undefined ? undefined : readableText(data)
+      const shown = text === undefined ? input.data : text.replace(/^<Bytes>([\s\S]*)<\/Bytes>$/, "$1")
       ask(`Sign this message with ${input.address}?\n\n${shown}`, "Cancelled")
       return (await wallet()).backend.signRaw(input)
     },

@@ -261,6 +261,11 @@ describe("the demo's development wallet", () => {
     expect(prompts.at(-1)).toBe(`Sign this message with ${POLKADOT_ALICE}?\n\n${text}`)
     const checked = signatureVerify(text, signature, POLKADOT_ALICE)
     expect([checked.isValid, checked.crypto]).toEqual([true, "sr25519"])
+    // A site that wraps the bytes itself is shown the message, and it is signed wrapped once.
+    const wrapped = `0x${Buffer.from(`<Bytes>${text}</Bytes>`).toString("hex")}`
+    const again = await enabled.signer.signRaw({ address: POLKADOT_ALICE, data: wrapped, type: "bytes" })
+    expect(prompts.at(-1)).toBe(`Sign this message with ${POLKADOT_ALICE}?\n\n${text}`)
+    expect(signatureVerify(text, again.signature, POLKADOT_ALICE).isValid).toBe(true)
     answer = false
     await expect(enabled.signer.signRaw({ address: POLKADOT_ALICE, data, type: "bytes" })).rejects.toThrow("Cancelled")
   })
