@@ -20,8 +20,8 @@ export interface TokenUnderTest {
   readonly decimals: number
 }
 
-/** What the suite needs from a family's set-up; everything is read lazily, once the stack is up. */
-export interface AdapterSubject {
+/** What the suite needs from any family's set-up; everything is read lazily, once the stack is up. */
+interface SubjectBase {
   /** The family's adapter over the product's reads; `token` is the host's token for the network (its balance is shown). */
   readonly adapter: (token?: TokenUnderTest) => ChainAdapter
   readonly network: () => CaipNetwork
@@ -31,9 +31,22 @@ export interface AdapterSubject {
   readonly setApproval: (approval: "approve" | "reject") => void
   /** Every request the wallet received, in order (by its own method or feature names). */
   readonly walletRequests: () => ReadonlyArray<string>
+  readonly verifySignature: (message: string, signature: string, address: string) => Promise<boolean>
+  /** A raw request in the family's method names, and how to check its answer. */
+  readonly rawRequest: {
+    readonly method: string
+    readonly params: (session: AccountSession) => unknown
+    readonly verify: (result: unknown, session: AccountSession) => Promise<boolean>
+  }
+  /** A method this family's wallets do not answer. */
+  readonly unsupportedMethod: string
+}
+
+/** A family whose chain the product reads and sends on (eip155, solana, bip122): a local chain is under the wallet. */
+export interface ChainSubject extends SubjectBase {
+  readonly readsChain?: true
   /** The wallet request that signs and sends a transaction (a prompt). */
   readonly sendRequestName: string
-  readonly verifySignature: (message: string, signature: string, address: string) => Promise<boolean>
   /** An address that never held anything. */
   readonly freshReceiver: () => Promise<string>
   /** A native amount a fresh receiver can hold (above any rent minimum), in base units. */
@@ -56,15 +69,23 @@ export interface AdapterSubject {
    * the wallet is asked at all (or the adapter refuses first).
    */
   readonly invalidReceiver: { readonly to: string; readonly error: string; readonly says: RegExp; readonly promptsWallet: boolean }
-  /** A raw request in the family's method names, and how to check its answer. */
-  readonly rawRequest: {
-    readonly method: string
-    readonly params: (session: AccountSession) => unknown
-    readonly verify: (result: unknown, session: AccountSession) => Promise<boolean>
-  }
-  /** A method this family's wallets do not answer. */
-  readonly unsupportedMethod: string
 }
+
+/**
+ * A family whose chain the product does not read (polkadot: spec 9 keeps balances to eip155 and solana, and the
+ * product sends nothing there): its wallets connect and sign; sending, fees, balances and confirmations are each
+ * FeatureUnavailable in words, and the wallet is asked nothing for them.
+ */
+export interface SigningOnlySubject extends SubjectBase {
+  readonly readsChain: false
+  /** An address of the family to send to (the send must still be refused without a prompt). */
+  readonly someReceiver: string
+  /** What the refusals say. */
+  readonly unavailableSays: RegExp
+}
+
+/** What the suite needs from a family's set-up. */
+export type AdapterSubject = ChainSubject | SigningOnlySubject
 
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
 
@@ -93,6 +114,51 @@ export const chainAdapterContract = (subject: AdapterSubject) => {
     expect(await subject.verifySignature(`${message}!`, signature, session.address)).toBe(false)
   })
 
+  it("passes a raw request to the wallet and gives its answer; a method the family lacks is WalletMethodUnsupported", async () => {
+    const session = await subject.session()
+    const adapter = subject.adapter()
+    const { method, params, verify } = subject.rawRequest
+    const result = await run(adapter.request(session, method, params(session)))
+    expect(await verify(result, session)).toBe(true)
+    expect(tagOf(await failureOf(adapter.request(session, subject.unsupportedMethod, [])))).toBe("WalletMethodUnsupported")
+  })
+
+  if (subject.readsChain === false) return signingOnlyContract(subject)
+  chainContract(subject)
+}
+
+const signingOnlyContract = (subject: SigningOnlySubject) => {
+  it("the visitor's refusal to sign is UserRejected", async () => {
+    const session = await subject.session()
+    subject.setApproval("reject")
+    try {
+      expect(tagOf(await failureOf(subject.adapter().signMessage(session, "refuse me")))).toBe("UserRejected")
+    } finally {
+      subject.setApproval("approve")
+    }
+  })
+
+  it("sending, its fee, balances and confirmations are each FeatureUnavailable in words, and the wallet is asked nothing", async () => {
+    const session = await subject.session()
+    const adapter = subject.adapter()
+    const before = subject.walletRequests().length
+    const request = { to: subject.someReceiver, value: 1n } as SendRequest
+    const refusals = [
+      adapter.send(session, request),
+      adapter.estimateFee(session.address, session.network, request),
+      adapter.balances(session.address, session.network),
+      adapter.waitForTransaction("0x00", session.network)
+    ]
+    for (const refused of refusals) {
+      const error = await failureOf(refused as Effect.Effect<unknown, unknown>)
+      expect(tagOf(error)).toBe("FeatureUnavailable")
+      expect((error as { message: string }).message).toMatch(subject.unavailableSays)
+    }
+    expect(subject.walletRequests().length).toBe(before)
+  })
+}
+
+const chainContract = (subject: ChainSubject) => {
   it("the visitor's refusal to sign or to send is UserRejected, and nothing moves", async () => {
     const session = await subject.session()
     const adapter = subject.adapter()
@@ -180,14 +246,5 @@ export const chainAdapterContract = (subject: AdapterSubject) => {
     expect(tagOf(error)).toBe(subject.invalidReceiver.error)
     expect((error as { message: string }).message).toMatch(subject.invalidReceiver.says)
     expect(prompted() - before).toBe(subject.invalidReceiver.promptsWallet ? 1 : 0)
-  })
-
-  it("passes a raw request to the wallet and gives its answer; a method the family lacks is WalletMethodUnsupported", async () => {
-    const session = await subject.session()
-    const adapter = subject.adapter()
-    const { method, params, verify } = subject.rawRequest
-    const result = await run(adapter.request(session, method, params(session)))
-    expect(await verify(result, session)).toBe(true)
-    expect(tagOf(await failureOf(adapter.request(session, subject.unsupportedMethod, [])))).toBe("WalletMethodUnsupported")
   })
 }
