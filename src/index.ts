@@ -311,9 +311,9 @@ export {
   type UnsupportedChainContext
 } from "./domain/rules"
 
+export { type ServicesSiwx, servicesSiwx } from "./domain/servicesSiwx"
+
 export {
-  type ServicesSiwx,
-  servicesSiwx,
   type SiweConfig,
   type SiweCreateMessageArgs,
   type SiweMessageParams,

@@ -10,7 +10,6 @@ import type { RemoteSiwxSession } from "../../domain/Api"
 import { type CaipNetworkId, caipAddressOn, parseCaipNetworkId } from "../../domain/Caip"
 import { SignInFailed } from "../../domain/errors"
 import {
-  type ServicesSiwx,
   type SiweConfig,
   type SiweMessageParams,
   type SiwxAuthenticateFields,
@@ -19,6 +18,7 @@ import {
   type SiwxMessageInput,
   SiwxSession
 } from "../../domain/Siwx"
+import type { ServicesSiwx } from "../../domain/servicesSiwx"
 import { formatSiwxMessage, siwxTimesHold } from "../../domain/siwxMessage"
 import { bytesToHex } from "@noble/hashes/utils"
 import { sha256 } from "@noble/hashes/sha2"
