@@ -8,9 +8,9 @@
 import { hex } from "@scure/base"
 import { p2tr, p2wpkh, RawWitness, SigHash, Transaction } from "@scure/btc-signer"
 import { pubSchnorr } from "@scure/btc-signer/utils.js"
-import { Result } from "effect"
 import { toSign } from "../../devstack/bitcoin/bip322"
 import { REGTEST } from "../../devstack/bitcoin/keys"
+import { regtestRecipient, sendOnRegtest } from "../../devstack/wallet/bitcoin/regtestTransfer"
 import {
   BITCOIN_REGTEST_CHAIN,
   type BitcoinWalletAddress,
@@ -19,8 +19,6 @@ import {
 } from "../../devstack/wallet/bitcoin/standardWallet"
 import { readableText } from "../../devstack/wallet/page/requests"
 import type { AuthorisationStore } from "../../devstack/wallet/testWallet"
-import { parseBitcoinAddress } from "../../src/domain/bitcoinAddress"
-import { selectOutputs } from "../../src/services/bip122/coinSelection"
 import type { DemoStack } from "./config"
 
 /** The stack's Bitcoin part as the development wallet needs it: the node's API and a dev key. */
@@ -71,11 +69,6 @@ export const bitcoinBackend = (
   const served = (chain: string) => {
     if (chain !== BITCOIN_REGTEST_CHAIN) throw new WalletStandardError(-32602, `The wallet does not serve ${chain}.`)
   }
-  const getJson = async <A>(path: string): Promise<A> => {
-    const response = await fetch(`${api}${path}`)
-    if (!response.ok) throw new WalletStandardError(-32603, `The node answered ${path} with HTTP ${response.status}: ${await response.text()}`)
-    return (await response.json()) as A
-  }
 
   return {
     connect: async (silent) => {
@@ -125,30 +118,9 @@ export const bitcoinBackend = (
       if (address !== payment.address) throw new WalletStandardError(-32602, "The wallet sends from its payment address.")
       const [recipient, ...more] = recipients
       if (recipient === undefined || more.length > 0) throw new WalletStandardError(-32602, "The wallet sends to one recipient at a time.")
-      const kind = parseBitcoinAddress(recipient.address, "regtest")
-      if (Result.isFailure(kind)) throw new WalletStandardError(-32602, `Not a regtest address: ${kind.failure}`)
+      regtestRecipient(recipient.address)
       ask(`Send this transaction?\n\nTo: ${recipient.address}\nAmount: ${btc(recipient.amount)}\nFrom: ${payment.address}`)
-      const [utxos, rates] = await Promise.all([
-        getJson<ReadonlyArray<{ txid: string; vout: number; value: number }>>(`/address/${address}/utxo`),
-        getJson<Record<string, number>>("/fee-estimates")
-      ])
-      const chosen = selectOutputs(
-        utxos.map((utxo) => ({ ...utxo, value: BigInt(utxo.value) })),
-        recipient.amount,
-        rates["3"] ?? 1,
-        "p2wpkh",
-        kind.success.type
-      )
-      if (chosen === undefined) throw new WalletStandardError(-32000, "Insufficient funds for this transfer and its fee.")
-      const tx = new Transaction()
-      for (const input of chosen.inputs) tx.addInput({ txid: input.txid, index: input.vout, witnessUtxo: { script: payment.script, amount: input.value } })
-      tx.addOutputAddress(recipient.address, recipient.amount, REGTEST)
-      if (chosen.change > 0n) tx.addOutput({ script: payment.script, amount: chosen.change })
-      tx.sign(payment.privateKey)
-      tx.finalize()
-      const response = await fetch(`${api}/tx`, { method: "POST", body: tx.hex })
-      const text = await response.text()
-      if (!response.ok) throw new WalletStandardError(-32003, `The node refused the transaction: ${text}`)
+      const text = await sendOnRegtest(api, payment, recipient.address, recipient.amount)
       return text
     },
     // The development wallet never changes its addresses on its own: there is nothing to tell.

@@ -9,11 +9,9 @@
 import { hex } from "@scure/base"
 import { p2wpkh, Transaction } from "@scure/btc-signer"
 import type { Wallet } from "@wallet-standard/base"
-import { Result } from "effect"
-import { parseBitcoinAddress } from "../../../src/domain/bitcoinAddress"
-import { selectOutputs } from "../../../src/services/bip122/coinSelection"
 import { signBip322 } from "../../bitcoin/bip322"
 import { type BitcoinDevKey, devBitcoinKey, REGTEST } from "../../bitcoin/keys"
+import { regtestRecipient, sendOnRegtest } from "./regtestTransfer"
 import {
   BITCOIN_REGTEST_CHAIN,
   type BitcoinStandardWalletOptions,
@@ -102,11 +100,6 @@ export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): Bitcoi
   const served = (chain: string) => {
     if (chain !== BITCOIN_REGTEST_CHAIN) throw new WalletStandardError(-32602, `The wallet does not serve ${chain}.`)
   }
-  const getJson = async <A>(path: string): Promise<A> => {
-    const response = await fetch(`${api}${path}`)
-    if (!response.ok) throw new WalletStandardError(-32603, `The node answered ${path} with HTTP ${response.status}: ${await response.text()}`)
-    return (await response.json()) as A
-  }
 
   const backend: BitcoinWalletBackend = {
     connect: async (silent) => {
@@ -158,31 +151,9 @@ export const makeBitcoinTestWallet = (options: BitcoinTestWalletOptions): Bitcoi
       if (address !== payment.address) throw new WalletStandardError(-32602, "The wallet sends from its payment address.")
       const [recipient, ...more] = recipients
       if (recipient === undefined || more.length > 0) throw new WalletStandardError(-32602, "The wallet sends to one recipient at a time.")
-      const kind = parseBitcoinAddress(recipient.address, "regtest")
-      if (Result.isFailure(kind)) throw new WalletStandardError(-32602, `Not a regtest address: ${kind.failure}`)
+      regtestRecipient(recipient.address)
       await ask("bitcoin:sendTransfer")
-      const [utxos, rates] = await Promise.all([
-        getJson<ReadonlyArray<{ txid: string; vout: number; value: number }>>(`/address/${address}/utxo`),
-        getJson<Record<string, number>>("/fee-estimates")
-      ])
-      // Outputs it already spent in a transaction the node has not mined are left out by the node's own answer.
-      const chosen = selectOutputs(
-        utxos.map((utxo) => ({ ...utxo, value: BigInt(utxo.value) })),
-        recipient.amount,
-        rates["3"] ?? 1,
-        "p2wpkh",
-        kind.success.type
-      )
-      if (chosen === undefined) throw new WalletStandardError(-32000, "Insufficient funds for this transfer and its fee.")
-      const tx = new Transaction()
-      for (const input of chosen.inputs) tx.addInput({ txid: input.txid, index: input.vout, witnessUtxo: { script: payment.script, amount: input.value } })
-      tx.addOutputAddress(recipient.address, recipient.amount, REGTEST)
-      if (chosen.change > 0n) tx.addOutput({ script: payment.script, amount: chosen.change })
-      tx.sign(payment.privateKey)
-      tx.finalize()
-      const response = await fetch(`${api}/tx`, { method: "POST", body: tx.hex })
-      const text = await response.text()
-      if (!response.ok) throw new WalletStandardError(-32003, `The node refused the transaction: ${text}`)
+      const text = await sendOnRegtest(api, payment, recipient.address, recipient.amount)
       sent.push(text)
       return text
     },
