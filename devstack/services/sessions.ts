@@ -13,8 +13,8 @@
  * the ordinary way.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto"
-import { stringToU8a, u8aWrapBytes } from "@polkadot/util"
-import { cryptoWaitReady, signatureVerify } from "@polkadot/util-crypto"
+import { hexToU8a, stringToU8a, u8aWrapBytes } from "@polkadot/util"
+import { cryptoWaitReady, decodeAddress, ed25519Verify, secp256k1Verify, sr25519Verify } from "@polkadot/util-crypto"
 import { NETWORK, TEST_NETWORK } from "@scure/btc-signer"
 import { getBase58Encoder, getPublicKeyFromAddress, isAddress, type SignatureBytes, verifySignature } from "@solana/kit"
 import { Effect, Result, Schema } from "effect"
@@ -148,13 +148,33 @@ const evmClient = (state: ServicesState, chainId: string): PublicClient | undefi
 const BITCOIN_NETWORKS = { mainnet: NETWORK, testnet: TEST_NETWORK, regtest: REGTEST } as const
 
 /**
+ * A Polkadot signature of exactly `message` by the key `publicKey`: 64 bytes of ed25519 or sr25519, or 65 with
+ * polkadot-js's MultiSignature prefix (0 ed25519, 1 sr25519) or an ecdsa (blake2) signature.
+ */
+const polkadotSignatureHolds = (message: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean => {
+  const holds = (verify: () => boolean) => {
+    try {
+      return verify()
+    } catch {
+      return false
+    }
+  }
+  const edOrSr = (bytes: Uint8Array) =>
+    holds(() => ed25519Verify(message, bytes, publicKey)) || holds(() => sr25519Verify(message, bytes, publicKey))
+  if (signature.length === 64) return edOrSr(signature)
+  if (signature.length !== 65) return false
+  if ((signature[0] === 0 || signature[0] === 1) && edOrSr(signature.subarray(1))) return true
+  return holds(() => secp256k1Verify(message, signature, publicKey, "blake2", true))
+}
+
+/**
  * Whether `signature` is the account's signature of `message`. EVM on a chain the stack runs: through that chain
  * (viem's `verifyMessage`: EOAs, ERC-1271 contract accounts, ERC-6492 undeployed accounts); on another EVM chain only
  * an EOA's signature can be checked (ecrecover, no chain to ask). Solana: ed25519 over the message's UTF-8 bytes with
  * the address as public key, the signature in base58. Bitcoin: BIP-322 simple (P2WPKH and P2TR key-path addresses of
  * the network in the CAIP id), the signature in base64. Polkadot: sr25519 or ed25519 (or ecdsa) over the message's
- * bytes wrapped in `<Bytes>…</Bytes>`, as the polkadot-js extension signs text (`signatureVerify`, which also accepts
- * the unwrapped bytes, as polkadot-js verifies), the signature in 0x-hex.
+ * bytes wrapped in `<Bytes>…</Bytes>`, as the polkadot-js extension signs text — over those bytes only (polkadot-js's
+ * `signatureVerify` would also accept the bare text), the signature in 0x-hex.
  */
 const signatureHolds = async (state: ServicesState, account: Account, message: string, signature: string): Promise<boolean> => {
   if (account.namespace === "eip155") {
@@ -188,7 +208,7 @@ const signatureHolds = async (state: ServicesState, account: Account, message: s
     if (!isSs58Address(account.address)) throw new HttpError(400, `${account.address} is not an SS58 address`)
     // sr25519 is WebAssembly: ready once, then synchronous.
     await cryptoWaitReady()
-    return signatureVerify(u8aWrapBytes(stringToU8a(message)), signature, account.address).isValid
+    return polkadotSignatureHolds(u8aWrapBytes(stringToU8a(message)), hexToU8a(signature), decodeAddress(account.address))
   }
   throw new HttpError(400, `Sign-in on ${account.namespace} is not served here yet: eip155, solana, bip122 and polkadot are`)
 }

@@ -356,6 +356,8 @@ const sessionSuite = (database: () => DatabaseOptions, owned: boolean) => {
       expect(body.message).toContain("wants you to sign in with your Polkadot account:")
       await refused(await add(account, { ...body, signature: u8aToHex(bob.sign(wrapped(body.message))) }), 403, /not .*signature/)
       await refused(await add(account, { ...body, signature: "c2lnbmF0dXJl" }), 400, /0x-hex/)
+      // The bare text is not what the extension signs: its signature is not accepted for the wrapped one.
+      await refused(await add(account, { ...body, signature: u8aToHex(pair.sign(stringToU8a(body.message))) }), 403, /not .*signature/)
       const response = await add(account, body)
       expect(response.status).toBe(200)
       const session = Schema.decodeUnknownSync(RemoteSiwxSession)(await response.json())
