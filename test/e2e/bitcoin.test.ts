@@ -4,7 +4,8 @@
  * message (BIP-322, verified in Node), sends on regtest and sees it confirmed in a block, and its Account view shows
  * the address, the network and Send, and says in words what is not available instead of a balance; Max in the Send
  * form sends every coin less the fee of spending them all with no change, leaving the account empty. One wallet
- * serving EVM, Solana and Bitcoin is one row that connects all three.
+ * serving EVM, Solana and Bitcoin is one row that connects all three. A sats-connect-style provider (`request(method,
+ * params)`, listed in `window.btc_providers`) is a row of its own that connects, signs (BIP-322) and sends on regtest.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -25,6 +26,7 @@ import { buildDemo, serveDemo } from "./support/demo"
 import { installInjectedBitcoinWallet } from "./support/injectedBitcoinWallet"
 import { installInjectedSolanaWallet } from "./support/injectedSolanaWallet"
 import { installInjectedWallet } from "./support/injectedWallet"
+import { installSatsConnectWallet } from "./support/injectedSatsConnectWallet"
 
 let stack: Started<DevstackInfo>
 let demo: Started<{ readonly url: string }>
@@ -146,6 +148,51 @@ describe("a Bitcoin wallet in the demo", () => {
 
   it("never reached any address off this machine", () => {
     expect(browser.requests.filter((url) => !isLoopback(url))).toEqual([])
+  })
+})
+
+describe("a sats-connect-style Bitcoin provider", () => {
+  it("is a row of its own; it connects, signs a message with BIP-322 (verified in Node) and sends on regtest, confirmed", async () => {
+    // A key of its own, given one coin here: no other test spends it.
+    const key = devBitcoinKey(73)
+    const funded = await fetch(`${apiUrl()}/regtest/faucet`, { method: "POST", body: JSON.stringify({ address: key.paymentAddress, amount: "100000000" }) })
+    expect(funded.ok).toBe(true)
+    const receiver = p2wpkh(hex.decode(devBitcoinKey(74).paymentPublicKey), REGTEST).address!
+    const browser = await launchBrowser()
+    try {
+      const wallet = await installSatsConnectWallet(browser.context, { apiUrl: apiUrl(), keyIndex: key.index, name: "Sats Test Wallet" })
+      const page = browser.page
+      await page.goto(demo.info.url)
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await expect.poll(() => dialog(page).getByRole("button", { name: /Sats Test Wallet/ }).count()).toBe(1)
+      await dialog(page).getByRole("button", { name: /Sats Test Wallet/ }).click()
+      await expect.poll(() => dialog(page).count()).toBe(0)
+      await page.getByRole("button", { name: new RegExp(escaped(truncateAddress(key.paymentAddress))) }).waitFor()
+      await expect.poll(() => networkButton(page).getAttribute("aria-label")).toContain("Bitcoin Regtest")
+      expect(wallet.prompts).toEqual(["bitcoin:connect"])
+
+      const message = "Hello from the Wallet Runtime demo"
+      await page.getByRole("button", { name: "Sign message" }).click()
+      const output = page.getByTestId("signature")
+      await expect.poll(() => output.textContent()).toMatch(/^[A-Za-z0-9+/]{80,}={0,2}$/)
+      const signature = (await output.textContent()) ?? ""
+      expect(verifyBip322(key.paymentAddress, REGTEST, message, signature)).toBe(true)
+      expect(verifyBip322(key.paymentAddress, REGTEST, `${message}.`, signature)).toBe(false)
+
+      await page.getByLabel("To", { exact: true }).fill(receiver)
+      await page.getByLabel(/^Amount/).fill("0.25")
+      await page.getByRole("button", { name: "Send" }).click()
+      await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 30_000 }).toMatch(/confirmed in block \d+/)
+      const [txid] = wallet.sent
+      expect(await page.getByTestId("transaction").textContent()).toContain(txid)
+      expect(await nodeBalance(receiver)).toBe(25_000_000)
+      const status = (await (await fetch(`${apiUrl()}/tx/${txid}/status`)).json()) as { confirmed: boolean }
+      expect(status.confirmed).toBe(true)
+      expect(wallet.prompts).toEqual(["bitcoin:connect", "bitcoin:signMessage", "bitcoin:sendTransfer"])
+      expect(browser.requests.filter((url) => !isLoopback(url))).toEqual([])
+    } finally {
+      await browser.close()
+    }
   })
 })
 
