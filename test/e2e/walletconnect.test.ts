@@ -2,7 +2,7 @@
  * The demo in Chromium connecting over WalletConnect through the devstack relay to the devstack's test wallet page
  * (a real WalletKit wallet in a second page of the same browser): the QR code's URI opens the wallet, the wallet
  * approves, the demo shows the account; a signature round-trips, on EVM, Solana and Polkadot (Westend, the page's
- * //Alice); a reload keeps the session. Nothing stands in for any outside host: the browser resolves loopback only,
+ * //Alice), and a Polkadot message the page rejects is shown in the visitor's words; a reload keeps the session. Nothing stands in for any outside host: the browser resolves loopback only,
  * and the runtime asks nothing of a host the options do not name (WalletConnect's Verify included), so the QR code
  * comes without waiting for one.
  */
@@ -128,6 +128,23 @@ describe("WalletConnect in the demo", () => {
     const signed = signatureVerify(u8aWrapBytes(stringToU8a("Polkadot over WalletConnect")), signature, ALICE_WESTEND)
     expect(signed).toMatchObject({ isValid: true, crypto: "sr25519" })
     expect(signatureVerify(u8aWrapBytes(stringToU8a("Polkadot over WalletConnect.")), signature, ALICE_WESTEND).isValid).toBe(false)
+    await page.getByRole("button", { name: /^Network: / }).click()
+    await dialog().getByRole("button", { name: /Local Chain A/ }).click()
+    if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
+  })
+
+  it("a Polkadot message the wallet page rejects says so in the visitor's words", async () => {
+    await page.getByRole("button", { name: /^Network: / }).click()
+    await dialog().getByRole("button", { name: /Westend/ }).click()
+    await expect.poll(() => page.getByRole("button", { name: /^Network: / }).getAttribute("aria-label")).toContain("Westend")
+    if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
+    await page.getByRole("button", { name: new RegExp(truncateAddress(ALICE_WESTEND).replace(/[.]/g, "\\.")) }).waitFor()
+    await page.getByRole("textbox", { name: "Message" }).fill("Polkadot, refused")
+    await page.getByRole("button", { name: "Sign message" }).click()
+    const request = card(/Sign a message/).filter({ hasText: "Polkadot, refused" })
+    expect(await request.textContent()).toContain(ALICE_WESTEND)
+    await request.getByRole("button", { name: "Reject" }).click()
+    await expect.poll(() => page.getByTestId("signature").textContent()).toBe("Error: User rejected the request.")
     await page.getByRole("button", { name: /^Network: / }).click()
     await dialog().getByRole("button", { name: /Local Chain A/ }).click()
     if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
