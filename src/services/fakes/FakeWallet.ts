@@ -7,7 +7,8 @@
 import { Effect, PubSub, Stream } from "effect"
 import type { Account } from "../../domain/Account"
 import type { ChainNamespace } from "../../domain/Caip"
-import { DisconnectFailed, SomethingWentWrong } from "../../domain/errors"
+import { DisconnectFailed, FeatureUnavailable, SomethingWentWrong } from "../../domain/errors"
+import { FAMILY_NAMES, familySupports } from "../../domain/familyFeatures"
 import type { NetworkChainId } from "../../domain/Network"
 import type { ConnectorType } from "../../domain/Wallet"
 import { toBase64 } from "../../domain/encoding"
@@ -241,6 +242,10 @@ export const makeFakeChainAdapter = (namespace: ChainNamespace, options: FakeCha
         : Effect.succeed(found.wallet)
     })
   let sent = 0
+  // A family whose chain the product does not read (polkadot) neither sends nor reads there, as its real adapter.
+  const chainless = !familySupports(namespace, "send")
+  const unavailable = (what: string) =>
+    Effect.fail(new FeatureUnavailable({ details: `${what} not available for ${FAMILY_NAMES[namespace]} accounts: this site does not read the ${FAMILY_NAMES[namespace]} chain.` }))
   return {
     namespace,
     switchNetwork: (session, network) =>
@@ -262,6 +267,7 @@ export const makeFakeChainAdapter = (namespace: ChainNamespace, options: FakeCha
       }),
     send: (session, request) =>
       Effect.gen(function* () {
+        if (chainless) return yield* unavailable("Sending is")
         const wallet = yield* walletOf(session.provider)
         const nft = (request as { readonly nft?: { readonly contract: string; readonly tokenId: bigint } }).nft
         const moved = nft !== undefined ? `:nft:${nft.contract}:${nft.tokenId}` : request.token !== undefined ? `:${request.token}` : ""
@@ -271,10 +277,11 @@ export const makeFakeChainAdapter = (namespace: ChainNamespace, options: FakeCha
         sent += 1
         return `0x${sent.toString(16).padStart(64, "0")}`
       }),
-    estimateFee: () => Effect.succeed(options.fee ?? (namespace === "eip155" ? FAKE_EVM_FEE : FAKE_SOLANA_FEE)),
-    waitForTransaction: (hash) => Effect.succeed({ namespace, hash, blockNumber: 1n, status: "success" as const }),
+    estimateFee: () => (chainless ? unavailable("Fees are") : Effect.succeed(options.fee ?? (namespace === "eip155" ? FAKE_EVM_FEE : FAKE_SOLANA_FEE))),
+    waitForTransaction: (hash) =>
+      chainless ? unavailable("Transaction status is") : Effect.succeed({ namespace, hash, blockNumber: 1n, status: "success" as const }),
     balances: (_address, network) =>
-      Effect.succeed([
+      chainless ? unavailable("Balances are") : Effect.succeed([
         { symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals, value: 0n, formatted: "0" }
       ]),
     request: (session, method) =>
