@@ -37,6 +37,7 @@ import { offlineHttpClientLayer } from "../../src/services/serviceHttp"
 import { Storage } from "../../src/services/Storage/Storage"
 import { WalletActions } from "../../src/services/WalletActions"
 import { type PairingState, WalletConnect } from "../../src/services/walletconnect/WalletConnect"
+import { makeMemoryWebStorage } from "../unit/support/memoryWebStorage"
 import { type DevWalletKit, startDevWalletKit } from "./support/walletKit"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
@@ -47,20 +48,6 @@ let node: Started<BitcoinInfo>
 let wallet: DevWalletKit
 let runtime: WalletRuntime
 let network: CaipNetwork
-
-const memoryStorage = () => {
-  const items = new Map<string, string>()
-  return {
-    get length() {
-      return items.size
-    },
-    clear: () => items.clear(),
-    getItem: (k: string) => items.get(k) ?? null,
-    key: (i: number) => [...items.keys()][i] ?? null,
-    removeItem: (k: string) => void items.delete(k),
-    setItem: (k: string, v: string) => void items.set(k, v)
-  }
-}
 
 /** The runtime's layer as Live.ts builds it, for Node: WalletConnect its only connector, the bip122 adapter lazy over fetch. */
 const runtimeLayer = (http: HttpClient.HttpClient) => (options: HostOptions, alerts: ReadonlyArray<Alert>) => {
@@ -78,7 +65,7 @@ const runtimeLayer = (http: HttpClient.HttpClient) => (options: HostOptions, ale
       import("../../src/services/bip122/BitcoinAdapter").then((m) => m.makeBitcoinAdapter({ http, apiUrlsOf: (n) => n.rpcUrls.default.http }))
     )
   ])
-  const storage = Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => memoryStorage())))
+  const storage = Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => makeMemoryWebStorage())))
   return coreLayer(
     Layer.mergeAll(storage, Platform.layerFixed({}), config, connectors, adapters, transport, offlineHttpClientLayer, walletConnect),
     alerts

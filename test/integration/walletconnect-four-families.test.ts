@@ -44,6 +44,7 @@ import { Storage } from "../../src/services/Storage/Storage"
 import { WalletActions } from "../../src/services/WalletActions"
 import { type PairingState, WalletConnect } from "../../src/services/walletconnect/WalletConnect"
 import { until } from "./support/connectorContract"
+import { makeMemoryWebStorage } from "../unit/support/memoryWebStorage"
 import { type DevWalletKit, startDevWalletKit } from "./support/walletKit"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
@@ -60,20 +61,6 @@ let runtime: WalletRuntime
 let chainA: CaipNetwork
 let solanaNetwork: CaipNetwork
 let regtest: CaipNetwork
-
-const memoryStorage = () => {
-  const items = new Map<string, string>()
-  return {
-    get length() {
-      return items.size
-    },
-    clear: () => items.clear(),
-    getItem: (k: string) => items.get(k) ?? null,
-    key: (i: number) => [...items.keys()][i] ?? null,
-    removeItem: (k: string) => void items.delete(k),
-    setItem: (k: string, v: string) => void items.set(k, v)
-  }
-}
 
 /** The runtime's layer as Live.ts builds it, for Node: WalletConnect its only connector, each family's adapter lazy. */
 const runtimeLayer = (http: HttpClient.HttpClient) => (options: HostOptions, alerts: ReadonlyArray<Alert>) => {
@@ -101,7 +88,7 @@ const runtimeLayer = (http: HttpClient.HttpClient) => (options: HostOptions, ale
       ]
     })
   ).pipe(Layer.provide(transport))
-  const storage = Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => memoryStorage())))
+  const storage = Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => makeMemoryWebStorage())))
   return coreLayer(
     Layer.mergeAll(storage, Platform.layerFixed({}), config, connectors, adapters, transport, FetchHttpClient.layer, walletConnect),
     alerts

@@ -37,6 +37,7 @@ import { Storage } from "../../src/services/Storage/Storage"
 import { WalletActions } from "../../src/services/WalletActions"
 import { type PairingState, WalletConnect } from "../../src/services/walletconnect/WalletConnect"
 import { until } from "./support/connectorContract"
+import { makeMemoryWebStorage } from "../unit/support/memoryWebStorage"
 import { type DevWalletKit, startDevWalletKit } from "./support/walletKit"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
@@ -45,20 +46,6 @@ process.env.IS_VITEST = "true"
 let relay: Started<RelayInfo>
 let wallet: DevWalletKit
 let runtime: WalletRuntime
-
-const memoryStorage = () => {
-  const items = new Map<string, string>()
-  return {
-    get length() {
-      return items.size
-    },
-    clear: () => items.clear(),
-    getItem: (k: string) => items.get(k) ?? null,
-    key: (i: number) => [...items.keys()][i] ?? null,
-    removeItem: (k: string) => void items.delete(k),
-    setItem: (k: string, v: string) => void items.set(k, v)
-  }
-}
 
 /** The runtime's layer as Live.ts builds it, for Node: WalletConnect its only connector, the polkadot adapter lazy. */
 const runtimeLayer = (options: HostOptions, alerts: ReadonlyArray<Alert>) => {
@@ -74,7 +61,7 @@ const runtimeLayer = (options: HostOptions, alerts: ReadonlyArray<Alert>) => {
   const adapters = ChainAdapters.layer([
     lazyAdapter("polkadot", () => import("../../src/services/polkadot/PolkadotAdapter").then((m) => m.makePolkadotAdapter()))
   ])
-  const storage = Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => memoryStorage())))
+  const storage = Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => makeMemoryWebStorage())))
   return coreLayer(
     Layer.mergeAll(storage, Platform.layerFixed({}), config, connectors, adapters, transport, offlineHttpClientLayer, walletConnect),
     alerts
