@@ -1,0 +1,146 @@
+/**
+ * The wallet server's HTTP API, as the frame site calls it: one contract (Schemas both ways) shared by the server
+ * (`./server/`) and the frame page (`./frame/`). The frame site and the wallet server share one origin (the frame
+ * origin), so the API needs no CORS: the session token lives in the frame origin's storage only, and no other origin
+ * can read it or call the API with it.
+ *
+ * Every route is under `/api/`. Requests carry `projectId` (the host's project, checked against the same projects as
+ * the services) and `deviceId` (random, made once by the frame page and kept in its storage). Routes marked
+ * "session" need `Authorization: Bearer <token>` (the token `POST /api/login/otp` gave).
+ *
+ * Failures are `{ error: string, code: ApiErrorCode, retryAfterSeconds?, attemptsLeft? }` with a 4xx/5xx status; the
+ * `error` text is in the visitor's words, e.g. 'Please try again after 23 seconds' for the 30 s cooldown.
+ */
+import { Schema } from "effect"
+
+/** A device id: random letters, digits, `-` or `_`, 16 to 64 characters. */
+export const DeviceId = Schema.String.pipe(Schema.check(Schema.isPattern(/^[-_A-Za-z0-9]{16,64}$/, { expected: "a device id" })))
+
+/** Why a call failed, for the frame to map onto its replies. */
+export const ApiErrorCode = Schema.Literals([
+  "bad_request",
+  "unknown_project",
+  "rate_limited",
+  "invalid_code",
+  "code_expired",
+  "too_many_attempts",
+  "device_not_verified",
+  "unauthorized",
+  "method_not_allowed",
+  "rpc_error",
+  "email_taken",
+  "internal"
+])
+/** Why a call failed. */
+export type ApiErrorCode = typeof ApiErrorCode.Type
+
+/** A failed call's body. */
+export const ApiFailure = Schema.Struct({
+  error: Schema.String,
+  code: ApiErrorCode,
+  retryAfterSeconds: Schema.optionalKey(Schema.Number),
+  attemptsLeft: Schema.optionalKey(Schema.Number),
+  /** For `rpc_error`: the JSON-RPC error code (4001, -32602, -32000…). */
+  rpcCode: Schema.optionalKey(Schema.Number)
+})
+/** A failed call's body. */
+export type ApiFailure = typeof ApiFailure.Type
+
+// ---------------------------------------------------------------------------------------------------------------
+// Login
+
+/**
+ * `POST /api/login/email` — starts a login. A new email, or a known one on a device it verified before, gets a
+ * 6-digit code by mail: `VERIFY_OTP`. A known email on a device it never verified gets a link to verify the device:
+ * `VERIFY_DEVICE` (then `POST /api/login/device`). A second code within 30 s of the last: 429 `rate_limited`.
+ */
+export const LoginEmailRequest = Schema.Struct({ projectId: Schema.String, deviceId: DeviceId, email: Schema.String })
+export const LoginEmailResponse = Schema.Struct({ action: Schema.Literals(["VERIFY_DEVICE", "VERIFY_OTP"]) })
+
+/**
+ * `POST /api/login/device` — waits (at most `waitMs`, ≤ 25000, default 20000) for the device to be verified through
+ * the mailed link (`GET /api/device/verify?token=…`, a page saying the device is verified); once it is, a code is
+ * mailed and the answer is `{ verified: true }`; still waiting at the bound: `{ verified: false }` (call again).
+ */
+export const LoginDeviceRequest = Schema.Struct({
+  projectId: Schema.String,
+  deviceId: DeviceId,
+  email: Schema.String,
+  waitMs: Schema.optionalKey(Schema.Number)
+})
+export const LoginDeviceResponse = Schema.Struct({ verified: Schema.Boolean })
+
+/**
+ * `POST /api/login/otp` — checks the code (expires 10 minutes after it was sent; 5 wrong tries end it:
+ * `too_many_attempts`, a new code is needed). Success makes the user (and their keys) if new and opens a session.
+ */
+export const LoginOtpRequest = Schema.Struct({
+  projectId: Schema.String,
+  deviceId: DeviceId,
+  email: Schema.String,
+  otp: Schema.String
+})
+export const LoginOtpResponse = Schema.Struct({ token: Schema.String })
+
+/** `POST /api/logout` (session) — ends the session. */
+export const LogoutResponse = Schema.Struct({ ok: Schema.Literal(true) })
+
+// ---------------------------------------------------------------------------------------------------------------
+// The user
+
+/** The user's wallet: one EVM (secp256k1) and one Solana (ed25519) account, made by the server at the first login. */
+export const WalletUser = Schema.Struct({
+  email: Schema.String,
+  /** Checksummed EVM address. */
+  evmAddress: Schema.String,
+  /** Base58 Solana address. */
+  solanaAddress: Schema.String
+})
+export type WalletUser = typeof WalletUser.Type
+
+/** `GET /api/user` (session) — who is logged in; 401 `unauthorized` when the session is over. */
+export const UserResponse = WalletUser
+
+// ---------------------------------------------------------------------------------------------------------------
+// Updating the email
+
+/** `POST /api/email/update` (session) — mails a code to the current email: `VERIFY_PRIMARY_OTP`. */
+export const UpdateEmailRequest = Schema.Struct({ newEmail: Schema.String })
+export const UpdateEmailResponse = Schema.Struct({ action: Schema.Literal("VERIFY_PRIMARY_OTP") })
+/** `POST /api/email/update/primary` (session) — the current email's code; mails a code to the new email. */
+export const UpdateEmailOtpRequest = Schema.Struct({ otp: Schema.String })
+export const UpdateEmailPrimaryResponse = Schema.Struct({ action: Schema.Literal("VERIFY_SECONDARY_OTP") })
+/** `POST /api/email/update/secondary` (session) — the new email's code; the email changes. */
+export const UpdateEmailSecondaryResponse = Schema.Struct({ email: Schema.String })
+
+// ---------------------------------------------------------------------------------------------------------------
+// Signing and the chains
+
+/**
+ * `POST /api/rpc` (session) — one JSON-RPC request of the embedded wallet on `chainId` (CAIP-2: `eip155:31337`,
+ * `solana:<genesis hash>`). The server signs with the user's key (never returned) for:
+ * - eip155: personal_sign, eth_signTypedData_v4, eth_sendTransaction (signed and broadcast; fills nonce, gas and
+ *   fees from the chain), eth_accounts, eth_requestAccounts, eth_chainId; every other method of the frame's safe
+ *   list is passed to the chain's RPC.
+ * - solana: solana_signMessage ({ message: base58 } → { signature: base58 }), solana_signTransaction
+ *   ({ transaction: base64 wire tx } → { transaction: base64 }), solana_signAllTransactions
+ *   ({ transactions } → { transactions }), solana_signAndSendTransaction ({ transaction, options? } →
+ *   { signature: base58 }), solana_getAccounts / solana_requestAccounts (→ [{ pubkey }]).
+ * Anything else: 400 `method_not_allowed`. A chain the server does not run: 400 `bad_request`.
+ */
+export const RpcRequest = Schema.Struct({
+  chainId: Schema.String,
+  method: Schema.String,
+  params: Schema.optionalKey(Schema.Unknown)
+})
+export const RpcResponse = Schema.Struct({ result: Schema.Unknown })
+
+/** `GET /api/project?projectId=` (no session) — the origins allowed to use the project's frame. */
+export const ProjectResponse = Schema.Struct({
+  projectId: Schema.String,
+  /** `loopback` (any http(s) origin on 127.0.0.1, localhost or [::1]) or the exact origins. */
+  allowedOrigins: Schema.Union([Schema.Literal("loopback"), Schema.Array(Schema.String)])
+})
+
+/** `GET /api/chains` (no session) — the chains the server signs and sends on. */
+export const ChainsResponse = Schema.Struct({ chains: Schema.Array(Schema.String) })

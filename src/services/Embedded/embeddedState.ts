@@ -1,0 +1,116 @@
+/**
+ * The embedded (email) wallet's state and the shape of its service: what the views render, and what both the
+ * service's tag (in the runtime from the start, holding nothing but this state) and its implementation (fetched when
+ * the visitor chooses email, or an embedded session must be restored) agree on.
+ */
+import type { Effect, SubscriptionRef } from "effect"
+
+/** Where an email login stands. */
+export type EmailLoginStep =
+  /** Nothing under way (the email field of the Connect view). */
+  | { readonly _tag: "Idle" }
+  /** The email was sent to the wallet server; waiting for its answer (the field's button shows it). */
+  | { readonly _tag: "SendingEmail"; readonly email: string }
+  /**
+   * The device is new for this email: a link was mailed to verify it (EmailVerifyDevice view). `waiting` while the
+   * frame waits for the link to be followed; false after a 30 s step ended without it (the view offers to wait again).
+   */
+  | { readonly _tag: "VerifyDevice"; readonly email: string; readonly waiting: boolean }
+  /** A code was mailed (EmailVerifyOtp view); `submitting` while it is checked. */
+  | { readonly _tag: "VerifyOtp"; readonly email: string; readonly submitting: boolean }
+  /** The code was right; the embedded wallet connects (accounts of each family). */
+  | { readonly _tag: "Connecting"; readonly email: string }
+
+/** Where an email change stands (from the Account view's "Update email"). */
+export type EmailUpdateStep =
+  | { readonly _tag: "Idle" }
+  /** The new address was sent; waiting for the server. */
+  | { readonly _tag: "Sending"; readonly newEmail: string }
+  /** A code was mailed to the current address (UpdateEmailPrimaryOtp view). */
+  | { readonly _tag: "PrimaryOtp"; readonly newEmail: string; readonly submitting: boolean }
+  /** A code was mailed to the new address (UpdateEmailSecondaryOtp view). */
+  | { readonly _tag: "SecondaryOtp"; readonly newEmail: string; readonly submitting: boolean }
+
+/**
+ * What an unsafe request asks, in plain words, for the ApproveTransaction view. Amounts are already formatted with
+ * their symbol (`0.01 ETH`), addresses in full.
+ */
+export type ApprovalSummary =
+  /** personal_sign, solana_signMessage: the message as text (or hex when it is not text). */
+  | { readonly _tag: "Message"; readonly text: string }
+  /** eth_signTypedData_v4: who asks (the domain's name, if any), the primary type and its fields, flattened. */
+  | {
+      readonly _tag: "TypedData"
+      readonly domainName: string | undefined
+      readonly primaryType: string
+      readonly fields: ReadonlyArray<readonly [label: string, value: string]>
+    }
+  /** eth_sendTransaction / one call of wallet_sendCalls: receiver, value and data. */
+  | {
+      readonly _tag: "Transaction"
+      readonly to: string | undefined
+      readonly value: string
+      readonly data: string | undefined
+    }
+  /** wallet_sendCalls: each call. */
+  | {
+      readonly _tag: "Calls"
+      readonly calls: ReadonlyArray<{ readonly to: string | undefined; readonly value: string; readonly data: string | undefined }>
+    }
+  /** A Solana transaction whose instructions are a SOL transfer: receiver and amount. */
+  | { readonly _tag: "SolanaTransfer"; readonly to: string; readonly amount: string }
+  /** Any other Solana transaction (or several): how many, and the programs they call. */
+  | { readonly _tag: "SolanaTransactions"; readonly count: number; readonly programs: ReadonlyArray<string> }
+  /** wallet_grantPermissions / wallet_revokePermissions: the request as JSON text. */
+  | { readonly _tag: "Permissions"; readonly grant: boolean; readonly json: string }
+
+/** An unsafe request waiting on the visitor in the ApproveTransaction view. */
+export interface PendingApproval {
+  /** Increases with each request (a view keyed by it never shows the previous request's answer). */
+  readonly id: number
+  readonly method: string
+  /** The network it is for (CAIP-2) and its name. */
+  readonly chainId: string
+  readonly networkName: string
+  readonly summary: ApprovalSummary
+  /** True once approved, while the frame signs or sends. */
+  readonly working: boolean
+}
+
+/** The embedded wallet as the views and hooks see it. */
+export interface EmbeddedState {
+  /** Whether the host offers email login (`features.email` and a frame endpoint). */
+  readonly enabled: boolean
+  readonly login: EmailLoginStep
+  /** Seconds until another code may be mailed (0: now); counts down once a second while above 0. */
+  readonly resendInSeconds: number
+  /** The last failure of a login or email-change step, in the visitor's words; cleared by the next step. */
+  readonly error: string | undefined
+  /** The email of the logged-in embedded wallet (shown on the Account view), once connected. */
+  readonly email: string | undefined
+  readonly update: EmailUpdateStep
+  readonly approval: PendingApproval | undefined
+}
+
+/** What the service does; the same shape for its tag and its implementation. */
+export interface EmbeddedService {
+  readonly state: SubscriptionRef.SubscriptionRef<EmbeddedState>
+  /** The Connect view's email: validated here (a malformed address is refused before any request). */
+  readonly submitEmail: (email: string) => Effect.Effect<void>
+  /** Mails a new code (or device link) once the cooldown is over. */
+  readonly resend: Effect.Effect<void>
+  /** The EmailVerifyDevice view's "Wait again" after a step timed out. */
+  readonly waitForDevice: Effect.Effect<void>
+  /** The EmailVerifyOtp view's code; connects on success. */
+  readonly submitOtp: (otp: string) => Effect.Effect<void>
+  /** Back to the email field (the views' Back). */
+  readonly cancelLogin: Effect.Effect<void>
+  /** The Account view's "Update email": starts the change to `newEmail`. */
+  readonly startEmailUpdate: (newEmail: string) => Effect.Effect<void>
+  /** The code mailed to the current (PrimaryOtp) or the new (SecondaryOtp) address. */
+  readonly submitEmailUpdateOtp: (otp: string) => Effect.Effect<void>
+  readonly cancelEmailUpdate: Effect.Effect<void>
+  /** The ApproveTransaction view's answers. */
+  readonly approve: Effect.Effect<void>
+  readonly reject: Effect.Effect<void>
+}
