@@ -10,6 +10,18 @@
  *
  * Failures are `{ error: string, code: ApiErrorCode, retryAfterSeconds?, attemptsLeft? }` with a 4xx/5xx status; the
  * `error` text is in the visitor's words, e.g. 'Please try again after 23 seconds' for the 30 s cooldown.
+ *
+ * Where `projectId` goes: in the body of the login routes (their Schemas have it); for the others (GET routes and
+ * the session routes, whose bodies have none) as the query parameter `projectId` or the header `x-project-id`.
+ * An unknown projectId is 401 `unknown_project` ('Unauthorized: invalid key'); a request whose `Origin` is not the
+ * server's own (the frame's) is 403 `origin_not_allowed` ('Unauthorized: origin not allowed'). The host origins a
+ * project allows are the frame page's to check, with `GET /api/project`.
+ *
+ * Statuses: 400 `bad_request`, `invalid_code` (with `attemptsLeft`), `code_expired`, `method_not_allowed`,
+ * `rpc_error` (502 when the chain's RPC cannot be reached); 401 `unauthorized`, `unknown_project`; 403
+ * `origin_not_allowed`, `device_not_verified` (a known email's code on a device not verified yet); 409
+ * `email_taken`; 429 `rate_limited` (with `retryAfterSeconds`, also as a `Retry-After` header) and
+ * `too_many_attempts` (the 5th wrong code, and any try after it, `attemptsLeft: 0`); 500 `internal`.
  */
 import { Schema } from "effect"
 
@@ -20,6 +32,7 @@ export const DeviceId = Schema.String.pipe(Schema.check(Schema.isPattern(/^[-_A-
 export const ApiErrorCode = Schema.Literals([
   "bad_request",
   "unknown_project",
+  "origin_not_allowed",
   "rate_limited",
   "invalid_code",
   "code_expired",
@@ -59,8 +72,9 @@ export const LoginEmailResponse = Schema.Struct({ action: Schema.Literals(["VERI
 
 /**
  * `POST /api/login/device` — waits (at most `waitMs`, ≤ 25000, default 20000) for the device to be verified through
- * the mailed link (`GET /api/device/verify?token=…`, a page saying the device is verified); once it is, a code is
- * mailed and the answer is `{ verified: true }`; still waiting at the bound: `{ verified: false }` (call again).
+ * the mailed link (`GET /api/device/verify?projectId=…&token=…`, a page saying the device is verified; the link is
+ * good for 10 minutes); once it is, a code is mailed and the answer is `{ verified: true }` (a repeated call within
+ * 30 s of that code does not mail another); still waiting at the bound: `{ verified: false }` (call again).
  */
 export const LoginDeviceRequest = Schema.Struct({
   projectId: Schema.String,
