@@ -1,0 +1,51 @@
+/**
+ * Builds the embedded wallet's frame page for the browser with Vite, once per version of its inputs
+ * (devstack/lib/pageBuild.ts): the output goes to `.devstack/embedded-frame/<hash of the inputs>/` (gitignored),
+ * built in a child process of its own. Run alone: `npx tsx devstack/embedded/frame/build.ts`.
+ */
+import { join, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+import { listFiles, makeBuilder, type PageBuilder, type PageBuildSpec, repoRoot, runAsBuildScript } from "../../lib/pageBuild"
+
+/** The frame page's sources (this folder). */
+export const frameSourceDir = fileURLToPath(new URL("./", import.meta.url))
+
+/** Where built versions of the frame page are kept, one folder per input hash. */
+export const frameBuildRoot = process.env["DEVSTACK_EMBEDDED_FRAME_DIR"] ?? join(repoRoot, ".devstack", "embedded-frame")
+
+// The server side of this folder: the page does not change with it.
+const notBundled = new Set(["routes.ts", "README.md"])
+
+const spec: PageBuildSpec = {
+  name: "the embedded wallet's frame page",
+  buildRoot: frameBuildRoot,
+  buildModule: import.meta.url,
+  // This folder (with this file), the contracts it shares with the host and the server, and the installed versions.
+  inputFiles: () => [
+    ...listFiles(frameSourceDir).filter((file) => !notBundled.has(relative(frameSourceDir, file))),
+    join(repoRoot, "devstack", "embedded", "api.ts"),
+    join(repoRoot, "devstack", "services", "projects.ts"),
+    ...listFiles(join(repoRoot, "src", "domain")),
+    join(repoRoot, "devstack", "lib", "pageBuild.ts"),
+    join(repoRoot, "package-lock.json")
+  ]
+}
+
+/** Bundles the frame page into `outDir` (in this process). */
+export const bundleFramePage = async (outDir: string): Promise<void> => {
+  const { build } = await import("vite")
+  await build({
+    root: frameSourceDir,
+    base: "/frame/",
+    // The repository's vite.config.ts is the library build; this page has its own few settings.
+    configFile: false,
+    logLevel: "warn",
+    clearScreen: false,
+    build: { outDir, emptyOutDir: true, reportCompressedSize: false }
+  })
+}
+
+/** Makes the frame page's builder; nothing is built until `latest` is called. */
+export const makeFramePageBuilder = (): PageBuilder => makeBuilder(spec)
+
+runAsBuildScript(spec, bundleFramePage)

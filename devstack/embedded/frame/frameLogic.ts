@@ -1,0 +1,394 @@
+/**
+ * The embedded wallet's frame: what the hidden page on the frame origin does with the host page's messages (spec
+ * 7.1, `src/domain/Frame.ts`), answering them through the wallet server's API (`../api.ts`). No DOM globals here:
+ * the API client, storage, the post function, the parent's origin and identity are injected, so the rules are
+ * unit-tested; `main.ts` wires them to the page.
+ *
+ * The rules that keep the visitor safe:
+ * - nothing is posted, and every message is ignored, unless the parent's origin is allowed for the project;
+ * - a message is accepted only from the parent window at that exact origin, and only if it decodes strictly;
+ * - every message goes to that exact origin (never `'*'`);
+ * - the session token stays in the frame origin's storage: no reply carries it (checked before each post), and no
+ *   key material ever reaches the frame (the server signs).
+ */
+import { Result } from "effect"
+import {
+  classifyEmbeddedRpcMethod,
+  decodeFrameRequest,
+  decodeFrameResponse,
+  FRAME_PREFIX,
+  type FrameRequest,
+  type FrameRequestName,
+  type FrameRequestPayload,
+  type FrameResponse,
+  type FrameSuccessPayload,
+  frameRequestNameOf
+} from "../../../src/domain/Frame"
+import type { EmbeddedWalletUser } from "../../../src/domain/Account"
+import { isLoopbackOrigin } from "../../services/projects"
+import type { WalletUser } from "../api"
+import { type WalletApi, WalletApiError } from "./apiClient"
+
+/** Keys of the frame origin's storage. */
+export const FRAME_STORAGE_KEYS = {
+  deviceId: "wr-frame/device-id",
+  token: "wr-frame/session-token",
+  pendingEmail: "wr-frame/pending-email"
+} as const
+
+/** The longest the frame waits for a device to be verified before answering (the host's step lasts 30000 ms). */
+export const DEVICE_WAIT_MS = 25_000
+
+/** The frame page's query: `?projectId=…&chainId=…&version=…&enableLogger=…`. */
+export interface FrameQuery {
+  readonly projectId: string
+  /** The host's chain at load: a number for eip155, or a CAIP-2 id; undefined when not given. */
+  readonly chainId: number | string | undefined
+  readonly version: string | undefined
+  readonly enableLogger: boolean
+}
+
+/** Reads the frame page's query string. */
+export const parseFrameQuery = (search: string): FrameQuery => {
+  const query = new URLSearchParams(search)
+  const chainId = query.get("chainId")
+  return {
+    projectId: query.get("projectId") ?? "",
+    chainId: chainId === null || chainId === "" ? undefined : /^\d+$/.test(chainId) ? Number(chainId) : chainId,
+    version: query.get("version") ?? undefined,
+    enableLogger: query.get("enableLogger") === "true"
+  }
+}
+
+/** The part of Web Storage the frame uses (`window.localStorage` fits). */
+export interface FrameStorage {
+  readonly getItem: (key: string) => string | null
+  readonly setItem: (key: string, value: string) => void
+  readonly removeItem: (key: string) => void
+}
+
+/** A message event as the frame sees it. */
+export interface FrameMessageEvent {
+  readonly data: unknown
+  readonly origin: string
+  readonly source: unknown
+}
+
+/** Everything the frame needs from its page. */
+export interface FrameEnv {
+  readonly api: WalletApi
+  readonly storage: FrameStorage
+  /** Posts to the parent window with this exact target origin. */
+  readonly post: (message: FrameResponse, targetOrigin: string) => void
+  /** The parent's origin (`location.ancestorOrigins[0]`, else the referrer's), undefined when unknown. */
+  readonly parentOrigin: string | undefined
+  /** Whether a message's `source` is the parent window. */
+  readonly isParent: (source: unknown) => boolean
+  readonly query: FrameQuery
+  /** A fresh random id of 32 url-safe characters (the device id). */
+  readonly randomId: () => string
+  /** Milliseconds now, for the device wait's deadline. */
+  readonly now: () => number
+  /** Where the log goes when `enableLogger` is on (console.info on the page). */
+  readonly log: (text: string) => void
+  /** How long CONNECT_DEVICE may wait in all; DEVICE_WAIT_MS unless a test shortens it. */
+  readonly deviceWaitMs?: number
+}
+
+/** What the start found: whether READY was posted, and why not. */
+export type FrameStart = { readonly ready: true; readonly parentOrigin: string } | { readonly ready: false; readonly reason: string }
+
+/** The running frame. */
+export interface Frame {
+  /** Checks the parent and posts READY when it is allowed; call once at load. */
+  readonly start: () => Promise<FrameStart>
+  /** Handles one message event; resolves once its reply (if any) is posted. Never rejects. */
+  readonly receive: (event: FrameMessageEvent) => Promise<void>
+}
+
+type Family = "eip155" | "solana"
+type ChainId = number | string
+
+/** The family and CAIP-2 id of a chain as the host names it (`1`, `"31337"`, `"eip155:31337"`, `"solana:…"`). */
+export const chainOf = (chainId: ChainId): { readonly family: Family; readonly caip: string } | undefined => {
+  if (typeof chainId === "number") {
+    return Number.isSafeInteger(chainId) && chainId > 0 ? { family: "eip155", caip: `eip155:${chainId}` } : undefined
+  }
+  if (/^[1-9]\d{0,15}$/.test(chainId)) return { family: "eip155", caip: `eip155:${chainId}` }
+  if (/^eip155:[1-9]\d{0,15}$/.test(chainId)) return { family: "eip155", caip: chainId }
+  if (/^solana:[1-9A-HJ-NP-Za-km-z]{1,32}$/.test(chainId)) return { family: "solana", caip: chainId }
+  return undefined
+}
+
+/** Thrown by a handler: its message is the `_ERROR` reply's text. */
+class FrameFailure extends Error {}
+
+const notAvailable = {
+  social: "Social login is not available on this wallet server: log in with your email.",
+  farcaster: "Farcaster login is not available on this wallet server: log in with your email.",
+  smartAccount: "Smart accounts are not available on this wallet server."
+} as const
+
+type Handlers = { readonly [N in FrameRequestName]: (payload: FrameRequestPayload<N>) => Promise<FrameSuccessPayload<N>> }
+
+/** Makes the frame over its page's `env`. */
+export const makeFrame = (env: FrameEnv): Frame => {
+  const { api, storage, query } = env
+  const log = (text: string) => {
+    if (query.enableLogger) env.log(`[wallet frame] ${text}`)
+  }
+  let allowedParent: string | undefined
+  // The chain the host last chose in each family, and the family it chose last.
+  const current: { eip155?: ChainId; solana?: ChainId } = {}
+  let activeFamily: Family = "eip155"
+  let emailUpdate: { readonly done: Promise<string>; readonly resolve: (email: string) => void } | undefined
+
+  const deviceId = (): string => {
+    const stored = storage.getItem(FRAME_STORAGE_KEYS.deviceId)
+    if (stored !== null && /^[-_A-Za-z0-9]{16,64}$/.test(stored)) return stored
+    const fresh = env.randomId()
+    storage.setItem(FRAME_STORAGE_KEYS.deviceId, fresh)
+    return fresh
+  }
+
+  const chooseChain = (chainId: ChainId): { readonly family: Family; readonly caip: string } => {
+    const chain = chainOf(chainId)
+    if (chain === undefined) throw new FrameFailure(`Chain ${String(chainId)} is not served by this wallet: use an EVM or Solana network.`)
+    current[chain.family] = chainId
+    activeFamily = chain.family
+    return chain
+  }
+
+  const currentChain = (family: Family): { readonly chainId: ChainId; readonly caip: string } => {
+    const chainId = current[family]
+    const chain = chainId === undefined ? undefined : chainOf(chainId)
+    if (chainId === undefined || chain === undefined) {
+      throw new FrameFailure(family === "solana" ? "No Solana network is chosen for this wallet." : "No EVM network is chosen for this wallet.")
+    }
+    return { chainId, caip: chain.caip }
+  }
+
+  const token = (): string => {
+    const stored = storage.getItem(FRAME_STORAGE_KEYS.token)
+    if (stored === null || stored === "") throw new FrameFailure("Not connected: log in with your email first.")
+    return stored
+  }
+
+  // A session the server no longer knows is forgotten, so IS_CONNECTED says false from then on.
+  const withSession = async <A>(call: (token: string) => Promise<A>): Promise<A> => {
+    try {
+      return await call(token())
+    } catch (error) {
+      if (error instanceof WalletApiError && error.code === "unauthorized") storage.removeItem(FRAME_STORAGE_KEYS.token)
+      throw error
+    }
+  }
+
+  const pendingEmail = (): string => {
+    const email = storage.getItem(FRAME_STORAGE_KEYS.pendingEmail)
+    if (email === null) throw new FrameFailure("No login is in progress: enter your email first.")
+    return email
+  }
+
+  const addressFor = (user: WalletUser, family: Family): string => (family === "solana" ? user.solanaAddress : user.evmAddress)
+
+  const handlers: Handlers = {
+    CONNECT_EMAIL: async ({ email }) => {
+      const answer = await api.loginEmail({ projectId: query.projectId, deviceId: deviceId(), email })
+      storage.setItem(FRAME_STORAGE_KEYS.pendingEmail, email)
+      return { action: answer.action }
+    },
+    CONNECT_DEVICE: async () => {
+      const email = pendingEmail()
+      const deadline = env.now() + (env.deviceWaitMs ?? DEVICE_WAIT_MS)
+      // The server holds each call until the device is verified or its own bound; ask again while time is left.
+      for (let left = deadline - env.now(); left > 0; left = deadline - env.now()) {
+        const answer = await api.loginDevice({ projectId: query.projectId, deviceId: deviceId(), email, waitMs: Math.min(left, DEVICE_WAIT_MS) })
+        if (answer.verified) return undefined
+      }
+      throw new FrameFailure("This device is not verified yet: open the link in the email we sent you, then try again.")
+    },
+    CONNECT_OTP: async ({ otp }) => {
+      const email = pendingEmail()
+      const answer = await api.loginOtp({ projectId: query.projectId, deviceId: deviceId(), email, otp })
+      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
+      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      return undefined
+    },
+    CONNECT_SOCIAL: async () => {
+      throw new FrameFailure(notAvailable.social)
+    },
+    GET_SOCIAL_REDIRECT_URI: async () => {
+      throw new FrameFailure(notAvailable.social)
+    },
+    GET_FARCASTER_URI: async () => {
+      throw new FrameFailure(notAvailable.farcaster)
+    },
+    CONNECT_FARCASTER: async () => {
+      throw new FrameFailure(notAvailable.farcaster)
+    },
+    GET_USER: async ({ chainId }) => {
+      const user = await withSession(api.user)
+      const chain =
+        chainId === undefined ? { family: activeFamily, chainId: currentChain(activeFamily).chainId } : { family: chooseChain(chainId).family, chainId }
+      const address = addressFor(user, chain.family)
+      const reply: EmbeddedWalletUser = {
+        email: user.email,
+        address,
+        chainId: chain.chainId,
+        accounts: [{ address, type: "eoa" }],
+        preferredAccountType: "eoa",
+        smartAccountDeployed: false
+      }
+      return reply
+    },
+    SIGN_OUT: async () => {
+      const stored = storage.getItem(FRAME_STORAGE_KEYS.token)
+      storage.removeItem(FRAME_STORAGE_KEYS.token)
+      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      emailUpdate = undefined
+      if (stored !== null) {
+        // The token is gone from this device whatever the server says; an ended session is not a failure.
+        await api.logout(stored).catch((error: unknown) => log(`logout: ${error instanceof Error ? error.message : String(error)}`))
+      }
+      return undefined
+    },
+    IS_CONNECTED: async () => {
+      if (storage.getItem(FRAME_STORAGE_KEYS.token) === null) return { isConnected: false }
+      try {
+        await withSession(api.user)
+        return { isConnected: true }
+      } catch (error) {
+        if (error instanceof WalletApiError && error.code === "unauthorized") return { isConnected: false }
+        throw error
+      }
+    },
+    GET_CHAIN_ID: async () => ({ chainId: currentChain(activeFamily).chainId }),
+    SWITCH_NETWORK: async ({ chainId }) => {
+      chooseChain(chainId)
+      return { chainId }
+    },
+    GET_SMART_ACCOUNT_ENABLED_NETWORKS: async () => ({ smartAccountEnabledNetworks: [] }),
+    INIT_SMART_ACCOUNT: async () => {
+      throw new FrameFailure(notAvailable.smartAccount)
+    },
+    SET_PREFERRED_ACCOUNT: async ({ type }) => {
+      if (type !== "eoa") throw new FrameFailure(notAvailable.smartAccount)
+      const user = await withSession(api.user)
+      return { type, address: addressFor(user, activeFamily) }
+    },
+    RPC_REQUEST: async ({ method, params }) => {
+      if (classifyEmbeddedRpcMethod(method) === "rejected") throw new FrameFailure("Requested RPC call is not allowed")
+      const { caip } = currentChain(method.startsWith("solana_") ? "solana" : "eip155")
+      const answer = await withSession((session) =>
+        api.rpc(session, params === undefined ? { chainId: caip, method } : { chainId: caip, method, params })
+      )
+      return answer.result ?? null
+    },
+    UPDATE_EMAIL: async ({ email }) => {
+      const answer = await withSession((session) => api.updateEmail(session, email))
+      let resolve: (email: string) => void = () => undefined
+      const done = new Promise<string>((settle) => {
+        resolve = settle
+      })
+      emailUpdate = { done, resolve }
+      return { action: answer.action }
+    },
+    UPDATE_EMAIL_PRIMARY_OTP: async ({ otp }) => {
+      await withSession((session) => api.updateEmailPrimary(session, otp))
+      return undefined
+    },
+    UPDATE_EMAIL_SECONDARY_OTP: async ({ otp }) => {
+      const answer = await withSession((session) => api.updateEmailSecondary(session, otp))
+      emailUpdate?.resolve(answer.email)
+      emailUpdate = undefined
+      return { newEmail: answer.email }
+    },
+    AWAIT_UPDATE_EMAIL: async () => {
+      // During a change: the new email once its code is in; otherwise the email the user has now.
+      if (emailUpdate !== undefined) return { email: await emailUpdate.done }
+      const user = await withSession(api.user)
+      return { email: user.email }
+    },
+    SYNC_THEME: async () => undefined,
+    SYNC_DAPP_DATA: async () => undefined,
+    RELOAD: async () => undefined
+  }
+
+  // Every post goes through here: decoded as the host will decode it, and never carrying the session token.
+  const post = (message: FrameResponse, origin: string): void => {
+    const stored = storage.getItem(FRAME_STORAGE_KEYS.token)
+    let safe: FrameResponse = message
+    if (stored !== null && stored !== "" && JSON.stringify(message).includes(stored)) {
+      log(`withheld a ${message.type} that carried the session token`)
+      safe = errorReply(message, "The wallet could not answer this request.")
+    } else if (Result.isFailure(decodeFrameResponse(message))) {
+      log(`withheld a malformed ${message.type}`)
+      safe = errorReply(message, "The wallet could not answer this request.")
+    }
+    env.post(safe, origin)
+  }
+
+  const errorReply = (message: FrameResponse, text: string): FrameResponse => {
+    if (!("id" in message)) return { type: `${FRAME_PREFIX}READY` }
+    const name = message.type.slice(FRAME_PREFIX.length).replace(/_(SUCCESS|ERROR)$/, "") as FrameRequestName
+    return { id: message.id, type: `${FRAME_PREFIX}${name}_ERROR`, payload: { message: text } }
+  }
+
+  const answer = async (request: FrameRequest, origin: string): Promise<void> => {
+    const name = frameRequestNameOf(request.type)
+    const handler = handlers[name] as (payload: unknown) => Promise<unknown>
+    try {
+      const payload = await handler("payload" in request ? request.payload : undefined)
+      const reply = payload === undefined ? { id: request.id, type: `${FRAME_PREFIX}${name}_SUCCESS` } : { id: request.id, type: `${FRAME_PREFIX}${name}_SUCCESS`, payload }
+      post(reply as FrameResponse, origin)
+    } catch (error) {
+      const text = error instanceof Error && error.message !== "" ? error.message : "An error occurred"
+      log(`${name} failed: ${text}`)
+      post({ id: request.id, type: `${FRAME_PREFIX}${name}_ERROR`, payload: { message: text } } as FrameResponse, origin)
+    }
+  }
+
+  return {
+    start: async () => {
+      const refuse = (reason: string): FrameStart => {
+        log(`not answering: ${reason}`)
+        return { ready: false, reason }
+      }
+      const parent = env.parentOrigin
+      if (parent === undefined || parent === "" || parent === "null") return refuse("the page that embeds the frame has no known origin")
+      let project
+      try {
+        project = await api.project(query.projectId)
+      } catch (error) {
+        return refuse(`project ${JSON.stringify(query.projectId)} is unknown (${error instanceof Error ? error.message : String(error)})`)
+      }
+      const allowed = project.allowedOrigins === "loopback" ? isLoopbackOrigin(parent) : project.allowedOrigins.includes(parent)
+      if (!allowed) return refuse(`${parent} is not an allowed origin of project ${query.projectId}`)
+      if (query.chainId !== undefined && chainOf(query.chainId) !== undefined) chooseChain(query.chainId)
+      // Families the host did not name start on the server's first chain of that family.
+      try {
+        const { chains } = await api.chains()
+        for (const caip of chains) {
+          const chain = chainOf(caip)
+          if (chain !== undefined && current[chain.family] === undefined) current[chain.family] = chain.family === "eip155" ? Number(caip.slice(7)) : caip
+        }
+      } catch (error) {
+        log(`the server's chains are unknown: ${error instanceof Error ? error.message : String(error)}`)
+      }
+      if (current.eip155 === undefined && current.solana !== undefined) activeFamily = "solana"
+      deviceId()
+      allowedParent = parent
+      post({ type: `${FRAME_PREFIX}READY`, payload: query.version === undefined ? {} : { version: query.version } }, parent)
+      return { ready: true, parentOrigin: parent }
+    },
+    receive: async (event) => {
+      if (allowedParent === undefined) return log("dropped a message: the frame is not ready for this page")
+      if (!env.isParent(event.source)) return log("dropped a message from a window that is not the parent")
+      if (event.origin !== allowedParent) return log(`dropped a message from ${event.origin}`)
+      const decoded = decodeFrameRequest(event.data)
+      if (Result.isFailure(decoded)) return log(`dropped a malformed message: ${decoded.failure.message}`)
+      await answer(decoded.success, allowedParent)
+    }
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The frame page's entry: wires the frame's logic (frameLogic.ts) to the page — the frame origin's localStorage,
+ * the wallet server on this origin, `window.parent` at the parent's exact origin, and the page's message events.
+ */
+import { makeWalletApi } from "./apiClient"
+import { makeFrame, parseFrameQuery } from "./frameLogic"
+
+// Chromium tells the embedding page's origin in ancestorOrigins even when the referrer is stripped (no-referrer).
+const parentOrigin = (): string | undefined => {
+  if (window.parent === window) return undefined
+  const ancestor = location.ancestorOrigins?.[0]
+  if (ancestor !== undefined && ancestor !== "") return ancestor
+  if (document.referrer === "") return undefined
+  try {
+    return new URL(document.referrer).origin
+  } catch {
+    return undefined
+  }
+}
+
+const randomId = (): string => {
+  const bytes = crypto.getRandomValues(new Uint8Array(24))
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")
+}
+
+const query = parseFrameQuery(location.search)
+const frame = makeFrame({
+  api: makeWalletApi({ fetch: (input, init) => fetch(input, init), baseUrl: "", projectId: query.projectId }),
+  storage: window.localStorage,
+  post: (message, targetOrigin) => window.parent.postMessage(message, targetOrigin),
+  parentOrigin: parentOrigin(),
+  isParent: (source) => source === window.parent,
+  query,
+  randomId,
+  now: () => Date.now(),
+  log: (text) => console.info(text)
+})
+window.addEventListener("message", (event) => {
+  void frame.receive({ data: event.data, origin: event.origin, source: event.source })
+})
+void frame.start()

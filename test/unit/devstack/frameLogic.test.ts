@@ -1,0 +1,470 @@
+/**
+ * The embedded wallet's frame logic (devstack/embedded/frame/frameLogic.ts) over a fake wallet server: whom it
+ * answers (parent window, exact allowed origin, strict messages), what each request answers, and that neither the
+ * session token nor a key ever leaves the frame.
+ */
+import { Result } from "effect"
+import { describe, expect, it } from "vitest"
+import { decodeFrameResponse, type FrameResponse } from "../../../src/domain/Frame"
+import type { ApiErrorCode, WalletUser } from "../../../devstack/embedded/api"
+import { type WalletApi, WalletApiError } from "../../../devstack/embedded/frame/apiClient"
+import {
+  chainOf,
+  FRAME_STORAGE_KEYS,
+  type FrameQuery,
+  type FrameStorage,
+  makeFrame,
+  parseFrameQuery
+} from "../../../devstack/embedded/frame/frameLogic"
+
+const HOST = "http://127.0.0.1:5173"
+const SOLANA = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"
+const TOKEN = "session-token-0123456789abcdefghijklmnopqrstuv"
+const USER: WalletUser = {
+  email: "visitor@example.test",
+  evmAddress: "0x1111111111111111111111111111111111111111",
+  solanaAddress: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"
+}
+
+const fail = (message: string, code: ApiErrorCode) => Promise.reject(new WalletApiError(message, code, code === "unauthorized" ? 401 : 400))
+
+/** A wallet server in memory: the calls it got, and answers a test can change. */
+const makeFakeServer = () => {
+  const calls: Array<{ readonly name: string; readonly args: ReadonlyArray<unknown> }> = []
+  const state = {
+    allowedOrigins: "loopback" as "loopback" | ReadonlyArray<string>,
+    knownProject: true,
+    email: USER.email,
+    sessions: new Set<string>(),
+    deviceAnswers: [] as Array<boolean>,
+    rpcResult: "0xsignature" as unknown,
+    loginEmail: (): Promise<{ readonly action: "VERIFY_DEVICE" | "VERIFY_OTP" }> => Promise.resolve({ action: "VERIFY_OTP" })
+  }
+  const record = (name: string, ...args: ReadonlyArray<unknown>) => calls.push({ name, args })
+  const session = (token: string) => (state.sessions.has(token) ? undefined : fail("Your session has ended: log in again.", "unauthorized"))
+  const api: WalletApi = {
+    project: (projectId) => {
+      record("project", projectId)
+      return state.knownProject ? Promise.resolve({ projectId, allowedOrigins: state.allowedOrigins }) : fail("Unknown project", "unknown_project")
+    },
+    chains: () => Promise.resolve({ chains: ["eip155:31337", "eip155:31338", SOLANA] }),
+    loginEmail: (body) => {
+      record("loginEmail", body)
+      return state.loginEmail()
+    },
+    loginDevice: (body) => {
+      record("loginDevice", body)
+      return Promise.resolve({ verified: state.deviceAnswers.shift() ?? false })
+    },
+    loginOtp: (body) => {
+      record("loginOtp", body)
+      if (body.otp !== "123456") return fail("Invalid code: 4 attempts left", "invalid_code")
+      state.sessions.add(TOKEN)
+      return Promise.resolve({ token: TOKEN })
+    },
+    logout: (token) => {
+      record("logout", token)
+      state.sessions.delete(token)
+      return Promise.resolve()
+    },
+    user: (token) => {
+      record("user", token)
+      return session(token) ?? Promise.resolve({ ...USER, email: state.email })
+    },
+    updateEmail: (token, newEmail) => {
+      record("updateEmail", newEmail)
+      return session(token) ?? Promise.resolve({ action: "VERIFY_PRIMARY_OTP" as const })
+    },
+    updateEmailPrimary: (token, otp) => {
+      record("updateEmailPrimary", otp)
+      return session(token) ?? Promise.resolve({ action: "VERIFY_SECONDARY_OTP" as const })
+    },
+    updateEmailSecondary: (token, otp) => {
+      record("updateEmailSecondary", otp)
+      if (session(token) !== undefined) return fail("Your session has ended: log in again.", "unauthorized")
+      state.email = "new@example.test"
+      return Promise.resolve({ email: state.email })
+    },
+    rpc: (token, body) => {
+      record("rpc", body)
+      return session(token) ?? Promise.resolve({ result: state.rpcResult })
+    }
+  }
+  return { api, calls, state }
+}
+
+const memoryStorage = (): FrameStorage & { readonly items: Map<string, string> } => {
+  const items = new Map<string, string>()
+  return {
+    items,
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, value),
+    removeItem: (key) => void items.delete(key)
+  }
+}
+
+const PARENT = { window: "parent" }
+const OTHER_WINDOW = { window: "other" }
+
+const setup = (opts: { readonly parentOrigin?: string | undefined; readonly query?: Partial<FrameQuery>; readonly deviceWaitMs?: number } = {}) => {
+  const server = makeFakeServer()
+  const storage = memoryStorage()
+  const posted: Array<{ readonly message: FrameResponse; readonly origin: string }> = []
+  const logs: Array<string> = []
+  let clock = 0
+  const frame = makeFrame({
+    api: server.api,
+    storage,
+    post: (message, origin) => posted.push({ message, origin }),
+    parentOrigin: "parentOrigin" in opts ? opts.parentOrigin : HOST,
+    isParent: (source) => source === PARENT,
+    query: { projectId: "devstack-project", chainId: 31337, version: "1.2.3", enableLogger: true, ...opts.query },
+    randomId: () => "device-0123456789abcdef",
+    // Each reading moves the clock a second on, so a device wait ends after a bounded number of calls.
+    now: () => (clock += 1_000),
+    log: (text) => logs.push(text),
+    ...(opts.deviceWaitMs === undefined ? {} : { deviceWaitMs: opts.deviceWaitMs })
+  })
+  let n = 0
+  /** Sends a request from the parent at HOST and returns the reply it got. */
+  const ask = async (type: string, payload?: unknown) => {
+    const id = `req-${++n}`
+    const before = posted.length
+    await frame.receive({ data: payload === undefined ? { id, type: `@wr-app/${type}` } : { id, type: `@wr-app/${type}`, payload }, origin: HOST, source: PARENT })
+    // Only this request's reply: another request still waiting may be answered meanwhile.
+    const replies = posted.slice(before).filter((p) => "id" in p.message && p.message.id === id)
+    expect(replies).toHaveLength(1)
+    const reply = replies[0]!
+    expect(reply.origin).toBe(HOST)
+    return reply.message as FrameResponse & { readonly payload?: unknown }
+  }
+  const login = async () => {
+    expect((await ask("CONNECT_EMAIL", { email: USER.email })).type).toBe("@wr-frame/CONNECT_EMAIL_SUCCESS")
+    expect((await ask("CONNECT_OTP", { otp: "123456" })).type).toBe("@wr-frame/CONNECT_OTP_SUCCESS")
+  }
+  return { frame, server, storage, posted, logs, ask, login }
+}
+
+// Whatever happened, no posted message carries the token or anything shaped like a private key.
+const expectNothingSecret = (posted: ReadonlyArray<{ readonly message: FrameResponse }>) => {
+  for (const { message } of posted) {
+    const text = JSON.stringify(message)
+    expect(text).not.toContain(TOKEN)
+    expect(text).not.toMatch(/0x[0-9a-fA-F]{64}(?![0-9a-fA-F])/)
+    expect(message.type).not.toBe("@wr-frame/SESSION_UPDATE")
+    expect(Result.isSuccess(decodeFrameResponse(message))).toBe(true)
+  }
+}
+
+describe("frame start", () => {
+  it("posts READY once, with the version, to the exact loopback parent origin, and keeps a device id", async () => {
+    const t = setup()
+    expect(await t.frame.start()).toEqual({ ready: true, parentOrigin: HOST })
+    expect(t.posted).toEqual([{ message: { type: "@wr-frame/READY", payload: { version: "1.2.3" } }, origin: HOST }])
+    expect(t.storage.items.get(FRAME_STORAGE_KEYS.deviceId)).toBe("device-0123456789abcdef")
+    expect(t.server.calls[0]).toEqual({ name: "project", args: ["devstack-project"] })
+  })
+
+  it("keeps a device id made before", async () => {
+    const t = setup()
+    t.storage.setItem(FRAME_STORAGE_KEYS.deviceId, "kept-device-id-0123456789")
+    await t.frame.start()
+    await t.ask("CONNECT_EMAIL", { email: USER.email })
+    expect(t.server.calls.find((c) => c.name === "loginEmail")?.args[0]).toMatchObject({ deviceId: "kept-device-id-0123456789" })
+  })
+
+  it("posts nothing and answers nothing for a parent origin the project does not allow", async () => {
+    const t = setup()
+    t.server.state.allowedOrigins = ["https://app.example"]
+    const start = await t.frame.start()
+    expect(start.ready).toBe(false)
+    await t.frame.receive({ data: { id: "a1", type: "@wr-app/IS_CONNECTED" }, origin: HOST, source: PARENT })
+    expect(t.posted).toEqual([])
+    expect(t.logs.join("\n")).toContain("http://127.0.0.1:5173 is not an allowed origin of project devstack-project")
+  })
+
+  it("answers an exact allowed origin of a locked project", async () => {
+    const t = setup({ parentOrigin: "https://app.example" })
+    t.server.state.allowedOrigins = ["https://app.example"]
+    expect((await t.frame.start()).ready).toBe(true)
+    expect(t.posted[0]?.origin).toBe("https://app.example")
+  })
+
+  it("posts nothing for an unknown project, or when the parent's origin is unknown", async () => {
+    const unknown = setup()
+    unknown.server.state.knownProject = false
+    expect((await unknown.frame.start()).ready).toBe(false)
+    expect(unknown.posted).toEqual([])
+    for (const parentOrigin of [undefined, "null"]) {
+      const t = setup({ parentOrigin })
+      expect((await t.frame.start()).ready).toBe(false)
+      expect(t.posted).toEqual([])
+    }
+  })
+
+  it("a non-loopback origin is not let in by a loopback project", async () => {
+    const t = setup({ parentOrigin: "https://evil.example" })
+    expect((await t.frame.start()).ready).toBe(false)
+    expect(t.posted).toEqual([])
+  })
+
+  it("logs only when enableLogger is on", async () => {
+    const t = setup({ query: { enableLogger: false } })
+    t.server.state.allowedOrigins = ["https://app.example"]
+    await t.frame.start()
+    expect(t.logs).toEqual([])
+  })
+})
+
+describe("which messages are answered", () => {
+  it("drops messages from another window, another origin, or before the start", async () => {
+    const t = setup()
+    await t.frame.receive({ data: { id: "early", type: "@wr-app/IS_CONNECTED" }, origin: HOST, source: PARENT })
+    await t.frame.start()
+    await t.frame.receive({ data: { id: "w1", type: "@wr-app/IS_CONNECTED" }, origin: HOST, source: OTHER_WINDOW })
+    await t.frame.receive({ data: { id: "o1", type: "@wr-app/IS_CONNECTED" }, origin: "http://localhost:5173", source: PARENT })
+    await t.frame.receive({ data: { id: "o2", type: "@wr-app/IS_CONNECTED" }, origin: "http://127.0.0.1:5174", source: PARENT })
+    expect(t.posted.map((p) => p.message.type)).toEqual(["@wr-frame/READY"])
+  })
+
+  it("drops malformed messages without throwing", async () => {
+    const t = setup()
+    await t.frame.start()
+    const malformed: ReadonlyArray<unknown> = [
+      null,
+      "@wr-app/IS_CONNECTED",
+      42,
+      { type: "@wr-app/IS_CONNECTED" },
+      { id: "x1", type: "@wr-app/NOT_A_REQUEST" },
+      { id: "x2", type: "@w3m-app/IS_CONNECTED" },
+      { id: "bad id with spaces", type: "@wr-app/IS_CONNECTED" },
+      { id: "x3", type: "@wr-app/IS_CONNECTED", extra: true },
+      JSON.parse('{"id":"x4","type":"@wr-app/IS_CONNECTED","__proto__":{"polluted":true}}'),
+      { id: "x5", type: "@wr-app/CONNECT_EMAIL", payload: { email: "not an email" } },
+      { id: "x6", type: "@wr-app/CONNECT_OTP", payload: { otp: "12" } },
+      { id: "x7", type: "@wr-app/RPC_REQUEST", payload: { method: "" } }
+    ]
+    for (const data of malformed) await expect(t.frame.receive({ data, origin: HOST, source: PARENT })).resolves.toBeUndefined()
+    expect(t.posted.map((p) => p.message.type)).toEqual(["@wr-frame/READY"])
+    // Still answering afterwards.
+    expect((await t.ask("IS_CONNECTED")).payload).toEqual({ isConnected: false })
+  })
+})
+
+describe("email login", () => {
+  it("CONNECT_EMAIL answers the server's action, CONNECT_OTP keeps the token in storage and posts none of it", async () => {
+    const t = setup()
+    await t.frame.start()
+    expect(await t.ask("CONNECT_EMAIL", { email: USER.email })).toEqual({ id: "req-1", type: "@wr-frame/CONNECT_EMAIL_SUCCESS", payload: { action: "VERIFY_OTP" } })
+    expect(await t.ask("CONNECT_OTP", { otp: "123456" })).toEqual({ id: "req-2", type: "@wr-frame/CONNECT_OTP_SUCCESS" })
+    expect(t.storage.items.get(FRAME_STORAGE_KEYS.token)).toBe(TOKEN)
+    expect(t.server.calls.find((c) => c.name === "loginOtp")?.args[0]).toEqual({
+      projectId: "devstack-project",
+      deviceId: "device-0123456789abcdef",
+      email: USER.email,
+      otp: "123456"
+    })
+    expect((await t.ask("IS_CONNECTED")).payload).toEqual({ isConnected: true })
+    expectNothingSecret(t.posted)
+  })
+
+  it("server failures become _ERROR in the server's words", async () => {
+    const t = setup()
+    await t.frame.start()
+    t.server.state.loginEmail = () => fail("Please try again after 23 seconds", "rate_limited")
+    expect(await t.ask("CONNECT_EMAIL", { email: USER.email })).toEqual({
+      id: "req-1",
+      type: "@wr-frame/CONNECT_EMAIL_ERROR",
+      payload: { message: "Please try again after 23 seconds" }
+    })
+    t.server.state.loginEmail = () => Promise.resolve({ action: "VERIFY_OTP" })
+    await t.ask("CONNECT_EMAIL", { email: USER.email })
+    expect((await t.ask("CONNECT_OTP", { otp: "654321" })).payload).toEqual({ message: "Invalid code: 4 attempts left" })
+    expect(t.storage.items.has(FRAME_STORAGE_KEYS.token)).toBe(false)
+  })
+
+  it("CONNECT_OTP or CONNECT_DEVICE without an email first is an error", async () => {
+    const t = setup()
+    await t.frame.start()
+    expect((await t.ask("CONNECT_OTP", { otp: "123456" })).type).toBe("@wr-frame/CONNECT_OTP_ERROR")
+    expect((await t.ask("CONNECT_DEVICE")).type).toBe("@wr-frame/CONNECT_DEVICE_ERROR")
+    expect(t.server.calls.filter((c) => c.name === "loginOtp" || c.name === "loginDevice")).toEqual([])
+  })
+
+  it("CONNECT_DEVICE asks the server again until the device is verified", async () => {
+    const t = setup()
+    await t.frame.start()
+    t.server.state.loginEmail = () => Promise.resolve({ action: "VERIFY_DEVICE" })
+    expect((await t.ask("CONNECT_EMAIL", { email: USER.email })).payload).toEqual({ action: "VERIFY_DEVICE" })
+    t.server.state.deviceAnswers = [false, false, true]
+    expect(await t.ask("CONNECT_DEVICE")).toEqual({ id: "req-2", type: "@wr-frame/CONNECT_DEVICE_SUCCESS" })
+    const waits = t.server.calls.filter((c) => c.name === "loginDevice").map((c) => (c.args[0] as { waitMs: number }).waitMs)
+    expect(waits).toHaveLength(3)
+    for (const waitMs of waits) expect(waitMs).toBeLessThanOrEqual(25_000)
+  })
+
+  it("CONNECT_DEVICE answers an error within its bound when the device stays unverified (the host asks again)", async () => {
+    const t = setup({ deviceWaitMs: 5_000 })
+    await t.frame.start()
+    await t.ask("CONNECT_EMAIL", { email: USER.email })
+    const reply = await t.ask("CONNECT_DEVICE")
+    expect(reply.type).toBe("@wr-frame/CONNECT_DEVICE_ERROR")
+    expect(reply.payload).toEqual({ message: "This device is not verified yet: open the link in the email we sent you, then try again." })
+    // The fake clock moves 1 s per reading: a 5 s bound allows a few calls, not an endless loop.
+    expect(t.server.calls.filter((c) => c.name === "loginDevice").length).toBeLessThanOrEqual(4)
+  })
+})
+
+describe("the user, chains and requests", () => {
+  it("GET_USER gives the EVM address on eip155 chains and the Solana address on a solana chain", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.login()
+    for (const chainId of [1, 31337, "eip155:31337"]) {
+      expect((await t.ask("GET_USER", { chainId })).payload).toEqual({
+        email: USER.email,
+        address: USER.evmAddress,
+        chainId,
+        accounts: [{ address: USER.evmAddress, type: "eoa" }],
+        preferredAccountType: "eoa",
+        smartAccountDeployed: false
+      })
+    }
+    expect((await t.ask("GET_USER", { chainId: SOLANA })).payload).toMatchObject({
+      address: USER.solanaAddress,
+      chainId: SOLANA,
+      accounts: [{ address: USER.solanaAddress, type: "eoa" }]
+    })
+    // Without a chain: the last chosen one.
+    expect((await t.ask("GET_USER", {})).payload).toMatchObject({ address: USER.solanaAddress })
+    expect((await t.ask("GET_USER", { chainId: "bip122:000000000019d6689c085ae165831e93" })).type).toBe("@wr-frame/GET_USER_ERROR")
+    expectNothingSecret(t.posted)
+  })
+
+  it("GET_USER before a login is an error", async () => {
+    const t = setup()
+    await t.frame.start()
+    expect((await t.ask("GET_USER", {})).payload).toEqual({ message: "Not connected: log in with your email first." })
+  })
+
+  it("keeps the current chain per family: GET_CHAIN_ID, SWITCH_NETWORK and where RPC_REQUEST goes", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.login()
+    expect((await t.ask("GET_CHAIN_ID")).payload).toEqual({ chainId: 31337 })
+    expect((await t.ask("SWITCH_NETWORK", { chainId: 31338 })).payload).toEqual({ chainId: 31338 })
+    expect((await t.ask("GET_CHAIN_ID")).payload).toEqual({ chainId: 31338 })
+    expect((await t.ask("RPC_REQUEST", { method: "personal_sign", params: ["0x68656c6c6f", USER.evmAddress] })).payload).toBe("0xsignature")
+    expect((await t.ask("RPC_REQUEST", { method: "solana_signMessage", params: { message: "Cn8eVZg" } })).type).toBe("@wr-frame/RPC_REQUEST_SUCCESS")
+    await t.ask("SWITCH_NETWORK", { chainId: SOLANA })
+    expect((await t.ask("GET_CHAIN_ID")).payload).toEqual({ chainId: SOLANA })
+    // eip155 methods still go to the eip155 chain chosen before.
+    await t.ask("RPC_REQUEST", { method: "eth_blockNumber" })
+    expect(t.server.calls.filter((c) => c.name === "rpc").map((c) => c.args[0])).toEqual([
+      { chainId: "eip155:31338", method: "personal_sign", params: ["0x68656c6c6f", USER.evmAddress] },
+      { chainId: SOLANA, method: "solana_signMessage", params: { message: "Cn8eVZg" } },
+      { chainId: "eip155:31338", method: "eth_blockNumber" }
+    ])
+    expect((await t.ask("SWITCH_NETWORK", { chainId: "polkadot:e143f23803ac50e8f6f8e62695d1ce9e" })).type).toBe("@wr-frame/SWITCH_NETWORK_ERROR")
+  })
+
+  it("refuses a method the embedded wallet rejects, without asking the server", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.login()
+    for (const method of ["eth_sign", "wallet_addEthereumChain", "debug_traceTransaction"]) {
+      expect(await t.ask("RPC_REQUEST", { method, params: [] })).toMatchObject({
+        type: "@wr-frame/RPC_REQUEST_ERROR",
+        payload: { message: "Requested RPC call is not allowed" }
+      })
+    }
+    expect(t.server.calls.filter((c) => c.name === "rpc")).toEqual([])
+  })
+
+  it("a reply that would carry the session token is withheld", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.login()
+    t.server.state.rpcResult = { leaked: TOKEN }
+    const reply = await t.ask("RPC_REQUEST", { method: "eth_call", params: [] })
+    expect(reply.type).toBe("@wr-frame/RPC_REQUEST_ERROR")
+    expectNothingSecret(t.posted)
+  })
+
+  it("SIGN_OUT logs out and forgets the token; a session the server ended is forgotten too", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.login()
+    expect(await t.ask("SIGN_OUT")).toEqual({ id: "req-3", type: "@wr-frame/SIGN_OUT_SUCCESS" })
+    expect(t.server.calls.find((c) => c.name === "logout")?.args).toEqual([TOKEN])
+    expect(t.storage.items.has(FRAME_STORAGE_KEYS.token)).toBe(false)
+    expect((await t.ask("IS_CONNECTED")).payload).toEqual({ isConnected: false })
+
+    await t.login()
+    t.server.state.sessions.clear()
+    expect((await t.ask("IS_CONNECTED")).payload).toEqual({ isConnected: false })
+    expect(t.storage.items.has(FRAME_STORAGE_KEYS.token)).toBe(false)
+    expect((await t.ask("RPC_REQUEST", { method: "personal_sign", params: [] })).payload).toEqual({ message: "Not connected: log in with your email first." })
+  })
+
+  it("updates the email in two codes; AWAIT_UPDATE_EMAIL answers the new email", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.login()
+    expect((await t.ask("UPDATE_EMAIL", { email: "new@example.test" })).payload).toEqual({ action: "VERIFY_PRIMARY_OTP" })
+    const awaiting = t.frame.receive({ data: { id: "await-1", type: "@wr-app/AWAIT_UPDATE_EMAIL" }, origin: "http://127.0.0.1:5173", source: PARENT })
+    expect(await t.ask("UPDATE_EMAIL_PRIMARY_OTP", { otp: "111111" })).toEqual({ id: "req-4", type: "@wr-frame/UPDATE_EMAIL_PRIMARY_OTP_SUCCESS" })
+    expect((await t.ask("UPDATE_EMAIL_SECONDARY_OTP", { otp: "222222" })).payload).toEqual({ newEmail: "new@example.test" })
+    await awaiting
+    expect(t.posted.find((p) => "id" in p.message && p.message.id === "await-1")?.message).toEqual({
+      id: "await-1",
+      type: "@wr-frame/AWAIT_UPDATE_EMAIL_SUCCESS",
+      payload: { email: "new@example.test" }
+    })
+    expect((await t.ask("AWAIT_UPDATE_EMAIL")).payload).toEqual({ email: "new@example.test" })
+  })
+
+  it("answers the requests it has nothing to do for, and refuses smart accounts, social and farcaster in words", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.login()
+    expect((await t.ask("SYNC_THEME", { themeMode: "dark" })).type).toBe("@wr-frame/SYNC_THEME_SUCCESS")
+    expect((await t.ask("SYNC_DAPP_DATA", { sdkVersion: "1", projectId: "devstack-project", sdkType: "wr" })).type).toBe("@wr-frame/SYNC_DAPP_DATA_SUCCESS")
+    expect((await t.ask("RELOAD")).type).toBe("@wr-frame/RELOAD_SUCCESS")
+    expect((await t.ask("GET_SMART_ACCOUNT_ENABLED_NETWORKS")).payload).toEqual({ smartAccountEnabledNetworks: [] })
+    expect((await t.ask("SET_PREFERRED_ACCOUNT", { type: "eoa" })).payload).toEqual({ type: "eoa", address: USER.evmAddress })
+    expect((await t.ask("SET_PREFERRED_ACCOUNT", { type: "smartAccount" })).payload).toEqual({ message: "Smart accounts are not available on this wallet server." })
+    const unavailable = [
+      ["CONNECT_SOCIAL", { uri: "https://example.test/cb" }],
+      ["GET_SOCIAL_REDIRECT_URI", { provider: "google" }],
+      ["GET_FARCASTER_URI", undefined],
+      ["CONNECT_FARCASTER", undefined]
+    ] as const
+    for (const [name, payload] of unavailable) {
+      const reply = await t.ask(name, payload)
+      expect(reply.type).toBe(`@wr-frame/${name}_ERROR`)
+      expect((reply.payload as { message: string }).message).toMatch(/not available on this wallet server/)
+    }
+    expectNothingSecret(t.posted)
+  })
+})
+
+describe("helpers", () => {
+  it("chainOf reads the host's chain ids", () => {
+    expect(chainOf(1)).toEqual({ family: "eip155", caip: "eip155:1" })
+    expect(chainOf("31337")).toEqual({ family: "eip155", caip: "eip155:31337" })
+    expect(chainOf("eip155:31337")).toEqual({ family: "eip155", caip: "eip155:31337" })
+    expect(chainOf(SOLANA)).toEqual({ family: "solana", caip: SOLANA })
+    for (const bad of [0, -1, 1.5, "", "eip155:", "eip155:0x1", "bip122:000000000019d6689c085ae165831e93", "solana:0OIl"]) expect(chainOf(bad)).toBeUndefined()
+  })
+
+  it("parseFrameQuery reads the frame's address", () => {
+    expect(parseFrameQuery("?projectId=p&chainId=31337&version=2.0&enableLogger=true")).toEqual({
+      projectId: "p",
+      chainId: 31337,
+      version: "2.0",
+      enableLogger: true
+    })
+    expect(parseFrameQuery(`?projectId=p&chainId=${SOLANA}`)).toEqual({ projectId: "p", chainId: SOLANA, version: undefined, enableLogger: false })
+  })
+})
