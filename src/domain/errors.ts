@@ -165,6 +165,28 @@ export class FrameNotSet extends Schema.TaggedError<FrameNotSet>()("FrameNotSet"
   }
 }
 
+/**
+ * The embedded-wallet frame did not answer a request within its bound (30000 ms for a login step); `request` names
+ * the request (e.g. `CONNECT_OTP`). Its message is in the visitor's words.
+ */
+export class FrameStepTimedOut extends Schema.TaggedError<FrameStepTimedOut>()("FrameStepTimedOut", {
+  request: Schema.String,
+  timeoutMs: Schema.Number
+}) {
+  override get message() {
+    return "The embedded wallet did not answer in time. Please try again."
+  }
+}
+
+/** The embedded-wallet frame did not signal READY within its load bound (the EMBEDDED_WALLET_LOAD_TIMEOUT alert). */
+export class FrameLoadTimedOut extends Schema.TaggedError<FrameLoadTimedOut>()("FrameLoadTimedOut", {
+  timeoutMs: Schema.Number
+}) {
+  override get message() {
+    return "The embedded wallet did not load in time. Please try again."
+  }
+}
+
 /** 'W3mFrame: parent is not set' — the frame side has no parent window to answer. */
 export class FrameParentNotSet extends Schema.TaggedError<FrameParentNotSet>()("FrameParentNotSet", {}) {
   override get message() {
@@ -401,6 +423,8 @@ export const CatalogueError = Schema.Union([
   HttpStatusError,
   FrameError,
   FrameNotSet,
+  FrameStepTimedOut,
+  FrameLoadTimedOut,
   FrameParentNotSet,
   EmailLoginDependencyFailed,
   AdapterNotFound,

@@ -5,7 +5,7 @@
  * never a stack or a tag.
  */
 import { Cause, Option } from "effect"
-import type { DisconnectFailed, NetworkNotFound } from "../../domain/errors"
+import type { DisconnectFailed, FrameLoadTimedOut, FrameStepTimedOut, NetworkNotFound } from "../../domain/errors"
 import type { RequestError, SendError, SignError, SwitchError, WaitError } from "../../services/ChainAdapter"
 import type { ConnectFlowError } from "../../services/ConnectFlow"
 import type { RegisterFailure } from "../../services/namesState"
@@ -23,6 +23,8 @@ type VisibleError =
   | DisconnectFailed
   | NetworkNotFound
   | RegisterFailure
+  | FrameStepTimedOut
+  | FrameLoadTimedOut
 
 /** Headings shown above an error's message, by error tag: every visible error has one. */
 const HEADINGS = {
@@ -54,7 +56,9 @@ const HEADINGS = {
   FeatureUnavailable: "Not available",
   NameError: "Name not registered",
   NamesNeedEvmAccount: "Names are for EVM accounts",
-  NameChainIdTooLarge: "Network not supported for names"
+  NameChainIdTooLarge: "Network not supported for names",
+  FrameStepTimedOut: "No answer from the embedded wallet",
+  FrameLoadTimedOut: "Embedded wallet did not load"
 } satisfies Record<VisibleError["_tag"], string>
 
 const GENERIC = "Something went wrong"
