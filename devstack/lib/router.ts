@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http"
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
 import { Result, Schema } from "effect"
 import { ApiError } from "../../src/domain/Api"
 import { type DevProject, isLoopbackOrigin, originAllowed, unauthorizedTexts } from "../services/projects"
@@ -33,6 +33,8 @@ export interface RequestContext<P, Q, B> {
   readonly project: DevProject | undefined
   readonly origin: string | undefined
   readonly url: URL
+  /** The request's headers (names lower case), e.g. `authorization` for routes that take a bearer token. */
+  readonly headers: IncomingHttpHeaders
 }
 
 type Method = "GET" | "POST" | "DELETE"
@@ -203,7 +205,8 @@ export const makeRouter = (listed: ReadonlyArray<AnyRoute>, projects: ReadonlyAr
         body: decode("body", r.body, body),
         project,
         origin: req.headers.origin,
-        url
+        url,
+        headers: req.headers
       }
       const result = await r.handler(ctx)
       if (result instanceof RawReply) return result
