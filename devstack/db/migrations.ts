@@ -73,10 +73,93 @@ const sessionRevocationKeys: Migration = Effect.gen(function* () {
   yield* sql`ALTER TABLE siwx_sessions ADD COLUMN revocation_key_hash text`
 })
 
+const walletUsers: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The embedded wallet's users (`devstack/embedded/server`): one per email, kept lower case.
+  yield* sql`CREATE TABLE wallet_users (
+    id text PRIMARY KEY,
+    email text NOT NULL UNIQUE,
+    created_at timestamptz NOT NULL
+  )`
+  // Each user's keys, one per family ('eip155', 'solana'): the private key only as AES-256-GCM ciphertext under the
+  // server's master key (a fresh 12-byte IV each, the tag kept), never in the clear.
+  yield* sql`CREATE TABLE wallet_keys (
+    user_id text NOT NULL REFERENCES wallet_users (id),
+    family text NOT NULL CHECK (family IN ('eip155', 'solana')),
+    address text NOT NULL,
+    ciphertext bytea NOT NULL,
+    iv bytea NOT NULL,
+    auth_tag bytea NOT NULL,
+    created_at timestamptz NOT NULL,
+    PRIMARY KEY (user_id, family)
+  )`
+})
+
+const walletDevices: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The devices (the frame's random deviceId) a user logged in from; a new one is verified through a mailed link whose
+  // token is kept only as its SHA-256 (`verify_token_hash`, valid until `verify_expires_at`).
+  yield* sql`CREATE TABLE wallet_devices (
+    user_id text NOT NULL REFERENCES wallet_users (id),
+    device_id text NOT NULL,
+    verified_at timestamptz,
+    verify_token_hash text UNIQUE,
+    verify_expires_at timestamptz,
+    link_sent_at timestamptz,
+    PRIMARY KEY (user_id, device_id)
+  )`
+})
+
+const walletCodes: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // One-time codes mailed for a login or an email update; the code only as an HMAC under the master key.
+  yield* sql`CREATE TABLE wallet_codes (
+    id bigserial PRIMARY KEY,
+    email text NOT NULL,
+    purpose text NOT NULL CHECK (purpose IN ('login', 'update-primary', 'update-secondary')),
+    code_hash text NOT NULL,
+    sent_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    attempts integer NOT NULL DEFAULT 0,
+    used_at timestamptz
+  )`
+  yield* sql`CREATE INDEX wallet_codes_email ON wallet_codes (email, purpose, sent_at)`
+})
+
+const walletSessions: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // Sessions by bearer token, kept only as the token's SHA-256.
+  yield* sql`CREATE TABLE wallet_sessions (
+    token_hash text PRIMARY KEY,
+    user_id text NOT NULL REFERENCES wallet_users (id),
+    device_id text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    ended_at timestamptz
+  )`
+})
+
+const walletEmailUpdates: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // An email change in progress: 'primary' waits for the current email's code, 'secondary' for the new email's.
+  yield* sql`CREATE TABLE wallet_email_updates (
+    id bigserial PRIMARY KEY,
+    user_id text NOT NULL REFERENCES wallet_users (id),
+    new_email text NOT NULL,
+    step text NOT NULL CHECK (step IN ('primary', 'secondary', 'done', 'replaced')),
+    created_at timestamptz NOT NULL
+  )`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
   "0002_names": names,
   "0003_session_nonce_uses": sessionNonceUses,
-  "0004_session_revocation_keys": sessionRevocationKeys
+  "0004_session_revocation_keys": sessionRevocationKeys,
+  "0005_wallet_users": walletUsers,
+  "0006_wallet_devices": walletDevices,
+  "0007_wallet_codes": walletCodes,
+  "0008_wallet_sessions": walletSessions,
+  "0009_wallet_email_updates": walletEmailUpdates
 }

@@ -1,0 +1,113 @@
+/**
+ * The wallet server's secrets: each user's EVM and Solana private keys, made here at the first login and kept only
+ * as AES-256-GCM ciphertext under the server's 32-byte master key (a fresh 12-byte IV per key, the auth tag kept, the
+ * user and family bound in as associated data so a row cannot be moved to another user); one-time codes kept as an
+ * HMAC under the same key; device links and session tokens kept as their SHA-256 (they are random, 32 bytes).
+ * Plain keys exist only inside a signing call and are never logged or returned.
+ */
+import { createCipheriv, createDecipheriv, createHash, createHmac, createPrivateKey, createPublicKey, randomBytes, randomInt, sign, timingSafeEqual } from "node:crypto"
+import { getBase58Decoder } from "@solana/kit"
+import { bytesToHex, type Hex } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
+
+/** A key family the server makes keys for. */
+export type KeyFamily = "eip155" | "solana"
+
+/** A private key sealed under the master key, as the `wallet_keys` table keeps it. */
+export interface SealedKey {
+  readonly ciphertext: Uint8Array
+  readonly iv: Uint8Array
+  readonly authTag: Uint8Array
+}
+
+/** The master key was not the one a key was sealed with (or the row was altered). */
+export class MasterKeyMismatch extends Error {
+  constructor(family: KeyFamily) {
+    super(
+      `The ${family} key cannot be decrypted: the wallet server's master key is not the one it was encrypted with (or the stored key was altered)`
+    )
+  }
+}
+
+/** Checks the master key is 32 bytes; throws a clear error otherwise. */
+export const checkMasterKey = (masterKey: Uint8Array): Uint8Array => {
+  if (masterKey.length !== 32) throw new Error(`The wallet server's master key must be 32 bytes, got ${masterKey.length}`)
+  return masterKey
+}
+
+const aad = (userId: string, family: KeyFamily) => Buffer.from(`wallet-key:${userId}:${family}`, "utf8")
+
+/** Seals `secret` (a 32-byte private key or seed) for `userId`'s `family` key. */
+export const sealKey = (masterKey: Uint8Array, userId: string, family: KeyFamily, secret: Uint8Array): SealedKey => {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv("aes-256-gcm", masterKey, iv)
+  cipher.setAAD(aad(userId, family))
+  const ciphertext = Buffer.concat([cipher.update(secret), cipher.final()])
+  return { ciphertext, iv, authTag: cipher.getAuthTag() }
+}
+
+/** Opens a sealed key; throws {@link MasterKeyMismatch} when the master key (or the row) is not the one sealed. */
+export const openKey = (masterKey: Uint8Array, userId: string, family: KeyFamily, sealed: SealedKey): Uint8Array => {
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", masterKey, sealed.iv)
+    decipher.setAAD(aad(userId, family))
+    decipher.setAuthTag(sealed.authTag)
+    return new Uint8Array(Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]))
+  } catch {
+    throw new MasterKeyMismatch(family)
+  }
+}
+
+/** A fresh EVM private key and its checksummed address. */
+export const newEvmKey = (): { readonly secret: Uint8Array; readonly address: string } => {
+  const secret = new Uint8Array(randomBytes(32))
+  return { secret, address: evmAddressOf(secret) }
+}
+
+/** The checksummed address of an EVM private key. */
+export const evmAddressOf = (secret: Uint8Array): string => privateKeyToAccount(bytesToHex(secret)).address
+
+/** The viem local account of an EVM private key. */
+export const evmAccountOf = (secret: Uint8Array) => privateKeyToAccount(bytesToHex(secret) as Hex)
+
+// PKCS#8 DER prefix of an ed25519 private key; the 32-byte seed follows it.
+const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex")
+
+const ed25519PrivateKey = (seed: Uint8Array) =>
+  createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" })
+
+/** The base58 Solana address (the ed25519 public key) of a 32-byte seed. */
+export const solanaAddressOf = (seed: Uint8Array): string => {
+  const publicKey = Buffer.from(createPublicKey(ed25519PrivateKey(seed)).export({ format: "jwk" }).x ?? "", "base64url")
+  return getBase58Decoder().decode(publicKey)
+}
+
+/** A fresh Solana (ed25519) seed and its base58 address. */
+export const newSolanaKey = (): { readonly secret: Uint8Array; readonly address: string } => {
+  const secret = new Uint8Array(randomBytes(32))
+  return { secret, address: solanaAddressOf(secret) }
+}
+
+/** The 64-byte ed25519 signature of `message` by the key of `seed`. */
+export const ed25519Sign = (seed: Uint8Array, message: Uint8Array): Uint8Array =>
+  new Uint8Array(sign(null, message, ed25519PrivateKey(seed)))
+
+/** A 6-digit one-time code, uniformly drawn. */
+export const newCode = (): string => randomInt(0, 1_000_000).toString().padStart(6, "0")
+
+/** What the `wallet_codes` table keeps of a code: an HMAC under the master key, bound to the email and purpose. */
+export const codeHash = (masterKey: Uint8Array, email: string, purpose: string, code: string): string =>
+  createHmac("sha256", masterKey).update(`wallet-code:${purpose}:${email}:${code}`).digest("hex")
+
+/** Compares two hex hashes in constant time. */
+export const sameHash = (a: string, b: string): boolean => {
+  const x = Buffer.from(a, "hex")
+  const y = Buffer.from(b, "hex")
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+/** A random token (device links, sessions): 32 bytes, base64url. */
+export const newToken = (): string => randomBytes(32).toString("base64url")
+
+/** What the tables keep of a token: its SHA-256, hex. */
+export const tokenHash = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex")

@@ -1,0 +1,284 @@
+/**
+ * `POST /api/rpc`: the embedded wallet's JSON-RPC on one chain. Signing methods use the user's key, opened only for
+ * the call and wiped after; the frame's safe eth_* methods go to the chain's RPC as they are; anything else is
+ * `method_not_allowed`. Wallet and node failures come back as `rpc_error` with the JSON-RPC code and the node's words.
+ */
+import { getBase58Decoder, getBase58Encoder, getBase64Decoder, getBase64Encoder, getTransactionDecoder, getTransactionEncoder, type SignatureBytes, type Transaction } from "@solana/kit"
+import {
+  BaseError,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  hexToBigInt,
+  http,
+  isAddressEqual,
+  isHex,
+  type TypedDataDefinition
+} from "viem"
+import { EMBEDDED_SAFE_RPC_METHODS } from "../../../src/domain/Frame"
+import { ApiError } from "./errors"
+import { ed25519Sign, evmAccountOf, type KeyFamily } from "./keys"
+
+/** The chains the server signs and sends on. */
+export interface WalletChains {
+  readonly evm: ReadonlyArray<{ readonly caipNetworkId: string; readonly rpcUrl: string }>
+  readonly solana?: { readonly caipNetworkId: string; readonly rpcUrl: string } | undefined
+}
+
+/** The user the call signs for: their addresses, and a way to open one of their keys for this call only. */
+export interface RpcUser {
+  readonly evmAddress: string
+  readonly solanaAddress: string
+  /** The plain private key (EVM) or seed (Solana); the caller wipes it after use. */
+  readonly openKey: (family: KeyFamily) => Promise<Uint8Array>
+}
+
+/** One `/api/rpc` request. */
+export interface RpcCall {
+  readonly chainId: string
+  readonly method: string
+  readonly params?: unknown
+}
+
+const NOT_ALLOWED = "Requested RPC call is not allowed"
+const safeMethods: ReadonlySet<string> = new Set(EMBEDDED_SAFE_RPC_METHODS)
+
+const invalidParams = (message: string) => new ApiError(400, "rpc_error", message, { rpcCode: -32602 })
+const notThisWallet = (address: unknown) =>
+  new ApiError(400, "rpc_error", `The address ${String(address)} is not this wallet's account`, { rpcCode: 4100 })
+
+/** Runs `use` with the user's key of `family`, then wipes the key's bytes. */
+const withKey = async <A>(user: RpcUser, family: KeyFamily, use: (secret: Uint8Array) => Promise<A>): Promise<A> => {
+  const secret = await user.openKey(family)
+  try {
+    return await use(secret)
+  } finally {
+    secret.fill(0)
+  }
+}
+
+/** A JSON-RPC call to a chain's node; its error becomes `rpc_error` with the node's code and words. */
+export const nodeRequest = async (rpcUrl: string, method: string, params: unknown): Promise<unknown> => {
+  let response: Response
+  try {
+    response = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: params ?? [] })
+    })
+  } catch (error) {
+    throw new ApiError(502, "rpc_error", `The chain's RPC cannot be reached: ${error instanceof Error ? error.message : String(error)}`, {
+      rpcCode: -32603
+    })
+  }
+  const text = await response.text()
+  let body: { readonly result?: unknown; readonly error?: { readonly code?: unknown; readonly message?: unknown } }
+  try {
+    body = JSON.parse(text) as typeof body
+  } catch {
+    throw new ApiError(502, "rpc_error", `The chain's RPC answered HTTP ${response.status}: ${text.slice(0, 200)}`, { rpcCode: -32603 })
+  }
+  if (body.error !== undefined) {
+    throw new ApiError(400, "rpc_error", typeof body.error.message === "string" ? body.error.message : JSON.stringify(body.error), {
+      rpcCode: typeof body.error.code === "number" ? body.error.code : -32603
+    })
+  }
+  return body.result ?? null
+}
+
+/** A viem failure as `rpc_error`: the innermost JSON-RPC code and the node's own words. */
+const viemFailure = (error: unknown): ApiError => {
+  if (error instanceof ApiError) return error
+  if (error instanceof BaseError) {
+    const withCode = error.walk((e) => typeof (e as { readonly code?: unknown }).code === "number") as
+      | { readonly code?: number }
+      | null
+    return new ApiError(400, "rpc_error", error.details || error.shortMessage, { rpcCode: withCode?.code ?? -32603 })
+  }
+  return new ApiError(500, "rpc_error", error instanceof Error ? error.message : String(error), { rpcCode: -32603 })
+}
+
+const paramsArray = (params: unknown): ReadonlyArray<unknown> => {
+  if (params === undefined) return []
+  if (!Array.isArray(params)) throw invalidParams("params must be an array")
+  return params
+}
+
+const quantity = (field: string, value: unknown): bigint | undefined => {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== "string" || !isHex(value)) throw invalidParams(`${field} must be a hex quantity`)
+  return hexToBigInt(value)
+}
+
+const sameEvmAddress = (user: RpcUser, address: unknown) =>
+  typeof address === "string" && isHex(address) && address.length === 42 && isAddressEqual(address, user.evmAddress as Hex)
+
+const eip155 = async (chain: { readonly caipNetworkId: string; readonly rpcUrl: string }, user: RpcUser, method: string, params: unknown) => {
+  const chainId = Number(chain.caipNetworkId.slice("eip155:".length))
+  switch (method) {
+    case "eth_accounts":
+    case "eth_requestAccounts":
+      return [user.evmAddress]
+    case "eth_chainId":
+      return `0x${chainId.toString(16)}`
+    case "personal_sign": {
+      const [message, address] = paramsArray(params)
+      if (!sameEvmAddress(user, address)) throw notThisWallet(address)
+      if (typeof message !== "string") throw invalidParams("personal_sign: the message must be a string")
+      return withKey(user, "eip155", (secret) =>
+        evmAccountOf(secret).signMessage({ message: isHex(message) ? { raw: message } : message })
+      ).catch((error: unknown) => Promise.reject(viemFailure(error)))
+    }
+    case "eth_signTypedData_v4": {
+      const [address, data] = paramsArray(params)
+      if (!sameEvmAddress(user, address)) throw notThisWallet(address)
+      let typed: unknown
+      try {
+        typed = typeof data === "string" ? JSON.parse(data) : data
+      } catch {
+        throw invalidParams("eth_signTypedData_v4: the typed data is not valid JSON")
+      }
+      if (typeof typed !== "object" || typed === null) throw invalidParams("eth_signTypedData_v4: the typed data must be an object")
+      return withKey(user, "eip155", (secret) => evmAccountOf(secret).signTypedData(typed as TypedDataDefinition)).catch(
+        (error: unknown) => Promise.reject(viemFailure(error))
+      )
+    }
+    case "eth_sendTransaction": {
+      const [tx] = paramsArray(params)
+      if (typeof tx !== "object" || tx === null) throw invalidParams("eth_sendTransaction: the transaction must be an object")
+      const t = tx as Record<string, unknown>
+      if (t["from"] !== undefined && !sameEvmAddress(user, t["from"])) throw notThisWallet(t["from"])
+      const to = t["to"]
+      if (to !== undefined && to !== null && (typeof to !== "string" || !isHex(to) || to.length !== 42)) {
+        throw invalidParams("eth_sendTransaction: to must be an address")
+      }
+      const data = t["data"] ?? t["input"]
+      if (data !== undefined && (typeof data !== "string" || !isHex(data))) throw invalidParams("eth_sendTransaction: data must be hex")
+      const gas = quantity("gas", t["gas"])
+      const nonce = quantity("nonce", t["nonce"])
+      const maxFeePerGas = quantity("maxFeePerGas", t["maxFeePerGas"])
+      const maxPriorityFeePerGas = quantity("maxPriorityFeePerGas", t["maxPriorityFeePerGas"])
+      const gasPrice = quantity("gasPrice", t["gasPrice"])
+      const value = quantity("value", t["value"])
+      const viemChain = defineChain({
+        id: chainId,
+        name: chain.caipNetworkId,
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [chain.rpcUrl] } }
+      })
+      return withKey(user, "eip155", async (secret) => {
+        const client = createWalletClient({ account: evmAccountOf(secret), chain: viemChain, transport: http(chain.rpcUrl) })
+        // Fees: a legacy gasPrice when the caller gave one, else EIP-1559 (viem fills what is missing from the chain).
+        return gasPrice !== undefined
+          ? client.sendTransaction({
+              ...(typeof to === "string" ? { to: to as Hex } : {}),
+              ...(typeof data === "string" ? { data: data as Hex } : {}),
+              ...(value !== undefined ? { value } : {}),
+              ...(gas !== undefined ? { gas } : {}),
+              ...(nonce !== undefined ? { nonce: Number(nonce) } : {}),
+              gasPrice
+            })
+          : client.sendTransaction({
+              ...(typeof to === "string" ? { to: to as Hex } : {}),
+              ...(typeof data === "string" ? { data: data as Hex } : {}),
+              ...(value !== undefined ? { value } : {}),
+              ...(gas !== undefined ? { gas } : {}),
+              ...(nonce !== undefined ? { nonce: Number(nonce) } : {}),
+              ...(maxFeePerGas !== undefined ? { maxFeePerGas } : {}),
+              ...(maxPriorityFeePerGas !== undefined ? { maxPriorityFeePerGas } : {})
+            })
+      }).catch((error: unknown) => Promise.reject(viemFailure(error)))
+    }
+    default:
+      if (safeMethods.has(method)) return nodeRequest(chain.rpcUrl, method, params)
+      throw new ApiError(400, "method_not_allowed", NOT_ALLOWED)
+  }
+}
+
+const record = (params: unknown, method: string): Record<string, unknown> => {
+  if (typeof params !== "object" || params === null || Array.isArray(params)) throw invalidParams(`${method}: params must be an object`)
+  return params as Record<string, unknown>
+}
+
+const decodeTransaction = (wire: unknown): Transaction => {
+  if (typeof wire !== "string") throw invalidParams("The transaction must be a base64 string")
+  try {
+    return getTransactionDecoder().decode(getBase64Encoder().encode(wire))
+  } catch (error) {
+    throw invalidParams(`The transaction cannot be read: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+const signSolanaTransaction = (user: RpcUser, seed: Uint8Array, transaction: Transaction): Transaction => {
+  // Only a transaction that names this wallet as a signer (fee payer or another required signer) is signed.
+  if (!(user.solanaAddress in transaction.signatures)) {
+    throw new ApiError(400, "rpc_error", `The transaction does not need a signature of ${user.solanaAddress}`, { rpcCode: -32602 })
+  }
+  const signature = ed25519Sign(seed, new Uint8Array(transaction.messageBytes)) as SignatureBytes
+  return { ...transaction, signatures: { ...transaction.signatures, [user.solanaAddress]: signature } }
+}
+
+const wire = (transaction: Transaction): string => getBase64Decoder().decode(getTransactionEncoder().encode(transaction))
+
+const solana = async (rpcUrl: string, user: RpcUser, method: string, params: unknown) => {
+  switch (method) {
+    case "solana_getAccounts":
+    case "solana_requestAccounts":
+      return [{ pubkey: user.solanaAddress }]
+    case "solana_signMessage": {
+      const p = record(params, method)
+      if (p["pubkey"] !== undefined && p["pubkey"] !== user.solanaAddress) throw notThisWallet(p["pubkey"])
+      const message = p["message"]
+      if (typeof message !== "string") throw invalidParams("solana_signMessage: message must be base58")
+      let bytes: Uint8Array
+      try {
+        bytes = new Uint8Array(getBase58Encoder().encode(message))
+      } catch {
+        throw invalidParams("solana_signMessage: message must be base58")
+      }
+      return withKey(user, "solana", async (seed) => ({ signature: getBase58Decoder().decode(ed25519Sign(seed, bytes)) }))
+    }
+    case "solana_signTransaction": {
+      const transaction = decodeTransaction(record(params, method)["transaction"])
+      return withKey(user, "solana", async (seed) => ({ transaction: wire(signSolanaTransaction(user, seed, transaction)) }))
+    }
+    case "solana_signAllTransactions": {
+      const all = record(params, method)["transactions"]
+      if (!Array.isArray(all)) throw invalidParams("solana_signAllTransactions: transactions must be an array")
+      const transactions = all.map(decodeTransaction)
+      return withKey(user, "solana", async (seed) => ({
+        transactions: transactions.map((transaction) => wire(signSolanaTransaction(user, seed, transaction)))
+      }))
+    }
+    case "solana_signAndSendTransaction": {
+      const p = record(params, method)
+      const transaction = decodeTransaction(p["transaction"])
+      const options = typeof p["options"] === "object" && p["options"] !== null ? (p["options"] as Record<string, unknown>) : {}
+      const signed = await withKey(user, "solana", async (seed) => wire(signSolanaTransaction(user, seed, transaction)))
+      const config: Record<string, unknown> = { encoding: "base64" }
+      for (const key of ["skipPreflight", "preflightCommitment", "maxRetries", "minContextSlot"]) {
+        if (options[key] !== undefined) config[key] = options[key]
+      }
+      const signature = await nodeRequest(rpcUrl, "sendTransaction", [signed, config])
+      return { signature }
+    }
+    default:
+      throw new ApiError(400, "method_not_allowed", NOT_ALLOWED)
+  }
+}
+
+/** Answers one `/api/rpc` call for `user` on the chains the server runs. */
+export const walletRpc = async (chains: WalletChains, user: RpcUser, call: RpcCall): Promise<unknown> => {
+  if (call.chainId.startsWith("eip155:")) {
+    const chain = chains.evm.find((c) => c.caipNetworkId === call.chainId)
+    if (chain === undefined) throw new ApiError(400, "bad_request", `The wallet server does not run the chain ${call.chainId}`)
+    return eip155(chain, user, call.method, call.params)
+  }
+  if (call.chainId.startsWith("solana:")) {
+    if (chains.solana === undefined || chains.solana.caipNetworkId !== call.chainId) {
+      throw new ApiError(400, "bad_request", `The wallet server does not run the chain ${call.chainId}`)
+    }
+    return solana(chains.solana.rpcUrl, user, call.method, call.params)
+  }
+  throw new ApiError(400, "bad_request", `The wallet server does not run the chain ${call.chainId}`)
+}

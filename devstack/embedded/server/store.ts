@@ -1,0 +1,272 @@
+/**
+ * The wallet server's tables (migrations `0005_wallet_users` … `0009_wallet_email_updates` in
+ * `devstack/db/migrations.ts`): effects over `effect/sql`'s `SqlClient`, run by the routes with `database.run`.
+ * Secrets are never stored in the clear: keys are sealed (`./keys.ts`), codes kept as an HMAC, tokens as a SHA-256.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { KeyFamily, SealedKey } from "./keys"
+
+/** A user as stored. */
+export interface UserRow {
+  readonly id: string
+  readonly email: string
+}
+
+/** A stored key: its address and its sealed private key. */
+export interface KeyRow extends SealedKey {
+  readonly family: KeyFamily
+  readonly address: string
+}
+
+/** A stored one-time code. */
+export interface CodeRow {
+  readonly id: string
+  readonly code_hash: string
+  readonly sent_at: Date
+  readonly expires_at: Date
+  readonly attempts: number
+  readonly used_at: Date | null
+}
+
+/** A stored device of a user. */
+export interface DeviceRow {
+  readonly verified_at: Date | null
+  readonly link_sent_at: Date | null
+}
+
+/** The code purposes. */
+export type CodePurpose = "login" | "update-primary" | "update-secondary"
+
+/** The user of `email` (lower case), if any. */
+export const findUserByEmail = Effect.fn("walletStore.findUserByEmail")(function* (email: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<UserRow>`SELECT id, email FROM wallet_users WHERE email = ${email}`
+  return rows[0]
+})
+
+/** The user `id`, if any. */
+export const findUserById = Effect.fn("walletStore.findUserById")(function* (id: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<UserRow>`SELECT id, email FROM wallet_users WHERE id = ${id}`
+  return rows[0]
+})
+
+/** Makes a user with its keys in one transaction; `false` when the email was taken meanwhile. */
+export const insertUser = Effect.fn("walletStore.insertUser")(function* (
+  user: UserRow,
+  keys: ReadonlyArray<KeyRow>,
+  now: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(
+    Effect.gen(function* () {
+      const inserted = yield* sql`INSERT INTO wallet_users (id, email, created_at) VALUES (${user.id}, ${user.email}, ${now})
+        ON CONFLICT (email) DO NOTHING RETURNING id`
+      if (inserted.length === 0) return false
+      for (const key of keys) {
+        yield* sql`INSERT INTO wallet_keys (user_id, family, address, ciphertext, iv, auth_tag, created_at)
+          VALUES (${user.id}, ${key.family}, ${key.address}, ${key.ciphertext}, ${key.iv}, ${key.authTag}, ${now})`
+      }
+      return true
+    })
+  )
+})
+
+interface StoredKey {
+  readonly family: KeyFamily
+  readonly address: string
+  readonly ciphertext: Uint8Array
+  readonly iv: Uint8Array
+  readonly auth_tag: Uint8Array
+}
+
+const keyRow = (row: StoredKey): KeyRow => ({
+  family: row.family,
+  address: row.address,
+  ciphertext: row.ciphertext,
+  iv: row.iv,
+  authTag: row.auth_tag
+})
+
+/** The user's keys (addresses and sealed private keys). */
+export const keysOf = Effect.fn("walletStore.keysOf")(function* (userId: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<StoredKey>`SELECT family, address, ciphertext, iv, auth_tag FROM wallet_keys WHERE user_id = ${userId}`
+  return rows.map(keyRow)
+})
+
+/** Any one stored key with its user, to check the master key at start. */
+export const anyKey = Effect.fn("walletStore.anyKey")(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<StoredKey & { readonly user_id: string }>`SELECT user_id, family, address, ciphertext, iv, auth_tag
+    FROM wallet_keys ORDER BY created_at LIMIT 1`
+  const row = rows[0]
+  return row === undefined ? undefined : { userId: row.user_id, key: keyRow(row) }
+})
+
+/** The newest code of `purpose` sent to `email`. */
+export const latestCode = Effect.fn("walletStore.latestCode")(function* (email: string, purpose: CodePurpose) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<CodeRow>`SELECT id::text AS id, code_hash, sent_at, expires_at, attempts, used_at FROM wallet_codes
+    WHERE email = ${email} AND purpose = ${purpose} ORDER BY sent_at DESC, id DESC LIMIT 1`
+  return rows[0]
+})
+
+/** When the last mail of the login (a code or a device link) went to `email`, or `undefined`. */
+export const lastLoginMailAt = Effect.fn("walletStore.lastLoginMailAt")(function* (email: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ readonly at: Date | null }>`SELECT GREATEST(
+      (SELECT max(sent_at) FROM wallet_codes WHERE email = ${email}),
+      (SELECT max(d.link_sent_at) FROM wallet_devices d JOIN wallet_users u ON u.id = d.user_id WHERE u.email = ${email})
+    ) AS at`
+  return rows[0]?.at ?? undefined
+})
+
+/** Keeps a new code; older unused codes of the same email and purpose stop counting (only the newest is checked). */
+export const insertCode = Effect.fn("walletStore.insertCode")(function* (
+  email: string,
+  purpose: CodePurpose,
+  hash: string,
+  sentAt: Date,
+  expiresAt: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO wallet_codes (email, purpose, code_hash, sent_at, expires_at)
+    VALUES (${email}, ${purpose}, ${hash}, ${sentAt}, ${expiresAt})`
+})
+
+/** Counts one wrong try of a code; answers the tries made so far. */
+export const countWrongTry = Effect.fn("walletStore.countWrongTry")(function* (id: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ readonly attempts: number }>`UPDATE wallet_codes SET attempts = attempts + 1
+    WHERE id = ${id}::bigint RETURNING attempts`
+  return rows[0]?.attempts ?? 0
+})
+
+/** Marks a code used; `false` when it was used already (two racing checks cannot both pass). */
+export const useCode = Effect.fn("walletStore.useCode")(function* (id: string, at: Date) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql`UPDATE wallet_codes SET used_at = ${at} WHERE id = ${id}::bigint AND used_at IS NULL RETURNING id`
+  return rows.length === 1
+})
+
+/** The user's device, if it was ever seen. */
+export const findDevice = Effect.fn("walletStore.findDevice")(function* (userId: string, deviceId: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<DeviceRow>`SELECT verified_at, link_sent_at FROM wallet_devices
+    WHERE user_id = ${userId} AND device_id = ${deviceId}`
+  return rows[0]
+})
+
+/** Keeps a device as verified (the first login's device, or one whose link was opened). */
+export const markDeviceVerified = Effect.fn("walletStore.markDeviceVerified")(function* (
+  userId: string,
+  deviceId: string,
+  at: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO wallet_devices (user_id, device_id, verified_at) VALUES (${userId}, ${deviceId}, ${at})
+    ON CONFLICT (user_id, device_id) DO UPDATE SET verified_at = COALESCE(wallet_devices.verified_at, ${at}),
+      verify_token_hash = NULL, verify_expires_at = NULL`
+})
+
+/** Keeps a device waiting for its mailed link (a new token replaces the previous one). */
+export const setDeviceLink = Effect.fn("walletStore.setDeviceLink")(function* (
+  userId: string,
+  deviceId: string,
+  tokenHash: string,
+  sentAt: Date,
+  expiresAt: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO wallet_devices (user_id, device_id, verify_token_hash, verify_expires_at, link_sent_at)
+    VALUES (${userId}, ${deviceId}, ${tokenHash}, ${expiresAt}, ${sentAt})
+    ON CONFLICT (user_id, device_id) DO UPDATE SET verify_token_hash = ${tokenHash}, verify_expires_at = ${expiresAt},
+      link_sent_at = ${sentAt}`
+})
+
+/** Verifies the device of a link's token still valid at `now`; the user and device, or `undefined`. */
+export const verifyDeviceByToken = Effect.fn("walletStore.verifyDeviceByToken")(function* (tokenHash: string, now: Date) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ readonly user_id: string; readonly device_id: string }>`UPDATE wallet_devices
+    SET verified_at = COALESCE(verified_at, ${now}), verify_token_hash = NULL, verify_expires_at = NULL
+    WHERE verify_token_hash = ${tokenHash} AND verify_expires_at > ${now}
+    RETURNING user_id, device_id`
+  return rows[0]
+})
+
+/** Opens a session. */
+export const insertSession = Effect.fn("walletStore.insertSession")(function* (
+  tokenHash: string,
+  userId: string,
+  deviceId: string,
+  createdAt: Date,
+  expiresAt: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO wallet_sessions (token_hash, user_id, device_id, created_at, expires_at)
+    VALUES (${tokenHash}, ${userId}, ${deviceId}, ${createdAt}, ${expiresAt})`
+})
+
+/** The user of a session open at `now`, if any. */
+export const sessionUser = Effect.fn("walletStore.sessionUser")(function* (tokenHash: string, now: Date) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<UserRow>`SELECT u.id, u.email FROM wallet_sessions s JOIN wallet_users u ON u.id = s.user_id
+    WHERE s.token_hash = ${tokenHash} AND s.ended_at IS NULL AND s.expires_at > ${now}`
+  return rows[0]
+})
+
+/** Ends a session. */
+export const endSession = Effect.fn("walletStore.endSession")(function* (tokenHash: string, at: Date) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`UPDATE wallet_sessions SET ended_at = ${at} WHERE token_hash = ${tokenHash} AND ended_at IS NULL`
+})
+
+/** Starts an email change (an unfinished one of the same user is replaced). */
+export const startEmailUpdate = Effect.fn("walletStore.startEmailUpdate")(function* (
+  userId: string,
+  newEmail: string,
+  at: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.withTransaction(
+    Effect.gen(function* () {
+      yield* sql`UPDATE wallet_email_updates SET step = 'replaced' WHERE user_id = ${userId} AND step IN ('primary', 'secondary')`
+      yield* sql`INSERT INTO wallet_email_updates (user_id, new_email, step, created_at) VALUES (${userId}, ${newEmail}, 'primary', ${at})`
+    })
+  )
+})
+
+/** The user's email change in progress, if any. */
+export const pendingEmailUpdate = Effect.fn("walletStore.pendingEmailUpdate")(function* (userId: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ readonly id: string; readonly new_email: string; readonly step: "primary" | "secondary" }>`SELECT
+    id::text AS id, new_email, step FROM wallet_email_updates WHERE user_id = ${userId} AND step IN ('primary', 'secondary')
+    ORDER BY id DESC LIMIT 1`
+  return rows[0]
+})
+
+/** Moves an email change to its second code. */
+export const emailUpdateToSecondary = Effect.fn("walletStore.emailUpdateToSecondary")(function* (id: string) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`UPDATE wallet_email_updates SET step = 'secondary' WHERE id = ${id}::bigint`
+})
+
+/** Finishes an email change; `false` when the new email belongs to another user by now. */
+export const finishEmailUpdate = Effect.fn("walletStore.finishEmailUpdate")(function* (
+  id: string,
+  userId: string,
+  newEmail: string
+) {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(
+    Effect.gen(function* () {
+      const taken = yield* sql`SELECT 1 FROM wallet_users WHERE email = ${newEmail} AND id <> ${userId}`
+      if (taken.length > 0) return false
+      yield* sql`UPDATE wallet_users SET email = ${newEmail} WHERE id = ${userId}`
+      yield* sql`UPDATE wallet_email_updates SET step = 'done' WHERE id = ${id}::bigint`
+      return true
+    })
+  )
+})

@@ -1,0 +1,69 @@
+/**
+ * A small client of the embedded wallet server's API (`devstack/embedded/api.ts`) for integration tests: calls a
+ * route as the frame page would and logs an email in through the real mail sink.
+ */
+import { expect } from "vitest"
+import type { MailInfo } from "../../../devstack/mail/index"
+
+/** A reply: status and decoded JSON body. */
+export interface ApiReply {
+  readonly status: number
+  readonly body: Record<string, unknown>
+}
+
+/** A client of one wallet server for one project and one device. */
+export const walletApi = (url: string, opts: { readonly projectId?: string; readonly deviceId?: string } = {}) => {
+  const projectId = opts.projectId ?? "devstack-project"
+  const deviceId = opts.deviceId ?? `device-${Math.random().toString(36).slice(2)}-${Date.now()}`
+  const call = async (
+    method: "GET" | "POST",
+    path: string,
+    body?: Record<string, unknown>,
+    extra: { readonly token?: string; readonly headers?: Record<string, string> } = {}
+  ): Promise<ApiReply> => {
+    const target = new URL(path, url)
+    if (method === "GET" && !target.searchParams.has("projectId")) target.searchParams.set("projectId", projectId)
+    const response = await fetch(target, {
+      method,
+      headers: {
+        "content-type": "application/json",
+        "x-project-id": projectId,
+        ...(extra.token === undefined ? {} : { authorization: `Bearer ${extra.token}` }),
+        ...extra.headers
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const text = await response.text()
+    return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) }
+  }
+  return {
+    deviceId,
+    projectId,
+    call,
+    loginEmail: (email: string) => call("POST", "/api/login/email", { projectId, deviceId, email }),
+    loginDevice: (email: string, waitMs?: number) =>
+      call("POST", "/api/login/device", { projectId, deviceId, email, ...(waitMs === undefined ? {} : { waitMs }) }),
+    loginOtp: (email: string, otp: string) => call("POST", "/api/login/otp", { projectId, deviceId, email, otp })
+  }
+}
+
+/** The 6-digit code of the newest mail to `to`, checking it is newer than `before` mails. */
+export const newestCode = (mail: MailInfo, to: string, before: number): string => {
+  const messages = mail.messages(to)
+  expect(messages.length).toBeGreaterThan(before)
+  const code = messages[0]?.codes[0]
+  expect(code).toMatch(/^\d{6}$/)
+  return code ?? ""
+}
+
+/** Logs `email` in on the client's device with the mailed code; answers the session token. */
+export const logIn = async (client: ReturnType<typeof walletApi>, mail: MailInfo, email: string): Promise<string> => {
+  const before = mail.messages(email).length
+  const started = await client.loginEmail(email)
+  expect(started).toEqual({ status: 200, body: { action: "VERIFY_OTP" } })
+  const reply = await client.loginOtp(email, newestCode(mail, email, before))
+  expect(reply.status).toBe(200)
+  const token = reply.body["token"]
+  expect(typeof token).toBe("string")
+  return token as string
+}

@@ -1,0 +1,330 @@
+/**
+ * The embedded wallet's server (issue 14) against the real mail sink and a real database (PGlite): login by email
+ * code, device verification by mailed link, the code's limits (10 minutes, 5 tries, 30 s between mails), sessions,
+ * the email update in two codes, keys sealed at rest, a restart on the same data directory, and the project check.
+ * Signing is in wallet-server-signing.test.ts.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { randomBytes } from "node:crypto"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bytesToHex } from "viem"
+import { type Database, startDatabase } from "../../devstack/db/index"
+import { openKey, evmAddressOf, solanaAddressOf } from "../../devstack/embedded/server/keys"
+import { startWalletServer, type WalletServerInfo } from "../../devstack/embedded/server/index"
+import type { Started } from "../../devstack/lib/Started"
+import { type MailInfo, startMail } from "../../devstack/mail/index"
+import { logIn, newestCode, walletApi } from "./support/walletServerClient"
+
+const MINUTE = 60_000
+let clock = Date.now()
+const masterKey = randomBytes(32)
+let mail: Started<MailInfo>
+let db: Started<Database>
+let server: Started<WalletServerInfo>
+let emails = 0
+const freshEmail = (what: string) => `${what}-${++emails}-${Date.now()}@example.test`
+
+beforeAll(async () => {
+  ;[mail, db] = await Promise.all([startMail(), startDatabase()])
+  server = await startWalletServer({
+    masterKey,
+    smtp: { port: mail.info.smtpPort },
+    database: db.info,
+    chains: { evm: [] },
+    now: () => clock
+  })
+})
+
+afterAll(async () => {
+  await server?.stop()
+  await Promise.all([db?.stop(), mail?.stop()])
+})
+
+const api = (opts?: Parameters<typeof walletApi>[1]) => walletApi(server.info.url, opts)
+
+describe("login with a mailed code", () => {
+  it("a new email gets VERIFY_OTP and a 6-digit code by mail; the code opens a session with the user's two addresses", async () => {
+    const client = api()
+    const email = freshEmail("new")
+    expect(await client.loginEmail(`  ${email.toUpperCase()} `)).toEqual({ status: 200, body: { action: "VERIFY_OTP" } })
+    const message = mail.info.messages(email)[0]
+    // The code is in the subject and the text; one code.
+    expect(new Set(message?.codes)).toEqual(new Set([message?.codes[0]]))
+    expect(message?.codes[0]).toMatch(/^\d{6}$/)
+    const reply = await client.loginOtp(email, message?.codes[0] ?? "")
+    expect(reply.status).toBe(200)
+    const user = await client.call("GET", "/api/user", undefined, { token: reply.body["token"] as string })
+    expect(user.status).toBe(200)
+    expect(user.body["email"]).toBe(email)
+    expect(user.body["evmAddress"]).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    expect(user.body["solanaAddress"]).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+  })
+
+  it("a wrong code answers invalid_code with the tries left; the 5th wrong one ends the code (too_many_attempts), even for the right code", async () => {
+    const client = api()
+    const email = freshEmail("wrong")
+    await client.loginEmail(email)
+    const code = newestCode(mail.info, email, 0)
+    const wrong = code === "000000" ? "111111" : "000000"
+    for (const left of [4, 3, 2, 1]) {
+      expect(await client.loginOtp(email, wrong)).toEqual({
+        status: 400,
+        body: { code: "invalid_code", attemptsLeft: left, error: expect.stringContaining(`${left}`) }
+      })
+    }
+    const fifth = await client.loginOtp(email, wrong)
+    expect(fifth.status).toBe(429)
+    expect(fifth.body).toMatchObject({ code: "too_many_attempts", attemptsLeft: 0 })
+    expect((await client.loginOtp(email, code)).body["code"]).toBe("too_many_attempts")
+    // A new code (after the cool-down) works again.
+    clock += 31_000
+    const before = mail.info.messages(email).length
+    await client.loginEmail(email)
+    expect((await client.loginOtp(email, newestCode(mail.info, email, before))).status).toBe(200)
+  })
+
+  it("a code expires 10 minutes after it was sent", async () => {
+    const client = api()
+    const email = freshEmail("expiry")
+    await client.loginEmail(email)
+    const code = newestCode(mail.info, email, 0)
+    clock += 10 * MINUTE
+    expect(await client.loginOtp(email, code)).toEqual({ status: 400, body: { code: "code_expired", error: expect.any(String) } })
+  })
+
+  it("a second code within 30 s is refused with 'Please try again after N seconds'; after 30 s it is sent", async () => {
+    const client = api()
+    const email = freshEmail("cooldown")
+    await client.loginEmail(email)
+    clock += 7_000
+    const again = await client.loginEmail(email)
+    expect(again).toEqual({
+      status: 429,
+      body: { code: "rate_limited", error: "Please try again after 23 seconds", retryAfterSeconds: 23 }
+    })
+    expect(mail.info.messages(email)).toHaveLength(1)
+    clock += 23_000
+    expect(await client.loginEmail(email)).toEqual({ status: 200, body: { action: "VERIFY_OTP" } })
+    expect(mail.info.messages(email)).toHaveLength(2)
+  })
+})
+
+describe("a known email on a new device", () => {
+  it("gets VERIFY_DEVICE and a link; the long-poll answers verified once the link is opened, then the code logs in", async () => {
+    const email = freshEmail("device")
+    const first = api()
+    await logIn(first, mail.info, email)
+    clock += 31_000
+    const second = api()
+    const before = mail.info.messages(email).length
+    expect(await second.loginEmail(email)).toEqual({ status: 200, body: { action: "VERIFY_DEVICE" } })
+    const linkMail = mail.info.messages(email)[0]
+    expect(mail.info.messages(email)).toHaveLength(before + 1)
+    const link = /http:\/\/\S+\/api\/device\/verify\?\S+/.exec(linkMail?.text ?? "")?.[0]
+    expect(link).toBeDefined()
+    // Before the link is opened: not verified at the bound, and a code is refused for this device.
+    expect(await second.loginDevice(email, 200)).toEqual({ status: 200, body: { verified: false } })
+    expect((await second.loginOtp(email, "123456")).body["code"]).toBe("device_not_verified")
+    const waiting = second.loginDevice(email, 20_000)
+    const page = await fetch(link ?? "")
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain("Device verified")
+    expect(await waiting).toEqual({ status: 200, body: { verified: true } })
+    const code = newestCode(mail.info, email, before + 1)
+    const session = await second.loginOtp(email, code)
+    expect(session.status).toBe(200)
+    // The link is single use.
+    expect((await fetch(link ?? "")).status).toBe(400)
+    // The device is remembered: next time it gets a code straight away.
+    clock += 31_000
+    expect(await second.loginEmail(email)).toEqual({ status: 200, body: { action: "VERIFY_OTP" } })
+  })
+})
+
+describe("sessions", () => {
+  it("logout ends the session: /api/user answers 401 afterwards; no token and an expired session are 401 too", async () => {
+    const client = api()
+    const email = freshEmail("logout")
+    const token = await logIn(client, mail.info, email)
+    expect((await client.call("GET", "/api/user", undefined, { token })).status).toBe(200)
+    expect(await client.call("POST", "/api/logout", {}, { token })).toEqual({ status: 200, body: { ok: true } })
+    expect(await client.call("GET", "/api/user", undefined, { token })).toEqual({
+      status: 401,
+      body: { code: "unauthorized", error: expect.any(String) }
+    })
+    expect((await client.call("GET", "/api/user")).body["code"]).toBe("unauthorized")
+    expect((await client.call("GET", "/api/user", undefined, { token: "not-a-token" })).status).toBe(401)
+
+    clock += 31_000
+    const later = await logIn(client, mail.info, email)
+    expect((await client.call("GET", "/api/user", undefined, { token: later })).status).toBe(200)
+    clock += 8 * 24 * 60 * MINUTE
+    expect((await client.call("GET", "/api/user", undefined, { token: later })).status).toBe(401)
+  })
+})
+
+describe("updating the email", () => {
+  it("takes a code to the current email, then one to the new; the new email logs in to the same wallet, the old one is a new user", async () => {
+    const client = api()
+    const oldEmail = freshEmail("old")
+    const newEmail = freshEmail("new-address")
+    const token = await logIn(client, mail.info, oldEmail)
+    const before = (await client.call("GET", "/api/user", undefined, { token })).body
+    clock += 31_000
+
+    const oldCount = mail.info.messages(oldEmail).length
+    expect(await client.call("POST", "/api/email/update", { newEmail }, { token })).toEqual({
+      status: 200,
+      body: { action: "VERIFY_PRIMARY_OTP" }
+    })
+    const primary = newestCode(mail.info, oldEmail, oldCount)
+    expect((await client.call("POST", "/api/email/update/secondary", { otp: primary }, { token })).body["code"]).toBe("bad_request")
+    expect(await client.call("POST", "/api/email/update/primary", { otp: primary }, { token })).toEqual({
+      status: 200,
+      body: { action: "VERIFY_SECONDARY_OTP" }
+    })
+    const secondary = newestCode(mail.info, newEmail, 0)
+    expect(await client.call("POST", "/api/email/update/secondary", { otp: secondary }, { token })).toEqual({
+      status: 200,
+      body: { email: newEmail }
+    })
+    expect((await client.call("GET", "/api/user", undefined, { token })).body).toEqual({ ...before, email: newEmail })
+
+    clock += 31_000
+    const again = await logIn(client, mail.info, newEmail)
+    expect((await client.call("GET", "/api/user", undefined, { token: again })).body).toEqual({ ...before, email: newEmail })
+    // The old email no longer finds the wallet: logging in with it makes another user.
+    const old = await logIn(api(), mail.info, oldEmail)
+    const other = (await client.call("GET", "/api/user", undefined, { token: old })).body
+    expect(other["evmAddress"]).not.toBe(before["evmAddress"])
+  })
+
+  it("an email of another wallet is refused: email_taken", async () => {
+    const client = api()
+    const taken = freshEmail("taken")
+    await logIn(api(), mail.info, taken)
+    const token = await logIn(client, mail.info, freshEmail("mine"))
+    expect(await client.call("POST", "/api/email/update", { newEmail: taken }, { token })).toEqual({
+      status: 409,
+      body: { code: "email_taken", error: expect.any(String) }
+    })
+  })
+})
+
+describe("keys at rest", () => {
+  it("the keys table holds ciphertext only: neither the private key's hex nor its bytes appear; opened, it gives the address", async () => {
+    const client = api()
+    const email = freshEmail("keys")
+    const token = await logIn(client, mail.info, email)
+    const user = (await client.call("GET", "/api/user", undefined, { token })).body
+    const rows = await db.info.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql<{
+          readonly user_id: string
+          readonly family: "eip155" | "solana"
+          readonly address: string
+          readonly ciphertext: Uint8Array
+          readonly iv: Uint8Array
+          readonly auth_tag: Uint8Array
+        }>`SELECT k.user_id, k.family, k.address, k.ciphertext, k.iv, k.auth_tag FROM wallet_keys k
+          JOIN wallet_users u ON u.id = k.user_id WHERE u.email = ${email} ORDER BY k.family`
+      })
+    )
+    expect(rows.map((r) => r.family)).toEqual(["eip155", "solana"])
+    const dump = await db.info.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const tables = ["wallet_users", "wallet_keys", "wallet_devices", "wallet_codes", "wallet_sessions"]
+        const all: Array<string> = []
+        for (const table of tables) all.push(JSON.stringify(yield* sql`SELECT * FROM ${sql(table)}`, (_, v: unknown) =>
+          v instanceof Uint8Array ? Buffer.from(v).toString("hex") : typeof v === "bigint" ? v.toString() : v))
+        return all.join("\n")
+      })
+    )
+    for (const row of rows) {
+      expect(row.iv).toHaveLength(12)
+      expect(row.auth_tag).toHaveLength(16)
+      const secret = openKey(masterKey, row.user_id, row.family, { ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag })
+      expect(secret).toHaveLength(32)
+      const hex = bytesToHex(secret).slice(2)
+      expect(Buffer.from(row.ciphertext).includes(Buffer.from(secret))).toBe(false)
+      expect(dump.toLowerCase()).not.toContain(hex)
+      expect(row.family === "eip155" ? evmAddressOf(secret) : solanaAddressOf(secret)).toBe(
+        row.family === "eip155" ? user["evmAddress"] : user["solanaAddress"]
+      )
+    }
+    // Nor is the token or a code kept in the clear.
+    expect(dump).not.toContain(token)
+    const code = mail.info.messages(email)[0]?.codes[0] ?? ""
+    expect(dump).not.toMatch(new RegExp(`"${code}"`))
+  })
+})
+
+describe("projects and methods", () => {
+  it("an unknown projectId is 401 'Unauthorized: invalid key'; another page's origin is 403; an unknown method is method_not_allowed", async () => {
+    const stranger = api({ projectId: "no-such-project" })
+    expect(await stranger.loginEmail(freshEmail("stranger"))).toEqual({
+      status: 401,
+      body: { code: "unknown_project", error: "Unauthorized: invalid key" }
+    })
+    expect((await stranger.call("GET", "/api/chains")).status).toBe(401)
+    const client = api()
+    const foreign = await client.call("POST", "/api/login/email", { projectId: client.projectId, deviceId: client.deviceId, email: freshEmail("x") }, {
+      headers: { origin: "https://evil.example" }
+    })
+    expect(foreign).toEqual({ status: 403, body: { code: "origin_not_allowed", error: "Unauthorized: origin not allowed" } })
+    const own = await client.call("GET", "/api/chains", undefined, { headers: { origin: server.info.url } })
+    expect(own).toEqual({ status: 200, body: { chains: [] } })
+    expect(await client.call("GET", "/api/project?projectId=devstack-origin-locked")).toEqual({
+      status: 200,
+      body: { projectId: "devstack-origin-locked", allowedOrigins: ["https://app.example"] }
+    })
+
+    const token = await logIn(client, mail.info, freshEmail("methods"))
+    expect(await client.call("POST", "/api/rpc", { chainId: "eip155:31337", method: "eth_accounts" }, { token })).toEqual({
+      status: 400,
+      body: { code: "bad_request", error: "The wallet server does not run the chain eip155:31337" }
+    })
+    expect((await client.call("POST", "/api/rpc", { chainId: "eip155:31337", method: "eth_accounts" })).status).toBe(401)
+    expect((await client.call("POST", "/api/login/email", { projectId: client.projectId, deviceId: "short", email: "a@b.c" })).body["code"]).toBe(
+      "bad_request"
+    )
+  })
+})
+
+describe("a restart on the same data directory", () => {
+  it("keeps the user and its addresses under the same master key; another master key refuses to start", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "wallet-server-"))
+    try {
+      const key = randomBytes(32)
+      const options = { masterKey: key, smtp: { port: mail.info.smtpPort }, database: { dataDir }, chains: { evm: [] } }
+      const email = freshEmail("restart")
+      const first = await startWalletServer(options)
+      const client = walletApi(first.info.url)
+      const token = await logIn(client, mail.info, email)
+      const before = await client.call("GET", "/api/user", undefined, { token })
+      await first.stop()
+
+      // Started past the 30 s cool-down, so the same email may ask for a new code at once.
+      const second = await startWalletServer({ ...options, now: () => Date.now() + 31_000 })
+      try {
+        const again = walletApi(second.info.url, { deviceId: client.deviceId })
+        expect(await again.call("GET", "/api/user", undefined, { token })).toEqual(before)
+        const newToken = await logIn(again, mail.info, email)
+        expect(await again.call("GET", "/api/user", undefined, { token: newToken })).toEqual(before)
+      } finally {
+        await second.stop()
+      }
+      await expect(startWalletServer({ ...options, masterKey: randomBytes(32) })).rejects.toThrow(
+        /cannot be decrypted: the wallet server's master key is not the one it was encrypted with/
+      )
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+})
