@@ -9,7 +9,7 @@ import * as HttpClient from "effect/http/HttpClient"
 import type { Alert } from "../domain/alerts"
 import type { ChainNamespace } from "../domain/Caip"
 import type { CaipNetwork } from "../domain/Network"
-import type { HostOptions, TokenOption } from "../domain/Options"
+import type { HostOptions } from "../domain/Options"
 import { type ChainAdapter, ChainAdapters, lazyAdapter, type ReadRpc } from "../services/ChainAdapter"
 import { Config, namespacesOf } from "../services/Config"
 import type { Connector } from "../services/connectors/Connector"
@@ -22,6 +22,7 @@ import { Storage } from "../services/Storage/Storage"
 import { WalletConnect } from "../services/walletconnect/WalletConnect"
 import { walletConnectAlertsLayer, walletConnectSignInLayer } from "../services/walletconnect/wiring"
 import { coreLayer, type WalletServices } from "./Core"
+import type { AdapterDeps, LazyFamily } from "./LiveFamilies"
 
 /** What a runtime can be given instead of the page's own: its connectors and adapters (a host's, or fakes). */
 export interface EnvironmentOverrides {
@@ -29,24 +30,12 @@ export interface EnvironmentOverrides {
   readonly adapters?: ReadonlyArray<ChainAdapter> | undefined
 }
 
-/** What a family's adapter is made with. */
-interface AdapterDeps {
-  readonly reads: ReadRpc
-  readonly tokenOf: (network: CaipNetwork) => TokenOption | undefined
-  /** HTTP, for families whose nodes are read over REST rather than JSON-RPC (bip122's Esplora-style APIs). */
-  readonly http: HttpClient.HttpClient
-  /** A network's own endpoints: the host's `customRpcUrls` for it first, then its RPC URLs. */
-  readonly rpcUrlsOf: (network: CaipNetwork) => ReadonlyArray<string>
-}
-
-// Each family's adapter module (and its chain library) is fetched the first time a wallet of that family is used.
-const ADAPTERS: Partial<Record<ChainNamespace, (deps: AdapterDeps) => Promise<ChainAdapter>>> = {
-  eip155: (deps) => import("../services/eip155/Eip155Adapter").then((m) => m.makeEip155Adapter(deps)),
-  solana: (deps) => import("../services/solana/SolanaAdapter").then((m) => m.makeSolanaAdapter(deps)),
-  polkadot: () => import("../services/polkadot/PolkadotAdapter").then((m) => m.makePolkadotAdapter()),
-  bip122: (deps) =>
-    import("../services/bip122/BitcoinAdapter").then((m) => m.makeBitcoinAdapter({ http: deps.http, apiUrlsOf: deps.rpcUrlsOf }))
-}
+// eip155's adapter module (and viem) is fetched the first time an EVM wallet is used; the other families' wiring, with
+// their modules, comes with LiveFamilies.ts, fetched only for hosts that configure one of them.
+const loadAdapter = (namespace: ChainNamespace, deps: AdapterDeps): Promise<ChainAdapter> =>
+  namespace === "eip155"
+    ? import("../services/eip155/Eip155Adapter").then((m) => m.makeEip155Adapter(deps))
+    : import("./LiveFamilies").then((m) => m.makeAdapter(namespace, deps))
 
 /** The adapters of the configured families, reading through the RPC transport. */
 const familyAdapters = Effect.gen(function* () {
@@ -57,56 +46,24 @@ const familyAdapters = Effect.gen(function* () {
   const rpcUrlsOf = (network: CaipNetwork) => [
     ...new Set([...(config.customRpcUrls?.[network.caipNetworkId] ?? []).map((entry) => entry.url), ...network.rpcUrls.default.http])
   ]
-  return namespacesOf(config).flatMap((namespace) => {
-    const load = ADAPTERS[namespace]
-    const tokenOf = (network: CaipNetwork) => config.tokens?.[network.caipNetworkId]
-    return load === undefined ? [] : [lazyAdapter(namespace, () => load({ reads, tokenOf, http, rpcUrlsOf }))]
-  })
+  const tokenOf = (network: CaipNetwork) => config.tokens?.[network.caipNetworkId]
+  return namespacesOf(config).map((namespace) => lazyAdapter(namespace, () => loadAdapter(namespace, { reads, tokenOf, http, rpcUrlsOf })))
 })
 
-/**
- * The page's Solana wallets: the Wallet Standard discovery is fetched only for hosts that configure Solana, beside
- * the start (the registry lists them as they arrive, as it lists wallets that register late).
- */
-const solanaSource: Effect.Effect<ConnectorSource, never, Scope.Scope> = Effect.gen(function* () {
-  const connectors = yield* SubscriptionRef.make<ReadonlyArray<Connector>>([])
-  yield* Effect.tryPromise(() => import("../services/connectors/walletStandard")).pipe(
-    Effect.flatMap((module) => module.browserSolanaSource),
-    Effect.flatMap((source) => SubscriptionRef.changes(source).pipe(Stream.runForEach((list) => SubscriptionRef.set(connectors, list)))),
-    Effect.catch((error) => Effect.logWarning(`Solana wallets cannot be listed: ${String(error)}`)),
-    Effect.forkScoped
-  )
-  return connectors
-})
+// The families whose discovery is fetched beside the start, in the order the registry merges their wallets.
+const LAZY_DISCOVERIES: ReadonlyArray<LazyFamily> = ["solana", "polkadot", "bip122"]
 
 /**
- * The page's Polkadot wallets: the `injectedWeb3` discovery is fetched only for hosts that configure Polkadot, beside
- * the start. Extensions show the host's name (or the page's host) when they ask the visitor to let the site in.
+ * A family's wallets, listed as its discovery module arrives (the registry lists them as it lists wallets that
+ * register late): the start does not wait for the fetch, and a fetch that fails lists none and says why in the log.
  */
-const polkadotSource = (options: HostOptions): Effect.Effect<ConnectorSource, never, Scope.Scope> =>
+const lazySource = (family: LazyFamily, options: HostOptions): Effect.Effect<ConnectorSource, never, Scope.Scope> =>
   Effect.gen(function* () {
     const connectors = yield* SubscriptionRef.make<ReadonlyArray<Connector>>([])
-    const appName = options.metadata?.name ?? (typeof location === "undefined" ? "Wallet Runtime" : location.host)
-    yield* Effect.tryPromise(() => import("../services/connectors/injectedWeb3")).pipe(
-      Effect.flatMap((module) => module.browserPolkadotSource({ appName })),
+    yield* Effect.tryPromise(() => import("./LiveFamilies").then((m) => m.discover(family, options))).pipe(
+      Effect.flatMap((source) => source),
       Effect.flatMap((source) => SubscriptionRef.changes(source).pipe(Stream.runForEach((list) => SubscriptionRef.set(connectors, list)))),
-      Effect.catch((error) => Effect.logWarning(`Polkadot wallets cannot be listed: ${String(error)}`)),
-      Effect.forkScoped
-    )
-    return connectors
-  })
-
-/**
- * The page's Bitcoin wallets (Wallet Standard `bitcoin:` features, sats-connect providers): their discovery is
- * fetched only for hosts that configure bip122, beside the start; the host's default account type goes first.
- */
-const bitcoinSource = (options: HostOptions): Effect.Effect<ConnectorSource, never, Scope.Scope> =>
-  Effect.gen(function* () {
-    const connectors = yield* SubscriptionRef.make<ReadonlyArray<Connector>>([])
-    yield* Effect.tryPromise(() => import("../services/connectors/bitcoin")).pipe(
-      Effect.flatMap((module) => module.browserBitcoinSource({ accountType: options.defaultAccountTypes.bip122 })),
-      Effect.flatMap((source) => SubscriptionRef.changes(source).pipe(Stream.runForEach((list) => SubscriptionRef.set(connectors, list)))),
-      Effect.catch((error) => Effect.logWarning(`Bitcoin wallets cannot be listed: ${String(error)}`)),
+      Effect.catch((error) => Effect.logWarning(`${family} wallets cannot be listed: ${String(error)}`)),
       Effect.forkScoped
     )
     return connectors
@@ -121,9 +78,7 @@ const connectorSources = (options: HostOptions) => {
   const sources: ReadonlyArray<Effect.Effect<ConnectorSource, never, Scope.Scope | WalletConnect>> = [
     walletConnect,
     ...(families.includes("eip155") ? [browserEip155Source({ enableEIP6963: options.enableEIP6963 })] : []),
-    ...(families.includes("solana") ? [solanaSource] : []),
-    ...(families.includes("polkadot") ? [polkadotSource(options)] : []),
-    ...(families.includes("bip122") ? [bitcoinSource(options)] : [])
+    ...LAZY_DISCOVERIES.filter((family) => families.includes(family)).map((family) => lazySource(family, options))
   ]
   return sources
 }

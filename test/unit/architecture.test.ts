@@ -128,7 +128,7 @@ describe("architecture", () => {
       /(?:^|\n)\s*import\s(?!type\s)[^"']*?from\s+["'][^"']*PolkadotAdapter["']/.test(readFileSync(join(SRC, edge.split(" → ")[0]!), "utf8"))
     )
     expect(staticImports).toEqual([])
-    expect(importsOf("layers/Live.ts")).toContain("services/polkadot/PolkadotAdapter.ts")
+    expect(importsOf("layers/LiveFamilies.ts")).toContain("services/polkadot/PolkadotAdapter.ts")
     // Listing Polkadot wallets needs no SS58 codec: it comes with the first connect.
     const discovery = readFileSync(join(SRC, "services/connectors/injectedWeb3.ts"), "utf8")
     expect(discovery).not.toMatch(/(?:^|\n)\s*import\s(?!type\s)[^"']*?from\s+["']\.\.\/polkadot\/(ss58|accounts)["']/)
