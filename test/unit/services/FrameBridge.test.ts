@@ -8,7 +8,7 @@ import { Effect, Exit, Fiber, Queue, References, Scope, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { LOGIN_STEP_TIMEOUT_MS } from "../../../src/domain/constants"
-import { FrameError, FrameLoadTimedOut, FrameStepTimedOut } from "../../../src/domain/errors"
+import { FrameError, FrameLoadTimedOut, FrameNotSet, FrameStepTimedOut } from "../../../src/domain/errors"
 import { FRAME_REQUEST_NAMES, type FrameRequestName } from "../../../src/domain/Frame"
 import {
   FRAME_LOAD_TIMEOUT_MS,
@@ -19,6 +19,7 @@ import {
   type FrameMessage,
   frameRequestTimeoutMs
 } from "../../../src/services/FrameBridge/FrameBridge"
+import { browserFramePort } from "../../../src/services/FrameBridge/browserPort"
 
 const FRAME = "https://frame.example"
 const frameWindow = { frame: true }
@@ -89,6 +90,16 @@ const readyWithChainIdRequest = Effect.gen(function* () {
 })
 
 describe("FrameBridge", () => {
+  it.effect("the browser port imports without a DOM and, on a server, is FrameNotSet instead of touching window", () =>
+    Effect.gen(function* () {
+      expect(typeof window).toBe("undefined")
+      const error = yield* Effect.flip(
+        browserFramePort({ frameUrl: FRAME, projectId: "p", chainId: 1, version: "1", enableLogger: false })
+      )
+      expect(error).toBeInstanceOf(FrameNotSet)
+    }).pipe(Effect.scoped)
+  )
+
   describe("READY gate", () => {
     it.effect("posts nothing before READY, then the waiting requests in the order they were made", () =>
       Effect.gen(function* () {
