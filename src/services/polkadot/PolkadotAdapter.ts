@@ -8,7 +8,7 @@
  */
 import { Effect, Schema } from "effect"
 import { FeatureUnavailable, SignMessageFailed, SomethingWentWrong } from "../../domain/errors"
-import { FAMILY_NAMES } from "../../domain/familyFeatures"
+import { FAMILY_NAMES } from "../../domain/familyFeaturesText"
 import {
   PolkadotSignerPayload,
   PolkadotSignMessageRequest,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { CHAIN_NAMESPACES } from "../../../src/domain/Caip"
-import { FAMILY_FEATURES, familySupports, unavailableFeaturesText } from "../../../src/domain/familyFeatures"
+import { FAMILY_FEATURES, familySupports } from "../../../src/domain/familyFeatures"
+import { unavailableFeaturesText } from "../../../src/domain/familyFeaturesText"
 import { supportsBalance, supportsNames } from "../../../src/domain/rules"
 
 describe("what each chain family offers", () => {
