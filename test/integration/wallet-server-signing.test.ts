@@ -95,25 +95,19 @@ describe("eip155", () => {
   })
 
   it("eth_signTypedData_v4 (a JSON string, as dapps send it) verifies with viem", async () => {
-    const typedData = {
+    const mailTypes = {
+      Person: [
+        { name: "name", type: "string" },
+        { name: "wallet", type: "address" }
+      ],
+      Mail: [
+        { name: "from", type: "Person" },
+        { name: "to", type: "Person" },
+        { name: "contents", type: "string" }
+      ]
+    } as const
+    const fields = {
       domain: { name: "Mail", version: "1", chainId: 31337, verifyingContract: "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC" },
-      types: {
-        EIP712Domain: [
-          { name: "name", type: "string" },
-          { name: "version", type: "string" },
-          { name: "chainId", type: "uint256" },
-          { name: "verifyingContract", type: "address" }
-        ],
-        Person: [
-          { name: "name", type: "string" },
-          { name: "wallet", type: "address" }
-        ],
-        Mail: [
-          { name: "from", type: "Person" },
-          { name: "to", type: "Person" },
-          { name: "contents", type: "string" }
-        ]
-      },
       primaryType: "Mail",
       message: {
         from: { name: "Cow", wallet: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826" },
@@ -121,9 +115,22 @@ describe("eip155", () => {
         contents: "Hello, Bob!"
       }
     } as const
+    // Dapps send the domain's type too, as eth_signTypedData_v4 defines it.
+    const typedData = {
+      ...fields,
+      types: {
+        EIP712Domain: [
+          { name: "name", type: "string" },
+          { name: "version", type: "string" },
+          { name: "chainId", type: "uint256" },
+          { name: "verifyingContract", type: "address" }
+        ],
+        ...mailTypes
+      }
+    }
     const signed = await rpc(chain().caipNetworkId, "eth_signTypedData_v4", [user.evmAddress, JSON.stringify(typedData)])
     expect(signed.status).toBe(200)
-    expect(await verifyTypedData({ address: user.evmAddress, ...typedData, signature: signed.body["result"] as Hex })).toBe(true)
+    expect(await verifyTypedData({ address: user.evmAddress, ...fields, types: mailTypes, signature: signed.body["result"] as Hex })).toBe(true)
   })
 
   it("eth_sendTransaction of 0.01 ETH to anvil account 1 fills nonce, gas and fees, and its receipt is a success", async () => {
