@@ -14,6 +14,8 @@ import { Config } from "../services/Config"
 import { ConnectFlow, type SignInStep } from "../services/ConnectFlow"
 import { Connection } from "../services/Connection"
 import { Connectors } from "../services/connectors/Connectors"
+import { embeddedWalletLayer } from "../services/Embedded/embeddedLayer"
+import { EmbeddedWallet } from "../services/Embedded/EmbeddedWallet"
 import { Modal } from "../services/Modal"
 import { Names } from "../services/Names"
 import { Networks } from "../services/Networks"
@@ -51,6 +53,7 @@ export type WalletServices =
   | WalletCatalog
   | Analytics
   | Theme
+  | EmbeddedWallet
 
 /** What an environment gives the core. */
 export type Environment = Storage | Config | Platform | Connectors | ChainAdapters | RpcTransport | HttpClient.HttpClient
@@ -73,7 +76,8 @@ const startUp = (alerts: ReadonlyArray<Alert>) =>
 /** The core services over an environment. */
 export const coreLayer = (environment: Layer.Layer<Environment>, alerts: ReadonlyArray<Alert> = []): Layer.Layer<WalletServices> =>
   startUp(alerts).pipe(
-    Layer.provideMerge(Layer.mergeAll(Send.layer, Names.layer)),
+    // The email wallet's flows connect through the connect flow and ask approvals of the modal.
+    Layer.provideMerge(Layer.mergeAll(Send.layer, Names.layer, embeddedWalletLayer)),
     Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletCatalog.layer, Theme.layer)),
     // Sign-in sits between: the connect flow waits on it, and it signs through the wallet actions.
     Layer.provideMerge(Siwx.layer),

@@ -15,6 +15,7 @@ import { Config, namespacesOf } from "../services/Config"
 import type { Connector } from "../services/connectors/Connector"
 import { type ConnectorSource, Connectors } from "../services/connectors/Connectors"
 import { browserEip155Source } from "../services/connectors/eip6963"
+import { EmbeddedAuth } from "../services/Embedded/EmbeddedAuth"
 import { Platform } from "../services/Platform"
 import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { hasStoredConnection } from "../services/Storage/paths"
@@ -77,6 +78,10 @@ const connectorSources = (options: HostOptions) => {
   )
   const sources: ReadonlyArray<Effect.Effect<ConnectorSource, never, Scope.Scope | WalletConnect>> = [
     walletConnect,
+    // The embedded wallet's AUTH connector, when the host offers email login (the Connect view's email field).
+    Effect.flatMap(Effect.serviceOption(EmbeddedAuth), (auth) =>
+      SubscriptionRef.make<ReadonlyArray<Connector>>(auth._tag === "Some" ? [auth.value.connector] : [])
+    ),
     ...(families.includes("eip155") ? [browserEip155Source({ enableEIP6963: options.enableEIP6963 })] : []),
     ...LAZY_DISCOVERIES.filter((family) => families.includes(family)).map((family) => lazySource(family, options))
   ]
@@ -132,9 +137,10 @@ export const liveLayer = (
   const config = Config.layer(options)
   const transport = RpcTransport.layer.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer))
   const walletConnect = WalletConnect.layer.pipe(Layer.provide(config))
+  const embeddedAuth = EmbeddedAuth.layer.pipe(Layer.provide(config), Layer.provide(Storage.layerBrowser))
   const connectors = (
     overrides.connectors !== undefined ? Connectors.layer(overrides.connectors) : Connectors.layerFrom(connectorSources(options))
-  ).pipe(Layer.provide(walletConnect), Layer.provide(config))
+  ).pipe(Layer.provide(walletConnect), Layer.provide(embeddedAuth), Layer.provide(config))
   const adapters = (
     overrides.adapters !== undefined ? ChainAdapters.layer(overrides.adapters) : ChainAdapters.layerFrom(familyAdapters)
   ).pipe(Layer.provide(transport), Layer.provide(config), Layer.provide(FetchHttpClient.layer))
@@ -142,7 +148,17 @@ export const liveLayer = (
     Layer.mergeAll(walletConnectAlertsLayer, walletConnectSignInLayer).pipe(
       Layer.provideMerge(
         coreLayer(
-          Layer.mergeAll(Storage.layerBrowser, Platform.layerBrowser, config, connectors, adapters, transport, FetchHttpClient.layer, walletConnect),
+          Layer.mergeAll(
+            Storage.layerBrowser,
+            Platform.layerBrowser,
+            config,
+            connectors,
+            adapters,
+            transport,
+            FetchHttpClient.layer,
+            walletConnect,
+            overrides.connectors !== undefined ? Layer.empty : embeddedAuth
+          ),
           alerts
         )
       )

@@ -1,0 +1,375 @@
+/**
+ * The embedded wallet's flows, fetched when the visitor chooses email (or an embedded session needs the modal): the
+ * email login (email → device verification when the device is new → one-time code → connect through the AUTH
+ * connector), the 30 s resend cooldown, the email change (a code to the current address, then one to the new), and
+ * the approval of unsafe requests in the ApproveTransaction view. Every step waits on the frame at most 30 s (the
+ * bridge's bound) and ends in words the visitor reads.
+ */
+import { Clock, Deferred, Effect, Exit, Fiber, Option, Result, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
+import { Alerts } from "../../domain/alerts"
+import { EMAIL_LOGIN_COOLDOWN_MS, RPC_ERROR_CODES } from "../../domain/constants"
+import { EmailRateLimited, UserRejected } from "../../domain/errors"
+import { validateEmail, validateOtp } from "../../domain/validation"
+import { ConnectFlow } from "../ConnectFlow"
+import { Connection } from "../Connection"
+import { currentRoute, Modal } from "../Modal"
+import { Networks } from "../Networks"
+import { Notifications } from "../Notifications"
+import { Portfolio } from "../Portfolio"
+import * as Keys from "../Storage/keys"
+import { Storage } from "../Storage/Storage"
+import type { ApprovalGate, ApprovalRequest, FrameBridgeService, FrameLoadFailure } from "./authState"
+import type { EmbeddedService, EmbeddedState } from "./embeddedState"
+import { noteCodeSent, rememberLogin } from "./loginCache"
+
+/** What the flows need of the AUTH connector. */
+export interface EmbeddedAuthHandle {
+  readonly connectorId: string
+  readonly frame: Effect.Effect<FrameBridgeService, FrameLoadFailure>
+}
+
+/** The service, and the gate the AUTH connector's providers wait on. */
+export interface EmbeddedLive extends EmbeddedService {
+  readonly gate: ApprovalGate
+}
+
+const LOGIN_VIEWS = ["EmailVerifyOtp", "EmailVerifyDevice"] as const
+const UPDATE_VIEWS = ["UpdateEmail", "UpdateEmailPrimaryOtp", "UpdateEmailSecondaryOtp"] as const
+const COOLDOWN_SECONDS = EMAIL_LOGIN_COOLDOWN_MS / 1_000
+
+// The wallet server words its cooldown as spec 8 does; the seconds in it restart the countdown here.
+const RATE_LIMITED = /try again after (\d+) seconds?/i
+
+/** The flows over the runtime's services and the AUTH connector. */
+export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<EmbeddedState>, auth: EmbeddedAuthHandle) =>
+  Effect.gen(function* () {
+    const modal = yield* Modal
+    const connectFlow = yield* ConnectFlow
+    const connection = yield* Connection
+    const networks = yield* Networks
+    const portfolio = yield* Portfolio
+    const storage = yield* Storage
+    const notifications = yield* Notifications
+    const scope: Scope.Scope = yield* Effect.scope
+    const update = (f: (s: EmbeddedState) => EmbeddedState) => SubscriptionRef.update(state, f)
+    const setError = (error: string | undefined) => update((s) => ({ ...s, error }))
+
+    // One countdown at a time, from the last code mailed; it ticks with the Clock, so tests drive it with TestClock.
+    let countdown: Fiber.Fiber<void> | undefined
+    const startCooldown = (seconds: number) =>
+      Effect.gen(function* () {
+        if (countdown !== undefined) yield* Fiber.interrupt(countdown)
+        yield* update((s) => ({ ...s, resendInSeconds: seconds }))
+        countdown = yield* Effect.forkIn(
+          Effect.gen(function* () {
+            for (let left = seconds - 1; left >= 0; left--) {
+              yield* Effect.sleep(1_000)
+              yield* update((s) => ({ ...s, resendInSeconds: left }))
+            }
+          }),
+          scope
+        )
+      })
+
+    // A code mailed in an earlier visit still holds the cooldown after a reload.
+    const cache = yield* storage.get(Keys.embeddedLogin)
+    if (cache.lastEmailLoginTime !== null) {
+      const left = Math.ceil((cache.lastEmailLoginTime + EMAIL_LOGIN_COOLDOWN_MS - (yield* Clock.currentTimeMillis)) / 1_000)
+      if (left > 0 && left <= COOLDOWN_SECONDS) yield* startCooldown(left)
+    }
+
+    /** The frame, or the visitor's words for why it cannot be used (and the host's alert). */
+    const frame = auth.frame.pipe(
+      Effect.tapError((error) =>
+        error._tag === "FrameLoadTimedOut" ? notifications.raiseAlert(Alerts.EMBEDDED_WALLET_LOAD_TIMEOUT) : Effect.void
+      )
+    )
+    type StepError = FrameLoadFailure | { readonly _tag: string; readonly message: string }
+    const words = (error: StepError) =>
+      Effect.gen(function* () {
+        if (error._tag === "FrameStepTimedOut") yield* notifications.raiseAlert(Alerts.AUTH_TIMEOUT)
+        const limited = RATE_LIMITED.exec(error.message)
+        if (limited !== null) yield* startCooldown(Number(limited[1]))
+        return error.message
+      })
+
+    const cooling = Effect.map(SubscriptionRef.get(state), (s) =>
+      s.resendInSeconds > 0 ? new EmailRateLimited({ seconds: s.resendInSeconds }).message : undefined
+    )
+
+    // ---- Login
+
+    let deviceWait: Fiber.Fiber<void> | undefined
+    const stopDeviceWait = Effect.suspend(() => {
+      const fiber = deviceWait
+      deviceWait = undefined
+      return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
+    })
+
+    const waitDevice = (email: string) =>
+      Effect.gen(function* () {
+        yield* update((s) => ({ ...s, login: { _tag: "VerifyDevice", email, waiting: true }, error: undefined }))
+        const exit = yield* Effect.exit(Effect.flatMap(frame, (bridge) => bridge.request("CONNECT_DEVICE")))
+        if (Exit.isSuccess(exit)) {
+          // The device is verified: the server mailed a code.
+          yield* startCooldown(COOLDOWN_SECONDS)
+          yield* update((s) => ({ ...s, login: { _tag: "VerifyOtp", email, submitting: false }, error: undefined }))
+          yield* modal.replace({ view: "EmailVerifyOtp" })
+          return
+        }
+        const error = Option.getOrUndefined(Exit.findErrorOption(exit))
+        const message =
+          error === undefined
+            ? undefined
+            : error._tag === "FrameStepTimedOut"
+              ? "We are still waiting for the link to be opened. Open it, then wait again."
+              : yield* words(error)
+        yield* update((s) => ({ ...s, login: { _tag: "VerifyDevice", email, waiting: false }, error: message }))
+      })
+
+    const startWaitingForDevice = (email: string) =>
+      Effect.gen(function* () {
+        yield* stopDeviceWait
+        deviceWait = yield* Effect.forkIn(waitDevice(email), scope)
+      })
+
+    /** Mails a code (or a device link) to `email`; `views`: push the next view (a first send) or replace it (resend). */
+    const sendEmail = (email: string, views: "push" | "replace") =>
+      Effect.gen(function* () {
+        const exit = yield* Effect.exit(Effect.flatMap(frame, (bridge) => bridge.request("CONNECT_EMAIL", { email })))
+        if (Exit.isFailure(exit)) {
+          const error = Option.getOrUndefined(Exit.findErrorOption(exit))
+          const message = error === undefined ? undefined : yield* words(error)
+          yield* update((s) => ({ ...s, login: s.login._tag === "SendingEmail" ? { _tag: "Idle" } : s.login, error: message }))
+          return
+        }
+        yield* noteCodeSent(storage, yield* Clock.currentTimeMillis)
+        yield* startCooldown(COOLDOWN_SECONDS)
+        const go = (route: { readonly view: "EmailVerifyOtp" | "EmailVerifyDevice" }) =>
+          views === "push" ? modal.push(route) : modal.replace(route)
+        if (exit.value.action === "VERIFY_DEVICE") {
+          yield* go({ view: "EmailVerifyDevice" })
+          yield* startWaitingForDevice(email)
+        } else {
+          yield* stopDeviceWait
+          yield* update((s) => ({ ...s, login: { _tag: "VerifyOtp", email, submitting: false }, error: undefined }))
+          yield* go({ view: "EmailVerifyOtp" })
+        }
+      })
+
+    const submitEmail = Effect.fn("EmbeddedWallet.submitEmail")(function* (input: string) {
+      const valid = validateEmail(input)
+      if (Result.isFailure(valid)) return yield* setError(valid.failure)
+      const current = yield* SubscriptionRef.get(state)
+      if (current.login._tag === "SendingEmail") return
+      const waiting = yield* cooling
+      if (waiting !== undefined) return yield* setError(waiting)
+      yield* update((s) => ({ ...s, login: { _tag: "SendingEmail", email: valid.success }, error: undefined }))
+      yield* sendEmail(valid.success, "push")
+    })
+
+    const resend = Effect.gen(function* () {
+      const current = yield* SubscriptionRef.get(state)
+      const login = current.login
+      if (login._tag !== "VerifyOtp" && login._tag !== "VerifyDevice") return
+      const waiting = yield* cooling
+      if (waiting !== undefined) return yield* setError(waiting)
+      yield* setError(undefined)
+      yield* sendEmail(login.email, "replace")
+    }).pipe(Effect.withSpan("EmbeddedWallet.resend"))
+
+    const waitForDevice = Effect.gen(function* () {
+      const login = (yield* SubscriptionRef.get(state)).login
+      if (login._tag === "VerifyDevice" && !login.waiting) yield* startWaitingForDevice(login.email)
+    }).pipe(Effect.withSpan("EmbeddedWallet.waitForDevice"))
+
+    const submitOtp = Effect.fn("EmbeddedWallet.submitOtp")(function* (input: string) {
+      const login = (yield* SubscriptionRef.get(state)).login
+      if (login._tag !== "VerifyOtp" || login.submitting) return
+      const valid = validateOtp(input)
+      if (Result.isFailure(valid)) return yield* setError(valid.failure)
+      const email = login.email
+      yield* update((s) => ({ ...s, login: { _tag: "VerifyOtp", email, submitting: true }, error: undefined }))
+      const checked = yield* Effect.exit(Effect.flatMap(frame, (bridge) => bridge.request("CONNECT_OTP", { otp: valid.success })))
+      if (Exit.isFailure(checked)) {
+        const error = Option.getOrUndefined(Exit.findErrorOption(checked))
+        const message = error === undefined ? undefined : yield* words(error)
+        yield* update((s) => ({ ...s, login: { _tag: "VerifyOtp", email, submitting: false }, error: message }))
+        yield* Effect.forkIn(modal.shake, scope)
+        return
+      }
+      yield* update((s) => ({ ...s, login: { _tag: "Connecting", email } }))
+      const active = yield* Effect.option(networks.activeNetwork("eip155"))
+      yield* rememberLogin(storage, email, Option.getOrUndefined(Option.map(active, (network) => network.caipNetworkId)))
+      const connected = yield* Effect.exit(connectFlow.connect(auth.connectorId))
+      if (Exit.isFailure(connected)) {
+        const error = Option.getOrUndefined(Exit.findErrorOption(connected))
+        yield* update((s) => ({ ...s, login: { _tag: "VerifyOtp", email, submitting: false }, error: error?.message }))
+        return
+      }
+      yield* update((s) => ({ ...s, login: { _tag: "Idle" }, email, error: undefined, resendInSeconds: 0 }))
+      if (countdown !== undefined) yield* Fiber.interrupt(countdown)
+      // Connected (and signed in, when the host asks for it): the modal closes as after any wallet.
+      const now = yield* SubscriptionRef.get(modal.state)
+      if (now.open && (LOGIN_VIEWS as ReadonlyArray<string>).includes(currentRoute(now).view)) yield* modal.close
+    })
+
+    const cancelLogin = Effect.gen(function* () {
+      yield* stopDeviceWait
+      yield* update((s) => ({ ...s, login: { _tag: "Idle" }, error: undefined }))
+    }).pipe(Effect.withSpan("EmbeddedWallet.cancelLogin"))
+
+    // ---- Email change
+
+    const startEmailUpdate = Effect.fn("EmbeddedWallet.startEmailUpdate")(function* (input: string) {
+      const valid = validateEmail(input)
+      if (Result.isFailure(valid)) return yield* setError(valid.failure)
+      const current = yield* SubscriptionRef.get(state)
+      if (current.update._tag !== "Idle") return
+      if (current.email !== undefined && current.email.toLowerCase() === valid.success.toLowerCase()) {
+        return yield* setError("That is already your email address.")
+      }
+      const newEmail = valid.success
+      yield* update((s) => ({ ...s, update: { _tag: "Sending", newEmail }, error: undefined }))
+      const exit = yield* Effect.exit(Effect.flatMap(frame, (bridge) => bridge.request("UPDATE_EMAIL", { email: newEmail })))
+      if (Exit.isFailure(exit)) {
+        const error = Option.getOrUndefined(Exit.findErrorOption(exit))
+        const message = error === undefined ? undefined : yield* words(error)
+        return yield* update((s) => ({ ...s, update: { _tag: "Idle" }, error: message }))
+      }
+      yield* update((s) => ({ ...s, update: { _tag: "PrimaryOtp", newEmail, submitting: false } }))
+      yield* modal.push({ view: "UpdateEmailPrimaryOtp" })
+    })
+
+    const submitEmailUpdateOtp = Effect.fn("EmbeddedWallet.submitEmailUpdateOtp")(function* (input: string) {
+      const step = (yield* SubscriptionRef.get(state)).update
+      if ((step._tag !== "PrimaryOtp" && step._tag !== "SecondaryOtp") || step.submitting) return
+      const valid = validateOtp(input)
+      if (Result.isFailure(valid)) return yield* setError(valid.failure)
+      const { newEmail } = step
+      yield* update((s) => ({ ...s, update: { ...step, submitting: true }, error: undefined }))
+      const failed = (exit: Exit.Exit<unknown, StepError>) =>
+        Effect.gen(function* () {
+          const error = Option.getOrUndefined(Exit.findErrorOption(exit))
+          const message = error === undefined ? undefined : yield* words(error)
+          yield* update((s) => ({ ...s, update: { ...step, submitting: false }, error: message }))
+          yield* Effect.forkIn(modal.shake, scope)
+        })
+      if (step._tag === "PrimaryOtp") {
+        const exit = yield* Effect.exit(Effect.flatMap(frame, (bridge) => bridge.request("UPDATE_EMAIL_PRIMARY_OTP", { otp: valid.success })))
+        if (Exit.isFailure(exit)) return yield* failed(exit)
+        yield* update((s) => ({ ...s, update: { _tag: "SecondaryOtp", newEmail, submitting: false } }))
+        return yield* modal.replace({ view: "UpdateEmailSecondaryOtp" })
+      }
+      const exit = yield* Effect.exit(
+        Effect.flatMap(frame, (bridge) =>
+          Effect.andThen(bridge.request("UPDATE_EMAIL_SECONDARY_OTP", { otp: valid.success }), bridge.request("AWAIT_UPDATE_EMAIL"))
+        )
+      )
+      if (Exit.isFailure(exit)) return yield* failed(exit)
+      const email = exit.value.email
+      yield* rememberLogin(storage, email)
+      yield* update((s) => ({ ...s, email, update: { _tag: "Idle" }, error: undefined }))
+      yield* modal.reset({ view: "Account" })
+      yield* notifications.showSnackbar("success", `Your email is now ${email}`)
+    })
+
+    const cancelEmailUpdate = update((s) => ({ ...s, update: { _tag: "Idle" }, error: undefined })).pipe(
+      Effect.withSpan("EmbeddedWallet.cancelEmailUpdate")
+    )
+
+    // Leaving the login's or the change's views (Back, Close, Escape) ends that step: nothing waits on a view gone.
+    yield* SubscriptionRef.changes(modal.state).pipe(
+      Stream.map((m) => (m.open ? currentRoute(m).view : undefined)),
+      Stream.changes,
+      Stream.runForEach((view) =>
+        Effect.gen(function* () {
+          const s = yield* SubscriptionRef.get(state)
+          const inLogin = view !== undefined && (LOGIN_VIEWS as ReadonlyArray<string>).includes(view)
+          const onConnect = view === "Connect"
+          if ((s.login._tag === "VerifyOtp" || s.login._tag === "VerifyDevice") && !inLogin) yield* cancelLogin
+          else if (s.login._tag === "Idle" && s.error !== undefined && !onConnect && !inLogin && s.update._tag === "Idle") yield* setError(undefined)
+          const inUpdate = view !== undefined && (UPDATE_VIEWS as ReadonlyArray<string>).includes(view)
+          if (s.update._tag !== "Idle" && s.update._tag !== "Sending" && !inUpdate) yield* cancelEmailUpdate
+        })
+      ),
+      Effect.forkIn(scope)
+    )
+
+    // ---- Approvals
+
+    const lock = yield* Semaphore.make(1)
+    let decision: Deferred.Deferred<boolean> | undefined
+    let nextApproval = 1
+
+    const leave = (openedHere: boolean) =>
+      Effect.gen(function* () {
+        yield* update((s) => ({ ...s, approval: undefined }))
+        const now = yield* SubscriptionRef.get(modal.state)
+        if (!now.open) return
+        if (openedHere) return yield* modal.close
+        yield* modal.popTransactionStep("success")
+        if (currentRoute(yield* SubscriptionRef.get(modal.state)).view === "ApproveTransaction") yield* modal.goBack
+      })
+
+    const refreshBalance = (request: ApprovalRequest) =>
+      Effect.gen(function* () {
+        const live = yield* connection.session(request.namespace)
+        if (Option.isNone(live)) return
+        const caip = `${request.chainId}:${live.value.address}`
+        yield* portfolio.refresh(caip as Parameters<typeof portfolio.refresh>[0])
+      })
+
+    const approved = <A, E>(request: ApprovalRequest, ask: Effect.Effect<A, E>) =>
+      lock.withPermits(1)(
+        Effect.gen(function* () {
+          const asked = yield* Deferred.make<boolean>()
+          decision = asked
+          const openedHere = !(yield* SubscriptionRef.get(modal.state)).open
+          const network = (yield* SubscriptionRef.get(networks.state)).requested.find((n) => n.caipNetworkId === request.chainId)
+          yield* update((s) => ({
+            ...s,
+            approval: {
+              id: nextApproval++,
+              method: request.method,
+              chainId: request.chainId,
+              networkName: network?.name ?? request.chainId,
+              summary: request.summary,
+              working: false
+            }
+          }))
+          if (openedHere) yield* modal.open({ view: "ApproveTransaction" })
+          else yield* modal.pushTransactionStep({ route: { view: "ApproveTransaction" } })
+          // Closing the modal rejects every open unsafe request (spec 4).
+          const yes = yield* modal.trackRequest(Deferred.await(asked)).pipe(Effect.orElseSucceed(() => false))
+          decision = undefined
+          if (!yes) {
+            yield* leave(openedHere)
+            return yield* new UserRejected({ code: RPC_ERROR_CODES.userRejected })
+          }
+          yield* update((s) => ({ ...s, approval: s.approval === undefined ? undefined : { ...s.approval, working: true } }))
+          const exit = yield* Effect.exit(ask)
+          yield* leave(openedHere)
+          if (Exit.isSuccess(exit)) yield* Effect.forkIn(refreshBalance(request), scope)
+          return yield* exit
+        })
+      )
+
+    const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))
+
+    const service: EmbeddedLive = {
+      state,
+      submitEmail,
+      resend,
+      waitForDevice,
+      submitOtp,
+      cancelLogin,
+      startEmailUpdate,
+      submitEmailUpdateOtp,
+      cancelEmailUpdate,
+      approve: answer(true).pipe(Effect.withSpan("EmbeddedWallet.approve")),
+      reject: answer(false).pipe(Effect.withSpan("EmbeddedWallet.reject")),
+      gate: { approved, disallowed: (method) => modal.rejectDisallowed(method) }
+    }
+    return service
+  })

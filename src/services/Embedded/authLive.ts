@@ -1,0 +1,249 @@
+/**
+ * The AUTH connector's implementation, fetched on first use: loads the frame (hidden, on the frame origin), and over
+ * its bridge connects each family (the frame's user on that family's network), restores ("is connected"), signs out,
+ * and hands each family a provider that sends safe methods to the frame at once, asks the visitor first for unsafe
+ * ones (ApproveTransaction, through the approval gate), and refuses any other method.
+ */
+import { Effect, Exit, Option, type Scope } from "effect"
+import type { Account } from "../../domain/Account"
+import type { ChainNamespace } from "../../domain/Caip"
+import { fromBase58, fromBase64, toBase58, toBase64 } from "../../domain/encoding"
+import { DisconnectFailed, type FrameError, type FrameStepTimedOut, type FrameLoadTimedOut, type FrameNotSet, SomethingWentWrong, UserRejected } from "../../domain/errors"
+import { classifyEmbeddedRpcMethod } from "../../domain/Frame"
+import type { CaipNetwork } from "../../domain/Network"
+import type { HostOptions } from "../../domain/Options"
+import { RPC_ERROR_CODES, SECURE_SDK_VERSION_DEFAULT } from "../../domain/constants"
+import { walletErrorOf, type WalletRequestError } from "../../domain/walletErrors"
+import type { ConnectError, FamilySession, WalletEvent } from "../connectors/Connector"
+import type { Eip1193Provider } from "../eip155/eip1193"
+import { parseChainId } from "../eip155/eip1193"
+import { browserFramePort } from "../FrameBridge/browserPort"
+import { FrameBridge, type FrameBridgeService } from "../FrameBridge/FrameBridge"
+import { type SolanaProvider, walletStandardChainOf } from "../solana/provider"
+import type { Storage } from "../Storage/Storage"
+import { eip155ApprovalSummary, printableText } from "./approvalSummary"
+import type { ApprovalGate, ApprovalRequest } from "./authState"
+import { forgetLogin } from "./loginCache"
+import { solanaApprovalSummary } from "./solanaSummary"
+
+/** What the connector hands its implementation. */
+export interface AuthLiveOptions {
+  readonly config: HostOptions
+  readonly storage: Storage["Service"]
+  readonly gate: () => ApprovalGate | undefined
+  readonly emit: (event: WalletEvent) => Effect.Effect<void>
+}
+
+/** The loaded AUTH connector. */
+export interface AuthLive {
+  readonly bridge: FrameBridgeService
+  readonly connect: (networks: ReadonlyArray<CaipNetwork>) => Effect.Effect<ReadonlyArray<FamilySession>, ConnectError>
+  readonly reconnect: (networks: ReadonlyArray<CaipNetwork>) => Effect.Effect<ReadonlyArray<FamilySession>, ConnectError>
+  readonly disconnect: Effect.Effect<void, DisconnectFailed>
+}
+
+type BridgeError = FrameError | FrameStepTimedOut | FrameLoadTimedOut
+
+/** An EIP-1193 error as dApps and our adapters read it: a message and a code. */
+const providerError = (code: number, message: string): Error => Object.assign(new Error(message), { code })
+
+/** What the bridge failed with, as a wallet error (the frame's own words; no code crosses the frame). */
+const asWalletError = (error: BridgeError): WalletRequestError => walletErrorOf(undefined, error.message)
+
+const thrown = (error: WalletRequestError | { readonly message: string; readonly code?: number }): Error =>
+  providerError("code" in error && typeof error.code === "number" ? error.code : RPC_ERROR_CODES.internalError, error.message)
+
+const toConnectError = (error: BridgeError): ConnectError => new SomethingWentWrong({ reason: error.message })
+
+/** The chain id the frame takes for a network: the number for eip155, the CAIP-2 id for the others. */
+const frameChainOf = (network: CaipNetwork): string | number =>
+  network.chainNamespace === "eip155" ? Number(network.id) : network.caipNetworkId
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null
+
+/** Loads the frame and waits for it to be ready; then the connector's operations over it. */
+export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, FrameLoadTimedOut | FrameNotSet, Scope.Scope> =>
+  Effect.gen(function* () {
+    const { config, storage, emit } = options
+    const firstEvm = config.networks.find((network) => network.chainNamespace === "eip155")
+    const port = yield* browserFramePort({
+      frameUrl: config.endpoints.frame,
+      projectId: config.projectId ?? "",
+      chainId: firstEvm === undefined ? (config.networks[0]?.caipNetworkId ?? "") : String(firstEvm.id),
+      version: String(SECURE_SDK_VERSION_DEFAULT),
+      enableLogger: config.debug
+    })
+    const bridge = yield* FrameBridge.make(port)
+    yield* bridge.ready
+    const services = yield* Effect.context<never>()
+    const run = <A>(effect: Effect.Effect<A, WalletRequestError | { readonly message: string; readonly code?: number }>) =>
+      Effect.runPromiseExit(Effect.provideContext(effect, services)).then((exit) => {
+        if (Exit.isSuccess(exit)) return exit.value
+        const error = Option.getOrUndefined(Exit.findErrorOption(exit))
+        throw error !== undefined ? thrown(error) : providerError(RPC_ERROR_CODES.internalError, "The request was stopped.")
+      })
+
+    // The network each family is on in the frame (the frame keeps one per family).
+    const current: Partial<Record<ChainNamespace, CaipNetwork>> = {}
+    const networkOf = (namespace: ChainNamespace, chainId: string | number) =>
+      config.networks.find((network) => network.chainNamespace === namespace && String(network.id) === String(chainId))
+
+    const switchFrame = (network: CaipNetwork) =>
+      Effect.gen(function* () {
+        if (current[network.chainNamespace]?.caipNetworkId === network.caipNetworkId) return
+        yield* bridge.request("SWITCH_NETWORK", { chainId: frameChainOf(network) })
+        current[network.chainNamespace] = network
+      })
+
+    /** Asks the visitor, then the frame (the gate closes the modal, or pops its step, once the frame answered). */
+    const approved = <A>(request: ApprovalRequest, ask: Effect.Effect<A, BridgeError>) => {
+      const gate = options.gate()
+      return gate === undefined
+        ? Effect.fail(new UserRejected({ code: RPC_ERROR_CODES.userRejected }))
+        : gate.approved(request, Effect.mapError(ask, asWalletError))
+    }
+
+    const rpc = (method: string, params: unknown) =>
+      Effect.map(bridge.request("RPC_REQUEST", params === undefined ? { method } : { method, params }), (payload) => payload)
+
+    const eip155Provider = (accounts: { address: string }): Eip1193Provider => ({
+      request: ({ method, params }) =>
+        run(
+          Effect.gen(function* () {
+            const network = current.eip155
+            if (network === undefined) return yield* Effect.fail({ code: RPC_ERROR_CODES.disconnected, message: "The embedded wallet is not connected." })
+            switch (method) {
+              case "eth_accounts":
+              case "eth_requestAccounts":
+                return [accounts.address]
+              case "eth_chainId":
+                return `0x${Number(network.id).toString(16)}`
+              case "wallet_switchEthereumChain":
+              case "wallet_addEthereumChain": {
+                const wanted = parseChainId(Array.isArray(params) && isRecord(params[0]) ? params[0]["chainId"] : undefined)
+                const target = wanted === undefined ? undefined : networkOf("eip155", wanted)
+                if (target === undefined) return yield* Effect.fail({ code: RPC_ERROR_CODES.unrecognizedChain, message: "Chain is not supported" })
+                if (method === "wallet_addEthereumChain") return null
+                // Spec point 4: an embedded-login chain reconnects on the new chain: the frame's user there.
+                yield* switchFrame(target).pipe(Effect.mapError(asWalletError))
+                const user = yield* bridge.request("GET_USER", { chainId: frameChainOf(target) }).pipe(Effect.mapError(asWalletError))
+                if (user.address !== accounts.address) {
+                  accounts.address = user.address
+                  yield* emit({ _tag: "AccountsChanged", namespace: "eip155", accounts: [{ address: user.address, type: "eoa" }] })
+                }
+                yield* emit({ _tag: "ChainChanged", namespace: "eip155", chainId: target.id })
+                return null
+              }
+            }
+            switch (classifyEmbeddedRpcMethod(method)) {
+              case "safe":
+                return yield* rpc(method, params).pipe(Effect.mapError(asWalletError))
+              case "unsafe": {
+                const summary = eip155ApprovalSummary(method, params, network.nativeCurrency)
+                return yield* approved({ namespace: "eip155", method, chainId: network.caipNetworkId, summary }, rpc(method, params))
+              }
+              case "rejected": {
+                const gate = options.gate()
+                if (gate === undefined) return yield* Effect.fail({ code: RPC_ERROR_CODES.unsupportedMethod, message: "Requested RPC call is not allowed" })
+                return yield* gate.disallowed(method).pipe(Effect.mapError((error) => ({ code: RPC_ERROR_CODES.unsupportedMethod, message: error.message })))
+              }
+            }
+          })
+        )
+    })
+
+    // The Solana network a Wallet Standard chain name stands for (the frame needs the network's CAIP-2 id).
+    const solanaNetworkOf = (chain: string) =>
+      config.networks.find((network) => network.chainNamespace === "solana" && walletStandardChainOf(network) === chain) ?? current.solana
+
+    const solanaRequest = <A>(chain: string, method: string, params: unknown, summary: () => ApprovalRequest["summary"], read: (payload: unknown) => A | undefined) =>
+      run(
+        Effect.gen(function* () {
+          const network = solanaNetworkOf(chain)
+          if (network === undefined) return yield* Effect.fail({ code: RPC_ERROR_CODES.disconnected, message: "The embedded wallet is not connected." })
+          yield* switchFrame(network).pipe(Effect.mapError(asWalletError))
+          const payload = yield* approved({ namespace: "solana", method, chainId: network.caipNetworkId, summary: summary() }, rpc(method, params))
+          const value = read(payload)
+          if (value === undefined) return yield* Effect.fail({ code: RPC_ERROR_CODES.internalError, message: "The embedded wallet answered something unexpected." })
+          return value
+        })
+      )
+
+    const bytesField = (field: string, decode: (text: string) => Uint8Array | undefined) => (payload: unknown) =>
+      isRecord(payload) && typeof payload[field] === "string" ? decode(payload[field]) : undefined
+
+    const solanaProvider: SolanaProvider = {
+      signMessage: (account, message) =>
+        solanaRequest(
+          walletStandardChainOf(current.solana ?? { id: "" }),
+          "solana_signMessage",
+          { message: toBase58(message), pubkey: account },
+          () => ({ _tag: "Message", text: printableText(message) ?? toBase58(message) }),
+          bytesField("signature", fromBase58)
+        ),
+      signTransaction: (_account, transaction, chain) =>
+        solanaRequest(chain, "solana_signTransaction", { transaction: toBase64(transaction) }, () => solanaApprovalSummary([transaction]), bytesField("transaction", fromBase64)),
+      signAndSendTransaction: (_account, transaction, chain, sendOptions) =>
+        solanaRequest(
+          chain,
+          "solana_signAndSendTransaction",
+          sendOptions === undefined ? { transaction: toBase64(transaction) } : { transaction: toBase64(transaction), options: sendOptions },
+          () => solanaApprovalSummary([transaction]),
+          bytesField("signature", fromBase58)
+        ),
+      signAllTransactions: (_account, transactions, chain) =>
+        solanaRequest(
+          chain,
+          "solana_signAllTransactions",
+          { transactions: transactions.map(toBase64) },
+          () => solanaApprovalSummary(transactions),
+          (payload) => {
+            const list = isRecord(payload) && Array.isArray(payload["transactions"]) ? payload["transactions"] : undefined
+            const decoded = list?.map((entry) => (typeof entry === "string" ? fromBase64(entry) : undefined))
+            return decoded !== undefined && decoded.every((entry) => entry !== undefined) ? (decoded as ReadonlyArray<Uint8Array>) : undefined
+          }
+        )
+    }
+
+    const sessionsFor = (networks: ReadonlyArray<CaipNetwork>) =>
+      Effect.forEach(
+        networks.filter((network) => network.chainNamespace === "eip155" || network.chainNamespace === "solana"),
+        (network) =>
+          Effect.gen(function* () {
+            yield* switchFrame(network)
+            const user = yield* bridge.request("GET_USER", { chainId: frameChainOf(network) })
+            const accounts: ReadonlyArray<Account> = [{ address: user.address, type: "eoa" }]
+            const session: FamilySession =
+              network.chainNamespace === "eip155"
+                ? { accounts, chainId: network.id, provider: { namespace: "eip155", provider: eip155Provider({ address: user.address }) } }
+                : { accounts, chainId: network.id, provider: { namespace: "solana", provider: solanaProvider } }
+            return session
+          })
+      )
+
+    const connect = (networks: ReadonlyArray<CaipNetwork>) =>
+      Effect.gen(function* () {
+        const { isConnected } = yield* bridge.request("IS_CONNECTED")
+        if (!isConnected) return yield* new SomethingWentWrong({ reason: "Log in with your email first." })
+        return yield* sessionsFor(networks)
+      }).pipe(Effect.mapError((error) => (error._tag === "SomethingWentWrong" ? error : toConnectError(error))))
+
+    // A failed connection check forgets the login (spec 4's login cache); a session the frame no longer has is none.
+    const reconnect = (networks: ReadonlyArray<CaipNetwork>) =>
+      Effect.gen(function* () {
+        const { isConnected } = yield* bridge.request("IS_CONNECTED")
+        if (!isConnected) {
+          yield* forgetLogin(storage)
+          return []
+        }
+        return yield* sessionsFor(networks)
+      }).pipe(Effect.tapError(() => forgetLogin(storage)), Effect.mapError(toConnectError))
+
+    const disconnect = Effect.gen(function* () {
+      yield* forgetLogin(storage)
+      for (const namespace of Object.keys(current) as Array<ChainNamespace>) delete current[namespace]
+      yield* bridge.request("SIGN_OUT").pipe(Effect.mapError((error) => new DisconnectFailed({ reason: error.message })))
+    })
+
+    return { bridge, connect, reconnect, disconnect }
+  })

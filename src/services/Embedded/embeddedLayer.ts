@@ -1,0 +1,93 @@
+/**
+ * The EmbeddedWallet service as the runtime builds it: without the AUTH connector (no email login offered) it holds
+ * a disabled state and does nothing; with it, it holds the state from the start (the Account view's email follows the
+ * connection) and fetches the flows (`./EmbeddedWalletLive`) the first time the visitor or an unsafe request needs them.
+ */
+import { Effect, Layer, Option, Scope, Stream, SubscriptionRef } from "effect"
+import { EmailLoginDependencyFailed } from "../../domain/errors"
+import type { ConnectFlow } from "../ConnectFlow"
+import { Connection } from "../Connection"
+import type { Modal } from "../Modal"
+import type { Networks } from "../Networks"
+import type { Notifications } from "../Notifications"
+import type { Portfolio } from "../Portfolio"
+import * as Keys from "../Storage/keys"
+import { Storage } from "../Storage/Storage"
+import { EmbeddedAuth } from "./EmbeddedAuth"
+import { EmbeddedWallet, initialEmbeddedState } from "./EmbeddedWallet"
+import type { EmbeddedService, EmbeddedState } from "./embeddedState"
+
+type Needs = Modal | ConnectFlow | Connection | Networks | Portfolio | Storage | Notifications
+
+const disabled = (state: EmbeddedService["state"]): EmbeddedService => ({
+  state,
+  submitEmail: () => Effect.void,
+  resend: Effect.void,
+  waitForDevice: Effect.void,
+  submitOtp: () => Effect.void,
+  cancelLogin: Effect.void,
+  startEmailUpdate: () => Effect.void,
+  submitEmailUpdateOtp: () => Effect.void,
+  cancelEmailUpdate: Effect.void,
+  approve: Effect.void,
+  reject: Effect.void
+})
+
+/** The embedded wallet over the runtime's services and, when the host offers email login, its AUTH connector. */
+export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = Layer.effect(EmbeddedWallet)(
+  Effect.gen(function* () {
+    const found = yield* Effect.serviceOption(EmbeddedAuth)
+    const state = yield* SubscriptionRef.make(initialEmbeddedState(Option.isSome(found)))
+    if (Option.isNone(found)) return disabled(state)
+    const auth = found.value
+    const services = yield* Effect.context<Needs>()
+    const scope = yield* Effect.scope
+    const connection = yield* Connection
+    const storage = yield* Storage
+    const live = yield* Effect.cached(
+      Effect.tryPromise({ try: () => import("./EmbeddedWalletLive"), catch: () => new EmailLoginDependencyFailed() }).pipe(
+        Effect.flatMap((module) => module.makeEmbeddedWallet(state, { connectorId: auth.connector.info.id, frame: auth.frame })),
+        Effect.provideContext(services),
+        Effect.provideService(Scope.Scope, scope)
+      )
+    )
+    // A flow that cannot load says so where the visitor looks (under the email field, on the view).
+    const via = <A>(use: (service: EmbeddedService) => Effect.Effect<A>) =>
+      Effect.flatMap(live, use).pipe(
+        Effect.catch((error) => SubscriptionRef.update(state, (s): EmbeddedState => ({ ...s, login: { _tag: "Idle" }, error: error.message })))
+      )
+    yield* auth.setGate({
+      approved: (request, ask) => Effect.flatMap(Effect.orDie(live), (service) => service.gate.approved(request, ask)),
+      disallowed: (method) => Effect.flatMap(Effect.orDie(live), (service) => service.gate.disallowed(method))
+    })
+    // The Account view shows the email of the embedded wallet while it is connected (restored ones too).
+    yield* SubscriptionRef.changes(connection.state).pipe(
+      Stream.map((current) =>
+        Object.values(current.namespaces).some(
+          (family) => family?.connector?.type === "AUTH" && family.account.status === "connected"
+        )
+      ),
+      Stream.changes,
+      Stream.runForEach((connected) =>
+        Effect.gen(function* () {
+          const email = connected ? ((yield* storage.get(Keys.embeddedLogin)).email ?? undefined) : undefined
+          yield* SubscriptionRef.update(state, (s) => ({ ...s, email }))
+        })
+      ),
+      Effect.forkIn(scope)
+    )
+    return {
+      state,
+      submitEmail: (email) => via((service) => service.submitEmail(email)),
+      resend: via((service) => service.resend),
+      waitForDevice: via((service) => service.waitForDevice),
+      submitOtp: (otp) => via((service) => service.submitOtp(otp)),
+      cancelLogin: via((service) => service.cancelLogin),
+      startEmailUpdate: (email) => via((service) => service.startEmailUpdate(email)),
+      submitEmailUpdateOtp: (otp) => via((service) => service.submitEmailUpdateOtp(otp)),
+      cancelEmailUpdate: via((service) => service.cancelEmailUpdate),
+      approve: via((service) => service.approve),
+      reject: via((service) => service.reject)
+    }
+  })
+)
