@@ -64,6 +64,9 @@ export const browserFramePort = (options: BrowserFramePortOptions): Effect.Effec
         element.title = "Embedded wallet"
         element.setAttribute("aria-hidden", "true")
         element.tabIndex = -1
+        // The frame answers only an allowed parent origin, which a browser without ancestorOrigins tells it through
+        // the referrer: send the origin (never the path), even when the page's own policy is no-referrer.
+        element.referrerPolicy = "origin"
         // Style properties, not a style attribute: a strict Content-Security-Policy (no 'unsafe-inline') allows them.
         const style = element.style
         style.setProperty("position", "fixed")

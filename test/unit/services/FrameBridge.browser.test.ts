@@ -72,6 +72,7 @@ describe("browserFramePort", () => {
       expect(iframe!.getAttribute("title")).toBe("Embedded wallet")
       expect(iframe!.getAttribute("aria-hidden")).toBe("true")
       expect(iframe!.tabIndex).toBe(-1)
+      expect(iframe!.getAttribute("referrerpolicy")).toBe("origin")
       expect(iframe!.hasAttribute("allow")).toBe(false)
       expect(iframe!.style.getPropertyValue("z-index")).toBe("999999")
       expect(iframe!.style.getPropertyValue("visibility")).toBe("hidden")
