@@ -193,6 +193,7 @@ const make = (port: FramePort): Effect.Effect<FrameBridgeService, never, Scope.S
 
     const requestAny = Effect.fn("FrameBridge.request")(function* (name: FrameRequestName, payload: ReadonlyArray<unknown>) {
       const id = randomId()
+      // The public `request` typed the payload by name; here the name is any name, so the builder is called untyped.
       const request = (makeFrameRequest as (name: FrameRequestName, id: string, ...payload: ReadonlyArray<unknown>) => FrameRequest)(
         name,
         id,
