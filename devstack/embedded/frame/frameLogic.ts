@@ -67,6 +67,19 @@ export interface FrameStorage {
   readonly removeItem: (key: string) => void
 }
 
+/**
+ * Storage that lasts as long as the frame: where the browser refuses the frame origin's localStorage (a cross-site
+ * frame with third-party storage blocked), the session then ends with the page instead of the frame failing.
+ */
+export const makeMemoryStorage = (): FrameStorage => {
+  const items = new Map<string, string>()
+  return {
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, value),
+    removeItem: (key) => void items.delete(key)
+  }
+}
+
 /** A message event as the frame sees it. */
 export interface FrameMessageEvent {
   readonly data: unknown

@@ -3,7 +3,7 @@
  * the wallet server on this origin, `window.parent` at the parent's exact origin, and the page's message events.
  */
 import { makeWalletApi } from "./apiClient"
-import { makeFrame, parseFrameQuery } from "./frameLogic"
+import { type FrameStorage, makeFrame, makeMemoryStorage, parseFrameQuery } from "./frameLogic"
 
 // Chromium tells the embedding page's origin in ancestorOrigins even when the referrer is stripped (no-referrer).
 const parentOrigin = (): string | undefined => {
@@ -24,9 +24,25 @@ const randomId = (): string => {
 }
 
 const query = parseFrameQuery(location.search)
+
+// Chromium denies localStorage to a cross-site frame when third-party storage is blocked (reading the property
+// throws): the frame then keeps its session in memory rather than not starting at all.
+const frameStorage = (): FrameStorage => {
+  try {
+    const storage = window.localStorage
+    storage.setItem("wr-frame/probe", "1")
+    storage.removeItem("wr-frame/probe")
+    return storage
+  } catch (error) {
+    if (query.enableLogger) {
+      console.info(`[wallet frame] localStorage is not available here (${error instanceof Error ? error.message : String(error)}); the session lasts as long as this page`)
+    }
+    return makeMemoryStorage()
+  }
+}
 const frame = makeFrame({
   api: makeWalletApi({ fetch: (input, init) => fetch(input, init), baseUrl: "", projectId: query.projectId }),
-  storage: window.localStorage,
+  storage: frameStorage(),
   post: (message, targetOrigin) => window.parent.postMessage(message, targetOrigin),
   parentOrigin: parentOrigin(),
   isParent: (source) => source === window.parent,

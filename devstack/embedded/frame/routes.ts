@@ -42,6 +42,8 @@ export const frameHeaders = (projects: ReadonlyArray<DevProject>, projectId: str
     "script-src 'self'",
     // The page talks only to the wallet server on its own origin.
     "connect-src 'self'",
+    // The page's empty favicon (data:,), so the browser asks the server for none.
+    "img-src data:",
     "base-uri 'none'",
     "form-action 'none'",
     `frame-ancestors ${frameAncestors(projects, projectId)}`
