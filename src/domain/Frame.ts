@@ -172,11 +172,14 @@ export type FrameSuccess = typeof FrameSuccess.Type
 /** Every error reply type: `@wr-frame/<NAME>_ERROR` for each request name. */
 export const FRAME_ERROR_TYPES = FRAME_REQUEST_NAMES.map((name) => `${FRAME_PREFIX}${name}_ERROR` as const)
 
-/** An error reply of the frame: the failed request's id and the frame's message. */
+/**
+ * An error reply of the frame: the failed request's id and the frame's message, when it gives one (without one the
+ * visitor reads 'An error occurred').
+ */
 export const FrameErrorReply = Schema.Struct({
   id: FrameMessageId,
   type: Schema.Literals(FRAME_ERROR_TYPES),
-  payload: Schema.Struct({ message: Schema.String })
+  payload: Schema.optionalKey(Schema.Struct({ message: Schema.optionalKey(Schema.String) }))
 })
 /** An error reply of the frame. */
 export type FrameErrorReply = typeof FrameErrorReply.Type

@@ -39,7 +39,12 @@ export const ModalView = Schema.Literals([
   "Send",
   "SendReview",
   "SendResult",
-  "Receive"
+  "Receive",
+  "EmailVerifyOtp",
+  "EmailVerifyDevice",
+  "UpdateEmail",
+  "UpdateEmailPrimaryOtp",
+  "UpdateEmailSecondaryOtp"
 ])
 /** A view of the modal. */
 export type ModalView = typeof ModalView.Type

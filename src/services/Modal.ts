@@ -47,6 +47,12 @@ export type Route =
   | { readonly view: "SendReview" }
   | { readonly view: "SendResult" }
   | { readonly view: "Receive" }
+  // The email login's and email change's data (the address, the step, the countdown) is the EmbeddedWallet's state.
+  | { readonly view: "EmailVerifyOtp" }
+  | { readonly view: "EmailVerifyDevice" }
+  | { readonly view: "UpdateEmail" }
+  | { readonly view: "UpdateEmailPrimaryOtp" }
+  | { readonly view: "UpdateEmailSecondaryOtp" }
 
 /** The route of one view. */
 export type RouteOf<V extends ModalView> = Extract<Route, { readonly view: V }>

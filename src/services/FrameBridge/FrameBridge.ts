@@ -106,6 +106,9 @@ const decodeReadyWithId = Schema.decodeUnknownResult(Schema.Struct({ ...FrameRea
 const randomId = (): string =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("")
 
+// An error reply may carry no message: FrameError then reads 'An error occurred'.
+const withReason = (reason: string | undefined): { readonly reason?: string } => (reason === undefined ? {} : { reason })
+
 const READY_TYPE = `${FRAME_PREFIX}READY` as const
 const SESSION_UPDATE_TYPE = `${FRAME_PREFIX}SESSION_UPDATE` as const
 
@@ -142,7 +145,7 @@ const make = (port: FramePort): Effect.Effect<FrameBridgeService, never, Scope.S
           case "error":
             pending.delete(response.id)
             // Only FrameErrorReply has an `_ERROR` type; an empty message reads 'An error occurred'.
-            return Deferred.fail(waiting.reply, new FrameError({ reason: (response as FrameErrorReply).payload.message }))
+            return Deferred.fail(waiting.reply, new FrameError(withReason((response as FrameErrorReply).payload?.message)))
           case "unrelated":
             return Effect.logDebug("FrameBridge: a reply of another type for a waiting id was dropped", response.type)
         }

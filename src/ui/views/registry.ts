@@ -60,6 +60,11 @@ const RegisterAccountName = lazyView(() => import("./RegisterAccountName/Registe
 const RegisterAccountNameSuccess = lazyView(() =>
   import("./RegisterAccountNameSuccess/RegisterAccountNameSuccess").then((m) => m.RegisterAccountNameSuccess)
 )
+const EmailVerifyOtp = lazyView(() => import("./EmailLogin/EmailVerifyOtp").then((m) => m.EmailVerifyOtp))
+const EmailVerifyDevice = lazyView(() => import("./EmailLogin/EmailVerifyDevice").then((m) => m.EmailVerifyDevice))
+const UpdateEmail = lazyView(() => import("./UpdateEmail/UpdateEmail").then((m) => m.UpdateEmail))
+const UpdateEmailPrimaryOtp = lazyView(() => import("./UpdateEmail/UpdateEmailOtp").then((m) => m.UpdateEmailPrimaryOtp))
+const UpdateEmailSecondaryOtp = lazyView(() => import("./UpdateEmail/UpdateEmailOtp").then((m) => m.UpdateEmailSecondaryOtp))
 /** Views of later issues: they say so instead of showing an empty or fake screen. */
 const notYet = <V extends ModalView>(title: string): ViewEntry<V> => ({
   title,
@@ -127,6 +132,27 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
     title: "Receive",
     description: "Your address as a QR code, to copy or scan, and the networks it receives on.",
     Component: Receive
+  },
+  EmailVerifyOtp: {
+    title: "Confirm your email",
+    description: "Enter the 6-digit code we emailed you.",
+    Component: EmailVerifyOtp
+  },
+  EmailVerifyDevice: {
+    title: "Verify this device",
+    description: "Open the link we emailed you to approve this browser.",
+    Component: EmailVerifyDevice
+  },
+  UpdateEmail: { title: "Update email", description: "Type the new email address of your wallet.", Component: UpdateEmail },
+  UpdateEmailPrimaryOtp: {
+    title: "Confirm your current email",
+    description: "Enter the 6-digit code we sent to your current email address.",
+    Component: UpdateEmailPrimaryOtp
+  },
+  UpdateEmailSecondaryOtp: {
+    title: "Confirm your new email",
+    description: "Enter the 6-digit code we sent to your new email address.",
+    Component: UpdateEmailSecondaryOtp
   }
 }
 
@@ -146,7 +172,9 @@ export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> 
   SendReview: ["SendResult"],
   RegisterAccountName: ["RegisterAccountNameSuccess"],
   Networks: ["UnsupportedChain"],
-  UnsupportedChain: ["Networks", "Connect"]
+  UnsupportedChain: ["Networks", "Connect"],
+  UpdateEmail: ["UpdateEmailPrimaryOtp"],
+  UpdateEmailPrimaryOtp: ["UpdateEmailSecondaryOtp"]
 }
 
 /**

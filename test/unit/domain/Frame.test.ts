@@ -159,11 +159,20 @@ describe("frame replies", () => {
     ["an email-update step it does not know", { type: "@wr-frame/UPDATE_EMAIL_SUCCESS", payload: { action: "VERIFY_OTP" } }],
     ["isConnected as text", { type: "@wr-frame/IS_CONNECTED_SUCCESS", payload: { isConnected: "true" } }],
     ["a user without address", { type: "@wr-frame/GET_USER_SUCCESS", payload: { chainId: 1, accounts: [] } }],
-    ["an error without message", { type: "@wr-frame/SIGN_OUT_ERROR", payload: {} }],
+    ["an error whose message is not text", { type: "@wr-frame/SIGN_OUT_ERROR", payload: { message: 7 } }],
     ["an error of an unknown request", { type: "@wr-frame/MINE_BITCOIN_ERROR", payload: { message: "x" } }],
     ["SESSION_UPDATE without token", { type: "@wr-frame/SESSION_UPDATE", payload: {} }]
   ])("refuse %s", (_label, input) => {
     expect(Result.isFailure(decodeFrameResponse({ id: "req-1", ...input }))).toBe(true)
+  })
+
+  it("accept an error reply without a message, or without a payload (the visitor then reads 'An error occurred')", () => {
+    expect(decodedResponse({ id: "req-1", type: "@wr-frame/SIGN_OUT_ERROR", payload: {} })).toEqual({
+      id: "req-1",
+      type: "@wr-frame/SIGN_OUT_ERROR",
+      payload: {}
+    })
+    expect(decodedResponse({ id: "req-1", type: "@wr-frame/SIGN_OUT_ERROR" })).toEqual({ id: "req-1", type: "@wr-frame/SIGN_OUT_ERROR" })
   })
 
   it("refuse a success reply without id", () => {

@@ -229,6 +229,14 @@ describe("FrameBridge", () => {
         const empty = yield* Effect.flip(Fiber.join(user))
         expect(empty).toBeInstanceOf(FrameError)
         expect(empty.message).toBe("An error occurred")
+
+        // Without any payload at all, the same words (spec 7.1: 'An error occurred' for an error without a message).
+        const chain = yield* Effect.forkChild(frame.bridge.request("GET_CHAIN_ID"))
+        const chainPost = yield* frame.nextPost
+        yield* frame.deliver({ id: chainPost.id, type: "@wr-frame/GET_CHAIN_ID_ERROR" })
+        const bare = yield* Effect.flip(Fiber.join(chain))
+        expect(bare).toBeInstanceOf(FrameError)
+        expect(bare.message).toBe("An error occurred")
       })
     )
 
@@ -433,7 +441,6 @@ describe("FrameBridge", () => {
           { ...success(id, "GET_CHAIN_ID", { chainId: 666 }), extra: 1 },
           JSON.parse(`{"id":"${id}","type":"@wr-frame/GET_CHAIN_ID_SUCCESS","payload":{"chainId":666},"__proto__":{"polluted":true}}`),
           JSON.parse(`{"id":"${id}","type":"@wr-frame/GET_CHAIN_ID_SUCCESS","payload":{"chainId":666,"__proto__":{"polluted":true}}}`),
-          { id, type: "@wr-frame/GET_CHAIN_ID_ERROR" },
           { id, type: "@wr-frame/GET_CHAIN_ID_ERROR", payload: { message: 7 } },
           { id: [id], type: "@wr-frame/GET_CHAIN_ID_SUCCESS", payload: { chainId: 666 } },
           { type: "@wr-frame/GET_CHAIN_ID_SUCCESS", payload: { chainId: 666 } },

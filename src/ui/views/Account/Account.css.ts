@@ -20,6 +20,9 @@ export const name = style({ margin: 0, fontSize: vars.fontSize.large, fontWeight
 /** The truncated address under a name. */
 export const address = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small })
 
+/** The email of an embedded wallet, under the address: in full, wrapping rather than widening the modal. */
+export const email = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small, overflowWrap: "anywhere" })
+
 /** "Choose a name", under the address of an EVM account without one: a quiet action in the accent colour. */
 export const chooseName = style({
   minHeight: "32px",

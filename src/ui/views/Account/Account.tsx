@@ -4,7 +4,8 @@
  * (3 decimals) from the blockchain service, the wallet features the host has on (in the spec's order: onramp, swaps,
  * receive, send — those that exist), the network (to switch), the Tokens/NFTs/Activity tabs (the Tokens tab heads its
  * list with the USD total), and disconnect. A family the product offers no balances or portfolio for (spec 9:
- * bip122, polkadot) shows a sentence saying what is not available instead of a balance and the tabs.
+ * bip122, polkadot) shows a sentence saying what is not available instead of a balance and the tabs. An embedded (email)
+ * wallet shows its email under the address, with "Update email".
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useEffect } from "react"
@@ -17,6 +18,7 @@ import { unavailableFeaturesText } from "../../../domain/familyFeaturesText"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
 import { activeAccountAtom, disconnectFn } from "../../atoms/connection"
+import { embeddedAtom } from "../../atoms/embedded"
 import { closeModalFn, pushRouteFn, resetRouteFn } from "../../atoms/modal"
 import { showSnackbarFn } from "../../atoms/notifications"
 import { activeNetworkAtom } from "../../atoms/networks"
@@ -68,6 +70,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const identityKnown = useAtomValue(accountIdentityAtom, AsyncResult.isSuccess)
   const openNames = useAtomSet(openNamesFn)
   const openSend = useAtomSet(openSendFn)
+  const email = useAtomValue(embeddedAtom, (state) => state?.email)
   const { options } = useWalletRuntime()
 
   const disconnected = disconnect.status._tag === "Done"
@@ -120,6 +123,17 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
           <IconButton icon="copy" label="Copy address" onClick={() => void copy()} />
         </div>
         {hasName && <p className={styles.address}>{truncateAddress(address)}</p>}
+        {email !== undefined && (
+          <>
+            <p className={styles.email}>
+              <span className={visuallyHidden}>Email: </span>
+              {email}
+            </p>
+            <button type="button" className={styles.chooseName} onClick={() => push({ view: "UpdateEmail" })}>
+              Update email
+            </button>
+          </>
+        )}
         {!hasName && identityKnown && account.namespace === "eip155" && (
           <button type="button" className={styles.chooseName} onClick={() => openNames(undefined)}>
             Choose a name

@@ -3,13 +3,17 @@
  * announced — a wallet reachable in several families is one row —, featured — the host's featured wallets among the
  * catalogue's 4 —, the host's custom wallets, external, recommended — the rest of the catalogue's 4), or in the
  * host's `features.connectorTypeOrder`; each wallet is listed once; installed wallets are marked; "All wallets" leads
- * to the full list. Choosing a row hands it to the connect flow.
+ * to the full list. Choosing a row hands it to the connect flow. When the host offers email login, "Continue with email"
+ * comes before or after the wallets by the connect-method order (wallet first for a visitor with an installed wallet,
+ * unless the host's `features.connectMethodsOrder` says otherwise); the embedded wallet takes a well-formed address
+ * from there.
  */
-import { type ReactNode, useContext } from "react"
-import { type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
-import { connectorGroupOrder, orderConnectors } from "../../../domain/rules"
+import { Fragment, type ReactNode, useContext } from "react"
+import { type ConnectMethod, type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
+import { connectorGroupOrder, orderConnectMethods, orderConnectors } from "../../../domain/rules"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
+import { embeddedAtom, submitEmailFn } from "../../atoms/embedded"
 import { pushRouteFn } from "../../atoms/modal"
 import { isMobileAtom } from "../../atoms/platform"
 import {
@@ -27,6 +31,8 @@ import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
 import { WalletIcon } from "../../components/WalletIcon/WalletIcon"
 import { useWalletRuntime } from "../../react/context"
+import { EmailForm } from "../EmailLogin/EmailForm"
+import * as emailStyles from "../EmailLogin/EmailLogin.css"
 import type { ViewProps } from "../types"
 import { choiceOf, connectorEntry, connectorsReported, installedConnectors, listingEntry, type WalletEntry, walletEntry } from "../walletEntries"
 import * as styles from "./Connect.css"
@@ -49,6 +55,8 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const isMobile = useAtomValue(isMobileAtom)
   const choose = useAtomSet(chooseWalletFn)
   const push = useAtomSet(pushRouteFn)
+  const embedded = useAtomValue(embeddedAtom)
+  const submitEmail = useAtomSet(submitEmailFn)
 
   const order = connectorGroupOrder(options.features.connectorTypeOrder)
   const showAllWallets =
@@ -65,7 +73,9 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
     injected: (showAllWallets ? installed.slice(0, INSTALLED_SHOWN) : installed).map(connectorEntry),
     featured: featured.filter(isHostFeatured).map((listing) => listingEntry(listing, connectors)),
     custom: custom.map((listing) => listingEntry(listing, connectors)),
-    external: connectors.filter((c) => c.type === "EXTERNAL" || c.type === "AUTH").map(connectorEntry),
+    // The embedded wallet's AUTH connector is reached through the email field, never as a row: a row would connect
+    // it without a login.
+    external: connectors.filter((c) => c.type === "EXTERNAL").map(connectorEntry),
     recommended: featured.filter((listing) => !isHostFeatured(listing)).map((listing) => listingEntry(listing, connectors))
   }
   const rows = orderConnectors(groups, (entry) => entry.key, order)
@@ -89,8 +99,27 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
   )
 
   if (!loaded) return <Spinner size={24} label="Looking for wallets" />
-  return (
-    <>
+  // Email, social and wallet in the host's order, else wallet first for a visitor who has one installed. Social
+  // login is not built yet: its place stays empty.
+  const methods = orderConnectMethods({
+    hasInjectedWallets: installed.length > 0,
+    email: embedded?.enabled === true,
+    socials: false,
+    hostOrder: options.features.connectMethodsOrder
+  })
+  const emailSection =
+    embedded === undefined ? null : (
+      <EmailForm
+        key="email"
+        label="Continue with email"
+        submitLabel="Continue"
+        busy={embedded.login._tag === "SendingEmail"}
+        error={embedded.error}
+        onSubmit={(email) => submitEmail(email)}
+      />
+    )
+  const walletSection = (
+    <Fragment key="wallet">
       {rows.length === 0 && !featuredPending && <Notice variant="info">No wallet was found in this browser.</Notice>}
       <div className={listStyles.list} role="list" aria-label="Wallets" aria-busy={featuredPending || undefined} onKeyDown={onListKeyDown}>
         {order.flatMap((group) => [
@@ -108,6 +137,21 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
           </div>
         )}
       </div>
+    </Fragment>
+  )
+  const sections: Record<ConnectMethod, ReactNode> = { email: emailSection, social: null, wallet: walletSection }
+  const shown = methods.filter((method) => sections[method] !== null)
+  return (
+    <>
+      {shown.flatMap((method, index) => [
+        // Between two ways to connect; decorative, the sections say what they are.
+        index > 0 && (
+          <div key={`or:${method}`} className={emailStyles.divider} aria-hidden="true">
+            or
+          </div>
+        ),
+        sections[method]
+      ])}
       <p className={styles.footnote}>
         New to wallets?{" "}
         <button type="button" className={styles.helpLink} onClick={() => push({ view: "WhatIsAWallet" })}>

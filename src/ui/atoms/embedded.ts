@@ -1,0 +1,52 @@
+/**
+ * Atoms of the embedded (email) wallet: its state (from the EmbeddedWallet service) and one action per service
+ * method — the email of the Connect view, the codes, the device link, the email change and the answers to an unsafe
+ * request. What happens next (which view, when to connect) is the service's decision.
+ */
+import { Effect } from "effect"
+import * as AsyncResult from "effect/reactivity/AsyncResult"
+import type * as Atom from "effect/reactivity/Atom"
+import { EmbeddedWallet } from "../../services/Embedded/EmbeddedWallet"
+import type { EmbeddedState } from "../../services/Embedded/embeddedState"
+import { mapAtom, stateAtom, walletRuntimeAtom } from "./runtime"
+
+const embeddedStateAtom = stateAtom(Effect.map(EmbeddedWallet, (embedded) => embedded.state))
+
+/** The embedded wallet's state, or `undefined` while the runtime starts. */
+export const embeddedAtom: Atom.Atom<EmbeddedState | undefined> = mapAtom(embeddedStateAtom, (result) =>
+  AsyncResult.getOrElse(result, () => undefined)
+)
+
+/** The Connect view's email (already validated by the view; the service checks it again). */
+export const submitEmailFn = walletRuntimeAtom.fn((email: string) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.submitEmail(email)))
+
+/** Mails another code or device link, once the cooldown is over. */
+export const resendEmailFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.resend))
+
+/** The EmailVerifyDevice view's "Wait again". */
+export const waitForDeviceFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.waitForDevice))
+
+/** The code of the EmailVerifyOtp view. */
+export const submitOtpFn = walletRuntimeAtom.fn((otp: string) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.submitOtp(otp)))
+
+/** Back to the email field. */
+export const cancelLoginFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.cancelLogin))
+
+/** The UpdateEmail form's new address. */
+export const startEmailUpdateFn = walletRuntimeAtom.fn((newEmail: string) =>
+  Effect.flatMap(EmbeddedWallet, (embedded) => embedded.startEmailUpdate(newEmail))
+)
+
+/** The code mailed to the current or the new address during an email change. */
+export const submitEmailUpdateOtpFn = walletRuntimeAtom.fn((otp: string) =>
+  Effect.flatMap(EmbeddedWallet, (embedded) => embedded.submitEmailUpdateOtp(otp))
+)
+
+/** Gives up an email change. */
+export const cancelEmailUpdateFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.cancelEmailUpdate))
+
+/** The ApproveTransaction view's Approve. */
+export const approveRequestFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.approve))
+
+/** The ApproveTransaction view's Reject. */
+export const rejectRequestFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.reject))
