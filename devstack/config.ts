@@ -143,6 +143,8 @@ export const RuntimeConfig = Schema.Struct({
       inboxUrl: Schema.String
     })
   ),
+  /** The embedded wallet: its frame origin (the runtime's `endpoints.frame`), where the wallet server also answers. */
+  embedded: Schema.optionalKey(Schema.NullOr(Schema.Struct({ frameUrl: Schema.String }))),
   demo: Schema.NullOr(
     Schema.Struct({
       url: Schema.String,

@@ -23,6 +23,8 @@ export interface DemoStackConfig {
   readonly servicesUrl: string
   readonly rpcProxyUrl: string
   readonly relayUrl: string | null
+  /** The embedded wallet's frame origin (`endpoints.frame`); null when the stack runs without it. */
+  readonly frameUrl: string | null
   readonly chains: ReadonlyArray<{ readonly chainId: number; readonly rpcUrl: string }>
   readonly devPrivateKeys: ReadonlyArray<string>
   /** Null when the stack runs without its Solana part. */
@@ -92,6 +94,7 @@ export const demoStackConfig = (config: RuntimeConfig): DemoStackConfig => {
     servicesUrl: config.services.url,
     rpcProxyUrl: config.services.rpcProxyUrl,
     relayUrl: config.relay?.url ?? null,
+    frameUrl: config.embedded?.frameUrl ?? null,
     chains: config.evm.chains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
     devPrivateKeys: config.evm.accounts.slice(0, 2).map((account) => account.privateKey),
     solana: demoSolana(config.solana),

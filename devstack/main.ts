@@ -18,7 +18,7 @@ import type { MailInfo } from "./mail/index"
 import { endpointRows } from "./status"
 
 /** The parts of the stack; `demo` serves the demo app (or the status page until it exists). */
-export const DEVSTACK_PARTS = ["evm", "solana", "bitcoin", "relay", "mail", "services", "demo"] as const
+export const DEVSTACK_PARTS = ["evm", "solana", "bitcoin", "relay", "mail", "services", "embedded", "demo"] as const
 /** One part of the stack. */
 export type DevstackPart = (typeof DEVSTACK_PARTS)[number]
 
@@ -39,6 +39,11 @@ export interface DevstackOptions {
    * memory, gone at stop. The CLI passes `DATABASE_URL` when set, else {@link devstackDataDir}.
    */
   readonly database?: DatabaseOptions
+  /**
+   * The embedded wallet server's master key (it seals the users' keys): the CLI keeps one beside its data directory
+   * ({@link devstackMasterKeyPath}); default a new random one, right for a database gone at stop.
+   */
+  readonly embeddedMasterKey?: Uint8Array
 }
 
 /**
@@ -47,6 +52,10 @@ export interface DevstackOptions {
  */
 export const devstackDataDir =
   process.env["DEVSTACK_DATA_DIR"] ?? fileURLToPath(new URL("../.devstack-data/pglite", import.meta.url))
+
+/** Where the CLI keeps the embedded wallet server's master key: beside the PGlite data directory, owner-only. */
+export const devstackMasterKeyPath =
+  process.env["DEVSTACK_MASTER_KEY_FILE"] ?? fileURLToPath(new URL("../.devstack-data/wallet-master-key", import.meta.url))
 
 /** A running stack: its runtime config, plus the live handles a config file cannot hold. */
 export interface DevstackInfo {
@@ -101,6 +110,32 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const bitcoin = valueOf(settled[5])
     // The Solana part names its network by its genesis hash, as CAIP-2 asks.
     const solanaCaip = solana === undefined ? undefined : Schema.decodeSync(CaipNetworkId)(solana.info.caipNetworkId)
+    // The embedded wallet (wallet server and frame site) needs the mail sink and the database; it signs on the chains.
+    const embeddedStarted =
+      parts.has("embedded") && mail !== undefined && database !== undefined
+        ? track(
+            import("./embedded/index").then((m) =>
+              m.startEmbedded({
+                database: database.info,
+                smtp: { host: mail.info.smtpHost, port: mail.info.smtpPort },
+                chains: {
+                  evm: (evm?.info.chains ?? []).map((chain) => ({ caipNetworkId: chain.caipNetworkId, rpcUrl: chain.rpcUrl })),
+                  ...(solana === undefined ? {} : { solana: { caipNetworkId: solana.info.caipNetworkId, rpcUrl: solana.info.rpcUrl } })
+                },
+                ...(opts.embeddedMasterKey === undefined ? {} : { masterKey: opts.embeddedMasterKey }),
+                ...(opts.buildTestWalletAtStart === undefined ? {} : { buildFrameAtStart: opts.buildTestWalletAtStart })
+              })
+            )
+          )
+        : undefined
+    if (parts.has("embedded") && embeddedStarted === undefined) {
+      throw new Error("the embedded part needs the mail and services parts (the SMTP sink and the database)")
+    }
+    // Settled before a failure of the services is handled, so the wallet server is not left running unseen.
+    const embeddedSettled = embeddedStarted?.then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error })
+    )
     const services = parts.has("services")
       ? await track(
           import("./services/index").then((m) =>
@@ -124,6 +159,10 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
           )
         )
       : undefined
+
+    const embeddedResult = await embeddedSettled
+    if (embeddedResult !== undefined && !embeddedResult.ok) throw embeddedResult.error
+    const embedded = embeddedResult?.value
 
     const configPath = opts.writeConfig === true ? runtimeConfigPath : opts.writeConfig || undefined
     let config: RuntimeConfig = {
@@ -181,6 +220,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
         mail === undefined
           ? null
           : { smtpHost: mail.info.smtpHost, smtpPort: mail.info.smtpPort, inboxUrl: mail.info.inboxUrl },
+      embedded: embedded === undefined ? null : { frameUrl: embedded.info.url },
       demo: null
     }
     const publish = () => {
@@ -255,7 +295,8 @@ const runCli = async (): Promise<void> => {
 
   const database = databaseFromEnv(devstackDataDir)
   try {
-    stack = await startDevstack({ parts, writeConfig: true, buildTestWalletAtStart: true, database })
+    const embeddedMasterKey = (await import("./embedded/index")).masterKeyFile(devstackMasterKeyPath)
+    stack = await startDevstack({ parts, writeConfig: true, buildTestWalletAtStart: true, database, embeddedMasterKey })
   } catch (error) {
     console.error("devstack: failed to start:", error instanceof Error ? error.message : error)
     process.exit(1)

@@ -35,6 +35,9 @@ export const endpointRows = (config: RuntimeConfig): ReadonlyArray<readonly [str
   }
   if (config.relay !== null) rows.push(["relay", config.relay.url])
   if (config.mail !== null) rows.push(["mail", `smtp ${config.mail.smtpHost}:${config.mail.smtpPort}  inbox ${config.mail.inboxUrl}`])
+  if (config.embedded !== undefined && config.embedded !== null) {
+    rows.push(["embedded wallet", `${config.embedded.frameUrl}  (the email wallet's frame site and wallet server; codes go to the mail inbox)`])
+  }
   if (services !== null) rows.push(["explorer", `${services.url}${EXPLORER_PATH}  (the local chains' transactions, addresses, NFTs)`])
   if (services !== null) rows.push(["test wallet", services.testWalletUrl])
   if (config.demo !== null) rows.push([config.demo.kind === "vite" ? "demo" : "status", config.demo.url])

@@ -77,11 +77,14 @@ export function App({ stack }: { readonly stack: DemoStack }) {
       ...(token !== undefined ? { tokens: { [localSolana.caipNetworkId]: { address: token.address, symbol: token.symbol } } } : {}),
       ...(stack.nameSuffix !== undefined ? { nameSuffix: stack.nameSuffix } : {}),
       ...(signInMode() !== "off" ? { siwx: servicesSiwx({ required: signInMode() === "required" }) } : {}),
+      // Email login needs the stack's embedded wallet (its frame site); without it, the demo offers wallets only.
+      ...(typeof stack.frameUrl === "string" ? {} : { features: { email: false } }),
       endpoints: {
         rpcProxy: stack.servicesUrl,
         blockchainApi: stack.servicesUrl,
         walletCatalog: stack.servicesUrl,
-        ...(stack.relayUrl !== null ? { relay: stack.relayUrl } : {})
+        ...(stack.relayUrl !== null ? { relay: stack.relayUrl } : {}),
+        ...(typeof stack.frameUrl === "string" ? { frame: stack.frameUrl } : {})
       }
     }
   }, [stack])

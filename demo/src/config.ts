@@ -7,6 +7,8 @@ export interface DemoStack {
   readonly servicesUrl: string
   readonly rpcProxyUrl: string
   readonly relayUrl: string | null
+  /** The embedded wallet's frame origin; null or absent when the stack runs without it (no email login then). */
+  readonly frameUrl?: string | null | undefined
   readonly chains: ReadonlyArray<{ readonly chainId: number; readonly rpcUrl: string }>
   /** anvil's first dev key, for the development test wallet (public knowledge: dev only). */
   readonly devPrivateKeys: ReadonlyArray<`0x${string}`>

@@ -1,0 +1,70 @@
+/**
+ * The embedded wallet's part of the local stack: the wallet server with the frame site mounted on it, so the frame's
+ * origin is the server's (`http://127.0.0.1:{port}`, its own port: another origin than the demo's). It shares the
+ * services' database, mails through the stack's SMTP sink, and signs on the stack's chains.
+ */
+import { randomBytes } from "node:crypto"
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { dirname } from "node:path"
+import type { Database } from "../db/index"
+import type { Started } from "../lib/Started"
+import { makeFramePageBuilder } from "./frame/build"
+import { frameSiteRoutes } from "./frame/routes"
+import { startWalletServer } from "./server/index"
+import type { WalletChains } from "./server/rpc"
+
+/** What the embedded part exposes. */
+export interface EmbeddedInfo {
+  /** The frame origin (the runtime's `endpoints.frame`); the frame page is `{url}/frame`. */
+  readonly url: string
+}
+
+/** What the embedded part needs of the rest of the stack. */
+export interface EmbeddedOptions {
+  readonly database: Database
+  readonly smtp: { readonly host: string; readonly port: number }
+  readonly chains: WalletChains
+  /** The master key sealing the users' keys; a new random one (fine for a database gone at stop) by default. */
+  readonly masterKey?: Uint8Array
+  /** Build the frame page at start (the CLI does); otherwise on its first visit. */
+  readonly buildFrameAtStart?: boolean
+}
+
+/**
+ * The master key kept in `path` (64 hex digits, readable by its owner only), made on first use: a PGlite data
+ * directory kept across restarts needs the same key at every start to open the keys it holds.
+ */
+export const masterKeyFile = (path: string): Uint8Array => {
+  if (existsSync(path)) {
+    const hex = readFileSync(path, "utf8").trim()
+    if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error(`${path} does not hold a master key (64 hex digits)`)
+    return Buffer.from(hex, "hex")
+  }
+  const key = randomBytes(32)
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, `${key.toString("hex")}\n`, { mode: 0o600 })
+  chmodSync(path, 0o600)
+  return key
+}
+
+/** Starts the wallet server with the frame site on 127.0.0.1. */
+export const startEmbedded = async (opts: EmbeddedOptions): Promise<Started<EmbeddedInfo>> => {
+  const builder = makeFramePageBuilder()
+  try {
+    if (opts.buildFrameAtStart === true) builder.latest()
+    const server = await startWalletServer({
+      masterKey: opts.masterKey ?? randomBytes(32),
+      smtp: opts.smtp,
+      chains: opts.chains,
+      database: opts.database,
+      extraRoutes: frameSiteRoutes({ builder })
+    })
+    return {
+      info: { url: server.info.url },
+      stop: () => Promise.all([server.stop(), builder.stop()]).then(() => undefined)
+    }
+  } catch (error) {
+    await builder.stop()
+    throw error
+  }
+}
