@@ -65,6 +65,7 @@ const EmailVerifyDevice = lazyView(() => import("./EmailLogin/EmailVerifyDevice"
 const UpdateEmail = lazyView(() => import("./UpdateEmail/UpdateEmail").then((m) => m.UpdateEmail))
 const UpdateEmailPrimaryOtp = lazyView(() => import("./UpdateEmail/UpdateEmailOtp").then((m) => m.UpdateEmailPrimaryOtp))
 const UpdateEmailSecondaryOtp = lazyView(() => import("./UpdateEmail/UpdateEmailOtp").then((m) => m.UpdateEmailSecondaryOtp))
+const ApproveTransaction = lazyView(() => import("./ApproveTransaction/ApproveTransaction").then((m) => m.ApproveTransaction))
 /** Views of later issues: they say so instead of showing an empty or fake screen. */
 const notYet = <V extends ModalView>(title: string): ViewEntry<V> => ({
   title,
@@ -110,7 +111,11 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
     description: "Sign a free message to prove the account is yours.",
     Component: SIWXSignMessage
   },
-  ApproveTransaction: notYet("Approve transaction"),
+  ApproveTransaction: {
+    title: "Approve request",
+    description: "Check what this site asks your wallet to sign or send, then approve or reject it.",
+    Component: ApproveTransaction
+  },
   RegisterAccountName: {
     title: "Choose a name",
     description: "Type a name for your account, then register it with your wallet.",
