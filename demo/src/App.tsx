@@ -22,6 +22,7 @@ import {
   useSession,
   useSignMessage,
   useTheme,
+  useWalletRequest,
   WalletModal,
   WalletRuntimeProvider
 } from "wallet-runtime/react"
@@ -104,6 +105,7 @@ export function App({ stack }: { readonly stack: DemoStack }) {
           <SignIn />
           <Balances />
           <SignMessage />
+          <WalletRequest />
           <SendTransaction stack={stack} />
         </main>
       </div>
@@ -277,6 +279,44 @@ function SignMessage() {
       {isConnected && <p style={css.hint}>Signed by the {FAMILY[namespace ?? ""] ?? namespace} account in front.</p>}
       <output data-testid="signature" aria-live="polite" style={css.output}>
         {sign.status === "success" ? sign.data : sign.status === "error" ? `Error: ${sign.error.message}` : ""}
+      </output>
+    </section>
+  )
+}
+
+/** Any request a dapp may send the wallet in front: a method and its params as JSON. */
+function WalletRequest() {
+  const { isConnected } = useAccount()
+  const call = useWalletRequest()
+  const [method, setMethod] = useState("eth_blockNumber")
+  const [params, setParams] = useState("[]")
+  let parsed: { readonly ok: true; readonly value: unknown } | { readonly ok: false } = { ok: true, value: undefined }
+  if (params.trim() !== "") {
+    try {
+      parsed = { ok: true, value: JSON.parse(params) as unknown }
+    } catch {
+      parsed = { ok: false }
+    }
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (parsed.ok) void call.request(method.trim(), parsed.value).catch(() => undefined)
+  }
+  return (
+    <section style={css.card} aria-labelledby="request-title">
+      <h2 id="request-title" style={css.cardTitle}>Send a wallet request</h2>
+      <form onSubmit={submit} style={css.form}>
+        <label htmlFor="request-method">Method</label>
+        <input id="request-method" value={method} onChange={(e) => setMethod(e.target.value)} style={css.input} spellCheck={false} />
+        <label htmlFor="request-params">Params (JSON)</label>
+        <textarea id="request-params" value={params} onChange={(e) => setParams(e.target.value)} rows={2} style={css.input} spellCheck={false} />
+        <button type="submit" disabled={!isConnected || !parsed.ok || method.trim() === "" || call.status === "pending"} style={css.button}>
+          {call.status === "pending" ? "Waiting for the wallet…" : "Send request"}
+        </button>
+      </form>
+      {!parsed.ok && <p style={css.hint}>The params are not valid JSON.</p>}
+      <output data-testid="request" aria-live="polite" style={css.output}>
+        {call.status === "success" ? JSON.stringify(call.data) : call.status === "error" ? `Error: ${call.error.message}` : ""}
       </output>
     </section>
   )
