@@ -184,8 +184,8 @@ export const walletServerRoutes = (deps: WalletServerDeps): ReadonlyArray<AnyRou
       }
     })
 
-  const cooldown = async (email: string) => {
-    const last = await run(store.lastLoginMailAt(email))
+  const cooldown = async (email: string, purpose: store.CodePurpose = "login") => {
+    const last = await run(store.lastLoginMailAt(email, purpose))
     if (last === undefined) return
     const wait = last.getTime() + MAIL_COOLDOWN_MS - deps.now()
     if (wait > 0) {
@@ -409,7 +409,7 @@ export const walletServerRoutes = (deps: WalletServerDeps): ReadonlyArray<AnyRou
         if ((await run(store.findUserByEmail(newEmail))) !== undefined) {
           throw new ApiError(409, "email_taken", "This email is used by another wallet")
         }
-        await cooldown(user.email)
+        await cooldown(user.email, "update-primary")
         await run(store.startEmailUpdate(user.id, newEmail, at()))
         await mailCode(user.email, "update-primary")
         return { action: "VERIFY_PRIMARY_OTP" as const }

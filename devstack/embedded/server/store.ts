@@ -114,12 +114,17 @@ export const latestCode = Effect.fn("walletStore.latestCode")(function* (email: 
 })
 
 /** When the last mail of the login (a code or a device link) went to `email`, or `undefined`. */
-export const lastLoginMailAt = Effect.fn("walletStore.lastLoginMailAt")(function* (email: string) {
+export const lastLoginMailAt = Effect.fn("walletStore.lastLoginMailAt")(function* (email: string, purpose: CodePurpose = "login") {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ readonly at: Date | null }>`SELECT GREATEST(
-      (SELECT max(sent_at) FROM wallet_codes WHERE email = ${email}),
-      (SELECT max(d.link_sent_at) FROM wallet_devices d JOIN wallet_users u ON u.id = d.user_id WHERE u.email = ${email})
-    ) AS at`
+  // Each flow has its own 30 s: a code for an email change right after the login's code is not held up by it. The
+  // login's also counts the device links it mailed.
+  const rows =
+    purpose === "login"
+      ? yield* sql<{ readonly at: Date | null }>`SELECT GREATEST(
+          (SELECT max(sent_at) FROM wallet_codes WHERE email = ${email} AND purpose = ${purpose}),
+          (SELECT max(d.link_sent_at) FROM wallet_devices d JOIN wallet_users u ON u.id = d.user_id WHERE u.email = ${email})
+        ) AS at`
+      : yield* sql<{ readonly at: Date | null }>`SELECT max(sent_at) AS at FROM wallet_codes WHERE email = ${email} AND purpose = ${purpose}`
   return rows[0]?.at ?? undefined
 })
 
