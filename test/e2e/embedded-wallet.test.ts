@@ -1,0 +1,223 @@
+/**
+ * The embedded (email) wallet in the demo, on the local stack: the frame site and wallet server on their own origin,
+ * codes read from the SMTP sink, keys held by the server. A visitor without any wallet logs in by email and a code,
+ * signs (verified with viem) after approving, refuses, sends on anvil and on Solana after approving, meets a method
+ * nobody may call, keeps the wallet across a reload, changes the email in two codes, and signs out. No key and no
+ * session token ever reaches the host page: not its storage, not any message it receives.
+ */
+import { createSolanaRpc, address as solanaAddress, lamports } from "@solana/kit"
+import type { Page } from "playwright-core"
+import { createWalletClient, http, parseEther, verifyMessage } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
+import { foundry } from "viem/chains"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { FRAME_STORAGE_KEYS } from "../../devstack/embedded/frame/frameLogic"
+import { truncateAddress } from "../../src/domain/format"
+import { type OpenDemo, openDemo } from "./support/demo"
+
+let session: OpenDemo
+let page: Page
+const EMAIL = "ada@example.com"
+const NEW_EMAIL = "ada.lovelace@example.com"
+let evmAddress = ""
+
+const dialog = () => page.getByRole("dialog")
+const networkButton = () => page.getByRole("button", { name: /^Network: / })
+
+/** The newest code mailed to `to` after `after` (epoch ms). */
+const codeFor = async (to: string, after: number): Promise<string> => {
+  const mail = session.stack.mail
+  if (mail === undefined) throw new Error("the stack has no mail part")
+  await expect.poll(() => mail.messages(to).filter((m) => m.receivedAt >= after && m.codes.length > 0).length, { timeout: 15_000 }).toBeGreaterThan(0)
+  const message = mail.messages(to).find((m) => m.receivedAt >= after && m.codes.length > 0)
+  return message!.codes[0]!
+}
+
+const typeCode = async (code: string) => {
+  await dialog().getByRole("textbox", { name: /code/i }).fill(code)
+}
+
+/** Everything the host page can see: its own storage and every message posted to it. */
+const hostView = async (): Promise<string> =>
+  page.evaluate(() => {
+    const stored = Object.keys(localStorage).map((key) => `${key}=${localStorage.getItem(key)}`)
+    const session = Object.keys(sessionStorage).map((key) => `${key}=${sessionStorage.getItem(key)}`)
+    const received = (window as unknown as { __received?: Array<unknown> }).__received ?? []
+    return JSON.stringify({ stored, session, received })
+  })
+
+/** The frame's session token, read in the frame's own context. */
+const frameToken = async (): Promise<string | null> => {
+  const frameUrl = session.stack.config.embedded?.frameUrl ?? ""
+  const frame = page.frames().find((f) => f.url().startsWith(frameUrl))
+  if (frame === undefined) return null
+  return frame.evaluate((key) => {
+    try {
+      return localStorage.getItem(key)
+    } catch {
+      return null
+    }
+  }, FRAME_STORAGE_KEYS.token)
+}
+
+beforeAll(async () => {
+  session = await openDemo({ name: "embedded", parts: ["evm", "solana", "mail", "services", "embedded"] })
+  page = session.browser.page
+  // Every message the host page receives, as it received it, for the "no secrets" check.
+  await session.browser.context.addInitScript(() => {
+    const received: Array<unknown> = []
+    ;(window as unknown as { __received: Array<unknown> }).__received = received
+    window.addEventListener("message", (event) => received.push({ origin: event.origin, data: event.data }))
+  })
+}, 180_000)
+
+afterAll(() => session?.stop())
+
+describe("the embedded wallet in the demo", () => {
+  it("refuses a malformed email before asking anything, then logs in by email and the mailed code", async () => {
+    await page.goto(session.url)
+    await page.getByRole("button", { name: "Connect wallet" }).click()
+    const email = dialog().getByRole("textbox", { name: "Continue with email" })
+    await email.fill("user@example..com")
+    await email.press("Enter")
+    await dialog().getByText("Enter a valid email address").waitFor()
+    expect(page.frames().some((f) => f.url().includes("/frame"))).toBe(false)
+
+    const sent = Date.now()
+    await email.fill(EMAIL)
+    await email.press("Enter")
+    await dialog().getByText(/Enter the 6-digit code we sent to/).waitFor()
+    await typeCode(await codeFor(EMAIL, sent))
+    await dialog().waitFor({ state: "hidden", timeout: 20_000 })
+    const hint = page.getByText(/^From 0x[0-9a-fA-F]{40} on /)
+    await hint.waitFor()
+    evmAddress = /0x[0-9a-fA-F]{40}/.exec((await hint.textContent()) ?? "")?.[0] ?? ""
+    expect(evmAddress).toMatch(/^0x[0-9a-fA-F]{40}$/)
+  })
+
+  it("signs a message only after the visitor approves what it says; the signature is the account's", async () => {
+    const message = "Hello from the embedded wallet"
+    await page.getByRole("textbox", { name: "Message" }).fill(message)
+    await page.getByRole("button", { name: "Sign message" }).click()
+    await dialog().getByRole("heading", { name: "Sign this message" }).waitFor()
+    await dialog().getByText(message).waitFor()
+    await dialog().getByRole("button", { name: "Approve" }).click()
+    await expect.poll(() => page.getByTestId("signature").textContent(), { timeout: 20_000 }).toMatch(/^0x[0-9a-f]+$/)
+    const signature = (await page.getByTestId("signature").textContent()) as `0x${string}`
+    expect(await verifyMessage({ address: evmAddress as `0x${string}`, message, signature })).toBe(true)
+    await dialog().waitFor({ state: "hidden" })
+  })
+
+  it("a refusal reaches the dapp as the visitor's refusal, and nothing is signed", async () => {
+    await page.getByRole("button", { name: "Sign message" }).click()
+    await dialog().getByRole("button", { name: "Reject" }).click()
+    await expect.poll(() => page.getByTestId("signature").textContent()).toBe("Error: User rejected the request.")
+    await dialog().waitFor({ state: "hidden" })
+  })
+
+  it("sends 0.01 ETH on anvil after the visitor approved the receiver and the value", async () => {
+    const evm = session.stack.config.evm!
+    const chain = evm.chains.find((c) => c.chainId === 31337)!
+    const funder = createWalletClient({ account: privateKeyToAccount(evm.accounts[0]!.privateKey as `0x${string}`), chain: foundry, transport: http(chain.rpcUrl) })
+    await funder.sendTransaction({ to: evmAddress as `0x${string}`, value: parseEther("1") })
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await dialog().getByRole("heading", { name: "Approve this transaction" }).waitFor()
+    await dialog().getByText("0.01 ETH").waitFor()
+    await dialog().getByText("0x70997970C51812dc3A010C7d01b50e0d17dc79C8").waitFor()
+    await dialog().getByRole("button", { name: "Approve" }).click()
+    await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 30_000 }).toContain("confirmed in block")
+  })
+
+  it("a method nobody may call opens the modal, says it is not allowed and is refused", async () => {
+    await page.getByRole("textbox", { name: "Method" }).fill("eth_sign")
+    await page.getByRole("textbox", { name: "Params (JSON)" }).fill(`["${evmAddress}", "0xdeadbeef"]`)
+    await page.getByRole("button", { name: "Send request" }).click()
+    await expect.poll(() => page.getByTestId("request").textContent(), { timeout: 10_000 }).toBe("Error: Requested RPC call is not allowed")
+    await page.getByText("Requested RPC call is not allowed").first().waitFor()
+    await page.keyboard.press("Escape")
+    // A safe method goes to the frame at once, with no approval.
+    await page.getByRole("textbox", { name: "Method" }).fill("eth_chainId")
+    await page.getByRole("textbox", { name: "Params (JSON)" }).fill("[]")
+    await page.getByRole("button", { name: "Send request" }).click()
+    await expect.poll(() => page.getByTestId("request").textContent()).toBe('"0x7a69"')
+  })
+
+  it("sends SOL on the local Solana network after approving the transfer", async () => {
+    await networkButton().click()
+    await dialog().getByRole("button", { name: /Local Solana/ }).click()
+    await expect.poll(() => networkButton().getAttribute("aria-label")).toContain("Local Solana")
+    const hint = page.getByText(/^From [1-9A-HJ-NP-Za-km-z]{32,44} on /)
+    await hint.waitFor({ timeout: 20_000 })
+    const solAddress = /From ([1-9A-HJ-NP-Za-km-z]{32,44}) on/.exec((await hint.textContent()) ?? "")?.[1] ?? ""
+    const rpc = createSolanaRpc(session.stack.config.solana!.rpcUrl)
+    await rpc.requestAirdrop(solanaAddress(solAddress), lamports(2_000_000_000n)).send()
+    const receiver = session.stack.config.solana!.funded[1]!.address
+    await page.getByRole("textbox", { name: "To" }).fill(receiver)
+    await page.getByRole("textbox", { name: /Amount/ }).fill("0.5")
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await dialog().getByRole("heading", { name: "Approve this Solana transfer" }).waitFor()
+    await dialog().getByText("0.5 SOL").waitFor()
+    await dialog().getByText(receiver).waitFor()
+    await dialog().getByRole("button", { name: "Approve" }).click()
+    await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 30_000 }).toContain("confirmed in slot")
+    await networkButton().click()
+    await dialog().getByRole("button", { name: /Local Chain A/ }).click()
+    await expect.poll(() => networkButton().getAttribute("aria-label")).toContain("Local Chain A")
+  })
+
+  it("a reload restores the embedded wallet through the frame, without a new login", async () => {
+    await page.reload()
+    await page.getByText(`From ${evmAddress} on`).waitFor({ timeout: 20_000 })
+  })
+
+  it("changes the email with a code to the current address, then one to the new", async () => {
+    await page.getByRole("button", { name: new RegExp(truncateAddress(evmAddress).replace(/[.]/g, "\\.")) }).click()
+    await dialog().getByText(EMAIL).waitFor()
+    await dialog().getByRole("button", { name: "Update email" }).click()
+    const sent = Date.now()
+    const field = dialog().getByRole("textbox", { name: /email/i })
+    await field.fill(NEW_EMAIL)
+    await field.press("Enter")
+    await typeCode(await codeFor(EMAIL, sent))
+    await typeCode(await codeFor(NEW_EMAIL, sent))
+    await dialog().getByText(NEW_EMAIL).waitFor({ timeout: 20_000 })
+  })
+
+  it("no key and no session token ever reached the host page", async () => {
+    const token = await frameToken()
+    const seen = await hostView()
+    if (token !== null) expect(seen).not.toContain(token)
+    // Any 32-byte hex the page saw is not the key of the account.
+    for (const candidate of seen.match(/(?:0x)?[0-9a-fA-F]{64}/g) ?? []) {
+      const hex = (candidate.startsWith("0x") ? candidate : `0x${candidate}`) as `0x${string}`
+      expect(privateKeyToAccount(hex).address.toLowerCase()).not.toBe(evmAddress.toLowerCase())
+    }
+  })
+
+  it("signing out ends the session in the frame: a reload shows no wallet", async () => {
+    await dialog().getByRole("button", { name: "Disconnect" }).click()
+    await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+    await page.reload()
+    await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+    // The login is gone from the frame too: another login needs another code.
+    await page.getByRole("button", { name: "Connect wallet" }).click()
+    const email = dialog().getByRole("textbox", { name: "Continue with email" })
+    await email.fill(NEW_EMAIL)
+    let sent = Date.now()
+    await email.press("Enter")
+    // The new address got its last code moments ago: the 30 s between codes may still run, and says so.
+    const limited = dialog().getByText(/Please try again after (\d+) seconds/)
+    const otp = dialog().getByText(/Enter the 6-digit code we sent to/)
+    await Promise.race([limited.waitFor(), otp.waitFor()])
+    if (await limited.isVisible()) {
+      const seconds = Number(/after (\d+) seconds/.exec((await limited.textContent()) ?? "")?.[1] ?? "30")
+      await page.waitForTimeout((seconds + 1) * 1_000)
+      sent = Date.now()
+      await email.press("Enter")
+      await otp.waitFor()
+    }
+    await typeCode(await codeFor(NEW_EMAIL, sent))
+    await dialog().waitFor({ state: "hidden", timeout: 20_000 })
+    await page.getByText(`From ${evmAddress} on`).waitFor()
+  })
+})
