@@ -19,11 +19,15 @@ interface ChunkBudget {
 const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // Raised from 10.3 (issue 16): the theme values' CSS grammar and the guarded reads of the host's options run before
   // the runtime's code, so a hostile value never reaches the page or its server-rendered HTML.
-  { feature: "at start: provider, hooks, Connect button; networks, constants, formatting (shell, plain)", files: /^(shell|plain)-/, budgetKiB: 12.8 },
+  // Raised from 12.8 (issue 14): six views of the embedded wallet in the registry (their titles and descriptions for
+  // screen readers, and the chunk names their loaders preload); the five email views share one loader.
+  { feature: "at start: provider, hooks, Connect button; networks, constants, formatting (shell, plain)", files: /^(shell|plain)-/, budgetKiB: 13.5 },
   { feature: "at idle or first intent: the runtime's services (core)", files: /^core-/, budgetKiB: 110 },
   { feature: "at idle or first intent: modal frame, host buttons, atoms (view)", files: /^view-/, budgetKiB: 8.2 },
   { feature: "view parts shared by the lazy views", files: /^(ListItem|WalletIcon|NetworkIcon|display|walletEntries|errorText|useAction|platform)-/, budgetKiB: 5.8 },
-  { feature: "Connect view", files: /^Connect-/, budgetKiB: 1.4 },
+  // Raised from 1.4 (issue 14): the email field (spec 9's connect methods, email first unless a wallet is installed),
+  // its form and the embedded wallet's atoms, 2.8 measured.
+  { feature: "Connect view, with the email field", files: /^(Connect|EmailForm|embedded)-/, budgetKiB: 3.3 },
   // Raised from 1.9 (issue 12): the wallet feature buttons, the explorer link, the tabs' lazy panels and their events.
   { feature: "Account view", files: /^Account(Tabs)?-/, budgetKiB: 2.8 },
   { feature: "Account tabs' panels (Tokens, NFTs, Activity)", files: /^(Tokens|Nfts|Activity|LoadMore|PanelStates)-/, budgetKiB: 4.3 },
@@ -32,6 +36,12 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // Set at 29.8 (issue 13): the ENSIP-15 tables of @adraffy/ens-normalize are 23 of it; they come only when the
   // visitor opens RegisterAccountName, never with the Account view or the first click.
   { feature: "Names: views (choose a name, success), the service's code, its rules and the ENSIP-15 tables (on opening the form)", files: /^(RegisterAccountName|RegisterAccountNameSuccess|NamesLive|names)-/, budgetKiB: 34 },
+  // Set at 1.9 / 1.6 / 2.7 / 6.5 measured (issue 14): none of it comes before the visitor chooses email (or an
+  // embedded session is restored, or an unsafe request needs approving).
+  { feature: "Email login views: the code, device verification and email change (one chunk)", files: /^emailViews-/, budgetKiB: 2.2 },
+  { feature: "Approve request view (the embedded wallet's unsafe requests in plain words)", files: /^ApproveTransaction-/, budgetKiB: 1.9 },
+  { feature: "Embedded wallet: the flows (login, code, resend countdown, email change, approvals)", files: /^EmbeddedWalletLive-/, budgetKiB: 3.1 },
+  { feature: "Embedded wallet: the AUTH connector's frame, bridge and providers", files: /^authLive-/, budgetKiB: 7.6 },
   { feature: "Sign-in: the view and the flow's code (message texts, the host's backend at the edge), only with siwx set", files: /^(SIWXSignMessage|SiwxLive)-/, budgetKiB: 8.2 },
   { feature: "QR code renderer (WalletConnect, Receive)", files: /^QrCode-/, budgetKiB: 5.2 },
   { feature: "All wallets view", files: /^AllWallets-/, budgetKiB: 13.1 },
