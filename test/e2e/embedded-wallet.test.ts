@@ -165,6 +165,20 @@ describe("the embedded wallet in the demo", () => {
     await expect.poll(() => networkButton().getAttribute("aria-label")).toContain("Local Chain A")
   })
 
+  it("switching to another EVM network reconnects the embedded wallet there (spec 4), same account", async () => {
+    await networkButton().click()
+    await dialog().getByRole("button", { name: /Local Chain B/ }).click()
+    await expect.poll(() => networkButton().getAttribute("aria-label")).toContain("Local Chain B")
+    await page.getByText(`From ${evmAddress} on Local Chain B`).waitFor({ timeout: 20_000 })
+    await page.getByRole("textbox", { name: "Method" }).fill("eth_chainId")
+    await page.getByRole("textbox", { name: "Params (JSON)" }).fill("[]")
+    await page.getByRole("button", { name: "Send request" }).click()
+    await expect.poll(() => page.getByTestId("request").textContent()).toBe('"0x7a6a"')
+    await networkButton().click()
+    await dialog().getByRole("button", { name: /Local Chain A/ }).click()
+    await expect.poll(() => networkButton().getAttribute("aria-label")).toContain("Local Chain A")
+  })
+
   it("a reload restores the embedded wallet through the frame, without a new login", async () => {
     await page.reload()
     await page.getByText(`From ${evmAddress} on`).waitFor({ timeout: 20_000 })
