@@ -27,23 +27,24 @@ export const initialEmbeddedState = (enabled: boolean): EmbeddedState => ({
   approval: undefined
 })
 
+/** A service over `state` whose every method does nothing (no email login offered, or a test's). */
+export const idleEmbeddedService = (state: SubscriptionRef.SubscriptionRef<EmbeddedState>): EmbeddedService => ({
+  state,
+  submitEmail: () => Effect.void,
+  resend: Effect.void,
+  waitForDevice: Effect.void,
+  submitOtp: () => Effect.void,
+  cancelLogin: Effect.void,
+  startEmailUpdate: () => Effect.void,
+  submitEmailUpdateOtp: () => Effect.void,
+  cancelEmailUpdate: Effect.void,
+  approve: Effect.void,
+  reject: Effect.void
+})
+
 /** The embedded wallet. */
 export class EmbeddedWallet extends Context.Service<EmbeddedWallet, EmbeddedService>()("wallet-runtime/EmbeddedWallet") {
   /** A service that does nothing over a given state (tests of the views, hosts without email login). */
   static readonly layerState = (state: EmbeddedState): Layer.Layer<EmbeddedWallet> =>
-    Layer.effect(EmbeddedWallet)(
-      Effect.map(SubscriptionRef.make(state), (ref) => ({
-        state: ref,
-        submitEmail: () => Effect.void,
-        resend: Effect.void,
-        waitForDevice: Effect.void,
-        submitOtp: () => Effect.void,
-        cancelLogin: Effect.void,
-        startEmailUpdate: () => Effect.void,
-        submitEmailUpdateOtp: () => Effect.void,
-        cancelEmailUpdate: Effect.void,
-        approve: Effect.void,
-        reject: Effect.void
-      }))
-    )
+    Layer.effect(EmbeddedWallet)(Effect.map(SubscriptionRef.make(state), idleEmbeddedService))
 }

@@ -14,31 +14,17 @@ import type { Portfolio } from "../Portfolio"
 import * as Keys from "../Storage/keys"
 import { Storage } from "../Storage/Storage"
 import { EmbeddedAuth } from "./EmbeddedAuth"
-import { EmbeddedWallet, initialEmbeddedState } from "./EmbeddedWallet"
+import { EmbeddedWallet, idleEmbeddedService, initialEmbeddedState } from "./EmbeddedWallet"
 import type { EmbeddedService, EmbeddedState } from "./embeddedState"
 
 type Needs = Modal | ConnectFlow | Connection | Networks | Portfolio | Storage | Notifications
-
-const disabled = (state: EmbeddedService["state"]): EmbeddedService => ({
-  state,
-  submitEmail: () => Effect.void,
-  resend: Effect.void,
-  waitForDevice: Effect.void,
-  submitOtp: () => Effect.void,
-  cancelLogin: Effect.void,
-  startEmailUpdate: () => Effect.void,
-  submitEmailUpdateOtp: () => Effect.void,
-  cancelEmailUpdate: Effect.void,
-  approve: Effect.void,
-  reject: Effect.void
-})
 
 /** The embedded wallet over the runtime's services and, when the host offers email login, its AUTH connector. */
 export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = Layer.effect(EmbeddedWallet)(
   Effect.gen(function* () {
     const found = yield* Effect.serviceOption(EmbeddedAuth)
     const state = yield* SubscriptionRef.make(initialEmbeddedState(Option.isSome(found)))
-    if (Option.isNone(found)) return disabled(state)
+    if (Option.isNone(found)) return idleEmbeddedService(state)
     const auth = found.value
     const services = yield* Effect.context<Needs>()
     const scope = yield* Effect.scope

@@ -5,26 +5,13 @@
  * sends the code by itself at 6 digits, counts down to Resend, shows the service's failure with focus kept in the
  * field) and the device view (Wait again).
  */
-import { cleanup, fireEvent, screen, within } from "@testing-library/react"
-import { afterEach, describe, expect, it } from "vitest"
-import type { WalletRuntime } from "../../../../src/runtime"
+import { fireEvent, screen, within } from "@testing-library/react"
+import { describe, expect, it } from "vitest"
 import { initialEmbeddedState } from "../../../../src/services/Embedded/EmbeddedWallet"
-import { embeddedState, renderEmbeddedHost } from "./embeddedHost"
+import { embeddedHostPerTest, embeddedState } from "./embeddedHost"
 import { testWallet } from "./support"
 
-let runtime: WalletRuntime | undefined
-
-afterEach(async () => {
-  cleanup()
-  await runtime?.dispose()
-  runtime = undefined
-})
-
-const host = (...args: Parameters<typeof renderEmbeddedHost>) => {
-  const rendered = renderEmbeddedHost(...args)
-  runtime = rendered.runtime
-  return rendered
-}
+const host = embeddedHostPerTest()
 
 /** Whether `first` comes before `second` in the page. */
 const before = (first: Element, second: Element) => (first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0

@@ -4,28 +4,15 @@
  * a malformed or unchanged address before asking the service; the two codes (current address, then new address)
  * use the code form and can be cancelled.
  */
-import { act, cleanup, fireEvent, within } from "@testing-library/react"
+import { act, fireEvent, within } from "@testing-library/react"
 import { Effect } from "effect"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { localChainA } from "../../../../src/domain/networks"
-import type { WalletRuntime } from "../../../../src/runtime"
 import { Connection } from "../../../../src/services/Connection"
-import { embeddedState, renderEmbeddedHost } from "./embeddedHost"
+import { embeddedHostPerTest, embeddedState } from "./embeddedHost"
 import { findView, testWallet } from "./support"
 
-let runtime: WalletRuntime | undefined
-
-afterEach(async () => {
-  cleanup()
-  await runtime?.dispose()
-  runtime = undefined
-})
-
-const host = (...args: Parameters<typeof renderEmbeddedHost>) => {
-  const page = renderEmbeddedHost(...args)
-  runtime = page.runtime
-  return page
-}
+const host = embeddedHostPerTest()
 
 /** The Account view of a connected wallet whose embedded state is `state`. */
 const openAccount = async (state: ReturnType<typeof embeddedState>) => {

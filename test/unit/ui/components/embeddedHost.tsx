@@ -2,7 +2,7 @@
  * A host page whose runtime has an embedded (email) wallet over a state the test sets: the views render that state,
  * and every call they make to the service is recorded (method and argument), nothing else happens.
  */
-import { act } from "@testing-library/react"
+import { act, cleanup } from "@testing-library/react"
 import { Effect, Layer, SubscriptionRef } from "effect"
 import { localChainA, localChainB } from "../../../../src/domain/networks"
 import { testLayer } from "../../../../src/layers/Test"
@@ -15,6 +15,7 @@ import {
 } from "../../../../src/services/Embedded/EmbeddedWallet"
 import { type FakeWallet, makeFakeChainAdapter } from "../../../../src/services/fakes/FakeWallet"
 import { type Route, Modal } from "../../../../src/services/Modal"
+import { afterEach } from "vitest"
 import { findView, renderHost } from "./support"
 
 /** The name of one of the service's methods. */
@@ -89,5 +90,23 @@ export const renderEmbeddedHost = (
       await act(() => runtime.run(Effect.flatMap(Modal, (modal) => modal.open(route))))
       return findView(route.view)
     }
+  }
+}
+
+/**
+ * `renderEmbeddedHost` for a test file: each test's page is unmounted and its runtime disposed after the test.
+ * Call it once at the top of the file.
+ */
+export const embeddedHostPerTest = (): typeof renderEmbeddedHost => {
+  let runtime: WalletRuntime | undefined
+  afterEach(async () => {
+    cleanup()
+    await runtime?.dispose()
+    runtime = undefined
+  })
+  return (...args) => {
+    const rendered = renderEmbeddedHost(...args)
+    runtime = rendered.runtime
+    return rendered
   }
 }
