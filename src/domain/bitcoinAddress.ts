@@ -7,7 +7,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2"
 import { Result } from "effect"
-import type { BitcoinNetworkKind } from "./bitcoinNetwork"
+import { type BitcoinNetworkKind, bitcoinNetworkKindOf } from "./bitcoinNetwork"
 import { fromBase58 } from "./encoding"
 
 export { type BitcoinNetworkKind, bitcoinNetworkKindOf } from "./bitcoinNetwork"
@@ -120,3 +120,14 @@ export const parseBitcoinAddress = (address: string, kind: BitcoinNetworkKind): 
 
 /** True when `address` is an address of a `kind` network. */
 export const isBitcoinAddress = (address: string, kind: BitcoinNetworkKind): boolean => Result.isSuccess(parseBitcoinAddress(address, kind))
+
+/**
+ * The send form's receiver rule for bip122 (spec 5): an address of the network `caipNetworkId` (mainnet, a test
+ * network or regtest; a test network's without one), or the words that say which address is wanted. The Send service
+ * fetches it only for a bip122 account.
+ * @example validateBitcoinReceiver("bc1q…", "bip122:0f9188f13cb7b2c71f2a335e3a4fc328") // Failure "Enter a Bitcoin regtest address"
+ */
+export const validateBitcoinReceiver = (value: string, caipNetworkId: string | undefined): Result.Result<string, string> => {
+  const kind = bitcoinNetworkKindOf(caipNetworkId ?? "")
+  return isBitcoinAddress(value, kind) ? Result.succeed(value) : Result.fail(kind === "mainnet" ? "Enter a Bitcoin address" : `Enter a Bitcoin ${kind} address`)
+}

@@ -9,7 +9,6 @@
 import { Result } from "effect"
 import type { AccountType } from "./Account"
 import { NATIVE_TOKEN_ADDRESS } from "./Api"
-import { bitcoinNetworkKindOf, parseBitcoinAddress } from "./bitcoinAddress"
 import type { ChainNamespace } from "./Caip"
 import { SendFormInvalid } from "./errors"
 import { formatAmount, formatUnits, formatUsd, parseUnits } from "./format"
@@ -116,10 +115,26 @@ export const looksLikeName = (text: string, namespace: ChainNamespace): boolean 
 }
 
 /**
- * The receiver as an address of the family (for Bitcoin, of the network `caipNetworkId`: mainnet, a test network or
- * regtest), or the words that say what is wrong with it (spec 5).
+ * A family's receiver rule that loads with the family, not with the send form: the address (as sent) of the network
+ * `caipNetworkId`, or the words that say what is wrong with it. Bitcoin's (`validateBitcoinReceiver`) brings bech32,
+ * base58check and SHA-256, which an EVM or Solana form never needs.
  */
-export const validateReceiver = (text: string, namespace: ChainNamespace, caipNetworkId?: string): Result.Result<string, string> => {
+export type ReceiverRule = (value: string, caipNetworkId: string | undefined) => Result.Result<string, string>
+
+/** The receiver rules loaded so far, by family. */
+export type ReceiverRules = { readonly [N in ChainNamespace]?: ReceiverRule }
+
+/**
+ * The receiver as an address of the family, or the words that say what is wrong with it (spec 5). EVM and Solana
+ * rules are built in; another family's comes in `rules` (for Bitcoin, of the network `caipNetworkId`: mainnet, a
+ * test network or regtest); a family without one cannot be sent on.
+ */
+export const validateReceiver = (
+  text: string,
+  namespace: ChainNamespace,
+  caipNetworkId?: string,
+  rules: ReceiverRules = {}
+): Result.Result<string, string> => {
   const value = text.trim()
   if (value.length === 0) return Result.fail(namespace === "eip155" ? "Enter the receiver's address or name" : "Enter the receiver's address")
   switch (namespace) {
@@ -127,14 +142,10 @@ export const validateReceiver = (text: string, namespace: ChainNamespace, caipNe
       return validateEvmAddress(value)
     case "solana":
       return validateSolanaAddress(value)
-    case "bip122": {
-      const kind = bitcoinNetworkKindOf(caipNetworkId ?? "")
-      return Result.isSuccess(parseBitcoinAddress(value, kind))
-        ? Result.succeed(value)
-        : Result.fail(kind === "mainnet" ? "Enter a Bitcoin address" : `Enter a Bitcoin ${kind} address`)
+    default: {
+      const rule = rules[namespace]
+      return rule === undefined ? Result.fail("Sending is not available on this network") : rule(value, caipNetworkId)
     }
-    default:
-      return Result.fail("Sending is not available on this network")
   }
 }
 
@@ -206,6 +217,8 @@ export interface SendCheck {
   readonly accountType: AccountType | undefined
   /** The network sent on (Bitcoin addresses differ by network). */
   readonly caipNetworkId?: string | undefined
+  /** The receiver rules of families that load their own (Bitcoin's). */
+  readonly receiverRules?: ReceiverRules | undefined
 }
 
 /** A send that passed every rule: what moves, how much (base units; 1 for an NFT), and to which address. */
@@ -237,7 +250,7 @@ export const checkSend = (check: SendCheck): Result.Result<ValidSend, SendIssues
   const asset = check.asset
   const amount = amountIssue(check, asset)
   const name = check.resolvedAddress !== undefined && looksLikeName(check.receiver, check.namespace)
-  const receiver = name ? Result.succeed(check.resolvedAddress ?? "") : validateReceiver(check.receiver, check.namespace, check.caipNetworkId)
+  const receiver = name ? Result.succeed(check.resolvedAddress ?? "") : validateReceiver(check.receiver, check.namespace, check.caipNetworkId, check.receiverRules)
   const gas =
     check.fee !== undefined && gasInsufficient({ native: check.native, fee: check.fee, accountType: check.accountType })
       ? notEnoughForFee(check.native)

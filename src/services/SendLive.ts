@@ -16,6 +16,7 @@ import {
   maxAmount,
   NAME_RESOLVE_DEBOUNCE_MS,
   nameRecordAddress,
+  type ReceiverRules,
   reviewOf,
   type SendIssues,
   validateReceiver,
@@ -83,6 +84,16 @@ export const makeSend = (state: SubscriptionRef.SubscriptionRef<SendState>) =>
       const submitting = yield* FiberHandle.make<void, never>()
 
       const update = (f: (s: SendState) => SendState) => SubscriptionRef.update(state, f)
+
+      // Bitcoin's address rules (bech32, base58check, SHA-256) are fetched the first time a bip122 account's form is
+      // used: an EVM or Solana host's send form neither carries nor preloads them.
+      const bitcoinRules = yield* Effect.cached(
+        Effect.promise(() => import("../domain/bitcoinAddress")).pipe(
+          Effect.map((module): ReceiverRules => ({ bip122: module.validateBitcoinReceiver }))
+        )
+      )
+      const receiverRulesOf = (namespace: ChainNamespace | undefined): Effect.Effect<ReceiverRules> =>
+        namespace === "bip122" ? bitcoinRules : Effect.succeed({})
 
       /** The account in front: its family, CAIP-10 address, plain address, network and type. */
       const accountInFront = Effect.gen(function* () {
@@ -162,7 +173,7 @@ export const makeSend = (state: SubscriptionRef.SubscriptionRef<SendState>) =>
       }).pipe(Effect.withSpan("Send.reload"))
 
       /** The rules over the current form; a fee when it is known. */
-      const issuesOf = (s: SendState, fee: bigint | undefined, accountType: AccountType | undefined) => {
+      const issuesOf = (s: SendState, fee: bigint | undefined, accountType: AccountType | undefined, receiverRules: ReceiverRules) => {
         const native = nativeAsset(s)
         if (s.namespace === undefined || native === undefined) return Result.fail<SendIssues>({ form: "Connect a wallet to send" })
         return checkSend({
@@ -175,18 +186,22 @@ export const makeSend = (state: SubscriptionRef.SubscriptionRef<SendState>) =>
           native,
           fee,
           accountType,
-          caipNetworkId: s.network?.caipNetworkId
+          caipNetworkId: s.network?.caipNetworkId,
+          receiverRules
         })
       }
 
       // Once the visitor asked to continue, what they change is checked again at once (the fee is estimated again
       // on the next continue: it depends on what changed).
       const edited = (f: (s: SendState) => SendState) =>
-        update((s) => {
-          const next = { ...f(s), reviewed: undefined }
-          if (!next.checked) return next
-          const checked = issuesOf(next, undefined, undefined)
-          return { ...next, issues: Result.isFailure(checked) ? checked.failure : {} }
+        Effect.gen(function* () {
+          const rules = yield* receiverRulesOf((yield* SubscriptionRef.get(state)).namespace)
+          yield* update((s) => {
+            const next = { ...f(s), reviewed: undefined }
+            if (!next.checked) return next
+            const checked = issuesOf(next, undefined, undefined, rules)
+            return { ...next, issues: Result.isFailure(checked) ? checked.failure : {} }
+          })
         })
 
       const choose = Effect.fn("Send.choose")(function* (assetId: string) {
@@ -251,8 +266,11 @@ export const makeSend = (state: SubscriptionRef.SubscriptionRef<SendState>) =>
         }
         // The native coin pays the fee: Max leaves it. The fee of a transfer to the receiver (to the account itself
         // while no receiver is typed) is that of sending the whole balance (on Bitcoin: every coin, no change).
+        const rules = yield* receiverRulesOf(current.namespace)
         const receiver =
-          current.namespace === undefined ? Result.fail("") : validateReceiver(current.receiver, current.namespace, current.network?.caipNetworkId)
+          current.namespace === undefined
+            ? Result.fail("")
+            : validateReceiver(current.receiver, current.namespace, current.network?.caipNetworkId, rules)
         const self = (yield* accountInFront)?.address ?? ""
         const to = Result.isSuccess(receiver) ? receiver.success : current.name._tag === "Resolved" ? current.name.address : self
         const fee = yield* estimating(feeOf({ to, value: asset.balance > 0n ? asset.balance : 1n }, true))
@@ -269,7 +287,8 @@ export const makeSend = (state: SubscriptionRef.SubscriptionRef<SendState>) =>
           yield* start({})
           return yield* update((s) => ({ ...s, checked: true, issues: { form: "Your wallet changed account or network: check the form again" } }))
         }
-        const first = issuesOf(before, undefined, account.type)
+        const rules = yield* receiverRulesOf(account.namespace)
+        const first = issuesOf(before, undefined, account.type, rules)
         if (Result.isFailure(first)) return yield* update((s) => ({ ...s, checked: true, issues: first.failure }))
         yield* update((s) => ({ ...s, checked: true, issues: {} }))
         const fee = yield* estimating(feeOf(sendRequestOf(first.success)))
@@ -277,7 +296,7 @@ export const makeSend = (state: SubscriptionRef.SubscriptionRef<SendState>) =>
         // The visitor changed the form while the fee was estimated: that form is checked on their next continue.
         if (now.amount !== before.amount || now.receiver !== before.receiver || now.chosen !== before.chosen) return
         if (Result.isFailure(fee)) return yield* update((s) => ({ ...s, issues: { form: fee.failure } }))
-        const checked = issuesOf(now, fee.success, account.type)
+        const checked = issuesOf(now, fee.success, account.type, rules)
         if (Result.isFailure(checked)) return yield* update((s) => ({ ...s, issues: checked.failure }))
         const native = nativeAsset(now)
         if (native === undefined) return

@@ -157,4 +157,16 @@ describe("the library build", () => {
     expect(signer([psbt]).length).toBeGreaterThan(0)
     expect(homeOf("src/services/bip122/BitcoinAdapter.ts").dynamicImports).toContain(psbt.fileName)
   })
+
+  it("fetches Bitcoin's address rules with the send form only for a bip122 account: an EVM send loads none of them", () => {
+    const homeOf = (module: string) => chunks.find((c) => c.moduleIds.some((id) => id.endsWith(module)))!
+    const sendLive = homeOf("src/services/SendLive.ts")
+    const rules = homeOf("src/domain/bitcoinAddress.ts")
+    const network = homeOf("src/domain/bitcoinNetwork.ts")
+    const atOnce = loadedAtOnce(sendLive.fileName)
+    expect(modulesOf(atOnce)).toContain("src/domain/send.ts")
+    expect(atOnce.includes(rules)).toBe(false)
+    expect(atOnce.includes(network)).toBe(false)
+    expect(sendLive.dynamicImports).toContain(rules.fileName)
+  })
 })

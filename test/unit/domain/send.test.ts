@@ -3,6 +3,7 @@ import { Result } from "effect"
 import { localChainA, localSolana } from "../../../src/domain/networks"
 import type { TokenBalance } from "../../../src/domain/Portfolio"
 import { accountFeatures, explorerAddressUrl } from "../../../src/domain/accountFeatures"
+import { validateBitcoinReceiver } from "../../../src/domain/bitcoinAddress"
 import {
   checkSend,
   type FungibleAsset,
@@ -171,7 +172,11 @@ describe("spec 5: the receiver", () => {
     // Without a network a Bitcoin address is checked as a test network's.
     ["bip122", "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh", Result.fail("Enter a Bitcoin testnet address")]
   ] as const)("%s %j", (namespace, text, expected) => {
-    expect(validateReceiver(text, namespace)).toEqual(expected)
+    expect(validateReceiver(text, namespace, undefined, { bip122: validateBitcoinReceiver })).toEqual(expected)
+  })
+
+  it("a family whose rule has not been loaded cannot be sent on (Bitcoin's comes with the family, not the form)", () => {
+    expect(validateReceiver("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", "bip122")).toEqual(Result.fail("Sending is not available on this network"))
   })
 
   it.each([

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Stream, SubscriptionRef } from "effect"
-import { validateReceiver } from "../../../src/domain/send"
+import { validateBitcoinReceiver } from "../../../src/domain/bitcoinAddress"
 import { bitcoin, bitcoinRegtest } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import { testLayer } from "../../../src/layers/Test"
@@ -24,10 +24,10 @@ const options = decodeOptionsSync({ projectId: "test-project", networks: [bitcoi
 
 describe("Send from a Bitcoin account", () => {
   it("the receiver is an address of the network in front", () => {
-    expect(validateReceiver(RECEIVER, "bip122", bitcoinRegtest.caipNetworkId)._tag).toBe("Success")
-    expect(validateReceiver(MAINNET, "bip122", bitcoinRegtest.caipNetworkId)).toMatchObject({ _tag: "Failure", failure: "Enter a Bitcoin regtest address" })
-    expect(validateReceiver(MAINNET, "bip122", bitcoin.caipNetworkId)._tag).toBe("Success")
-    expect(validateReceiver(RECEIVER, "bip122", bitcoin.caipNetworkId)).toMatchObject({ _tag: "Failure", failure: "Enter a Bitcoin address" })
+    expect(validateBitcoinReceiver(RECEIVER, bitcoinRegtest.caipNetworkId)._tag).toBe("Success")
+    expect(validateBitcoinReceiver(MAINNET, bitcoinRegtest.caipNetworkId)).toMatchObject({ _tag: "Failure", failure: "Enter a Bitcoin regtest address" })
+    expect(validateBitcoinReceiver(MAINNET, bitcoin.caipNetworkId)._tag).toBe("Success")
+    expect(validateBitcoinReceiver(RECEIVER, bitcoin.caipNetworkId)).toMatchObject({ _tag: "Failure", failure: "Enter a Bitcoin address" })
   })
 
   it.effect("lists BTC with the balance the chain holds, checks the receiver, and asks the wallet for satoshis", () =>
