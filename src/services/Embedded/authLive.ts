@@ -18,7 +18,7 @@ import type { ConnectError, FamilySession, WalletEvent } from "../connectors/Con
 import type { Eip1193Provider } from "../eip155/eip1193"
 import { parseChainId } from "../eip155/eip1193"
 import { browserFramePort } from "../FrameBridge/browserPort"
-import { FrameBridge, type FrameBridgeService } from "../FrameBridge/FrameBridge"
+import { FrameBridge, type FrameBridgeService, type FramePort } from "../FrameBridge/FrameBridge"
 import { type SolanaProvider, walletStandardChainOf } from "../solana/provider"
 import type { Storage } from "../Storage/Storage"
 import { eip155ApprovalSummary, printableText } from "./approvalSummary"
@@ -32,6 +32,8 @@ export interface AuthLiveOptions {
   readonly storage: Storage["Service"]
   readonly gate: () => ApprovalGate | undefined
   readonly emit: (event: WalletEvent) => Effect.Effect<void>
+  /** The frame's window side; by default the hidden frame of `endpoints.frame`. Tests give a scripted frame. */
+  readonly port?: FramePort | undefined
 }
 
 /** The loaded AUTH connector. */
@@ -66,13 +68,13 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
   Effect.gen(function* () {
     const { config, storage, emit } = options
     const firstEvm = config.networks.find((network) => network.chainNamespace === "eip155")
-    const port = yield* browserFramePort({
+    const port = options.port ?? (yield* browserFramePort({
       frameUrl: config.endpoints.frame,
       projectId: config.projectId ?? "",
       chainId: firstEvm === undefined ? (config.networks[0]?.caipNetworkId ?? "") : String(firstEvm.id),
       version: String(SECURE_SDK_VERSION_DEFAULT),
       enableLogger: config.debug
-    })
+    }))
     const bridge = yield* FrameBridge.make(port)
     yield* bridge.ready
     const services = yield* Effect.context<never>()

@@ -1,0 +1,193 @@
+/**
+ * A scripted embedded-wallet frame and the runtime's real core around it, for the embedded wallet's unit tests: the
+ * frame answers each request from a script (a default answer per request, replaceable per test, or "hold" to never
+ * answer), and the AUTH connector is the real implementation (`makeAuthLive`) over that frame, so the EmbeddedWallet
+ * flows run against the real Modal, ConnectFlow, Connection and Storage.
+ */
+import { Effect, Layer, PubSub, Queue, Scope, Stream, SubscriptionRef } from "effect"
+import { SomethingWentWrong } from "../../../../src/domain/errors"
+import type { FrameRequestName } from "../../../../src/domain/Frame"
+import type { HostOptions } from "../../../../src/domain/Options"
+import { coreLayer, type WalletServices } from "../../../../src/layers/Core"
+import { ChainAdapters } from "../../../../src/services/ChainAdapter"
+import { Config } from "../../../../src/services/Config"
+import type { Connector, WalletEvent } from "../../../../src/services/connectors/Connector"
+import { Connectors } from "../../../../src/services/connectors/Connectors"
+import { type ApprovalGate, EMBEDDED_CONNECTOR_ID, EmbeddedAuth } from "../../../../src/services/Embedded/EmbeddedAuth"
+import { makeAuthLive } from "../../../../src/services/Embedded/authLive"
+import { makeFakeChainAdapter } from "../../../../src/services/fakes/FakeWallet"
+import type { FrameMessage, FramePort } from "../../../../src/services/FrameBridge/FrameBridge"
+import { Platform } from "../../../../src/services/Platform"
+import { RpcTransport } from "../../../../src/services/RpcTransport/RpcTransport"
+import { offlineHttpClientLayer } from "../../../../src/services/serviceHttp"
+import { Storage } from "../../../../src/services/Storage/Storage"
+
+/** The frame user's EVM address (the second anvil account). */
+export const FRAME_ADDRESS = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+const FRAME_ORIGIN = "https://frame.test"
+
+/** What the frame answers a request with: a success payload (`undefined`: a bare success), an error, or nothing. */
+export type FrameAnswer = { readonly ok: unknown } | { readonly error: string } | "hold"
+
+/** A request the app posted to the frame. */
+export interface Posted {
+  readonly id: string
+  readonly name: string
+  readonly payload: unknown
+}
+
+/** The scripted frame: its port, what it was asked, and its script. */
+export interface ScriptedFrame {
+  readonly port: FramePort
+  readonly posted: Array<Posted>
+  /** The names of the requests posted, in order. */
+  readonly names: () => ReadonlyArray<string>
+  /** Replaces the answer to `name` from now on. */
+  readonly answer: (name: FrameRequestName, reply: (payload: unknown) => FrameAnswer) => void
+  /** Answers the requests of `name` the frame held so far (a link opened while the frame waited). */
+  readonly release: (name: FrameRequestName, reply: FrameAnswer) => void
+  /** The approval gate the EmbeddedWallet service set on the AUTH connector. */
+  readonly gate: () => ApprovalGate | undefined
+  /** Sets the gate (the fake AUTH connector's setGate). */
+  readonly setGate: (gate: ApprovalGate) => void
+}
+
+const field = (payload: unknown, key: string): unknown =>
+  typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>)[key] : undefined
+
+/** A frame that said READY and answers like a frame whose user logs in with a code and is known on every chain. */
+export const makeScriptedFrame: Effect.Effect<ScriptedFrame> = Effect.gen(function* () {
+  const inbox = yield* Queue.unbounded<FrameMessage>()
+  const frameWindow = { frame: true }
+  const posted: Array<Posted> = []
+  let newEmail = ""
+  let gate: ApprovalGate | undefined
+  const defaults: Partial<Record<string, (payload: unknown) => FrameAnswer>> = {
+    IS_CONNECTED: () => ({ ok: { isConnected: true } }),
+    SWITCH_NETWORK: (payload) => ({ ok: { chainId: field(payload, "chainId") } }),
+    GET_USER: (payload) => ({
+      ok: { address: FRAME_ADDRESS, chainId: field(payload, "chainId"), accounts: [{ address: FRAME_ADDRESS, type: "eoa" }] }
+    }),
+    CONNECT_EMAIL: () => ({ ok: { action: "VERIFY_OTP" } }),
+    CONNECT_DEVICE: () => ({ ok: undefined }),
+    CONNECT_OTP: () => ({ ok: undefined }),
+    UPDATE_EMAIL: (payload) => {
+      newEmail = String(field(payload, "email"))
+      return { ok: { action: "VERIFY_PRIMARY_OTP" } }
+    },
+    UPDATE_EMAIL_PRIMARY_OTP: () => ({ ok: undefined }),
+    UPDATE_EMAIL_SECONDARY_OTP: () => ({ ok: { newEmail } }),
+    AWAIT_UPDATE_EMAIL: () => ({ ok: { email: newEmail } }),
+    RPC_REQUEST: (payload) => ({ ok: `result of ${String(field(payload, "method"))}` }),
+    SIGN_OUT: () => ({ ok: undefined })
+  }
+  const script = { ...defaults }
+  const deliver = (data: unknown) => Queue.offerUnsafe(inbox, { origin: FRAME_ORIGIN, source: frameWindow, data })
+  const held: Array<Posted> = []
+  const reply = (post: Posted, answer: FrameAnswer) => {
+    const { id, name } = post
+    if (answer === "hold") return void held.push(post)
+    if ("error" in answer) return deliver({ id, type: `@wr-frame/${name}_ERROR`, payload: { message: answer.error } })
+    deliver(answer.ok === undefined ? { id, type: `@wr-frame/${name}_SUCCESS` } : { id, type: `@wr-frame/${name}_SUCCESS`, payload: answer.ok })
+  }
+  deliver({ type: "@wr-frame/READY" })
+  return {
+    port: {
+      origin: FRAME_ORIGIN,
+      window: frameWindow,
+      post: (message) => {
+        const { id, type } = message as { readonly id: string; readonly type: string }
+        const name = type.slice("@wr-app/".length)
+        const payload = field(message, "payload")
+        const post = { id, name, payload }
+        posted.push(post)
+        reply(post, script[name]?.(payload) ?? { error: `The scripted frame has no answer to ${name}` })
+      },
+      messages: Stream.fromQueue(inbox)
+    },
+    posted,
+    names: () => posted.map((post) => post.name),
+    answer: (name, answer) => void (script[name] = answer),
+    release: (name, answer) => {
+      for (const post of held.splice(0).filter((entry) => entry.name === name)) reply(post, answer)
+    },
+    gate: () => gate,
+    setGate: (next) => void (gate = next)
+  }
+})
+
+/**
+ * The AUTH connector as `EmbeddedAuth.make` builds it, but over the scripted frame's port: its implementation (the
+ * bridge, connect, the providers) is the real one.
+ */
+const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, never, Config | Storage> =>
+  Layer.effect(EmbeddedAuth)(
+    Effect.gen(function* () {
+      const config = yield* Config
+      const storage = yield* Storage
+      const scope = yield* Effect.scope
+      const events = yield* PubSub.unbounded<WalletEvent>()
+      const live = yield* Effect.cached(
+        makeAuthLive({
+          config,
+          storage,
+          gate: frame.gate,
+          emit: (event) => PubSub.publish(events, event).pipe(Effect.asVoid),
+          port: frame.port
+        }).pipe(Effect.provideService(Scope.Scope, scope))
+      )
+      const loaded = Effect.mapError(live, (error) => new SomethingWentWrong({ reason: error.message }))
+      const families = [...new Set(config.networks.map((network) => network.chainNamespace))].filter(
+        (namespace) => namespace === "eip155" || namespace === "solana"
+      )
+      const connector: Connector = {
+        info: {
+          id: EMBEDDED_CONNECTOR_ID,
+          name: "Email",
+          type: "AUTH",
+          chain: families[0] ?? "eip155",
+          chains: config.networks.map((network) => network.caipNetworkId)
+        },
+        namespaces: families,
+        memberIds: [],
+        connect: (networks) => Effect.flatMap(loaded, (auth) => auth.connect(networks)),
+        reconnect: (networks) => Effect.flatMap(loaded, (auth) => auth.reconnect(networks)),
+        disconnect: Effect.flatMap(Effect.orDie(live), (auth) => auth.disconnect),
+        events: Stream.fromPubSub(events)
+      }
+      return {
+        connector,
+        frame: Effect.map(live, (auth) => auth.bridge),
+        frameLoaded: Effect.succeed(true),
+        setGate: (gate: ApprovalGate) => Effect.sync(() => frame.setGate(gate))
+      }
+    })
+  )
+
+/** The runtime's core (as `testLayer` builds it) with the AUTH connector over `frame`, when given. */
+export const embeddedCore = (options: HostOptions, frame?: ScriptedFrame): Layer.Layer<WalletServices> => {
+  // One storage and one configuration for the core and the connector (layers are shared by reference in a build).
+  const storage = Storage.layerMemory
+  const config = Config.layer(options)
+  const auth = frame === undefined ? undefined : scriptedAuthLayer(frame).pipe(Layer.provide(storage), Layer.provide(config))
+  const connectors =
+    auth === undefined
+      ? Connectors.layer([])
+      : Connectors.layerFrom([Effect.flatMap(EmbeddedAuth, (service) => SubscriptionRef.make<ReadonlyArray<Connector>>([service.connector]))]).pipe(
+          Layer.provide(auth)
+        )
+  return coreLayer(
+    Layer.mergeAll(
+      storage,
+      Platform.layerFixed({}),
+      config,
+      connectors,
+      ChainAdapters.layer([makeFakeChainAdapter("eip155"), makeFakeChainAdapter("solana")]),
+      offlineHttpClientLayer,
+      RpcTransport.layerTest((network, call) =>
+        Effect.fail(new SomethingWentWrong({ reason: `No RPC in the test layer (${call.method} on ${network.caipNetworkId})` }))
+      ),
+      auth ?? Layer.empty
+    )
+  )
+}
