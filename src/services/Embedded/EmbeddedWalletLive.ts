@@ -340,8 +340,14 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
           }))
           if (openedHere) yield* modal.open({ view: "ApproveTransaction" })
           else yield* modal.pushTransactionStep({ route: { view: "ApproveTransaction" } })
-          // Closing the modal rejects every open unsafe request (spec 4).
-          const yes = yield* modal.trackRequest(Deferred.await(asked)).pipe(Effect.orElseSucceed(() => false))
+          // Closing the modal rejects every open unsafe request (spec 4). Leaving the view with Back (it has one when
+          // pushed over another view) rejects it too: else the request waits unseen and every later one behind it.
+          const viewLeft = SubscriptionRef.changes(modal.state).pipe(
+            Stream.filter((m) => m.open && currentRoute(m).view !== "ApproveTransaction"),
+            Stream.runHead,
+            Effect.as(false)
+          )
+          const yes = yield* modal.trackRequest(Effect.raceFirst(Deferred.await(asked), viewLeft)).pipe(Effect.orElseSucceed(() => false))
           decision = undefined
           if (!yes) {
             yield* leave(openedHere)

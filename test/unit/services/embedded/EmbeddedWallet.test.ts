@@ -420,6 +420,32 @@ describe("EmbeddedWallet: approvals", () => {
     )
   )
 
+  it.effect("Back from ApproveTransaction (pushed over another view) rejects the request (4001); the next request is shown", () =>
+    withFrame((frame) =>
+      Effect.gen(function* () {
+        yield* loggedIn
+        const modal = yield* Modal
+        yield* modal.open({ view: "Account" })
+        const { ran, ask } = asking()
+        const fiber = yield* Effect.forkChild(frame.gate()!.approved(request(), ask("0xsigned")))
+        yield* approvalShown
+        yield* modal.goBack
+        const error = yield* Effect.flip(Fiber.join(fiber))
+        expect(error).toBeInstanceOf(UserRejected)
+        expect(ran).toEqual([])
+        expect(yield* view).toBe("Account")
+        expect((yield* modalState).transactionStack).toHaveLength(0)
+        expect((yield* embeddedState).approval).toBeUndefined()
+
+        const next = yield* Effect.forkChild(frame.gate()!.approved(request(), ask("0xnext")))
+        yield* approvalShown
+        yield* (yield* EmbeddedWallet).approve
+        expect(yield* Fiber.join(next)).toBe("0xnext")
+        expect(yield* view).toBe("Account")
+      })
+    )
+  )
+
   it.effect("closing the modal while the visitor decides rejects the request (4001), the ask never runs", () =>
     withFrame((frame) =>
       Effect.gen(function* () {
