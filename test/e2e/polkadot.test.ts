@@ -3,7 +3,8 @@
  * @polkadot/keyring dev accounts in Node) is listed, connects on the demo's Westend entry (no Polkadot node runs
  * locally, and nothing reads one), the Account view says what is not available instead of a balance, a message is
  * signed and verified in Node for sr25519 and, after the visitor picks that account in the wallet, ed25519; a refusal
- * is said in the visitor's words; the Networks view lists the Polkadot family with its mark; nothing leaves the
+ * is said in the visitor's words; a transfer payload sent as `polkadot_signTransaction` from the demo's request card
+ * reaches the extension's `signPayload` and its signature verifies against the payload's bytes; the Networks view lists the Polkadot family with its mark; nothing leaves the
  * machine. Sign-in (`?signIn=on`) signs the CAIP-122 text wrapped in <Bytes>…</Bytes>, and the services keep it.
  */
 import { mkdtempSync, rmSync } from "node:fs"
@@ -20,6 +21,7 @@ import { truncateAddress } from "../../src/domain/format"
 import { type Browser, isLoopback, launchBrowser } from "./support/browser"
 import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
 import { installInjectedPolkadotWallet } from "./support/injectedPolkadotWallet"
+import { signedBytesOfTransfer, westendTransferPayload } from "./support/polkadotPayload"
 
 let stack: Started<DevstackInfo>
 let demo: Started<{ readonly url: string }>
@@ -118,6 +120,25 @@ describe("a Polkadot wallet in the demo", () => {
     } finally {
       wallet.setApproval("approve")
     }
+  })
+
+  it("a polkadot_signTransaction from the request card goes to the extension's signPayload: the ed25519 signature verifies", async () => {
+    const charlie = wallet.pairs[2]!
+    const signed = wallet.requests.filter((request) => request === "signPayload").length
+    await page.getByRole("textbox", { name: "Method" }).fill("polkadot_signTransaction")
+    await page
+      .getByRole("textbox", { name: "Params (JSON)" })
+      .fill(JSON.stringify({ address: charlie.address, transactionPayload: westendTransferPayload(charlie.address) }))
+    await page.getByRole("button", { name: "Send request" }).click()
+    const output = page.getByTestId("request").filter({ hasText: /"signature"/ })
+    await output.waitFor()
+    const answer = JSON.parse((await output.textContent()) ?? "") as { signature: string }
+    // A MultiSignature: ed25519's byte (00), then the 64 bytes over the payload's encoding, which this test builds.
+    expect(answer.signature).toMatch(/^0x00[0-9a-f]{128}$/)
+    const signature = `0x${answer.signature.slice(4)}`
+    expect(ed25519Verify(signedBytesOfTransfer(), signature, charlie.publicKey)).toBe(true)
+    expect(ed25519Verify(signedBytesOfTransfer(2), signature, charlie.publicKey)).toBe(false)
+    expect(wallet.requests.filter((request) => request === "signPayload")).toHaveLength(signed + 1)
   })
 
   it("the Networks view lists the Polkadot family beside the others, Westend drawn with the family's mark", async () => {

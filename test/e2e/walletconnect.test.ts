@@ -2,7 +2,9 @@
  * The demo in Chromium connecting over WalletConnect through the devstack relay to the devstack's test wallet page
  * (a real WalletKit wallet in a second page of the same browser): the QR code's URI opens the wallet, the wallet
  * approves, the demo shows the account; a signature round-trips, on EVM, Solana and Polkadot (Westend, the page's
- * //Alice), and a Polkadot message the page rejects is shown in the visitor's words; a reload keeps the session. Nothing stands in for any outside host: the browser resolves loopback only,
+ * //Alice), and a Polkadot message the page rejects is shown in the visitor's words; a Polkadot transfer payload sent
+ * as `polkadot_signTransaction` from the demo's request card is signed by the page, its signature checked in Node
+ * against the payload's bytes and //Alice's key; a reload keeps the session. Nothing stands in for any outside host: the browser resolves loopback only,
  * and the runtime asks nothing of a host the options do not name (WalletConnect's Verify included), so the QR code
  * comes without waiting for one.
  */
@@ -12,7 +14,7 @@ import { join } from "node:path"
 import type { Locator, Page } from "playwright-core"
 import { getBase58Encoder, getPublicKeyFromAddress, type SignatureBytes, verifySignature } from "@solana/kit"
 import { stringToU8a, u8aWrapBytes } from "@polkadot/util"
-import { signatureVerify } from "@polkadot/util-crypto"
+import { decodeAddress, signatureVerify, sr25519Verify } from "@polkadot/util-crypto"
 import { verifyMessage } from "viem"
 import { devSolanaKey } from "../../devstack/solana/keys"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -21,6 +23,7 @@ import { type DevstackInfo, startDevstack } from "../../devstack/main"
 import { truncateAddress } from "../../src/domain/format"
 import { type Browser, isLoopback, launchBrowser } from "./support/browser"
 import { buildDemo, serveDemo } from "./support/demo"
+import { signedBytesOfTransfer, transferCall, WESTEND_GENESIS, westendTransferPayload } from "./support/polkadotPayload"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 /** //Alice (sr25519) in Westend's format (the generic SS58 prefix, 42). */
@@ -145,6 +148,34 @@ describe("WalletConnect in the demo", () => {
     expect(await request.textContent()).toContain(ALICE_WESTEND)
     await request.getByRole("button", { name: "Reject" }).click()
     await expect.poll(() => page.getByTestId("signature").textContent()).toBe("Error: User rejected the request.")
+    await page.getByRole("button", { name: /^Network: / }).click()
+    await dialog().getByRole("button", { name: /Local Chain A/ }).click()
+    if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
+  })
+
+  it("a polkadot_signTransaction sent from the request card on Westend: the page signs the payload, and the signature verifies", async () => {
+    await page.getByRole("button", { name: /^Network: / }).click()
+    await dialog().getByRole("button", { name: /Westend/ }).click()
+    await expect.poll(() => page.getByRole("button", { name: /^Network: / }).getAttribute("aria-label")).toContain("Westend")
+    if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
+    await page.getByRole("button", { name: new RegExp(truncateAddress(ALICE_WESTEND).replace(/[.]/g, "\\.")) }).waitFor()
+    const payload = westendTransferPayload(ALICE_WESTEND)
+    await page.getByRole("textbox", { name: "Method" }).fill("polkadot_signTransaction")
+    await page.getByRole("textbox", { name: "Params (JSON)" }).fill(JSON.stringify({ address: ALICE_WESTEND, transactionPayload: payload }))
+    await page.getByRole("button", { name: "Send request" }).click()
+    // The page shows what it is asked to sign: the account, Westend's genesis hash and the call.
+    const request = card(/Sign a transaction/).filter({ hasText: transferCall() })
+    for (const shown of [ALICE_WESTEND, WESTEND_GENESIS]) expect(await request.textContent()).toContain(shown)
+    await request.getByRole("button", { name: "Approve" }).click()
+    const output = page.getByTestId("request").filter({ hasText: /"signature"/ })
+    await output.waitFor()
+    const answer = JSON.parse((await output.textContent()) ?? "") as { signature: string }
+    // A MultiSignature: sr25519's byte (01), then the 64 bytes over the payload's encoding, which this test builds.
+    expect(answer.signature).toMatch(/^0x01[0-9a-f]{128}$/)
+    const signature = `0x${answer.signature.slice(4)}`
+    const alice = decodeAddress(ALICE_WESTEND)
+    expect(sr25519Verify(signedBytesOfTransfer(), signature, alice)).toBe(true)
+    expect(sr25519Verify(signedBytesOfTransfer(2), signature, alice)).toBe(false)
     await page.getByRole("button", { name: /^Network: / }).click()
     await dialog().getByRole("button", { name: /Local Chain A/ }).click()
     if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
