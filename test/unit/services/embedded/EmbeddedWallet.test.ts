@@ -205,6 +205,53 @@ describe("EmbeddedWallet: email login", () => {
     )
   )
 
+  it.effect("closing the modal while the device link is awaited stops waiting: a late answer of the frame opens nothing", () =>
+    withFrame(
+      (frame) =>
+        Effect.gen(function* () {
+          yield* emailSent
+          yield* embeddedUntil((s) => s.login._tag === "VerifyDevice")
+          yield* settle
+          yield* (yield* Modal).close
+          yield* embeddedUntil((s) => s.login._tag === "Idle")
+          frame.release("CONNECT_DEVICE", { ok: undefined })
+          yield* settle
+          yield* TestClock.adjust(30_000)
+          expect((yield* embeddedState).login._tag).toBe("Idle")
+          expect((yield* modalState).open).toBe(false)
+        }),
+      (frame) => {
+        frame.answer("CONNECT_EMAIL", () => ({ ok: { action: "VERIFY_DEVICE" } }))
+        frame.answer("CONNECT_DEVICE", () => "hold")
+      }
+    )
+  )
+
+  it.effect("a resend from the device view mails a new link and waits for it, the earlier wait ended", () =>
+    withFrame(
+      (frame) =>
+        Effect.gen(function* () {
+          yield* emailSent
+          yield* embeddedUntil((s) => s.login._tag === "VerifyDevice")
+          yield* TestClock.adjust(30_000)
+          yield* embeddedUntil((s) => s.login._tag === "VerifyDevice" && !s.login.waiting)
+          yield* (yield* EmbeddedWallet).resend
+          yield* embeddedUntil((s) => s.login._tag === "VerifyDevice" && s.login.waiting)
+          expect(frame.names().filter((name) => name === "CONNECT_EMAIL")).toHaveLength(2)
+          expect((yield* modalState).history.map((entry) => entry.route.view)).toEqual(["Connect", "EmailVerifyDevice"])
+          expect((yield* embeddedState).resendInSeconds).toBe(30)
+          yield* settle
+          frame.release("CONNECT_DEVICE", { ok: undefined })
+          yield* modalUntil((m) => m.open && currentRoute(m).view === "EmailVerifyOtp")
+          expect((yield* embeddedState).login).toEqual({ _tag: "VerifyOtp", email: EMAIL, submitting: false })
+        }),
+      (frame) => {
+        frame.answer("CONNECT_EMAIL", () => ({ ok: { action: "VERIFY_DEVICE" } }))
+        frame.answer("CONNECT_DEVICE", () => "hold")
+      }
+    )
+  )
+
   it.effect("a wrong code says the frame's words and stays on the code view, no longer submitting", () =>
     withFrame((frame) =>
       Effect.gen(function* () {
