@@ -20,7 +20,7 @@ import * as Keys from "../Storage/keys"
 import { Storage } from "../Storage/Storage"
 import type { ApprovalGate, ApprovalRequest, FrameBridgeService, FrameLoadFailure } from "./authState"
 import type { EmbeddedService, EmbeddedState } from "./embeddedState"
-import { noteCodeSent, rememberLogin } from "./loginCache"
+import { forgetLogin, noteCodeSent, rememberLogin } from "./loginCache"
 
 /** What the flows need of the AUTH connector. */
 export interface EmbeddedAuthHandle {
@@ -203,6 +203,8 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       yield* rememberLogin(storage, email, Option.getOrUndefined(Option.map(active, (network) => network.caipNetworkId)))
       const connected = yield* Effect.exit(connectFlow.connect(auth.connectorId))
       if (Exit.isFailure(connected)) {
+        // Kept before connecting (the Account view reads it as the wallet connects); a failed connection forgets it.
+        yield* forgetLogin(storage)
         const error = Option.getOrUndefined(Exit.findErrorOption(connected))
         yield* update((s) => ({ ...s, login: { _tag: "VerifyOtp", email, submitting: false }, error: error?.message }))
         return
