@@ -103,7 +103,7 @@ describe("a Bitcoin wallet in the demo", () => {
     const receiver = p2wpkh(hex.decode(devBitcoinKey(50).paymentPublicKey), REGTEST).address!
     await page.getByLabel("To", { exact: true }).fill(receiver)
     await page.getByLabel(/^Amount/).fill("0.5")
-    await page.getByRole("button", { name: "Send" }).click()
+    await page.getByRole("button", { name: "Send", exact: true }).click()
     await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 30_000 }).toMatch(/confirmed in block \d+/)
     const [txid] = wallet.sent
     expect(await page.getByTestId("transaction").textContent()).toContain(txid)
@@ -181,7 +181,7 @@ describe("a sats-connect-style Bitcoin provider", () => {
 
       await page.getByLabel("To", { exact: true }).fill(receiver)
       await page.getByLabel(/^Amount/).fill("0.25")
-      await page.getByRole("button", { name: "Send" }).click()
+      await page.getByRole("button", { name: "Send", exact: true }).click()
       await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 30_000 }).toMatch(/confirmed in block \d+/)
       const [txid] = wallet.sent
       expect(await page.getByTestId("transaction").textContent()).toContain(txid)
