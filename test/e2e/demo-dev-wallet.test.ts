@@ -106,7 +106,7 @@ describe("the development wallet's Bitcoin and Polkadot sides", () => {
     const receiver = devBitcoinKey(60).paymentAddress
     await page.getByLabel("To", { exact: true }).fill(receiver)
     await page.getByLabel(/^Amount/).fill("0.25")
-    await page.getByRole("button", { name: "Send" }).click()
+    await page.getByRole("button", { name: "Send", exact: true }).click()
     await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 30_000 }).toMatch(/confirmed in block \d+/)
     expect(prompts.at(-1)).toMatch(new RegExp(`^Send this transaction\\?\\n\\nTo: ${receiver}\\nAmount: 0\\.25 BTC`))
     const stats = (await (await fetch(`${apiUrl()}/address/${receiver}`)).json()) as { chain_stats: { funded_txo_sum: number } }

@@ -195,7 +195,7 @@ describe("the demo in Chromium with an injected wallet", () => {
   it("sends a transaction and shows it mined", async () => {
     const client = createPublicClient({ transport: http(rpcA) })
     const before = await client.getBalance({ address: BOB })
-    await page.getByRole("button", { name: "Send" }).click()
+    await page.getByRole("button", { name: "Send", exact: true }).click()
     await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 20_000 }).toMatch(/confirmed in block \d+/)
     expect((await client.getBalance({ address: BOB })) - before).toBe(10_000_000_000_000_000n)
   })

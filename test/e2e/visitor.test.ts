@@ -101,7 +101,7 @@ describe("what a visitor noticed, fixed", () => {
   it("after the visitor's own transaction is mined, the header shows the new balance without a reload", async () => {
     await expect.poll(shownBalance).toBe(`${await anvilBalance()} ETH`)
     const before = await shownBalance()
-    await page.getByRole("button", { name: "Send" }).click()
+    await page.getByRole("button", { name: "Send", exact: true }).click()
     await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 20_000 }).toMatch(/confirmed in block/)
     await expect.poll(shownBalance).toBe(`${await anvilBalance()} ETH`)
     expect(await shownBalance()).not.toBe(before)
@@ -127,7 +127,7 @@ describe("what a visitor noticed, fixed", () => {
 
   it("the wallet's own words reach the visitor: insufficient funds, not 'Something went wrong'", async () => {
     await page.getByLabel(/^Amount/).fill("1000000000")
-    await page.getByRole("button", { name: "Send" }).click()
+    await page.getByRole("button", { name: "Send", exact: true }).click()
     await expect.poll(() => page.getByTestId("transaction").textContent()).toMatch(/^Error: .*insufficient funds/i)
     await page.getByRole("status").filter({ hasText: /insufficient funds/i }).first().waitFor()
     await page.getByLabel(/^Amount/).fill("0.01")
