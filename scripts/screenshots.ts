@@ -1,21 +1,37 @@
 /**
- * `npx tsx scripts/screenshots.ts [folder]`: every view of the modal as a visitor sees it — light and dark, desktop
- * (1280 × 800) and phone (390 × 844) — on the production build of the demo against the local stack, with the injected
- * EVM test wallet. For people to look at before calling a visible change done; nothing is compared.
+ * `npx tsx scripts/screenshots.ts [folder] [--only=injected|embedded]`: every view of the modal as a visitor sees it —
+ * light and dark, desktop (1280 × 800) and phone (390 × 844) — on the production build of the demo against the local
+ * stack. Two series, each on its own stack: `injected` (the injected EVM test wallet: connect, account, names,
+ * sign-in) and `embedded` (the email wallet: login, device link, email change, approvals of every kind); `--only`
+ * runs one. For people to look at before calling a visible change done; nothing is compared.
  */
 import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { animationsSettled } from "../test/e2e/support/browser"
+import { createSolanaRpc, address as solanaAddress, lamports } from "@solana/kit"
+import type { Page } from "playwright-core"
+import { createWalletClient, http, parseEther } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
+import { foundry } from "viem/chains"
+import type { MailInfo } from "../devstack/mail"
+import { animationsSettled, launchBrowser } from "../test/e2e/support/browser"
 import { withDemo } from "../test/e2e/support/demo"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
 
-const folder = resolve(process.argv[2] ?? "screenshots")
+const args = process.argv.slice(2)
+const folder = resolve(args.find((arg) => !arg.startsWith("--")) ?? "screenshots")
+const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length)
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const
 const THEMES = ["light", "dark"] as const
 const WALLET_NAME = "Wallet Runtime Test Wallet"
 
+/** The page at rest, saved as `{name}.png`. */
+const shoot = async (page: Page, name: string) => {
+  await animationsSettled(page)
+  await page.screenshot({ path: join(folder, `${name}.png`) })
+  console.log(`saved ${name}.png`)
+}
 
-const main = () =>
+const injected = () =>
   withDemo(["evm", "solana", "relay", "services"], async ({ stack, url, browser }) => {
     const evm = stack.config.evm
     if (evm === null) throw new Error("no EVM part")
@@ -37,11 +53,7 @@ const main = () =>
     let series = 0
     const page = browser.page
     const dialog = () => page.getByRole("dialog")
-    const shot = async (name: string) => {
-      await animationsSettled(page)
-      await page.screenshot({ path: join(folder, `${name}.png`) })
-      console.log(`saved ${name}.png`)
-    }
+    const shot = (name: string) => shoot(page, name)
     const close = async () => {
       if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
     }
@@ -186,5 +198,207 @@ const main = () =>
     }
   })
 
+/** The newest code mailed to `to` since `after` (epoch ms), waiting up to 15 s for it. */
+const codeFor = async (mail: MailInfo, to: string, after: number): Promise<string> => {
+  for (let waited = 0; waited < 15_000; waited += 100) {
+    const code = mail.messages(to).find((m) => m.receivedAt >= after && m.codes.length > 0)?.codes[0]
+    if (code !== undefined) return code
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`no code mailed to ${to}`)
+}
+
+/** A wallet request the demo's "Send a wallet request" card can send: typed data as a dapp would ask for it. */
+const typedData = (from: string) =>
+  JSON.stringify([
+    from,
+    JSON.stringify({
+      types: {
+        EIP712Domain: [
+          { name: "name", type: "string" },
+          { name: "version", type: "string" },
+          { name: "chainId", type: "uint256" }
+        ],
+        Order: [
+          { name: "maker", type: "address" },
+          { name: "taker", type: "address" },
+          { name: "amount", type: "uint256" },
+          { name: "expiry", type: "uint256" },
+          { name: "note", type: "string" }
+        ]
+      },
+      primaryType: "Order",
+      domain: { name: "Wallet Runtime demo exchange", version: "1", chainId: 31337 },
+      message: {
+        maker: from,
+        taker: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+        amount: "1500000000000000000",
+        expiry: "1893456000",
+        note: "First order of the day"
+      }
+    })
+  ])
+
+/**
+ * The embedded (email) wallet, without any other wallet in the browser: the Connect view's email field, its error,
+ * the code (countdown running) and a wrong one, the Account view with the email, the email change in two codes, an
+ * approval of each kind (message, transaction, typed data, Solana transfer; each rejected after its shot), and a
+ * second browser with the injected wallet (wallets first) where the known email meets a new device (the mailed link).
+ */
+const embedded = () =>
+  withDemo(["evm", "solana", "mail", "services", "embedded"], async ({ stack, url, browser }) => {
+    const { evm, solana } = stack.config
+    const mail = stack.mail
+    if (evm === null || solana === null || mail === undefined) throw new Error("no EVM, Solana or mail part")
+    const chainA = evm.chains.find((c) => c.chainId === 31337)
+    const funder = evm.accounts[0]
+    if (chainA === undefined || funder === undefined) throw new Error("no Local Chain A or dev account 0")
+    const fund = createWalletClient({ account: privateKeyToAccount(funder.privateKey as `0x${string}`), chain: foundry, transport: http(chainA.rpcUrl) })
+    // The other device: a second Chromium, with the injected wallet, so its Connect view lists wallets first.
+    const other = await launchBrowser()
+    try {
+      await installInjectedWallet(other.context, {
+        privateKeys: [funder.privateKey as `0x${string}`],
+        chains: [{ chainId: 31337, name: "Local Chain A", rpcUrl: chainA.rpcUrl }],
+        chainId: 31337,
+        approve: () => "approve"
+      })
+      const page = browser.page
+      const dialog = (on: Page = page) => on.getByRole("dialog")
+      const networkButton = () => page.getByRole("button", { name: /^Network: / })
+      const codeField = () => dialog().getByRole("textbox", { name: /code/i })
+      const open = async (on: Page, theme: string) => {
+        await on.goto(url)
+        await on.evaluate((mode) => {
+          localStorage.clear()
+          localStorage.setItem("demo:theme", mode)
+        }, theme)
+        await on.goto(url)
+        await on.getByRole("button", { name: "Connect wallet" }).click()
+      }
+      const reject = async () => {
+        await dialog().getByRole("button", { name: "Reject" }).click()
+        await dialog().waitFor({ state: "detached" })
+      }
+
+      for (const theme of THEMES) {
+        for (const [size, viewport] of Object.entries(SIZES)) {
+          const at = (view: string) => `${view}-${theme}-${size}`
+          const email = `ada.lovelace.${theme}.${size}@example.com`
+          const newEmail = `countess.of.lovelace.${theme}.${size}@analytical-engine.example.com`
+          await page.setViewportSize(viewport)
+          await open(page, theme)
+          const emailField = dialog().getByRole("textbox", { name: "Continue with email" })
+          await emailField.waitFor()
+          await shoot(page, at("connect-email"))
+          await emailField.fill("ada@example..com")
+          await emailField.press("Enter")
+          await dialog().getByText("Enter a valid email address").waitFor()
+          await shoot(page, at("connect-email-invalid"))
+
+          let sent = Date.now()
+          await emailField.fill(email)
+          await emailField.press("Enter")
+          await dialog().getByText(/Resend in \d+ s/).waitFor()
+          await shoot(page, at("email-verify-otp"))
+          const code = await codeFor(mail, email, sent)
+          await codeField().fill(code === "000000" ? "111111" : "000000")
+          await dialog().getByText(/The code is not right/).waitFor()
+          // A wrong code shakes the modal: the shot is of the modal at rest.
+          await page.locator("[data-shake]").waitFor({ state: "detached" })
+          await shoot(page, at("email-verify-otp-wrong"))
+          await codeField().fill(code)
+          await dialog().waitFor({ state: "detached", timeout: 20_000 })
+          const hint = page.getByText(/^From 0x[0-9a-fA-F]{40} on /)
+          await hint.waitFor()
+          const evmAddress = /0x[0-9a-fA-F]{40}/.exec((await hint.textContent()) ?? "")?.[0] ?? ""
+
+          // Its short address names the account button (4…6 wide, 4…4 on a phone).
+          const accountButton = page.getByRole("button", { name: new RegExp(`${evmAddress.slice(0, 4)}…`) })
+          await accountButton.click()
+          await dialog().getByRole("button", { name: "Update email" }).waitFor()
+          await page.waitForLoadState("networkidle")
+          await shoot(page, at("account-email"))
+          await dialog().getByRole("button", { name: "Update email" }).click()
+          const newField = dialog().getByRole("textbox", { name: "New email" })
+          await newField.waitFor()
+          await shoot(page, at("update-email"))
+          sent = Date.now()
+          await newField.fill(newEmail)
+          await newField.press("Enter")
+          await dialog().getByText(email).waitFor()
+          await codeField().waitFor()
+          await shoot(page, at("update-email-primary-otp"))
+          await codeField().fill(await codeFor(mail, email, sent))
+          await dialog().getByText(newEmail).waitFor()
+          await shoot(page, at("update-email-secondary-otp"))
+          await codeField().fill(await codeFor(mail, newEmail, sent))
+          await dialog().getByRole("button", { name: "Update email" }).waitFor({ timeout: 20_000 })
+          await page.keyboard.press("Escape")
+          await dialog().waitFor({ state: "detached" })
+
+          await page.getByRole("textbox", { name: "Message" }).fill("Sign in to the Wallet Runtime demo\n\nNonce: 8c1f0e6a9b2d4c7e8f1a3b5c7d9e0f2a4b6c8d0e1f3a5b7c9d1e3f5a7b9c1d3e5f")
+          await page.getByRole("button", { name: "Sign message" }).click()
+          await dialog().getByRole("heading", { name: "Sign this message" }).waitFor()
+          await shoot(page, at("approve-message"))
+          await reject()
+
+          await fund.sendTransaction({ to: evmAddress as `0x${string}`, value: parseEther("1") })
+          await page.getByRole("button", { name: "Send", exact: true }).click()
+          await dialog().getByRole("heading", { name: "Approve this transaction" }).waitFor()
+          await shoot(page, at("approve-transaction"))
+          await reject()
+
+          await page.getByRole("textbox", { name: "Method" }).fill("eth_signTypedData_v4")
+          await page.getByRole("textbox", { name: "Params (JSON)" }).fill(typedData(evmAddress))
+          await page.getByRole("button", { name: "Send request" }).click()
+          await dialog().getByRole("heading", { name: "Sign this data" }).waitFor()
+          await shoot(page, at("approve-typed-data"))
+          await reject()
+
+          await networkButton().click()
+          await dialog().getByRole("button", { name: /Local Solana/ }).click()
+          await dialog().waitFor({ state: "detached" })
+          const solanaHint = page.getByText(/^From [1-9A-HJ-NP-Za-km-z]{32,44} on /)
+          await solanaHint.waitFor({ timeout: 20_000 })
+          const solAddress = /From ([1-9A-HJ-NP-Za-km-z]{32,44}) on/.exec((await solanaHint.textContent()) ?? "")?.[1] ?? ""
+          await createSolanaRpc(solana.rpcUrl).requestAirdrop(solanaAddress(solAddress), lamports(2_000_000_000n)).send()
+          await page.getByRole("textbox", { name: "To" }).fill(solana.funded[1]?.address ?? "")
+          await page.getByRole("textbox", { name: /Amount/ }).fill("0.5")
+          await page.getByRole("button", { name: "Send", exact: true }).click()
+          await dialog().getByRole("heading", { name: "Approve this Solana transfer" }).waitFor()
+          await shoot(page, at("approve-solana-transfer"))
+          await reject()
+          await networkButton().click()
+          await dialog().getByRole("button", { name: /Local Chain A/ }).click()
+          await dialog().waitFor({ state: "detached" })
+
+          // A new device for the (changed) email: its login mails a link, not a code. The login's 30 s between mails
+          // do not hold it back, as this email has had no login mail yet.
+          await other.page.setViewportSize(viewport)
+          await open(other.page, theme)
+          const otherField = dialog(other.page).getByRole("textbox", { name: "Continue with email" })
+          await dialog(other.page).getByRole("button", { name: new RegExp(WALLET_NAME) }).waitFor()
+          await otherField.waitFor()
+          await shoot(other.page, at("connect-email-with-wallet"))
+          await otherField.fill(newEmail)
+          await otherField.press("Enter")
+          await dialog(other.page).getByText("Waiting for the link to be opened…").waitFor()
+          await shoot(other.page, at("email-verify-device"))
+          await other.page.keyboard.press("Escape")
+
+          await accountButton.click()
+          await dialog().getByRole("button", { name: "Disconnect" }).click()
+          await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+        }
+      }
+    } finally {
+      await other.close()
+    }
+  })
+
+const SERIES = { injected, embedded } as const
+
+if (only !== undefined && !(only in SERIES)) throw new Error(`--only is one of ${Object.keys(SERIES).join(", ")}`)
 mkdirSync(folder, { recursive: true })
-await main()
+for (const [name, series] of Object.entries(SERIES)) if (only === undefined || only === name) await series()
