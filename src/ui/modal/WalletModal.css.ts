@@ -63,8 +63,12 @@ export const dialog = style({
  */
 export const ahead = style({ visibility: "hidden", animation: "none", pointerEvents: "none" })
 
-/** The refused-close shake (0.5 s, as long as the Modal service keeps `shake` on). */
-export const shake = style({ animation: `${shakeFrames} 500ms ease-in-out` })
+/**
+ * The refused-close or wrong-code shake (0.5 s, as long as the Modal service keeps `shake` on). The entrance stays in
+ * the list: an animation that leaves the list and comes back is started again, so without it the modal faded out
+ * and rose again when the shake ended.
+ */
+export const shake = style({ animation: `${rise} 180ms ease-out, ${shakeFrames} 500ms ease-in-out` })
 
 /** Back, title and Close in three columns. */
 export const header = style({
