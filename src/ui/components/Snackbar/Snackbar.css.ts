@@ -20,6 +20,8 @@ const base = style({
   color: vars.color.background,
   fontSize: vars.fontSize.small,
   fontWeight: 600,
+  // A long word (a changed email address) breaks instead of running out of the pill.
+  overflowWrap: "anywhere",
   boxShadow: vars.color.shadow
 })
 
