@@ -189,12 +189,15 @@ function Summary(props: { readonly summary: ApprovalSummary }): ReactNode {
   }
 }
 
+/** A value written in hex (an address, bytes): shown in the monospaced font, as a transaction's receiver is. */
+const HEX = /^0x[0-9a-fA-F]+$/
+
 /** One field of typed data; a long value (an address, data) breaks anywhere. */
 function FieldLine(props: { readonly label: string; readonly value: string }): ReactNode {
   return (
     <>
       <dt className={styles.term}>{props.label}</dt>
-      <dd className={styles.value}>{props.value}</dd>
+      <dd className={styles.value}>{HEX.test(props.value) ? <span className={styles.mono}>{props.value}</span> : props.value}</dd>
     </>
   )
 }
