@@ -61,8 +61,11 @@ describe("the live runtime of a page", () => {
     runtime = makeWalletRuntime({ projectId: "p", networks: [localChainA] })
     const unmount = runtime.registry.mount(connectorsAtom)
     cleanups.push(unmount)
-    // WalletConnect is listed first (spec 9's connector order), then the wallets the page announces.
-    await eventually(() => expect(runtime?.registry.get(connectorsAtom).map((c) => c.id)).toEqual(["walletConnect", "io.metamask"]))
+    // WalletConnect is listed first (spec 9's connector order), then the embedded wallet's AUTH connector (email login
+    // is on by default), then the wallets the page announces.
+    await eventually(() =>
+      expect(runtime?.registry.get(connectorsAtom).map((c) => c.id)).toEqual(["walletConnect", "embedded", "io.metamask"])
+    )
 
     window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: { info: { rdns: "" }, provider: {} } }))
     cleanups.push(announce("io.rabby", "Rabby"))
@@ -71,6 +74,7 @@ describe("the live runtime of a page", () => {
       expect(runtime?.registry.get(connectorsAtom).map((c) => `${c.type}:${c.id}`).sort()).toEqual([
         "ANNOUNCED:io.metamask",
         "ANNOUNCED:io.rabby",
+        "AUTH:embedded",
         "WALLET_CONNECT:walletConnect"
       ])
     )
@@ -81,11 +85,18 @@ describe("the live runtime of a page", () => {
     runtime = makeWalletRuntime({ projectId: "p", networks: [localChainA, solanaDevnet] })
     cleanups.push(runtime.registry.mount(connectorsAtom))
     const rows = () => runtime?.registry.get(connectorsAtom).map((c) => `${c.type}:${c.id}:${c.namespaces.join("+")}`)
-    await eventually(() => expect(rows()).toEqual(["WALLET_CONNECT:walletConnect:eip155+solana", "ANNOUNCED:app.phantom:eip155"]))
+    // The embedded wallet's one connector serves both families through one login; it is never merged with a wallet.
+    await eventually(() =>
+      expect(rows()).toEqual(["WALLET_CONNECT:walletConnect:eip155+solana", "AUTH:embedded:eip155+solana", "ANNOUNCED:app.phantom:eip155"])
+    )
 
     cleanups.push(registerStandardWallet("Phantom"))
     await eventually(() =>
-      expect(rows()).toEqual(["WALLET_CONNECT:walletConnect:eip155+solana", "MULTI_CHAIN:app.phantom:eip155+solana"])
+      expect(rows()).toEqual([
+        "WALLET_CONNECT:walletConnect:eip155+solana",
+        "AUTH:embedded:eip155+solana",
+        "MULTI_CHAIN:app.phantom:eip155+solana"
+      ])
     )
     // Another wallet of one family only keeps its own row.
     cleanups.push(registerStandardWallet("Solflare"))
@@ -104,9 +115,11 @@ describe("the live runtime of a page", () => {
       runtime = makeWalletRuntime({ projectId: "p", networks: [localChainA] })
       const unmount = runtime.registry.mount(connectorsAtom)
       cleanups.push(unmount)
-      // Started: the services are built and the page's wallets listed.
-      await eventually(() => expect(runtime?.registry.get(connectorsAtom).map((c) => c.id)).toEqual(["walletConnect"]))
+      // Started: the services are built and the page's wallets listed; the email login is offered, and its frame is
+      // not loaded (nothing before the visitor chooses email).
+      await eventually(() => expect(runtime?.registry.get(connectorsAtom).map((c) => c.id)).toEqual(["walletConnect", "embedded"]))
       expect(seen).toEqual([])
+      expect(document.querySelectorAll("iframe")).toHaveLength(0)
     } finally {
       globalThis.fetch = realFetch
     }
