@@ -3,7 +3,7 @@
  * mailed; the view waits while the embedded wallet waits for it to be followed, offers to wait again when a 30 s
  * step ended without it, and to mail it again once the cooldown is over.
  */
-import type { ReactNode } from "react"
+import { type ReactNode, useEffect, useRef } from "react"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { embeddedAtom, resendEmailFn, waitForDeviceFn } from "../../atoms/embedded"
 import { Button } from "../../components/Button/Button"
@@ -18,13 +18,17 @@ export function EmailVerifyDevice(_props: ViewProps<"EmailVerifyDevice">): React
   const state = useAtomValue(embeddedAtom)
   const waitAgain = useAtomSet(waitForDeviceFn)
   const resend = useAtomSet(resendEmailFn)
+  // The modal would focus the first control, "Use another email" while Resend waits: the words go first, so that an
+  // Enter pressed by habit cancels nothing.
+  const words = useRef<HTMLParagraphElement>(null)
+  useEffect(() => words.current?.focus(), [])
   if (state === undefined) return <Spinner size={24} label="Loading" />
   const login = state.login
   if (login._tag !== "VerifyDevice") return <Notice variant="info">Enter your email on the Connect view first.</Notice>
   const resendIn = state.resendInSeconds
   return (
     <div className={styles.column}>
-      <p className={styles.text}>
+      <p className={styles.text} ref={words} tabIndex={-1}>
         We sent a link to <span className={styles.address}>{login.email}</span>. Open it on any device to approve this
         browser.
       </p>

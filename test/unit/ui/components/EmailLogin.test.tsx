@@ -202,6 +202,8 @@ describe("EmailVerifyDevice", () => {
     expect(dialog.textContent).toContain("We sent a link to visitor@example.com. Open it on any device to approve this browser.")
     expect(within(dialog).queryByRole("button", { name: "Wait again" })).toBeNull()
     expect((within(dialog).getByRole("button", { name: "Resend in 12 s" }) as HTMLButtonElement).disabled).toBe(true)
+    // The words take focus, not "Use another email": a habitual Enter cancels nothing.
+    await expect.poll(() => document.activeElement?.textContent).toContain("We sent a link to")
   })
 
   it("offers Wait again once a step ended without the link", async () => {
