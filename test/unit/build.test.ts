@@ -17,6 +17,7 @@ const LAZY = [
   "src/services/eip155/Eip155Adapter.ts",
   "src/services/solana/SolanaAdapter.ts",
   "src/services/walletconnect/session.ts",
+  "src/services/walletconnect/namespaces.ts",
   "src/services/connectors/walletStandard.ts",
   "src/services/connectors/injectedWeb3.ts",
   "src/services/polkadot/PolkadotAdapter.ts",

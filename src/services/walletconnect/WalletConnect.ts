@@ -11,12 +11,12 @@ import type { HostOptions } from "../../domain/Options"
 import { walletErrorOf } from "../../domain/walletErrors"
 import { Config, networksOf } from "../Config"
 import type { Connector, WalletEvent } from "../connectors/Connector"
-import { WALLET_CONNECT_NAMESPACES } from "./namespaces"
 import {
   type OneClickSignIn,
   type PairingState,
   type WalletConnectSession,
   type WalletConnectSettings,
+  WALLET_CONNECT_NAMESPACES,
   WalletConnectRequestFailed
 } from "./types"
 

@@ -7,6 +7,10 @@ import type { CaipNetworkId, ChainNamespace } from "../../domain/Caip"
 import type { CaipNetwork } from "../../domain/Network"
 import type { HostOptions } from "../../domain/Options"
 
+// The list of served families lives with what the connector and its session share, since the connector (in the core)
+// reads it at start; this module, with every family's methods, comes with the session code.
+export { WALLET_CONNECT_NAMESPACES } from "./types"
+
 /** Methods a session asks an eip155 wallet for. */
 export const EIP155_METHODS: ReadonlyArray<string> = [
   "eth_accounts",
@@ -76,9 +80,6 @@ const METHODS: Partial<Record<ChainNamespace, ReadonlyArray<string>>> = {
   polkadot: POLKADOT_SESSION_METHODS,
   bip122: BITCOIN_SESSION_METHODS
 }
-
-/** The families one WalletConnect session can serve here. */
-export const WALLET_CONNECT_NAMESPACES: ReadonlyArray<ChainNamespace> = ["eip155", "solana", "polkadot", "bip122"]
 
 /** One namespace of a session proposal, in the shape the universal provider takes. */
 export interface ProposalNamespace {

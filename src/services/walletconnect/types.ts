@@ -15,6 +15,12 @@ export type PairingState =
   | { readonly _tag: "Ready"; readonly uri: string; readonly expiresAt: number }
   | { readonly _tag: "Failed"; readonly message: string }
 
+/**
+ * The families one WalletConnect session can serve here. Kept here, not with their methods in `namespaces.ts`: the
+ * connector needs only this list at start, and the method lists travel with the session code that proposes them.
+ */
+export const WALLET_CONNECT_NAMESPACES: ReadonlyArray<ChainNamespace> = ["eip155", "solana", "polkadot", "bip122"]
+
 /** How the universal provider is made, beyond the options (tests run several clients in one process). */
 export interface WalletConnectSettings {
   /** Keeps this client's stored data apart from other clients on the same storage. */
