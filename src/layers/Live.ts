@@ -44,11 +44,8 @@ const familyAdapters = Effect.gen(function* () {
   const transport = yield* RpcTransport
   const reads: ReadRpc = (network, method, params) => transport.request(network, { method, params })
   const http = yield* HttpClient.HttpClient
-  const rpcUrlsOf = (network: CaipNetwork) => [
-    ...new Set([...(config.customRpcUrls?.[network.caipNetworkId] ?? []).map((entry) => entry.url), ...network.rpcUrls.default.http])
-  ]
   const tokenOf = (network: CaipNetwork) => config.tokens?.[network.caipNetworkId]
-  return namespacesOf(config).map((namespace) => lazyAdapter(namespace, () => loadAdapter(namespace, { reads, tokenOf, http, rpcUrlsOf })))
+  return namespacesOf(config).map((namespace) => lazyAdapter(namespace, () => loadAdapter(namespace, { reads, tokenOf, http, options: config })))
 })
 
 // The families whose discovery is fetched beside the start, in the order the registry merges their wallets.

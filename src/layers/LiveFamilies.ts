@@ -18,9 +18,16 @@ export interface AdapterDeps {
   readonly tokenOf: (network: CaipNetwork) => TokenOption | undefined
   /** HTTP, for families whose nodes are read over REST rather than JSON-RPC (bip122's Esplora-style APIs). */
   readonly http: HttpClient.HttpClient
-  /** A network's own endpoints: the host's `customRpcUrls` for it first, then its RPC URLs. */
-  readonly rpcUrlsOf: (network: CaipNetwork) => ReadonlyArray<string>
+  /** The host's options (bip122 reads a network's own endpoints from them: its `customRpcUrls` first). */
+  readonly options: HostOptions
 }
+
+// A network's own endpoints: the host's `customRpcUrls` for it first, then its RPC URLs.
+const rpcUrlsOf =
+  (options: HostOptions) =>
+  (network: CaipNetwork): ReadonlyArray<string> => [
+    ...new Set([...(options.customRpcUrls?.[network.caipNetworkId] ?? []).map((entry) => entry.url), ...network.rpcUrls.default.http])
+  ]
 
 /** A chain family wired here: every one but eip155, whose wiring is part of the start. */
 export type LazyFamily = Exclude<ChainNamespace, "eip155">
@@ -30,7 +37,7 @@ const ADAPTERS: { readonly [N in LazyFamily]: (deps: AdapterDeps) => Promise<Cha
   solana: (deps) => import("../services/solana/SolanaAdapter").then((m) => m.makeSolanaAdapter(deps)),
   polkadot: () => import("../services/polkadot/PolkadotAdapter").then((m) => m.makePolkadotAdapter()),
   bip122: (deps) =>
-    import("../services/bip122/BitcoinAdapter").then((m) => m.makeBitcoinAdapter({ http: deps.http, apiUrlsOf: deps.rpcUrlsOf }))
+    import("../services/bip122/BitcoinAdapter").then((m) => m.makeBitcoinAdapter({ http: deps.http, apiUrlsOf: rpcUrlsOf(deps.options) }))
 }
 
 // Polkadot extensions show the host's name (or the page's host) when they ask the visitor to let the site in; Bitcoin
