@@ -119,7 +119,6 @@ export {
   DisconnectFailed,
   EmailLoginDependencyFailed,
   EmailRateLimited,
-  FeatureUnavailable,
   FrameError,
   FrameNotSet,
   FrameParentNotSet,
@@ -151,6 +150,7 @@ export {
   WalletCapabilitiesInvalid,
   WalletConnectConnectorMissing
 } from "./domain/errors"
+export { FeatureUnavailable } from "./domain/featureUnavailable"
 
 export {
   formatAmount,

@@ -126,19 +126,6 @@ export class SomethingWentWrong extends Schema.TaggedError<SomethingWentWrong>()
   }
 }
 
-/**
- * A feature the product does not offer for the account's chain family (spec 9: balances on Polkadot, sending
- * without a chain to send to…); `details` is the sentence that says so, e.g. 'Sending is not available for Polkadot
- * accounts: …'. Nothing failed: a view says it plainly instead of showing an error or a '0.00'.
- */
-export class FeatureUnavailable extends Schema.TaggedError<FeatureUnavailable>()("FeatureUnavailable", {
-  details: Schema.String
-}) {
-  override get message() {
-    return this.details
-  }
-}
-
 /** 'HTTP status code: N' — a non-OK HTTP answer. */
 export class HttpStatusError extends Schema.TaggedError<HttpStatusError>()("HttpStatusError", {
   status: Schema.Number,

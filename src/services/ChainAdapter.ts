@@ -10,7 +10,6 @@ import type { ChainNamespace } from "../domain/Caip"
 import {
   AdapterForNamespaceMissing,
   type ChainNotSupported,
-  type FeatureUnavailable,
   GasEstimationFailed,
   type ProgrammaticSwitchUnsupported,
   type ProviderNotFound,
@@ -20,6 +19,7 @@ import {
   type TransactionReverted,
   type WalletCapabilitiesInvalid
 } from "../domain/errors"
+import type { FeatureUnavailable } from "../domain/featureUnavailable"
 import type { CaipNetwork } from "../domain/Network"
 import type { WalletRequestError } from "../domain/walletErrors"
 import type { FamilyProvider } from "./connectors/Connector"

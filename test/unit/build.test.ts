@@ -170,4 +170,10 @@ describe("the library build", () => {
     expect(atOnce.includes(network)).toBe(false)
     expect(sendLive.dynamicImports).toContain(rules.fileName)
   })
+
+  it("leaves FeatureUnavailable to the adapters that fail with it: the core and what react.js loads do not carry it", () => {
+    const home = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/domain/featureUnavailable.ts")))
+    expect(home?.name).not.toMatch(/^(core|view|shell)$/)
+    expect(loadedAtOnce("react.js").includes(home as Chunk)).toBe(false)
+  })
 })

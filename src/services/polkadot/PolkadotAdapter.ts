@@ -7,7 +7,8 @@
  * Polkadot wallet is used or restored; it brings no chain library.
  */
 import { Effect, Schema } from "effect"
-import { FeatureUnavailable, SignMessageFailed, SomethingWentWrong } from "../../domain/errors"
+import { SignMessageFailed, SomethingWentWrong } from "../../domain/errors"
+import { FeatureUnavailable } from "../../domain/featureUnavailable"
 import { FAMILY_NAMES } from "../../domain/familyFeaturesText"
 import {
   PolkadotSignerPayload,
