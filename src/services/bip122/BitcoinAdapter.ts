@@ -37,7 +37,7 @@ import {
 } from "../../domain/walletErrors"
 import type { AccountSession, ChainAdapter, ChainBalance, SendRequest, TransactionConfirmation } from "../ChainAdapter"
 import { DUST_SATS, selectOutputs, sendAllFee } from "./coinSelection"
-import { type Esplora, type EsploraError, makeEsplora, type TxStatus } from "./esplora"
+import { type Esplora, type EsploraAnswer, type EsploraError, makeEsplora, type TxStatus } from "./esplora"
 import type * as Psbt from "./psbt"
 import { type BitcoinInputsToSign, type BitcoinProvider, walletStandardBitcoinChainOf } from "./provider"
 
@@ -237,8 +237,11 @@ export const makeBitcoinAdapter = (options: BitcoinAdapterOptions): ChainAdapter
     Effect.gen(function* () {
       // Not known yet (a node that has not heard of it) or not mined yet: asked again every second.
       const once: Effect.Effect<TxStatus, "pending" | EsploraError> = esplora.txStatus(network, txid).pipe(
-        Effect.catchTag("EsploraAnswer", (error): Effect.Effect<never, "pending" | EsploraError> =>
-          error.status === 404 ? Effect.fail("pending") : Effect.fail(error)
+        // catchIf, not catchTag, here and below: nothing else in the product uses catchTag, and a host's bundler keeps
+        // Effect's code with the runtime's core, so this adapter's use alone would put it in every host's first click.
+        Effect.catchIf(
+          (error): error is EsploraAnswer => error._tag === "EsploraAnswer",
+          (error): Effect.Effect<never, "pending" | EsploraError> => (error.status === 404 ? Effect.fail("pending") : Effect.fail(error))
         ),
         Effect.flatMap((answer): Effect.Effect<TxStatus, "pending"> => (answer.confirmed ? Effect.succeed(answer) : Effect.fail("pending")))
       )
@@ -292,8 +295,10 @@ export const makeBitcoinAdapter = (options: BitcoinAdapterOptions): ChainAdapter
             return yield* new InvalidWalletParams({ details: `sendTransfer: ${input.account} is not the connected account` })
           }
           const txid = yield* send(session, { to: input.recipient, value: BigInt(input.amount) }).pipe(
-            Effect.catchTag("SendFormInvalid", () =>
-              Effect.fail(new InvalidWalletParams({ details: `sendTransfer: ${input.recipient} is not an address of ${session.network.name}, or ${input.amount} satoshis is dust` }))
+            Effect.catchIf(
+              (error): error is SendFormInvalid => error._tag === "SendFormInvalid",
+              () =>
+                Effect.fail(new InvalidWalletParams({ details: `sendTransfer: ${input.recipient} is not an address of ${session.network.name}, or ${input.amount} satoshis is dust` }))
             )
           )
           return { txid }

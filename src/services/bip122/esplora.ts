@@ -117,7 +117,8 @@ export const makeEsplora = (http: HttpClient.HttpClient, urlsOf: (network: CaipN
       const [first, ...rest] = urls
       return rest.reduce(
         (previous: Effect.Effect<string, EsploraError>, url) =>
-          Effect.catchTag(previous, "EsploraUnreachable", () => attempt(url, request, path)),
+          // catchIf, not catchTag: see BitcoinAdapter's waitForTransaction (catchTag would join every host's first click).
+          Effect.catchIf(previous, (error) => error._tag === "EsploraUnreachable", () => attempt(url, request, path)),
         attempt(first!, request, path)
       )
     })
