@@ -17,7 +17,7 @@ import { Analytics } from "./Analytics"
 import { type ConnectedWallet, Connection } from "./Connection"
 import type { ConnectError } from "./connectors/Connector"
 import { answersTo, Connectors } from "./connectors/Connectors"
-import { currentEntry, type HistoryEntry, Modal, type Route } from "./Modal"
+import { currentEntry, type HistoryEntry, Modal, type Route, type RouteOf } from "./Modal"
 import { Networks } from "./Networks"
 import { Platform } from "./Platform"
 import { Storage } from "./Storage/Storage"
@@ -29,6 +29,14 @@ export class ConnectCancelled extends Schema.TaggedError<ConnectCancelled>()("Co
     return "The connection was cancelled."
   }
 }
+
+/**
+ * How long a wallet chosen in a list has to answer before its connecting view opens. A wallet that has authorised
+ * the site already answers well within it, and the modal goes from the list straight to closed: a view shown for a
+ * frame or two would cost those frames before the address shows (and flash). A wallet that prompts the visitor
+ * takes longer, and "Continue in …" shows once this has passed, too soon for the visitor to wonder.
+ */
+export const CONNECTING_VIEW_DELAY_MS = 100
 
 /** Why a connect flow ended without a wallet. */
 export type ConnectFlowError = ConnectError | ProviderNotFound | ConnectCancelled
@@ -103,7 +111,10 @@ export class ConnectFlow extends Context.Service<
   {
     /** Where the flow stands. */
     readonly progress: SubscriptionRef.SubscriptionRef<ConnectProgress>
-    /** The visitor chose a wallet: its view opens and connecting starts there. */
+    /**
+     * The visitor chose a wallet: connecting starts at once. An installed wallet's connecting view opens only when it
+     * has not answered within CONNECTING_VIEW_DELAY_MS, or to say why it failed; any other choice opens its view.
+     */
     readonly choose: (choice: WalletChoice) => Effect.Effect<void>
     /** Asks the wallet again, on the view the visitor is on (after a refusal or a failure). */
     readonly retry: Effect.Effect<void>
@@ -135,6 +146,8 @@ export class ConnectFlow extends Context.Service<
       let running: Fiber.Fiber<void> | undefined
       // The history entry whose connect was started last (each entry's view starts one; Try again starts it again).
       let startedKey: number | undefined
+      // True while a chosen wallet's run opens its connecting view (the entry it pushes is that run's).
+      let opening = false
       const links = new Map<number, string>()
 
       const walletConnectId = Effect.map(SubscriptionRef.get(registry.connectors), (list) =>
@@ -184,28 +197,63 @@ export class ConnectFlow extends Context.Service<
           Effect.tapError((error) => analytics.record("CONNECT_ERROR", { name: wallet?.name ?? connectorId, message: error.message }))
         )
 
-      // One run for one history entry: the view shows its progress; success closes the modal if it still shows it.
-      const runFor = (entry: HistoryEntry, connectorId: string) =>
+      // How a run ends for its history entry: the view shows it; success closes the modal if it still shows that entry.
+      const settle = (key: number, exit: Exit.Exit<ConnectedWallet, ConnectFlowError>) =>
         Effect.gen(function* () {
-          const exit = yield* Effect.exit(connectWith(connectorId, walletOf(entry.route), () => links.get(entry.key)))
           if (Exit.isSuccess(exit)) {
-            yield* SubscriptionRef.set(progress, { _tag: "Connected", key: entry.key, wallet: exit.value })
+            yield* SubscriptionRef.set(progress, { _tag: "Connected", key, wallet: exit.value })
             // Sign-in comes after the progress says connected: its view replaces this one without stopping this run.
             if (Option.isSome(signIn)) {
               const signedIn = yield* Effect.exit(signIn.value.afterConnect(exit.value))
               if (Exit.isFailure(signedIn)) return
             }
             const now = yield* SubscriptionRef.get(modal.state)
-            if (now.open && currentEntry(now).key === entry.key) yield* modal.close
+            if (now.open && currentEntry(now).key === key) yield* modal.close
             return
           }
           const error = Option.getOrUndefined(Exit.findErrorOption(exit))
-          if (error !== undefined) yield* SubscriptionRef.set(progress, { _tag: "Failed", key: entry.key, error })
-        }).pipe(
-          Effect.onInterrupt(() =>
-            SubscriptionRef.update(progress, (p): ConnectProgress => (p._tag === "Connecting" && p.key === entry.key ? { _tag: "Idle" } : p))
-          )
+          if (error !== undefined) yield* SubscriptionRef.set(progress, { _tag: "Failed", key, error })
+        })
+
+      const idleUnlessMoved = (key: number) =>
+        SubscriptionRef.update(progress, (p): ConnectProgress => (p._tag === "Connecting" && p.key === key ? { _tag: "Idle" } : p))
+
+      // One run for one history entry: the view shows its progress.
+      const runFor = (entry: HistoryEntry, connectorId: string) =>
+        Effect.exit(connectWith(connectorId, walletOf(entry.route), () => links.get(entry.key))).pipe(
+          Effect.flatMap((exit) => settle(entry.key, exit)),
+          Effect.onInterrupt(() => idleUnlessMoved(entry.key))
         )
+
+      // A wallet chosen in a list is asked from that list's entry; its connecting view opens only if the wallet has
+      // not answered within CONNECTING_VIEW_DELAY_MS (a prompt), or to show why it failed. Until then the run
+      // belongs to the list's entry, so leaving the list (Back, Close, another view) stops it as leaving the
+      // connecting view would.
+      const runChosen = (from: HistoryEntry, route: RouteOf<"ConnectingExternal">, connectorId: string) => {
+        let key = from.key
+        return Effect.gen(function* () {
+          const attempt = yield* Effect.forkChild(Effect.exit(connectWith(connectorId, route.wallet, () => links.get(key))))
+          const exit = yield* Effect.gen(function* () {
+            const early = yield* Fiber.join(attempt).pipe(Effect.timeoutOption(CONNECTING_VIEW_DELAY_MS))
+            if (Option.isSome(early) && Exit.isSuccess(early.value)) return early.value
+            // The follower, which may see the new entry before push returns, leaves it to this run: the wallet is
+            // not asked twice.
+            opening = true
+            yield* modal.push(route).pipe(Effect.ensuring(Effect.sync(() => (opening = false))))
+            const moved = key
+            key = currentEntry(yield* SubscriptionRef.get(modal.state)).key
+            startedKey = key
+            yield* SubscriptionRef.update(progress, (p): ConnectProgress =>
+              p._tag === "Connecting" && p.key === moved ? { _tag: "Connecting", key } : p
+            )
+            return Option.isSome(early) ? early.value : yield* Fiber.join(attempt)
+          }).pipe(
+            // Stopping waits until the wallet's attempt has stopped too (its family is as before), as for runFor.
+            Effect.onInterrupt(() => Fiber.interrupt(attempt))
+          )
+          yield* settle(key, exit)
+        }).pipe(Effect.onInterrupt(() => Effect.suspend(() => idleUnlessMoved(key))))
+      }
 
       // A run stopped before it began has no interruption handler of its own yet: its progress is reset here too.
       const stop = Effect.suspend(() => {
@@ -233,7 +281,7 @@ export class ConnectFlow extends Context.Service<
       const follow = (entry: HistoryEntry | undefined) =>
         Effect.gen(function* () {
           // This entry's connect has started already: the choice itself started it.
-          if (entry !== undefined && entry.key === startedKey) return
+          if (entry !== undefined && (entry.key === startedKey || opening)) return
           const current = yield* SubscriptionRef.get(progress)
           if (current._tag === "Connecting" && current.key !== entry?.key) yield* stop
           if (entry !== undefined && connectorIdOf(entry.route, "any") !== undefined) yield* start(entry)
@@ -254,7 +302,16 @@ export class ConnectFlow extends Context.Service<
       // The wallet is asked at once, not once the view change has gone round to the follower below.
       const choose = Effect.fn("ConnectFlow.choose")(function* (choice: WalletChoice) {
         yield* analytics.record("SELECT_WALLET", { name: choice.connector?.name ?? choice.wallet?.name ?? "", platform: platform.isMobile ? "mobile" : "desktop" })
-        yield* modal.push(routeForChoice(choice, platform.isMobile))
+        const route = routeForChoice(choice, platform.isMobile)
+        const state = yield* SubscriptionRef.get(modal.state)
+        if (route.view === "ConnectingExternal" && route.connectorId !== undefined && state.open) {
+          yield* stop
+          const from = currentEntry(state)
+          yield* SubscriptionRef.set(progress, { _tag: "Connecting", key: from.key })
+          running = yield* Effect.forkIn(runChosen(from, route, route.connectorId), scope)
+          return
+        }
+        yield* modal.push(route)
         yield* follow(currentEntry(yield* SubscriptionRef.get(modal.state)))
       })
 

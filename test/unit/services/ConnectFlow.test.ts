@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Layer, Option, Stream, SubscriptionRef } from "effect"
+import { TestClock } from "effect/testing"
 import { UserRejected } from "../../../src/domain/errors"
 import { localChainA, localChainB, solana } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import type { WalletCatalogEntry } from "../../../src/domain/Wallet"
 import { testLayer } from "../../../src/layers/Test"
-import { ConnectCancelled, ConnectFlow, type ConnectProgress, routeForChoice, SignInStep } from "../../../src/services/ConnectFlow"
+import { CONNECTING_VIEW_DELAY_MS, ConnectCancelled, ConnectFlow, type ConnectProgress, routeForChoice, SignInStep } from "../../../src/services/ConnectFlow"
 import type { SiwxSession } from "../../../src/domain/Siwx"
 import { Connection } from "../../../src/services/Connection"
 import { type FakeWallet, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
@@ -67,7 +68,7 @@ describe("routeForChoice (which view a wallet row opens)", () => {
 })
 
 describe("ConnectFlow", () => {
-  it.effect("choose → connecting view → connected → recent wallet remembered → modal closed", () =>
+  it.effect("a wallet that answers at once connects from the list: no connecting view, recent wallet remembered, modal closed", () =>
     Effect.gen(function* () {
       const wallet = yield* evm()
       yield* withWallets(
@@ -76,14 +77,94 @@ describe("ConnectFlow", () => {
           const flow = yield* ConnectFlow
           const modal = yield* Modal
           yield* modal.open()
+          const views: Array<string> = []
+          yield* SubscriptionRef.changes(modal.state).pipe(
+            Stream.runForEach((state) => Effect.sync(() => views.push(currentRoute(state).view))),
+            Effect.forkChild
+          )
+          yield* Effect.yieldNow
           yield* flow.choose({ connector: wallet.connector.info, wallet: catalogueWallet() })
-          expect(currentRoute(yield* modalState).view).toBe("ConnectingExternal")
           const done = yield* progressUntil((p) => p._tag === "Connected")
           expect(done._tag === "Connected" && done.wallet.accounts.eip155?.address).toBe(ALICE)
           yield* modalClosed
+          expect(views).not.toContain("ConnectingExternal")
           expect(yield* statusOf("eip155")).toBe("connected")
           const connection = yield* Connection
           expect((yield* SubscriptionRef.get(connection.state)).recentWallets.map((w) => w.id)).toEqual(["cat-1"])
+        })
+      )
+    })
+  )
+
+  it.effect("a wallet that takes its time (a prompt): its connecting view opens after CONNECTING_VIEW_DELAY_MS, and connecting goes on there", () =>
+    Effect.gen(function* () {
+      let answer!: () => void
+      const wallet = yield* evm({ connectGate: new Promise<void>((resolve) => (answer = resolve)) })
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          yield* (yield* Modal).open()
+          yield* flow.choose({ connector: wallet.connector.info, wallet: catalogueWallet() })
+          yield* statusUntil("connecting")
+          yield* TestClock.adjust(CONNECTING_VIEW_DELAY_MS - 1)
+          expect(currentRoute(yield* modalState).view).toBe("Connect")
+          expect(yield* SubscriptionRef.get(flow.progress)).toMatchObject({ _tag: "Connecting" })
+          yield* TestClock.adjust(1)
+          const shown = currentEntry(yield* modalState)
+          expect(shown.route).toEqual({ view: "ConnectingExternal", connectorId: "io.metamask", wallet: catalogueWallet() })
+          expect(yield* SubscriptionRef.get(flow.progress)).toEqual({ _tag: "Connecting", key: shown.key })
+          answer()
+          const done = yield* progressUntil((p) => p._tag === "Connected")
+          expect(done._tag === "Connected" && done.key).toBe(shown.key)
+          yield* modalClosed
+          expect(wallet.calls.filter((call) => call.startsWith("connect:"))).toHaveLength(1)
+        })
+      )
+    })
+  )
+
+  it.effect("a wallet that refuses at once: the connecting view opens to say so, and Try again there connects", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm({ connectError: new UserRejected({ code: 4001 }) })
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          yield* (yield* Modal).open()
+          yield* flow.choose({ connector: wallet.connector.info })
+          const failed = yield* progressUntil((p) => p._tag === "Failed")
+          const shown = currentEntry(yield* modalState)
+          expect(shown.route.view).toBe("ConnectingExternal")
+          expect(failed._tag === "Failed" && failed.error._tag).toBe("UserRejected")
+          expect(failed._tag === "Failed" && failed.key).toBe(shown.key)
+          wallet.script.connectError = undefined
+          yield* flow.retry
+          yield* progressUntil((p) => p._tag === "Connected")
+          yield* modalClosed
+          expect(wallet.calls.filter((c) => c.startsWith("connect:"))).toHaveLength(2)
+        })
+      )
+    })
+  )
+
+  it.effect("closing the modal before a slow wallet's view opens stops waiting: the family is as before, no view opens later", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm({ connectGate: new Promise<void>(() => undefined) })
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          const modal = yield* Modal
+          yield* modal.open()
+          yield* flow.choose({ connector: wallet.connector.info })
+          yield* statusUntil("connecting")
+          yield* modal.close
+          yield* progressUntil((p) => p._tag === "Idle")
+          expect(yield* statusOf("eip155")).toBe("disconnected")
+          yield* TestClock.adjust(CONNECTING_VIEW_DELAY_MS)
+          expect((yield* modalState).open).toBe(false)
+          expect((yield* modalState).history.map((entry) => entry.route.view)).toEqual(["Connect"])
         })
       )
     })
@@ -119,8 +200,10 @@ describe("ConnectFlow", () => {
           const modal = yield* Modal
           yield* modal.open()
           yield* flow.choose({ connector: wallet.connector.info })
-          yield* progressUntil((p) => p._tag === "Connecting")
           yield* statusUntil("connecting")
+          yield* TestClock.adjust(CONNECTING_VIEW_DELAY_MS)
+          expect(currentRoute(yield* modalState).view).toBe("ConnectingExternal")
+          yield* progressUntil((p) => p._tag === "Connecting")
           yield* modal.goBack
           yield* progressUntil((p) => p._tag === "Idle")
           expect(yield* statusOf("eip155")).toBe("disconnected")
