@@ -7,9 +7,6 @@
  * serving EVM, Solana and Bitcoin is one row that connects all three. A sats-connect-style provider (`request(method,
  * params)`, listed in `window.btc_providers`) is a row of its own that connects, signs (BIP-322) and sends on regtest.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { hex } from "@scure/base"
 import { p2wpkh } from "@scure/btc-signer"
 import type { Page } from "playwright-core"
@@ -17,12 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { verifyBip322 } from "../../devstack/bitcoin/bip322"
 import { devBitcoinKey, REGTEST } from "../../devstack/bitcoin/keys"
 import type { Started } from "../../devstack/lib/Started"
-import { type DevstackInfo, startDevstack } from "../../devstack/main"
+import type { DevstackInfo } from "../../devstack/main"
 import type { BitcoinTestWallet } from "../../devstack/wallet/bitcoin/testWallet"
 import { truncateAddress } from "../../src/domain/format"
 import { sendAllFee } from "../../src/services/bip122/coinSelection"
 import { type Browser, isLoopback, launchBrowser } from "./support/browser"
-import { buildDemo, serveDemo } from "./support/demo"
+import { type ServedDemo, serveDemoOnStack } from "./support/demo"
 import { installInjectedBitcoinWallet } from "./support/injectedBitcoinWallet"
 import { installInjectedSolanaWallet } from "./support/injectedSolanaWallet"
 import { installInjectedWallet } from "./support/injectedWallet"
@@ -30,7 +27,7 @@ import { installSatsConnectWallet } from "./support/injectedSatsConnectWallet"
 
 let stack: Started<DevstackInfo>
 let demo: Started<{ readonly url: string }>
-let outDir: string
+let served: ServedDemo | undefined
 
 const dialog = (page: Page) => page.getByRole("dialog")
 const networkButton = (page: Page) => page.getByRole("button", { name: /^Network: / })
@@ -46,17 +43,12 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 const bitcoinChunks = (requests: ReadonlyArray<string>) => requests.filter((url) => /\/BitcoinAdapter[-.][^/]*\.js$/.test(url))
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "wr-demo-btc-"))
-  const [started] = await Promise.all([startDevstack({ parts: ["evm", "solana", "bitcoin", "services"] }), buildDemo(outDir)])
-  stack = started
-  demo = await serveDemo(outDir, stack.info)
+  served = await serveDemoOnStack("btc", ["evm", "solana", "bitcoin", "services"])
+  stack = served.stack
+  demo = served.demo
 })
 
-afterAll(async () => {
-  await demo?.stop()
-  await stack?.stop()
-  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
-})
+afterAll(() => served?.stop())
 
 describe("a Bitcoin wallet in the demo", () => {
   let browser: Browser

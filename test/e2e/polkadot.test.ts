@@ -7,9 +7,6 @@
  * reaches the extension's `signPayload` and its signature verifies against the payload's bytes; the Networks view lists the Polkadot family with its mark; nothing leaves the
  * machine. Sign-in (`?signIn=on`) signs the CAIP-122 text wrapped in <Bytes>…</Bytes>, and the services keep it.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { u8aWrapBytes } from "@polkadot/util"
 import { ed25519Verify, signatureVerify, sr25519Verify } from "@polkadot/util-crypto"
 import type { Page } from "playwright-core"
@@ -19,13 +16,13 @@ import type { Started } from "../../devstack/lib/Started"
 import type { PolkadotTestWallet } from "../../devstack/wallet/polkadot/testWallet"
 import { truncateAddress } from "../../src/domain/format"
 import { type Browser, isLoopback, launchBrowser } from "./support/browser"
-import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
+import { type ServedDemo, serveDemoOnStack } from "./support/demo"
 import { installInjectedPolkadotWallet } from "./support/injectedPolkadotWallet"
 import { signedBytesOfTransfer, westendTransferPayload } from "./support/polkadotPayload"
 
 let stack: Started<DevstackInfo>
 let demo: Started<{ readonly url: string }>
-let outDir: string
+let served: ServedDemo | undefined
 
 const dialog = (page: Page) => page.getByRole("dialog")
 const networkButton = (page: Page) => page.getByRole("button", { name: /^Network: / })
@@ -35,17 +32,12 @@ const WESTEND = "polkadot:e143f23803ac50e8f6f8e62695d1ce9e"
 const UNAVAILABLE = "Balances, tokens, NFTs, activity, names and sending are not available for Polkadot accounts."
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "wr-demo-dot-"))
-  const [started] = await Promise.all([startDemoStack(), buildDemo(outDir)])
-  stack = started
-  demo = await serveDemo(outDir, stack.info)
+  served = await serveDemoOnStack("dot")
+  stack = served.stack
+  demo = served.demo
 })
 
-afterAll(async () => {
-  await demo?.stop()
-  await stack?.stop()
-  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
-})
+afterAll(() => served?.stop())
 
 describe("a Polkadot wallet in the demo", () => {
   let browser: Browser

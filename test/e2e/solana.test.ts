@@ -5,9 +5,6 @@
  * families at once, between which the visitor switches.
  */
 import { verifySignature, getBase58Encoder, getPublicKeyFromAddress, address as solanaAddress, createSolanaRpc, generateKeyPairSigner } from "@solana/kit"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { verifyMessage } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -17,13 +14,13 @@ import type { SolanaTestWallet } from "../../devstack/wallet/solana/testWallet"
 import type { TestWallet } from "../../devstack/wallet/testWallet"
 import { truncateAddress } from "../../src/domain/format"
 import { type Browser, isLoopback, launchBrowser } from "./support/browser"
-import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
+import { type ServedDemo, serveDemoOnStack } from "./support/demo"
 import { installInjectedSolanaWallet } from "./support/injectedSolanaWallet"
 import { installInjectedWallet } from "./support/injectedWallet"
 
 let stack: Started<DevstackInfo>
 let demo: Started<{ readonly url: string }>
-let outDir: string
+let served: ServedDemo | undefined
 
 const dialog = (page: Page) => page.getByRole("dialog")
 const networkButton = (page: Page) => page.getByRole("button", { name: /^Network: / })
@@ -37,17 +34,12 @@ const solBalance = async (owner: string) => Number((await solanaRpc().getBalance
 const wsusd = () => stack.info.config.solana?.tokens[0]?.address ?? ""
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "wr-demo-sol-"))
-  const [started] = await Promise.all([startDemoStack(), buildDemo(outDir)])
-  stack = started
-  demo = await serveDemo(outDir, stack.info)
+  served = await serveDemoOnStack("sol")
+  stack = served.stack
+  demo = served.demo
 })
 
-afterAll(async () => {
-  await demo?.stop()
-  await stack?.stop()
-  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
-})
+afterAll(() => served?.stop())
 
 describe("a Solana wallet in the demo", () => {
   let browser: Browser

@@ -79,6 +79,44 @@ export interface OpenDemo extends DemoSession {
   readonly stop: () => Promise<void>
 }
 
+/** A demo built and served beside stack parts, without a browser: the running stack, the demo's server, and `stop`. */
+export interface ServedDemo {
+  readonly outDir: string
+  readonly stack: Started<DevstackInfo>
+  readonly demo: Started<{ readonly url: string }>
+  /** Stops the demo's server and the stack, and removes the build. */
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * Builds the demo (into a folder named after `name`) while the stack parts start, and serves it (with the headers
+ * `headers` makes from the build and the stack): a test file's `beforeAll` that launches its own browsers.
+ */
+export const serveDemoOnStack = async (
+  name: string,
+  parts: ReadonlyArray<DevstackPart> = DEMO_PARTS,
+  headers?: (outDir: string, stack: DevstackInfo) => Readonly<Record<string, string>>
+): Promise<ServedDemo> => {
+  const outDir = mkdtempSync(join(tmpdir(), `wr-demo-${name}-`))
+  const [stack] = await Promise.all([startDevstack({ parts }), buildDemo(outDir)])
+  const removeBuild = () => rmSync(outDir, { recursive: true, force: true })
+  const demo = await serveDemo(outDir, stack.info, headers?.(outDir, stack.info) ?? {}).catch(async (error: unknown) => {
+    await stack.stop()
+    removeBuild()
+    throw error
+  })
+  return {
+    outDir,
+    stack,
+    demo,
+    stop: async () => {
+      await demo.stop()
+      await stack.stop()
+      removeBuild()
+    }
+  }
+}
+
 /**
  * Builds the demo (into a folder named after `name`) while the stack starts, serves it (with the headers `headers`
  * makes from the build and the stack, e.g. a Content-Security-Policy) and launches Chromium: a test file's
@@ -91,20 +129,16 @@ export const openDemo = async (
     readonly headers?: ((outDir: string, stack: DevstackInfo) => Readonly<Record<string, string>>) | undefined
   } = {}
 ): Promise<OpenDemo> => {
-  const outDir = mkdtempSync(join(tmpdir(), `wr-demo-${options.name ?? "session"}-`))
-  const [stack] = await Promise.all([startDevstack({ parts: options.parts ?? DEMO_PARTS }), buildDemo(outDir)])
-  const demo = await serveDemo(outDir, stack.info, options.headers?.(outDir, stack.info) ?? {})
+  const served = await serveDemoOnStack(options.name ?? "session", options.parts ?? DEMO_PARTS, options.headers)
   const browser = await launchBrowser()
   return {
-    outDir,
-    stack: stack.info,
-    url: demo.info.url,
+    outDir: served.outDir,
+    stack: served.stack.info,
+    url: served.demo.info.url,
     browser,
     stop: async () => {
       await browser.close()
-      await demo.stop()
-      await stack.stop()
-      rmSync(outDir, { recursive: true, force: true })
+      await served.stop()
     }
   }
 }
