@@ -25,7 +25,7 @@ import { switchNetworkFn } from "../atoms/networks"
 import { useWalletRuntime } from "../react/context"
 import { visuallyHidden } from "../theme/theme.css"
 import { useThemeRoot } from "../theme/useTheme"
-import { type LazyView, NEXT_VIEWS, OPENING_VIEWS, preloadViews, VIEWS, viewOf } from "../views/registry"
+import { type LazyView, NEXT_VIEWS, openingViews, preloadViews, VIEWS, viewOf } from "../views/registry"
 import type { ViewProps } from "../views/types"
 import { Alerts } from "../components/Alerts/Alerts"
 import { LaidOutAhead } from "../components/laidOutAhead"
@@ -61,13 +61,15 @@ export function ModalRoot(): ReactNode {
   useAtomMount(disconnectFn)
   const theme = useThemeRoot()
   const [connectLoaded, setConnectLoaded] = useState(() => VIEWS.Connect.Component.loaded() !== undefined)
-  // Once the page is idle, the views the modal opens with are fetched (our own code, from the page's own origin)
-  // and its font is looked up; then the Connect view is laid out ahead, hidden: the first click only shows it.
+  // Once the page is idle, the views the next click opens are fetched (our own code, from the page's own origin):
+  // Connect's before a connection, Account's once connected.
+  useEffect(() => whenIdle(() => preloadViews(openingViews(connected))), [connected])
+  // Once the page is idle, the modal's font is looked up; then the Connect view is laid out ahead, hidden: the first
+  // click only shows it.
   useEffect(
     () => {
       let live = true
       const cancel = whenIdle(() => {
-        preloadViews(OPENING_VIEWS)
         warmFont(theme)
         VIEWS.Connect.Component.load().then(
           () => live && setConnectLoaded(true),

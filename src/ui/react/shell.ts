@@ -9,7 +9,7 @@ import type { ThemeVariables } from "../../domain/Options"
 import { readSafely } from "../../domain/readSafely"
 import type { WalletRuntime, WalletRuntimeSettings } from "../../runtime"
 import { hasStoredConnection } from "../../services/Storage/paths"
-import { OPENING_VIEWS, preloadViews } from "../views/registry"
+import { openingViews, preloadViews } from "../views/registry"
 import type { Core, Ready, Shell, ThemeOptions } from "./context"
 
 let loaded: Core | undefined
@@ -126,7 +126,7 @@ export const makeShell = (source: RuntimeSource): OwnedShell => {
     if (current !== undefined) return current
     // The views the modal opens with are fetched beside the runtime, not after it: a click that comes before the
     // page is idle waits for one round of fetches, not two.
-    preloadViews(OPENING_VIEWS)
+    preloadViews(openingViews(hasStoredConnection()))
     const attempt: Tracked<Ready> = loadCore().then((core) => {
       if (released) throw new Error("wallet-runtime: the provider was unmounted")
       return Promise.resolve(core)

@@ -58,7 +58,8 @@ const ignore = () => {}
 
 /**
  * What a button of ours does when the visitor shows intent (points at it, focuses it, touches it): the runtime's code
- * and the views it opens are fetched then. `views` must be a constant.
+ * and the views it opens are fetched then. `views` must be a constant array (a new array each render would renew the
+ * callback).
  */
 export function useIntentPreload(views: ReadonlyArray<ModalView>): () => void {
   const shell = useShell()

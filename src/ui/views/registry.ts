@@ -184,11 +184,18 @@ export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> 
   UpdateEmailPrimaryOtp: ["UpdateEmailSecondaryOtp"]
 }
 
+const OPENING_VIEWS_DISCONNECTED: ReadonlyArray<ModalView> = ["Connect", "ConnectingExternal"]
+const OPENING_VIEWS_CONNECTED: ReadonlyArray<ModalView> = ["Account"]
+
 /**
- * The views of a first visit, fetched when the page is idle: what the modal opens with (Connect, or Account once
- * connected) and what choosing an installed wallet shows (ConnectingExternal), together under 4 KiB gz.
+ * The views fetched when the page is idle, or on a visitor's intent: what the next click opens. A visitor who is not
+ * connected gets Connect and what choosing an installed wallet shows (ConnectingExternal); a connected one (or one
+ * whose session is being restored) gets Account. The Account view of a first visit is fetched once it connects, so
+ * a first visit's page does not fetch a view its first click cannot open. The same array each time (a hook's
+ * dependency).
  */
-export const OPENING_VIEWS: ReadonlyArray<ModalView> = ["Connect", "Account", "ConnectingExternal"]
+export const openingViews = (connected: boolean): ReadonlyArray<ModalView> =>
+  connected ? OPENING_VIEWS_CONNECTED : OPENING_VIEWS_DISCONNECTED
 
 /** Fetches views ahead of need (a failure is left for the moment the view is really opened). */
 export const preloadViews = (views: ReadonlyArray<ModalView>): void => {

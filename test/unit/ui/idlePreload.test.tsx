@@ -10,7 +10,9 @@ import type { WalletRuntime } from "../../../src/runtime"
 import { whenIdle } from "../../../src/ui/modal/whenIdle"
 import { root } from "../../../src/ui/theme/contract.css"
 import { darkTheme } from "../../../src/ui/theme/theme.css"
-import { OPENING_VIEWS, VIEWS } from "../../../src/ui/views/registry"
+import { localChainA } from "../../../src/domain/networks"
+import { Connection } from "../../../src/services/Connection"
+import { openingViews, VIEWS } from "../../../src/ui/views/registry"
 import { Modal } from "../../../src/services/Modal"
 import { findView, renderHost, runtimeFor, testWallet } from "./components/support"
 
@@ -36,16 +38,30 @@ const controlIdle = () => {
 }
 
 describe("the modal's views, fetched when the page is idle", () => {
-  it("fetches the views the modal opens with once the page is idle, not before", async () => {
+  it("fetches the views the modal opens with once the page is idle, not before; Account only once connected", async () => {
     controlIdle()
-    runtime = runtimeFor(testWallet())
+    const wallet = testWallet()
+    runtime = runtimeFor(wallet)
     renderHost(runtime)
-    expect(idle).toHaveLength(1)
-    expect(OPENING_VIEWS.map((view) => VIEWS[view].Component.loaded())).toEqual([undefined, undefined, undefined])
+    const loaded = (view: keyof typeof VIEWS) => VIEWS[view].Component.loaded() !== undefined
+    expect(openingViews(false)).toEqual(["Connect", "ConnectingExternal"])
+    expect(idle.length).toBeGreaterThan(0)
+    expect(["Connect", "ConnectingExternal", "Account"].map((view) => loaded(view as keyof typeof VIEWS))).toEqual([false, false, false])
 
-    idle[0]?.()
-    await vi.waitFor(() => expect(OPENING_VIEWS.every((view) => VIEWS[view].Component.loaded() !== undefined)).toBe(true))
-    expect(VIEWS.AllWallets.Component.loaded()).toBeUndefined()
+    for (const callback of idle.splice(0)) callback()
+    await vi.waitFor(() => expect(loaded("Connect") && loaded("ConnectingExternal")).toBe(true))
+    // A first visit's page does not fetch a view its first click cannot open.
+    expect(loaded("Account")).toBe(false)
+    expect(loaded("AllWallets")).toBe(false)
+
+    await act(() =>
+      runtime!.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: wallet.connector.info.id, networks: [localChainA] })))
+    )
+    // Connected: the next click opens Account, fetched once the page is idle again.
+    await vi.waitFor(() => expect(idle.length).toBeGreaterThan(0))
+    expect(loaded("Account")).toBe(false)
+    for (const callback of idle.splice(0)) callback()
+    await vi.waitFor(() => expect(loaded("Account")).toBe(true))
   })
 
   it("once idle, lays out a few hidden words in the modal's themed font, then removes them", async () => {
@@ -59,7 +75,7 @@ describe("the modal's views, fetched when the page is idle", () => {
       return append(node)
     })
     try {
-      idle[0]?.()
+      for (const callback of idle.splice(0)) callback()
     } finally {
       spy.mockRestore()
     }

@@ -9,7 +9,7 @@ import type { ConnectionState } from "../../../services/Connection"
 import { type Core, useReady, useRestoring } from "../../react/context"
 import { NO_ACCOUNT } from "../../react/fallbacks"
 import { useCoreAction, useCoreValue, useIntentPreload } from "../../react/useCore"
-import { OPENING_VIEWS } from "../../views/registry"
+import { openingViews } from "../../views/registry"
 import { HostButton } from "../../components/HostButton/HostButton"
 import { Spinner } from "../../components/Spinner/Spinner"
 import type { ConnectButtonProps } from "../props"
@@ -40,9 +40,9 @@ export function ConnectButton(props: ConnectButtonProps): ReactNode {
   const status = restoring ? "reconnecting" : known
   const account = useCoreValue(pickAccount, NO_ACCOUNT)
   const open = useCoreAction(pickOpen)
-  const preload = useIntentPreload(OPENING_VIEWS)
   const busy = status === "connecting" || status === "reconnecting"
   const connected = status === "connected" && account.address !== undefined
+  const preload = useIntentPreload(openingViews(connected || restoring))
   return (
     <HostButton
       place="account"
