@@ -5,23 +5,18 @@
  * on Westend), whose sr25519 signature verifies with signatureVerify. Every connect, signature and send is asked first
  * with the browser's confirm.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { signatureVerify } from "@polkadot/util-crypto"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { verifyBip322 } from "../../devstack/bitcoin/bip322"
 import { devBitcoinKey, REGTEST } from "../../devstack/bitcoin/keys"
-import type { Started } from "../../devstack/lib/Started"
-import { type DevstackInfo, startDevstack } from "../../devstack/main"
+import type { DevstackInfo } from "../../devstack/main"
 import { truncateAddress } from "../../src/domain/format"
-import { type Browser, launchBrowser } from "./support/browser"
-import { buildDemo, serveDemo } from "./support/demo"
+import type { Browser } from "./support/browser"
+import { type OpenDemo, openDemo } from "./support/demo"
 
-let stack: Started<DevstackInfo>
-let demo: Started<{ readonly url: string }>
-let outDir: string
+let session: OpenDemo | undefined
+let stack: DevstackInfo
 let browser: Browser
 let page: Page
 const prompts: Array<string> = []
@@ -34,7 +29,7 @@ const networkButton = () => page.getByRole("button", { name: /^Network: / })
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 const accountButton = (address: string) => page.getByRole("button", { name: new RegExp(escaped(truncateAddress(address))) })
 const devWalletChunks = () => browser.requests.filter((url) => /\/(devWallet|testWallet)-[^/]*\.js$/.test(url))
-const apiUrl = () => stack.info.config.bitcoin?.url ?? ""
+const apiUrl = () => stack.config.bitcoin?.url ?? ""
 const switchTo = async (network: RegExp) => {
   await networkButton().click()
   await dialog().getByRole("button", { name: network }).click()
@@ -50,25 +45,18 @@ const signed = async () => {
 }
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "wr-demo-devwallet-"))
-  const [started] = await Promise.all([startDevstack({ parts: ["evm", "bitcoin", "services"] }), buildDemo(outDir)])
-  stack = started
-  demo = await serveDemo(outDir, stack.info)
-  browser = await launchBrowser()
+  session = await openDemo({ name: "devwallet", parts: ["evm", "bitcoin", "services"] })
+  stack = session.stack
+  browser = session.browser
   page = browser.page
   page.on("dialog", (box) => {
     prompts.push(box.message())
     void box.accept()
   })
-  await page.goto(demo.info.url)
+  await page.goto(session.url)
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await demo?.stop()
-  await stack?.stop()
-  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
-})
+afterAll(() => session?.stop())
 
 describe("the development wallet's Bitcoin and Polkadot sides", () => {
   it("loads nothing of the wallet until the visitor switches it on; then one row connects every family, each asked first", async () => {
@@ -92,7 +80,7 @@ describe("the development wallet's Bitcoin and Polkadot sides", () => {
   })
 
   it("Bitcoin: dev key 0's payment address signs with BIP-322 after a prompt, and the signature verifies in Node", async () => {
-    const key = stack.info.config.bitcoin?.funded[0]
+    const key = stack.config.bitcoin?.funded[0]
     if (key === undefined) throw new Error("the stack funded no Bitcoin key")
     await switchTo(/Bitcoin Regtest/)
     await accountButton(key.paymentAddress).waitFor()

@@ -3,29 +3,24 @@
  * what a visitor does, by mouse and by keyboard, and what leaves the page.
  */
 import AxeBuilder from "@axe-core/playwright"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { createPublicClient, http, verifyMessage } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { DevstackInfo } from "../../devstack/main"
-import type { Started } from "../../devstack/lib/Started"
 import type { TestWallet } from "../../devstack/wallet/testWallet"
 import { formatAmount, formatUnits, truncateAddress } from "../../src/domain/format"
-import { animationsSettled, type Browser, isLoopback, launchBrowser } from "./support/browser"
-import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
+import { animationsSettled, type Browser, isLoopback } from "./support/browser"
+import { type OpenDemo, openDemo } from "./support/demo"
 import { installInjectedWallet } from "./support/injectedWallet"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 const BOB = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
 
-let stack: Started<DevstackInfo>
-let demo: Started<{ readonly url: string }>
+let session: OpenDemo | undefined
+let demoUrl: string
 let browser: Browser
 let wallet: TestWallet
 let page: Page
-let outDir: string
 let rpcA: string
 
 const dialog = () => page.getByRole("dialog")
@@ -58,14 +53,12 @@ const closeModal = async () => {
 }
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "wr-demo-"))
-  const [started] = await Promise.all([startDemoStack(), buildDemo(outDir)])
-  stack = started
-  demo = await serveDemo(outDir, stack.info)
-  const evm = stack.info.config.evm
+  session = await openDemo({ name: "demo" })
+  demoUrl = session.url
+  browser = session.browser
+  const evm = session.stack.config.evm
   if (evm === null) throw new Error("the demo stack has no EVM part")
   rpcA = evm.chains.find((chain) => chain.chainId === 31337)?.rpcUrl ?? ""
-  browser = await launchBrowser()
   // The wallet knows chain A only: switching to chain B makes it answer 4902, so the product must add the chain.
   wallet = await installInjectedWallet(browser.context, {
     privateKeys: evm.accounts.slice(0, 2).map((account) => account.privateKey as `0x${string}`),
@@ -75,17 +68,12 @@ beforeAll(async () => {
   page = browser.page
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await demo?.stop()
-  await stack?.stop()
-  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
-})
+afterAll(() => session?.stop())
 
 describe("the demo in Chromium with an injected wallet", () => {
   it("sends nothing before the visitor acts, and only the page's own files", async () => {
     const before = browser.requests.length
-    await page.goto(demo.info.url)
+    await page.goto(demoUrl)
     await page.getByRole("button", { name: "Connect wallet" }).waitFor()
     // Once idle, the runtime's code arrives and the modal's first view is laid out ahead, hidden and out of reach.
     const laidOut = page.locator("[data-wallet-runtime=modal][aria-hidden=true][inert]")
@@ -94,7 +82,7 @@ describe("the demo in Chromium with an injected wallet", () => {
     expect(await page.getByRole("dialog").count()).toBe(0)
     await page.waitForLoadState("networkidle")
     const made = browser.requests.slice(before)
-    const origin = new URL(demo.info.url).origin
+    const origin = new URL(demoUrl).origin
     expect(made.filter((url) => !url.startsWith(origin))).toEqual([])
   })
 

@@ -8,9 +8,6 @@
  */
 import AxeBuilder from "@axe-core/playwright"
 import { address as solanaAddress, createSolanaRpc, generateKeyPairSigner } from "@solana/kit"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { inflateSync } from "node:zlib"
 import type { Locator, Page } from "playwright-core"
 import { createPublicClient, http, parseAbi } from "viem"
@@ -21,7 +18,7 @@ import type { SolanaTestWallet } from "../../devstack/wallet/solana/testWallet"
 import { formatAmount, formatUnits, truncateAddress } from "../../src/domain/format"
 import { decodeQr } from "../unit/ui/components/qrDecoder"
 import { type Browser, launchBrowser } from "./support/browser"
-import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
+import { type ServedDemo, serveDemoOnStack } from "./support/demo"
 import { installInjectedSolanaWallet } from "./support/injectedSolanaWallet"
 import { installInjectedWallet } from "./support/injectedWallet"
 
@@ -34,20 +31,15 @@ const ERC = parseAbi([
 
 let stack: Started<DevstackInfo>
 let demo: Started<{ readonly url: string }>
-let outDir: string
+let served: ServedDemo | undefined
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "wr-demo-send-"))
-  const [started] = await Promise.all([startDemoStack(), buildDemo(outDir)])
-  stack = started
-  demo = await serveDemo(outDir, stack.info)
+  served = await serveDemoOnStack("send")
+  stack = served.stack
+  demo = served.demo
 }, 120_000)
 
-afterAll(async () => {
-  await demo?.stop()
-  await stack?.stop()
-  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
-})
+afterAll(() => served?.stop())
 
 const axeViolations = async (page: Page) => {
   const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()

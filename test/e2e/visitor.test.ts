@@ -5,25 +5,19 @@
  * the development wallet remembers the demo; a stored network the host dropped shows as unsupported; a wallet that
  * never answers can always be left.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { createPublicClient, http } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { DevstackInfo } from "../../devstack/main"
-import type { Started } from "../../devstack/lib/Started"
 import type { Approval, TestWallet } from "../../devstack/wallet/testWallet"
 import { formatAmount, formatUnits } from "../../src/domain/format"
 import { type Browser, launchBrowser } from "./support/browser"
-import { buildDemo, serveDemo, startDemoStack } from "./support/demo"
+import { type OpenDemo, openDemo } from "./support/demo"
 import { installInjectedWallet } from "./support/injectedWallet"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 
-let stack: Started<DevstackInfo>
-let demo: Started<{ readonly url: string }>
-let outDir: string
+let session: OpenDemo | undefined
+let demoUrl: string
 let browser: Browser
 let page: Page
 let wallet: TestWallet
@@ -51,15 +45,13 @@ const shownBalance = async () => (await accountButton().textContent())?.match(/[
 const anvilBalance = async () => formatAmount(formatUnits(await createPublicClient({ transport: http(rpcA) }).getBalance({ address: ALICE }), 18))
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "wr-demo-visitor-"))
-  const [started] = await Promise.all([startDemoStack(), buildDemo(outDir)])
-  stack = started
-  demo = await serveDemo(outDir, stack.info)
-  const evm = stack.info.config.evm
+  session = await openDemo({ name: "visitor" })
+  demoUrl = session.url
+  browser = session.browser
+  const evm = session.stack.config.evm
   if (evm === null) throw new Error("the demo stack has no EVM part")
   rpcA = evm.chains.find((chain) => chain.chainId === 31337)?.rpcUrl ?? ""
   const rpcB = evm.chains.find((chain) => chain.chainId === 31338)?.rpcUrl ?? ""
-  browser = await launchBrowser()
   wallet = await installInjectedWallet(browser.context, {
     privateKeys: evm.accounts.slice(0, 2).map((account) => account.privateKey as `0x${string}`),
     chains: [
@@ -71,15 +63,10 @@ beforeAll(async () => {
       answer === "now" ? "approve" : new Promise<Approval>((resolve) => releaseHeld.push(() => resolve("approve")))
   })
   page = browser.page
-  await page.goto(demo.info.url)
+  await page.goto(demoUrl)
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await demo?.stop()
-  await stack?.stop()
-  if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true })
-})
+afterAll(() => session?.stop())
 
 describe("what a visitor noticed, fixed", () => {
   it("the network picked before connecting is the one the wallet is asked for", async () => {
@@ -174,7 +161,7 @@ describe("the development wallet", () => {
         prompts.push(box.message())
         void box.accept()
       })
-      await devPage.goto(demo.info.url)
+      await devPage.goto(demoUrl)
       await devPage.getByLabel("Use the development wallet").check()
       await devPage.waitForLoadState("load")
       await devPage.getByRole("button", { name: "Connect wallet" }).click()

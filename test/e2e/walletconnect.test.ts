@@ -8,9 +8,6 @@
  * and the runtime asks nothing of a host the options do not name (WalletConnect's Verify included), so the QR code
  * comes without waiting for one.
  */
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import type { Locator, Page } from "playwright-core"
 import { getBase58Encoder, getPublicKeyFromAddress, type SignatureBytes, verifySignature } from "@solana/kit"
 import { stringToU8a, u8aWrapBytes } from "@polkadot/util"
@@ -18,19 +15,18 @@ import { decodeAddress, signatureVerify, sr25519Verify } from "@polkadot/util-cr
 import { verifyMessage } from "viem"
 import { devSolanaKey } from "../../devstack/solana/keys"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { Started } from "../../devstack/lib/Started"
-import { type DevstackInfo, startDevstack } from "../../devstack/main"
 import { truncateAddress } from "../../src/domain/format"
-import { type Browser, isLoopback, launchBrowser } from "./support/browser"
-import { buildDemo, serveDemo } from "./support/demo"
+import { type Browser, isLoopback } from "./support/browser"
+import { type OpenDemo, openDemo } from "./support/demo"
 import { signedBytesOfTransfer, transferCall, WESTEND_GENESIS, westendTransferPayload } from "./support/polkadotPayload"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 /** //Alice (sr25519) in Westend's format (the generic SS58 prefix, 42). */
 const ALICE_WESTEND = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
 
-let stack: Started<DevstackInfo>
-let demo: Started<{ readonly url: string }>
+let session: OpenDemo | undefined
+let demoUrl: string
+let testWalletUrl: string
 let browser: Browser
 let page: Page
 let wallet: Page
@@ -41,26 +37,21 @@ const accountButton = () =>
 const card = (title: string | RegExp): Locator => wallet.getByRole("article", { name: title })
 
 beforeAll(async () => {
-  const outDir = mkdtempSync(join(tmpdir(), "wr-demo-wc-"))
-  const [started] = await Promise.all([startDevstack({ parts: ["evm", "solana", "relay", "services"] }), buildDemo(outDir)])
-  stack = started
-  demo = await serveDemo(outDir, stack.info)
-  browser = await launchBrowser()
+  session = await openDemo({ name: "wc", parts: ["evm", "solana", "relay", "services"] })
+  demoUrl = session.url
+  testWalletUrl = session.stack.config.services?.testWalletUrl ?? ""
+  browser = session.browser
   page = browser.page
   wallet = await browser.context.newPage()
-  await wallet.goto(stack.info.config.services?.testWalletUrl ?? "")
+  await wallet.goto(testWalletUrl)
   await wallet.getByRole("status").filter({ hasText: "Ready" }).waitFor()
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await demo?.stop()
-  await stack?.stop()
-})
+afterAll(() => session?.stop())
 
 describe("WalletConnect in the demo", () => {
   it("shows a QR code, pairs with the wallet page by its URI, and connects", async () => {
-    await page.goto(demo.info.url)
+    await page.goto(demoUrl)
     await page.getByRole("button", { name: "Connect wallet" }).click()
     await dialog().getByRole("button", { name: /WalletConnect/ }).click()
     const qr = dialog().getByRole("img", { name: "QR code to connect with WalletConnect" })
@@ -68,7 +59,7 @@ describe("WalletConnect in the demo", () => {
     const uri = (await qr.getAttribute("data-qr-value")) ?? ""
     expect(uri).toMatch(/^wc:[0-9a-f]+@2\?/)
 
-    await wallet.goto(`${stack.info.config.services?.testWalletUrl}wc?uri=${encodeURIComponent(uri)}`)
+    await wallet.goto(`${testWalletUrl}wc?uri=${encodeURIComponent(uri)}`)
     const proposal = card(/asks to connect/)
     expect(await proposal.textContent()).toContain("Local Chain B")
     await proposal.getByRole("button", { name: "Approve" }).click()

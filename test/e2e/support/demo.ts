@@ -60,9 +60,6 @@ export const serveDemo = async (
   }
 }
 
-/** The stack the demo needs: EVM chains, the Solana network and the services. */
-export const startDemoStack = (): Promise<Started<DevstackInfo>> => startDevstack({ parts: DEMO_PARTS })
-
 /** The stack parts the demo needs. */
 export const DEMO_PARTS: ReadonlyArray<DevstackPart> = ["evm", "solana", "services"]
 
@@ -130,7 +127,11 @@ export const openDemo = async (
   } = {}
 ): Promise<OpenDemo> => {
   const served = await serveDemoOnStack(options.name ?? "session", options.parts ?? DEMO_PARTS, options.headers)
-  const browser = await launchBrowser()
+  // The caller's afterAll has nothing to stop yet when Chromium fails to start: stop the stack and the server here.
+  const browser = await launchBrowser().catch(async (error: unknown) => {
+    await served.stop()
+    throw error
+  })
   return {
     outDir: served.outDir,
     stack: served.stack.info,
