@@ -1,7 +1,7 @@
 /** Atoms of the modal: its state and the open/close/back/push actions. */
 import { Effect } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
-import type * as Atom from "effect/reactivity/Atom"
+import * as Atom from "effect/reactivity/Atom"
 import { Modal, type ModalState, type Route } from "../../services/Modal"
 import { mapAtom, stateAtom, walletRuntimeAtom } from "./runtime"
 
@@ -27,3 +27,9 @@ export const pushRouteFn = walletRuntimeAtom.fn((route: Route) => Effect.flatMap
 
 /** Starts the history again from a view (Account without a wallet → Connect). */
 export const resetRouteFn = walletRuntimeAtom.fn((route: Route) => Effect.flatMap(Modal, (modal) => modal.reset(route)))
+
+/**
+ * Whether the visitor ticked "I agree to the Terms and Privacy Policy" (the host's `features.legalCheckbox`): kept
+ * for the page's life, so going to All wallets and back does not ask again; a new visit asks again.
+ */
+export const legalAgreedAtom: Atom.Writable<boolean> = Atom.make(false).pipe(Atom.keepAlive)

@@ -26,3 +26,27 @@ export const helpLink = style({
   cursor: "pointer",
   selectors: { "&:hover": { textDecoration: "underline" } }
 })
+
+/** "I agree to this site's Terms and Privacy Policy": a checkbox and its words, above the ways to connect. */
+export const agreement = style({
+  display: "flex",
+  alignItems: "flex-start",
+  gap: vars.space.s,
+  padding: vars.space.m,
+  borderRadius: vars.radius.medium,
+  border: `1px solid ${vars.color.border}`,
+  fontSize: vars.fontSize.small,
+  color: vars.color.text,
+  lineHeight: 1.4,
+  cursor: "pointer"
+})
+
+/** The agreement's checkbox, in the theme's accent, with room to aim at. */
+export const checkbox = style({
+  flex: "0 0 auto",
+  width: "18px",
+  height: "18px",
+  margin: 0,
+  accentColor: vars.accent,
+  cursor: "pointer"
+})

@@ -6,15 +6,18 @@
  * to the full list. Choosing a row hands it to the connect flow. When the host offers email login, "Continue with email"
  * comes before or after the wallets by the connect-method order (wallet first for a visitor with an installed wallet,
  * unless the host's `features.connectMethodsOrder` says otherwise); the embedded wallet takes a well-formed address
- * from there.
+ * from there. Beside email, the host may fold the wallets into one "Continue with a wallet" row
+ * (`features.collapseWallets`, or `features.emailShowWallets: false`) that unfolds them in place. With
+ * `features.legalCheckbox` and a Terms or Privacy link, the visitor ticks "I agree…" before any way to connect can be
+ * used.
  */
-import { Fragment, type ReactNode, useContext } from "react"
+import { Fragment, type ReactNode, useContext, useEffect, useRef, useState } from "react"
 import { type ConnectMethod, type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
 import { connectorGroupOrder, orderConnectMethods, orderConnectors } from "../../../domain/rules"
-import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
+import { useAtom, useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
 import { embeddedAtom, submitEmailFn } from "../../atoms/embedded"
-import { pushRouteFn } from "../../atoms/modal"
+import { legalAgreedAtom, pushRouteFn } from "../../atoms/modal"
 import { isMobileAtom } from "../../atoms/platform"
 import {
   customWalletsAtom,
@@ -25,7 +28,7 @@ import {
 } from "../../atoms/wallets"
 import { Icon } from "../../components/Icon/Icon"
 import { LaidOutAhead } from "../../components/laidOutAhead"
-import { ListItem, ListItemSkeleton, onListKeyDown } from "../../components/ListItem/ListItem"
+import { LIST_ITEM_ATTRIBUTE, ListItem, ListItemSkeleton, onListKeyDown } from "../../components/ListItem/ListItem"
 import * as listStyles from "../../components/ListItem/ListItem.css"
 import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
@@ -57,6 +60,18 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const push = useAtomSet(pushRouteFn)
   const embedded = useAtomValue(embeddedAtom)
   const submitEmail = useAtomSet(submitEmailFn)
+  const [agreed, setAgreed] = useAtom(legalAgreedAtom)
+  const [walletsUnfolded, unfoldWallets] = useState(false)
+  const walletListRef = useRef<HTMLDivElement>(null)
+  // Unfolded by the visitor: the first wallet takes the focus the "Continue with a wallet" row had.
+  useEffect(() => {
+    if (walletsUnfolded) walletListRef.current?.querySelector<HTMLElement>(`[${LIST_ITEM_ATTRIBUTE}]:not(:disabled)`)?.focus()
+  }, [walletsUnfolded])
+
+  const { termsConditionsUrl: termsUrl, privacyPolicyUrl: privacyUrl } = options
+  const askAgreement = options.features.legalCheckbox && (termsUrl !== undefined || privacyUrl !== undefined)
+  // Until the visitor agrees to the host's terms, no way to connect can be used.
+  const locked = askAgreement && !agreed
 
   const order = connectorGroupOrder(options.features.connectorTypeOrder)
   const showAllWallets =
@@ -93,6 +108,7 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
         label={item.name}
         tag={group === "recent" ? "Recent" : item.installed ? "Installed" : undefined}
         trailing={<Icon name="forward" size={18} />}
+        disabled={locked}
         onClick={() => choose(choiceOf(item))}
       />
     </div>
@@ -114,14 +130,34 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
         label="Continue with email"
         submitLabel="Continue"
         busy={embedded.login._tag === "SendingEmail"}
+        disabled={locked}
         error={embedded.error}
         onSubmit={(email) => submitEmail(email)}
       />
     )
-  const walletSection = (
+  // Folded beside email (the host's choice): one row stands for the wallets until the visitor unfolds them.
+  const folded = methods.includes("email") && (options.features.collapseWallets || !options.features.emailShowWallets) && !walletsUnfolded
+  const walletSection = folded ? (
+    <div key="wallet" className={listStyles.list}>
+      <ListItem
+        icon={<Icon name="wallet" size={32} />}
+        label="Continue with a wallet"
+        trailing={<Icon name="forward" size={18} />}
+        disabled={locked}
+        onClick={() => unfoldWallets(true)}
+      />
+    </div>
+  ) : (
     <Fragment key="wallet">
       {rows.length === 0 && !featuredPending && <Notice variant="info">No wallet was found in this browser.</Notice>}
-      <div className={listStyles.list} role="list" aria-label="Wallets" aria-busy={featuredPending || undefined} onKeyDown={onListKeyDown}>
+      <div
+        ref={walletListRef}
+        className={listStyles.list}
+        role="list"
+        aria-label="Wallets"
+        aria-busy={featuredPending || undefined}
+        onKeyDown={onListKeyDown}
+      >
         {order.flatMap((group) => [
           ...rows.filter((entry) => entry.group === group).map(row),
           ...Array.from({ length: placesHeld[group] ?? 0 }, (_, index) => <ListItemSkeleton key={`skeleton:${group}:${index}`} />)
@@ -132,6 +168,7 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
               icon={<Icon name="grid" size={32} />}
               label="All wallets"
               trailing={<Icon name="forward" size={18} />}
+              disabled={locked}
               onClick={() => push({ view: "AllWallets" })}
             />
           </div>
@@ -141,8 +178,29 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
   )
   const sections: Record<ConnectMethod, ReactNode> = { email: emailSection, social: null, wallet: walletSection }
   const shown = methods.filter((method) => sections[method] !== null)
+  const legalLinks = (
+    <>
+      {termsUrl !== undefined && (
+        <a className={styles.link} href={termsUrl} target="_blank" rel="noreferrer noopener">
+          Terms
+        </a>
+      )}
+      {termsUrl !== undefined && privacyUrl !== undefined && " and "}
+      {privacyUrl !== undefined && (
+        <a className={styles.link} href={privacyUrl} target="_blank" rel="noreferrer noopener">
+          Privacy Policy
+        </a>
+      )}
+    </>
+  )
   return (
     <>
+      {askAgreement && (
+        <label className={styles.agreement}>
+          <input type="checkbox" className={styles.checkbox} checked={agreed} onChange={(event) => setAgreed(event.target.checked)} />
+          <span>I agree to this site's {legalLinks}.</span>
+        </label>
+      )}
       {shown.flatMap((method, index) => [
         // Between two ways to connect; decorative, the sections say what they are.
         index > 0 && (
@@ -158,22 +216,8 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
           What is a wallet?
         </button>
       </p>
-      {(options.termsConditionsUrl !== undefined || options.privacyPolicyUrl !== undefined) && (
-        <p className={styles.footnote}>
-          By connecting a wallet, you agree to this site's{" "}
-          {options.termsConditionsUrl !== undefined && (
-            <a className={styles.link} href={options.termsConditionsUrl} target="_blank" rel="noreferrer noopener">
-              Terms
-            </a>
-          )}
-          {options.termsConditionsUrl !== undefined && options.privacyPolicyUrl !== undefined && " and "}
-          {options.privacyPolicyUrl !== undefined && (
-            <a className={styles.link} href={options.privacyPolicyUrl} target="_blank" rel="noreferrer noopener">
-              Privacy Policy
-            </a>
-          )}
-          .
-        </p>
+      {!askAgreement && (termsUrl !== undefined || privacyUrl !== undefined) && (
+        <p className={styles.footnote}>By connecting a wallet, you agree to this site's {legalLinks}.</p>
       )}
     </>
   )

@@ -24,6 +24,8 @@ export interface EmailFormProps {
   readonly hint?: string | undefined
   /** A further check of a well-formed address (the current address on UpdateEmail): the words when it fails. */
   readonly refuse?: ((email: string) => string | undefined) | undefined
+  /** Not usable yet (the host's terms not agreed to): the field and its button are disabled. */
+  readonly disabled?: boolean | undefined
   /** Called with the trimmed, valid address. */
   readonly onSubmit: (email: string) => void
 }
@@ -36,7 +38,7 @@ export function EmailForm(props: EmailFormProps): ReactNode {
   const [problem, setProblem] = useState<string | undefined>(undefined)
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (props.busy) return
+    if (props.busy || props.disabled === true) return
     const checked = validateEmail(text)
     if (Result.isFailure(checked)) return setProblem(checked.failure)
     const refused = props.refuse?.(checked.success)
@@ -64,6 +66,7 @@ export function EmailForm(props: EmailFormProps): ReactNode {
           enterKeyHint="go"
           placeholder="you@example.com"
           value={text}
+          disabled={props.disabled}
           aria-invalid={problem !== undefined}
           aria-describedby={`${id}-words`}
           onChange={(event) => {
@@ -74,7 +77,7 @@ export function EmailForm(props: EmailFormProps): ReactNode {
         <button
           type="submit"
           className={[buttonStyles.button.primary, styles.submit].join(" ")}
-          disabled={props.busy}
+          disabled={props.busy || props.disabled === true}
           aria-busy={props.busy || undefined}
         >
           {props.busy && <Spinner />}

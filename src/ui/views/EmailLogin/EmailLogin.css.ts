@@ -24,7 +24,8 @@ const inputBase = style({
   selectors: {
     "&:focus": { borderColor: vars.accent, boxShadow: `0 0 0 2px ${vars.color.focus}` },
     '&[aria-invalid="true"]': { borderColor: vars.color.error },
-    "&::placeholder": { color: vars.color.textMuted, opacity: 1 }
+    "&::placeholder": { color: vars.color.textMuted, opacity: 1 },
+    "&:disabled": { opacity: 0.6, cursor: "default" }
   }
 })
 
