@@ -1,9 +1,9 @@
 /**
- * `npx tsx scripts/screenshots.ts [folder] [--only=injected|embedded]`: every view of the modal as a visitor sees it —
- * light and dark, desktop (1280 × 800) and phone (390 × 844) — on the production build of the demo against the local
- * stack. Two series, each on its own stack: `injected` (the injected EVM test wallet: connect, account, names,
- * sign-in) and `embedded` (the email wallet: login, device link, email change, approvals of every kind); `--only`
- * runs one. For people to look at before calling a visible change done; nothing is compared.
+ * `npx tsx scripts/screenshots.ts [folder] [--only=injected|embedded|connectView]`: every view of the modal as a
+ * visitor sees it — light and dark, desktop (1280 × 800) and phone (390 × 844) — on the production build of the demo
+ * against the local stack. Three series, each on its own stack: `injected` (the injected EVM test wallet: connect,
+ * account, names, sign-in), `embedded` (the email wallet: login, device link, email change, approvals of every kind)
+ * and `connectView` (the host's Terms box to tick, Terms linked, wallets folded beside email); `--only` runs one. For people to look at before calling a visible change done; nothing is compared.
  */
 import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -397,7 +397,47 @@ const embedded = () =>
     }
   })
 
-const SERIES = { injected, embedded } as const
+const connectView = () =>
+  withDemo(["evm", "mail", "services", "embedded"], async ({ stack, url, browser }) => {
+    const evm = stack.config.evm
+    if (evm === null) throw new Error("no EVM part")
+    await installInjectedWallet(browser.context, {
+      privateKeys: [evm.accounts[0]!.privateKey as `0x${string}`],
+      chains: [{ chainId: 31337, name: "Local Chain A", rpcUrl: evm.chains.find((c) => c.chainId === 31337)?.rpcUrl ?? "" }],
+      chainId: 31337,
+      approve: () => "approve"
+    })
+    const page = browser.page
+    const dialog = () => page.getByRole("dialog")
+    const open = async (query: string, theme: string) => {
+      await page.goto(`${url}${query}`)
+      await page.evaluate((mode) => {
+        localStorage.clear()
+        localStorage.setItem("demo:theme", mode)
+      }, theme)
+      await page.goto(`${url}${query}`)
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await dialog().getByRole("textbox", { name: "Continue with email" }).waitFor()
+    }
+    for (const theme of THEMES) {
+      for (const [size, viewport] of Object.entries(SIZES)) {
+        const at = (view: string) => `${view}-${theme}-${size}`
+        await page.setViewportSize(viewport)
+        await open("?terms=agree&wallets=folded", theme)
+        await shoot(page, at("connect-terms-to-agree"))
+        await dialog().getByRole("checkbox", { name: /I agree/ }).check()
+        await dialog().getByRole("button", { name: "Continue with a wallet" }).click()
+        await dialog().getByRole("button", { name: new RegExp(WALLET_NAME) }).waitFor()
+        await page.waitForLoadState("networkidle")
+        await shoot(page, at("connect-agreed-unfolded"))
+        await open("?terms=notice", theme)
+        await page.waitForLoadState("networkidle")
+        await shoot(page, at("connect-terms-notice"))
+      }
+    }
+  })
+
+const SERIES = { injected, embedded, connectView } as const
 
 if (only !== undefined && !(only in SERIES)) throw new Error(`--only is one of ${Object.keys(SERIES).join(", ")}`)
 mkdirSync(folder, { recursive: true })

@@ -28,6 +28,7 @@ import {
 } from "wallet-runtime/react"
 import type { DemoStack } from "./config"
 import { devWalletEnabled, setDevWalletEnabled } from "./devWalletSwitch"
+import { connectViewOptions, setTermsMode, setWalletsFolded, type TermsMode, termsMode, walletsFolded } from "./connectViewSwitch"
 import { type SignInMode, setSignInMode, signInMode } from "./signInSwitch"
 import { storedThemeMode, storeThemeMode } from "./themeSwitch"
 import * as css from "./styles"
@@ -70,7 +71,9 @@ const ofFamiliesAsked = <N extends { readonly chainNamespace: string }>(networks
 export function App({ stack }: { readonly stack: DemoStack }) {
   const options = useMemo(() => {
     const token = stack.solana?.tokens[0]
+    const { features, ...legal } = connectViewOptions(location.origin)
     return {
+      ...legal,
       projectId: stack.projectId,
       networks: ofFamiliesAsked(networksOf(stack)),
       ...(storedThemeMode() !== undefined ? { themeMode: storedThemeMode() } : {}),
@@ -79,7 +82,7 @@ export function App({ stack }: { readonly stack: DemoStack }) {
       ...(stack.nameSuffix !== undefined ? { nameSuffix: stack.nameSuffix } : {}),
       ...(signInMode() !== "off" ? { siwx: servicesSiwx({ required: signInMode() === "required" }) } : {}),
       // Email login needs the stack's embedded wallet (its frame site); without it, the demo offers wallets only.
-      ...(typeof stack.frameUrl === "string" ? {} : { features: { email: false } }),
+      features: { ...features, ...(typeof stack.frameUrl === "string" ? {} : { email: false }) },
       endpoints: {
         rpcProxy: stack.servicesUrl,
         blockchainApi: stack.servicesUrl,
@@ -103,6 +106,7 @@ export function App({ stack }: { readonly stack: DemoStack }) {
         <main style={css.main}>
           <DevWalletSwitch />
           <SignIn />
+          <ConnectViewSettings />
           <Balances />
           <SignMessage />
           <WalletRequest />
@@ -164,6 +168,50 @@ function DevWalletSwitch() {
           }}
         />
         Use the development wallet
+      </label>
+    </section>
+  )
+}
+
+/** How the host sets up the Connect view: its Terms and Privacy Policy, and wallets folded beside email. */
+function ConnectViewSettings() {
+  const [terms, setTerms] = useState<TermsMode>(termsMode)
+  const [folded, setFolded] = useState(walletsFolded)
+  return (
+    <section style={css.card} aria-labelledby="connect-view-title">
+      <h2 id="connect-view-title" style={css.cardTitle}>The Connect view</h2>
+      <p style={css.hint}>
+        A host can link its Terms and Privacy Policy under the wallets, or ask visitors to tick a box agreeing to them
+        before any way to connect can be used; and it can fold the wallets into one row beside email.
+      </p>
+      <label style={css.row}>
+        Terms and Privacy Policy
+        <select
+          value={terms}
+          style={css.input}
+          onChange={(event) => {
+            const next = event.target.value as TermsMode
+            setTerms(next)
+            setTermsMode(next)
+            location.reload()
+          }}
+        >
+          <option value="off">Not linked</option>
+          <option value="notice">Linked under the wallets</option>
+          <option value="agree">A box to tick first</option>
+        </select>
+      </label>
+      <label style={css.row}>
+        <input
+          type="checkbox"
+          checked={folded}
+          onChange={(event) => {
+            setFolded(event.target.checked)
+            setWalletsFolded(event.target.checked)
+            location.reload()
+          }}
+        />
+        Fold the wallets beside email
       </label>
     </section>
   )
