@@ -19,7 +19,11 @@ import { Platform } from "./Platform"
  * without data are `{ view }`.
  */
 export type Route =
-  | { readonly view: "Connect" }
+  | {
+      readonly view: "Connect"
+      /** The wallets a host folds beside email, unfolded by the visitor ("Continue with a wallet"; Back folds them). */
+      readonly wallets?: "unfolded" | undefined
+    }
   | { readonly view: "AllWallets" }
   | { readonly view: "WhatIsAWallet" }
   | {

@@ -7,11 +7,11 @@
  * comes before or after the wallets by the connect-method order (wallet first for a visitor with an installed wallet,
  * unless the host's `features.connectMethodsOrder` says otherwise); the embedded wallet takes a well-formed address
  * from there. Beside email, the host may fold the wallets into one "Continue with a wallet" row
- * (`features.collapseWallets`, or `features.emailShowWallets: false`) that unfolds them in place. With
+ * (`features.collapseWallets`, or `features.emailShowWallets: false`) that opens them unfolded (Back folds them). With
  * `features.legalCheckbox` and a Terms or Privacy link, the visitor ticks "I agree…" before any way to connect can be
  * used.
  */
-import { Fragment, type ReactNode, useContext, useEffect, useRef, useState } from "react"
+import { Fragment, type ReactNode, useContext, useEffect, useRef } from "react"
 import { type ConnectMethod, type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
 import { connectorGroupOrder, orderConnectMethods, orderConnectors } from "../../../domain/rules"
 import { useAtom, useAtomSet, useAtomValue } from "../../atom-react/hooks"
@@ -44,7 +44,7 @@ import * as styles from "./Connect.css"
 const INSTALLED_SHOWN = 8
 
 /** The Connect view. */
-export function Connect(_props: ViewProps<"Connect">): ReactNode {
+export function Connect(props: ViewProps<"Connect">): ReactNode {
   const { options } = useWalletRuntime()
   const connectors = useAtomValue(connectorsAtom)
   const loaded = useAtomValue(connectorsStateAtom, connectorsReported)
@@ -61,12 +61,12 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
   const embedded = useAtomValue(embeddedAtom)
   const submitEmail = useAtomSet(submitEmailFn)
   const [agreed, setAgreed] = useAtom(legalAgreedAtom)
-  const [walletsUnfolded, unfoldWallets] = useState(false)
+  const unfolded = props.route.wallets === "unfolded"
   const walletListRef = useRef<HTMLDivElement>(null)
-  // Unfolded by the visitor: the first wallet takes the focus the "Continue with a wallet" row had.
+  // Unfolded by the visitor: the first wallet takes the focus (not the agreement above, already ticked to get here).
   useEffect(() => {
-    if (walletsUnfolded) walletListRef.current?.querySelector<HTMLElement>(`[${LIST_ITEM_ATTRIBUTE}]:not(:disabled)`)?.focus()
-  }, [walletsUnfolded])
+    if (unfolded) walletListRef.current?.querySelector<HTMLElement>(`[${LIST_ITEM_ATTRIBUTE}]:not(:disabled)`)?.focus()
+  }, [unfolded])
 
   const { termsConditionsUrl: termsUrl, privacyPolicyUrl: privacyUrl } = options
   const askAgreement = options.features.legalCheckbox && (termsUrl !== undefined || privacyUrl !== undefined)
@@ -136,7 +136,7 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
       />
     )
   // Folded beside email (the host's choice): one row stands for the wallets until the visitor unfolds them.
-  const folded = methods.includes("email") && (options.features.collapseWallets || !options.features.emailShowWallets) && !walletsUnfolded
+  const folded = methods.includes("email") && (options.features.collapseWallets || !options.features.emailShowWallets) && !unfolded
   const walletSection = folded ? (
     <div key="wallet" className={listStyles.list}>
       <ListItem
@@ -144,7 +144,7 @@ export function Connect(_props: ViewProps<"Connect">): ReactNode {
         label="Continue with a wallet"
         trailing={<Icon name="forward" size={18} />}
         disabled={locked}
-        onClick={() => unfoldWallets(true)}
+        onClick={() => push({ view: "Connect", wallets: "unfolded" })}
       />
     </div>
   ) : (

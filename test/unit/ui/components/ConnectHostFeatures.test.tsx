@@ -7,7 +7,7 @@
 import { fireEvent, waitFor, within } from "@testing-library/react"
 import { describe, expect, it } from "vitest"
 import { embeddedHostPerTest, embeddedState } from "./embeddedHost"
-import { dialogClosed, testWallet } from "./support"
+import { dialogClosed, findView, testWallet } from "./support"
 
 const host = embeddedHostPerTest()
 const legal = { termsConditionsUrl: "https://host.example/terms", privacyPolicyUrl: "https://host.example/privacy" }
@@ -66,7 +66,7 @@ describe("Connect: the host's legal checkbox", () => {
 
 describe("Connect: wallets folded beside email", () => {
   for (const features of [{ collapseWallets: true }, { emailShowWallets: false }]) {
-    it(`${JSON.stringify(features)}: one "Continue with a wallet" row, which unfolds the wallets and gives the first one focus`, async () => {
+    it(`${JSON.stringify(features)}: one "Continue with a wallet" row, which opens the wallets with the first one focused; Back folds them`, async () => {
       const page = host([testWallet()], embeddedState(), { features })
       const dialog = await page.open({ view: "Connect" })
       const unfold = await within(dialog).findByRole("button", { name: "Continue with a wallet" })
@@ -75,9 +75,14 @@ describe("Connect: wallets folded beside email", () => {
       expect(within(dialog).queryByRole("list", { name: "Wallets" })).toBeNull()
 
       fireEvent.click(unfold)
-      const row = await within(dialog).findByRole("button", { name: /Test Wallet/ })
-      expect(within(dialog).queryByRole("button", { name: "Continue with a wallet" })).toBeNull()
-      expect(document.activeElement).toBe(row)
+      const unfoldedView = await findView("Connect")
+      const row = await within(unfoldedView).findByRole("button", { name: /Test Wallet/ })
+      expect(within(unfoldedView).queryByRole("button", { name: "Continue with a wallet" })).toBeNull()
+      await waitFor(() => expect(document.activeElement).toBe(row))
+
+      fireEvent.click(within(document.body).getByRole("button", { name: "Back" }))
+      expect(await within(document.body).findByRole("button", { name: "Continue with a wallet" })).toBeTruthy()
+      expect(within(document.body).queryByRole("button", { name: /Test Wallet/ })).toBeNull()
     })
   }
 
