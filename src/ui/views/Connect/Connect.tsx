@@ -177,7 +177,8 @@ export function Connect(props: ViewProps<"Connect">): ReactNode {
     </Fragment>
   )
   const sections: Record<ConnectMethod, ReactNode> = { email: emailSection, social: null, wallet: walletSection }
-  const shown = methods.filter((method) => sections[method] !== null)
+  // The unfolded wallets are a view of the wallets alone: email is one Back away.
+  const shown = methods.filter((method) => sections[method] !== null && (!unfolded || method === "wallet"))
   const legalLinks = (
     <>
       {termsUrl !== undefined && (

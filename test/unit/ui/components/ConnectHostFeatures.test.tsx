@@ -78,6 +78,8 @@ describe("Connect: wallets folded beside email", () => {
       const unfoldedView = await findView("Connect")
       const row = await within(unfoldedView).findByRole("button", { name: /Test Wallet/ })
       expect(within(unfoldedView).queryByRole("button", { name: "Continue with a wallet" })).toBeNull()
+      // The wallets alone: email is one Back away.
+      expect(within(unfoldedView).queryByRole("textbox", { name: "Continue with email" })).toBeNull()
       await waitFor(() => expect(document.activeElement).toBe(row))
 
       fireEvent.click(within(document.body).getByRole("button", { name: "Back" }))
