@@ -147,8 +147,57 @@ function AccountOrConnect() {
   return isConnected ? <AccountButton /> : <ConnectButton />
 }
 
+/** A setting of the demo, kept on this browser; it takes effect on reload (the runtime reads its options once). */
+function SettingCheckbox(props: { readonly initial: () => boolean; readonly keep: (on: boolean) => void; readonly label: string }) {
+  const [on, setOn] = useState(props.initial)
+  return (
+    <label style={css.row}>
+      <input
+        type="checkbox"
+        checked={on}
+        onChange={(event) => {
+          setOn(event.target.checked)
+          props.keep(event.target.checked)
+          location.reload()
+        }}
+      />
+      {props.label}
+    </label>
+  )
+}
+
+/** A setting of the demo with a few choices, kept on this browser; it takes effect on reload. */
+function SettingSelect<T extends string>(props: {
+  readonly initial: () => T
+  readonly keep: (value: T) => void
+  readonly label: string
+  readonly choices: ReadonlyArray<readonly [value: T, words: string]>
+}) {
+  const [value, setValue] = useState<T>(props.initial)
+  return (
+    <label style={css.row}>
+      {props.label}
+      <select
+        value={value}
+        style={css.input}
+        onChange={(event) => {
+          const next = event.target.value as T
+          setValue(next)
+          props.keep(next)
+          location.reload()
+        }}
+      >
+        {props.choices.map(([choice, words]) => (
+          <option key={choice} value={choice}>
+            {words}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
 function DevWalletSwitch() {
-  const [on, setOn] = useState(devWalletEnabled)
   return (
     <section style={css.card} aria-labelledby="dev-wallet-title">
       <h2 id="dev-wallet-title" style={css.cardTitle}>Development wallet</h2>
@@ -157,26 +206,13 @@ function DevWalletSwitch() {
         first dev keys (public, local chains only); it asks before it signs. The page reloads, as after installing an
         extension.
       </p>
-      <label style={css.row}>
-        <input
-          type="checkbox"
-          checked={on}
-          onChange={(event) => {
-            setOn(event.target.checked)
-            setDevWalletEnabled(event.target.checked)
-            location.reload()
-          }}
-        />
-        Use the development wallet
-      </label>
+      <SettingCheckbox initial={devWalletEnabled} keep={setDevWalletEnabled} label="Use the development wallet" />
     </section>
   )
 }
 
 /** How the host sets up the Connect view: its Terms and Privacy Policy, and wallets folded beside email. */
 function ConnectViewSettings() {
-  const [terms, setTerms] = useState<TermsMode>(termsMode)
-  const [folded, setFolded] = useState(walletsFolded)
   return (
     <section style={css.card} aria-labelledby="connect-view-title">
       <h2 id="connect-view-title" style={css.cardTitle}>The Connect view</h2>
@@ -184,35 +220,17 @@ function ConnectViewSettings() {
         A host can link its Terms and Privacy Policy under the wallets, or ask visitors to tick a box agreeing to them
         before any way to connect can be used; and it can fold the wallets into one row beside email.
       </p>
-      <label style={css.row}>
-        Terms and Privacy Policy
-        <select
-          value={terms}
-          style={css.input}
-          onChange={(event) => {
-            const next = event.target.value as TermsMode
-            setTerms(next)
-            setTermsMode(next)
-            location.reload()
-          }}
-        >
-          <option value="off">Not linked</option>
-          <option value="notice">Linked under the wallets</option>
-          <option value="agree">A box to tick first</option>
-        </select>
-      </label>
-      <label style={css.row}>
-        <input
-          type="checkbox"
-          checked={folded}
-          onChange={(event) => {
-            setFolded(event.target.checked)
-            setWalletsFolded(event.target.checked)
-            location.reload()
-          }}
-        />
-        Fold the wallets beside email
-      </label>
+      <SettingSelect<TermsMode>
+        initial={termsMode}
+        keep={setTermsMode}
+        label="Terms and Privacy Policy"
+        choices={[
+          ["off", "Not linked"],
+          ["notice", "Linked under the wallets"],
+          ["agree", "A box to tick first"]
+        ]}
+      />
+      <SettingCheckbox initial={walletsFolded} keep={setWalletsFolded} label="Fold the wallets beside email" />
     </section>
   )
 }
@@ -226,7 +244,6 @@ const SESSION_TEXT: Readonly<Record<string, string>> = {
 }
 
 function SignIn() {
-  const [mode, setMode] = useState<SignInMode>(signInMode)
   const session = useSession()
   return (
     <section style={css.card} aria-labelledby="sign-in-title">
@@ -235,23 +252,16 @@ function SignIn() {
         After connecting, the visitor signs a message that proves the account is theirs; the local services check the
         signature and keep the session, so it survives a reload. Required: the modal cannot be closed without it.
       </p>
-      <label style={css.row}>
-        Sign-in
-        <select
-          value={mode}
-          style={css.input}
-          onChange={(event) => {
-            const next = event.target.value as SignInMode
-            setMode(next)
-            setSignInMode(next)
-            location.reload()
-          }}
-        >
-          <option value="off">Off</option>
-          <option value="on">On</option>
-          <option value="required">Required</option>
-        </select>
-      </label>
+      <SettingSelect<SignInMode>
+        initial={signInMode}
+        keep={setSignInMode}
+        label="Sign-in"
+        choices={[
+          ["off", "Off"],
+          ["on", "On"],
+          ["required", "Required"]
+        ]}
+      />
       <output data-testid="session" aria-live="polite" style={css.output}>
         {SESSION_TEXT[session.status]}
         {session.session !== undefined ? ` Until ${session.session.data.expirationTime ?? "revoked"}.` : ""}
