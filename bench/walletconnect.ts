@@ -8,15 +8,11 @@
  *
  * Run alone: npx tsx bench/walletconnect.ts; `walletConnectRows()` gives the rows to bench/run.ts.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { gzipSync } from "node:zlib"
 import type { Response } from "playwright-core"
-import { startDevstack } from "../devstack/main"
-import { isLoopback, launchBrowser } from "../test/e2e/support/browser"
-import { buildDemo, serveDemo } from "../test/e2e/support/demo"
+import { isLoopback } from "../test/e2e/support/browser"
+import { openDemo } from "../test/e2e/support/demo"
 
 /** One row of the bench table. */
 export interface BenchRow {
@@ -50,14 +46,12 @@ const ms = (value: number) => `${value.toFixed(1)} ms`
 
 /** The WalletConnect rows of `npm run bench`. */
 export const walletConnectRows = async (): Promise<ReadonlyArray<BenchRow>> => {
-  const outDir = mkdtempSync(join(tmpdir(), "wr-bench-wc-"))
-  const [stack] = await Promise.all([startDevstack({ parts: ["evm", "relay", "services"] }), buildDemo(outDir)])
-  const demo = await serveDemo(outDir, stack.info)
-  const browser = await launchBrowser()
+  const session = await openDemo({ name: "bench-wc", parts: ["evm", "relay", "services"] })
+  const { browser } = session
   try {
     const page = browser.page
     const walletPage = await browser.context.newPage()
-    const walletUrl = stack.info.config.services?.testWalletUrl ?? ""
+    const walletUrl = session.stack.config.services?.testWalletUrl ?? ""
     await walletPage.goto(walletUrl)
     await walletPage.getByRole("status").filter({ hasText: "Ready" }).waitFor()
 
@@ -69,7 +63,7 @@ export const walletConnectRows = async (): Promise<ReadonlyArray<BenchRow>> => {
       scripts.push({ wc: isWalletConnectChunk(body.toString("utf8")), gz: gzipSync(body).length, before: !chosen })
     }
     page.on("response", onResponse)
-    await page.goto(demo.info.url)
+    await page.goto(session.url)
     await page.getByRole("button", { name: "Connect wallet" }).click()
     const row = page.getByRole("dialog").getByRole("button", { name: /WalletConnect/ })
     await row.waitFor()
@@ -112,10 +106,7 @@ export const walletConnectRows = async (): Promise<ReadonlyArray<BenchRow>> => {
       { metric: "WalletConnect: requests beyond this machine (load → pair → sign)", measured: String(outside.length), target: "0", peers: "" }
     ]
   } finally {
-    await browser.close()
-    await demo.stop()
-    await stack.stop()
-    rmSync(outDir, { recursive: true, force: true })
+    await session.stop()
   }
 }
 
