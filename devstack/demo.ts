@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { RuntimeConfig } from "./config"
-import { RawReply } from "./lib/router"
-import { listenHttp } from "./lib/httpServer"
-import type { Started } from "./lib/Started"
+import { RawReply } from "../server/src/lib/router"
+import { listenHttp } from "../server/src/lib/httpServer"
+import type { Started } from "../server/src/lib/Started"
 import { statusPageHtml } from "./status"
 
 /** The folder of the demo host app; once it has an `index.html`, `npm start` serves it with Vite. */

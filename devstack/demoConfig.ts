@@ -4,8 +4,8 @@
  * browser tests and benchmarks.
  */
 import type { RuntimeConfig } from "./config"
-import { EXPLORER_PATH } from "./services/explorerHtml"
-import { nameSuffix } from "./services/names"
+import { EXPLORER_PATH } from "../server/src/services/explorerHtml"
+import { nameSuffix } from "../server/src/services/names"
 
 /** The local Solana network as the demo page sees it. */
 export interface DemoSolanaConfig {

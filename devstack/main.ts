@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
 import { CaipNetworkId } from "../src/domain/Caip"
 import { removeRuntimeConfig, type RuntimeConfig, runtimeConfigPath, writeRuntimeConfig } from "./config"
-import { type DatabaseOptions, databaseFromEnv } from "./db/index"
+import { type DatabaseOptions, databaseFromEnv } from "../server/src/db/index"
 import { devMnemonic } from "./evm/accounts"
 import type { EvmInfo } from "./evm/index"
-import type { Started } from "./lib/Started"
+import type { Started } from "../server/src/lib/Started"
 import type { BitcoinInfo } from "./bitcoin/index"
 import type { MailInfo } from "./mail/index"
 import { endpointRows } from "./status"
@@ -93,10 +93,10 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const settled = await Promise.allSettled([
       parts.has("evm") ? track(import("./evm/index").then((m) => m.startEvm())) : undefined,
       parts.has("solana") ? track(import("./solana/index").then((m) => m.startSolana())) : undefined,
-      parts.has("relay") ? track(import("./relay/index").then((m) => m.startRelay())) : undefined,
+      parts.has("relay") ? track(import("../server/src/relay/index").then((m) => m.startRelay())) : undefined,
       parts.has("mail") ? track(import("./mail/index").then((m) => m.startMail())) : undefined,
       // The services' database starts beside the chains rather than after them (PGlite takes 0.3-0.5 s).
-      parts.has("services") ? track(import("./db/index").then((m) => m.startDatabase(opts.database))) : undefined,
+      parts.has("services") ? track(import("../server/src/db/index").then((m) => m.startDatabase(opts.database))) : undefined,
       parts.has("bitcoin") ? track(import("./bitcoin/index").then((m) => m.startBitcoin())) : undefined
     ] as const)
     for (const result of settled) if (result.status === "rejected") throw result.reason
@@ -114,7 +114,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const embeddedStarted =
       parts.has("embedded") && mail !== undefined && database !== undefined
         ? track(
-            import("./embedded/index").then((m) =>
+            import("../server/src/embedded/index").then((m) =>
               m.startEmbedded({
                 database: database.info,
                 smtp: { host: mail.info.smtpHost, port: mail.info.smtpPort },
@@ -138,7 +138,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     )
     const services = parts.has("services")
       ? await track(
-          import("./services/index").then((m) =>
+          import("./services").then((m) =>
             m.startServices({
               ...(evm === undefined ? {} : { evm: evm.info }),
               ...(relay === undefined ? {} : { relayUrl: relay.info.url }),
@@ -295,7 +295,7 @@ const runCli = async (): Promise<void> => {
 
   const database = databaseFromEnv(devstackDataDir)
   try {
-    const embeddedMasterKey = (await import("./embedded/index")).masterKeyFile(devstackMasterKeyPath)
+    const embeddedMasterKey = (await import("../server/src/embedded/index")).masterKeyFile(devstackMasterKeyPath)
     stack = await startDevstack({ parts, writeConfig: true, buildTestWalletAtStart: true, database, embeddedMasterKey })
   } catch (error) {
     console.error("devstack: failed to start:", error instanceof Error ? error.message : error)

@@ -1,6 +1,6 @@
 import type { RuntimeConfig } from "./config"
-import { escapeHtml } from "./lib/html"
-import { EXPLORER_PATH } from "./services/explorerHtml"
+import { escapeHtml } from "../server/src/lib/html"
+import { EXPLORER_PATH } from "../server/src/services/explorerHtml"
 
 /** The endpoints of a running stack as labelled rows, for the console and the status page. */
 export const endpointRows = (config: RuntimeConfig): ReadonlyArray<readonly [string, string]> => {

@@ -8,7 +8,7 @@
 import { hex } from "@scure/base"
 import { p2tr, p2wpkh, RawWitness, SigHash, Transaction } from "@scure/btc-signer"
 import { pubSchnorr } from "@scure/btc-signer/utils.js"
-import { toSign } from "../../devstack/bitcoin/bip322"
+import { toSign } from "../../server/src/bitcoin/bip322"
 import { REGTEST } from "../../devstack/bitcoin/keys"
 import { regtestRecipient, sendOnRegtest } from "../../devstack/wallet/bitcoin/regtestTransfer"
 import {

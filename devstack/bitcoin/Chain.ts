@@ -9,7 +9,7 @@
  */
 import { OutScript, Script, Transaction } from "@scure/btc-signer"
 import { sha256x2 } from "@scure/btc-signer/utils.js"
-import { inputSpendProblem, type SpentOutput } from "./verify"
+import { inputSpendProblem, type SpentOutput } from "../../server/src/bitcoin/verify"
 
 /** The smallest fee rate the node relays, in sat/vB (Bitcoin Core's default). */
 export const MIN_RELAY_FEE_RATE = 1

@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Address, OutScript } from "@scure/btc-signer"
-import { listenHttp } from "../lib/httpServer"
-import type { Started } from "../lib/Started"
+import { listenHttp } from "../../server/src/lib/httpServer"
+import type { Started } from "../../server/src/lib/Started"
 import { Chain, MIN_RELAY_FEE_RATE, type OutputRecord, TransactionRejected } from "./Chain"
 import { type BitcoinDevKey, devBitcoinKey, REGTEST, REGTEST_CAIP_NETWORK_ID, REGTEST_GENESIS_HASH } from "./keys"
 

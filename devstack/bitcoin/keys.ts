@@ -6,9 +6,9 @@
  */
 import { p2tr, p2wpkh } from "@scure/btc-signer"
 import { pubECDSA, pubSchnorr, sha256 } from "@scure/btc-signer/utils.js"
+import { REGTEST } from "../../server/src/bitcoin/networks"
 
-/** Address parameters of regtest (bech32 `bcrt`, the testnet base58 versions). */
-export const REGTEST = { bech32: "bcrt", pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef } as const
+export { REGTEST }
 
 /**
  * The genesis block hash of Bitcoin Core's regtest. Every regtest chain starts from this block, so CAIP-2 names

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url"
-import type { Started } from "../lib/Started"
-import { freePort } from "../lib/ports"
-import { type GroupChild, spawnGroup } from "../lib/processGroup"
+import type { Started } from "../../server/src/lib/Started"
+import { freePort } from "../../server/src/lib/ports"
+import { type GroupChild, spawnGroup } from "../../server/src/lib/processGroup"
 
 /** The native anvil binary; its npm wrapper leaves zombies when killed, so it is spawned directly. */
 export const anvilBinary = fileURLToPath(

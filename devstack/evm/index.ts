@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { CaipNetworkId } from "../../src/domain/Caip"
-import type { Started } from "../lib/Started"
+import type { Started } from "../../server/src/lib/Started"
 import { type DevAccount, devAccounts } from "./accounts"
 import { startAnvil } from "./anvil"
 import { devChainIds } from "./chains"

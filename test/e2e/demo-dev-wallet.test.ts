@@ -8,7 +8,7 @@
 import { signatureVerify } from "@polkadot/util-crypto"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { verifyBip322 } from "../../devstack/bitcoin/bip322"
+import { verifyBip322 } from "../../server/src/bitcoin/bip322"
 import { devBitcoinKey, REGTEST } from "../../devstack/bitcoin/keys"
 import type { DevstackInfo } from "../../devstack/main"
 import { truncateAddress } from "../../src/domain/format"

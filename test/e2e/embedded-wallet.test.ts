@@ -11,7 +11,7 @@ import { createWalletClient, http, parseEther, verifyMessage } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { foundry } from "viem/chains"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { FRAME_STORAGE_KEYS } from "../../devstack/embedded/frame/frameLogic"
+import { FRAME_STORAGE_KEYS } from "../../server/src/embedded/frame/frameLogic"
 import { truncateAddress } from "../../src/domain/format"
 import { type OpenDemo, openDemo } from "./support/demo"
 

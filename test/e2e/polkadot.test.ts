@@ -12,7 +12,7 @@ import { ed25519Verify, signatureVerify, sr25519Verify } from "@polkadot/util-cr
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { DevstackInfo } from "../../devstack/main"
-import type { Started } from "../../devstack/lib/Started"
+import type { Started } from "../../server/src/lib/Started"
 import type { PolkadotTestWallet } from "../../devstack/wallet/polkadot/testWallet"
 import { truncateAddress } from "../../src/domain/format"
 import { type Browser, isLoopback, launchBrowser } from "./support/browser"

@@ -8,7 +8,7 @@ import { Address, OutScript, p2tr, p2wpkh, SigHash, Transaction } from "@scure/b
 import { hex } from "@scure/base"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type BitcoinInfo, devBitcoinKey, FUNDED_ORDINALS_SATS, FUNDED_PAYMENT_OUTPUT_SATS, REGTEST, startBitcoin } from "../../devstack/bitcoin"
-import type { Started } from "../../devstack/lib/Started"
+import type { Started } from "../../server/src/lib/Started"
 
 let node: Started<BitcoinInfo>
 const url = () => node.info.url

@@ -31,8 +31,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { erc20Abi, erc721Abi, noReturnTokenAbi } from "../../devstack/evm/abis"
 import { devChain } from "../../devstack/evm/chains"
 import { type EvmInfo, startEvm } from "../../devstack/evm/index"
-import type { Started } from "../../devstack/lib/Started"
-import { type ServicesInfo, startServices } from "../../devstack/services/index"
+import type { Started } from "../../server/src/lib/Started"
+import { type ServicesInfo, startServices } from "../../devstack/services"
 import { type SolanaInfo, startSolana, transferSolInstruction } from "../../devstack/solana"
 import {
   createAssociatedTokenIdempotentInstruction,

@@ -17,7 +17,7 @@ import type { RuntimeConfig } from "../../devstack/config"
 import { erc20Abi, erc721Abi, noReturnTokenAbi } from "../../devstack/evm/abis"
 import type { EvmInfo } from "../../devstack/evm/index"
 import { devChain } from "../../devstack/evm/chains"
-import type { Started } from "../../devstack/lib/Started"
+import type { Started } from "../../server/src/lib/Started"
 import { type DevstackInfo, startDevstack } from "../../devstack/main"
 
 // Three transactions per history page, so paging is exercised with a handful of transfers.

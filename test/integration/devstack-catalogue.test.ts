@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { GetWalletsResponse } from "../../src/domain/Api"
-import type { Started } from "../../devstack/lib/Started"
-import { type ServicesInfo, startServices } from "../../devstack/services/index"
+import type { Started } from "../../server/src/lib/Started"
+import { type ServicesInfo, startServices } from "../../devstack/services"
 
 let services: Started<ServicesInfo>
 const projectId = "devstack-project"

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { decodeInbox, type MailInfo, startMail } from "../../devstack/mail/index"
-import { sendMail } from "../../devstack/mail/send"
-import type { Started } from "../../devstack/lib/Started"
+import { sendMail } from "../../server/src/mail/send"
+import type { Started } from "../../server/src/lib/Started"
 
 let mail: Started<MailInfo>
 

@@ -13,13 +13,13 @@ import { SqlClient } from "effect/sql"
 import { createPublicClient, type Hex, http, type LocalAccount } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type DatabaseOptions, startDatabase } from "../../devstack/db/index"
+import { type DatabaseOptions, startDatabase } from "../../server/src/db/index"
 import type { EvmChain, EvmInfo } from "../../devstack/evm/index"
 import { devChain } from "../../devstack/evm/chains"
 import { deployedSmartAccount, type SmartAccountSigner, undeployedSmartAccount } from "../../devstack/evm/smartAccounts"
-import type { Started } from "../../devstack/lib/Started"
+import type { Started } from "../../server/src/lib/Started"
 import { type DevstackInfo, startDevstack } from "../../devstack/main"
-import { type ServicesInfo, startServices } from "../../devstack/services/index"
+import { type ServicesInfo, startServices } from "../../devstack/services"
 import {
   Identity,
   NameErrorBody,

@@ -20,7 +20,7 @@ import {
   type SmartAccountSigner,
   undeployedSmartAccount
 } from "../../devstack/evm/smartAccounts"
-import type { Started } from "../../devstack/lib/Started"
+import type { Started } from "../../server/src/lib/Started"
 import { type DevstackInfo, startDevstack } from "../../devstack/main"
 
 let stack: Started<DevstackInfo>

@@ -28,8 +28,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BalanceResponse, HistoryResponse } from "../../src/domain/Api"
 import type { Transaction } from "../../src/domain/Portfolio"
-import type { Started } from "../../devstack/lib/Started"
-import { type ServicesInfo, startServices } from "../../devstack/services/index"
+import type { Started } from "../../server/src/lib/Started"
+import { type ServicesInfo, startServices } from "../../devstack/services"
 import { type SolanaInfo, startSolana, transferSolInstruction } from "../../devstack/solana"
 import {
   createAssociatedTokenIdempotentInstruction,

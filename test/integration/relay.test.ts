@@ -5,9 +5,9 @@ import { type Hex, stringToHex, verifyMessage } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
-import { startRelay } from "../../devstack/relay"
-import type { Started } from "../../devstack/lib/Started"
-import type { RelayInfo } from "../../devstack/relay"
+import { startRelay } from "../../server/src/relay"
+import type { Started } from "../../server/src/lib/Started"
+import type { RelayInfo } from "../../server/src/relay"
 import { initTestWalletKit } from "./support/walletKit"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).

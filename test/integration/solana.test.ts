@@ -42,7 +42,7 @@ import {
 } from "@solana/kit"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
-import type { Started } from "../../devstack/lib/Started"
+import type { Started } from "../../server/src/lib/Started"
 import { type SolanaInfo, startSolana, transferSolInstruction } from "../../devstack/solana"
 import { devSolanaKey } from "../../devstack/solana/keys"
 import {

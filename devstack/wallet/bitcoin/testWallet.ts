@@ -9,7 +9,7 @@
 import { hex } from "@scure/base"
 import { p2wpkh, Transaction } from "@scure/btc-signer"
 import type { Wallet } from "@wallet-standard/base"
-import { signBip322 } from "../../bitcoin/bip322"
+import { signBip322 } from "../../../server/src/bitcoin/bip322"
 import { type BitcoinDevKey, devBitcoinKey, REGTEST } from "../../bitcoin/keys"
 import { regtestRecipient, sendOnRegtest } from "./regtestTransfer"
 import {

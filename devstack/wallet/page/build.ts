@@ -15,7 +15,7 @@ import {
   type PageBuildSpec,
   repoRoot,
   runAsBuildScript
-} from "../../lib/pageBuild"
+} from "../../../server/src/lib/pageBuild"
 
 export type { PageBuild, PageBuilder }
 
@@ -39,7 +39,7 @@ const spec: PageBuildSpec = {
     join(repoRoot, "devstack", "wallet", "testWallet.ts"),
     ...listFiles(join(repoRoot, "devstack", "wallet", "polkadot")),
     join(repoRoot, "src", "services", "polkadot", "ss58.ts"),
-    join(repoRoot, "devstack", "lib", "pageBuild.ts"),
+    join(repoRoot, "server", "src", "lib", "pageBuild.ts"),
     join(repoRoot, "package-lock.json")
   ]
 }

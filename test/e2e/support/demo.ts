@@ -10,7 +10,7 @@ import { extname, join, normalize } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type DemoStackConfig, demoStackConfig, injectDemoConfig } from "../../../devstack/demoConfig"
 import { type DevstackInfo, type DevstackPart, startDevstack } from "../../../devstack/main"
-import type { Started } from "../../../devstack/lib/Started"
+import type { Started } from "../../../server/src/lib/Started"
 import { type Browser, launchBrowser } from "./browser"
 
 const demoRoot = fileURLToPath(new URL("../../../demo/", import.meta.url))

@@ -6,8 +6,8 @@
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { decodeFrameResponse, type FrameResponse } from "../../../src/domain/Frame"
-import type { ApiErrorCode, WalletUser } from "../../../devstack/embedded/api"
-import { type WalletApi, WalletApiError } from "../../../devstack/embedded/frame/apiClient"
+import type { ApiErrorCode, WalletUser } from "../../../server/src/embedded/api"
+import { type WalletApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
 import {
   chainOf,
   FRAME_STORAGE_KEYS,
@@ -15,7 +15,7 @@ import {
   type FrameStorage,
   makeFrame,
   parseFrameQuery
-} from "../../../devstack/embedded/frame/frameLogic"
+} from "../../../server/src/embedded/frame/frameLogic"
 
 const HOST = "http://127.0.0.1:5173"
 const SOLANA = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"

@@ -1,7 +1,7 @@
 /** The frame page's headers (devstack/embedded/frame/routes.ts): who may embed it, per project. */
 import { describe, expect, it } from "vitest"
-import { frameAncestors, frameHeaders } from "../../../devstack/embedded/frame/routes"
-import { devProjects } from "../../../devstack/services/projects"
+import { frameAncestors, frameHeaders } from "../../../server/src/embedded/frame/routes"
+import { devProjects } from "../../../server/src/services/projects"
 
 describe("frame site headers", () => {
   it("frame-ancestors: any loopback port for loopback projects, the exact list for others, nobody for unknown ones", () => {

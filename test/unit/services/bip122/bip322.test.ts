@@ -6,7 +6,7 @@
  */
 import { NETWORK, OutScript, Address } from "@scure/btc-signer"
 import { describe, expect, it } from "vitest"
-import { bip322MessageHash, signBip322, toSign, toSpend, verifyBip322 } from "../../../../devstack/bitcoin/bip322"
+import { bip322MessageHash, signBip322, toSign, toSpend, verifyBip322 } from "../../../../server/src/bitcoin/bip322"
 import { devBitcoinKey, REGTEST } from "../../../../devstack/bitcoin/keys"
 import { makeBitcoinTestWallet } from "../../../../devstack/wallet/bitcoin/testWallet"
 import { toBase64 } from "../../../../src/domain/encoding"

@@ -1,6 +1,5 @@
-import { type Address, decodeFunctionResult, encodeFunctionData, getAddress, type Hex } from "viem"
+import { type Address, erc20Abi, decodeFunctionResult, encodeFunctionData, getAddress, type Hex } from "viem"
 import { rpcBatchSettled } from "../lib/jsonRpc"
-import { erc20Abi } from "../evm/abis"
 
 /** What the services know about a token contract, read from the chain once. */
 export interface TokenMeta {

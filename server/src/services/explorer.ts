@@ -8,7 +8,7 @@
  * is a 400 page, a network, transaction or token the chain does not have a 404 page, an RPC that fails a 502 page.
  */
 import { Schema } from "effect"
-import { isCaipNetworkId } from "../../src/domain/Caip"
+import { isCaipNetworkId } from "../../../src/domain/Caip"
 import { escapeHtml } from "../lib/html"
 import { RawReply, route } from "../lib/router"
 import { evmAddress, evmAddressPage, evmHash, evmNetworkRows, evmNftPage, evmTokenPage, evmTransactionPage } from "./explorerEvm"

@@ -1,15 +1,12 @@
 import { Schema } from "effect"
-import { NFTS_PAGE_SIZE } from "../../src/domain/Api"
-import { CaipNetworkId } from "../../src/domain/Caip"
+import type { Address } from "viem"
+import { NFTS_PAGE_SIZE } from "../../../src/domain/Api"
+import { CaipNetworkId } from "../../../src/domain/Caip"
 import { type Database, type DatabaseOptions, startDatabase } from "../db/index"
-import type { DevAccount } from "../evm/accounts"
-import type { EvmChain } from "../evm/index"
 import { listenHttp } from "../lib/httpServer"
-import { makeRouter } from "../lib/router"
+import { type AnyRoute, makeRouter } from "../lib/router"
 import type { Started } from "../lib/Started"
-import type { SolanaTokenInfo } from "../solana/devToken"
-import { makePageBuilder } from "../wallet/page/build"
-import { testWalletRoutes } from "../wallet/page/serve"
+import type { TokenInfo } from "./chains"
 import { blockchainRoutes } from "./blockchain"
 import { makeCatalogue } from "./catalogue"
 import { explorerRoutes } from "./explorer"
@@ -24,25 +21,41 @@ import type { EvmChainState, ServicesState } from "./state"
 import { TokenRegistry } from "./tokens"
 import { walletApiRoutes } from "./walletApi"
 
+/** A collection (ERC-721) the services name. */
+export interface CollectionInfo {
+  readonly address: Address
+  readonly name: string
+  readonly symbol: string
+}
+
+/** An EVM chain the services serve: where to read it, and the contracts they name (tokens, a collectible, a spam one). */
+export interface ServicesEvmChain {
+  readonly chainId: number
+  readonly caipNetworkId: CaipNetworkId
+  readonly rpcUrl: string
+  readonly contracts: {
+    readonly tokens: ReadonlyArray<TokenInfo & { readonly address: Address }>
+    readonly collectible: CollectionInfo
+    readonly spamCollectible: CollectionInfo
+  }
+}
+
 /** What the services server needs to know about the rest of the stack. */
 export interface ServicesOptions {
   readonly port?: number
-  readonly evm?: { readonly chains: ReadonlyArray<EvmChain>; readonly accounts: ReadonlyArray<DevAccount> }
+  readonly evm?: { readonly chains: ReadonlyArray<ServicesEvmChain>; readonly accounts: ReadonlyArray<{ readonly address: string }> }
   /** The Solana network: its RPC (the stack's or any other) and the tokens to name (the stack's WSUSD). */
   readonly solana?: {
     readonly caipNetworkId: string
     readonly rpcUrl: string
-    readonly tokens?: ReadonlyArray<SolanaTokenInfo>
+    readonly tokens?: ReadonlyArray<TokenInfo>
   }
-  /** The local test wallet page (ends with `/`); without it the server serves `devstack/wallet/page/` at `/test-wallet/`. */
+  /** The test wallet page the catalogue's test wallet entries link to (ends with `/`; default `{url}/test-wallet/`). */
   readonly testWalletUrl?: string
-  /** The WalletConnect relay the test wallet page connects to (`ws://…`). */
-  readonly relayUrl?: string
-  /**
-   * Build the test wallet page at start when its sources changed since the last build (in a child process: the
-   * start does not wait). Otherwise it is built on its first visit, so tests that never open it never build it.
-   */
-  readonly buildTestWalletAtStart?: boolean
+  /** More routes on the same server (the devstack's test wallet page), made once its URL is known. */
+  readonly extraRoutes?: (baseUrl: string) => ReadonlyArray<AnyRoute>
+  /** Stops what the extra routes started (a page build in progress), after the server. */
+  readonly stopExtra?: () => Promise<void>
   /** Transactions per history page (default 20). */
   readonly historyPageSize?: number
   /** NFTs per page of `/v1/account/{address}/nfts` (default `NFTS_PAGE_SIZE`). */
@@ -126,11 +139,11 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
     testWalletUrl,
     ...(state.solana === undefined ? {} : { localSolana: state.solana.caipNetworkId })
   })
-  const testWalletPage = opts.testWalletUrl === undefined ? makePageBuilder() : undefined
+  let extraRoutes: ReadonlyArray<AnyRoute>
   try {
-    if (opts.buildTestWalletAtStart === true) testWalletPage?.latest()
+    extraRoutes = opts.extraRoutes?.(baseUrl) ?? []
   } catch (error) {
-    await Promise.all([http.stop(), db.stop()])
+    await Promise.all([http.stop(), db.stop(), opts.stopExtra?.()])
     throw error
   }
   http.handle(
@@ -143,25 +156,13 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
         ...sessionRoutes(state),
         ...explorerRoutes(state),
         ...pageRoutes({ projectIds: projects.map((p) => p.projectId) }),
-        ...(testWalletPage === undefined
-          ? []
-          : testWalletRoutes(testWalletPage, () => ({
-              relayUrl: opts.relayUrl ?? null,
-              projectId: projects[0]?.projectId ?? "",
-              accounts: opts.evm?.accounts ?? [],
-              chains: evm.map((chain) => ({
-                chainId: chain.chainId,
-                caipNetworkId: chain.caipNetworkId,
-                rpcUrl: chain.rpcUrl
-              })),
-              solana: state.solana
-            })))
+        ...extraRoutes
       ],
       projects
     )
   )
   const stop = async () => {
-    await Promise.all([http.stop(), testWalletPage?.stop()])
+    await Promise.all([http.stop(), opts.stopExtra?.()])
     // After the server: no request is left to query it.
     await db.stop()
   }

@@ -4,10 +4,8 @@
  * in the database (`namesStore.ts`).
  */
 import { Result } from "effect"
-import { NAME_COIN_TYPE_CHAIN_ID_LIMIT, NAME_COIN_TYPE_EVM_FLAG } from "../../src/domain/constants"
-import { normaliseName, validateAccountName } from "../../src/domain/accountName"
-import type { DevAccount } from "../evm/accounts"
-
+import { NAME_COIN_TYPE_CHAIN_ID_LIMIT, NAME_COIN_TYPE_EVM_FLAG } from "../../../src/domain/constants"
+import { normaliseName, validateAccountName } from "../../../src/domain/accountName"
 /** The suffix of the local stack's account names. */
 export const nameSuffix = ".wallet.test"
 
@@ -25,7 +23,7 @@ export interface DevName {
 }
 
 /** The local name table: the first dev accounts are alice, bob, carol and dave (`alice.wallet.test`, …). */
-export const devNames = (accounts: ReadonlyArray<DevAccount>): ReadonlyArray<DevName> =>
+export const devNames = (accounts: ReadonlyArray<{ readonly address: string }>): ReadonlyArray<DevName> =>
   firstNames.flatMap((first, i) => {
     const account = accounts[i]
     return account === undefined

@@ -15,7 +15,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { hexToU8a, stringToU8a, u8aWrapBytes } from "@polkadot/util"
 import { cryptoWaitReady, decodeAddress, ed25519Verify, secp256k1Verify, sr25519Verify } from "@polkadot/util-crypto"
-import { NETWORK, TEST_NETWORK } from "@scure/btc-signer"
 import { getBase58Encoder, getPublicKeyFromAddress, isAddress, type SignatureBytes, verifySignature } from "@solana/kit"
 import { Effect, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -28,14 +27,14 @@ import {
   SessionNonceResponse,
   SessionsPath,
   SessionsResponse
-} from "../../src/domain/Api"
-import { bitcoinNetworkKindOf } from "../../src/domain/bitcoinNetwork"
-import { type CaipAddress, parseCaipAddress } from "../../src/domain/Caip"
-import { type SiwxMessageData, SiwxMessageData as SiwxMessageDataSchema } from "../../src/domain/Siwx"
-import { formatSiwxMessage } from "../../src/domain/siwxMessage"
-import { isSs58Address } from "../../src/services/polkadot/ss58"
+} from "../../../src/domain/Api"
+import { bitcoinNetworkKindOf } from "../../../src/domain/bitcoinNetwork"
+import { type CaipAddress, parseCaipAddress } from "../../../src/domain/Caip"
+import { type SiwxMessageData, SiwxMessageData as SiwxMessageDataSchema } from "../../../src/domain/Siwx"
+import { formatSiwxMessage } from "../../../src/domain/siwxMessage"
+import { isSs58Address } from "../../../src/services/polkadot/ss58"
 import { isBip322Signature, verifyBip322 } from "../bitcoin/bip322"
-import { REGTEST } from "../bitcoin/keys"
+import { BITCOIN_NETWORKS } from "../bitcoin/networks"
 import { HttpError, route } from "../lib/router"
 import type { ServicesState } from "./state"
 
@@ -145,7 +144,6 @@ const evmClient = (state: ServicesState, chainId: string): PublicClient | undefi
   return client
 }
 
-const BITCOIN_NETWORKS = { mainnet: NETWORK, testnet: TEST_NETWORK, regtest: REGTEST } as const
 
 /**
  * A Polkadot signature of exactly `message` by the key `publicKey`: 64 bytes of ed25519 or sr25519, or 65 with

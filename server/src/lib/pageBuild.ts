@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url"
 import { spawnGroup } from "./processGroup"
 
 /** The repository's root folder. */
-export const repoRoot = fileURLToPath(new URL("../../", import.meta.url))
+export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
 
 /** What a page is built from, and where its builds go. */
 export interface PageBuildSpec {

@@ -16,10 +16,10 @@ import {
   NftsResponse,
   ProjectQuery,
   SupportedChains
-} from "../../src/domain/Api"
-import { parseCaipAddress } from "../../src/domain/Caip"
-import type { FungiblePrice } from "../../src/domain/Api"
-import type { OperationType, TokenBalance, Transaction, Transfer } from "../../src/domain/Portfolio"
+} from "../../../src/domain/Api"
+import { parseCaipAddress } from "../../../src/domain/Caip"
+import type { FungiblePrice } from "../../../src/domain/Api"
+import type { OperationType, TokenBalance, Transaction, Transfer } from "../../../src/domain/Portfolio"
 import { Result } from "effect"
 import { rpcCall } from "../lib/jsonRpc"
 import type { IndexedTransaction, IndexedTransfer } from "./indexer"

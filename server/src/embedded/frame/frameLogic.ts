@@ -23,8 +23,8 @@ import {
   type FrameResponse,
   type FrameSuccessPayload,
   frameRequestNameOf
-} from "../../../src/domain/Frame"
-import type { EmbeddedWalletUser } from "../../../src/domain/Account"
+} from "../../../../src/domain/Frame"
+import type { EmbeddedWalletUser } from "../../../../src/domain/Account"
 import { isLoopbackOrigin } from "../../services/projects"
 import type { WalletUser } from "../api"
 import { type WalletApi, WalletApiError } from "./apiClient"

@@ -4,9 +4,9 @@
  * received first. Names come from the collection contract, images from the services' own image endpoint, and
  * `is_spam` from the devstack's spam list.
  */
-import type { NftsResponse } from "../../src/domain/Api"
-import type { CaipAddress } from "../../src/domain/Caip"
-import type { Nft } from "../../src/domain/Portfolio"
+import type { NftsResponse } from "../../../src/domain/Api"
+import type { CaipAddress } from "../../../src/domain/Caip"
+import type { Nft } from "../../../src/domain/Portfolio"
 import type { IndexedNft } from "./indexer"
 import { pageAfter, type SortKey } from "./paging"
 import type { EvmChainState, ServicesState } from "./state"

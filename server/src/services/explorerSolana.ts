@@ -7,7 +7,7 @@ import { formatUnits } from "viem"
 import { escapeHtml } from "../lib/html"
 import { rpcCall } from "../lib/jsonRpc"
 import type { RawReply } from "../lib/router"
-import { TOKEN_PROGRAM } from "../solana/token"
+import { SPL_TOKEN_PROGRAM } from "./chains"
 import {
   badInput,
   type ExplorerNetwork,
@@ -149,7 +149,7 @@ export const solanaAccountPage = async (network: SolanaNetwork, address: string)
   const { rpcUrl } = network.solana
   const [balance, accounts, signatures] = await Promise.all([
     rpcCall(rpcUrl, "getBalance", [address]),
-    rpcCall(rpcUrl, "getTokenAccountsByOwner", [address, { programId: TOKEN_PROGRAM }, { encoding: "jsonParsed" }]),
+    rpcCall(rpcUrl, "getTokenAccountsByOwner", [address, { programId: SPL_TOKEN_PROGRAM }, { encoding: "jsonParsed" }]),
     rpcCall(rpcUrl, "getSignaturesForAddress", [address, { limit: ACCOUNT_SIGNATURES }])
   ])
   const lamports = BigInt(Schema.decodeUnknownSync(Schema.Struct({ value: Schema.Number }))(balance).value)

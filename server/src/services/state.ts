@@ -1,6 +1,6 @@
-import type { CaipNetworkId } from "../../src/domain/Caip"
+import type { CaipNetworkId } from "../../../src/domain/Caip"
 import type { Database } from "../db/index"
-import type { SolanaTokenInfo } from "../solana/devToken"
+import type { TokenInfo } from "./chains"
 import type { ChainIndex } from "./indexer"
 import type { DevName } from "./names"
 import type { TokenRegistry } from "./tokens"
@@ -23,7 +23,7 @@ export interface SolanaState {
   readonly caipNetworkId: CaipNetworkId
   readonly rpcUrl: string
   /** Mints named and priced by symbol; other mints read from the chain get their short address as name. */
-  readonly tokens: ReadonlyArray<SolanaTokenInfo>
+  readonly tokens: ReadonlyArray<TokenInfo>
   /** `http://127.0.0.1:{port}` of the services server, for icon URLs. */
   readonly baseUrl: string
 }

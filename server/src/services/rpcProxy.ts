@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { JsonRpcRequestBody, JsonRpcResponseBody, RpcProxyQuery } from "../../src/domain/Api"
+import { JsonRpcRequestBody, JsonRpcResponseBody, RpcProxyQuery } from "../../../src/domain/Api"
 import { HttpError, route } from "../lib/router"
 import type { ServicesState } from "./state"
 

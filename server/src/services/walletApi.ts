@@ -8,7 +8,7 @@ import {
   ImagePath,
   ImageQuery,
   ProjectQuery
-} from "../../src/domain/Api"
+} from "../../../src/domain/Api"
 import { type CatalogueWallet, queryCatalogue } from "./catalogue"
 import { iconSvg, initials, nftSvg } from "./images"
 import { HttpError, RawReply, route } from "../lib/router"

@@ -6,10 +6,10 @@
  */
 import { Option, Schema } from "effect"
 import { formatUnits } from "viem"
-import type { OperationType, TokenBalance, Transaction, Transfer } from "../../src/domain/Portfolio"
+import type { OperationType, TokenBalance, Transaction, Transfer } from "../../../src/domain/Portfolio"
 import { rpcBatch, rpcCall } from "../lib/jsonRpc"
 import { HttpError } from "../lib/router"
-import { TOKEN_PROGRAM } from "../solana/token"
+import { SPL_TOKEN_PROGRAM } from "./chains"
 import { type SolanaState, tokenImageId } from "./state"
 import { priceOf } from "./tokens"
 
@@ -95,7 +95,7 @@ const metaOf = (state: SolanaState, mint: string, decimals: number) =>
 
 const tokenAccountsOf = async (state: SolanaState, owner: string) => {
   const answer = Schema.decodeUnknownSync(WithValue)(
-    await rpcCall(state.rpcUrl, "getTokenAccountsByOwner", [owner, { programId: TOKEN_PROGRAM }, { encoding: "jsonParsed" }])
+    await rpcCall(state.rpcUrl, "getTokenAccountsByOwner", [owner, { programId: SPL_TOKEN_PROGRAM }, { encoding: "jsonParsed" }])
   )
   // Accounts the node could not parse (another layout, base64 fallback) are not balances we can read.
   return (Array.isArray(answer.value) ? answer.value : []).flatMap((item) => Option.toArray(parsedTokenAccountOf(item)))

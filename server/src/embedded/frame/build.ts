@@ -23,10 +23,10 @@ const spec: PageBuildSpec = {
   // This folder (with this file), the contracts it shares with the host and the server, and the installed versions.
   inputFiles: () => [
     ...listFiles(frameSourceDir).filter((file) => !notBundled.has(relative(frameSourceDir, file))),
-    join(repoRoot, "devstack", "embedded", "api.ts"),
-    join(repoRoot, "devstack", "services", "projects.ts"),
+    join(repoRoot, "server", "src", "embedded", "api.ts"),
+    join(repoRoot, "server", "src", "services", "projects.ts"),
     ...listFiles(join(repoRoot, "src", "domain")),
-    join(repoRoot, "devstack", "lib", "pageBuild.ts"),
+    join(repoRoot, "server", "src", "lib", "pageBuild.ts"),
     join(repoRoot, "package-lock.json")
   ]
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
-import type { GetWalletsQuery, GetWalletsResponse } from "../../src/domain/Api"
-import { WALLETS_DEFAULT_ENTRIES } from "../../src/domain/Api"
-import type { WalletCatalogEntry } from "../../src/domain/Wallet"
+import type { GetWalletsQuery, GetWalletsResponse } from "../../../src/domain/Api"
+import { WALLETS_DEFAULT_ENTRIES } from "../../../src/domain/Api"
+import type { WalletCatalogEntry } from "../../../src/domain/Wallet"
 
 /** A catalogue entry as the server keeps it: the public entry plus the facts used only for filtering. */
 export interface CatalogueWallet {

@@ -37,10 +37,10 @@ import {
   RegisterNameBody,
   ReverseNamesPath,
   ReverseNamesResponse
-} from "../../src/domain/Api"
-import { validateAccountName } from "../../src/domain/accountName"
-import { NameMessageJson } from "../../src/domain/Names"
-import { devChain } from "../evm/chains"
+} from "../../../src/domain/Api"
+import { validateAccountName } from "../../../src/domain/accountName"
+import { NameMessageJson } from "../../../src/domain/Names"
+import { evmChain } from "./chains"
 import { RawReply, route } from "../lib/router"
 import {
   avatarImageId,
@@ -133,7 +133,7 @@ export const namesRoutes = (state: ServicesState) => {
   const clientOf = (chain: EvmChainState): PublicClient => {
     const known = clients.get(chain.chainId)
     if (known !== undefined) return known
-    const client = createPublicClient({ chain: devChain(chain.chainId, chain.rpcUrl), transport: http(chain.rpcUrl) }) as PublicClient
+    const client = createPublicClient({ chain: evmChain(chain.chainId, chain.rpcUrl), transport: http(chain.rpcUrl) }) as PublicClient
     clients.set(chain.chainId, client)
     return client
   }

@@ -3,7 +3,7 @@
  * its value on a phone, long hashes wrapping), fields, links between pages, and the refusal pages. Text from a
  * request or a chain is escaped here; values put into links are checked by the caller first.
  */
-import { WELL_KNOWN_NETWORKS } from "../../src/domain/networks"
+import { WELL_KNOWN_NETWORKS } from "../../../src/domain/networks"
 import { escapeHtml, htmlPage } from "../lib/html"
 import { RawReply } from "../lib/router"
 import type { EvmChainState, ServicesState, SolanaState } from "./state"

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
 import { Result, Schema } from "effect"
-import { ApiError } from "../../src/domain/Api"
+import { ApiError } from "../../../src/domain/Api"
 import { type DevProject, isLoopbackOrigin, originAllowed, unauthorizedTexts } from "../services/projects"
 
 /** A failure a handler raises on purpose: sent as `{ error }` JSON, or as plain text for the authorisation texts. */

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { JsonRpcResponse } from "../../src/domain/Api"
+import { JsonRpcResponse } from "../../../src/domain/Api"
 
 const decodeBatch = Schema.decodeUnknownSync(Schema.Array(JsonRpcResponse))
 const decodeOne = Schema.decodeUnknownSync(JsonRpcResponse)

@@ -15,7 +15,7 @@ import {
   isHex,
   type TypedDataDefinition
 } from "viem"
-import { EMBEDDED_SAFE_RPC_METHODS } from "../../../src/domain/Frame"
+import { EMBEDDED_SAFE_RPC_METHODS } from "../../../../src/domain/Frame"
 import { ApiError } from "./errors"
 import { ed25519Sign, evmAccountOf, type KeyFamily } from "./keys"
 
