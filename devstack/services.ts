@@ -28,10 +28,12 @@ export interface DevServicesOptions extends Omit<ServicesOptions, "extraRoutes" 
 
 /** Starts the services server, serving the test wallet page at `/test-wallet/` unless `testWalletUrl` names another. */
 export const startServices = (opts: DevServicesOptions = {}): Promise<Started<ServicesInfo>> => {
-  if (opts.testWalletUrl !== undefined) return startServerServices(opts)
+  // The local stack's tests read the analytics events back.
+  if (opts.testWalletUrl !== undefined) return startServerServices({ recordedEvents: true, ...opts })
   const page = makePageBuilder()
   const projects = opts.projects
   return startServerServices({
+    recordedEvents: true,
     ...opts,
     extraRoutes: () => {
       if (opts.buildTestWalletAtStart === true) page.latest()

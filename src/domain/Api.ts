@@ -61,8 +61,11 @@ export const AccountAddressParam = Schema.String.pipe(
 /** The projectId every service endpoint takes (in the query, or as the header `x-project-id`). */
 const projectIdField = Schema.optionalKey(Schema.String)
 
-/** Query of the endpoints that take nothing but the projectId. */
-export const ProjectQuery = Schema.Struct({ projectId: projectIdField })
+/** The SDK's type (`st`, e.g. `appkit`) and version (`sv`), which a client may add to any query. */
+export const SdkQueryFields = { st: Schema.optionalKey(Schema.String), sv: Schema.optionalKey(Schema.String) } as const
+
+/** Query of the endpoints that take nothing but the projectId (and the SDK's type and version). */
+export const ProjectQuery = Schema.Struct({ projectId: projectIdField, ...SdkQueryFields })
 /** Query of the endpoints that take nothing but the projectId. */
 export type ProjectQuery = typeof ProjectQuery.Type
 

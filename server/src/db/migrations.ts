@@ -151,6 +151,19 @@ const walletEmailUpdates: Migration = Effect.gen(function* () {
   )`
 })
 
+const analyticsEvents: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The analytics sink (`POST /e`): each event as received, with its project and the page's origin.
+  yield* sql`CREATE TABLE analytics_events (
+    id bigserial PRIMARY KEY,
+    project_id text NOT NULL,
+    origin text,
+    event jsonb NOT NULL,
+    received_at timestamptz NOT NULL
+  )`
+  yield* sql`CREATE INDEX analytics_events_project ON analytics_events (project_id, id)`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -161,5 +174,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0006_wallet_devices": walletDevices,
   "0007_wallet_codes": walletCodes,
   "0008_wallet_sessions": walletSessions,
-  "0009_wallet_email_updates": walletEmailUpdates
+  "0009_wallet_email_updates": walletEmailUpdates,
+  "0010_analytics_events": analyticsEvents
 }

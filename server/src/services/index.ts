@@ -1,11 +1,20 @@
-import { Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import { HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
 import type { Address } from "viem"
 import { NFTS_PAGE_SIZE } from "../../../src/domain/Api"
 import { CaipNetworkId } from "../../../src/domain/Caip"
+import type { ApiProject } from "../../../src/domain/http/middleware"
 import { type Database, type DatabaseOptions, startDatabase } from "../db/index"
-import { listenHttp } from "../lib/httpServer"
-import { type AnyRoute, makeRouter } from "../lib/router"
+import { routesOf, type RunningHttpApp, startHttpApp } from "../http/app"
+import { ServicesApi } from "../../../src/domain/http/ServicesApi"
+import { legacyRoutes } from "../http/legacy"
+import { Projects } from "../http/middleware"
+import type { AnyRoute } from "../lib/router"
 import type { Started } from "../lib/Started"
+import { isLoopbackOrigin } from "./projects"
+import { recordedEventsRoutes, servicesApiLayer } from "./api"
+import { Catalogue, ServicesDatabase } from "./catalogueApi"
 import type { TokenInfo } from "./chains"
 import { blockchainRoutes } from "./blockchain"
 import { makeCatalogue } from "./catalogue"
@@ -19,7 +28,6 @@ import { rpcProxyRoutes } from "./rpcProxy"
 import { sessionRoutes } from "./sessions"
 import type { EvmChainState, ServicesState } from "./state"
 import { TokenRegistry } from "./tokens"
-import { walletApiRoutes } from "./walletApi"
 
 /** A collection (ERC-721) the services name. */
 export interface CollectionInfo {
@@ -69,6 +77,8 @@ export interface ServicesOptions {
   readonly database?: DatabaseOptions | Database
   /** The services' clock in ms (default `Date.now`): tests move it to expire nonces and sessions. */
   readonly now?: () => number
+  /** Serve `GET /__events` and `DELETE /__events`, the analytics events received (the local stack's test helpers; never in production). */
+  readonly recordedEvents?: boolean
 }
 
 /** What the running services server exposes. */
@@ -80,28 +90,10 @@ export interface ServicesInfo {
   readonly testWalletUrl: string
 }
 
-/** Starts the one HTTP server of the wallet catalogue (spec 7.3), the blockchain service (7.4) and the RPC proxy (7.2). */
-export const startServices = async (opts: ServicesOptions = {}): Promise<Started<ServicesInfo>> => {
-  const { database: dbOption } = opts
-  const [listening, database] = await Promise.allSettled([
-    listenHttp(opts.port),
-    dbOption !== undefined && "run" in dbOption
-      ? Promise.resolve({ info: dbOption, stop: () => Promise.resolve() })
-      : startDatabase(dbOption)
-  ])
-  if (listening.status === "rejected" || database.status === "rejected") {
-    await Promise.allSettled([
-      listening.status === "fulfilled" ? listening.value.stop() : undefined,
-      database.status === "fulfilled" ? database.value.stop() : undefined
-    ])
-    throw listening.status === "rejected" ? listening.reason : (database as PromiseRejectedResult).reason
-  }
-  const http = listening.value
-  const db = database.value
-  const { port, url: baseUrl } = http
-  const projects = opts.projects ?? devProjects
-  const testWalletUrl = opts.testWalletUrl ?? `${baseUrl}/test-wallet/`
-  const evm = (opts.evm?.chains ?? []).map(
+/** The services' state for their routes, once the server's URL is known. */
+const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database): ServicesState => ({
+  baseUrl,
+  evm: (opts.evm?.chains ?? []).map(
     (chain): EvmChainState => ({
       chainId: chain.chainId,
       caipNetworkId: chain.caipNetworkId,
@@ -115,56 +107,101 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
       listedTokens: chain.contracts.tokens.map((token) => token.address),
       spamContracts: new Set([chain.contracts.spamCollectible.address.toLowerCase()])
     })
+  ),
+  solana:
+    opts.solana === undefined
+      ? undefined
+      : {
+          caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId),
+          rpcUrl: opts.solana.rpcUrl,
+          tokens: opts.solana.tokens ?? [],
+          baseUrl
+        },
+  names: devNames(opts.evm?.accounts ?? []),
+  historyPageSize: opts.historyPageSize ?? 20,
+  nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE,
+  db,
+  now: opts.now ?? Date.now
+})
+
+/** The origins a browser may call from (CORS): those some project allows. */
+export const corsOriginOf =
+  (projects: ReadonlyArray<ApiProject>) =>
+  (origin: string): boolean =>
+    projects.some((project) => (project.allowedOrigins === "loopback" ? isLoopbackOrigin(origin) : project.allowedOrigins.includes(origin)))
+
+/**
+ * Starts the one HTTP server of the wallet catalogue (spec 7.3), the blockchain service (7.4) and the RPC proxy (7.2),
+ * on 127.0.0.1 at `port` (0: one the OS chooses), with its database (started and stopped here unless one is given).
+ */
+export const startServices = async (opts: ServicesOptions = {}): Promise<Started<ServicesInfo>> => {
+  const { database: dbOption } = opts
+  const db =
+    dbOption !== undefined && "run" in dbOption ? { info: dbOption, stop: () => Promise.resolve() } : await startDatabase(dbOption)
+  const projects = opts.projects ?? devProjects
+  let info: ServicesInfo | undefined
+  let legacy: ReadonlyArray<AnyRoute> = []
+  const routes = () => [
+    ...routesOf(ServicesApi),
+    ...legacy.flatMap((route) => (typeof route.method === "string" ? [route.method] : route.method).map((method) => ({ method, path: route.path })))
+  ]
+  // Built once the server listens: the answers name the server's own URL (images, the test wallet page).
+  const app = Layer.unwrap(
+    Effect.gen(function* () {
+      const server = yield* HttpServer.HttpServer
+      const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port
+      const baseUrl = `http://127.0.0.1:${port}`
+      const testWalletUrl = opts.testWalletUrl ?? `${baseUrl}/test-wallet/`
+      info = { url: baseUrl, port, projects, testWalletUrl }
+      const state = servicesState(opts, baseUrl, db.info)
+      const catalogue = makeCatalogue({
+        imageBase: `${baseUrl}/getWalletImage`,
+        testWalletUrl,
+        ...(state.solana === undefined ? {} : { localSolana: state.solana.caipNetworkId })
+      })
+      const extraRoutes = yield* Effect.try({ try: () => opts.extraRoutes?.(baseUrl) ?? [], catch: (error) => error })
+      return Layer.mergeAll(
+        servicesApiLayer.pipe(
+          Layer.provide(Layer.succeed(Catalogue)(catalogue)),
+          Layer.provide(Layer.succeed(ServicesDatabase)(db.info)),
+          Layer.provide(Layer.succeed(Projects)(projects))
+        ),
+        opts.recordedEvents === true ? recordedEventsRoutes(db.info) : Layer.empty,
+        legacyRoutes(
+          (legacy = [
+            ...blockchainRoutes(state),
+            ...namesRoutes(state),
+            ...rpcProxyRoutes(state),
+            ...sessionRoutes(state),
+            ...explorerRoutes(state),
+            ...pageRoutes({ projectIds: projects.map((p) => p.projectId) }),
+            ...extraRoutes
+          ]),
+          projects
+        )
+      )
+    })
   )
-  const state: ServicesState = {
-    baseUrl,
-    evm,
-    solana:
-      opts.solana === undefined
-        ? undefined
-        : {
-            caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId),
-            rpcUrl: opts.solana.rpcUrl,
-            tokens: opts.solana.tokens ?? [],
-            baseUrl
-          },
-    names: devNames(opts.evm?.accounts ?? []),
-    historyPageSize: opts.historyPageSize ?? 20,
-    nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE,
-    db: db.info,
-    now: opts.now ?? Date.now
-  }
-  const catalogue = makeCatalogue({
-    imageBase: `${baseUrl}/getWalletImage`,
-    testWalletUrl,
-    ...(state.solana === undefined ? {} : { localSolana: state.solana.caipNetworkId })
-  })
-  let extraRoutes: ReadonlyArray<AnyRoute>
+  let http: RunningHttpApp
   try {
-    extraRoutes = opts.extraRoutes?.(baseUrl) ?? []
+    http = await startHttpApp(app, {
+      port: opts.port ?? 0,
+      corsOrigin: corsOriginOf(projects),
+      routes,
+      ready: Effect.tryPromise(() => db.info.run(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql`SELECT 1`))).pipe(
+        Effect.as(true),
+        Effect.orElseSucceed(() => false)
+      )
+    })
   } catch (error) {
-    await Promise.all([http.stop(), db.stop(), opts.stopExtra?.()])
+    await Promise.all([db.stop(), opts.stopExtra?.()])
     throw error
   }
-  http.handle(
-    makeRouter(
-      [
-        ...walletApiRoutes(catalogue),
-        ...blockchainRoutes(state),
-        ...namesRoutes(state),
-        ...rpcProxyRoutes(state),
-        ...sessionRoutes(state),
-        ...explorerRoutes(state),
-        ...pageRoutes({ projectIds: projects.map((p) => p.projectId) }),
-        ...extraRoutes
-      ],
-      projects
-    )
-  )
+  if (info === undefined) throw new Error("the services server did not build its routes")
   const stop = async () => {
     await Promise.all([http.stop(), opts.stopExtra?.()])
     // After the server: no request is left to query it.
     await db.stop()
   }
-  return { info: { url: baseUrl, port, projects, testWalletUrl }, stop }
+  return { info, stop }
 }

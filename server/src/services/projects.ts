@@ -1,10 +1,8 @@
+import type { ApiProject } from "../../../src/domain/http/middleware"
+
 /** A project the local services know, with the origins allowed to use its projectId. */
-export interface DevProject {
-  readonly projectId: string
+export interface DevProject extends ApiProject {
   readonly description: string
-  /** `loopback`: any http(s) origin on 127.0.0.1, localhost or [::1]; otherwise the exact origins allowed. */
-  readonly allowedOrigins: "loopback" | ReadonlyArray<string>
-  readonly analyticsEnabled: boolean
 }
 
 /** The projectIds the local services accept; anything else is 'Unauthorized: invalid key'. */
@@ -49,6 +47,6 @@ export const isLoopbackOrigin = (origin: string): boolean => {
 }
 
 /** Whether `project` may be used from `origin`; requests without an Origin (not from a browser page) always may. */
-export const originAllowed = (project: DevProject, origin: string | undefined): boolean =>
+export const originAllowed = (project: ApiProject, origin: string | undefined): boolean =>
   origin === undefined ||
   (project.allowedOrigins === "loopback" ? isLoopbackOrigin(origin) : project.allowedOrigins.includes(origin))

@@ -1,0 +1,45 @@
+/**
+ * The wallet catalogue, its images and the analytics sink (spec 7.3), as HTTP API groups. The catalogue and
+ * analytics need a project; the images are used as `<img src>`, so a projectId is checked only when given.
+ */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import {
+  AnalyticsConfig,
+  AnalyticsEvent,
+  AnalyticsEventAccepted,
+  GetWalletsQuery,
+  GetWalletsResponse,
+  ImagePath,
+  ImageQuery,
+  ProjectQuery
+} from "../Api"
+import { NotFound } from "./errors"
+import { OptionalProjectAuth, ProjectAuth } from "./middleware"
+
+/** An SVG image (the catalogue's generated wallet, asset, currency and token images). */
+export const SvgImage = Schema.String.pipe(HttpApiSchema.asText({ contentType: "image/svg+xml" }))
+
+/** `GET /getWallets`: a page of the wallet catalogue, filtered and searched. */
+export const CatalogueGroup = HttpApiGroup.make("catalogue")
+  .add(HttpApiEndpoint.get("getWallets", "/getWallets", { query: GetWalletsQuery, success: GetWalletsResponse }))
+  .middleware(ProjectAuth)
+
+const image = <const Name extends string, const Path extends `/${string}`>(name: Name, path: Path) =>
+  HttpApiEndpoint.get(name, path, { params: ImagePath, query: ImageQuery, success: SvgImage, error: NotFound })
+
+/** The image endpoints: a wallet's icon by its `image_id`, network and NFT images, currency and token icons. */
+export const ImagesGroup = HttpApiGroup.make("images")
+  .add(image("walletImage", "/getWalletImage/:id"))
+  .add(image("assetImage", "/public/getAssetImage/:id"))
+  .add(image("currencyImage", "/public/getCurrencyImage/:id"))
+  .add(image("tokenImage", "/public/getTokenImage/:id"))
+  .middleware(OptionalProjectAuth)
+
+/** `GET /getAnalyticsConfig` (whether the project takes events) and `POST /e` (one event). */
+export const AnalyticsGroup = HttpApiGroup.make("analytics")
+  .add(HttpApiEndpoint.get("config", "/getAnalyticsConfig", { query: ProjectQuery, success: AnalyticsConfig }))
+  .add(
+    HttpApiEndpoint.post("event", "/e", { query: ProjectQuery, payload: AnalyticsEvent, success: AnalyticsEventAccepted })
+  )
+  .middleware(ProjectAuth)
