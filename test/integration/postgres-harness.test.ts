@@ -2,8 +2,9 @@
  * The throw-away Postgres of `test/support/postgres.ts`, which the Postgres suites and the fault tests stand on: a
  * cluster of its own on a loopback port, run by an unprivileged user; a row written through `@effect/sql-pg` (as the
  * services connect) survives a fast and an immediate (crash) restart on the same port; an immediate restart cuts a
- * query in flight; `down` refuses connections until `up`; `stop` leaves no process and no folder, and a cluster whose
- * test process was killed is removed by the next start.
+ * query in flight; `down` refuses connections until `up`; `stop` leaves no process and no folder, nor does a test
+ * process that exits or is terminated without stopping its cluster; one whose process was killed outright is removed by
+ * the next start.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
@@ -195,9 +196,9 @@ describe("a throw-away Postgres cluster for tests (test/support/postgres.ts)", (
     await expect(postgres.up()).rejects.toThrow(/stopped/)
   })
 
-  it("stops the cluster of a test process that exits without stopping it, and removes one whose process was killed", async () => {
+  it("stops the cluster of a test process that exits or is terminated without stopping it, and removes one whose process was killed", async () => {
     const harness = fileURLToPath(new URL("../support/postgres.ts", import.meta.url))
-    /** A node process that starts a cluster, says where, then exits when told (`exit`) or waits to be killed (`wait`). */
+    /** A node process that starts a cluster, says where, then exits when told (`exit`) or waits for a signal (`wait`). */
     const orphan = (mode: "exit" | "wait") =>
       new Promise<{ readonly folder: string; readonly pid: number; readonly processes: Array<number>; readonly child: ChildProcess }>(
         (resolve, reject) => {
@@ -228,6 +229,14 @@ describe("a throw-away Postgres cluster for tests (test/support/postgres.ts)", (
     exited.child.stdin?.write("exit\n")
     await eventually("the exit hook stopping the server", () => exited.processes.every((pid) => !isPostgres(pid)))
     await eventually("the exit hook removing the folder", () => !existsSync(exited.folder))
+
+    // As vitest ends its fork workers: SIGTERM. The clusters are stopped, then the signal still ends the process.
+    const terminated = await orphan("wait")
+    expect(terminated.processes.every(isPostgres)).toBe(true)
+    terminated.child.kill("SIGTERM")
+    expect(await new Promise((resolve) => terminated.child.once("exit", (_code, signal) => resolve(signal)))).toBe("SIGTERM")
+    expect(existsSync(terminated.folder)).toBe(false)
+    await eventually("the signal handler stopping the server", () => terminated.processes.every((pid) => !isPostgres(pid)))
 
     const killed = await orphan("wait")
     killed.child.kill("SIGKILL")

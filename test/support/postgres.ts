@@ -386,24 +386,46 @@ const freePort = () =>
     })
   })
 
-/** The clusters of this process still to stop, by folder: the exit hook's list. */
+/** The clusters of this process still to stop, by folder, with their postmaster's pid now. */
 const live = new Map<string, () => number | undefined>()
-let hooked = false
-const hookExit = () => {
-  if (hooked) return
-  hooked = true
-  // A last resort for a test process that ends without `stop()` (a crash, a forgotten afterAll): synchronous.
-  process.once("exit", () => {
-    for (const [folder, pid] of live) {
-      const running = pid()
-      if (running !== undefined) killAndWait(running, 3_000)
-      try {
-        rmSync(folder, { recursive: true, force: true })
-      } catch {
-        // Nothing more can be done while exiting.
-      }
+
+/** Synchronously ends every live cluster of this process and removes its folder: the last resort when it ends. */
+const stopAllNow = () => {
+  for (const [folder, pid] of live) {
+    const running = pid()
+    if (running !== undefined) killAndWait(running, 400)
+    try {
+      rmSync(folder, { recursive: true, force: true })
+    } catch {
+      // Nothing more can be done while exiting.
     }
-  })
+  }
+  live.clear()
+  disarm()
+}
+
+// A test process that ends without `stop()` (a crash, a forgotten afterAll) still stops its clusters: on exit, and on
+// the signals that end it — vitest ends its fork workers with SIGTERM (SIGKILL 500 ms later), which skips exit hooks.
+// The signal handlers are there only while a cluster is: a handler would otherwise keep the signal from ending the
+// process, so once the clusters are stopped the signal is raised again and does what it would have done.
+const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const
+const handlers = new Map<NodeJS.Signals, () => void>()
+const arm = () => {
+  if (handlers.size > 0) return
+  process.once("exit", stopAllNow)
+  for (const signal of SIGNALS) {
+    const handler = () => {
+      stopAllNow()
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
+    }
+    handlers.set(signal, handler)
+    process.once(signal, handler)
+  }
+}
+const disarm = () => {
+  process.off("exit", stopAllNow)
+  for (const [signal, handler] of handlers) process.off(signal, handler)
+  handlers.clear()
 }
 
 const defaultSettings = (runDir: string): Record<string, string | number> => ({
@@ -444,9 +466,9 @@ export const startPostgres = async (options: PostgresOptions = {}): Promise<Runn
   const templateDir = await template(bins, runAs, where.template, timeoutMs)
 
   const folder = mkdtempSync(join(where.clusters, PREFIX))
-  hookExit()
   let child: ChildProcess | undefined
   live.set(folder, () => child?.pid)
+  arm()
   const dataDir = join(folder, "data")
   const runDir = join(folder, "run")
   const logFile = join(folder, "postgres.log")
@@ -554,6 +576,7 @@ export const startPostgres = async (options: PostgresOptions = {}): Promise<Runn
         await halt("immediate")
       } finally {
         live.delete(folder)
+        if (live.size === 0) disarm()
         rmSync(folder, { recursive: true, force: true })
       }
     })())
