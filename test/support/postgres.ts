@@ -501,7 +501,7 @@ export const startPostgres = async (options: PostgresOptions = {}): Promise<Runn
     } finally {
       closeSync(log)
     }
-    // Unreferenced: a test process that forgets stop() still ends, and its exit hook then stops the server.
+    // Unreferenced: a test process that forgets stop() still ends, and its exit or signal hook then stops the server.
     started.unref()
     child = started
     const spawnError = new Promise<Error>((resolve) => started.once("error", resolve))
