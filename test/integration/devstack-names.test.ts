@@ -3,7 +3,7 @@
  * name with a real signature by an EOA, by the ERC-1271 account deployed at start and by an undeployed ERC-6492
  * account; reading it back (record, reverse, identity, suggestions); every refusal with its words; and the names
  * surviving a restart of the services on the same database. The suite runs on the embedded PGlite, and again on a
- * real Postgres when `DATABASE_URL` is set.
+ * real Postgres: a throw-away cluster (`test/support/postgres.ts`), or the one of `DATABASE_URL` when it is set.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -29,6 +29,7 @@ import {
   ReverseNamesResponse
 } from "../../src/domain/Api"
 import { NameMessageJson } from "../../src/domain/Names"
+import { type RunningPostgres, startPostgres } from "../support/postgres"
 
 let stack: Started<DevstackInfo>
 let evm: EvmInfo
@@ -280,10 +281,23 @@ describe("devstack names on PGlite (the default database)", () => {
   namesSuite(() => ({ dataDir: join(root, "pglite") }), true)
 })
 
-const databaseUrl = process.env["DATABASE_URL"]
-describe.skipIf(databaseUrl === undefined || databaseUrl === "")(
-  "devstack names on the Postgres of DATABASE_URL (skipped when DATABASE_URL is not set: no Postgres to talk to)",
+const databaseUrl = process.env["DATABASE_URL"] || undefined
+describe(
+  databaseUrl === undefined
+    ? "devstack names on a real Postgres (a throw-away cluster of test/support/postgres.ts)"
+    : "devstack names on the Postgres of DATABASE_URL",
   () => {
-    namesSuite(() => ({ url: databaseUrl ?? "" }), false)
+    let postgres: RunningPostgres | undefined
+    beforeAll(async () => {
+      if (databaseUrl !== undefined) return
+      const began = performance.now()
+      postgres = await startPostgres()
+      console.log(`Postgres cluster started in ${(performance.now() - began).toFixed(0)} ms`)
+    })
+    // Registered before the suite's own afterAll, so it runs after it (hooks unwind as a stack): services stop first.
+    afterAll(async () => {
+      await postgres?.stop()
+    })
+    namesSuite(() => ({ url: databaseUrl ?? postgres?.url ?? "" }), databaseUrl === undefined)
   }
 )
