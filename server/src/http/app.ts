@@ -9,9 +9,9 @@
  */
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Duration, Effect, type FileSystem, Layer, Logger, ManagedRuntime, type Path } from "effect"
+import { ByteSize, Cause, Duration, Effect, type FileSystem, Layer, Logger, ManagedRuntime, type Path } from "effect"
 import { type Etag, Headers, HttpIncomingMessage, HttpMiddleware, type HttpPlatform, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { RETRY_AFTER_SECONDS } from "./middleware"
+import { isDatabaseDown, RETRY_AFTER_SECONDS, unavailable } from "./middleware"
 
 /** What Node's HTTP server provides the app besides the router (what `HttpApiBuilder.layer` asks for). */
 export type NodeHttpServices = Etag.Generator | FileSystem.FileSystem | HttpPlatform.HttpPlatform | Path.Path
@@ -110,6 +110,15 @@ const jsonBodies = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return Effect.provideService(effect, HttpServerRequest.HttpServerRequest, request.modify({ headers }))
   })
 
+// Any route whose database cannot be reached answers 503 with `Retry-After` (the declared API does so in its
+// RequestErrors middleware; this covers the plain routes too), so a restarting Postgres costs retries, not 500s.
+const databaseDownIs503 = <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.catchCause(effect, (cause) =>
+    isDatabaseDown(Cause.squash(cause))
+      ? Effect.succeed(unavailable("The service's database cannot be reached; try again"))
+      : Effect.failCause(cause)
+  )
+
 /** Serves `app` (route layers on `HttpRouter`) as described by `options`; resolves once it listens. */
 export const startHttpApp = async <E>(
   app: Layer.Layer<never, E, HttpRouter.HttpRouter | HttpServer.HttpServer | NodeHttpServices>,
@@ -119,6 +128,7 @@ export const startHttpApp = async <E>(
   const edges = HttpRouter.middleware(
     (effect) =>
       effect.pipe(
+        databaseDownIs503,
         jsonBodies,
         Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBody),
         HttpMiddleware.cors({

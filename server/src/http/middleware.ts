@@ -68,7 +68,18 @@ export const OptionalProjectAuthLive = Layer.effect(OptionalProjectAuth)(
   })
 )
 
-const isDatabaseDown = (error: unknown): boolean =>
+// The server's body limit (`MaxBodySize`), hit while the request body is read.
+const isBodyTooLarge = (error: unknown): boolean =>
+  typeof error === "object" &&
+  error !== null &&
+  "reason" in error &&
+  typeof error.reason === "object" &&
+  error.reason !== null &&
+  "reason" in error.reason &&
+  error.reason.reason === "BodyTooLarge"
+
+/** Whether a failure is the database's (`SqlError`: unreachable, restarting, or refusing the connection). */
+export const isDatabaseDown = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError"
 
 /** The 503 answer: the error in words, and when to try again. */
@@ -89,7 +100,9 @@ const answerFailure = <E>(
     const part = error.kind === "Params" ? "path" : error.kind === "Payload" ? "body" : error.kind.toLowerCase()
     return Effect.fail(new BadRequest({ error: `Invalid ${part}: ${detail}` }))
   }
-  if (HttpApiError.HttpApiPayloadTooLarge.is(error)) return Effect.fail(new PayloadTooLarge({ error: error.message }))
+  if (HttpApiError.HttpApiPayloadTooLarge.is(error) || isBodyTooLarge(error)) {
+    return Effect.fail(new PayloadTooLarge({ error: "The request body is larger than this server accepts" }))
+  }
   if (isDatabaseDown(error)) return Effect.succeed(unavailable("The service's database cannot be reached; try again"))
   return Effect.failCause(cause)
 }

@@ -6,7 +6,7 @@ import { NFTS_PAGE_SIZE } from "../../../src/domain/Api"
 import { CaipNetworkId } from "../../../src/domain/Caip"
 import type { ApiProject } from "../../../src/domain/http/middleware"
 import { type Database, type DatabaseOptions, startDatabase } from "../db/index"
-import { routesOf, type RunningHttpApp, startHttpApp } from "../http/app"
+import { type HttpAppOptions, routesOf, type RunningHttpApp, startHttpApp } from "../http/app"
 import { ServicesApi } from "../../../src/domain/http/ServicesApi"
 import { legacyRoutes } from "../http/legacy"
 import { Projects } from "../http/middleware"
@@ -77,6 +77,8 @@ export interface ServicesOptions {
   readonly database?: DatabaseOptions | Database
   /** The services' clock in ms (default `Date.now`): tests move it to expire nonces and sessions. */
   readonly now?: () => number
+  /** The HTTP server's limits: body size, time-outs on receiving a request, drain time on stop (app.ts defaults). */
+  readonly http?: Pick<HttpAppOptions, "maxBodyBytes" | "requestTimeoutMs" | "headersTimeoutMs" | "drainMs" | "accessLog">
   /** Serve `GET /__events` and `DELETE /__events`, the analytics events received (the local stack's test helpers; never in production). */
   readonly recordedEvents?: boolean
 }
@@ -185,6 +187,7 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
   let http: RunningHttpApp
   try {
     http = await startHttpApp(app, {
+      ...opts.http,
       port: opts.port ?? 0,
       corsOrigin: corsOriginOf(projects),
       routes,
