@@ -68,8 +68,20 @@ export const OptionalProjectAuthLive = Layer.effect(OptionalProjectAuth)(
   })
 )
 
-const isDatabaseDown = (error: unknown): boolean =>
+/** Whether a route's failure is the database's (`SqlError`): answered 503, since a retry may well work. */
+export const isDatabaseDown = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError"
+
+/**
+ * The words of a request's Schema failure, naming its part and field (`Invalid query: … at ["page"]`); `undefined`
+ * for a failure that is not the request's (the answer's encoding is the server's fault).
+ */
+export const requestSchemaFailure = (error: unknown): string | undefined => {
+  if (!HttpApiError.HttpApiSchemaError.is(error) || error.kind === "Body" || error.kind === "ResponseHeaders") return undefined
+  const detail = error.cause instanceof Error ? oneLine(error.cause.message) : String(error.cause)
+  const part = error.kind === "Params" ? "path" : error.kind === "Payload" ? "body" : error.kind.toLowerCase()
+  return `Invalid ${part}: ${detail}`
+}
 
 /** The 503 answer: the error in words, and when to try again. */
 export const unavailable = (error: string) =>
@@ -84,11 +96,8 @@ const answerFailure = <E>(
   cause: Cause.Cause<E>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E | BadRequest | PayloadTooLarge> => {
   const error: unknown = Cause.squash(cause)
-  if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
-    const detail = error.cause instanceof Error ? oneLine(error.cause.message) : String(error.cause)
-    const part = error.kind === "Params" ? "path" : error.kind === "Payload" ? "body" : error.kind.toLowerCase()
-    return Effect.fail(new BadRequest({ error: `Invalid ${part}: ${detail}` }))
-  }
+  const invalid = requestSchemaFailure(error)
+  if (invalid !== undefined) return Effect.fail(new BadRequest({ error: invalid }))
   if (HttpApiError.HttpApiPayloadTooLarge.is(error)) return Effect.fail(new PayloadTooLarge({ error: error.message }))
   if (isDatabaseDown(error)) return Effect.succeed(unavailable("The service's database cannot be reached; try again"))
   return Effect.failCause(cause)
