@@ -241,5 +241,7 @@ export const WalletServerApi = HttpApi.make("walletServer")
   .annotate(OpenApi.Title, "Wallet Runtime embedded wallet server")
   .annotate(
     OpenApi.Description,
-    "The embedded (email) wallet's server, on the frame site's origin: login by a mailed code (and a mailed link for a new device), sessions by bearer token, the email's change, and signing with keys the server holds. Every failure is { error, code, retryAfterSeconds?, attemptsLeft?, rpcCode? }."
+    "The embedded (email) wallet's server, on the frame site's origin: login by a mailed code (and a mailed link for a " +
+      "new device), sessions by bearer token, the email's change, and signing with keys the server holds. Every failure " +
+      "is { error, code, retryAfterSeconds?, attemptsLeft?, rpcCode? }."
   )
