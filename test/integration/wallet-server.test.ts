@@ -352,7 +352,29 @@ describe("the declared API", () => {
       code: "bad_request",
       error: expect.stringMatching(/^Invalid query: .*excess property.*\["chain"\]/)
     })
+    const notJson = await fetch(`${server.info.url}/api/login/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-project-id": client.projectId },
+      body: `{"projectId":"${client.projectId}","email":`
+    })
+    expect(notJson.status).toBe(400)
+    expect(await notJson.json()).toEqual({ code: "bad_request", error: "Invalid body: it is not valid JSON" })
     expect(mail.info.messages(email)).toEqual([])
+  })
+
+  it("a body over the server's limit is refused with 413 payload_too_large, with or without the projectId in a header", async () => {
+    const client = api()
+    const email = `${"a".repeat(1_100_000)}@example.test`
+    const body = JSON.stringify({ projectId: client.projectId, deviceId: client.deviceId, email })
+    for (const headers of [{}, { "x-project-id": client.projectId }]) {
+      const response = await fetch(`${server.info.url}/api/login/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body
+      })
+      expect(response.status).toBe(413)
+      expect(await response.json()).toEqual({ code: "payload_too_large", error: "The request body is larger than 1000000 bytes" })
+    }
   })
 
   it("a 429 carries Retry-After, the seconds of its body", async () => {

@@ -2,8 +2,8 @@
  * The implementations of the wallet server's middlewares (declared in `../WalletServerApi.ts`): the project and
  * origin check, the bearer session, and the failures every route shares, each answered with the `ApiFailure` body.
  */
-import { Cause, type Duration, Effect, Layer, Redacted } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { Cause, type Duration, Effect, Layer, Redacted, Result } from "effect"
+import { HttpIncomingMessage, HttpServerError, HttpServerRequest } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { isDatabaseDown, requestSchemaFailure, RETRY_AFTER_SECONDS } from "../../http/middleware"
 import { unauthorizedTexts } from "../../services/projects"
@@ -24,13 +24,31 @@ import { tokenHash } from "./keys"
 import * as store from "./store"
 import { isOwnOrigin, runQuery, WalletServerEnv } from "./WalletServerEnv"
 
+// A request body the server could not read: larger than its limit (413), or not JSON (400).
+const unreadableBody = (error: unknown) =>
+  Effect.gen(function* () {
+    if (!HttpServerError.isHttpServerError(error) || error.reason._tag !== "RequestParseError") return undefined
+    if (error.reason.reason !== "BodyTooLarge") return new WalletBadRequest({ code: "bad_request", error: "Invalid body: it is not valid JSON" })
+    const limit = yield* HttpIncomingMessage.MaxBodySize
+    return new WalletPayloadTooLarge({
+      code: "payload_too_large",
+      error: `The request body is larger than ${limit === undefined ? "the server takes" : `${Number(limit)} bytes`}`
+    })
+  })
+
 // The projectId of a request: a login route's JSON body, else the query parameter, else the header.
 const projectIdOf = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   if (request.method === "POST" && (request.headers["content-type"] ?? "").includes("json")) {
     // The body is read once and kept: the route's own decoding reads the same bytes.
-    const body = yield* request.json.pipe(Effect.orElseSucceed(() => undefined))
-    if (typeof body === "object" && body !== null && "projectId" in body && typeof body.projectId === "string") return body.projectId
+    const body = yield* Effect.result(request.json)
+    if (Result.isFailure(body)) {
+      const unreadable = yield* unreadableBody(body.failure)
+      if (unreadable !== undefined) return yield* Effect.fail(unreadable)
+    } else if (typeof body.success === "object" && body.success !== null && "projectId" in body.success) {
+      const { projectId } = body.success
+      if (typeof projectId === "string") return projectId
+    }
   }
   const fromQuery = new URL(request.url, "http://server").searchParams.get("projectId")
   return fromQuery ?? request.headers["x-project-id"]
@@ -86,15 +104,21 @@ const unavailable = (error: string) => new WalletUnavailable({ code: "unavailabl
 
 // A route's failure as the API answers it: a request that fails its Schemas names the field, a database failure asks
 // for a retry, and anything unexpected is a 500 in words; the declared failures are left as they are.
-const answerFailure = <E>(cause: Cause.Cause<E>): Effect.Effect<never, E | WalletBadRequest | WalletPayloadTooLarge | WalletInternalError | WalletUnavailable> => {
-  const error: unknown = Cause.squash(cause)
-  const invalid = requestSchemaFailure(error)
-  if (invalid !== undefined) return Effect.fail(new WalletBadRequest({ code: "bad_request", error: invalid }))
-  if (HttpApiError.HttpApiPayloadTooLarge.is(error)) return Effect.fail(new WalletPayloadTooLarge({ code: "payload_too_large", error: error.message }))
-  if (isDatabaseDown(error)) return Effect.fail(unavailable("The wallet's database cannot be reached; try again"))
-  if (Cause.hasFails(cause) || Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-  return Effect.fail(new WalletInternalError({ code: "internal", error: `Internal error: ${error instanceof Error ? error.message : String(error)}` }))
-}
+const answerFailure = <E>(
+  cause: Cause.Cause<E>
+): Effect.Effect<never, E | WalletBadRequest | WalletPayloadTooLarge | WalletInternalError | WalletUnavailable> =>
+  Effect.gen(function* () {
+    const error: unknown = Cause.squash(cause)
+    const invalid = requestSchemaFailure(error)
+    if (invalid !== undefined) return yield* new WalletBadRequest({ code: "bad_request", error: invalid })
+    if (HttpApiError.HttpApiPayloadTooLarge.is(error)) return yield* new WalletPayloadTooLarge({ code: "payload_too_large", error: error.message })
+    // The route's decoding reads a JSON body as a defect when it cannot: too large, or not JSON.
+    const unreadable = yield* unreadableBody(error)
+    if (unreadable !== undefined) return yield* Effect.fail(unreadable)
+    if (isDatabaseDown(error)) return yield* unavailable("The wallet's database cannot be reached; try again")
+    if (Cause.hasFails(cause) || Cause.hasInterruptsOnly(cause)) return yield* Effect.failCause(cause)
+    return yield* new WalletInternalError({ code: "internal", error: `Internal error: ${error instanceof Error ? error.message : String(error)}` })
+  })
 
 /** {@link WalletRequestErrors}, with each route given `timeout` to answer (503 `unavailable` past it). */
 export const walletRequestErrorsLayer = (options: { readonly timeout: Duration.Input }) =>
