@@ -112,7 +112,7 @@ export const UnavailableResponse = withRetryAfter(WalletUnavailable, 503)
 /** The project of the request, for the routes behind {@link ProjectCheck}. */
 export class WalletProject extends Context.Service<WalletProject, ApiProject>()("wallet-runtime/embedded/WalletProject") {}
 
-/** The session of the request, for the routes behind {@link SessionAuth}. */
+/** Whose session a bearer token opens: the user and the token's hash. */
 export interface WalletSessionInfo {
   readonly userId: string
   readonly email: string
