@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bytesToHex } from "viem"
 import { type Database, startDatabase } from "../../server/src/db/index"
 import { openKey, evmAddressOf, solanaAddressOf } from "../../server/src/embedded/server/keys"
+import { makeWalletApi, WalletApiError } from "../../server/src/embedded/frame/apiClient"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { Started } from "../../server/src/lib/Started"
 import { type MailInfo, startMail } from "../../devstack/mail/index"
@@ -294,6 +295,134 @@ describe("projects and methods", () => {
     expect((await client.call("POST", "/api/login/email", { projectId: client.projectId, deviceId: "short", email: "a@b.c" })).body["code"]).toBe(
       "bad_request"
     )
+  })
+})
+
+describe("the declared API", () => {
+  it("serves its OpenAPI document: every route, the bearer session, the failure body, Retry-After on 429", async () => {
+    const response = await fetch(`${server.info.url}/openapi.json`)
+    expect(response.status).toBe(200)
+    const doc = (await response.json()) as {
+      readonly openapi: string
+      readonly paths: Record<string, Record<string, { readonly security?: unknown; readonly responses: Record<string, { readonly headers?: Record<string, unknown> }> }>>
+      readonly components: { readonly securitySchemes: Record<string, unknown> }
+    }
+    expect(doc.openapi).toMatch(/^3\.1\./)
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [
+        "/api/chains",
+        "/api/device/verify",
+        "/api/email/update",
+        "/api/email/update/primary",
+        "/api/email/update/secondary",
+        "/api/login/device",
+        "/api/login/email",
+        "/api/login/otp",
+        "/api/logout",
+        "/api/project",
+        "/api/rpc",
+        "/api/user"
+      ].sort()
+    )
+    expect(doc.components.securitySchemes).toEqual({ bearer: { type: "http", scheme: "Bearer" } })
+    expect(doc.paths["/api/user"]?.["get"]?.security).toEqual([{ bearer: [] }])
+    expect(doc.paths["/api/login/email"]?.["post"]?.security).toEqual([])
+    const loginEmail = doc.paths["/api/login/email"]?.["post"]?.responses ?? {}
+    expect(Object.keys(loginEmail)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "413", "429", "500", "503"]))
+    expect(Object.keys(loginEmail["429"]?.headers ?? {})).toEqual(["retry-after"])
+  })
+
+  it("a login body with an unknown field or a wrong type is a 400 bad_request naming the field; nothing is mailed", async () => {
+    const client = api()
+    const email = freshEmail("strict")
+    const body = { projectId: client.projectId, deviceId: client.deviceId, email }
+    expect(await client.call("POST", "/api/login/email", { ...body, referrer: "x" })).toEqual({
+      status: 400,
+      body: { code: "bad_request", error: expect.stringMatching(/^Invalid body: .*excess property.*\["referrer"\]/) }
+    })
+    expect(await client.call("POST", "/api/login/email", { ...body, email: 42 })).toEqual({
+      status: 400,
+      body: { code: "bad_request", error: expect.stringMatching(/^Invalid body: Expected string.*\["email"\]/) }
+    })
+    expect(await client.call("POST", "/api/login/otp", { ...body, otp: 123456 })).toEqual({
+      status: 400,
+      body: { code: "bad_request", error: expect.stringMatching(/^Invalid body: Expected string.*\["otp"\]/) }
+    })
+    expect((await client.call("GET", "/api/chains?chain=1")).body).toEqual({
+      code: "bad_request",
+      error: expect.stringMatching(/^Invalid query: .*excess property.*\["chain"\]/)
+    })
+    const notJson = await fetch(`${server.info.url}/api/login/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-project-id": client.projectId },
+      body: `{"projectId":"${client.projectId}","email":`
+    })
+    expect(notJson.status).toBe(400)
+    expect(await notJson.json()).toEqual({ code: "bad_request", error: "Invalid body: it is not valid JSON" })
+    expect(mail.info.messages(email)).toEqual([])
+  })
+
+  it("a body over the server's limit is refused with 413 payload_too_large, with or without the projectId in a header", async () => {
+    const client = api()
+    const email = `${"a".repeat(1_100_000)}@example.test`
+    const body = JSON.stringify({ projectId: client.projectId, deviceId: client.deviceId, email })
+    for (const headers of [{}, { "x-project-id": client.projectId }]) {
+      const response = await fetch(`${server.info.url}/api/login/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body
+      })
+      expect(response.status).toBe(413)
+      expect(await response.json()).toEqual({ code: "payload_too_large", error: "The request body is larger than 1000000 bytes" })
+    }
+  })
+
+  it("a 429 carries Retry-After, the seconds of its body", async () => {
+    const client = api()
+    const email = freshEmail("retry-after")
+    await client.loginEmail(email)
+    clock += 12_000
+    const again = await fetch(`${server.info.url}/api/login/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ projectId: client.projectId, deviceId: client.deviceId, email })
+    })
+    expect(again.status).toBe(429)
+    expect(again.headers.get("retry-after")).toBe("18")
+    expect(await again.json()).toEqual({ code: "rate_limited", error: "Please try again after 18 seconds", retryAfterSeconds: 18 })
+  })
+
+  it("the frame's client, derived from the declaration, logs in, reads the user and gets the server's own words on a failure", async () => {
+    const email = freshEmail("derived")
+    const deviceId = `derived-${Date.now()}-abcdefgh`
+    const frameApi = makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "devstack-project" })
+    expect(await frameApi.project("devstack-origin-locked")).toEqual({ projectId: "devstack-origin-locked", allowedOrigins: ["https://app.example"] })
+    expect(await frameApi.chains()).toEqual({ chains: [] })
+    expect(await frameApi.loginEmail({ projectId: "devstack-project", deviceId, email })).toEqual({ action: "VERIFY_OTP" })
+    const refused = await frameApi.loginEmail({ projectId: "devstack-project", deviceId, email }).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(WalletApiError)
+    expect(refused).toMatchObject({ code: "rate_limited", status: 429, message: expect.stringMatching(/^Please try again after \d+ seconds$/) })
+    const wrong = await frameApi.loginOtp({ projectId: "devstack-project", deviceId, email, otp: "abc" }).catch((error: unknown) => error)
+    expect(wrong).toMatchObject({ code: "invalid_code", status: 400, message: "The code is not right: 4 tries left" })
+    const { token } = await frameApi.loginOtp({ projectId: "devstack-project", deviceId, email, otp: newestCode(mail.info, email, 0) })
+    const user = await frameApi.user(token)
+    expect(user.email).toBe(email)
+    const rpc = await frameApi.rpc(token, { chainId: "eip155:31337", method: "eth_accounts" }).catch((error: unknown) => error)
+    expect(rpc).toMatchObject({ code: "bad_request", status: 400, message: "The wallet server does not run the chain eip155:31337" })
+    await frameApi.logout(token)
+    expect(await frameApi.user(token).catch((error: unknown) => error)).toMatchObject({ code: "unauthorized", status: 401 })
+    const stranger = makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "no-such-project" })
+    expect(await stranger.chains().catch((error: unknown) => error)).toMatchObject({
+      code: "unknown_project",
+      status: 401,
+      message: "Unauthorized: invalid key"
+    })
+    const nowhere = makeWalletApi({ fetch, baseUrl: "http://127.0.0.1:1", projectId: "devstack-project" })
+    expect(await nowhere.chains().catch((error: unknown) => error)).toMatchObject({
+      code: undefined,
+      status: 0,
+      message: expect.stringMatching(/^The wallet server could not be reached/)
+    })
   })
 })
 

@@ -1,15 +1,16 @@
 /**
- * The wallet server's HTTP API, as the frame site calls it: one contract (Schemas both ways) shared by the server
- * (`./server/`) and the frame page (`./frame/`). The frame site and the wallet server share one origin (the frame
- * origin), so the API needs no CORS: the session token lives in the frame origin's storage only, and no other origin
- * can read it or call the API with it.
+ * The Schemas of the wallet server's HTTP API: what each route takes and answers, and its failure body. The routes
+ * themselves (paths, statuses, middlewares) are declared once in `./WalletServerApi.ts` with `effect/http-api`; the
+ * server (`./server/`) implements that declaration and the frame page (`./frame/`) derives its client from it. The
+ * frame site and the wallet server share one origin (the frame origin), so the API needs no CORS: the session token
+ * lives in the frame origin's storage only, and no other origin can read it or call the API with it.
  *
  * Every route is under `/api/`. Requests carry `projectId` (the host's project, checked against the same projects as
  * the services) and `deviceId` (random, made once by the frame page and kept in its storage). Routes marked
  * "session" need `Authorization: Bearer <token>` (the token `POST /api/login/otp` gave).
  *
- * Failures are `{ error: string, code: ApiErrorCode, retryAfterSeconds?, attemptsLeft? }` with a 4xx/5xx status; the
- * `error` text is in the visitor's words, e.g. 'Please try again after 23 seconds' for the 30 s cooldown.
+ * Failures are `{ error: string, code: ApiErrorCode, retryAfterSeconds?, attemptsLeft?, rpcCode? }` with a 4xx/5xx
+ * status; the `error` text is in the visitor's words, e.g. 'Please try again after 23 seconds' for the 30 s cooldown.
  *
  * Where `projectId` goes: in the body of the login routes (their Schemas have it); for the others (GET routes and
  * the session routes, whose bodies have none) as the query parameter `projectId` or the header `x-project-id`.
@@ -17,11 +18,13 @@
  * server's own (the frame's) is 403 `origin_not_allowed` ('Unauthorized: origin not allowed'). The host origins a
  * project allows are the frame page's to check, with `GET /api/project`.
  *
- * Statuses: 400 `bad_request`, `invalid_code` (with `attemptsLeft`), `code_expired`, `method_not_allowed`,
- * `rpc_error` (502 when the chain's RPC cannot be reached); 401 `unauthorized`, `unknown_project`; 403
- * `origin_not_allowed`, `device_not_verified` (a known email's code on a device not verified yet); 409
- * `email_taken`; 429 `rate_limited` (with `retryAfterSeconds`, also as a `Retry-After` header) and
- * `too_many_attempts` (the 5th wrong code, and any try after it, `attemptsLeft: 0`); 500 `internal`.
+ * Statuses: 400 `bad_request` (a body, query or field that fails its Schema, named in `error`), `invalid_code` (with
+ * `attemptsLeft`), `code_expired`, `method_not_allowed`, `rpc_error` (502 when the chain's RPC cannot be reached);
+ * 401 `unauthorized`, `unknown_project`; 403 `origin_not_allowed`, `device_not_verified` (a known email's code on a
+ * device not verified yet); 409 `email_taken`; 413 `payload_too_large`; 429 `rate_limited` (with
+ * `retryAfterSeconds`, also as a `Retry-After` header) and `too_many_attempts` (the 5th wrong code, and any try after
+ * it, `attemptsLeft: 0`); 500 `internal`; 503 `unavailable` (the database cannot be reached or the route took too
+ * long; with `retryAfterSeconds` and `Retry-After`: nothing was changed, send it again).
  */
 import { Schema } from "effect"
 
@@ -42,7 +45,9 @@ export const ApiErrorCode = Schema.Literals([
   "method_not_allowed",
   "rpc_error",
   "email_taken",
-  "internal"
+  "payload_too_large",
+  "internal",
+  "unavailable"
 ])
 /** Why a call failed. */
 export type ApiErrorCode = typeof ApiErrorCode.Type
@@ -51,13 +56,19 @@ export type ApiErrorCode = typeof ApiErrorCode.Type
 export const ApiFailure = Schema.Struct({
   error: Schema.String,
   code: ApiErrorCode,
-  retryAfterSeconds: Schema.optionalKey(Schema.Number),
-  attemptsLeft: Schema.optionalKey(Schema.Number),
+  retryAfterSeconds: Schema.optionalKey(Schema.Finite),
+  attemptsLeft: Schema.optionalKey(Schema.Finite),
   /** For `rpc_error`: the JSON-RPC error code (4001, -32602, -32000…). */
-  rpcCode: Schema.optionalKey(Schema.Number)
+  rpcCode: Schema.optionalKey(Schema.Finite)
 })
 /** A failed call's body. */
 export type ApiFailure = typeof ApiFailure.Type
+
+/**
+ * The query the routes without a `projectId` in their body take: `?projectId=` (or the header `x-project-id`
+ * instead). Any other query parameter is refused.
+ */
+export const ProjectQuery = Schema.Struct({ projectId: Schema.optionalKey(Schema.String) })
 
 // ---------------------------------------------------------------------------------------------------------------
 // Login
@@ -68,6 +79,7 @@ export type ApiFailure = typeof ApiFailure.Type
  * `VERIFY_DEVICE` (then `POST /api/login/device`). A second code within 30 s of the last: 429 `rate_limited`.
  */
 export const LoginEmailRequest = Schema.Struct({ projectId: Schema.String, deviceId: DeviceId, email: Schema.String })
+/** The answer of `POST /api/login/email`: the next step. */
 export const LoginEmailResponse = Schema.Struct({ action: Schema.Literals(["VERIFY_DEVICE", "VERIFY_OTP"]) })
 
 /**
@@ -80,9 +92,13 @@ export const LoginDeviceRequest = Schema.Struct({
   projectId: Schema.String,
   deviceId: DeviceId,
   email: Schema.String,
-  waitMs: Schema.optionalKey(Schema.Number)
+  waitMs: Schema.optionalKey(Schema.Finite)
 })
+/** The answer of `POST /api/login/device`: whether the device is verified now. */
 export const LoginDeviceResponse = Schema.Struct({ verified: Schema.Boolean })
+
+/** The query of the mailed device link `GET /api/device/verify?projectId=…&token=…`. */
+export const DeviceVerifyQuery = Schema.Struct({ projectId: Schema.String, token: Schema.String })
 
 /**
  * `POST /api/login/otp` — checks the code (expires 10 minutes after it was sent; 5 wrong tries end it:
@@ -94,6 +110,7 @@ export const LoginOtpRequest = Schema.Struct({
   email: Schema.String,
   otp: Schema.String
 })
+/** The answer of `POST /api/login/otp`: the session token (for `Authorization: Bearer …`). */
 export const LoginOtpResponse = Schema.Struct({ token: Schema.String })
 
 /** `POST /api/logout` (session) — ends the session. */
@@ -110,6 +127,7 @@ export const WalletUser = Schema.Struct({
   /** Base58 Solana address. */
   solanaAddress: Schema.String
 })
+/** The user's wallet. */
 export type WalletUser = typeof WalletUser.Type
 
 /** `GET /api/user` (session) — who is logged in; 401 `unauthorized` when the session is over. */
@@ -120,11 +138,16 @@ export const UserResponse = WalletUser
 
 /** `POST /api/email/update` (session) — mails a code to the current email: `VERIFY_PRIMARY_OTP`. */
 export const UpdateEmailRequest = Schema.Struct({ newEmail: Schema.String })
+/** The answer of `POST /api/email/update`: the next step. */
 export const UpdateEmailResponse = Schema.Struct({ action: Schema.Literal("VERIFY_PRIMARY_OTP") })
-/** `POST /api/email/update/primary` (session) — the current email's code; mails a code to the new email. */
+/**
+ * The body of `POST /api/email/update/primary` (session: the current email's code; mails a code to the new email)
+ * and of `POST /api/email/update/secondary` (the new email's code).
+ */
 export const UpdateEmailOtpRequest = Schema.Struct({ otp: Schema.String })
+/** The answer of `POST /api/email/update/primary`: the next step. */
 export const UpdateEmailPrimaryResponse = Schema.Struct({ action: Schema.Literal("VERIFY_SECONDARY_OTP") })
-/** `POST /api/email/update/secondary` (session) — the new email's code; the email changes. */
+/** The answer of `POST /api/email/update/secondary`: the email has changed to this one. */
 export const UpdateEmailSecondaryResponse = Schema.Struct({ email: Schema.String })
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -147,6 +170,7 @@ export const RpcRequest = Schema.Struct({
   method: Schema.String,
   params: Schema.optionalKey(Schema.Unknown)
 })
+/** The answer of `POST /api/rpc`: the JSON-RPC result. */
 export const RpcResponse = Schema.Struct({ result: Schema.Unknown })
 
 /** `GET /api/project?projectId=` (no session) — the origins allowed to use the project's frame. */

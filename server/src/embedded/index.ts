@@ -1,13 +1,14 @@
 /**
- * The embedded wallet's part of the local stack: the wallet server with the frame site mounted on it, so the frame's
- * origin is the server's (`http://127.0.0.1:{port}`, its own port: another origin than the demo's). It shares the
- * services' database, mails through the stack's SMTP sink, and signs on the stack's chains.
+ * The embedded wallet: the wallet server with the frame site's routes beside its API, so the frame's origin is the
+ * server's (locally `http://127.0.0.1:{port}`, its own port: another origin than the demo's). In the local stack it
+ * shares the services' database, mails through the stack's SMTP sink, and signs on the stack's chains.
  */
 import { randomBytes } from "node:crypto"
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import type { Database } from "../db/index"
 import type { Started } from "../lib/Started"
+import type { DevProject } from "../services/projects"
 import { makeFramePageBuilder } from "./frame/build"
 import { frameSiteRoutes } from "./frame/routes"
 import { startWalletServer } from "./server/index"
@@ -28,6 +29,14 @@ export interface EmbeddedOptions {
   readonly masterKey?: Uint8Array
   /** Build the frame page at start (the CLI does); otherwise on its first visit. */
   readonly buildFrameAtStart?: boolean
+  /** Port to listen on (0 or absent: the OS chooses). */
+  readonly port?: number
+  /** Address to listen on (default 127.0.0.1). */
+  readonly host?: string
+  /** The frame origin as browsers reach it (default the server's own address): device links and the origin check use it. */
+  readonly publicUrl?: string
+  /** The projects whose hosts may embed the frame (default the devstack's). */
+  readonly projects?: ReadonlyArray<DevProject>
 }
 
 /**
@@ -47,7 +56,7 @@ export const masterKeyFile = (path: string): Uint8Array => {
   return key
 }
 
-/** Starts the wallet server with the frame site on 127.0.0.1. */
+/** Starts the wallet server with the frame site (on 127.0.0.1 unless `host` says otherwise). */
 export const startEmbedded = async (opts: EmbeddedOptions): Promise<Started<EmbeddedInfo>> => {
   const builder = makeFramePageBuilder()
   try {
@@ -57,7 +66,11 @@ export const startEmbedded = async (opts: EmbeddedOptions): Promise<Started<Embe
       smtp: opts.smtp,
       chains: opts.chains,
       database: opts.database,
-      extraRoutes: frameSiteRoutes({ builder })
+      ...(opts.port === undefined ? {} : { port: opts.port }),
+      ...(opts.host === undefined ? {} : { host: opts.host }),
+      ...(opts.publicUrl === undefined ? {} : { publicUrl: opts.publicUrl }),
+      ...(opts.projects === undefined ? {} : { projects: opts.projects }),
+      extraRoutes: frameSiteRoutes({ builder, ...(opts.projects === undefined ? {} : { projects: opts.projects }) })
     })
     return {
       info: { url: server.info.url },

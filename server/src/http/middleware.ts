@@ -68,8 +68,8 @@ export const OptionalProjectAuthLive = Layer.effect(OptionalProjectAuth)(
   })
 )
 
-// The server's body limit (`MaxBodySize`), hit while the request body is read.
-const isBodyTooLarge = (error: unknown): boolean =>
+/** Whether a failure is the server's body limit (`MaxBodySize`), hit while the request body is read. */
+export const isBodyTooLarge = (error: unknown): boolean =>
   typeof error === "object" &&
   error !== null &&
   "reason" in error &&
@@ -78,9 +78,20 @@ const isBodyTooLarge = (error: unknown): boolean =>
   "reason" in error.reason &&
   error.reason.reason === "BodyTooLarge"
 
-/** Whether a failure is the database's (`SqlError`: unreachable, restarting, or refusing the connection). */
+/** Whether a route's failure is the database's (`SqlError`): answered 503, since a retry may well work. */
 export const isDatabaseDown = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError"
+
+/**
+ * The words of a request's Schema failure, naming its part and field (`Invalid query: … at ["page"]`); `undefined`
+ * for a failure that is not the request's (the answer's encoding is the server's fault).
+ */
+export const requestSchemaFailure = (error: unknown): string | undefined => {
+  if (!HttpApiError.HttpApiSchemaError.is(error) || error.kind === "Body" || error.kind === "ResponseHeaders") return undefined
+  const detail = error.cause instanceof Error ? oneLine(error.cause.message) : String(error.cause)
+  const part = error.kind === "Params" ? "path" : error.kind === "Payload" ? "body" : error.kind.toLowerCase()
+  return `Invalid ${part}: ${detail}`
+}
 
 /** The 503 answer: the error in words, and when to try again. */
 export const unavailable = (error: string) =>
@@ -95,11 +106,8 @@ const answerFailure = <E>(
   cause: Cause.Cause<E>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E | BadRequest | PayloadTooLarge> => {
   const error: unknown = Cause.squash(cause)
-  if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
-    const detail = error.cause instanceof Error ? oneLine(error.cause.message) : String(error.cause)
-    const part = error.kind === "Params" ? "path" : error.kind === "Payload" ? "body" : error.kind.toLowerCase()
-    return Effect.fail(new BadRequest({ error: `Invalid ${part}: ${detail}` }))
-  }
+  const invalid = requestSchemaFailure(error)
+  if (invalid !== undefined) return Effect.fail(new BadRequest({ error: invalid }))
   if (HttpApiError.HttpApiPayloadTooLarge.is(error) || isBodyTooLarge(error)) {
     return Effect.fail(new PayloadTooLarge({ error: "The request body is larger than this server accepts" }))
   }

@@ -1,6 +1,7 @@
 /**
- * A small client of the embedded wallet server's API (`devstack/embedded/api.ts`) for integration tests: calls a
- * route as the frame page would and logs an email in through the real mail sink.
+ * A small client of the embedded wallet server's API (`server/src/embedded/WalletServerApi.ts`) over plain `fetch`
+ * for integration tests: calls a route as any HTTP client would (status and JSON body as they are on the wire) and
+ * logs an email in through the real mail sink.
  */
 import { expect } from "vitest"
 import type { MailInfo } from "../../../devstack/mail/index"

@@ -1,5 +1,5 @@
 /**
- * The embedded wallet's frame logic (devstack/embedded/frame/frameLogic.ts) over a fake wallet server: whom it
+ * The embedded wallet's frame logic (server/src/embedded/frame/frameLogic.ts) over a fake wallet server: whom it
  * answers (parent window, exact allowed origin, strict messages), what each request answers, and that neither the
  * session token nor a key ever leaves the frame.
  */

@@ -1,4 +1,4 @@
-/** The frame page's headers (devstack/embedded/frame/routes.ts): who may embed it, per project. */
+/** The frame page's headers (server/src/embedded/frame/routes.ts): who may embed it, per project. */
 import { describe, expect, it } from "vitest"
 import { frameAncestors, frameHeaders } from "../../../server/src/embedded/frame/routes"
 import { devProjects } from "../../../server/src/services/projects"

@@ -1,17 +1,18 @@
 /**
- * The frame page's client of the wallet server (devstack/embedded/api.ts), over `fetch` on the frame's own origin.
- * Every answer enters through the contract's Schemas; a failure becomes a `WalletApiError` carrying the server's
- * `error` text (in the visitor's words), its code and status.
+ * The frame page's client of the wallet server, derived with `HttpApiClient` from the API's declaration
+ * (`../WalletServerApi.ts`) over `fetch` on the frame's own origin. Every answer enters through the declaration's
+ * Schemas; a failure becomes a `WalletApiError` carrying the server's `error` text (in the visitor's words), its code
+ * and status.
  */
-import { Result, Schema } from "effect"
-import {
-  ApiFailure,
-  type ApiErrorCode,
+import { Cause, Effect, Exit, Layer, Schema } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientError, HttpClientRequest } from "effect/http"
+import { HttpApiClient, HttpApiMiddleware } from "effect/http-api"
+import type {
+  ApiErrorCode,
   ChainsResponse,
   LoginDeviceResponse,
   LoginEmailResponse,
   LoginOtpResponse,
-  LogoutResponse,
   ProjectResponse,
   RpcResponse,
   UpdateEmailPrimaryResponse,
@@ -19,6 +20,20 @@ import {
   UpdateEmailSecondaryResponse,
   UserResponse
 } from "../api"
+import {
+  SessionAuth,
+  SessionToken,
+  WalletBadGateway,
+  WalletBadRequest,
+  WalletConflict,
+  WalletForbidden,
+  WalletInternalError,
+  WalletPayloadTooLarge,
+  WalletServerApi,
+  WalletTooManyRequests,
+  WalletUnauthorized,
+  WalletUnavailable
+} from "../WalletServerApi"
 
 /** A failed call: the server's own words when it answered with the contract's failure body. */
 export class WalletApiError extends Error {
@@ -64,10 +79,42 @@ export interface WalletApi {
   ) => Promise<typeof RpcResponse.Type>
 }
 
-const decodeFailure = Schema.decodeUnknownResult(ApiFailure)
+// The status each declared failure is answered with (the class is the status).
+const statuses = [
+  [WalletBadRequest, 400],
+  [WalletUnauthorized, 401],
+  [WalletForbidden, 403],
+  [WalletConflict, 409],
+  [WalletPayloadTooLarge, 413],
+  [WalletTooManyRequests, 429],
+  [WalletInternalError, 500],
+  [WalletBadGateway, 502],
+  [WalletUnavailable, 503]
+] as const
+
+// A call's failure in the frame's terms: the server's words when it answered with a declared failure.
+const walletApiError = (cause: Cause.Cause<unknown>, what: string): WalletApiError => {
+  const error = Cause.squash(cause)
+  for (const [failure, status] of statuses) {
+    if (error instanceof failure) return new WalletApiError(error.error, error.code, status)
+  }
+  if (HttpClientError.isHttpClientError(error)) {
+    const response = error.response
+    return response === undefined
+      ? new WalletApiError(`The wallet server could not be reached: ${error.message}`, undefined, 0)
+      : new WalletApiError(`HTTP status code: ${response.status}`, undefined, response.status)
+  }
+  if (Schema.isSchemaError(error)) return new WalletApiError(`The wallet server answered ${what} with an unexpected body`, undefined, 200)
+  return new WalletApiError(`The wallet server could not answer ${what}: ${error instanceof Error ? error.message : String(error)}`, undefined, 0)
+}
+
+// The client side of the bearer session: the token of the call (`SessionToken`) goes in `Authorization`.
+const sessionAuthClient = HttpApiMiddleware.layerClient(SessionAuth, ({ request, next }) =>
+  Effect.flatMap(Effect.service(SessionToken), (token) => next(HttpClientRequest.bearerToken(request, token)))
+)
 
 /**
- * A `WalletApi` over `fetchFn` at `baseUrl` (the frame's origin; "" for same-origin relative paths). `projectId` is
+ * A `WalletApi` over `fetch` at `baseUrl` (the frame's origin; "" for same-origin relative paths). `projectId` is
  * sent with every call as `x-project-id`, so session routes know the project too.
  */
 export const makeWalletApi = (opts: {
@@ -75,61 +122,43 @@ export const makeWalletApi = (opts: {
   readonly baseUrl: string
   readonly projectId: string
 }): WalletApi => {
-  const call = async <A>(
-    schema: Schema.Codec<A, unknown>,
-    method: "GET" | "POST",
-    path: string,
-    init: { readonly token?: string; readonly body?: unknown } = {}
-  ): Promise<A> => {
-    const headers: Record<string, string> = { "x-project-id": opts.projectId }
-    if (init.body !== undefined) headers["content-type"] = "application/json"
-    if (init.token !== undefined) headers["authorization"] = `Bearer ${init.token}`
-    let response: Response
-    try {
-      response = await opts.fetch(`${opts.baseUrl}${path}`, {
-        method,
-        headers,
-        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-        // The token travels only in the header; no cookies are used.
-        credentials: "omit",
-        cache: "no-store"
-      })
-    } catch (error) {
-      throw new WalletApiError(`The wallet server could not be reached: ${error instanceof Error ? error.message : String(error)}`, undefined, 0)
-    }
-    const text = await response.text()
-    let json: unknown
-    try {
-      json = text === "" ? undefined : JSON.parse(text)
-    } catch {
-      json = undefined
-    }
-    if (!response.ok) {
-      const failure = decodeFailure(json)
-      if (Result.isSuccess(failure)) throw new WalletApiError(failure.success.error, failure.success.code, response.status)
-      throw new WalletApiError(`HTTP status code: ${response.status}`, undefined, response.status)
-    }
-    const decoded = Schema.decodeUnknownResult(schema)(json)
-    if (Result.isFailure(decoded)) {
-      throw new WalletApiError(`The wallet server answered ${method} ${path} with an unexpected body`, undefined, response.status)
-    }
-    return decoded.success
-  }
+  const services = Layer.mergeAll(FetchHttpClient.layer, sessionAuthClient).pipe(
+    // The token travels only in the header; no cookies are used.
+    Layer.provideMerge(Layer.succeed(FetchHttpClient.RequestInit)({ credentials: "omit", cache: "no-store" })),
+    Layer.provideMerge(Layer.succeed(FetchHttpClient.Fetch)(opts.fetch))
+  )
+  const client = HttpApiClient.make(WalletServerApi, {
+    baseUrl: opts.baseUrl,
+    transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("x-project-id", opts.projectId))
+  })
+  type Client = Effect.Success<typeof client>
+  const call = <A, E>(
+    what: string,
+    use: (api: Client) => Effect.Effect<A, E>,
+    token = ""
+  ): Promise<A> =>
+    Effect.runPromiseExit(
+      client.pipe(Effect.flatMap(use), Effect.provideService(SessionToken, token), Effect.provide(services))
+    ).then((exit) => {
+      if (Exit.isSuccess(exit)) return exit.value
+      throw walletApiError(exit.cause, what)
+    })
   return {
-    project: (projectId) => call(ProjectResponse, "GET", `/api/project?projectId=${encodeURIComponent(projectId)}`),
-    chains: () => call(ChainsResponse, "GET", "/api/chains"),
-    loginEmail: (body) => call(LoginEmailResponse, "POST", "/api/login/email", { body }),
-    loginDevice: (body) => call(LoginDeviceResponse, "POST", "/api/login/device", { body }),
-    loginOtp: (body) => call(LoginOtpResponse, "POST", "/api/login/otp", { body }),
+    project: (projectId) => call("GET /api/project", (api) => api.project.project({ query: { projectId } })),
+    chains: () => call("GET /api/chains", (api) => api.project.chains({ query: {} })),
+    loginEmail: (payload) => call("POST /api/login/email", (api) => api.login.email({ payload })),
+    loginDevice: (payload) => call("POST /api/login/device", (api) => api.login.device({ payload })),
+    loginOtp: (payload) => call("POST /api/login/otp", (api) => api.login.otp({ payload })),
     logout: async (token) => {
-      await call(LogoutResponse, "POST", "/api/logout", { token })
+      await call("POST /api/logout", (api) => api.session.logout({ query: {} }), token)
     },
-    user: (token) => call(UserResponse, "GET", "/api/user", { token }),
-    updateEmail: (token, newEmail) => call(UpdateEmailResponse, "POST", "/api/email/update", { token, body: { newEmail } }),
+    user: (token) => call("GET /api/user", (api) => api.session.user({ query: {} }), token),
+    updateEmail: (token, newEmail) =>
+      call("POST /api/email/update", (api) => api.session.updateEmail({ query: {}, payload: { newEmail } }), token),
     updateEmailPrimary: (token, otp) =>
-      call(UpdateEmailPrimaryResponse, "POST", "/api/email/update/primary", { token, body: { otp } }),
+      call("POST /api/email/update/primary", (api) => api.session.updateEmailPrimary({ query: {}, payload: { otp } }), token),
     updateEmailSecondary: (token, otp) =>
-      call(UpdateEmailSecondaryResponse, "POST", "/api/email/update/secondary", { token, body: { otp } }),
-    rpc: (token, body) => call(RpcResponse, "POST", "/api/rpc", { token, body })
+      call("POST /api/email/update/secondary", (api) => api.session.updateEmailSecondary({ query: {}, payload: { otp } }), token),
+    rpc: (token, payload) => call("POST /api/rpc", (api) => api.session.rpc({ query: {}, payload }), token)
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Builds the embedded wallet's frame page for the browser with Vite, once per version of its inputs
- * (devstack/lib/pageBuild.ts): the output goes to `.devstack/embedded-frame/<hash of the inputs>/` (gitignored),
- * built in a child process of its own. Run alone: `npx tsx devstack/embedded/frame/build.ts`.
+ * (server/src/lib/pageBuild.ts): the output goes to `.devstack/embedded-frame/<hash of the inputs>/` (gitignored),
+ * built in a child process of its own. Run alone: `npx tsx server/src/embedded/frame/build.ts`.
  */
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -24,6 +24,7 @@ const spec: PageBuildSpec = {
   inputFiles: () => [
     ...listFiles(frameSourceDir).filter((file) => !notBundled.has(relative(frameSourceDir, file))),
     join(repoRoot, "server", "src", "embedded", "api.ts"),
+    join(repoRoot, "server", "src", "embedded", "WalletServerApi.ts"),
     join(repoRoot, "server", "src", "services", "projects.ts"),
     ...listFiles(join(repoRoot, "src", "domain")),
     join(repoRoot, "server", "src", "lib", "pageBuild.ts"),

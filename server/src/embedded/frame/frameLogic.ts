@@ -1,8 +1,8 @@
 /**
  * The embedded wallet's frame: what the hidden page on the frame origin does with the host page's messages (spec
- * 7.1, `src/domain/Frame.ts`), answering them through the wallet server's API (`../api.ts`). No DOM globals here:
- * the API client, storage, the post function, the parent's origin and identity are injected, so the rules are
- * unit-tested; `main.ts` wires them to the page.
+ * 7.1, `src/domain/Frame.ts`), answering them through the wallet server's API (`../WalletServerApi.ts`). No DOM
+ * globals here: the API client, storage, the post function, the parent's origin and identity are injected, so the
+ * rules are unit-tested; `main.ts` wires them to the page.
  *
  * The rules that keep the visitor safe:
  * - nothing is posted, and every message is ignored, unless the parent's origin is allowed for the project;

@@ -1,15 +1,17 @@
 /**
- * Serves the embedded wallet's frame site on the frame origin (mounted beside the wallet server's API): the page at
- * `/frame?projectId=…&chainId=…&version=…&enableLogger=…` and its hashed assets under `/frame/assets/`. The page's
- * `Content-Security-Policy: frame-ancestors` lets only the project's allowed origins embed it.
+ * Serves the embedded wallet's frame site on the frame origin, as plain `HttpRouter` routes beside the wallet server's
+ * API: the page at `/frame?projectId=…&chainId=…&version=…&enableLogger=…` and its hashed assets under
+ * `/frame/assets/`. The page's `Content-Security-Policy: frame-ancestors` lets only the project's allowed origins
+ * embed it.
  */
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
-import { Schema } from "effect"
-import { escapeHtml, htmlPage } from "../../lib/html"
+import { Effect, Layer } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { escapeHtml, htmlDocument } from "../../lib/html"
 import type { PageBuild, PageBuilder } from "../../lib/pageBuild"
-import { HttpError, RawReply, route } from "../../lib/router"
 import { type DevProject, devProjects } from "../../services/projects"
+import type { ExtraRoutes } from "../server/index"
 
 /** What the frame site's routes need. */
 export interface FrameSiteOptions {
@@ -53,56 +55,72 @@ export const frameHeaders = (projects: ReadonlyArray<DevProject>, projectId: str
   "x-content-type-options": "nosniff"
 })
 
-/** The routes of the frame site (`auth: "none"`: the page itself decides whom it answers). */
-export const frameSiteRoutes = (opts: FrameSiteOptions) => {
+const notFound = (file: string) => HttpServerResponse.jsonUnsafe({ error: `No frame asset ${file}` }, { status: 404 })
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** The routes of the frame site (no project check of the API's: the page itself decides whom it answers). */
+export const frameSiteRoutes = (opts: FrameSiteOptions): ExtraRoutes => {
   const projects = opts.projects ?? devProjects
   // Per build, not per hash: a version built again (after its folder was replaced) is read again.
   const html = new WeakMap<PageBuild, Promise<string>>()
-  return [
-    route({
-      method: "GET",
-      path: "/frame",
-      auth: "none",
-      handler: async ({ url }) => {
-        const headers = frameHeaders(projects, url.searchParams.get("projectId"))
-        try {
-          const page = opts.builder.latest()
-          let source = html.get(page)
-          if (source === undefined) {
-            source = page.ready.then(() => readFile(join(page.dir, "index.html"), "utf8"))
-            html.set(page, source)
-          }
-          return new RawReply("text/html; charset=utf-8", await source, 200, headers)
-        } catch (error) {
-          // The reason is shown instead of a blank page (to whoever opens it directly: nobody sees a hidden frame).
-          const reply = htmlPage(
-            "Embedded wallet frame",
-            `<p>The frame page could not be built:</p><pre>${escapeHtml(error instanceof Error ? error.message : String(error))}</pre><p>Build it alone with <code>npx tsx devstack/embedded/frame/build.ts</code> to see more.</p>`
+  const pageSource = Effect.tryPromise({
+    try: () => {
+      const page = opts.builder.latest()
+      let source = html.get(page)
+      if (source === undefined) {
+        source = page.ready.then(() => readFile(join(page.dir, "index.html"), "utf8"))
+        html.set(page, source)
+      }
+      return source
+    },
+    catch: message
+  })
+  const framePage = Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const headers = frameHeaders(projects, new URL(request.url, "http://server").searchParams.get("projectId"))
+    return yield* pageSource.pipe(
+      Effect.map((source) => HttpServerResponse.text(source, { contentType: "text/html; charset=utf-8", headers })),
+      // The reason is shown instead of a blank page (to whoever opens it directly: nobody sees a hidden frame).
+      Effect.catch((reason) =>
+        Effect.succeed(
+          HttpServerResponse.text(
+            htmlDocument(
+              "Embedded wallet frame",
+              `<p>The frame page could not be built:</p><pre>${escapeHtml(reason)}</pre><p>Build it alone with <code>npx tsx server/src/embedded/frame/build.ts</code> to see more.</p>`
+            ),
+            { status: 500, contentType: "text/html; charset=utf-8", headers }
           )
-          return new RawReply(reply.contentType, reply.body, 500, headers)
-        }
-      }
-    }),
-    route({
-      method: "GET",
-      path: "/frame/assets/:file",
-      auth: "none",
-      params: Schema.Struct({ file: Schema.String }),
-      handler: async ({ params: { file } }) => {
-        // Path parameters arrive URL-decoded: only plain file names may reach the file system.
-        const extension = /^[\w.-]+\.(\w+)$/.exec(file)?.[1]
-        const type = extension === undefined || file.includes("..") ? undefined : contentTypes[extension]
-        if (type === undefined) throw new HttpError(404, `No frame asset ${file}`)
-        const page = opts.builder.latest()
-        try {
-          await page.ready
-          const body = await readFile(join(page.dir, "assets", file))
-          // File names carry a content hash: they never change.
-          return new RawReply(type, body, 200, { "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" })
-        } catch {
-          throw new HttpError(404, `No frame asset ${file}`)
-        }
-      }
-    })
-  ]
+        )
+      )
+    )
+  })
+  const asset = Effect.gen(function* () {
+    const { file = "" } = yield* HttpRouter.params
+    // Path parameters arrive URL-decoded: only plain file names may reach the file system.
+    const extension = /^[\w.-]+\.(\w+)$/.exec(file)?.[1]
+    const type = extension === undefined || file.includes("..") ? undefined : contentTypes[extension]
+    if (type === undefined) return notFound(file)
+    return yield* Effect.tryPromise(async () => {
+      const page = opts.builder.latest()
+      await page.ready
+      return readFile(join(page.dir, "assets", file))
+    }).pipe(
+      Effect.map((body) =>
+        // File names carry a content hash: they never change.
+        HttpServerResponse.uint8Array(body, {
+          contentType: type,
+          headers: { "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" }
+        })
+      ),
+      Effect.orElseSucceed(() => notFound(file))
+    )
+  })
+  return {
+    layer: Layer.mergeAll(HttpRouter.add("GET", "/frame", framePage), HttpRouter.add("GET", "/frame/assets/:file", asset)),
+    routes: [
+      { method: "GET", path: "/frame" },
+      { method: "GET", path: "/frame/assets/:file" }
+    ]
+  }
 }

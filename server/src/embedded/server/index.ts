@@ -1,30 +1,44 @@
 /**
  * The embedded wallet's server (issue 14): users, one-time codes, devices, sessions and each user's EVM and Solana
- * keys (sealed under a master key), behind the HTTP API of `../api.ts`. It runs on the frame site's origin: the frame
- * site's own routes are mounted beside it (`extraRoutes`).
+ * keys (sealed under a master key), behind the HTTP API of `../WalletServerApi.ts`, served by `../../http/app.ts`
+ * (body limit, time-outs, `/healthz`, `/readyz`, drain on stop) with its OpenAPI document at `/openapi.json`. It runs
+ * on the frame site's origin: the frame site's own routes are mounted beside it (`extraRoutes`).
  *
  * @example
  * const server = await startWalletServer({ masterKey, smtp: { host: "127.0.0.1", port }, chains: { evm: [] } })
  * // server.info.url: POST {url}/api/login/email …
  * await server.stop()
  */
+import { Effect, Layer } from "effect"
+import { type HttpRouter, HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
 import { type Database, type DatabaseOptions, startDatabase } from "../../db/index"
-import { listenHttp } from "../../lib/httpServer"
-import { type AnyRoute, makeRouter } from "../../lib/router"
+import { routesOf, type RunningHttpApp, startHttpApp } from "../../http/app"
 import type { Started } from "../../lib/Started"
 import { sendMail } from "../../mail/send"
 import { type DevProject, devProjects } from "../../services/projects"
-import { checkMasterKey } from "./keys"
+import { WalletServerApi } from "../WalletServerApi"
+import { walletServerApiLayer } from "./handlers"
+import { checkMasterKey, openKey } from "./keys"
 import type { WalletChains } from "./rpc"
-import { checkMasterKeyOpens, walletServerRoutes } from "./routes"
+import * as store from "./store"
+import { isOwnOrigin, WalletServerEnv } from "./WalletServerEnv"
 
-export { walletServerRoutes, type WalletServerDeps } from "./routes"
 export type { WalletChains } from "./rpc"
+export type { WalletServerDeps } from "./WalletServerEnv"
+
+/** Plain routes served beside the API (the frame site's page and assets), and what they are for the 405 answer. */
+export interface ExtraRoutes {
+  readonly layer: Layer.Layer<never, never, HttpRouter.HttpRouter>
+  readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string }>
+}
 
 /** How to start the wallet server. */
 export interface WalletServerOptions {
-  /** Port on 127.0.0.1 (0 or absent: the OS chooses). */
+  /** Port to listen on (0 or absent: the OS chooses). */
   readonly port?: number
+  /** Address to listen on (default 127.0.0.1). */
+  readonly host?: string
   /** 32 bytes sealing the users' keys: the same key must be given at every start on the same database. */
   readonly masterKey: Uint8Array
   /** The SMTP server the codes and device links go through (the devstack's sink). */
@@ -35,10 +49,13 @@ export interface WalletServerOptions {
   /** A running database (its owner stops it), or where to start one (stopped with the server; default: PGlite in memory). */
   readonly database?: Database | DatabaseOptions
   readonly projects?: ReadonlyArray<DevProject>
-  /** Where the server is reached from browsers (default its own `http://127.0.0.1:{port}`): device links point here. */
+  /**
+   * Where the server is reached from browsers (default its own `http://{host}:{port}`): device links point here, and
+   * a browser request from any other origin is refused.
+   */
   readonly publicUrl?: string
-  /** More routes on the same server (the frame site's pages). */
-  readonly extraRoutes?: ReadonlyArray<AnyRoute>
+  /** More routes on the same server (the frame site's pages: `frameSiteRoutes` of `../frame/routes.ts`). */
+  readonly extraRoutes?: ExtraRoutes
   /** The clock in ms (default `Date.now`): tests move it past cool-downs and expiry. */
   readonly now?: () => number
 }
@@ -52,37 +69,65 @@ export interface WalletServerInfo {
   readonly database: Database
 }
 
-/** Starts the wallet server on 127.0.0.1; fails when the master key cannot open the keys the database holds. */
+/** Fails when the database holds keys the master key cannot open: a server with the wrong key must not start. */
+export const checkMasterKeyOpens = async (database: Database, masterKey: Uint8Array): Promise<void> => {
+  const any = await database.run(store.anyKey())
+  if (any === undefined) return
+  openKey(masterKey, any.userId, any.key.family, any.key).fill(0)
+}
+
+/** Starts the wallet server; fails when the master key cannot open the keys the database holds. */
 export const startWalletServer = async (opts: WalletServerOptions): Promise<Started<WalletServerInfo>> => {
   const masterKey = checkMasterKey(new Uint8Array(opts.masterKey))
   const given = opts.database !== undefined && "run" in opts.database ? opts.database : undefined
   const db = given === undefined ? await startDatabase(opts.database as DatabaseOptions | undefined) : undefined
   const database = given ?? db?.info
   if (database === undefined) throw new Error("unreachable: no database")
-  let http: Awaited<ReturnType<typeof listenHttp>> | undefined
+  const host = opts.host ?? "127.0.0.1"
+  const smtp = opts.smtp
+  const from = opts.from ?? "wallet@devstack.local"
+  let publicUrl = opts.publicUrl
+  // Built once the server listens: without a public URL, the device links and the origin check use its own address.
+  const app = Layer.unwrap(
+    Effect.gen(function* () {
+      const server = yield* HttpServer.HttpServer
+      const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port
+      publicUrl ??= `http://${host.includes(":") ? `[${host}]` : host}:${port}`
+      const env = WalletServerEnv.of({
+        database,
+        projects: opts.projects ?? devProjects,
+        masterKey,
+        chains: opts.chains,
+        publicUrl,
+        now: opts.now ?? Date.now,
+        sendMail: (mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail })
+      })
+      return Layer.mergeAll(walletServerApiLayer.pipe(Layer.provide(Layer.succeed(WalletServerEnv)(env))), opts.extraRoutes?.layer ?? Layer.empty)
+    })
+  )
+  let http: RunningHttpApp | undefined
   try {
     await checkMasterKeyOpens(database, masterKey)
-    http = await listenHttp(opts.port)
-    const publicUrl = opts.publicUrl ?? http.url
-    const smtp = opts.smtp
-    const from = opts.from ?? "wallet@devstack.local"
-    const projects = opts.projects ?? devProjects
-    const routes = walletServerRoutes({
-      database,
-      projects,
-      masterKey,
-      chains: opts.chains,
-      publicUrl,
-      now: opts.now ?? Date.now,
-      sendMail: (mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail })
+    http = await startHttpApp(app, {
+      port: opts.port ?? 0,
+      host,
+      // The API answers only its own origin's pages (the frame's): no other origin is let in by CORS either.
+      corsOrigin: (origin) => publicUrl !== undefined && isOwnOrigin(publicUrl)(origin),
+      routes: () => [...routesOf(WalletServerApi), ...(opts.extraRoutes?.routes ?? [])],
+      ready: Effect.tryPromise(() => database.run(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql`SELECT 1`))).pipe(
+        Effect.as(true),
+        Effect.orElseSucceed(() => false)
+      )
     })
-    http.handle(makeRouter([...routes, ...(opts.extraRoutes ?? [])], projects))
-    const server = http
+    if (publicUrl === undefined) throw new Error("the wallet server did not build its routes")
+    const running = http
+    const info = { url: running.url, port: running.port, publicUrl, database }
     let stopping: Promise<void> | undefined
     return {
-      info: { url: server.url, port: server.port, publicUrl, database },
+      info,
       stop: () => {
-        stopping ??= server.stop().then(() => db?.stop())
+        // After the server: no request is left to query the database.
+        stopping ??= running.stop().then(() => db?.stop())
         return stopping
       }
     }

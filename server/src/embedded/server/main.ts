@@ -1,9 +1,11 @@
 /**
- * Runs the wallet server on its own: `npx tsx devstack/embedded/server/main.ts`. Environment:
- * `WALLET_SERVER_MASTER_KEY` (64 hex digits, required), `DATABASE_URL` or `WALLET_SERVER_DATA_DIR` (PGlite, default
- * `.devstack/wallet-server`), `SMTP_HOST` / `SMTP_PORT` (default 127.0.0.1:2525), `WALLET_SERVER_PORT` (default 0),
- * `WALLET_SERVER_PUBLIC_URL`, `WALLET_SERVER_EVM_CHAINS` (JSON `[{"caipNetworkId":"eip155:31337","rpcUrl":"…"}]`) and
- * `WALLET_SERVER_SOLANA` (JSON `{"caipNetworkId":"solana:…","rpcUrl":"…"}`).
+ * Runs the wallet server on its own, from the repository root: `npx tsx server/src/embedded/server/main.ts`.
+ * Environment: `WALLET_SERVER_MASTER_KEY` (64 hex digits, required), `DATABASE_URL` or `WALLET_SERVER_DATA_DIR`
+ * (PGlite, default `.devstack/wallet-server`), `SMTP_HOST` / `SMTP_PORT` (default 127.0.0.1:2525), `WALLET_SERVER_PORT`
+ * (default 0), `WALLET_SERVER_PUBLIC_URL`, `WALLET_SERVER_EVM_CHAINS` (JSON
+ * `[{"caipNetworkId":"eip155:31337","rpcUrl":"…"}]`) and `WALLET_SERVER_SOLANA` (JSON
+ * `{"caipNetworkId":"solana:…","rpcUrl":"…"}`). It serves `/healthz`, `/readyz` and `/openapi.json`; SIGTERM lets the
+ * requests in flight finish, then exits.
  */
 import { Schema } from "effect"
 import { databaseFromEnv } from "../../db/index"

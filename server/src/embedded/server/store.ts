@@ -1,6 +1,6 @@
 /**
  * The wallet server's tables (migrations `0005_wallet_users` … `0009_wallet_email_updates` in
- * `devstack/db/migrations.ts`): effects over `effect/sql`'s `SqlClient`, run by the routes with `database.run`.
+ * `server/src/db/migrations.ts`): effects over `effect/sql`'s `SqlClient`, run by the routes with `database.run`.
  * Secrets are never stored in the clear: keys are sealed (`./keys.ts`), codes kept as an HMAC, tokens as a SHA-256.
  */
 import { Effect } from "effect"

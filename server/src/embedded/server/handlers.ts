@@ -1,0 +1,363 @@
+/**
+ * The wallet server's handlers (the API is `../WalletServerApi.ts`): login by email (a one-time code, or first a
+ * mailed link for a device the email never used), sessions by bearer token, the user's addresses, email updates in
+ * two codes, signing on the chains it runs, and the project's allowed origins. Every failure is one of the API's
+ * declared errors, whose body is an `ApiFailure`.
+ */
+import { randomUUID } from "node:crypto"
+import { Effect, Layer, PubSub, Schedule } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import type { SqlClient } from "effect/sql"
+import { escapeHtml, htmlDocument } from "../../lib/html"
+import type { WalletUser } from "../api"
+import {
+  WalletBadRequest,
+  WalletConflict,
+  WalletForbidden,
+  WalletInternalError,
+  WalletProject,
+  WalletServerApi,
+  WalletSession,
+  WalletTooManyRequests
+} from "../WalletServerApi"
+import { ApiError, rpcFailure } from "./errors"
+import { codeHash, type KeyFamily, newCode, newEvmKey, newSolanaKey, newToken, openKey, sameHash, sealKey, tokenHash } from "./keys"
+import { ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer } from "./middleware"
+import { walletRpc } from "./rpc"
+import * as store from "./store"
+import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
+
+/** A code is good for 10 minutes after it was sent. */
+export const CODE_TTL_MS = 10 * 60_000
+/** Wrong tries a code allows; the last one ends it. */
+export const CODE_MAX_ATTEMPTS = 5
+/** The least time between two login mails to one email. */
+export const MAIL_COOLDOWN_MS = 30_000
+/** How long a device link is good for. */
+export const DEVICE_LINK_TTL_MS = 10 * 60_000
+/** How long a session lasts. */
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60_000
+/** How long a route may take to answer before it is a 503 (the device long-poll holds at most 25 s). */
+export const ROUTE_TIMEOUT_MS = 30_000
+const DEVICE_WAIT_DEFAULT_MS = 20_000
+const DEVICE_WAIT_MAX_MS = 25_000
+// The long-poll also reads the database this often, for a link opened on another instance of the server.
+const DEVICE_POLL_MS = 1_000
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+const badRequest = (error: string) => new WalletBadRequest({ code: "bad_request", error })
+const internal = (error: string) => new WalletInternalError({ code: "internal", error })
+
+const normalEmail = (email: string): Effect.Effect<string, WalletBadRequest> => {
+  const normal = email.trim().toLowerCase()
+  return !EMAIL.test(normal) || normal.length > 254 ? Effect.fail(badRequest("Please enter a valid email address")) : Effect.succeed(normal)
+}
+
+/** The rules every step shares: the mail cool-down, the codes, the user's keys, over the server's database. */
+const makeSteps = (deps: WalletServerDeps) => {
+  const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => runQuery(deps, effect)
+  const at = () => new Date(deps.now())
+  const sendMail = (mail: { readonly to: string; readonly subject: string; readonly text: string }) =>
+    // A mail that cannot be sent is the server's failure: the visitor cannot fix it by changing the request.
+    Effect.tryPromise({ try: () => deps.sendMail(mail), catch: (cause) => internal(`The mail could not be sent: ${cause instanceof Error ? cause.message : String(cause)}`) })
+
+  const cooldown = Effect.fn("WalletServer.cooldown")(function* (email: string, purpose: store.CodePurpose) {
+    const last = yield* run(store.lastLoginMailAt(email, purpose))
+    if (last === undefined) return
+    const wait = last.getTime() + MAIL_COOLDOWN_MS - deps.now()
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000)
+      return yield* new WalletTooManyRequests({ code: "rate_limited", error: `Please try again after ${seconds} seconds`, retryAfterSeconds: seconds })
+    }
+  })
+
+  const mailCode = Effect.fn("WalletServer.mailCode")(function* (email: string, purpose: store.CodePurpose) {
+    const code = newCode()
+    const sentAt = deps.now()
+    yield* run(store.insertCode(email, purpose, codeHash(deps.masterKey, email, purpose, code), new Date(sentAt), new Date(sentAt + CODE_TTL_MS)))
+    const what =
+      purpose === "login" ? "log in to your wallet" : purpose === "update-primary" ? "confirm changing your wallet's email" : "confirm your new wallet email"
+    yield* sendMail({
+      to: email,
+      subject: `Your wallet code: ${code}`,
+      text: `Your code to ${what} is ${code}.\nIt expires in 10 minutes. If you did not ask for it, ignore this mail.`
+    })
+  })
+
+  /** Checks the newest code of `purpose` for `email`; uses it up when right. */
+  const checkCode = Effect.fn("WalletServer.checkCode")(function* (email: string, purpose: store.CodePurpose, otp: string) {
+    const row = yield* run(store.latestCode(email, purpose))
+    if (row === undefined || row.used_at !== null) {
+      return yield* new WalletBadRequest({ code: "invalid_code", error: "No code is waiting for this email: ask for a new one" })
+    }
+    const tooMany = new WalletTooManyRequests({ code: "too_many_attempts", error: "Too many wrong codes: ask for a new one", attemptsLeft: 0 })
+    if (row.attempts >= CODE_MAX_ATTEMPTS) return yield* tooMany
+    if (row.expires_at.getTime() <= deps.now()) {
+      return yield* new WalletBadRequest({ code: "code_expired", error: "The code has expired: ask for a new one" })
+    }
+    if (!sameHash(codeHash(deps.masterKey, email, purpose, otp.trim()), row.code_hash)) {
+      const attempts = yield* run(store.countWrongTry(row.id))
+      const attemptsLeft = Math.max(0, CODE_MAX_ATTEMPTS - attempts)
+      if (attemptsLeft === 0) return yield* tooMany
+      return yield* new WalletBadRequest({
+        code: "invalid_code",
+        error: `The code is not right: ${attemptsLeft} ${attemptsLeft === 1 ? "try" : "tries"} left`,
+        attemptsLeft
+      })
+    }
+    if (!(yield* run(store.useCode(row.id, at())))) {
+      return yield* new WalletBadRequest({ code: "invalid_code", error: "This code was used already: ask for a new one" })
+    }
+  })
+
+  const keysOf = Effect.fn("WalletServer.keysOf")(function* (userId: string) {
+    const keys = yield* run(store.keysOf(userId))
+    const keyOf = (family: KeyFamily) => {
+      const key = keys.find((k) => k.family === family)
+      return key === undefined ? Effect.fail(internal(`The user has no ${family} key`)) : Effect.succeed(key)
+    }
+    return { evm: yield* keyOf("eip155"), solana: yield* keyOf("solana") }
+  })
+
+  const walletUser = Effect.fn("WalletServer.walletUser")(function* (user: { readonly userId: string; readonly email: string }) {
+    const keys = yield* keysOf(user.userId)
+    const answer: WalletUser = { email: user.email, evmAddress: keys.evm.address, solanaAddress: keys.solana.address }
+    return answer
+  })
+
+  const makeUser = Effect.fn("WalletServer.makeUser")(function* (email: string) {
+    const id = randomUUID()
+    const evm = newEvmKey()
+    const sol = newSolanaKey()
+    const keys: Array<store.KeyRow> = [
+      { family: "eip155", address: evm.address, ...sealKey(deps.masterKey, id, "eip155", evm.secret) },
+      { family: "solana", address: sol.address, ...sealKey(deps.masterKey, id, "solana", sol.secret) }
+    ]
+    evm.secret.fill(0)
+    sol.secret.fill(0)
+    if (yield* run(store.insertUser({ id, email }, keys, at()))) return { id, email }
+    // Two first logins of one email raced: the other one made the user.
+    const existing = yield* run(store.findUserByEmail(email))
+    if (existing === undefined) return yield* internal("The user could not be made")
+    return existing
+  })
+
+  return { run, at, sendMail, cooldown, mailCode, checkCode, keysOf, walletUser, makeUser }
+}
+
+/** `POST /api/login/email`, `/api/login/device`, `/api/login/otp` and the mailed link's page `GET /api/device/verify`. */
+export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (handlers) =>
+  Effect.gen(function* () {
+    const deps = yield* WalletServerEnv
+    const steps = makeSteps(deps)
+    const { run } = steps
+    // `userId/deviceId` of each device verified by its link here, for the long-polls waiting on it.
+    const verified = yield* PubSub.unbounded<string>()
+
+    // Whether the device is verified within `waitMs`: told by this server's link page, or seen in the database.
+    const waitVerified = (userId: string, deviceId: string, waitMs: number) =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const subscription = yield* PubSub.subscribe(verified)
+          const heard = PubSub.take(subscription).pipe(Effect.repeat({ until: (event) => event === `${userId}/${deviceId}` }))
+          const seen = run(store.findDevice(userId, deviceId)).pipe(
+            Effect.repeat({ until: (device) => device?.verified_at != null, schedule: Schedule.spaced(DEVICE_POLL_MS) })
+          )
+          return yield* Effect.raceFirst(heard, seen).pipe(
+            Effect.as(true),
+            Effect.timeoutOrElse({ duration: waitMs, orElse: () => Effect.succeed(false) })
+          )
+        })
+      )
+
+    return handlers
+      .handle(
+        "email",
+        Effect.fn("WalletServer.loginEmail")(function* ({ payload }) {
+          const email = yield* normalEmail(payload.email)
+          yield* steps.cooldown(email, "login")
+          const user = yield* run(store.findUserByEmail(email))
+          const device = user === undefined ? undefined : yield* run(store.findDevice(user.id, payload.deviceId))
+          if (user === undefined || device?.verified_at != null) {
+            yield* steps.mailCode(email, "login")
+            return { action: "VERIFY_OTP" as const }
+          }
+          const token = newToken()
+          const sentAt = deps.now()
+          yield* run(store.setDeviceLink(user.id, payload.deviceId, tokenHash(token), new Date(sentAt), new Date(sentAt + DEVICE_LINK_TTL_MS)))
+          const link = new URL("/api/device/verify", deps.publicUrl)
+          link.searchParams.set("projectId", payload.projectId)
+          link.searchParams.set("token", token)
+          yield* steps.sendMail({
+            to: email,
+            subject: "Verify your device to log in to your wallet",
+            text: `Someone is logging in to your wallet from a new device. If it is you, open this link to verify the device:\n${link.href}\nThe link expires in 10 minutes. If it was not you, ignore this mail.`
+          })
+          return { action: "VERIFY_DEVICE" as const }
+        })
+      )
+      .handle(
+        "verifyDevice",
+        Effect.fn("WalletServer.verifyDevice")(function* ({ query }) {
+          const device = yield* run(store.verifyDeviceByToken(tokenHash(query.token), steps.at()))
+          if (device === undefined) {
+            return yield* Effect.fail(
+              htmlDocument("This link cannot verify a device", "<p>It was used already or has expired. Log in again to get a new one.</p>")
+            )
+          }
+          yield* PubSub.publish(verified, `${device.user_id}/${device.device_id}`)
+          return htmlDocument(
+            "Device verified",
+            `<p>Your device is verified. Go back to the page you were logging in on: a code is on its way to your mail.</p><p><small>${escapeHtml(
+              new Date(deps.now()).toUTCString()
+            )}</small></p>`
+          )
+        })
+      )
+      .handle(
+        "device",
+        Effect.fn("WalletServer.loginDevice")(function* ({ payload }) {
+          const email = yield* normalEmail(payload.email)
+          const user = yield* run(store.findUserByEmail(email))
+          const device = user === undefined ? undefined : yield* run(store.findDevice(user.id, payload.deviceId))
+          if (user === undefined || device === undefined) {
+            return yield* badRequest("No device verification is waiting: start with POST /api/login/email")
+          }
+          const waitMs = Math.max(0, Math.min(payload.waitMs ?? DEVICE_WAIT_DEFAULT_MS, DEVICE_WAIT_MAX_MS))
+          const isVerified = device.verified_at !== null || (yield* waitVerified(user.id, payload.deviceId, waitMs))
+          if (!isVerified) return { verified: false }
+          // The code follows the verification once: a repeated call within the cool-down does not mail another.
+          const last = yield* run(store.latestCode(email, "login"))
+          const fresh = last !== undefined && last.used_at === null && last.sent_at.getTime() + MAIL_COOLDOWN_MS > deps.now()
+          if (!fresh) yield* steps.mailCode(email, "login")
+          return { verified: true }
+        })
+      )
+      .handle(
+        "otp",
+        Effect.fn("WalletServer.loginOtp")(function* ({ payload }) {
+          const email = yield* normalEmail(payload.email)
+          const existing = yield* run(store.findUserByEmail(email))
+          if (existing !== undefined) {
+            const device = yield* run(store.findDevice(existing.id, payload.deviceId))
+            if (device?.verified_at == null) {
+              return yield* new WalletForbidden({ code: "device_not_verified", error: "This device is not verified yet: open the link mailed to you" })
+            }
+          }
+          yield* steps.checkCode(email, "login", payload.otp)
+          const user = existing ?? (yield* steps.makeUser(email))
+          yield* run(store.markDeviceVerified(user.id, payload.deviceId, steps.at()))
+          const token = newToken()
+          const now = deps.now()
+          yield* run(store.insertSession(tokenHash(token), user.id, payload.deviceId, new Date(now), new Date(now + SESSION_TTL_MS)))
+          return { token }
+        })
+      )
+  })
+)
+
+/** The session routes: logout, the user, the email's change, and `POST /api/rpc`. */
+export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session", (handlers) =>
+  Effect.gen(function* () {
+    const deps = yield* WalletServerEnv
+    const steps = makeSteps(deps)
+    const { run } = steps
+    return handlers
+      .handle(
+        "logout",
+        Effect.fn("WalletServer.logout")(function* () {
+          const session = yield* WalletSession
+          yield* run(store.endSession(session.tokenHash, steps.at()))
+          return { ok: true as const }
+        })
+      )
+      .handle("user", () => Effect.flatMap(Effect.service(WalletSession), steps.walletUser))
+      .handle(
+        "updateEmail",
+        Effect.fn("WalletServer.updateEmail")(function* ({ payload }) {
+          const session = yield* WalletSession
+          const newEmail = yield* normalEmail(payload.newEmail)
+          if (newEmail === session.email) return yield* badRequest("The new email is the current one")
+          if ((yield* run(store.findUserByEmail(newEmail))) !== undefined) {
+            return yield* new WalletConflict({ code: "email_taken", error: "This email is used by another wallet" })
+          }
+          yield* steps.cooldown(session.email, "update-primary")
+          yield* run(store.startEmailUpdate(session.userId, newEmail, steps.at()))
+          yield* steps.mailCode(session.email, "update-primary")
+          return { action: "VERIFY_PRIMARY_OTP" as const }
+        })
+      )
+      .handle(
+        "updateEmailPrimary",
+        Effect.fn("WalletServer.updateEmailPrimary")(function* ({ payload }) {
+          const session = yield* WalletSession
+          const update = yield* run(store.pendingEmailUpdate(session.userId))
+          if (update?.step !== "primary") return yield* badRequest("No email change is waiting for this code: start again")
+          yield* steps.checkCode(session.email, "update-primary", payload.otp)
+          yield* run(store.emailUpdateToSecondary(update.id))
+          yield* steps.mailCode(update.new_email, "update-secondary")
+          return { action: "VERIFY_SECONDARY_OTP" as const }
+        })
+      )
+      .handle(
+        "updateEmailSecondary",
+        Effect.fn("WalletServer.updateEmailSecondary")(function* ({ payload }) {
+          const session = yield* WalletSession
+          const update = yield* run(store.pendingEmailUpdate(session.userId))
+          if (update?.step !== "secondary") return yield* badRequest("No email change is waiting for this code: start again")
+          yield* steps.checkCode(update.new_email, "update-secondary", payload.otp)
+          if (!(yield* run(store.finishEmailUpdate(update.id, session.userId, update.new_email)))) {
+            return yield* new WalletConflict({ code: "email_taken", error: "This email is used by another wallet" })
+          }
+          return { email: update.new_email }
+        })
+      )
+      .handle(
+        "rpc",
+        Effect.fn("WalletServer.rpc")(function* ({ payload }) {
+          const session = yield* WalletSession
+          const keys = yield* steps.keysOf(session.userId)
+          const result = yield* Effect.tryPromise({
+            try: () =>
+              walletRpc(
+                deps.chains,
+                {
+                  evmAddress: keys.evm.address,
+                  solanaAddress: keys.solana.address,
+                  openKey: async (family) => openKey(deps.masterKey, session.userId, family, family === "eip155" ? keys.evm : keys.solana)
+                },
+                payload
+              ),
+            catch: (cause) => cause
+          }).pipe(
+            // The signing code's own refusals are answered as they are; anything else it throws is a defect (500).
+            Effect.catch((cause) => (cause instanceof ApiError ? Effect.fail(rpcFailure(cause)) : Effect.die(cause)))
+          )
+          return { result }
+        })
+      )
+  })
+)
+
+/** `GET /api/project` (the project's allowed origins) and `GET /api/chains` (the chains the server signs on). */
+export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project", (handlers) =>
+  Effect.gen(function* () {
+    const deps = yield* WalletServerEnv
+    const chains = [...deps.chains.evm.map((c) => c.caipNetworkId), ...(deps.chains.solana === undefined ? [] : [deps.chains.solana.caipNetworkId])]
+    return handlers
+      .handle("project", () =>
+        Effect.map(Effect.service(WalletProject), (project) => ({ projectId: project.projectId, allowedOrigins: project.allowedOrigins }))
+      )
+      .handle("chains", () => Effect.succeed({ chains }))
+  })
+)
+
+/** The wallet server's API on the app's router, with `/openapi.json`. Needs the {@link WalletServerEnv}. */
+export const walletServerApiLayer = HttpApiBuilder.layer(WalletServerApi, { openapiPath: "/openapi.json" }).pipe(
+  Layer.provide(
+    Layer.mergeAll(LoginGroupLive, SessionGroupLive, ProjectGroupLive).pipe(
+      Layer.provide(Layer.mergeAll(ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer({ timeout: ROUTE_TIMEOUT_MS })))
+    )
+  )
+)
