@@ -2,7 +2,7 @@
  * The name endpoints of spec 7.4 on the local stack: look a name up, list an address's names, suggest free names, and
  * register a name with a signed message, checked on the chain it names (EOA, ERC-1271 and ERC-6492 signatures).
  *
- * Rules of this service (the client's contract is `src/domain/Api.ts` and `src/domain/Names.ts`):
+ * Rules of this service (the contract is `src/domain/http/names.ts`, with `src/domain/Api.ts` and `src/domain/Names.ts`):
  * - A name is `label.wallet.test`; the message's `name` is that full name; the label follows spec 5.
  * - A name signed by an EOA points to its address on every chain of the stack; one signed by a contract account
  *   (ERC-1271, ERC-6492) only on the chain of its coin type, where its signature was checked.
@@ -13,7 +13,8 @@
  * - Failures answer `{ reasons: [{ description }] }` with 400 (bad request), 401 (signature), 404 (no such name) or
  *   409 (name taken).
  */
-import { Result, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import {
   type Address,
   createPublicClient,
@@ -26,22 +27,12 @@ import {
   type PublicClient,
   recoverMessageAddress
 } from "viem"
-import {
-  NameErrorBody,
-  NamePath,
-  NameRecordResponse,
-  type NameRecord,
-  NameSuggestionsQuery,
-  NameSuggestionsResponse,
-  ProjectQuery,
-  RegisterNameBody,
-  ReverseNamesPath,
-  ReverseNamesResponse
-} from "../../../src/domain/Api"
+import type { NameRecord, RegisterNameBody } from "../../../src/domain/Api"
 import { validateAccountName } from "../../../src/domain/accountName"
+import { NameBadRequest, NameConflict, NameNotFound, nameRefusal, NameUnauthorized } from "../../../src/domain/http/names"
+import { ServicesApi } from "../../../src/domain/http/ServicesApi"
 import { NameMessageJson } from "../../../src/domain/Names"
 import { evmChain } from "./chains"
-import { RawReply, route } from "../lib/router"
 import {
   avatarImageId,
   chainIdOfCoinType,
@@ -54,20 +45,14 @@ import {
   suggestionsFor
 } from "./names"
 import { findName, insertName, namesOfAddress, registeredAmong, type StoredName } from "./namesStore"
-import type { EvmChainState, ServicesState } from "./state"
+import { type EvmChainState, ServicesContext, type ServicesState } from "./state"
 
 /** How old a registration message may be, in seconds. */
 export const NAME_MESSAGE_MAX_AGE_S = 600
 /** How far ahead of the service's clock a registration message may be dated, in seconds (the wallet's clock may run fast). */
 export const NAME_MESSAGE_MAX_SKEW_S = 60
 
-const encodeError = Schema.encodeSync(NameErrorBody)
-const nameError = (status: number, description: string) =>
-  new RawReply("application/json; charset=utf-8", JSON.stringify(encodeError({ reasons: [{ description }] })), status)
-
-const decodeBody = Schema.decodeUnknownResult(RegisterNameBody)
 const decodeMessage = Schema.decodeUnknownResult(NameMessageJson)
-const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ")
 
 const seedRecord = (state: ServicesState, seed: DevName): NameRecord => ({
   name: seed.name,
@@ -127,101 +112,73 @@ const takenAmong = async (state: ServicesState, names: ReadonlyArray<string>): P
   return new Set([...registered, ...names.filter((name) => seedNamed(state, name) !== undefined)])
 }
 
-/** The name endpoints, served from the seed table and the database. */
-export const namesRoutes = (state: ServicesState) => {
-  const clients = new Map<number, PublicClient>()
-  const clientOf = (chain: EvmChainState): PublicClient => {
-    const known = clients.get(chain.chainId)
-    if (known !== undefined) return known
-    const client = createPublicClient({ chain: evmChain(chain.chainId, chain.rpcUrl), transport: http(chain.rpcUrl) }) as PublicClient
-    clients.set(chain.chainId, client)
-    return client
-  }
-
-  const register = async (input: unknown): Promise<NameRecord | RawReply> => {
-    const body = decodeBody(input)
-    if (Result.isFailure(body)) return nameError(400, `Invalid registration: ${oneLine(body.failure.message)}`)
-    const { coin_type, address, message, signature } = body.success
-    const chainId = chainIdOfCoinType(coin_type)
-    if (Result.isFailure(chainId)) return nameError(400, chainId.failure)
-    const chain = state.evm.find((c) => c.chainId === chainId.success)
-    if (chain === undefined) return nameError(400, `Unknown chain ${chainId.success}: this service registers names on chains ${state.evm.map((c) => c.chainId).join(", ")}`)
-    if (!isAddress(address, { strict: false })) return nameError(400, `Invalid address ${address}: an EVM address is 0x and 40 hex digits`)
-    const decoded = decodeMessage(message)
-    if (Result.isFailure(decoded)) return nameError(400, `Invalid message: the JSON of { name, attributes, timestamp } is expected`)
-    const now = Math.floor(state.now() / 1000)
-    const { timestamp, attributes } = decoded.success
-    if (timestamp > now + NAME_MESSAGE_MAX_SKEW_S) return nameError(400, "Message timestamp is in the future: check the device's clock")
-    if (timestamp < now - NAME_MESSAGE_MAX_AGE_S) return nameError(400, "Message expired: sign a new registration message")
-    const name = registrableName(decoded.success.name)
-    if (Result.isFailure(name)) return nameError(400, name.failure)
-    if ((await recordOf(state, name.success)) !== undefined) return nameError(409, "Name already taken")
-    const valid =
-      isHex(signature) &&
-      (await clientOf(chain).verifyMessage({ address: getAddress(address), message, signature: signature as Hex }))
-    if (!valid) return nameError(401, "Invalid signature")
-    const record = {
-      name: name.success,
-      address: getAddress(address),
-      coinType: coin_type,
-      attributes,
-      message,
-      signature,
-      registeredAt: new Date(state.now())
+/** The names group (`src/domain/http/names.ts`), served from the seed table and the database. */
+export const NamesGroupLive = HttpApiBuilder.group(ServicesApi, "names", (handlers) =>
+  Effect.gen(function* () {
+    const state = yield* ServicesContext
+    const clients = new Map<number, PublicClient>()
+    const clientOf = (chain: EvmChainState): PublicClient => {
+      const known = clients.get(chain.chainId)
+      if (known !== undefined) return known
+      const client = createPublicClient({ chain: evmChain(chain.chainId, chain.rpcUrl), transport: http(chain.rpcUrl) }) as PublicClient
+      clients.set(chain.chainId, client)
+      return client
     }
-    // Another registration of the same name may have won since the check above: the insert decides.
-    if (!(await state.db.run(insertName(record)))) return nameError(409, "Name already taken")
-    return storedRecord(state, { ...record, coin_type: BigInt(coin_type), registered_at: record.registeredAt })
-  }
+    const invalid = (description: string) => new NameBadRequest(nameRefusal(description))
 
-  return [
-    route({
-      method: "GET",
-      path: "/v1/profile/account/:name",
-      auth: "project",
-      params: NamePath,
-      query: ProjectQuery,
-      response: NameRecordResponse,
-      handler: async ({ params }) => {
-        const name = lookupName(params.name)
-        const record = name === undefined ? undefined : await recordOf(state, name)
-        return record ?? nameError(404, `Name ${params.name} is not registered`)
+    const register = Effect.fn("names.register")(function* (body: RegisterNameBody) {
+      const { coin_type, address, message, signature } = body
+      const chainId = chainIdOfCoinType(coin_type)
+      if (Result.isFailure(chainId)) return yield* invalid(chainId.failure)
+      const chain = state.evm.find((c) => c.chainId === chainId.success)
+      if (chain === undefined) {
+        return yield* invalid(`Unknown chain ${chainId.success}: this service registers names on chains ${state.evm.map((c) => c.chainId).join(", ")}`)
       }
-    }),
-    route({
-      method: "GET",
-      path: "/v1/profile/reverse/:address",
-      auth: "project",
-      params: ReverseNamesPath,
-      query: ProjectQuery,
-      response: ReverseNamesResponse,
-      handler: async ({ params }) => ({ names: await accountNames(state, params.address) })
-    }),
-    route({
-      method: "GET",
-      path: "/v1/profile/suggestions/:name",
-      auth: "project",
-      params: NamePath,
-      query: NameSuggestionsQuery,
-      response: NameSuggestionsResponse,
-      handler: async ({ params, query }) => {
+      if (!isAddress(address, { strict: false })) return yield* invalid(`Invalid address ${address}: an EVM address is 0x and 40 hex digits`)
+      const decoded = decodeMessage(message)
+      if (Result.isFailure(decoded)) return yield* invalid("Invalid message: the JSON of { name, attributes, timestamp } is expected")
+      const now = Math.floor(state.now() / 1000)
+      const { timestamp, attributes } = decoded.success
+      if (timestamp > now + NAME_MESSAGE_MAX_SKEW_S) return yield* invalid("Message timestamp is in the future: check the device's clock")
+      if (timestamp < now - NAME_MESSAGE_MAX_AGE_S) return yield* invalid("Message expired: sign a new registration message")
+      const name = registrableName(decoded.success.name)
+      if (Result.isFailure(name)) return yield* invalid(name.failure)
+      if ((yield* Effect.promise(() => recordOf(state, name.success))) !== undefined) return yield* new NameConflict(nameRefusal("Name already taken"))
+      const valid =
+        isHex(signature) &&
+        (yield* Effect.promise(() => clientOf(chain).verifyMessage({ address: getAddress(address), message, signature: signature as Hex })))
+      if (!valid) return yield* new NameUnauthorized(nameRefusal("Invalid signature"))
+      const record = {
+        name: name.success,
+        address: getAddress(address),
+        coinType: coin_type,
+        attributes,
+        message,
+        signature,
+        registeredAt: new Date(state.now())
+      }
+      // Another registration of the same name may have won since the check above: the insert decides.
+      if (!(yield* Effect.promise(() => state.db.run(insertName(record))))) return yield* new NameConflict(nameRefusal("Name already taken"))
+      return yield* Effect.promise(() => storedRecord(state, { ...record, coin_type: BigInt(coin_type), registered_at: record.registeredAt }))
+    })
+
+    return handlers
+      .handle("record", ({ params }) =>
+        Effect.gen(function* () {
+          const name = lookupName(params.name)
+          const record = name === undefined ? undefined : yield* Effect.promise(() => recordOf(state, name))
+          return record ?? (yield* new NameNotFound(nameRefusal(`Name ${params.name} is not registered`)))
+        })
+      )
+      .handle("reverse", ({ params }) => Effect.promise(async () => ({ names: await accountNames(state, params.address) })))
+      .handle("suggestions", ({ params, query }) => {
         const zone = (query.zone ?? nameZone).replace(/^\./, "").toLowerCase()
-        if (zone !== nameZone) return nameError(400, `Unknown zone ${query.zone}: this service's names end with ${nameSuffix}`)
+        if (zone !== nameZone) return Effect.fail(invalid(`Unknown zone ${query.zone}: this service's names end with ${nameSuffix}`))
         const input = params.name.trim()
         const label = validateAccountName(input.toLowerCase().endsWith(nameSuffix) ? input.slice(0, -nameSuffix.length) : input)
-        if (Result.isFailure(label)) return nameError(400, `Invalid name ${params.name}: ${label.failure}`)
-        return { suggestions: await suggestionsFor(label.success, (names) => takenAmong(state, names)) }
-      }
-    }),
-    route({
-      method: "POST",
-      path: "/v1/profile/account",
-      auth: "project",
-      query: ProjectQuery,
-      // Decoded by the handler, so that a bad body gets the name service's error shape too.
-      body: Schema.Unknown,
-      response: NameRecordResponse,
-      handler: async ({ body }) => register(body)
-    })
-  ]
-}
+        if (Result.isFailure(label)) return Effect.fail(invalid(`Invalid name ${params.name}: ${label.failure}`))
+        return Effect.promise(async () => ({ suggestions: await suggestionsFor(label.success, (names) => takenAmong(state, names)) }))
+      })
+      .handle("register", ({ payload }) => register(payload))
+  })
+)
