@@ -7,13 +7,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { NotImplemented } from "../../../src/domain/http/errors"
 import { ServicesApi } from "../../../src/domain/http/ServicesApi"
 
-/** The words of a swap endpoint's 501. */
-export const SWAPS_NOT_AVAILABLE = "Swaps are not available on this server"
-/** The words of an on-ramp endpoint's 501. */
-export const ONRAMP_NOT_AVAILABLE = "On-ramp is not available on this server"
-
-const swaps = () => Effect.fail(new NotImplemented({ error: SWAPS_NOT_AVAILABLE }))
-const onramp = () => Effect.fail(new NotImplemented({ error: ONRAMP_NOT_AVAILABLE }))
+const swaps = () => Effect.fail(new NotImplemented({ error: "Swaps are not available on this server" }))
+const onramp = () => Effect.fail(new NotImplemented({ error: "On-ramp is not available on this server" }))
 
 /** The swap endpoints, each a 501. */
 export const ConvertGroupLive = HttpApiBuilder.group(ServicesApi, "convert", (handlers) =>

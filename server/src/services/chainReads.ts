@@ -8,8 +8,8 @@ import { Effect } from "effect"
 import { BadGateway, BadRequest } from "../../../src/domain/http/errors"
 import { isNodeFailure, type JsonRpcError, NodeUnreachable } from "../lib/jsonRpc"
 
-/** The 502 of a chain whose node failed, saying why without the node's URL. */
-export const chainFailed = (error: NodeUnreachable | JsonRpcError): BadGateway =>
+// The 502 of a chain whose node failed, saying why without the node's URL.
+const chainFailed = (error: NodeUnreachable | JsonRpcError): BadGateway =>
   new BadGateway({
     error:
       error instanceof NodeUnreachable
