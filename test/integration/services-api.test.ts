@@ -2,10 +2,13 @@
  * The services' HTTP API as a server serves it: `/openapi.json` is a valid OpenAPI 3.1 document (checked with an
  * independent validator of the OpenAPI schemas) describing every endpoint of the declaration; every group refuses an
  * unknown query or body field and a wrong type with a 400 naming the field; the literal `/v1/sessions/nonce` wins over
- * `/v1/sessions/:address`; and swaps and on-ramp, declared but without a provider here, answer their declared 501.
+ * `/v1/sessions/:address`; a chain whose node cannot be reached is a 502 naming no upstream address; and swaps and
+ * on-ramp, declared but without a provider here, answer their declared 501.
  */
+import { createServer } from "node:net"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { CaipNetworkId } from "../../src/domain/Caip"
 import { ServicesApi } from "../../src/domain/http/ServicesApi"
 import type { Started } from "../../server/src/lib/Started"
 import { type ServicesInfo, startServices } from "../../server/src/services/index"
@@ -192,5 +195,55 @@ describe("routing and the features this server has no provider for", () => {
     // The project is checked first, as on every route.
     const unknown = await send("GET", "/v1/onramp/options?projectId=not-a-project")
     expect([unknown.status, await unknown.text()]).toEqual([401, "Unauthorized: invalid key"])
+  })
+})
+
+/** A loopback port nothing listens on: one the OS gave, closed again. */
+const closedPort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
+    })
+  })
+
+describe("a chain whose node cannot be reached", () => {
+  it("is a 502 in words from the RPC proxy and the account endpoints, never naming the node's address", async () => {
+    const port = await closedPort()
+    const collection = (n: number, name: string) => ({ address: `0x${String(n).padStart(40, "0")}` as const, name, symbol: name })
+    const down = await startServices({
+      evm: {
+        accounts: [],
+        chains: [
+          {
+            chainId: 31337,
+            caipNetworkId: "eip155:31337" as CaipNetworkId,
+            rpcUrl: `http://127.0.0.1:${port}`,
+            contracts: { tokens: [], collectible: collection(1, "C"), spamCollectible: collection(2, "S") }
+          }
+        ]
+      }
+    })
+    try {
+      const call = (method: "GET" | "POST", path: string, body?: unknown) =>
+        fetch(`${down.info.url}${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+      const answers = [
+        await call("POST", `/v1/?chainId=31337&projectId=${PROJECT}`, { jsonrpc: "2.0", id: 1, method: "eth_chainId" }),
+        await call("GET", `/v1/?chainId=eip155:31337&projectId=${PROJECT}&method=eth_blockNumber`),
+        await call("GET", `/v1/account/${ADDRESS}/balance?projectId=${PROJECT}`),
+        await call("GET", `/v1/account/${ADDRESS}/history?projectId=${PROJECT}`),
+        await call("GET", `/v1/account/${ADDRESS}/nfts?projectId=${PROJECT}`)
+      ]
+      for (const answer of answers) {
+        const [status, words] = await refusal(answer)
+        expect(status).toBe(502)
+        expect(words).toMatch(/^The chain's node (did not answer|could not be read)/)
+        expect(words).not.toContain(String(port))
+      }
+    } finally {
+      await down.stop()
+    }
   })
 })
