@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { RuntimeConfig } from "./config"
-import { RawReply } from "../server/src/lib/router"
+import { HTML_CONTENT_TYPE } from "../server/src/lib/html"
 import { listenHttp } from "../server/src/lib/httpServer"
 import type { Started } from "../server/src/lib/Started"
 import { statusPageHtml } from "./status"
@@ -41,14 +41,13 @@ const startVite = async (): Promise<Started<DemoInfo>> => {
 const startStatusPage = async (config: () => RuntimeConfig): Promise<Started<DemoInfo>> => {
   const http = await listenHttp()
   http.handle((req, res) => {
-    const page = new RawReply("text/html; charset=utf-8", statusPageHtml(config()))
     if (req.url !== "/" && req.url !== "/index.html") {
       res.writeHead(302, { location: "/" })
       res.end()
       return
     }
-    res.writeHead(page.status, { "content-type": page.contentType })
-    res.end(page.body)
+    res.writeHead(200, { "content-type": HTML_CONTENT_TYPE })
+    res.end(statusPageHtml(config()))
   })
   return { info: { url: `${http.url}/`, kind: "status" }, stop: http.stop }
 }

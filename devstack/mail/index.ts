@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto"
 import { EventEmitter } from "node:events"
-import { Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { type AddressObject, simpleParser } from "mailparser"
 import { SMTPServer } from "smtp-server"
-import { escapeHtml, htmlPage } from "../../server/src/lib/html"
-import { listenHttp } from "../../server/src/lib/httpServer"
-import { makeRouter, route } from "../../server/src/lib/router"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { startHttpApp } from "../../server/src/http/app"
+import { escapeHtml, htmlDocument } from "../../server/src/lib/html"
 import type { Started } from "../../server/src/lib/Started"
 import { type InboxMessage, InboxQuery, InboxResponse } from "./schema"
 
@@ -98,53 +98,44 @@ export const startMail = async (opts: { readonly smtpPort?: number; readonly htt
       arrivals.on("mail", onMail)
     })
 
-  const http = await listenHttp(opts.httpPort)
-  http.handle(
-    makeRouter(
-      [
-        route({
-          method: "GET",
-          path: "/inbox",
-          auth: "none",
-          query: InboxQuery,
-          response: InboxResponse,
-          handler: async ({ query }) => {
+  const page = () =>
+    htmlDocument(
+      "Devstack inbox",
+      `<p>SMTP on <code>127.0.0.1:${smtpPort}</code>, no TLS, no auth. JSON: <code>GET /inbox?to=</code>. <a href="/">Refresh</a></p>${
+        store.length === 0
+          ? "<p>No mail yet.</p>"
+          : messages()
+              .map(
+                (m) =>
+                  `<article><h2>${escapeHtml(m.subject || "(no subject)")}</h2><p>From <code>${escapeHtml(m.from)}</code> to <code>${escapeHtml(m.to.join(", "))}</code> at ${new Date(m.receivedAt).toISOString()}${m.codes.length > 0 ? ` — code <strong>${escapeHtml(m.codes.join(", "))}</strong>` : ""}</p><pre>${escapeHtml(m.text)}</pre></article>`
+              )
+              .join("")
+      }`
+    )
+  const inbox = (answer: InboxResponse) => HttpServerResponse.jsonUnsafe(encodeInbox(answer))
+  const routes = Layer.mergeAll(
+    HttpRouter.add(
+      "GET",
+      "/inbox",
+      HttpServerRequest.schemaSearchParams(InboxQuery).pipe(
+        Effect.flatMap((query) =>
+          Effect.promise(async () => {
             if (query.wait !== undefined && query.wait > 0 && query.to !== undefined && messages(query.to).length === 0) {
               await waitForMail(query.to, query.wait).catch(() => undefined)
             }
-            return { messages: messages(query.to) }
-          }
-        }),
-        route({
-          method: "DELETE",
-          path: "/inbox",
-          auth: "none",
-          response: InboxResponse,
-          handler: async () => ({ messages: store.splice(0, store.length).reverse() })
-        }),
-        route({
-          method: "GET",
-          path: "/",
-          auth: "none",
-          handler: async () =>
-            htmlPage(
-              "Devstack inbox",
-              `<p>SMTP on <code>127.0.0.1:${smtpPort}</code>, no TLS, no auth. JSON: <code>GET /inbox?to=</code>. <a href="/">Refresh</a></p>${
-                store.length === 0
-                  ? "<p>No mail yet.</p>"
-                  : messages()
-                      .map(
-                        (m) =>
-                          `<article><h2>${escapeHtml(m.subject || "(no subject)")}</h2><p>From <code>${escapeHtml(m.from)}</code> to <code>${escapeHtml(m.to.join(", "))}</code> at ${new Date(m.receivedAt).toISOString()}${m.codes.length > 0 ? ` — code <strong>${escapeHtml(m.codes.join(", "))}</strong>` : ""}</p><pre>${escapeHtml(m.text)}</pre></article>`
-                      )
-                      .join("")
-              }`
-            )
-        })
-      ],
-      []
-    )
+            return inbox({ messages: messages(query.to) })
+          })
+        ),
+        Effect.catchTag("SchemaError", (error) =>
+          Effect.succeed(HttpServerResponse.jsonUnsafe({ error: `Invalid query: ${error.message.replace(/\s*\n\s*/g, " ")}` }, { status: 400 }))
+        )
+      )
+    ),
+    HttpRouter.add("DELETE", "/inbox", Effect.sync(() => inbox({ messages: store.splice(0, store.length).reverse() }))),
+    HttpRouter.add("GET", "/", Effect.sync(() => HttpServerResponse.html(page())))
   )
+  // The inbox is a page of the local stack only: no browser origin calls its JSON.
+  const http = await startHttpApp(routes, { port: opts.httpPort ?? 0, corsOrigin: () => false })
 
   let stopping: Promise<void> | undefined
   const stop = () => {
@@ -156,6 +147,8 @@ export const startMail = async (opts: { readonly smtpPort?: number; readonly htt
     stop
   }
 }
+
+const encodeInbox = Schema.encodeSync(InboxResponse)
 
 /** Decodes the answer of `GET /inbox` for clients in other processes. */
 export const decodeInbox = Schema.decodeUnknownSync(InboxResponse)

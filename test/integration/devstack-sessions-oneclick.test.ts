@@ -5,8 +5,6 @@
  * WalletKit's `formatAuthMessage` calls — and `buildAuthObject`), exactly as a WalletKit wallet answers
  * `wc_sessionAuthenticate`, then kept through the real services server, anvil and PGlite.
  */
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -16,7 +14,6 @@ import { Result, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { type EvmInfo, startEvm } from "../../devstack/evm/index"
-import { makeRouter, route } from "../../server/src/lib/router"
 import type { Started } from "../../server/src/lib/Started"
 import { type ServicesInfo, startServices } from "../../devstack/services"
 import { RemoteSiwxSession, SessionNonceResponse, SessionsResponse } from "../../src/domain/Api"
@@ -173,33 +170,5 @@ describe("one-click sign-in on the services", () => {
     await start()
     await refused(await add(`${first.chain}:${first.address}`, bodyOf(first)), 403, /already used/)
     expect((await add(`${second.chain}:${second.address}`, bodyOf(second))).status).toBe(200)
-  })
-})
-
-describe("the devstack router", () => {
-  it("serves a literal path segment before a `:param` one, whatever order the routes are listed in", async () => {
-    const served: Array<string> = []
-    const handler = (name: string) => async () => {
-      served.push(name)
-      return { name }
-    }
-    const server = createServer(
-      makeRouter(
-        [
-          route({ method: "POST", path: "/v1/things/:id", auth: "none", handler: handler("param") }),
-          route({ method: "POST", path: "/v1/things/nonce", auth: "none", handler: handler("literal") })
-        ],
-        []
-      )
-    )
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    try {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-      await fetch(`${base}/v1/things/nonce`, { method: "POST" })
-      await fetch(`${base}/v1/things/abc`, { method: "POST" })
-      expect(served).toEqual(["literal", "param"])
-    } finally {
-      await new Promise((resolve) => server.close(resolve))
-    }
   })
 })

@@ -1,5 +1,3 @@
-import { RawReply } from "./router"
-
 /** Escapes text for HTML content and attribute values. */
 export const escapeHtml = (text: string) =>
   text.replace(/[<>&"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c] ?? c)
@@ -13,7 +11,3 @@ export const htmlDocument = (title: string, body: string, extra: { readonly css?
 
 /** The content type of {@link htmlDocument}. */
 export const HTML_CONTENT_TYPE = "text/html; charset=utf-8"
-
-/** {@link htmlDocument} as a reply of `./router.ts`'s routes (the embedded wallet's pages and the mail inbox). */
-export const htmlPage = (title: string, body: string, extra: { readonly css?: string; readonly nav?: string } = {}): RawReply =>
-  new RawReply(HTML_CONTENT_TYPE, htmlDocument(title, body, extra))
