@@ -24,7 +24,7 @@ import { pageAfter, type SortKey } from "./paging"
 import { readChains } from "./chainReads"
 import { type EvmChainState, ServicesContext, type ServicesState, tokenImageId } from "./state"
 import { solanaBalances, solanaHistory } from "./solana"
-import { priceOf } from "./tokens"
+import { priceOf } from "./prices"
 
 const zeroAddress = "0x0000000000000000000000000000000000000000"
 const approveSelectors = new Set(["0x095ea7b3", "0xa22cb465"])
@@ -75,7 +75,7 @@ const toTransfer = async (state: ServicesState, chain: EvmChainState, transfer: 
       ? { name: "Ether", symbol: "ETH", decimals: 18 }
       : await chain.tokens.get(transfer.contract)
   const numeric = formatUnits(transfer.amount, meta.decimals ?? 0)
-  const price = priceOf(meta.symbol)
+  const price = await priceOf(state.prices, meta.symbol)
   return {
     fungible_info: {
       name: meta.name,
@@ -117,10 +117,10 @@ const evmBalances = async (state: ServicesState, chain: EvmChainState, address: 
     )
   ])
   const entries: Array<TokenBalance> = []
-  const push = (name: string, symbol: string, decimals: number, amount: bigint, contract: string | undefined) => {
+  const push = async (name: string, symbol: string, decimals: number, amount: bigint, contract: string | undefined) => {
     if (amount === 0n) return
     const numeric = formatUnits(amount, decimals)
-    const price = priceOf(symbol)
+    const price = await priceOf(state.prices, symbol)
     entries.push({
       name,
       symbol,
@@ -132,13 +132,13 @@ const evmBalances = async (state: ServicesState, chain: EvmChainState, address: 
       iconUrl: `${state.baseUrl}/public/getTokenImage/${tokenImageId(symbol, contract)}`
     })
   }
-  push("Ether", "ETH", 18, BigInt(String(native)), undefined)
+  await push("Ether", "ETH", 18, BigInt(String(native)), undefined)
   for (let i = 0; i < contracts.length; i++) {
     const contract = contracts[i]
     const value = raw[i]
     if (contract === undefined || typeof value !== "string" || value === "0x") continue
     const meta = await chain.tokens.get(contract)
-    if (meta.decimals !== undefined) push(meta.name, meta.symbol, meta.decimals, BigInt(value), meta.address)
+    if (meta.decimals !== undefined) await push(meta.name, meta.symbol, meta.decimals, BigInt(value), meta.address)
   }
   return entries
 }
@@ -196,7 +196,7 @@ const pricesOf = async (state: ServicesState, addresses: ReadonlyArray<string>):
         name: token.name,
         symbol: token.symbol,
         iconUrl: `${state.baseUrl}/public/getTokenImage/${tokenImageId(token.symbol, token.address)}`,
-        price: priceOf(token.symbol),
+        price: await priceOf(state.prices, token.symbol),
         address: caipAddress
       })
       continue
@@ -212,7 +212,7 @@ const pricesOf = async (state: ServicesState, addresses: ReadonlyArray<string>):
       name: meta.name,
       symbol: meta.symbol,
       iconUrl: `${state.baseUrl}/public/getTokenImage/${tokenImageId(meta.symbol, meta.address)}`,
-      price: priceOf(meta.symbol),
+      price: await priceOf(state.prices, meta.symbol),
       address: caipAddress
     })
   }

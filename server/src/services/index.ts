@@ -13,6 +13,7 @@ import type { Started } from "../lib/Started"
 import { isLoopbackOrigin } from "./projects"
 import { recordedEventsRoutes, servicesApiLayer } from "./api"
 import { Catalogue, ServicesDatabase } from "./catalogueApi"
+import { fixedPrices, LOCAL_USD_PRICES, type PriceSource } from "./prices"
 import type { TokenInfo } from "./chains"
 import { makeCatalogue } from "./catalogue"
 import { explorerRoutes } from "./explorer"
@@ -72,6 +73,8 @@ export interface ServicesOptions {
   readonly database?: DatabaseOptions | Database
   /** The services' clock in ms (default `Date.now`): tests move it to expire nonces and sessions. */
   readonly now?: () => number
+  /** Where USD prices come from (default: the local stack's fixed table, `LOCAL_USD_PRICES`). */
+  readonly prices?: PriceSource
   /** The HTTP server's limits: body size, time-outs on receiving a request, drain time on stop (app.ts defaults). */
   readonly http?: Pick<HttpAppOptions, "maxBodyBytes" | "requestTimeoutMs" | "headersTimeoutMs" | "drainMs" | "accessLog">
   /** Serve `GET /__events` and `DELETE /__events`, the analytics events received (the local stack's test helpers; never in production). */
@@ -88,7 +91,7 @@ export interface ServicesInfo {
 }
 
 /** The services' state for their routes, once the server's URL is known. */
-const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database): ServicesState => ({
+const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, prices = opts.prices ?? fixedPrices(LOCAL_USD_PRICES)): ServicesState => ({
   baseUrl,
   evm: (opts.evm?.chains ?? []).map(
     (chain): EvmChainState => ({
@@ -112,13 +115,15 @@ const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database): Se
           caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId),
           rpcUrl: opts.solana.rpcUrl,
           tokens: opts.solana.tokens ?? [],
-          baseUrl
+          baseUrl,
+          prices
         },
   names: devNames(opts.evm?.accounts ?? []),
   historyPageSize: opts.historyPageSize ?? 20,
   nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE,
   db,
-  now: opts.now ?? Date.now
+  now: opts.now ?? Date.now,
+  prices
 })
 
 /** The origins a browser may call from (CORS): those some project allows. */

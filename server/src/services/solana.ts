@@ -11,7 +11,7 @@ import type { OperationType, TokenBalance, Transaction, Transfer } from "../../.
 import { rpcBatch, rpcCall } from "../lib/jsonRpc"
 import { SPL_TOKEN_PROGRAM } from "./chains"
 import { type SolanaState, tokenImageId } from "./state"
-import { priceOf } from "./tokens"
+import { priceOf } from "./prices"
 
 const SOL_DECIMALS = 9
 const SIGNATURES_PER_CALL = 1000
@@ -111,7 +111,7 @@ export const solanaBalances = async (state: SolanaState, address: string): Promi
   const balances: Array<TokenBalance> = []
   if (sol > 0) {
     const numeric = formatUnits(BigInt(sol), SOL_DECIMALS)
-    const price = priceOf("SOL")
+    const price = await priceOf(state.prices, "SOL")
     balances.push({
       name: "Solana",
       symbol: "SOL",
@@ -133,7 +133,7 @@ export const solanaBalances = async (state: SolanaState, address: string): Promi
     if (amount === 0n) continue
     const meta = metaOf(state, mint, decimals)
     const numeric = formatUnits(amount, decimals)
-    const price = priceOf(meta.symbol)
+    const price = await priceOf(state.prices, meta.symbol)
     balances.push({
       name: meta.name,
       symbol: meta.symbol,
@@ -278,11 +278,11 @@ const operationTypeOf = (tx: ParsedTransaction, address: string, movements: Read
   return "execute"
 }
 
-const toTransfer = (state: SolanaState, movement: Movement): Transfer => {
+const toTransfer = async (state: SolanaState, movement: Movement): Promise<Transfer> => {
   const meta =
     movement.mint === undefined ? { name: "Solana", symbol: "SOL" } : metaOf(state, movement.mint, movement.decimals)
   const numeric = formatUnits(movement.amount, movement.decimals)
-  const price = priceOf(meta.symbol)
+  const price = await priceOf(state.prices, meta.symbol)
   return {
     fungible_info: {
       name: meta.name,
@@ -296,7 +296,7 @@ const toTransfer = (state: SolanaState, movement: Movement): Transfer => {
   }
 }
 
-const toTransaction = (state: SolanaState, signature: string, tx: ParsedTransaction, address: string): Transaction => {
+const toTransaction = async (state: SolanaState, signature: string, tx: ParsedTransaction, address: string): Promise<Transaction> => {
   const failed = tx.meta === null || tx.meta.err !== null
   // A failed transaction moved nothing but its fee, as a reverted EVM one shows no transfers.
   const movements = failed ? [] : [...solMovements(tx, address), ...tokenMovements(tx, address)]
@@ -321,7 +321,7 @@ const toTransaction = (state: SolanaState, signature: string, tx: ParsedTransact
       sentTo,
       hash: signature
     },
-    transfers: movements.map((movement) => toTransfer(state, movement))
+    transfers: await Promise.all(movements.map((movement) => toTransfer(state, movement)))
   }
 }
 
@@ -354,11 +354,13 @@ export const solanaHistory = async (
       params: [signature, { encoding: "jsonParsed", maxSupportedTransactionVersion: 0, commitment: "confirmed" }]
     }))
   )
-  const data = page.flatMap((signature, i) => {
-    const answer = answers[i]
-    // A signature listed but not yet readable as a transaction (another node's lag) is left for a later page load.
-    return answer === null ? [] : [toTransaction(state, signature, Schema.decodeUnknownSync(ParsedTransaction)(answer), address)]
-  })
+  const data = await Promise.all(
+    page.flatMap((signature, i) => {
+      const answer = answers[i]
+      // A signature listed but not yet readable as a transaction (another node's lag) is left for a later page load.
+      return answer === null ? [] : [toTransaction(state, signature, Schema.decodeUnknownSync(ParsedTransaction)(answer), address)]
+    })
+  )
   const last = page.at(-1)
   return { data, next: start + page.length < all.length && last !== undefined ? last : null }
 }

@@ -4,6 +4,7 @@ import type { Database } from "../db/index"
 import type { TokenInfo } from "./chains"
 import type { ChainIndex } from "./indexer"
 import type { DevName } from "./names"
+import type { PriceSource } from "./prices"
 import type { TokenRegistry } from "./tokens"
 
 /** A local EVM chain as the services see it: where to read it, its history index and its token metadata. */
@@ -27,6 +28,8 @@ export interface SolanaState {
   readonly tokens: ReadonlyArray<TokenInfo>
   /** `http://127.0.0.1:{port}` of the services server, for icon URLs. */
   readonly baseUrl: string
+  /** Where USD prices come from. */
+  readonly prices: PriceSource
 }
 
 /** Everything the route handlers share. */
@@ -42,6 +45,8 @@ export interface ServicesState {
   readonly db: Database
   /** The services' clock in ms (`Date.now` unless a test moves it). */
   readonly now: () => number
+  /** Where USD prices come from. */
+  readonly prices: PriceSource
 }
 
 /** The services' state as a service, for the API's handlers and pages (taken when their layers are built). */

@@ -10,18 +10,6 @@ export interface TokenMeta {
   readonly decimals: number | undefined
 }
 
-/** USD prices of the local stack, by symbol; tokens not listed are priced 0. */
-export const usdPrices: Readonly<Record<string, number>> = {
-  ETH: 3000,
-  WUSD: 1,
-  WUSDT: 1,
-  SOL: 150,
-  WSUSD: 1
-}
-
-/** The USD price of `symbol`, 0 when the stack has none. */
-export const priceOf = (symbol: string): number => usdPrices[symbol] ?? 0
-
 const read = (to: Address, functionName: "name" | "symbol" | "decimals") => ({
   method: "eth_call",
   params: [{ to, data: encodeFunctionData({ abi: erc20Abi, functionName }) }, "latest"]
