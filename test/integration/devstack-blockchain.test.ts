@@ -19,6 +19,8 @@ import type { EvmInfo } from "../../devstack/evm/index"
 import { devChain } from "../../devstack/evm/chains"
 import type { Started } from "../../server/src/lib/Started"
 import { type DevstackInfo, startDevstack } from "../../devstack/main"
+import { startServices } from "../../devstack/services"
+import { fixedPrices } from "../../server/src/services/prices"
 
 // Three transactions per history page, so paging is exercised with a handful of transfers.
 const PAGE = 3
@@ -134,6 +136,37 @@ describe("devstack chains, balances and history", () => {
     expect(held).toEqual([
       expect.objectContaining({ symbol: "ETH", chainId: "eip155:31337", quantity: { decimals: "18", numeric: "1.5" }, price: 3000, value: 4500 })
     ])
+  })
+
+  it("on a chain whose history starts at the head (a public chain's setting), shows what happened since the server started, not before", async () => {
+    const { wallet, reader, account } = clients(31338, devKey(6))
+    const before = await wallet.sendTransaction({ to: account.address, value: 1n })
+    await mined(reader, before)
+    const head = await startServices({
+      evm: { ...evm, chains: evm.chains.map((c) => ({ ...c, history: "head" as const })) },
+      prices: fixedPrices({ ETH: 2500 })
+    })
+    try {
+      const historyOn = async (address: string) => {
+        const response = await fetch(`${head.info.url}/v1/account/${address}/history?chainId=eip155:31338&projectId=${projectId}`)
+        expect(response.status).toBe(200)
+        return Schema.decodeUnknownSync(HistoryResponse)(await response.json()).data.map((tx) => tx.id)
+      }
+      // The first read fixes where the index starts: nothing of the past shows.
+      expect(await historyOn(account.address)).toEqual([])
+      const receiver = privateKeyToAccount(generatePrivateKey()).address
+      const after = await wallet.sendTransaction({ to: receiver, value: parseEther("2") })
+      await mined(reader, after)
+      expect(await historyOn(account.address)).toEqual([after])
+      expect(await historyOn(receiver)).toEqual([after])
+      // Balances are read from the chain whatever the index holds, priced by this server's price source.
+      const response = await fetch(`${head.info.url}/v1/account/${receiver}/balance?currency=usd&chainId=eip155:31338&projectId=${projectId}`)
+      expect(Schema.decodeUnknownSync(BalanceResponse)(await response.json()).balances).toEqual([
+        expect.objectContaining({ symbol: "ETH", quantity: { decimals: "18", numeric: "2" }, price: 2500, value: 5000 })
+      ])
+    } finally {
+      await head.stop()
+    }
   })
 
   it("shows an ERC-20 transfer with the token's symbol, on the chain it happened on only", async () => {

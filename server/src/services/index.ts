@@ -34,6 +34,11 @@ export interface CollectionInfo {
 
 /** An EVM chain the services serve: where to read it, and the contracts they name (tokens, a collectible, a spam one). */
 export interface ServicesEvmChain {
+  /**
+   * Where the history this server indexes starts (default `"genesis"`, the local chains): `"head"` for a public chain,
+   * whose past is not held in this server's memory — its history shows what happened since the server started.
+   */
+  readonly history?: "genesis" | "head"
   readonly chainId: number
   readonly caipNetworkId: CaipNetworkId
   readonly rpcUrl: string
@@ -98,7 +103,7 @@ const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, pri
       chainId: chain.chainId,
       caipNetworkId: chain.caipNetworkId,
       rpcUrl: chain.rpcUrl,
-      index: new ChainIndex(chain.chainId, chain.rpcUrl),
+      index: new ChainIndex(chain.chainId, chain.rpcUrl, chain.history ?? "genesis"),
       tokens: new TokenRegistry(chain.rpcUrl, [
         ...chain.contracts.tokens,
         { ...chain.contracts.collectible, decimals: undefined },

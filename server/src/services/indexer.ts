@@ -82,17 +82,25 @@ const topicAddress = (topic: string) => getAddress(`0x${topic.slice(-40)}`)
  * caller sees at least the blocks mined before it called.
  */
 export class ChainIndex {
-  private nextBlock = 0
+  // The first block to index: `undefined` until the first sync when the index starts at the chain's head.
+  private nextBlock: number | undefined
   private readonly byAddress = new Map<string, Array<IndexedTransaction>>()
   private readonly contracts = new Map<string, Set<string>>()
   // By `{contract lower case}:{token id}`; blocks are added in order, so each set replaces an older holder.
   private readonly nfts = new Map<string, IndexedNft>()
   private tail: Promise<void> = Promise.resolve()
 
+  /**
+   * @param from where history starts: `"genesis"` (block 0: the local chains, whose whole life fits in memory) or
+   *   `"head"` (the chain's head at the first sync: a public chain, whose past this in-memory index cannot hold).
+   */
   constructor(
     readonly chainId: number,
-    private readonly rpcUrl: string
-  ) {}
+    private readonly rpcUrl: string,
+    from: "genesis" | "head" = "genesis"
+  ) {
+    this.nextBlock = from === "genesis" ? 0 : undefined
+  }
 
   /** Indexes the blocks mined since the last sync. */
   sync(): Promise<void> {
@@ -119,9 +127,11 @@ export class ChainIndex {
 
   private async syncOnce(): Promise<void> {
     const latest = Number(BigInt(decodeQuantity(await rpcCall(this.rpcUrl, "eth_blockNumber"))))
-    while (this.nextBlock <= latest) {
-      const last = Math.min(latest, this.nextBlock + blocksPerBatch - 1)
-      const numbers = Array.from({ length: last - this.nextBlock + 1 }, (_, i) => `0x${(this.nextBlock + i).toString(16)}`)
+    let next = (this.nextBlock ??= latest + 1)
+    while (next <= latest) {
+      const first = next
+      const last = Math.min(latest, first + blocksPerBatch - 1)
+      const numbers = Array.from({ length: last - first + 1 }, (_, i) => `0x${(first + i).toString(16)}`)
       const results = await rpcBatch(
         this.rpcUrl,
         numbers.flatMap((n) => [
@@ -130,7 +140,7 @@ export class ChainIndex {
         ])
       )
       for (let i = 0; i < numbers.length; i++) this.add(decodeBlock(results[2 * i]), decodeReceipts(results[2 * i + 1]))
-      this.nextBlock = last + 1
+      next = this.nextBlock = last + 1
     }
   }
 
