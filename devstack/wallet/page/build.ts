@@ -1,5 +1,5 @@
 /**
- * Builds the test wallet page for the browser with Vite, once per version of its inputs (devstack/lib/pageBuild.ts):
+ * Builds the test wallet page for the browser with Vite, once per version of its inputs (server/src/lib/pageBuild.ts):
  * the output goes to `.devstack/test-wallet/<hash of the inputs>/` (gitignored), built in a child process of its own.
  * Run alone: `npx tsx devstack/wallet/page/build.ts` (prints where the page is).
  */

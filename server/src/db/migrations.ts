@@ -38,7 +38,7 @@ const sessions: Migration = Effect.gen(function* () {
 
 const names: Migration = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  // Account names registered by `POST /v1/profile/account` (`devstack/services/namesStore.ts`); the seed names
+  // Account names registered by `POST /v1/profile/account` (`server/src/services/namesStore.ts`); the seed names
   // (alice…dave) are not stored. `name` is the full normalised name (`label.wallet.test`), `address` the EVM address
   // as checksummed text, `coin_type` the one it was signed for; `message` and `signature` are kept as the proof.
   yield* sql`CREATE TABLE account_names (
@@ -75,7 +75,7 @@ const sessionRevocationKeys: Migration = Effect.gen(function* () {
 
 const walletUsers: Migration = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  // The embedded wallet's users (`devstack/embedded/server`): one per email, kept lower case.
+  // The embedded wallet's users (`server/src/embedded/server`): one per email, kept lower case.
   yield* sql`CREATE TABLE wallet_users (
     id text PRIMARY KEY,
     email text NOT NULL UNIQUE,

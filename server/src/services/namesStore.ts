@@ -1,6 +1,6 @@
 /**
  * The registered names in the services' database (table `account_names`, migration `0002_names` in
- * `devstack/db/migrations.ts`): effects over `effect/sql`'s `SqlClient`, run by the routes with `state.db.run`.
+ * `server/src/db/migrations.ts`): effects over `effect/sql`'s `SqlClient`, run by the routes with `state.db.run`.
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
