@@ -4,11 +4,7 @@
  * session for both families, the family providers it hands the real eip155 and solana adapters, the wallet's own
  * events, refusals, disconnecting from either side, a relay restart, a reload, relay refusals and URI expiry.
  */
-import { randomUUID } from "node:crypto"
-import { mkdtempSync } from "node:fs"
 import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import {
   address,
@@ -46,6 +42,8 @@ import { makeSolanaAdapter } from "../../src/services/solana/SolanaAdapter"
 import { makeWalletConnect, type PairingState, WALLET_CONNECT_CONNECTOR_ID } from "../../src/services/walletconnect/WalletConnect"
 import { follow, until } from "./support/connectorContract"
 import { type DevWalletKit, type DevWalletKitOptions, startDevWalletKit } from "./support/walletKit"
+import { dappSettings } from "./support/wcSettings"
+import type { WalletConnectSettings } from "../../src/services/walletconnect/types"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
 process.env.IS_VITEST = "true"
@@ -109,10 +107,10 @@ const makeWallet = async (families: { readonly evm?: boolean; readonly solana?: 
   return wallet
 }
 
-/** Storage of the dapp's WalletConnect client; on disk when a test reloads the page. */
-type DappStorage = { readonly prefix: string; readonly database: string }
-const memoryStorage = (): DappStorage => ({ prefix: `dapp-${randomUUID()}`, database: ":memory:" })
-const diskStorage = (): DappStorage => ({ prefix: `dapp-${randomUUID()}`, database: join(mkdtempSync(join(tmpdir(), "wc-")), "wc.db") })
+/** Settings of the dapp's WalletConnect client; the same ones again stand for the same browser after a reload. */
+type DappStorage = WalletConnectSettings
+const memoryStorage = (): DappStorage => dappSettings()
+const diskStorage = memoryStorage
 
 const dappOptions = (relayUrl: string) =>
   decodeOptionsSync({
@@ -126,7 +124,7 @@ const dappOptions = (relayUrl: string) =>
 const makeDapp = async (storage: DappStorage = memoryStorage(), relayUrl = relay.info.url) => {
   const scope = Effect.runSync(Scope.make())
   const service = await Effect.runPromise(
-    Scope.provide(makeWalletConnect(dappOptions(relayUrl), { customStoragePrefix: storage.prefix, storageOptions: { database: storage.database } }), scope)
+    Scope.provide(makeWalletConnect(dappOptions(relayUrl), storage), scope)
   )
   const connector = service.connector
   if (connector === undefined) throw new Error("a projectId is configured: WalletConnect was expected")
@@ -346,22 +344,23 @@ describe("WalletConnect connector against the devstack relay and a real wallet",
 
   it.effect("replaces the pairing URI 10 s before its 4 minutes are up, and pairs with the new one", () =>
     Effect.gen(function* () {
+      // The test's clock starts at the wall clock's time: the URI carries its expiry as a date, and the wallet,
+      // another program, reads it with its own clock.
+      const start = Math.floor(Date.now() / 1000) * 1000
+      yield* TestClock.setTime(start)
       const storage = memoryStorage()
-      const service = yield* makeWalletConnect(dappOptions(relay.info.url), {
-        customStoragePrefix: storage.prefix,
-        storageOptions: { database: storage.database }
-      })
+      const service = yield* makeWalletConnect(dappOptions(relay.info.url), storage)
       const connector = service.connector!
       const wallet = yield* Effect.promise(() => makeWallet())
       const connecting = yield* Effect.forkChild(connector.connect([chainA, solanaNetwork]))
       const first = yield* readyUri(service.pairing)
-      expect(first.expiresAt).toBe(4 * 60_000 - 10_000)
+      expect(first.expiresAt).toBe(start + 4 * 60_000 - 10_000)
       yield* TestClock.adjust("229 seconds")
       expect(yield* service.freshUri).toBe(first.uri)
       yield* TestClock.adjust("1 second")
       const second = yield* readyUri(service.pairing, first.uri)
       expect(second.uri).not.toBe(first.uri)
-      expect(second.expiresAt).toBe(230_000 + 230_000)
+      expect(second.expiresAt).toBe(start + 230_000 + 230_000)
       expect(yield* service.freshUri).toBe(second.uri)
       yield* Effect.promise(() => wallet.pair(second.uri))
       const sessions = yield* Fiber.join(connecting)
