@@ -6,10 +6,6 @@
  * one without it gets the session proposal and signs in in a second step; one that refuses fails the connect; and
  * without sign-in, or with Solana beside, nothing of this is asked.
  */
-import { randomUUID } from "node:crypto"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Effect, Layer, Option, Schema, Stream, SubscriptionRef } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
@@ -44,6 +40,7 @@ import { WalletActions } from "../../src/services/WalletActions"
 import { type PairingState, WalletConnect } from "../../src/services/walletconnect/WalletConnect"
 import { walletConnectAlertsLayer, walletConnectSignInLayer } from "../../src/services/walletconnect/wiring"
 import { until } from "./support/connectorContract"
+import { dappSettings } from "./support/wcSettings"
 import { startDevWalletKit } from "./support/walletKit"
 import type { Approval } from "../../devstack/wallet/testWallet"
 
@@ -78,10 +75,7 @@ afterAll(async () => {
 const runtimeLayer = (options: HostOptions, alerts: ReadonlyArray<Alert>) => {
   const config = Config.layer(options)
   const transport = RpcTransport.layer.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer))
-  const walletConnect = WalletConnect.layerWith({
-    customStoragePrefix: `dapp-${randomUUID()}`,
-    storageOptions: { database: join(mkdtempSync(join(tmpdir(), "wc-")), "wc.db") }
-  }).pipe(Layer.provide(config))
+  const walletConnect = WalletConnect.layerWith(dappSettings()).pipe(Layer.provide(config))
   const connectors = Connectors.layerFrom([
     Effect.flatMap(WalletConnect, (service) => SubscriptionRef.make<ReadonlyArray<Connector>>(service.connector !== undefined ? [service.connector] : []))
   ]).pipe(Layer.provide(walletConnect))
