@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto"
-import { UniversalProvider } from "@walletconnect/universal-provider"
+import { SignClient } from "@walletconnect/sign-client"
+import type { SessionTypes } from "@walletconnect/types"
 import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
 import { type Hex, stringToHex, verifyMessage } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
@@ -18,16 +19,17 @@ const REJECT_ME = "please reject this"
 const metadata = (name: string) => ({ name, description: `${name} under test`, url: "http://127.0.0.1", icons: [] })
 
 interface Pair {
-  readonly dapp: InstanceType<typeof UniversalProvider>
+  readonly dapp: InstanceType<typeof SignClient>
+  readonly session: SessionTypes.Struct
   readonly wallet: Awaited<ReturnType<typeof initTestWalletKit>>
   readonly address: Hex
   readonly close: () => Promise<void>
 }
 
-/** A real dapp client and a real wallet client, paired into a session on eip155:31337 through `relayUrl`. */
+/** An independent dapp client (sign-client 2.21.8) and wallet client (walletkit 1.2.10), paired into a session on eip155:31337 through `relayUrl`. */
 const pairThrough = async (relayUrl: string): Promise<Pair> => {
   const account = privateKeyToAccount(generatePrivateKey())
-  const dapp = await UniversalProvider.init({
+  const dapp = await SignClient.init({
     projectId: "devstack",
     relayUrl,
     logger: "silent",
@@ -66,33 +68,24 @@ const pairThrough = async (relayUrl: string): Promise<Pair> => {
     }
     void respond()
   })
-  dapp.on("display_uri", (uri: string) => {
-    void wallet.pair({ uri })
+  const { uri, approval } = await dapp.connect({
+    optionalNamespaces: { eip155: { chains: [CHAIN], methods: ["personal_sign"], events: ["accountsChanged", "chainChanged"] } }
   })
-
-  await dapp.connect({
-    optionalNamespaces: {
-      eip155: {
-        chains: [CHAIN],
-        methods: ["personal_sign"],
-        events: ["accountsChanged", "chainChanged"],
-        // Reads must never go to the hosted RPC; nothing listens here and no read is made.
-        rpcMap: { "31337": "http://127.0.0.1:9" }
-      }
-    }
-  })
+  if (uri === undefined) throw new Error("a pairing URI was expected")
+  await wallet.pair({ uri })
+  const session = await approval()
 
   const close = async () => {
-    await dapp.client.core.relayer.transportClose().catch(() => {})
+    await dapp.core.relayer.transportClose().catch(() => {})
     await wallet.core.relayer.transportClose().catch(() => {})
-    dapp.client.core.heartbeat.stop()
+    dapp.core.heartbeat.stop()
     wallet.core.heartbeat.stop()
   }
-  return { dapp, wallet, address: account.address, close }
+  return { dapp, session, wallet, address: account.address, close }
 }
 
 const personalSign = (pair: Pair, message: string): Promise<Hex> =>
-  pair.dapp.request<Hex>({ method: "personal_sign", params: [stringToHex(message), pair.address] }, CHAIN)
+  pair.dapp.request<Hex>({ topic: pair.session.topic, chainId: CHAIN, request: { method: "personal_sign", params: [stringToHex(message), pair.address] } })
 
 describe("WalletConnect relay", () => {
   let relay: Started<RelayInfo>
@@ -111,7 +104,7 @@ describe("WalletConnect relay", () => {
     const pair = await pairThrough(relay.info.url)
     pairs.push(pair)
 
-    const session = pair.dapp.session
+    const session = pair.session
     expect(session?.namespaces.eip155?.accounts).toEqual([`${CHAIN}:${pair.address}`])
 
     const signature = await personalSign(pair, "hello from the dapp")
