@@ -157,6 +157,8 @@ export interface WcWallet {
   readonly getActiveSessions: () => Record<string, SessionInfo>
   readonly getPendingSessionProposals: () => ReadonlyArray<WalletEvents["session_proposal"]["params"]>
   readonly getPendingSessionRequests: () => ReadonlyArray<WalletEvents["session_request"]>
+  /** Answers one-click sign-in requests from now on, or not (the dapp's proposal then comes instead). */
+  readonly setOneClick: (on: boolean) => void
   readonly on: <E extends keyof WalletEvents>(event: E, listener: (payload: WalletEvents[E]) => void) => void
   /** Closes its relay connection. */
   readonly close: () => Promise<void>
@@ -185,6 +187,7 @@ const proposalOf = (entry: Extract<WalletIncoming, { _tag: "SessionProposal" }>)
 /** Makes a wallet on the relay; it lives until `close`. */
 export const createWcWallet = async (options: WcWalletOptions): Promise<WcWallet> => {
   const scope = Effect.runSync(Scope.make())
+  let oneClick = options.oneClick ?? true
   const storage = options.storage
   const store = Effect.runSync(
     Effect.provide(Effect.service(KeyValueStore.KeyValueStore), storage === undefined ? KeyValueStore.layerMemory : KeyValueStore.layerStorage(() => storage))
@@ -199,7 +202,7 @@ export const createWcWallet = async (options: WcWalletOptions): Promise<WcWallet
         store,
         storagePrefix: options.storagePrefix,
         WebSocket: WebSocketClass,
-        oneClick: options.oneClick ?? true
+        oneClick: () => oneClick
       }),
       scope
     )
@@ -247,6 +250,9 @@ export const createWcWallet = async (options: WcWalletOptions): Promise<WcWallet
     getPendingSessionProposals: () => client.pending().flatMap((entry) => (entry._tag === "SessionProposal" ? [proposalOf(entry)] : [])),
     getPendingSessionRequests: () =>
       client.pending().flatMap((entry) => (entry._tag === "SessionRequest" ? [{ id: entry.id, topic: entry.topic, params: entry.params }] : [])),
+    setOneClick: (on) => {
+      oneClick = on
+    },
     on: (event, listener) => {
       listeners.set(event, [...(listeners.get(event) ?? []), listener as (payload: never) => void])
     },

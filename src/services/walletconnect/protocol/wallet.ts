@@ -59,8 +59,8 @@ export interface WalletClientOptions {
   readonly store: KeyValueStore.KeyValueStore
   readonly storagePrefix?: string | undefined
   readonly WebSocket: SocketConstructor
-  /** Whether it answers one-click sign-in (`wc_sessionAuthenticate`); without, it gets the proposal sent beside. */
-  readonly oneClick: boolean
+  /** Whether it answers one-click sign-in (`wc_sessionAuthenticate`) now; without, it gets the proposal sent beside. */
+  readonly oneClick: () => boolean
 }
 
 type WalletError = WalletActionFailed | RelayUnavailable | PeerRefused | NoAnswer
@@ -131,14 +131,14 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
             const params = decodePropose(request.params)
             if (pairing === undefined || Option.isNone(params)) return { error: { code: -32602, message: "Invalid proposal" } }
             // The dapp asked for one-click sign-in beside it: a wallet that answers one-click leaves the proposal.
-            if (options.oneClick && pairing.methods.includes("wc_sessionAuthenticate")) return undefined
+            if (options.oneClick() && pairing.methods.includes("wc_sessionAuthenticate")) return undefined
             yield* arrive({ _tag: "SessionProposal", id: request.id, topic, params: params.value })
             return undefined
           }
           case "wc_sessionAuthenticate": {
             const params = decodeAuthenticate(request.params)
             if (pairing === undefined || Option.isNone(params)) return { error: { code: -32602, message: "Invalid authenticate request" } }
-            if (!options.oneClick) return undefined
+            if (!options.oneClick()) return undefined
             yield* arrive({ _tag: "SessionAuthenticate", id: request.id, topic, params: params.value })
             return undefined
           }
