@@ -87,7 +87,14 @@ afterAll(async () => {
 const eip155 = () => makeEip155Adapter({ reads })
 const solanaAdapter = () => makeSolanaAdapter({ reads })
 
-/** The walletkit dev wallet: EVM dev accounts 0 and 1 on both anvil chains, Solana dev key 0 on the local network. */
+/**
+ * The wallets on the other side: ours, and WalletConnect's walletkit 1.2.10 (the last Apache-2.0 release), an
+ * independent implementation of the same protocol.
+ */
+const WALLETS = ["ours", "walletkit"] as const
+let peer: (typeof WALLETS)[number] = "ours"
+
+/** The dev wallet: EVM dev accounts 0 and 1 on both anvil chains, Solana dev key 0 on the local network. */
 const makeWallet = async (families: { readonly evm?: boolean; readonly solana?: boolean } = { evm: true, solana: true }) => {
   const options: DevWalletKitOptions = {
     relayUrl: relay.info.url,
@@ -102,7 +109,7 @@ const makeWallet = async (families: { readonly evm?: boolean; readonly solana?: 
       : {}),
     ...(families.solana === true ? { solana: { rpcUrl: solana.info.rpcUrl, caipNetworkId: solana.info.caipNetworkId } } : {})
   }
-  const wallet = await startDevWalletKit(options)
+  const wallet = await startDevWalletKit({ ...options, implementation: peer })
   cleanups.push(() => wallet.close())
   return wallet
 }
@@ -185,7 +192,11 @@ const errorOf = <A, E>(exit: Exit.Exit<A, E>): E => {
 const verifiesSolana = async (message: string, signature: string, signer: string) =>
   verifySignature(await getPublicKeyFromAddress(address(signer)), getBase58Encoder().encode(signature) as SignatureBytes, new TextEncoder().encode(message))
 
-describe("WalletConnect connector against the devstack relay and a real wallet", () => {
+describe.each(WALLETS)("WalletConnect connector against the devstack relay and a real wallet (wallet: %s)", (implementation) => {
+  beforeAll(() => {
+    peer = implementation
+  })
+
   it("is listed for every configured family it serves, and loads the universal provider only when used", async () => {
     const dapp = await makeDapp()
     expect(dapp.connector.info).toMatchObject({ id: WALLET_CONNECT_CONNECTOR_ID, type: "WALLET_CONNECT", name: "WalletConnect" })
@@ -374,7 +385,11 @@ describe("WalletConnect connector against the devstack relay and a real wallet",
   )
 })
 
-describe("one WalletConnect session serving eip155 and solana", () => {
+describe.each(WALLETS)("one WalletConnect session serving eip155 and solana (wallet: %s)", (implementation) => {
+  beforeAll(() => {
+    peer = implementation
+  })
+
   it("gives both accounts; a Solana message signed and verified; SOL and WSUSD sent that land", async () => {
     const { wallet, sessions, solanaSession } = await connected()
     expect(sessions.map((s) => [namespaceOf(s), s.accounts.map((a) => a.address), s.chainId])).toEqual([
