@@ -112,7 +112,7 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
     const pending = new Map<number, WalletIncoming>()
     let engine: Engine | undefined
 
-    const persist = write("sessions", JSON.stringify(Schema.encodeSync(Schema.Array(WalletSession))([...sessions.values()])))
+    const persist = Effect.suspend(() => write("sessions", JSON.stringify(Schema.encodeSync(Schema.Array(WalletSession))([...sessions.values()]))))
 
     const arrive = (entry: WalletIncoming) =>
       Effect.andThen(
