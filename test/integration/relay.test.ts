@@ -10,6 +10,8 @@ import { startRelay } from "../../devstack/relay"
 import type { Started } from "../../devstack/lib/Started"
 import type { RelayInfo } from "../../devstack/relay"
 import { initTestWalletKit } from "./support/walletKit"
+import { RELAY_AUTH_REFUSED } from "../../devstack/relay/auth"
+import { generateClientSeed, signRelayJwt } from "../../src/services/walletconnect/protocol/relayAuth"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
 process.env.IS_VITEST = "true"
@@ -129,9 +131,13 @@ describe("WalletConnect relay", () => {
   })
 })
 
+/** The URL a client with this key connects with: its auth JWT for the relay at `url` (`aud`), valid from `now`. */
+const authenticated = (url: string, seed = generateClientSeed(), options: { aud?: string; now?: number } = {}) =>
+  `${url}/?auth=${signRelayJwt(seed, { aud: options.aud ?? url, sub: randomUUID(), now: options.now ?? Date.now() })}&projectId=devstack`
+
 /** A bare socket speaking the relay's JSON-RPC, to send what real clients never would. */
 const rawClient = async (url: string) => {
-  const socket = new WebSocket(url)
+  const socket = new WebSocket(authenticated(url))
   const frames: Array<string> = []
   const unclaimed: Array<string> = []
   const waiters: Array<{ test: (frame: string) => boolean; resolve: (frame: string) => void }> = []
@@ -247,5 +253,50 @@ describe("WalletConnect relay protocol", () => {
     const delivery = JSON.parse(await late.next((f) => f.includes('"irn_subscription"')))
     expect(delivery.params.data).toMatchObject({ topic: "kept", message: "survivor" })
     await late.close()
+  })
+})
+
+describe("WalletConnect relay authentication", () => {
+  let relay: Started<RelayInfo>
+
+  beforeAll(async () => {
+    relay = await startRelay()
+  })
+
+  afterAll(async () => {
+    await relay.stop()
+  })
+
+  /** How a connection ends: its close code and reason. */
+  const closed = (url: string) =>
+    new Promise<{ code: number; reason: string }>((resolve) => {
+      const socket = new WebSocket(url)
+      socket.once("close", (code, reason) => resolve({ code, reason: String(reason) }))
+    })
+
+  it("refuses a connection without a JWT, with another key's signature, for another relay, or expired", async () => {
+    const url = relay.info.url
+    const seed = generateClientSeed()
+    const token = new URL(authenticated(url, seed)).searchParams.get("auth")!
+    const [header, payload] = token.split(".")
+    const otherSignature = new URL(authenticated(url)).searchParams.get("auth")!.split(".")[2]
+    const cases = [
+      [`${url}/?projectId=devstack`, "an auth JWT is required"],
+      [`${url}/?auth=${header}.${payload}.${otherSignature}`, "(signature)"],
+      [authenticated(url, seed, { aud: "ws://127.0.0.1:1" }), "(audience)"],
+      [authenticated(url, seed, { now: Date.now() - 2 * 86_400_000 }), "(expired)"]
+    ] as const
+    for (const [target, words] of cases) {
+      const outcome = await closed(target)
+      expect(outcome.code).toBe(RELAY_AUTH_REFUSED)
+      expect(outcome.reason).toContain(words)
+    }
+  })
+
+  it("serves a client whose JWT it verified", async () => {
+    const client = await rawClient(relay.info.url)
+    const reply = await client.call("7", '{"id":7,"jsonrpc":"2.0","method":"irn_subscribe","params":{"topic":"abc"}}')
+    expect(JSON.parse(reply)).toMatchObject({ id: 7, result: expect.any(String) })
+    await client.close()
   })
 })
