@@ -292,7 +292,7 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
         // The pairing's topic is followed and the proposal (with the one-click request beside it) published before
         // the URI is shown: a wallet that scans it finds them waiting at the relay.
         peer.keep(topic, symKey)
-        yield* peer.follow(topic, symKey)
+        yield* peer.follow(topic, symKey, { fresh: true })
         const proposalAnswer = yield* peer.send(
           topic,
           "wc_sessionPropose",

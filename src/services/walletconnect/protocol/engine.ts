@@ -35,8 +35,8 @@ export type Answer = { readonly result: unknown } | { readonly error: RpcError }
 /** The shared layer of one client. */
 export interface Engine {
   readonly relay: RelayClient
-  /** Keeps a topic's key and follows the topic. */
-  readonly follow: (topic: string, symKey: string) => Effect.Effect<void, RelayUnavailable>
+  /** Keeps a topic's key and follows the topic (`fresh`: a topic just made, with nothing waiting for it). */
+  readonly follow: (topic: string, symKey: string, options?: { readonly fresh?: boolean }) => Effect.Effect<void, RelayUnavailable>
   /** Keeps a topic's key now (a request can be sealed on it before the subscription is made). */
   readonly keep: (topic: string, symKey: string) => void
   /** Follows several topics whose keys are known, in one subscription. */
@@ -147,10 +147,10 @@ export const makeEngine = (
 
     yield* Effect.forever(Effect.flatMap(Queue.take(relay.messages), (m) => onMessage(m.topic, m.message))).pipe(Effect.forkScoped)
 
-    const follow = (topic: string, symKey: string) =>
+    const follow = (topic: string, symKey: string, options?: { readonly fresh?: boolean }) =>
       Effect.suspend(() => {
         keys.set(topic, symKey)
-        return relay.subscribe([topic])
+        return relay.subscribe([topic], options)
       })
 
     const send: Engine["send"] = (topic, method, params, options) =>

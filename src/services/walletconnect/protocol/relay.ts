@@ -57,8 +57,11 @@ export interface RelayClientOptions {
 
 /** A connected (or connecting) relay client; it lives as long as its scope. */
 export interface RelayClient {
-  /** Follows topics (one `irn_subscribe`, or `irn_batchSubscribe`), then fetches what waited for them. */
-  readonly subscribe: (topics: ReadonlyArray<string>) => Effect.Effect<void, RelayUnavailable>
+  /**
+   * Follows topics (one `irn_subscribe`, or `irn_batchSubscribe`), then fetches what waited for them; a topic just
+   * made (`fresh`: a new pairing's) has nothing waiting yet, and is not fetched until a reconnection.
+   */
+  readonly subscribe: (topics: ReadonlyArray<string>, options?: { readonly fresh?: boolean }) => Effect.Effect<void, RelayUnavailable>
   /** Stops following a topic; best effort. */
   readonly unsubscribe: (topic: string) => Effect.Effect<void>
   /** Publishes a sealed message on a topic with its tag and TTL. */
@@ -96,6 +99,8 @@ export const makeRelayClient = (options: RelayClientOptions): Effect.Effect<Rela
     const followed = new Set<string>()
     // Topics subscribed on the current socket.
     const active = new Set<string>()
+    // Topics just made: nothing can wait for them at the relay yet.
+    const fresh = new Set<string>()
     const pending = new Map<number, Deferred.Deferred<unknown, RelayUnavailable>>()
     const seen = new Set<string>()
     const sub = randomKey()
@@ -236,8 +241,11 @@ export const makeRelayClient = (options: RelayClientOptions): Effect.Effect<Rela
         if (missing.length === 0) return
         yield* missing.length === 1 ? call(current, "irn_subscribe", { topic: missing[0] }) : call(current, "irn_batchSubscribe", { topics: missing })
         for (const topic of missing) active.add(topic)
+        const waiting = missing.filter((topic) => !fresh.has(topic))
+        for (const topic of missing) fresh.delete(topic)
+        if (waiting.length === 0) return
         for (let page = 0; page < 10; page++) {
-          const answer = yield* call(current, "irn_batchFetchMessages", { topics: missing })
+          const answer = yield* call(current, "irn_batchFetchMessages", { topics: waiting })
           if (!isRecord(answer) || !Array.isArray(answer["messages"])) return report("irn_batchFetchMessages answered without messages")
           for (const entry of answer["messages"]) offer(entry)
           if (answer["hasMore"] !== true) return
@@ -286,9 +294,12 @@ export const makeRelayClient = (options: RelayClientOptions): Effect.Effect<Rela
     )
 
     return {
-      subscribe: (topics) =>
+      subscribe: (topics, subscription) =>
         Effect.suspend(() => {
-          for (const topic of topics) followed.add(topic)
+          for (const topic of topics) {
+            followed.add(topic)
+            if (subscription?.fresh === true) fresh.add(topic)
+          }
           return Effect.asVoid(connection)
         }).pipe(Effect.retry({ times: 2, while: (error) => error.lost })),
       unsubscribe: (topic) =>
