@@ -96,10 +96,14 @@ export interface CacaoPayload {
 
 /**
  * The text a wallet signs for a CACAO payload (CAIP-122 in EIP-4361's words, as WalletConnect writes it): the account
- * is `iss`'s last part as written, the statement carries the ReCap sentence.
+ * is `iss`'s last part as written, the statement carries the ReCap sentence. Throws when `iss` is not a did:pkh.
  */
 export const formatAuthMessage = (payload: CacaoPayload): string => {
   const parts = payload.iss.split(":")
+  // No text can be made for an issuer that names no account: callers leave such a CACAO out.
+  if (parts.length !== 5 || parts[0] !== "did" || parts[1] !== "pkh" || parts.some((part) => part === "")) {
+    throw new Error(`Not a did:pkh issuer: ${payload.iss}`)
+  }
   const recap = recapOf(payload.resources)
   const statement = recap === undefined ? payload.statement || undefined : statementWithRecap(payload.statement, recap)
   const lines: Array<string | undefined> = [
