@@ -22,7 +22,7 @@ export interface BenchRow {
   readonly peers: string
 }
 
-// Text only the universal provider's chunk carries (the relay's JSON-RPC method names).
+// Text only our sign client's chunk carries (the relay's JSON-RPC method names).
 const isWalletConnectChunk = (body: string) => body.includes("irn_subscribe") || body.includes("wc_sessionPropose")
 
 // Runs in the page, as text: tsx would otherwise wrap its named functions in a helper the page lacks.
@@ -55,12 +55,13 @@ export const walletConnectRows = async (): Promise<ReadonlyArray<BenchRow>> => {
     await walletPage.goto(walletUrl)
     await walletPage.getByRole("status").filter({ hasText: "Ready" }).waitFor()
 
-    const scripts: Array<{ readonly wc: boolean; readonly gz: number; readonly before: boolean }> = []
+    const scripts: Array<{ readonly wc: boolean; readonly gz: number; readonly before: boolean; readonly atClick: boolean; readonly url: string }> = []
     let chosen = false
+    let qrShown = false
     const onResponse = async (response: Response) => {
       if (response.request().resourceType() !== "script") return
       const body = await response.body()
-      scripts.push({ wc: isWalletConnectChunk(body.toString("utf8")), gz: gzipSync(body).length, before: !chosen })
+      scripts.push({ wc: isWalletConnectChunk(body.toString("utf8")), gz: gzipSync(body).length, before: !chosen, atClick: chosen && !qrShown, url: response.url() })
     }
     page.on("response", onResponse)
     await page.goto(session.url)
@@ -72,6 +73,7 @@ export const walletConnectRows = async (): Promise<ReadonlyArray<BenchRow>> => {
     // Click WalletConnect → QR code on screen (loads the chunk, starts the client, asks the relay for a pairing).
     chosen = true
     const qrMs = await page.evaluate((script) => (0, eval)(script) as Promise<number>, CLICK_TO_QR)
+    qrShown = true
     const uri = (await page.locator("[role=dialog] svg[data-qr-value]").getAttribute("data-qr-value")) ?? ""
 
     // The wallet approves → the modal closes and the host's button shows the account.
@@ -96,12 +98,16 @@ export const walletConnectRows = async (): Promise<ReadonlyArray<BenchRow>> => {
 
     const outside = browser.requests.filter((url) => !isLoopback(url))
     const chunk = scripts.filter((s) => s.wc).reduce((sum, s) => sum + s.gz, 0)
+    // Everything the click on WalletConnect fetched until its QR code showed: the chunk set a host serves for it (the
+    // EVM adapter fetched later, once the wallet approved, comes with any EVM wallet and is not counted).
+    const atClick = scripts.filter((s) => s.atClick).reduce((sum, s) => sum + s.gz, 0)
     const early = scripts.some((s) => s.wc && s.before)
     return [
-      { metric: "WalletConnect: click → QR code visible (first time)", measured: ms(qrMs), target: "≤ 300 ms", peers: "" },
-      { metric: "WalletConnect: wallet approves → address shown", measured: ms(pairMs), target: "—", peers: "" },
+      { metric: "WalletConnect: click → QR code visible (first time)", measured: ms(qrMs), target: "≤ 100 ms", peers: "" },
+      { metric: "WalletConnect: wallet approves (pairing) → address shown", measured: ms(pairMs), target: "≤ 150 ms", peers: "" },
       { metric: "WalletConnect: personal_sign round trip (wallet approves at once)", measured: ms(signMs), target: "—", peers: "" },
-      { metric: "WalletConnect chunk (gzip)", measured: kib(chunk), target: "loaded on choice only", peers: "universal-provider 136 KiB" },
+      { metric: "WalletConnect: JS fetched at its click (chunk set, gzip)", measured: kib(atClick), target: "≤ 20 KiB", peers: "universal-provider 128–136 KiB" },
+      { metric: "WalletConnect sign client chunk (gzip)", measured: kib(chunk), target: "loaded on choice only", peers: "" },
       { metric: "WalletConnect chunk loaded before the visitor chose it", measured: early ? "yes" : "no", target: "no", peers: "" },
       { metric: "WalletConnect: requests beyond this machine (load → pair → sign)", measured: String(outside.length), target: "0", peers: "" }
     ]

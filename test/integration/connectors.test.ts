@@ -6,10 +6,6 @@
  * Connecting, restoring, account changes and disconnecting need no chain: nothing here reads one, so the networks
  * point at a closed port.
  */
-import { randomUUID } from "node:crypto"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { getSdkError } from "@walletconnect/utils"
 import { Effect, Exit, Option, Scope, Stream, SubscriptionRef } from "effect"
 import { afterAll, beforeAll, describe } from "vitest"
@@ -33,6 +29,7 @@ import { makeEip1193Connector } from "../../src/services/connectors/eip6963"
 import { makeWalletStandardConnector } from "../../src/services/connectors/walletStandard"
 import { makeWalletConnect, type PairingState } from "../../src/services/walletconnect/WalletConnect"
 import { type ConnectorHarness, connectorContract } from "./support/connectorContract"
+import { dappSettings } from "./support/wcSettings"
 import { startDevWalletKit } from "./support/walletKit"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
@@ -204,7 +201,7 @@ const walletConnectHarness = async (): Promise<ConnectorHarness> => {
     endpoints: { relay: relay.info.url }
   })
   // Kept on disk, so a reload (a new client on the same storage) finds the session.
-  const settings = { customStoragePrefix: `dapp-${randomUUID()}`, storageOptions: { database: join(mkdtempSync(join(tmpdir(), "wc-")), "wc.db") } }
+  const settings = dappSettings()
   const open = async () => {
     const scope = Effect.runSync(Scope.make())
     const service = await Effect.runPromise(Scope.provide(makeWalletConnect(options, settings), scope))

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto"
-import { UniversalProvider } from "@walletconnect/universal-provider"
+import { SignClient } from "@walletconnect/sign-client"
+import type { SessionTypes } from "@walletconnect/types"
 import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
 import { type Hex, stringToHex, verifyMessage } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
@@ -9,6 +10,8 @@ import { startRelay } from "../../server/src/relay"
 import type { Started } from "../../server/src/lib/Started"
 import type { RelayInfo } from "../../server/src/relay"
 import { initTestWalletKit } from "./support/walletKit"
+import { RELAY_AUTH_REFUSED } from "../../server/src/relay/auth"
+import { generateClientSeed, signRelayJwt } from "../../src/services/walletconnect/protocol/relayAuth"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
 process.env.IS_VITEST = "true"
@@ -18,16 +21,17 @@ const REJECT_ME = "please reject this"
 const metadata = (name: string) => ({ name, description: `${name} under test`, url: "http://127.0.0.1", icons: [] })
 
 interface Pair {
-  readonly dapp: InstanceType<typeof UniversalProvider>
+  readonly dapp: InstanceType<typeof SignClient>
+  readonly session: SessionTypes.Struct
   readonly wallet: Awaited<ReturnType<typeof initTestWalletKit>>
   readonly address: Hex
   readonly close: () => Promise<void>
 }
 
-/** A real dapp client and a real wallet client, paired into a session on eip155:31337 through `relayUrl`. */
+/** An independent dapp client (sign-client 2.21.8) and wallet client (walletkit 1.2.10), paired into a session on eip155:31337 through `relayUrl`. */
 const pairThrough = async (relayUrl: string): Promise<Pair> => {
   const account = privateKeyToAccount(generatePrivateKey())
-  const dapp = await UniversalProvider.init({
+  const dapp = await SignClient.init({
     projectId: "devstack",
     relayUrl,
     logger: "silent",
@@ -66,33 +70,24 @@ const pairThrough = async (relayUrl: string): Promise<Pair> => {
     }
     void respond()
   })
-  dapp.on("display_uri", (uri: string) => {
-    void wallet.pair({ uri })
+  const { uri, approval } = await dapp.connect({
+    optionalNamespaces: { eip155: { chains: [CHAIN], methods: ["personal_sign"], events: ["accountsChanged", "chainChanged"] } }
   })
-
-  await dapp.connect({
-    optionalNamespaces: {
-      eip155: {
-        chains: [CHAIN],
-        methods: ["personal_sign"],
-        events: ["accountsChanged", "chainChanged"],
-        // Reads must never go to the hosted RPC; nothing listens here and no read is made.
-        rpcMap: { "31337": "http://127.0.0.1:9" }
-      }
-    }
-  })
+  if (uri === undefined) throw new Error("a pairing URI was expected")
+  await wallet.pair({ uri })
+  const session = await approval()
 
   const close = async () => {
-    await dapp.client.core.relayer.transportClose().catch(() => {})
+    await dapp.core.relayer.transportClose().catch(() => {})
     await wallet.core.relayer.transportClose().catch(() => {})
-    dapp.client.core.heartbeat.stop()
+    dapp.core.heartbeat.stop()
     wallet.core.heartbeat.stop()
   }
-  return { dapp, wallet, address: account.address, close }
+  return { dapp, session, wallet, address: account.address, close }
 }
 
 const personalSign = (pair: Pair, message: string): Promise<Hex> =>
-  pair.dapp.request<Hex>({ method: "personal_sign", params: [stringToHex(message), pair.address] }, CHAIN)
+  pair.dapp.request<Hex>({ topic: pair.session.topic, chainId: CHAIN, request: { method: "personal_sign", params: [stringToHex(message), pair.address] } })
 
 describe("WalletConnect relay", () => {
   let relay: Started<RelayInfo>
@@ -111,7 +106,7 @@ describe("WalletConnect relay", () => {
     const pair = await pairThrough(relay.info.url)
     pairs.push(pair)
 
-    const session = pair.dapp.session
+    const session = pair.session
     expect(session?.namespaces.eip155?.accounts).toEqual([`${CHAIN}:${pair.address}`])
 
     const signature = await personalSign(pair, "hello from the dapp")
@@ -136,9 +131,13 @@ describe("WalletConnect relay", () => {
   })
 })
 
+/** The URL a client with this key connects with: its auth JWT for the relay at `url` (`aud`), valid from `now`. */
+const authenticated = (url: string, seed = generateClientSeed(), options: { aud?: string; now?: number } = {}) =>
+  `${url}/?auth=${signRelayJwt(seed, { aud: options.aud ?? url, sub: randomUUID(), now: options.now ?? Date.now() })}&projectId=devstack`
+
 /** A bare socket speaking the relay's JSON-RPC, to send what real clients never would. */
 const rawClient = async (url: string) => {
-  const socket = new WebSocket(url)
+  const socket = new WebSocket(authenticated(url))
   const frames: Array<string> = []
   const unclaimed: Array<string> = []
   const waiters: Array<{ test: (frame: string) => boolean; resolve: (frame: string) => void }> = []
@@ -254,5 +253,50 @@ describe("WalletConnect relay protocol", () => {
     const delivery = JSON.parse(await late.next((f) => f.includes('"irn_subscription"')))
     expect(delivery.params.data).toMatchObject({ topic: "kept", message: "survivor" })
     await late.close()
+  })
+})
+
+describe("WalletConnect relay authentication", () => {
+  let relay: Started<RelayInfo>
+
+  beforeAll(async () => {
+    relay = await startRelay()
+  })
+
+  afterAll(async () => {
+    await relay.stop()
+  })
+
+  /** How a connection ends: its close code and reason. */
+  const closed = (url: string) =>
+    new Promise<{ code: number; reason: string }>((resolve) => {
+      const socket = new WebSocket(url)
+      socket.once("close", (code, reason) => resolve({ code, reason: String(reason) }))
+    })
+
+  it("refuses a connection without a JWT, with another key's signature, for another relay, or expired", async () => {
+    const url = relay.info.url
+    const seed = generateClientSeed()
+    const token = new URL(authenticated(url, seed)).searchParams.get("auth")!
+    const [header, payload] = token.split(".")
+    const otherSignature = new URL(authenticated(url)).searchParams.get("auth")!.split(".")[2]
+    const cases = [
+      [`${url}/?projectId=devstack`, "an auth JWT is required"],
+      [`${url}/?auth=${header}.${payload}.${otherSignature}`, "(signature)"],
+      [authenticated(url, seed, { aud: "ws://127.0.0.1:1" }), "(audience)"],
+      [authenticated(url, seed, { now: Date.now() - 2 * 86_400_000 }), "(expired)"]
+    ] as const
+    for (const [target, words] of cases) {
+      const outcome = await closed(target)
+      expect(outcome.code).toBe(RELAY_AUTH_REFUSED)
+      expect(outcome.reason).toContain(words)
+    }
+  })
+
+  it("serves a client whose JWT it verified", async () => {
+    const client = await rawClient(relay.info.url)
+    const reply = await client.call("7", '{"id":7,"jsonrpc":"2.0","method":"irn_subscribe","params":{"topic":"abc"}}')
+    expect(JSON.parse(reply)).toMatchObject({ id: 7, result: expect.any(String) })
+    await client.close()
   })
 })

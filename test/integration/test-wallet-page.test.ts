@@ -16,7 +16,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   verifySignature
 } from "@solana/kit"
-import { UniversalProvider } from "@walletconnect/universal-provider"
+import { initSignClientDapp, type SignClientDapp } from "./support/signClientDapp"
 import type { Locator, Page } from "playwright-core"
 import { createPublicClient, type Hex, http, parseEther, stringToHex, verifyMessage } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -37,8 +37,8 @@ describe("the devstack's test wallet page", () => {
   let stack: Started<DevstackInfo>
   let browser: Browser
   let page: Page
-  let dapp: InstanceType<typeof UniversalProvider>
-  let twoFamilyDapp: InstanceType<typeof UniversalProvider>
+  let dapp: SignClientDapp
+  let twoFamilyDapp: SignClientDapp
   let address: Hex
   const requested: Array<string> = []
   const consoleErrors: Array<string> = []
@@ -55,21 +55,13 @@ describe("the devstack's test wallet page", () => {
     await page.getByRole("status").filter({ hasText: "Ready" }).waitFor()
 
     const makeDapp = (name: string, prefix: string) =>
-      UniversalProvider.init({
-        projectId: stack.info.config.services?.defaultProjectId ?? "",
-        relayUrl: stack.info.config.relay?.url ?? "",
-        logger: "silent",
-        metadata: { name, description: "A dapp under test", url: "http://127.0.0.1", icons: [] },
-        customStoragePrefix: prefix,
-        storageOptions: { database: ":memory:" }
-      })
+      initSignClientDapp({ projectId: stack.info.config.services?.defaultProjectId ?? "", relayUrl: stack.info.config.relay?.url ?? "", name, prefix })
     ;[dapp, twoFamilyDapp] = await Promise.all([makeDapp(DAPP, "test-wallet-page-dapp"), makeDapp(TWO_FAMILY_DAPP, "test-wallet-page-two-family")])
   })
 
   afterAll(async () => {
     for (const client of [dapp, twoFamilyDapp]) {
-      await client?.client.core.relayer.transportClose().catch(() => undefined)
-      client?.client.core.heartbeat.stop()
+      await client?.close()
     }
     await browser?.close()
     await stack?.stop()
@@ -163,7 +155,7 @@ describe("the devstack's test wallet page", () => {
   })
 
   it("disconnects a session from the page, and the dapp hears it", async () => {
-    const deleted = new Promise<void>((resolve) => dapp.once("session_delete", () => resolve()))
+    const deleted = new Promise<void>((resolve) => dapp.client.once("session_delete", () => resolve()))
     const sessions = page.getByRole("region", { name: "Connected dapps" })
     await sessions.getByRole("article", { name: DAPP }).getByRole("button", { name: "Disconnect" }).click()
 

@@ -5,10 +5,6 @@
  * through the runtime verifies (BIP-322); a transfer is the wallet's, confirmed on the node; a PSBT comes back
  * checked and is accepted by the node; a refusal is the visitor's.
  */
-import { randomUUID } from "node:crypto"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { hex } from "@scure/base"
 import { p2wpkh, Transaction } from "@scure/btc-signer"
 import { Effect, Exit, Layer, Option, Stream, SubscriptionRef } from "effect"
@@ -39,6 +35,7 @@ import { WalletActions } from "../../src/services/WalletActions"
 import { type PairingState, WalletConnect } from "../../src/services/walletconnect/WalletConnect"
 import { makeMemoryWebStorage } from "../unit/support/memoryWebStorage"
 import { type DevWalletKit, startDevWalletKit } from "./support/walletKit"
+import { dappSettings } from "./support/wcSettings"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
 process.env.IS_VITEST = "true"
@@ -53,10 +50,7 @@ let network: CaipNetwork
 const runtimeLayer = (http: HttpClient.HttpClient) => (options: HostOptions, alerts: ReadonlyArray<Alert>) => {
   const config = Config.layer(options)
   const transport = RpcTransport.layer.pipe(Layer.provide(config), Layer.provide(offlineHttpClientLayer))
-  const walletConnect = WalletConnect.layerWith({
-    customStoragePrefix: `dapp-${randomUUID()}`,
-    storageOptions: { database: join(mkdtempSync(join(tmpdir(), "wc-btc-")), "wc.db") }
-  }).pipe(Layer.provide(config))
+  const walletConnect = WalletConnect.layerWith(dappSettings()).pipe(Layer.provide(config))
   const connectors = Connectors.layerFrom([
     Effect.flatMap(WalletConnect, (service) => SubscriptionRef.make<ReadonlyArray<Connector>>(service.connector !== undefined ? [service.connector] : []))
   ]).pipe(Layer.provide(walletConnect))

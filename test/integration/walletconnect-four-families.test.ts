@@ -5,10 +5,6 @@
  * account in each; a message signed in each family over that one session verifies in Node (EIP-191, ed25519,
  * BIP-322, sr25519 over <Bytes>…</Bytes>); one disconnect ends all four, on both sides.
  */
-import { randomUUID } from "node:crypto"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { u8aWrapBytes } from "@polkadot/util"
 import { sr25519Verify } from "@polkadot/util-crypto"
 import { address, getBase58Encoder, getPublicKeyFromAddress, type SignatureBytes, verifySignature } from "@solana/kit"
@@ -44,6 +40,7 @@ import { Storage } from "../../src/services/Storage/Storage"
 import { WalletActions } from "../../src/services/WalletActions"
 import { type PairingState, WalletConnect } from "../../src/services/walletconnect/WalletConnect"
 import { until } from "./support/connectorContract"
+import { dappSettings } from "./support/wcSettings"
 import { makeMemoryWebStorage } from "../unit/support/memoryWebStorage"
 import { type DevWalletKit, startDevWalletKit } from "./support/walletKit"
 
@@ -66,10 +63,7 @@ let regtest: CaipNetwork
 const runtimeLayer = (http: HttpClient.HttpClient) => (options: HostOptions, alerts: ReadonlyArray<Alert>) => {
   const config = Config.layer(options)
   const transport = RpcTransport.layer.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer))
-  const walletConnect = WalletConnect.layerWith({
-    customStoragePrefix: `dapp-${randomUUID()}`,
-    storageOptions: { database: join(mkdtempSync(join(tmpdir(), "wc-four-")), "wc.db") }
-  }).pipe(Layer.provide(config))
+  const walletConnect = WalletConnect.layerWith(dappSettings()).pipe(Layer.provide(config))
   const connectors = Connectors.layerFrom([
     Effect.flatMap(WalletConnect, (service) => SubscriptionRef.make<ReadonlyArray<Connector>>(service.connector !== undefined ? [service.connector] : []))
   ]).pipe(Layer.provide(walletConnect))

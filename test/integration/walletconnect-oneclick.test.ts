@@ -6,10 +6,6 @@
  * one without it gets the session proposal and signs in in a second step; one that refuses fails the connect; and
  * without sign-in, or with Solana beside, nothing of this is asked.
  */
-import { randomUUID } from "node:crypto"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Effect, Layer, Option, Schema, Stream, SubscriptionRef } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
@@ -44,6 +40,7 @@ import { WalletActions } from "../../src/services/WalletActions"
 import { type PairingState, WalletConnect } from "../../src/services/walletconnect/WalletConnect"
 import { walletConnectAlertsLayer, walletConnectSignInLayer } from "../../src/services/walletconnect/wiring"
 import { until } from "./support/connectorContract"
+import { dappSettings } from "./support/wcSettings"
 import { startDevWalletKit } from "./support/walletKit"
 import type { Approval } from "../../devstack/wallet/testWallet"
 
@@ -78,10 +75,7 @@ afterAll(async () => {
 const runtimeLayer = (options: HostOptions, alerts: ReadonlyArray<Alert>) => {
   const config = Config.layer(options)
   const transport = RpcTransport.layer.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer))
-  const walletConnect = WalletConnect.layerWith({
-    customStoragePrefix: `dapp-${randomUUID()}`,
-    storageOptions: { database: join(mkdtempSync(join(tmpdir(), "wc-")), "wc.db") }
-  }).pipe(Layer.provide(config))
+  const walletConnect = WalletConnect.layerWith(dappSettings()).pipe(Layer.provide(config))
   const connectors = Connectors.layerFrom([
     Effect.flatMap(WalletConnect, (service) => SubscriptionRef.make<ReadonlyArray<Connector>>(service.connector !== undefined ? [service.connector] : []))
   ]).pipe(Layer.provide(walletConnect))
@@ -133,7 +127,16 @@ const makeRuntime = (options: { readonly signIn: boolean; readonly networks?: Re
 }
 
 /** A walletkit wallet over dev account `key` (each test its own, so the services' sessions of one do not meet another's). */
-const makeWallet = async (oneClick: Approval | undefined, key: number) => {
+/**
+ * The wallets on the other side: ours, and WalletConnect's walletkit 1.2.10 (the last Apache-2.0 release), which
+ * checks each CACAO's signature against its own text of the message: our text must be WalletConnect's exactly.
+ */
+const WALLETS = ["ours", "walletkit"] as const
+let peer: (typeof WALLETS)[number] = "ours"
+
+const makeWallet = async (oneClick: Approval | undefined, account: number) => {
+  // Each wallet of the list signs with dev accounts of its own: the services keep the sessions of the runs before.
+  const key = account + WALLETS.indexOf(peer) * 4
   const wallet = await startDevWalletKit({
     relayUrl: relay.info.url,
     evm: {
@@ -141,7 +144,8 @@ const makeWallet = async (oneClick: Approval | undefined, key: number) => {
       chains: evm.info.chains.map((chain) => ({ chainId: chain.chainId, name: `Local ${chain.chainId}`, rpcUrl: chain.rpcUrl })),
       chainId: 31337
     },
-    ...(oneClick === undefined ? {} : { oneClick })
+    ...(oneClick === undefined ? {} : { oneClick }),
+    implementation: peer
   })
   cleanups.push(() => wallet.close())
   return wallet
@@ -188,7 +192,11 @@ const siwxStep = (runtime: WalletRuntime) => runtime.run(Effect.flatMap(Siwx, (s
 const signedInOn = (runtime: WalletRuntime) =>
   runtime.run(Effect.flatMap(Siwx, (siwx) => Effect.map(SubscriptionRef.get(siwx.state), (s) => (s.step._tag === "SignedIn" ? s.step.account.chainId : undefined))))
 
-describe("one-click sign-in over WalletConnect (sign-in on the services)", () => {
+describe.each(WALLETS)("one-click sign-in over WalletConnect (sign-in on the services) (wallet: %s)", (implementation) => {
+  beforeAll(() => {
+    peer = implementation
+  })
+
   it("a wallet with one-click: connect and sign-in are one step — one request to the wallet, no sign view, sessions on both chains", async () => {
     const peer = await makeWallet("approve", 0)
     const runtime = makeRuntime({ signIn: true })

@@ -5,10 +5,6 @@
  * runtime verifies over `<Bytes>…</Bytes>`, a transaction payload's signature over its SCALE encoding; a refusal is the
  * visitor's; moving to Polkadot puts the session's Polkadot-format address in front. No chain is needed.
  */
-import { randomUUID } from "node:crypto"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { hexToU8a, u8aWrapBytes } from "@polkadot/util"
 import { signatureVerify, sr25519Verify } from "@polkadot/util-crypto"
 import { Effect, Layer, Option, Stream, SubscriptionRef } from "effect"
@@ -37,6 +33,7 @@ import { Storage } from "../../src/services/Storage/Storage"
 import { WalletActions } from "../../src/services/WalletActions"
 import { type PairingState, WalletConnect } from "../../src/services/walletconnect/WalletConnect"
 import { until } from "./support/connectorContract"
+import { dappSettings } from "./support/wcSettings"
 import { makeMemoryWebStorage } from "../unit/support/memoryWebStorage"
 import { type DevWalletKit, startDevWalletKit } from "./support/walletKit"
 
@@ -51,10 +48,7 @@ let runtime: WalletRuntime
 const runtimeLayer = (options: HostOptions, alerts: ReadonlyArray<Alert>) => {
   const config = Config.layer(options)
   const transport = RpcTransport.layer.pipe(Layer.provide(config), Layer.provide(offlineHttpClientLayer))
-  const walletConnect = WalletConnect.layerWith({
-    customStoragePrefix: `dapp-${randomUUID()}`,
-    storageOptions: { database: join(mkdtempSync(join(tmpdir(), "wc-dot-")), "wc.db") }
-  }).pipe(Layer.provide(config))
+  const walletConnect = WalletConnect.layerWith(dappSettings()).pipe(Layer.provide(config))
   const connectors = Connectors.layerFrom([
     Effect.flatMap(WalletConnect, (service) => SubscriptionRef.make<ReadonlyArray<Connector>>(service.connector !== undefined ? [service.connector] : []))
   ]).pipe(Layer.provide(walletConnect))

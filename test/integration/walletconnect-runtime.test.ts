@@ -5,11 +5,7 @@
  * the devstack behind. One session fills both families of the Connection; a reload restores both; disconnecting
  * either family ends both, on both sides.
  */
-import { randomUUID } from "node:crypto"
-import { mkdtempSync } from "node:fs"
 import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import {
   address,
   createSolanaRpc,
@@ -56,6 +52,8 @@ import { WalletActions } from "../../src/services/WalletActions"
 import { type PairingState, WalletConnect } from "../../src/services/walletconnect/WalletConnect"
 import { walletConnectAlertsLayer } from "../../src/services/walletconnect/wiring"
 import { until } from "./support/connectorContract"
+import { dappSettings } from "./support/wcSettings"
+import type { WalletConnectSettings } from "../../src/services/walletconnect/types"
 import { type DevWalletKit, startDevWalletKit } from "./support/walletKit"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
@@ -106,7 +104,7 @@ const pageStorage = () => {
   }
 }
 type PageStorage = ReturnType<typeof pageStorage>
-type DappStorage = { readonly prefix: string; readonly database: string }
+type DappStorage = WalletConnectSettings
 
 /**
  * The runtime's layer as src/layers/Live.ts builds it, made for Node: the page's storage above instead of the
@@ -117,7 +115,7 @@ type DappStorage = { readonly prefix: string; readonly database: string }
 const runtimeLayer = (local: PageStorage, wc: DappStorage) => (options: HostOptions, alerts: ReadonlyArray<Alert>) => {
   const config = Config.layer(options)
   const transport = RpcTransport.layer.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer))
-  const walletConnect = WalletConnect.layerWith({ customStoragePrefix: wc.prefix, storageOptions: { database: wc.database } }).pipe(
+  const walletConnect = WalletConnect.layerWith(wc).pipe(
     Layer.provide(config)
   )
   const connectors = Connectors.layerFrom([
@@ -164,7 +162,8 @@ const makeRuntime = (local: PageStorage, wc: DappStorage, relayUrl = relay.info.
   return runtime
 }
 
-const diskStorage = (): DappStorage => ({ prefix: `dapp-${randomUUID()}`, database: join(mkdtempSync(join(tmpdir(), "wc-")), "wc.db") })
+// The same settings (store and prefix) again are the same browser after a reload.
+const diskStorage = (): DappStorage => dappSettings()
 
 const makeWallet = async () => {
   const wallet = await startDevWalletKit({

@@ -4,11 +4,7 @@
  * session for both families, the family providers it hands the real eip155 and solana adapters, the wallet's own
  * events, refusals, disconnecting from either side, a relay restart, a reload, relay refusals and URI expiry.
  */
-import { randomUUID } from "node:crypto"
-import { mkdtempSync } from "node:fs"
 import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import {
   address,
@@ -46,6 +42,8 @@ import { makeSolanaAdapter } from "../../src/services/solana/SolanaAdapter"
 import { makeWalletConnect, type PairingState, WALLET_CONNECT_CONNECTOR_ID } from "../../src/services/walletconnect/WalletConnect"
 import { follow, until } from "./support/connectorContract"
 import { type DevWalletKit, type DevWalletKitOptions, startDevWalletKit } from "./support/walletKit"
+import { dappSettings } from "./support/wcSettings"
+import type { WalletConnectSettings } from "../../src/services/walletconnect/types"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
 process.env.IS_VITEST = "true"
@@ -89,7 +87,14 @@ afterAll(async () => {
 const eip155 = () => makeEip155Adapter({ reads })
 const solanaAdapter = () => makeSolanaAdapter({ reads })
 
-/** The walletkit dev wallet: EVM dev accounts 0 and 1 on both anvil chains, Solana dev key 0 on the local network. */
+/**
+ * The wallets on the other side: ours, and WalletConnect's walletkit 1.2.10 (the last Apache-2.0 release), an
+ * independent implementation of the same protocol.
+ */
+const WALLETS = ["ours", "walletkit"] as const
+let peer: (typeof WALLETS)[number] = "ours"
+
+/** The dev wallet: EVM dev accounts 0 and 1 on both anvil chains, Solana dev key 0 on the local network. */
 const makeWallet = async (families: { readonly evm?: boolean; readonly solana?: boolean } = { evm: true, solana: true }) => {
   const options: DevWalletKitOptions = {
     relayUrl: relay.info.url,
@@ -104,15 +109,15 @@ const makeWallet = async (families: { readonly evm?: boolean; readonly solana?: 
       : {}),
     ...(families.solana === true ? { solana: { rpcUrl: solana.info.rpcUrl, caipNetworkId: solana.info.caipNetworkId } } : {})
   }
-  const wallet = await startDevWalletKit(options)
+  const wallet = await startDevWalletKit({ ...options, implementation: peer })
   cleanups.push(() => wallet.close())
   return wallet
 }
 
-/** Storage of the dapp's WalletConnect client; on disk when a test reloads the page. */
-type DappStorage = { readonly prefix: string; readonly database: string }
-const memoryStorage = (): DappStorage => ({ prefix: `dapp-${randomUUID()}`, database: ":memory:" })
-const diskStorage = (): DappStorage => ({ prefix: `dapp-${randomUUID()}`, database: join(mkdtempSync(join(tmpdir(), "wc-")), "wc.db") })
+/** Settings of the dapp's WalletConnect client; the same ones again stand for the same browser after a reload. */
+type DappStorage = WalletConnectSettings
+const memoryStorage = (): DappStorage => dappSettings()
+const diskStorage = memoryStorage
 
 const dappOptions = (relayUrl: string) =>
   decodeOptionsSync({
@@ -126,7 +131,7 @@ const dappOptions = (relayUrl: string) =>
 const makeDapp = async (storage: DappStorage = memoryStorage(), relayUrl = relay.info.url) => {
   const scope = Effect.runSync(Scope.make())
   const service = await Effect.runPromise(
-    Scope.provide(makeWalletConnect(dappOptions(relayUrl), { customStoragePrefix: storage.prefix, storageOptions: { database: storage.database } }), scope)
+    Scope.provide(makeWalletConnect(dappOptions(relayUrl), storage), scope)
   )
   const connector = service.connector
   if (connector === undefined) throw new Error("a projectId is configured: WalletConnect was expected")
@@ -187,7 +192,11 @@ const errorOf = <A, E>(exit: Exit.Exit<A, E>): E => {
 const verifiesSolana = async (message: string, signature: string, signer: string) =>
   verifySignature(await getPublicKeyFromAddress(address(signer)), getBase58Encoder().encode(signature) as SignatureBytes, new TextEncoder().encode(message))
 
-describe("WalletConnect connector against the devstack relay and a real wallet", () => {
+describe.each(WALLETS)("WalletConnect connector against the devstack relay and a real wallet (wallet: %s)", (implementation) => {
+  beforeAll(() => {
+    peer = implementation
+  })
+
   it("is listed for every configured family it serves, and loads the universal provider only when used", async () => {
     const dapp = await makeDapp()
     expect(dapp.connector.info).toMatchObject({ id: WALLET_CONNECT_CONNECTOR_ID, type: "WALLET_CONNECT", name: "WalletConnect" })
@@ -346,22 +355,23 @@ describe("WalletConnect connector against the devstack relay and a real wallet",
 
   it.effect("replaces the pairing URI 10 s before its 4 minutes are up, and pairs with the new one", () =>
     Effect.gen(function* () {
+      // The test's clock starts at the wall clock's time: the URI carries its expiry as a date, and the wallet,
+      // another program, reads it with its own clock.
+      const start = Math.floor(Date.now() / 1000) * 1000
+      yield* TestClock.setTime(start)
       const storage = memoryStorage()
-      const service = yield* makeWalletConnect(dappOptions(relay.info.url), {
-        customStoragePrefix: storage.prefix,
-        storageOptions: { database: storage.database }
-      })
+      const service = yield* makeWalletConnect(dappOptions(relay.info.url), storage)
       const connector = service.connector!
       const wallet = yield* Effect.promise(() => makeWallet())
       const connecting = yield* Effect.forkChild(connector.connect([chainA, solanaNetwork]))
       const first = yield* readyUri(service.pairing)
-      expect(first.expiresAt).toBe(4 * 60_000 - 10_000)
+      expect(first.expiresAt).toBe(start + 4 * 60_000 - 10_000)
       yield* TestClock.adjust("229 seconds")
       expect(yield* service.freshUri).toBe(first.uri)
       yield* TestClock.adjust("1 second")
       const second = yield* readyUri(service.pairing, first.uri)
       expect(second.uri).not.toBe(first.uri)
-      expect(second.expiresAt).toBe(230_000 + 230_000)
+      expect(second.expiresAt).toBe(start + 230_000 + 230_000)
       expect(yield* service.freshUri).toBe(second.uri)
       yield* Effect.promise(() => wallet.pair(second.uri))
       const sessions = yield* Fiber.join(connecting)
@@ -375,7 +385,11 @@ describe("WalletConnect connector against the devstack relay and a real wallet",
   )
 })
 
-describe("one WalletConnect session serving eip155 and solana", () => {
+describe.each(WALLETS)("one WalletConnect session serving eip155 and solana (wallet: %s)", (implementation) => {
+  beforeAll(() => {
+    peer = implementation
+  })
+
   it("gives both accounts; a Solana message signed and verified; SOL and WSUSD sent that land", async () => {
     const { wallet, sessions, solanaSession } = await connected()
     expect(sessions.map((s) => [namespaceOf(s), s.accounts.map((a) => a.address), s.chainId])).toEqual([

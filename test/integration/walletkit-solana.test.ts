@@ -3,7 +3,6 @@
  * `solana` to the dev walletkit wallet (test/integration/support/walletKit.ts) over our relay; Solana transactions
  * land on the local Solana RPC.
  */
-import { randomUUID } from "node:crypto"
 import {
   type Address,
   appendTransactionMessageInstruction,
@@ -26,7 +25,6 @@ import {
   type SolanaRpcApi,
   verifySignature
 } from "@solana/kit"
-import { UniversalProvider } from "@walletconnect/universal-provider"
 import { type Hex, stringToHex, verifyMessage } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { devAccounts } from "../../devstack/evm/accounts"
@@ -34,6 +32,7 @@ import type { Started } from "../../server/src/lib/Started"
 import { type RelayInfo, startRelay } from "../../server/src/relay"
 import { type SolanaInfo, startSolana } from "../../devstack/solana"
 import { devSolanaKey, transferSolInstruction } from "../../devstack/solana/keys"
+import { initSignClientDapp, type SignClientDapp } from "./support/signClientDapp"
 import { type DevWalletKit, startDevWalletKit } from "./support/walletKit"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
@@ -51,7 +50,7 @@ const SOLANA_METHODS = [
   "solana_requestAccounts"
 ]
 
-type Dapp = InstanceType<typeof UniversalProvider>
+type Dapp = SignClientDapp
 
 let relay: Started<RelayInfo>
 let solana: Started<SolanaInfo>
@@ -74,22 +73,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const dapp of dapps) {
-    await dapp.client.core.relayer.transportClose().catch(() => undefined)
-    dapp.client.core.heartbeat.stop()
+    await dapp.close()
   }
   await wallet?.close()
   await Promise.all([relay?.stop(), solana?.stop()])
 })
 
 const makeDapp = async (): Promise<Dapp> => {
-  const dapp = await UniversalProvider.init({
-    projectId: "devstack",
-    relayUrl: relay.info.url,
-    logger: "silent",
-    metadata: { name: "Two-family dapp", description: "A dapp under test", url: "http://127.0.0.1", icons: [] },
-    customStoragePrefix: `dapp-${randomUUID()}`,
-    storageOptions: { database: ":memory:" }
-  })
+  const dapp = await initSignClientDapp({ relayUrl: relay.info.url, name: "Two-family dapp" })
   dapps.push(dapp)
   dapp.on("display_uri", (uri: string) => void wallet.pair(uri))
   return dapp

@@ -57,9 +57,8 @@ export const bundlePage = async (outDir: string): Promise<void> => {
     configFile: false,
     logLevel: "warn",
     clearScreen: false,
-    // The offline switch of WalletConnect's core (see skipVerifyOffline in wallet.ts), and the `global` its sign
-    // client then reads.
-    define: { "process.env.IS_VITEST": JSON.stringify("true"), global: "globalThis" },
+    // Node's `global`, for dependencies that still read it in a browser.
+    define: { global: "globalThis" },
     build: { outDir, emptyOutDir: true, reportCompressedSize: false, chunkSizeWarningLimit: 4096 }
   })
 }

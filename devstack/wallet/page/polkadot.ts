@@ -4,7 +4,7 @@
  * `polkadot_signTransaction` `{ address, transactionPayload }` (shapes in src/services/walletconnect/namespaces.ts)
  * as the polkadot-js extension signs: bytes wrapped once in `<Bytes>…</Bytes>`, a payload SCALE-encoded with the key
  * type's byte before the signature. Signing needs no chain, so any `polkadot:` network a dapp asks for is served,
- * the account written in that network's SS58 format. Used by the page and by the Node tests' walletkit wallet
+ * the account written in that network's SS58 format. Used by the page and by the Node tests' dev wallet
  * (`test/integration/support/walletKit.ts`).
  */
 import { stringToHex } from "@polkadot/util"

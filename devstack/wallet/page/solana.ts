@@ -3,7 +3,7 @@
  * page and in Node) and sends through the local Solana RPC. `makeSolanaDevKey` works on bytes (the demo's Wallet
  * Standard wallet uses it); `makeSolanaDevSigner` answers WalletConnect's `solana_*` requests over it, in
  * WalletConnect's formats: base58 messages and signatures, base64 wire transactions (the test wallet page and the
- * Node tests' walletkit wallet use it).
+ * Node tests' dev wallet use it).
  */
 import {
   type Address,

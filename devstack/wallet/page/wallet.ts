@@ -1,5 +1,5 @@
 /**
- * The test wallet page's WalletConnect side: a real `@reown/walletkit` wallet on the devstack's relay, whose
+ * The test wallet page's WalletConnect side: our own WalletConnect wallet (`../wcWallet`) on the devstack's relay, whose
  * proposals and requests wait in a state the view renders until the visitor approves or rejects them. EVM signing
  * and sending go through the EIP-1193 test wallet (`../testWallet`), which signs with viem local accounts and
  * forwards reads to the local anvil chains; Solana requests go to a dev key's signer (`./solana`), which sends to the
@@ -8,10 +8,16 @@
  * way while the page answers them (on by default); switched off, the wallet is one without that support and the
  * dapp's proposal sent beside the request comes instead.
  */
-import { WalletKit, type WalletKitTypes } from "@reown/walletkit"
-import { Core } from "@walletconnect/core"
-import type { AuthTypes, ICore, ProposalTypes, SessionTypes } from "@walletconnect/types"
-import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
+import {
+  approvedNamespaces as approve,
+  type AuthPayload,
+  createWcWallet,
+  type ProposeParams,
+  sdkError,
+  type SessionInfo as WcSessionInfo,
+  type WalletEvents,
+  type WcWallet
+} from "../wcWallet"
 import { formatEther, type Hex, toHex } from "viem"
 import { makeTestWallet, ProviderRpcError } from "../testWallet"
 import { type AuthRequestSummary, describeAuthRequest, signAuthRequest } from "./authenticate"
@@ -56,7 +62,7 @@ export interface PendingAuthRequest {
   readonly dapp: DappInfo
   readonly summary: AuthRequestSummary
   /** The request as it came: approving signs it. */
-  readonly payload: AuthTypes.PayloadParams
+  readonly payload: AuthPayload
   /** Why it cannot be approved (no network this wallet has), if so. */
   readonly problem: string | undefined
 }
@@ -148,29 +154,14 @@ export interface PageWallet extends WalletActions {
 
 const maxNotices = 30
 
-/**
- * WalletConnect's core skips Verify (its attestation iframe, the public-key and attestation fetches to
- * verify.walletconnect.org) and its start-up analytics call to pulse.walletconnect.org when `isTestRun()` holds:
- * `typeof process !== "undefined" && process.env.IS_VITEST === "true"`. The Node tests set that variable; a browser
- * never satisfies it. This page flips the same switch in two halves: its build (`build.ts`) fixes
- * `process.env.IS_VITEST` to "true" (Vite otherwise turns `process.env` into `{}`), and this gives `process` a value
- * before the Core is made (Verify reads the switch in its constructor). With the switch on, the sign client reads
- * `global`, which the build defines as `globalThis`. The devstack is offline and has no Verify server: requests
- * reach the wallet with the validation "UNKNOWN".
- */
-const skipVerifyOffline = (): void => {
-  const holder = globalThis as { process?: unknown }
-  holder.process ??= { env: {} }
-}
-
 const dappOf = (metadata: { name?: string; url?: string; description?: string } | undefined): DappInfo => ({
   name: metadata?.name || "An unnamed dapp",
   url: metadata?.url ?? "",
   description: metadata?.description ?? ""
 })
 
-const requestedNamespaces = (proposal: ProposalTypes.Struct) => {
-  const all = [...Object.entries(proposal.requiredNamespaces), ...Object.entries(proposal.optionalNamespaces ?? {})]
+const requestedNamespaces = (proposal: ProposeParams) => {
+  const all = [...Object.entries(proposal.requiredNamespaces ?? {}), ...Object.entries(proposal.optionalNamespaces ?? {})]
   const unique = (values: ReadonlyArray<string>) => [...new Set(values)]
   return {
     chains: unique(all.flatMap(([key, ns]) => ns.chains ?? (key.includes(":") ? [key] : []))),
@@ -286,11 +277,11 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     set({ balances: new Map(entries.filter((entry) => entry !== undefined)) })
   }
 
-  let kit: InstanceType<typeof WalletKit> | undefined
+  let kit: WcWallet | undefined
   // Made at start (the keyring's WASM loads first); without it the wallet has no Polkadot side.
   let polkadot: PolkadotDevSigner | undefined
 
-  const sessionInfo = (session: SessionTypes.Struct): SessionInfo => {
+  const sessionInfo = (session: WcSessionInfo): SessionInfo => {
     const namespaces = Object.values(session.namespaces)
     return {
       topic: session.topic,
@@ -345,22 +336,22 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
         })
   })
 
-  const approvedNamespaces = (proposal: ProposalTypes.Struct): SessionTypes.Namespaces => {
-    const namespaces = buildApprovedNamespaces({
+  const approvedNamespaces = (proposal: ProposeParams) => {
+    const namespaces = approve(
       proposal,
-      supportedNamespaces: supportedNamespaces(
+      supportedNamespaces(
         selected()?.address,
         selectedSolana()?.address,
         requestedNamespaces(proposal).chains.filter((chain) => chain.startsWith("polkadot:"))
       )
-    })
+    )
     if (Object.keys(namespaces).length === 0) {
       throw new Error("The dapp asks for no network this wallet has (it has only the devstack's local chains and Polkadot networks).")
     }
     return namespaces
   }
 
-  const onProposal = ({ id, params }: Pick<WalletKitTypes.SessionProposal, "id" | "params">) => {
+  const onProposal = ({ id, params }: Pick<WalletEvents["session_proposal"], "id" | "params">) => {
     const requested = requestedNamespaces(params)
     let problem: string | undefined
     let families: ReadonlyArray<string> = []
@@ -381,10 +372,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
 
   const respond = async (topic: string, id: number, outcome: { result: unknown } | { error: { code: number; message: string } }) => {
     if (kit === undefined) return
-    await kit.respondSessionRequest({
-      topic,
-      response: "result" in outcome ? { id, jsonrpc: "2.0", result: outcome.result } : { id, jsonrpc: "2.0", error: outcome.error }
-    })
+    await kit.respondSessionRequest({ topic, response: "result" in outcome ? { id, result: outcome.result } : { id, error: outcome.error } })
   }
 
   const isSwitch = (method: string) => method === "wallet_switchEthereumChain" || method === "wallet_addEthereumChain"
@@ -404,7 +392,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       throw new ProviderRpcError(4100, "This session is gone.")
     }
     if (!(eip155.chains ?? []).includes(chain.caipNetworkId)) {
-      const { acknowledged } = await kit.updateSession({
+      await kit.updateSession({
         topic: request.topic,
         namespaces: {
           ...session.namespaces,
@@ -415,7 +403,6 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
           }
         }
       })
-      await acknowledged()
     }
     return null
   }
@@ -526,7 +513,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     }
   }
 
-  const onRequest = ({ id, topic, params }: Pick<WalletKitTypes.SessionRequest, "id" | "topic" | "params">) => {
+  const onRequest = ({ id, topic, params }: Pick<WalletEvents["session_request"], "id" | "topic" | "params">) => {
     const session = kit?.getActiveSessions()[topic]
     const request: PendingRequest = {
       id,
@@ -548,7 +535,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     notify(`${request.dapp.name}: ${request.summary.title.toLowerCase()}.`, "info")
   }
 
-  const onAuthRequest = ({ id, params }: Pick<WalletKitTypes.SessionAuthenticate, "id" | "params">) => {
+  const onAuthRequest = ({ id, params }: Pick<WalletEvents["session_authenticate"], "id" | "params">) => {
     const summary = describeAuthRequest(params.authPayload)
     const ours = summary.chains.filter((chain) => chainByCaip(chain) !== undefined)
     const problem =
@@ -577,37 +564,23 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       notify(`No Polkadot accounts: ${errorText(error)}`, "error")
       return undefined
     })
-    skipVerifyOffline()
-    const core = new Core({
+    kit = await createWcWallet({
       projectId: config.projectId,
       relayUrl: config.relayUrl,
-      logger: "error",
-      customStoragePrefix: "devstack-test-wallet",
-      telemetryEnabled: false
-    })
-    kit = await WalletKit.init({
-      // WalletConnect's own class and interface disagree under exactOptionalPropertyTypes only.
-      core: core as ICore,
       metadata: {
         name: "Devstack Test Wallet",
         description: "The local stack's WalletConnect test wallet (public dev keys)",
         url: location.origin,
         icons: []
       },
-      // Without it WalletKit holds each request back until the previous one is answered, and waits a second between.
-      signConfig: { disableRequestQueue: true }
+      oneClick: state.oneClick,
+      // Sessions outlive a reload of the page, in its origin's storage.
+      storage: localStorage,
+      storagePrefix: "devstack-test-wallet:"
     })
     kit.on("session_proposal", onProposal)
-    if (state.oneClick) kit.on("session_authenticate", onAuthRequest)
+    kit.on("session_authenticate", onAuthRequest)
     kit.on("session_request", onRequest)
-    kit.on("proposal_expire", ({ id }) => {
-      if (state.proposals.some((p) => p.id === id)) notify("A connection request expired.", "info")
-      dropProposal(id)
-    })
-    kit.on("session_request_expire", ({ id }) => {
-      if (state.requests.some((r) => r.id === id)) notify("A request expired.", "info")
-      dropRequest(id)
-    })
     kit.on("session_delete", ({ topic }) => {
       const gone = state.sessions.find((s) => s.topic === topic)
       refreshSessions()
@@ -615,9 +588,6 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       notify(`${gone?.dapp.name ?? "A dapp"} disconnected.`, "info")
     })
     refreshSessions()
-    // Proposals and requests that arrived before a reload are still pending in WalletKit's storage.
-    for (const proposal of Object.values(kit.getPendingSessionProposals())) onProposal({ id: proposal.id, params: proposal })
-    for (const pending of kit.getPendingSessionRequests()) onRequest(pending)
     set({ phase: "ready" })
   }
 
@@ -655,7 +625,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       }
     },
     approveProposal: async (id) => {
-      const proposal = kit === undefined ? undefined : Object.values(kit.getPendingSessionProposals()).find((p) => p.id === id)
+      const proposal = kit === undefined ? undefined : kit.getPendingSessionProposals().find((p) => p.id === id)
       if (kit === undefined || proposal === undefined) {
         dropProposal(id)
         return
@@ -691,7 +661,6 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
         const auths = await signAuthRequest(
           request.payload,
           { chains: config.chains.map((chain) => chain.caipNetworkId), address: account.address },
-          (params) => walletKit.formatAuthMessage(params),
           (message) =>
             withSigner(async () => {
               await authorised
@@ -714,7 +683,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       const request = state.authRequests.find((r) => r.id === id)
       setBusy(id, true)
       try {
-        await kit?.rejectSessionAuthenticate({ id, reason: getSdkError("USER_REJECTED") })
+        await kit?.rejectSessionAuthenticate({ id, reason: sdkError("USER_REJECTED") })
         notify(`Refused to sign in to ${request?.dapp.name ?? "a dapp"}.`, "info")
       } catch (error) {
         notify(`Could not reject: ${errorText(error)}`, "error")
@@ -726,14 +695,13 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     setOneClick: (on) => {
       if (on === state.oneClick) return
       set({ oneClick: on })
-      if (on) kit?.on("session_authenticate", onAuthRequest)
-      else kit?.off("session_authenticate", onAuthRequest)
+      kit?.setOneClick(on)
     },
     rejectProposal: async (id) => {
       const proposal = state.proposals.find((p) => p.id === id)
       setBusy(id, true)
       try {
-        await kit?.rejectSession({ id, reason: getSdkError("USER_REJECTED") })
+        await kit?.rejectSession({ id, reason: sdkError("USER_REJECTED") })
         notify(`Rejected the connection request of ${proposal?.dapp.name ?? "a dapp"}.`, "info")
       } catch (error) {
         notify(`Could not reject: ${errorText(error)}`, "error")
@@ -756,7 +724,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       setBusy(id, true)
       try {
         // A wallet's refusal travels as WalletConnect's USER_REJECTED: code 5000.
-        await respond(request.topic, id, { error: getSdkError("USER_REJECTED") })
+        await respond(request.topic, id, { error: sdkError("USER_REJECTED") })
         notify(`Rejected: ${request.summary.title.toLowerCase()} for ${request.dapp.name}.`, "info")
       } catch (error) {
         notify(`Could not reject: ${errorText(error)}`, "error")
@@ -768,7 +736,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
     disconnect: async (topic) => {
       const session = state.sessions.find((s) => s.topic === topic)
       try {
-        await kit?.disconnectSession({ topic, reason: getSdkError("USER_DISCONNECTED") })
+        await kit?.disconnectSession({ topic, reason: sdkError("USER_DISCONNECTED") })
         notify(`Disconnected from ${session?.dapp.name ?? "the dapp"}.`, "info")
       } catch (error) {
         notify(`Could not disconnect: ${errorText(error)}`, "error")

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto"
+import { createHash } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import { WebSocketServer, type RawData, type WebSocket } from "ws"
 import type { Started } from "../lib/Started"
@@ -15,6 +15,7 @@ import {
   topicsParam
 } from "./jsonRpc"
 import { Mailbox, type StoredMessage } from "./Mailbox"
+import { authenticateConnection, RELAY_AUTH_REFUSED } from "./auth"
 import { listenOnLoopback } from "../lib/httpServer"
 
 /** Options of the local WalletConnect relay. */
@@ -52,23 +53,6 @@ interface Client {
   /** our request id → the message it delivered */
   readonly awaitingAck: Map<number, StoredMessage>
   alive: boolean
-}
-
-/** The client's identity: the `iss` of its auth JWT, so a reconnect is recognised as the same client. */
-const clientIdFromUrl = (requestUrl: string | undefined): string => {
-  const auth = new URL(requestUrl ?? "/", "ws://relay").searchParams.get("auth")
-  const payload = auth?.split(".")[1]
-  if (payload) {
-    try {
-      const claims: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"))
-      if (typeof claims === "object" && claims !== null && "iss" in claims && typeof claims.iss === "string") {
-        return claims.iss
-      }
-    } catch {
-      // An unreadable token is still accepted: the relay does not authenticate.
-    }
-  }
-  return `anonymous:${randomUUID()}`
 }
 
 // The same id a WalletConnect client computes for its own subscription (sha256 of topic + client id).
@@ -309,7 +293,15 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     })
     server.on("upgrade", (request, socket, head) => {
       socket.on("error", () => socket.destroy())
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, clientIdFromUrl(request.url)))
+      // Only a client proving its id (a verified auth JWT) is served; the others hear why in the close frame.
+      const auth = authenticateConnection(request.url, { port, host: request.headers.host, now: Date.now() })
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        if (auth.ok) wss.emit("connection", ws, auth.clientId)
+        else {
+          log(`relay: refused a connection: ${auth.reason}`)
+          ws.close(RELAY_AUTH_REFUSED, auth.reason)
+        }
+      })
     })
     server.on("clientError", (_error, socket) => socket.destroy())
     return server

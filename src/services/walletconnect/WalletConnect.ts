@@ -1,6 +1,6 @@
 /**
  * WalletConnect: the remote-protocol connector, one session for every family it serves (eip155 and solana). It is
- * listed at once; its session code (`./session`, with the universal provider) is fetched with `import()` only when
+ * listed at once; its session code (`./session`, with our sign client) is fetched with `import()` only when
  * the visitor chooses WalletConnect or a stored session is restored. It owns the pairing URI the views show (it
  * lives 4 minutes and is replaced 10 s before it expires, by the Clock) and the session. Each family's adapter
  * reaches the session through a provider of its own kind: an EIP-1193 facade for eip155, a SolanaProvider for solana.
@@ -62,7 +62,7 @@ export class WalletConnect extends Context.Service<
     readonly cancel: Effect.Effect<void>
     /** Alerts raised by relay errors (origin not allowed, invalid key, token not yet valid), each once. */
     readonly alerts: Stream.Stream<Alert>
-    /** Whether the universal provider was loaded (it must not be before the visitor chooses WalletConnect). */
+    /** Whether the sign client was loaded (it must not be before the visitor chooses WalletConnect). */
     readonly loaded: Effect.Effect<boolean>
     /**
      * Gives the connector the site's sign-in (the runtime does, when the host configured sign-in): pairings then use
@@ -81,7 +81,7 @@ export class WalletConnect extends Context.Service<
     Layer.effect(WalletConnect)(Effect.flatMap(Effect.service(Config), (config) => makeWalletConnect(config, settings)))
 }
 
-/** Makes the connector; its session code (and the universal provider) is fetched on the first connect or restore. */
+/** Makes the connector; its session code (and our sign client) is fetched on the first connect or restore. */
 export const makeWalletConnect = (
   options: HostOptions,
   settings: WalletConnectSettings

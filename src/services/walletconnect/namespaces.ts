@@ -1,7 +1,7 @@
 /**
  * What a WalletConnect session asks the wallet for (spec 7.5): one namespace per configured chain family that the
- * protocol serves, with its chains, methods, events and an `rpcMap` of the host's own RPCs, so the universal
- * provider never reads through a hosted RPC. Pure: nothing here loads WalletConnect.
+ * protocol serves, with its chains, methods, events and an `rpcMap` of the host's own RPCs (reads never go through a
+ * hosted RPC; the wallet is asked only chains, methods and events). Pure: nothing here loads WalletConnect.
  */
 import type { CaipNetworkId, ChainNamespace } from "../../domain/Caip"
 import type { CaipNetwork } from "../../domain/Network"
@@ -81,7 +81,7 @@ const METHODS: Partial<Record<ChainNamespace, ReadonlyArray<string>>> = {
   bip122: BITCOIN_SESSION_METHODS
 }
 
-/** One namespace of a session proposal, in the shape the universal provider takes. */
+/** One namespace of a session proposal, as the connector builds it (only chains, methods and events go on the wire). */
 export interface ProposalNamespace {
   chains: Array<CaipNetworkId>
   methods: Array<string>
@@ -90,7 +90,7 @@ export interface ProposalNamespace {
   defaultChain?: string
 }
 
-/** The RPC the universal provider may read a network through: the host's custom RPC first, else the network's own. */
+/** The RPC a network is read through: the host's custom RPC first, else the network's own. */
 export const rpcUrlOf = (options: Pick<HostOptions, "customRpcUrls">, network: CaipNetwork): string | undefined =>
   options.customRpcUrls?.[network.caipNetworkId]?.[0]?.url ?? network.rpcUrls.default.http[0]
 
@@ -120,7 +120,7 @@ export const proposalNamespaces = (
   if (start !== undefined && startOn !== undefined && start.chains.includes(startOn.caipNetworkId)) {
     // The wallet starts on the network the visitor is on: it goes first, and is the provider's default.
     start.chains = [startOn.caipNetworkId, ...start.chains.filter((chain) => chain !== startOn.caipNetworkId)]
-    // The universal provider keeps a namespace's default chain as its reference ("31338"), not its CAIP-2 id.
+    // A namespace's default chain as its reference ("31338"), not its CAIP-2 id.
     start.defaultChain = String(startOn.id)
   }
   return namespaces

@@ -1,6 +1,6 @@
 /**
  * One-click sign-in over WalletConnect (`wc_sessionAuthenticate`: CAIP-122 messages with a ReCap of the session's
- * methods, one per chain, signed while pairing): whether a pairing can use it, what the universal provider's
+ * methods, one per chain, signed while pairing): whether a pairing can use it, what our sign client's
  * `authenticate` is given, and the messages its answer carries. WalletConnect 2.25 authenticates eip155 sessions only
  * and, for a wallet that does not answer `wc_sessionAuthenticate`, sends a session proposal for eip155 only beside it:
  * a host whose WalletConnect session also serves another family (Solana) pairs the usual way, so that family is not
@@ -21,7 +21,7 @@ export const oneClickChains = (namespaces: Readonly<Record<string, ProposalNames
 }
 
 /**
- * What the universal provider's `authenticate` takes: the request's fields (`uri` is the message's URI, `exp` / `nbf`
+ * What a one-click pairing is asked with: the request's fields (`uri` is the message's URI, `exp` / `nbf`
  * its times), the chains, the methods its ReCap asks for, and the namespaces with their `rpcMap` (the provider reads
  * through the host's RPCs, never a hosted one, whichever way the wallet answers).
  */

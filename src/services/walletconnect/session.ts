@@ -1,10 +1,11 @@
 /**
- * The WalletConnect session: the universal provider (imported here, on first need), pairing with its URI replaced
- * before it expires, the session's eip155, solana, polkadot and bip122 providers, and the sessions a connect or restore gives. This
- * module is itself fetched only when the visitor chooses WalletConnect or a stored session is restored, so a page
- * pays nothing for it before.
+ * The WalletConnect session: our own sign client (`./protocol`, made here on first need), pairing with its URI
+ * replaced before it expires, the session's eip155, solana, polkadot and bip122 providers, and the sessions a connect
+ * or restore gives. This module is itself fetched only when the visitor chooses WalletConnect or a stored session is
+ * restored, so a page pays nothing for it before.
  */
-import { Clock, Deferred, Effect, Exit, Fiber, FiberSet, Option, PubSub, Scope, Semaphore, Stream, SubscriptionRef } from "effect"
+import { Clock, Deferred, Effect, Fiber, FiberSet, Option, PubSub, Scope, Semaphore, Stream, SubscriptionRef } from "effect"
+import * as KeyValueStore from "effect/persistence/KeyValueStore"
 import type { Account } from "../../domain/Account"
 import { alertForServiceError } from "../../domain/alerts"
 import type { ChainNamespace } from "../../domain/Caip"
@@ -21,35 +22,10 @@ import type { PolkadotProvider } from "../polkadot/provider"
 import type { SolanaProvider } from "../solana/provider"
 import { proposalNamespaces } from "./namespaces"
 import { type AuthenticateRequest, authenticateRequest, type CacaoLike, oneClickChains, signedMessages } from "./oneClick"
+import { encodeRecap, formatAuthMessage, makeRecap, recapOf } from "./protocol/cacao"
+import { type AuthenticateAsk, type DappClient, type DappError, makeDappClient } from "./protocol/dapp"
+import type { SocketConstructor } from "./protocol/relay"
 import { type OneClickSigned, type SessionContext, type WalletConnectSession, WalletConnectRequestFailed } from "./types"
-
-/** The part of the universal provider used here (its own types fail under exactOptionalPropertyTypes). */
-export interface UniversalProviderLike {
-  session?: { readonly topic: string; readonly namespaces: Record<string, { readonly accounts: Array<string> }> } | undefined
-  readonly client: {
-    readonly core: {
-      readonly relayer: { readonly on: (event: string, listener: (error: unknown) => void) => unknown }
-      /** WalletConnect's Verify: `register` attests each proposal and request through an iframe of `verifyUrlV3`. */
-      readonly verify?: { register: (params: { id: string; decryptedId: string }) => Promise<string | undefined>; verifyUrlV3?: string }
-    }
-    /** The text a CACAO's signer signed (WalletConnect's CAIP-122 format, the one its wallets sign). */
-    formatAuthMessage(params: { request: CacaoLike["p"]; iss: string }): string
-  }
-  request<T = unknown>(args: { method: string; params?: unknown }, chain?: string): Promise<T>
-  connect(params: { optionalNamespaces: Record<string, unknown> }): Promise<unknown>
-  /** One-click sign-in: pairs with `wc_sessionAuthenticate` and, for wallets without it, a session proposal beside. */
-  authenticate(params: AuthenticateRequest): Promise<{ readonly auths?: ReadonlyArray<CacaoLike> | undefined }>
-  disconnect(): Promise<void>
-  cleanupPendingPairings(options?: { deletePairings?: boolean }): Promise<void>
-  on(event: string, listener: (...args: Array<any>) => void): void
-}
-
-const errorOf = (error: unknown): { readonly code: number | undefined; readonly message: string } => {
-  const record = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {}
-  const code = typeof record["code"] === "number" ? record["code"] : undefined
-  const message = typeof record["message"] === "string" ? record["message"] : String(error)
-  return { code, message }
-}
 
 const chainReferenceOf = (value: unknown): number | undefined => {
   const text = typeof value === "number" ? String(value) : typeof value === "string" ? value : ""
@@ -62,20 +38,6 @@ const addressOf = (caipAccount: string): string => caipAccount.slice(caipAccount
 
 /** The CAIP-2 network of a CAIP-10 account (`namespace:reference`). */
 const networkIdOf = (caipAccount: string): string => caipAccount.slice(0, caipAccount.lastIndexOf(":"))
-
-/**
- * WalletConnect's Verify runs only against a server the host names (`endpoints.verify`): the SDK otherwise loads an
- * iframe from its own hosted server for every proposal and request and waits up to 5 s for it (offline, or under a
- * Content-Security-Policy without that host, every QR code and every request is 5 s late), a request to a host the
- * options did not name. Without a server the wallet sees this site as not verified ("unknown"), as with any dapp
- * whose domain Verify does not know.
- */
-export const applyVerifySetting = (provider: UniversalProviderLike, server: string | undefined): void => {
-  const verify = provider.client.core.verify
-  if (verify === undefined) return
-  if (server === undefined) verify.register = async () => undefined
-  else verify.verifyUrlV3 = `${server.replace(/\/+$/, "")}/v3`
-}
 
 const defaultMetadata = (): NonNullable<HostOptions["metadata"]> => {
   const origin = typeof location === "undefined" ? "http://127.0.0.1" : location.origin
@@ -91,19 +53,59 @@ const withFirstSignature = (wire: Uint8Array, signature: Uint8Array): Uint8Array
   return signed
 }
 
-/** Makes the session; the universal provider is loaded on first need and lives as long as the scope. */
+// Where sessions are kept when the host's settings name no store: the browser's localStorage, else memory.
+const browserStore: Effect.Effect<KeyValueStore.KeyValueStore> = Effect.suspend(() => {
+  let local: Storage | undefined
+  try {
+    local = globalThis.localStorage
+  } catch {
+    local = undefined
+  }
+  return Effect.provide(Effect.service(KeyValueStore.KeyValueStore), local === undefined ? KeyValueStore.layerMemory : KeyValueStore.layerStorage(() => local))
+})
+
+/** The failure a dapp call ends in, as the connector reports it (the wallet's code and words). */
+const requestFailed = (error: DappError): WalletConnectRequestFailed =>
+  new WalletConnectRequestFailed({
+    code: error._tag === "PeerRefused" || error._tag === "SessionUnavailable" ? error.code : undefined,
+    message: error._tag === "PeerMessageInvalid" ? error.reason : error.message
+  })
+
+/** The one-click ask of a pairing: the site's fields, with a ReCap of the session's eip155 methods as last resource. */
+const authenticateAsk = (request: AuthenticateRequest): AuthenticateAsk => {
+  const resources = [...(request.resources ?? [])]
+  const ours = makeRecap("eip155", "request", request.methods)
+  const theirs = recapOf(resources)
+  if (theirs !== undefined) resources.pop()
+  const merged = theirs === undefined ? ours : { att: { ...theirs.att, eip155: { ...(theirs.att["eip155"] ?? {}), ...ours.att["eip155"] } } }
+  resources.push(encodeRecap(merged))
+  return {
+    chains: request.chains,
+    domain: request.domain,
+    uri: request.uri,
+    nonce: request.nonce,
+    statement: request.statement,
+    exp: request.exp,
+    nbf: request.nbf,
+    requestId: request.requestId,
+    resources,
+    methods: request.methods
+  }
+}
+
+/** Makes the session; the sign client is made on first need and lives as long as the scope. */
 export const makeSession = (context: SessionContext): Effect.Effect<WalletConnectSession, never, Scope.Scope> =>
   Effect.gen(function* () {
     const { options, settings, projectId, served, pairing, alerts, events, signIn } = context
     const scope = yield* Effect.scope
     const runPromise = yield* FiberSet.makeRuntimePromise<never>()
     const raised = new Set<string>()
-    let universal: UniversalProviderLike | undefined
-    let onUri: ((uri: string) => void) | undefined
-    let onRefused: ((error: WalletConnectRequestFailed) => void) | undefined
+    let client: DappClient | undefined
     let running: Fiber.Fiber<ReadonlyArray<OneClickSigned>, WalletConnectConnectorMissing | WalletConnectRequestFailed> | undefined
     let runningToken: object | undefined
     let restart: Deferred.Deferred<void> | undefined
+    // The EVM chain the session is used on (the wallet's switches and chainChanged events move it).
+    let eip155Chain: number | undefined
     // The Solana network the session is used on (Solana wallets have no chain of their own to report).
     let solanaChain: string | undefined
     // The Polkadot network the session is used on (its accounts are written in that network's format).
@@ -113,85 +115,73 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
 
     const publish = (event: WalletEvent) => PubSub.publishUnsafe(events, event)
 
-    const reportError = (error: unknown) => {
-      const alert = alertForServiceError(errorOf(error).message)
-      if (alert === undefined) return
-      // The relay refuses this app: the pairing under way cannot succeed, so it fails now instead of waiting.
-      onRefused?.(new WalletConnectRequestFailed({ code: undefined, message: errorOf(error).message }))
-      if (raised.has(alert.id)) return
+    // The relay refused this app (origin not allowed, invalid key, token not yet valid): one alert of each kind.
+    const reportRefusal = (message: string) => {
+      const alert = alertForServiceError(message)
+      if (alert === undefined || raised.has(alert.id)) return
       raised.add(alert.id)
       PubSub.publishUnsafe(alerts, alert)
     }
 
-    const fail = (error: unknown) => {
-      reportError(error)
-      const { code, message } = errorOf(error)
-      return new WalletConnectRequestFailed({ code, message })
-    }
+    const sessionAccounts = (namespace: ChainNamespace): ReadonlyArray<string> =>
+      (client?.session()?.namespaces[namespace]?.accounts ?? []).filter((a, i, all) => all.indexOf(a) === i)
+
+    const hasSession = () => served.some((namespace) => sessionAccounts(namespace).length > 0)
 
     const init = Effect.gen(function* () {
       if (served.length === 0 || projectId === "") return yield* new WalletConnectConnectorMissing()
-      const { UniversalProvider } = yield* Effect.tryPromise({
-        try: () => import("@walletconnect/universal-provider"),
-        catch: (error) => new WalletConnectRequestFailed({ code: undefined, message: `Unable to load WalletConnect: ${errorOf(error).message}` })
-      })
+      const WebSocketClass = settings.WebSocket ?? (globalThis.WebSocket as unknown as SocketConstructor | undefined)
+      if (WebSocketClass === undefined) return yield* new WalletConnectRequestFailed({ code: undefined, message: "No WebSocket to reach the relay" })
       const metadata = options.metadata ?? defaultMetadata()
-      const provider = yield* Effect.tryPromise({
-        try: () =>
-          UniversalProvider.init({
-            projectId,
-            relayUrl: options.endpoints.relay,
-            metadata: { ...metadata, icons: [...metadata.icons] },
-            logger: settings.logger ?? (options.debug ? "info" : "silent"),
-            telemetryEnabled: false,
-            ...(settings.customStoragePrefix !== undefined ? { customStoragePrefix: settings.customStoragePrefix } : {}),
-            ...(settings.storageOptions !== undefined ? { storageOptions: { ...settings.storageOptions } } : {})
-          }) as Promise<unknown> as Promise<UniversalProviderLike>,
-        catch: fail
-      })
-      applyVerifySetting(provider, options.endpoints.verify)
-      provider.on("display_uri", (uri: string) => onUri?.(uri))
-      // Account changes come with the chain they happened on: that chain's family is the one whose accounts changed.
-      provider.on("session_event", (payload: { params?: { chainId?: unknown; event?: { name?: unknown; data?: unknown } } }) => {
-        const chainId = typeof payload.params?.chainId === "string" ? payload.params.chainId : ""
-        const namespace = chainId.slice(0, chainId.indexOf(":")) as ChainNamespace
-        const event = payload.params?.event
-        if (!served.includes(namespace) || event?.name !== "accountsChanged" || !Array.isArray(event.data)) return
-        const accounts: ReadonlyArray<Account> = event.data
-          .filter((a): a is string => typeof a === "string")
-          .map((a) => ({ address: addressOf(a), type: "eoa" as const }))
-        publish({ _tag: "AccountsChanged", namespace, accounts })
-      })
-      provider.on("chainChanged", (chain: unknown) => {
-        if (typeof chain === "string" && chain.includes(":") && !chain.startsWith("eip155:")) return
-        const chainId = chainReferenceOf(chain)
-        if (chainId !== undefined) publish({ _tag: "ChainChanged", namespace: "eip155", chainId })
-      })
-      provider.on("disconnect", () => {
-        publish({ _tag: "Disconnected", namespace: undefined })
-        Effect.runFork(SubscriptionRef.set(pairing, { _tag: "Idle" }))
-      })
-      provider.client.core.relayer.on("relayer_error", reportError)
-      universal = provider
-      yield* Scope.addFinalizer(
-        scope,
-        Effect.promise(async () => {
-          const core = (provider.client as unknown as { core: { relayer: { transportClose?: () => Promise<void> }; heartbeat?: { stop?: () => void } } }).core
-          await core.relayer.transportClose?.().catch(() => undefined)
-          core.heartbeat?.stop?.()
-        })
+      const made = yield* makeDappClient({
+        relayUrl: options.endpoints.relay,
+        projectId,
+        metadata: { ...metadata, icons: [...metadata.icons] },
+        store: settings.storage ?? (yield* browserStore),
+        storagePrefix: settings.customStoragePrefix,
+        WebSocket: WebSocketClass,
+        onRefusal: reportRefusal
+      }).pipe(Scope.provide(scope))
+      yield* Stream.fromPubSub(made.events).pipe(
+        Stream.runForEach((event) =>
+          Effect.sync(() => {
+            if (event._tag === "SessionDeleted") {
+              publish({ _tag: "Disconnected", namespace: undefined })
+              Effect.runFork(SubscriptionRef.set(pairing, { _tag: "Idle" }))
+              return
+            }
+            if (event._tag === "SessionUpdated") {
+              for (const namespace of served) {
+                const accounts = sessionAccounts(namespace).map((a): Account => ({ address: addressOf(a), type: "eoa" }))
+                if (accounts.length > 0) publish({ _tag: "AccountsChanged", namespace, accounts })
+              }
+              return
+            }
+            // Account changes come with the chain they happened on: that chain's family is the one whose accounts changed.
+            const namespace = event.chainId.slice(0, event.chainId.indexOf(":")) as ChainNamespace
+            if (event.name === "chainChanged" && namespace === "eip155") {
+              const chainId = chainReferenceOf(event.data) ?? chainReferenceOf(event.chainId)
+              if (chainId === undefined) return
+              eip155Chain = chainId
+              publish({ _tag: "ChainChanged", namespace: "eip155", chainId })
+              return
+            }
+            if (!served.includes(namespace) || event.name !== "accountsChanged" || !Array.isArray(event.data)) return
+            const accounts: ReadonlyArray<Account> = event.data
+              .filter((a): a is string => typeof a === "string")
+              .map((a) => ({ address: addressOf(a), type: "eoa" as const }))
+            publish({ _tag: "AccountsChanged", namespace, accounts })
+          })
+        ),
+        Effect.forkIn(scope)
       )
-      return provider
+      client = made
+      return made
     })
 
     const loading = yield* Semaphore.make(1)
-    // Only a loaded provider is kept: a failed load (the chunk or the relay unreachable) is tried again next time.
-    const load = Semaphore.withPermit(loading)(Effect.suspend(() => (universal !== undefined ? Effect.succeed(universal) : init)))
-
-    const sessionAccounts = (provider: UniversalProviderLike, namespace: ChainNamespace): ReadonlyArray<string> =>
-      (provider.session?.namespaces[namespace]?.accounts ?? []).filter((a, i, all) => all.indexOf(a) === i)
-
-    const hasSession = (provider: UniversalProviderLike) => served.some((namespace) => sessionAccounts(provider, namespace).length > 0)
+    // Only a made client is kept: a failed start is tried again next time.
+    const load = Semaphore.withPermit(loading)(Effect.suspend(() => (client !== undefined ? Effect.succeed(client) : init)))
 
     // One-click sign-in when the host configured sign-in, its backend can, and the session is eip155 only: a fresh
     // nonce for every URI (the backend's lasts longer than a URI).
@@ -204,64 +194,57 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
         return fields === undefined ? undefined : authenticateRequest(fields, namespaces, chains)
       })
 
-    const format = (provider: UniversalProviderLike) => (cacao: CacaoLike) =>
-      provider.client.formatAuthMessage({ request: cacao.p, iss: cacao.p.iss })
+    const format = (cacao: CacaoLike) => formatAuthMessage(cacao.p)
 
     // One pairing attempt: a URI, shown until a wallet approves (with the messages it signed, for a one-click
     // sign-in), or replaced (none) when it expires or on Retry.
-    const attempt = (provider: UniversalProviderLike, network: CaipNetwork | undefined) =>
+    const attempt = (dapp: DappClient, network: CaipNetwork | undefined) =>
       Effect.gen(function* () {
-        const uri = yield* Deferred.make<string>()
         const again = yield* Deferred.make<void>()
         restart = again
-        const refused = yield* Deferred.make<never, WalletConnectRequestFailed>()
-        onUri = (value) => Deferred.doneUnsafe(uri, Exit.succeed(value))
-        onRefused = (error) => Deferred.doneUnsafe(refused, Exit.fail(error))
         yield* SubscriptionRef.set(pairing, { _tag: "Pairing" })
-        const expiry = Effect.gen(function* () {
-          const value = yield* Deferred.await(uri)
-          const now = yield* Clock.currentTimeMillis
-          const expiresAt = now + PAIRING_LIFETIME_MS - PAIRING_EXPIRY_MARGIN_MS
-          yield* SubscriptionRef.set(pairing, { _tag: "Ready", uri: value, expiresAt })
-          yield* Effect.sleep(expiresAt - now)
-        })
         const namespaces = proposalNamespaces(options, network)
         const oneClick = yield* oneClickRequest(namespaces)
-        const approved: Effect.Effect<ReadonlyArray<OneClickSigned>, WalletConnectRequestFailed> =
-          oneClick === undefined
-            ? Effect.tryPromise({ try: () => provider.connect({ optionalNamespaces: namespaces }), catch: fail }).pipe(Effect.as([]))
-            : // A refusal arrives as the wallet's bare message ("User rejected."): a refusal in walletErrorOf's words.
-              Effect.tryPromise({ try: () => provider.authenticate(oneClick), catch: fail }).pipe(
-                Effect.map((result) => signedMessages(result.auths, format(provider)))
-              )
-        return yield* Effect.raceFirst(
-          Effect.raceFirst(Effect.map(approved, Option.some), Deferred.await(refused)),
-          Effect.as(Effect.raceFirst(expiry, Deferred.await(again)), Option.none<ReadonlyArray<OneClickSigned>>())
+        const now = yield* Clock.currentTimeMillis
+        const expiresAt = now + PAIRING_LIFETIME_MS - PAIRING_EXPIRY_MARGIN_MS
+        const optionalNamespaces = Object.fromEntries(
+          Object.entries(namespaces).map(([key, { chains, methods, events: names }]) => [key, { chains, methods, events: names }])
         )
+        const made = yield* dapp.pair({
+          optionalNamespaces,
+          authenticate: oneClick === undefined ? undefined : authenticateAsk(oneClick),
+          expiresAt: now + PAIRING_LIFETIME_MS
+        }).pipe(Effect.mapError(requestFailed))
+        yield* SubscriptionRef.set(pairing, { _tag: "Ready", uri: made.uri, expiresAt })
+        const approved = made.approval.pipe(
+          Effect.mapError(requestFailed),
+          Effect.map(({ cacaos }) => Option.some(signedMessages(cacaos, format)))
+        )
+        const replaced = Effect.raceFirst(Effect.sleep(expiresAt - now), Deferred.await(again)).pipe(
+          Effect.andThen(dapp.dropPairing(made.topic)),
+          Effect.as(Option.none<ReadonlyArray<OneClickSigned>>())
+        )
+        return yield* Effect.raceFirst(approved, replaced)
       })
 
     const pairOnce = (network: CaipNetwork | undefined) =>
       Effect.gen(function* () {
-        const provider = yield* load
-        if (hasSession(provider)) return []
-        let approved = yield* attempt(provider, network)
+        const dapp = yield* load
+        if (hasSession()) return []
+        let approved = yield* attempt(dapp, network)
         while (Option.isNone(approved)) {
           yield* Effect.logDebug("WalletConnect pairing URI replaced")
-          approved = yield* attempt(provider, network)
+          approved = yield* attempt(dapp, network)
         }
         yield* SubscriptionRef.set(pairing, { _tag: "Idle" })
-        // The approved proposal's pairing has served: it is not kept for another session.
-        yield* Effect.promise(() => provider.cleanupPendingPairings({ deletePairings: true }))
         // The wallet signed in while pairing: the sessions are kept before the connect goes on, so the sign-in step
         // after it finds them and asks nothing. Kept once per pairing, whoever joined it.
-        if (approved.value.length > 0 && hasSession(provider)) yield* signIn()?.keep(approved.value) ?? Effect.void
+        if (approved.value.length > 0 && hasSession()) yield* signIn()?.keep(approved.value) ?? Effect.void
         return approved.value
       }).pipe(
         Effect.tapError((error) => SubscriptionRef.set(pairing, { _tag: "Failed", message: error.message })),
         Effect.onInterrupt(() => SubscriptionRef.set(pairing, { _tag: "Idle" })),
         Effect.ensuring(Effect.sync(() => {
-          onUri = undefined
-          onRefused = undefined
           restart = undefined
         }))
       )
@@ -308,59 +291,57 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
 
     const disconnect = Effect.gen(function* () {
       yield* cancel
-      const provider = universal
-      if (provider === undefined) return
-      if (provider.session !== undefined) yield* Effect.promise(() => provider.disconnect().catch(() => undefined))
-      yield* Effect.promise(() => provider.cleanupPendingPairings({ deletePairings: true }))
+      if (client === undefined) return
+      yield* client.disconnect
       yield* SubscriptionRef.set(pairing, { _tag: "Idle" })
     }).pipe(Effect.withSpan("WalletConnect.disconnect"))
 
-    const currentChain = (provider: UniversalProviderLike) =>
-      Effect.tryPromise({ try: () => provider.request<unknown>({ method: "eth_chainId" }), catch: fail }).pipe(
-        Effect.map(chainReferenceOf)
-      )
-
-    const onSession = <A>(run: (provider: UniversalProviderLike) => Effect.Effect<A, WalletConnectRequestFailed>) =>
+    /** A request to the wallet on a chain of the session. */
+    const ask = (method: string, params: unknown, chainId: string | undefined) =>
       Effect.gen(function* () {
-        const provider = yield* load
-        if (provider.session === undefined) {
-          return yield* new WalletConnectRequestFailed({ code: 4900, message: "WalletConnect session not found" })
-        }
-        return yield* run(provider)
+        const dapp = yield* load.pipe(Effect.mapError((e) => new WalletConnectRequestFailed({ code: 4900, message: e.message })))
+        if (dapp.session() === undefined) return yield* new WalletConnectRequestFailed({ code: 4900, message: "WalletConnect session not found" })
+        if (chainId === undefined) return yield* new WalletConnectRequestFailed({ code: 4901, message: `No network of the session for ${method}` })
+        return yield* dapp.request({ method, params, chainId }).pipe(Effect.mapError(requestFailed))
       })
 
-    // The session's eip155 side, as any EIP-1193 wallet: requests go to the wallet on the session's current chain.
+    const evmChain = () => eip155Chain ?? chainReferenceOf(networkIdOf(sessionAccounts("eip155")[0] ?? ""))
+    const evmChains = () => new Set(sessionAccounts("eip155").map((a) => chainReferenceOf(networkIdOf(a))))
+
+    // The session's eip155 side, as any EIP-1193 wallet: requests go to the wallet on the session's current chain;
+    // a switch to a chain the session has is made here (the wallet is asked only for another chain).
     const eip155Provider: Eip1193Provider = {
       request: (args) =>
         runPromise(
-          onSession((provider) =>
-            Effect.gen(function* () {
-              const chainId = yield* currentChain(provider)
-              if (args.method === "eth_chainId") return chainId
-              return yield* Effect.tryPromise({
-                try: () =>
-                  provider.request(
-                    args.params === undefined ? { method: args.method } : { method: args.method, params: args.params },
-                    chainId === undefined ? undefined : `eip155:${chainId}`
-                  ),
-                catch: fail
-              })
-            })
-          )
+          Effect.gen(function* () {
+            if (args.method === "eth_chainId") return evmChain()
+            if (args.method === "eth_accounts" || args.method === "eth_requestAccounts") {
+              const chain = evmChain()
+              return sessionAccounts("eip155").filter((a) => chainReferenceOf(networkIdOf(a)) === chain).map(addressOf)
+            }
+            if (args.method === "wallet_switchEthereumChain") {
+              const first: unknown = Array.isArray(args.params) ? args.params[0] : undefined
+              const target = chainReferenceOf(typeof first === "object" && first !== null ? (first as { chainId?: unknown }).chainId : undefined)
+              if (target === undefined) return yield* new WalletConnectRequestFailed({ code: -32602, message: "wallet_switchEthereumChain needs a chainId" })
+              if (!evmChains().has(target)) yield* ask(args.method, args.params, `eip155:${evmChain()}`)
+              eip155Chain = target
+              publish({ _tag: "ChainChanged", namespace: "eip155", chainId: target })
+              return null
+            }
+            return yield* ask(args.method, args.params ?? [], `eip155:${evmChain()}`)
+          })
         )
     }
 
     const solanaRequest = <A>(method: string, params: unknown, pick: (result: Record<string, unknown>) => A | undefined) =>
       runPromise(
-        onSession((provider) =>
-          Effect.tryPromise({ try: () => provider.request<unknown>({ method, params }, solanaChain), catch: fail }).pipe(
-            Effect.flatMap((result) => {
-              const value = typeof result === "object" && result !== null ? pick(result as Record<string, unknown>) : undefined
-              return value === undefined
-                ? Effect.fail(new WalletConnectRequestFailed({ code: undefined, message: `The wallet answered ${method} without its result` }))
-                : Effect.succeed(value)
-            })
-          )
+        ask(method, params, solanaChain).pipe(
+          Effect.flatMap((result) => {
+            const value = typeof result === "object" && result !== null ? pick(result as Record<string, unknown>) : undefined
+            return value === undefined
+              ? Effect.fail(new WalletConnectRequestFailed({ code: undefined, message: `The wallet answered ${method} without its result` }))
+              : Effect.succeed(value)
+          })
         )
       )
 
@@ -390,12 +371,11 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
         })
     }
 
-    const polkadotRequest = (method: string, params: unknown) =>
-      runPromise(onSession((provider) => Effect.tryPromise({ try: () => provider.request<unknown>({ method, params }, polkadotChain), catch: fail })))
+    const polkadotRequest = (method: string, params: unknown) => runPromise(ask(method, params, polkadotChain))
 
     /** The session's Polkadot addresses on one network (a wallet writes an account in each network's format). */
-    const polkadotAccountsOn = (provider: UniversalProviderLike, caipNetworkId: string): ReadonlyArray<Account> =>
-      sessionAccounts(provider, "polkadot")
+    const polkadotAccountsOn = (caipNetworkId: string): ReadonlyArray<Account> =>
+      sessionAccounts("polkadot")
         .filter((account) => networkIdOf(account) === caipNetworkId)
         .map((account): Account => ({ address: addressOf(account), type: "eoa" }))
 
@@ -409,35 +389,33 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
       signPayload: (payload) => polkadotRequest("polkadot_signTransaction", { address: payload.address, transactionPayload: payload }),
       onNetwork: (network) => {
         polkadotChain = network.caipNetworkId
-        const accounts = universal === undefined ? [] : polkadotAccountsOn(universal, network.caipNetworkId)
+        const accounts = polkadotAccountsOn(network.caipNetworkId)
         if (accounts.length > 0) publish({ _tag: "AccountsChanged", namespace: "polkadot", accounts })
       }
     }
 
     const bitcoinRequest = <A>(method: string, params: unknown, pick: (result: unknown) => A | undefined) =>
       runPromise(
-        onSession((provider) =>
-          Effect.tryPromise({ try: () => provider.request<unknown>({ method, params }, bitcoinChain), catch: fail }).pipe(
-            Effect.flatMap((result) => {
-              const value = pick(result)
-              return value === undefined
-                ? Effect.fail(new WalletConnectRequestFailed({ code: undefined, message: `The wallet answered ${method} without its result` }))
-                : Effect.succeed(value)
-            })
-          )
+        ask(method, params, bitcoinChain).pipe(
+          Effect.flatMap((result) => {
+            const value = pick(result)
+            return value === undefined
+              ? Effect.fail(new WalletConnectRequestFailed({ code: undefined, message: `The wallet answered ${method} without its result` }))
+              : Effect.succeed(value)
+          })
         )
       )
     const field = (result: unknown, key: string) =>
       typeof result === "object" && result !== null ? text((result as Record<string, unknown>)[key]) : undefined
 
     /** The session's Bitcoin addresses on one network: its payment address(es), as WalletConnect accounts are. */
-    const bitcoinAccountsOn = (provider: UniversalProviderLike, caipNetworkId: string): ReadonlyArray<Account> =>
-      sessionAccounts(provider, "bip122")
+    const bitcoinAccountsOn = (caipNetworkId: string): ReadonlyArray<Account> =>
+      sessionAccounts("bip122")
         .filter((account) => networkIdOf(account) === caipNetworkId)
         .map((account): Account => ({ address: addressOf(account), type: "payment" }))
 
     // The session's bip122 side: WalletConnect's four Bitcoin methods (see namespaces.ts); the adapter checks answers.
-    const bitcoinAccount = () => (universal === undefined ? undefined : bitcoinAccountsOn(universal, bitcoinChain ?? "")[0]?.address)
+    const bitcoinAccount = () => bitcoinAccountsOn(bitcoinChain ?? "")[0]?.address
     const bitcoinProvider: BitcoinProvider = {
       getAccountAddresses: () =>
         bitcoinRequest("getAccountAddresses", { account: bitcoinAccount() }, (result) =>
@@ -470,40 +448,35 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
     }
 
     // The sessions the open WalletConnect session gives, one per family of `networks` it has accounts in.
-    const sessionsOf = (provider: UniversalProviderLike, networks: ReadonlyArray<CaipNetwork>) =>
-      Effect.gen(function* () {
-        const sessions: Array<FamilySession> = []
-        for (const namespace of served) {
-          const caipAccounts = sessionAccounts(provider, namespace)
-          if (caipAccounts.length === 0) continue
-          const wanted = networks.find((network) => network.chainNamespace === namespace)
-          const accounts = caipAccounts
-            .map(addressOf)
-            .filter((a, i, all) => all.indexOf(a) === i)
-            .map((address): Account => ({ address, type: "eoa" }))
-          if (namespace === "eip155") {
-            const chainId = yield* currentChain(provider).pipe(Effect.orElseSucceed(() => undefined))
-            const fallback = chainReferenceOf(networkIdOf(caipAccounts[0]!))
-            sessions.push({ accounts, chainId: chainId ?? fallback ?? 0, provider: { namespace, provider: eip155Provider } })
-          } else if (namespace === "bip122") {
-            const onWanted = wanted !== undefined && caipAccounts.some((a) => networkIdOf(a) === wanted.caipNetworkId)
-            bitcoinChain = onWanted ? wanted.caipNetworkId : networkIdOf(caipAccounts[0]!)
-            const chainId: NetworkChainId = onWanted ? wanted.id : bitcoinChain.slice(bitcoinChain.indexOf(":") + 1)
-            sessions.push({ accounts: bitcoinAccountsOn(provider, bitcoinChain), chainId, provider: { namespace, provider: bitcoinProvider } })
-          } else if (namespace === "polkadot") {
-            const onWanted = wanted !== undefined && caipAccounts.some((a) => networkIdOf(a) === wanted.caipNetworkId)
-            polkadotChain = onWanted ? wanted.caipNetworkId : networkIdOf(caipAccounts[0]!)
-            const chainId: NetworkChainId = onWanted ? wanted.id : polkadotChain.slice(polkadotChain.indexOf(":") + 1)
-            sessions.push({ accounts: polkadotAccountsOn(provider, polkadotChain), chainId, provider: { namespace, provider: polkadotProvider } })
-          } else {
-            const onWanted = wanted !== undefined && caipAccounts.some((a) => networkIdOf(a) === wanted.caipNetworkId)
-            solanaChain = onWanted ? wanted.caipNetworkId : networkIdOf(caipAccounts[0]!)
-            const chainId: NetworkChainId = onWanted ? wanted.id : solanaChain.slice(solanaChain.indexOf(":") + 1)
-            sessions.push({ accounts, chainId, provider: { namespace: "solana", provider: solanaProvider } })
-          }
+    const sessionsOf = (networks: ReadonlyArray<CaipNetwork>): ReadonlyArray<FamilySession> => {
+      const sessions: Array<FamilySession> = []
+      for (const namespace of served) {
+        const caipAccounts = sessionAccounts(namespace)
+        if (caipAccounts.length === 0) continue
+        const wanted = networks.find((network) => network.chainNamespace === namespace)
+        const onWanted = wanted !== undefined && caipAccounts.some((a) => networkIdOf(a) === wanted.caipNetworkId)
+        const chain = onWanted ? wanted.caipNetworkId : networkIdOf(caipAccounts[0]!)
+        const chainId: NetworkChainId = onWanted ? wanted.id : chain.slice(chain.indexOf(":") + 1)
+        const accounts = caipAccounts
+          .map(addressOf)
+          .filter((a, i, all) => all.indexOf(a) === i)
+          .map((address): Account => ({ address, type: "eoa" }))
+        if (namespace === "eip155") {
+          eip155Chain ??= chainReferenceOf(chain)
+          sessions.push({ accounts, chainId: evmChain() ?? 0, provider: { namespace, provider: eip155Provider } })
+        } else if (namespace === "bip122") {
+          bitcoinChain = chain
+          sessions.push({ accounts: bitcoinAccountsOn(chain), chainId, provider: { namespace, provider: bitcoinProvider } })
+        } else if (namespace === "polkadot") {
+          polkadotChain = chain
+          sessions.push({ accounts: polkadotAccountsOn(chain), chainId, provider: { namespace, provider: polkadotProvider } })
+        } else {
+          solanaChain = chain
+          sessions.push({ accounts, chainId, provider: { namespace: "solana", provider: solanaProvider } })
         }
-        return sessions
-      })
+      }
+      return sessions
+    }
 
     const asConnectError = (error: WalletConnectRequestFailed | WalletConnectConnectorMissing) =>
       error._tag === "WalletConnectConnectorMissing" ? error : walletErrorOf(error.code, error.message)
@@ -514,22 +487,23 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
           // The wallet starts on the network of the family the visitor is on (the first one asked for). A connect
           // that is stopped (the visitor left the QR code) stops the pairing too: a later approval of that proposal
           // must not be taken by the next connect.
+          const before = hasSession()
           yield* pair(networks[0]).pipe(Effect.onInterrupt(() => cancel))
-          const provider = yield* load
-          const sessions = yield* sessionsOf(provider, networks)
+          if (!before) eip155Chain = undefined
+          const sessions = sessionsOf(networks)
           if (sessions.length === 0) return yield* new SomethingWentWrong({ reason: "The wallet approved no account" })
           return sessions
         }).pipe(Effect.mapError((error) => (error._tag === "SomethingWentWrong" ? error : asConnectError(error)))),
       reconnect: (networks: ReadonlyArray<CaipNetwork>) =>
         Effect.gen(function* () {
-          // Asked on restore: the library loads only then, and an absent session has no accounts.
-          const provider = yield* load
-          return hasSession(provider) ? yield* sessionsOf(provider, networks) : []
+          // Asked on restore: the client is made only then, and an absent session has no accounts.
+          yield* load
+          return hasSession() ? sessionsOf(networks) : []
         }).pipe(Effect.mapError(asConnectError)),
       disconnect,
       freshUri,
       replaceUri,
       cancel,
-      loaded: Effect.sync(() => universal !== undefined)
+      loaded: Effect.sync(() => client !== undefined)
     }
   })

@@ -1,10 +1,12 @@
 /** What the WalletConnect connector and its session (fetched later) share: the pairing, the settings, the errors. */
 import { Data, type Effect, type PubSub, type SubscriptionRef } from "effect"
+import type * as KeyValueStore from "effect/persistence/KeyValueStore"
 import type { Alert } from "../../domain/alerts"
 import type { CaipNetworkId, ChainNamespace } from "../../domain/Caip"
 import type { CaipNetwork } from "../../domain/Network"
 import type { HostOptions } from "../../domain/Options"
 import type { ConnectError, FamilySession, WalletEvent } from "../connectors/Connector"
+import type { SocketConstructor } from "./protocol/relay"
 
 /** Where the pairing stands, for the QR code and the links of the views. */
 export type PairingState =
@@ -21,14 +23,14 @@ export type PairingState =
  */
 export const WALLET_CONNECT_NAMESPACES: ReadonlyArray<ChainNamespace> = ["eip155", "solana", "polkadot", "bip122"]
 
-/** How the universal provider is made, beyond the options (tests run several clients in one process). */
+/** How the sign client is made, beyond the options (tests run several clients in one process). */
 export interface WalletConnectSettings {
-  /** Keeps this client's stored data apart from other clients on the same storage. */
+  /** Keeps this client's stored data apart from other clients on the same store. */
   readonly customStoragePrefix?: string
-  /** Where the client keeps its sessions (Node needs one; browsers use IndexedDB). */
-  readonly storageOptions?: { readonly database?: string }
-  /** The universal provider's log level. */
-  readonly logger?: string
+  /** Where the client keeps its session across reloads; the browser's localStorage (else memory) by default. */
+  readonly storage?: KeyValueStore.KeyValueStore
+  /** The WebSocket class to reach the relay with; the global one by default (Node 20 has none: pass `ws`'s). */
+  readonly WebSocket?: SocketConstructor
 }
 
 /** A request on the session failed: the wallet's code (5000 when the visitor refused) and message, as EIP-1193 has them. */

@@ -1,14 +1,15 @@
 /**
- * Wallet-side WalletConnect clients (walletkit) on our relay, as FACTS.md prescribes for tests: its own storage
- * prefix in memory (a dapp in the same process must not share it) and no request queue (else 1 s between requests).
- * `initTestWalletKit` is the bare client; `startDevWalletKit` is a whole wallet over the dev accounts that approves
- * `eip155` and `solana` proposals and answers their requests, signing as the test wallet page does.
+ * Wallet-side WalletConnect clients on our relay. `startDevWalletKit` is a whole wallet over the dev accounts that
+ * approves proposals of the four families and answers their requests, signing as the test wallet page does; it runs
+ * on our own wallet (`devstack/wallet/wcWallet.ts`) by default, or on WalletConnect's `@reown/walletkit` 1.2.10 (the
+ * last Apache-2.0 release, a devDependency) as the independent peer of interop tests (`implementation: "walletkit"`).
+ * `initTestWalletKit` is that bare walletkit client: its own storage prefix in memory (a dapp in the same process
+ * must not share it) and no request queue (else 1 s between requests).
  */
 import { randomUUID } from "node:crypto"
 import { WalletKit, type WalletKitTypes } from "@reown/walletkit"
 import { Core } from "@walletconnect/core"
-import type { ICore, ProposalTypes, SessionTypes } from "@walletconnect/types"
-import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
+import type { ICore } from "@walletconnect/types"
 import { toHex } from "viem"
 import { devSolanaKey } from "../../../devstack/solana/keys"
 import { signAuthRequest } from "../../../devstack/wallet/page/authenticate"
@@ -20,6 +21,9 @@ import { createPolkadotTestWallet, type PolkadotTestWallet } from "../../../devs
 import { type Approval, makeTestWallet, ProviderRpcError, type TestWallet, type TestWalletOptions } from "../../../devstack/wallet/testWallet"
 import { encodeSs58, ss58PrefixOf } from "../../../src/services/polkadot/ss58"
 import { BITCOIN_SESSION_METHODS, POLKADOT_SESSION_METHODS } from "../../../src/services/walletconnect/namespaces"
+import type { ProposalNamespaces } from "../../../src/services/walletconnect/protocol/sign"
+import { approvedNamespaces as approve, type AuthPayload, type Cacao, createWcWallet, sdkError } from "../../../devstack/wallet/wcWallet"
+import { NodeWebSocket } from "./wcSettings"
 
 /** Starts a walletkit wallet connected to the relay at `relayUrl`. */
 export const initTestWalletKit = (relayUrl: string, name = "Wallet") => {
@@ -53,35 +57,38 @@ export interface SharedAccounts {
   readonly bip122?: { readonly address: string; readonly chains: ReadonlyArray<string> }
 }
 
+/** A proposal's namespaces, as either wallet receives them. */
+export interface ProposalLike {
+  readonly requiredNamespaces?: ProposalNamespaces | undefined
+  readonly optionalNamespaces: ProposalNamespaces
+}
+
 /**
  * The namespaces approving `proposal` with `accounts`: each family and chain it asks for (required or optional) that
- * the accounts cover, with the methods the dev wallets answer. Throws, as walletkit does, when a required one is not
- * covered; is empty when nothing asked for is.
+ * the accounts cover, with the methods the dev wallets answer. Throws when a required one is not covered; is empty
+ * when nothing asked for is.
  */
-export const approvedNamespaces = (proposal: ProposalTypes.Struct, accounts: SharedAccounts): SessionTypes.Namespaces => {
+export const approvedNamespaces = (proposal: ProposalLike, accounts: SharedAccounts) => {
   const family = (shared: { readonly address: string; readonly chains: ReadonlyArray<string> }, methods: ReadonlyArray<string>) => ({
     chains: [...shared.chains],
     methods: [...methods],
     events: [...sessionEvents],
     accounts: shared.chains.map((chain) => `${chain}:${shared.address}`)
   })
-  return buildApprovedNamespaces({
-    proposal,
-    supportedNamespaces: {
-      ...(accounts.eip155 === undefined ? {} : { eip155: family(accounts.eip155, sessionMethods) }),
-      ...(accounts.solana === undefined ? {} : { solana: family(accounts.solana, solanaSessionMethods) }),
-      ...(accounts.polkadot === undefined
-        ? {}
-        : {
-            polkadot: {
-              chains: [...accounts.polkadot.chains],
-              methods: [...POLKADOT_SESSION_METHODS],
-              events: [...sessionEvents],
-              accounts: accounts.polkadot.chains.map((chain) => `${chain}:${accounts.polkadot!.addressOn(chain)}`)
-            }
-          }),
-      ...(accounts.bip122 === undefined ? {} : { bip122: family(accounts.bip122, BITCOIN_SESSION_METHODS) })
-    }
+  return approve(proposal, {
+    ...(accounts.eip155 === undefined ? {} : { eip155: family(accounts.eip155, sessionMethods) }),
+    ...(accounts.solana === undefined ? {} : { solana: family(accounts.solana, solanaSessionMethods) }),
+    ...(accounts.polkadot === undefined
+      ? {}
+      : {
+          polkadot: {
+            chains: [...accounts.polkadot.chains],
+            methods: [...POLKADOT_SESSION_METHODS],
+            events: [...sessionEvents],
+            accounts: accounts.polkadot.chains.map((chain) => `${chain}:${accounts.polkadot!.addressOn(chain)}`)
+          }
+        }),
+    ...(accounts.bip122 === undefined ? {} : { bip122: family(accounts.bip122, BITCOIN_SESSION_METHODS) })
   })
 }
 
@@ -108,11 +115,21 @@ export interface DevWalletKitOptions {
    * WalletConnect's 5000) when set; without it the wallet has no such support and gets the session proposal instead.
    */
   readonly oneClick?: Approval
+  /** Which wallet runs it: ours (the default) or WalletConnect's walletkit 1.2.10, the independent peer. */
+  readonly implementation?: "ours" | "walletkit"
+}
+
+/** What the tests ask of either wallet beyond the dev wallet's own answers. */
+export interface KitLike {
+  readonly getActiveSessions: () => Record<string, { readonly topic: string; readonly namespaces: Record<string, { readonly accounts: ReadonlyArray<string> }> }>
+  readonly emitSessionEvent: (params: { topic: string; chainId: string; event: { name: string; data: unknown } }) => Promise<void>
+  readonly disconnectSession: (params: { topic: string; reason: { code: number; message: string } }) => Promise<void>
+  readonly updateSession?: (params: { topic: string; namespaces: Record<string, { chains?: Array<string>; accounts: Array<string>; methods: Array<string>; events: Array<string> }> }) => Promise<unknown>
 }
 
 /** A walletkit wallet over the dev accounts, with what a test needs to steer and observe it. */
 export interface DevWalletKit {
-  readonly kit: TestWalletKit
+  readonly kit: KitLike
   /** The EVM test wallet that signs (`address()`, `requests`, `selectAccount`, …), if the wallet has the family. */
   readonly evm: TestWallet | undefined
   /** The Solana dev key's signer (`address`), if the wallet has the family. */
@@ -122,7 +139,7 @@ export interface DevWalletKit {
   /** The Bitcoin test wallet that signs and sends (`key`, `sent`, `setApproval`), if the wallet has the family. */
   readonly bitcoin: BitcoinTestWallet | undefined
   /** Every proposal received, in order. */
-  readonly proposals: ReadonlyArray<ProposalTypes.Struct>
+  readonly proposals: ReadonlyArray<ProposalLike>
   /** Every one-click sign-in request received (`wc_sessionAuthenticate`): the chains it asked for, in order. */
   readonly authRequests: ReadonlyArray<{ readonly chains: ReadonlyArray<string> }>
   /** Every session request received (method and CAIP-2 chain), in order. */
@@ -139,7 +156,7 @@ export interface DevWalletKit {
 }
 
 const failureOf = (error: unknown): { readonly code: number; readonly message: string } => {
-  if (error instanceof ProviderRpcError) return error.code === 4001 ? getSdkError("USER_REJECTED") : { code: error.code, message: error.message }
+  if (error instanceof ProviderRpcError) return error.code === 4001 ? sdkError("USER_REJECTED") : { code: error.code, message: error.message }
   return { code: -32603, message: error instanceof Error ? error.message : String(error) }
 }
 
@@ -210,17 +227,18 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
       : makeBitcoinTestWallet({ apiUrl: bitcoinOptions.apiUrl, authorised: true, ...(bitcoinOptions.keyIndex === undefined ? {} : { keyIndex: bitcoinOptions.keyIndex }) })
   // The wallet decides on each request itself (setApproval); the test wallet is authorised once, as the page does.
   await evm?.request({ method: "eth_requestAccounts" })
-  const kit = await initTestWalletKit(options.relayUrl, options.name)
-  const proposals: Array<ProposalTypes.Struct> = []
+  const side = options.implementation === "walletkit" ? await walletkitSide(options) : await ourSide(options)
+  const kit = side.kit
+  const proposals: Array<ProposalLike> = []
   const authRequests: Array<{ readonly chains: ReadonlyArray<string> }> = []
   const requests: Array<{ readonly method: string; readonly chainId: string }> = []
   let deleted = 0
   let proposalApproval: Approval = "approve"
   let approval: Approval = "approve"
 
-  const onProposal = async ({ id, params }: WalletKitTypes.SessionProposal) => {
+  const onProposal = async (id: number, params: ProposalLike) => {
     proposals.push(params)
-    if (proposalApproval === "reject") return kit.rejectSession({ id, reason: getSdkError("USER_REJECTED") })
+    if (proposalApproval === "reject") return side.rejectSession(id, sdkError("USER_REJECTED"))
     try {
       const namespaces = approvedNamespaces(params, {
         ...(evm === undefined ? {} : { eip155: { address: evm.address(), chains: evmChains } }),
@@ -234,10 +252,10 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
           ? {}
           : { bip122: { address: bitcoin.key.paymentAddress, chains: [bitcoinOptions.caipNetworkId] } })
       })
-      if (Object.keys(namespaces).length === 0) return kit.rejectSession({ id, reason: getSdkError("UNSUPPORTED_CHAINS") })
-      await kit.approveSession({ id, namespaces })
+      if (Object.keys(namespaces).length === 0) return side.rejectSession(id, sdkError("UNSUPPORTED_CHAINS"))
+      await side.approveSession(id, namespaces)
     } catch {
-      await kit.rejectSession({ id, reason: getSdkError("UNSUPPORTED_NAMESPACE_KEY") })
+      await side.rejectSession(id, sdkError("UNSUPPORTED_NAMESPACE_KEY"))
     }
   }
 
@@ -267,38 +285,35 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
     return evm.request({ method, params })
   }
 
-  const onRequest = async ({ topic, id, params }: WalletKitTypes.SessionRequest) => {
-    requests.push({ method: params.request.method, chainId: params.chainId })
+  const onRequest = async ({ topic, id, method, params, chainId }: SideRequest) => {
+    requests.push({ method, chainId })
     try {
-      const result = await perform(params.request.method, params.request.params, params.chainId)
-      await kit.respondSessionRequest({ topic, response: { id, jsonrpc: "2.0", result } })
+      const result = await perform(method, params, chainId)
+      await side.respond(topic, { id, result })
     } catch (error) {
-      await kit.respondSessionRequest({ topic, response: { id, jsonrpc: "2.0", error: failureOf(error) } })
+      await side.respond(topic, { id, error: failureOf(error) })
     }
   }
 
-  const onAuthenticate = async ({ id, params }: WalletKitTypes.SessionAuthenticate) => {
-    authRequests.push({ chains: params.authPayload.chains })
-    if (options.oneClick === "reject" || evm === undefined) {
-      return kit.rejectSessionAuthenticate({ id, reason: getSdkError("USER_REJECTED") })
-    }
+  const onAuthenticate = async (id: number, payload: AuthPayload) => {
+    authRequests.push({ chains: payload.chains })
+    if (options.oneClick === "reject" || evm === undefined) return side.rejectAuthenticate(id, sdkError("USER_REJECTED"))
     try {
       const auths = await signAuthRequest(
-        params.authPayload,
+        payload,
         { chains: evmChains, address: evm.address() },
-        (request) => kit.formatAuthMessage(request),
         async (message) => String(await evm.request({ method: "personal_sign", params: [toHex(message), evm.address()] }))
       )
-      await kit.approveSessionAuthenticate({ id, auths })
+      await side.approveAuthenticate(id, auths)
     } catch (error) {
-      await kit.rejectSessionAuthenticate({ id, reason: { code: 5100, message: error instanceof Error ? error.message : String(error) } })
+      await side.rejectAuthenticate(id, { code: 5100, message: error instanceof Error ? error.message : String(error) })
     }
   }
 
-  kit.on("session_proposal", (proposal) => void onProposal(proposal))
-  if (options.oneClick !== undefined) kit.on("session_authenticate", (request) => void onAuthenticate(request))
-  kit.on("session_request", (request) => void onRequest(request))
-  kit.on("session_delete", () => {
+  side.onProposal((id, params) => void onProposal(id, params))
+  if (options.oneClick !== undefined) side.onAuthenticate((id, payload) => void onAuthenticate(id, payload))
+  side.onRequest((request) => void onRequest(request))
+  side.onDelete(() => {
     deleted++
   })
 
@@ -321,7 +336,83 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
       polkadot?.setApproval(next)
       bitcoin?.setApproval(next)
     },
+    pair: (uri) => side.pair(uri),
+    close: side.close
+  }
+}
+
+/** A request to the wallet, as either implementation hands it over. */
+interface SideRequest {
+  readonly topic: string
+  readonly id: number
+  readonly method: string
+  readonly params: unknown
+  readonly chainId: string
+}
+
+/** One wallet implementation, seen through what the dev wallet does with it. */
+interface Side {
+  readonly kit: KitLike
+  readonly pair: (uri: string) => Promise<void>
+  readonly approveSession: (id: number, namespaces: ReturnType<typeof approvedNamespaces>) => Promise<unknown>
+  readonly rejectSession: (id: number, reason: { code: number; message: string }) => Promise<void>
+  readonly approveAuthenticate: (id: number, auths: Array<Cacao>) => Promise<unknown>
+  readonly rejectAuthenticate: (id: number, reason: { code: number; message: string }) => Promise<void>
+  readonly respond: (topic: string, response: { id: number; result: unknown } | { id: number; error: { code: number; message: string } }) => Promise<void>
+  readonly onProposal: (listener: (id: number, params: ProposalLike) => void) => void
+  readonly onAuthenticate: (listener: (id: number, payload: AuthPayload) => void) => void
+  readonly onRequest: (listener: (request: SideRequest) => void) => void
+  readonly onDelete: (listener: () => void) => void
+  readonly close: () => Promise<void>
+}
+
+/** Our own wallet (devstack/wallet/wcWallet.ts). */
+const ourSide = async (options: DevWalletKitOptions): Promise<Side> => {
+  const name = options.name ?? "Wallet"
+  const wallet = await createWcWallet({
+    relayUrl: options.relayUrl,
+    projectId: "devstack",
+    metadata: { name, description: `${name} under test`, url: "http://127.0.0.1", icons: [] },
+    oneClick: options.oneClick !== undefined,
+    storagePrefix: `wallet-${randomUUID()}`,
+    WebSocket: NodeWebSocket
+  })
+  return {
+    kit: wallet,
+    pair: (uri) => wallet.pair({ uri }),
+    approveSession: (id, namespaces) => wallet.approveSession({ id, namespaces }),
+    rejectSession: (id, reason) => wallet.rejectSession({ id, reason }),
+    approveAuthenticate: (id, auths) => wallet.approveSessionAuthenticate({ id, auths }),
+    rejectAuthenticate: (id, reason) => wallet.rejectSessionAuthenticate({ id, reason }),
+    respond: (topic, response) => wallet.respondSessionRequest({ topic, response }),
+    onProposal: (listener) => wallet.on("session_proposal", ({ id, params }) => listener(id, { ...params, optionalNamespaces: params.optionalNamespaces ?? {} })),
+    onAuthenticate: (listener) => wallet.on("session_authenticate", ({ id, params }) => listener(id, params.authPayload)),
+    onRequest: (listener) =>
+      wallet.on("session_request", ({ topic, id, params }) => listener({ topic, id, method: params.request.method, params: params.request.params, chainId: params.chainId })),
+    onDelete: (listener) => wallet.on("session_delete", () => listener()),
+    close: wallet.close
+  }
+}
+
+/** WalletConnect's walletkit 1.2.10: the independent wallet of interop tests. */
+const walletkitSide = async (options: DevWalletKitOptions): Promise<Side> => {
+  const kit = await initTestWalletKit(options.relayUrl, options.name)
+  return {
+    kit: kit as unknown as KitLike,
     pair: (uri) => kit.pair({ uri }).then(() => undefined),
+    approveSession: (id, namespaces) => kit.approveSession({ id, namespaces }),
+    rejectSession: (id, reason) => kit.rejectSession({ id, reason }),
+    approveAuthenticate: (id, auths) => kit.approveSessionAuthenticate({ id, auths: auths as unknown as Parameters<typeof kit.approveSessionAuthenticate>[0]["auths"] }),
+    rejectAuthenticate: (id, reason) => kit.rejectSessionAuthenticate({ id, reason }),
+    respond: (topic, response) => kit.respondSessionRequest({ topic, response: { ...response, jsonrpc: "2.0" } }),
+    onProposal: (listener) => kit.on("session_proposal", ({ id, params }: WalletKitTypes.SessionProposal) => listener(id, params as unknown as ProposalLike)),
+    onAuthenticate: (listener) =>
+      kit.on("session_authenticate", ({ id, params }: WalletKitTypes.SessionAuthenticate) => listener(id, params.authPayload as unknown as AuthPayload)),
+    onRequest: (listener) =>
+      kit.on("session_request", ({ topic, id, params }: WalletKitTypes.SessionRequest) =>
+        listener({ topic, id, method: params.request.method, params: params.request.params, chainId: params.chainId })
+      ),
+    onDelete: (listener) => kit.on("session_delete", () => listener()),
     close: async () => {
       await kit.core.relayer.transportClose().catch(() => undefined)
       kit.core.heartbeat.stop()

@@ -11,6 +11,7 @@ import { localChainA, localChainB, localSolana } from "../../../src/domain/netwo
 import { formatSiwxMessage } from "../../../src/domain/siwxMessage"
 import { EIP155_METHODS, proposalNamespaces } from "../../../src/services/walletconnect/namespaces"
 import { authenticateRequest, type CacaoLike, messageDataOf, oneClickChains, signedMessages } from "../../../src/services/walletconnect/oneClick"
+import { formatAuthMessage } from "../../../src/services/walletconnect/protocol/cacao"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 
@@ -78,10 +79,14 @@ describe("signedMessages", () => {
     const payload = populateAuthPayload({ authPayload: request, chains: [chain], methods: ["personal_sign"] })
     return buildAuthObject(payload, { t: "eip191", s: signature }, `did:pkh:${chain}:${address}`)
   }
-  const format = (cacao: CacaoLike) => formatMessage(cacao.p as AuthTypes.CacaoPayload, cacao.p.iss)
+  // The connector formats with our own formatter; WalletConnect's (2.21.8) must write the very same text.
+  const format = (cacao: CacaoLike) => formatAuthMessage(cacao.p)
+  const theirs = (cacao: CacaoLike) => formatMessage(cacao.p as AuthTypes.CacaoPayload, cacao.p.iss)
 
   it("gives each CACAO's data, signed text and signature: the text WalletConnect formats is exactly the EIP-4361 text of that data", () => {
-    const signed = signedMessages([cacaoOn(localChainA.caipNetworkId, "0xaa"), cacaoOn(localChainB.caipNetworkId, "0xbb")], format)
+    const cacaos = [cacaoOn(localChainA.caipNetworkId, "0xaa"), cacaoOn(localChainB.caipNetworkId, "0xbb")]
+    const signed = signedMessages(cacaos, format)
+    expect(signed.map((one) => one.message)).toEqual(cacaos.map(theirs))
     expect(signed.map((one) => one.signature)).toEqual(["0xaa", "0xbb"])
     expect(signed.map((one) => one.data.chainId)).toEqual([localChainA.caipNetworkId, localChainB.caipNetworkId])
     expect(signed[0]?.data).toMatchObject({

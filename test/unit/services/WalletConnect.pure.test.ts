@@ -7,7 +7,6 @@ import { Config } from "../../../src/services/Config"
 import { routeForChoice } from "../../../src/services/ConnectFlow"
 import { WALLET_CONNECT_ICON, WalletConnect } from "../../../src/services/walletconnect/WalletConnect"
 import { walletLink } from "../../../src/services/walletconnect/links"
-import { applyVerifySetting, type UniversalProviderLike } from "../../../src/services/walletconnect/session"
 import { EIP155_METHODS, proposalNamespaces, SOLANA_METHODS } from "../../../src/services/walletconnect/namespaces"
 import { dotsPath } from "../../../src/ui/components/QrCode/QrCode"
 import { choiceOf, type WalletEntry } from "../../../src/ui/views/walletEntries"
@@ -105,36 +104,6 @@ describe("where a wallet row leads", () => {
 
   it("a catalogue wallet without links or connector opens the connecting view, which says it is not installed", () => {
     expect(leadsTo({ wallet })).toEqual({ view: "ConnectingExternal", wallet })
-  })
-})
-
-describe("WalletConnect's Verify", () => {
-  const providerWithVerify = () => {
-    const asked: Array<string> = []
-    const verify = {
-      verifyUrlV3: "https://verify.walletconnect.org/v3",
-      register: async ({ id }: { id: string; decryptedId: string }) => {
-        asked.push(id)
-        return "attestation"
-      }
-    }
-    const provider = { client: { core: { relayer: { on: () => undefined }, verify } } } as unknown as UniversalProviderLike
-    return { provider, verify, asked }
-  }
-
-  it("asks no Verify server when the host names none: proposals and requests carry no attestation", async () => {
-    const { provider, verify, asked } = providerWithVerify()
-    applyVerifySetting(provider, undefined)
-    expect(await verify.register({ id: "proposal", decryptedId: "x" })).toBeUndefined()
-    expect(asked).toEqual([])
-  })
-
-  it("uses the Verify server the host names", async () => {
-    const { provider, verify, asked } = providerWithVerify()
-    applyVerifySetting(provider, "https://verify.example.org/")
-    expect(verify.verifyUrlV3).toBe("https://verify.example.org/v3")
-    expect(await verify.register({ id: "proposal", decryptedId: "x" })).toBe("attestation")
-    expect(asked).toEqual(["proposal"])
   })
 })
 

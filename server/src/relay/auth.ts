@@ -1,0 +1,35 @@
+/**
+ * Who is talking to the relay (spec: core/relay/relay-client-auth): the `auth` JWT of the connection URL, its EdDSA
+ * signature checked against the Ed25519 key of its `iss` did:key, `aud` this relay, `exp` not passed. The verified
+ * `iss` is the client's id: nobody can claim another client's id (and so take its acknowledgements or its mailbox)
+ * without its key. A refused connection is closed with RELAY_AUTH_REFUSED and the reason.
+ */
+import { verifyRelayJwt } from "../../../src/services/walletconnect/protocol/relayAuth"
+
+/** The close code of a connection whose auth JWT is missing or refused (4000–4999: the application's own). */
+export const RELAY_AUTH_REFUSED = 4401
+
+/** The outcome of a connection's authentication: the client's id, or why it is refused. */
+export type RelayAuthentication = { readonly ok: true; readonly clientId: string } | { readonly ok: false; readonly reason: string }
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"])
+
+/**
+ * Authenticates a connection to the relay listening on `port`: the JWT in the URL's `auth` must be valid now and be
+ * meant for this relay (`aud` a ws:/wss: URL of a loopback host, or of the host the client connected to, on this port).
+ */
+export const authenticateConnection = (requestUrl: string | undefined, options: { readonly port: number; readonly host: string | undefined; readonly now: number }): RelayAuthentication => {
+  const token = new URL(requestUrl ?? "/", "ws://relay").searchParams.get("auth")
+  if (token === null || token === "") return { ok: false, reason: "Unauthorized: an auth JWT is required" }
+  const audience = (aud: string) => {
+    try {
+      const url = new URL(aud)
+      const hostOk = LOOPBACK.has(url.hostname) || (options.host !== undefined && url.host === options.host)
+      return (url.protocol === "ws:" || url.protocol === "wss:") && hostOk && Number(url.port) === options.port
+    } catch {
+      return false
+    }
+  }
+  const checked = verifyRelayJwt(token, { audience, now: options.now })
+  return checked.ok ? { ok: true, clientId: checked.claims.iss } : { ok: false, reason: `Unauthorized: auth JWT refused (${checked.refusal})` }
+}

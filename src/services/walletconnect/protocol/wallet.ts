@@ -1,0 +1,320 @@
+/**
+ * The wallet's side of WalletConnect's sign protocol, on the same engine as the dapp's: pairing from a URI, session
+ * proposals and one-click sign-in requests to approve or refuse, the session settled, requests to answer, and the
+ * wallet's own events, updates, extensions and deletes. It serves the devstack's test wallet and the integration
+ * tests; hosts receive none of it (the library's entry points do not import it).
+ */
+import { Clock, Data, Effect, Option, PubSub, Schema, type Scope } from "effect"
+import type * as KeyValueStore from "effect/persistence/KeyValueStore"
+import { cacaoSession } from "./cacao"
+import { generateKeyPair, hashKey } from "./crypto"
+import { agree, type Answer, type Engine, type Incoming, makeEngine, type NoAnswer, type PeerRefused, type Problem } from "./engine"
+import { makeRelayClient, type RelayUnavailable, type SocketConstructor } from "./relay"
+import { generateClientSeed } from "./relayAuth"
+import { type RpcError, SDK_ERRORS } from "./rpc"
+import {
+  AuthenticateParams,
+  type Cacao,
+  EventParams,
+  Metadata,
+  ProposeParams,
+  RequestParams,
+  SessionNamespaces,
+  sessionChains
+} from "./sign"
+import { parsePairingUri } from "./uri"
+
+/** A session as the wallet keeps it. */
+export const WalletSession = Schema.Struct({
+  topic: Schema.String,
+  symKey: Schema.String,
+  namespaces: SessionNamespaces,
+  expiry: Schema.Number,
+  peer: Schema.Struct({ publicKey: Schema.String, metadata: Metadata }),
+  pairingTopic: Schema.optionalKey(Schema.String)
+})
+/** A session as the wallet keeps it. */
+export type WalletSession = typeof WalletSession.Type
+
+/** A request of the wallet's that cannot be made: an unknown proposal, request or session, or a bad URI. */
+export class WalletActionFailed extends Data.TaggedError("WalletActionFailed")<{ readonly message: string }> {}
+
+/** What reaches the wallet. */
+export type WalletIncoming =
+  | { readonly _tag: "SessionProposal"; readonly id: number; readonly topic: string; readonly params: ProposeParams }
+  | { readonly _tag: "SessionAuthenticate"; readonly id: number; readonly topic: string; readonly params: AuthenticateParams }
+  | {
+      readonly _tag: "SessionRequest"
+      readonly id: number
+      readonly topic: string
+      readonly params: { readonly request: { readonly method: string; readonly params: unknown }; readonly chainId: string }
+    }
+  | { readonly _tag: "SessionDelete"; readonly topic: string }
+
+/** What a wallet client is made from. */
+export interface WalletClientOptions {
+  readonly relayUrl: string
+  readonly projectId: string
+  readonly metadata: Metadata
+  readonly store: KeyValueStore.KeyValueStore
+  readonly storagePrefix?: string | undefined
+  readonly WebSocket: SocketConstructor
+  /** Whether it answers one-click sign-in (`wc_sessionAuthenticate`) now; without, it gets the proposal sent beside. */
+  readonly oneClick: () => boolean
+}
+
+type WalletError = WalletActionFailed | RelayUnavailable | PeerRefused | NoAnswer
+
+/** The wallet's client. */
+export interface WalletClient {
+  readonly pair: (uri: string) => Effect.Effect<void, WalletError>
+  readonly approveSession: (id: number, namespaces: SessionNamespaces) => Effect.Effect<WalletSession, WalletError>
+  readonly rejectSession: (id: number, reason: RpcError) => Effect.Effect<void, WalletError>
+  readonly approveSessionAuthenticate: (id: number, cacaos: ReadonlyArray<Cacao>) => Effect.Effect<WalletSession | undefined, WalletError>
+  readonly rejectSessionAuthenticate: (id: number, reason: RpcError) => Effect.Effect<void, WalletError>
+  readonly respond: (topic: string, id: number, answer: Answer) => Effect.Effect<void, WalletError>
+  readonly emitEvent: (topic: string, chainId: string, event: { readonly name: string; readonly data: unknown }) => Effect.Effect<void, WalletError>
+  readonly update: (topic: string, namespaces: SessionNamespaces) => Effect.Effect<void, WalletError>
+  readonly extend: (topic: string) => Effect.Effect<void, WalletError>
+  readonly ping: (topic: string) => Effect.Effect<void, WalletError>
+  readonly disconnect: (topic: string, reason: RpcError) => Effect.Effect<void, WalletError>
+  readonly sessions: () => ReadonlyArray<WalletSession>
+  /** Proposals, one-click requests and session requests not answered yet. */
+  readonly pending: () => ReadonlyArray<WalletIncoming>
+  readonly incoming: PubSub.PubSub<WalletIncoming>
+  readonly problems: PubSub.PubSub<Problem>
+}
+
+const SEVEN_DAYS = 7 * 86_400
+const decodeSessions = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Array(WalletSession)))
+const decodePropose = Schema.decodeUnknownOption(ProposeParams)
+const decodeAuthenticate = Schema.decodeUnknownOption(AuthenticateParams)
+const decodeRequest = Schema.decodeUnknownOption(RequestParams)
+const decodeEvent = Schema.decodeUnknownOption(EventParams)
+const failed = (message: string) => new WalletActionFailed({ message })
+
+/** Makes the wallet's client; sessions kept by an earlier page are followed again. */
+export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<WalletClient, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const prefix = `${options.storagePrefix ?? ""}wc@2:wallet:`
+    const store = options.store
+    const read = (key: string) => Effect.orElseSucceed(store.get(`${prefix}${key}`), () => undefined)
+    const write = (key: string, value: string) => Effect.ignore(store.set(`${prefix}${key}`, value))
+    let seed = yield* read("relay-seed")
+    if (seed === undefined || !/^[0-9a-f]{64}$/.test(seed)) {
+      seed = generateClientSeed()
+      yield* write("relay-seed", seed)
+    }
+    const relay = yield* makeRelayClient({ relayUrl: options.relayUrl, projectId: options.projectId, seed, WebSocket: options.WebSocket })
+    const incoming = yield* PubSub.unbounded<WalletIncoming>()
+    const sessions = new Map<string, WalletSession>()
+    const pairings = new Map<string, { readonly methods: ReadonlyArray<string> }>()
+    const pending = new Map<number, WalletIncoming>()
+    let engine: Engine | undefined
+
+    const persist = Effect.suspend(() => write("sessions", JSON.stringify(Schema.encodeSync(Schema.Array(WalletSession))([...sessions.values()]))))
+
+    const arrive = (entry: WalletIncoming) =>
+      Effect.andThen(
+        Effect.sync(() => {
+          if (entry._tag !== "SessionDelete") pending.set(entry.id, entry)
+        }),
+        PubSub.publish(incoming, entry)
+      )
+
+    const handle = ({ topic, request }: Incoming): Effect.Effect<Answer | undefined> =>
+      Effect.gen(function* () {
+        const session = sessions.get(topic)
+        const pairing = pairings.get(topic)
+        switch (request.method) {
+          case "wc_sessionPropose": {
+            const params = decodePropose(request.params)
+            if (pairing === undefined || Option.isNone(params)) return { error: { code: -32602, message: "Invalid proposal" } }
+            // The dapp asked for one-click sign-in beside it: a wallet that answers one-click leaves the proposal.
+            if (options.oneClick() && pairing.methods.includes("wc_sessionAuthenticate")) return undefined
+            yield* arrive({ _tag: "SessionProposal", id: request.id, topic, params: params.value })
+            return undefined
+          }
+          case "wc_sessionAuthenticate": {
+            const params = decodeAuthenticate(request.params)
+            if (pairing === undefined || Option.isNone(params)) return { error: { code: -32602, message: "Invalid authenticate request" } }
+            if (!options.oneClick()) return undefined
+            yield* arrive({ _tag: "SessionAuthenticate", id: request.id, topic, params: params.value })
+            return undefined
+          }
+          case "wc_sessionRequest": {
+            const params = decodeRequest(request.params)
+            if (session === undefined || Option.isNone(params)) return { error: { code: -32602, message: "Invalid request" } }
+            const { chainId } = params.value
+            const namespace = Object.entries(session.namespaces).find(([key]) => key === chainId.split(":")[0] || key === chainId)?.[1]
+            if (!sessionChains(session.namespaces).includes(chainId)) return { error: SDK_ERRORS.UNSUPPORTED_CHAINS }
+            if (namespace === undefined || !namespace.methods.includes(params.value.request.method)) return { error: SDK_ERRORS.UNSUPPORTED_METHODS }
+            yield* arrive({ _tag: "SessionRequest", id: request.id, topic, params: { request: params.value.request, chainId } })
+            return undefined
+          }
+          case "wc_sessionDelete":
+            if (session === undefined) return { result: true }
+            sessions.delete(topic)
+            yield* persist
+            yield* engine!.forget(topic)
+            yield* PubSub.publish(incoming, { _tag: "SessionDelete", topic })
+            return { result: true }
+          case "wc_sessionEvent":
+            return session !== undefined && Option.isSome(decodeEvent(request.params)) ? { result: true } : { error: { code: -32602, message: "Invalid event" } }
+          case "wc_sessionPing":
+          case "wc_pairingPing":
+            return { result: true }
+          case "wc_pairingDelete":
+            pairings.delete(topic)
+            yield* engine!.forget(topic)
+            return { result: true }
+          default:
+            return { error: SDK_ERRORS.METHOD_NOT_FOUND }
+        }
+      })
+
+    engine = yield* makeEngine(relay, handle)
+    const peer = engine
+
+    const stored = decodeSessions(yield* read("sessions"))
+    const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    for (const session of Option.getOrElse(stored, () => [])) {
+      if (session.expiry <= now) continue
+      sessions.set(session.topic, session)
+      peer.keep(session.topic, session.symKey)
+    }
+    if (sessions.size > 0) {
+      yield* Effect.forkScoped(Effect.ignore(peer.followAll([...sessions.values()].map(({ topic, symKey }) => ({ topic, symKey })))))
+    }
+
+    const take = <T extends WalletIncoming["_tag"]>(id: number, tag: T) =>
+      Effect.suspend(() => {
+        const entry = pending.get(id)
+        if (entry === undefined || entry._tag !== tag) return Effect.fail(failed(`No pending ${tag} with id ${id}`))
+        pending.delete(id)
+        return Effect.succeed(entry as Extract<WalletIncoming, { readonly _tag: T }>)
+      })
+
+    const sessionOf = (topic: string) =>
+      Effect.suspend(() => {
+        const session = sessions.get(topic)
+        return session === undefined ? Effect.fail(failed(`No session on topic ${topic}`)) : Effect.succeed(session)
+      })
+
+    const save = (session: WalletSession) =>
+      Effect.andThen(
+        Effect.sync(() => sessions.set(session.topic, session)),
+        persist
+      )
+
+    // The answer to a one-click request goes on the topic its requester's key names, sealed with a key agreed with it.
+    const answerAuthenticate = (entry: Extract<WalletIncoming, { readonly _tag: "SessionAuthenticate" }>, answer: (publicKey: string) => Answer) =>
+      Effect.gen(function* () {
+        const self = generateKeyPair()
+        const requester = entry.params.requester.publicKey
+        const agreed = agree(self.privateKey, requester)
+        yield* peer.respond(entry.topic, { id: entry.id, method: "wc_sessionAuthenticate" }, answer(self.publicKey), {
+          seal: { type: 1, senderPublicKey: self.publicKey },
+          symKey: agreed.symKey,
+          responseTopic: hashKey(requester)
+        })
+        return agreed
+      })
+
+    return {
+      pair: (uri) =>
+        Effect.gen(function* () {
+          const parsed = parsePairingUri(uri)
+          if (parsed === undefined) return yield* failed("Not a WalletConnect pairing URI")
+          const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+          if (parsed.expiryTimestamp !== undefined && parsed.expiryTimestamp <= now) return yield* failed("The pairing URI has expired")
+          pairings.set(parsed.topic, { methods: parsed.methods })
+          yield* peer.follow(parsed.topic, parsed.symKey)
+        }),
+      approveSession: (id, namespaces) =>
+        Effect.gen(function* () {
+          const entry = yield* take(id, "SessionProposal")
+          const self = generateKeyPair()
+          const agreed = agree(self.privateKey, entry.params.proposer.publicKey)
+          const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+          const session: WalletSession = {
+            topic: agreed.topic,
+            symKey: agreed.symKey,
+            namespaces,
+            expiry: now + SEVEN_DAYS,
+            peer: entry.params.proposer,
+            pairingTopic: entry.topic
+          }
+          yield* peer.follow(agreed.topic, agreed.symKey)
+          yield* save(session)
+          yield* peer.respond(entry.topic, { id, method: "wc_sessionPropose" }, { result: { relay: { protocol: "irn" }, responderPublicKey: self.publicKey } })
+          yield* peer.send(agreed.topic, "wc_sessionSettle", {
+            relay: { protocol: "irn" },
+            namespaces,
+            controller: { publicKey: self.publicKey, metadata: options.metadata },
+            expiry: session.expiry,
+            pairingTopic: entry.topic
+          })
+          return session
+        }),
+      rejectSession: (id, reason) =>
+        Effect.flatMap(take(id, "SessionProposal"), (entry) => peer.respond(entry.topic, { id, method: "wc_sessionPropose" }, { error: reason })),
+      approveSessionAuthenticate: (id, cacaos) =>
+        Effect.gen(function* () {
+          const entry = yield* take(id, "SessionAuthenticate")
+          let responder = ""
+          const agreed = yield* answerAuthenticate(entry, (publicKey) => {
+            responder = publicKey
+            return { result: { cacaos, responder: { publicKey, metadata: options.metadata } } }
+          })
+          const namespaces = cacaoSession(cacaos, entry.params.authPayload.chains)
+          if (namespaces === undefined || responder === "") return undefined
+          const session: WalletSession = {
+            topic: agreed.topic,
+            symKey: agreed.symKey,
+            namespaces,
+            expiry: Math.floor((yield* Clock.currentTimeMillis) / 1000) + SEVEN_DAYS,
+            peer: entry.params.requester,
+            pairingTopic: entry.topic
+          }
+          yield* peer.follow(agreed.topic, agreed.symKey)
+          yield* save(session)
+          return session
+        }),
+      rejectSessionAuthenticate: (id, reason) => Effect.asVoid(Effect.flatMap(take(id, "SessionAuthenticate"), (entry) => answerAuthenticate(entry, () => ({ error: reason })))),
+      respond: (topic, id, answer) =>
+        Effect.gen(function* () {
+          const entry = yield* take(id, "SessionRequest")
+          if (entry.topic !== topic) return yield* failed(`Request ${id} is not of topic ${topic}`)
+          yield* peer.respond(topic, { id, method: "wc_sessionRequest" }, answer)
+        }),
+      emitEvent: (topic, chainId, event) =>
+        Effect.flatMap(sessionOf(topic), () => Effect.asVoid(peer.send(topic, "wc_sessionEvent", { event, chainId }))),
+      update: (topic, namespaces) =>
+        Effect.gen(function* () {
+          const session = yield* sessionOf(topic)
+          yield* peer.request(topic, "wc_sessionUpdate", { namespaces }, { within: 30_000 })
+          yield* save({ ...session, namespaces })
+        }),
+      extend: (topic) =>
+        Effect.gen(function* () {
+          const session = yield* sessionOf(topic)
+          const expiry = Math.floor((yield* Clock.currentTimeMillis) / 1000) + SEVEN_DAYS
+          yield* peer.request(topic, "wc_sessionExtend", { expiry }, { within: 30_000 })
+          yield* save({ ...session, expiry })
+        }),
+      ping: (topic) => Effect.asVoid(peer.request(topic, "wc_sessionPing", {})),
+      disconnect: (topic, reason) =>
+        Effect.gen(function* () {
+          yield* sessionOf(topic)
+          yield* peer.notify(topic, "wc_sessionDelete", reason)
+          sessions.delete(topic)
+          yield* persist
+          yield* peer.forget(topic)
+        }),
+      sessions: () => [...sessions.values()],
+      pending: () => [...pending.values()],
+      incoming,
+      problems: peer.problems
+    }
+  })
