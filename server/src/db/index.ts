@@ -19,7 +19,7 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { Migrator, type SqlClient } from "effect/sql"
+import { Migrator, SqlClient } from "effect/sql"
 import type { Started } from "../lib/Started"
 import { migrations } from "./migrations"
 import { type RunningPglite, startPglite } from "./pglite"
@@ -45,7 +45,37 @@ export const databaseFromEnv = (dataDir: string, env: NodeJS.ProcessEnv = proces
   return url === undefined || url === "" ? { dataDir } : { url }
 }
 
-const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) })
+/** The advisory-lock key the migrations run under, the same for every process of every version (any fixed number). */
+export const MIGRATIONS_LOCK_KEY = 7_356_120_925_123_001n
+
+/**
+ * The migrations, one process at a time: server processes starting together on one Postgres would otherwise race
+ * to create the migrations table and run the same migration. The lock is taken with `pg_advisory_xact_lock` inside
+ * a transaction around the Migrator (whose own transaction nests as a savepoint): a session-level
+ * `pg_advisory_lock` would need the unlock on the same connection, which the pool does not promise, and with
+ * PGlite's single connection the Migrator could not get another one. The lock ends with the transaction, when the
+ * migrations are committed or have failed, or when the connection dies. PGlite (one process) takes it too: same
+ * code path, no contention.
+ */
+const runMigrations = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(
+    Effect.andThen(sql`SELECT pg_advisory_xact_lock(${MIGRATIONS_LOCK_KEY})`, Migrator.make({})({ loader: Migrator.fromRecord(migrations) }))
+  )
+})
+
+/** The number of the last migration this version knows (`NNNN` of the last key of `migrations`). */
+const LATEST_MIGRATION = Math.max(...Object.keys(migrations).map((key) => Number(key.slice(0, key.indexOf("_")))))
+
+/** Whether the database answers and every migration this version knows has run in it (`/readyz`). */
+export const migrationsApplied = (db: Database): Promise<boolean> =>
+  db.run(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ readonly latest: number | null }>`SELECT max(migration_id) AS latest FROM effect_sql_migrations`
+      return Number(rows[0]?.latest ?? 0) >= LATEST_MIGRATION
+    })
+  )
 
 /** Starts the database (PGlite, or connects to `url`), runs the migrations, and hands back a handle and its stop. */
 export const startDatabase = async (options: DatabaseOptions = {}): Promise<Started<Database>> => {

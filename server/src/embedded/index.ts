@@ -11,7 +11,7 @@ import type { Started } from "../lib/Started"
 import type { DevProject } from "../services/projects"
 import { makeFramePageBuilder } from "./frame/build"
 import { frameSiteRoutes } from "./frame/routes"
-import { startWalletServer } from "./server/index"
+import { startWalletServer, type WalletServerOptions } from "./server/index"
 import type { WalletChains } from "./server/rpc"
 
 /** What the embedded part exposes. */
@@ -37,6 +37,8 @@ export interface EmbeddedOptions {
   readonly publicUrl?: string
   /** The projects whose hosts may embed the frame (default the devstack's). */
   readonly projects?: ReadonlyArray<DevProject>
+  /** The wallet server's sender, mail client and HTTP limits (its options of the same names). */
+  readonly server?: Pick<WalletServerOptions, "from" | "sendMail" | "http">
 }
 
 /**
@@ -62,6 +64,7 @@ export const startEmbedded = async (opts: EmbeddedOptions): Promise<Started<Embe
   try {
     if (opts.buildFrameAtStart === true) builder.latest()
     const server = await startWalletServer({
+      ...opts.server,
       masterKey: opts.masterKey ?? randomBytes(32),
       smtp: opts.smtp,
       chains: opts.chains,

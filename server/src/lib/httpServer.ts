@@ -11,12 +11,12 @@ export interface LocalHttpServer {
   readonly stop: () => Promise<void>
 }
 
-/** Makes `server` listen on 127.0.0.1 at `port` (0: a port the OS chooses); resolves with the port it got. */
-export const listenOnLoopback = (server: Server, port: number): Promise<number> =>
+/** Makes `server` listen on 127.0.0.1 (or `host`) at `port` (0: a port the OS chooses); resolves with the port it got. */
+export const listenOnLoopback = (server: Server, port: number, host = "127.0.0.1"): Promise<number> =>
   new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error)
     server.once("error", onError)
-    server.listen(port, "127.0.0.1", () => {
+    server.listen(port, host, () => {
       server.off("error", onError)
       resolve((server.address() as AddressInfo).port)
     })

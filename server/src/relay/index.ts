@@ -22,13 +22,15 @@ import { listenOnLoopback } from "../lib/httpServer"
 export interface RelayOptions {
   /** Port to listen on; 0 or absent takes a free one from the OS. */
   readonly port?: number
+  /** Address to listen on (default 127.0.0.1). */
+  readonly host?: string
   /** Receives one line per connection, frame and error; silent when absent. */
   readonly log?: (line: string) => void
 }
 
 /** What a running relay exposes. */
 export interface RelayInfo {
-  /** `ws://127.0.0.1:<port>`, the `relayUrl` clients are given. */
+  /** `ws://127.0.0.1:<port>` (or the host given), the `relayUrl` clients are given. */
   readonly url: string
   /** Drops every connection and listens again on the same port, keeping the mailboxes. */
   readonly restart: () => Promise<void>
@@ -308,7 +310,8 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
   }
 
   let server = makeServer()
-  const port = await listenOnLoopback(server, opts.port ?? 0)
+  const host = opts.host ?? "127.0.0.1"
+  const port = await listenOnLoopback(server, opts.port ?? 0, host)
 
   const pinger = setInterval(() => {
     for (const client of clients) {
@@ -324,9 +327,10 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
   const sweeper = setInterval(() => mailbox.sweep(), SWEEP_INTERVAL_MS)
   sweeper.unref()
 
-  // A close handshake (1012, service restart) rather than a cut: once it completes the client knows it is
-  // disconnected, so nothing it sends afterwards is lost in a dead socket (WalletConnect retries those only after 20 s).
-  const closeGracefully = (client: Client): Promise<void> =>
+  // A close handshake (1012 service restart, or 1001 going away on stop) rather than a cut: once it completes the
+  // client knows it is disconnected, so nothing it sends afterwards is lost in a dead socket (WalletConnect retries
+  // those only after 20 s).
+  const closeGracefully = (client: Client, code: 1001 | 1012): Promise<void> =>
     new Promise((resolve) => {
       if (client.socket.readyState === client.socket.CLOSED) return resolve()
       const cut = setTimeout(() => client.socket.terminate(), CLOSE_HANDSHAKE_MS)
@@ -334,14 +338,16 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
         clearTimeout(cut)
         resolve()
       })
-      client.socket.close(1012, "relay restart")
+      client.socket.close(code, code === 1001 ? "relay stopping" : "relay restart")
     })
 
-  const dropConnections = async (): Promise<void> => {
-    await Promise.all([...clients].map(closeGracefully))
+  const dropConnections = async (code: 1001 | 1012): Promise<void> => {
+    // No new connection from here on, while the open ones close.
+    const closed = closeServer(server)
+    await Promise.all([...clients].map((client) => closeGracefully(client, code)))
     clients.clear()
     subscribers.clear()
-    await closeServer(server)
+    await closed
   }
 
   let stopped: Promise<void> | undefined
@@ -351,12 +357,12 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     // A failed restart must not block the next one.
     restarting = restarting.catch(() => {}).then(async () => {
       if (stopped) return
-      await dropConnections()
+      await dropConnections(1012)
       server = makeServer()
       // Another process may grab the port in the moment it is free; try again briefly.
       for (let attempt = 0; ; attempt++) {
         try {
-          await listenOnLoopback(server, port)
+          await listenOnLoopback(server, port, host)
           break
         } catch (error) {
           if (attempt >= 20) throw error
@@ -373,14 +379,14 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
       clearInterval(pinger)
       clearInterval(sweeper)
       await restarting.catch(() => {})
-      await dropConnections()
+      await dropConnections(1001)
       wss.close()
       mailbox.clear()
     })()
     return stopped
   }
 
-  return { info: { url: `ws://127.0.0.1:${port}`, restart }, stop }
+  return { info: { url: `ws://${host.includes(":") ? `[${host}]` : host}:${port}`, restart }, stop }
 }
 
 class MethodNotFound extends Error {

@@ -20,12 +20,6 @@ import { ConvertGroupLive, OnrampGroupLive } from "./swapsAndOnramp"
 /** How long a route may take to answer before it is a 503. */
 export const ROUTE_TIMEOUT_MS = 30_000
 
-const middlewares = Layer.mergeAll(
-  ProjectAuthLive,
-  OptionalProjectAuthLive,
-  namePayloadErrorsLayer,
-  requestErrorsLayer({ timeout: ROUTE_TIMEOUT_MS })
-)
 
 const groups = Layer.mergeAll(
   CatalogueGroupLive,
@@ -39,13 +33,23 @@ const groups = Layer.mergeAll(
   OnrampGroupLive
 )
 
+/** {@link servicesApiLayer} with each route given `routeTimeoutMs` to answer. */
+export const servicesApiLayerWith = (routeTimeoutMs: number) =>
+  HttpApiBuilder.layer(ServicesApi, { openapiPath: "/openapi.json" }).pipe(
+    Layer.provide(
+      groups.pipe(
+        Layer.provide(
+          Layer.mergeAll(ProjectAuthLive, OptionalProjectAuthLive, namePayloadErrorsLayer, requestErrorsLayer({ timeout: routeTimeoutMs }))
+        )
+      )
+    )
+  )
+
 /**
  * The declared API on the app's router, with `/openapi.json`. Needs the `Projects`, `Catalogue`, `ServicesDatabase`
  * and `ServicesContext`.
  */
-export const servicesApiLayer = HttpApiBuilder.layer(ServicesApi, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide(groups.pipe(Layer.provide(middlewares)))
-)
+export const servicesApiLayer = servicesApiLayerWith(ROUTE_TIMEOUT_MS)
 
 /** An analytics event as the services recorded it, for tests to read back from `GET /__events`. */
 export const RecordedEvent = Schema.Struct({

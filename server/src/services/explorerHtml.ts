@@ -20,10 +20,10 @@ const nameOf = (caip2: string) => WELL_KNOWN_NETWORKS.find((network) => network.
 
 /** The networks of the running stack, EVM chains first. */
 export const explorerNetworks = (state: ServicesState): ReadonlyArray<ExplorerNetwork> => [
-  ...state.evm.map((chain): ExplorerNetwork => ({ kind: "evm", caip2: chain.caipNetworkId, name: nameOf(chain.caipNetworkId), chain })),
+  ...state.evm.map((chain): ExplorerNetwork => ({ kind: "evm", caip2: chain.caipNetworkId, name: chain.name ?? nameOf(chain.caipNetworkId), chain })),
   ...(state.solana === undefined
     ? []
-    : [{ kind: "solana" as const, caip2: state.solana.caipNetworkId, name: nameOf(state.solana.caipNetworkId), solana: state.solana }])
+    : [{ kind: "solana" as const, caip2: state.solana.caipNetworkId, name: state.solana.name ?? nameOf(state.solana.caipNetworkId), solana: state.solana }])
 ]
 
 /** The path of a network's page, or of a page under it (`tx/{hash}`, `address/{address}`…). */

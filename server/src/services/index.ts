@@ -1,17 +1,16 @@
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { SqlClient } from "effect/sql"
 import type { Address } from "viem"
 import { NFTS_PAGE_SIZE } from "../../../src/domain/Api"
 import { CaipNetworkId } from "../../../src/domain/Caip"
 import type { ApiProject } from "../../../src/domain/http/middleware"
-import { type Database, type DatabaseOptions, startDatabase } from "../db/index"
+import { type Database, type DatabaseOptions, migrationsApplied, startDatabase } from "../db/index"
 import { type HttpAppOptions, routesOf, type RunningHttpApp, startHttpApp } from "../http/app"
 import { ServicesApi } from "../../../src/domain/http/ServicesApi"
 import { Projects } from "../http/middleware"
 import type { Started } from "../lib/Started"
 import { isLoopbackOrigin } from "./projects"
-import { recordedEventsRoutes, servicesApiLayer } from "./api"
+import { recordedEventsRoutes, servicesApiLayer, servicesApiLayerWith } from "./api"
 import { Catalogue, ServicesDatabase } from "./catalogueApi"
 import { fixedPrices, LOCAL_USD_PRICES, type PriceSource } from "./prices"
 import type { TokenInfo } from "./chains"
@@ -32,7 +31,10 @@ export interface CollectionInfo {
   readonly symbol: string
 }
 
-/** An EVM chain the services serve: where to read it, and the contracts they name (tokens, a collectible, a spam one). */
+/**
+ * An EVM chain the services serve: where to read it, and the contracts they name (tokens; on the local chains a
+ * collectible and a spam one, which a host's chains do not have).
+ */
 export interface ServicesEvmChain {
   /**
    * Where the history this server indexes starts (default `"genesis"`, the local chains): `"head"` for a public chain,
@@ -42,21 +44,35 @@ export interface ServicesEvmChain {
   readonly chainId: number
   readonly caipNetworkId: CaipNetworkId
   readonly rpcUrl: string
+  /** The chain's name in the explorer's pages (default: its well-known name, else its CAIP-2 id). */
+  readonly name?: string
   readonly contracts: {
     readonly tokens: ReadonlyArray<TokenInfo & { readonly address: Address }>
-    readonly collectible: CollectionInfo
-    readonly spamCollectible: CollectionInfo
+    readonly collectible?: CollectionInfo
+    /** An ERC-721 on the spam list: its NFTs are flagged `is_spam`. */
+    readonly spamCollectible?: CollectionInfo
   }
 }
 
 /** What the services server needs to know about the rest of the stack. */
 export interface ServicesOptions {
   readonly port?: number
+  /** Address to listen on (default 127.0.0.1). */
+  readonly host?: string
+  /**
+   * Where browsers reach the server (behind a TLS proxy), without a trailing `/`: the URLs the answers carry (images,
+   * the explorer) start with it. Default: the listen address, `http://{host}:{port}`.
+   */
+  readonly publicUrl?: string
+  /** How long a declared route may take before it answers 503 (default `ROUTE_TIMEOUT_MS`). */
+  readonly routeTimeoutMs?: number
   readonly evm?: { readonly chains: ReadonlyArray<ServicesEvmChain>; readonly accounts: ReadonlyArray<{ readonly address: string }> }
   /** The Solana network: its RPC (the stack's or any other) and the tokens to name (the stack's WSUSD). */
   readonly solana?: {
     readonly caipNetworkId: string
     readonly rpcUrl: string
+    /** The network's name in the explorer's pages (default: its well-known name, else its CAIP-2 id). */
+    readonly name?: string
     readonly tokens?: ReadonlyArray<TokenInfo>
   }
   /** The test wallet page the catalogue's test wallet entries link to (ends with `/`; default `{url}/test-wallet/`). */
@@ -88,7 +104,7 @@ export interface ServicesOptions {
 
 /** What the running services server exposes. */
 export interface ServicesInfo {
-  /** `http://127.0.0.1:{port}`: the catalogue, the blockchain service and the RPC proxy (`{url}/v1/`). */
+  /** `http://127.0.0.1:{port}` (or the `publicUrl` given): the catalogue, the blockchain service and the RPC proxy (`{url}/v1/`). */
   readonly url: string
   readonly port: number
   readonly projects: ReadonlyArray<DevProject>
@@ -103,14 +119,16 @@ const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, pri
       chainId: chain.chainId,
       caipNetworkId: chain.caipNetworkId,
       rpcUrl: chain.rpcUrl,
+      ...(chain.name === undefined ? {} : { name: chain.name }),
       index: new ChainIndex(chain.chainId, chain.rpcUrl, chain.history ?? "genesis"),
       tokens: new TokenRegistry(chain.rpcUrl, [
         ...chain.contracts.tokens,
-        { ...chain.contracts.collectible, decimals: undefined },
-        { ...chain.contracts.spamCollectible, decimals: undefined }
+        ...[chain.contracts.collectible, chain.contracts.spamCollectible].flatMap((collection) =>
+          collection === undefined ? [] : [{ ...collection, decimals: undefined }]
+        )
       ]),
       listedTokens: chain.contracts.tokens.map((token) => token.address),
-      spamContracts: new Set([chain.contracts.spamCollectible.address.toLowerCase()])
+      spamContracts: new Set(chain.contracts.spamCollectible === undefined ? [] : [chain.contracts.spamCollectible.address.toLowerCase()])
     })
   ),
   solana:
@@ -119,6 +137,7 @@ const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, pri
       : {
           caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId),
           rpcUrl: opts.solana.rpcUrl,
+          ...(opts.solana.name === undefined ? {} : { name: opts.solana.name }),
           tokens: opts.solana.tokens ?? [],
           baseUrl,
           prices
@@ -155,7 +174,8 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
     Effect.gen(function* () {
       const server = yield* HttpServer.HttpServer
       const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port
-      const baseUrl = `http://127.0.0.1:${port}`
+      const host = opts.host ?? "127.0.0.1"
+      const baseUrl = opts.publicUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`
       const testWalletUrl = opts.testWalletUrl ?? `${baseUrl}/test-wallet/`
       info = { url: baseUrl, port, projects, testWalletUrl }
       const state = servicesState(opts, baseUrl, db.info)
@@ -177,7 +197,7 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
       ]
       pages = [...explorerRoutes(state), ...pageRoutes({ projectIds: projects.map((p) => p.projectId), others })]
       return Layer.mergeAll(
-        servicesApiLayer.pipe(
+        (opts.routeTimeoutMs === undefined ? servicesApiLayer : servicesApiLayerWith(opts.routeTimeoutMs)).pipe(
           Layer.provide(Layer.succeed(Catalogue)(catalogue)),
           Layer.provide(Layer.succeed(ServicesDatabase)(db.info)),
           Layer.provide(Layer.succeed(ServicesContext)(state)),
@@ -194,12 +214,10 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
     http = await startHttpApp(app, {
       ...opts.http,
       port: opts.port ?? 0,
+      host: opts.host,
       corsOrigin: corsOriginOf(projects),
       routes,
-      ready: Effect.tryPromise(() => db.info.run(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql`SELECT 1`))).pipe(
-        Effect.as(true),
-        Effect.orElseSucceed(() => false)
-      )
+      ready: Effect.tryPromise(() => migrationsApplied(db.info)).pipe(Effect.orElseSucceed(() => false))
     })
   } catch (error) {
     await Promise.all([db.stop(), opts.stopExtra?.()])

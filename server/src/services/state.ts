@@ -12,6 +12,8 @@ export interface EvmChainState {
   readonly chainId: number
   readonly caipNetworkId: CaipNetworkId
   readonly rpcUrl: string
+  /** The chain's name, when its configuration gives one. */
+  readonly name?: string
   readonly index: ChainIndex
   readonly tokens: TokenRegistry
   /** ERC-20 contracts whose balance is always read, whether or not the account used them yet. */
@@ -24,6 +26,8 @@ export interface EvmChainState {
 export interface SolanaState {
   readonly caipNetworkId: CaipNetworkId
   readonly rpcUrl: string
+  /** The network's name, when its configuration gives one. */
+  readonly name?: string
   /** Mints named and priced by symbol; other mints read from the chain get their short address as name. */
   readonly tokens: ReadonlyArray<TokenInfo>
   /** `http://127.0.0.1:{port}` of the services server, for icon URLs. */

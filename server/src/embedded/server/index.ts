@@ -11,9 +11,8 @@
  */
 import { Effect, Layer } from "effect"
 import { type HttpRouter, HttpServer } from "effect/http"
-import { SqlClient } from "effect/sql"
-import { type Database, type DatabaseOptions, startDatabase } from "../../db/index"
-import { routesOf, type RunningHttpApp, startHttpApp } from "../../http/app"
+import { type Database, type DatabaseOptions, migrationsApplied, startDatabase } from "../../db/index"
+import { type HttpAppOptions, routesOf, type RunningHttpApp, startHttpApp } from "../../http/app"
 import type { Started } from "../../lib/Started"
 import { sendMail } from "../../mail/send"
 import { type DevProject, devProjects } from "../../services/projects"
@@ -22,7 +21,7 @@ import { walletServerApiLayer } from "./handlers"
 import { checkMasterKey, openKey } from "./keys"
 import type { WalletChains } from "./rpc"
 import * as store from "./store"
-import { isOwnOrigin, WalletServerEnv } from "./WalletServerEnv"
+import { isOwnOrigin, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
 export type { WalletChains } from "./rpc"
 export type { WalletServerDeps } from "./WalletServerEnv"
@@ -45,6 +44,10 @@ export interface WalletServerOptions {
   readonly smtp: { readonly host?: string; readonly port: number }
   /** The sender of those mails (default `wallet@devstack.local`). */
   readonly from?: string
+  /** Sends the mails instead of the plain SMTP client (no TLS, no auth) to `smtp`: e.g. one with TLS and a login. */
+  readonly sendMail?: WalletServerDeps["sendMail"]
+  /** The HTTP server's limits: body size, time-outs on receiving a request, drain time on stop (app.ts defaults). */
+  readonly http?: Pick<HttpAppOptions, "maxBodyBytes" | "requestTimeoutMs" | "headersTimeoutMs" | "drainMs" | "accessLog">
   readonly chains: WalletChains
   /** A running database (its owner stops it), or where to start one (stopped with the server; default: PGlite in memory). */
   readonly database?: Database | DatabaseOptions
@@ -100,7 +103,7 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
         chains: opts.chains,
         publicUrl,
         now: opts.now ?? Date.now,
-        sendMail: (mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail })
+        sendMail: opts.sendMail ?? ((mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail }))
       })
       return Layer.mergeAll(walletServerApiLayer.pipe(Layer.provide(Layer.succeed(WalletServerEnv)(env))), opts.extraRoutes?.layer ?? Layer.empty)
     })
@@ -109,15 +112,13 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
   try {
     await checkMasterKeyOpens(database, masterKey)
     http = await startHttpApp(app, {
+      ...opts.http,
       port: opts.port ?? 0,
       host,
       // The API answers only its own origin's pages (the frame's): no other origin is let in by CORS either.
       corsOrigin: (origin) => publicUrl !== undefined && isOwnOrigin(publicUrl)(origin),
       routes: () => [...routesOf(WalletServerApi), ...(opts.extraRoutes?.routes ?? [])],
-      ready: Effect.tryPromise(() => database.run(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql`SELECT 1`))).pipe(
-        Effect.as(true),
-        Effect.orElseSucceed(() => false)
-      )
+      ready: Effect.tryPromise(() => migrationsApplied(database)).pipe(Effect.orElseSucceed(() => false))
     })
     if (publicUrl === undefined) throw new Error("the wallet server did not build its routes")
     const running = http
