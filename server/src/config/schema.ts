@@ -1,0 +1,325 @@
+/**
+ * The server's configuration, declared once: `ServerConfig` is the Schema every value is decoded with, and each
+ * setting in it carries its documentation (what it is, its type, its default, whether it is a secret) as an
+ * annotation. The loader (`./load.ts`) reads the settings from the environment and the config file by the same
+ * declaration, and the reference table of the guide (`./reference.ts`) is generated from it.
+ *
+ * Every setting has a file key (its path in the JSON file, `services.port`) and an environment variable:
+ * `WALLET_RUNTIME_` and the path in CONSTANT_CASE (`WALLET_RUNTIME_SERVICES_PORT`), except `DATABASE_URL`.
+ */
+import { Effect, Schema, SchemaAST } from "effect"
+
+/** How a setting is written in an environment variable. */
+export type EnvFormat =
+  /** The value as it is. */
+  | "text"
+  /** A comma-separated list. */
+  | "list"
+  /** A JSON document (lists of objects, records). */
+  | "json"
+
+/** What the reference says of a setting, and how its variable is written. */
+export interface SettingDoc {
+  readonly description: string
+  /** The type in words, as the reference shows it. */
+  readonly type: string
+  /** The default as the reference shows it; absent for a required or optional setting. */
+  readonly default?: string
+  /** A secret: decoded as `Redacted`, never logged nor shown in an error. */
+  readonly secret?: boolean
+  /** The variable's name when it is not the one derived from the path. */
+  readonly env?: string
+  readonly envFormat?: EnvFormat
+}
+
+const SETTING = "walletRuntimeSetting"
+
+// On the key (the property's context), not the value: a value's annotations go to its last check, if it has any.
+const setting = <S extends Schema.Top>(schema: S, doc: SettingDoc): S["Rebuild"] => schema.annotateKey({ [SETTING]: doc })
+
+/** A setting with a default: `value` is used when neither the file nor the environment gives one. */
+const withDefault = <S extends Schema.Top>(schema: S, value: S["Encoded"], doc: Omit<SettingDoc, "default">) =>
+  setting(schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value))), {
+    ...doc,
+    default: typeof value === "string" ? value : JSON.stringify(value)
+  })
+
+/** A group of settings whose keys all have defaults: an absent group is all defaults. */
+const group = <F extends Schema.Struct.Fields>(fields: F) =>
+  // Every field of a group has a default or is optional, which the type of `{}` cannot know of `F`.
+  Schema.Struct(fields).pipe(Schema.withDecodingDefaultKey(Effect.succeed({} as Schema.Struct<F>["Encoded"])))
+
+const parsesAs = (text: string, check: (url: URL) => boolean): boolean => {
+  try {
+    return check(new URL(text))
+  } catch {
+    return false
+  }
+}
+
+const Host = Schema.String.check(Schema.isNonEmpty({ expected: "a host name or IP address" }))
+const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 }, { expected: "a port: an integer from 0 to 65535" }))
+const Millis = Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive whole number of milliseconds" }))
+
+/** An http(s) URL without query or fragment, e.g. `https://api.example.com` or `https://example.com/wallet-runtime`. */
+export const HttpUrl = Schema.String.check(
+  Schema.makeFilter(
+    (text: string) =>
+      parsesAs(text, (url) => (url.protocol === "https:" || url.protocol === "http:") && url.search === "" && url.hash === ""),
+    { expected: "an http(s) URL without query or fragment, e.g. https://api.example.com" }
+  )
+)
+
+/** A ws(s) URL without query or fragment, e.g. `wss://relay.example.com`. */
+export const WsUrl = Schema.String.check(
+  Schema.makeFilter(
+    (text: string) => parsesAs(text, (url) => (url.protocol === "wss:" || url.protocol === "ws:") && url.search === "" && url.hash === ""),
+    { expected: "a ws(s) URL without query or fragment, e.g. wss://relay.example.com" }
+  )
+)
+
+/** An origin: scheme, host and port only, e.g. `https://app.example`. */
+export const HttpOrigin = Schema.String.check(
+  Schema.makeFilter(
+    (text: string) => parsesAs(text, (url) => (url.protocol === "https:" || url.protocol === "http:") && url.origin === text.replace(/\/$/, "")),
+    { expected: "an origin (scheme, host and port only), e.g. https://app.example" }
+  )
+)
+
+/** An upstream RPC endpoint: http(s) URL. */
+const RpcUrl = Schema.String.check(
+  Schema.makeFilter((text: string) => parsesAs(text, (url) => url.protocol === "https:" || url.protocol === "http:"), {
+    expected: "an http(s) URL of a JSON-RPC endpoint"
+  })
+)
+
+/** The CAIP-2 id of a chain the services serve: `eip155:<chain id>` or `solana:<genesis hash prefix>`. */
+export const ServedChainId = Schema.String.check(
+  Schema.isPattern(/^(eip155:[1-9][0-9]{0,15}|solana:[1-9A-HJ-NP-Za-km-z]{32})$/, {
+    expected: "the CAIP-2 id of an eip155 or solana chain, e.g. eip155:1 or solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
+  })
+)
+
+/** A fungible token the services name: its contract (EVM, 0x + 40 hex digits) or mint (Solana, base58). */
+export const TokenConfig = Schema.Struct({
+  address: Schema.String.check(
+    Schema.isPattern(/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/, {
+      expected: "a token contract (0x and 40 hex digits) or a Solana mint (base58)"
+    })
+  ),
+  symbol: Schema.String.check(Schema.isNonEmpty({ expected: "the token's symbol, e.g. USDC" })),
+  name: Schema.String.check(Schema.isNonEmpty({ expected: "the token's name, e.g. USD Coin" })),
+  decimals: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 255 }, { expected: "the token's decimals: an integer from 0 to 255" }))
+})
+
+/** One chain the services serve. */
+export const ChainConfig = Schema.Struct({
+  name: Schema.optionalKey(Schema.String.check(Schema.isNonEmpty({ expected: "the chain's name, e.g. Ethereum" }))),
+  rpcUrls: Schema.Array(RpcUrl).check(Schema.isMinLength(1, { expected: "at least one upstream RPC URL" })),
+  tokens: Schema.Array(TokenConfig).pipe(Schema.withDecodingDefaultKey(Effect.succeed([])))
+})
+
+/** One project: its id, the browser origins that may use it, and whether the modal sends analytics. */
+export const ProjectConfig = Schema.Struct({
+  projectId: Schema.String.check(
+    Schema.isPattern(/^[A-Za-z0-9._-]{1,128}$/, { expected: "a project id: 1 to 128 letters, digits, '.', '_' or '-'" })
+  ),
+  allowedOrigins: Schema.Union([
+    Schema.Literal("loopback"),
+    Schema.Array(HttpOrigin).check(Schema.isMinLength(1, { expected: "at least one origin, or \"loopback\"" }))
+  ]).annotate({ expected: "\"loopback\" or a list of origins such as [\"https://app.example\"]" }),
+  analytics: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(true)))
+})
+
+/** The components one process can run. */
+export const Component = Schema.Literals(["services", "relay", "wallet"])
+/** A component: the services API, the WalletConnect relay, or the embedded wallet (frame site and wallet server). */
+export type Component = typeof Component.Type
+
+/** The log levels, from the most to the least said. */
+export const LogLevelName = Schema.Literals(["trace", "debug", "info", "warn", "error", "fatal", "none"])
+
+const listener = (name: string, port: number, publicUrl: Schema.String, urlWords: string) =>
+  group({
+    host: withDefault(Host, "127.0.0.1", {
+      type: "host",
+      description: `Address the ${name} listens on (\`0.0.0.0\` or \`::\` for every interface).`
+    }),
+    port: withDefault(Port, port, { type: "port (0–65535)", description: `Port the ${name} listens on (0: one the OS chooses).` }),
+    publicUrl: Schema.optionalKey(
+      setting(publicUrl, {
+        type: urlWords,
+        description:
+          `Where browsers reach the ${name}, when it is not the listen address (behind a TLS proxy). Required when ` +
+          "`host` is a wildcard address."
+      })
+    )
+  })
+
+/** The server's whole configuration, decoded. */
+export const ServerConfig = Schema.Struct({
+  components: withDefault(
+    Schema.Array(Component).check(
+      Schema.isMinLength(1, { expected: "at least one of services, relay, wallet" }),
+      Schema.isUnique({ expected: "each component once" })
+    ),
+    ["services", "relay", "wallet"],
+    {
+      type: "list of components (`services`, `relay`, `wallet`)",
+      description: "The components this process runs (comma-separated in the variable).",
+      envFormat: "list"
+    }
+  ),
+  database: group({
+    url: Schema.optionalKey(
+      setting(
+        Schema.Redacted(
+          Schema.String.check(
+            Schema.isPattern(/^postgres(ql)?:\/\/[^\s]+$/, { expected: "a Postgres URL: postgres://user:password@host:port/database" })
+          )
+        ),
+        {
+          env: "DATABASE_URL",
+          secret: true,
+          type: "Postgres URL",
+          description: "The Postgres to keep the state in, `postgres://user:password@host:port/database`. Without it, PGlite in `dataDir`."
+        }
+      )
+    ),
+    dataDir: withDefault(Schema.String.check(Schema.isNonEmpty({ expected: "a directory" })), "./data/pglite", {
+      type: "path",
+      description: "The embedded PGlite's data directory, when `url` is not set (one process only: it is locked)."
+    })
+  }),
+  services: listener("services API", 8080, HttpUrl, "http(s) URL"),
+  relay: listener("WalletConnect relay", 8081, WsUrl, "ws(s) URL"),
+  wallet: group({
+    host: withDefault(Host, "127.0.0.1", {
+      type: "host",
+      description: "Address the embedded wallet (frame site and wallet server) listens on."
+    }),
+    port: withDefault(Port, 8082, { type: "port (0–65535)", description: "Port the embedded wallet listens on (0: one the OS chooses)." }),
+    publicUrl: Schema.optionalKey(
+      setting(HttpOrigin, {
+        type: "origin",
+        description:
+          "The frame origin: where browsers load the frame (the library's `endpoints.frame`) and where mailed links " +
+          "point. An origin of its own, not the app's nor the services'. Required when `host` is a wildcard address."
+      })
+    ),
+    masterKeyFile: withDefault(Schema.String.check(Schema.isNonEmpty({ expected: "a file path" })), "./data/wallet-master-key", {
+      type: "path",
+      description:
+        "The file holding the master key that seals the users' keys (64 hex digits), readable by its owner only " +
+        "(mode 0600). Keep it with the database's backups: without it the keys cannot be opened."
+    }),
+    createMasterKey: withDefault(Schema.Boolean, false, {
+      type: "boolean",
+      description: "Make the master-key file (mode 0600) when it does not exist. Off: a missing file stops the start."
+    })
+  }),
+  chains: withDefault(Schema.Record(ServedChainId, ChainConfig), {}, {
+    type: "JSON object of chains by CAIP-2 id",
+    description:
+      "The chains served, e.g. `{\"eip155:1\": {\"name\": \"Ethereum\", \"rpcUrls\": [\"https://…\"], \"tokens\": " +
+      "[{\"address\": \"0x…\", \"symbol\": \"USDC\", \"name\": \"USD Coin\", \"decimals\": 6}]}}`: upstream RPC URLs " +
+      "(the services read through the first one; failing over to the others is not done yet), the chain's name, and the " +
+      "tokens the services name and price. eip155 chains, and at most one solana network.",
+    envFormat: "json"
+  }),
+  projects: setting(Schema.Array(ProjectConfig).check(Schema.isMinLength(1, { expected: "at least one project" })), {
+    type: "JSON list of projects",
+    description:
+      "The projects, e.g. `[{\"projectId\": \"my-app\", \"allowedOrigins\": [\"https://my.app\"], \"analytics\": true}]`: " +
+      "the origins whose pages may use each (`\"loopback\"`: any page on this machine) and whether its modal sends " +
+      "analytics (default true). Required.",
+    envFormat: "json"
+  }),
+  smtp: group({
+    host: Schema.optionalKey(setting(Host, { type: "host", description: "The SMTP server the wallet's codes are mailed through. Required when `wallet` runs." })),
+    port: withDefault(Port, 587, { type: "port (0–65535)", description: "The SMTP server's port." }),
+    security: withDefault(Schema.Literals(["starttls", "tls", "none"]), "starttls", {
+      type: "security (`starttls`, `tls` or `none`)",
+      description: "`starttls`: upgrade the connection, refuse to send without; `tls`: TLS from the start (port 465); `none`: plain (a local sink only)."
+    }),
+    user: Schema.optionalKey(setting(Schema.String, { type: "text", description: "The SMTP user name, when the server asks for one." })),
+    password: Schema.optionalKey(
+      setting(Schema.Redacted(Schema.String), { type: "text", secret: true, description: "The SMTP password, with `user`." })
+    ),
+    from: Schema.optionalKey(
+      setting(Schema.String.check(Schema.isPattern(/^[^\s@<>]+@[^\s@<>]+$/, { expected: "an email address" })), {
+        type: "email address",
+        description: "The sender of the wallet's mails. Required when `wallet` runs."
+      })
+    )
+  }),
+  limits: group({
+    maxBodyBytes: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of bytes" })), 1_000_000, {
+      type: "number of bytes",
+      description: "The largest request body the services API takes (413 above)."
+    }),
+    requestTimeoutMs: withDefault(Millis, 30_000, {
+      type: "milliseconds",
+      description: "Bound on receiving a whole request to the services API: a client that stalls is cut off."
+    }),
+    headersTimeoutMs: withDefault(Millis, 10_000, { type: "milliseconds", description: "Bound on receiving a request's headers (services API)." }),
+    routeTimeoutMs: withDefault(Millis, 30_000, {
+      type: "milliseconds",
+      description: "Bound on a declared route's answer (services API): past it, 503 with `Retry-After`."
+    }),
+    drainMs: withDefault(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { expected: "a whole number of milliseconds" })), 10_000, {
+      type: "milliseconds",
+      description: "On SIGTERM or SIGINT: how long requests in flight may take to finish before the process exits."
+    })
+  }),
+  log: group({
+    level: withDefault(LogLevelName, "info", {
+      type: "level (`trace`, `debug`, `info`, `warn`, `error`, `fatal` or `none`)",
+      description: "The least level logged (JSON lines: errors and warnings on stderr, the rest on stdout)."
+    }),
+    accessLog: withDefault(Schema.Boolean, false, { type: "boolean", description: "One JSON line per request to the services API." })
+  })
+})
+
+/** The server's configuration, decoded. */
+export type ServerConfig = typeof ServerConfig.Type
+
+/** One setting: where it sits in the file, its variable, how the variable is written, and its documentation. */
+export interface Setting {
+  readonly path: ReadonlyArray<string>
+  readonly env: string
+  readonly envFormat: EnvFormat
+  readonly doc: SettingDoc
+  /** The setting's Schema node, to check the keys of a structured value. */
+  readonly ast: SchemaAST.AST
+  readonly optional: boolean
+}
+
+/** The variable of a setting at `path`: `WALLET_RUNTIME_` and the path in CONSTANT_CASE. */
+export const envNameOf = (path: ReadonlyArray<string>): string =>
+  ["WALLET_RUNTIME", ...path.map((segment) => segment.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase())].join("_")
+
+/** The setting documentation on a Schema node, if it is a setting. */
+export const settingDocOf = (ast: SchemaAST.AST): SettingDoc | undefined => ast.context?.annotations?.[SETTING] as SettingDoc | undefined
+
+/** Every setting of a configuration Schema, in declaration order. */
+export const settingsOf = (ast: SchemaAST.AST, path: ReadonlyArray<string> = []): ReadonlyArray<Setting> => {
+  const doc = settingDocOf(ast)
+  if (doc !== undefined) {
+    return [
+      {
+        path,
+        env: doc.env ?? envNameOf(path),
+        envFormat: doc.envFormat ?? "text",
+        doc,
+        ast,
+        optional: ast.context?.isOptional === true
+      }
+    ]
+  }
+  if (ast._tag !== "Objects") throw new Error(`The configuration's ${path.join(".") || "root"} is neither a group nor a documented setting`)
+  return ast.propertySignatures.flatMap((property) => settingsOf(property.type, [...path, String(property.name)]))
+}
+
+/** The settings of {@link ServerConfig}. */
+export const serverSettings: ReadonlyArray<Setting> = settingsOf(ServerConfig.ast)
