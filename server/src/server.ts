@@ -1,0 +1,203 @@
+/**
+ * The server a host runs, from its decoded configuration: the database once (shared by the services and the wallet
+ * server), then the configured components — the services API, the WalletConnect relay, the embedded wallet (frame
+ * site and wallet server) — each started with its module's own function and stopped, in reverse order, when the
+ * scope closes. One JSON log line per component says where it listens and where browsers reach it; no secret is
+ * ever in a line.
+ *
+ * @example
+ * yield* Effect.scoped(Effect.andThen(startServer(config), Effect.never)) // stops everything when interrupted
+ */
+import { resolve } from "node:path"
+import { Data, Effect, Redacted, Schema, type Scope } from "effect"
+import { getAddress } from "viem"
+import { CaipNetworkId } from "../../src/domain/Caip"
+import { type Database, startDatabase } from "./db/index"
+import { startEmbedded } from "./embedded/index"
+import type { Started } from "./lib/Started"
+import { smtpMailer } from "./mail/smtp"
+import { loadMasterKey } from "./masterKey"
+import { startRelay } from "./relay/index"
+import type { ServerConfig } from "./config/schema"
+import { envNameOf } from "./config/schema"
+import { type ServicesEvmChain, type ServicesOptions, startServices } from "./services/index"
+import type { DevProject } from "./services/projects"
+
+/** A component could not start (its port taken, its database unreachable…); the message names it. */
+export class StartError extends Data.TaggedError("StartError")<{ readonly component: string; readonly message: string }> {}
+
+/** What one running component is, for the log and for callers. */
+export interface RunningComponent {
+  readonly component: "services" | "relay" | "wallet"
+  /** Where it listens. */
+  readonly listen: string
+  /** Where browsers reach it (the configured public URL, else the listen address). */
+  readonly url: string
+}
+
+// The address a component listens on, brackets around an IPv6 host.
+const listenUrl = (scheme: string, host: string, port: number) => `${scheme}://${host.includes(":") ? `[${host}]` : host}:${port}`
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, "")
+
+// A Postgres URL as it may be logged: no user, no password, no parameters.
+const databaseWhere = (url: string) => {
+  const parsed = new URL(url)
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** A part started by its module's function, stopped when the scope closes; a failed stop is logged, not hidden. */
+const part = <I>(component: string, start: () => Promise<Started<I>>): Effect.Effect<Started<I>, StartError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.tryPromise({ try: start, catch: (error) => new StartError({ component, message: `${component}: ${messageOf(error)}` }) }),
+    (started) =>
+      Effect.tryPromise(started.stop).pipe(
+        Effect.andThen(Effect.logDebug(`${component} stopped`)),
+        Effect.catch((error) => Effect.logError(`${component} did not stop cleanly: ${messageOf(error.cause)}`))
+      )
+  )
+
+/** The services' view of the configured projects. */
+export const projectsOf = (config: ServerConfig): ReadonlyArray<DevProject> =>
+  config.projects.map((project) => ({
+    projectId: project.projectId,
+    description: "a project of the server's configuration",
+    allowedOrigins: project.allowedOrigins === "loopback" ? "loopback" : project.allowedOrigins.map((origin) => new URL(origin).origin),
+    analyticsEnabled: project.analytics
+  }))
+
+/** The services' view of the configured chains: no dev contracts, the first upstream RPC URL. */
+export const chainsOf = (config: ServerConfig): Pick<ServicesOptions, "evm" | "solana"> => {
+  const evm: Array<ServicesEvmChain> = []
+  let solana: ServicesOptions["solana"]
+  for (const [id, chain] of Object.entries(config.chains)) {
+    const rpcUrl = chain.rpcUrls[0]
+    // The Schema asks for at least one URL.
+    if (rpcUrl === undefined) continue
+    const name = chain.name === undefined ? {} : { name: chain.name }
+    if (id.startsWith("eip155:")) {
+      evm.push({
+        chainId: Number(id.slice("eip155:".length)),
+        caipNetworkId: Schema.decodeSync(CaipNetworkId)(id),
+        rpcUrl,
+        ...name,
+        contracts: { tokens: chain.tokens.map((token) => ({ ...token, address: getAddress(token.address) })) }
+      })
+    } else {
+      solana = { caipNetworkId: id, rpcUrl, tokens: chain.tokens, ...name }
+    }
+  }
+  return { evm: { chains: evm, accounts: [] }, ...(solana === undefined ? {} : { solana }) }
+}
+
+/**
+ * Starts what `config` asks for and logs where each component is; everything stops when the scope closes. A
+ * component that cannot start fails the whole start (what did start is stopped again).
+ */
+export const startServer = Effect.fn("startServer")(function* (config: ServerConfig) {
+  const runs = (component: RunningComponent["component"]) => config.components.includes(component)
+  const running: Array<RunningComponent> = []
+  const context = yield* Effect.context<never>()
+  // The relay reports what it does as plain lines: they become debug log lines.
+  const debugLine = (line: string) => void Effect.runForkWith(context)(Effect.logDebug(line))
+
+  // Before anything listens: a master key that cannot be used stops the start at once.
+  const masterKey = runs("wallet")
+    ? yield* loadMasterKey({
+        path: config.wallet.masterKeyFile,
+        create: config.wallet.createMasterKey,
+        setting: `wallet.masterKeyFile (${envNameOf(["wallet", "masterKeyFile"])})`
+      })
+    : undefined
+
+  let database: Database | undefined
+  if (runs("services") || runs("wallet")) {
+    const url = config.database.url === undefined ? undefined : Redacted.value(config.database.url)
+    const dataDir = resolve(config.database.dataDir)
+    database = (yield* part("database", () => startDatabase(url === undefined ? { dataDir } : { url }))).info
+    yield* Effect.logInfo("database ready, migrations applied").pipe(
+      Effect.annotateLogs(url === undefined ? { component: "database", kind: "pglite", dataDir } : { component: "database", kind: "postgres", at: databaseWhere(url) })
+    )
+  }
+
+  if (runs("services") && database !== undefined) {
+    const publicUrl = config.services.publicUrl === undefined ? undefined : withoutTrailingSlash(config.services.publicUrl)
+    const started = yield* part("services", () =>
+      startServices({
+        ...chainsOf(config),
+        database,
+        host: config.services.host,
+        port: config.services.port,
+        ...(publicUrl === undefined ? {} : { publicUrl }),
+        projects: projectsOf(config),
+        routeTimeoutMs: config.limits.routeTimeoutMs,
+        http: {
+          maxBodyBytes: config.limits.maxBodyBytes,
+          requestTimeoutMs: config.limits.requestTimeoutMs,
+          headersTimeoutMs: config.limits.headersTimeoutMs,
+          drainMs: config.limits.drainMs,
+          accessLog: config.log.accessLog
+        }
+      })
+    )
+    const listen = listenUrl("http", config.services.host, started.info.port)
+    running.push({ component: "services", listen, url: publicUrl ?? listen })
+  }
+
+  if (runs("relay")) {
+    const started = yield* part("relay", () => startRelay({ host: config.relay.host, port: config.relay.port, log: debugLine }))
+    const publicUrl = config.relay.publicUrl === undefined ? undefined : withoutTrailingSlash(config.relay.publicUrl)
+    running.push({ component: "relay", listen: started.info.url, url: publicUrl ?? started.info.url })
+  }
+
+  if (runs("wallet") && database !== undefined && masterKey !== undefined) {
+    const { host, from } = config.smtp
+    // The configuration requires both with the wallet; this keeps the types honest.
+    if (host === undefined || from === undefined) return yield* new StartError({ component: "wallet", message: "wallet: smtp.host and smtp.from are required" })
+    const mailer = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        smtpMailer({ host, port: config.smtp.port, security: config.smtp.security, user: config.smtp.user, password: config.smtp.password, from })
+      ),
+      (mailer) => Effect.sync(mailer.close)
+    )
+    const publicUrl = config.wallet.publicUrl === undefined ? undefined : new URL(config.wallet.publicUrl).origin
+    const walletDatabase = database
+    const started = yield* part("wallet", () =>
+      startEmbedded({
+        database: walletDatabase,
+        smtp: { host, port: config.smtp.port },
+        chains: {
+          evm: Object.entries(config.chains).flatMap(([id, chain]) =>
+            id.startsWith("eip155:") && chain.rpcUrls[0] !== undefined ? [{ caipNetworkId: id, rpcUrl: chain.rpcUrls[0] }] : []
+          ),
+          solana: Object.entries(config.chains).flatMap(([id, chain]) =>
+            id.startsWith("solana:") && chain.rpcUrls[0] !== undefined ? [{ caipNetworkId: id, rpcUrl: chain.rpcUrls[0] }] : []
+          )[0]
+        },
+        masterKey,
+        // A visitor's first "Continue with email" should not wait for the frame page's bundling.
+        buildFrameAtStart: true,
+        server: {
+          host: config.wallet.host,
+          port: config.wallet.port,
+          drainMs: config.limits.drainMs,
+          projects: projectsOf(config),
+          from,
+          sendMail: mailer.send,
+          ...(publicUrl === undefined ? {} : { publicUrl })
+        }
+      })
+    )
+    const listen = started.info.url
+    running.push({ component: "wallet", listen, url: publicUrl ?? listen })
+  }
+
+  for (const component of running) {
+    yield* Effect.logInfo(`${component.component} listening`).pipe(
+      Effect.annotateLogs({ component: component.component, listen: component.listen, url: component.url })
+    )
+  }
+  return running as ReadonlyArray<RunningComponent>
+})
