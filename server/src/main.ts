@@ -10,7 +10,6 @@ import { NodeFileSystem, NodeRuntime } from "@effect/platform-node"
 import { Cause, Config, ConfigProvider, Data, Effect, Exit, Fiber, Logger, type LogLevel, Option, References, Runtime, Scope } from "effect"
 import { CONFIG_FILE_VARIABLE, type ConfigFile, loadServerConfig, readConfigFile } from "./config/load"
 import type { ServerConfig } from "./config/schema"
-import { startServer } from "./server"
 
 const USAGE = `Usage: wallet-runtime-server [--config <file.json>]
 
@@ -59,6 +58,8 @@ const STOP_MARGIN_MS = 5_000
 /** Runs the configured server until interrupted, then stops it within the drain time and the margin. */
 const serve = (config: ServerConfig) =>
   Effect.gen(function* () {
+    // Loaded once the configuration is good: a refused one is said without loading every component's code first.
+    const { startServer } = yield* Effect.promise(() => import("./server"))
     const scope = yield* Scope.make()
     const running = yield* startServer(config).pipe(
       Scope.provide(scope),

@@ -1,0 +1,596 @@
+/**
+ * The server a host runs, as a host runs it: `server/bin/wallet-runtime-server.mjs` spawned with a config file (and
+ * environment variables) in a temp folder, against real parts — an anvil chain, an SMTP server that wants a login,
+ * a Postgres cluster started here (initdb in a temp folder, as the `postgres` user when the tests run as root). It
+ * serves health, readiness, OpenAPI, the blockchain API on the configured chain, the relay and the wallet server;
+ * SIGTERM lets a request in flight finish, closes relay sockets with 1001 and exits 0 with no process left; a bad
+ * configuration exits 1 naming the setting; secrets are in no log line; processes starting together on one database
+ * take turns on the migrations.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { SMTPServer } from "smtp-server"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import WebSocket from "ws"
+import { startAnvil } from "../../devstack/evm/anvil"
+import { MIGRATIONS_LOCK_KEY } from "../../server/src/db/index"
+import { migrations } from "../../server/src/db/migrations"
+import { makeFramePageBuilder } from "../../server/src/embedded/frame/build"
+import type { Started } from "../../server/src/lib/Started"
+import { freePort } from "../../server/src/lib/ports"
+
+const BIN = fileURLToPath(new URL("../../server/bin/wallet-runtime-server.mjs", import.meta.url))
+const DEV_ACCOUNT = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+const DB_PASSWORD = "pg-Pass-73519"
+const SMTP_PASSWORD = "smtp-Pass-20468"
+// Every wait of this file is bounded by one of these.
+const START_MS = 45_000
+const STOP_MS = 20_000
+
+// -- a spawned server ---------------------------------------------------------------------------------------------
+
+interface LogLine {
+  readonly message?: unknown
+  readonly level?: string
+  readonly annotations?: Record<string, unknown>
+}
+
+interface ServerProcess {
+  readonly child: ChildProcess
+  /** Everything it printed so far. */
+  readonly stdout: () => string
+  readonly stderr: () => string
+  /** Resolves with the first JSON log line matching `test`; rejects when the process exits first, or after `ms`. */
+  readonly waitForLog: (test: (line: LogLine) => boolean, ms?: number) => Promise<LogLine>
+  /** Resolves with the exit code (or the signal's name), within `ms`. */
+  readonly exited: (ms?: number) => Promise<number | string>
+  /** The URL of each component, from its "listening" line. */
+  readonly urls: () => Promise<{ readonly services: string; readonly relay: string; readonly wallet: string }>
+  /** The URL of one component, from its "listening" line. */
+  readonly urlOf: (component: "services" | "relay" | "wallet") => Promise<string>
+}
+
+const spawned: Array<ChildProcess> = []
+const folders: Array<string> = []
+
+const tempFolder = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  folders.push(dir)
+  return dir
+}
+
+const parse = (line: string): LogLine | undefined => {
+  try {
+    const value: unknown = JSON.parse(line)
+    return typeof value === "object" && value !== null ? (value as LogLine) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Runs the server command in `cwd` with `config` as `server.json` (when given) and only `env` besides PATH and HOME. */
+const startServerProcess = (cwd: string, config: unknown, env: Record<string, string> = {}): ServerProcess => {
+  if (config !== undefined) writeFileSync(join(cwd, "server.json"), JSON.stringify(config, null, 2))
+  const child = spawn(process.execPath, [BIN, ...(config === undefined ? [] : ["--config", "server.json"])], {
+    cwd,
+    env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? cwd, ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  spawned.push(child)
+  let out = ""
+  let err = ""
+  const lines: Array<LogLine> = []
+  const listeners = new Set<() => void>()
+  const collect = (chunk: Buffer, into: "out" | "err") => {
+    const text = chunk.toString("utf8")
+    if (into === "out") out += text
+    else err += text
+    lines.splice(0, lines.length, ...`${out}\n${err}`.split("\n").flatMap((line) => parse(line) ?? []))
+    for (const listener of listeners) listener()
+  }
+  child.stdout?.on("data", (chunk: Buffer) => collect(chunk, "out"))
+  child.stderr?.on("data", (chunk: Buffer) => collect(chunk, "err"))
+  const exit = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")))
+  const bounded = <A>(promise: Promise<A>, ms: number, what: string) =>
+    new Promise<A>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${what} not within ${ms} ms\nstdout:\n${out}\nstderr:\n${err}`)), ms)
+      promise.then(
+        (value) => {
+          clearTimeout(timer)
+          resolve(value)
+        },
+        (error: unknown) => {
+          clearTimeout(timer)
+          reject(error)
+        }
+      )
+    })
+  const waitForLog = (test: (line: LogLine) => boolean, ms = START_MS) =>
+    bounded(
+      new Promise<LogLine>((resolve, reject) => {
+        const check = () => {
+          const found = lines.find(test)
+          if (found !== undefined) {
+            listeners.delete(check)
+            resolve(found)
+          }
+        }
+        listeners.add(check)
+        check()
+        void exit.then((code) => {
+          listeners.delete(check)
+          reject(new Error(`the server exited (${code}) before the line awaited\nstdout:\n${out}\nstderr:\n${err}`))
+        })
+      }),
+      ms,
+      "the log line awaited"
+    )
+  const urlOf = async (component: string) =>
+    String((await waitForLog((line) => line.message === `${component} listening`)).annotations?.["url"])
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    waitForLog,
+    exited: (ms = STOP_MS) => bounded(exit, ms, "the exit"),
+    urls: async () => ({ services: await urlOf("services"), relay: await urlOf("relay"), wallet: await urlOf("wallet") }),
+    urlOf
+  }
+}
+
+/** The process ids below `pid`, from `ps`. */
+const descendantsOf = (pid: number): ReadonlyArray<number> => {
+  const table = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((row) => row.trim().split(/\s+/).map(Number) as [number, number])
+  const below = (parent: number): ReadonlyArray<number> => table.filter(([, ppid]) => ppid === parent).flatMap(([child]) => [child, ...below(child)])
+  return below(pid)
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The processes of `pids` still running after a bounded wait for them to go, with their command lines. */
+const leftOf = async (pids: ReadonlyArray<number>): Promise<ReadonlyArray<string>> => {
+  for (const deadline = performance.now() + 5_000; pids.some(alive) && performance.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return pids.filter(alive).map((pid) => {
+    try {
+      return `${pid} ${execFileSync("ps", ["-o", "args=", "-p", String(pid)], { encoding: "utf8" }).trim()}`
+    } catch {
+      return String(pid)
+    }
+  })
+}
+
+afterEach(() => {
+  // A failed test must not leave its server running.
+  for (const child of spawned.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+})
+
+// -- the real parts around it -------------------------------------------------------------------------------------
+
+interface SmtpSink {
+  readonly port: number
+  readonly logins: Array<{ readonly user: string; readonly password: string }>
+  readonly mails: Array<{ readonly to: ReadonlyArray<string>; readonly data: string }>
+  /** Resolves with the first mail to `to`, within `ms`. */
+  readonly mailTo: (to: string, ms?: number) => Promise<{ readonly data: string }>
+  readonly close: () => Promise<void>
+}
+
+/** An SMTP server that takes any login (no TLS: the configs below say `security: "none"`) and keeps what it gets. */
+const startSmtp = async (): Promise<SmtpSink> => {
+  const logins: SmtpSink["logins"] = []
+  const mails: SmtpSink["mails"] = []
+  const waiting = new Set<() => void>()
+  const server = new SMTPServer({
+    logger: false,
+    disabledCommands: ["STARTTLS"],
+    allowInsecureAuth: true,
+    authOptional: true,
+    onAuth(auth, _session, callback) {
+      logins.push({ user: auth.username ?? "", password: auth.password ?? "" })
+      callback(null, { user: auth.username })
+    },
+    onData(stream, session, callback) {
+      const chunks: Array<Buffer> = []
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk))
+      stream.on("end", () => {
+        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), data: Buffer.concat(chunks).toString("utf8") })
+        for (const wake of waiting) wake()
+        callback()
+      })
+    }
+  })
+  server.on("error", () => undefined)
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  const address = server.server.address()
+  const mailTo = (to: string, ms = 15_000) =>
+    new Promise<{ readonly data: string }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no mail to ${to} within ${ms} ms`)), ms)
+      const check = () => {
+        const found = mails.find((mail) => mail.to.includes(to))
+        if (found === undefined) return
+        clearTimeout(timer)
+        waiting.delete(check)
+        resolve(found)
+      }
+      waiting.add(check)
+      check()
+    })
+  return {
+    port: typeof address === "object" && address !== null ? address.port : 0,
+    logins,
+    mails,
+    mailTo,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+/** A JSON-RPC upstream that holds each request until the test releases it (a request in flight across a stop). */
+const startHeldUpstream = async () => {
+  const held: Array<() => void> = []
+  const arrivals = new Set<() => void>()
+  const server: Server = createServer((request, response) => {
+    let body = ""
+    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
+    request.on("end", () => {
+      const id = (JSON.parse(body) as { id?: unknown }).id ?? null
+      held.push(() => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: "0x7a69" })))
+      for (const wake of arrivals) wake()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  const address = server.address()
+  return {
+    url: `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`,
+    /** Resolves once a request waits here. */
+    arrived: () =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no request reached the upstream")), 15_000)
+        const check = () => {
+          if (held.length === 0) return
+          clearTimeout(timer)
+          arrivals.delete(check)
+          resolve()
+        }
+        arrivals.add(check)
+        check()
+      }),
+    release: () => {
+      for (const answer of held.splice(0)) answer()
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+const POSTGRES_BIN = `/usr/lib/postgresql/${readdirSync("/usr/lib/postgresql").sort((a, b) => Number(b) - Number(a))[0] ?? "15"}/bin`
+
+interface TestPostgres {
+  readonly port: number
+  /** A URL of database `name`, with a password in it (the cluster trusts loopback, so any password is accepted). */
+  readonly url: (name: string) => string
+  /** Runs SQL through psql and returns its rows, `|`-separated. */
+  readonly sql: (database: string, statement: string) => string
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * A throw-away Postgres cluster: initdb in a temp folder, served on a free loopback port, as the `postgres` user when
+ * this runs as root (Postgres refuses root). The team's harness (test/support/postgres.ts) does the same at large.
+ */
+const startTestPostgres = async (): Promise<TestPostgres> => {
+  const root = process.getuid?.() === 0
+  const ids = root
+    ? { uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })), gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })) }
+    : {}
+  const dir = tempFolder("wr-server-pg-")
+  if (ids.uid !== undefined && ids.gid !== undefined) chownSync(dir, ids.uid, ids.gid)
+  const dataDir = join(dir, "data")
+  execFileSync(join(POSTGRES_BIN, "initdb"), ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"], {
+    ...ids,
+    stdio: "ignore",
+    timeout: 60_000
+  })
+  const port = await freePort()
+  const server = spawn(
+    join(POSTGRES_BIN, "postgres"),
+    ["-D", dataDir, "-p", String(port), "-h", "127.0.0.1", "-k", dir, "-c", "fsync=off", "-c", "max_connections=50"],
+    { ...ids, stdio: "ignore" }
+  )
+  const ready = () => {
+    try {
+      execFileSync(join(POSTGRES_BIN, "pg_isready"), ["-h", "127.0.0.1", "-p", String(port), "-t", "1"], { stdio: "ignore" })
+      return true
+    } catch {
+      return false
+    }
+  }
+  const deadline = performance.now() + 20_000
+  while (!ready()) {
+    if (performance.now() > deadline || server.exitCode !== null) throw new Error(`Postgres did not start on port ${port}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  const sql = (database: string, statement: string) =>
+    execFileSync("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", statement], {
+      encoding: "utf8",
+      timeout: 20_000
+    }).trim()
+  return {
+    port,
+    url: (name) => `postgres://postgres:${DB_PASSWORD}@127.0.0.1:${port}/${name}`,
+    sql,
+    stop: async () => {
+      const exited = new Promise<void>((resolve) => (server.exitCode !== null ? resolve() : server.once("exit", () => resolve())))
+      server.kill("SIGINT")
+      const timer = setTimeout(() => server.kill("SIGKILL"), 10_000)
+      await exited
+      clearTimeout(timer)
+    }
+  }
+}
+
+let anvil: Started<{ readonly rpcUrl: string }>
+let smtp: SmtpSink
+let postgres: TestPostgres
+
+beforeAll(async () => {
+  const frame = makeFramePageBuilder()
+  // The wallet component builds its frame page at start; built once here, every server below finds it built.
+  await Promise.all([
+    frame
+      .latest()
+      .ready.finally(() => frame.stop()),
+    startAnvil({ chainId: 31337 }).then((started) => (anvil = started)),
+    startSmtp().then((started) => (smtp = started)),
+    startTestPostgres().then((started) => (postgres = started))
+  ])
+}, 120_000)
+
+afterAll(async () => {
+  await Promise.allSettled([anvil?.stop(), smtp?.close(), postgres?.stop()])
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+/** A config a host could write, on ports the OS chooses. */
+const hostConfig = (dir: string, extra: Record<string, unknown> = {}) => ({
+  database: { dataDir: join(dir, "pglite") },
+  services: { port: 0 },
+  relay: { port: 0 },
+  wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true },
+  chains: { "eip155:31337": { name: "Local chain", rpcUrls: [anvil.info.rpcUrl] } },
+  projects: [{ projectId: "host-app", allowedOrigins: ["https://app.example"] }],
+  smtp: { host: "127.0.0.1", port: smtp.port, security: "none", from: "wallet@host.example" },
+  limits: { drainMs: 5_000 },
+  ...extra
+})
+
+const json = async (url: string, init?: RequestInit) => {
+  const response = await fetch(url, init)
+  return { status: response.status, headers: response.headers, body: (await response.json()) as unknown }
+}
+
+/** A relay client: opens, answers one subscribe, and reports how the relay closed it. */
+const relayClient = async (relayUrl: string) => {
+  const socket = new WebSocket(`${relayUrl}/?auth=test&projectId=host-app`)
+  const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)))
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve())
+    socket.once("error", reject)
+  })
+  const answer = new Promise<unknown>((resolve) => socket.once("message", (data: Buffer) => resolve(JSON.parse(data.toString("utf8")))))
+  socket.send(JSON.stringify({ id: 1, jsonrpc: "2.0", method: "irn_subscribe", params: { topic: "a".repeat(64) } }))
+  return { subscribed: await answer, closed }
+}
+
+describe("wallet-runtime-server", () => {
+  it("runs from a config file on PGlite: health, readiness, OpenAPI, the configured chain and project, the relay and the wallet server; SIGTERM drains and exits 0", async () => {
+    const dir = tempFolder("wr-server-")
+    const upstream = await startHeldUpstream()
+    try {
+      const server = startServerProcess(
+        dir,
+        hostConfig(dir, {
+          chains: {
+            "eip155:31337": { name: "Local chain", rpcUrls: [anvil.info.rpcUrl] },
+            "eip155:31338": { rpcUrls: [upstream.url] }
+          }
+        })
+      )
+      const { services, relay, wallet } = await server.urls()
+      await server.waitForLog((line) => line.message === "started")
+
+      expect(await json(`${services}/healthz`)).toMatchObject({ status: 200, body: { status: "ok" } })
+      expect(await json(`${services}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } })
+      const openapi = await json(`${services}/openapi.json`)
+      expect(openapi.body).toMatchObject({ openapi: "3.1.0" })
+      expect(Object.keys((openapi.body as { paths: object }).paths)).toContain("/getWallets")
+
+      // The configured project, from its own origin and from another; an unknown one.
+      const chains = await json(`${services}/v1/supported-chains?projectId=host-app`, { headers: { origin: "https://app.example" } })
+      expect(chains).toMatchObject({ status: 200, body: { http: ["eip155:31337", "eip155:31338"], ws: [] } })
+      expect(chains.headers.get("access-control-allow-origin")).toBe("https://app.example")
+      const elsewhere = await fetch(`${services}/v1/supported-chains?projectId=host-app`, { headers: { origin: "https://evil.example" } })
+      expect([elsewhere.status, await elsewhere.text()]).toEqual([403, "Unauthorized: origin not allowed"])
+      expect((await fetch(`${services}/v1/supported-chains?projectId=someone-else`)).status).toBe(401)
+
+      // Read from the configured chain: anvil funds its first account with 10000 ETH.
+      const balance = await json(`${services}/v1/account/${DEV_ACCOUNT}/balance?currency=usd&chainId=eip155:31337&projectId=host-app`)
+      expect(balance.status).toBe(200)
+      expect((balance.body as { balances: ReadonlyArray<unknown> }).balances).toContainEqual(
+        expect.objectContaining({ symbol: "ETH", quantity: expect.objectContaining({ numeric: "10000" }) })
+      )
+
+      // The relay takes a WebSocket client and answers it.
+      const client = await relayClient(relay)
+      expect(client.subscribed).toMatchObject({ id: 1, jsonrpc: "2.0", result: expect.stringMatching(/^[0-9a-f]{64}$/) })
+
+      // The wallet server: its chains, and a login code mailed through the configured SMTP server.
+      expect(await json(`${wallet}/api/chains?projectId=host-app`)).toMatchObject({ status: 200, body: { chains: ["eip155:31337", "eip155:31338"] } })
+      const login = await json(`${wallet}/api/login/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ projectId: "host-app", deviceId: "device-0123456789abcdef", email: "ann@example.test" })
+      })
+      expect(login).toMatchObject({ status: 200, body: { action: "VERIFY_OTP" } })
+      const mail = await smtp.mailTo("ann@example.test")
+      expect(mail.data).toMatch(/^From: wallet@host\.example\r?$/m)
+      expect(mail.data).toMatch(/(?<!\d)\d{6}(?!\d)/)
+
+      // A request in flight when SIGTERM arrives: a JSON-RPC call the upstream holds.
+      const inFlight = fetch(`${services}/v1/?chainId=eip155:31338&projectId=host-app`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "eth_chainId", params: [] })
+      })
+      await upstream.arrived()
+      const below = descendantsOf(server.child.pid ?? 0)
+      server.child.kill("SIGTERM")
+      await server.waitForLog((line) => line.message === "stopping: draining requests in flight")
+      expect(await client.closed).toBe(1001)
+      // The services stop accepting while the request is still held, then it gets its answer.
+      for (const deadline = performance.now() + STOP_MS; ; ) {
+        const refused = await fetch(`${services}/healthz`).then(
+          () => false,
+          () => true
+        )
+        if (refused) break
+        if (performance.now() > deadline) throw new Error("the services kept accepting after SIGTERM")
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      upstream.release()
+      const answered = await inFlight
+      expect([answered.status, await answered.json()]).toEqual([200, { jsonrpc: "2.0", id: 7, result: "0x7a69" }])
+      expect(await server.exited()).toBe(0)
+      await server.waitForLog((line) => line.message === "stopped", 1)
+      expect(await leftOf([server.child.pid ?? 0, ...below])).toEqual([])
+    } finally {
+      await upstream.close()
+    }
+  })
+
+  it("runs on the Postgres of DATABASE_URL with an SMTP login: neither password is in any log line", async () => {
+    const dir = tempFolder("wr-server-")
+    postgres.sql("postgres", "CREATE DATABASE secrets")
+    const server = startServerProcess(dir, hostConfig(dir, { log: { level: "debug", accessLog: true } }), {
+      DATABASE_URL: postgres.url("secrets"),
+      WALLET_RUNTIME_SMTP_USER: "wallet",
+      WALLET_RUNTIME_SMTP_PASSWORD: SMTP_PASSWORD
+    })
+    const { services, wallet } = await server.urls()
+    const database = await server.waitForLog((line) => line.annotations?.["component"] === "database")
+    expect(database.annotations).toEqual({ component: "database", kind: "postgres", at: `postgres://127.0.0.1:${postgres.port}/secrets` })
+    expect(await json(`${services}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } })
+    await json(`${wallet}/api/login/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ projectId: "host-app", deviceId: "device-fedcba9876543210", email: "bea@example.test" })
+    })
+    await smtp.mailTo("bea@example.test")
+    // The password was used, so it was there to leak.
+    expect(smtp.logins).toContainEqual({ user: "wallet", password: SMTP_PASSWORD })
+    server.child.kill("SIGTERM")
+    expect(await server.exited()).toBe(0)
+    const printed = `${server.stdout()}\n${server.stderr()}`
+    expect(printed).toContain("services listening")
+    expect(printed).not.toContain(DB_PASSWORD)
+    expect(printed).not.toContain(SMTP_PASSWORD)
+  })
+
+  it("two processes started together on one database both become ready, each migration recorded once", async () => {
+    postgres.sql("postgres", "CREATE DATABASE together")
+    const config = { ...hostConfig(tempFolder("wr-server-")), components: ["services"] }
+    const [a, b] = [0, 1].map(() => startServerProcess(tempFolder("wr-server-"), config, { DATABASE_URL: postgres.url("together") }))
+    if (a === undefined || b === undefined) throw new Error("unreachable")
+    const [first, second] = await Promise.all([a.urlOf("services"), b.urlOf("services")])
+    expect(await json(`${first}/readyz`)).toMatchObject({ status: 200 })
+    expect(await json(`${second}/readyz`)).toMatchObject({ status: 200 })
+    const recorded = postgres.sql("together", "SELECT migration_id, count(*) FROM effect_sql_migrations GROUP BY migration_id ORDER BY migration_id")
+    expect(recorded.split("\n")).toEqual(Object.keys(migrations).map((key) => `${Number(key.slice(0, 4))}|1`))
+    a.child.kill("SIGTERM")
+    b.child.kill("SIGTERM")
+    expect(await Promise.all([a.exited(), b.exited()])).toEqual([0, 0])
+  })
+
+  it("waits for the migrations' advisory lock while another session holds it, then serves", async () => {
+    postgres.sql("postgres", "CREATE DATABASE locked")
+    // A session holding the lock until told to let go.
+    const holder = spawn("psql", ["-h", "127.0.0.1", "-p", String(postgres.port), "-U", "postgres", "-d", "locked", "-At", "-v", "ON_ERROR_STOP=1"], {
+      stdio: ["pipe", "pipe", "inherit"]
+    })
+    spawned.push(holder)
+    const holding = new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()))
+    holder.stdin.write(`SELECT pg_advisory_lock(${MIGRATIONS_LOCK_KEY}) IS NULL;\n`)
+    await holding
+    const server = startServerProcess(tempFolder("wr-server-"), { ...hostConfig(tempFolder("wr-server-")), components: ["services"] }, {
+      DATABASE_URL: postgres.url("locked")
+    })
+    // The server's session waits on the lock (seen by Postgres), and meanwhile serves nothing.
+    const low = Number(MIGRATIONS_LOCK_KEY & 0xffffffffn)
+    for (const deadline = performance.now() + START_MS; ; ) {
+      if (postgres.sql("locked", `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${low} AND NOT granted`) === "1") break
+      if (performance.now() > deadline) throw new Error(`the server never waited on the lock\n${server.stdout()}\n${server.stderr()}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(server.stdout()).not.toContain("services listening")
+    expect(server.child.exitCode).toBeNull()
+    holder.stdin.end(`SELECT pg_advisory_unlock(${MIGRATIONS_LOCK_KEY});\n`)
+    const services = await server.urlOf("services")
+    expect(await json(`${services}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } })
+    server.child.kill("SIGTERM")
+    expect(await server.exited()).toBe(0)
+  })
+
+  describe("refuses to start, exiting 1 with stderr naming the setting", () => {
+    const refused = async (config: unknown, env: Record<string, string> = {}) => {
+      const server = startServerProcess(tempFolder("wr-server-"), config, env)
+      expect(await server.exited()).toBe(1)
+      expect(server.stdout()).not.toContain("listening")
+      return server.stderr()
+    }
+
+    it("a port that is not a number, in the file or in its variable", async () => {
+      const dir = tempFolder("wr-server-")
+      expect(await refused({ ...hostConfig(dir), services: { port: "abc" } })).toContain('services.port in server.json is \\"abc\\": not a valid port')
+      expect(await refused(hostConfig(dir), { WALLET_RUNTIME_RELAY_PORT: "abc" })).toContain('WALLET_RUNTIME_RELAY_PORT is \\"abc\\": not a valid port')
+    })
+
+    it("a project origin that is not an origin, and a missing projects list", async () => {
+      const dir = tempFolder("wr-server-")
+      expect(await refused({ ...hostConfig(dir), projects: [{ projectId: "host-app", allowedOrigins: ["app.example"] }] })).toContain(
+        'projects[0].allowedOrigins[0] in server.json is \\"app.example\\": expected an origin'
+      )
+      const { projects: _left, ...withoutProjects } = hostConfig(dir)
+      expect(await refused(withoutProjects)).toContain("projects (or WALLET_RUNTIME_PROJECTS) is missing")
+    })
+
+    it("a database URL that is not a Postgres one, without showing it", async () => {
+      const stderr = await refused(hostConfig(tempFolder("wr-server-")), { DATABASE_URL: `mysql://app:${DB_PASSWORD}@127.0.0.1/app` })
+      expect(stderr).toContain("DATABASE_URL (value not shown: a secret): not a valid Postgres URL")
+      expect(stderr).not.toContain(DB_PASSWORD)
+    })
+
+    it("a master-key file that does not exist when it may not be made", async () => {
+      const dir = tempFolder("wr-server-")
+      const config = hostConfig(dir, { wallet: { port: 0, masterKeyFile: join(dir, "missing-key") } })
+      expect(await refused(config)).toContain(`wallet.masterKeyFile (WALLET_RUNTIME_WALLET_MASTER_KEY_FILE): ${join(dir, "missing-key")} does not exist`)
+    })
+
+    it("a config file that is not there", async () => {
+      expect(await refused(undefined, { WALLET_RUNTIME_CONFIG: "/nonexistent/server.json" })).toContain("the config file /nonexistent/server.json cannot be read")
+    })
+  })
+})
