@@ -60,7 +60,7 @@ const part = <I>(component: string, start: () => Promise<Started<I>>): Effect.Ef
   )
 
 /** The services' view of the configured projects. */
-export const projectsOf = (config: ServerConfig): ReadonlyArray<DevProject> =>
+const projectsOf = (config: ServerConfig): ReadonlyArray<DevProject> =>
   config.projects.map((project) => ({
     projectId: project.projectId,
     description: "a project of the server's configuration",
@@ -69,7 +69,7 @@ export const projectsOf = (config: ServerConfig): ReadonlyArray<DevProject> =>
   }))
 
 /** The services' view of the configured chains: no dev contracts, the first upstream RPC URL. */
-export const chainsOf = (config: ServerConfig): Pick<ServicesOptions, "evm" | "solana"> => {
+const chainsOf = (config: ServerConfig): Pick<ServicesOptions, "evm" | "solana"> => {
   const evm: Array<ServicesEvmChain> = []
   let solana: ServicesOptions["solana"]
   for (const [id, chain] of Object.entries(config.chains)) {
