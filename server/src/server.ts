@@ -46,7 +46,16 @@ const databaseWhere = (url: string) => {
   return `${parsed.protocol}//${parsed.host}${parsed.pathname}`
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+// The error's words, then its causes' (a driver's "Failed to connect" says why only further down: ECONNREFUSED…).
+const messageOf = (error: unknown): string => {
+  const words: Array<string> = []
+  for (let at: unknown = error, depth = 0; at !== undefined && depth < 5; depth++) {
+    const text = at instanceof Error ? at.message : String(at)
+    if (text !== "" && !words.some((said) => said.includes(text))) words.push(text)
+    at = at instanceof Error ? at.cause : undefined
+  }
+  return words.join(": ")
+}
 
 /** A part started by its module's function, stopped when the scope closes; a failed stop is logged, not hidden. */
 const part = <I>(component: string, start: () => Promise<Started<I>>): Effect.Effect<Started<I>, StartError, Scope.Scope> =>
@@ -116,7 +125,8 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
   if (runs("services") || runs("wallet")) {
     const url = config.database.url === undefined ? undefined : Redacted.value(config.database.url)
     const dataDir = resolve(config.database.dataDir)
-    database = (yield* part("database", () => startDatabase(url === undefined ? { dataDir } : { url }))).info
+    const where = url === undefined ? `database (PGlite in ${dataDir})` : `database (${databaseWhere(url)})`
+    database = (yield* part(where, () => startDatabase(url === undefined ? { dataDir } : { url }))).info
     yield* Effect.logInfo("database ready, migrations applied").pipe(
       Effect.annotateLogs(url === undefined ? { component: "database", kind: "pglite", dataDir } : { component: "database", kind: "postgres", at: databaseWhere(url) })
     )

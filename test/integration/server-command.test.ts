@@ -554,7 +554,7 @@ describe("wallet-runtime-server", () => {
     expect(await server.exited()).toBe(0)
   })
 
-  describe("refuses to start, exiting 1 with stderr naming the setting", () => {
+  describe("refuses to start, exiting 1 with stderr naming the setting or the part at fault", () => {
     const refused = async (config: unknown, env: Record<string, string> = {}) => {
       const server = startServerProcess(tempFolder("wr-server-"), config, env)
       expect(await server.exited()).toBe(1)
@@ -587,6 +587,25 @@ describe("wallet-runtime-server", () => {
       const dir = tempFolder("wr-server-")
       const config = hostConfig(dir, { wallet: { port: 0, masterKeyFile: join(dir, "missing-key") } })
       expect(await refused(config)).toContain(`wallet.masterKeyFile (WALLET_RUNTIME_WALLET_MASTER_KEY_FILE): ${join(dir, "missing-key")} does not exist`)
+    })
+
+    it("a database it cannot reach, named without its password; a port another process holds, named with its component", async () => {
+      const closed = await freePort()
+      const unreachable = await refused({ ...hostConfig(tempFolder("wr-server-")), components: ["services"] }, {
+        DATABASE_URL: `postgres://app:${DB_PASSWORD}@127.0.0.1:${closed}/app`
+      })
+      expect(unreachable).toContain(`database (postgres://127.0.0.1:${closed}/app): PgConnection: Failed to connect: connect ECONNREFUSED`)
+      expect(unreachable).not.toContain(DB_PASSWORD)
+      const holder = createServer()
+      await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", () => resolve()))
+      try {
+        const address = holder.address()
+        const taken = typeof address === "object" && address !== null ? address.port : 0
+        const dir = tempFolder("wr-server-")
+        expect(await refused({ ...hostConfig(dir), components: ["relay"], relay: { port: taken } })).toContain(`relay: listen EADDRINUSE: address already in use 127.0.0.1:${taken}`)
+      } finally {
+        await new Promise<void>((resolve) => holder.close(() => resolve()))
+      }
     })
 
     it("a config file that is not there", async () => {
