@@ -21,6 +21,7 @@ import { startRelay } from "./relay/index"
 import type { ServerConfig } from "./config/schema"
 import { envNameOf } from "./config/schema"
 import { type ServicesEvmChain, type ServicesOptions, startServices } from "./services/index"
+import { fixedPrices, jsonFeedPrices } from "./services/prices"
 import type { DevProject } from "./services/projects"
 
 /** A component could not start (its port taken, its database unreachable…); the message names it. */
@@ -101,6 +102,15 @@ const chainsOf = (config: ServerConfig): Pick<ServicesOptions, "evm" | "solana">
   return { evm: { chains: evm, accounts: [] }, ...(solana === undefined ? {} : { solana }) }
 }
 
+/** The HTTP edges both HTTP components share: body limit, receive bounds, drain on stop, access log. */
+const httpLimits = (config: ServerConfig) => ({
+  maxBodyBytes: config.limits.maxBodyBytes,
+  requestTimeoutMs: config.limits.requestTimeoutMs,
+  headersTimeoutMs: config.limits.headersTimeoutMs,
+  drainMs: config.limits.drainMs,
+  accessLog: config.log.accessLog
+})
+
 /**
  * Starts what `config` asks for and logs where each component is; everything stops when the scope closes. A
  * component that cannot start fails the whole start (what did start is stopped again).
@@ -142,14 +152,12 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         port: config.services.port,
         ...(publicUrl === undefined ? {} : { publicUrl }),
         projects: projectsOf(config),
+        prices:
+          config.prices.feedUrl === undefined
+            ? fixedPrices(config.prices.fixed)
+            : jsonFeedPrices({ url: config.prices.feedUrl, ttlMs: config.prices.feedTtlMs }),
         routeTimeoutMs: config.limits.routeTimeoutMs,
-        http: {
-          maxBodyBytes: config.limits.maxBodyBytes,
-          requestTimeoutMs: config.limits.requestTimeoutMs,
-          headersTimeoutMs: config.limits.headersTimeoutMs,
-          drainMs: config.limits.drainMs,
-          accessLog: config.log.accessLog
-        }
+        http: httpLimits(config)
       })
     )
     const listen = listenUrl("http", config.services.host, started.info.port)
@@ -189,15 +197,11 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         masterKey,
         // A visitor's first "Continue with email" should not wait for the frame page's bundling.
         buildFrameAtStart: true,
-        server: {
-          host: config.wallet.host,
-          port: config.wallet.port,
-          drainMs: config.limits.drainMs,
-          projects: projectsOf(config),
-          from,
-          sendMail: mailer.send,
-          ...(publicUrl === undefined ? {} : { publicUrl })
-        }
+        host: config.wallet.host,
+        port: config.wallet.port,
+        projects: projectsOf(config),
+        ...(publicUrl === undefined ? {} : { publicUrl }),
+        server: { from, sendMail: mailer.send, http: httpLimits(config) }
       })
     )
     const listen = started.info.url

@@ -235,6 +235,31 @@ export const ServerConfig = Schema.Struct({
       "analytics (default true). Required.",
     envFormat: "json"
   }),
+  prices: group({
+    feedUrl: Schema.optionalKey(
+      setting(HttpUrl, {
+        type: "http(s) URL",
+        description:
+          "A JSON price feed answering `{\"ETH\": 3012.5, …}` (USD by token symbol), read at most once per `feedTtlMs`; " +
+          "while it is down the last prices read stay in use. Without it, `fixed`."
+      })
+    ),
+    feedTtlMs: withDefault(Millis, 60_000, { type: "milliseconds", description: "How long prices read from the feed are used." }),
+    fixed: withDefault(
+      Schema.Record(
+        Schema.String.check(Schema.isPattern(/^[A-Za-z0-9._-]{1,32}$/, { expected: "a token symbol, e.g. USDC" })),
+        Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0, { expected: "a price in USD, 0 or more" }))
+      ),
+      {},
+      {
+        type: "JSON object of USD prices by symbol",
+        description:
+          "Fixed USD prices by token symbol when there is no feed, e.g. `{\"USDC\": 1}`. A token without a price is " +
+          "valued 0: the server makes none up.",
+        envFormat: "json"
+      }
+    )
+  }),
   smtp: group({
     host: Schema.optionalKey(setting(Host, { type: "host", description: "The SMTP server the wallet's codes are mailed through. Required when `wallet` runs." })),
     port: withDefault(Port, 587, { type: "port (0–65535)", description: "The SMTP server's port." }),
@@ -256,13 +281,13 @@ export const ServerConfig = Schema.Struct({
   limits: group({
     maxBodyBytes: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of bytes" })), 1_000_000, {
       type: "number of bytes",
-      description: "The largest request body the services API takes (413 above)."
+      description: "The largest request body the services API and the wallet server take (413 above)."
     }),
     requestTimeoutMs: withDefault(Millis, 30_000, {
       type: "milliseconds",
-      description: "Bound on receiving a whole request to the services API: a client that stalls is cut off."
+      description: "Bound on receiving a whole request (services API, wallet server): a client that stalls is cut off."
     }),
-    headersTimeoutMs: withDefault(Millis, 10_000, { type: "milliseconds", description: "Bound on receiving a request's headers (services API)." }),
+    headersTimeoutMs: withDefault(Millis, 10_000, { type: "milliseconds", description: "Bound on receiving a request's headers (services API, wallet server)." }),
     routeTimeoutMs: withDefault(Millis, 30_000, {
       type: "milliseconds",
       description: "Bound on a declared route's answer (services API): past it, 503 with `Retry-After`."
@@ -277,7 +302,7 @@ export const ServerConfig = Schema.Struct({
       type: "level (`trace`, `debug`, `info`, `warn`, `error`, `fatal` or `none`)",
       description: "The least level logged (JSON lines: errors and warnings on stderr, the rest on stdout)."
     }),
-    accessLog: withDefault(Schema.Boolean, false, { type: "boolean", description: "One JSON line per request to the services API." })
+    accessLog: withDefault(Schema.Boolean, false, { type: "boolean", description: "One JSON line per request to the services API and the wallet server." })
   })
 })
 

@@ -46,6 +46,8 @@ describe("server configuration", () => {
       expect(config.smtp).toEqual({ host: "smtp.example.com", from: "wallet@example.com", port: 587, security: "starttls" })
       expect(config.limits).toEqual({ maxBodyBytes: 1_000_000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, routeTimeoutMs: 30_000, drainMs: 10_000 })
       expect(config.log).toEqual({ level: "info", accessLog: false })
+      // No price is made up: without a feed or a table, tokens are valued 0.
+      expect(config.prices).toEqual({ feedTtlMs: 60_000, fixed: {} })
       expect(config.chains).toEqual({})
       expect(config.projects).toEqual([{ projectId: "my-app", allowedOrigins: ["https://app.example"], analytics: true }])
     }))
@@ -67,10 +69,12 @@ describe("server configuration", () => {
       const config = yield* load({
         DATABASE_URL: `postgres://app:${DB_PASSWORD}@db.internal:5432/wallet`,
         WALLET_RUNTIME_COMPONENTS: "services",
+        WALLET_RUNTIME_PRICES_FIXED: JSON.stringify({ USDC: 1, ETH: 2500.5 }),
         WALLET_RUNTIME_PROJECTS: JSON.stringify([{ projectId: "a", allowedOrigins: "loopback", analytics: false }]),
         WALLET_RUNTIME_CHAINS: JSON.stringify({ "eip155:10": { name: "OP Mainnet", rpcUrls: ["https://op.example/rpc", "https://op2.example/rpc"] } })
       })
       expect(config.projects).toEqual([{ projectId: "a", allowedOrigins: "loopback", analytics: false }])
+      expect(config.prices.fixed).toEqual({ USDC: 1, ETH: 2500.5 })
       expect(config.chains).toEqual({ "eip155:10": { name: "OP Mainnet", rpcUrls: ["https://op.example/rpc", "https://op2.example/rpc"], tokens: [] } })
       expect(config.database.url === undefined ? undefined : Redacted.value(config.database.url)).toBe(
         `postgres://app:${DB_PASSWORD}@db.internal:5432/wallet`
@@ -117,6 +121,9 @@ describe("server configuration", () => {
       ])
       expect(yield* problemsOf({}, { ...minimal, chains: { "eip155:1": { rpcUrls: ["ftp://node.example"] } } })).toEqual([
         'chains["eip155:1"].rpcUrls[0] in server.json is "ftp://node.example": expected an http(s) URL of a JSON-RPC endpoint'
+      ])
+      expect(yield* problemsOf({}, { ...minimal, prices: { fixed: { USDC: -1 } } })).toEqual([
+        'prices.fixed.USDC in server.json is "-1": expected a price in USD, 0 or more'
       ])
       expect(yield* problemsOf({}, { ...minimal, smtp: { ...minimal.smtp, security: "ssl" } })).toEqual([
         expect.stringMatching(/^smtp\.security in server\.json is "ssl": not a valid security \(`starttls`, `tls` or `none`\)/)
