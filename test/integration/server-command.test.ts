@@ -1,14 +1,14 @@
 /**
  * The server a host runs, as a host runs it: `server/bin/wallet-runtime-server.mjs` spawned with a config file (and
  * environment variables) in a temp folder, against real parts — an anvil chain, an SMTP server that wants a login,
- * a Postgres cluster started here (initdb in a temp folder, as the `postgres` user when the tests run as root). It
+ * a throw-away Postgres cluster (test/support/postgres.ts). It
  * serves health, readiness, OpenAPI, the blockchain API on the configured chain, the relay and the wallet server;
  * SIGTERM lets a request in flight finish, closes relay sockets with 1001 and exits 0 with no process left; a bad
  * configuration exits 1 naming the setting; secrets are in no log line; processes starting together on one database
  * take turns on the migrations.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -22,6 +22,7 @@ import { migrations } from "../../server/src/db/migrations"
 import { makeFramePageBuilder } from "../../server/src/embedded/frame/build"
 import type { Started } from "../../server/src/lib/Started"
 import { freePort } from "../../server/src/lib/ports"
+import { type RunningPostgres, startPostgres } from "../support/postgres"
 
 const BIN = fileURLToPath(new URL("../../server/bin/wallet-runtime-server.mjs", import.meta.url))
 const DEV_ACCOUNT = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
@@ -277,75 +278,22 @@ const startHeldUpstream = async () => {
   }
 }
 
-const POSTGRES_BIN = `/usr/lib/postgresql/${readdirSync("/usr/lib/postgresql").sort((a, b) => Number(b) - Number(a))[0] ?? "15"}/bin`
-
-interface TestPostgres {
-  readonly port: number
-  /** A URL of database `name`, with a password in it (the cluster trusts loopback, so any password is accepted). */
-  readonly url: (name: string) => string
-  /** Runs SQL through psql and returns its rows, `|`-separated. */
-  readonly sql: (database: string, statement: string) => string
-  readonly stop: () => Promise<void>
-}
+/** SQL through psql on the test cluster (its superuser is trusted on loopback), rows `|`-separated. */
+const psql = (port: number, database: string, statement: string) =>
+  execFileSync("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", statement], {
+    encoding: "utf8",
+    timeout: 20_000
+  }).trim()
 
 /**
- * A throw-away Postgres cluster: initdb in a temp folder, served on a free loopback port, as the `postgres` user when
- * this runs as root (Postgres refuses root). The team's harness (test/support/postgres.ts) does the same at large.
+ * A URL of database `name` on the test cluster with a password in it, to show it never leaks: the cluster trusts
+ * loopback, so any password is accepted.
  */
-const startTestPostgres = async (): Promise<TestPostgres> => {
-  const root = process.getuid?.() === 0
-  const ids = root
-    ? { uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })), gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })) }
-    : {}
-  const dir = tempFolder("wr-server-pg-")
-  if (ids.uid !== undefined && ids.gid !== undefined) chownSync(dir, ids.uid, ids.gid)
-  const dataDir = join(dir, "data")
-  execFileSync(join(POSTGRES_BIN, "initdb"), ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"], {
-    ...ids,
-    stdio: "ignore",
-    timeout: 60_000
-  })
-  const port = await freePort()
-  const server = spawn(
-    join(POSTGRES_BIN, "postgres"),
-    ["-D", dataDir, "-p", String(port), "-h", "127.0.0.1", "-k", dir, "-c", "fsync=off", "-c", "max_connections=50"],
-    { ...ids, stdio: "ignore" }
-  )
-  const ready = () => {
-    try {
-      execFileSync(join(POSTGRES_BIN, "pg_isready"), ["-h", "127.0.0.1", "-p", String(port), "-t", "1"], { stdio: "ignore" })
-      return true
-    } catch {
-      return false
-    }
-  }
-  const deadline = performance.now() + 20_000
-  while (!ready()) {
-    if (performance.now() > deadline || server.exitCode !== null) throw new Error(`Postgres did not start on port ${port}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  const sql = (database: string, statement: string) =>
-    execFileSync("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", statement], {
-      encoding: "utf8",
-      timeout: 20_000
-    }).trim()
-  return {
-    port,
-    url: (name) => `postgres://postgres:${DB_PASSWORD}@127.0.0.1:${port}/${name}`,
-    sql,
-    stop: async () => {
-      const exited = new Promise<void>((resolve) => (server.exitCode !== null ? resolve() : server.once("exit", () => resolve())))
-      server.kill("SIGINT")
-      const timer = setTimeout(() => server.kill("SIGKILL"), 10_000)
-      await exited
-      clearTimeout(timer)
-    }
-  }
-}
+const urlWithPassword = (name: string) => `postgres://postgres:${DB_PASSWORD}@127.0.0.1:${postgres.port}/${name}`
 
 let anvil: Started<{ readonly rpcUrl: string }>
 let smtp: SmtpSink
-let postgres: TestPostgres
+let postgres: RunningPostgres
 
 beforeAll(async () => {
   const frame = makeFramePageBuilder()
@@ -356,7 +304,7 @@ beforeAll(async () => {
       .ready.finally(() => frame.stop()),
     startAnvil({ chainId: 31337 }).then((started) => (anvil = started)),
     startSmtp().then((started) => (smtp = started)),
-    startTestPostgres().then((started) => (postgres = started))
+    startPostgres().then((started) => (postgres = started))
   ])
 }, 120_000)
 
@@ -407,7 +355,8 @@ describe("wallet-runtime-server", () => {
           chains: {
             "eip155:31337": { name: "Local chain", rpcUrls: [anvil.info.rpcUrl] },
             "eip155:31338": { rpcUrls: [upstream.url] }
-          }
+          },
+          prices: { fixed: { ETH: 2000 } }
         })
       )
       const { services, relay, wallet } = await server.urls()
@@ -427,11 +376,18 @@ describe("wallet-runtime-server", () => {
       expect([elsewhere.status, await elsewhere.text()]).toEqual([403, "Unauthorized: origin not allowed"])
       expect((await fetch(`${services}/v1/supported-chains?projectId=someone-else`)).status).toBe(401)
 
-      // Read from the configured chain: anvil funds its first account with 10000 ETH.
+      // Read from the configured chain (anvil funds its first account with 10000 ETH), priced by the configured table;
+      // the icons the answer names are under the services' URL.
       const balance = await json(`${services}/v1/account/${DEV_ACCOUNT}/balance?currency=usd&chainId=eip155:31337&projectId=host-app`)
       expect(balance.status).toBe(200)
       expect((balance.body as { balances: ReadonlyArray<unknown> }).balances).toContainEqual(
-        expect.objectContaining({ symbol: "ETH", quantity: expect.objectContaining({ numeric: "10000" }) })
+        expect.objectContaining({
+          symbol: "ETH",
+          price: 2000,
+          value: 20_000_000,
+          quantity: expect.objectContaining({ numeric: "10000" }),
+          iconUrl: expect.stringMatching(new RegExp(`^${services}/`))
+        })
       )
 
       // The relay takes a WebSocket client and answers it.
@@ -482,18 +438,33 @@ describe("wallet-runtime-server", () => {
     }
   })
 
-  it("runs on the Postgres of DATABASE_URL with an SMTP login: neither password is in any log line", async () => {
+  it("runs on the Postgres of DATABASE_URL behind public URLs, with an SMTP login: neither password is in any log line", async () => {
     const dir = tempFolder("wr-server-")
-    postgres.sql("postgres", "CREATE DATABASE secrets")
-    const server = startServerProcess(dir, hostConfig(dir, { log: { level: "debug", accessLog: true } }), {
-      DATABASE_URL: postgres.url("secrets"),
+    psql(postgres.port, "postgres", "CREATE DATABASE secrets")
+    const config = hostConfig(dir, {
+      services: { port: 0, publicUrl: "https://api.host.example" },
+      relay: { port: 0, publicUrl: "wss://relay.host.example" },
+      wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true, publicUrl: "https://wallet.host.example" },
+      log: { level: "debug", accessLog: true }
+    })
+    const server = startServerProcess(dir, config, {
+      DATABASE_URL: urlWithPassword("secrets"),
       WALLET_RUNTIME_SMTP_USER: "wallet",
       WALLET_RUNTIME_SMTP_PASSWORD: SMTP_PASSWORD
     })
-    const { services, wallet } = await server.urls()
+    // Each component says where it listens and where browsers reach it.
+    const listening = await Promise.all(
+      (["services", "relay", "wallet"] as const).map((component) => server.waitForLog((line) => line.message === `${component} listening`))
+    )
+    expect(listening.map((line) => line.annotations?.["url"])).toEqual(["https://api.host.example", "wss://relay.host.example", "https://wallet.host.example"])
+    const [services, , wallet] = listening.map((line) => String(line.annotations?.["listen"]))
     const database = await server.waitForLog((line) => line.annotations?.["component"] === "database")
     expect(database.annotations).toEqual({ component: "database", kind: "postgres", at: `postgres://127.0.0.1:${postgres.port}/secrets` })
     expect(await json(`${services}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } })
+    expect(await json(`${wallet}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } })
+    // The answers carry the public URL: a wallet's image in the catalogue.
+    const wallets = await json(`${services}/getWallets?projectId=host-app&page=1&entries=1`)
+    expect((wallets.body as { data: ReadonlyArray<{ image_url: string }> }).data[0]?.image_url).toMatch(/^https:\/\/api\.host\.example\/getWalletImage\//)
     await json(`${wallet}/api/login/email`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -511,14 +482,14 @@ describe("wallet-runtime-server", () => {
   })
 
   it("two processes started together on one database both become ready, each migration recorded once", async () => {
-    postgres.sql("postgres", "CREATE DATABASE together")
+    psql(postgres.port, "postgres", "CREATE DATABASE together")
     const config = { ...hostConfig(tempFolder("wr-server-")), components: ["services"] }
-    const [a, b] = [0, 1].map(() => startServerProcess(tempFolder("wr-server-"), config, { DATABASE_URL: postgres.url("together") }))
+    const [a, b] = [0, 1].map(() => startServerProcess(tempFolder("wr-server-"), config, { DATABASE_URL: urlWithPassword("together") }))
     if (a === undefined || b === undefined) throw new Error("unreachable")
     const [first, second] = await Promise.all([a.urlOf("services"), b.urlOf("services")])
     expect(await json(`${first}/readyz`)).toMatchObject({ status: 200 })
     expect(await json(`${second}/readyz`)).toMatchObject({ status: 200 })
-    const recorded = postgres.sql("together", "SELECT migration_id, count(*) FROM effect_sql_migrations GROUP BY migration_id ORDER BY migration_id")
+    const recorded = psql(postgres.port, "together", "SELECT migration_id, count(*) FROM effect_sql_migrations GROUP BY migration_id ORDER BY migration_id")
     expect(recorded.split("\n")).toEqual(Object.keys(migrations).map((key) => `${Number(key.slice(0, 4))}|1`))
     a.child.kill("SIGTERM")
     b.child.kill("SIGTERM")
@@ -526,7 +497,7 @@ describe("wallet-runtime-server", () => {
   })
 
   it("waits for the migrations' advisory lock while another session holds it, then serves", async () => {
-    postgres.sql("postgres", "CREATE DATABASE locked")
+    psql(postgres.port, "postgres", "CREATE DATABASE locked")
     // A session holding the lock until told to let go.
     const holder = spawn("psql", ["-h", "127.0.0.1", "-p", String(postgres.port), "-U", "postgres", "-d", "locked", "-At", "-v", "ON_ERROR_STOP=1"], {
       stdio: ["pipe", "pipe", "inherit"]
@@ -536,12 +507,12 @@ describe("wallet-runtime-server", () => {
     holder.stdin.write(`SELECT pg_advisory_lock(${MIGRATIONS_LOCK_KEY}) IS NULL;\n`)
     await holding
     const server = startServerProcess(tempFolder("wr-server-"), { ...hostConfig(tempFolder("wr-server-")), components: ["services"] }, {
-      DATABASE_URL: postgres.url("locked")
+      DATABASE_URL: urlWithPassword("locked")
     })
     // The server's session waits on the lock (seen by Postgres), and meanwhile serves nothing.
     const low = Number(MIGRATIONS_LOCK_KEY & 0xffffffffn)
     for (const deadline = performance.now() + START_MS; ; ) {
-      if (postgres.sql("locked", `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${low} AND NOT granted`) === "1") break
+      if (psql(postgres.port, "locked", `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${low} AND NOT granted`) === "1") break
       if (performance.now() > deadline) throw new Error(`the server never waited on the lock\n${server.stdout()}\n${server.stderr()}`)
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
