@@ -93,6 +93,7 @@ const chainsOf = (config: ServerConfig): Pick<ServicesOptions, "evm" | "solana">
         caipNetworkId: Schema.decodeSync(CaipNetworkId)(id),
         rpcUrl,
         ...name,
+        history: chain.history,
         contracts: { tokens: chain.tokens.map((token) => ({ ...token, address: getAddress(token.address) })) }
       })
     } else {

@@ -116,7 +116,9 @@ export const TokenConfig = Schema.Struct({
 export const ChainConfig = Schema.Struct({
   name: Schema.optionalKey(Schema.String.check(Schema.isNonEmpty({ expected: "the chain's name, e.g. Ethereum" }))),
   rpcUrls: Schema.Array(RpcUrl).check(Schema.isMinLength(1, { expected: "at least one upstream RPC URL" })),
-  tokens: Schema.Array(TokenConfig).pipe(Schema.withDecodingDefaultKey(Effect.succeed([])))
+  tokens: Schema.Array(TokenConfig).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  // A public chain's past does not fit in this server's memory: its history starts when the server does.
+  history: Schema.Literals(["head", "genesis"]).pipe(Schema.withDecodingDefaultKey(Effect.succeed("head" as const)))
 })
 
 /** One project: its id, the browser origins that may use it, and whether the modal sends analytics. */
@@ -223,8 +225,10 @@ export const ServerConfig = Schema.Struct({
     description:
       "The chains served, e.g. `{\"eip155:1\": {\"name\": \"Ethereum\", \"rpcUrls\": [\"https://…\"], \"tokens\": " +
       "[{\"address\": \"0x…\", \"symbol\": \"USDC\", \"name\": \"USD Coin\", \"decimals\": 6}]}}`: upstream RPC URLs " +
-      "(the services read through the first one; failing over to the others is not done yet), the chain's name, and the " +
-      "tokens the services name and price. eip155 chains, and at most one solana network.",
+      "(the services read through the first one; failing over to the others is not done yet), the chain's name, the " +
+      "tokens the services name and price, and (eip155) where the activity history starts: `\"head\"` (the default: " +
+      "what happens from the server's start) or `\"genesis\"` (the whole chain, indexed in memory: a small chain only). " +
+      "eip155 chains, and at most one solana network.",
     envFormat: "json"
   }),
   projects: setting(Schema.Array(ProjectConfig).check(Schema.isMinLength(1, { expected: "at least one project" })), {

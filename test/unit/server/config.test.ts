@@ -75,7 +75,9 @@ describe("server configuration", () => {
       })
       expect(config.projects).toEqual([{ projectId: "a", allowedOrigins: "loopback", analytics: false }])
       expect(config.prices.fixed).toEqual({ USDC: 1, ETH: 2500.5 })
-      expect(config.chains).toEqual({ "eip155:10": { name: "OP Mainnet", rpcUrls: ["https://op.example/rpc", "https://op2.example/rpc"], tokens: [] } })
+      expect(config.chains).toEqual({
+        "eip155:10": { name: "OP Mainnet", rpcUrls: ["https://op.example/rpc", "https://op2.example/rpc"], tokens: [], history: "head" }
+      })
       expect(config.database.url === undefined ? undefined : Redacted.value(config.database.url)).toBe(
         `postgres://app:${DB_PASSWORD}@db.internal:5432/wallet`
       )
