@@ -9,13 +9,13 @@
  * yield* Effect.scoped(Effect.andThen(startServer(config), Effect.never)) // stops everything when interrupted
  */
 import { resolve } from "node:path"
-import { Data, Effect, Redacted, Schema, type Scope } from "effect"
+import { Data, Effect, Redacted, Schema, Scope } from "effect"
 import { getAddress } from "viem"
 import { CaipNetworkId } from "../../src/domain/Caip"
 import { type Database, startDatabase } from "./db/index"
 import { startEmbedded } from "./embedded/index"
 import type { Started } from "./lib/Started"
-import { smtpMailer } from "./mail/smtp"
+import { type SmtpMailer, smtpMailer } from "./mail/smtp"
 import { loadMasterKey } from "./masterKey"
 import { startRelay } from "./relay/index"
 import type { ServerConfig } from "./config/schema"
@@ -143,9 +143,28 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
     )
   }
 
+  // Made before the wallet and closed after it: a mail of a request still draining goes out.
+  let mail: { readonly mailer: SmtpMailer; readonly host: string; readonly from: string } | undefined
+  if (runs("wallet")) {
+    const { host, from } = config.smtp
+    // The configuration requires both with the wallet; this keeps the types honest.
+    if (host === undefined || from === undefined) return yield* new StartError({ component: "wallet", message: "wallet: smtp.host and smtp.from are required" })
+    const mailer = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        smtpMailer({ host, port: config.smtp.port, security: config.smtp.security, user: config.smtp.user, password: config.smtp.password, from })
+      ),
+      (mailer) => Effect.sync(mailer.close)
+    )
+    mail = { mailer, host, from }
+  }
+
+  // The components stop together, so that their drains overlap within one drainMs; the mailer and the database after.
+  const components = yield* Scope.fork(yield* Effect.scope, "parallel")
+  const inComponents = Scope.provide(components)
+
   if (runs("services") && database !== undefined) {
     const publicUrl = config.services.publicUrl === undefined ? undefined : withoutTrailingSlash(config.services.publicUrl)
-    const started = yield* part("services", () =>
+    const started = yield* inComponents(part("services", () =>
       startServices({
         ...chainsOf(config),
         database,
@@ -160,30 +179,22 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         routeTimeoutMs: config.limits.routeTimeoutMs,
         http: httpLimits(config)
       })
-    )
+    ))
     const listen = listenUrl("http", config.services.host, started.info.port)
     running.push({ component: "services", listen, url: publicUrl ?? listen })
   }
 
   if (runs("relay")) {
-    const started = yield* part("relay", () => startRelay({ host: config.relay.host, port: config.relay.port, log: debugLine }))
+    const started = yield* inComponents(part("relay", () => startRelay({ host: config.relay.host, port: config.relay.port, log: debugLine })))
     const publicUrl = config.relay.publicUrl === undefined ? undefined : withoutTrailingSlash(config.relay.publicUrl)
     running.push({ component: "relay", listen: started.info.url, url: publicUrl ?? started.info.url })
   }
 
-  if (runs("wallet") && database !== undefined && masterKey !== undefined) {
-    const { host, from } = config.smtp
-    // The configuration requires both with the wallet; this keeps the types honest.
-    if (host === undefined || from === undefined) return yield* new StartError({ component: "wallet", message: "wallet: smtp.host and smtp.from are required" })
-    const mailer = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        smtpMailer({ host, port: config.smtp.port, security: config.smtp.security, user: config.smtp.user, password: config.smtp.password, from })
-      ),
-      (mailer) => Effect.sync(mailer.close)
-    )
+  if (runs("wallet") && database !== undefined && masterKey !== undefined && mail !== undefined) {
+    const { mailer, host, from } = mail
     const publicUrl = config.wallet.publicUrl === undefined ? undefined : new URL(config.wallet.publicUrl).origin
     const walletDatabase = database
-    const started = yield* part("wallet", () =>
+    const started = yield* inComponents(part("wallet", () =>
       startEmbedded({
         database: walletDatabase,
         smtp: { host, port: config.smtp.port },
@@ -204,7 +215,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         ...(publicUrl === undefined ? {} : { publicUrl }),
         server: { from, sendMail: mailer.send, http: httpLimits(config) }
       })
-    )
+    ))
     const listen = started.info.url
     running.push({ component: "wallet", listen, url: publicUrl ?? listen })
   }
