@@ -16,14 +16,19 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"])
 
 /**
  * Authenticates a connection to the relay listening on `port`: the JWT in the URL's `auth` must be valid now and be
- * meant for this relay (`aud` a ws:/wss: URL of a loopback host, or of the host the client connected to, on this port).
+ * meant for this relay (`aud` a ws:/wss: URL of a loopback host, or of the host the client connected to, on this port;
+ * or of `publicUrl`, where clients reach the relay through a proxy on another host and port).
  */
-export const authenticateConnection = (requestUrl: string | undefined, options: { readonly port: number; readonly host: string | undefined; readonly now: number }): RelayAuthentication => {
+export const authenticateConnection = (
+  requestUrl: string | undefined,
+  options: { readonly port: number; readonly host: string | undefined; readonly now: number; readonly publicUrl?: string | undefined }
+): RelayAuthentication => {
   const token = new URL(requestUrl ?? "/", "ws://relay").searchParams.get("auth")
   if (token === null || token === "") return { ok: false, reason: "Unauthorized: an auth JWT is required" }
   const audience = (aud: string) => {
     try {
       const url = new URL(aud)
+      if (options.publicUrl !== undefined && url.origin === new URL(options.publicUrl).origin) return true
       const hostOk = LOOPBACK.has(url.hostname) || (options.host !== undefined && url.host === options.host)
       return (url.protocol === "ws:" || url.protocol === "wss:") && hostOk && Number(url.port) === options.port
     } catch {

@@ -24,6 +24,8 @@ export interface RelayOptions {
   readonly port?: number
   /** Address to listen on (default 127.0.0.1). */
   readonly host?: string
+  /** Where clients reach the relay behind a proxy (`wss://relay.example.com`): their auth JWT's `aud` may name it. */
+  readonly publicUrl?: string
   /** Receives one line per connection, frame and error; silent when absent. */
   readonly log?: (line: string) => void
 }
@@ -296,7 +298,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     server.on("upgrade", (request, socket, head) => {
       socket.on("error", () => socket.destroy())
       // Only a client proving its id (a verified auth JWT) is served; the others hear why in the close frame.
-      const auth = authenticateConnection(request.url, { port, host: request.headers.host, now: Date.now() })
+      const auth = authenticateConnection(request.url, { port, host: request.headers.host, now: Date.now(), publicUrl: opts.publicUrl })
       wss.handleUpgrade(request, socket, head, (ws) => {
         if (auth.ok) wss.emit("connection", ws, auth.clientId)
         else {
