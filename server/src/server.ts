@@ -185,8 +185,12 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
   }
 
   if (runs("relay")) {
-    const started = yield* inComponents(part("relay", () => startRelay({ host: config.relay.host, port: config.relay.port, log: debugLine })))
     const publicUrl = config.relay.publicUrl === undefined ? undefined : withoutTrailingSlash(config.relay.publicUrl)
+    const started = yield* inComponents(
+      part("relay", () =>
+        startRelay({ host: config.relay.host, port: config.relay.port, log: debugLine, ...(publicUrl === undefined ? {} : { publicUrl }) })
+      )
+    )
     running.push({ component: "relay", listen: started.info.url, url: publicUrl ?? started.info.url })
   }
 

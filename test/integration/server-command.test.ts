@@ -8,6 +8,7 @@
  * take turns on the migrations.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
@@ -17,6 +18,8 @@ import { SMTPServer } from "smtp-server"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
 import { startAnvil } from "../../devstack/evm/anvil"
+import { RELAY_AUTH_REFUSED } from "../../server/src/relay/auth"
+import { generateClientSeed, signRelayJwt } from "../../src/services/walletconnect/protocol/relayAuth"
 import { MIGRATIONS_LOCK_KEY } from "../../server/src/db/index"
 import { migrations } from "../../server/src/db/migrations"
 import { makeFramePageBuilder } from "../../server/src/embedded/frame/build"
@@ -331,10 +334,17 @@ const json = async (url: string, init?: RequestInit) => {
   return { status: response.status, headers: response.headers, body: (await response.json()) as unknown }
 }
 
-/** A relay client: opens, answers one subscribe, and reports how the relay closed it. */
-const relayClient = async (relayUrl: string) => {
-  const socket = new WebSocket(`${relayUrl}/?auth=test&projectId=host-app`)
+/** Opens a relay connection at `relayUrl` with an auth JWT for `aud`; resolves with its close code. */
+const relayConnection = (relayUrl: string, aud: string) => {
+  const token = signRelayJwt(generateClientSeed(), { aud, sub: randomUUID(), now: Date.now() })
+  const socket = new WebSocket(`${relayUrl}/?auth=${token}&projectId=host-app`)
   const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)))
+  return { socket, closed }
+}
+
+/** A relay client: opens (its JWT for `aud`), answers one subscribe, and reports how the relay closed it. */
+const relayClient = async (relayUrl: string, aud = relayUrl) => {
+  const { socket, closed } = relayConnection(relayUrl, aud)
   await new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve())
     socket.once("error", reject)
@@ -457,7 +467,11 @@ describe("wallet-runtime-server", () => {
       (["services", "relay", "wallet"] as const).map((component) => server.waitForLog((line) => line.message === `${component} listening`))
     )
     expect(listening.map((line) => line.annotations?.["url"])).toEqual(["https://api.host.example", "wss://relay.host.example", "https://wallet.host.example"])
-    const [services, , wallet] = listening.map((line) => String(line.annotations?.["listen"]))
+    const [services, relay, wallet] = listening.map((line) => String(line.annotations?.["listen"]))
+    // Clients sign their relay JWT for the public URL they dial; the relay behind the proxy takes it, not another's.
+    const client = await relayClient(String(relay), "wss://relay.host.example")
+    expect(client.subscribed).toMatchObject({ id: 1, result: expect.stringMatching(/^[0-9a-f]{64}$/) })
+    expect(await relayConnection(String(relay), "wss://relay.elsewhere.example").closed).toBe(RELAY_AUTH_REFUSED)
     const database = await server.waitForLog((line) => line.annotations?.["component"] === "database")
     expect(database.annotations).toEqual({ component: "database", kind: "postgres", at: `postgres://127.0.0.1:${postgres.port}/secrets` })
     expect(await json(`${services}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } })

@@ -141,7 +141,7 @@ export type Component = typeof Component.Type
 /** The log levels, from the most to the least said. */
 export const LogLevelName = Schema.Literals(["trace", "debug", "info", "warn", "error", "fatal", "none"])
 
-const listener = (name: string, port: number, publicUrl: Schema.String, urlWords: string) =>
+const listener = (name: string, port: number, publicUrl: Schema.String, urlWords: string, more = "") =>
   group({
     host: withDefault(Host, "127.0.0.1", {
       type: "host",
@@ -152,7 +152,7 @@ const listener = (name: string, port: number, publicUrl: Schema.String, urlWords
       setting(publicUrl, {
         type: urlWords,
         description:
-          `Where browsers reach the ${name}, when it is not the listen address (behind a TLS proxy). Required when ` +
+          `Where browsers reach the ${name}, when it is not the listen address (behind a TLS proxy).${more} Required when ` +
           "`host` is a wildcard address."
       })
     )
@@ -194,7 +194,7 @@ export const ServerConfig = Schema.Struct({
     })
   }),
   services: listener("services API", 8080, HttpUrl, "http(s) URL"),
-  relay: listener("WalletConnect relay", 8081, WsUrl, "ws(s) URL"),
+  relay: listener("WalletConnect relay", 8081, WsUrl, "ws(s) URL", " Clients sign their auth JWT for it (`aud`)."),
   wallet: group({
     host: withDefault(Host, "127.0.0.1", {
       type: "host",
