@@ -9,7 +9,7 @@
  */
 import { Context, Effect, Fiber, FiberHandle, FiberSet, Layer, Option, Semaphore, Stream, SubscriptionRef } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
-import { GetWalletsResponse } from "../domain/Api"
+import type { GetWalletsQuery } from "../domain/Api"
 import {
   FEATURED_WALLETS_COUNT,
   IMAGE_PRELOAD_TIMEOUT_MS,
@@ -22,7 +22,8 @@ import { Connectors } from "./connectors/Connectors"
 import { Config, namespacesOf } from "./Config"
 import { Notifications } from "./Notifications"
 import { catalogImageUrl } from "./catalogImages"
-import { makeServiceClient, SDK_TYPE, SDK_VERSION, type ServiceQuery } from "./serviceHttp"
+import { makeServiceCalls } from "./serviceCalls"
+import { SDK_TYPE, SDK_VERSION } from "./serviceHttp"
 import { generatedIcon } from "./generatedIcon"
 
 /** A wallet as the modal lists it: the catalogue entry, its icon, and the connector reaching it if installed. */
@@ -138,7 +139,7 @@ export class WalletCatalog extends Context.Service<
         const client = yield* HttpClient.HttpClient
         const scope = yield* Effect.scope
         const baseUrl = config.endpoints.walletCatalog
-        const service = makeServiceClient({ baseUrl, client, raiseAlert: notifications.raiseAlert })
+        const service = makeServiceCalls({ baseUrl, client, raiseAlert: notifications.raiseAlert })
         const projectId = config.projectId
         const families: ReadonlyArray<string> = namespacesOf(config)
         const include = config.includeWalletIds !== undefined && config.includeWalletIds.length > 0 ? config.includeWalletIds : undefined
@@ -221,17 +222,17 @@ export class WalletCatalog extends Context.Service<
             }
           })
 
-        const baseQuery: ServiceQuery = {
-          projectId,
+        const baseQuery: GetWalletsQuery = {
+          ...(projectId === undefined ? {} : { projectId }),
           st: SDK_TYPE,
           sv: SDK_VERSION,
-          chains: config.networks.map((network) => network.caipNetworkId).join(","),
-          include: include?.join(","),
-          exclude: exclude.length > 0 ? exclude.join(",") : undefined
+          chains: config.networks.map((network) => network.caipNetworkId),
+          ...(include === undefined ? {} : { include }),
+          ...(exclude.length > 0 ? { exclude } : {})
         }
 
-        const getWallets = (query: ServiceQuery) =>
-          service.json({ method: "GET", path: "/getWallets", query: { ...baseQuery, ...query } }, GetWalletsResponse)
+        const getWallets = (query: GetWalletsQuery) =>
+          service.call("catalogue", (catalogue) => catalogue.getWallets({ query: { ...baseQuery, ...query } }))
 
         const preloaded = new Set<string>()
         const preloads = yield* FiberSet.make<void>()
@@ -269,10 +270,10 @@ export class WalletCatalog extends Context.Service<
           yield* publish({ started: true, loading: true })
           const [page, featured] = yield* Effect.all(
             [
-              Effect.result(getWallets({ page: "1", entries: String(WALLETS_PAGE_SIZE) })),
+              Effect.result(getWallets({ page: 1, entries: WALLETS_PAGE_SIZE })),
               featuredIds.length === 0
                 ? Effect.succeed(undefined)
-                : Effect.result(getWallets({ page: "1", entries: String(WALLETS_SEARCH_SIZE), include: featuredIds.join(",") }))
+                : Effect.result(getWallets({ page: 1, entries: WALLETS_SEARCH_SIZE, include: featuredIds }))
             ],
             { concurrency: "unbounded" }
           )
@@ -314,7 +315,7 @@ export class WalletCatalog extends Context.Service<
             if (source !== "api" || pages.length >= count) return
             yield* publish({ loading: true })
             const next = pagesLoaded + 1
-            const page = yield* Effect.result(getWallets({ page: String(next), entries: String(WALLETS_PAGE_SIZE) }))
+            const page = yield* Effect.result(getWallets({ page: next, entries: WALLETS_PAGE_SIZE }))
             if (page._tag === "Failure") return yield* publish({ loading: false, error: page.failure.message })
             const known = new Set(pages.map((entry) => entry.id))
             pages = [...pages, ...page.success.data.filter((entry) => allowed(entry) && !known.has(entry.id))]
@@ -335,10 +336,10 @@ export class WalletCatalog extends Context.Service<
             if (answer === undefined && source !== "fallback") {
               const result = yield* Effect.result(
                 getWallets({
-                  page: "1",
-                  entries: String(WALLETS_SEARCH_SIZE),
+                  page: 1,
+                  entries: WALLETS_SEARCH_SIZE,
                   search: query,
-                  badge_type: certifiedOnly ? "certified" : undefined
+                  ...(certifiedOnly ? { badge_type: "certified" } : {})
                 })
               )
               if (result._tag === "Success") {

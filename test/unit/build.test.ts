@@ -171,6 +171,22 @@ describe("the library build", () => {
     expect(sendLive.dynamicImports).toContain(rules.fileName)
   })
 
+  it("fetches the services' derived clients (effect/http-api and the API's declaration) on the first service call, not with the core", () => {
+    const client = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/servicesApiClient.ts")))!
+    expect(modulesOf([client])).toEqual(expect.arrayContaining(["src/domain/http/ServicesApi.ts", "src/domain/http/catalogue.ts"]))
+    expect(client.imports).toContain("effect/http-api")
+    const calls = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/serviceCalls.ts")))!
+    expect(calls.dynamicImports).toContain(client.fileName)
+    for (const entry of ["index.js", "react.js"]) {
+      const atStart = loadedAtOnce(entry)
+      expect(atStart.includes(client), entry).toBe(false)
+      expect(modulesOf(atStart).filter((id) => id.startsWith("src/domain/http/")), entry).toEqual([])
+      expect(atStart.flatMap((c) => c.imports).filter((i) => i.startsWith("effect/http-api")), entry).toEqual([])
+    }
+    const core = chunks.find((c) => c.name === "core")!
+    expect(core.imports.filter((i) => i.startsWith("effect/http-api"))).toEqual([])
+  })
+
   it("leaves FeatureUnavailable to the adapters that fail with it: the core and what react.js loads do not carry it", () => {
     const home = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/domain/featureUnavailable.ts")))
     expect(home?.name).not.toMatch(/^(core|view|shell)$/)
