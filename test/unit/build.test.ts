@@ -28,6 +28,8 @@ const LAZY = [
   "src/services/bip122/psbt.ts",
   "src/domain/bitcoinAddress.ts",
   "src/services/walletCatalogFallback.ts",
+  "src/services/BlockchainApiLive.ts",
+  "src/services/servicesApiClient.ts",
   "src/ui/views/Connect/Connect.tsx",
   "src/ui/views/Account/Account.tsx"
 ]
