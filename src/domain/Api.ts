@@ -105,7 +105,7 @@ export type GetWalletsQuery = typeof GetWalletsQuery.Type
 /** Answer of `GET /getWallets`: one page of entries and how many entries match in all. */
 export const GetWalletsResponse = Schema.Struct({
   data: Schema.Array(WalletCatalogEntry),
-  count: Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
+  count: Schema.Finite.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
 })
 /** Answer of `GET /getWallets`. */
 export type GetWalletsResponse = typeof GetWalletsResponse.Type
@@ -149,7 +149,7 @@ export const AnalyticsEvent = Schema.Struct({
   url: Schema.String,
   domain: Schema.String,
   /** Milliseconds since the epoch. */
-  timestamp: Schema.Number,
+  timestamp: Schema.Finite,
   props: AnalyticsEventProps
 })
 /** Body of `POST /e`. */
@@ -296,7 +296,7 @@ export const FungiblePrice = Schema.Struct({
   name: Schema.String,
   symbol: Schema.String,
   iconUrl: Schema.String,
-  price: Schema.Number,
+  price: Schema.Finite,
   address: Schema.optionalKey(Schema.String)
 })
 /** The price of one token. */
@@ -335,7 +335,7 @@ export const RpcProxyQuery = Schema.Struct({
 export type RpcProxyQuery = typeof RpcProxyQuery.Type
 
 /** A JSON-RPC 2.0 request id. */
-export const JsonRpcId = Schema.Union([Schema.Number, Schema.String, Schema.Null])
+export const JsonRpcId = Schema.Union([Schema.Finite, Schema.String, Schema.Null])
 
 /** One JSON-RPC 2.0 request. */
 export const JsonRpcRequest = Schema.Struct({
@@ -361,7 +361,7 @@ export const JsonRpcResponse = Schema.Struct({
   id: JsonRpcId,
   result: Schema.optionalKey(Schema.Unknown),
   error: Schema.optionalKey(
-    Schema.Struct({ code: Schema.Number, message: Schema.String, data: Schema.optionalKey(Schema.Unknown) })
+    Schema.Struct({ code: Schema.Finite, message: Schema.String, data: Schema.optionalKey(Schema.Unknown) })
   )
 })
 /** One JSON-RPC 2.0 answer. */
@@ -424,7 +424,7 @@ export const SwapToken = Schema.Struct({
   name: Schema.String,
   symbol: Schema.String,
   address: CaipAddress,
-  decimals: Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 255 }))),
+  decimals: Schema.Finite.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 255 }))),
   logoUri: Schema.String
 })
 /** A token the swap service trades. */
@@ -493,7 +493,7 @@ export const BuildSwapTransactionBody = Schema.Struct({
   projectId: Schema.String,
   amount: UnitsFromString,
   eip155: Schema.Struct({
-    slippage: Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 100 })))
+    slippage: Schema.Finite.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 100 })))
   }),
   from: CaipAddress,
   to: CaipAddress,

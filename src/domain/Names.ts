@@ -11,7 +11,7 @@ import { Schema } from "effect"
 export const NameMessage = Schema.Struct({
   name: Schema.String,
   attributes: Schema.Record(Schema.String, Schema.String),
-  timestamp: Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
+  timestamp: Schema.Finite.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
 })
 /** The message signed to register a name. */
 export type NameMessage = typeof NameMessage.Type
@@ -21,7 +21,7 @@ export const NameMessageJson = Schema.fromJsonString(NameMessage)
 
 /** The body of a name registration: coin type, address, the signed message text and its signature. */
 export const NameRegistrationPayload = Schema.Struct({
-  coin_type: Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0))),
+  coin_type: Schema.Finite.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0))),
   address: Schema.String,
   message: Schema.String,
   signature: Schema.String

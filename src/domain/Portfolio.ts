@@ -19,8 +19,8 @@ export const TokenBalance = Schema.Struct({
   symbol: Schema.String,
   chainId: CaipNetworkId,
   address: Schema.optionalKey(Schema.String),
-  value: Schema.optionalKey(Schema.Number),
-  price: Schema.Number,
+  value: Schema.optionalKey(Schema.Finite),
+  price: Schema.Finite,
   quantity: Quantity,
   iconUrl: Schema.String
 })
@@ -94,8 +94,8 @@ export const Transfer = Schema.Struct({
   fungible_info: Schema.optionalKey(FungibleInfo),
   direction: Schema.optionalKey(TransferDirection),
   quantity: Schema.Struct({ numeric: Schema.String }),
-  value: Schema.optionalKey(Schema.Number),
-  price: Schema.optionalKey(Schema.Number)
+  value: Schema.optionalKey(Schema.Finite),
+  price: Schema.optionalKey(Schema.Finite)
 })
 /** One value movement inside a transaction. */
 export type Transfer = typeof Transfer.Type
@@ -109,7 +109,7 @@ export const TransactionMetadata = Schema.Struct({
   sentFrom: Schema.String,
   sentTo: Schema.String,
   hash: Schema.optionalKey(Schema.String),
-  nonce: Schema.optionalKey(Schema.Number)
+  nonce: Schema.optionalKey(Schema.Finite)
 })
 /** Facts about a transaction. */
 export type TransactionMetadata = typeof TransactionMetadata.Type

@@ -4,9 +4,9 @@
  */
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
-import { Schema } from "effect"
-import { escapeHtml, htmlPage } from "../../../server/src/lib/html"
-import { HttpError, RawReply, route } from "../../../server/src/lib/router"
+import { Effect } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { escapeHtml, HTML_CONTENT_TYPE, htmlDocument } from "../../../server/src/lib/html"
 import { devSolanaKey } from "../../solana/keys"
 import type { PageBuild, PageBuilder } from "./build"
 import { configScriptTag, type PageAccount, type PageConfig } from "./config"
@@ -83,13 +83,14 @@ const contentSecurityPolicy = (config: PageConfig): string => {
 }
 
 /**
- * The routes of the test wallet page. Each visit serves the build of the page's sources as they are then (built on
- * the first visit after a change: a reload shows an edit). `stack` is read per request.
+ * The routes of the test wallet page, as a layer of the services' router. Each visit serves the build of the page's
+ * sources as they are then (built on the first visit after a change: a reload shows an edit). `stack` is read per
+ * request.
  */
 export const testWalletRoutes = (builder: PageBuilder, stack: () => PageStack) => {
   // Per build, not per hash: a version built again (after its folder was replaced) is read again.
   const html = new WeakMap<PageBuild, Promise<string>>()
-  const pageHandler = async ({ url }: { readonly url: URL }) => {
+  const pageHandler = async (url: URL): Promise<HttpServerResponse.HttpServerResponse> => {
     try {
       const page = builder.latest()
       let source = html.get(page)
@@ -102,41 +103,45 @@ export const testWalletRoutes = (builder: PageBuilder, stack: () => PageStack) =
       const uri = url.searchParams.get("uri")
       // A deep link's URI is in the field from the start (the script then pairs with it), so it is seen even without script.
       const withUri = uri === null ? text : text.replace('id="uri"', `id="uri" value="${escapeHtml(uri)}"`)
-      return new RawReply("text/html; charset=utf-8", withUri.replace("</head>", `${configScriptTag(current)}</head>`), 200, {
-        "cache-control": "no-store",
-        "content-security-policy": contentSecurityPolicy(current)
+      return HttpServerResponse.text(withUri.replace("</head>", `${configScriptTag(current)}</head>`), {
+        contentType: HTML_CONTENT_TYPE,
+        headers: { "cache-control": "no-store", "content-security-policy": contentSecurityPolicy(current) }
       })
     } catch (error) {
       // The reason is shown instead of a blank page.
-      const reply = htmlPage(
+      const body = htmlDocument(
         "Devstack test wallet",
         `<p>The test wallet page could not be built:</p><pre>${escapeHtml(error instanceof Error ? error.message : String(error))}</pre><p>Build it alone with <code>npx tsx devstack/wallet/page/build.ts</code> to see more.</p>`
       )
-      return new RawReply(reply.contentType, reply.body, 500)
+      return HttpServerResponse.text(body, { status: 500, contentType: HTML_CONTENT_TYPE })
     }
   }
-  return [
-    ...["/test-wallet/", "/test-wallet/wc"].map((path) => route({ method: "GET", path, auth: "none", handler: pageHandler })),
-    route({
-      method: "GET",
-      path: "/test-wallet/assets/:file",
-      auth: "none",
-      params: Schema.Struct({ file: Schema.String }),
-      handler: async ({ params: { file } }) => {
-        // Path parameters arrive URL-decoded: only plain file names may reach the file system.
-        const extension = /^[\w.-]+\.(\w+)$/.exec(file)?.[1]
-        const type = extension === undefined || file.includes("..") ? undefined : contentTypes[extension]
-        if (type === undefined) throw new HttpError(404, `No test wallet asset ${file}`)
-        const page = builder.latest()
-        try {
-          await page.ready
-          const body = await readFile(join(page.dir, "assets", file))
-          // File names carry a content hash: they never change.
-          return new RawReply(type, body, 200, { "cache-control": "public, max-age=31536000, immutable" })
-        } catch {
-          throw new HttpError(404, `No test wallet asset ${file}`)
-        }
-      }
-    })
-  ]
+  const noAsset = (file: string) => HttpServerResponse.jsonUnsafe({ error: `No test wallet asset ${file}` }, { status: 404 })
+  const assetHandler = async (file: string): Promise<HttpServerResponse.HttpServerResponse> => {
+    // Path parameters arrive URL-decoded: only plain file names may reach the file system.
+    const extension = /^[\w.-]+\.(\w+)$/.exec(file)?.[1]
+    const type = extension === undefined || file.includes("..") ? undefined : contentTypes[extension]
+    if (type === undefined) return noAsset(file)
+    const page = builder.latest()
+    try {
+      await page.ready
+      const body = await readFile(join(page.dir, "assets", file))
+      // File names carry a content hash: they never change.
+      return HttpServerResponse.uint8Array(body, { contentType: type, headers: { "cache-control": "public, max-age=31536000, immutable" } })
+    } catch {
+      return noAsset(file)
+    }
+  }
+  const servePage = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    Effect.promise(() => pageHandler(new URL(request.url, "http://server")))
+  )
+  return HttpRouter.addAll([
+    HttpRouter.route("GET", "/test-wallet/", servePage),
+    HttpRouter.route("GET", "/test-wallet/wc", servePage),
+    HttpRouter.route(
+      "GET",
+      "/test-wallet/assets/:file",
+      Effect.flatMap(HttpRouter.params, (params) => Effect.promise(() => assetHandler(params["file"] ?? "")))
+    )
+  ])
 }

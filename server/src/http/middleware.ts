@@ -9,6 +9,7 @@ import { HttpApiError } from "effect/http-api"
 import { UNAUTHORIZED_INVALID_KEY, UNAUTHORIZED_ORIGIN_NOT_ALLOWED } from "../../../src/domain/Api"
 import { BadRequest, PayloadTooLarge, Unavailable } from "../../../src/domain/http/errors"
 import { type ApiProject, CurrentProject, OptionalProjectAuth, ProjectAuth, RequestErrors } from "../../../src/domain/http/middleware"
+import { NameBadRequest, NamePayloadErrors, nameRefusal } from "../../../src/domain/http/names"
 import { originAllowed } from "../services/projects"
 
 /** The projects a server knows (from its config; the devstack's three in the local stack). */
@@ -68,6 +69,27 @@ export const OptionalProjectAuthLive = Layer.effect(OptionalProjectAuth)(
   })
 )
 
+// What a request's Schema failure says, on one line.
+const schemaDetail = (error: HttpApiError.HttpApiSchemaError) =>
+  error.cause instanceof Error ? oneLine(error.cause.message) : String(error.cause)
+
+// The payload decoder's own words for a body that is not JSON at all (effect/http-api's HttpApiBuilder).
+const isUnparsedJson = (error: HttpApiError.HttpApiSchemaError) =>
+  error.kind === "Payload" && error.cause instanceof Error && error.cause.message === "Expected a valid JSON body"
+
+/**
+ * {@link NamePayloadErrors}: a registration body that fails its Schema is a 400 in the name service's shape,
+ * `Invalid registration: …` naming the field; a body that is not JSON at all is left to {@link RequestErrors}.
+ */
+export const namePayloadErrorsLayer = Layer.succeed(NamePayloadErrors)((handler) =>
+  Effect.catchCause(handler, <E>(cause: Cause.Cause<E>): Effect.Effect<never, E | NameBadRequest> => {
+    const error: unknown = Cause.squash(cause)
+    return HttpApiError.HttpApiSchemaError.is(error) && error.kind === "Payload" && !isUnparsedJson(error)
+      ? Effect.fail(new NameBadRequest(nameRefusal(`Invalid registration: ${schemaDetail(error)}`)))
+      : Effect.failCause(cause)
+  })
+)
+
 const isDatabaseDown = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError"
 
@@ -85,9 +107,8 @@ const answerFailure = <E>(
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E | BadRequest | PayloadTooLarge> => {
   const error: unknown = Cause.squash(cause)
   if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
-    const detail = error.cause instanceof Error ? oneLine(error.cause.message) : String(error.cause)
     const part = error.kind === "Params" ? "path" : error.kind === "Payload" ? "body" : error.kind.toLowerCase()
-    return Effect.fail(new BadRequest({ error: `Invalid ${part}: ${detail}` }))
+    return Effect.fail(new BadRequest({ error: `Invalid ${part}: ${isUnparsedJson(error) ? "not valid JSON" : schemaDetail(error)}` }))
   }
   if (HttpApiError.HttpApiPayloadTooLarge.is(error)) return Effect.fail(new PayloadTooLarge({ error: error.message }))
   if (isDatabaseDown(error)) return Effect.succeed(unavailable("The service's database cannot be reached; try again"))

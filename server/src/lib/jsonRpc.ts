@@ -14,14 +14,45 @@ export class JsonRpcError extends Error {
   }
 }
 
+/** The node could not be asked: no connection, a non-OK status, or an answer that is not JSON-RPC. */
+export class NodeUnreachable extends Error {
+  constructor(
+    readonly url: string,
+    /** Why, without the URL (an upstream URL may hold a key: this text may reach a client). */
+    readonly reason: string
+  ) {
+    super(`${url} could not be read: ${reason}`)
+  }
+}
+
+/** Whether `error` says the chain's node failed (unreachable, or an error answer), as opposed to a fault of ours. */
+export const isNodeFailure = (error: unknown): error is NodeUnreachable | JsonRpcError =>
+  error instanceof NodeUnreachable || error instanceof JsonRpcError
+
 const post = async (url: string, body: unknown): Promise<unknown> => {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body)
+  let response: Response
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body)
+    })
+  } catch (error) {
+    throw new NodeUnreachable(url, error instanceof Error ? error.message : String(error))
+  }
+  if (!response.ok) throw new NodeUnreachable(url, `HTTP ${response.status}`)
+  return response.json().catch(() => {
+    throw new NodeUnreachable(url, "the answer is not JSON")
   })
-  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`)
-  return response.json()
+}
+
+// The node's answer as JSON-RPC; anything else is the node's fault.
+const asAnswer = <A>(url: string, decode: (input: unknown) => A, input: unknown): A => {
+  try {
+    return decode(input)
+  } catch {
+    throw new NodeUnreachable(url, "the answer is not JSON-RPC")
+  }
 }
 
 const resultOf = (answer: JsonRpcResponse): unknown => {
@@ -31,7 +62,7 @@ const resultOf = (answer: JsonRpcResponse): unknown => {
 
 /** One JSON-RPC call; the answer is checked with the shared Schema, the result is returned as is. */
 export const rpcCall = async (url: string, method: string, params: ReadonlyArray<unknown> = []): Promise<unknown> =>
-  resultOf(decodeOne(await post(url, { jsonrpc: "2.0", id: 1, method, params })))
+  resultOf(asAnswer(url, decodeOne, await post(url, { jsonrpc: "2.0", id: 1, method, params })))
 
 // Sends the calls as one batch, ids being their positions; the answers by id.
 const sendBatch = async (
@@ -41,7 +72,10 @@ const sendBatch = async (
   calls.length === 0
     ? new Map<unknown, never>()
     : new Map(
-        decodeBatch(await post(url, calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call })))).map((answer) => [answer.id, answer])
+        asAnswer(url, decodeBatch, await post(url, calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call })))).map((answer) => [
+          answer.id,
+          answer
+        ])
       )
 
 /** Several calls in one JSON-RPC batch, results in the order of `calls`. */
@@ -52,7 +86,7 @@ export const rpcBatch = async (
   const byId = await sendBatch(url, calls)
   return calls.map((call, id) => {
     const answer = byId.get(id)
-    if (answer === undefined) throw new Error(`no answer to ${call.method} in the batch`)
+    if (answer === undefined) throw new NodeUnreachable(url, `no answer to ${call.method} in the batch`)
     return resultOf(answer)
   })
 }

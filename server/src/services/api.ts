@@ -8,18 +8,43 @@ import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { AnalyticsEvent } from "../../../src/domain/Api"
 import { ServicesApi } from "../../../src/domain/http/ServicesApi"
-import { OptionalProjectAuthLive, ProjectAuthLive, requestErrorsLayer } from "../http/middleware"
+import { namePayloadErrorsLayer, OptionalProjectAuthLive, ProjectAuthLive, requestErrorsLayer } from "../http/middleware"
 import type { Database } from "../db/index"
+import { BlockchainGroupLive } from "./blockchain"
 import { AnalyticsGroupLive, CatalogueGroupLive, ImagesGroupLive, query } from "./catalogueApi"
+import { NamesGroupLive } from "./namesApi"
+import { RpcProxyGroupLive } from "./rpcProxy"
+import { SessionsGroupLive } from "./sessions"
+import { ConvertGroupLive, OnrampGroupLive } from "./swapsAndOnramp"
 
 /** How long a route may take to answer before it is a 503. */
 export const ROUTE_TIMEOUT_MS = 30_000
 
-const middlewares = Layer.mergeAll(ProjectAuthLive, OptionalProjectAuthLive, requestErrorsLayer({ timeout: ROUTE_TIMEOUT_MS }))
+const middlewares = Layer.mergeAll(
+  ProjectAuthLive,
+  OptionalProjectAuthLive,
+  namePayloadErrorsLayer,
+  requestErrorsLayer({ timeout: ROUTE_TIMEOUT_MS })
+)
 
-/** The declared API on the app's router, with `/openapi.json`. Needs the `Projects`, `Catalogue` and `ServicesDatabase`. */
+const groups = Layer.mergeAll(
+  CatalogueGroupLive,
+  ImagesGroupLive,
+  AnalyticsGroupLive,
+  BlockchainGroupLive,
+  NamesGroupLive,
+  SessionsGroupLive,
+  RpcProxyGroupLive,
+  ConvertGroupLive,
+  OnrampGroupLive
+)
+
+/**
+ * The declared API on the app's router, with `/openapi.json`. Needs the `Projects`, `Catalogue`, `ServicesDatabase`
+ * and `ServicesContext`.
+ */
 export const servicesApiLayer = HttpApiBuilder.layer(ServicesApi, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide(Layer.mergeAll(CatalogueGroupLive, ImagesGroupLive, AnalyticsGroupLive).pipe(Layer.provide(middlewares)))
+  Layer.provide(groups.pipe(Layer.provide(middlewares)))
 )
 
 /** An analytics event as the services recorded it, for tests to read back from `GET /__events`. */

@@ -1,33 +1,28 @@
+/**
+ * The blockchain service of spec 7.4 (`src/domain/http/blockchain.ts`) served from the services' chains: the networks,
+ * an address's name, its balances read from the chains and priced, its history and NFTs from the chains' index (EVM)
+ * or the Solana JSON-RPC, and token prices.
+ */
+import { Effect, Result } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import { formatUnits } from "viem"
 import {
-  AccountPath,
-  BalanceQuery,
-  BalanceResponse,
-  FungiblePriceRequest,
-  FungiblePriceResponse,
-  HistoryQuery,
-  HistoryResponse,
-  Identity,
-  IdentityPath,
-  IdentityQuery,
-  NATIVE_TOKEN_ADDRESS,
-  NftsPath,
-  NftsQuery,
-  NftsResponse,
-  ProjectQuery,
-  SupportedChains
+  type BalanceResponse,
+  type FungiblePrice,
+  type FungiblePriceResponse,
+  type HistoryResponse,
+  NATIVE_TOKEN_ADDRESS
 } from "../../../src/domain/Api"
-import { parseCaipAddress } from "../../../src/domain/Caip"
-import type { FungiblePrice } from "../../../src/domain/Api"
+import { type CaipNetworkId, parseCaipAddress } from "../../../src/domain/Caip"
+import { ServicesApi } from "../../../src/domain/http/ServicesApi"
 import type { OperationType, TokenBalance, Transaction, Transfer } from "../../../src/domain/Portfolio"
-import { Result } from "effect"
 import { rpcCall } from "../lib/jsonRpc"
 import type { IndexedTransaction, IndexedTransfer } from "./indexer"
-import { route } from "../lib/router"
-import { identityOf } from "./namesRoutes"
+import { identityOf } from "./namesApi"
 import { evmNfts, isSpamCollection, nftImageUrl } from "./nfts"
 import { pageAfter, type SortKey } from "./paging"
-import { type EvmChainState, type ServicesState, tokenImageId } from "./state"
+import { readChains } from "./chainReads"
+import { type EvmChainState, ServicesContext, type ServicesState, tokenImageId } from "./state"
 import { solanaBalances, solanaHistory } from "./solana"
 import { priceOf } from "./tokens"
 
@@ -148,118 +143,97 @@ const evmBalances = async (state: ServicesState, chain: EvmChainState, address: 
   return entries
 }
 
-/** The blockchain-service endpoints of spec 7.4 served from the local chains. */
-export const blockchainRoutes = (state: ServicesState) => [
-  route({
-    method: "GET",
-    path: "/v1/supported-chains",
-    auth: "project",
-    query: ProjectQuery,
-    response: SupportedChains,
-    handler: async () => ({
-      http: [...state.evm.map((chain) => chain.caipNetworkId), ...(state.solana ? [state.solana.caipNetworkId] : [])],
-      ws: []
-    })
-  }),
-  route({
-    method: "GET",
-    path: "/v1/identity/:address",
-    auth: "project",
-    params: IdentityPath,
-    query: IdentityQuery,
-    response: Identity,
-    // The account's own name: the newest it registered, else its seed name (see namesRoutes.ts).
-    handler: async ({ params }) => identityOf(state, params.address)
-  }),
-  route({
-    method: "GET",
-    path: "/v1/account/:address/balance",
-    auth: "project",
-    params: AccountPath,
-    query: BalanceQuery,
-    response: BalanceResponse,
-    handler: async ({ params, query }) => {
-      if (!isEvm(params.address)) {
-        const solana = query.chainId === undefined || query.chainId === state.solana?.caipNetworkId ? state.solana : undefined
-        return { balances: solana === undefined ? [] : await solanaBalances(solana, params.address) }
-      }
-      const address = params.address.toLowerCase()
-      const perChain = await Promise.all(chainsFor(state, query.chainId).map((chain) => evmBalances(state, chain, address)))
-      return { balances: perChain.flat() }
-    }
-  }),
-  route({
-    method: "GET",
-    path: "/v1/account/:address/history",
-    auth: "project",
-    params: AccountPath,
-    query: HistoryQuery,
-    response: HistoryResponse,
-    handler: async ({ params, query }) => {
-      if (!isEvm(params.address)) {
-        const solana = query.chainId === undefined || query.chainId === state.solana?.caipNetworkId ? state.solana : undefined
-        if (solana === undefined) return { data: [], next: null }
-        return solanaHistory(solana, params.address, query.cursor, state.historyPageSize)
-      }
-      const address = params.address.toLowerCase()
-      const chains = chainsFor(state, query.chainId)
-      await Promise.all(chains.map((chain) => chain.index.sync()))
-      const all = chains.flatMap((chain) => chain.index.transactionsOf(address).map((tx) => ({ chain, tx })))
-      const { page, next } = pageAfter(all, historyKey, query.cursor, state.historyPageSize)
-      return { data: await Promise.all(page.map(({ chain, tx }) => toTransaction(state, chain, tx, address))), next }
-    }
-  }),
-  route({
-    method: "GET",
-    path: "/v1/account/:address/nfts",
-    auth: "project",
-    params: NftsPath,
-    query: NftsQuery,
-    response: NftsResponse,
-    handler: async ({ params, query }) =>
-      // The stack's Solana part mints no NFTs: a Solana address holds none here.
-      isEvm(params.address) ? evmNfts(state, chainsFor(state, query.chainId), params.address, query.cursor) : { data: [], next: null }
-  }),
-  route({
-    method: "POST",
-    path: "/v1/fungible/price",
-    auth: "project",
-    body: FungiblePriceRequest,
-    response: FungiblePriceResponse,
-    handler: async ({ body }) => {
-      const fungibles: Array<FungiblePrice> = []
-      for (const caipAddress of body.addresses) {
-        const parts = parseCaipAddress(caipAddress)
-        if (Result.isFailure(parts)) continue
-        const { namespace, reference, address } = parts.success
-        if (namespace === "solana" && state.solana?.caipNetworkId === `solana:${reference}`) {
-          // A mint the stack names is that token; any other address stands for the native coin.
-          const token = state.solana.tokens.find((t) => t.address === address) ?? { name: "Solana", symbol: "SOL", address: undefined }
-          fungibles.push({
-            name: token.name,
-            symbol: token.symbol,
-            iconUrl: `${state.baseUrl}/public/getTokenImage/${tokenImageId(token.symbol, token.address)}`,
-            price: priceOf(token.symbol),
-            address: caipAddress
-          })
-          continue
-        }
-        const chain = state.evm.find((c) => c.caipNetworkId === `${namespace}:${reference}`)
-        if (chain === undefined || !/^0x[0-9a-fA-F]{40}$/.test(address)) continue
-        const meta =
-          address.toLowerCase() === NATIVE_TOKEN_ADDRESS
-            ? { name: "Ether", symbol: "ETH", decimals: 18, address: undefined }
-            : await chain.tokens.get(address)
-        if (meta.decimals === undefined) continue
-        fungibles.push({
-          name: meta.name,
-          symbol: meta.symbol,
-          iconUrl: `${state.baseUrl}/public/getTokenImage/${tokenImageId(meta.symbol, meta.address)}`,
-          price: priceOf(meta.symbol),
-          address: caipAddress
-        })
-      }
-      return { fungibles }
-    }
-  })
+/** The networks the services serve: the EVM chains, then the Solana network. */
+export const servedNetworks = (state: ServicesState): ReadonlyArray<CaipNetworkId> => [
+  ...state.evm.map((chain) => chain.caipNetworkId),
+  ...(state.solana ? [state.solana.caipNetworkId] : [])
 ]
+
+/** The Solana network when `chainId` names it or no network is asked for, else `undefined`. */
+const solanaFor = (state: ServicesState, chainId: string | undefined) =>
+  chainId === undefined || chainId === state.solana?.caipNetworkId ? state.solana : undefined
+
+/** An address's non-zero balances, on one network or on every network of its family. */
+const balancesOf = async (state: ServicesState, address: string, chainId: string | undefined): Promise<BalanceResponse> => {
+  if (!isEvm(address)) {
+    const solana = solanaFor(state, chainId)
+    return { balances: solana === undefined ? [] : await solanaBalances(solana, address) }
+  }
+  const perChain = await Promise.all(chainsFor(state, chainId).map((chain) => evmBalances(state, chain, address.toLowerCase())))
+  return { balances: perChain.flat() }
+}
+
+/** A page of an address's history after `cursor`, newest first, on one network or on every network of its family. */
+const historyOf = async (
+  state: ServicesState,
+  address: string,
+  chainId: string | undefined,
+  cursor: string | undefined
+): Promise<HistoryResponse> => {
+  if (!isEvm(address)) {
+    const solana = solanaFor(state, chainId)
+    return solana === undefined ? { data: [], next: null } : solanaHistory(solana, address, cursor, state.historyPageSize)
+  }
+  const owner = address.toLowerCase()
+  const chains = chainsFor(state, chainId)
+  await Promise.all(chains.map((chain) => chain.index.sync()))
+  const all = chains.flatMap((chain) => chain.index.transactionsOf(owner).map((tx) => ({ chain, tx })))
+  const { page, next } = pageAfter(all, historyKey, cursor, state.historyPageSize)
+  return { data: await Promise.all(page.map(({ chain, tx }) => toTransaction(state, chain, tx, owner))), next }
+}
+
+/** The prices of the tokens the services know among `addresses` (CAIP-10), in their order. */
+const pricesOf = async (state: ServicesState, addresses: ReadonlyArray<string>): Promise<FungiblePriceResponse> => {
+  const fungibles: Array<FungiblePrice> = []
+  for (const caipAddress of addresses) {
+    const parts = parseCaipAddress(caipAddress)
+    if (Result.isFailure(parts)) continue
+    const { namespace, reference, address } = parts.success
+    if (namespace === "solana" && state.solana?.caipNetworkId === `solana:${reference}`) {
+      // A mint the stack names is that token; any other address stands for the native coin.
+      const token = state.solana.tokens.find((t) => t.address === address) ?? { name: "Solana", symbol: "SOL", address: undefined }
+      fungibles.push({
+        name: token.name,
+        symbol: token.symbol,
+        iconUrl: `${state.baseUrl}/public/getTokenImage/${tokenImageId(token.symbol, token.address)}`,
+        price: priceOf(token.symbol),
+        address: caipAddress
+      })
+      continue
+    }
+    const chain = state.evm.find((c) => c.caipNetworkId === `${namespace}:${reference}`)
+    if (chain === undefined || !/^0x[0-9a-fA-F]{40}$/.test(address)) continue
+    const meta =
+      address.toLowerCase() === NATIVE_TOKEN_ADDRESS
+        ? { name: "Ether", symbol: "ETH", decimals: 18, address: undefined }
+        : await chain.tokens.get(address)
+    if (meta.decimals === undefined) continue
+    fungibles.push({
+      name: meta.name,
+      symbol: meta.symbol,
+      iconUrl: `${state.baseUrl}/public/getTokenImage/${tokenImageId(meta.symbol, meta.address)}`,
+      price: priceOf(meta.symbol),
+      address: caipAddress
+    })
+  }
+  return { fungibles }
+}
+
+/** The blockchain service's group (`src/domain/http/blockchain.ts`), served from the services' chains and database. */
+export const BlockchainGroupLive = HttpApiBuilder.group(ServicesApi, "blockchain", (handlers) =>
+  Effect.map(Effect.service(ServicesContext), (state) =>
+    handlers
+      .handle("supportedChains", () => Effect.succeed({ http: servedNetworks(state), ws: [] }))
+      // The account's own name: the newest it registered, else its seed name (see namesApi.ts).
+      .handle("identity", ({ params }) => Effect.promise(() => identityOf(state, params.address)))
+      .handle("balance", ({ params, query }) => readChains(() => balancesOf(state, params.address, query.chainId)))
+      .handle("history", ({ params, query }) => readChains(() => historyOf(state, params.address, query.chainId, query.cursor)))
+      .handle("nfts", ({ params, query }) =>
+        // The stack's Solana part mints no NFTs: a Solana address holds none here.
+        isEvm(params.address)
+          ? readChains(() => evmNfts(state, chainsFor(state, query.chainId), params.address, query.cursor))
+          : Effect.succeed({ data: [], next: null })
+      )
+      .handle("fungiblePrice", ({ payload }) => readChains(() => pricesOf(state, payload.addresses)))
+  )
+)

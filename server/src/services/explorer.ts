@@ -7,10 +7,10 @@
  * `/token/{contract}`. Everything is read from the chains' RPC when asked. A path that is not what its place takes
  * is a 400 page, a network, transaction or token the chain does not have a 404 page, an RPC that fails a 502 page.
  */
-import { Schema } from "effect"
+import { Effect } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { isCaipNetworkId } from "../../../src/domain/Caip"
 import { escapeHtml } from "../lib/html"
-import { RawReply, route } from "../lib/router"
 import { evmAddress, evmAddressPage, evmHash, evmNetworkRows, evmNftPage, evmTokenPage, evmTransactionPage } from "./explorerEvm"
 import {
   badInput,
@@ -29,16 +29,10 @@ import {
 import { solanaAccountPage, solanaAddress, solanaNetworkRows, solanaSignature, solanaTransactionPage } from "./explorerSolana"
 import type { ServicesState } from "./state"
 
-const NetworkPath = Schema.Struct({ network: Schema.String })
-const TxPath = Schema.Struct({ network: Schema.String, hash: Schema.String })
-const AddressPath = Schema.Struct({ network: Schema.String, address: Schema.String })
-const NftPath = Schema.Struct({ network: Schema.String, contract: Schema.String, tokenId: Schema.String })
-const TokenPath = Schema.Struct({ network: Schema.String, contract: Schema.String })
-
 /** Finds the network of the path, then builds its page; a chain that does not answer is a 502 page. */
 const onNetwork =
-  (state: ServicesState, build: (network: ExplorerNetwork) => Promise<RawReply>) =>
-  async (input: string): Promise<RawReply> => {
+  (state: ServicesState, build: (network: ExplorerNetwork) => Promise<HttpServerResponse.HttpServerResponse>) =>
+  async (input: string): Promise<HttpServerResponse.HttpServerResponse> => {
     if (!isCaipNetworkId(input)) return badInput("a network id (CAIP-2, like eip155:31337)", input)
     const network = explorerNetworks(state).find((candidate) => candidate.caip2 === input)
     if (network === undefined) {
@@ -75,77 +69,68 @@ const searchTarget = (network: ExplorerNetwork, text: string): string | undefine
   return solanaAddress(text) ? explorerPath(network, "account", text) : undefined
 }
 
-const addressPage = (state: ServicesState) => (ctx: { readonly params: typeof AddressPath.Type }) =>
-  onNetwork(state, (network) =>
-    network.kind === "evm" ? evmAddressPage(network, ctx.params.address) : solanaAccountPage(network, ctx.params.address)
-  )(ctx.params.network)
+type Page = (params: Readonly<Record<string, string>>, url: URL) => Promise<HttpServerResponse.HttpServerResponse>
 
-/** The explorer's routes on the services server. */
+// A page of the explorer at `path`: built from the path's (URL-decoded) parameters and the request's URL. The
+// builders answer every failure with a page of their own, so a rejection here is a fault of ours.
+const page = (path: `/${string}`, build: Page) =>
+  HttpRouter.route(
+    "GET",
+    path,
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const params = yield* HttpRouter.params
+      const present: Record<string, string> = {}
+      for (const [key, value] of Object.entries(params)) if (value !== undefined) present[key] = value
+      return yield* Effect.promise(() => build(present, new URL(request.url, "http://server")))
+    })
+  )
+
+const param = (params: Readonly<Record<string, string>>, name: string) => params[name] ?? ""
+
+const addressPage =
+  (state: ServicesState): Page =>
+  (params) =>
+    onNetwork(state, (network) =>
+      network.kind === "evm" ? evmAddressPage(network, param(params, "address")) : solanaAccountPage(network, param(params, "address"))
+    )(param(params, "network"))
+
+/** The explorer's pages on the services server, as routes (plain HTML pages, not part of the HTTP API). */
 export const explorerRoutes = (state: ServicesState) => [
-  route({
-    method: "GET",
-    path: EXPLORER_PATH,
-    auth: "none",
-    handler: async () => explorerPage(200, "Local explorer", networkList(state))
-  }),
-  route({
-    method: "GET",
-    path: `${EXPLORER_PATH}/:network`,
-    auth: "none",
-    params: NetworkPath,
-    handler: (ctx) =>
-      onNetwork(state, async (network) => {
-        const rows = network.kind === "evm" ? await evmNetworkRows(network.chain) : await solanaNetworkRows(network)
-        return explorerPage(200, network.name, `${fields([["Network id", mono(network.caip2)], ...rows])}${searchForm(network)}`, network)
-      })(ctx.params.network)
-  }),
-  route({
-    method: "GET",
-    path: `${EXPLORER_PATH}/:network/search`,
-    auth: "none",
-    params: NetworkPath,
-    handler: (ctx) =>
-      onNetwork(state, async (network) => {
-        const text = (ctx.url.searchParams.get("q") ?? "").trim()
-        const target = searchTarget(network, text)
-        if (target === undefined) return badInput(`a transaction hash or an address on ${network.name}`, text, network)
-        return new RawReply("text/plain; charset=utf-8", `See ${target}`, 302, { location: target })
-      })(ctx.params.network)
-  }),
-  route({
-    method: "GET",
-    path: `${EXPLORER_PATH}/:network/tx/:hash`,
-    auth: "none",
-    params: TxPath,
-    handler: (ctx) =>
-      onNetwork(state, (network) =>
-        network.kind === "evm" ? evmTransactionPage(network, ctx.params.hash) : solanaTransactionPage(network, ctx.params.hash)
-      )(ctx.params.network)
-  }),
-  route({ method: "GET", path: `${EXPLORER_PATH}/:network/address/:address`, auth: "none", params: AddressPath, handler: addressPage(state) }),
-  route({ method: "GET", path: `${EXPLORER_PATH}/:network/account/:address`, auth: "none", params: AddressPath, handler: addressPage(state) }),
-  route({
-    method: "GET",
-    path: `${EXPLORER_PATH}/:network/nft/:contract/:tokenId`,
-    auth: "none",
-    params: NftPath,
-    handler: (ctx) =>
-      onNetwork(state, async (network) =>
-        network.kind === "evm"
-          ? evmNftPage(state, network, ctx.params.contract, ctx.params.tokenId)
-          : notFound("No NFTs here", `<p>This explorer shows the NFTs of its EVM chains only.</p>`, network)
-      )(ctx.params.network)
-  }),
-  route({
-    method: "GET",
-    path: `${EXPLORER_PATH}/:network/token/:contract`,
-    auth: "none",
-    params: TokenPath,
-    handler: (ctx) =>
-      onNetwork(state, async (network) =>
-        network.kind === "evm"
-          ? evmTokenPage(network, ctx.params.contract)
-          : notFound("No token pages here", `<p>This explorer shows the tokens of its EVM chains only; SPL tokens are on their holders' pages.</p>`, network)
-      )(ctx.params.network)
-  })
+  page(EXPLORER_PATH, async () => explorerPage(200, "Local explorer", networkList(state))),
+  page(`${EXPLORER_PATH}/:network`, (params) =>
+    onNetwork(state, async (network) => {
+      const rows = network.kind === "evm" ? await evmNetworkRows(network.chain) : await solanaNetworkRows(network)
+      return explorerPage(200, network.name, `${fields([["Network id", mono(network.caip2)], ...rows])}${searchForm(network)}`, network)
+    })(param(params, "network"))
+  ),
+  page(`${EXPLORER_PATH}/:network/search`, (params, url) =>
+    onNetwork(state, async (network) => {
+      const text = (url.searchParams.get("q") ?? "").trim()
+      const target = searchTarget(network, text)
+      if (target === undefined) return badInput(`a transaction hash or an address on ${network.name}`, text, network)
+      return HttpServerResponse.text(`See ${target}`, { status: 302, headers: { location: target } })
+    })(param(params, "network"))
+  ),
+  page(`${EXPLORER_PATH}/:network/tx/:hash`, (params) =>
+    onNetwork(state, (network) =>
+      network.kind === "evm" ? evmTransactionPage(network, param(params, "hash")) : solanaTransactionPage(network, param(params, "hash"))
+    )(param(params, "network"))
+  ),
+  page(`${EXPLORER_PATH}/:network/address/:address`, addressPage(state)),
+  page(`${EXPLORER_PATH}/:network/account/:address`, addressPage(state)),
+  page(`${EXPLORER_PATH}/:network/nft/:contract/:tokenId`, (params) =>
+    onNetwork(state, async (network) =>
+      network.kind === "evm"
+        ? evmNftPage(state, network, param(params, "contract"), param(params, "tokenId"))
+        : notFound("No NFTs here", `<p>This explorer shows the NFTs of its EVM chains only.</p>`, network)
+    )(param(params, "network"))
+  ),
+  page(`${EXPLORER_PATH}/:network/token/:contract`, (params) =>
+    onNetwork(state, async (network) =>
+      network.kind === "evm"
+        ? evmTokenPage(network, param(params, "contract"))
+        : notFound("No token pages here", `<p>This explorer shows the tokens of its EVM chains only; SPL tokens are on their holders' pages.</p>`, network)
+    )(param(params, "network"))
+  )
 ]

@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { encodeFunctionData, formatUnits, getAddress, parseAbi } from "viem"
 import { escapeHtml } from "../lib/html"
 import { rpcBatch, rpcBatchSettled, rpcCall } from "../lib/jsonRpc"
-import type { RawReply } from "../lib/router"
+import type { HttpServerResponse } from "effect/http"
 import {
   badInput,
   type ExplorerNetwork,
@@ -110,7 +110,7 @@ const transferRow = async (network: EvmNetwork, log: typeof RpcLog.Type): Promis
 }
 
 /** `/explorer/{caip2}/tx/{hash}`: status, block, from, to, value, fee, the call, and the decoded `Transfer` logs. */
-export const evmTransactionPage = async (network: EvmNetwork, hash: string): Promise<RawReply> => {
+export const evmTransactionPage = async (network: EvmNetwork, hash: string): Promise<HttpServerResponse.HttpServerResponse> => {
   if (!evmHash(hash)) return badInput("a transaction hash (0x and 64 hexadecimal characters)", hash, network)
   const { rpcUrl } = network.chain
   const [txAnswer, receiptAnswer] = await rpcBatch(rpcUrl, [
@@ -170,7 +170,7 @@ const balanceOfCall = (contract: string, owner: string) => ({
 })
 
 /** `/explorer/{caip2}/address/{address}`: ETH and token balances, NFTs held, and the transactions it took part in. */
-export const evmAddressPage = async (network: EvmNetwork, input: string): Promise<RawReply> => {
+export const evmAddressPage = async (network: EvmNetwork, input: string): Promise<HttpServerResponse.HttpServerResponse> => {
   const address = evmAddress(input)
   if (address === undefined) return badInput("an address (0x and 40 hexadecimal characters)", input, network)
   const { chain } = network
@@ -243,7 +243,7 @@ export const evmAddressPage = async (network: EvmNetwork, input: string): Promis
 const readCall = (contract: string, data: `0x${string}`) => ({ method: "eth_call", params: [{ to: contract, data }, "latest"] })
 
 /** `/explorer/{caip2}/nft/{contract}/{tokenId}`: the collection, the token's picture and its holder now. */
-export const evmNftPage = async (state: ServicesState, network: EvmNetwork, contractInput: string, idInput: string): Promise<RawReply> => {
+export const evmNftPage = async (state: ServicesState, network: EvmNetwork, contractInput: string, idInput: string): Promise<HttpServerResponse.HttpServerResponse> => {
   const contract = evmAddress(contractInput)
   if (contract === undefined) return badInput("a collection address (0x and 40 hexadecimal characters)", contractInput, network)
   if (!TOKEN_ID.test(idInput) || BigInt(idInput) > MAX_UINT256) return badInput("a token id (a whole number)", idInput, network)
@@ -276,7 +276,7 @@ export const evmNftPage = async (state: ServicesState, network: EvmNetwork, cont
 }
 
 /** `/explorer/{caip2}/token/{contract}`: a token contract's name, symbol, decimals and supply. */
-export const evmTokenPage = async (network: EvmNetwork, input: string): Promise<RawReply> => {
+export const evmTokenPage = async (network: EvmNetwork, input: string): Promise<HttpServerResponse.HttpServerResponse> => {
   const contract = evmAddress(input)
   if (contract === undefined) return badInput("a token address (0x and 40 hexadecimal characters)", input, network)
   const { chain } = network

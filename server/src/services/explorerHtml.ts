@@ -4,8 +4,8 @@
  * request or a chain is escaped here; values put into links are checked by the caller first.
  */
 import { WELL_KNOWN_NETWORKS } from "../../../src/domain/networks"
-import { escapeHtml, htmlPage } from "../lib/html"
-import { RawReply } from "../lib/router"
+import { HttpServerResponse } from "effect/http"
+import { escapeHtml, HTML_CONTENT_TYPE, htmlDocument } from "../lib/html"
 import type { EvmChainState, ServicesState, SolanaState } from "./state"
 
 /** Where the services server serves the explorer: a network's explorer URL is `{services}/explorer/{caip2}`. */
@@ -60,13 +60,13 @@ export const explorerPage = (
   title: string,
   body: string,
   network?: { readonly caip2: string; readonly name: string }
-): RawReply => {
+): HttpServerResponse.HttpServerResponse => {
   const crumbs = [
     `<a href="${EXPLORER_PATH}">Local explorer</a>`,
     ...(network === undefined ? [] : [`<a href="${escapeHtml(explorerPath(network))}">${escapeHtml(network.name)}</a>`])
   ]
-  const page = htmlPage(title, body, { css: CSS, nav: `<nav aria-label="Breadcrumb">${crumbs.join(" › ")}</nav>` })
-  return new RawReply(page.contentType, page.body, status, HEADERS)
+  const page = htmlDocument(title, body, { css: CSS, nav: `<nav aria-label="Breadcrumb">${crumbs.join(" › ")}</nav>` })
+  return HttpServerResponse.text(page, { status, contentType: HTML_CONTENT_TYPE, headers: HEADERS })
 }
 
 /** A list of labelled values; each value is HTML already. */
@@ -110,15 +110,15 @@ export const utc = (seconds: number): string => `${new Date(seconds * 1000).toIS
 const shown = (input: string) => mono(input.length > 120 ? `${input.slice(0, 120)}…` : input)
 
 /** 400: the path holds something that is not what that place of the path takes. */
-export const badInput = (what: string, input: string, network?: ExplorerNetwork): RawReply =>
+export const badInput = (what: string, input: string, network?: ExplorerNetwork): HttpServerResponse.HttpServerResponse =>
   explorerPage(400, "Not understood", `<p>This is not ${escapeHtml(what)}:</p><p>${shown(input)}</p>`, network)
 
 /** 404: well formed, but the network or the chain has no such thing. */
-export const notFound = (title: string, html: string, network?: ExplorerNetwork): RawReply =>
+export const notFound = (title: string, html: string, network?: ExplorerNetwork): HttpServerResponse.HttpServerResponse =>
   explorerPage(404, title, html, network)
 
 /** 502: the chain's RPC did not answer, or answered something the explorer cannot read. */
-export const rpcFailed = (network: ExplorerNetwork, error: unknown): RawReply =>
+export const rpcFailed = (network: ExplorerNetwork, error: unknown): HttpServerResponse.HttpServerResponse =>
   explorerPage(
     502,
     "The chain did not answer",

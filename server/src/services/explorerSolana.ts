@@ -6,7 +6,7 @@ import { Option, Schema } from "effect"
 import { formatUnits } from "viem"
 import { escapeHtml } from "../lib/html"
 import { rpcCall } from "../lib/jsonRpc"
-import type { RawReply } from "../lib/router"
+import type { HttpServerResponse } from "effect/http"
 import { SPL_TOKEN_PROGRAM } from "./chains"
 import {
   badInput,
@@ -79,7 +79,7 @@ const symbolOf = (network: SolanaNetwork, mint: string) =>
   network.solana.tokens.find((token) => token.address === mint)?.symbol ?? short(mint)
 
 /** `/explorer/{caip2}/tx/{signature}`: status, slot, fee, fee payer, SOL transfers and token balance changes. */
-export const solanaTransactionPage = async (network: SolanaNetwork, signature: string): Promise<RawReply> => {
+export const solanaTransactionPage = async (network: SolanaNetwork, signature: string): Promise<HttpServerResponse.HttpServerResponse> => {
   if (!solanaSignature(signature)) return badInput("a transaction signature (base58)", signature, network)
   const { rpcUrl } = network.solana
   const [statuses, answer] = await Promise.all([
@@ -144,7 +144,7 @@ export const solanaTransactionPage = async (network: SolanaNetwork, signature: s
 }
 
 /** `/explorer/{caip2}/account/{address}`: SOL, the token accounts it owns, and its latest signatures. */
-export const solanaAccountPage = async (network: SolanaNetwork, address: string): Promise<RawReply> => {
+export const solanaAccountPage = async (network: SolanaNetwork, address: string): Promise<HttpServerResponse.HttpServerResponse> => {
   if (!solanaAddress(address)) return badInput("an account address (base58)", address, network)
   const { rpcUrl } = network.solana
   const [balance, accounts, signatures] = await Promise.all([

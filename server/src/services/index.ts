@@ -1,5 +1,5 @@
 import { Effect, Layer, Schema } from "effect"
-import { HttpServer } from "effect/http"
+import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import type { Address } from "viem"
 import { NFTS_PAGE_SIZE } from "../../../src/domain/Api"
@@ -8,25 +8,20 @@ import type { ApiProject } from "../../../src/domain/http/middleware"
 import { type Database, type DatabaseOptions, startDatabase } from "../db/index"
 import { routesOf, type RunningHttpApp, startHttpApp } from "../http/app"
 import { ServicesApi } from "../../../src/domain/http/ServicesApi"
-import { legacyRoutes } from "../http/legacy"
 import { Projects } from "../http/middleware"
-import type { AnyRoute } from "../lib/router"
 import type { Started } from "../lib/Started"
 import { isLoopbackOrigin } from "./projects"
 import { recordedEventsRoutes, servicesApiLayer } from "./api"
 import { Catalogue, ServicesDatabase } from "./catalogueApi"
 import type { TokenInfo } from "./chains"
-import { blockchainRoutes } from "./blockchain"
 import { makeCatalogue } from "./catalogue"
 import { explorerRoutes } from "./explorer"
+import { EXPLORER_PATH } from "./explorerHtml"
 import { ChainIndex } from "./indexer"
 import { devNames } from "./names"
-import { namesRoutes } from "./namesRoutes"
 import { pageRoutes } from "./pages"
 import { type DevProject, devProjects } from "./projects"
-import { rpcProxyRoutes } from "./rpcProxy"
-import { sessionRoutes } from "./sessions"
-import type { EvmChainState, ServicesState } from "./state"
+import { type EvmChainState, ServicesContext, type ServicesState } from "./state"
 import { TokenRegistry } from "./tokens"
 
 /** A collection (ERC-721) the services name. */
@@ -61,7 +56,7 @@ export interface ServicesOptions {
   /** The test wallet page the catalogue's test wallet entries link to (ends with `/`; default `{url}/test-wallet/`). */
   readonly testWalletUrl?: string
   /** More routes on the same server (the devstack's test wallet page), made once its URL is known. */
-  readonly extraRoutes?: (baseUrl: string) => ReadonlyArray<AnyRoute>
+  readonly extraRoutes?: (baseUrl: string) => Layer.Layer<never, never, HttpRouter.HttpRouter>
   /** Stops what the extra routes started (a page build in progress), after the server. */
   readonly stopExtra?: () => Promise<void>
   /** Transactions per history page (default 20). */
@@ -140,11 +135,9 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
     dbOption !== undefined && "run" in dbOption ? { info: dbOption, stop: () => Promise.resolve() } : await startDatabase(dbOption)
   const projects = opts.projects ?? devProjects
   let info: ServicesInfo | undefined
-  let legacy: ReadonlyArray<AnyRoute> = []
-  const routes = () => [
-    ...routesOf(ServicesApi),
-    ...legacy.flatMap((route) => (typeof route.method === "string" ? [route.method] : route.method).map((method) => ({ method, path: route.path })))
-  ]
+  // The plain routes (pages, not part of the API), kept to tell a known path with another method (405) from none (404).
+  let pages: ReadonlyArray<HttpRouter.Route> = []
+  const routes = () => [...routesOf(ServicesApi), ...pages.map((route) => ({ method: route.method, path: route.path }))]
   // Built once the server listens: the answers name the server's own URL (images, the test wallet page).
   const app = Layer.unwrap(
     Effect.gen(function* () {
@@ -159,26 +152,28 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
         testWalletUrl,
         ...(state.solana === undefined ? {} : { localSolana: state.solana.caipNetworkId })
       })
-      const extraRoutes = yield* Effect.try({ try: () => opts.extraRoutes?.(baseUrl) ?? [], catch: (error) => error })
+      const extraRoutes = yield* Effect.try({ try: () => opts.extraRoutes?.(baseUrl) ?? Layer.empty, catch: (error) => error })
+      const others: ReadonlyArray<readonly [string, string]> = [
+        [
+          `GET ${EXPLORER_PATH}/{caip2}/tx/{hash}, /address/{address} (/account/ on Solana), /nft/{contract}/{tokenId}, /token/{contract}`,
+          "the local block explorer: HTML pages read from the chains (GET /explorer lists the networks)"
+        ],
+        ...(opts.recordedEvents === true ? [["GET /__events, DELETE /__events", "the analytics events received (test helpers)"] as const] : []),
+        ...(opts.extraRoutes === undefined && opts.testWalletUrl === undefined
+          ? []
+          : [[`GET ${testWalletUrl}`, "the test wallet page: a WalletConnect wallet with the dev accounts"] as const])
+      ]
+      pages = [...explorerRoutes(state), ...pageRoutes({ projectIds: projects.map((p) => p.projectId), others })]
       return Layer.mergeAll(
         servicesApiLayer.pipe(
           Layer.provide(Layer.succeed(Catalogue)(catalogue)),
           Layer.provide(Layer.succeed(ServicesDatabase)(db.info)),
+          Layer.provide(Layer.succeed(ServicesContext)(state)),
           Layer.provide(Layer.succeed(Projects)(projects))
         ),
         opts.recordedEvents === true ? recordedEventsRoutes(db.info) : Layer.empty,
-        legacyRoutes(
-          (legacy = [
-            ...blockchainRoutes(state),
-            ...namesRoutes(state),
-            ...rpcProxyRoutes(state),
-            ...sessionRoutes(state),
-            ...explorerRoutes(state),
-            ...pageRoutes({ projectIds: projects.map((p) => p.projectId) }),
-            ...extraRoutes
-          ]),
-          projects
-        )
+        HttpRouter.addAll(pages),
+        extraRoutes
       )
     })
   )

@@ -1,6 +1,6 @@
 /**
  * The local name service's table and rules: names are `label.wallet.test`, the seed names alice, bob, carol and dave
- * belong to the first dev accounts, and any other name is registered by a signed message (`namesRoutes.ts`) and kept
+ * belong to the first dev accounts, and any other name is registered by a signed message (`namesApi.ts`) and kept
  * in the database (`namesStore.ts`).
  */
 import { Result } from "effect"

@@ -1,4 +1,4 @@
-import { HttpError } from "../lib/router"
+import { BadRequest } from "../../../src/domain/http/errors"
 
 /**
  * Cursors of the paged endpoints over the EVM index: the sort key of the last item of a page, four numbers
@@ -13,7 +13,7 @@ export const cursorOf = (key: SortKey): string => key.join("-")
 /** The key a cursor names; a 400 for text this service would not have given. */
 export const parseCursor = (cursor: string): SortKey => {
   const parts = /^(\d+)-(\d+)-(\d+)-(\d+)$/.exec(cursor)
-  if (parts === null) throw new HttpError(400, `Invalid cursor: ${cursor} is not a cursor this service gave`)
+  if (parts === null) throw new BadRequest({ error: `Invalid cursor: ${cursor} is not a cursor this service gave` })
   return [Number(parts[1]), Number(parts[2]), Number(parts[3]), Number(parts[4])]
 }
 

@@ -1,59 +1,56 @@
-import { Schema } from "effect"
-import { JsonRpcRequestBody, JsonRpcResponseBody, RpcProxyQuery } from "../../../src/domain/Api"
-import { HttpError, route } from "../lib/router"
-import type { ServicesState } from "./state"
+/**
+ * The RPC proxy of spec 7.2 (`src/domain/http/rpcProxy.ts`): `POST /v1/?chainId=…` forwards a JSON-RPC body (one
+ * call or a batch) to the node of that network, `GET` carries one call as `method` and `params`. The node's answer is
+ * passed back as it is, JSON-RPC errors included; a node that cannot be reached, or answers something that is not
+ * JSON-RPC, is a 502.
+ */
+import { Effect, Schema } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { JsonRpcRequestBody, JsonRpcResponseBody } from "../../../src/domain/Api"
+import { BadGateway, BadRequest } from "../../../src/domain/http/errors"
+import { ServicesApi } from "../../../src/domain/http/ServicesApi"
+import { servedNetworks } from "./blockchain"
+import { ServicesContext, type ServicesState } from "./state"
 
-const upstreamOf = (state: ServicesState, chainId: string): string => {
+const upstreamOf = (state: ServicesState, chainId: string): Effect.Effect<string, BadRequest> => {
   const evm = state.evm.find((chain) => chain.caipNetworkId === chainId)
-  if (evm !== undefined) return evm.rpcUrl
-  if (state.solana !== undefined && state.solana.caipNetworkId === chainId) return state.solana.rpcUrl
-  const served = [...state.evm.map((c) => c.caipNetworkId), ...(state.solana ? [state.solana.caipNetworkId] : [])]
-  throw new HttpError(400, `Unsupported chainId ${chainId}: this stack serves ${served.join(", ") || "no chain"}`)
+  if (evm !== undefined) return Effect.succeed(evm.rpcUrl)
+  if (state.solana !== undefined && state.solana.caipNetworkId === chainId) return Effect.succeed(state.solana.rpcUrl)
+  const served = servedNetworks(state)
+  return Effect.fail(new BadRequest({ error: `Unsupported chainId ${chainId}: this stack serves ${served.join(", ") || "no chain"}` }))
 }
 
-const forward = async (upstream: string, body: JsonRpcRequestBody): Promise<JsonRpcResponseBody> => {
-  let response: Response
-  try {
-    response = await fetch(upstream, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(Schema.encodeSync(JsonRpcRequestBody)(body))
+const encodeRequest = Schema.encodeSync(JsonRpcRequestBody)
+const decodeAnswer = Schema.decodeUnknownEffect(Schema.fromJsonString(JsonRpcResponseBody))
+
+// The fetch is aborted when the request is (the client went away, or the route's time limit passed).
+const forward = (upstream: string, body: JsonRpcRequestBody): Effect.Effect<JsonRpcResponseBody, BadGateway> =>
+  Effect.gen(function* () {
+    const response = yield* Effect.tryPromise({
+      try: (signal) =>
+        fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(encodeRequest(body)), signal }),
+      catch: (error) => new BadGateway({ error: `The chain's node did not answer: ${error instanceof Error ? error.message : String(error)}` })
     })
-  } catch (error) {
-    throw new HttpError(502, `The chain's node did not answer: ${error instanceof Error ? error.message : String(error)}`)
-  }
-  const text = await response.text()
-  try {
-    return Schema.decodeUnknownSync(JsonRpcResponseBody)(JSON.parse(text))
-  } catch {
-    throw new HttpError(502, `The chain's node gave an answer that is not JSON-RPC (HTTP ${response.status})`)
-  }
-}
-
-/** The RPC proxy of spec 7.2: `POST /v1/?chainId=…` forwards a JSON-RPC body; `GET` carries one call as `method` and `params`. */
-export const rpcProxyRoutes = (state: ServicesState) =>
-  ["/v1/", "/v1"].flatMap((path) => [
-  route({
-    method: "POST",
-    path,
-    auth: "project",
-    query: RpcProxyQuery,
-    body: JsonRpcRequestBody,
-    response: JsonRpcResponseBody,
-    handler: async ({ query, body }) => forward(upstreamOf(state, query.chainId), body)
-  }),
-  route({
-    method: "GET",
-    path,
-    auth: "project",
-    query: RpcProxyQuery,
-    response: JsonRpcResponseBody,
-    handler: async ({ query }) => {
-      const upstream = upstreamOf(state, query.chainId)
-      if (query.method === undefined) {
-        throw new HttpError(400, "Missing method: POST a JSON-RPC body, or GET with the query parameters method and params (a JSON array)")
-      }
-      return forward(upstream, { jsonrpc: "2.0", id: 1, method: query.method, params: query.params ?? [] })
-    }
+    const notJsonRpc = new BadGateway({ error: `The chain's node gave an answer that is not JSON-RPC (HTTP ${response.status})` })
+    const text = yield* Effect.tryPromise({ try: () => response.text(), catch: () => notJsonRpc })
+    return yield* decodeAnswer(text).pipe(Effect.mapError(() => notJsonRpc))
   })
-])
+
+/** The RPC proxy's group, forwarding to the services' chains. */
+export const RpcProxyGroupLive = HttpApiBuilder.group(ServicesApi, "rpcProxy", (handlers) =>
+  Effect.map(Effect.service(ServicesContext), (state) =>
+    handlers
+      .handle("call", ({ query, payload }) => Effect.flatMap(upstreamOf(state, query.chainId), (upstream) => forward(upstream, payload)))
+      .handle("get", ({ query }) =>
+        Effect.gen(function* () {
+          const upstream = yield* upstreamOf(state, query.chainId)
+          if (query.method === undefined) {
+            return yield* new BadRequest({
+              error: "Missing method: POST a JSON-RPC body, or GET with the query parameters method and params (a JSON array)"
+            })
+          }
+          return yield* forward(upstream, { jsonrpc: "2.0", id: 1, method: query.method, params: query.params ?? [] })
+        })
+      )
+  )
+)

@@ -17,26 +17,22 @@ import { hexToU8a, stringToU8a, u8aWrapBytes } from "@polkadot/util"
 import { cryptoWaitReady, decodeAddress, ed25519Verify, secp256k1Verify, sr25519Verify } from "@polkadot/util-crypto"
 import { getBase58Encoder, getPublicKeyFromAddress, isAddress, type SignatureBytes, verifySignature } from "@solana/kit"
 import { Effect, Result, Schema } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { BaseError, createPublicClient, type Hex, http, isHex, type PublicClient, verifyMessage } from "viem"
-import {
-  AddSessionBody,
-  RemoteSiwxSession,
-  RevokeSessionBody,
-  RevokeSessionResponse,
-  SessionNonceResponse,
-  SessionsPath,
-  SessionsResponse
-} from "../../../src/domain/Api"
+import type { AddSessionBody, RemoteSiwxSession, SessionNonceResponse } from "../../../src/domain/Api"
 import { bitcoinNetworkKindOf } from "../../../src/domain/bitcoinNetwork"
 import { type CaipAddress, parseCaipAddress } from "../../../src/domain/Caip"
 import { type SiwxMessageData, SiwxMessageData as SiwxMessageDataSchema } from "../../../src/domain/Siwx"
 import { formatSiwxMessage } from "../../../src/domain/siwxMessage"
+import { BadGateway, BadRequest, Forbidden, NotFound } from "../../../src/domain/http/errors"
+import { ServicesApi } from "../../../src/domain/http/ServicesApi"
 import { isSs58Address } from "../../../src/services/polkadot/ss58"
 import { isBip322Signature, verifyBip322 } from "../bitcoin/bip322"
 import { BITCOIN_NETWORKS } from "../bitcoin/networks"
-import { HttpError, route } from "../lib/router"
-import type { ServicesState } from "./state"
+import type { Database } from "../db/index"
+import { query } from "./catalogueApi"
+import { ServicesContext, type ServicesState } from "./state"
 
 /** How long a nonce is accepted after it was handed out (issue 13: 10 minutes). */
 const SESSION_NONCE_TTL_MS = 10 * 60_000
@@ -53,13 +49,13 @@ interface Account {
   readonly key: string
 }
 
-const accountOf = (caip: CaipAddress): Account => {
+const accountOf = (caip: CaipAddress): Effect.Effect<Account, BadRequest> => {
   const parts = parseCaipAddress(caip)
-  if (Result.isFailure(parts)) throw new HttpError(400, parts.failure.message)
+  if (Result.isFailure(parts)) return Effect.fail(new BadRequest({ error: parts.failure.message }))
   const { namespace, reference, address } = parts.success
   const chainId = `${namespace}:${reference}`
   const stored = namespace === "eip155" ? address.toLowerCase() : address
-  return { namespace, chainId, address, key: `${chainId}:${stored}` }
+  return Effect.succeed({ namespace, chainId, address, key: `${chainId}:${stored}` })
 }
 
 const sameAccount = (account: Account, data: SiwxMessageData): boolean =>
@@ -80,24 +76,26 @@ const firstDifference = (got: string, want: string): string => {
   return "they differ"
 }
 
-const checkTimes = (data: SiwxMessageData, now: number): void => {
+/** Why the message's times do not hold at `now`, or `undefined` when they do. */
+const timesProblem = (data: SiwxMessageData, now: number): string | undefined => {
   const issuedAt = Date.parse(data.issuedAt)
-  if (Number.isNaN(issuedAt)) throw new HttpError(400, `The issued-at time ${data.issuedAt} cannot be read`)
+  if (Number.isNaN(issuedAt)) return `The issued-at time ${data.issuedAt} cannot be read`
   if (issuedAt > now + SESSION_CLOCK_SKEW_MS) {
-    throw new HttpError(400, `The message is issued in the future (${data.issuedAt}); now is ${new Date(now).toISOString()}`)
+    return `The message is issued in the future (${data.issuedAt}); now is ${new Date(now).toISOString()}`
   }
   if (data.notBefore !== undefined) {
     const notBefore = Date.parse(data.notBefore)
     if (Number.isNaN(notBefore) || notBefore > now) {
-      throw new HttpError(400, `The message is not valid before ${data.notBefore}; now is ${new Date(now).toISOString()}`)
+      return `The message is not valid before ${data.notBefore}; now is ${new Date(now).toISOString()}`
     }
   }
   if (data.expirationTime !== undefined) {
     const expiration = Date.parse(data.expirationTime)
     if (Number.isNaN(expiration) || expiration <= now) {
-      throw new HttpError(400, `The message expired at ${data.expirationTime}; now is ${new Date(now).toISOString()}`)
+      return `The message expired at ${data.expirationTime}; now is ${new Date(now).toISOString()}`
     }
   }
+  return undefined
 }
 
 interface NonceRow {
@@ -174,42 +172,51 @@ const polkadotSignatureHolds = (message: Uint8Array, signature: Uint8Array, publ
  * bytes wrapped in `<Bytes>…</Bytes>`, as the polkadot-js extension signs text — over those bytes only (polkadot-js's
  * `signatureVerify` would also accept the bare text), the signature in 0x-hex.
  */
-const signatureHolds = async (state: ServicesState, account: Account, message: string, signature: string): Promise<boolean> => {
+const signatureHolds = Effect.fn("sessions.signatureHolds")(function* (
+  state: ServicesState,
+  account: Account,
+  message: string,
+  signature: string
+): Effect.fn.Return<boolean, BadRequest | BadGateway> {
+  const badSignature = (error: string) => Effect.fail(new BadRequest({ error }))
   if (account.namespace === "eip155") {
-    if (!isHex(signature)) throw new HttpError(400, "The signature must be 0x-prefixed hex on eip155")
+    if (!isHex(signature)) return yield* badSignature("The signature must be 0x-prefixed hex on eip155")
     const params = { address: account.address as Hex, message, signature }
     const client = evmClient(state, account.chainId)
-    if (client === undefined) return verifyMessage(params).catch(() => false)
-    const valid = await client.verifyMessage(params).catch(() => false)
+    if (client === undefined) return yield* Effect.promise(() => verifyMessage(params).catch(() => false))
+    const valid = yield* Effect.promise(() => client.verifyMessage(params).catch(() => false))
     // viem answers false when the chain cannot be asked; that says nothing about the signature: it is our failure.
     if (!valid) {
-      await client.getBlockNumber({ cacheTime: 0 }).catch((error: unknown) => {
-        const reason = error instanceof BaseError ? error.shortMessage : String(error)
-        throw new HttpError(502, `Could not reach ${account.chainId} to verify the signature: ${reason}`)
+      yield* Effect.tryPromise({
+        try: () => client.getBlockNumber({ cacheTime: 0 }),
+        catch: (error) =>
+          new BadGateway({
+            error: `Could not reach ${account.chainId} to verify the signature: ${error instanceof BaseError ? error.shortMessage : String(error)}`
+          })
       })
     }
     return valid
   }
   if (account.namespace === "solana") {
     const bytes = decodeSolanaSignature(signature)
-    if (bytes === undefined) throw new HttpError(400, "The signature must be 64 bytes in base58 on solana")
-    if (!isAddress(account.address)) throw new HttpError(400, `${account.address} is not a Solana address`)
-    const key = await getPublicKeyFromAddress(account.address)
-    return verifySignature(key, bytes, new TextEncoder().encode(message))
+    if (bytes === undefined) return yield* badSignature("The signature must be 64 bytes in base58 on solana")
+    const address = account.address
+    if (!isAddress(address)) return yield* badSignature(`${address} is not a Solana address`)
+    return yield* Effect.promise(async () => verifySignature(await getPublicKeyFromAddress(address), bytes, new TextEncoder().encode(message)))
   }
   if (account.namespace === "bip122") {
-    if (!isBip322Signature(signature)) throw new HttpError(400, "The signature must be a BIP-322 signature (a witness in base64) on bip122")
+    if (!isBip322Signature(signature)) return yield* badSignature("The signature must be a BIP-322 signature (a witness in base64) on bip122")
     return verifyBip322(account.address, BITCOIN_NETWORKS[bitcoinNetworkKindOf(account.chainId)], message, signature)
   }
   if (account.namespace === "polkadot") {
-    if (!/^0x([0-9a-fA-F]{2}){64,65}$/.test(signature)) throw new HttpError(400, "The signature must be 64 or 65 bytes in 0x-hex on polkadot")
-    if (!isSs58Address(account.address)) throw new HttpError(400, `${account.address} is not an SS58 address`)
+    if (!/^0x([0-9a-fA-F]{2}){64,65}$/.test(signature)) return yield* badSignature("The signature must be 64 or 65 bytes in 0x-hex on polkadot")
+    if (!isSs58Address(account.address)) return yield* badSignature(`${account.address} is not an SS58 address`)
     // sr25519 is WebAssembly: ready once, then synchronous.
-    await cryptoWaitReady()
+    yield* Effect.promise(() => cryptoWaitReady())
     return polkadotSignatureHolds(u8aWrapBytes(stringToU8a(message)), hexToU8a(signature), decodeAddress(account.address))
   }
-  throw new HttpError(400, `Sign-in on ${account.namespace} is not served here yet: eip155, solana, bip122 and polkadot are`)
-}
+  return yield* badSignature(`Sign-in on ${account.namespace} is not served here yet: eip155, solana, bip122 and polkadot are`)
+})
 
 interface SessionRow {
   readonly pci: string
@@ -227,160 +234,140 @@ const toSession = (row: SessionRow): RemoteSiwxSession => ({
   pci: row.pci
 })
 
-/**
- * The session routes: nonce, add, list and revoke, under `/v1/sessions/{CAIP-10 account}`, and the nonce bound to no
- * account, `/v1/sessions/nonce` (the router serves the literal path before `/v1/sessions/:address`).
- */
-export const sessionRoutes = (state: ServicesState) => {
-  const { db } = state
-  const handOut = async (account: string) => {
-    const nonce = newNonce()
-    const expiresAt = new Date(state.now() + SESSION_NONCE_TTL_MS)
-    await db.run(
-      Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql`INSERT INTO siwx_nonces (nonce, account, expires_at) VALUES (${nonce}, ${account}, ${expiresAt})`
-      })
-    )
-    return { nonce, expiresAt: expiresAt.toISOString() }
-  }
-  return [
-    route({
-      method: "POST",
-      path: "/v1/sessions/nonce",
-      auth: "project",
-      response: SessionNonceResponse,
-      handler: () => handOut(ANY_ACCOUNT)
-    }),
-    route({
-      method: "POST",
-      path: "/v1/sessions/:address/nonce",
-      auth: "project",
-      params: SessionsPath,
-      response: SessionNonceResponse,
-      handler: ({ params }) => handOut(accountOf(params.address).key)
-    }),
-    route({
-      method: "POST",
-      path: "/v1/sessions/:address",
-      auth: "project",
-      params: SessionsPath,
-      body: AddSessionBody,
-      response: RemoteSiwxSession,
-      handler: async ({ params, body }) => {
-        const account = accountOf(params.address)
-        const { data, message, signature } = body
-        const revocationKeyHash = body.revocationKeyHash ?? null
-        if (!sameAccount(account, data)) {
-          throw new HttpError(
-            400,
-            `The message is for ${data.chainId}:${data.accountAddress}, not for the account of the path ${params.address}`
-          )
-        }
-        const text = formatSiwxMessage(data)
-        if (Result.isFailure(text)) throw new HttpError(400, `Invalid sign-in data: ${text.failure}`)
-        if (message !== text.success) {
-          throw new HttpError(400, `The message is not the sign-in text of its data: ${firstDifference(message, text.success)}`)
-        }
-        const now = state.now()
-        const [nonceRow, uses] = await db.run(
-          Effect.gen(function* () {
-            const sql = yield* SqlClient.SqlClient
-            return yield* Effect.all([
-              sql<NonceRow>`SELECT account, expires_at, used_at FROM siwx_nonces WHERE nonce = ${data.nonce}`,
-              sql`SELECT 1 FROM siwx_nonce_uses WHERE nonce = ${data.nonce} AND account = ${account.key}`
-            ])
-          })
-        )
-        const problem = nonceProblem(data.nonce, nonceRow[0], account, now, uses.length > 0)
-        if (problem !== undefined) throw new HttpError(403, problem)
-        checkTimes(data, now)
-        if (!(await signatureHolds(state, account, message, signature))) {
-          throw new HttpError(403, `The signature is not ${account.address}'s signature of the message`)
-        }
-        const pci = randomUUID()
-        const expiresAt = data.expirationTime === undefined ? null : new Date(Date.parse(data.expirationTime))
-        // The nonce is taken and the session kept together: of two requests racing with one nonce, one wins.
-        const kept = await db.run(
-          Effect.gen(function* () {
-            const sql = yield* SqlClient.SqlClient
-            const keep = Effect.gen(function* () {
-              const taken =
-                nonceRow[0]?.account === ANY_ACCOUNT
-                  ? yield* sql`INSERT INTO siwx_nonce_uses (nonce, account, used_at)
-                      SELECT nonce, ${account.key}, ${new Date(now)} FROM siwx_nonces
-                      WHERE nonce = ${data.nonce} AND account = ${ANY_ACCOUNT} AND expires_at > ${new Date(now)}
-                      ON CONFLICT DO NOTHING
-                      RETURNING nonce`
-                  : yield* sql`UPDATE siwx_nonces SET used_at = ${new Date(now)}
-                      WHERE nonce = ${data.nonce} AND account = ${account.key} AND used_at IS NULL AND expires_at > ${new Date(now)}
-                      RETURNING nonce`
-              if (taken.length === 0) return false
-              yield* sql`INSERT INTO siwx_sessions (pci, account, data, message, signature, expires_at, created_at, revocation_key_hash)
-                VALUES (${pci}, ${account.key}, ${JSON.stringify(data)}::jsonb, ${message}, ${signature}, ${expiresAt}, ${new Date(now)}, ${revocationKeyHash})`
-              return true
-            })
-            return yield* sql.withTransaction(keep)
-          })
-        )
-        if (!kept) throw new HttpError(403, `The nonce ${data.nonce} was already used: ask for a new one`)
-        return { data, message, signature, pci }
-      }
-    }),
-    route({
-      method: "GET",
-      path: "/v1/sessions/:address",
-      auth: "project",
-      params: SessionsPath,
-      response: SessionsResponse,
-      handler: async ({ params }) => {
-        const account = accountOf(params.address)
-        const rows = await db.run(
-          Effect.gen(function* () {
-            const sql = yield* SqlClient.SqlClient
-            return yield* sql<SessionRow>`SELECT pci, data, message, signature FROM siwx_sessions
-              WHERE account = ${account.key} AND revoked_at IS NULL
-                AND (expires_at IS NULL OR expires_at > ${new Date(state.now())})
-              ORDER BY created_at, pci`
-          })
-        )
-        return { sessions: rows.map(toSession) }
-      }
-    }),
-    route({
-      method: "POST",
-      path: "/v1/sessions/:address/revoke",
-      auth: "project",
-      params: SessionsPath,
-      body: RevokeSessionBody,
-      response: RevokeSessionResponse,
-      handler: async ({ params, body }) => {
-        const account = accountOf(params.address)
-        const rows = await db.run(
-          Effect.gen(function* () {
-            const sql = yield* SqlClient.SqlClient
-            return yield* sql<{ readonly signature: string; readonly revocation_key_hash: string | null }>`SELECT signature, revocation_key_hash
-              FROM siwx_sessions WHERE pci = ${body.pci} AND account = ${account.key}`
-          })
-        )
-        const row = rows[0]
-        if (row === undefined) throw new HttpError(404, `No session ${body.pci} for ${params.address}`)
-        // A session kept with a revocation key is revoked with that key only; one kept without, with its signature.
-        const holds =
-          row.revocation_key_hash === null
-            ? row.signature === body.signature
-            : createHash("sha256").update(body.signature, "utf8").digest("hex") === row.revocation_key_hash
-        if (!holds) {
-          throw new HttpError(403, `That is not the proof of holding session ${body.pci}: only its holder can revoke it`)
-        }
-        await db.run(
-          Effect.gen(function* () {
-            const sql = yield* SqlClient.SqlClient
-            yield* sql`UPDATE siwx_sessions SET revoked_at = ${new Date(state.now())} WHERE pci = ${body.pci} AND revoked_at IS NULL`
-          })
-        )
-        return { pci: body.pci }
-      }
-    })
-  ]
+const handOut = (db: Database, now: number, account: string): Effect.Effect<SessionNonceResponse> => {
+  const nonce = newNonce()
+  const expiresAt = new Date(now + SESSION_NONCE_TTL_MS)
+  return query(
+    db,
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql`INSERT INTO siwx_nonces (nonce, account, expires_at) VALUES (${nonce}, ${account}, ${expiresAt})`)
+  ).pipe(Effect.as({ nonce, expiresAt: expiresAt.toISOString() }))
 }
+
+/** Keeps a signed sign-in message as a session of the account of `path`, once every check holds (see the module). */
+const addSession = Effect.fn("sessions.add")(function* (
+  state: ServicesState,
+  path: CaipAddress,
+  body: AddSessionBody
+): Effect.fn.Return<RemoteSiwxSession, BadRequest | Forbidden | BadGateway> {
+  const { db } = state
+  const account = yield* accountOf(path)
+  const { data, message, signature } = body
+  const revocationKeyHash = body.revocationKeyHash ?? null
+  if (!sameAccount(account, data)) {
+    return yield* new BadRequest({
+      error: `The message is for ${data.chainId}:${data.accountAddress}, not for the account of the path ${path}`
+    })
+  }
+  const text = formatSiwxMessage(data)
+  if (Result.isFailure(text)) return yield* new BadRequest({ error: `Invalid sign-in data: ${text.failure}` })
+  if (message !== text.success) {
+    return yield* new BadRequest({ error: `The message is not the sign-in text of its data: ${firstDifference(message, text.success)}` })
+  }
+  const now = state.now()
+  const [nonceRow, uses] = yield* query(
+    db,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      return yield* Effect.all([
+        sql<NonceRow>`SELECT account, expires_at, used_at FROM siwx_nonces WHERE nonce = ${data.nonce}`,
+        sql`SELECT 1 FROM siwx_nonce_uses WHERE nonce = ${data.nonce} AND account = ${account.key}`
+      ])
+    })
+  )
+  const problem = nonceProblem(data.nonce, nonceRow[0], account, now, uses.length > 0)
+  if (problem !== undefined) return yield* new Forbidden({ error: problem })
+  const times = timesProblem(data, now)
+  if (times !== undefined) return yield* new BadRequest({ error: times })
+  if (!(yield* signatureHolds(state, account, message, signature))) {
+    return yield* new Forbidden({ error: `The signature is not ${account.address}'s signature of the message` })
+  }
+  const pci = randomUUID()
+  const expiresAt = data.expirationTime === undefined ? null : new Date(Date.parse(data.expirationTime))
+  // The nonce is taken and the session kept together: of two requests racing with one nonce, one wins.
+  const kept = yield* query(
+    db,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const keep = Effect.gen(function* () {
+        const taken =
+          nonceRow[0]?.account === ANY_ACCOUNT
+            ? yield* sql`INSERT INTO siwx_nonce_uses (nonce, account, used_at)
+                SELECT nonce, ${account.key}, ${new Date(now)} FROM siwx_nonces
+                WHERE nonce = ${data.nonce} AND account = ${ANY_ACCOUNT} AND expires_at > ${new Date(now)}
+                ON CONFLICT DO NOTHING
+                RETURNING nonce`
+            : yield* sql`UPDATE siwx_nonces SET used_at = ${new Date(now)}
+                WHERE nonce = ${data.nonce} AND account = ${account.key} AND used_at IS NULL AND expires_at > ${new Date(now)}
+                RETURNING nonce`
+        if (taken.length === 0) return false
+        yield* sql`INSERT INTO siwx_sessions (pci, account, data, message, signature, expires_at, created_at, revocation_key_hash)
+          VALUES (${pci}, ${account.key}, ${JSON.stringify(data)}::jsonb, ${message}, ${signature}, ${expiresAt}, ${new Date(now)}, ${revocationKeyHash})`
+        return true
+      })
+      return yield* sql.withTransaction(keep)
+    })
+  )
+  if (!kept) return yield* new Forbidden({ error: `The nonce ${data.nonce} was already used: ask for a new one` })
+  return { data, message, signature, pci }
+})
+
+/**
+ * The sessions group (`src/domain/http/sessions.ts`): nonce, add, list and revoke under `/v1/sessions/{CAIP-10
+ * account}`, and the nonce bound to no account, `/v1/sessions/nonce`.
+ */
+export const SessionsGroupLive = HttpApiBuilder.group(ServicesApi, "sessions", (handlers) =>
+  Effect.map(Effect.service(ServicesContext), (state) => {
+    const { db } = state
+    return handlers
+      .handle("anyAccountNonce", () => handOut(db, state.now(), ANY_ACCOUNT))
+      .handle("nonce", ({ params }) => Effect.flatMap(accountOf(params.address), (account) => handOut(db, state.now(), account.key)))
+      .handle("add", ({ params, payload }) => addSession(state, params.address, payload))
+      .handle("list", ({ params }) =>
+        Effect.gen(function* () {
+          const account = yield* accountOf(params.address)
+          const rows = yield* query(
+            db,
+            Effect.flatMap(
+              SqlClient.SqlClient,
+              (sql) => sql<SessionRow>`SELECT pci, data, message, signature FROM siwx_sessions
+                WHERE account = ${account.key} AND revoked_at IS NULL
+                  AND (expires_at IS NULL OR expires_at > ${new Date(state.now())})
+                ORDER BY created_at, pci`
+            )
+          )
+          return { sessions: rows.map(toSession) }
+        })
+      )
+      .handle("revoke", ({ params, payload }) =>
+        Effect.gen(function* () {
+          const account = yield* accountOf(params.address)
+          const rows = yield* query(
+            db,
+            Effect.flatMap(
+              SqlClient.SqlClient,
+              (sql) => sql<{ readonly signature: string; readonly revocation_key_hash: string | null }>`SELECT signature, revocation_key_hash
+                FROM siwx_sessions WHERE pci = ${payload.pci} AND account = ${account.key}`
+            )
+          )
+          const row = rows[0]
+          if (row === undefined) return yield* new NotFound({ error: `No session ${payload.pci} for ${params.address}` })
+          // A session kept with a revocation key is revoked with that key only; one kept without, with its signature.
+          const holds =
+            row.revocation_key_hash === null
+              ? row.signature === payload.signature
+              : createHash("sha256").update(payload.signature, "utf8").digest("hex") === row.revocation_key_hash
+          if (!holds) {
+            return yield* new Forbidden({ error: `That is not the proof of holding session ${payload.pci}: only its holder can revoke it` })
+          }
+          yield* query(
+            db,
+            Effect.flatMap(
+              SqlClient.SqlClient,
+              (sql) => sql`UPDATE siwx_sessions SET revoked_at = ${new Date(state.now())} WHERE pci = ${payload.pci} AND revoked_at IS NULL`
+            )
+          )
+          return { pci: payload.pci }
+        })
+      )
+  })
+)

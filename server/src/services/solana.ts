@@ -6,9 +6,9 @@
  */
 import { Option, Schema } from "effect"
 import { formatUnits } from "viem"
+import { BadRequest } from "../../../src/domain/http/errors"
 import type { OperationType, TokenBalance, Transaction, Transfer } from "../../../src/domain/Portfolio"
 import { rpcBatch, rpcCall } from "../lib/jsonRpc"
-import { HttpError } from "../lib/router"
 import { SPL_TOKEN_PROGRAM } from "./chains"
 import { type SolanaState, tokenImageId } from "./state"
 import { priceOf } from "./tokens"
@@ -336,7 +336,7 @@ export const solanaHistory = async (
   pageSize: number
 ): Promise<{ readonly data: ReadonlyArray<Transaction>; readonly next: string | null }> => {
   if (cursor !== undefined && !SIGNATURE.test(cursor)) {
-    throw new HttpError(400, `Invalid cursor: ${cursor} is not a cursor this service gave`)
+    throw new BadRequest({ error: `Invalid cursor: ${cursor} is not a cursor this service gave` })
   }
   const tokenAccounts = await tokenAccountsOf(state, address)
   const lists = await Promise.all([address, ...tokenAccounts.map((account) => account.pubkey)].map((a) => allSignatures(state, a)))
@@ -345,7 +345,7 @@ export const solanaHistory = async (
   // Newest first; within one slot, the order the node listed them (sort is stable).
   const all = [...bySignature].sort((a, b) => b[1] - a[1]).map(([signature]) => signature)
   const start = cursor === undefined ? 0 : all.indexOf(cursor) + 1
-  if (start === 0 && cursor !== undefined) throw new HttpError(400, `Invalid cursor: ${cursor} is not a cursor this service gave`)
+  if (start === 0 && cursor !== undefined) throw new BadRequest({ error: `Invalid cursor: ${cursor} is not a cursor this service gave` })
   const page = all.slice(start, start + pageSize)
   const answers = await rpcBatch(
     state.rpcUrl,

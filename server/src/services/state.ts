@@ -1,3 +1,4 @@
+import { Context } from "effect"
 import type { CaipNetworkId } from "../../../src/domain/Caip"
 import type { Database } from "../db/index"
 import type { TokenInfo } from "./chains"
@@ -42,6 +43,9 @@ export interface ServicesState {
   /** The services' clock in ms (`Date.now` unless a test moves it). */
   readonly now: () => number
 }
+
+/** The services' state as a service, for the API's handlers and pages (taken when their layers are built). */
+export class ServicesContext extends Context.Service<ServicesContext, ServicesState>()("wallet-runtime-server/ServicesState") {}
 
 /** A URL-safe image id for a token: its symbol when that is plain, else its contract address. */
 export const tokenImageId = (symbol: string, contract: string | undefined): string =>

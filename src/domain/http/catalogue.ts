@@ -3,7 +3,7 @@
  * analytics need a project; the images are used as `<img src>`, so a projectId is checked only when given.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
   AnalyticsConfig,
   AnalyticsEvent,
@@ -22,24 +22,40 @@ export const SvgImage = Schema.String.pipe(HttpApiSchema.asText({ contentType: "
 
 /** `GET /getWallets`: a page of the wallet catalogue, filtered and searched. */
 export const CatalogueGroup = HttpApiGroup.make("catalogue")
-  .add(HttpApiEndpoint.get("getWallets", "/getWallets", { query: GetWalletsQuery, success: GetWalletsResponse }))
+  .add(
+    HttpApiEndpoint.get("getWallets", "/getWallets", { query: GetWalletsQuery, success: GetWalletsResponse }).annotate(
+      OpenApi.Summary,
+      "A page of the wallet catalogue (40 by default, at most 100), filtered by ids, networks and badge, and searched by name"
+    )
+  )
   .middleware(ProjectAuth)
 
-const image = <const Name extends string, const Path extends `/${string}`>(name: Name, path: Path) =>
-  HttpApiEndpoint.get(name, path, { params: ImagePath, query: ImageQuery, success: SvgImage, error: NotFound })
+const image = <const Name extends string, const Path extends `/${string}`>(name: Name, path: Path, summary: string) =>
+  HttpApiEndpoint.get(name, path, { params: ImagePath, query: ImageQuery, success: SvgImage, error: NotFound }).annotate(
+    OpenApi.Summary,
+    summary
+  )
 
 /** The image endpoints: a wallet's icon by its `image_id`, network and NFT images, currency and token icons. */
 export const ImagesGroup = HttpApiGroup.make("images")
-  .add(image("walletImage", "/getWalletImage/:id"))
-  .add(image("assetImage", "/public/getAssetImage/:id"))
-  .add(image("currencyImage", "/public/getCurrencyImage/:id"))
-  .add(image("tokenImage", "/public/getTokenImage/:id"))
+  .add(image("walletImage", "/getWalletImage/:id", "A wallet's icon, by the catalogue entry's image_id"))
+  .add(image("assetImage", "/public/getAssetImage/:id", "A network logo, an avatar (avatar-{name}) or an NFT preview (nft-{chain}-{contract}-{id})"))
+  .add(image("currencyImage", "/public/getCurrencyImage/:id", "A fiat currency's icon"))
+  .add(image("tokenImage", "/public/getTokenImage/:id", "A token's icon, by symbol or contract address"))
   .middleware(OptionalProjectAuth)
 
 /** `GET /getAnalyticsConfig` (whether the project takes events) and `POST /e` (one event). */
 export const AnalyticsGroup = HttpApiGroup.make("analytics")
-  .add(HttpApiEndpoint.get("config", "/getAnalyticsConfig", { query: ProjectQuery, success: AnalyticsConfig }))
   .add(
-    HttpApiEndpoint.post("event", "/e", { query: ProjectQuery, payload: AnalyticsEvent, success: AnalyticsEventAccepted })
+    HttpApiEndpoint.get("config", "/getAnalyticsConfig", { query: ProjectQuery, success: AnalyticsConfig }).annotate(
+      OpenApi.Summary,
+      "Whether the project takes analytics events"
+    )
+  )
+  .add(
+    HttpApiEndpoint.post("event", "/e", { query: ProjectQuery, payload: AnalyticsEvent, success: AnalyticsEventAccepted }).annotate(
+      OpenApi.Summary,
+      "One analytics event, kept for the project"
+    )
   )
   .middleware(ProjectAuth)

@@ -32,6 +32,15 @@ export class BadGateway extends Schema.Error<BadGateway>("BadGateway")({ error: 
  */
 export class Unavailable extends Schema.Error<Unavailable>("Unavailable")({ error: Schema.String }, { httpApiStatus: 503 }) {}
 
+/**
+ * 501: this server does not offer the feature (swaps, on-ramp); the endpoint is declared so that clients and the
+ * OpenAPI document know it, and a server that adds the feature answers it.
+ */
+export class NotImplemented extends Schema.Error<NotImplemented>("NotImplemented")(
+  { error: Schema.String },
+  { httpApiStatus: 501 }
+) {}
+
 /** 401 (plain text `Unauthorized: invalid key`): the projectId is unknown; the modal shows 'Invalid Project ID'. */
 export const InvalidKey = Schema.Literal(UNAUTHORIZED_INVALID_KEY).pipe(HttpApiSchema.status(401), HttpApiSchema.asText())
 
