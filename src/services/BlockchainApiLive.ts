@@ -6,38 +6,18 @@ import { Clock, Effect, Option, Schema } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import type { Balance, Profile } from "../domain/Account"
 import {
-  BalanceResponse,
+  type AddSessionBody,
   balancesSupported,
   type BuildSwapTransactionBody,
-  FungiblePriceResponse,
-  GasPriceResponse,
-  HistoryResponse,
-  Identity,
   isSwapNetwork,
   NameErrorBody,
   nameErrorDescription,
   type NameRecord,
-  NameRecordResponse,
-  NameSuggestionsResponse,
   NATIVE_TOKEN_ADDRESS,
-  NftsResponse,
-  OnrampOptions as OnrampOptionsSchema,
-  OnrampQuote as OnrampQuoteSchema,
+  type NftsResponse,
   type OnrampQuoteBody,
-  type OnrampUrlBody,
-  OnrampUrlResponse,
-  RemoteSiwxSession,
-  AddSessionBody,
-  SessionNonceResponse,
-  ReverseNamesResponse,
   type RevokeSessionBody,
-  RevokeSessionResponse,
-  SessionsResponse,
-  SwapAllowanceResponse,
-  SwapQuotesResponse,
-  SwapTokensResponse,
-  SwapTransactionResponse,
-  SupportedChains
+  type SupportedChains
 } from "../domain/Api"
 import { type CaipAddress, type CaipNetworkId, caipNetworkIdOfAddress, parseCaipAddress, parseCaipNetworkId } from "../domain/Caip"
 import { BALANCE_RETRY_BLOCK_MS, SWAP_SLIPPAGE_PERCENT } from "../domain/constants"
@@ -62,7 +42,8 @@ import {
 } from "./blockchainApiShape"
 import { Config } from "./Config"
 import { Notifications } from "./Notifications"
-import { makeServiceClient, type ServiceError } from "./serviceHttp"
+import { makeServiceCalls } from "./serviceCalls"
+import type { ServiceError } from "./serviceHttp"
 import { Storage } from "./Storage/Storage"
 import * as Keys from "./Storage/keys"
 
@@ -90,12 +71,13 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
     const config = yield* Config
     const storage = yield* Storage
     const notifications = yield* Notifications
-    const service = makeServiceClient({
+    const service = makeServiceCalls({
       baseUrl: config.endpoints.blockchainApi,
       client: yield* HttpClient.HttpClient,
       raiseAlert: notifications.raiseAlert
     })
     const projectId = config.projectId
+    const projectQuery = projectId === undefined ? {} : { projectId }
     // Per network: no balance request before this time (epoch ms) after a failure.
     const blockedUntil = new Map<CaipNetworkId, number>()
     let supported: SupportedChains | undefined
@@ -103,7 +85,7 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
     const supportedChains = Effect.suspend(() =>
       supported !== undefined
         ? Effect.succeed(supported)
-        : service.json({ method: "GET", path: "/v1/supported-chains", query: { projectId } }, SupportedChains).pipe(
+        : service.call("blockchain", (blockchain) => blockchain.supportedChains({ query: projectQuery })).pipe(
             Effect.tap((chains) => Effect.sync(() => (supported = chains)))
           )
     ).pipe(Effect.withSpan("BlockchainApi.supportedChains"))
@@ -150,14 +132,13 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
       if (chains._tag === "Failure") return yield* balanceFailed(caipNetworkId, "failed", String(chains.cause))
       if (!balancesSupported(chains.value, caipNetworkId)) return yield* balanceFailed(caipNetworkId, "unsupportedNetwork")
       const answer = yield* Effect.exit(
-        service.json(
-          {
-            method: "GET",
-            path: `/v1/account/${encodeURIComponent(parts.success.address)}/balance`,
-            query: { projectId, currency: "usd", chainId: caipNetworkId, forceUpdate: forceUpdateOf(caipNetworkId, options.forceUpdate) }
-          },
-          BalanceResponse
-        )
+        service.call("blockchain", (blockchain) => {
+          const forceUpdate = forceUpdateOf(caipNetworkId, options.forceUpdate)
+          return blockchain.balance({
+            params: { address: parts.success.address },
+            query: { ...projectQuery, currency: "usd", chainId: caipNetworkId, ...(forceUpdate === undefined ? {} : { forceUpdate }) }
+          })
+        })
       )
       if (answer._tag === "Failure") return yield* balanceFailed(caipNetworkId, "failed", String(answer.cause))
       const balances = answer.value.balances.filter((token) => token.chainId === caipNetworkId)
@@ -194,9 +175,9 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
       const key = address.toLowerCase()
       const cached = yield* storage.getCached(Keys.identityCache, key)
       if (Option.isSome(cached)) return cached.value
-      const answer = yield* service.json(
-        { method: "GET", path: `/v1/identity/${address}`, query: { projectId, sender: options.sender } },
-        Identity
+      const sender = options.sender === undefined ? {} : { sender: options.sender }
+      const answer = yield* service.call("blockchain", (blockchain) =>
+        blockchain.identity({ params: { address }, query: { ...projectQuery, ...sender } })
       )
       const profile: Profile = { profileName: answer.name, profileImage: answer.avatar }
       yield* storage.setCached(Keys.identityCache, key, profile)
@@ -207,14 +188,11 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
       address: string,
       options: HistoryOptions = {}
     ) {
+      const cursor = options.cursor === undefined ? {} : { cursor: options.cursor }
+      const chainId = options.chainId === undefined ? {} : { chainId: options.chainId }
       return yield* service
-        .json(
-          {
-            method: "GET",
-            path: `/v1/account/${encodeURIComponent(address)}/history`,
-            query: { projectId, cursor: options.cursor, chainId: options.chainId }
-          },
-          HistoryResponse
+        .call("blockchain", (blockchain) =>
+          blockchain.history({ params: { address }, query: { ...projectQuery, ...cursor, ...chainId } })
         )
         .pipe(Effect.mapError((error) => new TransactionsUnavailable({ detail: error.message })))
     })
@@ -231,14 +209,10 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
       const caipNetworkId = caipNetworkIdOfAddress(caipAddress)
       const chains = yield* supportedChains.pipe(Effect.mapError(unavailable))
       if (!balancesSupported(chains, caipNetworkId)) return NO_NFTS
+      const cursor = options.cursor === undefined ? {} : { cursor: options.cursor }
       const page = yield* service
-        .json(
-          {
-            method: "GET",
-            path: `/v1/account/${encodeURIComponent(parts.success.address)}/nfts`,
-            query: { projectId, chainId: caipNetworkId, cursor: options.cursor }
-          },
-          NftsResponse
+        .call("blockchain", (blockchain) =>
+          blockchain.nfts({ params: { address: parts.success.address }, query: { ...projectQuery, chainId: caipNetworkId, ...cursor } })
         )
         .pipe(Effect.mapError(unavailable))
       // A service answering more than was asked must not put another network's NFTs in this account's grid.
@@ -253,14 +227,8 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
 
     const fungiblePrices = Effect.fn("BlockchainApi.fungiblePrices")(function* (addresses: ReadonlyArray<CaipAddress>) {
       if (addresses.length === 0) return []
-      const answer = yield* service.json(
-        {
-          method: "POST",
-          path: "/v1/fungible/price",
-          query: { projectId },
-          body: { projectId: projectId ?? "", currency: "usd", addresses }
-        },
-        FungiblePriceResponse
+      const answer = yield* service.call("blockchain", (blockchain) =>
+        blockchain.fungiblePrice({ query: projectQuery, payload: { projectId: projectId ?? "", currency: "usd", addresses } })
       )
       return answer.fungibles
     })
@@ -272,71 +240,54 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
 
     const swapTokens = Effect.fn("BlockchainApi.swapTokens")(function* (caipNetworkId: CaipNetworkId) {
       if (!isSwapNetwork(caipNetworkId)) return yield* new SwapsNetworkNotSupported()
-      const answer = yield* service.json(
-        { method: "GET", path: "/v1/convert/tokens", query: { projectId, chainId: caipNetworkId } },
-        SwapTokensResponse
-      )
+      const answer = yield* service.call("convert", (convert) => convert.tokens({ query: { ...projectQuery, chainId: caipNetworkId } }))
       return answer.tokens
     })
 
     const swapQuotes = Effect.fn("BlockchainApi.swapQuotes")(function* (request: SwapQuoteRequest) {
       yield* onSwapNetwork(request.userAddress, request.from, request.to)
-      const answer = yield* service.json(
-        {
-          method: "GET",
-          path: "/v1/convert/quotes",
+      const answer = yield* service.call("convert", (convert) =>
+        convert.quotes({
           query: {
-            projectId,
-            amount: request.amount.toString(),
+            ...projectQuery,
+            amount: request.amount,
             userAddress: request.userAddress,
             from: request.from,
             to: request.to,
-            gasPrice: request.gasPrice.toString()
+            gasPrice: request.gasPrice
           }
-        },
-        SwapQuotesResponse
+        })
       )
       return answer.quotes
     })
 
     const swapAllowance = Effect.fn("BlockchainApi.swapAllowance")(function* (request: SwapAllowanceRequest) {
       yield* onSwapNetwork(request.userAddress, request.tokenAddress)
-      const answer = yield* service.json(
-        {
-          method: "GET",
-          path: "/v1/convert/allowance",
-          query: { projectId, tokenAddress: request.tokenAddress, userAddress: request.userAddress }
-        },
-        SwapAllowanceResponse
+      const answer = yield* service.call("convert", (convert) =>
+        convert.allowance({ query: { ...projectQuery, tokenAddress: request.tokenAddress, userAddress: request.userAddress } })
       )
       return answer.allowance
     })
 
     const gasPrice = Effect.fn("BlockchainApi.gasPrice")(function* (caipNetworkId: CaipNetworkId) {
       if (!isSwapNetwork(caipNetworkId)) return yield* new GasPriceNetworkNotSupported()
-      return yield* service.json(
-        { method: "GET", path: "/v1/convert/gas-price", query: { projectId, chainId: caipNetworkId } },
-        GasPriceResponse
-      )
+      return yield* service.call("convert", (convert) => convert.gasPrice({ query: { ...projectQuery, chainId: caipNetworkId } }))
     })
 
     const buildSwapTransaction = Effect.fn("BlockchainApi.buildSwapTransaction")(function* (
       request: BuildSwapTransactionRequest
     ) {
       yield* onSwapNetwork(request.userAddress, request.from, request.to)
-      const body: typeof BuildSwapTransactionBody.Encoded = {
+      const payload: BuildSwapTransactionBody = {
         projectId: projectId ?? "",
-        amount: request.amount.toString(),
+        amount: request.amount,
         eip155: { slippage: request.slippage ?? SWAP_SLIPPAGE_PERCENT },
         from: request.from,
         to: request.to,
         userAddress: request.userAddress,
         disableEstimate: request.disableEstimate ?? false
       }
-      const answer = yield* service.json(
-        { method: "POST", path: "/v1/convert/build-transaction", query: { projectId }, body },
-        SwapTransactionResponse
-      )
+      const answer = yield* service.call("convert", (convert) => convert.buildTransaction({ query: projectQuery, payload }))
       return answer.tx
     })
 
@@ -344,23 +295,15 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
       request: BuildApproveRequest
     ) {
       yield* onSwapNetwork(request.userAddress, request.from, request.to)
-      const answer = yield* service.json(
-        {
-          method: "GET",
-          path: "/v1/convert/build-approve",
-          query: { projectId, userAddress: request.userAddress, from: request.from, to: request.to }
-        },
-        SwapTransactionResponse
+      const answer = yield* service.call("convert", (convert) =>
+        convert.buildApprove({ query: { ...projectQuery, userAddress: request.userAddress, from: request.from, to: request.to } })
       )
       return answer.tx
     })
 
     const resolveName = Effect.fn("BlockchainApi.resolveName")(function* (name: string) {
       return yield* service
-        .json(
-          { method: "GET", path: `/v1/profile/account/${encodeURIComponent(name)}`, query: { projectId } },
-          NameRecordResponse
-        )
+        .call("names", (names) => names.record({ params: { name }, query: projectQuery }))
         .pipe(
           Effect.map(Option.some),
           Effect.catch((error) =>
@@ -379,10 +322,7 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
       const cached = yield* storage.getCached(Keys.namesCache, namesCacheId(address))
       if (Option.isSome(cached)) return cached.value
       const answer = yield* service
-        .json(
-          { method: "GET", path: `/v1/profile/reverse/${encodeURIComponent(address)}`, query: { projectId } },
-          ReverseNamesResponse
-        )
+        .call("names", (names) => names.reverse({ params: { address }, query: projectQuery }))
         .pipe(Effect.mapError((error) => nameErrorOf("reverse", error)))
       const names = answer.names.map((record) => record.name)
       yield* storage.setCached(Keys.namesCache, namesCacheId(address), names)
@@ -393,15 +333,9 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
       name: string,
       options: { readonly zone?: string | undefined } = {}
     ) {
+      const zone = options.zone === undefined ? {} : { zone: options.zone }
       const answer = yield* service
-        .json(
-          {
-            method: "GET",
-            path: `/v1/profile/suggestions/${encodeURIComponent(name)}`,
-            query: { projectId, zone: options.zone }
-          },
-          NameSuggestionsResponse
-        )
+        .call("names", (names) => names.suggestions({ params: { name }, query: { ...projectQuery, ...zone } }))
         .pipe(Effect.mapError((error) => nameErrorOf("suggestions", error)))
       return answer.suggestions
     })
@@ -415,7 +349,7 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
       if (Option.isNone(message)) return yield* new NameError({ operation: "register" })
       const name = message.value.name
       const record = yield* service
-        .json({ method: "POST", path: "/v1/profile/account", query: { projectId }, body: payload }, NameRecordResponse)
+        .call("names", (names) => names.register({ query: projectQuery, payload }))
         .pipe(Effect.mapError((error) => nameErrorOf("register", error, name)))
       yield* storage.removeCached(Keys.namesCache, namesCacheId(payload.address))
       yield* storage.removeCached(Keys.identityCache, namesCacheId(payload.address))
@@ -423,16 +357,14 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
     })
 
     const onrampUrl = Effect.fn("BlockchainApi.onrampUrl")(function* (request: OnrampUrlRequest) {
-      const body: typeof OnrampUrlBody.Encoded = { ...request, defaultExperience: "buy" }
-      const answer = yield* service.json(
-        { method: "POST", path: "/v1/generators/onrampurl", query: { projectId }, body },
-        OnrampUrlResponse
+      const answer = yield* service.call("onramp", (onramp) =>
+        onramp.url({ query: projectQuery, payload: { ...request, defaultExperience: "buy" } })
       )
       return answer.url
     })
 
     const onrampOptions = service
-      .json({ method: "GET", path: "/v1/onramp/options", query: { projectId } }, OnrampOptionsSchema)
+      .call("onramp", (onramp) => onramp.options({ query: projectQuery }))
       .pipe(
         Effect.catch((error) =>
           Effect.logWarning("On-ramp options unavailable; using the fallback limits", error.message).pipe(
@@ -443,34 +375,25 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
       )
 
     const onrampQuote = Effect.fn("BlockchainApi.onrampQuote")(function* (request: OnrampQuoteBody) {
-      const body: typeof OnrampQuoteBody.Encoded = request
-      return yield* service.json(
-        { method: "POST", path: "/v1/onramp/quote", query: { projectId }, body },
-        OnrampQuoteSchema
-      )
+      return yield* service.call("onramp", (onramp) => onramp.quote({ query: projectQuery, payload: request }))
     })
 
     const sessions = Effect.fn("BlockchainApi.sessions")(function* (caipAddress: CaipAddress) {
-      const answer = yield* service.json(
-        { method: "GET", path: `/v1/sessions/${encodeURIComponent(caipAddress)}`, query: { projectId } },
-        SessionsResponse
-      )
+      const answer = yield* service.call("sessions", (sessions) => sessions.list({ params: { address: caipAddress }, query: projectQuery }))
       return answer.sessions
     })
 
     const sessionNonce = Effect.fn("BlockchainApi.sessionNonce")(function* (caipAddress?: CaipAddress) {
-      const path = caipAddress === undefined ? "/v1/sessions/nonce" : `/v1/sessions/${encodeURIComponent(caipAddress)}/nonce`
-      return yield* service.json(
-        { method: "POST", path, query: { projectId } },
-        SessionNonceResponse
+      return yield* service.call("sessions", (sessions) =>
+        caipAddress === undefined
+          ? sessions.anyAccountNonce({ query: projectQuery })
+          : sessions.nonce({ params: { address: caipAddress }, query: projectQuery })
       )
     })
 
     const addSession = Effect.fn("BlockchainApi.addSession")(function* (caipAddress: CaipAddress, session: AddSessionBody) {
-      const body: typeof AddSessionBody.Encoded = session
-      return yield* service.json(
-        { method: "POST", path: `/v1/sessions/${encodeURIComponent(caipAddress)}`, query: { projectId }, body },
-        RemoteSiwxSession
+      return yield* service.call("sessions", (sessions) =>
+        sessions.add({ params: { address: caipAddress }, query: projectQuery, payload: session })
       )
     })
 
@@ -478,10 +401,9 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
       caipAddress: CaipAddress,
       request: RevokeSessionBody
     ) {
-      const body: typeof RevokeSessionBody.Encoded = { pci: request.pci, signature: request.signature }
-      const answer = yield* service.json(
-        { method: "POST", path: `/v1/sessions/${encodeURIComponent(caipAddress)}/revoke`, query: { projectId }, body },
-        RevokeSessionResponse
+      const payload: RevokeSessionBody = { pci: request.pci, signature: request.signature }
+      const answer = yield* service.call("sessions", (sessions) =>
+        sessions.revoke({ params: { address: caipAddress }, query: projectQuery, payload })
       )
       return answer.pci
     })
