@@ -29,6 +29,7 @@ const LAZY = [
   "src/domain/bitcoinAddress.ts",
   "src/services/walletCatalogFallback.ts",
   "src/services/BlockchainApiLive.ts",
+  "src/services/WalletCatalogLive.ts",
   "src/services/servicesApiClient.ts",
   "src/ui/views/Connect/Connect.tsx",
   "src/ui/views/Account/Account.tsx"
