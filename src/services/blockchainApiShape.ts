@@ -29,12 +29,11 @@ import type {
   SwapToken,
   SwapTransaction
 } from "../domain/Api"
-import { NATIVE_TOKEN_ADDRESS } from "../domain/Api"
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from "../domain/Caip"
 import { ONRAMP_FALLBACK_CURRENCIES, ONRAMP_FALLBACK_FEE_PERCENT, ONRAMP_FALLBACK_LIMITS } from "../domain/constants"
 import type { GasPriceNetworkNotSupported, NameError, SwapsNetworkNotSupported } from "../domain/errors"
 import type { NameRegistrationPayload } from "../domain/Names"
-import type { TokenBalance } from "../domain/Portfolio"
+import { NATIVE_TOKEN_ADDRESS, type TokenBalance } from "../domain/Portfolio"
 import type { ServiceError } from "./serviceHttp"
 
 /** Chain families the blockchain service has balances for (spec 9); others have none to ask for. */

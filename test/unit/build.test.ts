@@ -31,6 +31,7 @@ const LAZY = [
   "src/services/BlockchainApiLive.ts",
   "src/services/WalletCatalogLive.ts",
   "src/services/servicesApiClient.ts",
+  "src/domain/Api.ts",
   "src/ui/views/Connect/Connect.tsx",
   "src/ui/views/Account/Account.tsx"
 ]
