@@ -12,6 +12,7 @@
 import { Context, Effect } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { type HttpApi, HttpApiClient, type HttpApiGroup } from "effect/http-api"
 import { type Alert, alertForServiceError } from "../domain/alerts"
@@ -92,13 +93,15 @@ const statusError = (
  * arrived, so the declaration's decoding never reads an unbounded body; any other answer fails here with its status,
  * before the declaration's error Schemas would see it.
  */
-const boundedClient = (client: HttpClient.HttpClient, raiseAlert: ServicesClientOptions["raiseAlert"]): BoundedClient =>
-  HttpClient.transform(client, (answer, request) =>
+const boundedClient = (options: ServicesClientOptions): BoundedClient =>
+  // The base URL is put first, so the HttpClient given (a host's, with its own request steps) sees whole addresses;
+  // HttpApiClient's `baseUrl` would add it after them.
+  HttpClient.transform(HttpClient.mapRequestInput(options.client, HttpClientRequest.prependUrl(options.baseUrl)), (answer, request) =>
     Effect.gen(function* () {
       const exchange = yield* ServiceExchange
       exchange.url = request.url
       const response = yield* Effect.mapError(answer, (error) => new ServiceUnreachable({ url: request.url, reason: error.message }))
-      if (response.status < 200 || response.status >= 300) return yield* statusError(response, raiseAlert)
+      if (response.status < 200 || response.status >= 300) return yield* statusError(response, options.raiseAlert)
       const body = yield* readBytesCapped(response).pipe(
         Effect.mapError((problem) =>
           problem._tag === "TooLarge"
@@ -138,7 +141,7 @@ const serviceErrorOf = (error: unknown, exchange: ServiceExchange["Service"], ba
  * walks the declaration and compiles its Schemas, which the groups a page never calls do not pay for.
  */
 export const makeServicesClient = (options: ServicesClientOptions): ServicesClient => {
-  const httpClient = boundedClient(options.client, options.raiseAlert)
+  const httpClient = boundedClient(options)
   // Keyed by group name: the map cannot say that each value is its key's client, the one place that sets it does.
   const groups = new Map<ServiceGroupId, unknown>()
   const groupClient = <Id extends ServiceGroupId>(group: Id): Effect.Effect<ServiceGroup<Id>> => {
@@ -146,7 +149,7 @@ export const makeServicesClient = (options: ServicesClientOptions): ServicesClie
     if (known !== undefined) return Effect.succeed(known as ServiceGroup<Id>)
     // TypeScript cannot reduce the middlewares' client requirements for a generic group; NoClientMiddleware checks
     // them for every group at once.
-    const build = HttpApiClient.group(ServicesApi, { group, httpClient, baseUrl: options.baseUrl }) as Effect.Effect<
+    const build = HttpApiClient.group(ServicesApi, { group, httpClient }) as Effect.Effect<
       ServiceGroup<Id>,
       never,
       NoClientMiddleware

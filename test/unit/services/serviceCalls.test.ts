@@ -67,6 +67,22 @@ describe("service calls derived from the services' API", () => {
     })
   )
 
+  it.effect("the HttpClient given sees whole addresses in its own request steps (a host's logging, say)", () =>
+    Effect.gen(function* () {
+      const http = makeFakeHttp(() => ({ status: 200, json: { isAnalyticsEnabled: false } }))
+      const seen: Array<string> = []
+      const client = yield* Effect.provide(
+        Effect.gen(function* () {
+          return HttpClient.tapRequest(yield* HttpClient.HttpClient, (request) => Effect.sync(() => seen.push(request.url)))
+        }),
+        http.layer
+      )
+      const service = makeServiceCalls({ baseUrl: BASE, client, raiseAlert: () => Effect.void })
+      yield* service.call("analytics", (analytics) => analytics.config({ query: {} }))
+      expect(seen).toEqual([CONFIG_URL])
+    })
+  )
+
   it.effect("a POST carries its payload encoded by the declaration, as JSON", () =>
     Effect.gen(function* () {
       const { service, http } = yield* calls(() => ({ status: 200, json: { accepted: true } }))
