@@ -7,10 +7,17 @@
 import { Schema, SchemaTransformation } from "effect"
 import { CaipAddress, CaipNetworkId, isChainNamespace } from "./Caip"
 import { NameRegistrationPayload } from "./Names"
-import { Nft, TokenBalance, Transaction } from "./Portfolio"
+import { JsonRpcId, JsonRpcResponse } from "./jsonRpc"
+import { TokenBalance, Transaction } from "./Portfolio"
 import { supportsBalance } from "./rules"
-import { SiwxSession } from "./Siwx"
+import { RemoteSiwxSession, SiwxSession } from "./Siwx"
 import { WalletCatalogEntry } from "./Wallet"
+
+// Defined beside what the runtime's core reads with them (RPC answers, the caches of NFTs and sessions, the native
+// coin's address), so the core does not load this contract, which the services' declaration and clients use later.
+export { JsonRpcId, JsonRpcResponse } from "./jsonRpc"
+export { NATIVE_TOKEN_ADDRESS, NftsResponse } from "./Portfolio"
+export { RemoteSiwxSession } from "./Siwx"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shared pieces
@@ -262,26 +269,6 @@ export const NftsQuery = Schema.Struct({
 /** Query of `GET /v1/account/{address}/nfts`. */
 export type NftsQuery = typeof NftsQuery.Type
 
-/**
- * Answer of `GET /v1/account/{address}/nfts` (our extension to spec 7.4): at most `NFTS_PAGE_SIZE` NFTs the address
- * owns, the most recently received first, spam included and flagged (`flags.is_spam`); `next` is the cursor of the
- * following page, `null` on the last. A cursor the service did not give is a 400.
- *
- * @example
- * { "data": [{ "chainId": "eip155:31337", "contract": "eip155:31337:0x9fE4…6e0", "standard": "erc721",
- *   "tokenId": "4", "name": "Wallet Runtime Collectibles #4",
- *   "collection": { "name": "Wallet Runtime Collectibles", "symbol": "WRC" },
- *   "imageUrl": "http://127.0.0.1:41234/public/getAssetImage/nft-31337-0x9fE4…6e0-4",
- *   "flags": { "is_spam": false } }],
- *   "next": null }
- */
-export const NftsResponse = Schema.Struct({
-  data: Schema.Array(Nft),
-  next: Schema.NullOr(Schema.String)
-})
-/** Answer of `GET /v1/account/{address}/nfts`. */
-export type NftsResponse = typeof NftsResponse.Type
-
 /** Body of `POST /v1/fungible/price`: the tokens (CAIP-10 addresses) to price. */
 export const FungiblePriceRequest = Schema.Struct({
   projectId: Schema.String,
@@ -307,9 +294,6 @@ export const FungiblePriceResponse = Schema.Struct({ fungibles: Schema.Array(Fun
 /** Answer of `POST /v1/fungible/price`. */
 export type FungiblePriceResponse = typeof FungiblePriceResponse.Type
 
-/** The address the price endpoint and balances use for a chain's native coin (its CAIP-10 is `eip155:{id}:{this}`). */
-export const NATIVE_TOKEN_ADDRESS = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
-
 // ---------------------------------------------------------------------------------------------------------------
 // RPC proxy (spec 7.2)
 
@@ -334,9 +318,6 @@ export const RpcProxyQuery = Schema.Struct({
 /** Query of `GET|POST /v1/`. */
 export type RpcProxyQuery = typeof RpcProxyQuery.Type
 
-/** A JSON-RPC 2.0 request id. */
-export const JsonRpcId = Schema.Union([Schema.Finite, Schema.String, Schema.Null])
-
 /** One JSON-RPC 2.0 request. */
 export const JsonRpcRequest = Schema.Struct({
   jsonrpc: Schema.Literal("2.0"),
@@ -354,18 +335,6 @@ export const JsonRpcRequestBody = Schema.Union([
 ])
 /** Body of `POST /v1/`. */
 export type JsonRpcRequestBody = typeof JsonRpcRequestBody.Type
-
-/** One JSON-RPC 2.0 answer: a result or an error. */
-export const JsonRpcResponse = Schema.Struct({
-  jsonrpc: Schema.Literal("2.0"),
-  id: JsonRpcId,
-  result: Schema.optionalKey(Schema.Unknown),
-  error: Schema.optionalKey(
-    Schema.Struct({ code: Schema.Finite, message: Schema.String, data: Schema.optionalKey(Schema.Unknown) })
-  )
-})
-/** One JSON-RPC 2.0 answer. */
-export type JsonRpcResponse = typeof JsonRpcResponse.Type
 
 /** Answer of `GET|POST /v1/`: one answer, or one per request of a batch. */
 export const JsonRpcResponseBody = Schema.Union([JsonRpcResponse, Schema.Array(JsonRpcResponse)])
@@ -688,11 +657,6 @@ export type OnrampQuote = typeof OnrampQuote.Type
 export const SessionsPath = Schema.Struct({ address: CaipAddress })
 /** Path of the session endpoints. */
 export type SessionsPath = typeof SessionsPath.Type
-
-/** A sign-in session the service keeps for an account, with `pci`, the id by which it is revoked. */
-export const RemoteSiwxSession = Schema.Struct({ ...SiwxSession.fields, pci: Schema.String })
-/** A sign-in session the service keeps. */
-export type RemoteSiwxSession = typeof RemoteSiwxSession.Type
 
 /** Answer of `GET /v1/sessions/{address}`: the account's sessions (an empty list for none). */
 export const SessionsResponse = Schema.Struct({ sessions: Schema.Array(RemoteSiwxSession) })

@@ -153,3 +153,26 @@ export type Nft = typeof Nft.Type
 export const withoutSpamNfts = <A extends { readonly flags: { readonly is_spam: boolean } }>(
   nfts: ReadonlyArray<A>
 ): ReadonlyArray<A> => nfts.filter((nft) => !nft.flags.is_spam)
+
+/** The address the price endpoint and balances use for a chain's native coin (its CAIP-10 is `eip155:{id}:{this}`). */
+export const NATIVE_TOKEN_ADDRESS = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
+
+/**
+ * Answer of `GET /v1/account/{address}/nfts` (our extension to spec 7.4): at most `NFTS_PAGE_SIZE` NFTs the address
+ * owns, the most recently received first, spam included and flagged (`flags.is_spam`); `next` is the cursor of the
+ * following page, `null` on the last. A cursor the service did not give is a 400.
+ *
+ * @example
+ * { "data": [{ "chainId": "eip155:31337", "contract": "eip155:31337:0x9fE4…6e0", "standard": "erc721",
+ *   "tokenId": "4", "name": "Wallet Runtime Collectibles #4",
+ *   "collection": { "name": "Wallet Runtime Collectibles", "symbol": "WRC" },
+ *   "imageUrl": "http://127.0.0.1:41234/public/getAssetImage/nft-31337-0x9fE4…6e0-4",
+ *   "flags": { "is_spam": false } }],
+ *   "next": null }
+ */
+export const NftsResponse = Schema.Struct({
+  data: Schema.Array(Nft),
+  next: Schema.NullOr(Schema.String)
+})
+/** Answer of `GET /v1/account/{address}/nfts`. */
+export type NftsResponse = typeof NftsResponse.Type

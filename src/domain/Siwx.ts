@@ -32,6 +32,11 @@ export const SiwxSession = Schema.Struct({
 /** A sign-in session. */
 export type SiwxSession = typeof SiwxSession.Type
 
+/** A sign-in session the service keeps for an account, with `pci`, the id by which it is revoked. */
+export const RemoteSiwxSession = Schema.Struct({ ...SiwxSession.fields, pci: Schema.String })
+/** A sign-in session the service keeps. */
+export type RemoteSiwxSession = typeof RemoteSiwxSession.Type
+
 /**
  * What a sign-in made while connecting (one-click: WalletConnect's `wc_sessionAuthenticate`) asks the wallet to sign:
  * every field of the message but the account and its chain, which the wallet's answer gives, and the version and time

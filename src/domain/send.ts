@@ -8,12 +8,11 @@
  */
 import { Result } from "effect"
 import type { AccountType } from "./Account"
-import { NATIVE_TOKEN_ADDRESS } from "./Api"
 import type { ChainNamespace } from "./Caip"
 import { SendFormInvalid } from "./errors"
 import { formatAmount, formatUnits, formatUsd, parseUnits } from "./format"
 import type { CaipNetwork } from "./Network"
-import type { TokenBalance } from "./Portfolio"
+import { NATIVE_TOKEN_ADDRESS, type TokenBalance } from "./Portfolio"
 import { coinTypeForChainId, hasInsufficientGas, validateEvmAddress, validateSolanaAddress } from "./validation"
 
 /** How long the receiver field waits after the last keystroke before a name is looked up. */

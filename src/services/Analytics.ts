@@ -7,13 +7,14 @@ import { Clock, Context, Effect, Layer, Random, SubscriptionRef } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import { Alerts } from "../domain/alerts"
 import type { AnalyticsEventName } from "../domain/analytics"
-import { AnalyticsConfig, AnalyticsEventAccepted, type AnalyticsEvent } from "../domain/Api"
+import type { AnalyticsEvent } from "../domain/Api"
 import { analyticsEnabled } from "../domain/Options"
 import { Config } from "./Config"
 import { Connection } from "./Connection"
 import { Notifications } from "./Notifications"
 import { Platform } from "./Platform"
-import { makeServiceClient, SDK_TYPE, SDK_VERSION } from "./serviceHttp"
+import { makeServiceCalls } from "./serviceCalls"
+import { SDK_TYPE, SDK_VERSION } from "./serviceHttp"
 
 /** How long after the visitor's action its event is sent: the action's own work is done by then. */
 export const ANALYTICS_SEND_DELAY_MS = 500
@@ -68,7 +69,7 @@ export class Analytics extends Context.Service<
         const platform = yield* Platform
         const notifications = yield* Notifications
         const connection = yield* Connection
-        const service = makeServiceClient({
+        const service = makeServiceCalls({
           baseUrl: config.endpoints.walletCatalog,
           client: yield* HttpClient.HttpClient,
           raiseAlert: notifications.raiseAlert
@@ -76,8 +77,10 @@ export class Analytics extends Context.Service<
         const projectId = config.projectId
         const hostAllows = analyticsEnabled(config) && projectId !== undefined && projectId.trim() !== ""
 
+        const projectQuery = projectId === undefined ? {} : { projectId }
+
         const askService = service
-          .json({ method: "GET", path: "/getAnalyticsConfig", query: { projectId, st: SDK_TYPE, sv: SDK_VERSION } }, AnalyticsConfig)
+          .call("analytics", (analytics) => analytics.config({ query: { ...projectQuery, st: SDK_TYPE, sv: SDK_VERSION } }))
           .pipe(
             Effect.map((answer) => answer.isAnalyticsEnabled),
             Effect.catch((error) =>
@@ -122,7 +125,7 @@ export class Analytics extends Context.Service<
               }
             }
             yield* service
-              .json({ method: "POST", path: "/e", query: { projectId }, body }, AnalyticsEventAccepted)
+              .call("analytics", (analytics) => analytics.event({ query: projectQuery, payload: body }))
               .pipe(Effect.catch((error) => Effect.logDebug(`Analytics event ${event} lost: ${error.message}`)))
           })
 

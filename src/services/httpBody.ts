@@ -24,11 +24,11 @@ const tooLarge = (maxBytes: number): BodyProblem => ({ _tag: "TooLarge", maxByte
 export const bodyProblemText = (problem: BodyProblem): string =>
   problem._tag === "TooLarge" ? `the answer is larger than ${problem.maxBytes} bytes` : problem.message
 
-/** The body as text, or a problem once more than `maxBytes` are declared or received. */
-export const readTextCapped = (
+/** The body's bytes, or a problem once more than `maxBytes` are declared or received. */
+export const readBytesCapped = (
   response: HttpClientResponse.HttpClientResponse,
   maxBytes: number = MAX_ANSWER_BYTES
-): Effect.Effect<string, BodyProblem> => {
+): Effect.Effect<Uint8Array<ArrayBuffer>, BodyProblem> => {
   const declared = Number(response.headers["content-length"])
   if (Number.isFinite(declared) && declared > maxBytes) return Effect.fail(tooLarge(maxBytes))
   return response.stream.pipe(
@@ -49,7 +49,14 @@ export const readTextCapped = (
         bytes.set(chunk, offset)
         offset += chunk.byteLength
       }
-      return new TextDecoder().decode(bytes)
+      return bytes
     })
   )
 }
+
+/** The body as text, or a problem once more than `maxBytes` are declared or received. */
+export const readTextCapped = (
+  response: HttpClientResponse.HttpClientResponse,
+  maxBytes: number = MAX_ANSWER_BYTES
+): Effect.Effect<string, BodyProblem> =>
+  Effect.map(readBytesCapped(response, maxBytes), (bytes) => new TextDecoder().decode(bytes))

@@ -28,6 +28,10 @@ const LAZY = [
   "src/services/bip122/psbt.ts",
   "src/domain/bitcoinAddress.ts",
   "src/services/walletCatalogFallback.ts",
+  "src/services/BlockchainApiLive.ts",
+  "src/services/WalletCatalogLive.ts",
+  "src/services/servicesApiClient.ts",
+  "src/domain/Api.ts",
   "src/ui/views/Connect/Connect.tsx",
   "src/ui/views/Account/Account.tsx"
 ]
@@ -169,6 +173,22 @@ describe("the library build", () => {
     expect(atOnce.includes(rules)).toBe(false)
     expect(atOnce.includes(network)).toBe(false)
     expect(sendLive.dynamicImports).toContain(rules.fileName)
+  })
+
+  it("fetches the services' derived clients (effect/http-api and the API's declaration) on the first service call, not with the core", () => {
+    const client = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/servicesApiClient.ts")))!
+    expect(modulesOf([client])).toEqual(expect.arrayContaining(["src/domain/http/ServicesApi.ts", "src/domain/http/catalogue.ts"]))
+    expect(client.imports).toContain("effect/http-api")
+    const calls = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/serviceCalls.ts")))!
+    expect(calls.dynamicImports).toContain(client.fileName)
+    for (const entry of ["index.js", "react.js"]) {
+      const atStart = loadedAtOnce(entry)
+      expect(atStart.includes(client), entry).toBe(false)
+      expect(modulesOf(atStart).filter((id) => id.startsWith("src/domain/http/")), entry).toEqual([])
+      expect(atStart.flatMap((c) => c.imports).filter((i) => i.startsWith("effect/http-api")), entry).toEqual([])
+    }
+    const core = chunks.find((c) => c.name === "core")!
+    expect(core.imports.filter((i) => i.startsWith("effect/http-api"))).toEqual([])
   })
 
   it("leaves FeatureUnavailable to the adapters that fail with it: the core and what react.js loads do not carry it", () => {

@@ -11,7 +11,7 @@ import { Cause, Clock, Context, Deferred, Effect, Exit, Fiber, Layer, Result, Sc
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import { JsonRpcResponse } from "../../domain/Api"
+import { JsonRpcResponse } from "../../domain/jsonRpc"
 import type { ChainNamespace } from "../../domain/Caip"
 import { RPC_ERROR_CODES, RPC_PING_TIMEOUT_MS, RPC_RANKING_INTERVAL_MS } from "../../domain/constants"
 import { HttpStatusError, RequestAborted, SomethingWentWrong, UserRejected } from "../../domain/errors"

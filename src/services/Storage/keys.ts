@@ -4,10 +4,10 @@
  */
 import { Schema } from "effect"
 import { Balance, ConnectionStatus, Profile } from "../../domain/Account"
-import { NftsResponse, RemoteSiwxSession } from "../../domain/Api"
 import { CaipNetworkId, type ChainNamespace } from "../../domain/Caip"
 import { BALANCE_CACHE_MS, IDENTITY_CACHE_MS } from "../../domain/constants"
-import { TokenBalance } from "../../domain/Portfolio"
+import { NftsResponse, TokenBalance } from "../../domain/Portfolio"
+import { RemoteSiwxSession } from "../../domain/Siwx"
 import { addRecentWallet as addRecent, ConnectorType, RecentWallets, type WalletCatalogEntry } from "../../domain/Wallet"
 import { CONNECTION_STATUS_KEY } from "./paths"
 import { cacheKey, type CacheKey, storageKey, type StorageKey } from "./Storage"

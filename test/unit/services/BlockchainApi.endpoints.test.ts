@@ -336,7 +336,11 @@ describe("BlockchainApi 'HTTP status code: N'", () => {
     [`/sessions/${encodeURIComponent(ALICE_A)}`, "sessions", (api) => api.sessions(ALICE_A)],
     ["/revoke", "session revocation", (api) => api.revokeSession(ALICE_A, { pci: "pci-1", signature: "0xsig" })],
     ["/nonce", "sign-in nonce", (api) => api.sessionNonce(ALICE_A)],
-    [`/sessions/${encodeURIComponent(ALICE_A)}`, "session kept", (api) => api.addSession(ALICE_A, siwxSession)]
+    [
+      `/sessions/${encodeURIComponent(ALICE_A)}`,
+      "session kept",
+      (api) => api.addSession(ALICE_A, { data: siwxSession.data, message: siwxSession.message, signature: siwxSession.signature })
+    ]
   ]
   for (const [suffix, what, call] of calls) {
     it.effect(`${what}: a 502 fails with 'HTTP status code: 502'`, () =>

@@ -224,6 +224,19 @@ describe("BlockchainApi", () => {
     })
   )
 
+  it.effect("the history of an address the services' API does not take (a Bitcoin account's) fails without a request", () =>
+    Effect.gen(function* () {
+      const http = service()
+      yield* Effect.gen(function* () {
+        const api = yield* BlockchainApi
+        const error = yield* Effect.flip(api.transactions("bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080"))
+        expect(error.message).toBe(FAILED_TO_FETCH_TRANSACTIONS)
+        expect(error.detail).toContain("request not sent")
+        expect(http.requests).toEqual([])
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), http)))
+    })
+  )
+
   it.effect("Portfolio tells the visitor: 'Token Balance Unavailable' once per failure, not again while the retry block runs", () =>
     Effect.gen(function* () {
       const http = service((request) => (request.url.pathname.endsWith("/balance") ? { status: 500, json: { error: "boom" } } : undefined))

@@ -305,10 +305,18 @@ describe("WalletCatalog", () => {
 
   it.effect("a catalogue that sends its headers and then stalls gives way to the bundled list after the time-out", () =>
     Effect.gen(function* () {
-      const http = catalogue((request) => (request.url.pathname.endsWith("/getWallets") ? { status: 200, stallBody: true } : undefined))
+      let markAsked: () => void = () => undefined
+      const asked = new Promise<void>((resolve) => (markAsked = resolve))
+      const http = catalogue((request) => {
+        if (!request.url.pathname.endsWith("/getWallets")) return undefined
+        markAsked()
+        return { status: 200, stallBody: true }
+      })
       yield* Effect.gen(function* () {
         const catalog = yield* WalletCatalog
         const loading = yield* Effect.forkChild(catalog.load)
+        // The catalogue's code and client are fetched (in real time) before its request leaves.
+        yield* Effect.promise(() => asked)
         yield* TestClock.adjust(SERVICE_REQUEST_TIMEOUT_MS)
         yield* Fiber.join(loading)
         expect((yield* current).source).toBe("fallback")

@@ -16,6 +16,10 @@ import { makeFakeHttp } from "../support/fakeHttpClient"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 
+// The services' client is fetched on the first event; it is loaded here first, so that `settle`'s few turns are
+// spent sending the events, not on the first load of that code.
+await import("../../../src/services/servicesApiClient")
+
 const service = (enabled: boolean) =>
   makeFakeHttp((request) => {
     if (request.url.pathname === "/getAnalyticsConfig") return { status: 200, json: { isAnalyticsEnabled: enabled } }

@@ -8,6 +8,8 @@ import * as HttpClientResponse from "effect/http/HttpClientResponse"
 export interface RecordedRequest {
   readonly method: string
   readonly url: URL
+  /** The request's headers, as the client set them. */
+  readonly headers: Readonly<Record<string, string>>
   /** The JSON body, parsed, when there was one. */
   readonly body: unknown
 }
@@ -64,7 +66,7 @@ export const makeFakeHttp = (answer: (request: RecordedRequest) => FakeAnswer): 
   const pulled = { count: 0 }
   const client = HttpClient.make((request, url) =>
     Effect.suspend(() => {
-      const recorded: RecordedRequest = { method: request.method, url, body: bodyOf(request) }
+      const recorded: RecordedRequest = { method: request.method, url, headers: { ...request.headers }, body: bodyOf(request) }
       requests.push(recorded)
       const reply = answer(recorded)
       if (reply === "hang") return Effect.never

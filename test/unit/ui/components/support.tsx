@@ -20,6 +20,13 @@ import { ALICE } from "./testWallet"
 
 // The runtime's code is on the page before these hosts render, so each renders with its runtime at once.
 await loadCore()
+// So is the code it fetches on its first service call (the catalogue's, the blockchain service's and their derived
+// client): the tests' time limits then wait for what the views do, not for the first load of that code.
+await Promise.all([
+  import("../../../../src/services/WalletCatalogLive"),
+  import("../../../../src/services/BlockchainApiLive"),
+  import("../../../../src/services/servicesApiClient")
+])
 
 export { ALICE, ALICE_SHORT, testWallet } from "./testWallet"
 
