@@ -6,8 +6,10 @@
  * (the authorisation texts raise their alerts), a transport failure is ServiceUnreachable and an answer the
  * declaration refuses ServiceAnswerInvalid.
  *
- * This module brings effect/http-api and the declaration with it: `serviceCalls.ts` fetches it with `import()` on the
- * first service call, so neither is in the runtime's core a page loads before the visitor's first click.
+ * This module brings effect/http-api with it: `serviceCalls.ts` fetches it with `import()` on the first service call,
+ * so it is not in the runtime's core a page loads before the visitor's first click. Each group's declaration is a
+ * module of its own, fetched and built on that group's first call (the catalogue at modal open, the blockchain group
+ * once an account shows), so a page does not build the declarations of the groups it never calls.
  */
 import { Context, Effect } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
@@ -17,7 +19,8 @@ import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { type HttpApi, HttpApiClient, type HttpApiGroup } from "effect/http-api"
 import { type Alert, alertForServiceError } from "../domain/alerts"
 import { HttpStatusError } from "../domain/errors"
-import { ServicesApi } from "../domain/http/ServicesApi"
+import type { ServicesApi } from "../domain/http/ServicesApi"
+import { servicesApiOf } from "../domain/http/servicesApiOf"
 import { bodyProblemText, readBytesCapped, readTextCapped } from "./httpBody"
 import { ServiceAnswerInvalid, type ServiceError, ServiceUnreachable } from "./serviceHttp"
 
@@ -118,6 +121,22 @@ const boundedClient = (options: ServicesClientOptions): BoundedClient =>
     })
   )
 
+/**
+ * Where each group's declaration is: fetched on the group's first call. (The API's own middleware is added to it by
+ * `servicesApiOf`, as in `ServicesApi`; the client's type is that group's in `ServicesApi`.)
+ */
+const declarations: { readonly [Id in ServiceGroupId]: () => Promise<HttpApiGroup.Constraint & { readonly identifier: Id }> } = {
+  catalogue: () => import("../domain/http/catalogue").then((m) => m.CatalogueGroup),
+  images: () => import("../domain/http/catalogue").then((m) => m.ImagesGroup),
+  analytics: () => import("../domain/http/catalogue").then((m) => m.AnalyticsGroup),
+  blockchain: () => import("../domain/http/blockchain").then((m) => m.BlockchainGroup),
+  names: () => import("../domain/http/names").then((m) => m.NamesGroup),
+  sessions: () => import("../domain/http/sessions").then((m) => m.SessionsGroup),
+  rpcProxy: () => import("../domain/http/rpcProxy").then((m) => m.RpcProxyGroup),
+  convert: () => import("../domain/http/convert").then((m) => m.ConvertGroup),
+  onramp: () => import("../domain/http/onramp").then((m) => m.OnrampGroup)
+}
+
 const isServiceError = (error: unknown): error is ServiceError =>
   error instanceof HttpStatusError || error instanceof ServiceUnreachable || error instanceof ServiceAnswerInvalid
 
@@ -147,14 +166,20 @@ export const makeServicesClient = (options: ServicesClientOptions): ServicesClie
   const groupClient = <Id extends ServiceGroupId>(group: Id): Effect.Effect<ServiceGroup<Id>> => {
     const known = groups.get(group)
     if (known !== undefined) return Effect.succeed(known as ServiceGroup<Id>)
-    // TypeScript cannot reduce the middlewares' client requirements for a generic group; NoClientMiddleware checks
-    // them for every group at once.
-    const build = HttpApiClient.group(ServicesApi, { group, httpClient }) as Effect.Effect<
-      ServiceGroup<Id>,
-      never,
-      NoClientMiddleware
-    >
-    return build.pipe(Effect.tap((client) => Effect.sync(() => groups.set(group, client))))
+    // The group's client is typed as that group's in ServicesApi (the API of one group has only it), which TypeScript
+    // cannot follow through the lazily fetched declaration; NoClientMiddleware checks the client requirements of every
+    // group at once.
+    return Effect.promise(declarations[group]).pipe(
+      Effect.flatMap(
+        (declared) =>
+          HttpApiClient.group(servicesApiOf(declared), { group: declared.identifier as never, httpClient }) as unknown as Effect.Effect<
+            ServiceGroup<Id>,
+            never,
+            NoClientMiddleware
+          >
+      ),
+      Effect.tap((client) => Effect.sync(() => groups.set(group, client)))
+    )
   }
   const call: ServicesClient["call"] = (group, f, exchange) =>
     groupClient(group).pipe(

@@ -175,10 +175,17 @@ describe("the library build", () => {
     expect(sendLive.dynamicImports).toContain(rules.fileName)
   })
 
-  it("fetches the services' derived clients (effect/http-api and the API's declaration) on the first service call, not with the core", () => {
+  it("fetches the services' derived clients (effect/http-api) on the first service call, not with the core, and each group's declaration on its first call", () => {
     const client = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/servicesApiClient.ts")))!
-    expect(modulesOf([client])).toEqual(expect.arrayContaining(["src/domain/http/ServicesApi.ts", "src/domain/http/catalogue.ts"]))
+    expect(modulesOf([client])).toEqual(expect.arrayContaining(["src/domain/http/servicesApiOf.ts"]))
     expect(client.imports).toContain("effect/http-api")
+    // The whole API's declaration is the server's; a page builds only the groups it calls.
+    expect(chunks.some((c) => c.moduleIds.some((id) => id.endsWith("src/domain/http/ServicesApi.ts")))).toBe(false)
+    for (const group of ["catalogue", "blockchain", "names", "sessions"]) {
+      const declared = chunks.find((c) => c.moduleIds.some((id) => id.endsWith(`src/domain/http/${group}.ts`)))!
+      expect(declared, group).not.toBe(client)
+      expect(client.dynamicImports, group).toContain(declared.fileName)
+    }
     const calls = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/serviceCalls.ts")))!
     expect(calls.dynamicImports).toContain(client.fileName)
     for (const entry of ["index.js", "react.js"]) {
