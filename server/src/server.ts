@@ -78,26 +78,32 @@ const projectsOf = (config: ServerConfig): ReadonlyArray<DevProject> =>
     analyticsEnabled: project.analytics
   }))
 
-/** The services' view of the configured chains: no dev contracts, the first upstream RPC URL. */
+/** A configured chain's RPC URLs: the first, and the others to fail over to. */
+const upstreamOf = (rpcUrls: ReadonlyArray<string>) => {
+  const [rpcUrl, ...fallbackRpcUrls] = rpcUrls
+  // The Schema asks for at least one URL.
+  return rpcUrl === undefined ? [] : [{ rpcUrl, fallbackRpcUrls }]
+}
+
+/** The services' view of the configured chains: no dev contracts, every upstream RPC URL. */
 const chainsOf = (config: ServerConfig): Pick<ServicesOptions, "evm" | "solana"> => {
   const evm: Array<ServicesEvmChain> = []
   let solana: ServicesOptions["solana"]
   for (const [id, chain] of Object.entries(config.chains)) {
-    const rpcUrl = chain.rpcUrls[0]
-    // The Schema asks for at least one URL.
-    if (rpcUrl === undefined) continue
+    const [upstream] = upstreamOf(chain.rpcUrls)
+    if (upstream === undefined) continue
     const name = chain.name === undefined ? {} : { name: chain.name }
     if (id.startsWith("eip155:")) {
       evm.push({
         chainId: Number(id.slice("eip155:".length)),
         caipNetworkId: Schema.decodeSync(CaipNetworkId)(id),
-        rpcUrl,
+        ...upstream,
         ...name,
         history: chain.history,
         contracts: { tokens: chain.tokens.map((token) => ({ ...token, address: getAddress(token.address) })) }
       })
     } else {
-      solana = { caipNetworkId: id, rpcUrl, tokens: chain.tokens, ...name }
+      solana = { caipNetworkId: id, ...upstream, tokens: chain.tokens, ...name }
     }
   }
   return { evm: { chains: evm, accounts: [] }, ...(solana === undefined ? {} : { solana }) }
@@ -177,6 +183,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
             ? fixedPrices(config.prices.fixed)
             : jsonFeedPrices({ url: config.prices.feedUrl, ttlMs: config.prices.feedTtlMs }),
         routeTimeoutMs: config.limits.routeTimeoutMs,
+        rpcAttemptTimeoutMs: config.limits.upstreamTimeoutMs,
         http: httpLimits(config)
       })
     ))
@@ -204,11 +211,12 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         smtp: { host, port: config.smtp.port },
         chains: {
           evm: Object.entries(config.chains).flatMap(([id, chain]) =>
-            id.startsWith("eip155:") && chain.rpcUrls[0] !== undefined ? [{ caipNetworkId: id, rpcUrl: chain.rpcUrls[0] }] : []
+            id.startsWith("eip155:") ? upstreamOf(chain.rpcUrls).map((upstream) => ({ caipNetworkId: id, ...upstream })) : []
           ),
           solana: Object.entries(config.chains).flatMap(([id, chain]) =>
-            id.startsWith("solana:") && chain.rpcUrls[0] !== undefined ? [{ caipNetworkId: id, rpcUrl: chain.rpcUrls[0] }] : []
-          )[0]
+            id.startsWith("solana:") ? upstreamOf(chain.rpcUrls).map((upstream) => ({ caipNetworkId: id, ...upstream })) : []
+          )[0],
+          rpcAttemptTimeoutMs: config.limits.upstreamTimeoutMs
         },
         masterKey,
         // A visitor's first "Continue with email" should not wait for the frame page's bundling.

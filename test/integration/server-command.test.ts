@@ -363,7 +363,8 @@ describe("wallet-runtime-server", () => {
         dir,
         hostConfig(dir, {
           chains: {
-            "eip155:31337": { name: "Local chain", rpcUrls: [anvil.info.rpcUrl] },
+            // Its first RPC URL is a closed port: the services fail over to anvil.
+            "eip155:31337": { name: "Local chain", rpcUrls: [`http://127.0.0.1:${await freePort()}`, anvil.info.rpcUrl] },
             "eip155:31338": { rpcUrls: [upstream.url] }
           },
           prices: { fixed: { ETH: 2000 } }
@@ -386,8 +387,8 @@ describe("wallet-runtime-server", () => {
       expect([elsewhere.status, await elsewhere.text()]).toEqual([403, "Unauthorized: origin not allowed"])
       expect((await fetch(`${services}/v1/supported-chains?projectId=someone-else`)).status).toBe(401)
 
-      // Read from the configured chain (anvil funds its first account with 10000 ETH), priced by the configured table;
-      // the icons the answer names are under the services' URL.
+      // Read from the configured chain past its dead first URL (anvil funds its first account with 10000 ETH), priced
+      // by the configured table; the icons the answer names are under the services' URL.
       const balance = await json(`${services}/v1/account/${DEV_ACCOUNT}/balance?currency=usd&chainId=eip155:31337&projectId=host-app`)
       expect(balance.status).toBe(200)
       expect((balance.body as { balances: ReadonlyArray<unknown> }).balances).toContainEqual(

@@ -225,7 +225,9 @@ export const ServerConfig = Schema.Struct({
     description:
       "The chains served, e.g. `{\"eip155:1\": {\"name\": \"Ethereum\", \"rpcUrls\": [\"https://…\"], \"tokens\": " +
       "[{\"address\": \"0x…\", \"symbol\": \"USDC\", \"name\": \"USD Coin\", \"decimals\": 6}]}}`: upstream RPC URLs " +
-      "(the services read through the first one; failing over to the others is not done yet), the chain's name, the " +
+      "of the same chain, in order (the services and the wallet server ask one at a time: one that is unreachable, does " +
+      "not answer within `limits.upstreamTimeoutMs` or answers HTTP 5xx or 429 is left for the next, starting from the " +
+      "last that answered; the node's JSON-RPC errors are answers, passed on as they are), the chain's name, the " +
       "tokens the services name and price, and (eip155) where the activity history starts: `\"head\"` (the default: " +
       "what happens from the server's start) or `\"genesis\"` (the whole chain, indexed in memory: a small chain only). " +
       "eip155 chains, and at most one solana network.",
@@ -292,6 +294,10 @@ export const ServerConfig = Schema.Struct({
       description: "Bound on receiving a whole request (services API, wallet server): a client that stalls is cut off."
     }),
     headersTimeoutMs: withDefault(Millis, 10_000, { type: "milliseconds", description: "Bound on receiving a request's headers (services API, wallet server)." }),
+    upstreamTimeoutMs: withDefault(Millis, 10_000, {
+      type: "milliseconds",
+      description: "Bound on one request to one of a chain's RPC URLs (services API, wallet server): past it, the next URL is tried."
+    }),
     routeTimeoutMs: withDefault(Millis, 30_000, {
       type: "milliseconds",
       description: "Bound on a declared route's answer (services API): past it, 503 with `Retry-After`."

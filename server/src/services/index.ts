@@ -8,6 +8,7 @@ import { type Database, type DatabaseOptions, migrationsApplied, startDatabase }
 import { type HttpAppOptions, routesOf, type RunningHttpApp, startHttpApp } from "../http/app"
 import { ServicesApi } from "../../../src/domain/http/ServicesApi"
 import { Projects } from "../http/middleware"
+import { rpcUpstream } from "../lib/rpcUpstream"
 import type { Started } from "../lib/Started"
 import { isLoopbackOrigin } from "./projects"
 import { recordedEventsRoutes, servicesApiLayer, servicesApiLayerWith } from "./api"
@@ -44,6 +45,8 @@ export interface ServicesEvmChain {
   readonly chainId: number
   readonly caipNetworkId: CaipNetworkId
   readonly rpcUrl: string
+  /** More URLs of the same chain, tried in order when `rpcUrl` fails at the transport level (`lib/rpcUpstream.ts`). */
+  readonly fallbackRpcUrls?: ReadonlyArray<string>
   /** The chain's name in the explorer's pages (default: its well-known name, else its CAIP-2 id). */
   readonly name?: string
   readonly contracts: {
@@ -66,11 +69,15 @@ export interface ServicesOptions {
   readonly publicUrl?: string
   /** How long a declared route may take before it answers 503 (default `ROUTE_TIMEOUT_MS`). */
   readonly routeTimeoutMs?: number
+  /** How long one upstream RPC URL is given to answer before the next is tried (default `RPC_ATTEMPT_TIMEOUT_MS`). */
+  readonly rpcAttemptTimeoutMs?: number
   readonly evm?: { readonly chains: ReadonlyArray<ServicesEvmChain>; readonly accounts: ReadonlyArray<{ readonly address: string }> }
   /** The Solana network: its RPC (the stack's or any other) and the tokens to name (the stack's WSUSD). */
   readonly solana?: {
     readonly caipNetworkId: string
     readonly rpcUrl: string
+    /** More URLs of the same network, tried in order when `rpcUrl` fails at the transport level. */
+    readonly fallbackRpcUrls?: ReadonlyArray<string>
     /** The network's name in the explorer's pages (default: its well-known name, else its CAIP-2 id). */
     readonly name?: string
     readonly tokens?: ReadonlyArray<TokenInfo>
@@ -112,16 +119,19 @@ export interface ServicesInfo {
 }
 
 /** The services' state for their routes, once the server's URL is known. */
-const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, prices = opts.prices ?? fixedPrices(LOCAL_USD_PRICES)): ServicesState => ({
-  baseUrl,
-  evm: (opts.evm?.chains ?? []).map(
-    (chain): EvmChainState => ({
+const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, prices = opts.prices ?? fixedPrices(LOCAL_USD_PRICES)): ServicesState => {
+  const attempts = opts.rpcAttemptTimeoutMs === undefined ? {} : { attemptTimeoutMs: opts.rpcAttemptTimeoutMs }
+  const upstream = (chain: { readonly rpcUrl: string; readonly fallbackRpcUrls?: ReadonlyArray<string> }) =>
+    rpcUpstream([chain.rpcUrl, ...(chain.fallbackRpcUrls ?? [])], attempts)
+  const evmState = (chain: ServicesEvmChain): EvmChainState => {
+    const rpc = upstream(chain)
+    return {
       chainId: chain.chainId,
       caipNetworkId: chain.caipNetworkId,
-      rpcUrl: chain.rpcUrl,
+      rpc,
       ...(chain.name === undefined ? {} : { name: chain.name }),
-      index: new ChainIndex(chain.chainId, chain.rpcUrl, chain.history ?? "genesis"),
-      tokens: new TokenRegistry(chain.rpcUrl, [
+      index: new ChainIndex(chain.chainId, rpc, chain.history ?? "genesis"),
+      tokens: new TokenRegistry(rpc, [
         ...chain.contracts.tokens,
         ...[chain.contracts.collectible, chain.contracts.spamCollectible].flatMap((collection) =>
           collection === undefined ? [] : [{ ...collection, decimals: undefined }]
@@ -129,26 +139,30 @@ const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, pri
       ]),
       listedTokens: chain.contracts.tokens.map((token) => token.address),
       spamContracts: new Set(chain.contracts.spamCollectible === undefined ? [] : [chain.contracts.spamCollectible.address.toLowerCase()])
-    })
-  ),
-  solana:
-    opts.solana === undefined
-      ? undefined
-      : {
-          caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId),
-          rpcUrl: opts.solana.rpcUrl,
-          ...(opts.solana.name === undefined ? {} : { name: opts.solana.name }),
-          tokens: opts.solana.tokens ?? [],
-          baseUrl,
-          prices
-        },
-  names: devNames(opts.evm?.accounts ?? []),
-  historyPageSize: opts.historyPageSize ?? 20,
-  nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE,
-  db,
-  now: opts.now ?? Date.now,
-  prices
-})
+    }
+  }
+  return {
+    baseUrl,
+    evm: (opts.evm?.chains ?? []).map(evmState),
+    solana:
+      opts.solana === undefined
+        ? undefined
+        : {
+            caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId),
+            rpc: upstream(opts.solana),
+            ...(opts.solana.name === undefined ? {} : { name: opts.solana.name }),
+            tokens: opts.solana.tokens ?? [],
+            baseUrl,
+            prices
+          },
+    names: devNames(opts.evm?.accounts ?? []),
+    historyPageSize: opts.historyPageSize ?? 20,
+    nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE,
+    db,
+    now: opts.now ?? Date.now,
+    prices
+  }
+}
 
 /** The origins a browser may call from (CORS): those some project allows. */
 export const corsOriginOf =

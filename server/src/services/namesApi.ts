@@ -20,7 +20,6 @@ import {
   createPublicClient,
   getAddress,
   type Hex,
-  http,
   isAddress,
   isAddressEqual,
   isHex,
@@ -32,6 +31,7 @@ import { validateAccountName } from "../../../src/domain/accountName"
 import { NameBadRequest, NameConflict, NameNotFound, nameRefusal, NameUnauthorized } from "../../../src/domain/http/names"
 import { ServicesApi } from "../../../src/domain/http/ServicesApi"
 import { NameMessageJson } from "../../../src/domain/Names"
+import { upstreamTransport } from "../lib/jsonRpc"
 import { evmChain } from "./chains"
 import {
   avatarImageId,
@@ -120,7 +120,7 @@ export const NamesGroupLive = HttpApiBuilder.group(ServicesApi, "names", (handle
     const clientOf = (chain: EvmChainState): PublicClient => {
       const known = clients.get(chain.chainId)
       if (known !== undefined) return known
-      const client = createPublicClient({ chain: evmChain(chain.chainId, chain.rpcUrl), transport: http(chain.rpcUrl) }) as PublicClient
+      const client = createPublicClient({ chain: evmChain(chain.chainId, chain.rpc.urls), transport: upstreamTransport(chain.rpc) }) as PublicClient
       clients.set(chain.chainId, client)
       return client
     }
