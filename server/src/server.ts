@@ -21,6 +21,7 @@ import { startRelay } from "./relay/index"
 import type { ServerConfig } from "./config/schema"
 import { envNameOf } from "./config/schema"
 import { type ServicesEvmChain, type ServicesOptions, startServices } from "./services/index"
+import { readCatalogueFile } from "./services/catalogue"
 import { fixedPrices, jsonFeedPrices } from "./services/prices"
 import type { DevProject } from "./services/projects"
 
@@ -106,7 +107,7 @@ const chainsOf = (config: ServerConfig): Pick<ServicesOptions, "evm" | "solana">
       solana = { caipNetworkId: id, ...upstream, tokens: chain.tokens, ...name }
     }
   }
-  return { evm: { chains: evm, accounts: [] }, ...(solana === undefined ? {} : { solana }) }
+  return { evm: { chains: evm }, ...(solana === undefined ? {} : { solana }) }
 }
 
 /** The HTTP edges both HTTP components share: body limit, receive bounds, drain on stop, access log. */
@@ -129,7 +130,11 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
   // The relay reports what it does as plain lines: they become debug log lines.
   const debugLine = (line: string) => void Effect.runForkWith(context)(Effect.logDebug(line))
 
-  // Before anything listens: a master key that cannot be used stops the start at once.
+  // Before anything listens: a catalogue file or a master key that cannot be used stops the start at once.
+  const catalogue =
+    runs("services") && config.catalogue.file !== undefined
+      ? yield* readCatalogueFile(resolve(config.catalogue.file), `catalogue.file (${envNameOf(["catalogue", "file"])})`)
+      : undefined
   const masterKey = runs("wallet")
     ? yield* loadMasterKey({
         path: config.wallet.masterKeyFile,
@@ -178,6 +183,8 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         port: config.services.port,
         ...(publicUrl === undefined ? {} : { publicUrl }),
         projects: projectsOf(config),
+        ...(catalogue === undefined ? {} : { catalogue }),
+        names: { suffix: config.names.suffix, seeds: [] },
         prices:
           config.prices.feedUrl === undefined
             ? fixedPrices(config.prices.fixed)

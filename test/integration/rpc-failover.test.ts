@@ -63,7 +63,7 @@ beforeAll(async () => {
   failingFirst = [`http://127.0.0.1:${await freePort()}`, await upstream(503, "busy", () => void unavailableHits++), chain().rpcUrl]
   const [rpcUrl = "", ...fallbackRpcUrls] = failingFirst
   services = await startServices({
-    evm: { chains: [{ ...chain(), rpcUrl, fallbackRpcUrls }], accounts: [] },
+    evm: { chains: [{ ...chain(), rpcUrl, fallbackRpcUrls }] },
     database: db.info,
     projects: devProjects
   })
@@ -113,14 +113,14 @@ describe("the services, on a chain whose first RPC URLs fail", () => {
     const owner = privateKeyToAccount(evm.info.accounts[0]?.privateKey ?? "0x")
     const contract = deployedSmartAccount(chain().contracts.smartAccounts.deployed.address, owner)
 
-    const message = Schema.encodeSync(NameMessageJson)({ name: "failover-account.wallet.test", attributes: {}, timestamp: Math.floor(Date.now() / 1000) })
+    const message = Schema.encodeSync(NameMessageJson)({ name: "failover-account.wallet-runtime.id", attributes: {}, timestamp: Math.floor(Date.now() / 1000) })
     const registered = await call("POST", "/v1/profile/account", {
       coin_type: 0x8000_0000 + 31337,
       address: contract.address,
       message,
       signature: await contract.signMessage({ message })
     })
-    expect(registered).toMatchObject({ status: 200, body: { name: "failover-account.wallet.test" } })
+    expect(registered).toMatchObject({ status: 200, body: { name: "failover-account.wallet-runtime.id" } })
 
     const account = `eip155:31337:${contract.address}`
     const nonce = Schema.decodeUnknownSync(SessionNonceResponse)((await call("POST", `/v1/sessions/${account}/nonce`)).body).nonce
@@ -145,7 +145,7 @@ describe("the services, on a chain whose first RPC URLs fail", () => {
     const reverting = await upstream(200, JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: 3, message: "execution reverted", data: "0x" } }))
     const counting = await upstream(200, JSON.stringify({ jsonrpc: "2.0", id: 1, result: "0x7a69" }), () => void anvilAsked++)
     const erring = await startServices({
-      evm: { chains: [{ ...chain(), rpcUrl: reverting, fallbackRpcUrls: [counting] }], accounts: [] },
+      evm: { chains: [{ ...chain(), rpcUrl: reverting, fallbackRpcUrls: [counting] }] },
       database: db.info,
       projects: devProjects
     })

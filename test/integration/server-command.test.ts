@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url"
 import { SMTPServer } from "smtp-server"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { startAnvil } from "../../devstack/evm/anvil"
 import { RELAY_AUTH_REFUSED } from "../../server/src/relay/auth"
 import { generateClientSeed, signRelayJwt } from "../../src/services/walletconnect/protocol/relayAuth"
@@ -25,6 +26,7 @@ import { migrations } from "../../server/src/db/migrations"
 import { makeFramePageBuilder } from "../../server/src/embedded/frame/build"
 import type { Started } from "../../server/src/lib/Started"
 import { freePort } from "../../server/src/lib/ports"
+import { fallbackCatalogue } from "../../src/services/walletCatalogFallback"
 import { type RunningPostgres, startPostgres } from "../support/postgres"
 
 const BIN = fileURLToPath(new URL("../../server/bin/wallet-runtime-server.mjs", import.meta.url))
@@ -378,6 +380,19 @@ describe("wallet-runtime-server", () => {
       const openapi = await json(`${services}/openapi.json`)
       expect(openapi.body).toMatchObject({ openapi: "3.1.0" })
       expect(Object.keys((openapi.body as { paths: object }).paths)).toContain("/getWallets")
+      // The index page says what the server is, and names none of its projects.
+      const index = await fetch(`${services}/`)
+      const page = await index.text()
+      expect([index.status, page]).toEqual([200, expect.stringContaining("/openapi.json")])
+      expect(page).not.toContain("host-app")
+      expect(page).not.toMatch(/devstack|test wallet/i)
+
+      // The catalogue is the library's bundled wallet list: real wallets' public ids, none of the local stack's.
+      const catalogue = await json(`${services}/getWallets?projectId=host-app&entries=100`, { headers: { origin: "https://app.example" } })
+      const listed = (catalogue.body as { data: ReadonlyArray<{ id: string; name: string }>; count: number })
+      expect(listed.count).toBe(fallbackCatalogue().length)
+      expect(listed.data.map((wallet) => wallet.id)).toEqual(fallbackCatalogue().map((entry) => entry.id))
+      expect(listed.data.filter((wallet) => /devstack/i.test(wallet.name))).toEqual([])
 
       // The configured project, from its own origin and from another; an unknown one.
       const chains = await json(`${services}/v1/supported-chains?projectId=host-app`, { headers: { origin: "https://app.example" } })
@@ -477,9 +492,9 @@ describe("wallet-runtime-server", () => {
     expect(database.annotations).toEqual({ component: "database", kind: "postgres", at: `postgres://127.0.0.1:${postgres.port}/secrets` })
     expect(await json(`${services}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } })
     expect(await json(`${wallet}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } })
-    // The answers carry the public URL: a wallet's image in the catalogue.
-    const wallets = await json(`${services}/getWallets?projectId=host-app&page=1&entries=1`)
-    expect((wallets.body as { data: ReadonlyArray<{ image_url: string }> }).data[0]?.image_url).toMatch(/^https:\/\/api\.host\.example\/getWalletImage\//)
+    // The answers carry the public URL: a token's icon in a balance.
+    const balance = await json(`${services}/v1/account/${DEV_ACCOUNT}/balance?currency=usd&chainId=eip155:31337&projectId=host-app`)
+    expect((balance.body as { balances: ReadonlyArray<{ iconUrl: string }> }).balances[0]?.iconUrl).toMatch(/^https:\/\/api\.host\.example\//)
     await json(`${wallet}/api/login/email`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -540,6 +555,59 @@ describe("wallet-runtime-server", () => {
     expect(await server.exited()).toBe(0)
   })
 
+  it("serves the catalogue of a host's file, and names under its configured suffix", async () => {
+    const dir = tempFolder("wr-server-")
+    const acme = {
+      id: "acme-wallet",
+      name: "Acme Wallet",
+      image_id: "acme-logo",
+      homepage: "https://acme.example/",
+      mobile_link: "acme://",
+      chains: ["eip155:1"]
+    }
+    const pictured = { ...acme, id: "pictured", name: "Pictured Purse", image_id: "pictured-logo", image_url: "https://cdn.acme.example/p.png" }
+    writeFileSync(join(dir, "wallets.json"), JSON.stringify([acme, pictured]))
+    const server = startServerProcess(dir, {
+      ...hostConfig(dir),
+      components: ["services"],
+      catalogue: { file: "wallets.json" },
+      names: { suffix: ".names.example" }
+    })
+    const services = await server.urlOf("services")
+    const call = (path: string, init?: RequestInit) => json(`${services}${path}${path.includes("?") ? "&" : "?"}projectId=host-app`, init)
+
+    expect(await call("/getWallets")).toMatchObject({ status: 200, body: { data: [acme, pictured], count: 2 } })
+    expect((await call("/getWallets?search=purse")).body).toEqual({ data: [pictured], count: 1 })
+    // The server holds no logos: an image_id of its catalogue is drawn from the wallet's initials; another is a 404.
+    const icon = await fetch(`${services}/getWalletImage/acme-logo`)
+    expect([icon.status, icon.headers.get("content-type"), await icon.text()]).toEqual([200, "image/svg+xml", expect.stringMatching(/>AW<\/text><\/svg>$/)])
+    expect((await fetch(`${services}/getWalletImage/someone-elses-logo`)).status).toBe(404)
+
+    // A name under the configured suffix, signed by an EOA and checked on the configured chain.
+    const signer = privateKeyToAccount(generatePrivateKey())
+    const message = JSON.stringify({ name: "hostname.names.example", attributes: {}, timestamp: Math.floor(Date.now() / 1000) })
+    const register = (body: unknown) => call("/v1/profile/account", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    const registration = { coin_type: 0x8000_0000 + 31337, address: signer.address, message, signature: await signer.signMessage({ message }) }
+    expect(await register(registration)).toMatchObject({ status: 200, body: { name: "hostname.names.example" } })
+    expect(await call("/v1/profile/account/hostname")).toMatchObject({ status: 200, body: { name: "hostname.names.example" } })
+    expect(await call(`/v1/identity/${signer.address}`)).toMatchObject({ status: 200, body: { name: "hostname.names.example" } })
+    expect(await call("/v1/profile/suggestions/hostname?zone=names.example")).toMatchObject({
+      status: 200,
+      body: { suggestions: [{ name: "hostname.names.example", registered: true }, { name: "hostname1.names.example", registered: false }, expect.anything(), expect.anything()] }
+    })
+    expect(await call("/v1/profile/suggestions/hostname?zone=wallet.test")).toMatchObject({
+      status: 400,
+      body: { reasons: [{ description: "Unknown zone wallet.test: this service's names end with .names.example" }] }
+    })
+    const local = JSON.stringify({ name: "visitor.wallet.test", attributes: {}, timestamp: Math.floor(Date.now() / 1000) })
+    expect(await register({ ...registration, message: local, signature: await signer.signMessage({ message: local }) })).toMatchObject({
+      status: 400,
+      body: { reasons: [{ description: "Invalid name visitor.wallet.test: a name here ends with .names.example" }] }
+    })
+    server.child.kill("SIGTERM")
+    expect(await server.exited()).toBe(0)
+  })
+
   describe("refuses to start, exiting 1 with stderr naming the setting or the part at fault", () => {
     const refused = async (config: unknown, env: Record<string, string> = {}) => {
       const server = startServerProcess(tempFolder("wr-server-"), config, env)
@@ -592,6 +660,14 @@ describe("wallet-runtime-server", () => {
       } finally {
         await new Promise<void>((resolve) => holder.close(() => resolve()))
       }
+    })
+
+    it("a catalogue file with a bad entry, naming the file and the entry", async () => {
+      const dir = tempFolder("wr-server-")
+      writeFileSync(join(dir, "wallets.json"), JSON.stringify([{ id: "nameless", image_id: "x", chains: ["eip155:1"] }]))
+      const stderr = await refused({ ...hostConfig(dir), components: ["services"], catalogue: { file: join(dir, "wallets.json") } })
+      expect(stderr).toContain(`catalogue.file (WALLET_RUNTIME_CATALOGUE_FILE): ${join(dir, "wallets.json")} is not a valid catalogue`)
+      expect(stderr).toContain('entry [0] (id \\"nameless\\"): name is missing')
     })
 
     it("a config file that is not there", async () => {

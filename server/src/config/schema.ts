@@ -8,6 +8,7 @@
  * `WALLET_RUNTIME_` and the path in CONSTANT_CASE (`WALLET_RUNTIME_SERVICES_PORT`), except `DATABASE_URL`.
  */
 import { Effect, Schema, SchemaAST } from "effect"
+import { DEFAULT_NAME_SUFFIX, NameSuffix } from "../../../src/domain/Options"
 
 /** How a setting is written in an environment variable. */
 export type EnvFormat =
@@ -240,6 +241,29 @@ export const ServerConfig = Schema.Struct({
       "the origins whose pages may use each (`\"loopback\"`: any page on this machine) and whether its modal sends " +
       "analytics (default true). Required.",
     envFormat: "json"
+  }),
+  catalogue: group({
+    file: Schema.optionalKey(
+      setting(Schema.String.check(Schema.isNonEmpty({ expected: "a file path" })), {
+        type: "path",
+        description:
+          "A JSON list of wallet catalogue entries served by `/getWallets` instead of the library's bundled list of " +
+          "well-known wallets: each has `id`, `name`, `image_id` and `chains` (CAIP-2 ids), and may have `rdns`, " +
+          "`image_url` (http(s) or data:image), `homepage`, `mobile_link`, `desktop_link`, `webapp_link`, `app_store`, " +
+          "`play_store` and `certified` (listed by `badge_type=certified`). Read once at start: a bad entry stops it, " +
+          "named. The server holds no logos: `/getWalletImage/{image_id}` draws the wallet's initials, so give " +
+          "`image_url` for its own picture."
+      })
+    )
+  }),
+  names: group({
+    suffix: withDefault(NameSuffix, DEFAULT_NAME_SUFFIX, {
+      type: "name suffix",
+      description:
+        "The suffix of the account names the services register and look up, e.g. `.wallet-runtime.id` (then " +
+        "suggestions take `?zone=wallet-runtime.id`). The modal's `nameSuffix` option must be the same: its default is " +
+        "this one. Names are kept with their suffix: after a change, names registered under the old one are not found."
+    })
   }),
   prices: group({
     feedUrl: Schema.optionalKey(

@@ -4,7 +4,7 @@ import type { Database } from "../db/index"
 import type { RpcUpstream } from "../lib/rpcUpstream"
 import type { TokenInfo } from "./chains"
 import type { ChainIndex } from "./indexer"
-import type { DevName } from "./names"
+import type { NamesConfig } from "./names"
 import type { PriceSource } from "./prices"
 import type { TokenRegistry } from "./tokens"
 
@@ -45,7 +45,8 @@ export interface ServicesState {
   readonly baseUrl: string
   readonly evm: ReadonlyArray<EvmChainState>
   readonly solana: SolanaState | undefined
-  readonly names: ReadonlyArray<DevName>
+  /** The names' suffix and seed names. */
+  readonly names: NamesConfig
   readonly historyPageSize: number
   readonly nftPageSize: number
   /** The database of names and sign-in sessions (`devstack/db`). */
