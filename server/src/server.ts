@@ -228,6 +228,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         masterKey,
         // A visitor's first "Continue with email" should not wait for the frame page's bundling.
         buildFrameAtStart: true,
+        frameBuildDir: resolve(config.wallet.frameBuildDir),
         host: config.wallet.host,
         port: config.wallet.port,
         projects: projectsOf(config),

@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -299,10 +299,13 @@ const urlWithPassword = (name: string) => `postgres://postgres:${DB_PASSWORD}@12
 let anvil: Started<{ readonly rpcUrl: string }>
 let smtp: SmtpSink
 let postgres: RunningPostgres
+/** The servers' frame build folder (`wallet.frameBuildDir`). */
+let frameDir: string
 
 beforeAll(async () => {
-  const frame = makeFramePageBuilder()
-  // The wallet component builds its frame page at start; built once here, every server below finds it built.
+  frameDir = tempFolder("wr-frame-")
+  const frame = makeFramePageBuilder(frameDir)
+  // The wallet component builds its frame page at start; built once here, the servers below find it built.
   await Promise.all([
     frame
       .latest()
@@ -323,7 +326,7 @@ const hostConfig = (dir: string, extra: Record<string, unknown> = {}) => ({
   database: { dataDir: join(dir, "pglite") },
   services: { port: 0 },
   relay: { port: 0 },
-  wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true },
+  wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true, frameBuildDir: frameDir },
   chains: { "eip155:31337": { name: "Local chain", rpcUrls: [anvil.info.rpcUrl] } },
   projects: [{ projectId: "host-app", allowedOrigins: ["https://app.example"] }],
   smtp: { host: "127.0.0.1", port: smtp.port, security: "none", from: "wallet@host.example" },
@@ -369,7 +372,10 @@ describe("wallet-runtime-server", () => {
             "eip155:31337": { name: "Local chain", rpcUrls: [`http://127.0.0.1:${await freePort()}`, anvil.info.rpcUrl] },
             "eip155:31338": { rpcUrls: [upstream.url] }
           },
-          prices: { fixed: { ETH: 2000 } }
+          prices: { fixed: { ETH: 2000 } },
+          // A folder of its own: the server builds its frame page there at start, from a working directory that is
+          // not this repository.
+          wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true, frameBuildDir: join(dir, "frame") }
         })
       )
       const { services, relay, wallet } = await server.urls()
@@ -419,6 +425,11 @@ describe("wallet-runtime-server", () => {
       // The relay takes a WebSocket client and answers it.
       const client = await relayClient(relay)
       expect(client.subscribed).toMatchObject({ id: 1, jsonrpc: "2.0", result: expect.stringMatching(/^[0-9a-f]{64}$/) })
+
+      // The frame page, built at start into the configured folder.
+      const frame = await fetch(`${wallet}/frame?projectId=host-app&chainId=eip155:31337`, { signal: AbortSignal.timeout(START_MS) })
+      expect([frame.status, await frame.text()]).toEqual([200, expect.stringContaining('<script type="module"')])
+      expect(readdirSync(join(dir, "frame"))).toEqual([expect.stringMatching(/^[0-9a-f]{16}$/)])
 
       // The wallet server: its chains, and a login code mailed through the configured SMTP server.
       expect(await json(`${wallet}/api/chains?projectId=host-app`)).toMatchObject({ status: 200, body: { chains: ["eip155:31337", "eip155:31338"] } })
@@ -470,7 +481,7 @@ describe("wallet-runtime-server", () => {
     const config = hostConfig(dir, {
       services: { port: 0, publicUrl: "https://api.host.example" },
       relay: { port: 0, publicUrl: "wss://relay.host.example" },
-      wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true, publicUrl: "https://wallet.host.example" },
+      wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true, frameBuildDir: frameDir, publicUrl: "https://wallet.host.example" },
       log: { level: "debug", accessLog: true }
     })
     const server = startServerProcess(dir, config, {

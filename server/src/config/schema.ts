@@ -219,6 +219,12 @@ export const ServerConfig = Schema.Struct({
     createMasterKey: withDefault(Schema.Boolean, false, {
       type: "boolean",
       description: "Make the master-key file (mode 0600) when it does not exist. Off: a missing file stops the start."
+    }),
+    frameBuildDir: withDefault(Schema.String.check(Schema.isNonEmpty({ expected: "a directory" })), "./data/frame", {
+      type: "path",
+      description:
+        "A writable folder the frame page is built into at start (with Vite, one folder per version of its sources; " +
+        "a start with the same version finds it built). Only the latest version is kept."
     })
   }),
   chains: withDefault(Schema.Record(ServedChainId, ChainConfig), {}, {

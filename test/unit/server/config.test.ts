@@ -43,7 +43,13 @@ describe("server configuration", () => {
         { host: "127.0.0.1", port: 8080 },
         { host: "127.0.0.1", port: 8081 }
       ])
-      expect(config.wallet).toEqual({ host: "127.0.0.1", port: 8082, masterKeyFile: "./data/wallet-master-key", createMasterKey: false })
+      expect(config.wallet).toEqual({
+        host: "127.0.0.1",
+        port: 8082,
+        masterKeyFile: "./data/wallet-master-key",
+        createMasterKey: false,
+        frameBuildDir: "./data/frame"
+      })
       expect(config.smtp).toEqual({ host: "smtp.example.com", from: "wallet@example.com", port: 587, security: "starttls" })
       expect(config.limits).toEqual({ maxBodyBytes: 1_000_000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, upstreamTimeoutMs: 10_000, routeTimeoutMs: 30_000, drainMs: 10_000 })
       expect(config.log).toEqual({ level: "info", accessLog: false })
