@@ -5,7 +5,7 @@
  */
 import type { RuntimeConfig } from "./config"
 import { EXPLORER_PATH } from "../server/src/services/explorerHtml"
-import { nameSuffix } from "../server/src/services/names"
+import { devNameSuffix } from "./names"
 
 /** The local Solana network as the demo page sees it. */
 export interface DemoSolanaConfig {
@@ -98,7 +98,7 @@ export const demoStackConfig = (config: RuntimeConfig): DemoStackConfig => {
     chains: config.evm.chains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
     devPrivateKeys: config.evm.accounts.slice(0, 2).map((account) => account.privateKey),
     solana: demoSolana(config.solana),
-    nameSuffix,
+    nameSuffix: devNameSuffix,
     explorerUrl: `${config.services.url}${EXPLORER_PATH}`,
     bitcoin: demoBitcoin(config.bitcoin)
   }

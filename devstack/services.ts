@@ -1,22 +1,33 @@
 /**
- * The services server of the local stack: the server's services (`server/src/services`) plus what only the local
- * world has, the test wallet page at `/test-wallet/` (a real WalletConnect wallet over the dev accounts) built from
- * `devstack/wallet/page/`. Tests and `startDevstack` start the services through here.
+ * The services server of the local stack: the server's services (`server/src/services`) with the local world's data
+ * — the dev projects, the fixed local prices, the generated catalogue (`catalogue.ts`), the `.wallet.test` names with
+ * their seed names (`names.ts`), the analytics events readable back — plus the test wallet page at `/test-wallet/` (a
+ * real WalletConnect wallet over the dev accounts) built from `devstack/wallet/page/`. Tests and `startDevstack` start
+ * the services through here.
  */
 import type { Started } from "../server/src/lib/Started"
+import { fixedPrices, LOCAL_USD_PRICES } from "../server/src/services/prices"
 import { devProjects } from "../server/src/services/projects"
-import { type ServicesInfo, type ServicesOptions, startServices as startServerServices } from "../server/src/services/index"
+import { type ServicesInfo as ServerServicesInfo, type ServicesOptions, startServices as startServerServices } from "../server/src/services/index"
+import { makeCatalogue } from "./catalogue"
 import type { DevAccount } from "./evm/accounts"
 import type { EvmChain } from "./evm/index"
+import { devNames } from "./names"
 import { makePageBuilder } from "./wallet/page/build"
 import { testWalletRoutes } from "./wallet/page/serve"
 
-export type { ServicesInfo }
+/** What the local stack's services expose: the server's info, and the test wallet page. */
+export interface ServicesInfo extends ServerServicesInfo {
+  /** The test wallet page (ends with `/`): the catalogue's "Devstack Test Wallet" entries link to it. */
+  readonly testWalletUrl: string
+}
 
-/** What the local stack's services need: the server's options, plus the test wallet page's. */
-export interface DevServicesOptions extends Omit<ServicesOptions, "extraRoutes" | "stopExtra" | "evm"> {
-  /** The anvil chains and their dev accounts (the page signs with their keys). */
+/** What the local stack's services need: the server's options (the local data by default), plus the test wallet page's. */
+export interface DevServicesOptions extends Omit<ServicesOptions, "extraRoutes" | "extraPages" | "stopExtra" | "evm" | "catalogue" | "projects"> {
+  /** The anvil chains and their dev accounts (the page signs with their keys; the first four hold the seed names). */
   readonly evm?: { readonly chains: ReadonlyArray<EvmChain>; readonly accounts: ReadonlyArray<DevAccount> }
+  /** The projects (default the dev projects, `devProjects`). */
+  readonly projects?: ServicesOptions["projects"]
   /** The WalletConnect relay the test wallet page connects to (`ws://…`). */
   readonly relayUrl?: string
   /**
@@ -26,20 +37,31 @@ export interface DevServicesOptions extends Omit<ServicesOptions, "extraRoutes" 
   readonly buildTestWalletAtStart?: boolean
 }
 
-/** Starts the services server, serving the test wallet page at `/test-wallet/` unless `testWalletUrl` names another. */
-export const startServices = (opts: DevServicesOptions = {}): Promise<Started<ServicesInfo>> => {
-  // The local stack's tests read the analytics events back.
-  if (opts.testWalletUrl !== undefined) return startServerServices({ recordedEvents: true, ...opts })
+const TEST_WALLET_PATH = "/test-wallet/"
+
+/** Starts the services server with the local stack's data, serving the test wallet page at `/test-wallet/`. */
+export const startServices = async (opts: DevServicesOptions = {}): Promise<Started<ServicesInfo>> => {
   const page = makePageBuilder()
-  const projects = opts.projects
-  return startServerServices({
+  const projects = opts.projects ?? devProjects
+  const started = await startServerServices({
+    // The local stack's tests read the analytics events back; its projects are public.
     recordedEvents: true,
+    listProjectsOnIndex: true,
+    prices: fixedPrices(LOCAL_USD_PRICES),
+    names: devNames(opts.evm?.accounts ?? []),
     ...opts,
+    projects,
+    catalogue: (baseUrl) =>
+      makeCatalogue({
+        imageBase: `${baseUrl}/getWalletImage`,
+        testWalletUrl: `${baseUrl}${TEST_WALLET_PATH}`,
+        ...(opts.solana === undefined ? {} : { localSolana: opts.solana.caipNetworkId })
+      }),
     extraRoutes: () => {
       if (opts.buildTestWalletAtStart === true) page.latest()
       return testWalletRoutes(page, () => ({
         relayUrl: opts.relayUrl ?? null,
-        projectId: (projects ?? devProjects)[0]?.projectId ?? "",
+        projectId: projects[0]?.projectId ?? "",
         accounts: opts.evm?.accounts ?? [],
         chains: (opts.evm?.chains ?? []).map((chain) => ({
           chainId: chain.chainId,
@@ -49,6 +71,8 @@ export const startServices = (opts: DevServicesOptions = {}): Promise<Started<Se
         solana: opts.solana === undefined ? undefined : { caipNetworkId: opts.solana.caipNetworkId, rpcUrl: opts.solana.rpcUrl }
       }))
     },
+    extraPages: [[`GET ${TEST_WALLET_PATH}`, "the test wallet page: a WalletConnect wallet with the dev accounts"]],
     stopExtra: () => page.stop()
   })
+  return { info: { ...started.info, testWalletUrl: `${started.info.url}${TEST_WALLET_PATH}` }, stop: started.stop }
 }

@@ -86,7 +86,7 @@ const serve = (config: ServerConfig) =>
     )
   })
 
-const EXPECTED = new Set(["UsageError", "ConfigurationError", "MasterKeyError", "StartError"])
+const EXPECTED = new Set(["UsageError", "ConfigurationError", "CatalogueFileError", "MasterKeyError", "StartError"])
 
 // An expected failure in its own words; anything else (a defect) with its trace.
 const reasonOf = (cause: Cause.Cause<unknown>): string => {

@@ -21,6 +21,7 @@ import { startRelay } from "./relay/index"
 import type { ServerConfig } from "./config/schema"
 import { envNameOf } from "./config/schema"
 import { type ServicesEvmChain, type ServicesOptions, startServices } from "./services/index"
+import { readCatalogueFile } from "./services/catalogue"
 import { fixedPrices, jsonFeedPrices } from "./services/prices"
 import type { DevProject } from "./services/projects"
 
@@ -78,29 +79,35 @@ const projectsOf = (config: ServerConfig): ReadonlyArray<DevProject> =>
     analyticsEnabled: project.analytics
   }))
 
-/** The services' view of the configured chains: no dev contracts, the first upstream RPC URL. */
+/** A configured chain's RPC URLs: the first, and the others to fail over to. */
+const upstreamOf = (rpcUrls: ReadonlyArray<string>) => {
+  const [rpcUrl, ...fallbackRpcUrls] = rpcUrls
+  // The Schema asks for at least one URL.
+  return rpcUrl === undefined ? [] : [{ rpcUrl, fallbackRpcUrls }]
+}
+
+/** The services' view of the configured chains: no dev contracts, every upstream RPC URL. */
 const chainsOf = (config: ServerConfig): Pick<ServicesOptions, "evm" | "solana"> => {
   const evm: Array<ServicesEvmChain> = []
   let solana: ServicesOptions["solana"]
   for (const [id, chain] of Object.entries(config.chains)) {
-    const rpcUrl = chain.rpcUrls[0]
-    // The Schema asks for at least one URL.
-    if (rpcUrl === undefined) continue
+    const [upstream] = upstreamOf(chain.rpcUrls)
+    if (upstream === undefined) continue
     const name = chain.name === undefined ? {} : { name: chain.name }
     if (id.startsWith("eip155:")) {
       evm.push({
         chainId: Number(id.slice("eip155:".length)),
         caipNetworkId: Schema.decodeSync(CaipNetworkId)(id),
-        rpcUrl,
+        ...upstream,
         ...name,
         history: chain.history,
         contracts: { tokens: chain.tokens.map((token) => ({ ...token, address: getAddress(token.address) })) }
       })
     } else {
-      solana = { caipNetworkId: id, rpcUrl, tokens: chain.tokens, ...name }
+      solana = { caipNetworkId: id, ...upstream, tokens: chain.tokens, ...name }
     }
   }
-  return { evm: { chains: evm, accounts: [] }, ...(solana === undefined ? {} : { solana }) }
+  return { evm: { chains: evm }, ...(solana === undefined ? {} : { solana }) }
 }
 
 /** The HTTP edges both HTTP components share: body limit, receive bounds, drain on stop, access log. */
@@ -123,7 +130,11 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
   // The relay reports what it does as plain lines: they become debug log lines.
   const debugLine = (line: string) => void Effect.runForkWith(context)(Effect.logDebug(line))
 
-  // Before anything listens: a master key that cannot be used stops the start at once.
+  // Before anything listens: a catalogue file or a master key that cannot be used stops the start at once.
+  const catalogue =
+    runs("services") && config.catalogue.file !== undefined
+      ? yield* readCatalogueFile(resolve(config.catalogue.file), `catalogue.file (${envNameOf(["catalogue", "file"])})`)
+      : undefined
   const masterKey = runs("wallet")
     ? yield* loadMasterKey({
         path: config.wallet.masterKeyFile,
@@ -172,11 +183,14 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         port: config.services.port,
         ...(publicUrl === undefined ? {} : { publicUrl }),
         projects: projectsOf(config),
+        ...(catalogue === undefined ? {} : { catalogue }),
+        names: { suffix: config.names.suffix, seeds: [] },
         prices:
           config.prices.feedUrl === undefined
             ? fixedPrices(config.prices.fixed)
             : jsonFeedPrices({ url: config.prices.feedUrl, ttlMs: config.prices.feedTtlMs }),
         routeTimeoutMs: config.limits.routeTimeoutMs,
+        rpcAttemptTimeoutMs: config.limits.upstreamTimeoutMs,
         http: httpLimits(config)
       })
     ))
@@ -204,15 +218,17 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         smtp: { host, port: config.smtp.port },
         chains: {
           evm: Object.entries(config.chains).flatMap(([id, chain]) =>
-            id.startsWith("eip155:") && chain.rpcUrls[0] !== undefined ? [{ caipNetworkId: id, rpcUrl: chain.rpcUrls[0] }] : []
+            id.startsWith("eip155:") ? upstreamOf(chain.rpcUrls).map((upstream) => ({ caipNetworkId: id, ...upstream })) : []
           ),
           solana: Object.entries(config.chains).flatMap(([id, chain]) =>
-            id.startsWith("solana:") && chain.rpcUrls[0] !== undefined ? [{ caipNetworkId: id, rpcUrl: chain.rpcUrls[0] }] : []
-          )[0]
+            id.startsWith("solana:") ? upstreamOf(chain.rpcUrls).map((upstream) => ({ caipNetworkId: id, ...upstream })) : []
+          )[0],
+          rpcAttemptTimeoutMs: config.limits.upstreamTimeoutMs
         },
         masterKey,
         // A visitor's first "Continue with email" should not wait for the frame page's bundling.
         buildFrameAtStart: true,
+        frameBuildDir: resolve(config.wallet.frameBuildDir),
         host: config.wallet.host,
         port: config.wallet.port,
         projects: projectsOf(config),

@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url"
 import { SMTPServer } from "smtp-server"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { startAnvil } from "../../devstack/evm/anvil"
 import { RELAY_AUTH_REFUSED } from "../../server/src/relay/auth"
 import { generateClientSeed, signRelayJwt } from "../../src/services/walletconnect/protocol/relayAuth"
@@ -25,6 +26,7 @@ import { migrations } from "../../server/src/db/migrations"
 import { makeFramePageBuilder } from "../../server/src/embedded/frame/build"
 import type { Started } from "../../server/src/lib/Started"
 import { freePort } from "../../server/src/lib/ports"
+import { fallbackCatalogue } from "../../src/services/walletCatalogFallback"
 import { type RunningPostgres, startPostgres } from "../support/postgres"
 
 const BIN = fileURLToPath(new URL("../../server/bin/wallet-runtime-server.mjs", import.meta.url))
@@ -297,10 +299,13 @@ const urlWithPassword = (name: string) => `postgres://postgres:${DB_PASSWORD}@12
 let anvil: Started<{ readonly rpcUrl: string }>
 let smtp: SmtpSink
 let postgres: RunningPostgres
+/** The servers' frame build folder (`wallet.frameBuildDir`). */
+let frameDir: string
 
 beforeAll(async () => {
-  const frame = makeFramePageBuilder()
-  // The wallet component builds its frame page at start; built once here, every server below finds it built.
+  frameDir = tempFolder("wr-frame-")
+  const frame = makeFramePageBuilder(frameDir)
+  // The wallet component builds its frame page at start; built once here, the servers below find it built.
   await Promise.all([
     frame
       .latest()
@@ -321,7 +326,7 @@ const hostConfig = (dir: string, extra: Record<string, unknown> = {}) => ({
   database: { dataDir: join(dir, "pglite") },
   services: { port: 0 },
   relay: { port: 0 },
-  wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true },
+  wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true, frameBuildDir: frameDir },
   chains: { "eip155:31337": { name: "Local chain", rpcUrls: [anvil.info.rpcUrl] } },
   projects: [{ projectId: "host-app", allowedOrigins: ["https://app.example"] }],
   smtp: { host: "127.0.0.1", port: smtp.port, security: "none", from: "wallet@host.example" },
@@ -363,10 +368,14 @@ describe("wallet-runtime-server", () => {
         dir,
         hostConfig(dir, {
           chains: {
-            "eip155:31337": { name: "Local chain", rpcUrls: [anvil.info.rpcUrl] },
+            // Its first RPC URL is a closed port: the services fail over to anvil.
+            "eip155:31337": { name: "Local chain", rpcUrls: [`http://127.0.0.1:${await freePort()}`, anvil.info.rpcUrl] },
             "eip155:31338": { rpcUrls: [upstream.url] }
           },
-          prices: { fixed: { ETH: 2000 } }
+          prices: { fixed: { ETH: 2000 } },
+          // A folder of its own: the server builds its frame page there at start, from a working directory that is
+          // not this repository.
+          wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true, frameBuildDir: join(dir, "frame") }
         })
       )
       const { services, relay, wallet } = await server.urls()
@@ -377,6 +386,19 @@ describe("wallet-runtime-server", () => {
       const openapi = await json(`${services}/openapi.json`)
       expect(openapi.body).toMatchObject({ openapi: "3.1.0" })
       expect(Object.keys((openapi.body as { paths: object }).paths)).toContain("/getWallets")
+      // The index page says what the server is, and names none of its projects.
+      const index = await fetch(`${services}/`)
+      const page = await index.text()
+      expect([index.status, page]).toEqual([200, expect.stringContaining("/openapi.json")])
+      expect(page).not.toContain("host-app")
+      expect(page).not.toMatch(/devstack|test wallet/i)
+
+      // The catalogue is the library's bundled wallet list: real wallets' public ids, none of the local stack's.
+      const catalogue = await json(`${services}/getWallets?projectId=host-app&entries=100`, { headers: { origin: "https://app.example" } })
+      const listed = (catalogue.body as { data: ReadonlyArray<{ id: string; name: string }>; count: number })
+      expect(listed.count).toBe(fallbackCatalogue().length)
+      expect(listed.data.map((wallet) => wallet.id)).toEqual(fallbackCatalogue().map((entry) => entry.id))
+      expect(listed.data.filter((wallet) => /devstack/i.test(wallet.name))).toEqual([])
 
       // The configured project, from its own origin and from another; an unknown one.
       const chains = await json(`${services}/v1/supported-chains?projectId=host-app`, { headers: { origin: "https://app.example" } })
@@ -386,8 +408,8 @@ describe("wallet-runtime-server", () => {
       expect([elsewhere.status, await elsewhere.text()]).toEqual([403, "Unauthorized: origin not allowed"])
       expect((await fetch(`${services}/v1/supported-chains?projectId=someone-else`)).status).toBe(401)
 
-      // Read from the configured chain (anvil funds its first account with 10000 ETH), priced by the configured table;
-      // the icons the answer names are under the services' URL.
+      // Read from the configured chain past its dead first URL (anvil funds its first account with 10000 ETH), priced
+      // by the configured table; the icons the answer names are under the services' URL.
       const balance = await json(`${services}/v1/account/${DEV_ACCOUNT}/balance?currency=usd&chainId=eip155:31337&projectId=host-app`)
       expect(balance.status).toBe(200)
       expect((balance.body as { balances: ReadonlyArray<unknown> }).balances).toContainEqual(
@@ -403,6 +425,11 @@ describe("wallet-runtime-server", () => {
       // The relay takes a WebSocket client and answers it.
       const client = await relayClient(relay)
       expect(client.subscribed).toMatchObject({ id: 1, jsonrpc: "2.0", result: expect.stringMatching(/^[0-9a-f]{64}$/) })
+
+      // The frame page, built at start into the configured folder.
+      const frame = await fetch(`${wallet}/frame?projectId=host-app&chainId=eip155:31337`, { signal: AbortSignal.timeout(START_MS) })
+      expect([frame.status, await frame.text()]).toEqual([200, expect.stringContaining('<script type="module"')])
+      expect(readdirSync(join(dir, "frame"))).toEqual([expect.stringMatching(/^[0-9a-f]{16}$/)])
 
       // The wallet server: its chains, and a login code mailed through the configured SMTP server.
       expect(await json(`${wallet}/api/chains?projectId=host-app`)).toMatchObject({ status: 200, body: { chains: ["eip155:31337", "eip155:31338"] } })
@@ -454,7 +481,7 @@ describe("wallet-runtime-server", () => {
     const config = hostConfig(dir, {
       services: { port: 0, publicUrl: "https://api.host.example" },
       relay: { port: 0, publicUrl: "wss://relay.host.example" },
-      wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true, publicUrl: "https://wallet.host.example" },
+      wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true, frameBuildDir: frameDir, publicUrl: "https://wallet.host.example" },
       log: { level: "debug", accessLog: true }
     })
     const server = startServerProcess(dir, config, {
@@ -476,9 +503,9 @@ describe("wallet-runtime-server", () => {
     expect(database.annotations).toEqual({ component: "database", kind: "postgres", at: `postgres://127.0.0.1:${postgres.port}/secrets` })
     expect(await json(`${services}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } })
     expect(await json(`${wallet}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } })
-    // The answers carry the public URL: a wallet's image in the catalogue.
-    const wallets = await json(`${services}/getWallets?projectId=host-app&page=1&entries=1`)
-    expect((wallets.body as { data: ReadonlyArray<{ image_url: string }> }).data[0]?.image_url).toMatch(/^https:\/\/api\.host\.example\/getWalletImage\//)
+    // The answers carry the public URL: a token's icon in a balance.
+    const balance = await json(`${services}/v1/account/${DEV_ACCOUNT}/balance?currency=usd&chainId=eip155:31337&projectId=host-app`)
+    expect((balance.body as { balances: ReadonlyArray<{ iconUrl: string }> }).balances[0]?.iconUrl).toMatch(/^https:\/\/api\.host\.example\//)
     await json(`${wallet}/api/login/email`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -539,6 +566,59 @@ describe("wallet-runtime-server", () => {
     expect(await server.exited()).toBe(0)
   })
 
+  it("serves the catalogue of a host's file, and names under its configured suffix", async () => {
+    const dir = tempFolder("wr-server-")
+    const acme = {
+      id: "acme-wallet",
+      name: "Acme Wallet",
+      image_id: "acme-logo",
+      homepage: "https://acme.example/",
+      mobile_link: "acme://",
+      chains: ["eip155:1"]
+    }
+    const pictured = { ...acme, id: "pictured", name: "Pictured Purse", image_id: "pictured-logo", image_url: "https://cdn.acme.example/p.png" }
+    writeFileSync(join(dir, "wallets.json"), JSON.stringify([acme, pictured]))
+    const server = startServerProcess(dir, {
+      ...hostConfig(dir),
+      components: ["services"],
+      catalogue: { file: "wallets.json" },
+      names: { suffix: ".names.example" }
+    })
+    const services = await server.urlOf("services")
+    const call = (path: string, init?: RequestInit) => json(`${services}${path}${path.includes("?") ? "&" : "?"}projectId=host-app`, init)
+
+    expect(await call("/getWallets")).toMatchObject({ status: 200, body: { data: [acme, pictured], count: 2 } })
+    expect((await call("/getWallets?search=purse")).body).toEqual({ data: [pictured], count: 1 })
+    // The server holds no logos: an image_id of its catalogue is drawn from the wallet's initials; another is a 404.
+    const icon = await fetch(`${services}/getWalletImage/acme-logo`)
+    expect([icon.status, icon.headers.get("content-type"), await icon.text()]).toEqual([200, "image/svg+xml", expect.stringMatching(/>AW<\/text><\/svg>$/)])
+    expect((await fetch(`${services}/getWalletImage/someone-elses-logo`)).status).toBe(404)
+
+    // A name under the configured suffix, signed by an EOA and checked on the configured chain.
+    const signer = privateKeyToAccount(generatePrivateKey())
+    const message = JSON.stringify({ name: "hostname.names.example", attributes: {}, timestamp: Math.floor(Date.now() / 1000) })
+    const register = (body: unknown) => call("/v1/profile/account", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    const registration = { coin_type: 0x8000_0000 + 31337, address: signer.address, message, signature: await signer.signMessage({ message }) }
+    expect(await register(registration)).toMatchObject({ status: 200, body: { name: "hostname.names.example" } })
+    expect(await call("/v1/profile/account/hostname")).toMatchObject({ status: 200, body: { name: "hostname.names.example" } })
+    expect(await call(`/v1/identity/${signer.address}`)).toMatchObject({ status: 200, body: { name: "hostname.names.example" } })
+    expect(await call("/v1/profile/suggestions/hostname?zone=names.example")).toMatchObject({
+      status: 200,
+      body: { suggestions: [{ name: "hostname.names.example", registered: true }, { name: "hostname1.names.example", registered: false }, expect.anything(), expect.anything()] }
+    })
+    expect(await call("/v1/profile/suggestions/hostname?zone=wallet.test")).toMatchObject({
+      status: 400,
+      body: { reasons: [{ description: "Unknown zone wallet.test: this service's names end with .names.example" }] }
+    })
+    const local = JSON.stringify({ name: "visitor.wallet.test", attributes: {}, timestamp: Math.floor(Date.now() / 1000) })
+    expect(await register({ ...registration, message: local, signature: await signer.signMessage({ message: local }) })).toMatchObject({
+      status: 400,
+      body: { reasons: [{ description: "Invalid name visitor.wallet.test: a name here ends with .names.example" }] }
+    })
+    server.child.kill("SIGTERM")
+    expect(await server.exited()).toBe(0)
+  })
+
   describe("refuses to start, exiting 1 with stderr naming the setting or the part at fault", () => {
     const refused = async (config: unknown, env: Record<string, string> = {}) => {
       const server = startServerProcess(tempFolder("wr-server-"), config, env)
@@ -591,6 +671,14 @@ describe("wallet-runtime-server", () => {
       } finally {
         await new Promise<void>((resolve) => holder.close(() => resolve()))
       }
+    })
+
+    it("a catalogue file with a bad entry, naming the file and the entry", async () => {
+      const dir = tempFolder("wr-server-")
+      writeFileSync(join(dir, "wallets.json"), JSON.stringify([{ id: "nameless", image_id: "x", chains: ["eip155:1"] }]))
+      const stderr = await refused({ ...hostConfig(dir), components: ["services"], catalogue: { file: join(dir, "wallets.json") } })
+      expect(stderr).toContain(`catalogue.file (WALLET_RUNTIME_CATALOGUE_FILE): ${join(dir, "wallets.json")} is not a valid catalogue`)
+      expect(stderr).toContain('entry [0] (id \\"nameless\\"): name is missing')
     })
 
     it("a config file that is not there", async () => {

@@ -12,6 +12,7 @@ import type { CaipNetworkId } from "../../src/domain/Caip"
 import { ServicesApi } from "../../src/domain/http/ServicesApi"
 import type { Started } from "../../server/src/lib/Started"
 import { type ServicesInfo, startServices } from "../../server/src/services/index"
+import { devProjects } from "../../server/src/services/projects"
 
 const PROJECT = "devstack-project"
 const ACCOUNT = "eip155:31337:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
@@ -25,7 +26,7 @@ let services: Started<ServicesInfo>
 let document: Record<string, unknown>
 
 beforeAll(async () => {
-  services = await startServices({})
+  services = await startServices({ projects: devProjects })
   const response = await fetch(`${services.info.url}/openapi.json`)
   expect(response.status).toBe(200)
   document = (await response.json()) as Record<string, unknown>
@@ -214,8 +215,8 @@ describe("a chain whose node cannot be reached", () => {
     const port = await closedPort()
     const collection = (n: number, name: string) => ({ address: `0x${String(n).padStart(40, "0")}` as const, name, symbol: name })
     const down = await startServices({
+      projects: devProjects,
       evm: {
-        accounts: [],
         chains: [
           {
             chainId: 31337,

@@ -8,6 +8,7 @@
  * `WALLET_RUNTIME_` and the path in CONSTANT_CASE (`WALLET_RUNTIME_SERVICES_PORT`), except `DATABASE_URL`.
  */
 import { Effect, Schema, SchemaAST } from "effect"
+import { DEFAULT_NAME_SUFFIX, NameSuffix } from "../../../src/domain/Options"
 
 /** How a setting is written in an environment variable. */
 export type EnvFormat =
@@ -218,6 +219,12 @@ export const ServerConfig = Schema.Struct({
     createMasterKey: withDefault(Schema.Boolean, false, {
       type: "boolean",
       description: "Make the master-key file (mode 0600) when it does not exist. Off: a missing file stops the start."
+    }),
+    frameBuildDir: withDefault(Schema.String.check(Schema.isNonEmpty({ expected: "a directory" })), "./data/frame", {
+      type: "path",
+      description:
+        "A writable folder the frame page is built into at start (with Vite, one folder per version of its sources; " +
+        "a start with the same version finds it built). Only the latest version is kept."
     })
   }),
   chains: withDefault(Schema.Record(ServedChainId, ChainConfig), {}, {
@@ -225,7 +232,9 @@ export const ServerConfig = Schema.Struct({
     description:
       "The chains served, e.g. `{\"eip155:1\": {\"name\": \"Ethereum\", \"rpcUrls\": [\"https://…\"], \"tokens\": " +
       "[{\"address\": \"0x…\", \"symbol\": \"USDC\", \"name\": \"USD Coin\", \"decimals\": 6}]}}`: upstream RPC URLs " +
-      "(the services read through the first one; failing over to the others is not done yet), the chain's name, the " +
+      "of the same chain, in order (the services and the wallet server ask one at a time: one that is unreachable, does " +
+      "not answer within `limits.upstreamTimeoutMs` or answers HTTP 5xx or 429 is left for the next, starting from the " +
+      "last that answered; the node's JSON-RPC errors are answers, passed on as they are), the chain's name, the " +
       "tokens the services name and price, and (eip155) where the activity history starts: `\"head\"` (the default: " +
       "what happens from the server's start) or `\"genesis\"` (the whole chain, indexed in memory: a small chain only). " +
       "eip155 chains, and at most one solana network.",
@@ -238,6 +247,29 @@ export const ServerConfig = Schema.Struct({
       "the origins whose pages may use each (`\"loopback\"`: any page on this machine) and whether its modal sends " +
       "analytics (default true). Required.",
     envFormat: "json"
+  }),
+  catalogue: group({
+    file: Schema.optionalKey(
+      setting(Schema.String.check(Schema.isNonEmpty({ expected: "a file path" })), {
+        type: "path",
+        description:
+          "A JSON list of wallet catalogue entries served by `/getWallets` instead of the library's bundled list of " +
+          "well-known wallets: each has `id`, `name`, `image_id` and `chains` (CAIP-2 ids), and may have `rdns`, " +
+          "`image_url` (http(s) or data:image), `homepage`, `mobile_link`, `desktop_link`, `webapp_link`, `app_store`, " +
+          "`play_store` and `certified` (listed by `badge_type=certified`). Read once at start: a bad entry stops it, " +
+          "named. The server holds no logos: `/getWalletImage/{image_id}` draws the wallet's initials, so give " +
+          "`image_url` for its own picture."
+      })
+    )
+  }),
+  names: group({
+    suffix: withDefault(NameSuffix, DEFAULT_NAME_SUFFIX, {
+      type: "name suffix",
+      description:
+        "The suffix of the account names the services register and look up, e.g. `.wallet-runtime.id` (then " +
+        "suggestions take `?zone=wallet-runtime.id`). The modal's `nameSuffix` option must be the same: its default is " +
+        "this one. Names are kept with their suffix: after a change, names registered under the old one are not found."
+    })
   }),
   prices: group({
     feedUrl: Schema.optionalKey(
@@ -292,6 +324,10 @@ export const ServerConfig = Schema.Struct({
       description: "Bound on receiving a whole request (services API, wallet server): a client that stalls is cut off."
     }),
     headersTimeoutMs: withDefault(Millis, 10_000, { type: "milliseconds", description: "Bound on receiving a request's headers (services API, wallet server)." }),
+    upstreamTimeoutMs: withDefault(Millis, 10_000, {
+      type: "milliseconds",
+      description: "Bound on one request to one of a chain's RPC URLs (services API, wallet server): past it, the next URL is tried."
+    }),
     routeTimeoutMs: withDefault(Millis, 30_000, {
       type: "milliseconds",
       description: "Bound on a declared route's answer (services API): past it, 503 with `Retry-After`."

@@ -29,6 +29,8 @@ export interface EmbeddedOptions {
   readonly masterKey?: Uint8Array
   /** Build the frame page at start (the CLI does); otherwise on its first visit. */
   readonly buildFrameAtStart?: boolean
+  /** The folder the frame page is built into, an absolute path (default the local stack's, `frameBuildRoot`). */
+  readonly frameBuildDir?: string
   /** Port to listen on (0 or absent: the OS chooses). */
   readonly port?: number
   /** Address to listen on (default 127.0.0.1). */
@@ -60,7 +62,7 @@ export const masterKeyFile = (path: string): Uint8Array => {
 
 /** Starts the wallet server with the frame site (on 127.0.0.1 unless `host` says otherwise). */
 export const startEmbedded = async (opts: EmbeddedOptions): Promise<Started<EmbeddedInfo>> => {
-  const builder = makeFramePageBuilder()
+  const builder = makeFramePageBuilder(opts.frameBuildDir)
   try {
     if (opts.buildFrameAtStart === true) builder.latest()
     const server = await startWalletServer({

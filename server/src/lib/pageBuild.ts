@@ -7,8 +7,9 @@
  */
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from "node:fs"
+import { createRequire } from "node:module"
 import { join, relative } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { spawnGroup } from "./processGroup"
 
 /** The repository's root folder. */
@@ -78,6 +79,10 @@ const removeOthers = (buildRoot: string, keep: string): void => {
   }
 }
 
+// tsx's loader by its path: a bare `--import tsx` is resolved from the working directory, which for a host's server
+// command is wherever it was started, not this repository.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href
+
 /** The page's folder for the inputs of `hash`, building it first (in a child process) if it is missing. */
 export const ensureBuilt = (spec: PageBuildSpec, hash: string = inputsHash(spec)): PageBuild => {
   const dir = join(spec.buildRoot, hash)
@@ -86,7 +91,7 @@ export const ensureBuilt = (spec: PageBuildSpec, hash: string = inputsHash(spec)
   }
   mkdirSync(spec.buildRoot, { recursive: true })
   const tmp = join(spec.buildRoot, `.tmp-${process.pid}-${hash}-${Date.now().toString(36)}`)
-  const child = spawnGroup(process.execPath, ["--import", "tsx", fileURLToPath(spec.buildModule), tmp])
+  const child = spawnGroup(process.execPath, ["--import", tsxLoader, fileURLToPath(spec.buildModule), tmp])
   let stopped = false
   const ready = child.exited.then((code) => {
     if (stopped) throw new Error(`${spec.name}'s build was stopped`)

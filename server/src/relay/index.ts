@@ -293,7 +293,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
 
   const makeServer = (): Server => {
     const server = createServer((_request, response) => {
-      response.writeHead(200, { "content-type": "text/plain" }).end("wallet-runtime devstack relay\n")
+      response.writeHead(200, { "content-type": "text/plain" }).end("wallet-runtime relay\n")
     })
     server.on("upgrade", (request, socket, head) => {
       socket.on("error", () => socket.destroy())

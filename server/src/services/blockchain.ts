@@ -111,9 +111,9 @@ const evmBalances = async (state: ServicesState, chain: EvmChainState, address: 
   await chain.index.sync()
   const contracts = [...new Set([...chain.listedTokens, ...chain.index.fungibleContractsOf(address)])]
   const [native, ...raw] = await Promise.all([
-    rpcCall(chain.rpcUrl, "eth_getBalance", [address, "latest"]),
+    rpcCall(chain.rpc, "eth_getBalance", [address, "latest"]),
     ...contracts.map((contract) =>
-      rpcCall(chain.rpcUrl, "eth_call", [{ to: contract, data: `0x70a08231${address.slice(2).toLowerCase().padStart(64, "0")}` }, "latest"])
+      rpcCall(chain.rpc, "eth_call", [{ to: contract, data: `0x70a08231${address.slice(2).toLowerCase().padStart(64, "0")}` }, "latest"])
     )
   ])
   const entries: Array<TokenBalance> = []

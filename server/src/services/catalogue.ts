@@ -1,119 +1,23 @@
-import { createHash } from "node:crypto"
+/**
+ * The wallet catalogue a server serves (spec 7.3's `/getWallets`): by default the library's bundled list (well-known
+ * wallets under their public catalogue ids, icons drawn from their initials as `data:` images), or the entries of a
+ * JSON file the host writes. Either answers the same queries (include, exclude, chains, badge, search, pages).
+ */
+import { Data, Effect, FileSystem, Result, Schema, SchemaIssue } from "effect"
 import type { GetWalletsQuery, GetWalletsResponse } from "../../../src/domain/Api"
 import { WALLETS_DEFAULT_ENTRIES } from "../../../src/domain/Api"
-import type { WalletCatalogEntry } from "../../../src/domain/Wallet"
+import { WalletCatalogEntry } from "../../../src/domain/Wallet"
+import { fallbackCatalogue } from "../../../src/services/walletCatalogFallback"
 
 /** A catalogue entry as the server keeps it: the public entry plus the facts used only for filtering. */
 export interface CatalogueWallet {
   readonly entry: WalletCatalogEntry
+  /** Listed by `badge_type=certified`. */
   readonly certified: boolean
 }
 
-// Invented words only: no name here is, or imitates, a real wallet's brand.
-const adjectives = [
-  "Amber", "Azure", "Birch", "Brisk", "Cedar", "Cobalt", "Coral", "Crimson", "Dune", "Ember", "Fern", "Frost",
-  "Garnet", "Harbor", "Indigo", "Jasper", "Juniper", "Kestrel", "Lunar", "Maple", "Meadow", "Nimbus", "Onyx",
-  "Opal", "Quartz", "Saffron"
-] as const
-const nouns = [
-  "Pouch", "Vault", "Keep", "Purse", "Pocket", "Chest", "Coffer", "Locker", "Satchel", "Haven", "Nest", "Burrow",
-  "Cellar", "Drawer", "Casket", "Hollow", "Lantern", "Compass", "Anchor", "Beacon", "Cairn", "Quill"
-] as const
-
-const evmMainnets = ["eip155:1", "eip155:10", "eip155:137", "eip155:8453", "eip155:42161"] as const
-const localEvm = ["eip155:31337", "eip155:31338"] as const
-const otherMainnets = [
-  "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
-  "bip122:000000000019d6689c085ae165831e93",
-  "polkadot:91b171bb158e2d3848fa23a9f1c25182"
-] as const
-
-const digestOf = (text: string) => createHash("sha256").update(text).digest()
-
-const uuidOf = (digest: Buffer) => {
-  const hex = digest.toString("hex")
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
-}
-
-const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-")
-
-/** The ids of the entries that open the devstack's own test wallet page. */
-export const testWalletIds = {
-  web: digestOf("devstack test wallet web").toString("hex"),
-  desktop: digestOf("devstack test wallet desktop").toString("hex"),
-  mobile: digestOf("devstack test wallet mobile").toString("hex")
-} as const
-
-/**
- * The generated catalogue: three entries deep-linking to the local test wallet (`testWalletUrl` ends with `/`),
- * then one entry per adjective × noun (572), each with a generated icon served at `imageBase/{image_id}`.
- * `localSolana` is the local Solana network's id, listed by the test wallets and some generated ones.
- */
-export const makeCatalogue = (opts: {
-  readonly imageBase: string
-  readonly testWalletUrl: string
-  readonly localSolana?: string
-}): ReadonlyArray<CatalogueWallet> => {
-  const others = [...otherMainnets, ...(opts.localSolana === undefined ? [] : [opts.localSolana])]
-  const allChains = [...localEvm, ...evmMainnets, ...(opts.localSolana === undefined ? [] : [opts.localSolana])]
-  const testWallet = (key: keyof typeof testWalletIds, name: string, link: "webapp_link" | "desktop_link" | "mobile_link"): CatalogueWallet => {
-    const imageId = uuidOf(digestOf(`image ${name}`))
-    return {
-      certified: true,
-      entry: {
-        id: testWalletIds[key],
-        name,
-        rdns: `test.wallet-runtime.devstack-${key}`,
-        image_id: imageId,
-        image_url: `${opts.imageBase}/${imageId}`,
-        homepage: opts.testWalletUrl,
-        mobile_link: link === "mobile_link" ? opts.testWalletUrl : null,
-        desktop_link: link === "desktop_link" ? opts.testWalletUrl : null,
-        webapp_link: link === "webapp_link" ? opts.testWalletUrl : null,
-        app_store: null,
-        play_store: null,
-        chains: allChains
-      }
-    }
-  }
-  const generated = adjectives.flatMap((adjective) =>
-    nouns.map((noun): CatalogueWallet => {
-      const name = `${adjective} ${noun}`
-      const digest = digestOf(name)
-      const pick = (i: number) => digest[i] ?? 0
-      const imageId = uuidOf(digestOf(`image ${name}`))
-      const host = `${slug(name)}.example`
-      const chains = [
-        ...evmMainnets.filter((_, i) => (pick(1) >> i) & 1 || i === 0),
-        ...(pick(2) % 2 === 0 ? localEvm : []),
-        ...others.filter((_, i) => (pick(3) >> i) & 1)
-      ]
-      return {
-        certified: pick(4) % 5 === 0,
-        entry: {
-          id: digest.toString("hex"),
-          name,
-          rdns: `example.${slug(name)}`,
-          image_id: imageId,
-          image_url: `${opts.imageBase}/${imageId}`,
-          homepage: `https://${host}/`,
-          mobile_link: pick(5) % 3 === 0 ? null : `${slug(name)}://`,
-          desktop_link: pick(6) % 4 === 0 ? `${slug(name)}-desktop://` : null,
-          webapp_link: pick(7) % 4 === 0 ? `https://app.${host}/` : null,
-          app_store: pick(8) % 2 === 0 ? `https://apps.example/${slug(name)}` : null,
-          play_store: pick(9) % 2 === 0 ? `https://play.example/${slug(name)}` : null,
-          chains
-        }
-      }
-    })
-  )
-  return [
-    testWallet("web", "Devstack Test Wallet", "webapp_link"),
-    testWallet("desktop", "Devstack Test Wallet Desktop", "desktop_link"),
-    testWallet("mobile", "Devstack Test Wallet Mobile", "mobile_link"),
-    ...generated
-  ]
-}
+/** The library's bundled wallet list (`fallbackCatalogue`), none of it marked certified: the default catalogue. */
+export const bundledCatalogue = (): ReadonlyArray<CatalogueWallet> => fallbackCatalogue().map((entry) => ({ entry, certified: false }))
 
 /** Answers a `/getWallets` query: filters (include, exclude, chains, badge, search), then the 1-based page. */
 export const queryCatalogue = (catalogue: ReadonlyArray<CatalogueWallet>, query: GetWalletsQuery): GetWalletsResponse => {
@@ -133,3 +37,73 @@ export const queryCatalogue = (catalogue: ReadonlyArray<CatalogueWallet>, query:
   const start = ((query.page ?? 1) - 1) * entries
   return { data: matching.slice(start, start + entries).map(({ entry }) => entry), count: matching.length }
 }
+
+// -- a catalogue file ----------------------------------------------------------------------------------------------
+
+/** The catalogue file cannot be used: the message names the setting, the file and each bad entry. */
+export class CatalogueFileError extends Data.TaggedError("CatalogueFileError")<{ readonly message: string }> {}
+
+/** One entry of a catalogue file: a catalogue entry (spec 7.3's fields), and whether `badge_type=certified` lists it. */
+const FileEntry = Schema.Struct({ ...WalletCatalogEntry.fields, certified: Schema.optionalKey(Schema.Boolean) })
+
+const decodeEntry = Schema.decodeUnknownResult(FileEntry, { onExcessProperty: "error", errors: "all" })
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+// Fields the entry's Schema empties when their value is unsafe to show or follow: in a host's own file that is a mistake.
+const checkedLinks = ["homepage", "mobile_link", "desktop_link", "webapp_link", "app_store", "play_store"] as const
+
+const fieldOf = (path: ReadonlyArray<PropertyKey>) => path.map((segment) => (typeof segment === "number" ? `[${segment}]` : `.${String(segment)}`)).join("").replace(/^\./, "")
+
+/** What is wrong with one entry of the file, as sentences naming its fields. */
+const entryProblems = (input: unknown): { readonly entry?: CatalogueWallet; readonly problems: ReadonlyArray<string> } => {
+  const decoded = decodeEntry(input)
+  if (Result.isFailure(decoded)) {
+    return {
+      problems: formatIssues(decoded.failure.issue).issues.map(({ path, message }) => {
+        const field = fieldOf((path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment)))
+        if (message === "Missing key") return `${field} is missing`
+        if (message === "Expected no excess property") return `${field} is not a field of a catalogue entry`
+        return `${field === "" ? "" : `${field}: `}${message.charAt(0).toLowerCase()}${message.slice(1)}`
+      })
+    }
+  }
+  const { certified, ...entry } = decoded.success
+  const given = input as Record<string, unknown>
+  const dropped = [
+    ...checkedLinks.filter((key) => typeof given[key] === "string" && entry[key] === null).map((key) => `${key} ${JSON.stringify(given[key])} is not a safe link (http(s), or a wallet's own scheme for its apps)`),
+    ...(typeof given["image_url"] === "string" && entry.image_url === undefined
+      ? [`image_url ${JSON.stringify(given["image_url"])} is not an http(s) or data:image URL`]
+      : [])
+  ]
+  return dropped.length > 0 ? { problems: dropped } : { entry: { entry, certified: certified ?? false }, problems: [] }
+}
+
+/**
+ * The catalogue in the JSON file at `path`: a list of catalogue entries (`WalletCatalogEntry`, plus an optional
+ * `certified`). Any problem fails with every bad entry named by its place and id; `setting` names the setting.
+ */
+export const readCatalogueFile = Effect.fn("readCatalogueFile")(function* (path: string, setting: string) {
+  const fail = (why: string) => new CatalogueFileError({ message: `${setting}: ${path} ${why}` })
+  const fs = yield* FileSystem.FileSystem
+  const text = yield* fs.readFileString(path).pipe(Effect.mapError((error) => fail(`cannot be read: ${error.message}`)))
+  const json = yield* Effect.try({
+    try: (): unknown => JSON.parse(text),
+    catch: (error) => fail(`is not JSON: ${error instanceof Error ? error.message : String(error)}`)
+  })
+  if (!Array.isArray(json)) return yield* fail("must hold a JSON list of catalogue entries")
+  const problems: Array<string> = []
+  const wallets: Array<CatalogueWallet> = []
+  const seen = new Set<string>()
+  for (const [i, item] of json.entries()) {
+    const id = typeof item === "object" && item !== null && typeof (item as { id?: unknown }).id === "string" ? (item as { id: string }).id : undefined
+    const where = `entry [${i}]${id === undefined ? "" : ` (id ${JSON.stringify(id)})`}`
+    const checked = entryProblems(item)
+    problems.push(...checked.problems.map((problem) => `${where}: ${problem}`))
+    if (checked.entry === undefined) continue
+    if (seen.has(checked.entry.entry.id)) problems.push(`${where}: the id is given twice`)
+    seen.add(checked.entry.entry.id)
+    wallets.push(checked.entry)
+  }
+  if (problems.length > 0) return yield* fail(`is not a valid catalogue:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`)
+  return wallets as ReadonlyArray<CatalogueWallet>
+})

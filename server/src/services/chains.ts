@@ -13,11 +13,11 @@ export interface TokenInfo {
 /** The SPL Token program, owner of the token accounts the services read. */
 export const SPL_TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
 
-/** A viem chain description of the EVM chain `chainId` served at `rpcUrl`. */
-export const evmChain = (chainId: number, rpcUrl: string, name = `Chain ${chainId}`) =>
+/** A viem chain description of the EVM chain `chainId` served at `rpcUrls`. */
+export const evmChain = (chainId: number, rpcUrls: ReadonlyArray<string>, name = `Chain ${chainId}`) =>
   defineChain({
     id: chainId,
     name,
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } }
+    rpcUrls: { default: { http: [...rpcUrls] } }
   })

@@ -1,6 +1,7 @@
 /**
- * The local stack's block explorer: plain server-rendered pages of its own chains, so the explorer links the runtime
- * makes (the Send result, Activity rows, the NFT detail, the account's address) lead somewhere offline. A host gives
+ * The block explorer of the chains the services serve: plain server-rendered pages, so the explorer links the runtime
+ * makes (the Send result, Activity rows, the NFT detail, the account's address) lead somewhere for chains without a
+ * public explorer (the local stack's, offline). A host gives
  * a network `blockExplorers.default.url = {services}/explorer/{caip2}` (the demo does, from `window.__DEVSTACK__`);
  * under it are the usual explorer shapes the runtime builds (`src/domain/portfolioView.ts`, `accountFeatures.ts`):
  * `/tx/{hash}`, `/address/{address}` (and `/account/{address}`, Solana's word), `/nft/{contract}/{tokenId}`, and
@@ -36,7 +37,7 @@ const onNetwork =
     if (!isCaipNetworkId(input)) return badInput("a network id (CAIP-2, like eip155:31337)", input)
     const network = explorerNetworks(state).find((candidate) => candidate.caip2 === input)
     if (network === undefined) {
-      return notFound("Network not found", `<p>This explorer shows the local stack's networks only; not</p><p>${mono(input)}</p>${networkList(state)}`)
+      return notFound("Network not found", `<p>This explorer shows this server's networks only; not</p><p>${mono(input)}</p>${networkList(state)}`)
     }
     try {
       return await build(network)
@@ -97,7 +98,7 @@ const addressPage =
 
 /** The explorer's pages on the services server, as routes (plain HTML pages, not part of the HTTP API). */
 export const explorerRoutes = (state: ServicesState) => [
-  page(EXPLORER_PATH, async () => explorerPage(200, "Local explorer", networkList(state))),
+  page(EXPLORER_PATH, async () => explorerPage(200, "Explorer", networkList(state))),
   page(`${EXPLORER_PATH}/:network`, (params) =>
     onNetwork(state, async (network) => {
       const rows = network.kind === "evm" ? await evmNetworkRows(network.chain) : await solanaNetworkRows(network)

@@ -112,8 +112,8 @@ const transferRow = async (network: EvmNetwork, log: typeof RpcLog.Type): Promis
 /** `/explorer/{caip2}/tx/{hash}`: status, block, from, to, value, fee, the call, and the decoded `Transfer` logs. */
 export const evmTransactionPage = async (network: EvmNetwork, hash: string): Promise<HttpServerResponse.HttpServerResponse> => {
   if (!evmHash(hash)) return badInput("a transaction hash (0x and 64 hexadecimal characters)", hash, network)
-  const { rpcUrl } = network.chain
-  const [txAnswer, receiptAnswer] = await rpcBatch(rpcUrl, [
+  const { rpc } = network.chain
+  const [txAnswer, receiptAnswer] = await rpcBatch(rpc, [
     { method: "eth_getTransactionByHash", params: [hash] },
     { method: "eth_getTransactionReceipt", params: [hash] }
   ])
@@ -128,7 +128,7 @@ export const evmTransactionPage = async (network: EvmNetwork, hash: string): Pro
   }
   const receipt = decodeReceipt(receiptAnswer)
   const header =
-    receipt === null ? undefined : decodeHeader(await rpcCall(rpcUrl, "eth_getBlockByNumber", [receipt.blockNumber, false]))
+    receipt === null ? undefined : decodeHeader(await rpcCall(rpc, "eth_getBlockByNumber", [receipt.blockNumber, false]))
   const status =
     receipt === null
       ? statusWord("pending", "waiting to be included in a block")
@@ -175,13 +175,13 @@ export const evmAddressPage = async (network: EvmNetwork, input: string): Promis
   if (address === undefined) return badInput("an address (0x and 40 hexadecimal characters)", input, network)
   const { chain } = network
   await chain.index.sync()
-  const [balance, nonce, code] = await rpcBatch(chain.rpcUrl, [
+  const [balance, nonce, code] = await rpcBatch(chain.rpc, [
     { method: "eth_getBalance", params: [address, "latest"] },
     { method: "eth_getTransactionCount", params: [address, "latest"] },
     { method: "eth_getCode", params: [address, "latest"] }
   ])
   const contracts = [...new Set([...chain.listedTokens, ...chain.index.fungibleContractsOf(address)].map((c) => getAddress(c)))]
-  const held = await rpcBatchSettled(chain.rpcUrl, contracts.map((contract) => balanceOfCall(contract, address)))
+  const held = await rpcBatchSettled(chain.rpc, contracts.map((contract) => balanceOfCall(contract, address)))
   const tokens = (
     await Promise.all(
       contracts.map(async (contract, i) => {
@@ -249,7 +249,7 @@ export const evmNftPage = async (state: ServicesState, network: EvmNetwork, cont
   if (!TOKEN_ID.test(idInput) || BigInt(idInput) > MAX_UINT256) return badInput("a token id (a whole number)", idInput, network)
   const tokenId = BigInt(idInput)
   const { chain } = network
-  const [owner] = await rpcBatchSettled(chain.rpcUrl, [readCall(contract, encodeFunctionData({ abi, functionName: "ownerOf", args: [tokenId] }))])
+  const [owner] = await rpcBatchSettled(chain.rpc, [readCall(contract, encodeFunctionData({ abi, functionName: "ownerOf", args: [tokenId] }))])
   // ERC-721 reverts for a token that does not exist; a plain mapping answers the zero address.
   if (typeof owner !== "string" || owner.length < 42 || BigInt(owner) === 0n) {
     return notFound(
@@ -280,12 +280,12 @@ export const evmTokenPage = async (network: EvmNetwork, input: string): Promise<
   const contract = evmAddress(input)
   if (contract === undefined) return badInput("a token address (0x and 40 hexadecimal characters)", input, network)
   const { chain } = network
-  const code = decodeHex(await rpcCall(chain.rpcUrl, "eth_getCode", [contract, "latest"]))
+  const code = decodeHex(await rpcCall(chain.rpc, "eth_getCode", [contract, "latest"]))
   if (code === "0x") {
     return notFound("Token not found", `<p>${escapeHtml(network.name)} has no contract at</p><p>${mono(contract)}</p>`, network)
   }
   const meta = await chain.tokens.get(contract)
-  const [supply] = await rpcBatchSettled(chain.rpcUrl, [readCall(contract, encodeFunctionData({ abi, functionName: "totalSupply" }))])
+  const [supply] = await rpcBatchSettled(chain.rpc, [readCall(contract, encodeFunctionData({ abi, functionName: "totalSupply" }))])
   const rows: Array<readonly [string, string]> = [
     ["Name", escapeHtml(meta.name)],
     ["Symbol", escapeHtml(meta.symbol)],
@@ -302,7 +302,7 @@ export const evmTokenPage = async (network: EvmNetwork, input: string): Promise<
 
 /** `/explorer/{caip2}`: the chain's latest block and a search box. */
 export const evmNetworkRows = async (chain: EvmChainState): Promise<ReadonlyArray<readonly [string, string]>> => {
-  const latest = BigInt(decodeHex(await rpcCall(chain.rpcUrl, "eth_blockNumber")))
+  const latest = BigInt(decodeHex(await rpcCall(chain.rpc, "eth_blockNumber")))
   return [
     ["Chain id", String(chain.chainId)],
     ["Latest block", latest.toString()]

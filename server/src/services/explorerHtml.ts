@@ -62,7 +62,7 @@ export const explorerPage = (
   network?: { readonly caip2: string; readonly name: string }
 ): HttpServerResponse.HttpServerResponse => {
   const crumbs = [
-    `<a href="${EXPLORER_PATH}">Local explorer</a>`,
+    `<a href="${EXPLORER_PATH}">Explorer</a>`,
     ...(network === undefined ? [] : [`<a href="${escapeHtml(explorerPath(network))}">${escapeHtml(network.name)}</a>`])
   ]
   const page = htmlDocument(title, body, { css: CSS, nav: `<nav aria-label="Breadcrumb">${crumbs.join(" › ")}</nav>` })

@@ -81,10 +81,10 @@ const symbolOf = (network: SolanaNetwork, mint: string) =>
 /** `/explorer/{caip2}/tx/{signature}`: status, slot, fee, fee payer, SOL transfers and token balance changes. */
 export const solanaTransactionPage = async (network: SolanaNetwork, signature: string): Promise<HttpServerResponse.HttpServerResponse> => {
   if (!solanaSignature(signature)) return badInput("a transaction signature (base58)", signature, network)
-  const { rpcUrl } = network.solana
+  const { rpc } = network.solana
   const [statuses, answer] = await Promise.all([
-    rpcCall(rpcUrl, "getSignatureStatuses", [[signature], { searchTransactionHistory: true }]),
-    rpcCall(rpcUrl, "getTransaction", [signature, { encoding: "jsonParsed", maxSupportedTransactionVersion: 0 }])
+    rpcCall(rpc, "getSignatureStatuses", [[signature], { searchTransactionHistory: true }]),
+    rpcCall(rpc, "getTransaction", [signature, { encoding: "jsonParsed", maxSupportedTransactionVersion: 0 }])
   ])
   const status = Schema.decodeUnknownSync(Statuses)(statuses).value[0] ?? null
   if (status === null) {
@@ -146,11 +146,11 @@ export const solanaTransactionPage = async (network: SolanaNetwork, signature: s
 /** `/explorer/{caip2}/account/{address}`: SOL, the token accounts it owns, and its latest signatures. */
 export const solanaAccountPage = async (network: SolanaNetwork, address: string): Promise<HttpServerResponse.HttpServerResponse> => {
   if (!solanaAddress(address)) return badInput("an account address (base58)", address, network)
-  const { rpcUrl } = network.solana
+  const { rpc } = network.solana
   const [balance, accounts, signatures] = await Promise.all([
-    rpcCall(rpcUrl, "getBalance", [address]),
-    rpcCall(rpcUrl, "getTokenAccountsByOwner", [address, { programId: SPL_TOKEN_PROGRAM }, { encoding: "jsonParsed" }]),
-    rpcCall(rpcUrl, "getSignaturesForAddress", [address, { limit: ACCOUNT_SIGNATURES }])
+    rpcCall(rpc, "getBalance", [address]),
+    rpcCall(rpc, "getTokenAccountsByOwner", [address, { programId: SPL_TOKEN_PROGRAM }, { encoding: "jsonParsed" }]),
+    rpcCall(rpc, "getSignaturesForAddress", [address, { limit: ACCOUNT_SIGNATURES }])
   ])
   const lamports = BigInt(Schema.decodeUnknownSync(Schema.Struct({ value: Schema.Number }))(balance).value)
   const owned = Schema.decodeUnknownSync(Schema.Struct({ value: Schema.Array(Schema.Unknown) }))(accounts).value.flatMap((item) => Option.toArray(tokenAccountOf(item)))
@@ -178,6 +178,6 @@ export const solanaAccountPage = async (network: SolanaNetwork, address: string)
 
 /** The rows of the Solana network's page: its latest slot. */
 export const solanaNetworkRows = async (network: SolanaNetwork): Promise<ReadonlyArray<readonly [string, string]>> => {
-  const slot = Schema.decodeUnknownSync(Schema.Number)(await rpcCall(network.solana.rpcUrl, "getSlot"))
+  const slot = Schema.decodeUnknownSync(Schema.Number)(await rpcCall(network.solana.rpc, "getSlot"))
   return [["Latest slot", String(slot)]]
 }

@@ -8,19 +8,20 @@ import { type Database, type DatabaseOptions, migrationsApplied, startDatabase }
 import { type HttpAppOptions, routesOf, type RunningHttpApp, startHttpApp } from "../http/app"
 import { ServicesApi } from "../../../src/domain/http/ServicesApi"
 import { Projects } from "../http/middleware"
+import { rpcUpstream } from "../lib/rpcUpstream"
 import type { Started } from "../lib/Started"
 import { isLoopbackOrigin } from "./projects"
 import { recordedEventsRoutes, servicesApiLayer, servicesApiLayerWith } from "./api"
 import { Catalogue, ServicesDatabase } from "./catalogueApi"
-import { fixedPrices, LOCAL_USD_PRICES, type PriceSource } from "./prices"
+import { fixedPrices, type PriceSource } from "./prices"
 import type { TokenInfo } from "./chains"
-import { makeCatalogue } from "./catalogue"
+import { bundledCatalogue, type CatalogueWallet } from "./catalogue"
 import { explorerRoutes } from "./explorer"
 import { EXPLORER_PATH } from "./explorerHtml"
 import { ChainIndex } from "./indexer"
-import { devNames } from "./names"
+import { defaultNames, type NamesConfig } from "./names"
 import { pageRoutes } from "./pages"
-import { type DevProject, devProjects } from "./projects"
+import type { DevProject } from "./projects"
 import { type EvmChainState, ServicesContext, type ServicesState } from "./state"
 import { TokenRegistry } from "./tokens"
 
@@ -44,6 +45,8 @@ export interface ServicesEvmChain {
   readonly chainId: number
   readonly caipNetworkId: CaipNetworkId
   readonly rpcUrl: string
+  /** More URLs of the same chain, tried in order when `rpcUrl` fails at the transport level (`lib/rpcUpstream.ts`). */
+  readonly fallbackRpcUrls?: ReadonlyArray<string>
   /** The chain's name in the explorer's pages (default: its well-known name, else its CAIP-2 id). */
   readonly name?: string
   readonly contracts: {
@@ -66,26 +69,38 @@ export interface ServicesOptions {
   readonly publicUrl?: string
   /** How long a declared route may take before it answers 503 (default `ROUTE_TIMEOUT_MS`). */
   readonly routeTimeoutMs?: number
-  readonly evm?: { readonly chains: ReadonlyArray<ServicesEvmChain>; readonly accounts: ReadonlyArray<{ readonly address: string }> }
+  /** How long one upstream RPC URL is given to answer before the next is tried (default `RPC_ATTEMPT_TIMEOUT_MS`). */
+  readonly rpcAttemptTimeoutMs?: number
+  readonly evm?: { readonly chains: ReadonlyArray<ServicesEvmChain> }
   /** The Solana network: its RPC (the stack's or any other) and the tokens to name (the stack's WSUSD). */
   readonly solana?: {
     readonly caipNetworkId: string
     readonly rpcUrl: string
+    /** More URLs of the same network, tried in order when `rpcUrl` fails at the transport level. */
+    readonly fallbackRpcUrls?: ReadonlyArray<string>
     /** The network's name in the explorer's pages (default: its well-known name, else its CAIP-2 id). */
     readonly name?: string
     readonly tokens?: ReadonlyArray<TokenInfo>
   }
-  /** The test wallet page the catalogue's test wallet entries link to (ends with `/`; default `{url}/test-wallet/`). */
-  readonly testWalletUrl?: string
+  /**
+   * The wallet catalogue of `/getWallets` (default: the library's bundled list, `bundledCatalogue()`), or a function
+   * making it once the server's URL is known (the local stack's generated one serves its icons itself).
+   */
+  readonly catalogue?: ReadonlyArray<CatalogueWallet> | ((baseUrl: string) => ReadonlyArray<CatalogueWallet>)
+  /** The names' suffix and seed names (default `defaultNames`: `.wallet-runtime.id`, no seed names). */
+  readonly names?: NamesConfig
   /** More routes on the same server (the devstack's test wallet page), made once its URL is known. */
   readonly extraRoutes?: (baseUrl: string) => Layer.Layer<never, never, HttpRouter.HttpRouter>
+  /** The extra routes' rows on the index page: a path (and method) and what it is. */
+  readonly extraPages?: ReadonlyArray<readonly [string, string]>
   /** Stops what the extra routes started (a page build in progress), after the server. */
   readonly stopExtra?: () => Promise<void>
   /** Transactions per history page (default 20). */
   readonly historyPageSize?: number
   /** NFTs per page of `/v1/account/{address}/nfts` (default `NFTS_PAGE_SIZE`). */
   readonly nftPageSize?: number
-  readonly projects?: ReadonlyArray<DevProject>
+  /** The projects (their ids, allowed origins and analytics setting). */
+  readonly projects: ReadonlyArray<DevProject>
   /**
    * The database of names and sign-in sessions (`devstack/db`): PGlite in `dataDir` (kept across restarts), a real
    * Postgres at `url`, or (absent) an empty PGlite in memory, gone at stop; the services start and stop it. Or a
@@ -94,12 +109,14 @@ export interface ServicesOptions {
   readonly database?: DatabaseOptions | Database
   /** The services' clock in ms (default `Date.now`): tests move it to expire nonces and sessions. */
   readonly now?: () => number
-  /** Where USD prices come from (default: the local stack's fixed table, `LOCAL_USD_PRICES`). */
+  /** Where USD prices come from (default: none, every token valued 0; the local stack passes `LOCAL_USD_PRICES`). */
   readonly prices?: PriceSource
   /** The HTTP server's limits: body size, time-outs on receiving a request, drain time on stop (app.ts defaults). */
   readonly http?: Pick<HttpAppOptions, "maxBodyBytes" | "requestTimeoutMs" | "headersTimeoutMs" | "drainMs" | "accessLog">
   /** Serve `GET /__events` and `DELETE /__events`, the analytics events received (the local stack's test helpers; never in production). */
   readonly recordedEvents?: boolean
+  /** List the projectIds on the index page at `/` (the local stack's, which are public); a host's are its own business. */
+  readonly listProjectsOnIndex?: boolean
 }
 
 /** What the running services server exposes. */
@@ -108,20 +125,22 @@ export interface ServicesInfo {
   readonly url: string
   readonly port: number
   readonly projects: ReadonlyArray<DevProject>
-  readonly testWalletUrl: string
 }
 
 /** The services' state for their routes, once the server's URL is known. */
-const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, prices = opts.prices ?? fixedPrices(LOCAL_USD_PRICES)): ServicesState => ({
-  baseUrl,
-  evm: (opts.evm?.chains ?? []).map(
-    (chain): EvmChainState => ({
+const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, prices = opts.prices ?? fixedPrices({})): ServicesState => {
+  const attempts = opts.rpcAttemptTimeoutMs === undefined ? {} : { attemptTimeoutMs: opts.rpcAttemptTimeoutMs }
+  const upstream = (chain: { readonly rpcUrl: string; readonly fallbackRpcUrls?: ReadonlyArray<string> }) =>
+    rpcUpstream([chain.rpcUrl, ...(chain.fallbackRpcUrls ?? [])], attempts)
+  const evmState = (chain: ServicesEvmChain): EvmChainState => {
+    const rpc = upstream(chain)
+    return {
       chainId: chain.chainId,
       caipNetworkId: chain.caipNetworkId,
-      rpcUrl: chain.rpcUrl,
+      rpc,
       ...(chain.name === undefined ? {} : { name: chain.name }),
-      index: new ChainIndex(chain.chainId, chain.rpcUrl, chain.history ?? "genesis"),
-      tokens: new TokenRegistry(chain.rpcUrl, [
+      index: new ChainIndex(chain.chainId, rpc, chain.history ?? "genesis"),
+      tokens: new TokenRegistry(rpc, [
         ...chain.contracts.tokens,
         ...[chain.contracts.collectible, chain.contracts.spamCollectible].flatMap((collection) =>
           collection === undefined ? [] : [{ ...collection, decimals: undefined }]
@@ -129,26 +148,30 @@ const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, pri
       ]),
       listedTokens: chain.contracts.tokens.map((token) => token.address),
       spamContracts: new Set(chain.contracts.spamCollectible === undefined ? [] : [chain.contracts.spamCollectible.address.toLowerCase()])
-    })
-  ),
-  solana:
-    opts.solana === undefined
-      ? undefined
-      : {
-          caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId),
-          rpcUrl: opts.solana.rpcUrl,
-          ...(opts.solana.name === undefined ? {} : { name: opts.solana.name }),
-          tokens: opts.solana.tokens ?? [],
-          baseUrl,
-          prices
-        },
-  names: devNames(opts.evm?.accounts ?? []),
-  historyPageSize: opts.historyPageSize ?? 20,
-  nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE,
-  db,
-  now: opts.now ?? Date.now,
-  prices
-})
+    }
+  }
+  return {
+    baseUrl,
+    evm: (opts.evm?.chains ?? []).map(evmState),
+    solana:
+      opts.solana === undefined
+        ? undefined
+        : {
+            caipNetworkId: Schema.decodeSync(CaipNetworkId)(opts.solana.caipNetworkId),
+            rpc: upstream(opts.solana),
+            ...(opts.solana.name === undefined ? {} : { name: opts.solana.name }),
+            tokens: opts.solana.tokens ?? [],
+            baseUrl,
+            prices
+          },
+    names: opts.names ?? defaultNames,
+    historyPageSize: opts.historyPageSize ?? 20,
+    nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE,
+    db,
+    now: opts.now ?? Date.now,
+    prices
+  }
+}
 
 /** The origins a browser may call from (CORS): those some project allows. */
 export const corsOriginOf =
@@ -160,11 +183,11 @@ export const corsOriginOf =
  * Starts the one HTTP server of the wallet catalogue (spec 7.3), the blockchain service (7.4) and the RPC proxy (7.2),
  * on 127.0.0.1 at `port` (0: one the OS chooses), with its database (started and stopped here unless one is given).
  */
-export const startServices = async (opts: ServicesOptions = {}): Promise<Started<ServicesInfo>> => {
+export const startServices = async (opts: ServicesOptions): Promise<Started<ServicesInfo>> => {
   const { database: dbOption } = opts
   const db =
     dbOption !== undefined && "run" in dbOption ? { info: dbOption, stop: () => Promise.resolve() } : await startDatabase(dbOption)
-  const projects = opts.projects ?? devProjects
+  const { projects } = opts
   let info: ServicesInfo | undefined
   // The plain routes (pages, not part of the API), kept to tell a known path with another method (405) from none (404).
   let pages: ReadonlyArray<HttpRouter.Route> = []
@@ -176,26 +199,23 @@ export const startServices = async (opts: ServicesOptions = {}): Promise<Started
       const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port
       const host = opts.host ?? "127.0.0.1"
       const baseUrl = opts.publicUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`
-      const testWalletUrl = opts.testWalletUrl ?? `${baseUrl}/test-wallet/`
-      info = { url: baseUrl, port, projects, testWalletUrl }
+      info = { url: baseUrl, port, projects }
       const state = servicesState(opts, baseUrl, db.info)
-      const catalogue = makeCatalogue({
-        imageBase: `${baseUrl}/getWalletImage`,
-        testWalletUrl,
-        ...(state.solana === undefined ? {} : { localSolana: state.solana.caipNetworkId })
-      })
+      const catalogue = typeof opts.catalogue === "function" ? opts.catalogue(baseUrl) : (opts.catalogue ?? bundledCatalogue())
       const extraRoutes = yield* Effect.try({ try: () => opts.extraRoutes?.(baseUrl) ?? Layer.empty, catch: (error) => error })
       const others: ReadonlyArray<readonly [string, string]> = [
         [
           `GET ${EXPLORER_PATH}/{caip2}/tx/{hash}, /address/{address} (/account/ on Solana), /nft/{contract}/{tokenId}, /token/{contract}`,
-          "the local block explorer: HTML pages read from the chains (GET /explorer lists the networks)"
+          "the block explorer of the served chains: HTML pages read from the chains (GET /explorer lists the networks)"
         ],
+        ["GET /healthz, /readyz", "liveness, and readiness (the database answers and its migrations ran)"],
         ...(opts.recordedEvents === true ? [["GET /__events, DELETE /__events", "the analytics events received (test helpers)"] as const] : []),
-        ...(opts.extraRoutes === undefined && opts.testWalletUrl === undefined
-          ? []
-          : [[`GET ${testWalletUrl}`, "the test wallet page: a WalletConnect wallet with the dev accounts"] as const])
+        ...(opts.extraPages ?? [])
       ]
-      pages = [...explorerRoutes(state), ...pageRoutes({ projectIds: projects.map((p) => p.projectId), others })]
+      pages = [
+        ...explorerRoutes(state),
+        ...pageRoutes({ ...(opts.listProjectsOnIndex === true ? { projectIds: projects.map((p) => p.projectId) } : {}), others })
+      ]
       return Layer.mergeAll(
         (opts.routeTimeoutMs === undefined ? servicesApiLayer : servicesApiLayerWith(opts.routeTimeoutMs)).pipe(
           Layer.provide(Layer.succeed(Catalogue)(catalogue)),

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { getAddress } from "viem"
 import { rpcBatch, rpcCall } from "../lib/jsonRpc"
+import type { RpcUpstream } from "../lib/rpcUpstream"
 
 /** topic0 of `Transfer(address,address,uint256)`, shared by ERC-20 (3 topics) and ERC-721 (4 topics). */
 const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
@@ -96,7 +97,7 @@ export class ChainIndex {
    */
   constructor(
     readonly chainId: number,
-    private readonly rpcUrl: string,
+    private readonly rpc: RpcUpstream,
     from: "genesis" | "head" = "genesis"
   ) {
     this.nextBlock = from === "genesis" ? 0 : undefined
@@ -126,14 +127,14 @@ export class ChainIndex {
   }
 
   private async syncOnce(): Promise<void> {
-    const latest = Number(BigInt(decodeQuantity(await rpcCall(this.rpcUrl, "eth_blockNumber"))))
+    const latest = Number(BigInt(decodeQuantity(await rpcCall(this.rpc, "eth_blockNumber"))))
     let next = (this.nextBlock ??= latest + 1)
     while (next <= latest) {
       const first = next
       const last = Math.min(latest, first + blocksPerBatch - 1)
       const numbers = Array.from({ length: last - first + 1 }, (_, i) => `0x${(first + i).toString(16)}`)
       const results = await rpcBatch(
-        this.rpcUrl,
+        this.rpc,
         numbers.flatMap((n) => [
           { method: "eth_getBlockByNumber", params: [n, true] },
           { method: "eth_getBlockReceipts", params: [n] }

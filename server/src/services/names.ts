@@ -1,38 +1,35 @@
 /**
- * The local name service's table and rules: names are `label.wallet.test`, the seed names alice, bob, carol and dave
- * belong to the first dev accounts, and any other name is registered by a signed message (`namesApi.ts`) and kept
- * in the database (`namesStore.ts`).
+ * The name service's rules: a name is `label` + the server's suffix (`.wallet-runtime.id` unless the host names its
+ * own, the library's `nameSuffix` default; the local stack's `.wallet.test`), registered by a signed message
+ * (`namesApi.ts`) and kept in the database (`namesStore.ts`); the local stack also has seed names it holds without one.
  */
 import { Result } from "effect"
 import { NAME_COIN_TYPE_CHAIN_ID_LIMIT, NAME_COIN_TYPE_EVM_FLAG } from "../../../src/domain/constants"
-import { normaliseName, validateAccountName } from "../../../src/domain/accountName"
-/** The suffix of the local stack's account names. */
-export const nameSuffix = ".wallet.test"
+import { normaliseName, validateAccountName, zoneOf } from "../../../src/domain/accountName"
+import { DEFAULT_NAME_SUFFIX } from "../../../src/domain/Options"
 
-/** The zone of the local names (`nameSuffix` without its dot), as `GET /v1/profile/suggestions/{name}?zone=` names it. */
-export const nameZone = nameSuffix.slice(1)
-
-const firstNames = ["alice", "bob", "carol", "dave"] as const
-
-/** A name of the local name table. */
-export interface DevName {
+/** A name the service holds without a registration (the local stack's alice, bob…), and whose it is. */
+export interface SeedName {
   readonly name: string
   readonly address: string
-  /** The image id of its avatar, served by `/public/getAssetImage/{id}`. */
-  readonly avatarImageId: string
 }
 
-/** The local name table: the first dev accounts are alice, bob, carol and dave (`alice.wallet.test`, …). */
-export const devNames = (accounts: ReadonlyArray<{ readonly address: string }>): ReadonlyArray<DevName> =>
-  firstNames.flatMap((first, i) => {
-    const account = accounts[i]
-    return account === undefined
-      ? []
-      : [{ name: `${first}${nameSuffix}`, address: account.address, avatarImageId: avatarImageId(`${first}${nameSuffix}`) }]
-  })
+/** The names a server serves: the suffix every name ends with, and the seed names. */
+export interface NamesConfig {
+  /** `.` and the zone, e.g. `.wallet-runtime.id`: the modal's `nameSuffix` must be the same. */
+  readonly suffix: string
+  readonly seeds: ReadonlyArray<SeedName>
+}
+
+/** A server's names by default: the library's default suffix, no seed names. */
+export const defaultNames: NamesConfig = { suffix: DEFAULT_NAME_SUFFIX, seeds: [] }
+
+/** The zone of the names (the suffix without its dot), as `GET /v1/profile/suggestions/{name}?zone=` names it. */
+export const nameZone = (names: NamesConfig): string => zoneOf(names.suffix)
 
 /** The avatar image id of a name: its label's initials drawn by `/public/getAssetImage/{id}`. */
-export const avatarImageId = (name: string): string => `avatar-${name.endsWith(nameSuffix) ? name.slice(0, -nameSuffix.length) : name}`
+export const avatarImageId = (names: NamesConfig, name: string): string =>
+  `avatar-${name.endsWith(names.suffix) ? name.slice(0, -names.suffix.length) : name}`
 
 /** ENSIP-11: the coin type of an EVM chain (`0x80000000 | chainId`), as the decimal text a record is keyed by. */
 export const coinTypeOfChain = (chainId: number): string => String(NAME_COIN_TYPE_EVM_FLAG + chainId)
@@ -52,24 +49,25 @@ export const chainIdOfCoinType = (coinType: number): Result.Result<number, strin
 }
 
 /**
- * The full name to register from a message's `name` (the full name, `label.wallet.test`), normalised, or why it cannot
+ * The full name to register from a message's `name` (the full name, `label` + suffix), normalised, or why it cannot
  * be registered: another suffix, or a label breaking the account-name rules (spec 5: 4 or more letters, digits or
  * hyphens, ENSIP-15).
  */
-export const registrableName = (name: string): Result.Result<string, string> => {
+export const registrableName = (names: NamesConfig, name: string): Result.Result<string, string> => {
+  const { suffix } = names
   const lower = name.toLowerCase()
-  if (!lower.endsWith(nameSuffix) || lower.length === nameSuffix.length) {
-    return Result.fail(`Invalid name ${name}: a name here ends with ${nameSuffix}`)
+  if (!lower.endsWith(suffix) || lower.length === suffix.length) {
+    return Result.fail(`Invalid name ${name}: a name here ends with ${suffix}`)
   }
-  const label = validateAccountName(name.slice(0, -nameSuffix.length))
+  const label = validateAccountName(name.slice(0, -suffix.length))
   if (Result.isFailure(label)) return Result.fail(`Invalid name ${name}: ${label.failure}`)
-  return Result.succeed(`${label.success}${nameSuffix}`)
+  return Result.succeed(`${label.success}${suffix}`)
 }
 
 /** The full name a lookup asks for (a full name, or a label to which the suffix is added), normalised; none when it cannot be a name. */
-export const lookupName = (input: string): string | undefined => {
+export const lookupName = (names: NamesConfig, input: string): string | undefined => {
   const trimmed = input.trim()
-  const full = trimmed.includes(".") ? trimmed : `${trimmed}${nameSuffix}`
+  const full = trimmed.includes(".") ? trimmed : `${trimmed}${names.suffix}`
   const normalised = normaliseName(full)
   return Result.isSuccess(normalised) ? normalised.success : undefined
 }
@@ -79,13 +77,14 @@ export const lookupName = (input: string): string | undefined => {
  * first found by `isTaken`), `count` variants in all; each a full name with whether it is taken.
  */
 export const suggestionsFor = async (
+  names: NamesConfig,
   label: string,
-  isTaken: (names: ReadonlyArray<string>) => Promise<ReadonlySet<string>>,
+  isTaken: (candidates: ReadonlyArray<string>) => Promise<ReadonlySet<string>>,
   count = 3
 ): Promise<ReadonlyArray<{ readonly name: string; readonly registered: boolean }>> => {
-  const asked = `${label}${nameSuffix}`
+  const asked = `${label}${names.suffix}`
   // Variants are looked up in one batch; a label whose first ten variants are all taken gets fewer suggestions.
-  const variants = Array.from({ length: 10 }, (_, i) => `${label}${i + 1}${nameSuffix}`)
+  const variants = Array.from({ length: 10 }, (_, i) => `${label}${i + 1}${names.suffix}`)
   const taken = await isTaken([asked, ...variants])
   return [
     { name: asked, registered: taken.has(asked) },

@@ -1,15 +1,17 @@
 /**
- * The name endpoints of spec 7.4 on the local stack: look a name up, list an address's names, suggest free names, and
- * register a name with a signed message, checked on the chain it names (EOA, ERC-1271 and ERC-6492 signatures).
+ * The name endpoints of spec 7.4: look a name up, list an address's names, suggest free names, and register a name
+ * with a signed message, checked on the chain it names (EOA, ERC-1271 and ERC-6492 signatures).
  *
  * Rules of this service (the contract is `src/domain/http/names.ts`, with `src/domain/Api.ts` and `src/domain/Names.ts`):
- * - A name is `label.wallet.test`; the message's `name` is that full name; the label follows spec 5.
- * - A name signed by an EOA points to its address on every chain of the stack; one signed by a contract account
+ * - A name is `label` + the server's suffix (`NamesConfig`: `.wallet-runtime.id` by default, `.wallet.test` in the
+ *   local stack); the message's `name` is that full name; the label follows spec 5. Suggestions take the suffix's
+ *   zone (`?zone=wallet-runtime.id`), or none.
+ * - A name signed by an EOA points to its address on every chain served; one signed by a contract account
  *   (ERC-1271, ERC-6492) only on the chain of its coin type, where its signature was checked.
- * - `coin_type` is `0x80000000 | chainId` of an EVM chain the stack runs; `timestamp` (s) at most 10 minutes old and
+ * - `coin_type` is `0x80000000 | chainId` of an EVM chain served; `timestamp` (s) at most 10 minutes old and
  *   at most 60 s ahead of the service's clock.
  * - An address may hold several names; the newest registered is its name (`GET /v1/identity/{address}`) and comes
- *   first in `GET /v1/profile/reverse/{address}`, the seed name (alice…dave) last.
+ *   first in `GET /v1/profile/reverse/{address}`, a seed name (the local stack's alice…dave) last.
  * - Failures answer `{ reasons: [{ description }] }` with 400 (bad request), 401 (signature), 404 (no such name) or
  *   409 (name taken).
  */
@@ -20,7 +22,6 @@ import {
   createPublicClient,
   getAddress,
   type Hex,
-  http,
   isAddress,
   isAddressEqual,
   isHex,
@@ -32,16 +33,16 @@ import { validateAccountName } from "../../../src/domain/accountName"
 import { NameBadRequest, NameConflict, NameNotFound, nameRefusal, NameUnauthorized } from "../../../src/domain/http/names"
 import { ServicesApi } from "../../../src/domain/http/ServicesApi"
 import { NameMessageJson } from "../../../src/domain/Names"
+import { upstreamTransport } from "../lib/jsonRpc"
 import { evmChain } from "./chains"
 import {
   avatarImageId,
   chainIdOfCoinType,
   coinTypeOfChain,
-  type DevName,
   lookupName,
   nameZone,
-  nameSuffix,
   registrableName,
+  type SeedName,
   suggestionsFor
 } from "./names"
 import { findName, insertName, namesOfAddress, registeredAmong, type StoredName } from "./namesStore"
@@ -54,9 +55,9 @@ export const NAME_MESSAGE_MAX_SKEW_S = 60
 
 const decodeMessage = Schema.decodeUnknownResult(NameMessageJson)
 
-const seedRecord = (state: ServicesState, seed: DevName): NameRecord => ({
+const seedRecord = (state: ServicesState, seed: SeedName): NameRecord => ({
   name: seed.name,
-  // A seed name is the dev account's on every chain of the stack.
+  // A seed name is its account's on every chain served.
   addresses: Object.fromEntries(state.evm.map((chain) => [coinTypeOfChain(chain.chainId), { address: seed.address }])),
   attributes: {}
 })
@@ -79,7 +80,7 @@ const storedRecord = async (state: ServicesState, row: StoredName): Promise<Name
   }
 }
 
-const seedNamed = (state: ServicesState, name: string) => state.names.find((seed) => seed.name === name)
+const seedNamed = (state: ServicesState, name: string) => state.names.seeds.find((seed) => seed.name === name)
 
 /** The record of the full normalised `name`, registered or seed, if anyone holds it. */
 const recordOf = async (state: ServicesState, name: string): Promise<NameRecord | undefined> => {
@@ -92,7 +93,7 @@ const recordOf = async (state: ServicesState, name: string): Promise<NameRecord 
 /** The names of `address` (any case), its own name first: the newest registered, then its seed name. */
 export const accountNames = async (state: ServicesState, address: string): Promise<ReadonlyArray<NameRecord>> => {
   const rows = await state.db.run(namesOfAddress(address))
-  const seeds = state.names.filter((seed) => seed.address.toLowerCase() === address.toLowerCase())
+  const seeds = state.names.seeds.filter((seed) => seed.address.toLowerCase() === address.toLowerCase())
   return [...(await Promise.all(rows.map((row) => storedRecord(state, row)))), ...seeds.map((seed) => seedRecord(state, seed))]
 }
 
@@ -104,7 +105,7 @@ export const identityOf = async (
   const name = (await accountNames(state, address))[0]?.name
   return name === undefined
     ? { name: null, avatar: null }
-    : { name, avatar: `${state.baseUrl}/public/getAssetImage/${avatarImageId(name)}` }
+    : { name, avatar: `${state.baseUrl}/public/getAssetImage/${avatarImageId(state.names, name)}` }
 }
 
 const takenAmong = async (state: ServicesState, names: ReadonlyArray<string>): Promise<ReadonlySet<string>> => {
@@ -120,7 +121,7 @@ export const NamesGroupLive = HttpApiBuilder.group(ServicesApi, "names", (handle
     const clientOf = (chain: EvmChainState): PublicClient => {
       const known = clients.get(chain.chainId)
       if (known !== undefined) return known
-      const client = createPublicClient({ chain: evmChain(chain.chainId, chain.rpcUrl), transport: http(chain.rpcUrl) }) as PublicClient
+      const client = createPublicClient({ chain: evmChain(chain.chainId, chain.rpc.urls), transport: upstreamTransport(chain.rpc) }) as PublicClient
       clients.set(chain.chainId, client)
       return client
     }
@@ -141,7 +142,7 @@ export const NamesGroupLive = HttpApiBuilder.group(ServicesApi, "names", (handle
       const { timestamp, attributes } = decoded.success
       if (timestamp > now + NAME_MESSAGE_MAX_SKEW_S) return yield* invalid("Message timestamp is in the future: check the device's clock")
       if (timestamp < now - NAME_MESSAGE_MAX_AGE_S) return yield* invalid("Message expired: sign a new registration message")
-      const name = registrableName(decoded.success.name)
+      const name = registrableName(state.names, decoded.success.name)
       if (Result.isFailure(name)) return yield* invalid(name.failure)
       if ((yield* Effect.promise(() => recordOf(state, name.success))) !== undefined) return yield* new NameConflict(nameRefusal("Name already taken"))
       const valid =
@@ -165,19 +166,22 @@ export const NamesGroupLive = HttpApiBuilder.group(ServicesApi, "names", (handle
     return handlers
       .handle("record", ({ params }) =>
         Effect.gen(function* () {
-          const name = lookupName(params.name)
+          const name = lookupName(state.names, params.name)
           const record = name === undefined ? undefined : yield* Effect.promise(() => recordOf(state, name))
           return record ?? (yield* new NameNotFound(nameRefusal(`Name ${params.name} is not registered`)))
         })
       )
       .handle("reverse", ({ params }) => Effect.promise(async () => ({ names: await accountNames(state, params.address) })))
       .handle("suggestions", ({ params, query }) => {
-        const zone = (query.zone ?? nameZone).replace(/^\./, "").toLowerCase()
-        if (zone !== nameZone) return Effect.fail(invalid(`Unknown zone ${query.zone}: this service's names end with ${nameSuffix}`))
+        const { suffix } = state.names
+        const zone = (query.zone ?? nameZone(state.names)).replace(/^\./, "").toLowerCase()
+        if (zone !== nameZone(state.names)) return Effect.fail(invalid(`Unknown zone ${query.zone}: this service's names end with ${suffix}`))
         const input = params.name.trim()
-        const label = validateAccountName(input.toLowerCase().endsWith(nameSuffix) ? input.slice(0, -nameSuffix.length) : input)
+        const label = validateAccountName(input.toLowerCase().endsWith(suffix) ? input.slice(0, -suffix.length) : input)
         if (Result.isFailure(label)) return Effect.fail(invalid(`Invalid name ${params.name}: ${label.failure}`))
-        return Effect.promise(async () => ({ suggestions: await suggestionsFor(label.success, (names) => takenAmong(state, names)) }))
+        return Effect.promise(async () => ({
+          suggestions: await suggestionsFor(state.names, label.success, (names) => takenAmong(state, names))
+        }))
       })
       .handle("register", ({ payload }) => register(payload))
   })

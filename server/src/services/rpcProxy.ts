@@ -9,13 +9,14 @@ import { HttpApiBuilder } from "effect/http-api"
 import { JsonRpcRequestBody, JsonRpcResponseBody } from "../../../src/domain/Api"
 import { BadGateway, BadRequest } from "../../../src/domain/http/errors"
 import { ServicesApi } from "../../../src/domain/http/ServicesApi"
+import { type RpcUpstream, UpstreamUnreachable } from "../lib/rpcUpstream"
 import { servedNetworks } from "./blockchain"
 import { ServicesContext, type ServicesState } from "./state"
 
-const upstreamOf = (state: ServicesState, chainId: string): Effect.Effect<string, BadRequest> => {
+const upstreamOf = (state: ServicesState, chainId: string): Effect.Effect<RpcUpstream, BadRequest> => {
   const evm = state.evm.find((chain) => chain.caipNetworkId === chainId)
-  if (evm !== undefined) return Effect.succeed(evm.rpcUrl)
-  if (state.solana !== undefined && state.solana.caipNetworkId === chainId) return Effect.succeed(state.solana.rpcUrl)
+  if (evm !== undefined) return Effect.succeed(evm.rpc)
+  if (state.solana !== undefined && state.solana.caipNetworkId === chainId) return Effect.succeed(state.solana.rpc)
   const served = servedNetworks(state)
   return Effect.fail(new BadRequest({ error: `Unsupported chainId ${chainId}: this stack serves ${served.join(", ") || "no chain"}` }))
 }
@@ -23,17 +24,17 @@ const upstreamOf = (state: ServicesState, chainId: string): Effect.Effect<string
 const encodeRequest = Schema.encodeSync(JsonRpcRequestBody)
 const decodeAnswer = Schema.decodeUnknownEffect(Schema.fromJsonString(JsonRpcResponseBody))
 
-// The fetch is aborted when the request is (the client went away, or the route's time limit passed).
-const forward = (upstream: string, body: JsonRpcRequestBody): Effect.Effect<JsonRpcResponseBody, BadGateway> =>
+// The upstream's fetch is aborted when the request is (the client went away, or the route's time limit passed).
+const forward = (upstream: RpcUpstream, body: JsonRpcRequestBody): Effect.Effect<JsonRpcResponseBody, BadGateway> =>
   Effect.gen(function* () {
-    const response = yield* Effect.tryPromise({
-      try: (signal) =>
-        fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(encodeRequest(body)), signal }),
-      catch: (error) => new BadGateway({ error: `The chain's node did not answer: ${error instanceof Error ? error.message : String(error)}` })
+    const answer = yield* Effect.tryPromise({
+      try: (signal) => upstream.post(JSON.stringify(encodeRequest(body)), signal),
+      catch: (error) =>
+        new BadGateway({ error: `The chain's node did not answer: ${error instanceof UpstreamUnreachable ? error.reason : String(error)}` })
     })
-    const notJsonRpc = new BadGateway({ error: `The chain's node gave an answer that is not JSON-RPC (HTTP ${response.status})` })
-    const text = yield* Effect.tryPromise({ try: () => response.text(), catch: () => notJsonRpc })
-    return yield* decodeAnswer(text).pipe(Effect.mapError(() => notJsonRpc))
+    return yield* decodeAnswer(answer.text).pipe(
+      Effect.mapError(() => new BadGateway({ error: `The chain's node gave an answer that is not JSON-RPC (HTTP ${answer.status})` }))
+    )
   })
 
 /** The RPC proxy's group, forwarding to the services' chains. */

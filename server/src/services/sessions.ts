@@ -19,7 +19,7 @@ import { getBase58Encoder, getPublicKeyFromAddress, isAddress, type SignatureByt
 import { Effect, Result, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
-import { BaseError, createPublicClient, type Hex, http, isHex, type PublicClient, verifyMessage } from "viem"
+import { createPublicClient, type Hex, isHex, type PublicClient, verifyMessage } from "viem"
 import type { AddSessionBody, RemoteSiwxSession, SessionNonceResponse } from "../../../src/domain/Api"
 import { bitcoinNetworkKindOf } from "../../../src/domain/bitcoinNetwork"
 import { type CaipAddress, parseCaipAddress } from "../../../src/domain/Caip"
@@ -31,8 +31,9 @@ import { isSs58Address } from "../../../src/services/polkadot/ss58"
 import { isBip322Signature, verifyBip322 } from "../bitcoin/bip322"
 import { BITCOIN_NETWORKS } from "../bitcoin/networks"
 import type { Database } from "../db/index"
+import { NodeUnreachable, rpcCall, upstreamTransport } from "../lib/jsonRpc"
 import { query } from "./catalogueApi"
-import { ServicesContext, type ServicesState } from "./state"
+import { type EvmChainState, ServicesContext, type ServicesState } from "./state"
 
 /** How long a nonce is accepted after it was handed out (issue 13: 10 minutes). */
 const SESSION_NONCE_TTL_MS = 10 * 60_000
@@ -127,17 +128,13 @@ const decodeSolanaSignature = (signature: string): SignatureBytes | undefined =>
   }
 }
 
-const evmClients = new WeakMap<ServicesState, Map<string, PublicClient>>()
+const evmClients = new WeakMap<EvmChainState, PublicClient>()
 
-const evmClient = (state: ServicesState, chainId: string): PublicClient | undefined => {
-  const chain = state.evm.find((c) => c.caipNetworkId === chainId)
-  if (chain === undefined) return undefined
-  let clients = evmClients.get(state)
-  if (clients === undefined) evmClients.set(state, (clients = new Map()))
-  let client = clients.get(chainId)
+const evmClient = (chain: EvmChainState): PublicClient => {
+  let client = evmClients.get(chain)
   if (client === undefined) {
-    client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient
-    clients.set(chainId, client)
+    client = createPublicClient({ transport: upstreamTransport(chain.rpc) }) as PublicClient
+    evmClients.set(chain, client)
   }
   return client
 }
@@ -182,16 +179,16 @@ const signatureHolds = Effect.fn("sessions.signatureHolds")(function* (
   if (account.namespace === "eip155") {
     if (!isHex(signature)) return yield* badSignature("The signature must be 0x-prefixed hex on eip155")
     const params = { address: account.address as Hex, message, signature }
-    const client = evmClient(state, account.chainId)
-    if (client === undefined) return yield* Effect.promise(() => verifyMessage(params).catch(() => false))
-    const valid = yield* Effect.promise(() => client.verifyMessage(params).catch(() => false))
+    const chain = state.evm.find((c) => c.caipNetworkId === account.chainId)
+    if (chain === undefined) return yield* Effect.promise(() => verifyMessage(params).catch(() => false))
+    const valid = yield* Effect.promise(() => evmClient(chain).verifyMessage(params).catch(() => false))
     // viem answers false when the chain cannot be asked; that says nothing about the signature: it is our failure.
     if (!valid) {
       yield* Effect.tryPromise({
-        try: () => client.getBlockNumber({ cacheTime: 0 }),
+        try: () => rpcCall(chain.rpc, "eth_blockNumber"),
         catch: (error) =>
           new BadGateway({
-            error: `Could not reach ${account.chainId} to verify the signature: ${error instanceof BaseError ? error.shortMessage : String(error)}`
+            error: `Could not reach ${account.chainId} to verify the signature: ${error instanceof NodeUnreachable ? error.reason : String(error)}`
           })
       })
     }

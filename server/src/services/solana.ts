@@ -95,7 +95,7 @@ const metaOf = (state: SolanaState, mint: string, decimals: number) =>
 
 const tokenAccountsOf = async (state: SolanaState, owner: string) => {
   const answer = Schema.decodeUnknownSync(WithValue)(
-    await rpcCall(state.rpcUrl, "getTokenAccountsByOwner", [owner, { programId: SPL_TOKEN_PROGRAM }, { encoding: "jsonParsed" }])
+    await rpcCall(state.rpc, "getTokenAccountsByOwner", [owner, { programId: SPL_TOKEN_PROGRAM }, { encoding: "jsonParsed" }])
   )
   // Accounts the node could not parse (another layout, base64 fallback) are not balances we can read.
   return (Array.isArray(answer.value) ? answer.value : []).flatMap((item) => Option.toArray(parsedTokenAccountOf(item)))
@@ -104,7 +104,7 @@ const tokenAccountsOf = async (state: SolanaState, owner: string) => {
 /** SOL and the SPL tokens `address` holds (non-zero), priced, in the shape of the balance endpoint. */
 export const solanaBalances = async (state: SolanaState, address: string): Promise<ReadonlyArray<TokenBalance>> => {
   const [sol, accounts] = await Promise.all([
-    rpcCall(state.rpcUrl, "getBalance", [address]).then((answer) => Schema.decodeUnknownSync(Lamports)(answer).value),
+    rpcCall(state.rpc, "getBalance", [address]).then((answer) => Schema.decodeUnknownSync(Lamports)(answer).value),
     tokenAccountsOf(state, address)
   ])
   const icon = (symbol: string, mint: string | undefined) => `${state.baseUrl}/public/getTokenImage/${tokenImageId(symbol, mint)}`
@@ -154,7 +154,7 @@ const allSignatures = async (state: SolanaState, address: string) => {
   for (;;) {
     const before = signatures.at(-1)?.signature
     const batch = Schema.decodeUnknownSync(Schema.Array(SignatureInfo))(
-      await rpcCall(state.rpcUrl, "getSignaturesForAddress", [
+      await rpcCall(state.rpc, "getSignaturesForAddress", [
         address,
         { limit: SIGNATURES_PER_CALL, ...(before === undefined ? {} : { before }) }
       ])
@@ -348,7 +348,7 @@ export const solanaHistory = async (
   if (start === 0 && cursor !== undefined) throw new BadRequest({ error: `Invalid cursor: ${cursor} is not a cursor this service gave` })
   const page = all.slice(start, start + pageSize)
   const answers = await rpcBatch(
-    state.rpcUrl,
+    state.rpc,
     page.map((signature) => ({
       method: "getTransaction",
       params: [signature, { encoding: "jsonParsed", maxSupportedTransactionVersion: 0, commitment: "confirmed" }]

@@ -1,9 +1,10 @@
 import { Context } from "effect"
 import type { CaipNetworkId } from "../../../src/domain/Caip"
 import type { Database } from "../db/index"
+import type { RpcUpstream } from "../lib/rpcUpstream"
 import type { TokenInfo } from "./chains"
 import type { ChainIndex } from "./indexer"
-import type { DevName } from "./names"
+import type { NamesConfig } from "./names"
 import type { PriceSource } from "./prices"
 import type { TokenRegistry } from "./tokens"
 
@@ -11,7 +12,8 @@ import type { TokenRegistry } from "./tokens"
 export interface EvmChainState {
   readonly chainId: number
   readonly caipNetworkId: CaipNetworkId
-  readonly rpcUrl: string
+  /** Its upstream RPC URLs, with failover. */
+  readonly rpc: RpcUpstream
   /** The chain's name, when its configuration gives one. */
   readonly name?: string
   readonly index: ChainIndex
@@ -25,7 +27,8 @@ export interface EvmChainState {
 /** The Solana network as the services see it: where to read it, and the tokens whose names it knows. */
 export interface SolanaState {
   readonly caipNetworkId: CaipNetworkId
-  readonly rpcUrl: string
+  /** Its upstream RPC URLs, with failover. */
+  readonly rpc: RpcUpstream
   /** The network's name, when its configuration gives one. */
   readonly name?: string
   /** Mints named and priced by symbol; other mints read from the chain get their short address as name. */
@@ -42,7 +45,8 @@ export interface ServicesState {
   readonly baseUrl: string
   readonly evm: ReadonlyArray<EvmChainState>
   readonly solana: SolanaState | undefined
-  readonly names: ReadonlyArray<DevName>
+  /** The names' suffix and seed names. */
+  readonly names: NamesConfig
   readonly historyPageSize: number
   readonly nftPageSize: number
   /** The database of names and sign-in sessions (`devstack/db`). */

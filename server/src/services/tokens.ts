@@ -1,5 +1,6 @@
 import { type Address, erc20Abi, decodeFunctionResult, encodeFunctionData, getAddress, type Hex } from "viem"
 import { rpcBatchSettled } from "../lib/jsonRpc"
+import type { RpcUpstream } from "../lib/rpcUpstream"
 
 /** What the services know about a token contract, read from the chain once. */
 export interface TokenMeta {
@@ -20,7 +21,7 @@ export class TokenRegistry {
   private readonly known = new Map<string, Promise<TokenMeta>>()
 
   constructor(
-    private readonly rpcUrl: string,
+    private readonly rpc: RpcUpstream,
     seed: ReadonlyArray<TokenMeta>
   ) {
     for (const meta of seed) this.known.set(meta.address.toLowerCase(), Promise.resolve(meta))
@@ -38,7 +39,7 @@ export class TokenRegistry {
   }
 
   private async load(address: Address): Promise<TokenMeta> {
-    const results = await rpcBatchSettled(this.rpcUrl, [
+    const results = await rpcBatchSettled(this.rpc, [
       read(address, "name"),
       read(address, "symbol"),
       read(address, "decimals")

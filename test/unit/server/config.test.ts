@@ -9,6 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Redacted } from "effect"
 import { type ConfigFile, loadServerConfig } from "../../../server/src/config/load"
 import { serverSettings } from "../../../server/src/config/schema"
+import { DEFAULT_NAME_SUFFIX } from "../../../src/domain/Options"
 
 const DB_PASSWORD = "db-Secret-4411"
 const SMTP_PASSWORD = "smtp-Secret-9137"
@@ -42,14 +43,41 @@ describe("server configuration", () => {
         { host: "127.0.0.1", port: 8080 },
         { host: "127.0.0.1", port: 8081 }
       ])
-      expect(config.wallet).toEqual({ host: "127.0.0.1", port: 8082, masterKeyFile: "./data/wallet-master-key", createMasterKey: false })
+      expect(config.wallet).toEqual({
+        host: "127.0.0.1",
+        port: 8082,
+        masterKeyFile: "./data/wallet-master-key",
+        createMasterKey: false,
+        frameBuildDir: "./data/frame"
+      })
       expect(config.smtp).toEqual({ host: "smtp.example.com", from: "wallet@example.com", port: 587, security: "starttls" })
-      expect(config.limits).toEqual({ maxBodyBytes: 1_000_000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, routeTimeoutMs: 30_000, drainMs: 10_000 })
+      expect(config.limits).toEqual({ maxBodyBytes: 1_000_000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, upstreamTimeoutMs: 10_000, routeTimeoutMs: 30_000, drainMs: 10_000 })
       expect(config.log).toEqual({ level: "info", accessLog: false })
       // No price is made up: without a feed or a table, tokens are valued 0.
       expect(config.prices).toEqual({ feedTtlMs: 60_000, fixed: {} })
       expect(config.chains).toEqual({})
       expect(config.projects).toEqual([{ projectId: "my-app", allowedOrigins: ["https://app.example"], analytics: true }])
+      // The library's bundled wallet list, and names under the library's default suffix (its `nameSuffix` default).
+      expect(config.catalogue).toEqual({})
+      expect(config.names).toEqual({ suffix: DEFAULT_NAME_SUFFIX })
+      expect(DEFAULT_NAME_SUFFIX).toBe(".wallet-runtime.id")
+    }))
+
+  it.effect("takes a catalogue file and a names suffix from the file or their variables, and names a bad suffix", () =>
+    Effect.gen(function* () {
+      const fromFile = yield* load({}, { ...minimal, catalogue: { file: "./wallets.json" }, names: { suffix: ".names.example" } })
+      expect([fromFile.catalogue, fromFile.names]).toEqual([{ file: "./wallets.json" }, { suffix: ".names.example" }])
+      const fromEnv = yield* load({ WALLET_RUNTIME_CATALOGUE_FILE: "/etc/wr/wallets.json", WALLET_RUNTIME_NAMES_SUFFIX: ".id.example" }, minimal)
+      expect([fromEnv.catalogue, fromEnv.names]).toEqual([{ file: "/etc/wr/wallets.json" }, { suffix: ".id.example" }])
+      expect(yield* problemsOf({}, { ...minimal, names: { suffix: "wallet.example" } })).toEqual([
+        expect.stringMatching(/^names\.suffix in server\.json is "wallet\.example": not a valid name suffix \(expected a name suffix such as \.example\.id/)
+      ])
+      expect(yield* problemsOf({ WALLET_RUNTIME_NAMES_SUFFIX: ".Upper.Case" }, minimal)).toEqual([
+        expect.stringMatching(/^WALLET_RUNTIME_NAMES_SUFFIX is "\.Upper\.Case": not a valid name suffix/)
+      ])
+      expect(yield* problemsOf({}, { ...minimal, catalogue: { path: "./wallets.json" } })).toEqual([
+        "catalogue.path in server.json is not a setting (known here: file)"
+      ])
     }))
 
   it.effect("takes a variable over the file's key, and the file's key over the default", () =>

@@ -1,7 +1,8 @@
 /**
  * Builds the embedded wallet's frame page for the browser with Vite, once per version of its inputs
- * (server/src/lib/pageBuild.ts): the output goes to `.devstack/embedded-frame/<hash of the inputs>/` (gitignored),
- * built in a child process of its own. Run alone: `npx tsx server/src/embedded/frame/build.ts`.
+ * (server/src/lib/pageBuild.ts): the output goes to `<build folder>/<hash of the inputs>/`, built in a child process
+ * of its own. The local stack's build folder is `.devstack/embedded-frame/` (gitignored); the server command's is its
+ * `wallet.frameBuildDir`. Run alone: `npx tsx server/src/embedded/frame/build.ts`.
  */
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -10,7 +11,7 @@ import { listFiles, makeBuilder, type PageBuilder, type PageBuildSpec, repoRoot,
 /** The frame page's sources (this folder). */
 export const frameSourceDir = fileURLToPath(new URL("./", import.meta.url))
 
-/** Where built versions of the frame page are kept, one folder per input hash. */
+/** Where the local stack keeps built versions of the frame page, one folder per input hash. */
 export const frameBuildRoot = process.env["DEVSTACK_EMBEDDED_FRAME_DIR"] ?? join(repoRoot, ".devstack", "embedded-frame")
 
 // The server side of this folder: the page does not change with it.
@@ -46,7 +47,7 @@ export const bundleFramePage = async (outDir: string): Promise<void> => {
   })
 }
 
-/** Makes the frame page's builder; nothing is built until `latest` is called. */
-export const makeFramePageBuilder = (): PageBuilder => makeBuilder(spec)
+/** Makes the frame page's builder, building into `buildRoot` (absolute); nothing is built until `latest` is called. */
+export const makeFramePageBuilder = (buildRoot: string = frameBuildRoot): PageBuilder => makeBuilder({ ...spec, buildRoot })
 
 runAsBuildScript(spec, bundleFramePage)

@@ -10,19 +10,43 @@ import {
   defineChain,
   type Hex,
   hexToBigInt,
-  http,
   isAddressEqual,
   isHex,
   type TypedDataDefinition
 } from "viem"
 import { EMBEDDED_SAFE_RPC_METHODS } from "../../../../src/domain/Frame"
+import { upstreamTransport } from "../../lib/jsonRpc"
+import { type RpcUpstream, rpcUpstream, type UpstreamAnswer } from "../../lib/rpcUpstream"
 import { ApiError } from "./errors"
 import { ed25519Sign, evmAccountOf, type KeyFamily } from "./keys"
 
+/** A chain the server signs and sends on: its RPC URL, and more of the same chain tried in order when one fails. */
+export interface WalletChain {
+  readonly caipNetworkId: string
+  readonly rpcUrl: string
+  /** Tried in order when `rpcUrl` fails at the transport level (no connection, time-out, 5xx): `lib/rpcUpstream.ts`. */
+  readonly fallbackRpcUrls?: ReadonlyArray<string>
+}
+
 /** The chains the server signs and sends on. */
 export interface WalletChains {
-  readonly evm: ReadonlyArray<{ readonly caipNetworkId: string; readonly rpcUrl: string }>
-  readonly solana?: { readonly caipNetworkId: string; readonly rpcUrl: string } | undefined
+  readonly evm: ReadonlyArray<WalletChain>
+  readonly solana?: WalletChain | undefined
+  /** How long one RPC URL is given to answer before the next is tried (default `RPC_ATTEMPT_TIMEOUT_MS`). */
+  readonly rpcAttemptTimeoutMs?: number
+}
+
+// One upstream per chain, so that each remembers which of its URLs answered last.
+const upstreams = new WeakMap<WalletChain, RpcUpstream>()
+
+const upstreamOf = (chains: WalletChains, chain: WalletChain): RpcUpstream => {
+  let upstream = upstreams.get(chain)
+  if (upstream === undefined) {
+    const urls = [chain.rpcUrl, ...(chain.fallbackRpcUrls ?? [])]
+    upstream = rpcUpstream(urls, chains.rpcAttemptTimeoutMs === undefined ? {} : { attemptTimeoutMs: chains.rpcAttemptTimeoutMs })
+    upstreams.set(chain, upstream)
+  }
+  return upstream
 }
 
 /** The user the call signs for: their addresses, and a way to open one of their keys for this call only. */
@@ -58,25 +82,21 @@ const withKey = async <A>(user: RpcUser, family: KeyFamily, use: (secret: Uint8A
 }
 
 /** A JSON-RPC call to a chain's node; its error becomes `rpc_error` with the node's code and words. */
-export const nodeRequest = async (rpcUrl: string, method: string, params: unknown): Promise<unknown> => {
-  let response: Response
+const nodeRequest = async (upstream: RpcUpstream, method: string, params: unknown): Promise<unknown> => {
+  let answer: UpstreamAnswer
   try {
-    response = await fetch(rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: params ?? [] })
-    })
+    answer = await upstream.post(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: params ?? [] }))
   } catch (error) {
     throw new ApiError(502, "rpc_error", `The chain's RPC cannot be reached: ${error instanceof Error ? error.message : String(error)}`, {
       rpcCode: -32603
     })
   }
-  const text = await response.text()
+  const { status, text } = answer
   let body: { readonly result?: unknown; readonly error?: { readonly code?: unknown; readonly message?: unknown } }
   try {
     body = JSON.parse(text) as typeof body
   } catch {
-    throw new ApiError(502, "rpc_error", `The chain's RPC answered HTTP ${response.status}: ${text.slice(0, 200)}`, { rpcCode: -32603 })
+    throw new ApiError(502, "rpc_error", `The chain's RPC answered HTTP ${status}: ${text.slice(0, 200)}`, { rpcCode: -32603 })
   }
   if (body.error !== undefined) {
     throw new ApiError(400, "rpc_error", typeof body.error.message === "string" ? body.error.message : JSON.stringify(body.error), {
@@ -113,7 +133,7 @@ const quantity = (field: string, value: unknown): bigint | undefined => {
 const sameEvmAddress = (user: RpcUser, address: unknown) =>
   typeof address === "string" && isHex(address) && address.length === 42 && isAddressEqual(address, user.evmAddress as Hex)
 
-const eip155 = async (chain: { readonly caipNetworkId: string; readonly rpcUrl: string }, user: RpcUser, method: string, params: unknown) => {
+const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, method: string, params: unknown) => {
   const chainId = Number(chain.caipNetworkId.slice("eip155:".length))
   switch (method) {
     case "eth_accounts":
@@ -164,10 +184,10 @@ const eip155 = async (chain: { readonly caipNetworkId: string; readonly rpcUrl: 
         id: chainId,
         name: chain.caipNetworkId,
         nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-        rpcUrls: { default: { http: [chain.rpcUrl] } }
+        rpcUrls: { default: { http: [...upstream.urls] } }
       })
       return withKey(user, "eip155", async (secret) => {
-        const client = createWalletClient({ account: evmAccountOf(secret), chain: viemChain, transport: http(chain.rpcUrl) })
+        const client = createWalletClient({ account: evmAccountOf(secret), chain: viemChain, transport: upstreamTransport(upstream) })
         // Fees: a legacy gasPrice when the caller gave one, else EIP-1559 (viem fills what is missing from the chain).
         return gasPrice !== undefined
           ? client.sendTransaction({
@@ -190,7 +210,7 @@ const eip155 = async (chain: { readonly caipNetworkId: string; readonly rpcUrl: 
       }).catch((error: unknown) => Promise.reject(viemFailure(error)))
     }
     default:
-      if (safeMethods.has(method)) return nodeRequest(chain.rpcUrl, method, params)
+      if (safeMethods.has(method)) return nodeRequest(upstream, method, params)
       throw new ApiError(400, "method_not_allowed", NOT_ALLOWED)
   }
 }
@@ -220,7 +240,7 @@ const signSolanaTransaction = (user: RpcUser, seed: Uint8Array, transaction: Tra
 
 const wire = (transaction: Transaction): string => getBase64Decoder().decode(getTransactionEncoder().encode(transaction))
 
-const solana = async (rpcUrl: string, user: RpcUser, method: string, params: unknown) => {
+const solana = async (upstream: RpcUpstream, user: RpcUser, method: string, params: unknown) => {
   switch (method) {
     case "solana_getAccounts":
     case "solana_requestAccounts":
@@ -259,7 +279,7 @@ const solana = async (rpcUrl: string, user: RpcUser, method: string, params: unk
       for (const key of ["skipPreflight", "preflightCommitment", "maxRetries", "minContextSlot"]) {
         if (options[key] !== undefined) config[key] = options[key]
       }
-      const signature = await nodeRequest(rpcUrl, "sendTransaction", [signed, config])
+      const signature = await nodeRequest(upstream, "sendTransaction", [signed, config])
       return { signature }
     }
     default:
@@ -272,13 +292,13 @@ export const walletRpc = async (chains: WalletChains, user: RpcUser, call: RpcCa
   if (call.chainId.startsWith("eip155:")) {
     const chain = chains.evm.find((c) => c.caipNetworkId === call.chainId)
     if (chain === undefined) throw new ApiError(400, "bad_request", `The wallet server does not run the chain ${call.chainId}`)
-    return eip155(chain, user, call.method, call.params)
+    return eip155(chain, upstreamOf(chains, chain), user, call.method, call.params)
   }
   if (call.chainId.startsWith("solana:")) {
     if (chains.solana === undefined || chains.solana.caipNetworkId !== call.chainId) {
       throw new ApiError(400, "bad_request", `The wallet server does not run the chain ${call.chainId}`)
     }
-    return solana(chains.solana.rpcUrl, user, call.method, call.params)
+    return solana(upstreamOf(chains, chains.solana), user, call.method, call.params)
   }
   throw new ApiError(400, "bad_request", `The wallet server does not run the chain ${call.chainId}`)
 }
