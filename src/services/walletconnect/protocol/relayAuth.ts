@@ -1,11 +1,14 @@
 /**
  * Who a relay client is (spec: core/relay/relay-client-auth): an Ed25519 key whose `did:key` is the client id, and a
  * JWT it signs for each connection (`iss` its did:key, `sub` a random session id, `aud` the relay's URL, `iat`/`exp`
- * in seconds). `verifyRelayJwt` is the relay's side of the same rules.
+ * in seconds). A client signs with the page's primitives (`./primitives`: WebCrypto, else @noble); `verifyRelayJwt`
+ * is the relay's side of the same rules, on the server, with @noble.
  */
 import { ed25519 } from "@noble/curves/ed25519"
-import { bytesToHex, hexToBytes, randomBytes } from "@noble/hashes/utils"
+import { Effect } from "effect"
 import { fromBase58, fromBase64, toBase58, toBase64 } from "../../../domain/encoding"
+import { fromHex, randomKey } from "./crypto"
+import { primitives } from "./primitives"
 
 // The multicodec of an Ed25519 public key (0xed, as a varint), which a did:key carries before the key.
 const ED25519_MULTICODEC = [0xed, 0x01] as const
@@ -18,9 +21,10 @@ const fromBase64Url = (text: string) =>
   /^[A-Za-z0-9_-]*$/.test(text) ? fromBase64(text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "=")) : undefined
 const utf8 = (text: string) => new TextEncoder().encode(text)
 const json = (value: unknown) => toBase64Url(utf8(JSON.stringify(value)))
+const seedBytes = (seed: string) => fromHex(seed) ?? new Uint8Array()
 
 /** A new client key: an Ed25519 seed, hex. */
-export const generateClientSeed = (): string => bytesToHex(randomBytes(32))
+export const generateClientSeed = (): string => randomKey()
 
 /** The `did:key` of an Ed25519 public key. */
 export const didKeyOf = (publicKey: Uint8Array): string => `${DID_KEY_PREFIX}${toBase58(Uint8Array.of(...ED25519_MULTICODEC, ...publicKey))}`
@@ -33,29 +37,24 @@ export const publicKeyOfDid = (did: string): Uint8Array | undefined => {
   return bytes.subarray(2)
 }
 
-// A small precomputed window for the base point: the first signature costs ~10 ms instead of ~200 (the default table
-// is built on first use, and a client signs once per connection), later ones ~3 ms instead of ~4.
-let precomputed = false
-const baseReady = () => {
-  if (precomputed) return
-  ed25519.Point.BASE.precompute(4, false)
-  precomputed = true
-}
-
 /** The client id (did:key) of a client seed. */
-export const clientIdOf = (seed: string): string => {
-  baseReady()
-  return didKeyOf(ed25519.getPublicKey(hexToBytes(seed)))
-}
+export const clientIdOf = (seed: string): Effect.Effect<string> =>
+  Effect.promise(async () => didKeyOf(await (await primitives()).ed25519PublicKey(seedBytes(seed))))
 
 /** The JWT a client signs to connect to the relay at `aud`, valid `ttl` seconds from `now` (ms). */
-export const signRelayJwt = (seed: string, options: { readonly aud: string; readonly sub: string; readonly now: number; readonly ttl?: number }): string => {
-  const iat = Math.floor(options.now / 1000)
-  const header = json({ alg: "EdDSA", typ: "JWT" })
-  const payload = json({ iss: clientIdOf(seed), sub: options.sub, aud: options.aud, iat, exp: iat + (options.ttl ?? RELAY_JWT_TTL_SECONDS) })
-  const signature = ed25519.sign(utf8(`${header}.${payload}`), hexToBytes(seed))
-  return `${header}.${payload}.${toBase64Url(signature)}`
-}
+export const signRelayJwt = (
+  seed: string,
+  options: { readonly aud: string; readonly sub: string; readonly now: number; readonly ttl?: number }
+): Effect.Effect<string> =>
+  Effect.promise(async () => {
+    const using = await primitives()
+    const key = seedBytes(seed)
+    const iat = Math.floor(options.now / 1000)
+    const header = json({ alg: "EdDSA", typ: "JWT" })
+    const payload = json({ iss: didKeyOf(await using.ed25519PublicKey(key)), sub: options.sub, aud: options.aud, iat, exp: iat + (options.ttl ?? RELAY_JWT_TTL_SECONDS) })
+    const signature = await using.ed25519Sign(key, utf8(`${header}.${payload}`))
+    return `${header}.${payload}.${toBase64Url(signature)}`
+  })
 
 /** Why a relay JWT is refused. */
 export type RelayJwtRefusal = "malformed" | "algorithm" | "issuer" | "signature" | "audience" | "expired" | "not yet valid"
@@ -78,6 +77,15 @@ const parse = (part: string | undefined): unknown => {
   } catch {
     return undefined
   }
+}
+
+// A small precomputed window for the base point: the relay's first check costs ~10 ms instead of ~200 (the default
+// table is built on first use).
+let precomputed = false
+const baseReady = () => {
+  if (precomputed) return
+  ed25519.Point.BASE.precompute(4, false)
+  precomputed = true
 }
 
 // A client's clock may run a little ahead of the relay's.

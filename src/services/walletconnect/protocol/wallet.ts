@@ -7,7 +7,7 @@
 import { Clock, Data, Effect, Option, PubSub, Schema, type Scope } from "effect"
 import type * as KeyValueStore from "effect/persistence/KeyValueStore"
 import { cacaoSession } from "./cacao"
-import { generateKeyPair, hashKey } from "./crypto"
+import { generateKeyPair, hashKey, type KeyAgreementFailed } from "./crypto"
 import { agree, type Answer, type Engine, type Incoming, makeEngine, type NoAnswer, type PeerRefused, type Problem } from "./engine"
 import { makeRelayClient, type RelayUnavailable, type SocketConstructor } from "./relay"
 import { generateClientSeed } from "./relayAuth"
@@ -63,7 +63,7 @@ export interface WalletClientOptions {
   readonly oneClick: () => boolean
 }
 
-type WalletError = WalletActionFailed | RelayUnavailable | PeerRefused | NoAnswer
+type WalletError = WalletActionFailed | RelayUnavailable | PeerRefused | NoAnswer | KeyAgreementFailed
 
 /** The wallet's client. */
 export interface WalletClient {
@@ -210,13 +210,13 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
     // The answer to a one-click request goes on the topic its requester's key names, sealed with a key agreed with it.
     const answerAuthenticate = (entry: Extract<WalletIncoming, { readonly _tag: "SessionAuthenticate" }>, answer: (publicKey: string) => Answer) =>
       Effect.gen(function* () {
-        const self = generateKeyPair()
+        const self = yield* generateKeyPair
         const requester = entry.params.requester.publicKey
-        const agreed = agree(self.privateKey, requester)
+        const agreed = yield* agree(self.privateKey, requester)
         yield* peer.respond(entry.topic, { id: entry.id, method: "wc_sessionAuthenticate" }, answer(self.publicKey), {
           seal: { type: 1, senderPublicKey: self.publicKey },
           symKey: agreed.symKey,
-          responseTopic: hashKey(requester)
+          responseTopic: yield* hashKey(requester)
         })
         return agreed
       })
@@ -224,7 +224,7 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
     return {
       pair: (uri) =>
         Effect.gen(function* () {
-          const parsed = parsePairingUri(uri)
+          const parsed = yield* parsePairingUri(uri)
           if (parsed === undefined) return yield* failed("Not a WalletConnect pairing URI")
           const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
           if (parsed.expiryTimestamp !== undefined && parsed.expiryTimestamp <= now) return yield* failed("The pairing URI has expired")
@@ -234,8 +234,8 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
       approveSession: (id, namespaces) =>
         Effect.gen(function* () {
           const entry = yield* take(id, "SessionProposal")
-          const self = generateKeyPair()
-          const agreed = agree(self.privateKey, entry.params.proposer.publicKey)
+          const self = yield* generateKeyPair
+          const agreed = yield* agree(self.privateKey, entry.params.proposer.publicKey)
           const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
           const session: WalletSession = {
             topic: agreed.topic,
@@ -245,16 +245,24 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
             peer: entry.params.proposer,
             pairingTopic: entry.topic
           }
-          yield* peer.follow(agreed.topic, agreed.symKey)
+          peer.keep(agreed.topic, agreed.symKey)
           yield* save(session)
-          yield* peer.respond(entry.topic, { id, method: "wc_sessionPropose" }, { result: { relay: { protocol: "irn" }, responderPublicKey: self.publicKey } })
-          yield* peer.send(agreed.topic, "wc_sessionSettle", {
-            relay: { protocol: "irn" },
-            namespaces,
-            controller: { publicKey: self.publicKey, metadata: options.metadata },
-            expiry: session.expiry,
-            pairingTopic: entry.topic
-          })
+          // The answer, the settlement and the session's subscription go out together: the relay keeps what is
+          // published on a topic for who subscribes later, so none has to wait for another's round trip.
+          yield* Effect.all(
+            [
+              peer.follow(agreed.topic, agreed.symKey),
+              peer.respond(entry.topic, { id, method: "wc_sessionPropose" }, { result: { relay: { protocol: "irn" }, responderPublicKey: self.publicKey } }),
+              peer.send(agreed.topic, "wc_sessionSettle", {
+                relay: { protocol: "irn" },
+                namespaces,
+                controller: { publicKey: self.publicKey, metadata: options.metadata },
+                expiry: session.expiry,
+                pairingTopic: entry.topic
+              })
+            ],
+            { concurrency: "unbounded", discard: true }
+          )
           return session
         }),
       rejectSession: (id, reason) =>
