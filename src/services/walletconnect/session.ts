@@ -25,6 +25,7 @@ import { type AuthenticateRequest, authenticateRequest, type CacaoLike, oneClick
 import { encodeRecap, formatAuthMessage, makeRecap, recapOf } from "./protocol/cacao"
 import { type AuthenticateAsk, type DappClient, type DappError, makeDappClient } from "./protocol/dapp"
 import type { SocketConstructor } from "./protocol/relay"
+import { primitives } from "./protocol/primitives"
 import { registerAttestation } from "./protocol/verify"
 import { type OneClickSigned, type SessionContext, type WalletConnectSession, WalletConnectRequestFailed } from "./types"
 
@@ -111,6 +112,9 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
     const scope = yield* Effect.scope
     const runPromise = yield* FiberSet.makeRuntimePromise<never>()
     const raised = new Set<string>()
+    // The page's curve primitives are chosen now (WebCrypto asked whether it has X25519 and Ed25519; nothing leaves
+    // the page), so the first pairing does not wait for it.
+    yield* Effect.forkIn(Effect.ignore(Effect.tryPromise(primitives)), scope)
     let client: DappClient | undefined
     let running: Fiber.Fiber<ReadonlyArray<OneClickSigned>, WalletConnectConnectorMissing | WalletConnectRequestFailed> | undefined
     let runningToken: object | undefined

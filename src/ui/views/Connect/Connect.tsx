@@ -19,6 +19,7 @@ import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom } f
 import { embeddedAtom, submitEmailFn } from "../../atoms/embedded"
 import { legalAgreedAtom, pushRouteFn } from "../../atoms/modal"
 import { isMobileAtom } from "../../atoms/platform"
+import { preloadWalletConnectFn } from "../../atoms/walletConnect"
 import {
   customWalletsAtom,
   featuredNotAskedAtom,
@@ -57,6 +58,8 @@ export function Connect(props: ViewProps<"Connect">): ReactNode {
   const custom = useAtomValue(ahead ? featuredNotAskedAtom : customWalletsAtom)
   const isMobile = useAtomValue(isMobileAtom)
   const choose = useAtomSet(chooseWalletFn)
+  const preloadWalletConnectNow = useAtomSet(preloadWalletConnectFn)
+  const preloadWalletConnect = () => preloadWalletConnectNow(undefined)
   const push = useAtomSet(pushRouteFn)
   const embedded = useAtomValue(embeddedAtom)
   const submitEmail = useAtomSet(submitEmailFn)
@@ -110,6 +113,7 @@ export function Connect(props: ViewProps<"Connect">): ReactNode {
         trailing={<Icon name="forward" size={18} />}
         disabled={locked}
         onClick={() => choose(choiceOf(item))}
+        onIntent={item.connector?.type === "WALLET_CONNECT" ? preloadWalletConnect : undefined}
       />
     </div>
   )
