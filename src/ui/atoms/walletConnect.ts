@@ -6,7 +6,7 @@ import * as AsyncResult from "effect/reactivity/AsyncResult"
 import type * as Atom from "effect/reactivity/Atom"
 import type { ConnectorInfo } from "../../domain/Wallet"
 import { type PairingState, WalletConnect } from "../../services/walletconnect/WalletConnect"
-import { mapAtom, stateLikeAtom, walletRuntimeAtom } from "./runtime"
+import { mapAtom, stateLikeAtom } from "./runtime"
 
 /** What the views know of WalletConnect: its connector (none when not configured) and the pairing. */
 export interface WalletConnectView {
@@ -32,9 +32,4 @@ const walletConnectStateAtom = stateLikeAtom(
 /** WalletConnect's state, `undefined` while the runtime starts. */
 export const walletConnectAtom: Atom.Atom<WalletConnectView | undefined> = mapAtom(walletConnectStateAtom, (result) =>
   AsyncResult.getOrElse(result, () => undefined)
-)
-
-/** Fetches WalletConnect's session code on the visitor's intent (pointer or finger on its row); nothing without it. */
-export const preloadWalletConnectFn = walletRuntimeAtom.fn((_: void) =>
-  Effect.flatMap(Effect.serviceOption(WalletConnect), (service) => (Option.isNone(service) ? Effect.void : service.value.preload))
 )

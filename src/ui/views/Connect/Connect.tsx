@@ -15,11 +15,10 @@ import { Fragment, type ReactNode, useContext, useEffect, useRef } from "react"
 import { type ConnectMethod, type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
 import { connectorGroupOrder, orderConnectMethods, orderConnectors } from "../../../domain/rules"
 import { useAtom, useAtomSet, useAtomValue } from "../../atom-react/hooks"
-import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
+import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom, preloadWalletConnectFn } from "../../atoms/connection"
 import { embeddedAtom, submitEmailFn } from "../../atoms/embedded"
 import { legalAgreedAtom, pushRouteFn } from "../../atoms/modal"
 import { isMobileAtom } from "../../atoms/platform"
-import { preloadWalletConnectFn } from "../../atoms/walletConnect"
 import {
   customWalletsAtom,
   featuredNotAskedAtom,
