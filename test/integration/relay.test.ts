@@ -12,7 +12,7 @@ import type { Started } from "../../server/src/lib/Started"
 import type { RelayInfo } from "../../server/src/relay"
 import { initTestWalletKit } from "./support/walletKit"
 import { RELAY_AUTH_REFUSED } from "../../server/src/relay/auth"
-import { generateClientSeed, signRelayJwt } from "../../src/services/walletconnect/protocol/relayAuth"
+import { generateClientSeed, signRelayJwt } from "../../src/services/walletconnect/protocol/relayJwt"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
 process.env.IS_VITEST = "true"

@@ -7,7 +7,7 @@ import { Effect, Queue } from "effect"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
 import { WebSocket } from "ws"
 import { makeRelayClient, type SocketConstructor } from "../../../src/services/walletconnect/protocol/relay"
-import { generateClientSeed } from "../../../src/services/walletconnect/protocol/relayAuth"
+import { generateClientSeed } from "../../../src/services/walletconnect/protocol/relayJwt"
 import { parsePairingUri } from "../../../src/services/walletconnect/protocol/uri"
 import type { WalletConnectSettings } from "../../../src/services/walletconnect/types"
 

@@ -12,7 +12,7 @@ import { cacaoSession } from "./cacao"
 import { generateKeyPair, hashKey, hashText, type KeyAgreementFailed, randomKey } from "./crypto"
 import { agree, type Answer, type BeforeRequest, type Engine, type Incoming, makeEngine, NoAnswer, PeerMessageInvalid, PeerRefused, type Problem } from "./engine"
 import { makeRelayClient, type RelayUnavailable, type SocketConstructor } from "./relay"
-import { generateClientSeed } from "./relayAuth"
+import { generateClientSeed } from "./relayJwt"
 import { SDK_ERRORS } from "./rpc"
 import {
   AuthenticateResult,

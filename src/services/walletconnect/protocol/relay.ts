@@ -7,7 +7,7 @@
  */
 import { Clock, Data, Deferred, Effect, Exit, type Fiber, FiberSet, PubSub, Queue, Scope, Semaphore } from "effect"
 import { nextRpcId, type PublishOptions } from "./rpc"
-import { signRelayJwt } from "./relayAuth"
+import { signRelayJwt } from "./relayJwt"
 import { randomKey } from "./crypto"
 
 /** The relay cannot be reached, closed on us, refused us (its words in `message`) or did not answer in time. */

@@ -10,7 +10,7 @@ import { cacaoSession } from "./cacao"
 import { generateKeyPair, hashKey, type KeyAgreementFailed } from "./crypto"
 import { agree, type Answer, type Engine, type Incoming, makeEngine, type NoAnswer, type PeerRefused, type Problem } from "./engine"
 import { makeRelayClient, type RelayUnavailable, type SocketConstructor } from "./relay"
-import { generateClientSeed } from "./relayAuth"
+import { generateClientSeed } from "./relayJwt"
 import { type RpcError, SDK_ERRORS } from "./rpc"
 import {
   AuthenticateParams,
