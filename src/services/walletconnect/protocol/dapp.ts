@@ -138,7 +138,8 @@ const decodeSettle = Schema.decodeUnknownOption(SettleParams)
 const decodeAuthenticated = Schema.decodeUnknownOption(AuthenticateResult)
 const decodeEvent = Schema.decodeUnknownOption(EventParams)
 const decodeUpdate = Schema.decodeUnknownOption(Schema.Struct({ namespaces: SessionNamespaces }))
-const decodeExtend = Schema.decodeUnknownOption(Schema.Struct({ expiry: Schema.Number }))
+const decodeExtend = Schema.decodeUnknownOption(Schema.Struct({ expiry: Schema.optionalKey(Schema.Number) }))
+const decodeReason = Schema.decodeUnknownOption(Schema.Struct({ code: Schema.Number, message: Schema.String }))
 const decodeProposalAnswer = Schema.decodeUnknownOption(Schema.Struct({ responderPublicKey: Schema.String }))
 
 const invalid = (reason: string): Answer => ({ error: { code: -32602, message: reason } })
@@ -187,6 +188,10 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
         yield* PubSub.publish(events, { _tag: "SessionDeleted", topic })
       })
 
+    // A delete is answered before its topic is forgotten (the answer is sealed with the topic's key).
+    const acknowledged = (incoming: Incoming) =>
+      Effect.ignore(engine!.respond(incoming.topic, incoming.request, { result: true }))
+
     const onSettle = (incoming: Incoming): Effect.Effect<Answer> =>
       Effect.gen(function* () {
         const waiting = awaitingSettle.get(incoming.topic)
@@ -212,7 +217,7 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
         return { result: true }
       })
 
-    const onSessionMessage = (incoming: Incoming, session: DappSession): Effect.Effect<Answer> =>
+    const onSessionMessage = (incoming: Incoming, session: DappSession): Effect.Effect<Answer | undefined> =>
       Effect.gen(function* () {
         const { method, params } = incoming.request
         switch (method) {
@@ -245,14 +250,23 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
           }
           case "wc_sessionExtend": {
             const extend = decodeExtend(params)
+            if (Option.isNone(extend)) return invalid("malformed extension")
             const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-            if (Option.isNone(extend) || extend.value.expiry <= session.expiry || extend.value.expiry > now + SEVEN_DAYS + 60) return invalid("expiry out of bounds")
-            yield* save({ ...session, expiry: extend.value.expiry })
+            const asked = extend.value.expiry
+            // The spec's wallet names the new expiry; WalletConnect's own (sign-client 2.21) sends none and counts
+            // seven days from now on each side.
+            if (asked === undefined) {
+              yield* save({ ...session, expiry: Math.max(session.expiry, now + SEVEN_DAYS) })
+              return { result: true }
+            }
+            if (asked <= session.expiry || asked > now + SEVEN_DAYS + 60) return invalid("expiry out of bounds")
+            yield* save({ ...session, expiry: asked })
             return { result: true }
           }
           case "wc_sessionDelete":
+            yield* acknowledged(incoming)
             yield* ended(session.topic)
-            return { result: true }
+            return undefined
           case "wc_sessionPing":
             return { result: true }
           default:
@@ -268,9 +282,13 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
         if (pairings.has(incoming.topic)) {
           if (method === "wc_pairingPing") return { result: true }
           if (method === "wc_pairingDelete") {
+            // The wallet deleted the pairing before answering the proposal: the connect waiting on it ends with
+            // the wallet's reason.
+            const reason = decodeReason(incoming.request.params)
             pairings.delete(incoming.topic)
-            yield* engine!.forget(incoming.topic)
-            return { result: true }
+            yield* acknowledged(incoming)
+            yield* engine!.forget(incoming.topic, Option.getOrElse(reason, () => SDK_ERRORS.USER_DISCONNECTED))
+            return undefined
           }
         }
         return { error: SDK_ERRORS.METHOD_NOT_FOUND }

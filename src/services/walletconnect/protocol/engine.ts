@@ -51,7 +51,7 @@ export interface Engine {
   /** Follows several topics whose keys are known, in one subscription. */
   readonly followAll: (entries: ReadonlyArray<{ readonly topic: string; readonly symKey: string }>) => Effect.Effect<void, RelayUnavailable>
   /** Stops following a topic and forgets its key. */
-  readonly forget: (topic: string) => Effect.Effect<void>
+  readonly forget: (topic: string, reason?: RpcError) => Effect.Effect<void>
   /** Sends a request on a topic and waits for its answer, at most `within` ms (the method's TTL by default). */
   readonly request: (
     topic: string,
@@ -208,14 +208,14 @@ export const makeEngine = (
           for (const entry of entries) keys.set(entry.topic, entry.symKey)
           return relay.subscribe(entries.map((entry) => entry.topic))
         }),
-      forget: (topic) =>
+      forget: (topic, reason) =>
         Effect.suspend(() => {
           keys.delete(topic)
           sealedTo.delete(topic)
           for (const [id, entry] of waiting) {
             if (entry.topic !== topic) continue
             waiting.delete(id)
-            Deferred.doneUnsafe(entry.answer, Exit.fail(new PeerRefused({ code: 6000, message: "The session ended" })))
+            Deferred.doneUnsafe(entry.answer, Exit.fail(new PeerRefused(reason ?? { code: 6000, message: "The session ended" })))
           }
           return relay.unsubscribe(topic)
         }),

@@ -7,7 +7,7 @@
 import { Clock, Data, Effect, Option, PubSub, Schema, type Scope } from "effect"
 import type * as KeyValueStore from "effect/persistence/KeyValueStore"
 import { cacaoSession } from "./cacao"
-import { generateKeyPair, hashKey, type KeyAgreementFailed } from "./crypto"
+import { generateKeyPair, hashKey, hashText, type KeyAgreementFailed } from "./crypto"
 import { agree, type Answer, type Engine, type Incoming, makeEngine, type NoAnswer, type PeerRefused, type Problem } from "./engine"
 import { makeRelayClient, type RelayUnavailable, type SocketConstructor } from "./relay"
 import { generateClientSeed } from "./relayJwt"
@@ -23,6 +23,7 @@ import {
   sessionChains
 } from "./sign"
 import { parsePairingUri } from "./uri"
+import { resolveAttestation, type Validation, validationOf } from "./verify"
 
 /** A session as the wallet keeps it. */
 export const WalletSession = Schema.Struct({
@@ -39,15 +40,32 @@ export type WalletSession = typeof WalletSession.Type
 /** A request of the wallet's that cannot be made: an unknown proposal, request or session, or a bad URI. */
 export class WalletActionFailed extends Data.TaggedError("WalletActionFailed")<{ readonly message: string }> {}
 
-/** What reaches the wallet. */
+/**
+ * What WalletConnect's Verify says of a proposal or request, when the wallet asks a Verify server: whether the origin
+ * that registered it is the one the dapp's metadata claims (VALID), another (INVALID), or none registered (UNKNOWN).
+ */
+export interface Verification {
+  readonly validation: Validation
+  readonly origin: string | undefined
+  readonly isScam: boolean | null | undefined
+}
+
+/** What reaches the wallet; `verified` is there when the wallet asks a Verify server. */
 export type WalletIncoming =
-  | { readonly _tag: "SessionProposal"; readonly id: number; readonly topic: string; readonly params: ProposeParams }
-  | { readonly _tag: "SessionAuthenticate"; readonly id: number; readonly topic: string; readonly params: AuthenticateParams }
+  | { readonly _tag: "SessionProposal"; readonly id: number; readonly topic: string; readonly params: ProposeParams; readonly verified: Verification | undefined }
+  | {
+      readonly _tag: "SessionAuthenticate"
+      readonly id: number
+      readonly topic: string
+      readonly params: AuthenticateParams
+      readonly verified: Verification | undefined
+    }
   | {
       readonly _tag: "SessionRequest"
       readonly id: number
       readonly topic: string
       readonly params: { readonly request: { readonly method: string; readonly params: unknown }; readonly chainId: string }
+      readonly verified: Verification | undefined
     }
   | { readonly _tag: "SessionDelete"; readonly topic: string }
 
@@ -61,7 +79,12 @@ export interface WalletClientOptions {
   readonly WebSocket: SocketConstructor
   /** Whether it answers one-click sign-in (`wc_sessionAuthenticate`) now; without, it gets the proposal sent beside. */
   readonly oneClick: () => boolean
+  /** A Verify server to ask whose each proposal and request is (its answer awaited VERIFY_RESOLVE_WITHIN_MS at most). */
+  readonly verifyUrl?: string | undefined
 }
+
+/** How long the wallet waits for the Verify server's answer before it shows a request as unverified. */
+export const VERIFY_RESOLVE_WITHIN_MS = 2000
 
 type WalletError = WalletActionFailed | RelayUnavailable | PeerRefused | NoAnswer | KeyAgreementFailed
 
@@ -122,7 +145,19 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
         PubSub.publish(incoming, entry)
       )
 
-    const handle = ({ topic, request }: Incoming): Effect.Effect<Answer | undefined> =>
+    // Whose the message is, by the attestation its text names (UNKNOWN when the server has none, fails or is slow).
+    const verification = (text: string, claimedUrl: string): Effect.Effect<Verification | undefined> => {
+      const verifyUrl = options.verifyUrl
+      if (verifyUrl === undefined) return Effect.succeed(undefined)
+      return hashText(text).pipe(
+        Effect.flatMap((attestationId) => resolveAttestation(verifyUrl, attestationId)),
+        Effect.timeout(VERIFY_RESOLVE_WITHIN_MS),
+        Effect.map((attestation): Verification => ({ validation: validationOf(claimedUrl, attestation), origin: attestation?.origin, isScam: attestation?.isScam })),
+        Effect.orElseSucceed((): Verification => ({ validation: "UNKNOWN", origin: undefined, isScam: undefined }))
+      )
+    }
+
+    const handle = ({ topic, request, text }: Incoming): Effect.Effect<Answer | undefined> =>
       Effect.gen(function* () {
         const session = sessions.get(topic)
         const pairing = pairings.get(topic)
@@ -132,14 +167,16 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
             if (pairing === undefined || Option.isNone(params)) return { error: { code: -32602, message: "Invalid proposal" } }
             // The dapp asked for one-click sign-in beside it: a wallet that answers one-click leaves the proposal.
             if (options.oneClick() && pairing.methods.includes("wc_sessionAuthenticate")) return undefined
-            yield* arrive({ _tag: "SessionProposal", id: request.id, topic, params: params.value })
+            const verified = yield* verification(text, params.value.proposer.metadata.url)
+            yield* arrive({ _tag: "SessionProposal", id: request.id, topic, params: params.value, verified })
             return undefined
           }
           case "wc_sessionAuthenticate": {
             const params = decodeAuthenticate(request.params)
             if (pairing === undefined || Option.isNone(params)) return { error: { code: -32602, message: "Invalid authenticate request" } }
             if (!options.oneClick()) return undefined
-            yield* arrive({ _tag: "SessionAuthenticate", id: request.id, topic, params: params.value })
+            const verified = yield* verification(text, params.value.requester.metadata.url)
+            yield* arrive({ _tag: "SessionAuthenticate", id: request.id, topic, params: params.value, verified })
             return undefined
           }
           case "wc_sessionRequest": {
@@ -149,16 +186,19 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
             const namespace = Object.entries(session.namespaces).find(([key]) => key === chainId.split(":")[0] || key === chainId)?.[1]
             if (!sessionChains(session.namespaces).includes(chainId)) return { error: SDK_ERRORS.UNSUPPORTED_CHAINS }
             if (namespace === undefined || !namespace.methods.includes(params.value.request.method)) return { error: SDK_ERRORS.UNSUPPORTED_METHODS }
-            yield* arrive({ _tag: "SessionRequest", id: request.id, topic, params: { request: params.value.request, chainId } })
+            const verified = yield* verification(text, session.peer.metadata.url)
+            yield* arrive({ _tag: "SessionRequest", id: request.id, topic, params: { request: params.value.request, chainId }, verified })
             return undefined
           }
           case "wc_sessionDelete":
             if (session === undefined) return { result: true }
             sessions.delete(topic)
             yield* persist
+            // Answered before the topic's key is forgotten.
+            yield* Effect.ignore(engine!.respond(topic, request, { result: true }))
             yield* engine!.forget(topic)
             yield* PubSub.publish(incoming, { _tag: "SessionDelete", topic })
-            return { result: true }
+            return undefined
           case "wc_sessionEvent":
             return session !== undefined && Option.isSome(decodeEvent(request.params)) ? { result: true } : { error: { code: -32602, message: "Invalid event" } }
           case "wc_sessionPing":
@@ -166,8 +206,9 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
             return { result: true }
           case "wc_pairingDelete":
             pairings.delete(topic)
+            yield* Effect.ignore(engine!.respond(topic, request, { result: true }))
             yield* engine!.forget(topic)
-            return { result: true }
+            return undefined
           default:
             return { error: SDK_ERRORS.METHOD_NOT_FOUND }
         }
