@@ -168,6 +168,8 @@ export interface WcWallet {
   readonly getActiveSessions: () => Record<string, SessionInfo>
   readonly getPendingSessionProposals: () => ReadonlyArray<WalletEvents["session_proposal"]["params"]>
   readonly getPendingSessionRequests: () => ReadonlyArray<WalletEvents["session_request"]>
+  /** One-click sign-in requests not answered yet (kept across a reload, like proposals and requests). */
+  readonly getPendingAuthenticateRequests: () => ReadonlyArray<WalletEvents["session_authenticate"]>
   /** Answers one-click sign-in requests from now on, or not (the dapp's proposal then comes instead). */
   readonly setOneClick: (on: boolean) => void
   readonly on: <E extends keyof WalletEvents>(event: E, listener: (payload: WalletEvents[E]) => void) => void
@@ -265,6 +267,10 @@ export const createWcWallet = async (options: WcWalletOptions): Promise<WcWallet
     getPendingSessionProposals: () => client.pending().flatMap((entry) => (entry._tag === "SessionProposal" ? [proposalOf(entry)] : [])),
     getPendingSessionRequests: () =>
       client.pending().flatMap((entry) => (entry._tag === "SessionRequest" ? [{ id: entry.id, topic: entry.topic, params: entry.params, verified: entry.verified }] : [])),
+    getPendingAuthenticateRequests: () =>
+      client
+        .pending()
+        .flatMap((entry) => (entry._tag === "SessionAuthenticate" ? [{ id: entry.id, topic: entry.topic, params: entry.params, verified: entry.verified }] : [])),
     setOneClick: (on) => {
       oneClick = on
     },

@@ -108,7 +108,60 @@ export interface WalletClient {
   readonly problems: PubSub.PubSub<Problem>
 }
 
+// JSON drops what is undefined: the stored shapes have optional keys, put back as `undefined` when read.
+const VerificationSchema = Schema.Struct({
+  validation: Schema.Literals(["VALID", "INVALID", "UNKNOWN"]),
+  origin: Schema.optionalKey(Schema.String),
+  isScam: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
+})
+
+/** A pairing the wallet joined, as it keeps it across reloads: its key, the methods its URI names, its expiry (s). */
+const StoredPairing = Schema.Struct({
+  topic: Schema.String,
+  symKey: Schema.String,
+  methods: Schema.Array(Schema.String),
+  expiry: Schema.optionalKey(Schema.Number)
+})
+
+/** What waits for the visitor's decision, as the wallet keeps it across reloads (as walletkit does). */
+const StoredWaiting = Schema.Union([
+  Schema.Struct({ _tag: Schema.Literal("SessionProposal"), id: Schema.Number, topic: Schema.String, params: ProposeParams, verified: Schema.optionalKey(VerificationSchema) }),
+  Schema.Struct({
+    _tag: Schema.Literal("SessionAuthenticate"),
+    id: Schema.Number,
+    topic: Schema.String,
+    params: AuthenticateParams,
+    verified: Schema.optionalKey(VerificationSchema)
+  }),
+  Schema.Struct({ _tag: Schema.Literal("SessionRequest"), id: Schema.Number, topic: Schema.String, params: RequestParams, verified: Schema.optionalKey(VerificationSchema) })
+])
+
+type Waiting = Exclude<WalletIncoming, { readonly _tag: "SessionDelete" }>
+type Stored = typeof StoredWaiting.Type
+
+const toStored = (entry: Waiting): Stored => {
+  const { verified, ...rest } = entry
+  if (verified === undefined) return rest as Stored
+  const { origin, isScam, validation } = verified
+  return {
+    ...rest,
+    verified: { validation, ...(origin === undefined ? {} : { origin }), ...(isScam === undefined ? {} : { isScam }) }
+  } as Stored
+}
+
+const fromStored = (entry: Stored): Waiting => {
+  const { verified } = entry
+  return {
+    ...entry,
+    verified: verified === undefined ? undefined : { validation: verified.validation, origin: verified.origin, isScam: verified.isScam }
+  } as Waiting
+}
+
 const SEVEN_DAYS = 7 * 86_400
+const decodePairings = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Array(StoredPairing)))
+const decodeWaiting = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Array(StoredWaiting)))
+const encodePairings = Schema.encodeSync(Schema.fromJsonString(Schema.Array(StoredPairing)))
+const encodeWaiting = Schema.encodeSync(Schema.fromJsonString(Schema.Array(StoredWaiting)))
 const decodeSessions = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Array(WalletSession)))
 const decodePropose = Schema.decodeUnknownOption(ProposeParams)
 const decodeAuthenticate = Schema.decodeUnknownOption(AuthenticateParams)
@@ -131,17 +184,22 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
     const relay = yield* makeRelayClient({ relayUrl: options.relayUrl, projectId: options.projectId, seed, WebSocket: options.WebSocket })
     const incoming = yield* PubSub.unbounded<WalletIncoming>()
     const sessions = new Map<string, WalletSession>()
-    const pairings = new Map<string, { readonly methods: ReadonlyArray<string> }>()
-    const pending = new Map<number, WalletIncoming>()
+    const pairings = new Map<string, typeof StoredPairing.Type>()
+    const pending = new Map<number, Waiting>()
     let engine: Engine | undefined
 
     const persist = Effect.suspend(() => write("sessions", JSON.stringify(Schema.encodeSync(Schema.Array(WalletSession))([...sessions.values()]))))
+    // Pairings and what waits for a decision outlive a reload too: a proposal scanned before it can still be approved.
+    const persistWaiting = Effect.suspend(() =>
+      Effect.andThen(write("pairings", encodePairings([...pairings.values()])), write("waiting", encodeWaiting([...pending.values()].map(toStored))))
+    )
 
-    const arrive = (entry: WalletIncoming) =>
+    const arrive = (entry: Waiting) =>
       Effect.andThen(
-        Effect.sync(() => {
-          if (entry._tag !== "SessionDelete") pending.set(entry.id, entry)
-        }),
+        Effect.andThen(
+          Effect.sync(() => pending.set(entry.id, entry)),
+          persistWaiting
+        ),
         PubSub.publish(incoming, entry)
       )
 
@@ -193,7 +251,9 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
           case "wc_sessionDelete":
             if (session === undefined) return { result: true }
             sessions.delete(topic)
+            for (const [id, entry] of pending) if (entry.topic === topic) pending.delete(id)
             yield* persist
+            yield* persistWaiting
             // Answered before the topic's key is forgotten.
             yield* Effect.ignore(engine!.respond(topic, request, { result: true }))
             yield* engine!.forget(topic)
@@ -206,6 +266,8 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
             return { result: true }
           case "wc_pairingDelete":
             pairings.delete(topic)
+            for (const [id, entry] of pending) if (entry.topic === topic) pending.delete(id)
+            yield* persistWaiting
             yield* Effect.ignore(engine!.respond(topic, request, { result: true }))
             yield* engine!.forget(topic)
             return undefined
@@ -224,16 +286,27 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
       sessions.set(session.topic, session)
       peer.keep(session.topic, session.symKey)
     }
-    if (sessions.size > 0) {
-      yield* Effect.forkScoped(Effect.ignore(peer.followAll([...sessions.values()].map(({ topic, symKey }) => ({ topic, symKey })))))
+    // Pairings still alive and what waited on them or on a session, from an earlier page: kept, their topics followed.
+    for (const pairing of Option.getOrElse(decodePairings(yield* read("pairings")), () => [])) {
+      if (pairing.expiry !== undefined && pairing.expiry <= now) continue
+      pairings.set(pairing.topic, pairing)
+      peer.keep(pairing.topic, pairing.symKey)
     }
+    for (const entry of Option.getOrElse(decodeWaiting(yield* read("waiting")), () => [])) {
+      const expiry = entry._tag === "SessionRequest" ? entry.params.request.expiryTimestamp : entry.params.expiryTimestamp
+      const alive = (expiry === undefined || expiry > now) && (sessions.has(entry.topic) || pairings.has(entry.topic))
+      if (alive) pending.set(entry.id, fromStored(entry))
+    }
+    yield* persistWaiting
+    const followed = [...sessions.values(), ...pairings.values()].map(({ topic, symKey }) => ({ topic, symKey }))
+    if (followed.length > 0) yield* Effect.forkScoped(Effect.ignore(peer.followAll(followed)))
 
     const take = <T extends WalletIncoming["_tag"]>(id: number, tag: T) =>
       Effect.suspend(() => {
         const entry = pending.get(id)
         if (entry === undefined || entry._tag !== tag) return Effect.fail(failed(`No pending ${tag} with id ${id}`))
         pending.delete(id)
-        return Effect.succeed(entry as Extract<WalletIncoming, { readonly _tag: T }>)
+        return Effect.as(persistWaiting, entry as Extract<WalletIncoming, { readonly _tag: T }>)
       })
 
     const sessionOf = (topic: string) =>
@@ -269,7 +342,13 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
           if (parsed === undefined) return yield* failed("Not a WalletConnect pairing URI")
           const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
           if (parsed.expiryTimestamp !== undefined && parsed.expiryTimestamp <= now) return yield* failed("The pairing URI has expired")
-          pairings.set(parsed.topic, { methods: parsed.methods })
+          pairings.set(parsed.topic, {
+            topic: parsed.topic,
+            symKey: parsed.symKey,
+            methods: parsed.methods,
+            ...(parsed.expiryTimestamp === undefined ? {} : { expiry: parsed.expiryTimestamp })
+          })
+          yield* persistWaiting
           yield* peer.follow(parsed.topic, parsed.symKey)
         }),
       approveSession: (id, namespaces) =>
@@ -358,7 +437,9 @@ export const makeWalletClient = (options: WalletClientOptions): Effect.Effect<Wa
           yield* sessionOf(topic)
           yield* peer.notify(topic, "wc_sessionDelete", reason)
           sessions.delete(topic)
+          for (const [id, entry] of pending) if (entry.topic === topic) pending.delete(id)
           yield* persist
+          yield* persistWaiting
           yield* peer.forget(topic)
         }),
       sessions: () => [...sessions.values()],
