@@ -5,7 +5,7 @@
 import { ed25519, x25519 } from "@noble/curves/ed25519"
 import { hkdf } from "@noble/hashes/hkdf"
 import { sha256 } from "@noble/hashes/sha2"
-import type { Primitives } from "./primitives"
+import type { Primitives } from "./primitiveSet"
 
 /** The primitives, from @noble. */
 export const noblePrimitives: Primitives = {

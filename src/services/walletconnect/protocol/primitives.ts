@@ -5,21 +5,7 @@
  * older browser gets @noble; the others fetch nothing for these. Both give the same bytes: X25519 and Ed25519 are
  * deterministic, and the tests check one against the other.
  */
-
-/** The primitives, each on raw bytes. */
-export interface Primitives {
-  /** Which implementation this is (for tests and the bench). */
-  readonly name: "webcrypto" | "noble"
-  readonly sha256: (data: Uint8Array) => Promise<Uint8Array>
-  /** HKDF-SHA256 with no salt and no info, `length` bytes. */
-  readonly hkdfSha256: (ikm: Uint8Array, length: number) => Promise<Uint8Array>
-  /** A fresh X25519 key pair (the private key as its 32 raw bytes). */
-  readonly x25519KeyPair: () => Promise<{ readonly privateKey: Uint8Array; readonly publicKey: Uint8Array }>
-  readonly x25519SharedSecret: (privateKey: Uint8Array, peerPublicKey: Uint8Array) => Promise<Uint8Array>
-  /** The Ed25519 public key of a 32-byte seed. */
-  readonly ed25519PublicKey: (seed: Uint8Array) => Promise<Uint8Array>
-  readonly ed25519Sign: (seed: Uint8Array, message: Uint8Array) => Promise<Uint8Array>
-}
+import type { Primitives } from "./primitiveSet"
 
 // PKCS #8 wraps a 32-byte X25519 or Ed25519 private key (RFC 8410) behind a fixed 16-byte header naming its curve.
 const pkcs8Header = (curveOid: number) => Uint8Array.of(0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, curveOid, 0x04, 0x22, 0x04, 0x20)

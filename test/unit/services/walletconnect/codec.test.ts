@@ -22,7 +22,8 @@ import {
   unseal
 } from "../../../../src/services/walletconnect/protocol/crypto"
 import { noblePrimitives } from "../../../../src/services/walletconnect/protocol/noblePrimitives"
-import { choosePrimitives, type Primitives, primitives, webCryptoPrimitives } from "../../../../src/services/walletconnect/protocol/primitives"
+import type { Primitives } from "../../../../src/services/walletconnect/protocol/primitiveSet"
+import { choosePrimitives, primitives, webCryptoPrimitives } from "../../../../src/services/walletconnect/protocol/primitives"
 import { verifyRelayJwt } from "../../../../src/services/walletconnect/protocol/relayAuth"
 import { clientIdOf, generateClientSeed, publicKeyOfDid, signRelayJwt } from "../../../../src/services/walletconnect/protocol/relayJwt"
 import { namespacesBreak } from "../../../../src/services/walletconnect/protocol/sign"
