@@ -20,9 +20,15 @@ import {
 import type { SocketConstructor } from "../../src/services/walletconnect/protocol/relay"
 import { type RpcError, SDK_ERRORS } from "../../src/services/walletconnect/protocol/rpc"
 import type { AuthenticateParams, Cacao, Metadata, ProposalNamespaces, ProposeParams, SessionNamespaces } from "../../src/services/walletconnect/protocol/sign"
-import { makeWalletClient, type WalletClient, type WalletIncoming, type WalletSession } from "../../src/services/walletconnect/protocol/wallet"
+import {
+  makeWalletClient,
+  type Verification,
+  type WalletClient,
+  type WalletIncoming,
+  type WalletSession
+} from "../../src/services/walletconnect/protocol/wallet"
 
-export type { Cacao, CacaoPayload, ProposeParams, SessionNamespaces, WalletSession }
+export type { Cacao, CacaoPayload, ProposeParams, SessionNamespaces, Verification, WalletSession }
 
 /** A protocol error object by name (`USER_REJECTED` is 5000, `USER_DISCONNECTED` 6000, …). */
 export const sdkError = (name: keyof typeof SDK_ERRORS, detail?: string): RpcError => {
@@ -127,14 +133,19 @@ export interface SessionInfo {
   readonly peer: { readonly publicKey: string; readonly metadata: Metadata }
 }
 
-/** What reaches the wallet, as its listeners get it. */
+/** What reaches the wallet, as its listeners get it (`verified`: what its Verify server says, when it has one). */
 export interface WalletEvents {
-  session_proposal: { readonly id: number; readonly params: ProposeParams & { readonly id: number; readonly pairingTopic: string } }
-  session_authenticate: { readonly id: number; readonly topic: string; readonly params: AuthenticateParams }
+  session_proposal: {
+    readonly id: number
+    readonly params: ProposeParams & { readonly id: number; readonly pairingTopic: string }
+    readonly verified: Verification | undefined
+  }
+  session_authenticate: { readonly id: number; readonly topic: string; readonly params: AuthenticateParams; readonly verified: Verification | undefined }
   session_request: {
     readonly id: number
     readonly topic: string
     readonly params: { readonly request: { readonly method: string; readonly params: unknown }; readonly chainId: string }
+    readonly verified: Verification | undefined
   }
   session_delete: { readonly topic: string }
 }
@@ -157,6 +168,8 @@ export interface WcWallet {
   readonly getActiveSessions: () => Record<string, SessionInfo>
   readonly getPendingSessionProposals: () => ReadonlyArray<WalletEvents["session_proposal"]["params"]>
   readonly getPendingSessionRequests: () => ReadonlyArray<WalletEvents["session_request"]>
+  /** One-click sign-in requests not answered yet (kept across a reload, like proposals and requests). */
+  readonly getPendingAuthenticateRequests: () => ReadonlyArray<WalletEvents["session_authenticate"]>
   /** Answers one-click sign-in requests from now on, or not (the dapp's proposal then comes instead). */
   readonly setOneClick: (on: boolean) => void
   readonly on: <E extends keyof WalletEvents>(event: E, listener: (payload: WalletEvents[E]) => void) => void
@@ -176,6 +189,8 @@ export interface WcWalletOptions {
   readonly storagePrefix?: string
   /** The WebSocket class (Node 20: `ws`'s); the global one by default. */
   readonly WebSocket?: SocketConstructor
+  /** A Verify server to ask whose each proposal and request is; none by default (nothing is asked). */
+  readonly verifyUrl?: string
 }
 
 const proposalOf = (entry: Extract<WalletIncoming, { _tag: "SessionProposal" }>): WalletEvents["session_proposal"]["params"] => ({
@@ -202,7 +217,8 @@ export const createWcWallet = async (options: WcWalletOptions): Promise<WcWallet
         store,
         storagePrefix: options.storagePrefix,
         WebSocket: WebSocketClass,
-        oneClick: () => oneClick
+        oneClick: () => oneClick,
+        verifyUrl: options.verifyUrl
       }),
       scope
     )
@@ -216,9 +232,10 @@ export const createWcWallet = async (options: WcWalletOptions): Promise<WcWallet
       Stream.fromPubSub(client.incoming).pipe(
         Stream.runForEach((entry) =>
           Effect.sync(() => {
-            if (entry._tag === "SessionProposal") emit("session_proposal", { id: entry.id, params: proposalOf(entry) })
-            else if (entry._tag === "SessionAuthenticate") emit("session_authenticate", { id: entry.id, topic: entry.topic, params: entry.params })
-            else if (entry._tag === "SessionRequest") emit("session_request", { id: entry.id, topic: entry.topic, params: entry.params })
+            if (entry._tag === "SessionProposal") emit("session_proposal", { id: entry.id, params: proposalOf(entry), verified: entry.verified })
+            else if (entry._tag === "SessionAuthenticate") {
+              emit("session_authenticate", { id: entry.id, topic: entry.topic, params: entry.params, verified: entry.verified })
+            } else if (entry._tag === "SessionRequest") emit("session_request", { id: entry.id, topic: entry.topic, params: entry.params, verified: entry.verified })
             else emit("session_delete", { topic: entry.topic })
           })
         ),
@@ -249,7 +266,11 @@ export const createWcWallet = async (options: WcWalletOptions): Promise<WcWallet
     getActiveSessions: () => Object.fromEntries(client.sessions().map((session) => [session.topic, info(session)])),
     getPendingSessionProposals: () => client.pending().flatMap((entry) => (entry._tag === "SessionProposal" ? [proposalOf(entry)] : [])),
     getPendingSessionRequests: () =>
-      client.pending().flatMap((entry) => (entry._tag === "SessionRequest" ? [{ id: entry.id, topic: entry.topic, params: entry.params }] : [])),
+      client.pending().flatMap((entry) => (entry._tag === "SessionRequest" ? [{ id: entry.id, topic: entry.topic, params: entry.params, verified: entry.verified }] : [])),
+    getPendingAuthenticateRequests: () =>
+      client
+        .pending()
+        .flatMap((entry) => (entry._tag === "SessionAuthenticate" ? [{ id: entry.id, topic: entry.topic, params: entry.params, verified: entry.verified }] : [])),
     setOneClick: (on) => {
       oneClick = on
     },

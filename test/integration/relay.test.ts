@@ -5,13 +5,14 @@ import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
 import { type Hex, stringToHex, verifyMessage } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect } from "effect"
 import WebSocket from "ws"
 import { startRelay } from "../../server/src/relay"
 import type { Started } from "../../server/src/lib/Started"
 import type { RelayInfo } from "../../server/src/relay"
 import { initTestWalletKit } from "./support/walletKit"
 import { RELAY_AUTH_REFUSED } from "../../server/src/relay/auth"
-import { generateClientSeed, signRelayJwt } from "../../src/services/walletconnect/protocol/relayAuth"
+import { generateClientSeed, signRelayJwt } from "../../src/services/walletconnect/protocol/relayJwt"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
 process.env.IS_VITEST = "true"
@@ -132,12 +133,12 @@ describe("WalletConnect relay", () => {
 })
 
 /** The URL a client with this key connects with: its auth JWT for the relay at `url` (`aud`), valid from `now`. */
-const authenticated = (url: string, seed = generateClientSeed(), options: { aud?: string; now?: number } = {}) =>
-  `${url}/?auth=${signRelayJwt(seed, { aud: options.aud ?? url, sub: randomUUID(), now: options.now ?? Date.now() })}&projectId=devstack`
+const authenticated = async (url: string, seed = generateClientSeed(), options: { aud?: string; now?: number } = {}) =>
+  `${url}/?auth=${await Effect.runPromise(signRelayJwt(seed, { aud: options.aud ?? url, sub: randomUUID(), now: options.now ?? Date.now() }))}&projectId=devstack`
 
 /** A bare socket speaking the relay's JSON-RPC, to send what real clients never would. */
 const rawClient = async (url: string) => {
-  const socket = new WebSocket(authenticated(url))
+  const socket = new WebSocket(await authenticated(url))
   const frames: Array<string> = []
   const unclaimed: Array<string> = []
   const waiters: Array<{ test: (frame: string) => boolean; resolve: (frame: string) => void }> = []
@@ -277,14 +278,14 @@ describe("WalletConnect relay authentication", () => {
   it("refuses a connection without a JWT, with another key's signature, for another relay, or expired", async () => {
     const url = relay.info.url
     const seed = generateClientSeed()
-    const token = new URL(authenticated(url, seed)).searchParams.get("auth")!
+    const token = new URL(await authenticated(url, seed)).searchParams.get("auth")!
     const [header, payload] = token.split(".")
-    const otherSignature = new URL(authenticated(url)).searchParams.get("auth")!.split(".")[2]
+    const otherSignature = new URL(await authenticated(url)).searchParams.get("auth")!.split(".")[2]
     const cases = [
       [`${url}/?projectId=devstack`, "an auth JWT is required"],
       [`${url}/?auth=${header}.${payload}.${otherSignature}`, "(signature)"],
-      [authenticated(url, seed, { aud: "ws://127.0.0.1:1" }), "(audience)"],
-      [authenticated(url, seed, { now: Date.now() - 2 * 86_400_000 }), "(expired)"]
+      [await authenticated(url, seed, { aud: "ws://127.0.0.1:1" }), "(audience)"],
+      [await authenticated(url, seed, { now: Date.now() - 2 * 86_400_000 }), "(expired)"]
     ] as const
     for (const [target, words] of cases) {
       const outcome = await closed(target)

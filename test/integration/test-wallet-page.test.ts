@@ -264,6 +264,33 @@ describe("the devstack's test wallet page", () => {
     expect(new URL(page.url()).searchParams.has("uri")).toBe(false)
   })
 
+  it("a proposal waiting when the page reloads waits again, and approving it after the reload connects the dapp", async () => {
+    const uri = new Promise<string>((resolve) => dapp.once("display_uri", resolve))
+    const connected = dapp.connect({ optionalNamespaces: { eip155: { chains: [CHAIN], methods: ["personal_sign"], events: [] } } })
+    await page.goto(`${stack.info.config.services?.testWalletUrl}wc?uri=${encodeURIComponent(await uri)}`)
+    await card(`${DAPP} asks to connect`).waitFor()
+    await page.reload()
+    await page.getByRole("status").filter({ hasText: "Ready" }).waitFor()
+    const proposal = card(`${DAPP} asks to connect`)
+    expect(await textOf(proposal)).toContain("Local Chain A")
+    await proposal.getByRole("button", { name: "Approve" }).click()
+    const session = await connected
+    expect(session?.namespaces["eip155"]?.accounts.length).toBeGreaterThan(0)
+    address = session!.namespaces["eip155"]!.accounts[0]!.split(":")[2] as Hex
+  })
+
+  it("a request waiting when the page reloads waits again, and its approval after the reload reaches the dapp", async () => {
+    const message = "Signed after a reload of the wallet"
+    const signed = dapp.request<Hex>({ method: "personal_sign", params: [stringToHex(message), address] }, CHAIN)
+    await card("Sign a message").waitFor()
+    await page.reload()
+    await page.getByRole("status").filter({ hasText: "Ready" }).waitFor()
+    const prompt = card("Sign a message")
+    expect(await textOf(prompt)).toContain(message)
+    await prompt.getByRole("button", { name: "Approve" }).click()
+    expect(await verifyMessage({ address, message, signature: await signed })).toBe(true)
+  })
+
   it("tried to reach nothing outside the local stack", async () => {
     const outside = requested.filter((url) => !/^(https?|wss?):\/\/127\.0\.0\.1[:/]/.test(url) && !url.startsWith("data:"))
     expect(outside).toEqual([])

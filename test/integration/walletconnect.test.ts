@@ -42,7 +42,7 @@ import { makeSolanaAdapter } from "../../src/services/solana/SolanaAdapter"
 import { makeWalletConnect, type PairingState, WALLET_CONNECT_CONNECTOR_ID } from "../../src/services/walletconnect/WalletConnect"
 import { follow, until } from "./support/connectorContract"
 import { type DevWalletKit, type DevWalletKitOptions, startDevWalletKit } from "./support/walletKit"
-import { dappSettings } from "./support/wcSettings"
+import { dappSettings, proposalAtRelay } from "./support/wcSettings"
 import type { WalletConnectSettings } from "../../src/services/walletconnect/types"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
@@ -366,6 +366,8 @@ describe.each(WALLETS)("WalletConnect connector against the devstack relay and a
       const connecting = yield* Effect.forkChild(connector.connect([chainA, solanaNetwork]))
       const first = yield* readyUri(service.pairing)
       expect(first.expiresAt).toBe(start + 4 * 60_000 - 10_000)
+      // The URI shows at once, its proposal follows: the clock moves once the relay has it.
+      yield* Effect.promise(() => proposalAtRelay(relay.info.url, first.uri))
       yield* TestClock.adjust("229 seconds")
       expect(yield* service.freshUri).toBe(first.uri)
       yield* TestClock.adjust("1 second")
@@ -373,6 +375,7 @@ describe.each(WALLETS)("WalletConnect connector against the devstack relay and a
       expect(second.uri).not.toBe(first.uri)
       expect(second.expiresAt).toBe(start + 230_000 + 230_000)
       expect(yield* service.freshUri).toBe(second.uri)
+      yield* Effect.promise(() => proposalAtRelay(relay.info.url, second.uri))
       yield* Effect.promise(() => wallet.pair(second.uri))
       const sessions = yield* Fiber.join(connecting)
       expect(sessions.map((s) => [namespaceOf(s), s.accounts[0]?.address])).toEqual([

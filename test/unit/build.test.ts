@@ -18,6 +18,13 @@ const LAZY = [
   "src/services/solana/SolanaAdapter.ts",
   "src/services/walletconnect/session.ts",
   "src/services/walletconnect/namespaces.ts",
+  "src/services/walletconnect/protocol/dapp.ts",
+  "src/services/walletconnect/protocol/engine.ts",
+  "src/services/walletconnect/protocol/relay.ts",
+  "src/services/walletconnect/protocol/crypto.ts",
+  "src/services/walletconnect/protocol/primitives.ts",
+  "src/services/walletconnect/protocol/noblePrimitives.ts",
+  "src/services/walletconnect/protocol/verify.ts",
   "src/services/connectors/walletStandard.ts",
   "src/services/connectors/injectedWeb3.ts",
   "src/services/polkadot/PolkadotAdapter.ts",
@@ -35,8 +42,11 @@ const LAZY = [
   "src/ui/views/Connect/Connect.tsx",
   "src/ui/views/Account/Account.tsx"
 ]
-/** Libraries that must never load before the visitor chooses a wallet of their family. */
-const HEAVY = ["viem", "@solana/kit", "@walletconnect/universal-provider", "@wallet-standard/app", "@scure/btc-signer"]
+/**
+ * Libraries that must never load before the visitor chooses a wallet of their family (@noble's curves and ciphers:
+ * WalletConnect's crypto, and Bitcoin's).
+ */
+const HEAVY = ["viem", "@solana/kit", "@noble/curves", "@noble/ciphers", "@wallet-standard/app", "@scure/btc-signer"]
 
 let outDir = ""
 let chunks: ReadonlyArray<Chunk> = []
@@ -126,6 +136,24 @@ describe("the library build", () => {
       expect(home?.name, lazy).not.toMatch(/^(core|view|shell)$/)
       expect(loadedAtOnce("react.js").includes(home as Chunk), lazy).toBe(false)
     }
+  })
+
+  it("fetches @noble's curves for WalletConnect only where WebCrypto lacks them: the session's chunks never import them statically", () => {
+    const sessionChunk = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/walletconnect/session.ts")))!
+    const withSession = loadedAtOnce(sessionChunk.fileName)
+    const files = new Set(chunks.map((c) => c.fileName))
+    const libraries = withSession.flatMap((c) => c.imports).filter((i) => !files.has(i))
+    expect(libraries).toContain("@noble/ciphers/chacha.js")
+    // The relay's check of a JWT (with @noble's Ed25519) is the server's: no chunk of the library has it.
+    expect(modulesOf(chunks).filter((id) => id.endsWith("walletconnect/protocol/relayAuth.ts"))).toEqual([])
+    // (keccak, @noble/hashes/sha3, is the core's, for EIP-55 addresses)
+    expect(libraries.filter((i) => i.startsWith("@noble/curves") || /^@noble\/hashes\/(sha2|hkdf|hmac)/.test(i))).toEqual([])
+    const fallback = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/walletconnect/protocol/noblePrimitives.ts")))!
+    expect(withSession).not.toContain(fallback)
+    expect(withSession.flatMap((c) => c.dynamicImports)).toContain(fallback.fileName)
+    expect(fallback.imports.filter((i) => !files.has(i))).toEqual(expect.arrayContaining(["@noble/curves/ed25519"]))
+    // The wallet's side of the protocol is the devstack's and the tests': no entry of the library reaches it.
+    expect(modulesOf(chunks).filter((id) => id.endsWith("walletconnect/protocol/wallet.ts"))).toEqual([])
   })
 
   it("keeps wallet-runtime/testing to itself: no other entry reaches its test wallets, fakes or test layer, even lazily", () => {

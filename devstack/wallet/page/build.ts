@@ -32,13 +32,21 @@ const spec: PageBuildSpec = {
   name: "the test wallet page",
   buildRoot: pageBuildRoot,
   buildModule: import.meta.url,
-  // Everything the bundle is made of: this folder (with this file, which sets the build up), the test wallets it
-  // signs with (EVM, Polkadot), the builder, and the installed packages' versions.
+  // Everything the bundle is made of: this folder (with this file, which sets the build up), our WalletConnect wallet
+  // and the protocol code under it, the test wallets it signs with (EVM, Polkadot), the domain code they read
+  // (networks, encodings), the dev chains and keys, the builder, and the installed packages' versions. A file left out
+  // here would leave a page built before its change in use.
   inputFiles: () => [
     ...listFiles(pageSourceDir).filter((file) => !notBundled.has(relative(pageSourceDir, file))),
+    join(repoRoot, "devstack", "wallet", "wcWallet.ts"),
+    ...listFiles(join(repoRoot, "src", "services", "walletconnect")),
     join(repoRoot, "devstack", "wallet", "testWallet.ts"),
     ...listFiles(join(repoRoot, "devstack", "wallet", "polkadot")),
     join(repoRoot, "src", "services", "polkadot", "ss58.ts"),
+    join(repoRoot, "src", "services", "fakes", "injectedWeb3Wallet.ts"),
+    ...listFiles(join(repoRoot, "src", "domain")),
+    join(repoRoot, "devstack", "evm", "chains.ts"),
+    join(repoRoot, "devstack", "solana", "keys.ts"),
     join(repoRoot, "server", "src", "lib", "pageBuild.ts"),
     join(repoRoot, "package-lock.json")
   ]

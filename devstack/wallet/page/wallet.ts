@@ -588,6 +588,10 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       notify(`${gone?.dapp.name ?? "A dapp"} disconnected.`, "info")
     })
     refreshSessions()
+    // What waited for a decision before a reload of the page waits again (the wallet kept it, as walletkit did).
+    for (const params of kit.getPendingSessionProposals()) onProposal({ id: params.id, params })
+    for (const request of kit.getPendingAuthenticateRequests()) onAuthRequest(request)
+    for (const request of kit.getPendingSessionRequests()) onRequest(request)
     set({ phase: "ready" })
   }
 

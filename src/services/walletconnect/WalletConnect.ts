@@ -65,6 +65,12 @@ export class WalletConnect extends Context.Service<
     /** Whether the sign client was loaded (it must not be before the visitor chooses WalletConnect). */
     readonly loaded: Effect.Effect<boolean>
     /**
+     * Fetches the session's code ahead of a likely choice (the visitor's pointer or finger on WalletConnect's row): our
+     * own files only; the client, and any request to the relay, still wait for the choice. A failed fetch is left for
+     * the choice to try again.
+     */
+    readonly preload: Effect.Effect<void>
+    /**
      * Gives the connector the site's sign-in (the runtime does, when the host configured sign-in): pairings then use
      * one-click sign-in where it applies, and the sessions signed there are kept before the connect goes on.
      */
@@ -154,6 +160,7 @@ export const makeWalletConnect = (
       cancel: whenLoaded((loaded) => loaded.cancel, undefined),
       alerts: Stream.fromPubSub(alerts),
       loaded: whenLoaded((loaded) => loaded.loaded, false),
+      preload: connector === undefined ? Effect.void : Effect.ignore(loadSession).pipe(Effect.withSpan("WalletConnect.preload")),
       useSignIn: (given) =>
         Effect.sync(() => {
           signIn = given

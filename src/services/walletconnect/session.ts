@@ -25,6 +25,8 @@ import { type AuthenticateRequest, authenticateRequest, type CacaoLike, oneClick
 import { encodeRecap, formatAuthMessage, makeRecap, recapOf } from "./protocol/cacao"
 import { type AuthenticateAsk, type DappClient, type DappError, makeDappClient } from "./protocol/dapp"
 import type { SocketConstructor } from "./protocol/relay"
+import { primitives } from "./protocol/primitives"
+import { registerAttestation } from "./protocol/verify"
 import { type OneClickSigned, type SessionContext, type WalletConnectSession, WalletConnectRequestFailed } from "./types"
 
 const chainReferenceOf = (value: unknown): number | undefined => {
@@ -43,6 +45,16 @@ const defaultMetadata = (): NonNullable<HostOptions["metadata"]> => {
   const origin = typeof location === "undefined" ? "http://127.0.0.1" : location.origin
   const name = typeof document === "undefined" || document.title === "" ? origin : document.title
   return { name, description: name, url: origin, icons: [] }
+}
+
+/** The origin Verify attests: the page's own (a host without a page, in Node, gives its metadata's URL). */
+const pageOrigin = (metadataUrl: string): string => {
+  if (typeof location !== "undefined") return location.origin
+  try {
+    return new URL(metadataUrl).origin
+  } catch {
+    return metadataUrl
+  }
 }
 
 /** A wire transaction with its first (fee payer's) signature set: for wallets that answer only the signature. */
@@ -100,6 +112,9 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
     const scope = yield* Effect.scope
     const runPromise = yield* FiberSet.makeRuntimePromise<never>()
     const raised = new Set<string>()
+    // The page's curve primitives are chosen now (WebCrypto asked whether it has X25519 and Ed25519; nothing leaves
+    // the page), so the first pairing does not wait for it.
+    yield* Effect.forkIn(Effect.ignore(Effect.tryPromise(primitives)), scope)
     let client: DappClient | undefined
     let running: Fiber.Fiber<ReadonlyArray<OneClickSigned>, WalletConnectConnectorMissing | WalletConnectRequestFailed> | undefined
     let runningToken: object | undefined
@@ -133,6 +148,8 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
       const WebSocketClass = settings.WebSocket ?? (globalThis.WebSocket as unknown as SocketConstructor | undefined)
       if (WebSocketClass === undefined) return yield* new WalletConnectRequestFailed({ code: undefined, message: "No WebSocket to reach the relay" })
       const metadata = options.metadata ?? defaultMetadata()
+      const verifyUrl = options.endpoints.verify
+      const origin = pageOrigin(metadata.url)
       const made = yield* makeDappClient({
         relayUrl: options.endpoints.relay,
         projectId,
@@ -140,7 +157,16 @@ export const makeSession = (context: SessionContext): Effect.Effect<WalletConnec
         store: settings.storage ?? (yield* browserStore),
         storagePrefix: settings.customStoragePrefix,
         WebSocket: WebSocketClass,
-        onRefusal: reportRefusal
+        onRefusal: reportRefusal,
+        verify:
+          verifyUrl === undefined
+            ? undefined
+            : {
+                register: (attestationId) =>
+                  registerAttestation(verifyUrl, origin, attestationId).pipe(
+                    Effect.catch((error) => Effect.logDebug(`WalletConnect Verify: ${error.message}`))
+                  )
+              }
       }).pipe(Scope.provide(scope))
       yield* Stream.fromPubSub(made.events).pipe(
         Stream.runForEach((event) =>

@@ -2,7 +2,7 @@
  * Atoms of the connection: every family's state, the account in front, the connectors, the connect flow's
  * progress, and the actions of the wallet views (choose a wallet, try again, follow a wallet's link, disconnect).
  */
-import { Effect, Stream, SubscriptionRef } from "effect"
+import { Effect, Option, Stream, SubscriptionRef } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
 import { type AccountState, initialAccountState } from "../../domain/Account"
@@ -11,6 +11,7 @@ import type { ConnectorInfo } from "../../domain/Wallet"
 import { ConnectFlow, type ConnectProgress, type WalletChoice } from "../../services/ConnectFlow"
 import { Connection, type ConnectionState } from "../../services/Connection"
 import { Connectors } from "../../services/connectors/Connectors"
+import { WalletConnect } from "../../services/walletconnect/WalletConnect"
 import { mapAtom, stateAtom, stateLikeAtom, type StateResult, walletRuntimeAtom } from "./runtime"
 
 /** Every family's connection, the family in front and the recent wallets. */
@@ -65,6 +66,14 @@ export const connectProgressAtom: Atom.Atom<ConnectProgress> = mapAtom(connectPr
 
 /** The visitor chose a wallet in a list: the flow opens its view and connects. */
 export const chooseWalletFn = walletRuntimeAtom.fn((choice: WalletChoice) => Effect.flatMap(ConnectFlow, (flow) => flow.choose(choice)))
+
+/**
+ * Fetches WalletConnect's session code on the visitor's intent (pointer or finger on its row); nothing without it.
+ * Here, with the choice it announces, so the Connect view brings no chunk of WalletConnect's atoms.
+ */
+export const preloadWalletConnectFn = walletRuntimeAtom.fn((_: void) =>
+  Effect.flatMap(Effect.serviceOption(WalletConnect), (service) => (Option.isNone(service) ? Effect.void : service.value.preload))
+)
 
 /** Asks the wallet again on the connecting view the visitor is on. */
 export const retryConnectFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(ConnectFlow, (flow) => flow.retry))

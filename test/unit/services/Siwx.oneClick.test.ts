@@ -279,6 +279,7 @@ describe("walletConnectSignInLayer", () => {
       cancel: Effect.void,
       alerts: Stream.empty,
       loaded: Effect.succeed(false),
+      preload: Effect.void,
       useSignIn: (signIn) => Effect.sync(() => void given.push(signIn))
     }
     return { given, layer: Layer.succeed(WalletConnect)(service) }

@@ -6,13 +6,13 @@
  * checked before it changes anything: a settle or update granting a namespace or chain that was not proposed, an
  * event about an account outside the session, an answer to a request never made, are refused and reported.
  */
-import { Clock, Data, Deferred, Effect, Option, PubSub, Schema, type Scope } from "effect"
+import { Clock, Data, Deferred, Effect, Fiber, Option, PubSub, Schema, Scope } from "effect"
 import type * as KeyValueStore from "effect/persistence/KeyValueStore"
 import { cacaoSession } from "./cacao"
-import { generateKeyPair, hashKey, randomKey } from "./crypto"
-import { agree, type Answer, type Engine, type Incoming, makeEngine, NoAnswer, PeerMessageInvalid, PeerRefused, type Problem } from "./engine"
+import { generateKeyPair, hashKey, hashText, type KeyAgreementFailed, randomKey } from "./crypto"
+import { agree, type Answer, type BeforeRequest, type Engine, type Incoming, makeEngine, NoAnswer, PeerMessageInvalid, PeerRefused, type Problem } from "./engine"
 import { makeRelayClient, type RelayUnavailable, type SocketConstructor } from "./relay"
-import { generateClientSeed } from "./relayAuth"
+import { generateClientSeed } from "./relayJwt"
 import { SDK_ERRORS } from "./rpc"
 import {
   AuthenticateResult,
@@ -47,7 +47,7 @@ export type DappSession = typeof DappSession.Type
 export class SessionUnavailable extends Data.TaggedError("SessionUnavailable")<{ readonly code: number; readonly message: string }> {}
 
 /** What may stop a dapp's call. */
-export type DappError = PeerRefused | NoAnswer | RelayUnavailable | PeerMessageInvalid | SessionUnavailable
+export type DappError = PeerRefused | NoAnswer | RelayUnavailable | PeerMessageInvalid | KeyAgreementFailed | SessionUnavailable
 
 /** What the wallet did to the session. */
 export type DappEvent =
@@ -69,7 +69,11 @@ export interface AuthenticateAsk {
   readonly methods: ReadonlyArray<string>
 }
 
-/** A pairing shown to the visitor: its URI, and its outcome once a wallet answers. */
+/**
+ * A pairing shown to the visitor: its URI, made at once, and its outcome once a wallet answers. The proposal (with
+ * the one-click request beside it) is published in the background while the URI is shown: a wallet that scans the
+ * URI first finds it at the relay as soon as it is there. A failure to publish ends `approval`.
+ */
 export interface Pairing {
   readonly topic: string
   readonly uri: string
@@ -88,6 +92,13 @@ export interface DappClientOptions {
   readonly WebSocket: SocketConstructor
   /** The relay closed on us with these words (an unknown project, an origin not allowed). */
   readonly onRefusal?: (message: string) => void
+  /**
+   * WalletConnect's Verify, only when the host names a Verify server: each proposal, one-click request and session
+   * request is registered there (its attestation id, the SHA-256 of the JSON-RPC text sent) before it is published,
+   * for at most VERIFY_REGISTER_WITHIN_MS; a server that fails or is slow delays nothing further. Without it, nothing
+   * is registered anywhere.
+   */
+  readonly verify?: { readonly register: (attestationId: string) => Effect.Effect<void> } | undefined
 }
 
 /** The dapp's client. */
@@ -113,6 +124,10 @@ export interface DappClient {
   readonly problems: PubSub.PubSub<Problem>
 }
 
+/** How long a request waits for its Verify attestation to be registered before it is published anyway. */
+export const VERIFY_REGISTER_WITHIN_MS = 2000
+const ATTESTED: ReadonlySet<string> = new Set(["wc_sessionPropose", "wc_sessionAuthenticate", "wc_sessionRequest"])
+
 const SEVEN_DAYS = 7 * 86_400
 const SETTLE_WITHIN_MS = 60_000
 const REQUEST_WITHIN_MS = 300_000
@@ -123,7 +138,8 @@ const decodeSettle = Schema.decodeUnknownOption(SettleParams)
 const decodeAuthenticated = Schema.decodeUnknownOption(AuthenticateResult)
 const decodeEvent = Schema.decodeUnknownOption(EventParams)
 const decodeUpdate = Schema.decodeUnknownOption(Schema.Struct({ namespaces: SessionNamespaces }))
-const decodeExtend = Schema.decodeUnknownOption(Schema.Struct({ expiry: Schema.Number }))
+const decodeExtend = Schema.decodeUnknownOption(Schema.Struct({ expiry: Schema.optionalKey(Schema.Number) }))
+const decodeReason = Schema.decodeUnknownOption(Schema.Struct({ code: Schema.Number, message: Schema.String }))
 const decodeProposalAnswer = Schema.decodeUnknownOption(Schema.Struct({ responderPublicKey: Schema.String }))
 
 const invalid = (reason: string): Answer => ({ error: { code: -32602, message: reason } })
@@ -172,6 +188,10 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
         yield* PubSub.publish(events, { _tag: "SessionDeleted", topic })
       })
 
+    // A delete is answered before its topic is forgotten (the answer is sealed with the topic's key).
+    const acknowledged = (incoming: Incoming) =>
+      Effect.ignore(engine!.respond(incoming.topic, incoming.request, { result: true }))
+
     const onSettle = (incoming: Incoming): Effect.Effect<Answer> =>
       Effect.gen(function* () {
         const waiting = awaitingSettle.get(incoming.topic)
@@ -197,7 +217,7 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
         return { result: true }
       })
 
-    const onSessionMessage = (incoming: Incoming, session: DappSession): Effect.Effect<Answer> =>
+    const onSessionMessage = (incoming: Incoming, session: DappSession): Effect.Effect<Answer | undefined> =>
       Effect.gen(function* () {
         const { method, params } = incoming.request
         switch (method) {
@@ -230,14 +250,23 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
           }
           case "wc_sessionExtend": {
             const extend = decodeExtend(params)
+            if (Option.isNone(extend)) return invalid("malformed extension")
             const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-            if (Option.isNone(extend) || extend.value.expiry <= session.expiry || extend.value.expiry > now + SEVEN_DAYS + 60) return invalid("expiry out of bounds")
-            yield* save({ ...session, expiry: extend.value.expiry })
+            const asked = extend.value.expiry
+            // The spec's wallet names the new expiry; WalletConnect's own (sign-client 2.21) sends none and counts
+            // seven days from now on each side.
+            if (asked === undefined) {
+              yield* save({ ...session, expiry: Math.max(session.expiry, now + SEVEN_DAYS) })
+              return { result: true }
+            }
+            if (asked <= session.expiry || asked > now + SEVEN_DAYS + 60) return invalid("expiry out of bounds")
+            yield* save({ ...session, expiry: asked })
             return { result: true }
           }
           case "wc_sessionDelete":
+            yield* acknowledged(incoming)
             yield* ended(session.topic)
-            return { result: true }
+            return undefined
           case "wc_sessionPing":
             return { result: true }
           default:
@@ -253,16 +282,31 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
         if (pairings.has(incoming.topic)) {
           if (method === "wc_pairingPing") return { result: true }
           if (method === "wc_pairingDelete") {
+            // The wallet deleted the pairing before answering the proposal: the connect waiting on it ends with
+            // the wallet's reason.
+            const reason = decodeReason(incoming.request.params)
             pairings.delete(incoming.topic)
-            yield* engine!.forget(incoming.topic)
-            return { result: true }
+            yield* acknowledged(incoming)
+            yield* engine!.forget(incoming.topic, Option.getOrElse(reason, () => SDK_ERRORS.USER_DISCONNECTED))
+            return undefined
           }
         }
         return { error: SDK_ERRORS.METHOD_NOT_FOUND }
       })
 
-    engine = yield* makeEngine(relay, handle)
+    const verify = options.verify
+    const attest: BeforeRequest | undefined =
+      verify === undefined
+        ? undefined
+        : (method, text) =>
+            ATTESTED.has(method)
+              ? Effect.flatMap(hashText(text), verify.register).pipe(Effect.timeout(VERIFY_REGISTER_WITHIN_MS), Effect.ignore)
+              : Effect.void
+    engine = yield* makeEngine(relay, handle, attest)
     const peer = engine
+    const scope = yield* Effect.scope
+    // Each pairing's proposal being published, until its outcome (interrupted when the pairing is dropped).
+    const publishing = new Map<string, Fiber.Fiber<unknown, unknown>>()
 
     // A session an earlier page kept: restored now, its topic followed in the background (the relay may be away).
     const stored = decodeSession(yield* read("session"))
@@ -276,8 +320,8 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
     const pair: DappClient["pair"] = (ask) =>
       Effect.gen(function* () {
         const symKey = randomKey()
-        const topic = hashKey(symKey)
-        const self = generateKeyPair()
+        const topic = yield* hashKey(symKey)
+        const self = yield* generateKeyPair
         const expiryTimestamp = Math.floor(ask.expiresAt / 1000)
         const authenticate = ask.authenticate
         const uri = formatPairingUri({ topic, symKey, expiryTimestamp, methods: authenticate === undefined ? [] : ["wc_sessionAuthenticate"] })
@@ -286,64 +330,68 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
           optionalNamespaces: ask.optionalNamespaces
         }
         pairings.add(topic)
+        peer.keep(topic, symKey)
         const within = Math.max(ask.expiresAt - (yield* Clock.currentTimeMillis), 1000)
         const proposer = { publicKey: self.publicKey, metadata: options.metadata }
+        const responseTopic = authenticate === undefined ? undefined : yield* hashKey(self.publicKey)
 
-        // The pairing's topic is followed and the proposal (with the one-click request beside it) published before
-        // the URI is shown: a wallet that scans it finds them waiting at the relay.
-        peer.keep(topic, symKey)
-        yield* peer.follow(topic, symKey, { fresh: true })
-        const proposalAnswer = yield* peer.send(
-          topic,
-          "wc_sessionPropose",
-          { relays: [{ protocol: "irn" }], proposer, requiredNamespaces: proposed.requiredNamespaces ?? {}, optionalNamespaces: proposed.optionalNamespaces, expiryTimestamp, pairingTopic: topic },
-          { within }
-        )
-        const viaProposal = Effect.gen(function* () {
-          const responder = decodeProposalAnswer(yield* proposalAnswer)
-          if (Option.isNone(responder)) return yield* new PeerMessageInvalid({ reason: "The wallet's answer to the proposal has no key" })
-          const agreed = agree(self.privateKey, responder.value.responderPublicKey)
-          const done = yield* Deferred.make<DappSession, PeerMessageInvalid>()
-          awaitingSettle.set(agreed.topic, { proposed, pairingTopic: topic, symKey: agreed.symKey, done })
-          yield* peer.follow(agreed.topic, agreed.symKey)
-          const session = yield* Deferred.await(done).pipe(
-            Effect.timeoutOrElse({ duration: SETTLE_WITHIN_MS, orElse: () => Effect.fail(new NoAnswer({ method: "wc_sessionSettle", message: "The wallet did not settle the session in time" })) }),
-            Effect.tapError(() => Effect.andThen(Effect.sync(() => awaitingSettle.delete(agreed.topic)), peer.forget(agreed.topic)))
+        // The pairing's topic (and the one-click answer's) followed in one subscription, then the proposal and the
+        // one-click request published: each gives the effect awaiting its answer.
+        const publish = Effect.gen(function* () {
+          yield* peer.follow(topic, symKey, {
+            fresh: true,
+            ...(responseTopic === undefined ? {} : { sealedTo: { topic: responseTopic, privateKey: self.privateKey } })
+          })
+          const proposalAnswer = yield* peer.send(
+            topic,
+            "wc_sessionPropose",
+            { relays: [{ protocol: "irn" }], proposer, requiredNamespaces: proposed.requiredNamespaces ?? {}, optionalNamespaces: proposed.optionalNamespaces, expiryTimestamp, pairingTopic: topic },
+            { within }
           )
-          return { session, cacaos: [] as ReadonlyArray<Cacao> }
+          if (authenticate === undefined) return { proposalAnswer, authenticateAnswer: undefined }
+          const iat = new Date(yield* Clock.currentTimeMillis).toISOString()
+          const authenticateAnswer = yield* peer.send(
+            topic,
+            "wc_sessionAuthenticate",
+            {
+              requester: proposer,
+              authPayload: {
+                type: "caip122",
+                chains: authenticate.chains,
+                statement: authenticate.statement ?? "",
+                aud: authenticate.uri,
+                domain: authenticate.domain,
+                version: "1",
+                nonce: authenticate.nonce,
+                iat,
+                ...(authenticate.exp === undefined ? {} : { exp: authenticate.exp }),
+                ...(authenticate.nbf === undefined ? {} : { nbf: authenticate.nbf }),
+                ...(authenticate.requestId === undefined ? {} : { requestId: authenticate.requestId }),
+                resources: authenticate.resources ?? []
+              },
+              expiryTimestamp
+            },
+            { within }
+          )
+          return { proposalAnswer, authenticateAnswer }
         })
+        const published = yield* Effect.forkIn(publish, scope)
+        publishing.set(topic, published)
 
-        const responseTopic = hashKey(self.publicKey)
-        const authenticateAnswer =
-          authenticate === undefined
-            ? undefined
-            : yield* Effect.gen(function* () {
-                yield* peer.expectSealedTo(responseTopic, self.privateKey)
-                const iat = new Date(yield* Clock.currentTimeMillis).toISOString()
-                return yield* peer.send(
-                  topic,
-                  "wc_sessionAuthenticate",
-                  {
-                    requester: proposer,
-                    authPayload: {
-                      type: "caip122",
-                      chains: authenticate.chains,
-                      statement: authenticate.statement ?? "",
-                      aud: authenticate.uri,
-                      domain: authenticate.domain,
-                      version: "1",
-                      nonce: authenticate.nonce,
-                      iat,
-                      ...(authenticate.exp === undefined ? {} : { exp: authenticate.exp }),
-                      ...(authenticate.nbf === undefined ? {} : { nbf: authenticate.nbf }),
-                      ...(authenticate.requestId === undefined ? {} : { requestId: authenticate.requestId }),
-                      resources: authenticate.resources ?? []
-                    },
-                    expiryTimestamp
-                  },
-                  { within }
-                )
-              })
+        const viaProposal = (awaited: Effect.Effect<unknown, PeerRefused | NoAnswer>) =>
+          Effect.gen(function* () {
+            const responder = decodeProposalAnswer(yield* awaited)
+            if (Option.isNone(responder)) return yield* new PeerMessageInvalid({ reason: "The wallet's answer to the proposal has no key" })
+            const agreed = yield* agree(self.privateKey, responder.value.responderPublicKey)
+            const done = yield* Deferred.make<DappSession, PeerMessageInvalid>()
+            awaitingSettle.set(agreed.topic, { proposed, pairingTopic: topic, symKey: agreed.symKey, done })
+            yield* peer.follow(agreed.topic, agreed.symKey)
+            const session = yield* Deferred.await(done).pipe(
+              Effect.timeoutOrElse({ duration: SETTLE_WITHIN_MS, orElse: () => Effect.fail(new NoAnswer({ method: "wc_sessionSettle", message: "The wallet did not settle the session in time" })) }),
+              Effect.tapError(() => Effect.andThen(Effect.sync(() => awaitingSettle.delete(agreed.topic)), peer.forget(agreed.topic)))
+            )
+            return { session, cacaos: [] as ReadonlyArray<Cacao> }
+          })
 
         const viaAuthenticate = (fields: AuthenticateAsk, awaited: Effect.Effect<unknown, PeerRefused | NoAnswer>) =>
           Effect.gen(function* () {
@@ -353,7 +401,7 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
             )
             const result = decodeAuthenticated(answer)
             if (Option.isNone(result)) return yield* new PeerMessageInvalid({ reason: "The wallet's one-click answer is malformed" })
-            const agreed = agree(self.privateKey, result.value.responder.publicKey)
+            const agreed = yield* agree(self.privateKey, result.value.responder.publicKey)
             const namespaces = cacaoSession(result.value.cacaos, fields.chains)
             if (namespaces === undefined) return yield* new PeerMessageInvalid({ reason: "The wallet signed in on no chain that was asked" })
             const session: DappSession = {
@@ -370,11 +418,20 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
             return { session, cacaos: result.value.cacaos }
           })
 
-        const approval = (
-          authenticate === undefined || authenticateAnswer === undefined ? viaProposal : Effect.raceFirst(viaProposal, viaAuthenticate(authenticate, authenticateAnswer))
-        ).pipe(
+        const approval = Effect.gen(function* () {
+          const { proposalAnswer, authenticateAnswer } = yield* Fiber.join(published)
+          return yield* authenticate === undefined || authenticateAnswer === undefined
+            ? viaProposal(proposalAnswer)
+            : Effect.raceFirst(viaProposal(proposalAnswer), viaAuthenticate(authenticate, authenticateAnswer))
+        }).pipe(
           Effect.ensuring(
-            Effect.andThen(Effect.sync(() => pairings.delete(topic)), Effect.andThen(peer.forget(topic), peer.forget(responseTopic)))
+            Effect.gen(function* () {
+              pairings.delete(topic)
+              publishing.delete(topic)
+              yield* Fiber.interrupt(published)
+              yield* peer.forget(topic)
+              if (responseTopic !== undefined) yield* peer.forget(responseTopic)
+            })
           )
         )
         return { topic, uri, approval }
@@ -402,9 +459,12 @@ export const makeDappClient = (options: DappClientOptions): Effect.Effect<DappCl
       session: () => current,
       pair,
       dropPairing: (topic) =>
-        Effect.suspend(() => {
+        Effect.gen(function* () {
           pairings.delete(topic)
-          return peer.forget(topic)
+          const publishingNow = publishing.get(topic)
+          publishing.delete(topic)
+          if (publishingNow !== undefined) yield* Fiber.interrupt(publishingNow)
+          yield* peer.forget(topic)
         }),
       request,
       ping: Effect.suspend((): Effect.Effect<void, DappError> =>

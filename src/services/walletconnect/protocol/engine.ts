@@ -5,7 +5,7 @@
  * (`wallet.ts`) are built on it.
  */
 import { Clock, Data, Deferred, Effect, Exit, PubSub, Queue, Scope } from "effect"
-import { deriveSymKey, EnvelopeUnreadable, hashKey, open, readEnvelope, seal, type Seal } from "./crypto"
+import { deriveSymKey, EnvelopeUnreadable, hashKey, KeyAgreementFailed, open, readEnvelope, seal, type Seal } from "./crypto"
 import { type RelayClient, RelayFrameInvalid, type RelayUnavailable } from "./relay"
 import { METHODS, type Method, nextRpcId, type PeerMessage, readPeerMessage, type RpcError, type RpcRequest, UNSUPPORTED } from "./rpc"
 
@@ -19,12 +19,14 @@ export class NoAnswer extends Data.TaggedError("NoAnswer")<{ readonly method: st
 export class PeerMessageInvalid extends Data.TaggedError("PeerMessageInvalid")<{ readonly reason: string }> {}
 
 /** Anything refused on the way in. */
-export type Problem = RelayFrameInvalid | EnvelopeUnreadable | PeerMessageInvalid
+export type Problem = RelayFrameInvalid | EnvelopeUnreadable | KeyAgreementFailed | PeerMessageInvalid
 
 /** A request from the peer, with the topic it came on. */
 export interface Incoming {
   readonly topic: string
   readonly request: RpcRequest
+  /** The request's JSON text as the peer sealed it (a Verify attestation id is its SHA-256). */
+  readonly text: string
   /** The sender's key when it came in a type-1 envelope. */
   readonly senderPublicKey: string | undefined
 }
@@ -35,16 +37,21 @@ export type Answer = { readonly result: unknown } | { readonly error: RpcError }
 /** The shared layer of one client. */
 export interface Engine {
   readonly relay: RelayClient
-  /** Keeps a topic's key and follows the topic (`fresh`: a topic just made, with nothing waiting for it). */
-  readonly follow: (topic: string, symKey: string, options?: { readonly fresh?: boolean }) => Effect.Effect<void, RelayUnavailable>
+  /**
+   * Keeps a topic's key and follows the topic (`fresh`: a topic just made, with nothing waiting for it); `sealedTo`
+   * also follows a topic of type-1 envelopes to a key of ours, in the same subscription.
+   */
+  readonly follow: (
+    topic: string,
+    symKey: string,
+    options?: { readonly fresh?: boolean; readonly sealedTo?: { readonly topic: string; readonly privateKey: string } }
+  ) => Effect.Effect<void, RelayUnavailable>
   /** Keeps a topic's key now (a request can be sealed on it before the subscription is made). */
   readonly keep: (topic: string, symKey: string) => void
   /** Follows several topics whose keys are known, in one subscription. */
   readonly followAll: (entries: ReadonlyArray<{ readonly topic: string; readonly symKey: string }>) => Effect.Effect<void, RelayUnavailable>
-  /** Accepts type-1 envelopes on `topic`, opened with the key agreed between `privateKey` and the sender's key. */
-  readonly expectSealedTo: (topic: string, privateKey: string) => Effect.Effect<void, RelayUnavailable>
   /** Stops following a topic and forgets its key. */
-  readonly forget: (topic: string) => Effect.Effect<void>
+  readonly forget: (topic: string, reason?: RpcError) => Effect.Effect<void>
   /** Sends a request on a topic and waits for its answer, at most `within` ms (the method's TTL by default). */
   readonly request: (
     topic: string,
@@ -77,12 +84,19 @@ export interface Engine {
 const HANDLED_LIMIT = 1000
 
 /**
+ * Called with each request of ours before it is published (its method and the JSON text sealed): the dapp registers
+ * its Verify attestation there. It must end by itself (bounded); the request waits for it.
+ */
+export type BeforeRequest = (method: Method, text: string) => Effect.Effect<void>
+
+/**
  * Makes the engine over a relay client; `handle` answers the peer's requests (run one at a time, in order of arrival;
  * a request the handler does not know is answered "Method not found").
  */
 export const makeEngine = (
   relay: RelayClient,
-  handle: (incoming: Incoming) => Effect.Effect<Answer | undefined>
+  handle: (incoming: Incoming) => Effect.Effect<Answer | undefined>,
+  beforeRequest?: BeforeRequest
 ): Effect.Effect<Engine, never, Scope.Scope> =>
   Effect.gen(function* () {
     const keys = new Map<string, string>()
@@ -112,7 +126,9 @@ export const makeEngine = (
           if (privateKey === undefined || envelope.senderPublicKey === undefined) {
             return yield* report(new PeerMessageInvalid({ reason: "a type-1 envelope on a topic that expects none" }))
           }
-          symKey = deriveSymKey(privateKey, envelope.senderPublicKey)
+          const agreed = yield* Effect.result(deriveSymKey(privateKey, envelope.senderPublicKey))
+          if (agreed._tag === "Failure") return yield* report(agreed.failure)
+          symKey = agreed.success
         }
         if (symKey === undefined) return yield* report(new PeerMessageInvalid({ reason: "a message on a topic without a key" }))
         const text = open(symKey, envelope)
@@ -136,7 +152,7 @@ export const makeEngine = (
         if (handled.has(key)) return
         handled.add(key)
         if (handled.size > HANDLED_LIMIT) handled.delete(handled.values().next().value as string)
-        const answer = yield* handle({ topic, request: read, senderPublicKey: envelope.senderPublicKey })
+        const answer = yield* handle({ topic, request: read, text, senderPublicKey: envelope.senderPublicKey })
         if (answer === undefined) return
         const symKeyNow = keys.get(topic)
         if (symKeyNow === undefined) return
@@ -147,10 +163,12 @@ export const makeEngine = (
 
     yield* Effect.forever(Effect.flatMap(Queue.take(relay.messages), (m) => onMessage(m.topic, m.message))).pipe(Effect.forkScoped)
 
-    const follow = (topic: string, symKey: string, options?: { readonly fresh?: boolean }) =>
+    const follow: Engine["follow"] = (topic, symKey, options) =>
       Effect.suspend(() => {
         keys.set(topic, symKey)
-        return relay.subscribe([topic], options)
+        if (options?.sealedTo !== undefined) sealedTo.set(options.sealedTo.topic, options.sealedTo.privateKey)
+        const topics = options?.sealedTo === undefined ? [topic] : [topic, options.sealedTo.topic]
+        return relay.subscribe(topics, options?.fresh === undefined ? undefined : { fresh: options.fresh })
       })
 
     const send: Engine["send"] = (topic, method, params, options) =>
@@ -161,7 +179,9 @@ export const makeEngine = (
         const answer = yield* Deferred.make<unknown, PeerRefused>()
         waiting.set(id, { topic, answer })
         const publish = options?.ttl === undefined ? METHODS[method].req : { ...METHODS[method].req, ttl: options.ttl }
-        yield* publishSealed(topic, symKey, JSON.stringify({ id, jsonrpc: "2.0", method, params }), publish, options?.seal).pipe(
+        const body = JSON.stringify({ id, jsonrpc: "2.0", method, params })
+        if (beforeRequest !== undefined) yield* beforeRequest(method, body)
+        yield* publishSealed(topic, symKey, body, publish, options?.seal).pipe(
           Effect.tapError(() => Effect.sync(() => waiting.delete(id)))
         )
         const within = options?.within ?? publish.ttl * 1000
@@ -188,19 +208,14 @@ export const makeEngine = (
           for (const entry of entries) keys.set(entry.topic, entry.symKey)
           return relay.subscribe(entries.map((entry) => entry.topic))
         }),
-      expectSealedTo: (topic, privateKey) =>
-        Effect.suspend(() => {
-          sealedTo.set(topic, privateKey)
-          return relay.subscribe([topic])
-        }),
-      forget: (topic) =>
+      forget: (topic, reason) =>
         Effect.suspend(() => {
           keys.delete(topic)
           sealedTo.delete(topic)
           for (const [id, entry] of waiting) {
             if (entry.topic !== topic) continue
             waiting.delete(id)
-            Deferred.doneUnsafe(entry.answer, Exit.fail(new PeerRefused({ code: 6000, message: "The session ended" })))
+            Deferred.doneUnsafe(entry.answer, Exit.fail(new PeerRefused(reason ?? { code: 6000, message: "The session ended" })))
           }
           return relay.unsubscribe(topic)
         }),
@@ -226,7 +241,5 @@ export const makeEngine = (
   })
 
 /** The topic of the key two peers agree on, with the key itself. */
-export const agree = (privateKey: string, peerPublicKey: string): { readonly symKey: string; readonly topic: string } => {
-  const symKey = deriveSymKey(privateKey, peerPublicKey)
-  return { symKey, topic: hashKey(symKey) }
-}
+export const agree = (privateKey: string, peerPublicKey: string): Effect.Effect<{ readonly symKey: string; readonly topic: string }, KeyAgreementFailed> =>
+  Effect.flatMap(deriveSymKey(privateKey, peerPublicKey), (symKey) => Effect.map(hashKey(symKey), (topic) => ({ symKey, topic })))

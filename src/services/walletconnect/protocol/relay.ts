@@ -7,7 +7,7 @@
  */
 import { Clock, Data, Deferred, Effect, Exit, type Fiber, FiberSet, PubSub, Queue, Scope, Semaphore } from "effect"
 import { nextRpcId, type PublishOptions } from "./rpc"
-import { signRelayJwt } from "./relayAuth"
+import { signRelayJwt } from "./relayJwt"
 import { randomKey } from "./crypto"
 
 /** The relay cannot be reached, closed on us, refused us (its words in `message`) or did not answer in time. */
@@ -165,7 +165,7 @@ export const makeRelayClient = (options: RelayClientOptions): Effect.Effect<Rela
     const open: Effect.Effect<SocketLike, RelayUnavailable> = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const aud = options.relayUrl
-      const auth = signRelayJwt(options.seed, { aud, sub, now })
+      const auth = yield* signRelayJwt(options.seed, { aud, sub, now })
       const url = new URL(aud)
       url.searchParams.set("auth", auth)
       url.searchParams.set("projectId", options.projectId)

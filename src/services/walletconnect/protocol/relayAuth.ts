@@ -1,61 +1,10 @@
 /**
- * Who a relay client is (spec: core/relay/relay-client-auth): an Ed25519 key whose `did:key` is the client id, and a
- * JWT it signs for each connection (`iss` its did:key, `sub` a random session id, `aud` the relay's URL, `iat`/`exp`
- * in seconds). `verifyRelayJwt` is the relay's side of the same rules.
+ * The relay's side of relay client auth (spec: core/relay/relay-client-auth): `verifyRelayJwt` checks what a client
+ * signs with `./relayJwt`. The server imports it; the library's entry points do not, so no page fetches @noble's
+ * Ed25519 for it.
  */
 import { ed25519 } from "@noble/curves/ed25519"
-import { bytesToHex, hexToBytes, randomBytes } from "@noble/hashes/utils"
-import { fromBase58, fromBase64, toBase58, toBase64 } from "../../../domain/encoding"
-
-// The multicodec of an Ed25519 public key (0xed, as a varint), which a did:key carries before the key.
-const ED25519_MULTICODEC = [0xed, 0x01] as const
-const DID_KEY_PREFIX = "did:key:z"
-/** How long a relay JWT lasts: one day, as WalletConnect clients sign them. */
-export const RELAY_JWT_TTL_SECONDS = 86_400
-
-const toBase64Url = (bytes: Uint8Array) => toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-const fromBase64Url = (text: string) =>
-  /^[A-Za-z0-9_-]*$/.test(text) ? fromBase64(text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "=")) : undefined
-const utf8 = (text: string) => new TextEncoder().encode(text)
-const json = (value: unknown) => toBase64Url(utf8(JSON.stringify(value)))
-
-/** A new client key: an Ed25519 seed, hex. */
-export const generateClientSeed = (): string => bytesToHex(randomBytes(32))
-
-/** The `did:key` of an Ed25519 public key. */
-export const didKeyOf = (publicKey: Uint8Array): string => `${DID_KEY_PREFIX}${toBase58(Uint8Array.of(...ED25519_MULTICODEC, ...publicKey))}`
-
-/** The Ed25519 public key a `did:key` names, or `undefined` when it names no Ed25519 key. */
-export const publicKeyOfDid = (did: string): Uint8Array | undefined => {
-  if (!did.startsWith(DID_KEY_PREFIX)) return undefined
-  const bytes = fromBase58(did.slice(DID_KEY_PREFIX.length))
-  if (bytes === undefined || bytes.length !== 34 || bytes[0] !== ED25519_MULTICODEC[0] || bytes[1] !== ED25519_MULTICODEC[1]) return undefined
-  return bytes.subarray(2)
-}
-
-// A small precomputed window for the base point: the first signature costs ~10 ms instead of ~200 (the default table
-// is built on first use, and a client signs once per connection), later ones ~3 ms instead of ~4.
-let precomputed = false
-const baseReady = () => {
-  if (precomputed) return
-  ed25519.Point.BASE.precompute(4, false)
-  precomputed = true
-}
-
-/** The client id (did:key) of a client seed. */
-export const clientIdOf = (seed: string): string => {
-  baseReady()
-  return didKeyOf(ed25519.getPublicKey(hexToBytes(seed)))
-}
-
-/** The JWT a client signs to connect to the relay at `aud`, valid `ttl` seconds from `now` (ms). */
-export const signRelayJwt = (seed: string, options: { readonly aud: string; readonly sub: string; readonly now: number; readonly ttl?: number }): string => {
-  const iat = Math.floor(options.now / 1000)
-  const header = json({ alg: "EdDSA", typ: "JWT" })
-  const payload = json({ iss: clientIdOf(seed), sub: options.sub, aud: options.aud, iat, exp: iat + (options.ttl ?? RELAY_JWT_TTL_SECONDS) })
-  const signature = ed25519.sign(utf8(`${header}.${payload}`), hexToBytes(seed))
-  return `${header}.${payload}.${toBase64Url(signature)}`
-}
+import { fromBase64Url, publicKeyOfDid, utf8 } from "./relayJwt"
 
 /** Why a relay JWT is refused. */
 export type RelayJwtRefusal = "malformed" | "algorithm" | "issuer" | "signature" | "audience" | "expired" | "not yet valid"
@@ -78,6 +27,15 @@ const parse = (part: string | undefined): unknown => {
   } catch {
     return undefined
   }
+}
+
+// A small precomputed window for the base point: the relay's first check costs ~10 ms instead of ~200 (the default
+// table is built on first use).
+let precomputed = false
+const baseReady = () => {
+  if (precomputed) return
+  ed25519.Point.BASE.precompute(4, false)
+  precomputed = true
 }
 
 // A client's clock may run a little ahead of the relay's.

@@ -2,6 +2,7 @@
  * The pairing URI (spec: core/pairing/pairing-uri, EIP-1328):
  * `wc:{topic}@2?relay-protocol=irn&symKey={key}&expiryTimestamp={s}&methods={m,…}`. Pure.
  */
+import { Effect } from "effect"
 import { hashKey, isKey } from "./crypto"
 
 /** What a pairing URI carries. */
@@ -29,24 +30,25 @@ export const formatPairingUri = (uri: Omit<PairingUri, "relayProtocol">): string
  * Reads a pairing URI; `undefined` when it is not a version 2 WalletConnect URI with a topic and a 32-byte key whose
  * hash is the topic (a URI whose key does not match its topic would pair on a topic nobody else can read).
  */
-export const parsePairingUri = (text: string): PairingUri | undefined => {
-  const match = /^wc:([0-9a-f]{64})@2\?(.*)$/i.exec(text.trim())
-  if (match === null) return undefined
-  const params = new URLSearchParams(match[2])
-  const topic = match[1]!.toLowerCase()
-  const symKey = params.get("symKey")?.toLowerCase()
-  if (!isKey(symKey) || hashKey(symKey) !== topic) return undefined
-  const expiry = params.get("expiryTimestamp")
-  const methods = params.get("methods") ?? ""
-  return {
-    topic,
-    symKey,
-    relayProtocol: params.get("relay-protocol") ?? "irn",
-    expiryTimestamp: expiry !== null && /^\d+$/.test(expiry) ? Number(expiry) : undefined,
-    methods: methods
-      .replace(/^\[|\]$/g, "")
-      .split(",")
-      .map((m) => m.trim())
-      .filter((m) => m !== "")
-  }
-}
+export const parsePairingUri = (text: string): Effect.Effect<PairingUri | undefined> =>
+  Effect.gen(function* () {
+    const match = /^wc:([0-9a-f]{64})@2\?(.*)$/i.exec(text.trim())
+    if (match === null) return undefined
+    const params = new URLSearchParams(match[2])
+    const topic = match[1]!.toLowerCase()
+    const symKey = params.get("symKey")?.toLowerCase()
+    if (!isKey(symKey) || (yield* hashKey(symKey)) !== topic) return undefined
+    const expiry = params.get("expiryTimestamp")
+    const methods = params.get("methods") ?? ""
+    return {
+      topic,
+      symKey,
+      relayProtocol: params.get("relay-protocol") ?? "irn",
+      expiryTimestamp: expiry !== null && /^\d+$/.test(expiry) ? Number(expiry) : undefined,
+      methods: methods
+        .replace(/^\[|\]$/g, "")
+        .split(",")
+        .map((m) => m.trim())
+        .filter((m) => m !== "")
+    }
+  })

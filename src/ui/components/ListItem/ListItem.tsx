@@ -17,6 +17,11 @@ export interface ListItemProps {
   readonly disabled?: boolean
   readonly onClick: () => void
   readonly onFocus?: () => void
+  /**
+   * The visitor shows intent (the pointer enters the row, a finger touches it): what the row opens can be fetched then.
+   * Focus is not intent here: the dialog focuses its first row as it opens.
+   */
+  readonly onIntent?: (() => void) | undefined
   /** Tab stop of the row: lists with many rows keep one row tabbable and move with the arrow keys. */
   readonly tabIndex?: number
   readonly index?: number
@@ -34,6 +39,8 @@ export function ListItem(props: ListItemProps): ReactNode {
       className={styles.item}
       onClick={props.onClick}
       onFocus={props.onFocus}
+      onPointerEnter={props.onIntent}
+      onTouchStart={props.onIntent}
       disabled={busy || props.disabled === true}
       aria-busy={busy || undefined}
       aria-current={props.current === true ? "true" : undefined}

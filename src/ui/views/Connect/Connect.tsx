@@ -15,7 +15,7 @@ import { Fragment, type ReactNode, useContext, useEffect, useRef } from "react"
 import { type ConnectMethod, type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
 import { connectorGroupOrder, orderConnectMethods, orderConnectors } from "../../../domain/rules"
 import { useAtom, useAtomSet, useAtomValue } from "../../atom-react/hooks"
-import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom } from "../../atoms/connection"
+import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom, preloadWalletConnectFn } from "../../atoms/connection"
 import { embeddedAtom, submitEmailFn } from "../../atoms/embedded"
 import { legalAgreedAtom, pushRouteFn } from "../../atoms/modal"
 import { isMobileAtom } from "../../atoms/platform"
@@ -57,6 +57,8 @@ export function Connect(props: ViewProps<"Connect">): ReactNode {
   const custom = useAtomValue(ahead ? featuredNotAskedAtom : customWalletsAtom)
   const isMobile = useAtomValue(isMobileAtom)
   const choose = useAtomSet(chooseWalletFn)
+  const preloadWalletConnectNow = useAtomSet(preloadWalletConnectFn)
+  const preloadWalletConnect = () => preloadWalletConnectNow(undefined)
   const push = useAtomSet(pushRouteFn)
   const embedded = useAtomValue(embeddedAtom)
   const submitEmail = useAtomSet(submitEmailFn)
@@ -110,6 +112,7 @@ export function Connect(props: ViewProps<"Connect">): ReactNode {
         trailing={<Icon name="forward" size={18} />}
         disabled={locked}
         onClick={() => choose(choiceOf(item))}
+        onIntent={item.connector?.type === "WALLET_CONNECT" ? preloadWalletConnect : undefined}
       />
     </div>
   )

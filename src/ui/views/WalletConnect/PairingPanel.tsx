@@ -6,7 +6,7 @@ import { type ReactNode, useState } from "react"
 import { WalletConnectConnectorMissing } from "../../../domain/errors"
 import { Button } from "../../components/Button/Button"
 import { Notice } from "../../components/Notice/Notice"
-import { QrCode } from "../../components/QrCode/QrCode"
+import { QrCode, WALLET_CONNECT_QR_MASK } from "../../components/QrCode/QrCode"
 import { Spinner } from "../../components/Spinner/Spinner"
 import type { Pairing } from "./pairing"
 import * as styles from "./WalletConnect.css"
@@ -69,7 +69,7 @@ export function PairingPanel(props: PairingPanelProps): ReactNode {
       {props.showQr && (
         <div className={styles.qrBox}>
           {uri !== undefined ? (
-            <QrCode value={uri} label={`QR code to connect with ${name}`} logo={props.logo} />
+            <QrCode value={uri} label={`QR code to connect with ${name}`} logo={props.logo} mask={WALLET_CONNECT_QR_MASK} />
           ) : (
             <Spinner size={24} label="Preparing the QR code" />
           )}

@@ -2,8 +2,11 @@
  * The protocol's pure parts: sealed envelopes (type 0 and 1) both ways and refused when touched, the pairing URI, the
  * relay JWT both ways and refused when wrong, the namespaces rule, and the one-click text.
  */
-import { ed25519 } from "@noble/curves/ed25519"
+import { ed25519, x25519 } from "@noble/curves/ed25519"
+import { hkdf } from "@noble/hashes/hkdf"
+import { sha256 } from "@noble/hashes/sha2"
 import { bytesToHex } from "@noble/hashes/utils"
+import { Effect } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { formatAuthMessage, makeRecap, encodeRecap, statementWithRecap, recapOf, methodsOfRecap } from "../../../../src/services/walletconnect/protocol/cacao"
@@ -18,7 +21,11 @@ import {
   seal,
   unseal
 } from "../../../../src/services/walletconnect/protocol/crypto"
-import { clientIdOf, generateClientSeed, publicKeyOfDid, signRelayJwt, verifyRelayJwt } from "../../../../src/services/walletconnect/protocol/relayAuth"
+import { noblePrimitives } from "../../../../src/services/walletconnect/protocol/noblePrimitives"
+import type { Primitives } from "../../../../src/services/walletconnect/protocol/primitiveSet"
+import { choosePrimitives, primitives, webCryptoPrimitives } from "../../../../src/services/walletconnect/protocol/primitives"
+import { verifyRelayJwt } from "../../../../src/services/walletconnect/protocol/relayAuth"
+import { clientIdOf, generateClientSeed, publicKeyOfDid, signRelayJwt } from "../../../../src/services/walletconnect/protocol/relayJwt"
 import { namespacesBreak } from "../../../../src/services/walletconnect/protocol/sign"
 import { formatPairingUri, parsePairingUri } from "../../../../src/services/walletconnect/protocol/uri"
 import { fromBase64, toBase64 } from "../../../../src/domain/encoding"
@@ -59,29 +66,94 @@ describe("envelopes", () => {
     }
   })
 
-  it("two peers agree on the same key and topic from each other's public key", () => {
-    const a = generateKeyPair()
-    const b = generateKeyPair()
-    const shared = deriveSymKey(a.privateKey, b.publicKey)
-    expect(deriveSymKey(b.privateKey, a.publicKey)).toBe(shared)
-    expect(hashKey(shared)).toMatch(/^[0-9a-f]{64}$/)
+  it("two peers agree on the same key and topic from each other's public key; a key of small order agrees on none", async () => {
+    const [a, b] = await Effect.runPromise(Effect.all([generateKeyPair, generateKeyPair]))
+    const shared = await Effect.runPromise(deriveSymKey(a.privateKey, b.publicKey))
+    expect(await Effect.runPromise(deriveSymKey(b.privateKey, a.publicKey))).toBe(shared)
+    expect(await Effect.runPromise(hashKey(shared))).toMatch(/^[0-9a-f]{64}$/)
+    for (const bad of ["00".repeat(32), "01" + "00".repeat(31), "abcd"]) {
+      const refused = await Effect.runPromise(Effect.flip(deriveSymKey(a.privateKey, bad)))
+      expect(refused._tag).toBe("KeyAgreementFailed")
+    }
+  })
+})
+
+describe("curve and hash primitives", () => {
+  const subtle = globalThis.crypto.subtle
+  const bytes = (length: number) => fc.uint8Array({ minLength: length, maxLength: length })
+  const both: ReadonlyArray<Primitives> = [webCryptoPrimitives(subtle), noblePrimitives]
+
+  it("the platform's WebCrypto is used here (Node has X25519 and Ed25519): nothing of @noble's curves is fetched", async () => {
+    expect((await primitives()).name).toBe("webcrypto")
+  })
+
+  it("a WebCrypto without X25519 or Ed25519, or none (plain http), gets @noble's", async () => {
+    const without = (curve: string): SubtleCrypto =>
+      new Proxy(subtle, {
+        get: (target, property) =>
+          property === "importKey"
+            ? (format: KeyFormat, key: BufferSource, algorithm: { name: string }, ...rest: [boolean, Array<KeyUsage>]) =>
+                algorithm.name === curve ? Promise.reject(new DOMException("Unrecognized name", "NotSupportedError")) : target.importKey(format as "raw", key, algorithm, ...rest)
+            : (Reflect.get(target, property) as unknown)
+      })
+    expect((await choosePrimitives(without("X25519"))).name).toBe("noble")
+    expect((await choosePrimitives(without("Ed25519"))).name).toBe("noble")
+    expect((await choosePrimitives(undefined)).name).toBe("noble")
+    expect((await choosePrimitives(subtle)).name).toBe("webcrypto")
+  })
+
+  it("WebCrypto's and @noble's give the same bytes: SHA-256, HKDF, X25519 agreement, Ed25519 keys and signatures", async () => {
+    await fc.assert(
+      fc.asyncProperty(bytes(32), bytes(32), fc.uint8Array({ maxLength: 300 }), async (seed, peerSeed, message) => {
+        const peerPublic = x25519.getPublicKey(peerSeed)
+        const results = await Promise.all(
+          both.map(async (p) => [
+            bytesToHex(await p.sha256(message)),
+            bytesToHex(await p.hkdfSha256(seed, 32)),
+            bytesToHex(await p.x25519SharedSecret(seed, peerPublic)),
+            bytesToHex(await p.ed25519PublicKey(seed)),
+            bytesToHex(await p.ed25519Sign(seed, message))
+          ])
+        )
+        expect(results[0]).toEqual(results[1])
+        expect(results[0]).toEqual([
+          bytesToHex(sha256(message)),
+          bytesToHex(hkdf(sha256, seed, undefined, undefined, 32)),
+          bytesToHex(x25519.getSharedSecret(seed, peerPublic)),
+          bytesToHex(ed25519.getPublicKey(seed)),
+          bytesToHex(ed25519.sign(message, seed))
+        ])
+      }),
+      { numRuns: 30 }
+    )
+  })
+
+  it("a key pair from either agrees with the other", async () => {
+    for (const [a, b] of [both, [...both].reverse()] as const) {
+      const mine = await a!.x25519KeyPair()
+      const theirs = await b!.x25519KeyPair()
+      expect(bytesToHex(await a!.x25519SharedSecret(mine.privateKey, theirs.publicKey))).toBe(bytesToHex(await b!.x25519SharedSecret(theirs.privateKey, mine.publicKey)))
+    }
   })
 })
 
 describe("pairing URI", () => {
-  it("reads what it writes; a key that does not hash to the topic is refused", () => {
+  it("reads what it writes; a key that does not hash to the topic is refused", async () => {
     const symKey = randomKey()
-    const uri = formatPairingUri({ topic: hashKey(symKey), symKey, expiryTimestamp: 1_900_000_000, methods: ["wc_sessionAuthenticate"] })
-    expect(uri).toBe(`wc:${hashKey(symKey)}@2?relay-protocol=irn&symKey=${symKey}&expiryTimestamp=1900000000&methods=wc_sessionAuthenticate`)
-    expect(parsePairingUri(uri)).toEqual({
-      topic: hashKey(symKey),
+    const topic = await Effect.runPromise(hashKey(symKey))
+    expect(topic).toBe(bytesToHex(sha256(Buffer.from(symKey, "hex"))))
+    const uri = formatPairingUri({ topic, symKey, expiryTimestamp: 1_900_000_000, methods: ["wc_sessionAuthenticate"] })
+    expect(uri).toBe(`wc:${topic}@2?relay-protocol=irn&symKey=${symKey}&expiryTimestamp=1900000000&methods=wc_sessionAuthenticate`)
+    const parse = (text: string) => Effect.runPromise(parsePairingUri(text))
+    expect(await parse(uri)).toEqual({
+      topic,
       symKey,
       relayProtocol: "irn",
       expiryTimestamp: 1_900_000_000,
       methods: ["wc_sessionAuthenticate"]
     })
-    expect(parsePairingUri(uri.replace(symKey, randomKey()))).toBeUndefined()
-    expect(parsePairingUri("wc:abc@1?symKey=00")).toBeUndefined()
+    expect(await parse(uri.replace(symKey, randomKey()))).toBeUndefined()
+    expect(await parse("wc:abc@1?symKey=00")).toBeUndefined()
   })
 })
 
@@ -90,23 +162,26 @@ describe("relay JWT", () => {
   const now = 1_800_000_000_000
   const accept = (token: string, at = now) => verifyRelayJwt(token, { audience: (value) => value === aud, now: at })
 
-  it("verifies what a client signs: its did:key issuer, the audience, the time", () => {
+  const sign = (seed: string, claims: { aud: string; sub: string; now: number }) => Effect.runPromise(signRelayJwt(seed, claims))
+  const idOf = (seed: string) => Effect.runPromise(clientIdOf(seed))
+
+  it("verifies what a client signs: its did:key issuer, the audience, the time", async () => {
     const seed = generateClientSeed()
-    const result = accept(signRelayJwt(seed, { aud, sub: randomKey(), now }))
-    expect(result).toMatchObject({ ok: true, claims: { iss: clientIdOf(seed), aud, iat: now / 1000, exp: now / 1000 + 86_400 } })
-    expect(bytesToHex(publicKeyOfDid(clientIdOf(seed))!)).toBe(bytesToHex(ed25519.getPublicKey(Uint8Array.from(Buffer.from(seed, "hex")))))
+    const result = accept(await sign(seed, { aud, sub: randomKey(), now }))
+    expect(result).toMatchObject({ ok: true, claims: { iss: await idOf(seed), aud, iat: now / 1000, exp: now / 1000 + 86_400 } })
+    expect(bytesToHex(publicKeyOfDid(await idOf(seed))!)).toBe(bytesToHex(ed25519.getPublicKey(Uint8Array.from(Buffer.from(seed, "hex")))))
   })
 
-  it("refuses another key's signature, another relay, an expired token, a claim of another client's id", () => {
+  it("refuses another key's signature, another relay, an expired token, a claim of another client's id", async () => {
     const seed = generateClientSeed()
-    const token = signRelayJwt(seed, { aud, sub: randomKey(), now })
+    const token = await sign(seed, { aud, sub: randomKey(), now })
     const [header, payload, signature] = token.split(".")
-    const forged = `${header}.${payload}.${signRelayJwt(generateClientSeed(), { aud, sub: "x", now }).split(".")[2]}`
+    const forged = `${header}.${payload}.${(await sign(generateClientSeed(), { aud, sub: "x", now })).split(".")[2]}`
     expect(accept(forged)).toEqual({ ok: false, refusal: "signature" })
-    expect(accept(signRelayJwt(seed, { aud: "ws://elsewhere", sub: "x", now }))).toEqual({ ok: false, refusal: "audience" })
+    expect(accept(await sign(seed, { aud: "ws://elsewhere", sub: "x", now }))).toEqual({ ok: false, refusal: "audience" })
     expect(accept(token, now + 86_401_000)).toEqual({ ok: false, refusal: "expired" })
     const claims = JSON.parse(Buffer.from(payload!, "base64url").toString()) as Record<string, unknown>
-    const impostor = Buffer.from(JSON.stringify({ ...claims, iss: clientIdOf(generateClientSeed()) })).toString("base64url")
+    const impostor = Buffer.from(JSON.stringify({ ...claims, iss: await idOf(generateClientSeed()) })).toString("base64url")
     expect(accept(`${header}.${impostor}.${signature}`)).toEqual({ ok: false, refusal: "signature" })
     expect(accept("not.a.jwt")).toEqual({ ok: false, refusal: "malformed" })
   })

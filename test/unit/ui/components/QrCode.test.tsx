@@ -7,7 +7,8 @@ import type { WalletCatalogEntry } from "../../../../src/domain/Wallet"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { Modal, type Route } from "../../../../src/services/Modal"
 import { WALLET_CONNECT_ICON } from "../../../../src/services/walletconnect/WalletConnect"
-import { finderPath, QrCode, qrLayout } from "../../../../src/ui/components/QrCode/QrCode"
+import { randomBytes } from "node:crypto"
+import { finderPath, QrCode, qrLayout, WALLET_CONNECT_QR_MASK } from "../../../../src/ui/components/QrCode/QrCode"
 import { decodeQr } from "./qrDecoder"
 import { fakeWalletConnect, findView, holdConnects, remoteWallet, renderHost, runtimeFor, testWallet } from "./support"
 
@@ -176,6 +177,28 @@ describe("QrCode", () => {
       if (version === 1) return
       decoded.corrected.forEach((errors, block) => expect(errors, `version ${version}`).toBeLessThanOrEqual(decoded.capacity[block]! / 2))
     })
+  })
+
+  it("a pairing URI drawn with WalletConnect's given mask decodes, with and without the logo, and reads that mask", () => {
+    for (const logo of [LOGO, undefined]) {
+      const { unmount } = render(<QrCode value={URI} label="QR code" logo={logo} mask={WALLET_CONNECT_QR_MASK} />)
+      const decoded = decodeQr(sampledModules(qrIn()))
+      expect(decoded).toMatchObject({ text: URI, mask: WALLET_CONNECT_QR_MASK })
+      decoded.corrected.forEach((errors, block) => expect(errors).toBeLessThanOrEqual(decoded.capacity[block]! / 2))
+      unmount()
+    }
+    expect(decodeQr(qrLayout(URI, true, 5).modules)).toMatchObject({ text: URI, mask: 5 })
+  })
+
+  it("WalletConnect's mask is the one the penalty score picks for nearly every pairing URI (why it is given, not chosen)", () => {
+    const uris = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `wc:${randomBytes(32).toString("hex")}@2?relay-protocol=irn&symKey=${randomBytes(32).toString("hex")}&expiryTimestamp=${1_900_000_000 + i}` +
+        (i % 2 === 0 ? "&methods=wc_sessionAuthenticate" : "")
+    )
+    const picked = uris.flatMap((uri) => [encode(uri, { ecc: "H", border: 0 }).maskPattern, encode(uri, { ecc: "M", border: 0 }).maskPattern])
+    expect(picked.filter((mask) => mask === WALLET_CONNECT_QR_MASK).length / picked.length).toBeGreaterThan(0.9)
   })
 
   it("the test decoder refuses a code cleared beyond its correction, so the decoding tests can fail", () => {

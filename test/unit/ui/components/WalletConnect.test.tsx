@@ -76,6 +76,24 @@ describe("WalletConnect views", () => {
     expect((await connectionState()).namespaces.eip155?.connector).toEqual({ id: WALLET_CONNECT_CONNECTOR_ID, type: "WALLET_CONNECT" })
   })
 
+  it("pointing at or touching WalletConnect's row fetches its session code ahead; other rows, and the focus the dialog puts on its first row, do not; nothing connects before the click", async () => {
+    const remote = remoteWallet()
+    const wc = start(remote)
+    fireEvent.click(await screen.findByRole("button", { name: "Connect wallet" }))
+    const connect = await findView("Connect")
+    const walletConnectRow = await within(connect).findByRole("button", { name: /WalletConnect/ })
+    const installedRow = within(connect).getByRole("button", { name: /Test Wallet/ })
+    fireEvent.focus(walletConnectRow)
+    fireEvent.pointerEnter(installedRow)
+    fireEvent.touchStart(installedRow)
+    expect(wc.preloads.count).toBe(0)
+    fireEvent.pointerEnter(walletConnectRow)
+    await waitFor(() => expect(wc.preloads.count).toBe(1))
+    fireEvent.touchStart(walletConnectRow)
+    await waitFor(() => expect(wc.preloads.count).toBe(2))
+    expect(remote.calls).toEqual([])
+  })
+
   it("leaving the QR code stops waiting for a wallet: nothing connects when one approves late", async () => {
     const remote = remoteWallet()
     const held = holdConnects(remote)

@@ -14,6 +14,8 @@ export interface DecodedQr {
   readonly text: string
   readonly version: number
   readonly ecc: EccLevel
+  /** The mask pattern its format bits name. */
+  readonly mask: number
   /** Codewords corrected, per block. */
   readonly corrected: ReadonlyArray<number>
   /** How many errors each block could correct. */
@@ -210,5 +212,5 @@ export const decodeQr = (modules: ReadonlyArray<ReadonlyArray<boolean>>): Decode
   const capacityOfBlock = Math.floor((ecLen - (MISDECODE_PROTECTION[`${version}${ecc}`] ?? 0)) / 2)
   const corrected = blocks.map((block) => correctBlock(block, ecLen, capacityOfBlock))
   const data = blocks.flatMap((block) => block.slice(0, block.length - ecLen))
-  return { text: parseSegments(data, version), version, ecc, corrected, capacity: blocks.map(() => capacityOfBlock) }
+  return { text: parseSegments(data, version), version, ecc, mask, corrected, capacity: blocks.map(() => capacityOfBlock) }
 }

@@ -114,6 +114,7 @@ export const remoteWallet = (): FakeWallet =>
 /** A WalletConnect service whose pairing URI the test shows; its connector (when configured) is the remote wallet's. */
 export const fakeWalletConnect = (remote: FakeWallet | undefined) => {
   const pairing = Effect.runSync(SubscriptionRef.make<PairingState>({ _tag: "Idle" }))
+  const preloads = { count: 0 }
   const service: WalletConnect["Service"] = {
     connector: remote?.connector,
     pairing,
@@ -122,8 +123,10 @@ export const fakeWalletConnect = (remote: FakeWallet | undefined) => {
     cancel: Effect.void,
     alerts: Stream.empty,
     loaded: Effect.succeed(false),
+    preload: Effect.sync(() => void preloads.count++),
     useSignIn: () => Effect.void
   }
   const show = (uri: string) => Effect.runSync(SubscriptionRef.set(pairing, { _tag: "Ready", uri, expiresAt: 230_000 }))
-  return { service, show }
+  /** How many times the session's code was asked for ahead of a choice. */
+  return { service, show, preloads }
 }
