@@ -2,7 +2,7 @@
  * The services' database: Postgres through `effect/sql` and `@effect/sql-pg`, the same code and migrations whether it
  * is the embedded PGlite (the default, persisted in a data directory) or a real Postgres (`DATABASE_URL`).
  *
- * For route handlers (promise-based, see `devstack/lib/router.ts`):
+ * For promise-based handlers (the services' route handlers under `effect/http-api` call it this way):
  *
  * @example
  * import { Effect } from "effect"
