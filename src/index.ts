@@ -523,7 +523,6 @@ export {
   DEFAULT_RPC_TRANSPORT_SETTINGS,
   type EndpointSource,
   endpointsOf,
-  PING_METHODS,
   type RankedEndpoint,
   type RpcCall,
   type RpcEndpoint,
@@ -531,6 +530,7 @@ export {
   RpcTransport,
   type RpcTransportSettings
 } from "./services/RpcTransport/RpcTransport"
+export { PING_METHODS } from "./services/RpcTransport/pinging"
 
 export {
   type RpcError,
