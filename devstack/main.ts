@@ -184,7 +184,8 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                 tokens: chain.contracts.tokens,
                 collectible: chain.contracts.collectible,
                 spamCollectible: chain.contracts.spamCollectible,
-                smartAccounts: chain.contracts.smartAccounts
+                smartAccounts: chain.contracts.smartAccounts,
+                uniswap: chain.contracts.uniswap
               }))
             },
       solana:

@@ -1,12 +1,14 @@
 /**
  * The services server of the local stack: the server's services (`server/src/services`) with the local world's data
- * — the dev projects, the fixed local prices, the generated catalogue (`catalogue.ts`), the `.wallet.test` names with
- * their seed names (`names.ts`), the analytics events readable back — plus the test wallet page at `/test-wallet/` (a
- * real WalletConnect wallet over the dev accounts) built from `devstack/wallet/page/`. Tests and `startDevstack` start
+ * — the dev projects, the prices of the first local chain's Uniswap v2 pools (`evm/poolPrices.ts`), the generated
+ * catalogue (`catalogue.ts`), the `.wallet.test` names with their seed names (`names.ts`), the analytics events
+ * readable back — plus the test wallet page at `/test-wallet/` (a real WalletConnect wallet over the dev accounts)
+ * built from `devstack/wallet/page/`. Tests and `startDevstack` start
  * the services through here.
  */
 import type { Started } from "../server/src/lib/Started"
 import { fixedPrices, LOCAL_USD_PRICES } from "../server/src/services/prices"
+import { poolPrices } from "./evm/poolPrices"
 import { devProjects } from "../server/src/services/projects"
 import { type ServicesInfo as ServerServicesInfo, type ServicesOptions, startServices as startServerServices } from "../server/src/services/index"
 import { makeCatalogue } from "./catalogue"
@@ -47,7 +49,8 @@ export const startServices = async (opts: DevServicesOptions = {}): Promise<Star
     // The local stack's tests read the analytics events back; its projects are public.
     recordedEvents: true,
     listProjectsOnIndex: true,
-    prices: fixedPrices(LOCAL_USD_PRICES),
+    // The first local chain's pools price ETH and the stablecoins; without a chain, the fixed table.
+    prices: opts.evm?.chains[0] === undefined ? fixedPrices(LOCAL_USD_PRICES) : poolPrices(opts.evm.chains[0]),
     names: devNames(opts.evm?.accounts ?? []),
     ...opts,
     projects,
