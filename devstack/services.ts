@@ -53,6 +53,10 @@ export const startServices = async (opts: DevServicesOptions = {}): Promise<Star
     prices: opts.evm?.chains[0] === undefined ? fixedPrices(LOCAL_USD_PRICES) : poolPrices(opts.evm.chains[0]),
     names: devNames(opts.evm?.accounts ?? []),
     ...opts,
+    // Every local chain swaps through its own Uniswap v2 (`evm/uniswap.ts`).
+    ...(opts.evm === undefined
+      ? {}
+      : { evm: { chains: opts.evm.chains.map((chain) => ({ ...chain, swap: { uniswapV2Router: chain.contracts.uniswap.router } })) } }),
     projects,
     catalogue: (baseUrl) =>
       makeCatalogue({
