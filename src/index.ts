@@ -613,3 +613,26 @@ export {
   type WalletRuntime,
   type WalletRuntimeSettings
 } from "./runtime"
+
+export { Swap } from "./services/Swap"
+
+export {
+  initialSwapState,
+  type SwapFailure,
+  type SwapQuoteState,
+  type SwapService,
+  type SwapState,
+  type SwapStep,
+  type SwapTokensState
+} from "./services/swapState"
+
+export {
+  ApprovalDeclined,
+  SwapAmountInvalid,
+  type SwapFormError,
+  SwapNoLiquidity,
+  SwapQuoteExpired,
+  SwapUnavailable
+} from "./domain/swapErrors"
+
+export { checkSwapAmount, minimumReceived, type QuoteSummary, searchSwapChoices, type SwapChoice, summarizeQuote } from "./domain/swap"

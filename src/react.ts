@@ -22,6 +22,8 @@ export {
   useSession,
   type UseSession,
   useSignMessage,
+  useSwap,
+  type UseSwap,
   useTheme,
   type UseTheme,
   useWallet,

@@ -14,6 +14,7 @@ import { activeAccountAtom, connectionAtom, connectorsAtom, disconnectFn } from 
 import { closeModalFn, modalAtom, openModalFn } from "../atoms/modal"
 import { activeNetworkAtom, requestedNetworksAtom, switchNetworkFn } from "../atoms/networks"
 import { signOutFn, siwxAtom } from "../atoms/siwx"
+import { approveSwapFn, chooseSwapTokenFn, makeSwapFn, openSwapFn, setSwapAmountFn, swapAtom } from "../atoms/swap"
 import { setThemeModeFn, setThemeVariablesFn, themeAtom } from "../atoms/theme"
 import { connectWalletFn, sendFn, signMessageFn, waitForTransactionFn, walletRequestFn } from "../atoms/walletActions"
 import { AccountButtonView, AccountName } from "../buttons/AccountButton/AccountButtonView"
@@ -63,6 +64,12 @@ export const core: Core = {
   themeAtom,
   setThemeModeFn,
   setThemeVariablesFn,
+  swapAtom,
+  openSwapFn,
+  chooseSwapTokenFn,
+  setSwapAmountFn,
+  approveSwapFn,
+  makeSwapFn,
   WalletModal: ModalRoot,
   Notifications: HostSnackbar,
   AccountButton: AccountButtonView,

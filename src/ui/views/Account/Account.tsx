@@ -24,6 +24,7 @@ import { showSnackbarFn } from "../../atoms/notifications"
 import { activeNetworkAtom } from "../../atoms/networks"
 import { openNamesFn } from "../../atoms/names"
 import { openSendFn } from "../../atoms/send"
+import { openSwapFn } from "../../atoms/swap"
 import { Avatar } from "../../components/Avatar/Avatar"
 import { Button, IconButton } from "../../components/Button/Button"
 import { accountLabel, balanceText } from "../../components/display"
@@ -53,7 +54,7 @@ function Balance(props: { readonly result: AsyncResult.AsyncResult<BalanceValue 
   return <Spinner label="Loading balance" />
 }
 
-const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { receive: "Receive", send: "Send" }
+const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { swaps: "Swap", receive: "Receive", send: "Send" }
 
 /** The Account view. */
 export function Account(_props: ViewProps<"Account">): ReactNode {
@@ -70,6 +71,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const identityKnown = useAtomValue(accountIdentityAtom, AsyncResult.isSuccess)
   const openNames = useAtomSet(openNamesFn)
   const openSend = useAtomSet(openSendFn)
+  const openSwap = useAtomSet(openSwapFn)
   const email = useAtomValue(embeddedAtom, (state) => state?.email)
   const { options } = useWalletRuntime()
 
@@ -106,8 +108,9 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const hasName = profileName !== undefined && profileName !== null
   const explorerUrl = network?.blockExplorers?.default.url
   const explorerHref = account.namespace === undefined ? undefined : explorerAddressUrl(explorerUrl, account.namespace, address)
-  const features = account.namespace === undefined ? [] : accountFeatures(options.features, account.namespace)
-  const runFeature = (feature: WalletFeature) => (feature === "send" ? openSend({}) : push({ view: "Receive" }))
+  const features = account.namespace === undefined ? [] : accountFeatures(options.features, account.namespace, network?.caipNetworkId)
+  const runFeature = (feature: WalletFeature) =>
+    feature === "send" ? openSend({}) : feature === "swaps" ? openSwap(undefined) : push({ view: "Receive" })
   // What the family has no balances, tokens or activity for is said in words, never as a '0.00' that looks like one.
   const offersBalance = account.namespace === undefined || familySupports(account.namespace, "balance")
   const offersPortfolio = account.namespace === undefined || familySupports(account.namespace, "tokens")
