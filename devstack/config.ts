@@ -139,7 +139,9 @@ export const RuntimeConfig = Schema.Struct({
       defaultProjectId: Schema.String,
       projects: Schema.Array(ProjectConfig),
       /** The test wallet page the catalogue's test entries deep-link to. */
-      testWalletUrl: Schema.String
+      testWalletUrl: Schema.String,
+      /** The local on-ramp's card-payment page (its own origin), when the EVM chains run. */
+      onrampUrl: Schema.optionalKey(Schema.String)
     })
   ),
   mail: Schema.NullOr(

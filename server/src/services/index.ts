@@ -25,6 +25,7 @@ import type { DevProject } from "./projects"
 import { type EvmChainState, ServicesContext, type ServicesState } from "./state"
 import { TokenRegistry } from "./tokens"
 import { SwapProvider, type SwapProviderShape } from "./swaps/SwapProvider"
+import { OnrampProvider, type OnrampProviderShape } from "./onramp/OnrampProvider"
 import { uniswapV2Provider } from "./swaps/uniswapV2"
 
 /** A collection (ERC-721) the services name. */
@@ -123,6 +124,11 @@ export interface ServicesOptions {
    * provider over the EVM chains that have `swap`; with none, the swap endpoints answer 501.
    */
   readonly swapProvider?: SwapProviderShape
+  /**
+   * Who sells crypto (`/v1/onramp/*`, `/v1/generators/onrampurl`): the local stack's provider, or a host's. Without
+   * it, those endpoints answer 501. Transfers from its `depositors` are on-ramp deposits in the history.
+   */
+  readonly onrampProvider?: OnrampProviderShape
   /** The HTTP server's limits: body size, time-outs on receiving a request, drain time on stop (app.ts defaults). */
   readonly http?: Pick<HttpAppOptions, "maxBodyBytes" | "requestTimeoutMs" | "headersTimeoutMs" | "drainMs" | "accessLog">
   /** Serve `GET /__events` and `DELETE /__events`, the analytics events received (the local stack's test helpers; never in production). */
@@ -181,7 +187,8 @@ const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, pri
     nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE,
     db,
     now: opts.now ?? Date.now,
-    prices
+    prices,
+    onrampDepositors: new Set(opts.onrampProvider?.depositors ?? [])
   }
 }
 
@@ -244,6 +251,7 @@ export const startServices = async (opts: ServicesOptions): Promise<Started<Serv
           Layer.provide(Layer.succeed(ServicesDatabase)(db.info)),
           Layer.provide(Layer.succeed(ServicesContext)(state)),
           Layer.provide(Layer.succeed(SwapProvider)(swapProvider)),
+          Layer.provide(opts.onrampProvider === undefined ? Layer.empty : Layer.succeed(OnrampProvider)(opts.onrampProvider)),
           Layer.provide(Layer.succeed(Projects)(projects))
         ),
         opts.recordedEvents === true ? recordedEventsRoutes(db.info) : Layer.empty,
