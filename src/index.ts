@@ -616,6 +616,12 @@ export {
 
 export { Swap } from "./services/Swap"
 
+export { Onramp } from "./services/Onramp"
+
+export { initialOnrampState, type OnrampService, type OnrampState } from "./services/onrampState"
+
+export { checkOnrampAmount, ONRAMP_WATCH_MS } from "./domain/onramp"
+
 export {
   initialSwapState,
   type SwapFailure,
@@ -628,6 +634,7 @@ export {
 
 export {
   ApprovalDeclined,
+  OnrampUnavailable,
   SwapAmountInvalid,
   type SwapFormError,
   SwapNoLiquidity,

@@ -17,6 +17,8 @@ export {
   type UseModal,
   useNetwork,
   type UseNetwork,
+  useOnramp,
+  type UseOnramp,
   useSendTransaction,
   type UseSendTransaction,
   useSession,

@@ -39,13 +39,13 @@ export const explorerAddressUrl = (
 /** The name of an explorer for a link's words ('View on etherscan.io'). */
 export const explorerHost = (explorerUrl: string): string => explorerUrl.replace(/^https?:\/\//, "").replace(/\/.*$/, "")
 
-/** The wallet features whose views exist; onramp joins when it lands. */
-const LANDED_FEATURES: ReadonlyArray<WalletFeature> = ["swaps", "receive", "send"]
+/** The wallet features whose views exist. */
+const LANDED_FEATURES: ReadonlyArray<WalletFeature> = ["onramp", "swaps", "receive", "send"]
 
 /**
  * The Account view's feature buttons: the features the host has on, in its `walletFeaturesOrder` or the spec's
- * (onramp, swaps, receive, send), keeping those that exist, Send only in a family that can send, and Swap only on a
- * network the swap service serves (`caipNetworkId`; without one, none).
+ * (onramp, swaps, receive, send), keeping those that exist, Send only in a family that can send, Swap only on a
+ * network the swap service serves and Buy only on an EVM network (`caipNetworkId`; without one, neither).
  * @example accountFeatures({ send: true, receive: true }, "eip155") // ["receive", "send"]
  */
 export const accountFeatures = (
@@ -57,5 +57,6 @@ export const accountFeatures = (
     (feature) =>
       LANDED_FEATURES.includes(feature) &&
       (feature !== "send" || familySupports(namespace, "send")) &&
-      (feature !== "swaps" || (namespace === "eip155" && caipNetworkId !== undefined && isSwapNetwork(caipNetworkId)))
+      (feature !== "swaps" || (namespace === "eip155" && caipNetworkId !== undefined && isSwapNetwork(caipNetworkId))) &&
+      (feature !== "onramp" || (namespace === "eip155" && caipNetworkId !== undefined))
   )

@@ -41,6 +41,7 @@ export const ModalView = Schema.Literals([
   "SendResult",
   "Receive",
   "Swap",
+  "Buy",
   "EmailVerifyOtp",
   "EmailVerifyDevice",
   "UpdateEmail",

@@ -41,3 +41,10 @@ export class SwapAmountInvalid extends Schema.TaggedError<SwapAmountInvalid>()("
 
 /** A swap failure of the form's own. */
 export type SwapFormError = SwapUnavailable | SwapNoLiquidity | SwapQuoteExpired | ApprovalDeclined | SwapAmountInvalid
+
+/** The on-ramp service refused or failed: its own words when it gave some, else that it did not answer. */
+export class OnrampUnavailable extends Schema.TaggedError<OnrampUnavailable>()("OnrampUnavailable", { reason: Schema.String }) {
+  override get message() {
+    return this.reason
+  }
+}

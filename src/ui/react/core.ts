@@ -14,6 +14,7 @@ import { activeAccountAtom, connectionAtom, connectorsAtom, disconnectFn } from 
 import { closeModalFn, modalAtom, openModalFn } from "../atoms/modal"
 import { activeNetworkAtom, requestedNetworksAtom, switchNetworkFn } from "../atoms/networks"
 import { signOutFn, siwxAtom } from "../atoms/siwx"
+import { onrampAtom, openOnrampFn } from "../atoms/onramp"
 import { approveSwapFn, chooseSwapTokenFn, makeSwapFn, openSwapFn, setSwapAmountFn, swapAtom } from "../atoms/swap"
 import { setThemeModeFn, setThemeVariablesFn, themeAtom } from "../atoms/theme"
 import { connectWalletFn, sendFn, signMessageFn, waitForTransactionFn, walletRequestFn } from "../atoms/walletActions"
@@ -70,6 +71,8 @@ export const core: Core = {
   setSwapAmountFn,
   approveSwapFn,
   makeSwapFn,
+  onrampAtom,
+  openOnrampFn,
   WalletModal: ModalRoot,
   Notifications: HostSnackbar,
   AccountButton: AccountButtonView,

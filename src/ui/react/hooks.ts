@@ -24,6 +24,7 @@ import { type ActionState, type Core, useReady, useRestoring } from "./context"
 import { IDLE, NO_ACCOUNT, NO_CONNECTORS, NO_NETWORK, NO_NETWORKS, RESTORING_ACCOUNT } from "./fallbacks"
 import { useCoreAction, useCoreValue } from "./useCore"
 import type { SwapState } from "../../services/swapState"
+import type { OnrampState } from "../../services/onrampState"
 
 export type { ActionState }
 
@@ -377,4 +378,25 @@ export function useSwap(): UseSwap {
     approve: useCallback(() => approve(undefined), [approve]),
     swap: useCallback(() => swap(undefined), [swap])
   }
+}
+
+/** What {@link useOnramp} gives: the Buy form of the account in front. */
+export interface UseOnramp {
+  /** The form (options, asset, amount, quote with the provider's URL, the purchase awaited), or `undefined` until loaded. */
+  readonly state: OnrampState | undefined
+  /** Opens the modal on a fresh Buy form. */
+  readonly open: () => Promise<void>
+}
+
+const pickOnramp = (core: Core) => core.onrampAtom
+const pickOpenOnramp = (core: Core) => core.openOnrampFn
+
+/**
+ * The Buy form (spec 1 "buy crypto through an on-ramp"): its state, and opening it in the modal.
+ * @example const { open } = useOnramp(); <button onClick={open}>Buy</button>
+ */
+export function useOnramp(): UseOnramp {
+  const state = useCoreValue(pickOnramp, undefined)
+  const open = useCoreAction(pickOpenOnramp)
+  return { state, open: useCallback(() => open(undefined), [open]) }
 }

@@ -10,6 +10,7 @@ import type { RequestError, SendError, SignError, SwitchError, WaitError } from 
 import type { ConnectFlowError } from "../../services/ConnectFlow"
 import type { RegisterFailure } from "../../services/namesState"
 import type { SwapFailure } from "../../services/swapState"
+import type { OnrampUnavailable } from "../../domain/swapErrors"
 import type { NoAccount } from "../../services/WalletActions"
 
 /** Every error a view or hook can end with. */
@@ -27,6 +28,7 @@ type VisibleError =
   | FrameStepTimedOut
   | FrameLoadTimedOut
   | SwapFailure
+  | OnrampUnavailable
 
 /** Headings shown above an error's message, by error tag: every visible error has one. */
 const HEADINGS = {
@@ -65,7 +67,8 @@ const HEADINGS = {
   SwapNoLiquidity: "No liquidity",
   SwapQuoteExpired: "Quote expired",
   ApprovalDeclined: "Approval declined",
-  SwapAmountInvalid: "Check the amount"
+  SwapAmountInvalid: "Check the amount",
+  OnrampUnavailable: "Buying not available"
 } satisfies Record<VisibleError["_tag"], string>
 
 const GENERIC = "Something went wrong"

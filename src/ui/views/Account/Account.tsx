@@ -25,6 +25,7 @@ import { activeNetworkAtom } from "../../atoms/networks"
 import { openNamesFn } from "../../atoms/names"
 import { openSendFn } from "../../atoms/send"
 import { openSwapFn } from "../../atoms/swap"
+import { openOnrampFn } from "../../atoms/onramp"
 import { Avatar } from "../../components/Avatar/Avatar"
 import { Button, IconButton } from "../../components/Button/Button"
 import { accountLabel, balanceText } from "../../components/display"
@@ -54,7 +55,7 @@ function Balance(props: { readonly result: AsyncResult.AsyncResult<BalanceValue 
   return <Spinner label="Loading balance" />
 }
 
-const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { swaps: "Swap", receive: "Receive", send: "Send" }
+const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { onramp: "Buy", swaps: "Swap", receive: "Receive", send: "Send" }
 
 /** The Account view. */
 export function Account(_props: ViewProps<"Account">): ReactNode {
@@ -72,6 +73,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const openNames = useAtomSet(openNamesFn)
   const openSend = useAtomSet(openSendFn)
   const openSwap = useAtomSet(openSwapFn)
+  const openOnramp = useAtomSet(openOnrampFn)
   const email = useAtomValue(embeddedAtom, (state) => state?.email)
   const { options } = useWalletRuntime()
 
@@ -110,7 +112,13 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const explorerHref = account.namespace === undefined ? undefined : explorerAddressUrl(explorerUrl, account.namespace, address)
   const features = account.namespace === undefined ? [] : accountFeatures(options.features, account.namespace, network?.caipNetworkId)
   const runFeature = (feature: WalletFeature) =>
-    feature === "send" ? openSend({}) : feature === "swaps" ? openSwap(undefined) : push({ view: "Receive" })
+    feature === "send"
+      ? openSend({})
+      : feature === "swaps"
+        ? openSwap(undefined)
+        : feature === "onramp"
+          ? openOnramp(undefined)
+          : push({ view: "Receive" })
   // What the family has no balances, tokens or activity for is said in words, never as a '0.00' that looks like one.
   const offersBalance = account.namespace === undefined || familySupports(account.namespace, "balance")
   const offersPortfolio = account.namespace === undefined || familySupports(account.namespace, "tokens")
