@@ -181,7 +181,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
           onClick={() => push({ view: "Networks" })}
         />
       )}
-      {offersPortfolio && <AccountTabs />}
+      {offersPortfolio && <AccountTabs history={options.features.history} />}
       {disconnect.status._tag === "Failed" && (
         <Notice variant="error" title={disconnect.status.error.heading}>
           {disconnect.status.error.message}
