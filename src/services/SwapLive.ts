@@ -1,6 +1,6 @@
 /**
  * The Swap service's implementation, in its own chunk: fetched the first time the swap form is used, so the first
- * click never carries it. See `Swap.ts` for what it decides.
+ * click never carries it. See `Swap.ts` for what it decides (and for the route, pushed there while this loads).
  */
 import { Clock, Effect, FiberHandle, Option, Result, Schema, SubscriptionRef } from "effect"
 import type { SwapToken } from "../domain/Api"
@@ -23,7 +23,6 @@ import { ApprovalDeclined, SwapNoLiquidity, SwapQuoteExpired, SwapUnavailable } 
 import { Analytics } from "./Analytics"
 import { BlockchainApi } from "./BlockchainApi"
 import { Connection } from "./Connection"
-import { Modal } from "./Modal"
 import { Networks } from "./Networks"
 import { Portfolio } from "./Portfolio"
 import { initialSwapState, type SwapFailure, type SwapService, type SwapState } from "./swapState"
@@ -51,7 +50,6 @@ export const makeSwap = (state: SubscriptionRef.SubscriptionRef<SwapState>) =>
     const portfolio = yield* Portfolio
     const api = yield* BlockchainApi
     const actions = yield* WalletActions
-    const modal = yield* Modal
     const analytics = yield* Analytics
     const loading = yield* FiberHandle.make<void, never>()
     const quoting = yield* FiberHandle.make<void, never>()
@@ -176,7 +174,6 @@ export const makeSwap = (state: SubscriptionRef.SubscriptionRef<SwapState>) =>
       yield* FiberHandle.run(refreshing, refreshLoop)
       const s = yield* SubscriptionRef.get(state)
       yield* analytics.record("OPEN_SWAP", { network: s.network?.caipNetworkId ?? "" })
-      yield* modal.push({ view: "Swap" })
     }).pipe(Effect.withSpan("Swap.open"))
 
     const prepare = Effect.gen(function* () {
