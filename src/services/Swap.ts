@@ -10,7 +10,7 @@ import { Context, Effect, Layer, Scope, SubscriptionRef } from "effect"
 import type { Analytics } from "./Analytics"
 import type { BlockchainApi } from "./BlockchainApi"
 import type { Connection } from "./Connection"
-import { Modal } from "./Modal"
+import type { Modal } from "./Modal"
 import type { Networks } from "./Networks"
 import type { Portfolio } from "./Portfolio"
 import { initialSwapState, type SwapService, type SwapState } from "./swapState"
@@ -32,13 +32,9 @@ export class Swap extends Context.Service<Swap, SwapService>()("wallet-runtime/S
         )
       )
       const via = <A>(use: (form: SwapService) => Effect.Effect<A>) => Effect.flatMap(live, use)
-      const modal = yield* Modal
       return {
         state,
-        // The view's code and the service's are fetched at once, not one after the other.
-        open: Effect.asVoid(
-          Effect.all([via((form) => form.open), modal.push({ view: "Swap" })], { concurrency: "unbounded" })
-        ),
+        open: via((form) => form.open),
         prepare: via((form) => form.prepare),
         choose: (side: "from" | "to", address: string) => via((form) => form.choose(side, address)),
         flip: via((form) => form.flip),

@@ -1,6 +1,6 @@
 /**
  * The Swap service's implementation, in its own chunk: fetched the first time the swap form is used, so the first
- * click never carries it. See `Swap.ts` for what it decides (and for the route, pushed there while this loads).
+ * click never carries it. See `Swap.ts` for what it decides.
  */
 import { Clock, Effect, FiberHandle, Option, Result, Schema, SubscriptionRef } from "effect"
 import type { SwapToken } from "../domain/Api"
@@ -25,6 +25,7 @@ import { BlockchainApi } from "./BlockchainApi"
 import { Connection } from "./Connection"
 import { Networks } from "./Networks"
 import { Portfolio } from "./Portfolio"
+import { Modal } from "./Modal"
 import { initialSwapState, type SwapFailure, type SwapService, type SwapState } from "./swapState"
 import { WalletActions } from "./WalletActions"
 
@@ -51,6 +52,7 @@ export const makeSwap = (state: SubscriptionRef.SubscriptionRef<SwapState>) =>
     const api = yield* BlockchainApi
     const actions = yield* WalletActions
     const analytics = yield* Analytics
+    const modal = yield* Modal
     const loading = yield* FiberHandle.make<void, never>()
     const quoting = yield* FiberHandle.make<void, never>()
     const refreshing = yield* FiberHandle.make<void, never>()
@@ -174,6 +176,8 @@ export const makeSwap = (state: SubscriptionRef.SubscriptionRef<SwapState>) =>
       yield* FiberHandle.run(refreshing, refreshLoop)
       const s = yield* SubscriptionRef.get(state)
       yield* analytics.record("OPEN_SWAP", { network: s.network?.caipNetworkId ?? "" })
+      // Last: the Account view that asked goes away with the route, and what it started with it.
+      yield* modal.push({ view: "Swap" })
     }).pipe(Effect.withSpan("Swap.open"))
 
     const prepare = Effect.gen(function* () {
@@ -278,11 +282,12 @@ export const makeSwap = (state: SubscriptionRef.SubscriptionRef<SwapState>) =>
         )
       yield* update((n) => ({ ...n, step: { _tag: "Swapping", hash } }))
       yield* actions.waitForTransaction(hash, "eip155").pipe(
-        Effect.tapError((error) => Effect.andThen(analytics.record("SWAP_ERROR", { network, message: error.message }), failed(error, hash)))
+        Effect.tapError((error) => Effect.andThen(failed(error, hash), analytics.track("SWAP_ERROR", { network, message: error.message })))
       )
-      yield* analytics.record("SWAP_SUCCESS", { network, from: from.symbol, to: to.symbol })
       const summary = `${formatAmount(formatUnits(amount.success, from.decimals))} ${from.symbol} for ${formatAmount(formatUnits(quoted.toAmount, to.decimals))} ${to.symbol}`
       yield* update((n) => ({ ...n, step: { _tag: "Done", hash, explorerUrl: explorerUrlOf(n, hash), summary } }))
+      // Sent now rather than a moment later: the visitor often leaves the page once the swap is done.
+      yield* analytics.track("SWAP_SUCCESS", { network, from: from.symbol, to: to.symbol })
       // The balances moved: the form offers what the account now holds.
       yield* portfolio.refresh(s.caipAddress)
       const account = yield* accountInFront

@@ -126,4 +126,12 @@ describe("Buy through the local on-ramp", () => {
     expect(misfits).toEqual([])
     expect(await axeViolations()).toEqual([])
   })
+
+  it("the demo's project allows analytics: opening Buy and the provider's page were recorded", async () => {
+    const services = stack.info.config.services
+    const answer = (await (await fetch(`${services?.url}/__events?projectId=${services?.defaultProjectId}`)).json()) as {
+      events: ReadonlyArray<{ event: { props: { event: string } } }>
+    }
+    expect(answer.events.map((recorded) => recorded.event.props.event)).toEqual(expect.arrayContaining(["SELECT_BUY_CRYPTO", "SELECT_BUY_PROVIDER"]))
+  })
 })

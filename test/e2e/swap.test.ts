@@ -231,4 +231,15 @@ describe("Swap on the local Uniswap v2", () => {
     expect(misfits).toEqual([])
     expect(await axeViolations()).toEqual([])
   })
+
+  it("the demo's project allows analytics: the swaps above were recorded (opened, started, succeeded, failed, the approval refused)", async () => {
+    const services = stack.info.config.services
+    const names = async () => {
+      const answer = (await (await fetch(`${services?.url}/__events?projectId=${services?.defaultProjectId}`)).json()) as {
+        events: ReadonlyArray<{ event: { props: { event: string } } }>
+      }
+      return answer.events.map((recorded) => recorded.event.props.event)
+    }
+    await expect.poll(names).toEqual(expect.arrayContaining(["OPEN_SWAP", "INITIATE_SWAP", "SWAP_SUCCESS", "SWAP_ERROR", "SWAP_APPROVAL_ERROR"]))
+  })
 })
