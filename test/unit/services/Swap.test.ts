@@ -13,6 +13,7 @@ import { testLayer } from "../../../src/layers/Test"
 import { Connection } from "../../../src/services/Connection"
 import { type FakeWallet, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { currentRoute, Modal } from "../../../src/services/Modal"
+import { SERVICE_REQUEST_TIMEOUT_MS } from "../../../src/services/serviceHttp"
 import { Swap } from "../../../src/services/Swap"
 import type { SwapState } from "../../../src/services/swapState"
 import { type FakeHttp, makeFakeHttp, type RecordedRequest } from "../support/fakeHttpClient"
@@ -31,6 +32,8 @@ interface Market {
   readonly allowance?: bigint
   readonly noLiquidity?: boolean
   readonly garbage?: boolean
+  /** The quotes endpoint never answers. */
+  readonly stalls?: boolean
 }
 
 const service = (market: Market = {}) =>
@@ -63,6 +66,7 @@ const service = (market: Market = {}) =>
       }
     }
     if (path === "/v1/convert/quotes") {
+      if (market.stalls === true) return "hang"
       if (market.noLiquidity === true) return { status: 200, json: { quotes: [] } }
       const amount = BigInt(q.get("amount") ?? "0")
       const fromEth = (q.get("from") ?? "") === NATIVE
@@ -240,6 +244,25 @@ describe("Swap", () => {
           yield* swap.open
           const state = yield* until((s) => s.tokens._tag === "Failed")
           expect(state.tokens._tag === "Failed" ? state.tokens.error.message : "").toBe("The swap service's answer could not be read. Please try again.")
+        })
+      )
+    })
+  )
+
+  it.effect("a quote that never comes: the wait is bounded, then the form says the service did not answer", () =>
+    Effect.gen(function* () {
+      yield* withAlice(
+        yield* alice(),
+        service({ stalls: true }),
+        Effect.gen(function* () {
+          const swap = yield* Swap
+          yield* swap.open
+          yield* tokensReady
+          yield* swap.setAmount("1")
+          const waiting = yield* Effect.forkChild(until((s) => s.quote._tag === "Failed"))
+          yield* TestClock.adjust(300 + SERVICE_REQUEST_TIMEOUT_MS)
+          const state = yield* Fiber.join(waiting)
+          expect(state.quote._tag === "Failed" ? state.quote.error.message : "").toBe("The swap service did not answer. Please try again.")
         })
       )
     })
