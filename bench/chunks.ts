@@ -29,7 +29,9 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // its form and the embedded wallet's atoms, 2.8 measured.
   { feature: "Connect view, with the email field", files: /^(Connect|EmailForm|embedded)-/, budgetKiB: 3.3 },
   // Raised from 1.9 (issue 12): the wallet feature buttons, the explorer link, the tabs' lazy panels and their events.
-  { feature: "Account view", files: /^Account(Tabs)?-/, budgetKiB: 2.8 },
+  // Raised from 2.8 (issue 28): Buy and Swap among the feature buttons, Swap's code fetched while the account shows,
+  // and features.history; about 2.9 measured.
+  { feature: "Account view", files: /^Account(Tabs)?-/, budgetKiB: 3.3 },
   { feature: "Account tabs' panels (Tokens, NFTs, Activity)", files: /^(Tokens|Nfts|Activity|LoadMore|PanelStates)-/, budgetKiB: 4.3 },
   { feature: "Send: views (form, review, result), the service's code and its rules (on first use)", files: /^(Send|Send\.css|SendLive|SendReview|SendResult|send)-/, budgetKiB: 9.4 },
   { feature: "Receive view", files: /^Receive-/, budgetKiB: 0.9 },

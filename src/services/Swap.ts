@@ -34,6 +34,7 @@ export class Swap extends Context.Service<Swap, SwapService>()("wallet-runtime/S
       const via = <A>(use: (form: SwapService) => Effect.Effect<A>) => Effect.flatMap(live, use)
       return {
         state,
+        warm: Effect.asVoid(Effect.forkIn(Effect.ignore(live), scope)),
         open: via((form) => form.open),
         prepare: via((form) => form.prepare),
         choose: (side: "from" | "to", address: string) => via((form) => form.choose(side, address)),

@@ -313,6 +313,6 @@ export const makeSwap = (state: SubscriptionRef.SubscriptionRef<SwapState>) =>
       if (s.caipAddress === undefined) yield* start
     }).pipe(Effect.withSpan("Swap.reset"))
 
-    return { state, open, prepare, choose, flip, setAmount, useMax, refresh, approve, swap, reset } satisfies SwapService
+    return { state, warm: Effect.void, open, prepare, choose, flip, setAmount, useMax, refresh, approve, swap, reset } satisfies SwapService
   })
 

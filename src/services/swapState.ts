@@ -90,6 +90,8 @@ export const initialSwapState: SwapState = {
 /** The Swap service: the form's state and what the view does with it. */
 export interface SwapService {
   readonly state: SubscriptionRef.SubscriptionRef<SwapState>
+  /** Fetches the form's code ahead of a Swap click (the Account view asks when it offers Swap); nothing else. */
+  readonly warm: Effect.Effect<void>
   /** Starts a fresh form for the account in front and opens the Swap view. */
   readonly open: Effect.Effect<void>
   /** Starts the form when it is not the account in front's (the view was opened another way, the account changed). */

@@ -14,6 +14,9 @@ const swapStateAtom = stateAtom(Effect.map(Swap, (swap) => swap.state))
 /** The swap form, or `undefined` while the runtime starts. */
 export const swapAtom: Atom.Atom<SwapState | undefined> = mapAtom(swapStateAtom, (result) => AsyncResult.getOrElse(result, () => undefined))
 
+/** Fetches the swap form's code ahead of a click. */
+export const warmSwapFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(Swap, (swap) => swap.warm))
+
 /** Opens a fresh swap form for the account in front. */
 export const openSwapFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(Swap, (swap) => swap.open))
 

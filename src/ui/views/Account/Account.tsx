@@ -24,7 +24,7 @@ import { showSnackbarFn } from "../../atoms/notifications"
 import { activeNetworkAtom } from "../../atoms/networks"
 import { openNamesFn } from "../../atoms/names"
 import { openSendFn } from "../../atoms/send"
-import { openSwapFn } from "../../atoms/swap"
+import { openSwapFn, warmSwapFn } from "../../atoms/swap"
 import { openOnrampFn } from "../../atoms/onramp"
 import { Avatar } from "../../components/Avatar/Avatar"
 import { Button, IconButton } from "../../components/Button/Button"
@@ -73,9 +73,16 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const openNames = useAtomSet(openNamesFn)
   const openSend = useAtomSet(openSendFn)
   const openSwap = useAtomSet(openSwapFn)
+  const warmSwap = useAtomSet(warmSwapFn)
   const openOnramp = useAtomSet(openOnrampFn)
   const email = useAtomValue(embeddedAtom, (state) => state?.email)
   const { options } = useWalletRuntime()
+
+  const offersSwap = account.namespace !== undefined && accountFeatures(options.features, account.namespace, network?.caipNetworkId).includes("swaps")
+  // Swap's code comes while the visitor looks at the account, as the views a click may open next do.
+  useEffect(() => {
+    if (offersSwap) warmSwap(undefined)
+  }, [offersSwap, warmSwap])
 
   const disconnected = disconnect.status._tag === "Done"
   useEffect(() => {
