@@ -25,7 +25,7 @@ import { BlockchainApi } from "./BlockchainApi"
 import { Connection } from "./Connection"
 import { Networks } from "./Networks"
 import { Portfolio } from "./Portfolio"
-import { Modal } from "./Modal"
+import { currentRoute, Modal } from "./Modal"
 import { initialSwapState, type SwapFailure, type SwapService, type SwapState } from "./swapState"
 import { WalletActions } from "./WalletActions"
 
@@ -140,13 +140,15 @@ export const makeSwap = (state: SubscriptionRef.SubscriptionRef<SwapState>) =>
       })
     }).pipe(Effect.withSpan("Swap.quote"))
 
-    // The quote shown is asked again every 15 s while nothing is being sent.
+    // The quote shown is asked again every 15 s while the Swap view is shown and nothing is being sent; a closed modal
+    // or another view asks nothing.
     const refreshLoop = Effect.forever(
       Effect.andThen(
         Effect.sleep(SWAP_QUOTE_REFRESH_MS),
         Effect.gen(function* () {
           const s = yield* SubscriptionRef.get(state)
-          if (s.quote._tag === "Ready" && (s.step._tag === "Idle" || s.step._tag === "Failed")) yield* FiberHandle.run(quoting, quoteNow)
+          const shown = yield* Effect.map(SubscriptionRef.get(modal.state), (m) => m.open && currentRoute(m).view === "Swap")
+          if (shown && s.quote._tag === "Ready" && (s.step._tag === "Idle" || s.step._tag === "Failed")) yield* FiberHandle.run(quoting, quoteNow)
         })
       )
     )

@@ -267,4 +267,30 @@ describe("Swap", () => {
       )
     })
   )
+
+  it.effect("the quote shown is asked again every 15 s while the Swap view is shown, and not once the modal is closed", () =>
+    Effect.gen(function* () {
+      const http = service()
+      yield* withAlice(
+        yield* alice(),
+        http,
+        Effect.gen(function* () {
+          const swap = yield* Swap
+          yield* swap.open
+          yield* tokensReady
+          yield* swap.setAmount("0.5")
+          const waiting = yield* Effect.forkChild(quoted)
+          yield* TestClock.adjust(300)
+          yield* Fiber.join(waiting)
+          expect(http.to("/v1/convert/quotes")).toHaveLength(1)
+          yield* TestClock.adjust(15_000)
+          yield* until((s) => s.quote._tag === "Ready")
+          expect(http.to("/v1/convert/quotes")).toHaveLength(2)
+          yield* Effect.flatMap(Modal, (modal) => modal.close)
+          yield* TestClock.adjust(60_000)
+          expect(http.to("/v1/convert/quotes")).toHaveLength(2)
+        })
+      )
+    })
+  )
 })
