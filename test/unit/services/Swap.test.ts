@@ -293,4 +293,33 @@ describe("Swap", () => {
       )
     })
   )
+
+  it.effect("a quote older than 30 s is not swapped: the visitor is told it expired, and a new one is asked", () =>
+    Effect.gen(function* () {
+      const http = service()
+      yield* withAlice(
+        yield* alice(),
+        http,
+        Effect.gen(function* () {
+          const swap = yield* Swap
+          yield* swap.open
+          yield* tokensReady
+          yield* swap.setAmount("0.5")
+          const waiting = yield* Effect.forkChild(quoted)
+          yield* TestClock.adjust(300)
+          yield* Fiber.join(waiting)
+          // A host's own swap UI (useSwap) with the modal closed: nothing refreshes the quote.
+          yield* Effect.flatMap(Modal, (modal) => modal.close)
+          yield* TestClock.adjust(31_000)
+          yield* swap.swap
+          const state = yield* until((s) => s.step._tag === "Failed")
+          expect(state.step._tag === "Failed" ? state.step.error.message : "").toBe("The quote expired. Check the new quote, then swap again.")
+          expect(http.to("/v1/convert/build-transaction")).toHaveLength(0)
+          // The new quote, taken after the old one expired.
+          yield* until((s) => s.quote._tag === "Ready" && s.quote.at >= 31_000)
+          expect(http.to("/v1/convert/quotes")).toHaveLength(2)
+        })
+      )
+    })
+  )
 })
