@@ -42,6 +42,11 @@ export interface RelayBusShape {
   readonly unlisten: (topic: string) => Effect.Effect<void>
   /** The one handler of messages the other nodes broadcast. */
   readonly onRemote: (handler: (message: RelayMessage) => void) => Effect.Effect<void>
+  /**
+   * The one handler called when messages may have been missed (the link to the other nodes came back after a cut):
+   * the relay then delivers again what each subscriber has not acknowledged.
+   */
+  readonly onResync: (handler: () => void) => Effect.Effect<void>
   /** Drops expired messages kept in this process (Redis expires its own). */
   readonly sweep: Effect.Effect<void>
 }
@@ -62,6 +67,7 @@ export class RelayBus extends Context.Service<RelayBus, RelayBusShape>()("wallet
         listen: () => Effect.void,
         unlisten: () => Effect.void,
         onRemote: () => Effect.void,
+        onResync: () => Effect.void,
         sweep: Effect.sync(() => mailbox.sweep())
       })
     })
@@ -170,18 +176,19 @@ const makeRedisBus = (url: string, options: RedisBusOptions) =>
       new RelayBusUnavailable({
         message: `Redis (${where}) is unavailable: ${what} failed: ${error instanceof Error ? error.message : String(error)}`
       })
-    const open = (role: string) =>
+    const open = (role: string, more: { readonly autoResubscribe?: boolean } = {}) =>
       Effect.acquireRelease(
         Effect.tryPromise({
           try: async () => {
-            const client = new Redis(url, { ...connectionOptions, connectionName: `wallet-runtime-relay-${role}` })
+            const client = new Redis(url, { ...connectionOptions, ...more, connectionName: `wallet-runtime-relay-${role}` })
             // Connection errors are retried by the client; the commands they fail report them.
-            client.on("error", () => undefined)
+            let lastError: Error | undefined
+            client.on("error", (error: Error) => (lastError = error))
             try {
               await client.connect()
             } catch (error) {
               client.disconnect()
-              throw error
+              throw lastError ?? error
             }
             return client
           },
@@ -191,7 +198,8 @@ const makeRedisBus = (url: string, options: RedisBusOptions) =>
       )
     const commands = yield* open("commands")
     // A connection in subscriber mode takes no other command; it re-subscribes its channels when it reconnects.
-    const subscriber = yield* open("subscriber")
+    // It re-subscribes by our hand (below), so that the resync runs once the channels are followed again.
+    const subscriber = yield* open("subscriber", { autoResubscribe: false })
 
     const zKey = (topic: string) => `${prefix}{${topic}}:ids`
     const hKey = (topic: string) => `${prefix}{${topic}}:messages`
@@ -199,6 +207,25 @@ const makeRedisBus = (url: string, options: RedisBusOptions) =>
     const channel = (topic: string) => `${prefix}{${topic}}`
 
     let handler: (message: RelayMessage) => void = () => undefined
+    let resync: () => void = () => undefined
+    const listened = new Set<string>()
+    // Connected already: each "ready" from here on is a reconnection.
+    subscriber.on("ready", () => {
+      // Back after a cut: follow the topics again, then deliver what may have passed meanwhile.
+      void (async () => {
+        await Promise.all([...listened].map((topic) => subscriber.ssubscribe(channel(topic))))
+        // The mailboxes are read on the other connection: wait (boundedly) until it is back too.
+        for (let attempt = 0; attempt < 50; attempt++) {
+          try {
+            await commands.ping()
+            break
+          } catch {
+            await new Promise((resolve) => setTimeout(resolve, 100))
+          }
+        }
+        resync()
+      })().catch(() => undefined)
+    })
     subscriber.on("smessage", (_channel: string, payload: string) => {
       let wire: Wire
       try {
@@ -256,11 +283,20 @@ const makeRedisBus = (url: string, options: RedisBusOptions) =>
       }),
       listen: Effect.fn("RelayBus.listen")(function* (topic: string) {
         yield* run("subscribing to a topic", () => subscriber.ssubscribe(channel(topic)))
+        listened.add(topic)
       }),
-      unlisten: (topic) => Effect.ignore(run("unsubscribing", () => subscriber.sunsubscribe(channel(topic)))),
+      unlisten: (topic) =>
+        Effect.suspend(() => {
+          listened.delete(topic)
+          return Effect.ignore(run("unsubscribing", () => subscriber.sunsubscribe(channel(topic))))
+        }),
       onRemote: (next) =>
         Effect.sync(() => {
           handler = next
+        }),
+      onResync: (next) =>
+        Effect.sync(() => {
+          resync = next
         }),
       sweep: Effect.void
     })

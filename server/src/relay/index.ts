@@ -207,6 +207,15 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     for (const topic of topics) for (const message of await run(bus.pendingFor(topic, client.clientId))) deliver(client, message)
   }
 
+  // The link to the other nodes was cut and is back: what was published meantime is in the mailboxes.
+  await run(
+    bus.onResync(() => {
+      for (const client of clients) {
+        flushMailbox(client, [...client.subscriptions.keys()]).catch((error: unknown) => log(`relay: resync failed: ${errorText(error)}`))
+      }
+    })
+  )
+
   const unsubscribe = (client: Client, topic: string): void => {
     client.subscriptions.delete(topic)
     const set = subscribers.get(topic)
