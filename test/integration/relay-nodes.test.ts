@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DappClient, type DappEvent, makeDappClient } from "../../src/services/walletconnect/protocol/dapp"
 import { makeWalletClient, type WalletClient, type WalletIncoming } from "../../src/services/walletconnect/protocol/wallet"
 import { type RunningRedis, startRedis } from "../support/redis"
-import { type Balancer, type RelayNode, startBalancer, startRelayNode } from "./support/relayNodes"
+import { type Balancer, type RelayNode, startBalancer, startRelayNode } from "./support/serverProcesses"
 import { memoryStore, NodeWebSocket } from "./support/wcSettings"
 
 const CHAIN = "eip155:31337"

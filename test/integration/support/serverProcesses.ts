@@ -1,6 +1,7 @@
 /**
- * Relay nodes as a host runs them: each one the server command (`server/bin/wallet-runtime-server.mjs`, component
- * `relay`) in a process of its own on a free loopback port, sharing one Redis through `REDIS_URL`; and a TCP load
+ * Server processes as a host runs them: each one the server command (`server/bin/wallet-runtime-server.mjs`) with the
+ * components asked for, in a process of its own on free loopback ports, configured by environment variables (relay
+ * nodes sharing one Redis through `REDIS_URL`, service processes one Postgres through `DATABASE_URL`); and a TCP load
  * balancer on loopback that sends each new connection to the first node that accepts it, as any TCP balancer with a
  * health check would. Every wait is bounded; every process is stopped by its pid.
  */
@@ -15,11 +16,10 @@ const BIN = fileURLToPath(new URL("../../../server/bin/wallet-runtime-server.mjs
 const START_MS = 45_000
 const STOP_MS = 15_000
 
-/** A running relay node. */
-export interface RelayNode {
-  /** `ws://127.0.0.1:<port>`, where it listens. */
-  readonly url: string
-  readonly port: number
+/** A running server process. */
+export interface ServerProcess {
+  /** Where each of its components listens (`http://127.0.0.1:<port>`, `ws://…` for the relay). */
+  readonly urls: Readonly<Record<string, string>>
   readonly pid: number
   /** Everything it printed. */
   readonly output: () => string
@@ -44,20 +44,20 @@ const bounded = <A>(promise: Promise<A>, ms: number, what: () => string): Promis
     )
   })
 
-/** Starts a relay node on a free port, on the Redis at `redisUrl`, reached by clients at `publicUrl` (a balancer). */
-export const startRelayNode = async (options: { readonly redisUrl: string; readonly publicUrl?: string; readonly env?: Record<string, string> }): Promise<RelayNode> => {
-  const cwd = mkdtempSync(join(tmpdir(), "wr-relay-node-"))
+/** Starts the server command with `components`, every port 0, and `env` (which may override the defaults). */
+export const startServerProcess = async (components: ReadonlyArray<string>, env: Record<string, string>): Promise<ServerProcess> => {
+  const cwd = mkdtempSync(join(tmpdir(), "wr-server-process-"))
   const child: ChildProcess = spawn(process.execPath, [BIN], {
     cwd,
     env: {
       PATH: process.env["PATH"] ?? "",
       HOME: cwd,
-      WALLET_RUNTIME_COMPONENTS: "relay",
+      WALLET_RUNTIME_COMPONENTS: components.join(","),
+      WALLET_RUNTIME_SERVICES_PORT: "0",
       WALLET_RUNTIME_RELAY_PORT: "0",
+      WALLET_RUNTIME_WALLET_PORT: "0",
       WALLET_RUNTIME_PROJECTS: JSON.stringify([{ projectId: "devstack", allowedOrigins: "loopback" }]),
-      REDIS_URL: options.redisUrl,
-      ...(options.publicUrl === undefined ? {} : { WALLET_RUNTIME_RELAY_PUBLIC_URL: options.publicUrl }),
-      ...options.env
+      ...env
     },
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -67,9 +67,9 @@ export const startRelayNode = async (options: { readonly redisUrl: string; reado
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-    await bounded(exited, STOP_MS, () => `relay node ${child.pid} did not exit on ${signal}:\n${output}`).catch(async (error: unknown) => {
+    await bounded(exited, STOP_MS, () => `server process ${child.pid} did not exit on ${signal}:\n${output}`).catch(async (error: unknown) => {
       child.kill("SIGKILL")
-      await bounded(exited, STOP_MS, () => `relay node ${child.pid} did not exit even on SIGKILL`)
+      await bounded(exited, STOP_MS, () => `server process ${child.pid} did not exit even on SIGKILL`)
       throw error
     })
   }
@@ -77,30 +77,51 @@ export const startRelayNode = async (options: { readonly redisUrl: string; reado
   const stop = () =>
     (stopping ??= end("SIGTERM").finally(() => rmSync(cwd, { recursive: true, force: true })))
   try {
-    const url = await bounded(
-      new Promise<string>((resolve, reject) => {
+    const urls = await bounded(
+      new Promise<Record<string, string>>((resolve, reject) => {
         const look = () => {
+          const found: Record<string, string> = {}
           for (const line of output.split("\n")) {
             try {
-              const parsed = JSON.parse(line) as { message?: string; annotations?: { listen?: string } }
-              if (parsed.message === "relay listening" && typeof parsed.annotations?.listen === "string") return resolve(parsed.annotations.listen)
+              const parsed = JSON.parse(line) as { message?: string; annotations?: { component?: string; listen?: string } }
+              const { component, listen } = parsed.annotations ?? {}
+              if (parsed.message === `${component} listening` && component !== undefined && listen !== undefined) found[component] = listen
             } catch {
               // Not a log line.
             }
           }
+          if (components.every((component) => found[component] !== undefined)) resolve(found)
         }
         child.stdout?.on("data", look)
         child.stderr?.on("data", look)
-        void exited.then(() => reject(new Error(`relay node exited before listening:\n${output}`)))
+        void exited.then(() => reject(new Error(`server process exited before listening:\n${output}`)))
       }),
       START_MS,
-      () => `relay node did not listen within ${START_MS} ms:\n${output}`
+      () => `server process (${components.join(", ")}) did not listen within ${START_MS} ms:\n${output}`
     )
-    return { url, port: Number(new URL(url).port), pid: child.pid ?? -1, output: () => output, kill: () => end("SIGKILL"), stop }
+    return { urls, pid: child.pid ?? -1, output: () => output, kill: () => end("SIGKILL"), stop }
   } catch (error) {
     await stop().catch(() => undefined)
     throw error
   }
+}
+
+/** A running relay node. */
+export interface RelayNode extends ServerProcess {
+  /** `ws://127.0.0.1:<port>`, where it listens. */
+  readonly url: string
+  readonly port: number
+}
+
+/** Starts a relay node on a free port, on the Redis at `redisUrl`, reached by clients at `publicUrl` (a balancer). */
+export const startRelayNode = async (options: { readonly redisUrl: string; readonly publicUrl?: string; readonly env?: Record<string, string> }): Promise<RelayNode> => {
+  const started = await startServerProcess(["relay"], {
+    REDIS_URL: options.redisUrl,
+    ...(options.publicUrl === undefined ? {} : { WALLET_RUNTIME_RELAY_PUBLIC_URL: options.publicUrl }),
+    ...options.env
+  })
+  const url = started.urls["relay"] ?? ""
+  return { ...started, url, port: Number(new URL(url).port) }
 }
 
 /** A TCP balancer on loopback. */
