@@ -5,7 +5,8 @@
  * the middle of a session loses nothing published while the dapp was away (it reconnects through the balancer to B
  * and gets it from the mailbox in Redis); a Redis restart is lived through by both nodes without a restart of
  * theirs, and shows the guarantee: a publish while Redis is down is refused with an error the publisher sees, never
- * silently dropped, and cross-node delivery works again once Redis is back.
+ * silently dropped, and cross-node delivery works again once Redis is back. A node that cannot reach its Redis at
+ * start exits, naming it without its password.
  */
 import { Effect, Exit, PubSub, Schedule, Scope } from "effect"
 import { type Hex, stringToHex, verifyMessage } from "viem"
@@ -16,6 +17,7 @@ import { makeWalletClient, type WalletClient, type WalletIncoming } from "../../
 import { type RunningRedis, startRedis } from "../support/redis"
 import { type Balancer, type RelayNode, startBalancer, startRelayNode } from "./support/serverProcesses"
 import { memoryStore, NodeWebSocket } from "./support/wcSettings"
+import { freePort } from "../../server/src/lib/ports"
 
 const CHAIN = "eip155:31337"
 const metadata = (name: string) => ({ name, description: `${name} under test`, url: "http://127.0.0.1", icons: [] })
@@ -151,6 +153,16 @@ describe("relay nodes on one Redis", () => {
     const signature = await personalSign(session, "after Redis came back")
     expect(await verifyMessage({ address: session.address, message: "after Redis came back", signature })).toBe(true)
     expect(nodeA.output()).not.toMatch(/"level":"FATAL"/)
+  }, 60_000)
+
+  it("a node that cannot reach its Redis at start exits, naming it without its password", async () => {
+    const closed = await freePort()
+    const failed = await startRelayNode({ redisUrl: `redis://:redis-Pass-4417@127.0.0.1:${closed}` }).then(
+      () => "started",
+      (error: unknown) => String(error)
+    )
+    expect(failed).toContain(`Redis (redis://127.0.0.1:${closed}) is unavailable: connecting failed: connect ECONNREFUSED`)
+    expect(failed).not.toContain("redis-Pass-4417")
   }, 60_000)
 
   it("loses nothing when node A dies mid-session: the dapp comes back through node B and gets what was published meanwhile", async () => {
