@@ -34,13 +34,13 @@ export interface RelayOptions {
    * Absent: one node, everything in this process.
    */
   readonly redisUrl?: string
-  /** Bounds per connection; the defaults suit WalletConnect clients. */
+  /** Bounds per client and per connection; the defaults suit WalletConnect clients. */
   readonly limits?: Partial<RelayLimits>
 }
 
-/** What one connection may ask of the relay. */
+/** What one client (publishes) and one connection (size, topics) may ask of the relay. */
 export interface RelayLimits {
-  /** Messages a connection may publish per second, on average (a token bucket). Default 50. */
+  /** Messages a client (its id, over all its connections to this node) may publish per second, on average (a token bucket). Default 50. */
   readonly publishesPerSecond: number
   /** Messages it may publish at once beyond the rate. Default 200. */
   readonly publishBurst: number
@@ -91,9 +91,15 @@ interface Client {
   alive: boolean
   /** Requests are answered one after the other, in the order sent. */
   queue: Promise<void>
-  /** Publish tokens left, and when they were last counted (ms). */
+  /** The publish allowance of its client id, shared by every connection of that id to this node. */
+  readonly bucket: Bucket
+}
+
+/** Publish tokens left, when they were last counted (ms), and how many connections share them. */
+interface Bucket {
   tokens: number
   countedAt: number
+  connections: number
 }
 
 // The same id a WalletConnect client computes for its own subscription (sha256 of topic + client id).
@@ -226,15 +232,28 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     }
   }
 
-  /** Takes one publish token of the connection, or refuses. */
+  // One allowance per client id: opening more connections does not buy more publishes.
+  const buckets = new Map<string, Bucket>()
+  const bucketOf = (clientId: string): Bucket => {
+    const bucket = buckets.get(clientId) ?? { tokens: limits.publishBurst, countedAt: performance.now(), connections: 0 }
+    bucket.connections++
+    buckets.set(clientId, bucket)
+    return bucket
+  }
+  const releaseBucket = (client: Client): void => {
+    if (--client.bucket.connections === 0) buckets.delete(client.clientId)
+  }
+
+  /** Takes publish tokens of the client, or refuses. */
   const takeToken = (client: Client, count: number): void => {
     const now = performance.now()
-    client.tokens = Math.min(limits.publishBurst, client.tokens + ((now - client.countedAt) / 1000) * limits.publishesPerSecond)
-    client.countedAt = now
-    if (client.tokens < count) {
+    const bucket = client.bucket
+    bucket.tokens = Math.min(limits.publishBurst, bucket.tokens + ((now - bucket.countedAt) / 1000) * limits.publishesPerSecond)
+    bucket.countedAt = now
+    if (bucket.tokens < count) {
       throw new LimitExceeded(`Rate limit exceeded: a connection may publish ${limits.publishesPerSecond} messages per second`)
     }
-    client.tokens -= count
+    bucket.tokens -= count
   }
 
   const checkSize = (message: string): void => {
@@ -406,8 +425,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
       awaitingAck: new Map(),
       alive: true,
       queue: Promise.resolve(),
-      tokens: limits.publishBurst,
-      countedAt: performance.now()
+      bucket: bucketOf(clientId)
     }
     clients.add(client)
     log(`relay: connected ${clientId}`)
@@ -424,6 +442,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     socket.on("error", (error) => log(`relay: socket error ${clientId}: ${error.message}`))
     socket.on("close", () => {
       clients.delete(client)
+      releaseBucket(client)
       for (const topic of [...client.subscriptions.keys()]) unsubscribe(client, topic)
       log(`relay: disconnected ${clientId}`)
     })

@@ -9,8 +9,8 @@ export const authenticated = async (url: string, seed = generateClientSeed(), op
   `${url}/?auth=${await Effect.runPromise(signRelayJwt(seed, { aud: options.aud ?? url, sub: randomUUID(), now: options.now ?? Date.now() }))}&projectId=devstack`
 
 /** A bare socket speaking the relay's JSON-RPC, to send what real clients never would. */
-export const rawClient = async (url: string) => {
-  const socket = new WebSocket(await authenticated(url))
+export const rawClient = async (url: string, seed = generateClientSeed()) => {
+  const socket = new WebSocket(await authenticated(url, seed))
   const frames: Array<string> = []
   const unclaimed: Array<string> = []
   const waiters: Array<{ test: (frame: string) => boolean; resolve: (frame: string) => void }> = []
