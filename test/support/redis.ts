@@ -99,11 +99,22 @@ const killAllNow = () => {
   }
   live.clear()
 }
+// A test process that ends without `stop()` still kills its servers: on exit, and on the signals that end it (vitest
+// ends its workers with SIGTERM, which skips exit hooks). The signal is raised again once they are killed, so it does
+// what it would have done.
+const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const
 let armed = false
 const arm = () => {
   if (armed) return
   armed = true
   process.once("exit", killAllNow)
+  for (const signal of SIGNALS) {
+    const handler = () => {
+      killAllNow()
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
+    }
+    process.once(signal, handler)
+  }
 }
 
 /** Starts a throw-away Redis on a free loopback port and resolves once it answers PING. */
