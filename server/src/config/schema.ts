@@ -5,7 +5,7 @@
  * declaration, and the reference table of the guide (`./reference.ts`) is generated from it.
  *
  * Every setting has a file key (its path in the JSON file, `services.port`) and an environment variable:
- * `WALLET_RUNTIME_` and the path in CONSTANT_CASE (`WALLET_RUNTIME_SERVICES_PORT`), except `DATABASE_URL`.
+ * `WALLET_RUNTIME_` and the path in CONSTANT_CASE (`WALLET_RUNTIME_SERVICES_PORT`), except `DATABASE_URL` and `REDIS_URL`.
  */
 import { Effect, Schema, SchemaAST } from "effect"
 import { DEFAULT_NAME_SUFFIX, NameSuffix } from "../../../src/domain/Options"
@@ -201,6 +201,26 @@ export const ServerConfig = Schema.Struct({
       type: "path",
       description: "The embedded PGlite's data directory, when `url` is not set (one process only: it is locked)."
     })
+  }),
+  redis: group({
+    url: Schema.optionalKey(
+      setting(
+        Schema.Redacted(
+          Schema.String.check(
+            Schema.isPattern(/^rediss?:\/\/[^\s]+$/, { expected: "a Redis URL: redis://[user:password@]host:port (rediss:// for TLS)" })
+          )
+        ),
+        {
+          env: "REDIS_URL",
+          secret: true,
+          type: "Redis URL",
+          description:
+            "A Redis 7 shared by every relay node, `redis://[user:password@]host:port`: messages cross nodes by sharded " +
+            "pub/sub and each topic's mailbox (with each message's TTL) lives there, so a client reconnecting to any node " +
+            "gets what it missed. Without it, the relay keeps everything in its process (one node)."
+        }
+      )
+    )
   }),
   services: listener("services API", 8080, HttpUrl, "http(s) URL"),
   relay: listener("WalletConnect relay", 8081, WsUrl, "ws(s) URL", " Clients sign their auth JWT for it (`aud`)."),
