@@ -137,7 +137,6 @@ export const chainOf = (chainId: ChainId): { readonly family: Family; readonly c
 class FrameFailure extends Error {}
 
 const notAvailable = {
-  social: "Social login is not available on this wallet server: log in with your email.",
   farcaster: "Farcaster login is not available on this wallet server: log in with your email.",
   smartAccount: "Smart accounts are not available on this wallet server."
 } as const
@@ -205,6 +204,19 @@ export const makeFrame = (env: FrameEnv): Frame => {
 
   const addressFor = (user: WalletUser, family: Family): string => (family === "solana" ? user.solanaAddress : user.evmAddress)
 
+  const userReply = (user: WalletUser, chain: { readonly family: Family; readonly chainId: ChainId }): EmbeddedWalletUser => {
+    const address = addressFor(user, chain.family)
+    return {
+      email: user.email,
+      address,
+      chainId: chain.chainId,
+      accounts: [{ address, type: "eoa" }],
+      preferredAccountType: "eoa",
+      smartAccountDeployed: false,
+      ...(user.social === undefined ? {} : { username: user.social.username, socialProvider: user.social.provider })
+    }
+  }
+
   const handlers: Handlers = {
     CONNECT_EMAIL: async ({ email }) => {
       const answer = await api.loginEmail({ projectId: query.projectId, deviceId: deviceId(), email })
@@ -228,11 +240,22 @@ export const makeFrame = (env: FrameEnv): Frame => {
       storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
       return undefined
     },
-    CONNECT_SOCIAL: async () => {
-      throw new FrameFailure(notAvailable.social)
+    CONNECT_SOCIAL: async ({ uri }) => {
+      const answer = await api.socialFinish({ projectId: query.projectId, deviceId: deviceId(), uri })
+      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
+      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      return userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
     },
-    GET_SOCIAL_REDIRECT_URI: async () => {
-      throw new FrameFailure(notAvailable.social)
+    GET_SOCIAL_REDIRECT_URI: async ({ provider, returnTo }) => {
+      if (allowedParent === undefined) throw new FrameFailure("The frame is not ready for this page.")
+      const answer = await api.socialStart({
+        projectId: query.projectId,
+        deviceId: deviceId(),
+        provider,
+        hostOrigin: allowedParent,
+        ...(returnTo === undefined ? {} : { returnTo })
+      })
+      return { uri: answer.uri }
     },
     GET_FARCASTER_URI: async () => {
       throw new FrameFailure(notAvailable.farcaster)
@@ -244,16 +267,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       const user = await withSession(api.user)
       const chain =
         chainId === undefined ? { family: activeFamily, chainId: currentChain(activeFamily).chainId } : { family: chooseChain(chainId).family, chainId }
-      const address = addressFor(user, chain.family)
-      const reply: EmbeddedWalletUser = {
-        email: user.email,
-        address,
-        chainId: chain.chainId,
-        accounts: [{ address, type: "eoa" }],
-        preferredAccountType: "eoa",
-        smartAccountDeployed: false
-      }
-      return reply
+      return userReply(user, chain)
     },
     SIGN_OUT: async () => {
       const stored = storage.getItem(FRAME_STORAGE_KEYS.token)
@@ -321,6 +335,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       // During a change: the new email once its code is in; otherwise the email the user has now.
       if (emailUpdate !== undefined) return { email: await emailUpdate.done }
       const user = await withSession(api.user)
+      if (user.email === null) throw new FrameFailure("This wallet was made by a social login and has no email.")
       return { email: user.email }
     },
     SYNC_THEME: async () => undefined,
