@@ -8,7 +8,6 @@
  * `WALLET_RUNTIME_` and the path in CONSTANT_CASE (`WALLET_RUNTIME_SERVICES_PORT`), except `DATABASE_URL`.
  */
 import { Effect, Schema, SchemaAST } from "effect"
-import { SocialProvider } from "../../../src/domain/Account"
 import { DEFAULT_NAME_SUFFIX, NameSuffix } from "../../../src/domain/Options"
 
 /** How a setting is written in an environment variable. */
@@ -155,7 +154,16 @@ export const ProjectConfig = Schema.Struct({
     Schema.Array(HttpOrigin).check(Schema.isMinLength(1, { expected: "at least one origin, or \"loopback\"" }))
   ]).annotate({ expected: "\"loopback\" or a list of origins such as [\"https://app.example\"]" }),
   analytics: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(true))),
-  socials: Schema.optionalKey(Schema.Record(SocialProvider, SocialClientConfig))
+  socials: Schema.optionalKey(
+    Schema.Struct({
+      google: Schema.optionalKey(SocialClientConfig),
+      x: Schema.optionalKey(SocialClientConfig),
+      discord: Schema.optionalKey(SocialClientConfig),
+      github: Schema.optionalKey(SocialClientConfig),
+      apple: Schema.optionalKey(SocialClientConfig),
+      facebook: Schema.optionalKey(SocialClientConfig)
+    })
+  )
 })
 
 /** The components one process can run. */
