@@ -81,8 +81,14 @@ export function App({ stack }: { readonly stack: DemoStack }) {
       ...(token !== undefined ? { tokens: { [localSolana.caipNetworkId]: { address: token.address, symbol: token.symbol } } } : {}),
       ...(stack.nameSuffix !== undefined ? { nameSuffix: stack.nameSuffix } : {}),
       ...(signInMode() !== "off" ? { siwx: servicesSiwx({ required: signInMode() === "required" }) } : {}),
-      // Email login needs the stack's embedded wallet (its frame site); without it, the demo offers wallets only.
-      features: { ...features, ...(typeof stack.frameUrl === "string" ? {} : { email: false }) },
+      // Email and social login need the stack's embedded wallet (its frame site and the local identity providers);
+      // without it, the demo offers wallets only. The six providers the stack runs, in the default order.
+      features: {
+        ...features,
+        ...(typeof stack.frameUrl === "string"
+          ? { socials: ["google", "x", "discord", "github", "apple", "facebook"] as const }
+          : { email: false, socials: false as const })
+      },
       endpoints: {
         rpcProxy: stack.servicesUrl,
         blockchainApi: stack.servicesUrl,

@@ -8,6 +8,7 @@
 import { Context, Effect, Layer, Option, PubSub, Scope, Stream } from "effect"
 import type { ChainNamespace } from "../../domain/Caip"
 import { EmailLoginDependencyFailed, SomethingWentWrong } from "../../domain/errors"
+import { offeredSocials } from "../../domain/validation"
 import { Config, namespacesOf } from "../Config"
 import type { Connector, WalletEvent } from "../connectors/Connector"
 import { Storage } from "../Storage/Storage"
@@ -54,7 +55,8 @@ export class EmbeddedAuth extends Context.Service<
     const config = yield* Config
     const storage = yield* Storage
     const families = namespacesOf(config).filter((namespace) => EMBEDDED_NAMESPACES.includes(namespace))
-    if (!config.features.email || families.length === 0) return Option.none()
+    // Email login, or any social login (the mini-app's OS is not known here: the Connect view filters by it).
+    if ((!config.features.email && offeredSocials(config.features.socials, undefined).length === 0) || families.length === 0) return Option.none()
     const scope = yield* Effect.scope
     const events = yield* PubSub.unbounded<WalletEvent>()
     let gate: ApprovalGate | undefined

@@ -27,6 +27,7 @@ export const initialEmbeddedState = (enabled: boolean): EmbeddedState => ({
   update: { _tag: "Idle" },
   approval: undefined,
   social: { _tag: "Idle" },
+  socialError: undefined,
   socialUser: undefined
 })
 

@@ -248,12 +248,12 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
     /** Hands the provider's callback address to the frame, then connects like an email login. */
     const finishSocial = (uri: string, chosen: SocialProvider | undefined) =>
       Effect.gen(function* () {
-        yield* update((s) => ({ ...s, social: { _tag: "Connecting", provider: chosen }, error: undefined }))
+        yield* update((s) => ({ ...s, social: { _tag: "Connecting", provider: chosen }, socialError: undefined }))
         const user = yield* Effect.exit(Effect.flatMap(frame, (bridge) => bridge.request("CONNECT_SOCIAL", { uri })))
         if (Exit.isFailure(user)) {
           const error = Option.getOrUndefined(Exit.findErrorOption(user))
           const message = error === undefined ? undefined : yield* words(error)
-          return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, error: message }))
+          return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: message }))
         }
         const provider = user.value.socialProvider ?? chosen
         const username = user.value.username ?? user.value.userName ?? ""
@@ -263,9 +263,9 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         if (Exit.isFailure(connected)) {
           yield* forgetLogin(storage)
           const error = Option.getOrUndefined(Exit.findErrorOption(connected))
-          return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, error: error?.message }))
+          return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: error?.message }))
         }
-        yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialUser: { provider, username }, error: undefined }))
+        yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialUser: { provider, username }, socialError: undefined }))
         const now = yield* SubscriptionRef.get(modal.state)
         if (now.open && currentRoute(now).view === "Connect") yield* modal.close
       })
@@ -300,11 +300,11 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
             popup.close()
             return yield* finishSocial(outcome.uri, provider)
           case "Closed":
-            return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, error: "The login was cancelled: the window was closed." }))
+            return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: "The login was cancelled: the window was closed." }))
           case "TimedOut":
             popup.close()
             yield* notifications.raiseAlert(Alerts.SOCIALS_TIMEOUT)
-            return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, error: "The login took too long: try again." }))
+            return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: "The login took too long: try again." }))
         }
       })
 
@@ -313,7 +313,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         popup?.close()
         return
       }
-      yield* update((s) => ({ ...s, social: { _tag: "Waiting", provider }, error: undefined }))
+      yield* update((s) => ({ ...s, social: { _tag: "Waiting", provider }, socialError: undefined }))
       const here = page.pageUrl()
       const asked = yield* Effect.exit(
         Effect.flatMap(frame, (bridge) =>
@@ -324,7 +324,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         popup?.close()
         const error = Option.getOrUndefined(Exit.findErrorOption(asked))
         const message = error === undefined ? undefined : yield* words(error)
-        return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, error: message }))
+        return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: message }))
       }
       // No popup (blocked): the page itself goes to the provider, and comes back with `result_uri`.
       if (popup === undefined) return page.redirect(asked.value.uri)

@@ -81,7 +81,7 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
       if (isFrameCallback(resultUri, config.endpoints.frame)) {
         yield* Effect.forkIn(via((service) => service.finishSocial(resultUri)), scope)
       } else {
-        yield* SubscriptionRef.update(state, (s) => ({ ...s, error: "A login result from another site was refused." }))
+        yield* SubscriptionRef.update(state, (s) => ({ ...s, socialError: "A login result from another site was refused." }))
       }
     }
     return {

@@ -88,7 +88,7 @@ export interface PendingApproval {
 
 /** The embedded wallet as the views and hooks see it. */
 export interface EmbeddedState {
-  /** Whether the host offers email login (`features.email` and a frame endpoint). */
+  /** Whether the host offers the embedded wallet: email login (`features.email`) or social logins, and a frame endpoint. */
   readonly enabled: boolean
   readonly login: EmailLoginStep
   /** Seconds until another code may be mailed (0: now); counts down once a second while above 0. */
@@ -100,6 +100,8 @@ export interface EmbeddedState {
   readonly update: EmailUpdateStep
   readonly approval: PendingApproval | undefined
   readonly social: SocialLoginStep
+  /** The last failure of a social login, in the visitor's words (shown by the social buttons). */
+  readonly socialError: string | undefined
   /** The provider and name of the connected embedded wallet when it was a social login (the Account view's). */
   readonly socialUser: { readonly provider: SocialProvider | undefined; readonly username: string } | undefined
 }

@@ -1,0 +1,38 @@
+/**
+ * The social providers' marks: bundled inline SVGs of our own drawing (a rounded tile in the provider's colour with
+ * its initial), so nothing is fetched and no provider's artwork is copied.
+ */
+import type { ReactNode } from "react"
+import type { SocialProvider } from "../../../domain/Account"
+
+/** Each provider's tile colour, letter and name as the buttons say it. */
+export const SOCIAL_LOOK: Readonly<Record<SocialProvider, { readonly name: string; readonly letter: string; readonly tile: string; readonly ink: string }>> = {
+  google: { name: "Google", letter: "G", tile: "#4285F4", ink: "#FFFFFF" },
+  x: { name: "X", letter: "X", tile: "#14171A", ink: "#FFFFFF" },
+  discord: { name: "Discord", letter: "D", tile: "#5865F2", ink: "#FFFFFF" },
+  github: { name: "GitHub", letter: "GH", tile: "#24292F", ink: "#FFFFFF" },
+  apple: { name: "Apple", letter: "A", tile: "#000000", ink: "#FFFFFF" },
+  facebook: { name: "Facebook", letter: "f", tile: "#1877F2", ink: "#FFFFFF" }
+}
+
+/** A provider's mark, hidden from assistive technology (the button around it says the provider's name). */
+export function SocialIcon(props: { readonly provider: SocialProvider; readonly size?: number }): ReactNode {
+  const look = SOCIAL_LOOK[props.provider]
+  const size = props.size ?? 24
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <rect width="24" height="24" rx="6" fill={look.tile} />
+      <text
+        x="12"
+        y="16.5"
+        textAnchor="middle"
+        fontFamily="system-ui, sans-serif"
+        fontWeight="700"
+        fontSize={look.letter.length > 1 ? 10 : 13}
+        fill={look.ink}
+      >
+        {look.letter}
+      </text>
+    </svg>
+  )
+}
