@@ -278,7 +278,9 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         const stop = page.listen((message) => {
           if (message.source !== popup.window || message.origin !== frameOrigin) return
           const decoded = Schema.decodeUnknownOption(SocialCallbackMessage)(message.data)
-          if (Option.isSome(decoded)) resume(Effect.succeed({ _tag: "Callback", uri: decoded.value.uri }))
+          if (Option.isNone(decoded)) return
+          stop()
+          resume(Effect.succeed({ _tag: "Callback", uri: decoded.value.uri }))
         })
         return Effect.sync(stop)
       })
