@@ -140,7 +140,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
           <p className={styles.email}>
             {socialUser.provider !== undefined && <SocialIcon provider={socialUser.provider} size={16} />}{" "}
             <span className={visuallyHidden}>{socialUser.provider === undefined ? "Social login" : SOCIAL_LOOK[socialUser.provider].name}: </span>
-            {socialUser.username}
+            <span>{socialUser.username}</span>
           </p>
         )}
         {!hasName && identityKnown && account.namespace === "eip155" && (
