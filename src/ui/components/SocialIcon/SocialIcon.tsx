@@ -21,7 +21,8 @@ export function SocialIcon(props: { readonly provider: SocialProvider; readonly 
   const size = props.size ?? 24
   return (
     <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <rect width="24" height="24" rx="6" fill={look.tile} />
+      {/* A mid-grey edge keeps the dark tiles (X, GitHub, Apple) apart from a dark surface. */}
+      <rect x="0.5" y="0.5" width="23" height="23" rx="5.5" fill={look.tile} stroke="rgba(128, 128, 128, 0.55)" />
       <text
         x="12"
         y="16.5"
