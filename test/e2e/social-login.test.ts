@@ -6,6 +6,7 @@
  * on the Account view, signs a message and sends 0.01 ETH after approving, keeps the wallet across a reload, and
  * signs out. Then a page whose popups are blocked logs in by a full-page redirect that comes back with `result_uri`.
  */
+import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import { createWalletClient, http, parseEther, verifyMessage } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
@@ -37,6 +38,11 @@ const connectedAddress = async (): Promise<`0x${string}`> => {
   return (/0x[0-9a-fA-F]{40}/.exec((await hint.textContent()) ?? "")?.[0] ?? "") as `0x${string}`
 }
 
+const axeViolations = async () => {
+  const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
+  return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
+}
+
 const accountButton = (address: string) => page.getByRole("button", { name: new RegExp(truncateAddress(address).replace(/[.]/g, "\\.")) })
 
 beforeAll(async () => {
@@ -47,6 +53,25 @@ beforeAll(async () => {
 afterAll(() => session?.stop())
 
 describe("social login in the demo", () => {
+  it("axe finds nothing on Connect with the social buttons (folded and with More open) nor while the popup is open", async () => {
+    await page.goto(session.url)
+    await page.getByRole("button", { name: "Connect wallet" }).click()
+    await socialButton("google").waitFor()
+    expect(await axeViolations()).toEqual([])
+    await dialog().getByRole("button", { name: "More social logins" }).click()
+    await socialButton("facebook").waitFor()
+    expect(await axeViolations()).toEqual([])
+    const popupOpened = page.waitForEvent("popup", { timeout: 10_000 })
+    await socialButton("discord").click()
+    const popup = await popupOpened
+    await dialog().getByText("Continue in the Discord window…").waitFor()
+    expect(await axeViolations()).toEqual([])
+    await dialog().getByRole("button", { name: "Cancel" }).click()
+    await expect.poll(() => popup.isClosed(), { timeout: 10_000 }).toBe(true)
+    await socialButton("google").waitFor()
+    await page.keyboard.press("Escape")
+  })
+
   for (const provider of SOCIAL_PROVIDERS) {
     it(`${provider}: logs in in a popup, signs, sends 0.01 ETH, survives a reload, signs out`, async () => {
       const account = `e2e-${provider}`
@@ -72,6 +97,7 @@ describe("social login in the demo", () => {
       await accountButton(address).click()
       await dialog().getByText(account, { exact: true }).waitFor()
       await dialog().getByText(`${SOCIAL_LOOK[provider].name}:`).waitFor({ state: "attached" })
+      if (provider === "google") expect(await axeViolations()).toEqual([])
       await page.keyboard.press("Escape")
       await dialog().waitFor({ state: "hidden" })
 

@@ -1,8 +1,8 @@
 /**
  * The page every social provider sends the visitor back to, `GET /social/callback` on the frame origin. It uses
  * nothing up: it looks up the login its `state` started (to know the host page), then hands its own address to the
- * host page — by `postMessage` to the popup's opener at exactly the host's origin (the modal then sends it to the
- * frame with CONNECT_SOCIAL), or, without an opener (the redirect fallback and the mini-app mode), by sending the
+ * host page — by `postMessage` to the popup's opener at exactly the host's origin (the modal then closes the popup and
+ * sends the address to the frame with CONNECT_SOCIAL), or, without an opener (the redirect fallback and the mini-app mode), by sending the
  * browser back to the host page with `?result_uri=<this address>`. A `state` this server did not start, or one used
  * or expired, gets a page saying so and nothing else.
  */
@@ -24,8 +24,8 @@ const script = `(() => {
   const uri = location.href;
   if (window.opener !== null && !window.opener.closed) {
     window.opener.postMessage({ type: ${JSON.stringify(SOCIAL_CALLBACK_MESSAGE)}, uri }, data.hostOrigin);
+    // The page that opened the popup closes it once it has the message: closing here could be seen before the message.
     document.getElementById("wr-social-status").textContent = "You are logged in: this window can be closed.";
-    window.close();
   } else if (typeof data.returnTo === "string") {
     const back = new URL(data.returnTo);
     back.searchParams.set("result_uri", uri);

@@ -1,6 +1,7 @@
 /**
  * The social providers' marks: bundled inline SVGs of our own drawing (a rounded tile in the provider's colour with
- * its initial), so nothing is fetched and no provider's artwork is copied.
+ * one letter: a single character, so an icon button's accessible name need not contain it), so nothing is fetched
+ * and no provider's artwork is copied.
  */
 import type { ReactNode } from "react"
 import type { SocialProvider } from "../../../domain/Account"
@@ -10,7 +11,7 @@ export const SOCIAL_LOOK: Readonly<Record<SocialProvider, { readonly name: strin
   google: { name: "Google", letter: "G", tile: "#4285F4", ink: "#FFFFFF" },
   x: { name: "X", letter: "X", tile: "#14171A", ink: "#FFFFFF" },
   discord: { name: "Discord", letter: "D", tile: "#5865F2", ink: "#FFFFFF" },
-  github: { name: "GitHub", letter: "GH", tile: "#24292F", ink: "#FFFFFF" },
+  github: { name: "GitHub", letter: "g", tile: "#24292F", ink: "#FFFFFF" },
   apple: { name: "Apple", letter: "A", tile: "#000000", ink: "#FFFFFF" },
   facebook: { name: "Facebook", letter: "f", tile: "#1877F2", ink: "#FFFFFF" }
 }
@@ -29,7 +30,7 @@ export function SocialIcon(props: { readonly provider: SocialProvider; readonly 
         textAnchor="middle"
         fontFamily="system-ui, sans-serif"
         fontWeight="700"
-        fontSize={look.letter.length > 1 ? 10 : 13}
+        fontSize={13}
         fill={look.ink}
       >
         {look.letter}

@@ -47,7 +47,7 @@ export function SocialLogin(props: { readonly providers: ReadonlyArray<SocialPro
       type="button"
       className={wide ? styles.wide : styles.icon}
       disabled={props.disabled}
-      aria-label={`Continue with ${SOCIAL_LOOK[provider].name}`}
+      aria-label={wide ? undefined : `Continue with ${SOCIAL_LOOK[provider].name}`}
       onClick={() => connect(provider)}
     >
       <SocialIcon provider={provider} size={wide ? 24 : 28} />

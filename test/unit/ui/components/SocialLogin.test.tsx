@@ -19,7 +19,12 @@ describe("Connect: social logins", () => {
     const page = host([], embeddedState(), { features: { socials: ["github", "farcaster", "google", "x", "discord", "apple", "facebook"] } })
     const dialog = await page.open({ view: "Connect" })
     const group = await within(dialog).findByRole("group", { name: "Log in with a social account" })
-    const names = () => within(group).getAllByRole("button").map((button) => button.getAttribute("aria-label") ?? button.textContent)
+    // Each button in the group, in the page's order, found by its accessible name.
+    const all = ["GitHub", "Google", "X", "Discord", "Apple", "Facebook"].map((name) => `Continue with ${name}`).concat("More social logins")
+    const names = () =>
+      within(group)
+        .getAllByRole("button")
+        .map((button) => all.find((name) => within(group).queryByRole("button", { name }) === button))
     expect(names()).toEqual(["Continue with GitHub", "Continue with Google", "Continue with X", "Continue with Discord", "More social logins"])
     fireEvent.click(within(group).getByRole("button", { name: "More social logins" }))
     expect(names()).toEqual([
