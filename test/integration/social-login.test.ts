@@ -97,6 +97,20 @@ describe("each provider logs a user in", () => {
   })
 })
 
+describe("the callback page", () => {
+  it("is shown in the host's theme the frame passed on (dark), and allows only its own script", async () => {
+    const client = api()
+    const callback = await loginAtProvider((await start(client, "google", { themeMode: "dark" })).body["uri"] as string, "alice", callbackPrefix)
+    const page = await fetch(callback)
+    const html = await page.text()
+    expect(html).toContain("background:#141519")
+    expect(page.headers.get("content-security-policy")).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/)
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer")
+    const light = await loginAtProvider((await start(client, "google")).body["uri"] as string, "alice", callbackPrefix)
+    expect(await (await fetch(light)).text()).not.toContain("background:#141519")
+  })
+})
+
 describe("what is refused", () => {
   it("a reused state: the second finish is invalid_state and opens no session", async () => {
     const client = api()

@@ -186,6 +186,7 @@ const walletSocial: Migration = Effect.gen(function* () {
     provider text NOT NULL,
     host_origin text NOT NULL,
     return_to text,
+    theme_mode text CHECK (theme_mode IN ('light', 'dark')),
     created_at timestamptz NOT NULL,
     expires_at timestamptz NOT NULL,
     used_at timestamptz

@@ -136,7 +136,9 @@ export const SocialStartRequest = Schema.Struct({
   deviceId: DeviceId,
   provider: SocialProvider,
   hostOrigin: Schema.String,
-  returnTo: Schema.optionalKey(Schema.String)
+  returnTo: Schema.optionalKey(Schema.String),
+  /** The host's theme (SYNC_THEME): the callback page is shown in it. */
+  themeMode: Schema.optionalKey(Schema.Literals(["light", "dark"]))
 })
 /** The answer of `POST /api/social/start`: where to send the visitor. */
 export const SocialStartResponse = Schema.Struct({ uri: Schema.String })

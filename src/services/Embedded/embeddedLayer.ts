@@ -4,8 +4,10 @@
  * connection) and fetches the flows (`./EmbeddedWalletLive`) the first time the visitor or an unsafe request needs them.
  */
 import { Effect, Layer, Option, Scope, Stream, SubscriptionRef } from "effect"
+import { SECURE_SDK_VERSION_DEFAULT } from "../../domain/constants"
 import { EmailLoginDependencyFailed } from "../../domain/errors"
 import { Config } from "../Config"
+import { Theme } from "../Theme"
 import type { ConnectFlow } from "../ConnectFlow"
 import { Connection } from "../Connection"
 import type { Modal } from "../Modal"
@@ -21,7 +23,10 @@ import { EmbeddedWallet, idleEmbeddedService, initialEmbeddedState } from "./Emb
 import type { EmbeddedState } from "./embeddedState"
 import type { EmbeddedLive } from "./EmbeddedWalletLive"
 
-type Needs = Modal | ConnectFlow | Connection | Networks | Portfolio | Storage | Notifications | Config
+/** How the runtime names itself to the frame (SYNC_DAPP_DATA's `sdkType`). */
+export const SDK_TYPE = "wallet-runtime"
+
+type Needs = Modal | ConnectFlow | Connection | Networks | Portfolio | Storage | Notifications | Config | Theme
 
 /** The embedded wallet over the runtime's services and, when the host offers email login, its AUTH connector. */
 export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = Layer.effect(EmbeddedWallet)(
@@ -72,6 +77,32 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
       ),
       Effect.forkIn(scope)
     )
+    // Once the frame said READY (never loading it for this): the host's dapp data, and its theme now and at each change,
+    // so the frame's pages (the social callback) follow them. A frame that does not take them changes nothing here.
+    const theme = yield* Theme
+    yield* Effect.gen(function* () {
+      const bridge = yield* auth.whenLoaded
+      yield* bridge
+        .request("SYNC_DAPP_DATA", {
+          ...(config.metadata === undefined ? {} : { metadata: config.metadata }),
+          sdkVersion: String(SECURE_SDK_VERSION_DEFAULT),
+          projectId: config.projectId ?? "",
+          sdkType: SDK_TYPE
+        })
+        .pipe(Effect.ignore)
+      yield* SubscriptionRef.changes(theme.state).pipe(
+        Stream.changes,
+        Stream.runForEach((current) =>
+          bridge
+            .request("SYNC_THEME", {
+              ...(current.themeMode === undefined ? {} : { themeMode: current.themeMode }),
+              ...(current.themeVariables === undefined ? {} : { themeVariables: current.themeVariables })
+            })
+            .pipe(Effect.ignore)
+        )
+      )
+    }).pipe(Effect.forkIn(scope))
+
     // A social login that came back in the page's address (the redirect fallback, the mini-app mode): the address is
     // cleaned at once; only a callback on the frame's own origin is handed on, anything else is refused and dropped.
     const here = page.pageUrl()

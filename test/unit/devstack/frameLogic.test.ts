@@ -462,6 +462,20 @@ describe("the user, chains and requests", () => {
     expectNothingSecret(t.posted)
   })
 
+  it("keeps the host's theme (SYNC_THEME): the social login it starts next is shown in it", async () => {
+    const t = setup()
+    await t.frame.start()
+    expect((await t.ask("SYNC_DAPP_DATA", { sdkVersion: "4", projectId: "devstack-project", sdkType: "wallet-runtime", metadata: { name: "Shop", description: "", url: HOST, icons: [] } })).type).toBe(
+      "@wr-frame/SYNC_DAPP_DATA_SUCCESS"
+    )
+    expect((await t.ask("SYNC_THEME", { themeMode: "dark" })).type).toBe("@wr-frame/SYNC_THEME_SUCCESS")
+    await t.ask("GET_SOCIAL_REDIRECT_URI", { provider: "google" })
+    expect(t.server.calls.find((c) => c.name === "socialStart")?.args[0]).toMatchObject({ provider: "google", themeMode: "dark" })
+    await t.ask("SYNC_THEME", { themeMode: "light" })
+    await t.ask("GET_SOCIAL_REDIRECT_URI", { provider: "x" })
+    expect(t.server.calls.filter((c) => c.name === "socialStart")[1]?.args[0]).toMatchObject({ provider: "x", themeMode: "light" })
+  })
+
   it("answers the requests it has nothing to do for, and refuses smart accounts and farcaster in words", async () => {
     const t = setup()
     await t.frame.start()

@@ -153,6 +153,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
   // The chain the host last chose in each family, and the family it chose last.
   const current: { eip155?: ChainId; solana?: ChainId } = {}
   let activeFamily: Family = "eip155"
+  // What the host told the frame of itself (SYNC_THEME, SYNC_DAPP_DATA): the social callback page takes the theme.
+  const host: { themeMode?: "light" | "dark"; dapp?: { readonly name: string | undefined; readonly sdkVersion: string; readonly sdkType: string } } = {}
   let emailUpdate: { readonly done: Promise<string>; readonly resolve: (email: string) => void } | undefined
 
   const deviceId = (): string => {
@@ -253,7 +255,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
         deviceId: deviceId(),
         provider,
         hostOrigin: allowedParent,
-        ...(returnTo === undefined ? {} : { returnTo })
+        ...(returnTo === undefined ? {} : { returnTo }),
+        ...(host.themeMode === undefined ? {} : { themeMode: host.themeMode })
       })
       return { uri: answer.uri }
     },
@@ -338,8 +341,15 @@ export const makeFrame = (env: FrameEnv): Frame => {
       if (user.email === null) throw new FrameFailure("This wallet was made by a social login and has no email.")
       return { email: user.email }
     },
-    SYNC_THEME: async () => undefined,
-    SYNC_DAPP_DATA: async () => undefined,
+    SYNC_THEME: async ({ themeMode }) => {
+      if (themeMode !== undefined) host.themeMode = themeMode
+      return undefined
+    },
+    SYNC_DAPP_DATA: async ({ metadata, sdkVersion, sdkType }) => {
+      host.dapp = { name: metadata?.name, sdkVersion, sdkType }
+      log(`dapp: ${metadata?.name ?? "(no name)"} on ${sdkType} ${sdkVersion}`)
+      return undefined
+    },
     RELOAD: async () => undefined
   }
 

@@ -353,7 +353,8 @@ export const SocialGroupLive = HttpApiBuilder.group(WalletServerApi, "social", (
                 device_id: payload.deviceId,
                 provider: payload.provider,
                 host_origin: new URL(payload.hostOrigin).origin,
-                return_to: payload.returnTo ?? null
+                return_to: payload.returnTo ?? null,
+                theme_mode: payload.themeMode ?? null
               },
               new Date(now),
               new Date(now + SOCIAL_LOGIN_TTL_MS)

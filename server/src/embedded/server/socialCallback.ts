@@ -53,12 +53,19 @@ const headers = (withScript: boolean) => ({
   "x-content-type-options": "nosniff"
 })
 
-/** The callback page for a login started from `hostOrigin`, going back to `returnTo` when there is no popup. */
-export const callbackPage = (hostOrigin: string, returnTo: string | null): string => {
+// The host's dark theme (SYNC_THEME), for the moment the popup shows this page.
+const DARK_CSS = "body{background:#141519;color:#e4e7e7}"
+
+/**
+ * The callback page for a login started from `hostOrigin`, going back to `returnTo` when there is no popup, in the
+ * host's theme when the frame knew it.
+ */
+export const callbackPage = (hostOrigin: string, returnTo: string | null, themeMode: "light" | "dark" | null = null): string => {
   const data = JSON.stringify({ hostOrigin, returnTo }).replace(/</g, "\\u003c")
   return htmlDocument(
     "Logging in…",
-    `<p id="wr-social-status" role="status">Finishing your login…</p><script type="application/json" id="wr-social">${data}</script><script>${script}</script>`
+    `<p id="wr-social-status" role="status">Finishing your login…</p><script type="application/json" id="wr-social">${data}</script><script>${script}</script>`,
+    themeMode === "dark" ? { css: DARK_CSS } : {}
   )
 }
 
@@ -78,7 +85,7 @@ export const socialCallbackLayer = Layer.unwrap(
     const state = new URL(request.url, "http://server").searchParams.get("state")
     const login = state === null || state === "" ? undefined : yield* runQuery(deps, store.pendingSocialLogin(tokenHash(state), new Date(deps.now())))
     if (login === undefined) return HttpServerResponse.text(refusedPage, { status: 400, contentType: HTML_CONTENT_TYPE, headers: headers(false) })
-    return HttpServerResponse.text(callbackPage(login.host_origin, login.return_to), { contentType: HTML_CONTENT_TYPE, headers: headers(true) })
+    return HttpServerResponse.text(callbackPage(login.host_origin, login.return_to, login.theme_mode), { contentType: HTML_CONTENT_TYPE, headers: headers(true) })
       })
     )
   )

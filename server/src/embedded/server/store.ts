@@ -335,6 +335,8 @@ export interface SocialLoginRow {
   readonly provider: string
   readonly host_origin: string
   readonly return_to: string | null
+  /** The host's theme when the login started (the callback page follows it). */
+  readonly theme_mode: "light" | "dark" | null
 }
 
 /** Keeps a social login that starts now. */
@@ -345,14 +347,14 @@ export const insertSocialLogin = Effect.fn("walletStore.insertSocialLogin")(func
   expiresAt: Date
 ) {
   const sql = yield* SqlClient.SqlClient
-  yield* sql`INSERT INTO wallet_social_logins (state_hash, project_id, device_id, provider, host_origin, return_to, created_at, expires_at)
-    VALUES (${stateHash}, ${login.project_id}, ${login.device_id}, ${login.provider}, ${login.host_origin}, ${login.return_to}, ${createdAt}, ${expiresAt})`
+  yield* sql`INSERT INTO wallet_social_logins (state_hash, project_id, device_id, provider, host_origin, return_to, theme_mode, created_at, expires_at)
+    VALUES (${stateHash}, ${login.project_id}, ${login.device_id}, ${login.provider}, ${login.host_origin}, ${login.return_to}, ${login.theme_mode}, ${createdAt}, ${expiresAt})`
 })
 
 /** A social login waiting for its callback (neither used nor expired), without using it: the callback page's. */
 export const pendingSocialLogin = Effect.fn("walletStore.pendingSocialLogin")(function* (stateHash: string, now: Date) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<SocialLoginRow>`SELECT project_id, device_id, provider, host_origin, return_to FROM wallet_social_logins
+  const rows = yield* sql<SocialLoginRow>`SELECT project_id, device_id, provider, host_origin, return_to, theme_mode FROM wallet_social_logins
     WHERE state_hash = ${stateHash} AND used_at IS NULL AND expires_at > ${now}`
   return rows[0]
 })
@@ -362,6 +364,6 @@ export const useSocialLogin = Effect.fn("walletStore.useSocialLogin")(function* 
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<SocialLoginRow>`UPDATE wallet_social_logins SET used_at = ${now}
     WHERE state_hash = ${stateHash} AND project_id = ${projectId} AND device_id = ${deviceId} AND used_at IS NULL AND expires_at > ${now}
-    RETURNING project_id, device_id, provider, host_origin, return_to`
+    RETURNING project_id, device_id, provider, host_origin, return_to, theme_mode`
   return rows[0]
 })

@@ -18,6 +18,7 @@ import { Modal } from "../../../../src/services/Modal"
 import { Notifications } from "../../../../src/services/Notifications"
 import * as Keys from "../../../../src/services/Storage/keys"
 import { Storage } from "../../../../src/services/Storage/Storage"
+import { Theme } from "../../../../src/services/Theme"
 import { embeddedCore, makeScriptedFrame, type ScriptedFrame } from "./scriptedFrame"
 
 const FRAME = "https://frame.test"
@@ -62,7 +63,7 @@ type Page = ReturnType<typeof makePage>
 
 const withSocial = <A, E>(
   page: Page,
-  body: (frame: ScriptedFrame) => Effect.Effect<A, E, EmbeddedWallet | Modal | Connection | Storage | Notifications>
+  body: (frame: ScriptedFrame) => Effect.Effect<A, E, EmbeddedWallet | Modal | Connection | Storage | Notifications | Theme>
 ) =>
   Effect.gen(function* () {
     const frame = yield* makeScriptedFrame
@@ -181,6 +182,34 @@ describe("social login in a popup", () => {
         expect(state.socialError).toContain("not started here")
         expect(state.socialUser).toBeUndefined()
         expect(yield* (yield* Connection).session("eip155")).toEqual(Option.none())
+      })
+    )
+  })
+})
+
+describe("theme and dapp data to the frame", () => {
+  it.effect("once the frame said READY: SYNC_DAPP_DATA, SYNC_THEME now, and SYNC_THEME again when the host changes it", () => {
+    const page = makePage()
+    return withSocial(page, (frame) =>
+      Effect.gen(function* () {
+        yield* clicked(page)
+        yield* settle
+        expect(frame.posted.find((p) => p.name === "SYNC_DAPP_DATA")?.payload).toMatchObject({ projectId: "p", sdkType: "wallet-runtime", sdkVersion: "4" })
+        expect(frame.posted.filter((p) => p.name === "SYNC_THEME")).toHaveLength(1)
+        yield* (yield* Theme).setThemeMode("dark")
+        yield* settle
+        expect(frame.posted.filter((p) => p.name === "SYNC_THEME").map((p) => p.payload)).toEqual([{}, { themeMode: "dark" }])
+      })
+    )
+  })
+
+  it.effect("nothing is sent, and the frame is not loaded for it, before the visitor needs the frame", () => {
+    const page = makePage()
+    return withSocial(page, (frame) =>
+      Effect.gen(function* () {
+        yield* (yield* Theme).setThemeMode("dark")
+        yield* settle
+        expect(frame.names()).toEqual([])
       })
     )
   })

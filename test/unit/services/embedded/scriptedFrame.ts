@@ -4,7 +4,7 @@
  * answer), and the AUTH connector is the real implementation (`makeAuthLive`) over that frame, so the EmbeddedWallet
  * flows run against the real Modal, ConnectFlow, Connection and Storage.
  */
-import { Effect, Layer, PubSub, Queue, Scope, Stream, SubscriptionRef } from "effect"
+import { Deferred, Effect, Layer, PubSub, Queue, Scope, Stream, SubscriptionRef } from "effect"
 import { SomethingWentWrong } from "../../../../src/domain/errors"
 import type { FrameRequestName } from "../../../../src/domain/Frame"
 import type { HostOptions } from "../../../../src/domain/Options"
@@ -13,7 +13,7 @@ import { ChainAdapters } from "../../../../src/services/ChainAdapter"
 import { Config } from "../../../../src/services/Config"
 import type { Connector, WalletEvent } from "../../../../src/services/connectors/Connector"
 import { Connectors } from "../../../../src/services/connectors/Connectors"
-import { type ApprovalGate, EMBEDDED_CONNECTOR_ID, EmbeddedAuth } from "../../../../src/services/Embedded/EmbeddedAuth"
+import { type ApprovalGate, EMBEDDED_CONNECTOR_ID, EmbeddedAuth, type FrameBridgeService } from "../../../../src/services/Embedded/EmbeddedAuth"
 import { makeAuthLive } from "../../../../src/services/Embedded/authLive"
 import { makeFakeChainAdapter } from "../../../../src/services/fakes/FakeWallet"
 import type { FrameMessage, FramePort } from "../../../../src/services/FrameBridge/FrameBridge"
@@ -127,6 +127,8 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
       const storage = yield* Storage
       const scope = yield* Effect.scope
       const events = yield* PubSub.unbounded<WalletEvent>()
+      // As the real connector: `whenLoaded` waits for a load something else asked for.
+      const ready = yield* Deferred.make<FrameBridgeService>()
       const live = yield* Effect.cached(
         makeAuthLive({
           config,
@@ -134,7 +136,10 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
           gate: frame.gate,
           emit: (event) => PubSub.publish(events, event).pipe(Effect.asVoid),
           port: frame.port
-        }).pipe(Effect.provideService(Scope.Scope, scope))
+        }).pipe(
+          Effect.tap((auth) => Deferred.succeed(ready, auth.bridge)),
+          Effect.provideService(Scope.Scope, scope)
+        )
       )
       const loaded = Effect.mapError(live, (error) => new SomethingWentWrong({ reason: error.message }))
       const families = [...new Set(config.networks.map((network) => network.chainNamespace))].filter(
@@ -159,6 +164,7 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
         connector,
         frame: Effect.map(live, (auth) => auth.bridge),
         frameLoaded: Effect.succeed(true),
+        whenLoaded: Deferred.await(ready),
         setGate: (gate: ApprovalGate) => Effect.sync(() => frame.setGate(gate))
       }
     })
