@@ -67,6 +67,10 @@ const ofFamiliesAsked = <N extends { readonly chainNamespace: string }>(networks
   return networks.filter((network) => families.has(network.chainNamespace))
 }
 
+const MINI_APP_OSES = ["ios", "android", "mac", "other"] as const
+const miniAppParam = (): (typeof MINI_APP_OSES)[number] | undefined =>
+  MINI_APP_OSES.find((os) => os === new URLSearchParams(location.search).get("miniapp"))
+
 /** The demo host app: a header with the wallet buttons, and what a dapp does with a connected wallet. */
 export function App({ stack }: { readonly stack: DemoStack }) {
   const options = useMemo(() => {
@@ -81,6 +85,8 @@ export function App({ stack }: { readonly stack: DemoStack }) {
       ...(token !== undefined ? { tokens: { [localSolana.caipNetworkId]: { address: token.address, symbol: token.symbol } } } : {}),
       ...(stack.nameSuffix !== undefined ? { nameSuffix: stack.nameSuffix } : {}),
       ...(signInMode() !== "off" ? { siwx: servicesSiwx({ required: signInMode() === "required" }) } : {}),
+      // `?miniapp=ios|android|mac|other`: behave as inside a messenger's mini-app on that OS (social login by redirect).
+      ...(miniAppParam() !== undefined ? { miniApp: miniAppParam() } : {}),
       // Email and social login need the stack's embedded wallet (its frame site and the local identity providers);
       // without it, the demo offers wallets only. The six providers the stack runs, in the default order.
       features: {

@@ -14,7 +14,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Redacted } from "effect"
-import Provider from "oidc-provider"
+import Provider, { interactionPolicy } from "oidc-provider"
 import MemoryAdapter from "oidc-provider/lib/adapters/memory_adapter.js"
 import LRU from "oidc-provider/lib/helpers/lru.js"
 import { SOCIAL_PROVIDERS } from "../../src/domain/validation"
@@ -135,6 +135,14 @@ const startOne = async (provider: SocialProvider, redirectUri: () => string): Pr
       }
     }
   }
+  // The test user picks an account at every login (no single sign-on across logins): the login prompt is asked
+  // unless this very interaction just answered it.
+  const policy = interactionPolicy.base()
+  policy.get("login")?.checks.add(
+    new interactionPolicy.Check("test_login_every_time", "the local test provider asks for the account every time", (ctx) =>
+      ctx.oidc.result?.["login"] === undefined ? interactionPolicy.Check.REQUEST_PROMPT : interactionPolicy.Check.NO_NEED_TO_PROMPT
+    )
+  )
   const key = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" })
   const oidc = new Provider(issuer, {
     adapter: Adapter,
@@ -149,7 +157,7 @@ const startOne = async (provider: SocialProvider, redirectUri: () => string): Pr
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
     routes: { userinfo: "/userinfo" },
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    interactions: { policy, url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 600, Grant: 600 },
     renderError: async (ctx: { type: string; body: string }, out: { error: string; error_description?: string }) => {
       ctx.type = "html"

@@ -14,6 +14,17 @@ declare module "oidc-provider" {
     readonly accountId: string
     readonly scope?: string
   }
+  export namespace interactionPolicy {
+    class Check {
+      static readonly REQUEST_PROMPT: true
+      static readonly NO_NEED_TO_PROMPT: false
+      constructor(reason: string, description: string, check: (ctx: { readonly oidc: { readonly result?: Readonly<Record<string, unknown>> } }) => boolean)
+    }
+    interface Prompt {
+      readonly checks: { add(check: Check): void }
+    }
+    function base(): { get(name: string): Prompt | undefined }
+  }
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>)
     readonly Grant: typeof Grant

@@ -146,6 +146,30 @@ describe("social login in the demo", () => {
     await page.keyboard.press("Escape")
   })
 
+  it("in the mini-app mode (Android): google only of google/x/facebook, no popup, the page goes and comes back with result_uri", async () => {
+    await page.goto(`${session.url}?miniapp=android`)
+    await page.getByRole("button", { name: "Connect wallet" }).click()
+    await socialButton("google").waitFor()
+    // Android's mini-app drops facebook and x.
+    expect(await socialButton("x").count()).toBe(0)
+    expect(await dialog().getByRole("button", { name: "More social logins" }).count()).toBe(0)
+    expect(await socialButton("facebook").count()).toBe(0)
+    let popups = 0
+    page.on("popup", () => popups++)
+    await socialButton("google").click()
+    await logInAtProvider(page, "e2e-miniapp")
+    await page.waitForURL((url) => url.href.startsWith(session.url), { timeout: 20_000 })
+    const address = await connectedAddress()
+    const here = new URL(page.url())
+    expect(here.searchParams.has("result_uri")).toBe(false)
+    expect(here.searchParams.get("miniapp")).toBe("android")
+    expect(popups).toBe(0)
+    await accountButton(address).click()
+    await dialog().getByText("e2e-miniapp", { exact: true }).waitFor()
+    await dialog().getByRole("button", { name: "Disconnect" }).click()
+    await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+  })
+
   it("with popups blocked, the page goes to the provider and comes back with result_uri, which completes the login and leaves the address", async () => {
     await session.browser.context.addInitScript(() => {
       window.open = () => null

@@ -316,6 +316,8 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         return
       }
       yield* update((s) => ({ ...s, social: { _tag: "Waiting", provider }, socialError: undefined }))
+      // Kept from the start: a Cancel while the frame still answers closes it too.
+      socialPopup = popup
       const here = page.pageUrl()
       const asked = yield* Effect.exit(
         Effect.flatMap(frame, (bridge) =>
@@ -328,10 +330,14 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         const message = error === undefined ? undefined : yield* words(error)
         return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: message }))
       }
+      // Cancelled while the frame answered: nothing more (cancelSocial closed the popup).
+      if ((yield* SubscriptionRef.get(state)).social._tag !== "Waiting") {
+        popup?.close()
+        return
+      }
       // No popup (blocked): the page itself goes to the provider, and comes back with `result_uri`.
       if (popup === undefined) return page.redirect(asked.value.uri)
       popup.navigate(asked.value.uri)
-      socialPopup = popup
       socialWait = yield* Effect.forkIn(waitPopup(provider, popup), scope)
     })
 

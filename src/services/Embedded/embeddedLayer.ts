@@ -7,6 +7,7 @@ import { Effect, Layer, Option, Scope, Stream, SubscriptionRef } from "effect"
 import { SECURE_SDK_VERSION_DEFAULT } from "../../domain/constants"
 import { EmailLoginDependencyFailed } from "../../domain/errors"
 import { Config } from "../Config"
+import { Platform } from "../Platform"
 import { Theme } from "../Theme"
 import type { ConnectFlow } from "../ConnectFlow"
 import { Connection } from "../Connection"
@@ -26,7 +27,7 @@ import type { EmbeddedLive } from "./EmbeddedWalletLive"
 /** How the runtime names itself to the frame (SYNC_DAPP_DATA's `sdkType`). */
 export const SDK_TYPE = "wallet-runtime"
 
-type Needs = Modal | ConnectFlow | Connection | Networks | Portfolio | Storage | Notifications | Config | Theme
+type Needs = Modal | ConnectFlow | Connection | Networks | Portfolio | Storage | Notifications | Config | Theme | Platform
 
 /** The embedded wallet over the runtime's services and, when the host offers email login, its AUTH connector. */
 export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = Layer.effect(EmbeddedWallet)(
@@ -41,6 +42,7 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
     const storage = yield* Storage
     const config = yield* Config
     const page = yield* SocialWindow
+    const platform = yield* Platform
     const live = yield* Effect.cached(
       Effect.tryPromise({ try: () => import("./EmbeddedWalletLive"), catch: () => new EmailLoginDependencyFailed() }).pipe(
         Effect.flatMap((module) => module.makeEmbeddedWallet(state, { connectorId: auth.connector.info.id, frame: auth.frame })),
@@ -119,8 +121,10 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
       state,
       connectSocial: (provider) =>
         // The popup opens first, in the click, before anything waits (the flows' code may still be loading).
+        // Inside a messenger's mini-app no popup is opened: the page goes to the provider and comes back with
+        // `result_uri` (spec 2).
         Effect.suspend(() => {
-          const popup = page.open()
+          const popup = platform.miniApp === undefined ? page.open() : undefined
           return via((service) => service.socialLogin(provider, popup))
         }),
       cancelSocial: via((service) => service.cancelSocial),

@@ -7,7 +7,7 @@
  * name are shown, kept, and forgotten on disconnect.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Stream, SubscriptionRef } from "effect"
+import { Effect, Fiber, Option, Stream, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
 import { localChainA } from "../../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../../src/domain/Options"
@@ -17,6 +17,7 @@ import { SocialWindow, type PageMessage, type SocialWindowService } from "../../
 import { Modal } from "../../../../src/services/Modal"
 import { Notifications } from "../../../../src/services/Notifications"
 import * as Keys from "../../../../src/services/Storage/keys"
+import type { PlatformInfo } from "../../../../src/services/Platform"
 import { Storage } from "../../../../src/services/Storage/Storage"
 import { Theme } from "../../../../src/services/Theme"
 import { embeddedCore, makeScriptedFrame, type ScriptedFrame } from "./scriptedFrame"
@@ -62,7 +63,7 @@ const makePage = (opts: { readonly blocked?: boolean; readonly href?: string } =
 type Page = ReturnType<typeof makePage>
 
 const withSocial = <A, E>(
-  page: Page,
+  page: Page & { readonly platform?: Partial<PlatformInfo> },
   body: (frame: ScriptedFrame) => Effect.Effect<A, E, EmbeddedWallet | Modal | Connection | Storage | Notifications | Theme>
 ) =>
   Effect.gen(function* () {
@@ -76,7 +77,7 @@ const withSocial = <A, E>(
         ? { ok: { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", chainId: 31337, accounts: [], username: "octo", socialProvider: "github" } }
         : { error: "This login was not started here, was used already or has expired: try again" }
     )
-    return yield* Effect.provide(body(frame), embeddedCore(options, frame)).pipe(Effect.provideService(SocialWindow, page.service))
+    return yield* Effect.provide(body(frame), embeddedCore(options, frame, page.platform ?? {})).pipe(Effect.provideService(SocialWindow, page.service))
   })
 
 const until = (condition: (state: EmbeddedState) => boolean) =>
@@ -172,6 +173,27 @@ describe("social login in a popup", () => {
     )
   })
 
+  it.effect("a Cancel while the frame still answers closes the popup, and the provider's page is never opened", () => {
+    const page = makePage()
+    return withSocial(page, (frame) =>
+      Effect.gen(function* () {
+        frame.answer("GET_SOCIAL_REDIRECT_URI", () => "hold")
+        yield* (yield* Modal).open({ view: "Connect" })
+        // The click's action waits on the frame: it runs beside the test, as in the page.
+        const clicking = yield* Effect.forkChild((yield* EmbeddedWallet).connectSocial("github"))
+        yield* until((s) => s.social._tag === "Waiting")
+        yield* settle
+        yield* (yield* EmbeddedWallet).cancelSocial
+        expect(page.popups[0]?.closed).toBe(true)
+        frame.release("GET_SOCIAL_REDIRECT_URI", { ok: { uri: PROVIDER_URI } })
+        yield* Fiber.join(clicking)
+        expect(page.popups[0]?.navigated).toEqual([])
+        expect(page.listening()).toBe(0)
+        expect((yield* SubscriptionRef.get((yield* EmbeddedWallet).state)).social._tag).toBe("Idle")
+      })
+    )
+  })
+
   it.effect("the frame's refusal (a wrong state) is said under the buttons, and nothing is connected", () => {
     const page = makePage()
     return withSocial(page, () =>
@@ -225,6 +247,20 @@ describe("social login without a popup", () => {
         yield* settle
         expect(page.page.redirected).toEqual([PROVIDER_URI])
         expect(frame.posted.find((p) => p.name === "GET_SOCIAL_REDIRECT_URI")?.payload).toEqual({ provider: "github", returnTo: PAGE })
+      })
+    )
+  })
+
+  it.effect("inside a messenger's mini-app no popup is opened: the page goes to the provider", () => {
+    const page = { ...makePage(), platform: { miniApp: "android" as const } }
+    return withSocial(page, () =>
+      Effect.gen(function* () {
+        yield* (yield* Modal).open({ view: "Connect" })
+        yield* (yield* EmbeddedWallet).connectSocial("google")
+        yield* settle
+        expect(page.page.events).not.toContain("open")
+        expect(page.popups).toEqual([])
+        expect(page.page.redirected).toEqual([PROVIDER_URI])
       })
     )
   })

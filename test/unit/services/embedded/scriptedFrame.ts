@@ -17,7 +17,7 @@ import { type ApprovalGate, EMBEDDED_CONNECTOR_ID, EmbeddedAuth, type FrameBridg
 import { makeAuthLive } from "../../../../src/services/Embedded/authLive"
 import { makeFakeChainAdapter } from "../../../../src/services/fakes/FakeWallet"
 import type { FrameMessage, FramePort } from "../../../../src/services/FrameBridge/FrameBridge"
-import { Platform } from "../../../../src/services/Platform"
+import { Platform, type PlatformInfo } from "../../../../src/services/Platform"
 import { RpcTransport } from "../../../../src/services/RpcTransport/RpcTransport"
 import { offlineHttpClientLayer } from "../../../../src/services/serviceHttp"
 import { Storage } from "../../../../src/services/Storage/Storage"
@@ -171,7 +171,7 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
   )
 
 /** The runtime's core (as `testLayer` builds it) with the AUTH connector over `frame`, when given. */
-export const embeddedCore = (options: HostOptions, frame?: ScriptedFrame): Layer.Layer<WalletServices> => {
+export const embeddedCore = (options: HostOptions, frame?: ScriptedFrame, platform: Partial<PlatformInfo> = {}): Layer.Layer<WalletServices> => {
   // One storage and one configuration for the core and the connector (layers are shared by reference in a build).
   const storage = Storage.layerMemory
   const config = Config.layer(options)
@@ -185,7 +185,7 @@ export const embeddedCore = (options: HostOptions, frame?: ScriptedFrame): Layer
   return coreLayer(
     Layer.mergeAll(
       storage,
-      Platform.layerFixed({}),
+      Platform.layerFixed(platform),
       config,
       connectors,
       ChainAdapters.layer([makeFakeChainAdapter("eip155"), makeFakeChainAdapter("solana")]),
