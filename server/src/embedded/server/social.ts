@@ -218,7 +218,7 @@ export const completeLogin = Effect.fn("Social.completeLogin")(function* (
   })
   const response = yield* Effect.tryPromise({
     try: () => oauth.authorizationCodeGrantRequest(server, client, auth, params, redirectUri, secrets.codeVerifier, options),
-    catch: invalid("The provider's token endpoint could not be reached")
+    catch: invalid("The code could not be exchanged at the provider")
   })
   if (isOidc(config)) {
     const result = yield* Effect.tryPromise({
