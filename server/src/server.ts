@@ -102,7 +102,8 @@ const chainsOf = (config: ServerConfig): Pick<ServicesOptions, "evm" | "solana">
         ...upstream,
         ...name,
         history: chain.history,
-        contracts: { tokens: chain.tokens.map((token) => ({ ...token, address: getAddress(token.address) })) }
+        contracts: { tokens: chain.tokens.map((token) => ({ ...token, address: getAddress(token.address) })) },
+        ...(chain.swap === undefined ? {} : { swap: { uniswapV2Router: getAddress(chain.swap.uniswapV2Router) } })
       })
     } else {
       solana = { caipNetworkId: id, ...upstream, tokens: chain.tokens, ...name }

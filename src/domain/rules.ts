@@ -18,7 +18,7 @@ import { familySupports } from "./familyFeatures"
 
 /**
  * Every view of the modal (spec point 2), plus the network list, the "What is a wallet?" help, and the account's
- * Send (form, review, result) and Receive views.
+ * Send (form, review, result), Receive, Swap and Buy (on-ramp) views.
  */
 export const ModalView = Schema.Literals([
   "Connect",
@@ -40,6 +40,8 @@ export const ModalView = Schema.Literals([
   "SendReview",
   "SendResult",
   "Receive",
+  "Swap",
+  "Buy",
   "EmailVerifyOtp",
   "EmailVerifyDevice",
   "UpdateEmail",

@@ -119,7 +119,15 @@ export const ChainConfig = Schema.Struct({
   rpcUrls: Schema.Array(RpcUrl).check(Schema.isMinLength(1, { expected: "at least one upstream RPC URL" })),
   tokens: Schema.Array(TokenConfig).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
   // A public chain's past does not fit in this server's memory: its history starts when the server does.
-  history: Schema.Literals(["head", "genesis"]).pipe(Schema.withDecodingDefaultKey(Effect.succeed("head" as const)))
+  history: Schema.Literals(["head", "genesis"]).pipe(Schema.withDecodingDefaultKey(Effect.succeed("head" as const))),
+  // Swaps on this chain (eip155): the Uniswap v2 Router02 the local swap provider quotes and builds with.
+  swap: Schema.optionalKey(
+    Schema.Struct({
+      uniswapV2Router: Schema.String.check(
+        Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "a Uniswap v2 Router02 contract: 0x and 40 hex digits" })
+      )
+    })
+  )
 })
 
 /**
@@ -269,6 +277,8 @@ export const ServerConfig = Schema.Struct({
       "last that answered; the node's JSON-RPC errors are answers, passed on as they are), the chain's name, the " +
       "tokens the services name and price, and (eip155) where the activity history starts: `\"head\"` (the default: " +
       "what happens from the server's start) or `\"genesis\"` (the whole chain, indexed in memory: a small chain only). " +
+      "An eip155 chain with `\"swap\": {\"uniswapV2Router\": \"0x…\"}` offers swaps (`/v1/convert/*`) of its coin and " +
+      "`tokens` through that Uniswap v2 Router02; any other network gets 'Network not supported for Swaps'. " +
       "eip155 chains, and at most one solana network.",
     envFormat: "json"
   }),
