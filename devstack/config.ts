@@ -154,6 +154,14 @@ export const RuntimeConfig = Schema.Struct({
   ),
   /** The embedded wallet: its frame origin (the runtime's `endpoints.frame`), where the wallet server also answers. */
   embedded: Schema.optionalKey(Schema.NullOr(Schema.Struct({ frameUrl: Schema.String }))),
+  /** The local identity providers of the social login: one issuer per provider (`devstack/identity`). */
+  identity: Schema.optionalKey(
+    Schema.NullOr(
+      Schema.Struct({
+        providers: Schema.Array(Schema.Struct({ provider: Schema.String, kind: Schema.Literals(["oidc", "oauth"]), issuer: Schema.String }))
+      })
+    )
+  ),
   demo: Schema.NullOr(
     Schema.Struct({
       url: Schema.String,

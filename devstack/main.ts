@@ -97,7 +97,9 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
       parts.has("mail") ? track(import("./mail/index").then((m) => m.startMail())) : undefined,
       // The services' database starts beside the chains rather than after them (PGlite takes 0.3-0.5 s).
       parts.has("services") ? track(import("../server/src/db/index").then((m) => m.startDatabase(opts.database))) : undefined,
-      parts.has("bitcoin") ? track(import("./bitcoin/index").then((m) => m.startBitcoin())) : undefined
+      parts.has("bitcoin") ? track(import("./bitcoin/index").then((m) => m.startBitcoin())) : undefined,
+      // The social providers' local stand-ins, for the embedded wallet's social login.
+      parts.has("embedded") ? track(import("./identity/index").then((m) => m.startIdentityProviders())) : undefined
     ] as const)
     for (const result of settled) if (result.status === "rejected") throw result.reason
     const valueOf = <T>(result: PromiseSettledResult<T>): T | undefined =>
@@ -108,6 +110,8 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const mail = valueOf(settled[3])
     const database = valueOf(settled[4])
     const bitcoin = valueOf(settled[5])
+    const identity = valueOf(settled[6])
+    const socialProjects = identity === undefined ? undefined : (await import("./identity/index")).withSocials(identity.info)
     // The Solana part names its network by its genesis hash, as CAIP-2 asks.
     const solanaCaip = solana === undefined ? undefined : Schema.decodeSync(CaipNetworkId)(solana.info.caipNetworkId)
     // The embedded wallet (wallet server and frame site) needs the mail sink and the database; it signs on the chains.
@@ -123,6 +127,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                   ...(solana === undefined ? {} : { solana: { caipNetworkId: solana.info.caipNetworkId, rpcUrl: solana.info.rpcUrl } })
                 },
                 ...(opts.embeddedMasterKey === undefined ? {} : { masterKey: opts.embeddedMasterKey }),
+                ...(socialProjects === undefined ? {} : { projects: socialProjects }),
                 ...(opts.buildTestWalletAtStart === undefined ? {} : { buildFrameAtStart: opts.buildTestWalletAtStart })
               })
             )
@@ -163,6 +168,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const embeddedResult = await embeddedSettled
     if (embeddedResult !== undefined && !embeddedResult.ok) throw embeddedResult.error
     const embedded = embeddedResult?.value
+    if (embedded !== undefined) identity?.info.setRedirectUri(`${embedded.info.url}/social/callback`)
 
     const configPath = opts.writeConfig === true ? runtimeConfigPath : opts.writeConfig || undefined
     let config: RuntimeConfig = {
@@ -223,6 +229,10 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
           ? null
           : { smtpHost: mail.info.smtpHost, smtpPort: mail.info.smtpPort, inboxUrl: mail.info.inboxUrl },
       embedded: embedded === undefined ? null : { frameUrl: embedded.info.url },
+      identity:
+        identity === undefined
+          ? null
+          : { providers: Object.values(identity.info.providers).map(({ provider, kind, issuer }) => ({ provider, kind, issuer })) },
       demo: null
     }
     const publish = () => {

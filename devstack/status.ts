@@ -38,6 +38,9 @@ export const endpointRows = (config: RuntimeConfig): ReadonlyArray<readonly [str
   if (config.embedded !== undefined && config.embedded !== null) {
     rows.push(["embedded wallet", `${config.embedded.frameUrl}  (the email wallet's frame site and wallet server; codes go to the mail inbox)`])
   }
+  for (const idp of config.identity?.providers ?? []) {
+    rows.push([`login: ${idp.provider}`, `${idp.issuer}  (local ${idp.kind === "oidc" ? "OpenID Connect" : "OAuth 2"} provider: pick or type an account)`])
+  }
   if (services !== null) rows.push(["explorer", `${services.url}${EXPLORER_PATH}  (the local chains' transactions, addresses, NFTs)`])
   if (services !== null) rows.push(["test wallet", services.testWalletUrl])
   if (services?.onrampUrl !== undefined) rows.push(["on-ramp page", services.onrampUrl])

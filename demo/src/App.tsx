@@ -67,6 +67,10 @@ const ofFamiliesAsked = <N extends { readonly chainNamespace: string }>(networks
   return networks.filter((network) => families.has(network.chainNamespace))
 }
 
+const MINI_APP_OSES = ["ios", "android", "mac", "other"] as const
+const miniAppParam = (): (typeof MINI_APP_OSES)[number] | undefined =>
+  MINI_APP_OSES.find((os) => os === new URLSearchParams(location.search).get("miniapp"))
+
 /** The demo host app: a header with the wallet buttons, and what a dapp does with a connected wallet. */
 export function App({ stack }: { readonly stack: DemoStack }) {
   const options = useMemo(() => {
@@ -81,8 +85,16 @@ export function App({ stack }: { readonly stack: DemoStack }) {
       ...(token !== undefined ? { tokens: { [localSolana.caipNetworkId]: { address: token.address, symbol: token.symbol } } } : {}),
       ...(stack.nameSuffix !== undefined ? { nameSuffix: stack.nameSuffix } : {}),
       ...(signInMode() !== "off" ? { siwx: servicesSiwx({ required: signInMode() === "required" }) } : {}),
-      // Email login needs the stack's embedded wallet (its frame site); without it, the demo offers wallets only.
-      features: { ...features, ...(typeof stack.frameUrl === "string" ? {} : { email: false }) },
+      // `?miniapp=ios|android|mac|other`: behave as inside a messenger's mini-app on that OS (social login by redirect).
+      ...(miniAppParam() !== undefined ? { miniApp: miniAppParam() } : {}),
+      // Email and social login need the stack's embedded wallet (its frame site and the local identity providers);
+      // without it, the demo offers wallets only. The six providers the stack runs, in the default order.
+      features: {
+        ...features,
+        ...(typeof stack.frameUrl === "string"
+          ? { socials: ["google", "x", "discord", "github", "apple", "facebook"] as const }
+          : { email: false, socials: false as const })
+      },
       endpoints: {
         rpcProxy: stack.servicesUrl,
         blockchainApi: stack.servicesUrl,

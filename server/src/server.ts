@@ -76,7 +76,8 @@ const projectsOf = (config: ServerConfig): ReadonlyArray<DevProject> =>
     projectId: project.projectId,
     description: "a project of the server's configuration",
     allowedOrigins: project.allowedOrigins === "loopback" ? "loopback" : project.allowedOrigins.map((origin) => new URL(origin).origin),
-    analyticsEnabled: project.analytics
+    analyticsEnabled: project.analytics,
+    ...(project.socials === undefined ? {} : { socials: project.socials })
   }))
 
 /** A configured chain's RPC URLs: the first, and the others to fail over to. */

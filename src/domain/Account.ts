@@ -53,7 +53,9 @@ export const EmbeddedWalletUser = Schema.Struct({
   userName: Schema.optionalKey(Schema.NullOr(Schema.String)),
   smartAccountDeployed: Schema.optionalKey(Schema.Boolean),
   preferredAccountType: Schema.optionalKey(EmbeddedAccountType),
-  username: Schema.optionalKey(Schema.NullOr(Schema.String))
+  username: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** The provider of a user who logged in with a social login. */
+  socialProvider: Schema.optionalKey(SocialProvider)
 })
 /** The user of the embedded wallet. */
 export type EmbeddedWalletUser = typeof EmbeddedWalletUser.Type

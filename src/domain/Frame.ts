@@ -69,7 +69,8 @@ export const FrameRequest = Schema.Union([
   bareRequest("CONNECT_DEVICE"),
   request("CONNECT_OTP", Schema.Struct({ otp: Otp })),
   request("CONNECT_SOCIAL", Schema.Struct({ uri: Schema.String })),
-  request("GET_SOCIAL_REDIRECT_URI", Schema.Struct({ provider: SocialProvider })),
+  // `returnTo`: the host page the provider's callback sends the browser back to when the login ran without a popup.
+  request("GET_SOCIAL_REDIRECT_URI", Schema.Struct({ provider: SocialProvider, returnTo: Schema.optionalKey(Schema.String) })),
   bareRequest("GET_FARCASTER_URI"),
   bareRequest("CONNECT_FARCASTER"),
   request(

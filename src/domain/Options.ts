@@ -286,7 +286,12 @@ export const HostOptions = Schema.Struct({
   /** The suffix of account names; {@link DEFAULT_NAME_SUFFIX} (the hosted service's) unless the host names its own. */
   nameSuffix: NameSuffix.pipe(withDefault(DEFAULT_NAME_SUFFIX)),
   enableAnalytics: Schema.Boolean.pipe(withDefault(true)),
-  debug: Schema.Boolean.pipe(withDefault(false))
+  debug: Schema.Boolean.pipe(withDefault(false)),
+  /**
+   * Runs as a messenger mini-app on this OS whatever the page looks like (absent: detected from the page): social
+   * login then goes by redirect and comes back with `result_uri`, and the social list is filtered by the OS.
+   */
+  miniApp: Schema.optionalKey(Schema.Literals(["ios", "android", "mac", "other"]))
 })
 /** Host options after decoding, every default applied. */
 export type HostOptions = typeof HostOptions.Type

@@ -170,6 +170,18 @@ export const filterSocialsForMiniApp = <S extends string>(
   return socials.filter((social) => !removed.includes(social))
 }
 
+/**
+ * The social logins the Connect view offers, in the host's `features.socials` order: the providers of the wallet
+ * server's social login (farcaster is not offered: its sign-in is not built), filtered by the mini-app's OS.
+ */
+export const offeredSocials = (
+  socials: ReadonlyArray<string> | false,
+  miniApp: MiniAppPlatform | undefined
+): ReadonlyArray<SocialProviderName> => {
+  const providers = socials === false ? [] : socials.filter(isSocialProvider)
+  return miniApp === undefined ? providers : filterSocialsForMiniApp(providers, miniApp)
+}
+
 /** True for a theme mode: light or dark. */
 export const isThemeMode = (value: unknown): value is "light" | "dark" => value === "light" || value === "dark"
 

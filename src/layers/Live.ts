@@ -147,7 +147,7 @@ export const liveLayer = (
         coreLayer(
           Layer.mergeAll(
             Storage.layerBrowser,
-            Platform.layerBrowser,
+            Platform.layerBrowserWith(options.miniApp),
             config,
             connectors,
             adapters,

@@ -32,17 +32,24 @@ export const detectPlatform = (userAgent: string, href: string | undefined, inMi
   href
 })
 
+// Read when a layer is built, never at import.
+const readBrowser = (): PlatformInfo => {
+  if (typeof navigator === "undefined" || typeof location === "undefined") {
+    return { isMobile: false, miniApp: undefined, href: undefined }
+  }
+  // A messenger mini-app exposes its web-app bridge on window.
+  const inMiniApp = typeof window !== "undefined" && "Telegram" in window
+  return detectPlatform(navigator.userAgent, location.href, inMiniApp)
+}
+
 /** What the page runs on. */
 export class Platform extends Context.Service<Platform, PlatformInfo>()("wallet-runtime/Platform") {
   /** Read from `navigator` and `location` when the layer is built (never at import, so SSR is safe). */
-  static readonly layerBrowser: Layer.Layer<Platform> = Layer.sync(Platform)(() => {
-    if (typeof navigator === "undefined" || typeof location === "undefined") {
-      return { isMobile: false, miniApp: undefined, href: undefined }
-    }
-    // A messenger mini-app exposes its web-app bridge on window.
-    const inMiniApp = typeof window !== "undefined" && "Telegram" in window
-    return detectPlatform(navigator.userAgent, location.href, inMiniApp)
-  })
+  static readonly layerBrowser: Layer.Layer<Platform> = Layer.sync(Platform)(() => readBrowser())
+
+  /** The browser's, in the mini-app on `miniApp`'s OS when the host forces it (its `miniApp` option). */
+  static readonly layerBrowserWith = (miniApp: MiniAppPlatform | undefined): Layer.Layer<Platform> =>
+    miniApp === undefined ? Platform.layerBrowser : Layer.sync(Platform)(() => ({ ...readBrowser(), miniApp }))
 
   /** A fixed platform, for tests and server rendering. */
   static readonly layerFixed = (info: Partial<PlatformInfo> = {}): Layer.Layer<Platform> =>

@@ -321,6 +321,8 @@ describe("the declared API", () => {
         "/api/logout",
         "/api/project",
         "/api/rpc",
+        "/api/social/finish",
+        "/api/social/start",
         "/api/user"
       ].sort()
     )

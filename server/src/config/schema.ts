@@ -130,6 +130,28 @@ export const ChainConfig = Schema.Struct({
   )
 })
 
+/**
+ * One social provider of a project, as the wallet server's OpenID Connect / OAuth 2 client: `issuer` (OpenID Connect,
+ * the rest by discovery, ID tokens verified against its JWKS) or the three endpoints (plain OAuth 2, the profile from
+ * userinfo); the client id and secret the provider gave the host; the scopes (each provider's usual ones by default).
+ */
+export const SocialClientConfig = Schema.Struct({
+  issuer: Schema.optionalKey(HttpUrl),
+  authorizationEndpoint: Schema.optionalKey(HttpUrl),
+  tokenEndpoint: Schema.optionalKey(HttpUrl),
+  userinfoEndpoint: Schema.optionalKey(HttpUrl),
+  clientId: Schema.String.check(Schema.isNonEmpty({ expected: "the client id the provider gave" })),
+  clientSecret: Schema.Redacted(Schema.String.check(Schema.isNonEmpty({ expected: "the client secret the provider gave" }))),
+  scopes: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.isPattern(/^[\x21\x23-\x5B\x5D-\x7E]+$/, { expected: "a scope" }))))
+}).check(
+  Schema.makeFilter(
+    (provider) =>
+      provider.issuer !== undefined ||
+      (provider.authorizationEndpoint !== undefined && provider.tokenEndpoint !== undefined && provider.userinfoEndpoint !== undefined),
+    { expected: "an issuer (OpenID Connect) or authorizationEndpoint, tokenEndpoint and userinfoEndpoint (OAuth 2)" }
+  )
+)
+
 /** One project: its id, the browser origins that may use it, and whether the modal sends analytics. */
 export const ProjectConfig = Schema.Struct({
   projectId: Schema.String.check(
@@ -139,7 +161,17 @@ export const ProjectConfig = Schema.Struct({
     Schema.Literal("loopback"),
     Schema.Array(HttpOrigin).check(Schema.isMinLength(1, { expected: "at least one origin, or \"loopback\"" }))
   ]).annotate({ expected: "\"loopback\" or a list of origins such as [\"https://app.example\"]" }),
-  analytics: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(true)))
+  analytics: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(true))),
+  socials: Schema.optionalKey(
+    Schema.Struct({
+      google: Schema.optionalKey(SocialClientConfig),
+      x: Schema.optionalKey(SocialClientConfig),
+      discord: Schema.optionalKey(SocialClientConfig),
+      github: Schema.optionalKey(SocialClientConfig),
+      apple: Schema.optionalKey(SocialClientConfig),
+      facebook: Schema.optionalKey(SocialClientConfig)
+    })
+  )
 })
 
 /** The components one process can run. */
@@ -274,8 +306,12 @@ export const ServerConfig = Schema.Struct({
     type: "JSON list of projects",
     description:
       "The projects, e.g. `[{\"projectId\": \"my-app\", \"allowedOrigins\": [\"https://my.app\"], \"analytics\": true}]`: " +
-      "the origins whose pages may use each (`\"loopback\"`: any page on this machine) and whether its modal sends " +
-      "analytics (default true). Required.",
+      "the origins whose pages may use each (`\"loopback\"`: any page on this machine), whether its modal sends " +
+      "analytics (default true), and its social login providers (`socials`: by provider `google`, `x`, `discord`, " +
+      "`github`, `apple`, `facebook`, `{\"issuer\": \"https://accounts.google.com\", \"clientId\": \"…\", " +
+      "\"clientSecret\": \"…\"}` for OpenID Connect, or `authorizationEndpoint`, `tokenEndpoint` and " +
+      "`userinfoEndpoint` instead of `issuer` for plain OAuth 2; `scopes` optional; the redirect URI to register with " +
+      "the provider is `{wallet.publicUrl}/social/callback`; the secrets stay on the server). Required.",
     envFormat: "json"
   }),
   catalogue: group({

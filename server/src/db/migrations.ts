@@ -164,6 +164,35 @@ const analyticsEvents: Migration = Effect.gen(function* () {
   yield* sql`CREATE INDEX analytics_events_project ON analytics_events (project_id, id)`
 })
 
+const walletSocial: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // A user made by a social login has no email (linking an email and a social login to one user is not done).
+  yield* sql`ALTER TABLE wallet_users ALTER COLUMN email DROP NOT NULL`
+  // Social users, keyed by provider plus the provider's subject; `username` is the name the provider gave last.
+  yield* sql`CREATE TABLE wallet_social_identities (
+    provider text NOT NULL,
+    subject text NOT NULL,
+    user_id text NOT NULL UNIQUE REFERENCES wallet_users (id),
+    username text NOT NULL,
+    created_at timestamptz NOT NULL,
+    PRIMARY KEY (provider, subject)
+  )`
+  // Social logins in progress, by the SHA-256 of their `state` (the nonce and PKCE verifier are derived from it, not
+  // kept): single use, bound to the device and the host page that started them.
+  yield* sql`CREATE TABLE wallet_social_logins (
+    state_hash text PRIMARY KEY,
+    project_id text NOT NULL,
+    device_id text NOT NULL,
+    provider text NOT NULL,
+    host_origin text NOT NULL,
+    return_to text,
+    theme_mode text CHECK (theme_mode IN ('light', 'dark')),
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    used_at timestamptz
+  )`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -175,5 +204,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0007_wallet_codes": walletCodes,
   "0008_wallet_sessions": walletSessions,
   "0009_wallet_email_updates": walletEmailUpdates,
-  "0010_analytics_events": analyticsEvents
+  "0010_analytics_events": analyticsEvents,
+  "0011_wallet_social": walletSocial
 }

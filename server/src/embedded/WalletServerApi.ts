@@ -35,6 +35,10 @@ import {
   ProjectResponse,
   RpcRequest,
   RpcResponse,
+  SocialFinishRequest,
+  SocialFinishResponse,
+  SocialStartRequest,
+  SocialStartResponse,
   UpdateEmailOtpRequest,
   UpdateEmailPrimaryResponse,
   UpdateEmailRequest,
@@ -115,7 +119,8 @@ export class WalletProject extends Context.Service<WalletProject, ApiProject>()(
 /** Whose session a bearer token opens: the user and the token's hash. */
 export interface WalletSessionInfo {
   readonly userId: string
-  readonly email: string
+  /** Null for a user made by a social login. */
+  readonly email: string | null
   /** The SHA-256 of the bearer token, as the sessions table keys it. */
   readonly tokenHash: string
 }
@@ -187,6 +192,24 @@ export const LoginGroup = HttpApiGroup.make("login")
   .add(HttpApiEndpoint.get("verifyDevice", "/api/device/verify", { query: DeviceVerifyQuery, success: HtmlPage, error: DeviceLinkRefused }))
   .middleware(ProjectCheck)
 
+/** Logging in with a social provider: the provider's page, then the callback's address back to the server. */
+export const SocialGroup = HttpApiGroup.make("social")
+  .add(
+    HttpApiEndpoint.post("start", "/api/social/start", {
+      payload: SocialStartRequest,
+      success: SocialStartResponse,
+      error: [WalletBadRequest, WalletBadGateway]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("finish", "/api/social/finish", {
+      payload: SocialFinishRequest,
+      success: SocialFinishResponse,
+      error: [WalletBadRequest, WalletBadGateway]
+    })
+  )
+  .middleware(ProjectCheck)
+
 /** The logged-in user: the session, the addresses, the email's change in two codes, signing. */
 export const SessionGroup = HttpApiGroup.make("session")
   .add(HttpApiEndpoint.post("logout", "/api/logout", { query: ProjectQuery, success: LogoutResponse }))
@@ -234,7 +257,7 @@ export const ProjectGroup = HttpApiGroup.make("project")
 
 /** The wallet server's API. */
 export const WalletServerApi = HttpApi.make("walletServer")
-  .add(LoginGroup, SessionGroup, ProjectGroup)
+  .add(LoginGroup, SocialGroup, SessionGroup, ProjectGroup)
   .middleware(WalletRequestErrors)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
   .annotate(HttpApi.QueryParseOptions, { onExcessProperty: "error", errors: "all" })

@@ -27,6 +27,7 @@
  * long; with `retryAfterSeconds` and `Retry-After`: nothing was changed, send it again).
  */
 import { Schema } from "effect"
+import { SocialProvider } from "../../../src/domain/Account"
 
 /** A device id: random letters, digits, `-` or `_`, 16 to 64 characters. */
 export const DeviceId = Schema.String.pipe(Schema.check(Schema.isPattern(/^[-_A-Za-z0-9]{16,64}$/, { expected: "a device id" })))
@@ -47,7 +48,10 @@ export const ApiErrorCode = Schema.Literals([
   "email_taken",
   "payload_too_large",
   "internal",
-  "unavailable"
+  "unavailable",
+  "provider_not_configured",
+  "invalid_state",
+  "social_refused"
 ])
 /** Why a call failed. */
 export type ApiErrorCode = typeof ApiErrorCode.Type
@@ -117,11 +121,48 @@ export const LoginOtpResponse = Schema.Struct({ token: Schema.String })
 export const LogoutResponse = Schema.Struct({ ok: Schema.Literal(true) })
 
 // ---------------------------------------------------------------------------------------------------------------
+// Social login
+
+/**
+ * `POST /api/social/start` — starts a social login (authorization code with PKCE, `state` and `nonce`) with one of the
+ * project's configured providers, for the host page at `hostOrigin` (one of the project's allowed origins). The
+ * answer's `uri` is the provider's login page; it comes back to `GET /social/callback` on this origin, which hands
+ * the callback's address to the host page (the popup's opener, at exactly `hostOrigin`) or, with `returnTo` (a page
+ * of `hostOrigin`) and no opener, sends the browser back there with `?result_uri=…`. A provider the project does
+ * not configure: 400 `provider_not_configured`. A login is good for 10 minutes.
+ */
+export const SocialStartRequest = Schema.Struct({
+  projectId: Schema.String,
+  deviceId: DeviceId,
+  provider: SocialProvider,
+  hostOrigin: Schema.String,
+  returnTo: Schema.optionalKey(Schema.String),
+  /** The host's theme (SYNC_THEME): the callback page is shown in it. */
+  themeMode: Schema.optionalKey(Schema.Literals(["light", "dark"]))
+})
+/** The answer of `POST /api/social/start`: where to send the visitor. */
+export const SocialStartResponse = Schema.Struct({ uri: Schema.String })
+
+/**
+ * `POST /api/social/finish` — finishes the login from the callback's address: the `state` must be one this device
+ * started and not used (400 `invalid_state` otherwise: it is used up by this call either way), the code is
+ * exchanged, the ID token verified (signature against the issuer's JWKS, `iss`, `aud`, `exp`, `nonce`) or the
+ * profile read from userinfo; a refusal is 400 `social_refused`, a provider that cannot be reached 502. Success makes
+ * the user (keyed by provider plus subject, with the same wallet as an email user) if new and opens a session.
+ */
+export const SocialFinishRequest = Schema.Struct({ projectId: Schema.String, deviceId: DeviceId, uri: Schema.String })
+/** The answer of `POST /api/social/finish`: the session token, the provider and the user's name there. */
+export const SocialFinishResponse = Schema.Struct({ token: Schema.String, provider: SocialProvider, username: Schema.String })
+
+// ---------------------------------------------------------------------------------------------------------------
 // The user
 
 /** The user's wallet: one EVM (secp256k1) and one Solana (ed25519) account, made by the server at the first login. */
 export const WalletUser = Schema.Struct({
-  email: Schema.String,
+  /** Null for a user made by a social login. */
+  email: Schema.NullOr(Schema.String),
+  /** The provider and name of a user made by a social login. */
+  social: Schema.optionalKey(Schema.Struct({ provider: SocialProvider, username: Schema.String })),
   /** Checksummed EVM address. */
   evmAddress: Schema.String,
   /** Base58 Solana address. */

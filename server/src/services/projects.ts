@@ -1,8 +1,12 @@
+import type { SocialProvider } from "../../../src/domain/Account"
 import type { ApiProject } from "../../../src/domain/http/middleware"
+import type { SocialClientConfig } from "../embedded/server/social"
 
 /** A project the local services know, with the origins allowed to use its projectId. */
 export interface DevProject extends ApiProject {
   readonly description: string
+  /** The social providers its visitors may log in with (the wallet server's OIDC / OAuth 2 clients). */
+  readonly socials?: Readonly<Partial<Record<SocialProvider, SocialClientConfig>>>
 }
 
 /** The projectIds the local services accept; anything else is 'Unauthorized: invalid key'. */

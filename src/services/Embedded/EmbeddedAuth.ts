@@ -5,9 +5,10 @@
  * or an embedded session is restored). Unsafe requests wait on an approval gate that the EmbeddedWallet service
  * (above the connectors, with the modal) sets.
  */
-import { Context, Effect, Layer, Option, PubSub, Scope, Stream } from "effect"
+import { Context, Deferred, Effect, Layer, Option, PubSub, Scope, Stream } from "effect"
 import type { ChainNamespace } from "../../domain/Caip"
 import { EmailLoginDependencyFailed, SomethingWentWrong } from "../../domain/errors"
+import { offeredSocials } from "../../domain/validation"
 import { Config, namespacesOf } from "../Config"
 import type { Connector, WalletEvent } from "../connectors/Connector"
 import { Storage } from "../Storage/Storage"
@@ -31,6 +32,8 @@ export class EmbeddedAuth extends Context.Service<
     readonly frame: Effect.Effect<FrameBridgeService, FrameLoadFailure>
     /** Whether the frame was loaded in this page (sign-out needs no frame that never loaded). */
     readonly frameLoaded: Effect.Effect<boolean>
+    /** Waits, without loading it, until the frame was loaded and said READY; then its bridge. */
+    readonly whenLoaded: Effect.Effect<FrameBridgeService>
     /** Sets the approval gate (the EmbeddedWallet service does, once, when it is built). */
     readonly setGate: (gate: ApprovalGate) => Effect.Effect<void>
   }
@@ -54,11 +57,13 @@ export class EmbeddedAuth extends Context.Service<
     const config = yield* Config
     const storage = yield* Storage
     const families = namespacesOf(config).filter((namespace) => EMBEDDED_NAMESPACES.includes(namespace))
-    if (!config.features.email || families.length === 0) return Option.none()
+    // Email login, or any social login (the mini-app's OS is not known here: the Connect view filters by it).
+    if ((!config.features.email && offeredSocials(config.features.socials, undefined).length === 0) || families.length === 0) return Option.none()
     const scope = yield* Effect.scope
     const events = yield* PubSub.unbounded<WalletEvent>()
     let gate: ApprovalGate | undefined
     let loaded = false
+    const ready = yield* Deferred.make<FrameBridgeService>()
     const live = yield* Effect.cached(
       Effect.tryPromise({ try: () => import("./authLive"), catch: () => new EmailLoginDependencyFailed() }).pipe(
         Effect.flatMap((module) =>
@@ -69,7 +74,7 @@ export class EmbeddedAuth extends Context.Service<
             emit: (event) => PubSub.publish(events, event).pipe(Effect.asVoid)
           })
         ),
-        Effect.tap(() => Effect.sync(() => (loaded = true))),
+        Effect.tap((auth) => Effect.andThen(Effect.sync(() => (loaded = true)), Deferred.succeed(ready, auth.bridge))),
         Effect.provideService(Scope.Scope, scope)
       )
     )
@@ -100,6 +105,7 @@ export class EmbeddedAuth extends Context.Service<
       connector,
       frame: Effect.map(live, (auth) => auth.bridge),
       frameLoaded: Effect.sync(() => loaded),
+      whenLoaded: Deferred.await(ready),
       setGate: (next: ApprovalGate) => Effect.sync(() => void (gate = next))
     })
   })

@@ -11,6 +11,7 @@ export type {
   ApprovalSummary,
   EmailLoginStep,
   EmailUpdateStep,
+  SocialLoginStep,
   EmbeddedService,
   EmbeddedState,
   PendingApproval
@@ -24,7 +25,10 @@ export const initialEmbeddedState = (enabled: boolean): EmbeddedState => ({
   error: undefined,
   email: undefined,
   update: { _tag: "Idle" },
-  approval: undefined
+  approval: undefined,
+  social: { _tag: "Idle" },
+  socialError: undefined,
+  socialUser: undefined
 })
 
 /** A service over `state` whose every method does nothing (no email login offered, or a test's). */
@@ -38,6 +42,8 @@ export const idleEmbeddedService = (state: SubscriptionRef.SubscriptionRef<Embed
   startEmailUpdate: () => Effect.void,
   submitEmailUpdateOtp: () => Effect.void,
   cancelEmailUpdate: Effect.void,
+  connectSocial: () => Effect.void,
+  cancelSocial: Effect.void,
   approve: Effect.void,
   reject: Effect.void
 })

@@ -5,11 +5,13 @@
  * the approval of unsafe requests in the ApproveTransaction view. Every step waits on the frame at most 30 s (the
  * bridge's bound) and ends in words the visitor reads.
  */
-import { Clock, Deferred, Effect, Exit, Fiber, Option, Result, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
+import { Clock, Deferred, Effect, Exit, Fiber, Option, Result, Schedule, Schema, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
+import type { SocialProvider } from "../../domain/Account"
 import { Alerts } from "../../domain/alerts"
 import { EMAIL_LOGIN_COOLDOWN_MS, RPC_ERROR_CODES } from "../../domain/constants"
 import { EmailRateLimited, UserRejected } from "../../domain/errors"
 import { validateEmail, validateOtp } from "../../domain/validation"
+import { Config } from "../Config"
 import { ConnectFlow } from "../ConnectFlow"
 import { Connection } from "../Connection"
 import { currentRoute, Modal } from "../Modal"
@@ -20,7 +22,9 @@ import * as Keys from "../Storage/keys"
 import { Storage } from "../Storage/Storage"
 import type { ApprovalGate, ApprovalRequest, FrameBridgeService, FrameLoadFailure } from "./authState"
 import type { EmbeddedService, EmbeddedState } from "./embeddedState"
-import { forgetLogin, noteCodeSent, rememberLogin } from "./loginCache"
+import { forgetLogin, noteCodeSent, rememberLogin, rememberSocialLogin } from "./loginCache"
+import { withoutResultUri } from "./socialUrls"
+import { SocialWindow, type SocialPopup } from "./SocialWindow"
 
 /** What the flows need of the AUTH connector. */
 export interface EmbeddedAuthHandle {
@@ -31,7 +35,19 @@ export interface EmbeddedAuthHandle {
 /** The service, and the gate the AUTH connector's providers wait on. */
 export interface EmbeddedLive extends EmbeddedService {
   readonly gate: ApprovalGate
+  /** A social login whose popup the click already opened (`undefined`: it was blocked). */
+  readonly socialLogin: (provider: SocialProvider, popup: SocialPopup | undefined) => Effect.Effect<void>
+  /** Finishes a social login that came back in the page's address (`result_uri`), already checked and removed. */
+  readonly finishSocial: (uri: string) => Effect.Effect<void>
 }
+
+/** The type of the message the wallet server's callback page posts to the page that opened its popup. */
+export const SOCIAL_CALLBACK_MESSAGE = "wallet-runtime/social-callback"
+const SocialCallbackMessage = Schema.Struct({ type: Schema.Literal(SOCIAL_CALLBACK_MESSAGE), uri: Schema.String })
+/** How long the popup may stay open before the SOCIALS_TIMEOUT alert (spec 9's login-step time-out). */
+export const SOCIAL_WAIT_MS = 30_000
+const POPUP_CHECK_MS = 500
+
 
 const LOGIN_VIEWS = ["EmailVerifyOtp", "EmailVerifyDevice"] as const
 const UPDATE_VIEWS = ["UpdateEmail", "UpdateEmailPrimaryOtp", "UpdateEmailSecondaryOtp"] as const
@@ -50,6 +66,8 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
     const portfolio = yield* Portfolio
     const storage = yield* Storage
     const notifications = yield* Notifications
+    const config = yield* Config
+    const page = yield* SocialWindow
     const scope: Scope.Scope = yield* Effect.scope
     const update = (f: (s: EmbeddedState) => EmbeddedState) => SubscriptionRef.update(state, f)
     const setError = (error: string | undefined) => update((s) => ({ ...s, error }))
@@ -221,6 +239,117 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       yield* update((s) => ({ ...s, login: { _tag: "Idle" }, error: undefined }))
     }).pipe(Effect.withSpan("EmbeddedWallet.cancelLogin"))
 
+    // ---- Social login
+
+    const frameOrigin = new URL(config.endpoints.frame).origin
+    let socialPopup: SocialPopup | undefined
+    let socialWait: Fiber.Fiber<void> | undefined
+
+    /** Hands the provider's callback address to the frame, then connects like an email login. */
+    const finishSocial = (uri: string, chosen: SocialProvider | undefined) =>
+      Effect.gen(function* () {
+        yield* update((s) => ({ ...s, social: { _tag: "Connecting", provider: chosen }, socialError: undefined }))
+        const user = yield* Effect.exit(Effect.flatMap(frame, (bridge) => bridge.request("CONNECT_SOCIAL", { uri })))
+        if (Exit.isFailure(user)) {
+          const error = Option.getOrUndefined(Exit.findErrorOption(user))
+          const message = error === undefined ? undefined : yield* words(error)
+          return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: message }))
+        }
+        const provider = user.value.socialProvider ?? chosen
+        const username = user.value.username ?? user.value.userName ?? ""
+        const active = yield* Effect.option(networks.activeNetwork("eip155"))
+        yield* rememberSocialLogin(storage, { provider, username }, Option.getOrUndefined(Option.map(active, (network) => network.caipNetworkId)))
+        const connected = yield* Effect.exit(connectFlow.connect(auth.connectorId))
+        if (Exit.isFailure(connected)) {
+          yield* forgetLogin(storage)
+          const error = Option.getOrUndefined(Exit.findErrorOption(connected))
+          return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: error?.message }))
+        }
+        yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialUser: { provider, username }, socialError: undefined }))
+        const now = yield* SubscriptionRef.get(modal.state)
+        if (now.open && currentRoute(now).view === "Connect") yield* modal.close
+      })
+
+    type PopupOutcome = { readonly _tag: "Callback"; readonly uri: string } | { readonly _tag: "Closed" } | { readonly _tag: "TimedOut" }
+
+    // The callback page's message, from the popup we opened and the frame's exact origin only: any other is ignored.
+    const callbackFrom = (popup: SocialPopup) =>
+      Effect.callback<PopupOutcome>((resume) => {
+        const stop = page.listen((message) => {
+          if (message.source !== popup.window || message.origin !== frameOrigin) return
+          const decoded = Schema.decodeUnknownOption(SocialCallbackMessage)(message.data)
+          if (Option.isNone(decoded)) return
+          stop()
+          resume(Effect.succeed({ _tag: "Callback", uri: decoded.value.uri }))
+        })
+        return Effect.sync(stop)
+      })
+
+    const closedPopup = (popup: SocialPopup) =>
+      Effect.sync(() => popup.isClosed()).pipe(
+        Effect.repeat({ until: (closed) => closed, schedule: Schedule.spaced(POPUP_CHECK_MS) }),
+        Effect.as<PopupOutcome>({ _tag: "Closed" })
+      )
+
+    const waitPopup = (provider: SocialProvider, popup: SocialPopup) =>
+      Effect.gen(function* () {
+        const outcome = yield* Effect.raceFirst(callbackFrom(popup), closedPopup(popup)).pipe(
+          Effect.timeoutOrElse({ duration: SOCIAL_WAIT_MS, orElse: () => Effect.succeed<PopupOutcome>({ _tag: "TimedOut" }) })
+        )
+        socialPopup = undefined
+        switch (outcome._tag) {
+          case "Callback":
+            popup.close()
+            return yield* finishSocial(outcome.uri, provider)
+          case "Closed":
+            return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: "The login was cancelled: the window was closed." }))
+          case "TimedOut":
+            popup.close()
+            yield* notifications.raiseAlert(Alerts.SOCIALS_TIMEOUT)
+            return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: "The login took too long: try again." }))
+        }
+      })
+
+    const socialLogin = Effect.fn("EmbeddedWallet.socialLogin")(function* (provider: SocialProvider, popup: SocialPopup | undefined) {
+      if ((yield* SubscriptionRef.get(state)).social._tag !== "Idle") {
+        popup?.close()
+        return
+      }
+      yield* update((s) => ({ ...s, social: { _tag: "Waiting", provider }, socialError: undefined }))
+      // Kept from the start: a Cancel while the frame still answers closes it too.
+      socialPopup = popup
+      const here = page.pageUrl()
+      const asked = yield* Effect.exit(
+        Effect.flatMap(frame, (bridge) =>
+          bridge.request("GET_SOCIAL_REDIRECT_URI", here === undefined ? { provider } : { provider, returnTo: withoutResultUri(here) })
+        )
+      )
+      if (Exit.isFailure(asked)) {
+        popup?.close()
+        const error = Option.getOrUndefined(Exit.findErrorOption(asked))
+        const message = error === undefined ? undefined : yield* words(error)
+        return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: message }))
+      }
+      // Cancelled while the frame answered: nothing more (cancelSocial closed the popup).
+      if ((yield* SubscriptionRef.get(state)).social._tag !== "Waiting") {
+        popup?.close()
+        return
+      }
+      // No popup (blocked): the page itself goes to the provider, and comes back with `result_uri`.
+      if (popup === undefined) return page.redirect(asked.value.uri)
+      popup.navigate(asked.value.uri)
+      socialWait = yield* Effect.forkIn(waitPopup(provider, popup), scope)
+    })
+
+    const cancelSocial = Effect.gen(function* () {
+      const fiber = socialWait
+      socialWait = undefined
+      socialPopup?.close()
+      socialPopup = undefined
+      if (fiber !== undefined) yield* Fiber.interrupt(fiber)
+      yield* update((s) => ({ ...s, social: s.social._tag === "Waiting" ? { _tag: "Idle" } : s.social }))
+    }).pipe(Effect.withSpan("EmbeddedWallet.cancelSocial"))
+
     // ---- Email change
 
     const startEmailUpdate = Effect.fn("EmbeddedWallet.startEmailUpdate")(function* (input: string) {
@@ -375,6 +504,10 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       startEmailUpdate,
       submitEmailUpdateOtp,
       cancelEmailUpdate,
+      connectSocial: (provider) => Effect.suspend(() => socialLogin(provider, page.open())),
+      cancelSocial,
+      socialLogin,
+      finishSocial: (uri) => finishSocial(uri, undefined),
       approve: answer(true).pipe(Effect.withSpan("EmbeddedWallet.approve")),
       reject: answer(false).pipe(Effect.withSpan("EmbeddedWallet.reject")),
       gate: { approved, disallowed: (method) => modal.rejectDisallowed(method) }

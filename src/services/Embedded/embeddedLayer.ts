@@ -4,7 +4,11 @@
  * connection) and fetches the flows (`./EmbeddedWalletLive`) the first time the visitor or an unsafe request needs them.
  */
 import { Effect, Layer, Option, Scope, Stream, SubscriptionRef } from "effect"
+import { SECURE_SDK_VERSION_DEFAULT } from "../../domain/constants"
 import { EmailLoginDependencyFailed } from "../../domain/errors"
+import { Config } from "../Config"
+import { Platform } from "../Platform"
+import { Theme } from "../Theme"
 import type { ConnectFlow } from "../ConnectFlow"
 import { Connection } from "../Connection"
 import type { Modal } from "../Modal"
@@ -14,10 +18,16 @@ import type { Portfolio } from "../Portfolio"
 import * as Keys from "../Storage/keys"
 import { Storage } from "../Storage/Storage"
 import { EmbeddedAuth } from "./EmbeddedAuth"
+import { isFrameCallback, withoutResultUri } from "./socialUrls"
+import { SocialWindow } from "./SocialWindow"
 import { EmbeddedWallet, idleEmbeddedService, initialEmbeddedState } from "./EmbeddedWallet"
-import type { EmbeddedService, EmbeddedState } from "./embeddedState"
+import type { EmbeddedState } from "./embeddedState"
+import type { EmbeddedLive } from "./EmbeddedWalletLive"
 
-type Needs = Modal | ConnectFlow | Connection | Networks | Portfolio | Storage | Notifications
+/** How the runtime names itself to the frame (SYNC_DAPP_DATA's `sdkType`). */
+export const SDK_TYPE = "wallet-runtime"
+
+type Needs = Modal | ConnectFlow | Connection | Networks | Portfolio | Storage | Notifications | Config | Theme | Platform
 
 /** The embedded wallet over the runtime's services and, when the host offers email login, its AUTH connector. */
 export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = Layer.effect(EmbeddedWallet)(
@@ -30,15 +40,19 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
     const scope = yield* Effect.scope
     const connection = yield* Connection
     const storage = yield* Storage
+    const config = yield* Config
+    const page = yield* SocialWindow
+    const platform = yield* Platform
     const live = yield* Effect.cached(
       Effect.tryPromise({ try: () => import("./EmbeddedWalletLive"), catch: () => new EmailLoginDependencyFailed() }).pipe(
         Effect.flatMap((module) => module.makeEmbeddedWallet(state, { connectorId: auth.connector.info.id, frame: auth.frame })),
+        Effect.provideService(SocialWindow, page),
         Effect.provideContext(services),
         Effect.provideService(Scope.Scope, scope)
       )
     )
     // A flow that cannot load says so where the visitor looks (under the email field, on the view).
-    const via = <A>(use: (service: EmbeddedService) => Effect.Effect<A>) =>
+    const via = <A>(use: (service: EmbeddedLive) => Effect.Effect<A>) =>
       Effect.flatMap(live, use).pipe(
         Effect.catch((error) => SubscriptionRef.update(state, (s): EmbeddedState => ({ ...s, login: { _tag: "Idle" }, error: error.message })))
       )
@@ -56,14 +70,64 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
       Stream.changes,
       Stream.runForEach((connected) =>
         Effect.gen(function* () {
-          const email = connected ? ((yield* storage.get(Keys.embeddedLogin)).email ?? undefined) : undefined
-          yield* SubscriptionRef.update(state, (s) => ({ ...s, email }))
+          const cache = yield* storage.get(Keys.embeddedLogin)
+          const email = connected ? (cache.email ?? undefined) : undefined
+          const socialUser =
+            connected && cache.socialUsername !== null ? { provider: cache.socialProvider ?? undefined, username: cache.socialUsername } : undefined
+          yield* SubscriptionRef.update(state, (s) => ({ ...s, email, socialUser }))
         })
       ),
       Effect.forkIn(scope)
     )
+    // Once the frame said READY (never loading it for this): the host's dapp data, and its theme now and at each change,
+    // so the frame's pages (the social callback) follow them. A frame that does not take them changes nothing here.
+    const theme = yield* Theme
+    yield* Effect.gen(function* () {
+      const bridge = yield* auth.whenLoaded
+      yield* bridge
+        .request("SYNC_DAPP_DATA", {
+          ...(config.metadata === undefined ? {} : { metadata: config.metadata }),
+          sdkVersion: String(SECURE_SDK_VERSION_DEFAULT),
+          projectId: config.projectId ?? "",
+          sdkType: SDK_TYPE
+        })
+        .pipe(Effect.ignore)
+      yield* SubscriptionRef.changes(theme.state).pipe(
+        Stream.changes,
+        Stream.runForEach((current) =>
+          bridge
+            .request("SYNC_THEME", {
+              ...(current.themeMode === undefined ? {} : { themeMode: current.themeMode }),
+              ...(current.themeVariables === undefined ? {} : { themeVariables: current.themeVariables })
+            })
+            .pipe(Effect.ignore)
+        )
+      )
+    }).pipe(Effect.forkIn(scope))
+
+    // A social login that came back in the page's address (the redirect fallback, the mini-app mode): the address is
+    // cleaned at once; only a callback on the frame's own origin is handed on, anything else is refused and dropped.
+    const here = page.pageUrl()
+    const resultUri = here === undefined ? null : new URL(here).searchParams.get("result_uri")
+    if (here !== undefined && resultUri !== null) {
+      page.replacePageUrl(withoutResultUri(here))
+      if (isFrameCallback(resultUri, config.endpoints.frame)) {
+        yield* Effect.forkIn(via((service) => service.finishSocial(resultUri)), scope)
+      } else {
+        yield* SubscriptionRef.update(state, (s) => ({ ...s, socialError: "A login result from another site was refused." }))
+      }
+    }
     return {
       state,
+      connectSocial: (provider) =>
+        // The popup opens first, in the click, before anything waits (the flows' code may still be loading).
+        // Inside a messenger's mini-app no popup is opened: the page goes to the provider and comes back with
+        // `result_uri` (spec 2).
+        Effect.suspend(() => {
+          const popup = platform.miniApp === undefined ? page.open() : undefined
+          return via((service) => service.socialLogin(provider, popup))
+        }),
+      cancelSocial: via((service) => service.cancelSocial),
       submitEmail: (email) => via((service) => service.submitEmail(email)),
       resend: via((service) => service.resend),
       waitForDevice: via((service) => service.waitForDevice),

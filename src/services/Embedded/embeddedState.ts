@@ -4,6 +4,7 @@
  * the visitor chooses email, or an embedded session must be restored) agree on.
  */
 import type { Effect, SubscriptionRef } from "effect"
+import type { SocialProvider } from "../../domain/Account"
 
 /** Where an email login stands. */
 export type EmailLoginStep =
@@ -20,6 +21,14 @@ export type EmailLoginStep =
   | { readonly _tag: "VerifyOtp"; readonly email: string; readonly submitting: boolean }
   /** The code was right; the embedded wallet connects (accounts of each family). */
   | { readonly _tag: "Connecting"; readonly email: string }
+
+/** Where a social login stands. */
+export type SocialLoginStep =
+  | { readonly _tag: "Idle" }
+  /** The provider's page is open in the popup; waiting for the visitor to log in there (at most 30000 ms). */
+  | { readonly _tag: "Waiting"; readonly provider: SocialProvider }
+  /** The provider answered; the frame finishes the login and the embedded wallet connects. */
+  | { readonly _tag: "Connecting"; readonly provider: SocialProvider | undefined }
 
 /** Where an email change stands (from the Account view's "Update email"). */
 export type EmailUpdateStep =
@@ -79,7 +88,7 @@ export interface PendingApproval {
 
 /** The embedded wallet as the views and hooks see it. */
 export interface EmbeddedState {
-  /** Whether the host offers email login (`features.email` and a frame endpoint). */
+  /** Whether the host offers the embedded wallet: email login (`features.email`) or social logins, and a frame endpoint. */
   readonly enabled: boolean
   readonly login: EmailLoginStep
   /** Seconds until another code may be mailed (0: now); counts down once a second while above 0. */
@@ -90,6 +99,11 @@ export interface EmbeddedState {
   readonly email: string | undefined
   readonly update: EmailUpdateStep
   readonly approval: PendingApproval | undefined
+  readonly social: SocialLoginStep
+  /** The last failure of a social login, in the visitor's words (shown by the social buttons). */
+  readonly socialError: string | undefined
+  /** The provider and name of the connected embedded wallet when it was a social login (the Account view's). */
+  readonly socialUser: { readonly provider: SocialProvider | undefined; readonly username: string } | undefined
 }
 
 /** What the service does; the same shape for its tag and its implementation. */
@@ -110,6 +124,13 @@ export interface EmbeddedService {
   /** The code mailed to the current (PrimaryOtp) or the new (SecondaryOtp) address. */
   readonly submitEmailUpdateOtp: (otp: string) => Effect.Effect<void>
   readonly cancelEmailUpdate: Effect.Effect<void>
+  /**
+   * A social button: opens the popup at once (in the click), then sends it to the provider; without a popup the page
+   * itself goes there and comes back with `result_uri`. Closed popup: cancelled; 30000 ms: the SOCIALS_TIMEOUT alert.
+   */
+  readonly connectSocial: (provider: SocialProvider) => Effect.Effect<void>
+  /** Stops waiting for the popup (and closes it). */
+  readonly cancelSocial: Effect.Effect<void>
   /** The ApproveTransaction view's answers. */
   readonly approve: Effect.Effect<void>
   readonly reject: Effect.Effect<void>

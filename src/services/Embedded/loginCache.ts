@@ -4,6 +4,7 @@
  * last chain and the social username.
  */
 import { Effect } from "effect"
+import type { SocialProvider } from "../../domain/Account"
 import type { CaipNetworkId } from "../../domain/Caip"
 import * as Keys from "../Storage/keys"
 import type { Storage } from "../Storage/Storage"
@@ -25,9 +26,23 @@ export const forgetLogin = (storage: Storage["Service"]) =>
     email: null,
     emailLoginUsed: false,
     lastChain: null,
-    socialUsername: null
+    socialUsername: null,
+    socialProvider: null
   })).pipe(Effect.asVoid)
 
 /** When a code was last mailed (epoch ms), for the 30 s cooldown across reloads. */
 export const noteCodeSent = (storage: Storage["Service"], at: number) =>
   storage.modify(Keys.embeddedLogin, (cache) => ({ ...cache, lastEmailLoginTime: at })).pipe(Effect.asVoid)
+
+/** After a successful social login: the name the provider gave (spec point 4's social username). */
+export const rememberSocialLogin = (
+  storage: Storage["Service"],
+  social: { readonly provider: SocialProvider | undefined; readonly username: string },
+  lastChain?: CaipNetworkId
+) =>
+  storage.modify(Keys.embeddedLogin, (cache) => ({
+    ...cache,
+    socialUsername: social.username,
+    socialProvider: social.provider ?? null,
+    ...(lastChain === undefined ? {} : { lastChain })
+  })).pipe(Effect.asVoid)

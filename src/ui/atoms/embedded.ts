@@ -6,6 +6,7 @@
 import { Effect } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import type * as Atom from "effect/reactivity/Atom"
+import type { SocialProvider } from "../../domain/Account"
 import { EmbeddedWallet } from "../../services/Embedded/EmbeddedWallet"
 import type { EmbeddedState } from "../../services/Embedded/embeddedState"
 import { mapAtom, stateAtom, walletRuntimeAtom } from "./runtime"
@@ -50,3 +51,11 @@ export const approveRequestFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap
 
 /** The ApproveTransaction view's Reject. */
 export const rejectRequestFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.reject))
+
+/** A social button: the embedded wallet opens the popup in this call, then the provider's page in it. */
+export const connectSocialFn = walletRuntimeAtom.fn((provider: SocialProvider) =>
+  Effect.flatMap(EmbeddedWallet, (embedded) => embedded.connectSocial(provider))
+)
+
+/** Stops waiting for the social login's popup. */
+export const cancelSocialFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.cancelSocial))

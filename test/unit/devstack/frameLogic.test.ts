@@ -34,7 +34,8 @@ const makeFakeServer = () => {
   const state = {
     allowedOrigins: "loopback" as "loopback" | ReadonlyArray<string>,
     knownProject: true,
-    email: USER.email,
+    email: USER.email as string | null,
+    social: undefined as WalletUser["social"],
     sessions: new Set<string>(),
     deviceAnswers: [] as Array<boolean>,
     rpcResult: "0xsignature" as unknown,
@@ -69,7 +70,7 @@ const makeFakeServer = () => {
     },
     user: (token) => {
       record("user", token)
-      return session(token) ?? Promise.resolve({ ...USER, email: state.email })
+      return session(token) ?? Promise.resolve({ ...USER, email: state.email, ...(state.social === undefined ? {} : { social: state.social }) })
     },
     updateEmail: (token, newEmail) => {
       record("updateEmail", newEmail)
@@ -88,6 +89,18 @@ const makeFakeServer = () => {
     rpc: (token, body) => {
       record("rpc", body)
       return session(token) ?? Promise.resolve({ result: state.rpcResult })
+    },
+    socialStart: (body) => {
+      record("socialStart", body)
+      return Promise.resolve({ uri: `https://idp.example.test/auth?state=s1&provider=${body.provider}` })
+    },
+    socialFinish: (body) => {
+      record("socialFinish", body)
+      if (!body.uri.includes("state=s1")) return fail("This login was not started here, was used already or has expired: try again", "invalid_state")
+      state.sessions.add(TOKEN)
+      state.email = null
+      state.social = { provider: "github", username: "octo" }
+      return Promise.resolve({ token: TOKEN, provider: "github" as const, username: "octo" })
     }
   }
   return { api, calls, state }
@@ -169,7 +182,7 @@ describe("frame start", () => {
     const t = setup()
     t.storage.setItem(FRAME_STORAGE_KEYS.deviceId, "kept-device-id-0123456789")
     await t.frame.start()
-    await t.ask("CONNECT_EMAIL", { email: USER.email })
+    await t.ask("CONNECT_EMAIL", { email: USER.email ?? "" })
     expect(t.server.calls.find((c) => c.name === "loginEmail")?.args[0]).toMatchObject({ deviceId: "kept-device-id-0123456789" })
   })
 
@@ -278,7 +291,7 @@ describe("email login", () => {
       payload: { message: "Please try again after 23 seconds" }
     })
     t.server.state.loginEmail = () => Promise.resolve({ action: "VERIFY_OTP" })
-    await t.ask("CONNECT_EMAIL", { email: USER.email })
+    await t.ask("CONNECT_EMAIL", { email: USER.email ?? "" })
     expect((await t.ask("CONNECT_OTP", { otp: "654321" })).payload).toEqual({ message: "Invalid code: 4 attempts left" })
     expect(t.storage.items.has(FRAME_STORAGE_KEYS.token)).toBe(false)
   })
@@ -306,7 +319,7 @@ describe("email login", () => {
   it("CONNECT_DEVICE answers an error within its bound when the device stays unverified (the host asks again)", async () => {
     const t = setup({ deviceWaitMs: 5_000 })
     await t.frame.start()
-    await t.ask("CONNECT_EMAIL", { email: USER.email })
+    await t.ask("CONNECT_EMAIL", { email: USER.email ?? "" })
     const reply = await t.ask("CONNECT_DEVICE")
     expect(reply.type).toBe("@wr-frame/CONNECT_DEVICE_ERROR")
     expect(reply.payload).toEqual({ message: "This device is not verified yet: open the link in the email we sent you, then try again." })
@@ -424,7 +437,46 @@ describe("the user, chains and requests", () => {
     expect((await t.ask("AWAIT_UPDATE_EMAIL")).payload).toEqual({ email: "new@example.test" })
   })
 
-  it("answers the requests it has nothing to do for, and refuses smart accounts, social and farcaster in words", async () => {
+  it("social login: GET_SOCIAL_REDIRECT_URI starts it for the parent's exact origin; CONNECT_SOCIAL finishes it and answers the user with provider and name", async () => {
+    const t = setup()
+    await t.frame.start()
+    const redirect = await t.ask("GET_SOCIAL_REDIRECT_URI", { provider: "github", returnTo: `${HOST}/page` })
+    expect(redirect).toMatchObject({ type: "@wr-frame/GET_SOCIAL_REDIRECT_URI_SUCCESS", payload: { uri: "https://idp.example.test/auth?state=s1&provider=github" } })
+    expect(t.server.calls.find((c) => c.name === "socialStart")?.args[0]).toEqual({
+      projectId: "devstack-project",
+      deviceId: "device-0123456789abcdef",
+      provider: "github",
+      hostOrigin: HOST,
+      returnTo: `${HOST}/page`
+    })
+    const refused = await t.ask("CONNECT_SOCIAL", { uri: "https://frame.test/social/callback?code=c&state=forged" })
+    expect(refused).toMatchObject({ type: "@wr-frame/CONNECT_SOCIAL_ERROR", payload: { message: expect.stringContaining("not started here") } })
+    expect(t.storage.items.has(FRAME_STORAGE_KEYS.token)).toBe(false)
+    const done = await t.ask("CONNECT_SOCIAL", { uri: "https://frame.test/social/callback?code=c&state=s1" })
+    expect(done).toMatchObject({
+      type: "@wr-frame/CONNECT_SOCIAL_SUCCESS",
+      payload: { email: null, address: USER.evmAddress, chainId: 31337, username: "octo", socialProvider: "github" }
+    })
+    expect((await t.ask("IS_CONNECTED")).payload).toEqual({ isConnected: true })
+    expect((await t.ask("GET_USER", {})).payload).toMatchObject({ username: "octo", socialProvider: "github" })
+    expectNothingSecret(t.posted)
+  })
+
+  it("keeps the host's theme (SYNC_THEME): the social login it starts next is shown in it", async () => {
+    const t = setup()
+    await t.frame.start()
+    expect((await t.ask("SYNC_DAPP_DATA", { sdkVersion: "4", projectId: "devstack-project", sdkType: "wallet-runtime", metadata: { name: "Shop", description: "", url: HOST, icons: [] } })).type).toBe(
+      "@wr-frame/SYNC_DAPP_DATA_SUCCESS"
+    )
+    expect((await t.ask("SYNC_THEME", { themeMode: "dark" })).type).toBe("@wr-frame/SYNC_THEME_SUCCESS")
+    await t.ask("GET_SOCIAL_REDIRECT_URI", { provider: "google" })
+    expect(t.server.calls.find((c) => c.name === "socialStart")?.args[0]).toMatchObject({ provider: "google", themeMode: "dark" })
+    await t.ask("SYNC_THEME", { themeMode: "light" })
+    await t.ask("GET_SOCIAL_REDIRECT_URI", { provider: "x" })
+    expect(t.server.calls.filter((c) => c.name === "socialStart")[1]?.args[0]).toMatchObject({ provider: "x", themeMode: "light" })
+  })
+
+  it("answers the requests it has nothing to do for, and refuses smart accounts and farcaster in words", async () => {
     const t = setup()
     await t.frame.start()
     await t.login()
@@ -435,8 +487,6 @@ describe("the user, chains and requests", () => {
     expect((await t.ask("SET_PREFERRED_ACCOUNT", { type: "eoa" })).payload).toEqual({ type: "eoa", address: USER.evmAddress })
     expect((await t.ask("SET_PREFERRED_ACCOUNT", { type: "smartAccount" })).payload).toEqual({ message: "Smart accounts are not available on this wallet server." })
     const unavailable = [
-      ["CONNECT_SOCIAL", { uri: "https://example.test/cb" }],
-      ["GET_SOCIAL_REDIRECT_URI", { provider: "google" }],
       ["GET_FARCASTER_URI", undefined],
       ["CONNECT_FARCASTER", undefined]
     ] as const

@@ -138,6 +138,33 @@ describe("server configuration", () => {
       expect(config.smtp.password === undefined ? undefined : Redacted.value(config.smtp.password)).toBe(SMTP_PASSWORD)
     }))
 
+  it.effect("takes a project's social providers (issuer, or the three endpoints), with each client secret Redacted", () =>
+    Effect.gen(function* () {
+      const SECRET = "google-Secret-5521"
+      const socials = {
+        google: { issuer: "https://accounts.google.com", clientId: "g-client", clientSecret: SECRET },
+        github: {
+          authorizationEndpoint: "https://github.com/login/oauth/authorize",
+          tokenEndpoint: "https://github.com/login/oauth/access_token",
+          userinfoEndpoint: "https://api.github.com/user",
+          clientId: "gh-client",
+          clientSecret: "gh-secret",
+          scopes: ["read:user"]
+        }
+      }
+      const config = yield* load({ WALLET_RUNTIME_PROJECTS: JSON.stringify([{ projectId: "my-app", allowedOrigins: "loopback", socials }]) }, minimal)
+      const google = config.projects[0]?.socials?.google
+      expect(google?.issuer).toBe("https://accounts.google.com")
+      expect(google === undefined ? undefined : Redacted.value(google.clientSecret)).toBe(SECRET)
+      expect([JSON.stringify(config), inspect(config, { depth: 10 })].join("\n")).not.toContain(SECRET)
+      expect(config.projects[0]?.socials?.github?.scopes).toEqual(["read:user"])
+      // Neither an issuer nor all three endpoints; a provider the modal does not know.
+      const half = { projects: [{ projectId: "a", allowedOrigins: "loopback", socials: { x: { tokenEndpoint: "https://x.test/t", clientId: "c", clientSecret: "s" } } }] }
+      expect(yield* problemsOf({}, { ...minimal, ...half })).toEqual([expect.stringContaining("an issuer (OpenID Connect) or authorizationEndpoint, tokenEndpoint and userinfoEndpoint")])
+      const unknown = { projects: [{ projectId: "a", allowedOrigins: "loopback", socials: { myspace: { issuer: "https://m.test", clientId: "c", clientSecret: "s" } } }] }
+      expect((yield* problemsOf({}, { ...minimal, ...unknown })).join()).toContain("myspace")
+    }))
+
   it.effect("names the variable that holds a bad value, and what was expected", () =>
     Effect.gen(function* () {
       expect(yield* problemsOf({ WALLET_RUNTIME_SERVICES_PORT: "abc" }, minimal)).toEqual([
@@ -190,7 +217,7 @@ describe("server configuration", () => {
         "WALLET_RUNTIME_SERVICE_PORT is not a setting's variable (misspelt?)",
         "services.prot in server.json is not a setting (known here: host, port, publicUrl)",
         'chains["bip122:000000000019d6689c085ae165831e93"] in server.json is not a valid key: expected the CAIP-2 id of an eip155 or solana chain, e.g. eip155:1 or solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-        "WALLET_RUNTIME_PROJECTS at [0].analytic is not a setting (known here: projectId, allowedOrigins, analytics)"
+        "WALLET_RUNTIME_PROJECTS at [0].analytic is not a setting (known here: projectId, allowedOrigins, analytics, socials)"
       ])
     }))
 

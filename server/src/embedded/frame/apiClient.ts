@@ -14,6 +14,10 @@ import type {
   LoginEmailResponse,
   LoginOtpResponse,
   ProjectResponse,
+  SocialFinishRequest,
+  SocialFinishResponse,
+  SocialStartRequest,
+  SocialStartResponse,
   RpcResponse,
   UpdateEmailPrimaryResponse,
   UpdateEmailResponse,
@@ -68,6 +72,8 @@ export interface WalletApi {
     readonly email: string
     readonly otp: string
   }) => Promise<typeof LoginOtpResponse.Type>
+  readonly socialStart: (body: typeof SocialStartRequest.Type) => Promise<typeof SocialStartResponse.Type>
+  readonly socialFinish: (body: typeof SocialFinishRequest.Type) => Promise<typeof SocialFinishResponse.Type>
   readonly logout: (token: string) => Promise<void>
   readonly user: (token: string) => Promise<typeof UserResponse.Type>
   readonly updateEmail: (token: string, newEmail: string) => Promise<typeof UpdateEmailResponse.Type>
@@ -149,6 +155,8 @@ export const makeWalletApi = (opts: {
     loginEmail: (payload) => call("POST /api/login/email", (api) => api.login.email({ payload })),
     loginDevice: (payload) => call("POST /api/login/device", (api) => api.login.device({ payload })),
     loginOtp: (payload) => call("POST /api/login/otp", (api) => api.login.otp({ payload })),
+    socialStart: (payload) => call("POST /api/social/start", (api) => api.social.start({ payload })),
+    socialFinish: (payload) => call("POST /api/social/finish", (api) => api.social.finish({ payload })),
     logout: async (token) => {
       await call("POST /api/logout", (api) => api.session.logout({ query: {} }), token)
     },

@@ -137,7 +137,6 @@ export const chainOf = (chainId: ChainId): { readonly family: Family; readonly c
 class FrameFailure extends Error {}
 
 const notAvailable = {
-  social: "Social login is not available on this wallet server: log in with your email.",
   farcaster: "Farcaster login is not available on this wallet server: log in with your email.",
   smartAccount: "Smart accounts are not available on this wallet server."
 } as const
@@ -154,6 +153,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
   // The chain the host last chose in each family, and the family it chose last.
   const current: { eip155?: ChainId; solana?: ChainId } = {}
   let activeFamily: Family = "eip155"
+  // What the host told the frame of itself (SYNC_THEME, SYNC_DAPP_DATA): the social callback page takes the theme.
+  const host: { themeMode?: "light" | "dark"; dapp?: { readonly name: string | undefined; readonly sdkVersion: string; readonly sdkType: string } } = {}
   let emailUpdate: { readonly done: Promise<string>; readonly resolve: (email: string) => void } | undefined
 
   const deviceId = (): string => {
@@ -205,6 +206,19 @@ export const makeFrame = (env: FrameEnv): Frame => {
 
   const addressFor = (user: WalletUser, family: Family): string => (family === "solana" ? user.solanaAddress : user.evmAddress)
 
+  const userReply = (user: WalletUser, chain: { readonly family: Family; readonly chainId: ChainId }): EmbeddedWalletUser => {
+    const address = addressFor(user, chain.family)
+    return {
+      email: user.email,
+      address,
+      chainId: chain.chainId,
+      accounts: [{ address, type: "eoa" }],
+      preferredAccountType: "eoa",
+      smartAccountDeployed: false,
+      ...(user.social === undefined ? {} : { username: user.social.username, socialProvider: user.social.provider })
+    }
+  }
+
   const handlers: Handlers = {
     CONNECT_EMAIL: async ({ email }) => {
       const answer = await api.loginEmail({ projectId: query.projectId, deviceId: deviceId(), email })
@@ -228,11 +242,23 @@ export const makeFrame = (env: FrameEnv): Frame => {
       storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
       return undefined
     },
-    CONNECT_SOCIAL: async () => {
-      throw new FrameFailure(notAvailable.social)
+    CONNECT_SOCIAL: async ({ uri }) => {
+      const answer = await api.socialFinish({ projectId: query.projectId, deviceId: deviceId(), uri })
+      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
+      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      return userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
     },
-    GET_SOCIAL_REDIRECT_URI: async () => {
-      throw new FrameFailure(notAvailable.social)
+    GET_SOCIAL_REDIRECT_URI: async ({ provider, returnTo }) => {
+      if (allowedParent === undefined) throw new FrameFailure("The frame is not ready for this page.")
+      const answer = await api.socialStart({
+        projectId: query.projectId,
+        deviceId: deviceId(),
+        provider,
+        hostOrigin: allowedParent,
+        ...(returnTo === undefined ? {} : { returnTo }),
+        ...(host.themeMode === undefined ? {} : { themeMode: host.themeMode })
+      })
+      return { uri: answer.uri }
     },
     GET_FARCASTER_URI: async () => {
       throw new FrameFailure(notAvailable.farcaster)
@@ -244,16 +270,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       const user = await withSession(api.user)
       const chain =
         chainId === undefined ? { family: activeFamily, chainId: currentChain(activeFamily).chainId } : { family: chooseChain(chainId).family, chainId }
-      const address = addressFor(user, chain.family)
-      const reply: EmbeddedWalletUser = {
-        email: user.email,
-        address,
-        chainId: chain.chainId,
-        accounts: [{ address, type: "eoa" }],
-        preferredAccountType: "eoa",
-        smartAccountDeployed: false
-      }
-      return reply
+      return userReply(user, chain)
     },
     SIGN_OUT: async () => {
       const stored = storage.getItem(FRAME_STORAGE_KEYS.token)
@@ -321,10 +338,18 @@ export const makeFrame = (env: FrameEnv): Frame => {
       // During a change: the new email once its code is in; otherwise the email the user has now.
       if (emailUpdate !== undefined) return { email: await emailUpdate.done }
       const user = await withSession(api.user)
+      if (user.email === null) throw new FrameFailure("This wallet was made by a social login and has no email.")
       return { email: user.email }
     },
-    SYNC_THEME: async () => undefined,
-    SYNC_DAPP_DATA: async () => undefined,
+    SYNC_THEME: async ({ themeMode }) => {
+      if (themeMode !== undefined) host.themeMode = themeMode
+      return undefined
+    },
+    SYNC_DAPP_DATA: async ({ metadata, sdkVersion, sdkType }) => {
+      host.dapp = { name: metadata?.name, sdkVersion, sdkType }
+      log(`dapp: ${metadata?.name ?? "(no name)"} on ${sdkType} ${sdkVersion}`)
+      return undefined
+    },
     RELOAD: async () => undefined
   }
 

@@ -22,6 +22,8 @@ export interface WalletServerDeps {
   readonly publicUrl: string
   /** The clock in ms (tests move it for cool-downs and expiry). */
   readonly now: () => number
+  /** How the server reaches the social providers (default the global fetch). */
+  readonly socialFetch?: (url: string, init: RequestInit) => Promise<Response>
 }
 
 /** The wallet server's {@link WalletServerDeps}. */

@@ -5,12 +5,15 @@
  * declared errors, whose body is an `ApiFailure`.
  */
 import { randomUUID } from "node:crypto"
-import { Effect, Layer, PubSub, Schedule } from "effect"
+import { Effect, Layer, PubSub, Schedule, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { escapeHtml, htmlDocument } from "../../lib/html"
+import { SocialProvider } from "../../../../src/domain/Account"
+import { originAllowed } from "../../services/projects"
 import type { WalletUser } from "../api"
 import {
+  WalletBadGateway,
   WalletBadRequest,
   WalletConflict,
   WalletForbidden,
@@ -24,6 +27,7 @@ import { ApiError, rpcFailure } from "./errors"
 import { codeHash, type KeyFamily, newCode, newEvmKey, newSolanaKey, newToken, openKey, sameHash, sealKey, tokenHash } from "./keys"
 import { ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer } from "./middleware"
 import { walletRpc } from "./rpc"
+import { authorizationUrl, completeLogin, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
 import * as store from "./store"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
@@ -45,6 +49,14 @@ const DEVICE_WAIT_MAX_MS = 25_000
 const DEVICE_POLL_MS = 1_000
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+const sameOrigin = (url: string, origin: string): boolean => {
+  try {
+    return new URL(url).origin === new URL(origin).origin
+  } catch {
+    return false
+  }
+}
 
 const badRequest = (error: string) => new WalletBadRequest({ code: "bad_request", error })
 const internal = (error: string) => new WalletInternalError({ code: "internal", error })
@@ -120,14 +132,21 @@ const makeSteps = (deps: WalletServerDeps) => {
     return { evm: yield* keyOf("eip155"), solana: yield* keyOf("solana") }
   })
 
-  const walletUser = Effect.fn("WalletServer.walletUser")(function* (user: { readonly userId: string; readonly email: string }) {
+  const walletUser = Effect.fn("WalletServer.walletUser")(function* (user: { readonly userId: string; readonly email: string | null }) {
     const keys = yield* keysOf(user.userId)
-    const answer: WalletUser = { email: user.email, evmAddress: keys.evm.address, solanaAddress: keys.solana.address }
+    const social = user.email === null ? yield* run(store.socialIdentityOf(user.userId)) : undefined
+    const provider = social === undefined ? undefined : Schema.decodeUnknownOption(SocialProvider)(social.provider)
+    const answer: WalletUser = {
+      email: user.email,
+      evmAddress: keys.evm.address,
+      solanaAddress: keys.solana.address,
+      ...(social === undefined || provider === undefined || provider._tag === "None" ? {} : { social: { provider: provider.value, username: social.username } })
+    }
     return answer
   })
 
-  const makeUser = Effect.fn("WalletServer.makeUser")(function* (email: string) {
-    const id = randomUUID()
+  // A new user's keys, the same for an email user and a social one.
+  const newKeys = (id: string): Array<store.KeyRow> => {
     const evm = newEvmKey()
     const sol = newSolanaKey()
     const keys: Array<store.KeyRow> = [
@@ -136,14 +155,34 @@ const makeSteps = (deps: WalletServerDeps) => {
     ]
     evm.secret.fill(0)
     sol.secret.fill(0)
-    if (yield* run(store.insertUser({ id, email }, keys, at()))) return { id, email }
+    return keys
+  }
+
+  const makeUser = Effect.fn("WalletServer.makeUser")(function* (email: string) {
+    const id = randomUUID()
+    if (yield* run(store.insertUser({ id, email }, newKeys(id), at()))) return { id, email }
     // Two first logins of one email raced: the other one made the user.
     const existing = yield* run(store.findUserByEmail(email))
     if (existing === undefined) return yield* internal("The user could not be made")
     return existing
   })
 
-  return { run, at, sendMail, cooldown, mailCode, checkCode, keysOf, walletUser, makeUser }
+  /** The user of a provider's subject, made (with its keys) at its first login. */
+  const socialUser = Effect.fn("WalletServer.socialUser")(function* (provider: string, identity: SocialIdentity) {
+    const known = yield* run(store.findSocialUser(provider, identity.subject))
+    if (known !== undefined) {
+      yield* run(store.renameSocialUser(provider, identity.subject, identity.username))
+      return known
+    }
+    const id = randomUUID()
+    if (yield* run(store.insertSocialUser(id, { provider, ...identity }, newKeys(id), at()))) return id
+    // Two first logins of one subject raced: the other one made the user.
+    const existing = yield* run(store.findSocialUser(provider, identity.subject))
+    if (existing === undefined) return yield* internal("The user could not be made")
+    return existing
+  })
+
+  return { run, at, sendMail, cooldown, mailCode, checkCode, keysOf, walletUser, makeUser, socialUser }
 }
 
 /** `POST /api/login/email`, `/api/login/device`, `/api/login/otp` and the mailed link's page `GET /api/device/verify`. */
@@ -257,6 +296,102 @@ export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (ha
   })
 )
 
+/** A social login is good for this long after it starts. */
+export const SOCIAL_LOGIN_TTL_MS = 10 * 60_000
+
+/** Where every provider sends the visitor back: on the frame origin. */
+export const socialRedirectUri = (publicUrl: string): string => new URL("/social/callback", publicUrl).href
+
+const stateOf = (uri: string): { readonly url: URL; readonly state: string } | undefined => {
+  try {
+    const url = new URL(uri)
+    const state = url.searchParams.get("state")
+    return state === null || state === "" ? undefined : { url, state }
+  } catch {
+    return undefined
+  }
+}
+
+const socialFailure = (error: SocialLoginError) =>
+  error.kind === "invalid"
+    ? new WalletBadRequest({ code: "social_refused", error: error.message })
+    : new WalletBadGateway({ code: "rpc_error", error: error.message })
+
+/** `POST /api/social/start` and `POST /api/social/finish`: the wallet server as the project's OIDC / OAuth 2 client. */
+export const SocialGroupLive = HttpApiBuilder.group(WalletServerApi, "social", (handlers) =>
+  Effect.gen(function* () {
+    const deps = yield* WalletServerEnv
+    const steps = makeSteps(deps)
+    const { run } = steps
+    const redirectUri = socialRedirectUri(deps.publicUrl)
+    const transport = { now: deps.now, ...(deps.socialFetch === undefined ? {} : { fetch: deps.socialFetch }) }
+    const clientOf = (projectId: string, provider: SocialProvider) => {
+      const config = deps.projects.find((p) => p.projectId === projectId)?.socials?.[provider]
+      return config === undefined
+        ? Effect.fail(new WalletBadRequest({ code: "provider_not_configured", error: `Log in with ${provider} is not set up for this app` }))
+        : Effect.succeed(config)
+    }
+    return handlers
+      .handle(
+        "start",
+        Effect.fn("WalletServer.socialStart")(function* ({ payload }) {
+          const project = yield* WalletProject
+          const config = yield* clientOf(project.projectId, payload.provider)
+          if (!originAllowed(project, payload.hostOrigin) || payload.hostOrigin === "null") {
+            return yield* badRequest(`${payload.hostOrigin} is not an origin of this app`)
+          }
+          if (payload.returnTo !== undefined && !sameOrigin(payload.returnTo, payload.hostOrigin)) {
+            return yield* badRequest("returnTo must be a page of the host's origin")
+          }
+          const state = newToken()
+          const now = deps.now()
+          yield* run(
+            store.insertSocialLogin(
+              tokenHash(state),
+              {
+                project_id: project.projectId,
+                device_id: payload.deviceId,
+                provider: payload.provider,
+                host_origin: new URL(payload.hostOrigin).origin,
+                return_to: payload.returnTo ?? null,
+                theme_mode: payload.themeMode ?? null
+              },
+              new Date(now),
+              new Date(now + SOCIAL_LOGIN_TTL_MS)
+            )
+          )
+          const url = yield* authorizationUrl(payload.provider, config, redirectUri, secretsOf(deps.masterKey, state), transport).pipe(
+            Effect.mapError(socialFailure)
+          )
+          return { uri: url.href }
+        })
+      )
+      .handle(
+        "finish",
+        Effect.fn("WalletServer.socialFinish")(function* ({ payload }) {
+          const project = yield* WalletProject
+          const callback = stateOf(payload.uri)
+          const refused = new WalletBadRequest({ code: "invalid_state", error: "This login was not started here, was used already or has expired: try again" })
+          if (callback === undefined || !sameOrigin(callback.url.href, deps.publicUrl) || callback.url.pathname !== "/social/callback") return yield* refused
+          // Used up before anything else: a second try with the same state, right or wrong, finds nothing.
+          const login = yield* run(store.useSocialLogin(tokenHash(callback.state), project.projectId, payload.deviceId, steps.at()))
+          if (login === undefined) return yield* refused
+          const provider = Schema.decodeUnknownOption(SocialProvider)(login.provider)
+          if (provider._tag === "None") return yield* refused
+          const config = yield* clientOf(project.projectId, provider.value)
+          const identity = yield* completeLogin(provider.value, config, callback.url, redirectUri, secretsOf(deps.masterKey, callback.state), transport).pipe(
+            Effect.mapError(socialFailure)
+          )
+          const userId = yield* steps.socialUser(provider.value, identity)
+          const token = newToken()
+          const now = deps.now()
+          yield* run(store.insertSession(tokenHash(token), userId, payload.deviceId, new Date(now), new Date(now + SESSION_TTL_MS)))
+          return { token, provider: provider.value, username: identity.username }
+        })
+      )
+  })
+)
+
 /** The session routes: logout, the user, the email's change, and `POST /api/rpc`. */
 export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session", (handlers) =>
   Effect.gen(function* () {
@@ -277,6 +412,7 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
         "updateEmail",
         Effect.fn("WalletServer.updateEmail")(function* ({ payload }) {
           const session = yield* WalletSession
+          if (session.email === null) return yield* badRequest("This wallet was made by a social login and has no email to change")
           const newEmail = yield* normalEmail(payload.newEmail)
           if (newEmail === session.email) return yield* badRequest("The new email is the current one")
           if ((yield* run(store.findUserByEmail(newEmail))) !== undefined) {
@@ -293,7 +429,7 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
         Effect.fn("WalletServer.updateEmailPrimary")(function* ({ payload }) {
           const session = yield* WalletSession
           const update = yield* run(store.pendingEmailUpdate(session.userId))
-          if (update?.step !== "primary") return yield* badRequest("No email change is waiting for this code: start again")
+          if (update?.step !== "primary" || session.email === null) return yield* badRequest("No email change is waiting for this code: start again")
           yield* steps.checkCode(session.email, "update-primary", payload.otp)
           yield* run(store.emailUpdateToSecondary(update.id))
           yield* steps.mailCode(update.new_email, "update-secondary")
@@ -356,7 +492,7 @@ export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project",
 /** The wallet server's API on the app's router, with `/openapi.json`. Needs the {@link WalletServerEnv}. */
 export const walletServerApiLayer = HttpApiBuilder.layer(WalletServerApi, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide(
-    Layer.mergeAll(LoginGroupLive, SessionGroupLive, ProjectGroupLive).pipe(
+    Layer.mergeAll(LoginGroupLive, SocialGroupLive, SessionGroupLive, ProjectGroupLive).pipe(
       Layer.provide(Layer.mergeAll(ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer({ timeout: ROUTE_TIMEOUT_MS })))
     )
   )

@@ -18,6 +18,7 @@ import { sendMail } from "../../mail/send"
 import { type DevProject, devProjects } from "../../services/projects"
 import { WalletServerApi } from "../WalletServerApi"
 import { walletServerApiLayer } from "./handlers"
+import { socialCallbackLayer, socialCallbackRoutes } from "./socialCallback"
 import { checkMasterKey, openKey } from "./keys"
 import type { WalletChains } from "./rpc"
 import * as store from "./store"
@@ -61,6 +62,8 @@ export interface WalletServerOptions {
   readonly extraRoutes?: ExtraRoutes
   /** The clock in ms (default `Date.now`): tests move it past cool-downs and expiry. */
   readonly now?: () => number
+  /** How the server reaches the social providers (default the global fetch). */
+  readonly socialFetch?: (url: string, init: RequestInit) => Promise<Response>
 }
 
 /** What a running wallet server exposes. */
@@ -103,9 +106,13 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
         chains: opts.chains,
         publicUrl,
         now: opts.now ?? Date.now,
+        ...(opts.socialFetch === undefined ? {} : { socialFetch: opts.socialFetch }),
         sendMail: opts.sendMail ?? ((mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail }))
       })
-      return Layer.mergeAll(walletServerApiLayer.pipe(Layer.provide(Layer.succeed(WalletServerEnv)(env))), opts.extraRoutes?.layer ?? Layer.empty)
+      return Layer.mergeAll(
+        Layer.mergeAll(walletServerApiLayer, socialCallbackLayer).pipe(Layer.provide(Layer.succeed(WalletServerEnv)(env))),
+        opts.extraRoutes?.layer ?? Layer.empty
+      )
     })
   )
   let http: RunningHttpApp | undefined
@@ -117,7 +124,7 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
       host,
       // The API answers only its own origin's pages (the frame's): no other origin is let in by CORS either.
       corsOrigin: (origin) => publicUrl !== undefined && isOwnOrigin(publicUrl)(origin),
-      routes: () => [...routesOf(WalletServerApi), ...(opts.extraRoutes?.routes ?? [])],
+      routes: () => [...routesOf(WalletServerApi), ...socialCallbackRoutes, ...(opts.extraRoutes?.routes ?? [])],
       ready: Effect.tryPromise(() => migrationsApplied(database)).pipe(Effect.orElseSucceed(() => false))
     })
     if (publicUrl === undefined) throw new Error("the wallet server did not build its routes")

@@ -10,7 +10,8 @@ import type { KeyFamily, SealedKey } from "./keys"
 /** A user as stored. */
 export interface UserRow {
   readonly id: string
-  readonly email: string
+  /** Null for a user made by a social login. */
+  readonly email: string | null
 }
 
 /** A stored key: its address and its sealed private key. */
@@ -54,7 +55,7 @@ export const findUserById = Effect.fn("walletStore.findUserById")(function* (id:
 
 /** Makes a user with its keys in one transaction; `false` when the email was taken meanwhile. */
 export const insertUser = Effect.fn("walletStore.insertUser")(function* (
-  user: UserRow,
+  user: { readonly id: string; readonly email: string },
   keys: ReadonlyArray<KeyRow>,
   now: Date
 ) {
@@ -274,4 +275,95 @@ export const finishEmailUpdate = Effect.fn("walletStore.finishEmailUpdate")(func
       return true
     })
   )
+})
+
+/** A social identity of a user. */
+export interface SocialIdentityRow {
+  readonly provider: string
+  readonly username: string
+}
+
+/** The user of a provider's subject, if any. */
+export const findSocialUser = Effect.fn("walletStore.findSocialUser")(function* (provider: string, subject: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ readonly user_id: string }>`SELECT user_id FROM wallet_social_identities
+    WHERE provider = ${provider} AND subject = ${subject}`
+  return rows[0]?.user_id
+})
+
+/** Keeps the name the provider gives now. */
+export const renameSocialUser = Effect.fn("walletStore.renameSocialUser")(function* (provider: string, subject: string, username: string) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`UPDATE wallet_social_identities SET username = ${username} WHERE provider = ${provider} AND subject = ${subject}`
+})
+
+/** Makes a social user (no email) with its keys in one transaction; `false` when the subject got a user meanwhile. */
+export const insertSocialUser = Effect.fn("walletStore.insertSocialUser")(function* (
+  id: string,
+  identity: { readonly provider: string; readonly subject: string; readonly username: string },
+  keys: ReadonlyArray<KeyRow>,
+  now: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(
+    Effect.gen(function* () {
+      yield* sql`INSERT INTO wallet_users (id, email, created_at) VALUES (${id}, NULL, ${now})`
+      const inserted = yield* sql`INSERT INTO wallet_social_identities (provider, subject, user_id, username, created_at)
+        VALUES (${identity.provider}, ${identity.subject}, ${id}, ${identity.username}, ${now})
+        ON CONFLICT (provider, subject) DO NOTHING RETURNING user_id`
+      if (inserted.length === 0) return yield* Effect.fail("taken" as const)
+      for (const key of keys) {
+        yield* sql`INSERT INTO wallet_keys (user_id, family, address, ciphertext, iv, auth_tag, created_at)
+          VALUES (${id}, ${key.family}, ${key.address}, ${key.ciphertext}, ${key.iv}, ${key.authTag}, ${now})`
+      }
+      return true
+    })
+  ).pipe(Effect.catchIf((error) => error === "taken", () => Effect.succeed(false)))
+})
+
+/** The social identity of a user, if it was made by one. */
+export const socialIdentityOf = Effect.fn("walletStore.socialIdentityOf")(function* (userId: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<SocialIdentityRow>`SELECT provider, username FROM wallet_social_identities WHERE user_id = ${userId}`
+  return rows[0]
+})
+
+/** A social login in progress, as kept. */
+export interface SocialLoginRow {
+  readonly project_id: string
+  readonly device_id: string
+  readonly provider: string
+  readonly host_origin: string
+  readonly return_to: string | null
+  /** The host's theme when the login started (the callback page follows it). */
+  readonly theme_mode: "light" | "dark" | null
+}
+
+/** Keeps a social login that starts now. */
+export const insertSocialLogin = Effect.fn("walletStore.insertSocialLogin")(function* (
+  stateHash: string,
+  login: SocialLoginRow,
+  createdAt: Date,
+  expiresAt: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO wallet_social_logins (state_hash, project_id, device_id, provider, host_origin, return_to, theme_mode, created_at, expires_at)
+    VALUES (${stateHash}, ${login.project_id}, ${login.device_id}, ${login.provider}, ${login.host_origin}, ${login.return_to}, ${login.theme_mode}, ${createdAt}, ${expiresAt})`
+})
+
+/** A social login waiting for its callback (neither used nor expired), without using it: the callback page's. */
+export const pendingSocialLogin = Effect.fn("walletStore.pendingSocialLogin")(function* (stateHash: string, now: Date) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<SocialLoginRow>`SELECT project_id, device_id, provider, host_origin, return_to, theme_mode FROM wallet_social_logins
+    WHERE state_hash = ${stateHash} AND used_at IS NULL AND expires_at > ${now}`
+  return rows[0]
+})
+
+/** Uses up a social login of this project and device: once only, and only before it expires. */
+export const useSocialLogin = Effect.fn("walletStore.useSocialLogin")(function* (stateHash: string, projectId: string, deviceId: string, now: Date) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<SocialLoginRow>`UPDATE wallet_social_logins SET used_at = ${now}
+    WHERE state_hash = ${stateHash} AND project_id = ${projectId} AND device_id = ${deviceId} AND used_at IS NULL AND expires_at > ${now}
+    RETURNING project_id, device_id, provider, host_origin, return_to, theme_mode`
+  return rows[0]
 })

@@ -5,10 +5,11 @@
  * receive, send — those that exist), the network (to switch), the Tokens/NFTs/Activity tabs (the Tokens tab heads its
  * list with the USD total), and disconnect. A family the product offers no balances or portfolio for (spec 9:
  * bip122, polkadot) shows a sentence saying what is not available instead of a balance and the tabs. An embedded (email)
- * wallet shows its email under the address, with "Update email".
+ * wallet shows its email under the address, with "Update email"; one from a social login, its provider and user name.
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useEffect } from "react"
+import { SOCIAL_LOOK, SocialIcon } from "../../components/SocialIcon/SocialIcon"
 import type { Balance as BalanceValue } from "../../../domain/Account"
 import type { WalletFeature } from "../../../domain/constants"
 import { truncateAddress } from "../../../domain/format"
@@ -76,6 +77,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const warmSwap = useAtomSet(warmSwapFn)
   const openOnramp = useAtomSet(openOnrampFn)
   const email = useAtomValue(embeddedAtom, (state) => state?.email)
+  const socialUser = useAtomValue(embeddedAtom, (state) => state?.socialUser)
   const { options } = useWalletRuntime()
 
   const offersSwap = account.namespace !== undefined && accountFeatures(options.features, account.namespace, network?.caipNetworkId).includes("swaps")
@@ -151,6 +153,13 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
               Update email
             </button>
           </>
+        )}
+        {email === undefined && socialUser !== undefined && (
+          <p className={styles.email}>
+            {socialUser.provider !== undefined && <SocialIcon provider={socialUser.provider} size={16} />}{" "}
+            <span className={visuallyHidden}>{socialUser.provider === undefined ? "Social login" : SOCIAL_LOOK[socialUser.provider].name}: </span>
+            <span>{socialUser.username}</span>
+          </p>
         )}
         {!hasName && identityKnown && account.namespace === "eip155" && (
           <button type="button" className={styles.chooseName} onClick={() => openNames(undefined)}>

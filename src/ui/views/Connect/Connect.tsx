@@ -18,7 +18,9 @@ import { useAtom, useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { chooseWalletFn, connectionAtom, connectorsAtom, connectorsStateAtom, preloadWalletConnectFn } from "../../atoms/connection"
 import { embeddedAtom, submitEmailFn } from "../../atoms/embedded"
 import { legalAgreedAtom, pushRouteFn } from "../../atoms/modal"
-import { isMobileAtom } from "../../atoms/platform"
+import { isMobileAtom, miniAppAtom } from "../../atoms/platform"
+import { offeredSocials } from "../../../domain/validation"
+import { SocialLogin } from "../SocialLogin/SocialLogin"
 import {
   customWalletsAtom,
   featuredNotAskedAtom,
@@ -62,6 +64,7 @@ export function Connect(props: ViewProps<"Connect">): ReactNode {
   const push = useAtomSet(pushRouteFn)
   const embedded = useAtomValue(embeddedAtom)
   const submitEmail = useAtomSet(submitEmailFn)
+  const miniApp = useAtomValue(miniAppAtom)
   const [agreed, setAgreed] = useAtom(legalAgreedAtom)
   const unfolded = props.route.wallets === "unfolded"
   const walletListRef = useRef<HTMLDivElement>(null)
@@ -118,16 +121,16 @@ export function Connect(props: ViewProps<"Connect">): ReactNode {
   )
 
   if (!loaded) return <Spinner size={24} label="Looking for wallets" />
-  // Email, social and wallet in the host's order, else wallet first for a visitor who has one installed. Social
-  // login is not built yet: its place stays empty.
+  // Email, social and wallet in the host's order, else wallet first for a visitor who has one installed.
+  const socials = embedded?.enabled === true ? offeredSocials(options.features.socials, miniApp) : []
   const methods = orderConnectMethods({
     hasInjectedWallets: installed.length > 0,
-    email: embedded?.enabled === true,
-    socials: false,
+    email: embedded?.enabled === true && options.features.email,
+    socials: socials.length > 0,
     hostOrder: options.features.connectMethodsOrder
   })
   const emailSection =
-    embedded === undefined ? null : (
+    embedded === undefined || !options.features.email ? null : (
       <EmailForm
         key="email"
         label="Continue with email"
@@ -179,7 +182,8 @@ export function Connect(props: ViewProps<"Connect">): ReactNode {
       </div>
     </Fragment>
   )
-  const sections: Record<ConnectMethod, ReactNode> = { email: emailSection, social: null, wallet: walletSection }
+  const socialSection = socials.length === 0 ? null : <SocialLogin key="social" providers={socials} disabled={locked} />
+  const sections: Record<ConnectMethod, ReactNode> = { email: emailSection, social: socialSection, wallet: walletSection }
   // The unfolded wallets are a view of the wallets alone: email is one Back away.
   const shown = methods.filter((method) => sections[method] !== null && (!unfolded || method === "wallet"))
   const legalLinks = (

@@ -4,7 +4,7 @@
  * answer), and the AUTH connector is the real implementation (`makeAuthLive`) over that frame, so the EmbeddedWallet
  * flows run against the real Modal, ConnectFlow, Connection and Storage.
  */
-import { Effect, Layer, PubSub, Queue, Scope, Stream, SubscriptionRef } from "effect"
+import { Deferred, Effect, Layer, PubSub, Queue, Scope, Stream, SubscriptionRef } from "effect"
 import { SomethingWentWrong } from "../../../../src/domain/errors"
 import type { FrameRequestName } from "../../../../src/domain/Frame"
 import type { HostOptions } from "../../../../src/domain/Options"
@@ -13,11 +13,11 @@ import { ChainAdapters } from "../../../../src/services/ChainAdapter"
 import { Config } from "../../../../src/services/Config"
 import type { Connector, WalletEvent } from "../../../../src/services/connectors/Connector"
 import { Connectors } from "../../../../src/services/connectors/Connectors"
-import { type ApprovalGate, EMBEDDED_CONNECTOR_ID, EmbeddedAuth } from "../../../../src/services/Embedded/EmbeddedAuth"
+import { type ApprovalGate, EMBEDDED_CONNECTOR_ID, EmbeddedAuth, type FrameBridgeService } from "../../../../src/services/Embedded/EmbeddedAuth"
 import { makeAuthLive } from "../../../../src/services/Embedded/authLive"
 import { makeFakeChainAdapter } from "../../../../src/services/fakes/FakeWallet"
 import type { FrameMessage, FramePort } from "../../../../src/services/FrameBridge/FrameBridge"
-import { Platform } from "../../../../src/services/Platform"
+import { Platform, type PlatformInfo } from "../../../../src/services/Platform"
 import { RpcTransport } from "../../../../src/services/RpcTransport/RpcTransport"
 import { offlineHttpClientLayer } from "../../../../src/services/serviceHttp"
 import { Storage } from "../../../../src/services/Storage/Storage"
@@ -127,6 +127,8 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
       const storage = yield* Storage
       const scope = yield* Effect.scope
       const events = yield* PubSub.unbounded<WalletEvent>()
+      // As the real connector: `whenLoaded` waits for a load something else asked for.
+      const ready = yield* Deferred.make<FrameBridgeService>()
       const live = yield* Effect.cached(
         makeAuthLive({
           config,
@@ -134,7 +136,10 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
           gate: frame.gate,
           emit: (event) => PubSub.publish(events, event).pipe(Effect.asVoid),
           port: frame.port
-        }).pipe(Effect.provideService(Scope.Scope, scope))
+        }).pipe(
+          Effect.tap((auth) => Deferred.succeed(ready, auth.bridge)),
+          Effect.provideService(Scope.Scope, scope)
+        )
       )
       const loaded = Effect.mapError(live, (error) => new SomethingWentWrong({ reason: error.message }))
       const families = [...new Set(config.networks.map((network) => network.chainNamespace))].filter(
@@ -159,13 +164,14 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
         connector,
         frame: Effect.map(live, (auth) => auth.bridge),
         frameLoaded: Effect.succeed(true),
+        whenLoaded: Deferred.await(ready),
         setGate: (gate: ApprovalGate) => Effect.sync(() => frame.setGate(gate))
       }
     })
   )
 
 /** The runtime's core (as `testLayer` builds it) with the AUTH connector over `frame`, when given. */
-export const embeddedCore = (options: HostOptions, frame?: ScriptedFrame): Layer.Layer<WalletServices> => {
+export const embeddedCore = (options: HostOptions, frame?: ScriptedFrame, platform: Partial<PlatformInfo> = {}): Layer.Layer<WalletServices> => {
   // One storage and one configuration for the core and the connector (layers are shared by reference in a build).
   const storage = Storage.layerMemory
   const config = Config.layer(options)
@@ -179,7 +185,7 @@ export const embeddedCore = (options: HostOptions, frame?: ScriptedFrame): Layer
   return coreLayer(
     Layer.mergeAll(
       storage,
-      Platform.layerFixed({}),
+      Platform.layerFixed(platform),
       config,
       connectors,
       ChainAdapters.layer([makeFakeChainAdapter("eip155"), makeFakeChainAdapter("solana")]),

@@ -53,6 +53,8 @@ const recordingLayer = (state: EmbeddedState, calls: Array<EmbeddedCall>): Layer
         startEmailUpdate: (newEmail) => call("startEmailUpdate", newEmail),
         submitEmailUpdateOtp: (otp) => call("submitEmailUpdateOtp", otp),
         cancelEmailUpdate: call("cancelEmailUpdate"),
+        connectSocial: (provider) => call("connectSocial", provider),
+        cancelSocial: call("cancelSocial"),
         approve: call("approve"),
         reject: call("reject")
       }
