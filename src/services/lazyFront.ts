@@ -14,7 +14,7 @@ export type Forwards<S, Own extends keyof S = never> = {
  * Builds `make` once, on the first use of a member, in the context and scope of the layer being built, and gives the
  * members listed in `forwards` forwarded to it; the caller adds its own members (`Own`, e.g. the state the views read
  * from the start).
- * @example const { live, front } = yield* lazyFront(Effect.promise(() => import("./SwapLive")).pipe(...), { open: 0, choose: 1 })
+ * @example const { front } = yield* lazyFront(makeLater, { open: 0, choose: 1 }) // front.open, front.choose(address)
  */
 export const lazyFront = <S, R, Own extends keyof S = never>(make: Effect.Effect<S, never, R>, forwards: Forwards<S, Own>) =>
   Effect.gen(function* () {
