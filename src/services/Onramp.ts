@@ -23,7 +23,7 @@ export class Onramp extends Context.Service<Onramp, OnrampService>()("wallet-run
       const state = yield* SubscriptionRef.make<OnrampState>(initialOnrampState)
       const { front } = yield* lazyFront<OnrampService, Connection | Networks | Portfolio | BlockchainApi | Modal | Analytics | Scope.Scope, "state">(
         Effect.flatMap(
-          Effect.promise(() => import("./OnrampLive")),
+          Effect.promise(() => import("./formsLive").then((forms) => forms.loadOnrampLive())),
           (module) => module.makeOnramp(state)
         ),
         { open: 0, prepare: 0, chooseAsset: 1, chooseCurrency: 1, setAmount: 1, started: 0, checkAgain: 0 }

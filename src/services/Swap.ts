@@ -25,7 +25,7 @@ export class Swap extends Context.Service<Swap, SwapService>()("wallet-runtime/S
       const state = yield* SubscriptionRef.make<SwapState>(initialSwapState)
       const { live, front } = yield* lazyFront<SwapService, Connection | Networks | Portfolio | BlockchainApi | WalletActions | Modal | Analytics | Scope.Scope, "state" | "warm">(
         Effect.flatMap(
-          Effect.promise(() => import("./SwapLive")),
+          Effect.promise(() => import("./formsLive").then((forms) => forms.loadSwapLive())),
           (module) => module.makeSwap(state)
         ),
         { open: 0, prepare: 0, choose: 1, flip: 0, setAmount: 1, useMax: 0, refresh: 0, approve: 0, swap: 0, reset: 0 }
