@@ -16,6 +16,7 @@
 import { Context, Effect, Layer, Scope } from "effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import type { BlockchainApiService } from "./blockchainApiShape"
+import { lazyFront } from "./lazyFront"
 import type { Config } from "./Config"
 import type { Notifications } from "./Notifications"
 import type { Storage } from "./Storage/Storage"
@@ -49,45 +50,42 @@ export class BlockchainApi extends Context.Service<BlockchainApi, BlockchainApiS
    */
   static readonly layer: Layer.Layer<BlockchainApi, never, Config | Storage | Notifications | HttpClient.HttpClient> =
     Layer.effect(BlockchainApi)(
-      Effect.gen(function* () {
-        const services = yield* Effect.context<Config | Storage | Notifications | HttpClient.HttpClient>()
-        const scope = yield* Effect.scope
-        const live = yield* Effect.cached(
-          Effect.promise(() => import("./BlockchainApiLive")).pipe(
-            Effect.flatMap((module) => module.makeBlockchainApi),
-            Effect.provideContext(services),
-            Effect.provideService(Scope.Scope, scope)
-          )
-        )
-        const via = <A, E>(use: (api: BlockchainApiService) => Effect.Effect<A, E>) => Effect.flatMap(live, use)
-        return {
-        supportedChains: via((api) => api.supportedChains),
-        balanceSupport: (...args) => via((api) => api.balanceSupport(...args)),
-        tokenBalances: (...args) => via((api) => api.tokenBalances(...args)),
-        nativeBalance: (...args) => via((api) => api.nativeBalance(...args)),
-        identity: (...args) => via((api) => api.identity(...args)),
-        transactions: (...args) => via((api) => api.transactions(...args)),
-        nfts: (...args) => via((api) => api.nfts(...args)),
-        forgetNfts: (...args) => via((api) => api.forgetNfts(...args)),
-        fungiblePrices: (...args) => via((api) => api.fungiblePrices(...args)),
-        swapTokens: (...args) => via((api) => api.swapTokens(...args)),
-        swapQuotes: (...args) => via((api) => api.swapQuotes(...args)),
-        swapAllowance: (...args) => via((api) => api.swapAllowance(...args)),
-        gasPrice: (...args) => via((api) => api.gasPrice(...args)),
-        buildSwapTransaction: (...args) => via((api) => api.buildSwapTransaction(...args)),
-        buildApproveTransaction: (...args) => via((api) => api.buildApproveTransaction(...args)),
-        resolveName: (...args) => via((api) => api.resolveName(...args)),
-        namesForAddress: (...args) => via((api) => api.namesForAddress(...args)),
-        nameSuggestions: (...args) => via((api) => api.nameSuggestions(...args)),
-        registerName: (...args) => via((api) => api.registerName(...args)),
-        onrampUrl: (...args) => via((api) => api.onrampUrl(...args)),
-        onrampOptions: via((api) => api.onrampOptions),
-        onrampQuote: (...args) => via((api) => api.onrampQuote(...args)),
-        sessions: (...args) => via((api) => api.sessions(...args)),
-        sessionNonce: (...args) => via((api) => api.sessionNonce(...args)),
-        addSession: (...args) => via((api) => api.addSession(...args)),
-        revokeSession: (...args) => via((api) => api.revokeSession(...args))
-        }
-      })
+      Effect.map(
+        lazyFront<BlockchainApiService, Config | Storage | Notifications | HttpClient.HttpClient | Scope.Scope>(
+          Effect.flatMap(
+            Effect.promise(() => import("./BlockchainApiLive")),
+            (module) => module.makeBlockchainApi
+          ),
+          {
+            supportedChains: 0,
+            balanceSupport: 1,
+            tokenBalances: 1,
+            nativeBalance: 1,
+            identity: 1,
+            transactions: 1,
+            nfts: 1,
+            forgetNfts: 1,
+            fungiblePrices: 1,
+            swapTokens: 1,
+            swapQuotes: 1,
+            swapAllowance: 1,
+            gasPrice: 1,
+            buildSwapTransaction: 1,
+            buildApproveTransaction: 1,
+            resolveName: 1,
+            namesForAddress: 1,
+            nameSuggestions: 1,
+            registerName: 1,
+            onrampUrl: 1,
+            onrampOptions: 0,
+            onrampQuote: 1,
+            sessions: 1,
+            sessionNonce: 1,
+            addSession: 1,
+            revokeSession: 1
+          }
+        ),
+        ({ front }) => front
+      )
     )
 }

@@ -12,6 +12,7 @@ import type { BlockchainApi } from "./BlockchainApi"
 import { Config } from "./Config"
 import type { Connection } from "./Connection"
 import type { Modal } from "./Modal"
+import { lazyFront } from "./lazyFront"
 import { initialNamesState, type NamesService, type NamesState } from "./namesState"
 import type { Networks } from "./Networks"
 import type { Notifications } from "./Notifications"
@@ -26,29 +27,17 @@ export class Names extends Context.Service<Names, NamesService>()("wallet-runtim
    */
   static readonly layer = Layer.effect(Names)(
     Effect.gen(function* () {
-      const services = yield* Effect.context<Connection | Networks | BlockchainApi | WalletActions | Modal | Notifications>()
       const config = yield* Config
-      const scope = yield* Effect.scope
       const state = yield* SubscriptionRef.make<NamesState>(initialNamesState(config.nameSuffix))
       const revision = yield* SubscriptionRef.make(0)
-      const live = yield* Effect.cached(
-        Effect.promise(() => import("./NamesLive")).pipe(
-          Effect.flatMap((module) => module.makeNames(state, revision)),
-          Effect.provideContext(services),
-          Effect.provideService(Scope.Scope, scope)
-        )
+      const { front } = yield* lazyFront<NamesService, Connection | Networks | BlockchainApi | WalletActions | Modal | Notifications | Scope.Scope, "state" | "revision">(
+        Effect.flatMap(
+          Effect.promise(() => import("./NamesLive")),
+          (module) => module.makeNames(state, revision)
+        ),
+        { open: 0, prepare: 0, setInput: 1, choose: 1, register: 1, finish: 0 }
       )
-      const via = <A>(use: (form: NamesService) => Effect.Effect<A>) => Effect.flatMap(live, use)
-      return {
-        state,
-        revision,
-        open: via((form) => form.open),
-        prepare: via((form) => form.prepare),
-        setInput: (text: string) => via((form) => form.setInput(text)),
-        choose: (label: string) => via((form) => form.choose(label)),
-        register: (label: string) => via((form) => form.register(label)),
-        finish: via((form) => form.finish)
-      }
+      return { ...front, state, revision }
     })
   )
 }

@@ -11,6 +11,7 @@ import type { BlockchainApi } from "./BlockchainApi"
 import type { Connection } from "./Connection"
 import type { Modal } from "./Modal"
 import type { Networks } from "./Networks"
+import { lazyFront } from "./lazyFront"
 import { initialOnrampState, type OnrampService, type OnrampState } from "./onrampState"
 import type { Portfolio } from "./Portfolio"
 
@@ -19,27 +20,15 @@ export class Onramp extends Context.Service<Onramp, OnrampService>()("wallet-run
   /** The form; its state exists from the start, the code that runs it is fetched on first use. */
   static readonly layer = Layer.effect(Onramp)(
     Effect.gen(function* () {
-      const services = yield* Effect.context<Connection | Networks | Portfolio | BlockchainApi | Modal | Analytics>()
-      const scope = yield* Effect.scope
       const state = yield* SubscriptionRef.make<OnrampState>(initialOnrampState)
-      const live = yield* Effect.cached(
-        Effect.promise(() => import("./OnrampLive")).pipe(
-          Effect.flatMap((module) => module.makeOnramp(state)),
-          Effect.provideContext(services),
-          Effect.provideService(Scope.Scope, scope)
-        )
+      const { front } = yield* lazyFront<OnrampService, Connection | Networks | Portfolio | BlockchainApi | Modal | Analytics | Scope.Scope, "state">(
+        Effect.flatMap(
+          Effect.promise(() => import("./formsLive").then((forms) => forms.loadOnrampLive())),
+          (module) => module.makeOnramp(state)
+        ),
+        { open: 0, prepare: 0, chooseAsset: 1, chooseCurrency: 1, setAmount: 1, started: 0, checkAgain: 0 }
       )
-      const via = <A>(use: (form: OnrampService) => Effect.Effect<A>) => Effect.flatMap(live, use)
-      return {
-        state,
-        open: via((form) => form.open),
-        prepare: via((form) => form.prepare),
-        chooseAsset: (symbol: string) => via((form) => form.chooseAsset(symbol)),
-        chooseCurrency: (currency: string) => via((form) => form.chooseCurrency(currency)),
-        setAmount: (text: string) => via((form) => form.setAmount(text)),
-        started: via((form) => form.started),
-        checkAgain: via((form) => form.checkAgain)
-      }
+      return { ...front, state }
     })
   )
 }

@@ -15,7 +15,8 @@ import type { Connection } from "./Connection"
 import type { Modal } from "./Modal"
 import type { Networks } from "./Networks"
 import type { Portfolio } from "./Portfolio"
-import { initialSendState, type SendService, type SendStart, type SendState } from "./sendState"
+import { lazyFront } from "./lazyFront"
+import { initialSendState, type SendService, type SendState } from "./sendState"
 import type { WalletActions } from "./WalletActions"
 
 /** The send form. */
@@ -26,30 +27,15 @@ export class Send extends Context.Service<Send, SendService>()("wallet-runtime/S
    */
   static readonly layer = Layer.effect(Send)(
     Effect.gen(function* () {
-      const services = yield* Effect.context<Connection | Networks | Portfolio | BlockchainApi | ChainAdapters | WalletActions | Modal>()
-      const scope = yield* Effect.scope
       const state = yield* SubscriptionRef.make<SendState>(initialSendState)
-      const live = yield* Effect.cached(
-        Effect.promise(() => import("./SendLive")).pipe(
-          Effect.flatMap((module) => module.makeSend(state)),
-          Effect.provideContext(services),
-          Effect.provideService(Scope.Scope, scope)
-        )
+      const { front } = yield* lazyFront<SendService, Connection | Networks | Portfolio | BlockchainApi | ChainAdapters | WalletActions | Modal | Scope.Scope, "state">(
+        Effect.flatMap(
+          Effect.promise(() => import("./SendLive")),
+          (module) => module.makeSend(state)
+        ),
+        { open: 1, prepare: 0, reload: 0, choose: 1, setAmount: 1, setReceiver: 1, useMax: 0, review: 0, confirm: 0, finish: 0 }
       )
-      const via = <A>(use: (form: SendService) => Effect.Effect<A>) => Effect.flatMap(live, use)
-      return {
-        state,
-        open: (start?: SendStart) => via((form) => form.open(start)),
-        prepare: via((form) => form.prepare),
-        reload: via((form) => form.reload),
-        choose: (assetId: string) => via((form) => form.choose(assetId)),
-        setAmount: (text: string) => via((form) => form.setAmount(text)),
-        setReceiver: (text: string) => via((form) => form.setReceiver(text)),
-        useMax: via((form) => form.useMax),
-        review: via((form) => form.review),
-        confirm: via((form) => form.confirm),
-        finish: via((form) => form.finish)
-      }
+      return { ...front, state }
     })
   )
 }

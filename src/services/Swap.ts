@@ -13,6 +13,7 @@ import type { Connection } from "./Connection"
 import type { Modal } from "./Modal"
 import type { Networks } from "./Networks"
 import type { Portfolio } from "./Portfolio"
+import { lazyFront } from "./lazyFront"
 import { initialSwapState, type SwapService, type SwapState } from "./swapState"
 import type { WalletActions } from "./WalletActions"
 
@@ -21,31 +22,16 @@ export class Swap extends Context.Service<Swap, SwapService>()("wallet-runtime/S
   /** The form; its state exists from the start, the code that runs it is fetched on first use. */
   static readonly layer = Layer.effect(Swap)(
     Effect.gen(function* () {
-      const services = yield* Effect.context<Connection | Networks | Portfolio | BlockchainApi | WalletActions | Modal | Analytics>()
-      const scope = yield* Effect.scope
       const state = yield* SubscriptionRef.make<SwapState>(initialSwapState)
-      const live = yield* Effect.cached(
-        Effect.promise(() => import("./SwapLive")).pipe(
-          Effect.flatMap((module) => module.makeSwap(state)),
-          Effect.provideContext(services),
-          Effect.provideService(Scope.Scope, scope)
-        )
+      const { live, front } = yield* lazyFront<SwapService, Connection | Networks | Portfolio | BlockchainApi | WalletActions | Modal | Analytics | Scope.Scope, "state" | "warm">(
+        Effect.flatMap(
+          Effect.promise(() => import("./formsLive").then((forms) => forms.loadSwapLive())),
+          (module) => module.makeSwap(state)
+        ),
+        { open: 0, prepare: 0, choose: 1, flip: 0, setAmount: 1, useMax: 0, refresh: 0, approve: 0, swap: 0, reset: 0 }
       )
-      const via = <A>(use: (form: SwapService) => Effect.Effect<A>) => Effect.flatMap(live, use)
-      return {
-        state,
-        warm: Effect.asVoid(Effect.forkIn(Effect.ignore(live), scope)),
-        open: via((form) => form.open),
-        prepare: via((form) => form.prepare),
-        choose: (side: "from" | "to", address: string) => via((form) => form.choose(side, address)),
-        flip: via((form) => form.flip),
-        setAmount: (text: string) => via((form) => form.setAmount(text)),
-        useMax: via((form) => form.useMax),
-        refresh: via((form) => form.refresh),
-        approve: via((form) => form.approve),
-        swap: via((form) => form.swap),
-        reset: via((form) => form.reset)
-      }
+      const scope = yield* Effect.scope
+      return { ...front, state, warm: Effect.asVoid(Effect.forkIn(Effect.ignore(live), scope)) }
     })
   )
 }

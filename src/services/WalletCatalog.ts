@@ -17,6 +17,7 @@ import { catalogImageUrl } from "./catalogImages"
 import { Config } from "./Config"
 import type { Connectors } from "./connectors/Connectors"
 import { generatedIcon } from "./generatedIcon"
+import { lazyFront } from "./lazyFront"
 import type { Notifications } from "./Notifications"
 import {
   customWalletEntry,
@@ -46,9 +47,7 @@ export class WalletCatalog extends Context.Service<WalletCatalog, WalletCatalogS
   static readonly layer: Layer.Layer<WalletCatalog, never, Config | Notifications | Connectors | HttpClient.HttpClient> =
     Layer.effect(WalletCatalog)(
       Effect.gen(function* () {
-        const services = yield* Effect.context<Config | Notifications | Connectors | HttpClient.HttpClient>()
         const config = yield* Config
-        const scope = yield* Effect.scope
         const baseUrl = config.endpoints.walletCatalog
         const projectId = config.projectId
 
@@ -58,7 +57,6 @@ export class WalletCatalog extends Context.Service<WalletCatalog, WalletCatalogS
           return catalogImageUrl(baseUrl, projectId, "/getWalletImage", wallet.image_id)
         }
 
-
         const custom = (config.customWallets ?? []).map(customWalletEntry)
         const customListings: ReadonlyArray<WalletListing> = custom.map((wallet) => ({
           wallet,
@@ -67,22 +65,14 @@ export class WalletCatalog extends Context.Service<WalletCatalog, WalletCatalogS
         }))
 
         const state = yield* SubscriptionRef.make<WalletCatalogState>({ ...initialWalletCatalogState, custom: customListings })
-        const live = yield* Effect.cached(
-          Effect.promise(() => import("./WalletCatalogLive")).pipe(
-            Effect.flatMap((module) => module.makeWalletCatalog({ state, imageUrl, customListings })),
-            Effect.provideContext(services),
-            Effect.provideService(Scope.Scope, scope)
-          )
+        const { front } = yield* lazyFront<WalletCatalogLoader, Config | Notifications | Connectors | HttpClient.HttpClient | Scope.Scope>(
+          Effect.flatMap(
+            Effect.promise(() => import("./WalletCatalogLive")),
+            (module) => module.makeWalletCatalog({ state, imageUrl, customListings })
+          ),
+          { load: 0, loadNextPage: 0, search: 1, preloadImage: 1 }
         )
-        const via = <A>(use: (catalog: WalletCatalogLoader) => Effect.Effect<A>) => Effect.flatMap(live, use)
-        return {
-          state,
-          imageUrl,
-          load: via((catalog) => catalog.load),
-          loadNextPage: via((catalog) => catalog.loadNextPage),
-          search: (input, options) => via((catalog) => catalog.search(input, options)),
-          preloadImage: (url) => via((catalog) => catalog.preloadImage(url))
-        }
+        return { ...front, state, imageUrl }
       })
     )
 }

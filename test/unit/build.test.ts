@@ -40,7 +40,16 @@ const LAZY = [
   "src/services/servicesApiClient.ts",
   "src/domain/Api.ts",
   "src/ui/views/Connect/Connect.tsx",
-  "src/ui/views/Account/Account.tsx"
+  "src/ui/views/Account/Account.tsx",
+  // Swaps and on-ramp (issue 28): the forms' code, their atoms, views and the lists of their chunks come on first use.
+  "src/services/formsLive.ts",
+  "src/services/SwapLive.ts",
+  "src/services/OnrampLive.ts",
+  "src/ui/atoms/swap.ts",
+  "src/ui/atoms/onramp.ts",
+  "src/ui/views/accountForms.ts",
+  "src/ui/views/Swap/Swap.tsx",
+  "src/ui/views/Buy/Buy.tsx"
 ]
 /**
  * Libraries that must never load before the visitor chooses a wallet of their family (@noble's curves and ciphers:

@@ -22,7 +22,7 @@ import type { SiwxSession } from "../../domain/Siwx"
 import { useThemeMode, useThemeState } from "../theme/useTheme"
 import { type ActionState, type Core, useReady, useRestoring } from "./context"
 import { IDLE, NO_ACCOUNT, NO_CONNECTORS, NO_NETWORK, NO_NETWORKS, RESTORING_ACCOUNT } from "./fallbacks"
-import { useCoreAction, useCoreValue } from "./useCore"
+import { useCoreAction, useCoreValue, useLazyAction, useLazyAtoms, useLazyValue } from "./useCore"
 import type { SwapState } from "../../services/swapState"
 import type { OnrampState } from "../../services/onrampState"
 
@@ -352,24 +352,27 @@ export interface UseSwap {
   readonly swap: () => Promise<void>
 }
 
-const pickSwap = (core: Core) => core.swapAtom
-const pickOpenSwap = (core: Core) => core.openSwapFn
-const pickChooseSwap = (core: Core) => core.chooseSwapTokenFn
-const pickSwapAmount = (core: Core) => core.setSwapAmountFn
-const pickApproveSwap = (core: Core) => core.approveSwapFn
-const pickMakeSwap = (core: Core) => core.makeSwapFn
+// The swap form's atoms come with its code, fetched on first use: the first click does not carry them.
+const loadSwap = () => import("../atoms/swap")
+type SwapAtoms = Awaited<ReturnType<typeof loadSwap>>
+const pickOpenSwap = (atoms: SwapAtoms) => atoms.openSwapFn
+const pickChooseSwap = (atoms: SwapAtoms) => atoms.chooseSwapTokenFn
+const pickSwapAmount = (atoms: SwapAtoms) => atoms.setSwapAmountFn
+const pickApproveSwap = (atoms: SwapAtoms) => atoms.approveSwapFn
+const pickMakeSwap = (atoms: SwapAtoms) => atoms.makeSwapFn
 
 /**
  * The swap form (spec 1 "swap tokens"): the same state and actions as the modal's Swap view, for a host's own swap UI.
  * @example const { state, open } = useSwap(); <button onClick={open}>Swap</button>
  */
 export function useSwap(): UseSwap {
-  const state = useCoreValue(pickSwap, undefined)
-  const open = useCoreAction(pickOpenSwap)
-  const choose = useCoreAction(pickChooseSwap)
-  const setAmount = useCoreAction(pickSwapAmount)
-  const approve = useCoreAction(pickApproveSwap)
-  const swap = useCoreAction(pickMakeSwap)
+  const atoms = useLazyAtoms(loadSwap)
+  const state = useLazyValue(atoms?.swapAtom, undefined)
+  const open = useLazyAction(loadSwap, atoms, pickOpenSwap)
+  const choose = useLazyAction(loadSwap, atoms, pickChooseSwap)
+  const setAmount = useLazyAction(loadSwap, atoms, pickSwapAmount)
+  const approve = useLazyAction(loadSwap, atoms, pickApproveSwap)
+  const swap = useLazyAction(loadSwap, atoms, pickMakeSwap)
   return {
     state,
     open: useCallback(() => open(undefined), [open]),
@@ -388,15 +391,17 @@ export interface UseOnramp {
   readonly open: () => Promise<void>
 }
 
-const pickOnramp = (core: Core) => core.onrampAtom
-const pickOpenOnramp = (core: Core) => core.openOnrampFn
+// As the swap form's: the Buy form's atoms come with its code.
+const loadOnramp = () => import("../atoms/onramp")
+const pickOpenOnramp = (atoms: Awaited<ReturnType<typeof loadOnramp>>) => atoms.openOnrampFn
 
 /**
  * The Buy form (spec 1 "buy crypto through an on-ramp"): its state, and opening it in the modal.
  * @example const { open } = useOnramp(); <button onClick={open}>Buy</button>
  */
 export function useOnramp(): UseOnramp {
-  const state = useCoreValue(pickOnramp, undefined)
-  const open = useCoreAction(pickOpenOnramp)
+  const atoms = useLazyAtoms(loadOnramp)
+  const state = useLazyValue(atoms?.onrampAtom, undefined)
+  const open = useLazyAction(loadOnramp, atoms, pickOpenOnramp)
   return { state, open: useCallback(() => open(undefined), [open]) }
 }

@@ -5,7 +5,7 @@
  */
 import type * as AsyncResult from "effect/reactivity/AsyncResult"
 import type * as Atom from "effect/reactivity/Atom"
-import { useCallback, useEffect, useMemo } from "react"
+import { useCallback, useEffect, useMemo, useState } from "react"
 import type { ModalView } from "../../domain/rules"
 import { useStoreValue } from "../atom-react/store"
 import { preloadViews } from "../views/registry"
@@ -55,6 +55,56 @@ export function useCoreAction<W, A, E>(
 }
 
 const ignore = () => {}
+
+/**
+ * The atoms of a feature whose code is fetched on first use (`load`, module-level, gives its module): fetched once the
+ * core is there, `undefined` until then. A hook reading them calls the same React hooks before and after they arrive.
+ */
+export function useLazyAtoms<M>(load: () => Promise<M>): M | undefined {
+  const ready = useReady()
+  const [atoms, setAtoms] = useState<M | undefined>(undefined)
+  useEffect(() => {
+    if (ready === undefined) return undefined
+    let mounted = true
+    load().then((loaded) => mounted && setAtoms(() => loaded), ignore)
+    return () => {
+      mounted = false
+    }
+  }, [ready, load])
+  return atoms
+}
+
+/** The value of a lazily fetched atom (see {@link useLazyAtoms}), or `fallback` until it and the core are there. */
+export function useLazyValue<A>(atom: Atom.Atom<A> | undefined, fallback: A): A {
+  const ready = useReady()
+  const store = ready === undefined || atom === undefined ? undefined : ready.core.storeOf(ready.runtime.registry, atom)
+  return useStoreValue(store, fallback, undefined, ready?.core.equals ?? neverEqual)
+}
+
+/**
+ * Runs the action atom `pick(atoms)` of a feature whose atoms `load` fetches (module-level, like `pick`): as
+ * {@link useCoreAction}, loading the core and the feature's atoms first when the visitor acts before they are there.
+ * `atoms` is what {@link useLazyAtoms} gave, to keep the action mounted while the component is.
+ */
+export function useLazyAction<M, W, A, E>(
+  load: () => Promise<M>,
+  atoms: M | undefined,
+  pick: (atoms: M) => Atom.Writable<AsyncResult.AsyncResult<A, E>, W>
+): (value: W) => Promise<A> {
+  const shell = useShell()
+  const ready = useReady()
+  useEffect(
+    () => (ready === undefined || atoms === undefined ? undefined : ready.runtime.registry.mount(pick(atoms))),
+    [ready, atoms, pick]
+  )
+  return useCallback(
+    (value: W) =>
+      Promise.all([shell.ready() ?? shell.load(), load()]).then(([{ core, runtime }, loaded]) =>
+        core.call(runtime.registry, pick(loaded), value)
+      ),
+    [shell, load, pick]
+  )
+}
 
 /**
  * What a button of ours does when the visitor shows intent (points at it, focuses it, touches it): the runtime's code

@@ -55,8 +55,10 @@ const Send = lazyView(() => import("./Send/Send").then((m) => m.Send))
 const SendReview = lazyView(() => import("./Send/SendReview").then((m) => m.SendReview))
 const SendResult = lazyView(() => import("./Send/SendResult").then((m) => m.SendResult))
 const Receive = lazyView(() => import("./Receive/Receive").then((m) => m.Receive))
-const Swap = lazyView(() => import("./Swap/Swap").then((m) => m.Swap))
-const Buy = lazyView(() => import("./Buy/Buy").then((m) => m.Buy))
+// Swap's and Buy's loaders come in a chunk of their own, so the page's start does not carry the lists of their chunks.
+const accountForms = () => import("./accountForms")
+const Swap = lazyView(() => accountForms().then((m) => m.loadSwap()))
+const Buy = lazyView(() => accountForms().then((m) => m.loadBuy()))
 const SIWXSignMessage = lazyView(() => import("./SIWXSignMessage/SIWXSignMessage").then((m) => m.SIWXSignMessage))
 const RegisterAccountName = lazyView(() => import("./RegisterAccountName/RegisterAccountName").then((m) => m.RegisterAccountName))
 const RegisterAccountNameSuccess = lazyView(() =>

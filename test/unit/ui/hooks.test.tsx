@@ -8,7 +8,16 @@ import { testLayer } from "../../../src/layers/Test"
 import { makeWalletRuntime, type WalletRuntime } from "../../../src/runtime"
 import { Connection } from "../../../src/services/Connection"
 import { type FakeWallet, makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
-import { useAccount, useConnect, useConnectionStatus, useDisconnect, useModal, useNetwork } from "../../../src/ui/react/hooks"
+import {
+  useAccount,
+  useConnect,
+  useConnectionStatus,
+  useDisconnect,
+  useModal,
+  useNetwork,
+  useOnramp,
+  useSwap
+} from "../../../src/ui/react/hooks"
 import { WalletRuntimeProvider } from "../../../src/ui/react/WalletRuntimeProvider"
 import { loadCore } from "../../../src/ui/react/shell"
 
@@ -190,6 +199,47 @@ describe("useConnect", () => {
     )
     fireEvent.click(screen.getByText("connect nowhere"))
     expect(await screen.findByText("Provider not found.")).toBeTruthy()
+    await runtime.dispose()
+  })
+})
+
+function Forms() {
+  const modal = useModal()
+  const swap = useSwap()
+  const onramp = useOnramp()
+  return (
+    <div>
+      <button onClick={() => void modal.open()}>open modal</button>
+      <button onClick={() => void swap.open()}>swap</button>
+      <button onClick={() => void onramp.open()}>buy</button>
+      <p data-testid="forms-modal">{modal.isOpen ? `open:${modal.view}` : "closed"}</p>
+      <p data-testid="swap-form">{swap.state === undefined ? "none" : `for:${swap.state.caipAddress ?? "nobody"}`}</p>
+      <p data-testid="buy-form">{onramp.state === undefined ? "none" : "ready"}</p>
+    </div>
+  )
+}
+
+describe("useSwap and useOnramp (their atoms fetched on first use)", () => {
+  it("give the forms' state once their code is there, and open the Swap and Buy views", async () => {
+    const runtime = makeRuntime()
+    render(
+      <WalletRuntimeProvider runtime={runtime}>
+        <Forms />
+      </WalletRuntimeProvider>
+    )
+    expect(await screen.findByText("for:nobody")).toBeTruthy()
+    expect(text("buy-form")).toBe("ready")
+    await act(() =>
+      runtime.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: "injected", networks: [localChainA] })))
+    )
+    // (Called with the modal closed, open() prepares the form but leaves the modal closed, as in the swaps merge.)
+    fireEvent.click(screen.getByText("open modal"))
+    expect(await screen.findByText("open:Account")).toBeTruthy()
+    fireEvent.click(screen.getByText("swap"))
+    expect(await screen.findByText("open:Swap")).toBeTruthy()
+    expect(await screen.findByText(`for:eip155:31337:${ALICE}`)).toBeTruthy()
+    fireEvent.click(screen.getByText("buy"))
+    expect(await screen.findByText("open:Buy")).toBeTruthy()
     await runtime.dispose()
   })
 })
