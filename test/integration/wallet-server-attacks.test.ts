@@ -5,16 +5,20 @@
  * answers of the declared API to bodies and routes it does not take.
  */
 import { randomBytes } from "node:crypto"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Database, startDatabase } from "../../server/src/db/index"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { Started } from "../../server/src/lib/Started"
 import { type MailInfo, startMail } from "../../devstack/mail/index"
 import { type RunningPostgres, startPostgres } from "../support/postgres"
-import { walletApi } from "./support/walletServerClient"
+import { logIn, walletApi } from "./support/walletServerClient"
 
 const clock = Date.now()
 let mail: Started<MailInfo>
+let emails = 0
+const freshEmail = (what: string) => `${what}-${++emails}-${Date.now()}@example.test`
 
 beforeAll(async () => {
   mail = await startMail()
@@ -68,6 +72,35 @@ describe.each(databases)("on $name", ({ start }) => {
   })
 
   const api = (opts?: Parameters<typeof walletApi>[1]) => walletApi(server.info.url, opts)
+  const storedCodes = () =>
+    database.db.info.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const [row] = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM wallet_codes`
+        return row?.n ?? 0
+      })
+    )
+
+  it.each([
+    ["a trailing '--", "visitor@example.test'--"],
+    ["a trailing >", "visitor@example.test>"],
+    ["U+0085", "visi\u0085tor@example.test"],
+    ["a zero-width space", "visi\u200btor@example.test"],
+    ["a trailing dot", "visitor@example.test."],
+    ["a NUL byte", "visi\u0000tor@example.test"],
+    ["a letter outside ASCII (no SMTPUTF8 here)", "jürgen@example.test"]
+  ])("an email with %s is a 400 naming the field; nothing is stored or mailed", async (_, email) => {
+    const client = api()
+    const codes = await storedCodes()
+    const answer = await client.loginEmail(email)
+    expect(answer).toEqual({ status: 400, body: { code: "bad_request", error: expect.stringMatching(/\(email\)$/) } })
+    expect(await storedCodes()).toBe(codes)
+    expect(mail.info.messages(email)).toEqual([])
+    const token = await logIn(client, mail.info, freshEmail("owner"))
+    const update = await client.call("POST", "/api/email/update", { newEmail: email }, { token })
+    expect(update).toEqual({ status: 400, body: { code: "bad_request", error: expect.stringMatching(/\(newEmail\)$/) } })
+  })
+
   it("a 10 MB body is a 413; malformed JSON, an unknown route and a wrong method answer the failure body with its code", async () => {
     const client = api()
     const big = await fetch(`${server.info.url}/api/login/email`, {
