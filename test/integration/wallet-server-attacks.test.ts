@@ -13,9 +13,9 @@ import { startWalletServer, type WalletServerInfo } from "../../server/src/embed
 import type { Started } from "../../server/src/lib/Started"
 import { type MailInfo, startMail } from "../../devstack/mail/index"
 import { type RunningPostgres, startPostgres } from "../support/postgres"
-import { logIn, walletApi } from "./support/walletServerClient"
+import { logIn, newestCode, walletApi } from "./support/walletServerClient"
 
-const clock = Date.now()
+let clock = Date.now()
 let mail: Started<MailInfo>
 let emails = 0
 const freshEmail = (what: string) => `${what}-${++emails}-${Date.now()}@example.test`
@@ -80,6 +80,81 @@ describe.each(databases)("on $name", ({ start }) => {
         return row?.n ?? 0
       })
     )
+
+  it("30 guesses of one code sent at once: only 5 are weighed, so the right one sent 12th is refused", async () => {
+    const client = api()
+    const email = freshEmail("burst")
+    await client.loginEmail(email)
+    const code = newestCode(mail.info, email, 0)
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0")
+    const guesses = Array.from({ length: 30 }, (_, i) => (i === 11 ? code : wrong(i)))
+    const answers = await Promise.all(guesses.map((otp) => client.loginOtp(email, otp)))
+    expect(answers[11]).toMatchObject({ status: 429, body: { code: "too_many_attempts", attemptsLeft: 0 } })
+    expect(answers.filter((a) => a.status === 200)).toEqual([])
+    // Five tries were counted, the rest refused before they were compared; the code is over.
+    expect(answers.filter((a) => a.status === 400).map((a) => a.body["attemptsLeft"]).sort()).toEqual([1, 2, 3, 4])
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(26)
+    expect((await client.loginOtp(email, code)).body["code"]).toBe("too_many_attempts")
+  })
+
+  it("a used-up code locks the email out of new codes, for longer at each code used up; the right code clears it", async () => {
+    const client = api()
+    const email = freshEmail("lockout")
+    const exhaust = async (before: number) => {
+      const code = newestCode(mail.info, email, before)
+      const wrong = code === "000000" ? "111111" : "000000"
+      for (let i = 0; i < 5; i++) await client.loginOtp(email, wrong)
+      return code
+    }
+    await client.loginEmail(email)
+    await exhaust(0)
+    // Past the 30 s cool-down, no new code yet: the first lock is a minute.
+    clock += 31_000
+    const locked = await client.loginEmail(email)
+    expect(locked).toEqual({
+      status: 429,
+      body: { code: "too_many_attempts", error: "Too many wrong codes: please try again after 29 seconds", retryAfterSeconds: 29 }
+    })
+    expect(mail.info.messages(email)).toHaveLength(1)
+    clock += 29_000
+    expect(await client.loginEmail(email)).toEqual({ status: 200, body: { action: "VERIFY_OTP" } })
+    await exhaust(1)
+    // The second lock is two minutes.
+    clock += 61_000
+    expect(await client.loginEmail(email)).toMatchObject({ status: 429, body: { code: "too_many_attempts", retryAfterSeconds: 59 } })
+    clock += 59_000
+    expect((await client.loginEmail(email)).status).toBe(200)
+    expect((await client.loginOtp(email, newestCode(mail.info, email, 2))).status).toBe(200)
+    // A login clears the count: the next used-up code locks for a minute again.
+    clock += 31_000
+    await client.loginEmail(email)
+    await exhaust(3)
+    clock += 31_000
+    expect(await client.loginEmail(email)).toMatchObject({ status: 429, body: { retryAfterSeconds: 29 } })
+  })
+
+  it("200 logins of one new email at once mail 1 code; the others are told to wait", async () => {
+    const email = freshEmail("crowd")
+    const answers = await Promise.all(Array.from({ length: 200 }, () => api().loginEmail(email)))
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
+    expect(answers.filter((a) => a.status === 429 && a.body["code"] === "rate_limited")).toHaveLength(199)
+    expect(mail.info.messages(email)).toHaveLength(1)
+  })
+
+  it("100 checks of one verified device at once mail 1 code", async () => {
+    const email = freshEmail("device-crowd")
+    const first = api()
+    await logIn(first, mail.info, email)
+    clock += 31_000
+    const second = api()
+    expect(await second.loginEmail(email)).toEqual({ status: 200, body: { action: "VERIFY_DEVICE" } })
+    const link = /http:\/\/\S+\/api\/device\/verify\?\S+/.exec(mail.info.messages(email)[0]?.text ?? "")?.[0] ?? ""
+    expect((await fetch(link)).status).toBe(200)
+    const before = mail.info.messages(email).length
+    const answers = await Promise.all(Array.from({ length: 100 }, () => second.loginDevice(email, 0)))
+    expect(answers.every((a) => a.status === 200 && a.body["verified"] === true)).toBe(true)
+    expect(mail.info.messages(email)).toHaveLength(before + 1)
+  })
 
   it.each([
     ["a trailing '--", "visitor@example.test'--"],

@@ -164,6 +164,24 @@ const analyticsEvents: Migration = Effect.gen(function* () {
   yield* sql`CREATE INDEX analytics_events_project ON analytics_events (project_id, id)`
 })
 
+const walletLoginGuards: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The last mail of each kind to an email (a login code or device link, an email change's code, one device's code),
+  // claimed with one statement so that requests at once cannot both pass the 30 s cool-down.
+  yield* sql`CREATE TABLE wallet_mail_claims (
+    email text NOT NULL,
+    kind text NOT NULL,
+    sent_at timestamptz NOT NULL,
+    PRIMARY KEY (email, kind)
+  )`
+  // Codes used up by wrong tries since the email's last good one, and until when the email gets no new code.
+  yield* sql`CREATE TABLE wallet_login_lockouts (
+    email text PRIMARY KEY,
+    strikes integer NOT NULL,
+    locked_until timestamptz NOT NULL
+  )`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -175,5 +193,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0007_wallet_codes": walletCodes,
   "0008_wallet_sessions": walletSessions,
   "0009_wallet_email_updates": walletEmailUpdates,
-  "0010_analytics_events": analyticsEvents
+  "0010_analytics_events": analyticsEvents,
+  "0011_wallet_login_guards": walletLoginGuards
 }
