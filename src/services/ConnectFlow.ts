@@ -8,7 +8,7 @@
  */
 import { Context, Effect, Exit, Fiber, Layer, Option, Schema, Stream, SubscriptionRef } from "effect"
 import type { ChainNamespace } from "../domain/Caip"
-import { ProviderNotFound } from "../domain/errors"
+import { ProviderNotFound, SomethingWentWrong } from "../domain/errors"
 import type { SiwxSession } from "../domain/Siwx"
 import { type CaipNetwork, isUnsupportedNetwork } from "../domain/Network"
 import { type ConnectorInfo, isSameWallet, type WalletCatalogEntry } from "../domain/Wallet"
@@ -187,6 +187,13 @@ export class ConnectFlow extends Context.Service<
           }
           return connected
         }).pipe(
+          // A wallet's answer our own code could not read (a throwing getter or Proxy) is a failure the view shows
+          // with Try again, never a defect that leaves "Continue in …" spinning.
+          Effect.catchDefect((defect) =>
+            Effect.logError("The connect failed unexpectedly", defect).pipe(
+              Effect.andThen(Effect.fail(new SomethingWentWrong({ reason: "The wallet's answer could not be read" })))
+            )
+          ),
           Effect.tap((connected) =>
             analytics.record("CONNECT_SUCCESS", {
               name: connected.connector.name ?? connected.connector.id,

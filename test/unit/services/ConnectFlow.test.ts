@@ -148,6 +148,26 @@ describe("ConnectFlow", () => {
     })
   )
 
+  it.effect("a connect that dies (a wallet's answer our own code cannot read) fails as a typed error the view shows, with Try again", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm()
+      const hostile: FakeWallet = { ...wallet, connector: { ...wallet.connector, connect: () => Effect.die(new TypeError("Cannot read properties of null")) } }
+      yield* withWallets(
+        [hostile],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          yield* (yield* Modal).open()
+          yield* flow.choose({ connector: hostile.connector.info })
+          const failed = yield* progressUntil((p) => p._tag === "Failed")
+          expect(currentEntry(yield* modalState).route.view).toBe("ConnectingExternal")
+          expect(failed._tag === "Failed" && failed.error._tag).toBe("SomethingWentWrong")
+          const hostExit = yield* Effect.exit(flow.connect("MetaMask"))
+          expect(Exit.isFailure(hostExit) && Option.getOrUndefined(Exit.findErrorOption(hostExit))?._tag).toBe("SomethingWentWrong")
+        })
+      )
+    })
+  )
+
   it.effect("closing the modal before a slow wallet's view opens stops waiting: the family is as before, no view opens later", () =>
     Effect.gen(function* () {
       const wallet = yield* evm({ connectGate: new Promise<void>(() => undefined) })
