@@ -209,6 +209,34 @@ describe("ConnectFlow", () => {
     })
   )
 
+  it.effect("a wallet that has not answered after 15 s is said to be late (its request still open); Try again asks it again", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm({ connectGate: new Promise<void>(() => undefined) })
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          yield* (yield* Modal).open()
+          yield* flow.choose({ connector: wallet.connector.info })
+          yield* statusUntil("connecting")
+          yield* TestClock.adjust(CONNECTING_VIEW_DELAY_MS)
+          const shown = currentEntry(yield* modalState)
+          expect(shown.route.view).toBe("ConnectingExternal")
+          yield* TestClock.adjust(15_000 - CONNECTING_VIEW_DELAY_MS - 1)
+          expect(yield* SubscriptionRef.get(flow.progress)).toEqual({ _tag: "Connecting", key: shown.key })
+          yield* TestClock.adjust(1)
+          yield* progressUntil((p) => p._tag === "Connecting" && p.late === true && p.key === shown.key)
+          // Still waiting on the wallet: nothing failed, the family is still connecting.
+          expect(yield* statusOf("eip155")).toBe("connecting")
+          wallet.script.connectGate = undefined
+          yield* flow.retry
+          yield* progressUntil((p) => p._tag === "Connected")
+          expect(wallet.calls.filter((c) => c.startsWith("connect:"))).toHaveLength(2)
+        })
+      )
+    })
+  )
+
   it.effect("leaving the connecting view while the wallet never answers stops waiting: the family is as before, a late answer takes nothing over", () =>
     Effect.gen(function* () {
       let answer!: () => void
