@@ -367,9 +367,16 @@ export class Connection extends Context.Service<
               Effect.map((answer) => Option.getOrElse(answer, (): ReadonlyArray<FamilySession> => [])),
               Effect.catch((error) => Effect.logWarning(`Could not restore ${connectorId}: ${error.message}`).pipe(Effect.as([])))
             )
-        const restored = sessions.filter((session) => session.accounts.length > 0 && families.includes(namespaceOf(session)))
+        // Only the families still waiting on this connector are its to settle: one the visitor connected meanwhile
+        // (another wallet, or this one anew) keeps its session, whether the restore came back or gave up.
+        const now = yield* SubscriptionRef.get(state)
+        const waiting = families.filter((namespace) => {
+          const family = now.namespaces[namespace]
+          return family?.account.status === "reconnecting" && family.connector?.id === connectorId
+        })
+        const restored = sessions.filter((session) => session.accounts.length > 0 && waiting.includes(namespaceOf(session)))
         const back = restored.map(namespaceOf)
-        yield* Effect.forEach(families.filter((namespace) => !back.includes(namespace)), forget, { discard: true })
+        yield* Effect.forEach(waiting.filter((namespace) => !back.includes(namespace)), forget, { discard: true })
         if (Option.isSome(connector) && restored.length > 0) yield* opened(connector.value, restored)
       })
 

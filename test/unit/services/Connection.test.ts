@@ -234,6 +234,32 @@ describe("Connection", () => {
     })
   )
 
+  it.effect("a restore that gives up forgets only what is still restoring: a wallet connected meanwhile keeps its session", () =>
+    Effect.gen(function* () {
+      const web = makeMemoryWebStorage()
+      yield* Effect.flatMap(Connection, (connection) => connection.connect({ connectorId: "io.metamask", networks: everywhere })).pipe(
+        Effect.provide(layerFor(web, connectors(yield* evm())))
+      )
+      const silent = yield* evm("io.metamask", { reconnectGate: new Promise<void>(() => undefined) })
+      const other = yield* makeFakeWallet({ id: "com.other", families: { eip155: { accounts: [{ address: BOB, type: "eoa" }], chainId: 31337 } } })
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        const restoring = yield* Effect.forkChild(connection.restore(networkOf))
+        yield* TestClock.adjust("2 seconds")
+        yield* connection.connect({ connectorId: "com.other", networks: everywhere })
+        expect(yield* statusOf("eip155")).toBe("connected")
+        yield* TestClock.adjust("10 seconds")
+        yield* Fiber.join(restoring)
+        const state = yield* SubscriptionRef.get(connection.state)
+        expect(state.namespaces.eip155?.account.status).toBe("connected")
+        expect(state.namespaces.eip155?.account.address).toBe(BOB)
+        const storage = yield* Storage
+        expect(yield* storage.get(Keys.connectedConnector("eip155"))).toMatchObject({ id: "com.other" })
+        expect(other.calls).not.toContain("disconnect:com.other")
+      }).pipe(Effect.provide(layerFor(web, connectors(silent, other))))
+    })
+  )
+
   it.effect("a stored wallet that does not announce itself within a second restores as disconnected", () =>
     Effect.gen(function* () {
       const web = makeMemoryWebStorage()
