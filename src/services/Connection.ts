@@ -356,14 +356,17 @@ export class Connection extends Context.Service<
       const restoreConnector = Effect.fn("Connection.restoreConnector")(function* (
         connectorId: string,
         families: ReadonlyArray<ChainNamespace>,
-        networkOf: (namespace: ChainNamespace) => Effect.Effect<CaipNetwork>
+        networkOf: (namespace: ChainNamespace) => Effect.Effect<CaipNetwork>,
+        startedAt: number
       ) {
         const connector = yield* registry.await(connectorId, WALLET_ANNOUNCE_WAIT_MS)
         const networks = yield* Effect.forEach(families, networkOf)
+        // The bound counts from the restore's start: the wait for the wallet to announce itself is part of it.
+        const left = Math.max(0, startedAt + SESSION_RESTORE_TIMEOUT_MS - (yield* Clock.currentTimeMillis))
         const sessions = Option.isNone(connector)
           ? []
           : yield* connector.value.reconnect(networksFor(connector.value, networks)).pipe(
-              Effect.timeoutOption(Duration.millis(SESSION_RESTORE_TIMEOUT_MS)),
+              Effect.timeoutOption(Duration.millis(left)),
               Effect.map((answer) => Option.getOrElse(answer, (): ReadonlyArray<FamilySession> => [])),
               Effect.catch((error) => Effect.logWarning(`Could not restore ${connectorId}: ${error.message}`).pipe(Effect.as([])))
             )
@@ -388,7 +391,8 @@ export class Connection extends Context.Service<
           if (family?.account.status !== "reconnecting" || family.connector === undefined) continue
           byConnector.set(family.connector.id, [...(byConnector.get(family.connector.id) ?? []), namespace])
         }
-        yield* Effect.forEach(byConnector, ([connectorId, families]) => restoreConnector(connectorId, families, networkOf), {
+        const startedAt = yield* Clock.currentTimeMillis
+        yield* Effect.forEach(byConnector, ([connectorId, families]) => restoreConnector(connectorId, families, networkOf, startedAt), {
           concurrency: "unbounded",
           discard: true
         })
