@@ -40,6 +40,11 @@ export const WALLET_ANNOUNCE_WAIT_MS = 1_000
  */
 export const SESSION_RESTORE_TIMEOUT_MS = 10_000
 /**
+ * How long a request no visitor answers (`eth_chainId`, `eth_accounts` asked of a wallet that has just given its
+ * accounts) may wait: a wallet that hangs there is not waiting on anyone. Ours: not in the spec.
+ */
+export const WALLET_QUICK_ANSWER_MS = 5_000
+/**
  * How long a request the visitor answers in the wallet (connect, switch network, sign, send) may wait: long enough to
  * find the wallet, unlock it and read a transaction, and longer than a WalletConnect pairing (4 min), so the flow
  * never stays on "Continue in…" or the button on "Connecting…" for ever. Ours: not in the spec.

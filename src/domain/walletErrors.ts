@@ -88,7 +88,8 @@ export class WalletNoAnswer extends Schema.TaggedError<WalletNoAnswer>()("Wallet
   waitedMs: Schema.Number
 }) {
   override get message() {
-    return `Your wallet did not answer in ${Math.round(this.waitedMs / 60_000)} minutes. Check that it is open and unlocked, then try again.`
+    const waited = this.waitedMs < 60_000 ? `${Math.round(this.waitedMs / 1000)} seconds` : `${Math.round(this.waitedMs / 60_000)} minutes`
+    return `Your wallet did not answer in ${waited}. Check that it is open and unlocked, then try again.`
   }
 }
 
