@@ -240,6 +240,27 @@ describe("Networks", () => {
     })
   )
 
+  it.effect("adding decodes the network: an id like \"abc\" or absurd decimals fail typed, naming the field, and nothing is added", () =>
+    Effect.gen(function* () {
+      yield* Effect.gen(function* () {
+        const networks = yield* Networks
+        const before = (yield* SubscriptionRef.get(networks.state)).requested
+        const bad = [
+          { ...localChainB, id: "abc", caipNetworkId: "eip155:abc" },
+          { ...localChainB, id: 99, caipNetworkId: "eip155:99", nativeCurrency: { ...localChainB.nativeCurrency, decimals: 1e9 } },
+          { ...localChainB, id: 98, caipNetworkId: "eip155:98", rpcUrls: { default: { http: ["javascript:alert(1)"] } } },
+          null
+        ]
+        for (const network of bad) {
+          const error = yield* Effect.flip(networks.addNetwork(network as never))
+          expect(error._tag).toBe("InvalidOptions")
+          expect(error.message).toMatch(/^Invalid wallet-runtime options: addNetwork: /)
+        }
+        expect((yield* SubscriptionRef.get(networks.state)).requested).toEqual(before)
+      }).pipe(Effect.provide(layerFor(yield* wallet())))
+    })
+  )
+
   it.effect("switching to a network of another family puts that family's account in front", () =>
     Effect.gen(function* () {
       const adapter = yield* wallet()
