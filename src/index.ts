@@ -108,9 +108,7 @@ export {
 
 export {
   AdapterForNamespaceMissing,
-  AdapterNotFound,
   CaipNetworkOrAddressUndefined,
-  CaipNetworkUndefined,
   CannotRemoveConnectedNetwork,
   CannotRemoveLastNetwork,
   CatalogueError,
@@ -121,7 +119,6 @@ export {
   EmailRateLimited,
   FrameError,
   FrameNotSet,
-  FrameParentNotSet,
   GasEstimationFailed,
   GasPriceNetworkNotSupported,
   HttpStatusError,

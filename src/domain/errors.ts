@@ -174,13 +174,6 @@ export class FrameLoadTimedOut extends Schema.TaggedError<FrameLoadTimedOut>()("
   }
 }
 
-/** 'W3mFrame: parent is not set' — the frame side has no parent window to answer. */
-export class FrameParentNotSet extends Schema.TaggedError<FrameParentNotSet>()("FrameParentNotSet", {}) {
-  override get message() {
-    return "W3mFrame: parent is not set"
-  }
-}
-
 /** 'Unable to load email login dependency' — the embedded-wallet chunk failed to load. */
 export class EmailLoginDependencyFailed extends Schema.TaggedError<EmailLoginDependencyFailed>()(
   "EmailLoginDependencyFailed",
@@ -191,13 +184,6 @@ export class EmailLoginDependencyFailed extends Schema.TaggedError<EmailLoginDep
   }
 }
 
-/** 'Adapter not found'. */
-export class AdapterNotFound extends Schema.TaggedError<AdapterNotFound>()("AdapterNotFound", {}) {
-  override get message() {
-    return "Adapter not found"
-  }
-}
-
 /** "Adapter for namespace {namespace} doesn't exist". */
 export class AdapterForNamespaceMissing extends Schema.TaggedError<AdapterForNamespaceMissing>()(
   "AdapterForNamespaceMissing",
@@ -205,13 +191,6 @@ export class AdapterForNamespaceMissing extends Schema.TaggedError<AdapterForNam
 ) {
   override get message() {
     return `Adapter for namespace ${this.namespace} doesn't exist`
-  }
-}
-
-/** 'CaipNetwork is undefined'. */
-export class CaipNetworkUndefined extends Schema.TaggedError<CaipNetworkUndefined>()("CaipNetworkUndefined", {}) {
-  override get message() {
-    return "CaipNetwork is undefined"
   }
 }
 
@@ -412,11 +391,8 @@ export const CatalogueError = Schema.Union([
   FrameNotSet,
   FrameStepTimedOut,
   FrameLoadTimedOut,
-  FrameParentNotSet,
   EmailLoginDependencyFailed,
-  AdapterNotFound,
   AdapterForNamespaceMissing,
-  CaipNetworkUndefined,
   CaipNetworkOrAddressUndefined,
   ClientsNotSet,
   NetworkNotFound,

@@ -135,3 +135,13 @@ describe("architecture", () => {
     expect(importsOf("services/connectors/injectedWeb3.ts")).toContain("services/polkadot/accounts.ts")
   })
 })
+
+describe("the error catalogue", () => {
+  it("holds no error the runtime never raises: each class of domain/errors.ts is constructed somewhere else in src", () => {
+    const catalogue = readFileSync(join(SRC, "domain/errors.ts"), "utf8")
+    const classes = [...catalogue.matchAll(/export class (\w+) extends/g)].map((match) => match[1] ?? "")
+    const elsewhere = files.filter((file) => rel(file) !== "domain/errors.ts").map((file) => readFileSync(file, "utf8")).join("\n")
+    const neverRaised = classes.filter((name) => !new RegExp(`new (?:E\\.)?${name}\\(`).test(elsewhere))
+    expect(neverRaised).toEqual([])
+  })
+})
