@@ -247,6 +247,11 @@ const HostObject = Schema.declare(
 const walletIds = Schema.Array(WalletId).pipe(Schema.check(Schema.isMaxLength(MAX_WALLET_IDS)))
 
 /** The host options: what the host writes is `HostOptionsInput`, what the runtime reads is `HostOptions`. */
+/** The log levels a host may choose (`none`: nothing is logged). */
+export const LogLevelOption = Schema.Literals(["trace", "debug", "info", "warn", "error", "fatal", "none"])
+/** A log level a host may choose. */
+export type LogLevelOption = typeof LogLevelOption.Type
+
 export const HostOptions = Schema.Struct({
   projectId: Schema.optionalKey(text(128)),
   networks: Schema.Array(CaipNetwork).pipe(
@@ -286,7 +291,12 @@ export const HostOptions = Schema.Struct({
   /** The suffix of account names; {@link DEFAULT_NAME_SUFFIX} (the hosted service's) unless the host names its own. */
   nameSuffix: NameSuffix.pipe(withDefault(DEFAULT_NAME_SUFFIX)),
   enableAnalytics: Schema.Boolean.pipe(withDefault(true)),
-  debug: Schema.Boolean.pipe(withDefault(false))
+  debug: Schema.Boolean.pipe(withDefault(false)),
+  /**
+   * The least level the runtime logs through Effect's Logger: `error` by default (spec 9), nothing in a production
+   * build unless the host sets it.
+   */
+  logLevel: Schema.optionalKey(LogLevelOption)
 })
 /** Host options after decoding, every default applied. */
 export type HostOptions = typeof HostOptions.Type
