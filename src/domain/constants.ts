@@ -87,7 +87,7 @@ export const ADDRESS_TRUNCATE_START = 4
 /** Characters kept at the end of a truncated address. */
 export const ADDRESS_TRUNCATE_END = 6
 
-/** Log level unless the host asks for more. */
+/** Log level unless the host sets `logLevel` (a production build logs nothing unless it does). */
 export const DEFAULT_LOG_LEVEL = "error"
 /** Stacking order of the modal. */
 export const MODAL_Z_INDEX = 999
@@ -107,10 +107,6 @@ export const RPC_RANKING_WEIGHTS = { stability: 0.7, latency: 0.3 } as const
 
 /** Embedded-frame protocol version sent when the host gives none. */
 export const SECURE_SDK_VERSION_DEFAULT = 4
-/** Network used when nothing else decides. */
-export const DEFAULT_CAIP_NETWORK_ID = "eip155:1"
-/** Chain id used when nothing else decides. */
-export const FALLBACK_CHAIN_ID = 1
 /** Native decimals of Solana mainnet. */
 export const SOLANA_DECIMALS = 9
 /** Native decimals of Bitcoin. */
