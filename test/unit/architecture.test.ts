@@ -145,3 +145,15 @@ describe("the error catalogue", () => {
     expect(neverRaised).toEqual([])
   })
 })
+
+describe("the constants", () => {
+  it("every constant of domain/constants.ts is used by the runtime (a value nothing reads is an option that does nothing)", () => {
+    const constants = readFileSync(join(SRC, "domain/constants.ts"), "utf8")
+    const names = [...constants.matchAll(/export const (\w+)/g)].map((match) => match[1] ?? "")
+    const elsewhere = files
+      .filter((file) => !["domain/constants.ts", "index.ts"].includes(rel(file)))
+      .map((file) => readFileSync(file, "utf8"))
+      .join("\n")
+    expect(names.filter((name) => !new RegExp(`\\b${name}\\b`).test(elsewhere))).toEqual([])
+  })
+})
