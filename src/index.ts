@@ -106,6 +106,7 @@ export {
 
 export {
   AdapterForNamespaceMissing,
+  AuthInitFailed,
   CaipNetworkOrAddressUndefined,
   CannotRemoveConnectedNetwork,
   CannotRemoveLastNetwork,

@@ -174,6 +174,16 @@ export class FrameLoadTimedOut extends Schema.TaggedError<FrameLoadTimedOut>()("
   }
 }
 
+/**
+ * 'A problem occurred while trying initialize authentication' — the embedded wallet's frame could not be used (it did
+ * not load, or there is no page to put it in): the embedded session is disconnected and the modal returns to Connect.
+ */
+export class AuthInitFailed extends Schema.TaggedError<AuthInitFailed>()("AuthInitFailed", {}) {
+  override get message() {
+    return "A problem occurred while trying initialize authentication"
+  }
+}
+
 /** 'Unable to load email login dependency' — the embedded-wallet chunk failed to load. */
 export class EmailLoginDependencyFailed extends Schema.TaggedError<EmailLoginDependencyFailed>()(
   "EmailLoginDependencyFailed",
@@ -391,6 +401,7 @@ export const CatalogueError = Schema.Union([
   FrameNotSet,
   FrameStepTimedOut,
   FrameLoadTimedOut,
+  AuthInitFailed,
   EmailLoginDependencyFailed,
   AdapterForNamespaceMissing,
   CaipNetworkOrAddressUndefined,
