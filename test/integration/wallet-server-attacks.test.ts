@@ -133,6 +133,20 @@ describe.each(databases)("on $name", ({ start }) => {
     expect(await client.loginEmail(email)).toMatchObject({ status: 429, body: { retryAfterSeconds: 29 } })
   })
 
+  it("wrong guesses count across codes: 4 on one code and 1 on the next lock the email out as 5 on one code do", async () => {
+    const client = api()
+    const email = freshEmail("spread")
+    await client.loginEmail(email)
+    const first = newestCode(mail.info, email, 0)
+    for (let i = 0; i < 4; i++) expect((await client.loginOtp(email, first === "000000" ? "111111" : "000000")).status).toBe(400)
+    clock += 31_000
+    expect((await client.loginEmail(email)).status).toBe(200)
+    const second = newestCode(mail.info, email, 1)
+    expect((await client.loginOtp(email, second === "000000" ? "111111" : "000000")).body).toMatchObject({ code: "invalid_code", attemptsLeft: 4 })
+    clock += 31_000
+    expect(await client.loginEmail(email)).toMatchObject({ status: 429, body: { code: "too_many_attempts", retryAfterSeconds: 29 } })
+  })
+
   it("200 logins of one new email at once mail 1 code; the others are told to wait", async () => {
     const email = freshEmail("crowd")
     const answers = await Promise.all(Array.from({ length: 200 }, () => api().loginEmail(email)))

@@ -174,11 +174,11 @@ const walletLoginGuards: Migration = Effect.gen(function* () {
     sent_at timestamptz NOT NULL,
     PRIMARY KEY (email, kind)
   )`
-  // Codes used up by wrong tries since the email's last good one, and until when the email gets no new code.
+  // Wrong code guesses of an email since its last right one (across its codes), and until when it gets no new code.
   yield* sql`CREATE TABLE wallet_login_lockouts (
     email text PRIMARY KEY,
-    strikes integer NOT NULL,
-    locked_until timestamptz NOT NULL
+    wrong_guesses integer NOT NULL,
+    locked_until timestamptz
   )`
 })
 

@@ -33,7 +33,10 @@ export const CODE_TTL_MS = 10 * 60_000
 export const CODE_MAX_ATTEMPTS = 5
 /** The least time between two login mails to one email. */
 export const MAIL_COOLDOWN_MS = 30_000
-/** How long an email gets no new code after a code was used up by wrong tries; doubled at each one since its last login. */
+/**
+ * How long an email gets no new code after 5 wrong guesses (across its codes) since its last right one; doubled at each
+ * further 5.
+ */
 export const LOCKOUT_BASE_MS = 60_000
 /** The longest lockout. */
 export const LOCKOUT_MAX_MS = 24 * 60 * 60_000
@@ -119,8 +122,9 @@ const makeSteps = (deps: WalletServerDeps) => {
 
   /**
    * Checks the newest code of `purpose` for `email`; uses it up when right. Each guess takes one of the code's tries
-   * before it is compared (one statement), so guesses sent at once are never compared more than 5 times; the guess
-   * that uses up the last try locks the email out of new codes for a while ({@link LOCKOUT_BASE_MS}, growing).
+   * before it is compared (one statement), so guesses sent at once are never compared more than 5 times; every 5th
+   * wrong guess of the email, across its codes, locks it out of new codes for a while ({@link LOCKOUT_BASE_MS},
+   * growing).
    */
   const checkCode = Effect.fn("WalletServer.checkCode")(function* (email: string, purpose: store.CodePurpose, otp: string) {
     const row = yield* run(store.latestCode(email, purpose))
@@ -135,11 +139,10 @@ const makeSteps = (deps: WalletServerDeps) => {
     const tries = yield* run(store.takeTry(row.id, CODE_MAX_ATTEMPTS, at()))
     if (tries === undefined) return yield* tooMany
     if (!sameHash(codeHash(deps.masterKey, email, purpose, otp.trim()), row.code_hash)) {
+      // Counted per email too, across its codes: 4 guesses on each new code add up as 5 on one do.
+      yield* run(store.countWrongGuess(email, at(), { perLock: CODE_MAX_ATTEMPTS, baseMs: LOCKOUT_BASE_MS, maxMs: LOCKOUT_MAX_MS }))
       const attemptsLeft = Math.max(0, CODE_MAX_ATTEMPTS - tries)
-      if (attemptsLeft === 0) {
-        yield* run(store.strikeLockout(email, at(), LOCKOUT_BASE_MS, LOCKOUT_MAX_MS))
-        return yield* tooMany
-      }
+      if (attemptsLeft === 0) return yield* tooMany
       return yield* new WalletBadRequest({
         code: "invalid_code",
         error: `The code is not right: ${attemptsLeft} ${attemptsLeft === 1 ? "try" : "tries"} left`,

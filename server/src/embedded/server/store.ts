@@ -151,21 +151,30 @@ export const lockedUntil = Effect.fn("walletStore.lockedUntil")(function* (email
 })
 
 /**
- * Counts a code of `email` used up by wrong tries: the email gets no new code for `baseMs`, doubled at each code used
- * up since its last good one, at most `maxMs`. In one statement, so codes used up at once each count.
+ * Counts a wrong guess of `email`'s code, across its codes: every `perLock`-th wrong guess since its last right one
+ * locks it out of new codes for `baseMs`, doubled at each lock, at most `maxMs`. In one statement, so guesses at once
+ * each count. Answers until when the email is locked out now, if it is.
  */
-export const strikeLockout = Effect.fn("walletStore.strikeLockout")(function* (email: string, now: Date, baseMs: number, maxMs: number) {
+export const countWrongGuess = Effect.fn("walletStore.countWrongGuess")(function* (
+  email: string,
+  now: Date,
+  rule: { readonly perLock: number; readonly baseMs: number; readonly maxMs: number }
+) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ readonly locked_until: Date }>`INSERT INTO wallet_login_lockouts (email, strikes, locked_until)
-    VALUES (${email}, 1, ${new Date(now.getTime() + Math.min(baseMs, maxMs))})
-    ON CONFLICT (email) DO UPDATE SET strikes = wallet_login_lockouts.strikes + 1,
-      locked_until = ${now}::timestamptz + make_interval(secs => LEAST(${maxMs / 1000}::float8,
-        ${baseMs / 1000}::float8 * power(2::float8, LEAST(wallet_login_lockouts.strikes, 30))))
+  const first = rule.perLock <= 1 ? new Date(now.getTime() + Math.min(rule.baseMs, rule.maxMs)) : null
+  const rows = yield* sql<{ readonly locked_until: Date | null }>`INSERT INTO wallet_login_lockouts (email, wrong_guesses, locked_until)
+    VALUES (${email}, 1, ${first})
+    ON CONFLICT (email) DO UPDATE SET wrong_guesses = wallet_login_lockouts.wrong_guesses + 1,
+      locked_until = CASE WHEN (wallet_login_lockouts.wrong_guesses + 1) % ${rule.perLock} = 0
+        THEN ${now}::timestamptz + make_interval(secs => LEAST(${rule.maxMs / 1000}::float8,
+          ${rule.baseMs / 1000}::float8 * power(2::float8, LEAST((wallet_login_lockouts.wrong_guesses + 1) / ${rule.perLock} - 1, 30))))
+        ELSE wallet_login_lockouts.locked_until END
     RETURNING locked_until`
-  return rows[0]?.locked_until
+  const until = rows[0]?.locked_until ?? undefined
+  return until !== undefined && until.getTime() > now.getTime() ? until : undefined
 })
 
-/** Forgets the codes `email` used up: its last code was right. */
+/** Forgets the wrong guesses of `email`: its last code was right. */
 export const clearLockout = Effect.fn("walletStore.clearLockout")(function* (email: string) {
   const sql = yield* SqlClient.SqlClient
   yield* sql`DELETE FROM wallet_login_lockouts WHERE email = ${email}`
