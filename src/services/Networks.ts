@@ -46,11 +46,9 @@ export const findRequested = (requested: ReadonlyArray<CaipNetwork>, id: string)
   requested.find((network) => network.caipNetworkId === id || network.deprecatedCaipNetworkId === id)
 
 /**
- * A family's active network at start (spec 4): the stored one when it is requested; for a stored network no longer
- * in the host's list, the unsupported-network placeholder when the host allows unsupported chains (the visitor stays
- * where they were), else not that chain (the site does not support it; a wallet restored on it still shows
- * UnsupportedChain); then the default network (when it belongs to this family and is requested), else the first
- * requested.
+ * A family's active network at start (spec 4): the stored one when it is requested; the unsupported-network
+ * placeholder for a stored network that is no longer in the host's list (never a silent move to another network);
+ * else the default network (when it belongs to this family and is requested), else the first requested.
  */
 export const initialActiveNetwork = (context: InitialNetworkContext): CaipNetwork | undefined => {
   if (context.stored !== null) {
@@ -58,7 +56,7 @@ export const initialActiveNetwork = (context: InitialNetworkContext): CaipNetwor
     if (stored !== undefined) return stored
     const [namespace, reference] = context.stored.split(":")
     const family = context.requested[0]?.chainNamespace
-    if (context.allowUnsupportedChain && namespace === family && family !== undefined && reference !== undefined && reference !== "") {
+    if (namespace === family && family !== undefined && reference !== undefined && reference !== "") {
       return unsupportedNetwork(family, /^\d+$/.test(reference) ? Number(reference) : reference)
     }
   }

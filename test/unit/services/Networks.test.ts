@@ -77,9 +77,8 @@ describe("initial active network", () => {
     ["the stored one when requested", { stored: "eip155:31338" }, "eip155:31338"],
     ["the default when nothing is stored", { defaultNetwork: localChainB }, "eip155:31338"],
     ["the first requested otherwise", {}, "eip155:31337"],
-    ["the unsupported-network placeholder for a stored one no longer requested, when unsupported chains are allowed", { stored: "eip155:5", allowUnsupportedChain: true }, "eip155:5"],
-    ["not a stored one no longer requested when unsupported chains are not allowed: the default", { stored: "eip155:5", defaultNetwork: localChainB }, "eip155:31338"],
-    ["not a stored one no longer requested when unsupported chains are not allowed: the first requested", { stored: "eip155:5" }, "eip155:31337"],
+    ["the unsupported-network placeholder when the stored one is no longer requested", { stored: "eip155:5" }, "eip155:5"],
+    ["the placeholder too when unsupported chains are allowed", { stored: "eip155:5", allowUnsupportedChain: true }, "eip155:5"],
     ["the first requested when the stored one is of another family", { stored: "solana:abc" }, "eip155:31337"],
     ["not a default network of another family", { defaultNetwork: solana }, "eip155:31337"]
   ] as const)("%s", (_, context, expected) => {
@@ -295,7 +294,7 @@ describe("Networks", () => {
     })
   )
 
-  it.effect("a stored network the host no longer lists: the placeholder when allowUnsupportedChain, else the first requested", () =>
+  it.effect("a stored network the host no longer lists starts as the unsupported-network placeholder", () =>
     Effect.gen(function* () {
       const web = makeMemoryWebStorage()
       web.setItem("wr:v1:activeNetwork:eip155", JSON.stringify("eip155:5"))
@@ -303,10 +302,6 @@ describe("Networks", () => {
         const state = yield* SubscriptionRef.get((yield* Networks).state)
         expect(state.active.eip155?.caipNetworkId).toBe("eip155:5")
         expect(state.active.eip155?.name).toBe("Unsupported Network")
-      }).pipe(Effect.provide(layerFor(yield* wallet(), { allowUnsupportedChain: true }, web)))
-      yield* Effect.gen(function* () {
-        const state = yield* SubscriptionRef.get((yield* Networks).state)
-        expect(state.active.eip155?.caipNetworkId).toBe("eip155:31337")
       }).pipe(Effect.provide(layerFor(yield* wallet(), {}, web)))
     })
   )
