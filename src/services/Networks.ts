@@ -33,12 +33,15 @@ export interface NetworksState {
   readonly activeNamespace: ChainNamespace
 }
 
-/** What decides a family's active network at start. */
+/**
+ * What decides a family's active network at start. Not `allowUnsupportedChain`: a stored network the host no longer
+ * lists is shown as unsupported whether or not unsupported chains are allowed (never a silent move); the option
+ * decides only whether the UnsupportedChain view opens when a wallet is on such a chain.
+ */
 export interface InitialNetworkContext {
   readonly requested: ReadonlyArray<CaipNetwork>
   readonly stored: string | null
   readonly defaultNetwork: CaipNetwork | undefined
-  readonly allowUnsupportedChain: boolean
 }
 
 /** The network of `requested` with this CAIP-2 id, also under its deprecated id. */
@@ -110,8 +113,7 @@ export class Networks extends Context.Service<
         const network = initialActiveNetwork({
           requested: config.networks.filter((n) => n.chainNamespace === namespace),
           stored: yield* storage.get(Keys.activeNetwork(namespace)),
-          defaultNetwork: config.defaultNetwork,
-          allowUnsupportedChain: config.allowUnsupportedChain
+          defaultNetwork: config.defaultNetwork
         })
         if (network !== undefined) active[namespace] = network
       }

@@ -78,11 +78,10 @@ describe("initial active network", () => {
     ["the default when nothing is stored", { defaultNetwork: localChainB }, "eip155:31338"],
     ["the first requested otherwise", {}, "eip155:31337"],
     ["the unsupported-network placeholder when the stored one is no longer requested", { stored: "eip155:5" }, "eip155:5"],
-    ["the placeholder too when unsupported chains are allowed", { stored: "eip155:5", allowUnsupportedChain: true }, "eip155:5"],
     ["the first requested when the stored one is of another family", { stored: "solana:abc" }, "eip155:31337"],
     ["not a default network of another family", { defaultNetwork: solana }, "eip155:31337"]
   ] as const)("%s", (_, context, expected) => {
-    const network = initialActiveNetwork({ requested, stored: null, defaultNetwork: undefined, allowUnsupportedChain: false, ...context })
+    const network = initialActiveNetwork({ requested, stored: null, defaultNetwork: undefined, ...context })
     expect(network?.caipNetworkId).toBe(expected)
   })
 })
