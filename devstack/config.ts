@@ -52,6 +52,13 @@ export const EvmChainConfig = Schema.Struct({
   smartAccounts: Schema.Struct({
     factory: Schema.String,
     deployed: Schema.Struct({ address: Schema.String, owner: Schema.String, salt: Schema.String })
+  }),
+  /** Uniswap v2 (`devstack/evm/uniswap.ts`): WETH9, the factory, Router02 and the pools made at start. */
+  uniswap: Schema.Struct({
+    weth: Schema.String,
+    factory: Schema.String,
+    router: Schema.String,
+    pairs: Schema.Array(Schema.Struct({ address: Schema.String, tokenA: Schema.String, tokenB: Schema.String }))
   })
 })
 /** One local EVM chain. */
@@ -132,7 +139,9 @@ export const RuntimeConfig = Schema.Struct({
       defaultProjectId: Schema.String,
       projects: Schema.Array(ProjectConfig),
       /** The test wallet page the catalogue's test entries deep-link to. */
-      testWalletUrl: Schema.String
+      testWalletUrl: Schema.String,
+      /** The local on-ramp's card-payment page (its own origin), when the EVM chains run. */
+      onrampUrl: Schema.optionalKey(Schema.String)
     })
   ),
   mail: Schema.NullOr(

@@ -184,7 +184,8 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                 tokens: chain.contracts.tokens,
                 collectible: chain.contracts.collectible,
                 spamCollectible: chain.contracts.spamCollectible,
-                smartAccounts: chain.contracts.smartAccounts
+                smartAccounts: chain.contracts.smartAccounts,
+                uniswap: chain.contracts.uniswap
               }))
             },
       solana:
@@ -214,7 +215,8 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
               rpcProxyUrl: `${services.info.url}/v1/`,
               defaultProjectId: services.info.projects[0]?.projectId ?? "",
               projects: services.info.projects,
-              testWalletUrl: services.info.testWalletUrl
+              testWalletUrl: services.info.testWalletUrl,
+              ...(services.info.onrampUrl === undefined ? {} : { onrampUrl: services.info.onrampUrl })
             },
       mail:
         mail === undefined

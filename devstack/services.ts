@@ -1,12 +1,17 @@
 /**
  * The services server of the local stack: the server's services (`server/src/services`) with the local world's data
- * — the dev projects, the fixed local prices, the generated catalogue (`catalogue.ts`), the `.wallet.test` names with
- * their seed names (`names.ts`), the analytics events readable back — plus the test wallet page at `/test-wallet/` (a
- * real WalletConnect wallet over the dev accounts) built from `devstack/wallet/page/`. Tests and `startDevstack` start
+ * — the dev projects, the prices of the first local chain's Uniswap v2 pools (`evm/poolPrices.ts`), the generated
+ * catalogue (`catalogue.ts`), the `.wallet.test` names with their seed names (`names.ts`), the analytics events
+ * readable back — plus the test wallet page at `/test-wallet/` (a real WalletConnect wallet over the dev accounts)
+ * built from `devstack/wallet/page/`. Tests and `startDevstack` start
  * the services through here.
  */
 import type { Started } from "../server/src/lib/Started"
 import { fixedPrices, LOCAL_USD_PRICES } from "../server/src/services/prices"
+import { poolPrices } from "./evm/poolPrices"
+import { liquidityAccount } from "./evm/uniswap"
+import { startOnrampPage } from "./onramp/index"
+import { localOnrampProvider } from "../server/src/services/onramp/local"
 import { devProjects } from "../server/src/services/projects"
 import { type ServicesInfo as ServerServicesInfo, type ServicesOptions, startServices as startServerServices } from "../server/src/services/index"
 import { makeCatalogue } from "./catalogue"
@@ -20,6 +25,8 @@ import { testWalletRoutes } from "./wallet/page/serve"
 export interface ServicesInfo extends ServerServicesInfo {
   /** The test wallet page (ends with `/`): the catalogue's "Devstack Test Wallet" entries link to it. */
   readonly testWalletUrl: string
+  /** The local on-ramp's page (`onramp/`), when EVM chains run. */
+  readonly onrampUrl: string | undefined
 }
 
 /** What the local stack's services need: the server's options (the local data by default), plus the test wallet page's. */
@@ -43,13 +50,36 @@ const TEST_WALLET_PATH = "/test-wallet/"
 export const startServices = async (opts: DevServicesOptions = {}): Promise<Started<ServicesInfo>> => {
   const page = makePageBuilder()
   const projects = opts.projects ?? devProjects
+  const chains = opts.evm?.chains ?? []
+  const prices = chains[0] === undefined ? fixedPrices(LOCAL_USD_PRICES) : poolPrices(chains[0])
+  // The local on-ramp's page, on an origin of its own, delivering on the local chains from the liquidity account.
+  const onramp = chains.length === 0 ? undefined : await startOnrampPage({ chains })
   const started = await startServerServices({
     // The local stack's tests read the analytics events back; its projects are public.
     recordedEvents: true,
     listProjectsOnIndex: true,
-    prices: fixedPrices(LOCAL_USD_PRICES),
+    // The first local chain's pools price ETH and the stablecoins; without a chain, the fixed table.
+    prices,
+    ...(onramp === undefined
+      ? {}
+      : {
+          onrampProvider: localOnrampProvider({
+            pageUrl: onramp.info.url,
+            prices,
+            depositor: liquidityAccount.address,
+            assets: [
+              { symbol: "ETH", name: "Ether", decimals: 18, networks: chains.map((c) => c.caipNetworkId) },
+              { symbol: "WUSD", name: "Wallet Runtime USD", decimals: 6, networks: chains.map((c) => c.caipNetworkId) },
+              { symbol: "WUSDT", name: "Wallet Runtime Tether", decimals: 6, networks: chains.map((c) => c.caipNetworkId) }
+            ]
+          })
+        }),
     names: devNames(opts.evm?.accounts ?? []),
     ...opts,
+    // Every local chain swaps through its own Uniswap v2 (`evm/uniswap.ts`).
+    ...(opts.evm === undefined
+      ? {}
+      : { evm: { chains: opts.evm.chains.map((chain) => ({ ...chain, swap: { uniswapV2Router: chain.contracts.uniswap.router } })) } }),
     projects,
     catalogue: (baseUrl) =>
       makeCatalogue({
@@ -72,7 +102,15 @@ export const startServices = async (opts: DevServicesOptions = {}): Promise<Star
       }))
     },
     extraPages: [[`GET ${TEST_WALLET_PATH}`, "the test wallet page: a WalletConnect wallet with the dev accounts"]],
-    stopExtra: () => page.stop()
+    stopExtra: async () => {
+      await Promise.all([page.stop(), onramp?.stop()])
+    }
+  }).catch(async (error: unknown) => {
+    await onramp?.stop()
+    throw error
   })
-  return { info: { ...started.info, testWalletUrl: `${started.info.url}${TEST_WALLET_PATH}` }, stop: started.stop }
+  return {
+    info: { ...started.info, testWalletUrl: `${started.info.url}${TEST_WALLET_PATH}`, onrampUrl: onramp?.info.url },
+    stop: started.stop
+  }
 }

@@ -40,6 +40,7 @@ export const endpointRows = (config: RuntimeConfig): ReadonlyArray<readonly [str
   }
   if (services !== null) rows.push(["explorer", `${services.url}${EXPLORER_PATH}  (the local chains' transactions, addresses, NFTs)`])
   if (services !== null) rows.push(["test wallet", services.testWalletUrl])
+  if (services?.onrampUrl !== undefined) rows.push(["on-ramp page", services.onrampUrl])
   if (config.demo !== null) rows.push([config.demo.kind === "vite" ? "demo" : "status", config.demo.url])
   return rows
 }

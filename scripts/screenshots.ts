@@ -124,6 +124,22 @@ const injected = () =>
           await shot(at(feature.toLowerCase()))
           await dialog().getByRole("button", { name: "Back" }).click()
         }
+        // Swap with a quote (ETH for WUSD on the local Uniswap v2), and Buy with the local on-ramp's quote.
+        await dialog().getByRole("button", { name: "Swap", exact: true }).click()
+        await dialog().getByLabel("You sell").fill("0.05")
+        await dialog().locator('dl[aria-label="Quote"]').waitFor()
+        await page.waitForLoadState("networkidle")
+        await shot(at("swap"))
+        await dialog().getByRole("button", { name: /^Token to receive: / }).click()
+        await dialog().getByRole("searchbox", { name: "Search tokens" }).fill("usd")
+        await shot(at("swap-token-picker"))
+        await dialog().getByRole("button", { name: "Back" }).click()
+        await dialog().getByRole("button", { name: "Buy", exact: true }).click()
+        await dialog().getByLabel("Amount", { exact: true }).fill("50")
+        await dialog().locator('dl[aria-label="Local On-ramp quote"]').waitFor()
+        await page.waitForLoadState("networkidle")
+        await shot(at("buy"))
+        await dialog().getByRole("button", { name: "Back" }).click()
         await close()
 
         await page.getByRole("button", { name: /Network: / }).click()

@@ -519,7 +519,6 @@ export {
   DEFAULT_RPC_TRANSPORT_SETTINGS,
   type EndpointSource,
   endpointsOf,
-  PING_METHODS,
   type RankedEndpoint,
   type RpcCall,
   type RpcEndpoint,
@@ -527,6 +526,7 @@ export {
   RpcTransport,
   type RpcTransportSettings
 } from "./services/RpcTransport/RpcTransport"
+export { PING_METHODS } from "./services/RpcTransport/pinging"
 
 export {
   type RpcError,
@@ -609,3 +609,33 @@ export {
   type WalletRuntime,
   type WalletRuntimeSettings
 } from "./runtime"
+
+export { Swap } from "./services/Swap"
+
+export { Onramp } from "./services/Onramp"
+
+export { initialOnrampState, type OnrampService, type OnrampState } from "./services/onrampState"
+
+export { checkOnrampAmount, ONRAMP_WATCH_MS } from "./domain/onramp"
+
+export {
+  initialSwapState,
+  type SwapFailure,
+  type SwapQuoteState,
+  type SwapService,
+  type SwapState,
+  type SwapStep,
+  type SwapTokensState
+} from "./services/swapState"
+
+export {
+  ApprovalDeclined,
+  OnrampUnavailable,
+  SwapAmountInvalid,
+  type SwapFormError,
+  SwapNoLiquidity,
+  SwapQuoteExpired,
+  SwapUnavailable
+} from "./domain/swapErrors"
+
+export { checkSwapAmount, minimumReceived, type QuoteSummary, searchSwapChoices, type SwapChoice, summarizeQuote } from "./domain/swap"

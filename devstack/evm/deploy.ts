@@ -3,6 +3,7 @@ import { loadArtifacts } from "../contracts/artifacts"
 import type { DevAccount } from "./accounts"
 import { devChain } from "./chains"
 import { type DevSmartAccounts, saltHex, smartAccountAddress, smartAccountFactoryAbi } from "./smartAccounts"
+import { type DevUniswap, deployUniswap, LIQUIDITY_MINT_LISTINGS, liquidityAccount } from "./uniswap"
 
 /** A fungible token the devstack deploys on every local chain. */
 export interface DevToken {
@@ -30,6 +31,8 @@ export interface DevContracts {
   readonly spamCollectible: DevCollection
   /** The contract-account factory and one account it deployed (ERC-1271, ERC-6492): see `smartAccounts.ts`. */
   readonly smartAccounts: DevSmartAccounts
+  /** Uniswap v2 (WETH9, factory, Router02) and its three pools: see `uniswap.ts`. */
+  readonly uniswap: DevUniswap
 }
 
 // Token amounts minted at start, in whole units, to every dev account.
@@ -40,7 +43,8 @@ const collectibleHolders = 3
 
 /**
  * Deploys the two ERC-20s, the two ERC-721s and the contract-account factory from dev account 0 (unlocked on anvil),
- * then has the factory deploy dev account 0's contract account (salt 0): same addresses on every fresh chain.
+ * then has the factory deploy dev account 0's contract account (salt 0), then Uniswap v2 and its pools
+ * (`uniswap.ts`, from the liquidity account): same addresses on every fresh chain.
  */
 export const deployContracts = async (
   chainId: number,
@@ -53,6 +57,8 @@ export const deployContracts = async (
   const artifacts = loadArtifacts()
   const holders = accounts.map((account) => account.address)
   const nfts = holders.slice(0, collectibleHolders)
+  // The AMM's liquidity is minted to an account of its own, listed after the dev accounts so theirs stay as they were.
+  const tokenHolders = [...holders, ...Array.from({ length: LIQUIDITY_MINT_LISTINGS }, () => liquidityAccount.address)]
   const wusd = { name: "Wallet Runtime USD", symbol: "WUSD", decimals: 6, kind: "standard" } as const
   const wusdt = { name: "Wallet Runtime Tether", symbol: "WUSDT", decimals: 6, kind: "no-return" } as const
   const collectible = { name: "Wallet Runtime Collectibles", symbol: "WRC" } as const
@@ -68,13 +74,13 @@ export const deployContracts = async (
       account: deployer.address,
       abi: artifacts.StandardToken.abi,
       bytecode: artifacts.StandardToken.bytecode,
-      args: [wusd.name, wusd.symbol, wusd.decimals, holders, mintedPerAccount * 10n ** BigInt(wusd.decimals)]
+      args: [wusd.name, wusd.symbol, wusd.decimals, tokenHolders, mintedPerAccount * 10n ** BigInt(wusd.decimals)]
     }),
     await client.deployContract({
       account: deployer.address,
       abi: artifacts.NoReturnToken.abi,
       bytecode: artifacts.NoReturnToken.bytecode,
-      args: [wusdt.name, wusdt.symbol, wusdt.decimals, holders, mintedPerAccount * 10n ** BigInt(wusdt.decimals)]
+      args: [wusdt.name, wusdt.symbol, wusdt.decimals, tokenHolders, mintedPerAccount * 10n ** BigInt(wusdt.decimals)]
     }),
     await client.deployContract({
       account: deployer.address,
@@ -108,6 +114,7 @@ export const deployContracts = async (
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
     if (receipt.status !== "success") throw new Error(`deployment ${hash} on chain ${chainId} reverted`)
   }
+  const uniswap = await deployUniswap(chainId, rpcUrl, { wusd: at(0), wusdt: at(1) })
   // The constructor mints `perHolder` ids to each holder in turn, counting from 1.
   const minted = (perHolder: number) =>
     nfts.flatMap((owner, i) => Array.from({ length: perHolder }, (_, j) => ({ tokenId: i * perHolder + j + 1, owner })))
@@ -125,6 +132,7 @@ export const deployContracts = async (
         owner: deployer.address,
         salt: accountSalt
       }
-    }
+    },
+    uniswap
   }
 }

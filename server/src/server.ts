@@ -101,7 +101,8 @@ const chainsOf = (config: ServerConfig): Pick<ServicesOptions, "evm" | "solana">
         ...upstream,
         ...name,
         history: chain.history,
-        contracts: { tokens: chain.tokens.map((token) => ({ ...token, address: getAddress(token.address) })) }
+        contracts: { tokens: chain.tokens.map((token) => ({ ...token, address: getAddress(token.address) })) },
+        ...(chain.swap === undefined ? {} : { swap: { uniswapV2Router: getAddress(chain.swap.uniswapV2Router) } })
       })
     } else {
       solana = { caipNetworkId: id, ...upstream, tokens: chain.tokens, ...name }
@@ -202,7 +203,13 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
     const publicUrl = config.relay.publicUrl === undefined ? undefined : withoutTrailingSlash(config.relay.publicUrl)
     const started = yield* inComponents(
       part("relay", () =>
-        startRelay({ host: config.relay.host, port: config.relay.port, log: debugLine, ...(publicUrl === undefined ? {} : { publicUrl }) })
+        startRelay({
+          host: config.relay.host,
+          port: config.relay.port,
+          log: debugLine,
+          ...(publicUrl === undefined ? {} : { publicUrl }),
+          ...(config.redis.url === undefined ? {} : { redisUrl: Redacted.value(config.redis.url) })
+        })
       )
     )
     running.push({ component: "relay", listen: started.info.url, url: publicUrl ?? started.info.url })

@@ -5,6 +5,7 @@
  */
 import type { ChainNamespace } from "./Caip"
 import type { WalletFeature } from "./constants"
+import { isSwapNetwork } from "./swapNetworks"
 import { familySupports } from "./familyFeatures"
 import type { Nft } from "./Portfolio"
 import { orderWalletFeatures } from "./rules"
@@ -38,18 +39,24 @@ export const explorerAddressUrl = (
 /** The name of an explorer for a link's words ('View on etherscan.io'). */
 export const explorerHost = (explorerUrl: string): string => explorerUrl.replace(/^https?:\/\//, "").replace(/\/.*$/, "")
 
-/** The wallet features whose views exist; onramp and swaps join when they land. */
-const LANDED_FEATURES: ReadonlyArray<WalletFeature> = ["receive", "send"]
+/** The wallet features whose views exist. */
+const LANDED_FEATURES: ReadonlyArray<WalletFeature> = ["onramp", "swaps", "receive", "send"]
 
 /**
  * The Account view's feature buttons: the features the host has on, in its `walletFeaturesOrder` or the spec's
- * (onramp, swaps, receive, send), keeping those that exist, and Send only in a family that can send.
+ * (onramp, swaps, receive, send), keeping those that exist, Send only in a family that can send, Swap only on a
+ * network the swap service serves and Buy only on an EVM network (`caipNetworkId`; without one, neither).
  * @example accountFeatures({ send: true, receive: true }, "eip155") // ["receive", "send"]
  */
 export const accountFeatures = (
   features: Partial<Record<WalletFeature, boolean>> & { readonly walletFeaturesOrder?: ReadonlyArray<WalletFeature> | undefined },
-  namespace: ChainNamespace
+  namespace: ChainNamespace,
+  caipNetworkId?: string
 ): ReadonlyArray<WalletFeature> =>
   orderWalletFeatures(features, features.walletFeaturesOrder).filter(
-    (feature) => LANDED_FEATURES.includes(feature) && (feature !== "send" || familySupports(namespace, "send"))
+    (feature) =>
+      LANDED_FEATURES.includes(feature) &&
+      (feature !== "send" || familySupports(namespace, "send")) &&
+      (feature !== "swaps" || (namespace === "eip155" && caipNetworkId !== undefined && isSwapNetwork(caipNetworkId))) &&
+      (feature !== "onramp" || (namespace === "eip155" && caipNetworkId !== undefined))
   )

@@ -16,7 +16,14 @@ export const ANALYTICS_EVENTS = [
   "SEND_INITIATED",
   "SEND_SUCCESS",
   "SEND_ERROR",
-  "VIEW_TAB"
+  "VIEW_TAB",
+  "OPEN_SWAP",
+  "INITIATE_SWAP",
+  "SWAP_SUCCESS",
+  "SWAP_ERROR",
+  "SWAP_APPROVAL_ERROR",
+  "SELECT_BUY_CRYPTO",
+  "SELECT_BUY_PROVIDER"
 ] as const
 
 /** The name of a usage event. */

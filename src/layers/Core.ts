@@ -24,6 +24,8 @@ import { Platform } from "../services/Platform"
 import { Portfolio } from "../services/Portfolio"
 import { RpcTransport } from "../services/RpcTransport/RpcTransport"
 import { Send } from "../services/Send"
+import { Swap } from "../services/Swap"
+import { Onramp } from "../services/Onramp"
 import { Siwx } from "../services/Siwx/Siwx"
 import { Storage } from "../services/Storage/Storage"
 import { Theme } from "../services/Theme"
@@ -47,6 +49,8 @@ export type WalletServices =
   | Portfolio
   | WalletActions
   | Send
+  | Swap
+  | Onramp
   | Names
   | Siwx
   | SignInStep
@@ -77,7 +81,7 @@ const startUp = (alerts: ReadonlyArray<Alert>) =>
 export const coreLayer = (environment: Layer.Layer<Environment>, alerts: ReadonlyArray<Alert> = []): Layer.Layer<WalletServices> =>
   startUp(alerts).pipe(
     // The email wallet's flows connect through the connect flow and ask approvals of the modal.
-    Layer.provideMerge(Layer.mergeAll(Send.layer, Names.layer, embeddedWalletLayer)),
+    Layer.provideMerge(Layer.mergeAll(Send.layer, Swap.layer, Onramp.layer, Names.layer, embeddedWalletLayer)),
     Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletCatalog.layer, Theme.layer)),
     // Sign-in sits between: the connect flow waits on it, and it signs through the wallet actions.
     Layer.provideMerge(Siwx.layer),

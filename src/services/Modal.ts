@@ -50,6 +50,10 @@ export type Route =
   | { readonly view: "SendReview" }
   | { readonly view: "SendResult" }
   | { readonly view: "Receive" }
+  // The swap form's data (tokens, amount, quote, how approving and swapping go) is the Swap service's state.
+  | { readonly view: "Swap" }
+  // The Buy form's data (asset, amount, quote, the purchase awaited) is the Onramp service's state.
+  | { readonly view: "Buy" }
   // The email login's and email change's data (the address, the step, the countdown) is the EmbeddedWallet's state.
   | { readonly view: "EmailVerifyOtp" }
   | { readonly view: "EmailVerifyDevice" }

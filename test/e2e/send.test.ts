@@ -169,9 +169,9 @@ describe("Send and Receive on EVM", () => {
   }, 60_000)
   afterAll(async () => browser?.close())
 
-  it("the account view has Receive then Send, and passes axe", async () => {
+  it("the account view has Buy, Swap, Receive then Send (the spec's order), and passes axe", async () => {
     await features().waitFor()
-    expect(await features().getByRole("button").allTextContents()).toEqual(["Receive", "Send"])
+    expect(await features().getByRole("button").allTextContents()).toEqual(["Buy", "Swap", "Receive", "Send"])
     expect(await axeViolations(page)).toEqual([])
   })
 

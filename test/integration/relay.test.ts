@@ -5,14 +5,14 @@ import { buildApprovedNamespaces, getSdkError } from "@walletconnect/utils"
 import { type Hex, stringToHex, verifyMessage } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Effect } from "effect"
 import WebSocket from "ws"
 import { startRelay } from "../../server/src/relay"
 import type { Started } from "../../server/src/lib/Started"
 import type { RelayInfo } from "../../server/src/relay"
 import { initTestWalletKit } from "./support/walletKit"
 import { RELAY_AUTH_REFUSED } from "../../server/src/relay/auth"
-import { generateClientSeed, signRelayJwt } from "../../src/services/walletconnect/protocol/relayJwt"
+import { authenticated, rawClient } from "./support/relayRawClient"
+import { generateClientSeed } from "../../src/services/walletconnect/protocol/relayJwt"
 
 // Without it, WalletConnect's Verify waits forever for the hosted verify server (offline here).
 process.env.IS_VITEST = "true"
@@ -131,45 +131,6 @@ describe("WalletConnect relay", () => {
     expect(await verifyMessage({ address: pair.address, message: "after the restart", signature })).toBe(true)
   })
 })
-
-/** The URL a client with this key connects with: its auth JWT for the relay at `url` (`aud`), valid from `now`. */
-const authenticated = async (url: string, seed = generateClientSeed(), options: { aud?: string; now?: number } = {}) =>
-  `${url}/?auth=${await Effect.runPromise(signRelayJwt(seed, { aud: options.aud ?? url, sub: randomUUID(), now: options.now ?? Date.now() }))}&projectId=devstack`
-
-/** A bare socket speaking the relay's JSON-RPC, to send what real clients never would. */
-const rawClient = async (url: string) => {
-  const socket = new WebSocket(await authenticated(url))
-  const frames: Array<string> = []
-  const unclaimed: Array<string> = []
-  const waiters: Array<{ test: (frame: string) => boolean; resolve: (frame: string) => void }> = []
-  socket.on("message", (data) => {
-    const frame = String(data)
-    frames.push(frame)
-    const waiter = waiters.find((w) => w.test(frame))
-    if (waiter) {
-      waiters.splice(waiters.indexOf(waiter), 1)
-      waiter.resolve(frame)
-    } else {
-      unclaimed.push(frame)
-    }
-  })
-  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject))
-  const next = (test: (frame: string) => boolean): Promise<string> => {
-    const seen = unclaimed.find(test)
-    if (seen !== undefined) {
-      unclaimed.splice(unclaimed.indexOf(seen), 1)
-      return Promise.resolve(seen)
-    }
-    return new Promise((resolve) => waiters.push({ test, resolve }))
-  }
-  /** Sends `text` and resolves with the reply carrying `id` (as raw text). */
-  const call = (id: string, text: string): Promise<string> => {
-    socket.send(text)
-    return next((frame) => frame.startsWith(`{"id":${id},`))
-  }
-  const close = () => new Promise<void>((resolve) => socket.once("close", () => resolve()).close())
-  return { socket, frames, next, call, close }
-}
 
 describe("WalletConnect relay protocol", () => {
   let relay: Started<RelayInfo>

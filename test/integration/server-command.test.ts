@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url"
 import { SMTPServer } from "smtp-server"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
+import { Effect } from "effect"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { startAnvil } from "../../devstack/evm/anvil"
 import { RELAY_AUTH_REFUSED } from "../../server/src/relay/auth"
@@ -340,8 +341,8 @@ const json = async (url: string, init?: RequestInit) => {
 }
 
 /** Opens a relay connection at `relayUrl` with an auth JWT for `aud`; resolves with its close code. */
-const relayConnection = (relayUrl: string, aud: string) => {
-  const token = signRelayJwt(generateClientSeed(), { aud, sub: randomUUID(), now: Date.now() })
+const relayConnection = async (relayUrl: string, aud: string) => {
+  const token = await Effect.runPromise(signRelayJwt(generateClientSeed(), { aud, sub: randomUUID(), now: Date.now() }))
   const socket = new WebSocket(`${relayUrl}/?auth=${token}&projectId=host-app`)
   const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)))
   return { socket, closed }
@@ -349,12 +350,24 @@ const relayConnection = (relayUrl: string, aud: string) => {
 
 /** A relay client: opens (its JWT for `aud`), answers one subscribe, and reports how the relay closed it. */
 const relayClient = async (relayUrl: string, aud = relayUrl) => {
-  const { socket, closed } = relayConnection(relayUrl, aud)
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve())
-    socket.once("error", reject)
-  })
-  const answer = new Promise<unknown>((resolve) => socket.once("message", (data: Buffer) => resolve(JSON.parse(data.toString("utf8")))))
+  const { socket, closed } = await relayConnection(relayUrl, aud)
+  const bounded = <A>(what: string, wait: Promise<A>) =>
+    Promise.race([
+      wait,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the relay gave no ${what} within 10 s`)), 10_000).unref())
+    ])
+  await bounded(
+    "open",
+    new Promise<void>((resolve, reject) => {
+      socket.once("open", () => resolve())
+      socket.once("error", reject)
+      socket.once("close", (code) => reject(new Error(`the relay closed the connection (${code})`)))
+    })
+  )
+  const answer = bounded(
+    "answer",
+    new Promise<unknown>((resolve) => socket.once("message", (data: Buffer) => resolve(JSON.parse(data.toString("utf8")))))
+  )
   socket.send(JSON.stringify({ id: 1, jsonrpc: "2.0", method: "irn_subscribe", params: { topic: "a".repeat(64) } }))
   return { subscribed: await answer, closed }
 }
@@ -498,7 +511,7 @@ describe("wallet-runtime-server", () => {
     // Clients sign their relay JWT for the public URL they dial; the relay behind the proxy takes it, not another's.
     const client = await relayClient(String(relay), "wss://relay.host.example")
     expect(client.subscribed).toMatchObject({ id: 1, result: expect.stringMatching(/^[0-9a-f]{64}$/) })
-    expect(await relayConnection(String(relay), "wss://relay.elsewhere.example").closed).toBe(RELAY_AUTH_REFUSED)
+    expect(await (await relayConnection(String(relay), "wss://relay.elsewhere.example")).closed).toBe(RELAY_AUTH_REFUSED)
     const database = await server.waitForLog((line) => line.annotations?.["component"] === "database")
     expect(database.annotations).toEqual({ component: "database", kind: "postgres", at: `postgres://127.0.0.1:${postgres.port}/secrets` })
     expect(await json(`${services}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } })

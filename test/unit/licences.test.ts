@@ -6,7 +6,7 @@
  * WalletConnect Community License (sign-client, core, utils, types, universal-provider 2.21.9 and later; walletkit
  * 1.2.11 and later) is installed anywhere.
  */
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -21,14 +21,15 @@ const ALLOWED = new Set(["MIT", "MIT-0", "Apache-2.0", "ISC", "BSD-2-Clause", "B
 
 /**
  * devDependencies (never shipped to a host) under a licence outside the allowlist, each with its reason. The
- * Uniswap v2 contracts (GPL-3.0) are listed ahead: the local stack deploys their build artifacts.
+ * Uniswap v2 contracts (GPL-3.0) are copyleft: the local stack deploys their build artifacts (`devstack/evm/uniswap.ts`).
  */
 const DEV_ONLY_EXCEPTIONS: Readonly<Record<string, string>> = {
   "caniuse-lite": "CC-BY-4.0 browser-support data read by the build's Babel (vanilla-extract's plugin)",
   "spdx-exceptions": "CC-BY-3.0 list of SPDX exception ids, data of this gate's own SPDX parser",
   "require-like": "no licence field; its README and License file say MIT (a dependency of vanilla-extract's eval)",
   "@uniswap/v2-core": "GPL-3.0: contract artifacts the local stack deploys",
-  "@uniswap/v2-periphery": "GPL-3.0: contract artifacts the local stack deploys"
+  "@uniswap/v2-periphery": "GPL-3.0: contract artifacts the local stack deploys",
+  "@uniswap/lib": "GPL-3.0: a dependency of @uniswap/v2-periphery (Solidity sources; nothing of it is read)"
 }
 
 interface LockEntry {
@@ -118,5 +119,32 @@ describe("licence gate", () => {
   it("WalletConnect's own clients are devDependencies only: no host receives them", () => {
     const shipped = installed.filter(([path, entry]) => /^@(walletconnect|reown)\//.test(nameOf(path)) && entry.dev !== true)
     expect(shipped.map(([path]) => nameOf(path))).toEqual([])
+  })
+
+  it("the Uniswap v2 contracts are copyleft devDependencies that no host receives: not in the library nor the server", () => {
+    const manifest = (path: string) =>
+      JSON.parse(readFileSync(join(ROOT, path), "utf8")) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> }
+    const root = manifest("package.json")
+    const server = manifest("server/package.json")
+    for (const name of ["@uniswap/v2-core", "@uniswap/v2-periphery", "@uniswap/lib"]) {
+      const entry = lock.packages[`node_modules/${name}`]
+      expect({ name, installed: entry !== undefined, dev: entry?.dev === true, copyleft: /GPL/.test(entry === undefined ? "" : (licenceOf(`node_modules/${name}`, entry) ?? "")) }).toEqual({
+        name,
+        installed: true,
+        dev: true,
+        copyleft: true
+      })
+      if (name !== "@uniswap/lib") expect(root.devDependencies?.[name]).toBeDefined()
+      expect(root.dependencies?.[name]).toBeUndefined()
+      expect(server.dependencies?.[name]).toBeUndefined()
+      expect(server.devDependencies?.[name]).toBeUndefined()
+    }
+    // Only the local stack reads them: no module of the library (src/) or of the server (server/src/) names them.
+    const importers = (dir: string): Array<string> =>
+      readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+        .filter((file) => file.isFile() && /\.(ts|tsx)$/.test(file.name))
+        .map((file) => join(file.parentPath, file.name))
+        .filter((file) => readFileSync(file, "utf8").includes("@uniswap/"))
+    expect([...importers("src"), ...importers("server/src")]).toEqual([])
   })
 })

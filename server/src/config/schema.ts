@@ -5,7 +5,7 @@
  * declaration, and the reference table of the guide (`./reference.ts`) is generated from it.
  *
  * Every setting has a file key (its path in the JSON file, `services.port`) and an environment variable:
- * `WALLET_RUNTIME_` and the path in CONSTANT_CASE (`WALLET_RUNTIME_SERVICES_PORT`), except `DATABASE_URL`.
+ * `WALLET_RUNTIME_` and the path in CONSTANT_CASE (`WALLET_RUNTIME_SERVICES_PORT`), except `DATABASE_URL` and `REDIS_URL`.
  */
 import { Effect, Schema, SchemaAST } from "effect"
 import { DEFAULT_NAME_SUFFIX, NameSuffix } from "../../../src/domain/Options"
@@ -119,7 +119,15 @@ export const ChainConfig = Schema.Struct({
   rpcUrls: Schema.Array(RpcUrl).check(Schema.isMinLength(1, { expected: "at least one upstream RPC URL" })),
   tokens: Schema.Array(TokenConfig).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
   // A public chain's past does not fit in this server's memory: its history starts when the server does.
-  history: Schema.Literals(["head", "genesis"]).pipe(Schema.withDecodingDefaultKey(Effect.succeed("head" as const)))
+  history: Schema.Literals(["head", "genesis"]).pipe(Schema.withDecodingDefaultKey(Effect.succeed("head" as const))),
+  // Swaps on this chain (eip155): the Uniswap v2 Router02 the local swap provider quotes and builds with.
+  swap: Schema.optionalKey(
+    Schema.Struct({
+      uniswapV2Router: Schema.String.check(
+        Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "a Uniswap v2 Router02 contract: 0x and 40 hex digits" })
+      )
+    })
+  )
 })
 
 /** One project: its id, the browser origins that may use it, and whether the modal sends analytics. */
@@ -194,6 +202,26 @@ export const ServerConfig = Schema.Struct({
       description: "The embedded PGlite's data directory, when `url` is not set (one process only: it is locked)."
     })
   }),
+  redis: group({
+    url: Schema.optionalKey(
+      setting(
+        Schema.Redacted(
+          Schema.String.check(
+            Schema.isPattern(/^rediss?:\/\/[^\s]+$/, { expected: "a Redis URL: redis://[user:password@]host:port (rediss:// for TLS)" })
+          )
+        ),
+        {
+          env: "REDIS_URL",
+          secret: true,
+          type: "Redis URL",
+          description:
+            "A Redis 7 shared by every relay node, `redis://[user:password@]host:port`: messages cross nodes by sharded " +
+            "pub/sub and each topic's mailbox (with each message's TTL) lives there, so a client reconnecting to any node " +
+            "gets what it missed. Without it, the relay keeps everything in its process (one node)."
+        }
+      )
+    )
+  }),
   services: listener("services API", 8080, HttpUrl, "http(s) URL"),
   relay: listener("WalletConnect relay", 8081, WsUrl, "ws(s) URL", " Clients sign their auth JWT for it (`aud`)."),
   wallet: group({
@@ -237,6 +265,8 @@ export const ServerConfig = Schema.Struct({
       "last that answered; the node's JSON-RPC errors are answers, passed on as they are), the chain's name, the " +
       "tokens the services name and price, and (eip155) where the activity history starts: `\"head\"` (the default: " +
       "what happens from the server's start) or `\"genesis\"` (the whole chain, indexed in memory: a small chain only). " +
+      "An eip155 chain with `\"swap\": {\"uniswapV2Router\": \"0x…\"}` offers swaps (`/v1/convert/*`) of its coin and " +
+      "`tokens` through that Uniswap v2 Router02; any other network gets 'Network not supported for Swaps'. " +
       "eip155 chains, and at most one solana network.",
     envFormat: "json"
   }),

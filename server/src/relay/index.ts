@@ -14,7 +14,8 @@ import {
   stringParam,
   topicsParam
 } from "./jsonRpc"
-import { Mailbox, type StoredMessage } from "./Mailbox"
+import { Effect, ManagedRuntime } from "effect"
+import { RelayBus, type RelayMessage } from "./RelayBus"
 import { authenticateConnection, RELAY_AUTH_REFUSED } from "./auth"
 import { listenOnLoopback } from "../lib/httpServer"
 
@@ -28,7 +29,38 @@ export interface RelayOptions {
   readonly publicUrl?: string
   /** Receives one line per connection, frame and error; silent when absent. */
   readonly log?: (line: string) => void
+  /**
+   * A Redis 7 (`redis://host:port`) shared by every relay node: messages cross nodes and the mailboxes live there.
+   * Absent: one node, everything in this process.
+   */
+  readonly redisUrl?: string
+  /** Bounds per client and per connection; the defaults suit WalletConnect clients. */
+  readonly limits?: Partial<RelayLimits>
 }
+
+/** What one client (publishes) and one connection (size, topics) may ask of the relay. */
+export interface RelayLimits {
+  /** Messages a client (its id, over all its connections to this node) may publish per second, on average (a token bucket). Default 50. */
+  readonly publishesPerSecond: number
+  /** Messages it may publish at once beyond the rate. Default 200. */
+  readonly publishBurst: number
+  /** Characters of one published message. Default 1 MiB (1,048,576). */
+  readonly maxMessageChars: number
+  /** Topics one connection may follow. Default 1000. */
+  readonly maxTopicsPerConnection: number
+}
+
+const DEFAULT_LIMITS: RelayLimits = {
+  publishesPerSecond: 50,
+  publishBurst: 200,
+  maxMessageChars: 1024 * 1024,
+  maxTopicsPerConnection: 1000
+}
+
+/** JSON-RPC code of a refusal for a limit (rate, topics), as EIP-1474's "Limit exceeded". */
+export const RELAY_LIMIT_EXCEEDED = -32005
+/** JSON-RPC code of a request the relay could not serve because its shared store (Redis) is unavailable. */
+export const RELAY_UNAVAILABLE = -32000
 
 /** What a running relay exposes. */
 export interface RelayInfo {
@@ -55,8 +87,19 @@ interface Client {
   /** topic → subscription id */
   readonly subscriptions: Map<string, string>
   /** our request id → the message it delivered */
-  readonly awaitingAck: Map<number, StoredMessage>
+  readonly awaitingAck: Map<number, RelayMessage>
   alive: boolean
+  /** Requests are answered one after the other, in the order sent. */
+  queue: Promise<void>
+  /** The publish allowance of its client id, shared by every connection of that id to this node. */
+  readonly bucket: Bucket
+}
+
+/** Publish tokens left, when they were last counted (ms), and how many connections share them. */
+interface Bucket {
+  tokens: number
+  countedAt: number
+  connections: number
 }
 
 // The same id a WalletConnect client computes for its own subscription (sha256 of topic + client id).
@@ -79,7 +122,16 @@ const closeServer = (server: Server): Promise<void> =>
 /** Starts a WalletConnect relay on 127.0.0.1 that keeps messages for late subscribers and survives its own restart. */
 export async function startRelay(opts: RelayOptions = {}): Promise<Started<RelayInfo>> {
   const log = opts.log ?? (() => {})
-  const mailbox = new Mailbox()
+  const limits: RelayLimits = { ...DEFAULT_LIMITS, ...opts.limits }
+  const runtime = ManagedRuntime.make(opts.redisUrl === undefined ? RelayBus.layerMemory : RelayBus.layerRedis(opts.redisUrl))
+  let bus: RelayBus["Service"]
+  try {
+    bus = await runtime.runPromise(Effect.service(RelayBus))
+  } catch (error) {
+    await runtime.dispose()
+    throw error
+  }
+  const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => runtime.runPromise(effect)
   const clients = new Set<Client>()
   const subscribers = new Map<string, Set<Client>>()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
@@ -90,10 +142,10 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     if (client.socket.readyState === client.socket.OPEN) client.socket.send(frame)
   }
 
-  const deliver = (client: Client, message: StoredMessage): void => {
+  const deliver = (client: Client, message: RelayMessage): void => {
     const subId = client.subscriptions.get(message.topic)
-    if (subId === undefined || message.receivedBy.has(client.clientId)) return
-    for (const inFlight of client.awaitingAck.values()) if (inFlight === message) return
+    if (subId === undefined) return
+    for (const inFlight of client.awaitingAck.values()) if (inFlight.id === message.id && inFlight.topic === message.topic) return
     const id = nextOutgoingId++
     client.awaitingAck.set(id, message)
     send(
@@ -116,36 +168,109 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     )
   }
 
-  const subscribe = (client: Client, topic: string): string => {
-    const id = subscriptionId(topic, client.clientId)
-    client.subscriptions.set(topic, id)
-    const set = subscribers.get(topic) ?? new Set()
-    set.add(client)
-    subscribers.set(topic, set)
-    return id
+  const deliverToSubscribers = (message: RelayMessage): void => {
+    for (const client of subscribers.get(message.topic) ?? []) {
+      if (client.clientId !== message.publisher) deliver(client, message)
+    }
+  }
+  // Messages published on the other nodes (Redis); nothing comes on one node.
+  await run(bus.onRemote(deliverToSubscribers))
+
+  const subscribe = async (client: Client, topics: ReadonlyArray<string>): Promise<Array<string>> => {
+    const added = new Set(topics.filter((topic) => !client.subscriptions.has(topic)))
+    if (client.subscriptions.size + added.size > limits.maxTopicsPerConnection) {
+      throw new LimitExceeded(
+        `Too many topics: a connection may follow at most ${limits.maxTopicsPerConnection} (it follows ` +
+          `${client.subscriptions.size} and asked for ${added.size} more)`
+      )
+    }
+    const ids: Array<string> = []
+    for (const topic of topics) {
+      const id = subscriptionId(topic, client.clientId)
+      let set = subscribers.get(topic)
+      if (set === undefined) {
+        set = new Set()
+        subscribers.set(topic, set)
+        set.add(client)
+        client.subscriptions.set(topic, id)
+        try {
+          // Listen before the mailbox is read: a message is then either in the mailbox or heard live.
+          await run(bus.listen(topic))
+        } catch (error) {
+          unsubscribe(client, topic)
+          throw error
+        }
+      } else {
+        set.add(client)
+        client.subscriptions.set(topic, id)
+      }
+      ids.push(id)
+    }
+    return ids
   }
 
-  const flushMailbox = (client: Client, topics: Iterable<string>): void => {
-    for (const topic of topics) for (const message of mailbox.pendingFor(topic, client.clientId)) deliver(client, message)
+  const flushMailbox = async (client: Client, topics: Iterable<string>): Promise<void> => {
+    for (const topic of topics) for (const message of await run(bus.pendingFor(topic, client.clientId))) deliver(client, message)
   }
+
+  // The link to the other nodes was cut and is back: what was published meantime is in the mailboxes.
+  await run(
+    bus.onResync(() => {
+      for (const client of clients) {
+        flushMailbox(client, [...client.subscriptions.keys()]).catch((error: unknown) => log(`relay: resync failed: ${errorText(error)}`))
+      }
+    })
+  )
 
   const unsubscribe = (client: Client, topic: string): void => {
     client.subscriptions.delete(topic)
     const set = subscribers.get(topic)
     set?.delete(client)
-    if (set?.size === 0) subscribers.delete(topic)
+    if (set?.size === 0) {
+      subscribers.delete(topic)
+      void run(bus.unlisten(topic))
+    }
   }
 
-  const publish = (
+  // One allowance per client id: opening more connections does not buy more publishes.
+  const buckets = new Map<string, Bucket>()
+  const bucketOf = (clientId: string): Bucket => {
+    const bucket = buckets.get(clientId) ?? { tokens: limits.publishBurst, countedAt: performance.now(), connections: 0 }
+    bucket.connections++
+    buckets.set(clientId, bucket)
+    return bucket
+  }
+  const releaseBucket = (client: Client): void => {
+    if (--client.bucket.connections === 0) buckets.delete(client.clientId)
+  }
+
+  /** Takes publish tokens of the client, or refuses. */
+  const takeToken = (client: Client, count: number): void => {
+    const now = performance.now()
+    const bucket = client.bucket
+    bucket.tokens = Math.min(limits.publishBurst, bucket.tokens + ((now - bucket.countedAt) / 1000) * limits.publishesPerSecond)
+    bucket.countedAt = now
+    if (bucket.tokens < count) {
+      throw new LimitExceeded(`Rate limit exceeded: a connection may publish ${limits.publishesPerSecond} messages per second`)
+    }
+    bucket.tokens -= count
+  }
+
+  const checkSize = (message: string): void => {
+    if (message.length > limits.maxMessageChars) {
+      throw new InvalidParams(`Message too large: ${message.length} characters, at most ${limits.maxMessageChars}`)
+    }
+  }
+
+  const publish = async (
     publisher: Client,
     topic: string,
     message: string,
     meta: { readonly ttlSeconds: number | undefined; readonly tag: number | undefined; readonly attestation: string | undefined }
-  ): void => {
-    const { stored } = mailbox.put({ topic, message, publisher: publisher.clientId, ...meta })
-    for (const client of subscribers.get(topic) ?? []) {
-      if (client.clientId !== publisher.clientId) deliver(client, stored)
-    }
+  ): Promise<void> => {
+    const { stored } = await run(bus.put({ topic, message, publisher: publisher.clientId, ...meta }))
+    deliverToSubscribers(stored)
+    await run(bus.broadcast(stored))
   }
 
   const publishParams = (params: Record<string, unknown>, tag: number | undefined) => ({
@@ -155,15 +280,16 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
   })
 
   /** Answers one request; `after` runs once the reply is sent (mailbox deliveries must follow the subscribe reply). */
-  const handle = (client: Client, method: string, rawParams: unknown): { result: unknown; after?: () => void } => {
+  const handle = async (client: Client, method: string, rawParams: unknown): Promise<{ result: unknown; after?: () => Promise<void> }> => {
     switch (method) {
       case "irn_subscribe": {
         const topic = stringParam(paramsObject(rawParams), "topic")
-        return { result: subscribe(client, topic), after: () => flushMailbox(client, [topic]) }
+        const [id] = await subscribe(client, [topic])
+        return { result: id, after: () => flushMailbox(client, [topic]) }
       }
       case "irn_batchSubscribe": {
         const topics = topicsParam(paramsObject(rawParams), "topics")
-        return { result: topics.map((t) => subscribe(client, t)), after: () => flushMailbox(client, topics) }
+        return { result: await subscribe(client, topics), after: () => flushMailbox(client, topics) }
       }
       case "irn_unsubscribe": {
         unsubscribe(client, stringParam(paramsObject(rawParams), "topic"))
@@ -177,7 +303,10 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
       }
       case "irn_publish": {
         const params = paramsObject(rawParams)
-        publish(client, stringParam(params, "topic"), stringParam(params, "message"), publishParams(params, undefined))
+        const message = stringParam(params, "message")
+        checkSize(message)
+        takeToken(client, 1)
+        await publish(client, stringParam(params, "topic"), message, publishParams(params, undefined))
         return { result: true }
       }
       case "irn_batchPublish": {
@@ -185,15 +314,18 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
         if (!Array.isArray(messages)) throw new InvalidParams("params.messages must be an array")
         const checked = messages.map((m) => {
           const params = paramsObject(m)
-          return { topic: stringParam(params, "topic"), message: stringParam(params, "message"), meta: publishParams(params, undefined) }
+          const message = stringParam(params, "message")
+          checkSize(message)
+          return { topic: stringParam(params, "topic"), message, meta: publishParams(params, undefined) }
         })
-        for (const m of checked) publish(client, m.topic, m.message, m.meta)
+        takeToken(client, checked.length)
+        for (const m of checked) await publish(client, m.topic, m.message, m.meta)
         return { result: true }
       }
       case "irn_batchFetchMessages": {
         const topics = topicsParam(paramsObject(rawParams), "topics")
-        const messages = topics.flatMap((topic) => mailbox.pendingFor(topic, client.clientId))
-        for (const m of messages) m.receivedBy.add(client.clientId)
+        const messages = (await Promise.all(topics.map((topic) => run(bus.pendingFor(topic, client.clientId))))).flat()
+        await Promise.all(messages.map((m) => run(bus.acknowledge(m, client.clientId))))
         return {
           result: {
             messages: messages.map((m) => ({
@@ -211,8 +343,10 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
         const params = paramsObject(rawParams)
         const pairingTopic = stringParam(params, "pairingTopic")
         const proposal = stringParam(params, "sessionProposal")
-        subscribe(client, pairingTopic)
-        publish(client, pairingTopic, proposal, publishParams(params, TAG_SESSION_PROPOSE))
+        checkSize(proposal)
+        takeToken(client, 1)
+        await subscribe(client, [pairingTopic])
+        await publish(client, pairingTopic, proposal, publishParams(params, TAG_SESSION_PROPOSE))
         return { result: true, after: () => flushMailbox(client, [pairingTopic]) }
       }
       case "wc_approveSession": {
@@ -222,9 +356,12 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
         const response = stringParam(params, "sessionProposalResponse")
         const settlement = stringParam(params, "sessionSettlementRequest")
         const { ttlSeconds, attestation } = publishParams(params, undefined)
-        subscribe(client, sessionTopic)
-        publish(client, pairingTopic, response, { ttlSeconds, attestation, tag: TAG_SESSION_PROPOSE_RESPONSE })
-        publish(client, sessionTopic, settlement, { ttlSeconds, attestation, tag: TAG_SESSION_SETTLE })
+        checkSize(response)
+        checkSize(settlement)
+        takeToken(client, 2)
+        await subscribe(client, [sessionTopic])
+        await publish(client, pairingTopic, response, { ttlSeconds, attestation, tag: TAG_SESSION_PROPOSE_RESPONSE })
+        await publish(client, sessionTopic, settlement, { ttlSeconds, attestation, tag: TAG_SESSION_SETTLE })
         return { result: true, after: () => flushMailbox(client, [sessionTopic]) }
       }
       default:
@@ -245,32 +382,51 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
         if (typeof frame.id !== "number") return
         const message = client.awaitingAck.get(frame.id)
         client.awaitingAck.delete(frame.id)
-        if (message && frame.ok) message.receivedBy.add(client.clientId)
+        if (message && frame.ok) {
+          run(bus.acknowledge(message, client.clientId)).catch((error: unknown) =>
+            log(`relay: acknowledgement not recorded (the message may come again): ${errorText(error)}`)
+          )
+        }
         return
       }
       case "request": {
         log(`relay: ${frame.method} from ${client.clientId}`)
-        try {
-          const { result, after } = handle(client, frame.method, frame.params)
-          send(client, resultFrame(frame.id, result))
-          after?.()
-        } catch (error) {
-          const code =
-            error instanceof InvalidParams
-              ? RpcErrorCode.invalidParams
-              : error instanceof MethodNotFound
-                ? RpcErrorCode.methodNotFound
-                : RpcErrorCode.internal
-          const message = error instanceof Error ? error.message : "Internal error"
-          log(`relay: ${frame.method} failed: ${message}`)
-          send(client, errorFrame(frame.id, code, message))
-        }
+        const { id, method, params } = frame
+        client.queue = client.queue.then(async () => {
+          try {
+            const { result, after } = await handle(client, method, params)
+            send(client, resultFrame(id, result))
+            await after?.()
+          } catch (error) {
+            const code =
+              error instanceof InvalidParams
+                ? RpcErrorCode.invalidParams
+                : error instanceof MethodNotFound
+                  ? RpcErrorCode.methodNotFound
+                  : error instanceof LimitExceeded
+                    ? RELAY_LIMIT_EXCEEDED
+                    : isBusUnavailable(error)
+                      ? RELAY_UNAVAILABLE
+                      : RpcErrorCode.internal
+            const message = errorText(error)
+            log(`relay: ${method} failed: ${message}`)
+            send(client, errorFrame(id, code, message))
+          }
+        })
       }
     }
   }
 
   wss.on("connection", (socket: WebSocket, clientId: string) => {
-    const client: Client = { socket, clientId, subscriptions: new Map(), awaitingAck: new Map(), alive: true }
+    const client: Client = {
+      socket,
+      clientId,
+      subscriptions: new Map(),
+      awaitingAck: new Map(),
+      alive: true,
+      queue: Promise.resolve(),
+      bucket: bucketOf(clientId)
+    }
     clients.add(client)
     log(`relay: connected ${clientId}`)
     socket.on("pong", () => {
@@ -286,6 +442,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     socket.on("error", (error) => log(`relay: socket error ${clientId}: ${error.message}`))
     socket.on("close", () => {
       clients.delete(client)
+      releaseBucket(client)
       for (const topic of [...client.subscriptions.keys()]) unsubscribe(client, topic)
       log(`relay: disconnected ${clientId}`)
     })
@@ -326,7 +483,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     }
   }, PING_INTERVAL_MS)
   pinger.unref()
-  const sweeper = setInterval(() => mailbox.sweep(), SWEEP_INTERVAL_MS)
+  const sweeper = setInterval(() => void run(bus.sweep), SWEEP_INTERVAL_MS)
   sweeper.unref()
 
   // A close handshake (1012 service restart, or 1001 going away on stop) rather than a cut: once it completes the
@@ -348,6 +505,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     const closed = closeServer(server)
     await Promise.all([...clients].map((client) => closeGracefully(client, code)))
     clients.clear()
+    for (const topic of subscribers.keys()) await run(bus.unlisten(topic))
     subscribers.clear()
     await closed
   }
@@ -383,12 +541,21 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
       await restarting.catch(() => {})
       await dropConnections(1001)
       wss.close()
-      mailbox.clear()
+      await runtime.dispose()
     })()
     return stopped
   }
 
   return { info: { url: `ws://${host.includes(":") ? `[${host}]` : host}:${port}`, restart }, stop }
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : "Internal error")
+
+const isBusUnavailable = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "RelayBusUnavailable"
+
+class LimitExceeded extends Error {
+  override readonly name = "LimitExceeded"
 }
 
 class MethodNotFound extends Error {

@@ -15,7 +15,8 @@ import { AnalyticsGroupLive, CatalogueGroupLive, ImagesGroupLive, query } from "
 import { NamesGroupLive } from "./namesApi"
 import { RpcProxyGroupLive } from "./rpcProxy"
 import { SessionsGroupLive } from "./sessions"
-import { ConvertGroupLive, OnrampGroupLive } from "./swapsAndOnramp"
+import { OnrampGroupLive } from "./onramp/onrampApi"
+import { ConvertGroupLive } from "./swaps/convertApi"
 
 /** How long a route may take to answer before it is a 503. */
 export const ROUTE_TIMEOUT_MS = 30_000
@@ -46,8 +47,8 @@ export const servicesApiLayerWith = (routeTimeoutMs: number) =>
   )
 
 /**
- * The declared API on the app's router, with `/openapi.json`. Needs the `Projects`, `Catalogue`, `ServicesDatabase`
- * and `ServicesContext`.
+ * The declared API on the app's router, with `/openapi.json`. Needs the `Projects`, `Catalogue`, `ServicesDatabase`,
+ * `ServicesContext` and `SwapProvider` (and the `OnrampProvider` when the server has one).
  */
 export const servicesApiLayer = servicesApiLayerWith(ROUTE_TIMEOUT_MS)
 

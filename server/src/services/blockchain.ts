@@ -40,9 +40,10 @@ const directionOf = (transfer: IndexedTransfer, address: string): "in" | "out" |
 }
 
 /** The operation type of `tx` as seen by `address` (lower case), from the transfers it took part in. */
-export const operationTypeOf = (tx: IndexedTransaction, address: string): OperationType => {
+export const operationTypeOf = (tx: IndexedTransaction, address: string, depositors: ReadonlySet<string> = new Set()): OperationType => {
   const mine = tx.transfers.filter((t) => t.from.toLowerCase() === address || t.to.toLowerCase() === address)
   if (mine.some((t) => t.from === zeroAddress)) return "mint"
+  if (isDeposit(tx, address, depositors)) return "deposit"
   if (mine.some((t) => t.to === zeroAddress)) return "burn"
   const directions = new Set(mine.map((t) => directionOf(t, address)))
   if (directions.has("in") && directions.has("out")) return "trade"
@@ -52,6 +53,10 @@ export const operationTypeOf = (tx: IndexedTransaction, address: string): Operat
   if (approveSelectors.has(tx.selector)) return "approve"
   return "execute"
 }
+
+/** An on-ramp deposit: the account received from one of the on-ramp provider's delivering accounts. */
+const isDeposit = (tx: IndexedTransaction, address: string, depositors: ReadonlySet<string>): boolean =>
+  depositors.size > 0 && tx.transfers.some((t) => t.to.toLowerCase() === address && depositors.has(t.from.toLowerCase()))
 
 const historyKey = ({ tx }: { readonly tx: IndexedTransaction }): SortKey => [tx.timestamp, tx.chainId, tx.blockNumber, tx.index]
 
@@ -96,7 +101,7 @@ const toTransaction = async (state: ServicesState, chain: EvmChainState, tx: Ind
     metadata: {
       minedAt: new Date(tx.timestamp * 1000).toISOString(),
       chain: chain.caipNetworkId,
-      operationType: operationTypeOf(tx, address),
+      operationType: operationTypeOf(tx, address, state.onrampDepositors),
       status: tx.status,
       sentFrom: tx.from,
       sentTo: tx.to ?? tx.contractAddress ?? "",
@@ -168,7 +173,8 @@ const historyOf = async (
   state: ServicesState,
   address: string,
   chainId: string | undefined,
-  cursor: string | undefined
+  cursor: string | undefined,
+  onramp: string | undefined = undefined
 ): Promise<HistoryResponse> => {
   if (!isEvm(address)) {
     const solana = solanaFor(state, chainId)
@@ -177,7 +183,10 @@ const historyOf = async (
   const owner = address.toLowerCase()
   const chains = chainsFor(state, chainId)
   await Promise.all(chains.map((chain) => chain.index.sync()))
-  const all = chains.flatMap((chain) => chain.index.transactionsOf(owner).map((tx) => ({ chain, tx })))
+  // `?onramp=` (any provider name) keeps the on-ramp deposits alone.
+  const all = chains
+    .flatMap((chain) => chain.index.transactionsOf(owner).map((tx) => ({ chain, tx })))
+    .filter(({ tx }) => onramp === undefined || isDeposit(tx, owner, state.onrampDepositors))
   const { page, next } = pageAfter(all, historyKey, cursor, state.historyPageSize)
   return { data: await Promise.all(page.map(({ chain, tx }) => toTransaction(state, chain, tx, owner))), next }
 }
@@ -227,7 +236,7 @@ export const BlockchainGroupLive = HttpApiBuilder.group(ServicesApi, "blockchain
       // The account's own name: the newest it registered, else its seed name (see namesApi.ts).
       .handle("identity", ({ params }) => Effect.promise(() => identityOf(state, params.address)))
       .handle("balance", ({ params, query }) => readChains(() => balancesOf(state, params.address, query.chainId)))
-      .handle("history", ({ params, query }) => readChains(() => historyOf(state, params.address, query.chainId, query.cursor)))
+      .handle("history", ({ params, query }) => readChains(() => historyOf(state, params.address, query.chainId, query.cursor, query.onramp)))
       .handle("nfts", ({ params, query }) =>
         // The stack's Solana part mints no NFTs: a Solana address holds none here.
         isEvm(params.address)

@@ -24,6 +24,9 @@ import { pageRoutes } from "./pages"
 import type { DevProject } from "./projects"
 import { type EvmChainState, ServicesContext, type ServicesState } from "./state"
 import { TokenRegistry } from "./tokens"
+import { SwapProvider, type SwapProviderShape } from "./swaps/SwapProvider"
+import { OnrampProvider, type OnrampProviderShape } from "./onramp/OnrampProvider"
+import { uniswapV2Provider } from "./swaps/uniswapV2"
 
 /** A collection (ERC-721) the services name. */
 export interface CollectionInfo {
@@ -55,6 +58,11 @@ export interface ServicesEvmChain {
     /** An ERC-721 on the spam list: its NFTs are flagged `is_spam`. */
     readonly spamCollectible?: CollectionInfo
   }
+  /**
+   * Swaps on this chain through a Uniswap v2 Router02 (the local provider, `swaps/uniswapV2.ts`), trading the native
+   * coin and `contracts.tokens`. Without it (and without `swapProvider`), the chain gets 'Network not supported for Swaps'.
+   */
+  readonly swap?: { readonly uniswapV2Router: Address }
 }
 
 /** What the services server needs to know about the rest of the stack. */
@@ -111,6 +119,16 @@ export interface ServicesOptions {
   readonly now?: () => number
   /** Where USD prices come from (default: none, every token valued 0; the local stack passes `LOCAL_USD_PRICES`). */
   readonly prices?: PriceSource
+  /**
+   * Who makes swaps (`/v1/convert/*`): a host's own provider (its key kept on the server). Default: the Uniswap v2
+   * provider over the EVM chains that have `swap`; with none, the swap endpoints answer 501.
+   */
+  readonly swapProvider?: SwapProviderShape
+  /**
+   * Who sells crypto (`/v1/onramp/*`, `/v1/generators/onrampurl`): the local stack's provider, or a host's. Without
+   * it, those endpoints answer 501. Transfers from its `depositors` are on-ramp deposits in the history.
+   */
+  readonly onrampProvider?: OnrampProviderShape
   /** The HTTP server's limits: body size, time-outs on receiving a request, drain time on stop (app.ts defaults). */
   readonly http?: Pick<HttpAppOptions, "maxBodyBytes" | "requestTimeoutMs" | "headersTimeoutMs" | "drainMs" | "accessLog">
   /** Serve `GET /__events` and `DELETE /__events`, the analytics events received (the local stack's test helpers; never in production). */
@@ -169,7 +187,8 @@ const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, pri
     nftPageSize: opts.nftPageSize ?? NFTS_PAGE_SIZE,
     db,
     now: opts.now ?? Date.now,
-    prices
+    prices,
+    onrampDepositors: new Set(opts.onrampProvider?.depositors ?? [])
   }
 }
 
@@ -201,6 +220,16 @@ export const startServices = async (opts: ServicesOptions): Promise<Started<Serv
       const baseUrl = opts.publicUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`
       info = { url: baseUrl, port, projects }
       const state = servicesState(opts, baseUrl, db.info)
+      const swapProvider =
+        opts.swapProvider ??
+        uniswapV2Provider(
+          (opts.evm?.chains ?? []).flatMap((chain, i) =>
+            chain.swap === undefined
+              ? []
+              : [{ network: chain.caipNetworkId, rpc: state.evm[i]!.rpc, router: chain.swap.uniswapV2Router, tokens: chain.contracts.tokens }]
+          ),
+          state.now
+        )
       const catalogue = typeof opts.catalogue === "function" ? opts.catalogue(baseUrl) : (opts.catalogue ?? bundledCatalogue())
       const extraRoutes = yield* Effect.try({ try: () => opts.extraRoutes?.(baseUrl) ?? Layer.empty, catch: (error) => error })
       const others: ReadonlyArray<readonly [string, string]> = [
@@ -221,6 +250,8 @@ export const startServices = async (opts: ServicesOptions): Promise<Started<Serv
           Layer.provide(Layer.succeed(Catalogue)(catalogue)),
           Layer.provide(Layer.succeed(ServicesDatabase)(db.info)),
           Layer.provide(Layer.succeed(ServicesContext)(state)),
+          Layer.provide(Layer.succeed(SwapProvider)(swapProvider)),
+          Layer.provide(opts.onrampProvider === undefined ? Layer.empty : Layer.succeed(OnrampProvider)(opts.onrampProvider)),
           Layer.provide(Layer.succeed(Projects)(projects))
         ),
         opts.recordedEvents === true ? recordedEventsRoutes(db.info) : Layer.empty,

@@ -55,6 +55,8 @@ export interface ServicesState {
   readonly now: () => number
   /** Where USD prices come from. */
   readonly prices: PriceSource
+  /** The on-ramp provider's delivering accounts (lower case): their transfers are deposits in the history. */
+  readonly onrampDepositors: ReadonlySet<string>
 }
 
 /** The services' state as a service, for the API's handlers and pages (taken when their layers are built). */

@@ -5,7 +5,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { OnrampOptions, OnrampQuote, OnrampQuoteBody, OnrampUrlBody, OnrampUrlResponse, ProjectQuery } from "../Api"
-import { NotImplemented } from "./errors"
+import { BadRequest, NotImplemented } from "./errors"
 import { ProjectAuth } from "./middleware"
 
 /** The on-ramp endpoints. */
@@ -15,11 +15,11 @@ export const OnrampGroup = HttpApiGroup.make("onramp")
       query: ProjectQuery,
       payload: OnrampUrlBody,
       success: OnrampUrlResponse,
-      error: NotImplemented
+      error: [BadRequest, NotImplemented]
     }).annotate(OpenApi.Summary, "The on-ramp provider's page for buying to the wallets given")
   )
   .add(
-    HttpApiEndpoint.get("options", "/v1/onramp/options", { query: ProjectQuery, success: OnrampOptions, error: NotImplemented }).annotate(
+    HttpApiEndpoint.get("options", "/v1/onramp/options", { query: ProjectQuery, success: OnrampOptions, error: [BadRequest, NotImplemented] }).annotate(
       OpenApi.Summary,
       "The currencies that can be paid with and bought, and the provider's fee range"
     )
@@ -29,7 +29,7 @@ export const OnrampGroup = HttpApiGroup.make("onramp")
       query: ProjectQuery,
       payload: OnrampQuoteBody,
       success: OnrampQuote,
-      error: NotImplemented
+      error: [BadRequest, NotImplemented]
     }).annotate(OpenApi.Summary, "What a purchase costs in all, fees included")
   )
   .middleware(ProjectAuth)

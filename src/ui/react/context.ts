@@ -19,6 +19,8 @@ import type { closeModalFn, modalAtom, openModalFn } from "../atoms/modal"
 import type { activeNetworkAtom, requestedNetworksAtom, switchNetworkFn } from "../atoms/networks"
 import type { signOutFn, siwxAtom } from "../atoms/siwx"
 import type { setThemeModeFn, setThemeVariablesFn, themeAtom } from "../atoms/theme"
+import type { onrampAtom, openOnrampFn } from "../atoms/onramp"
+import type { approveSwapFn, chooseSwapTokenFn, makeSwapFn, openSwapFn, setSwapAmountFn, swapAtom } from "../atoms/swap"
 import type { connectWalletFn, sendFn, signMessageFn, waitForTransactionFn, walletRequestFn } from "../atoms/walletActions"
 import type { AccountButtonProps, NetworkButtonProps } from "../buttons/props"
 
@@ -67,6 +69,14 @@ export interface Core {
   readonly themeAtom: typeof themeAtom
   readonly setThemeModeFn: typeof setThemeModeFn
   readonly setThemeVariablesFn: typeof setThemeVariablesFn
+  readonly swapAtom: typeof swapAtom
+  readonly openSwapFn: typeof openSwapFn
+  readonly chooseSwapTokenFn: typeof chooseSwapTokenFn
+  readonly setSwapAmountFn: typeof setSwapAmountFn
+  readonly approveSwapFn: typeof approveSwapFn
+  readonly makeSwapFn: typeof makeSwapFn
+  readonly onrampAtom: typeof onrampAtom
+  readonly openOnrampFn: typeof openOnrampFn
   readonly WalletModal: ComponentType
   /** The snackbar region of the page while the modal is closed. */
   readonly Notifications: ComponentType

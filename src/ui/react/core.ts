@@ -14,6 +14,8 @@ import { activeAccountAtom, connectionAtom, connectorsAtom, disconnectFn } from 
 import { closeModalFn, modalAtom, openModalFn } from "../atoms/modal"
 import { activeNetworkAtom, requestedNetworksAtom, switchNetworkFn } from "../atoms/networks"
 import { signOutFn, siwxAtom } from "../atoms/siwx"
+import { onrampAtom, openOnrampFn } from "../atoms/onramp"
+import { approveSwapFn, chooseSwapTokenFn, makeSwapFn, openSwapFn, setSwapAmountFn, swapAtom } from "../atoms/swap"
 import { setThemeModeFn, setThemeVariablesFn, themeAtom } from "../atoms/theme"
 import { connectWalletFn, sendFn, signMessageFn, waitForTransactionFn, walletRequestFn } from "../atoms/walletActions"
 import { AccountButtonView, AccountName } from "../buttons/AccountButton/AccountButtonView"
@@ -63,6 +65,14 @@ export const core: Core = {
   themeAtom,
   setThemeModeFn,
   setThemeVariablesFn,
+  swapAtom,
+  openSwapFn,
+  chooseSwapTokenFn,
+  setSwapAmountFn,
+  approveSwapFn,
+  makeSwapFn,
+  onrampAtom,
+  openOnrampFn,
   WalletModal: ModalRoot,
   Notifications: HostSnackbar,
   AccountButton: AccountButtonView,

@@ -23,6 +23,8 @@ import { useThemeMode, useThemeState } from "../theme/useTheme"
 import { type ActionState, type Core, useReady, useRestoring } from "./context"
 import { IDLE, NO_ACCOUNT, NO_CONNECTORS, NO_NETWORK, NO_NETWORKS, RESTORING_ACCOUNT } from "./fallbacks"
 import { useCoreAction, useCoreValue } from "./useCore"
+import type { SwapState } from "../../services/swapState"
+import type { OnrampState } from "../../services/onrampState"
 
 export type { ActionState }
 
@@ -332,4 +334,69 @@ export function useTheme(): UseTheme {
     setThemeMode: useCallback((mode: ThemeMode | undefined) => setMode(mode), [setMode]),
     setThemeVariables: useCallback((variables: ThemeVariables) => setVariables(variables), [setVariables])
   }
+}
+
+/** What {@link useSwap} gives: the swap form of the account in front, and its actions. */
+export interface UseSwap {
+  /** The form (tokens, amount, quote, step), or `undefined` until the runtime has loaded. */
+  readonly state: SwapState | undefined
+  /** Opens the modal on a fresh swap form. */
+  readonly open: () => Promise<void>
+  /** Chooses the token sold or bought (CAIP-10 address, as in `state.choices`). */
+  readonly choose: (side: "from" | "to", address: string) => Promise<void>
+  /** The amount to sell, as a visitor types it: checked at once, quoted after 300 ms. */
+  readonly setAmount: (text: string) => Promise<void>
+  /** Lets the swap spend the token sold (when `state.quote.approved` is false). */
+  readonly approve: () => Promise<void>
+  /** Makes the swap quoted; `state.step` follows it to its end (`Done` with the hash, or `Failed` with a typed error). */
+  readonly swap: () => Promise<void>
+}
+
+const pickSwap = (core: Core) => core.swapAtom
+const pickOpenSwap = (core: Core) => core.openSwapFn
+const pickChooseSwap = (core: Core) => core.chooseSwapTokenFn
+const pickSwapAmount = (core: Core) => core.setSwapAmountFn
+const pickApproveSwap = (core: Core) => core.approveSwapFn
+const pickMakeSwap = (core: Core) => core.makeSwapFn
+
+/**
+ * The swap form (spec 1 "swap tokens"): the same state and actions as the modal's Swap view, for a host's own swap UI.
+ * @example const { state, open } = useSwap(); <button onClick={open}>Swap</button>
+ */
+export function useSwap(): UseSwap {
+  const state = useCoreValue(pickSwap, undefined)
+  const open = useCoreAction(pickOpenSwap)
+  const choose = useCoreAction(pickChooseSwap)
+  const setAmount = useCoreAction(pickSwapAmount)
+  const approve = useCoreAction(pickApproveSwap)
+  const swap = useCoreAction(pickMakeSwap)
+  return {
+    state,
+    open: useCallback(() => open(undefined), [open]),
+    choose: useCallback((side: "from" | "to", address: string) => choose({ side, address }), [choose]),
+    setAmount,
+    approve: useCallback(() => approve(undefined), [approve]),
+    swap: useCallback(() => swap(undefined), [swap])
+  }
+}
+
+/** What {@link useOnramp} gives: the Buy form of the account in front. */
+export interface UseOnramp {
+  /** The form (options, asset, amount, quote with the provider's URL, the purchase awaited), or `undefined` until loaded. */
+  readonly state: OnrampState | undefined
+  /** Opens the modal on a fresh Buy form. */
+  readonly open: () => Promise<void>
+}
+
+const pickOnramp = (core: Core) => core.onrampAtom
+const pickOpenOnramp = (core: Core) => core.openOnrampFn
+
+/**
+ * The Buy form (spec 1 "buy crypto through an on-ramp"): its state, and opening it in the modal.
+ * @example const { open } = useOnramp(); <button onClick={open}>Buy</button>
+ */
+export function useOnramp(): UseOnramp {
+  const state = useCoreValue(pickOnramp, undefined)
+  const open = useCoreAction(pickOpenOnramp)
+  return { state, open: useCallback(() => open(undefined), [open]) }
 }

@@ -9,6 +9,8 @@ import type { DisconnectFailed, FrameLoadTimedOut, FrameStepTimedOut, NetworkNot
 import type { RequestError, SendError, SignError, SwitchError, WaitError } from "../../services/ChainAdapter"
 import type { ConnectFlowError } from "../../services/ConnectFlow"
 import type { RegisterFailure } from "../../services/namesState"
+import type { SwapFailure } from "../../services/swapState"
+import type { OnrampUnavailable } from "../../domain/swapErrors"
 import type { NoAccount } from "../../services/WalletActions"
 
 /** Every error a view or hook can end with. */
@@ -25,6 +27,8 @@ type VisibleError =
   | RegisterFailure
   | FrameStepTimedOut
   | FrameLoadTimedOut
+  | SwapFailure
+  | OnrampUnavailable
 
 /** Headings shown above an error's message, by error tag: every visible error has one. */
 const HEADINGS = {
@@ -58,7 +62,13 @@ const HEADINGS = {
   NamesNeedEvmAccount: "Names are for EVM accounts",
   NameChainIdTooLarge: "Network not supported for names",
   FrameStepTimedOut: "No answer from the embedded wallet",
-  FrameLoadTimedOut: "Embedded wallet did not load"
+  FrameLoadTimedOut: "Embedded wallet did not load",
+  SwapUnavailable: "Swap not available",
+  SwapNoLiquidity: "No liquidity",
+  SwapQuoteExpired: "Quote expired",
+  ApprovalDeclined: "Approval declined",
+  SwapAmountInvalid: "Check the amount",
+  OnrampUnavailable: "Buying not available"
 } satisfies Record<VisibleError["_tag"], string>
 
 const GENERIC = "Something went wrong"

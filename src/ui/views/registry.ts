@@ -55,6 +55,8 @@ const Send = lazyView(() => import("./Send/Send").then((m) => m.Send))
 const SendReview = lazyView(() => import("./Send/SendReview").then((m) => m.SendReview))
 const SendResult = lazyView(() => import("./Send/SendResult").then((m) => m.SendResult))
 const Receive = lazyView(() => import("./Receive/Receive").then((m) => m.Receive))
+const Swap = lazyView(() => import("./Swap/Swap").then((m) => m.Swap))
+const Buy = lazyView(() => import("./Buy/Buy").then((m) => m.Buy))
 const SIWXSignMessage = lazyView(() => import("./SIWXSignMessage/SIWXSignMessage").then((m) => m.SIWXSignMessage))
 const RegisterAccountName = lazyView(() => import("./RegisterAccountName/RegisterAccountName").then((m) => m.RegisterAccountName))
 const RegisterAccountNameSuccess = lazyView(() =>
@@ -139,6 +141,16 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
     description: "Your address as a QR code, to copy or scan, and the networks it receives on.",
     Component: Receive
   },
+  Swap: {
+    title: "Swap",
+    description: "Choose the tokens and the amount, check the quote, then swap in your wallet.",
+    Component: Swap
+  },
+  Buy: {
+    title: "Buy crypto",
+    description: "Choose what to buy and how much, then pay on the provider's page; your purchase is shown when it arrives.",
+    Component: Buy
+  },
   EmailVerifyOtp: {
     title: "Confirm your email",
     description: "Enter the 6-digit code we emailed you.",
@@ -173,7 +185,7 @@ export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> 
   Connect: ["ConnectingExternal", "AllWallets", "WalletConnectBasic", "WhatIsAWallet"],
   WhatIsAWallet: ["AllWallets"],
   AllWallets: ["ConnectingExternal", "ConnectingWalletConnect"],
-  Account: ["Networks", "Connect", "Send", "Receive"],
+  Account: ["Networks", "Connect", "Send", "Receive", "Swap", "Buy"],
   Send: ["SendReview"],
   SendReview: ["SendResult"],
   RegisterAccountName: ["RegisterAccountNameSuccess"],

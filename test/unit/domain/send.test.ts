@@ -287,7 +287,7 @@ describe("the review", () => {
 
 describe("the account view", () => {
   it.each([
-    ["the spec's order, those that exist", { onramp: true, swaps: true, receive: true, send: true }, "eip155", ["receive", "send"]],
+    ["the spec's order, those that exist (no network: no swap)", { onramp: true, swaps: true, receive: true, send: true }, "eip155", ["receive", "send"]],
     ["a feature turned off is not shown", { receive: true, send: false }, "eip155", ["receive"]],
     ["the host's order", { receive: true, send: true, walletFeaturesOrder: ["send" as const] }, "eip155", ["send", "receive"]],
     ["Solana sends too", { receive: true, send: true }, "solana", ["receive", "send"]],
@@ -295,6 +295,17 @@ describe("the account view", () => {
     ["a family that cannot send still receives", { receive: true, send: true }, "polkadot", ["receive"]]
   ] as const)("%s", (_, features, namespace, shown) => {
     expect(accountFeatures(features, namespace)).toEqual(shown)
+  })
+
+  it.each([
+    ["on a swap network, all four in the spec's order", { onramp: true, swaps: true, receive: true, send: true }, "eip155", "eip155:31337", ["onramp", "swaps", "receive", "send"]],
+    ["Buy on an EVM network the swap service does not serve", { onramp: true, swaps: true }, "eip155", "eip155:11155111", ["onramp"]],
+    ["the host's order", { swaps: true, send: true, walletFeaturesOrder: ["send" as const, "swaps" as const] }, "eip155", "eip155:1", ["send", "swaps"]],
+    ["swaps turned off", { swaps: false, send: true }, "eip155", "eip155:31337", ["send"]],
+    ["a network the swap service does not serve", { swaps: true, send: true }, "eip155", "eip155:11155111", ["send"]],
+    ["not outside EVM", { onramp: true, swaps: true, send: true }, "solana", "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", ["send"]]
+  ] as const)("%s", (_, features, namespace, network, shown) => {
+    expect(accountFeatures(features, namespace, network)).toEqual(shown)
   })
 
   it.each([

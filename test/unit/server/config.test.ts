@@ -111,6 +111,19 @@ describe("server configuration", () => {
       )
     }))
 
+  it.effect("takes a chain's swap router, and names a router that is not an address", () =>
+    Effect.gen(function* () {
+      const router = "0xd59a1F875D8747f5a4492769ee27b10A91052b81"
+      const config = yield* load(
+        { WALLET_RUNTIME_CHAINS: JSON.stringify({ "eip155:10": { rpcUrls: ["https://op.example/rpc"], swap: { uniswapV2Router: router } } }) },
+        minimal
+      )
+      expect(config.chains["eip155:10"]?.swap).toEqual({ uniswapV2Router: router })
+      expect(
+        yield* problemsOf({ WALLET_RUNTIME_CHAINS: JSON.stringify({ "eip155:10": { rpcUrls: ["https://op.example/rpc"], swap: { uniswapV2Router: "uniswap" } } }) }, minimal)
+      ).toEqual([expect.stringMatching(/^WALLET_RUNTIME_CHAINS at \["eip155:10"\]\.swap\.uniswapV2Router is "uniswap": expected a Uniswap v2 Router02 contract/)])
+    }))
+
   it.effect("keeps the database URL and the SMTP password Redacted: printed or serialised, they are not there", () =>
     Effect.gen(function* () {
       const config = yield* load(

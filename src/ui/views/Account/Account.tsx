@@ -24,6 +24,8 @@ import { showSnackbarFn } from "../../atoms/notifications"
 import { activeNetworkAtom } from "../../atoms/networks"
 import { openNamesFn } from "../../atoms/names"
 import { openSendFn } from "../../atoms/send"
+import { openSwapFn, warmSwapFn } from "../../atoms/swap"
+import { openOnrampFn } from "../../atoms/onramp"
 import { Avatar } from "../../components/Avatar/Avatar"
 import { Button, IconButton } from "../../components/Button/Button"
 import { accountLabel, balanceText } from "../../components/display"
@@ -53,7 +55,7 @@ function Balance(props: { readonly result: AsyncResult.AsyncResult<BalanceValue 
   return <Spinner label="Loading balance" />
 }
 
-const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { receive: "Receive", send: "Send" }
+const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { onramp: "Buy", swaps: "Swap", receive: "Receive", send: "Send" }
 
 /** The Account view. */
 export function Account(_props: ViewProps<"Account">): ReactNode {
@@ -70,8 +72,17 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const identityKnown = useAtomValue(accountIdentityAtom, AsyncResult.isSuccess)
   const openNames = useAtomSet(openNamesFn)
   const openSend = useAtomSet(openSendFn)
+  const openSwap = useAtomSet(openSwapFn)
+  const warmSwap = useAtomSet(warmSwapFn)
+  const openOnramp = useAtomSet(openOnrampFn)
   const email = useAtomValue(embeddedAtom, (state) => state?.email)
   const { options } = useWalletRuntime()
+
+  const offersSwap = account.namespace !== undefined && accountFeatures(options.features, account.namespace, network?.caipNetworkId).includes("swaps")
+  // Swap's code comes while the visitor looks at the account, as the views a click may open next do.
+  useEffect(() => {
+    if (offersSwap) warmSwap(undefined)
+  }, [offersSwap, warmSwap])
 
   const disconnected = disconnect.status._tag === "Done"
   useEffect(() => {
@@ -106,8 +117,15 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const hasName = profileName !== undefined && profileName !== null
   const explorerUrl = network?.blockExplorers?.default.url
   const explorerHref = account.namespace === undefined ? undefined : explorerAddressUrl(explorerUrl, account.namespace, address)
-  const features = account.namespace === undefined ? [] : accountFeatures(options.features, account.namespace)
-  const runFeature = (feature: WalletFeature) => (feature === "send" ? openSend({}) : push({ view: "Receive" }))
+  const features = account.namespace === undefined ? [] : accountFeatures(options.features, account.namespace, network?.caipNetworkId)
+  const runFeature = (feature: WalletFeature) =>
+    feature === "send"
+      ? openSend({})
+      : feature === "swaps"
+        ? openSwap(undefined)
+        : feature === "onramp"
+          ? openOnramp(undefined)
+          : push({ view: "Receive" })
   // What the family has no balances, tokens or activity for is said in words, never as a '0.00' that looks like one.
   const offersBalance = account.namespace === undefined || familySupports(account.namespace, "balance")
   const offersPortfolio = account.namespace === undefined || familySupports(account.namespace, "tokens")
@@ -170,7 +188,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
           onClick={() => push({ view: "Networks" })}
         />
       )}
-      {offersPortfolio && <AccountTabs />}
+      {offersPortfolio && <AccountTabs history={options.features.history} />}
       {disconnect.status._tag === "Failed" && (
         <Notice variant="error" title={disconnect.status.error.heading}>
           {disconnect.status.error.message}

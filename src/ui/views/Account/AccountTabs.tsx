@@ -27,14 +27,16 @@ const panel = (importer: () => Promise<ComponentType>) => {
   }
 }
 
-const TABS = [
+const ALL_TABS = [
   { id: "tokens", label: "Tokens", panel: panel(() => import("./Tokens/Tokens").then((module) => module.Tokens)) },
   { id: "nfts", label: "NFTs", panel: panel(() => import("./Nfts/Nfts").then((module) => module.Nfts)) },
   { id: "activity", label: "Activity", panel: panel(() => import("./Activity/Activity").then((module) => module.Activity)) }
 ] as const
+// `features.history` off: no Activity tab, and its code is never fetched.
+const TABS_WITHOUT_HISTORY = ALL_TABS.filter((tab) => tab.id !== "activity")
 
 /** The selected panel, once its code is there (a failed fetch is tried again when the tab is chosen again). */
-function Panel(props: { readonly tab: (typeof TABS)[number] }): ReactNode {
+function Panel(props: { readonly tab: (typeof ALL_TABS)[number] }): ReactNode {
   const { panel } = props.tab
   const [, arrived] = useState(0)
   const Loaded = panel.loaded()
@@ -52,8 +54,9 @@ function Panel(props: { readonly tab: (typeof TABS)[number] }): ReactNode {
   return Loaded === undefined ? <PanelLoading label={`Loading ${props.tab.label}`} rows={2} /> : <Loaded />
 }
 
-/** The account's tabs. */
-export function AccountTabs(): ReactNode {
+/** The account's tabs; Activity only when the host's `features.history` is on. */
+export function AccountTabs(props: { readonly history: boolean }): ReactNode {
+  const TABS = props.history ? ALL_TABS : TABS_WITHOUT_HISTORY
   const [selected, setSelected] = useState(0)
   const baseId = useId()
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([])
@@ -61,7 +64,7 @@ export function AccountTabs(): ReactNode {
   // The other panels' code comes once the account is shown, so choosing a tab shows it at once.
   useEffect(() => {
     for (const tab of TABS) void tab.panel.load().catch(() => {})
-  }, [])
+  }, [TABS])
   const select = (index: number) => {
     setSelected(index)
     tabRefs.current[index]?.focus()
@@ -80,7 +83,7 @@ export function AccountTabs(): ReactNode {
     event.preventDefault()
     select(next)
   }
-  const current = TABS[selected] ?? TABS[0]!
+  const current = TABS[selected] ?? ALL_TABS[0]
   return (
     <div>
       <div className={styles.tabs} role="tablist" aria-label="Account details" onKeyDown={onKeyDown}>

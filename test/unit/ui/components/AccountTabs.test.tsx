@@ -88,9 +88,9 @@ const EXPLORER = "http://explorer.test"
 // Local Chain A with an explorer, so activity rows link to it.
 const chainA = { ...localChainA, blockExplorers: { default: { name: "Local explorer", url: EXPLORER } } }
 
-const openAccount = async (script: Script) => {
+const openAccount = async (script: Script, features: { readonly history?: boolean } = {}) => {
   const api = service(script)
-  const wallet = runtimeFor(testWallet(), { http: api.http.layer, options: { networks: [chainA, localChainB] } })
+  const wallet = runtimeFor(testWallet(), { http: api.http.layer, options: { networks: [chainA, localChainB], features } })
   runtime = wallet
   renderHost(wallet)
   await act(async () => {
@@ -193,5 +193,19 @@ describe("the NFTs tab", () => {
     const panel = within(account).getByRole("tabpanel")
     expect(await within(panel).findByText("Failed to fetch NFTs")).toBeTruthy()
     expect(within(panel).getByRole("button", { name: "Try again" })).toBeTruthy()
+  })
+})
+
+describe("features.history", () => {
+  it("off: no Activity tab and no history asked; on (the default): the tab is there", async () => {
+    const { account, api } = await openAccount({ balances: [], history: { "": { data: [], next: null } } }, { history: false })
+    await within(account).findByRole("tab", { name: "Tokens" })
+    expect(within(account).getAllByRole("tab").map((t) => t.textContent)).toEqual(["Tokens", "NFTs"])
+    expect(api.asked).toEqual([])
+    cleanup()
+    await runtime?.dispose()
+    const shown = await openAccount({ balances: [], history: { "": { data: [], next: null } } })
+    await within(shown.account).findByRole("tab", { name: "Activity" })
+    expect(within(shown.account).getAllByRole("tab").map((t) => t.textContent)).toEqual(["Tokens", "NFTs", "Activity"])
   })
 })

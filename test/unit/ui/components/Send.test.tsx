@@ -58,17 +58,18 @@ const featureButtons = async (account: HTMLElement) =>
     .map((button) => button.textContent)
 
 describe("the account's wallet features", () => {
-  it("shows Receive then Send (the spec's order)", async () => {
+  it("shows Buy, Swap, Receive then Send (the spec's order) on a swap network", async () => {
     const { account } = await openAccount()
-    expect(await featureButtons(account)).toEqual(["Receive", "Send"])
+    expect(await featureButtons(account)).toEqual(["Buy", "Swap", "Receive", "Send"])
   })
 
   it("follows the host's order, and leaves out a feature the host turned off", async () => {
     const ordered = await openAccount({ features: { walletFeaturesOrder: ["send", "receive"] } })
-    expect(await featureButtons(ordered.account)).toEqual(["Send", "Receive"])
+    // The features the host did not order follow in the spec's order.
+    expect(await featureButtons(ordered.account)).toEqual(["Send", "Receive", "Buy", "Swap"])
     cleanup()
     await runtime?.dispose()
-    const noSend = await openAccount({ features: { send: false } })
+    const noSend = await openAccount({ features: { send: false, swaps: false, onramp: false } })
     expect(await featureButtons(noSend.account)).toEqual(["Receive"])
   })
 })
