@@ -107,9 +107,12 @@ export const demoStackConfig = (config: RuntimeConfig): DemoStackConfig => {
 /** The marker in the demo's index.html that the config script replaces. */
 export const DEMO_CONFIG_MARKER = "<!--devstack-config-->"
 
-/** The inline script carrying the config; `<` is escaped so no value can close the script element. */
+/**
+ * The config as a JSON data block (`type="application/json"`, read by the page, never run): the page needs no inline
+ * script, so it passes a strict `script-src 'self'`. `<` is escaped so no value can close the element.
+ */
 export const demoConfigScript = (stack: DemoStackConfig): string =>
-  `<script>window.__DEVSTACK__ = ${JSON.stringify(stack).replace(/</g, "\\u003c")}</script>`
+  `<script type="application/json" id="devstack-config">${JSON.stringify(stack).replace(/</g, "\\u003c")}</script>`
 
 /** The demo's HTML with the config injected. */
 export const injectDemoConfig = (html: string, stack: DemoStackConfig): string =>

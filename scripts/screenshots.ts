@@ -206,7 +206,13 @@ const injected = () =>
         await dialog().getByRole("alert").waitFor()
         await shot(at("siwx-declined"))
         approval = "approve"
+        let answer = () => {}
+        signing = new Promise<void>((resolve) => (answer = resolve))
         await dialog().getByRole("button", { name: "Try again" }).click()
+        await dialog().getByText("Authenticating...").waitFor()
+        await shot(at("siwx-authenticating"))
+        answer()
+        signing = undefined
         await dialog().waitFor({ state: "detached" })
         await page.getByTestId("session").getByText("Signed in.", { exact: false }).waitFor()
         await shot(at("siwx-signed-in"))

@@ -3,10 +3,11 @@
  * services layer, and makes one ManagedRuntime and one AtomRegistry sharing one MemoMap, so the Effect API and the
  * React view see the same services. Nothing runs until the runtime is first used.
  */
-import { Effect, Layer, ManagedRuntime, Result } from "effect"
+import { Effect, Layer, type LogLevel, ManagedRuntime, References, Result } from "effect"
 import * as AtomRegistry from "effect/reactivity/AtomRegistry"
 import type { Alert } from "./domain/alerts"
-import { decodeOptions, type HostOptions } from "./domain/Options"
+import { DEFAULT_LOG_LEVEL } from "./domain/constants"
+import { decodeOptions, type HostOptions, type LogLevelOption } from "./domain/Options"
 import type { WalletServices } from "./layers/Core"
 import { type EnvironmentOverrides, liveLayer } from "./layers/Live"
 import { memoMapAtom, servicesLayerAtom } from "./runtimeAtoms"
@@ -30,6 +31,28 @@ export interface WalletRuntimeSettings extends EnvironmentOverrides {
   readonly layer?: ((options: HostOptions, alerts: ReadonlyArray<Alert>) => Layer.Layer<WalletServices>) | undefined
 }
 
+// A host's bundler replaces `process.env.NODE_ENV` in a production build; anywhere else the name is not defined.
+const isProductionBuild = (): boolean => {
+  try {
+    return process.env.NODE_ENV === "production"
+  } catch {
+    return false
+  }
+}
+
+const LOG_LEVELS: { readonly [L in LogLevelOption]: LogLevel.LogLevel } = {
+  trace: "Trace",
+  debug: "Debug",
+  info: "Info",
+  warn: "Warn",
+  error: "Error",
+  fatal: "Fatal",
+  none: "None"
+}
+
+/** The log level when the host sets none: spec 9's `error`, or nothing at all in a production build. */
+export const defaultLogLevel = (production: boolean): LogLevel.LogLevel => (production ? "None" : LOG_LEVELS[DEFAULT_LOG_LEVEL])
+
 /**
  * Makes a wallet runtime from the host's options. Malformed options throw `InvalidOptions` (naming each bad
  * option) or `SiweSiwxConflict` here, at start, never later inside the modal.
@@ -42,7 +65,9 @@ export const makeWalletRuntime = (input: unknown, settings: WalletRuntimeSetting
   const services = settings.layer?.(options, alerts) ?? liveLayer(options, settings, alerts)
   // Composite layers are rebuilt by each builder; a suspended layer is memoised by the MemoMap, so the
   // ManagedRuntime and the atom runtime get the very same services, built once.
-  const layer = Layer.suspend(() => services)
+  // Every effect of the runtime (services, their fibers, the atoms') logs through Effect's Logger from this level up.
+  const logLevel = options.logLevel === undefined ? defaultLogLevel(isProductionBuild()) : LOG_LEVELS[options.logLevel]
+  const layer = Layer.suspend(() => services.pipe(Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, logLevel))))
   const memoMap = Layer.makeMemoMapUnsafe()
   const runtime = ManagedRuntime.make(layer, { memoMap })
   const registry = AtomRegistry.make({

@@ -45,15 +45,10 @@ export interface DemoStack {
   } | null | undefined
 }
 
-declare global {
-  interface Window {
-    __DEVSTACK__?: DemoStack
-  }
-}
-
 /** The injected stack, or an explanation of how to start one. */
 export const readStack = (): DemoStack => {
-  const stack = window.__DEVSTACK__
-  if (stack === undefined) throw new Error("No local stack: start the demo with `npm start`.")
-  return stack
+  // A JSON data block the server put in the page (not a script: the page passes `script-src 'self'`).
+  const block = document.getElementById("devstack-config")?.textContent
+  if (block === undefined || block === null || block === "") throw new Error("No local stack: start the demo with `npm start`.")
+  return JSON.parse(block) as DemoStack
 }

@@ -247,6 +247,11 @@ const HostObject = Schema.declare(
 const walletIds = Schema.Array(WalletId).pipe(Schema.check(Schema.isMaxLength(MAX_WALLET_IDS)))
 
 /** The host options: what the host writes is `HostOptionsInput`, what the runtime reads is `HostOptions`. */
+/** The log levels a host may choose (`none`: nothing is logged). */
+export const LogLevelOption = Schema.Literals(["trace", "debug", "info", "warn", "error", "fatal", "none"])
+/** A log level a host may choose. */
+export type LogLevelOption = typeof LogLevelOption.Type
+
 export const HostOptions = Schema.Struct({
   projectId: Schema.optionalKey(text(128)),
   networks: Schema.Array(CaipNetwork).pipe(
@@ -291,7 +296,12 @@ export const HostOptions = Schema.Struct({
    * Runs as a messenger mini-app on this OS whatever the page looks like (absent: detected from the page): social
    * login then goes by redirect and comes back with `result_uri`, and the social list is filtered by the OS.
    */
-  miniApp: Schema.optionalKey(Schema.Literals(["ios", "android", "mac", "other"]))
+  miniApp: Schema.optionalKey(Schema.Literals(["ios", "android", "mac", "other"])),
+  /**
+   * The least level the runtime logs through Effect's Logger: `error` by default (spec 9), nothing in a production
+   * build unless the host sets it.
+   */
+  logLevel: Schema.optionalKey(LogLevelOption)
 })
 /** Host options after decoding, every default applied. */
 export type HostOptions = typeof HostOptions.Type

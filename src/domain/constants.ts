@@ -40,6 +40,11 @@ export const WALLET_ANNOUNCE_WAIT_MS = 1_000
  */
 export const SESSION_RESTORE_TIMEOUT_MS = 10_000
 /**
+ * How long a request no visitor answers (`eth_chainId`, `eth_accounts` asked of a wallet that has just given its
+ * accounts) may wait: a wallet that hangs there is not waiting on anyone. Ours: not in the spec.
+ */
+export const WALLET_QUICK_ANSWER_MS = 5_000
+/**
  * How long a request the visitor answers in the wallet (connect, switch network, sign, send) may wait: long enough to
  * find the wallet, unlock it and read a transaction, and longer than a WalletConnect pairing (4 min), so the flow
  * never stays on "Continue in…" or the button on "Connecting…" for ever. Ours: not in the spec.
@@ -82,7 +87,7 @@ export const ADDRESS_TRUNCATE_START = 4
 /** Characters kept at the end of a truncated address. */
 export const ADDRESS_TRUNCATE_END = 6
 
-/** Log level unless the host asks for more. */
+/** Log level unless the host sets `logLevel` (a production build logs nothing unless it does). */
 export const DEFAULT_LOG_LEVEL = "error"
 /** Stacking order of the modal. */
 export const MODAL_Z_INDEX = 999
@@ -102,10 +107,6 @@ export const RPC_RANKING_WEIGHTS = { stability: 0.7, latency: 0.3 } as const
 
 /** Embedded-frame protocol version sent when the host gives none. */
 export const SECURE_SDK_VERSION_DEFAULT = 4
-/** Network used when nothing else decides. */
-export const DEFAULT_CAIP_NETWORK_ID = "eip155:1"
-/** Chain id used when nothing else decides. */
-export const FALLBACK_CHAIN_ID = 1
 /** Native decimals of Solana mainnet. */
 export const SOLANA_DECIMALS = 9
 /** Native decimals of Bitcoin. */

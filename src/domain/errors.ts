@@ -174,10 +174,13 @@ export class FrameLoadTimedOut extends Schema.TaggedError<FrameLoadTimedOut>()("
   }
 }
 
-/** 'W3mFrame: parent is not set' — the frame side has no parent window to answer. */
-export class FrameParentNotSet extends Schema.TaggedError<FrameParentNotSet>()("FrameParentNotSet", {}) {
+/**
+ * 'A problem occurred while trying initialize authentication' — the embedded wallet's frame could not be used (it did
+ * not load, or there is no page to put it in): the embedded session is disconnected and the modal returns to Connect.
+ */
+export class AuthInitFailed extends Schema.TaggedError<AuthInitFailed>()("AuthInitFailed", {}) {
   override get message() {
-    return "W3mFrame: parent is not set"
+    return "A problem occurred while trying initialize authentication"
   }
 }
 
@@ -191,13 +194,6 @@ export class EmailLoginDependencyFailed extends Schema.TaggedError<EmailLoginDep
   }
 }
 
-/** 'Adapter not found'. */
-export class AdapterNotFound extends Schema.TaggedError<AdapterNotFound>()("AdapterNotFound", {}) {
-  override get message() {
-    return "Adapter not found"
-  }
-}
-
 /** "Adapter for namespace {namespace} doesn't exist". */
 export class AdapterForNamespaceMissing extends Schema.TaggedError<AdapterForNamespaceMissing>()(
   "AdapterForNamespaceMissing",
@@ -205,13 +201,6 @@ export class AdapterForNamespaceMissing extends Schema.TaggedError<AdapterForNam
 ) {
   override get message() {
     return `Adapter for namespace ${this.namespace} doesn't exist`
-  }
-}
-
-/** 'CaipNetwork is undefined'. */
-export class CaipNetworkUndefined extends Schema.TaggedError<CaipNetworkUndefined>()("CaipNetworkUndefined", {}) {
-  override get message() {
-    return "CaipNetwork is undefined"
   }
 }
 
@@ -412,11 +401,9 @@ export const CatalogueError = Schema.Union([
   FrameNotSet,
   FrameStepTimedOut,
   FrameLoadTimedOut,
-  FrameParentNotSet,
+  AuthInitFailed,
   EmailLoginDependencyFailed,
-  AdapterNotFound,
   AdapterForNamespaceMissing,
-  CaipNetworkUndefined,
   CaipNetworkOrAddressUndefined,
   ClientsNotSet,
   NetworkNotFound,

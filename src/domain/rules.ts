@@ -18,7 +18,8 @@ import { familySupports } from "./familyFeatures"
 
 /**
  * Every view of the modal (spec point 2), plus the network list, the "What is a wallet?" help, and the account's
- * Send (form, review, result), Receive, Swap and Buy (on-ramp) views.
+ * Send (form, review, result), Receive, Swap and Buy (on-ramp) views. The spec's connecting view for sign-in with the
+ * wallet is SIWXSignMessage, which shows the wait for the signature ('Authenticating...').
  */
 export const ModalView = Schema.Literals([
   "Connect",
@@ -28,7 +29,6 @@ export const ModalView = Schema.Literals([
   "WalletConnectBasic",
   "ConnectingWalletConnect",
   "ConnectingExternal",
-  "ConnectingSiwe",
   "ConnectingFarcaster",
   "Networks",
   "UnsupportedChain",

@@ -88,7 +88,8 @@ export class WalletNoAnswer extends Schema.TaggedError<WalletNoAnswer>()("Wallet
   waitedMs: Schema.Number
 }) {
   override get message() {
-    return `Your wallet did not answer in ${Math.round(this.waitedMs / 60_000)} minutes. Check that it is open and unlocked, then try again.`
+    const waited = this.waitedMs < 60_000 ? `${Math.round(this.waitedMs / 1000)} seconds` : `${Math.round(this.waitedMs / 60_000)} minutes`
+    return `Your wallet did not answer in ${waited}. Check that it is open and unlocked, then try again.`
   }
 }
 
@@ -137,34 +138,32 @@ export const walletErrorOf = (code: number | undefined, message: string): Wallet
   }
 }
 
-/** A thrown wallet error's code and message, whatever shape it came in (Error with code, plain object, nested). */
+// One property of what a wallet threw, or `undefined` when reading it throws (a Proxy, a getter): decoding a wallet's
+// error must never fail in its turn, or the failure it reports is lost.
+const read = (value: unknown, key: string): unknown => {
+  if (typeof value !== "object" || value === null) return undefined
+  try {
+    return (value as Record<string, unknown>)[key]
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A thrown wallet error's code and message, whatever shape it came in (Error with code, plain object, nested). Total:
+ * a value whose reads throw gives no code and no message.
+ */
 export const walletErrorPartsOf = (error: unknown): { readonly code: number | undefined; readonly message: string } => {
-  const record = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {}
-  const nested = typeof record["data"] === "object" && record["data"] !== null ? (record["data"] as Record<string, unknown>) : {}
-  const original =
-    typeof nested["originalError"] === "object" && nested["originalError"] !== null
-      ? (nested["originalError"] as Record<string, unknown>)
-      : {}
-  const code = [record["code"], original["code"]].find((c): c is number => typeof c === "number")
-  const message =
-    typeof record["message"] === "string"
-      ? record["message"]
-      : typeof original["message"] === "string"
-        ? original["message"]
-        : error instanceof Error
-          ? error.message
-          : typeof error === "string"
-            ? error
-            : ""
+  const original = read(read(error, "data"), "originalError")
+  const code = [read(error, "code"), read(original, "code")].find((c): c is number => typeof c === "number")
+  const message = [read(error, "message"), read(original, "message"), error].find((m): m is string => typeof m === "string") ?? ""
   return { code, message }
 }
 
-/** Whatever a wallet threw, as the named error. */
+/** Whatever a wallet threw, as the named error; never throws. */
 export const fromWalletError = (error: unknown): WalletRequestError => {
   // ethers-based wallets refuse with a string code instead of 4001.
-  if (typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ACTION_REJECTED") {
-    return new UserRejected({ code: RPC_ERROR_CODES.userRejected })
-  }
+  if (read(error, "code") === "ACTION_REJECTED") return new UserRejected({ code: RPC_ERROR_CODES.userRejected })
   const { code, message } = walletErrorPartsOf(error)
   return walletErrorOf(code, message)
 }

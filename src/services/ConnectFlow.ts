@@ -8,7 +8,7 @@
  */
 import { Context, Effect, Exit, Fiber, Layer, Option, Schema, Stream, SubscriptionRef } from "effect"
 import type { ChainNamespace } from "../domain/Caip"
-import { ProviderNotFound } from "../domain/errors"
+import { ProviderNotFound, SomethingWentWrong } from "../domain/errors"
 import type { SiwxSession } from "../domain/Siwx"
 import { type CaipNetwork, isUnsupportedNetwork } from "../domain/Network"
 import { type ConnectorInfo, isSameWallet, type WalletCatalogEntry } from "../domain/Wallet"
@@ -38,13 +38,19 @@ export class ConnectCancelled extends Schema.TaggedError<ConnectCancelled>()("Co
  */
 export const CONNECTING_VIEW_DELAY_MS = 100
 
+/**
+ * How long an installed wallet may take to answer a connect before its view says it has not answered and offers Try
+ * again. The request stays open meanwhile (a wallet's own bound is minutes): the visitor may still answer it there.
+ */
+export const WALLET_LATE_MS = 15_000
+
 /** Why a connect flow ended without a wallet. */
 export type ConnectFlowError = ConnectError | ProviderNotFound | ConnectCancelled
 
 /** Where the connect flow stands, for the connecting views (`key`: the history entry it runs for). */
 export type ConnectProgress =
   | { readonly _tag: "Idle" }
-  | { readonly _tag: "Connecting"; readonly key: number }
+  | { readonly _tag: "Connecting"; readonly key: number; readonly late?: boolean }
   | { readonly _tag: "Failed"; readonly key: number; readonly error: ConnectFlowError }
   | { readonly _tag: "Connected"; readonly key: number; readonly wallet: ConnectedWallet }
 
@@ -187,6 +193,13 @@ export class ConnectFlow extends Context.Service<
           }
           return connected
         }).pipe(
+          // A wallet's answer our own code could not read (a throwing getter or Proxy) is a failure the view shows
+          // with Try again, never a defect that leaves "Continue in …" spinning.
+          Effect.catchDefect((defect) =>
+            Effect.logError("The connect failed unexpectedly", defect).pipe(
+              Effect.andThen(Effect.fail(new SomethingWentWrong({ reason: "The wallet's answer could not be read" })))
+            )
+          ),
           Effect.tap((connected) =>
             analytics.record("CONNECT_SUCCESS", {
               name: connected.connector.name ?? connected.connector.id,
@@ -218,9 +231,32 @@ export class ConnectFlow extends Context.Service<
       const idleUnlessMoved = (key: number) =>
         SubscriptionRef.update(progress, (p): ConnectProgress => (p._tag === "Connecting" && p.key === key ? { _tag: "Idle" } : p))
 
-      // One run for one history entry: the view shows its progress.
+      // While `effect` waits on an installed wallet: past WALLET_LATE_MS, the progress of the entry `keyOf()` says the
+      // wallet is late (its view then offers Try again); the wait itself goes on.
+      const noticingLate = <A, E, R>(effect: Effect.Effect<A, E, R>, keyOf: () => number) =>
+        Effect.scoped(
+          Effect.andThen(
+            Effect.forkScoped(
+              Effect.sleep(WALLET_LATE_MS).pipe(
+                Effect.andThen(
+                  Effect.suspend(() => {
+                    const key = keyOf()
+                    return SubscriptionRef.update(progress, (p): ConnectProgress => (p._tag === "Connecting" && p.key === key ? { ...p, late: true } : p))
+                  })
+                )
+              )
+            ),
+            effect
+          )
+        )
+
+      // One run for one history entry: the view shows its progress. A QR code waits for a scan, not for an answer.
       const runFor = (entry: HistoryEntry, connectorId: string) =>
-        Effect.exit(connectWith(connectorId, walletOf(entry.route), () => links.get(entry.key))).pipe(
+        Effect.exit(
+          entry.route.view === "ConnectingExternal"
+            ? noticingLate(connectWith(connectorId, walletOf(entry.route), () => links.get(entry.key)), () => entry.key)
+            : connectWith(connectorId, walletOf(entry.route), () => links.get(entry.key))
+        ).pipe(
           Effect.flatMap((exit) => settle(entry.key, exit)),
           Effect.onInterrupt(() => idleUnlessMoved(entry.key))
         )
@@ -232,7 +268,7 @@ export class ConnectFlow extends Context.Service<
       const runChosen = (from: HistoryEntry, route: RouteOf<"ConnectingExternal">, connectorId: string) => {
         let key = from.key
         return Effect.gen(function* () {
-          const attempt = yield* Effect.forkChild(Effect.exit(connectWith(connectorId, route.wallet, () => links.get(key))))
+          const attempt = yield* Effect.forkChild(Effect.exit(noticingLate(connectWith(connectorId, route.wallet, () => links.get(key)), () => key)))
           const exit = yield* Effect.gen(function* () {
             const early = yield* Fiber.join(attempt).pipe(Effect.timeoutOption(CONNECTING_VIEW_DELAY_MS))
             if (Option.isSome(early) && Exit.isSuccess(early.value)) return early.value

@@ -356,20 +356,30 @@ export class Connection extends Context.Service<
       const restoreConnector = Effect.fn("Connection.restoreConnector")(function* (
         connectorId: string,
         families: ReadonlyArray<ChainNamespace>,
-        networkOf: (namespace: ChainNamespace) => Effect.Effect<CaipNetwork>
+        networkOf: (namespace: ChainNamespace) => Effect.Effect<CaipNetwork>,
+        startedAt: number
       ) {
         const connector = yield* registry.await(connectorId, WALLET_ANNOUNCE_WAIT_MS)
         const networks = yield* Effect.forEach(families, networkOf)
+        // The bound counts from the restore's start: the wait for the wallet to announce itself is part of it.
+        const left = Math.max(0, startedAt + SESSION_RESTORE_TIMEOUT_MS - (yield* Clock.currentTimeMillis))
         const sessions = Option.isNone(connector)
           ? []
           : yield* connector.value.reconnect(networksFor(connector.value, networks)).pipe(
-              Effect.timeoutOption(Duration.millis(SESSION_RESTORE_TIMEOUT_MS)),
+              Effect.timeoutOption(Duration.millis(left)),
               Effect.map((answer) => Option.getOrElse(answer, (): ReadonlyArray<FamilySession> => [])),
               Effect.catch((error) => Effect.logWarning(`Could not restore ${connectorId}: ${error.message}`).pipe(Effect.as([])))
             )
-        const restored = sessions.filter((session) => session.accounts.length > 0 && families.includes(namespaceOf(session)))
+        // Only the families still waiting on this connector are its to settle: one the visitor connected meanwhile
+        // (another wallet, or this one anew) keeps its session, whether the restore came back or gave up.
+        const now = yield* SubscriptionRef.get(state)
+        const waiting = families.filter((namespace) => {
+          const family = now.namespaces[namespace]
+          return family?.account.status === "reconnecting" && family.connector?.id === connectorId
+        })
+        const restored = sessions.filter((session) => session.accounts.length > 0 && waiting.includes(namespaceOf(session)))
         const back = restored.map(namespaceOf)
-        yield* Effect.forEach(families.filter((namespace) => !back.includes(namespace)), forget, { discard: true })
+        yield* Effect.forEach(waiting.filter((namespace) => !back.includes(namespace)), forget, { discard: true })
         if (Option.isSome(connector) && restored.length > 0) yield* opened(connector.value, restored)
       })
 
@@ -381,7 +391,8 @@ export class Connection extends Context.Service<
           if (family?.account.status !== "reconnecting" || family.connector === undefined) continue
           byConnector.set(family.connector.id, [...(byConnector.get(family.connector.id) ?? []), namespace])
         }
-        yield* Effect.forEach(byConnector, ([connectorId, families]) => restoreConnector(connectorId, families, networkOf), {
+        const startedAt = yield* Clock.currentTimeMillis
+        yield* Effect.forEach(byConnector, ([connectorId, families]) => restoreConnector(connectorId, families, networkOf, startedAt), {
           concurrency: "unbounded",
           discard: true
         })

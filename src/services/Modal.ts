@@ -38,7 +38,6 @@ export type Route =
   | { readonly view: "Account" }
   | { readonly view: "Networks" }
   | { readonly view: "UnsupportedChain" }
-  | { readonly view: "ConnectingSiwe" }
   | { readonly view: "ConnectingFarcaster" }
   | { readonly view: "SIWXSignMessage" }
   | { readonly view: "ApproveTransaction" }

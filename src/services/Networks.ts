@@ -4,16 +4,17 @@
  * network. Switching asks the family's wallet through its adapter when a wallet is connected; a wallet that moves
  * to a chain outside the list shows UnsupportedChain (unless allowed, switching is off, or basic mode is on).
  */
-import { Context, Effect, Layer, Option, Stream, SubscriptionRef } from "effect"
+import { Context, Effect, Layer, Option, Result, Schema, Stream, SubscriptionRef } from "effect"
 import { Alerts } from "../domain/alerts"
 import type { ChainNamespace } from "../domain/Caip"
 import {
   type AdapterForNamespaceMissing,
   CannotRemoveConnectedNetwork,
   CannotRemoveLastNetwork,
+  InvalidOptions,
   NetworkNotFound
 } from "../domain/errors"
-import { type CaipNetwork, isUnsupportedNetwork, type NetworkChainId, unsupportedNetwork } from "../domain/Network"
+import { CaipNetwork, isUnsupportedNetwork, type NetworkChainId, unsupportedNetwork } from "../domain/Network"
 import { showsUnsupportedChain } from "../domain/rules"
 import { ChainAdapters, type SwitchError } from "./ChainAdapter"
 import { Config, namespacesOf } from "./Config"
@@ -32,12 +33,15 @@ export interface NetworksState {
   readonly activeNamespace: ChainNamespace
 }
 
-/** What decides a family's active network at start. */
+/**
+ * What decides a family's active network at start. Not `allowUnsupportedChain`: a stored network the host no longer
+ * lists is shown as unsupported whether or not unsupported chains are allowed (never a silent move); the option
+ * decides only whether the UnsupportedChain view opens when a wallet is on such a chain.
+ */
 export interface InitialNetworkContext {
   readonly requested: ReadonlyArray<CaipNetwork>
   readonly stored: string | null
   readonly defaultNetwork: CaipNetwork | undefined
-  readonly allowUnsupportedChain: boolean
 }
 
 /** The network of `requested` with this CAIP-2 id, also under its deprecated id. */
@@ -78,8 +82,8 @@ export class Networks extends Context.Service<
     readonly switchNetwork: (
       caipNetworkId: string
     ) => Effect.Effect<CaipNetwork, NetworkNotFound | SwitchError | AdapterForNamespaceMissing>
-    /** Adds a network to the requested list. */
-    readonly addNetwork: (network: CaipNetwork) => Effect.Effect<void>
+    /** Adds a network to the requested list, decoded first ('Invalid wallet-runtime options: addNetwork: …' when it does not). */
+    readonly addNetwork: (network: CaipNetwork) => Effect.Effect<void, InvalidOptions>
     /**
      * Removes a network; not the one a wallet is connected on, nor the last of its family
      * ('Cannot remove last network for a namespace').
@@ -109,8 +113,7 @@ export class Networks extends Context.Service<
         const network = initialActiveNetwork({
           requested: config.networks.filter((n) => n.chainNamespace === namespace),
           stored: yield* storage.get(Keys.activeNetwork(namespace)),
-          defaultNetwork: config.defaultNetwork,
-          allowUnsupportedChain: config.allowUnsupportedChain
+          defaultNetwork: config.defaultNetwork
         })
         if (network !== undefined) active[namespace] = network
       }
@@ -234,7 +237,15 @@ export class Networks extends Context.Service<
         Effect.forkScoped
       )
 
-      const addNetwork = Effect.fn("Networks.addNetwork")(function* (network: CaipNetwork) {
+      const addNetwork = Effect.fn("Networks.addNetwork")(function* (given: CaipNetwork) {
+        // A host's value (any script's, through the Effect API): decoded here as the options' networks are, so a bad
+        // id or absurd decimals fail now, typed, rather than later inside an adapter; a getter that throws too.
+        const decoded = Result.try({
+          try: () => Schema.decodeUnknownResult(CaipNetwork)(given, { errors: "all" }),
+          catch: () => new InvalidOptions({ issues: "addNetwork: the network could not be read" })
+        }).pipe(Result.flatMap((result) => Result.mapError(result, (error) => new InvalidOptions({ issues: `addNetwork: ${error.message}` }))))
+        if (Result.isFailure(decoded)) return yield* decoded.failure
+        const network = decoded.success
         yield* SubscriptionRef.update(state, (s) =>
           findRequested(s.requested, network.caipNetworkId) !== undefined ? s : { ...s, requested: [...s.requested, network] }
         )

@@ -135,7 +135,7 @@ describe("devstack orchestrator", () => {
     expect(config.demo?.kind).toBe("vite")
     const page = await (await fetch(config.demo?.url ?? "")).text()
     expect(page).toContain("Wallet Runtime demo")
-    expect(page).toContain("window.__DEVSTACK__")
+    expect(page).toContain('<script type="application/json" id="devstack-config">')
     expect(page).toContain(JSON.stringify(config.services?.url))
     await expectAllUp(config)
 

@@ -135,3 +135,25 @@ describe("architecture", () => {
     expect(importsOf("services/connectors/injectedWeb3.ts")).toContain("services/polkadot/accounts.ts")
   })
 })
+
+describe("the error catalogue", () => {
+  it("holds no error the runtime never raises: each class of domain/errors.ts is constructed somewhere else in src", () => {
+    const catalogue = readFileSync(join(SRC, "domain/errors.ts"), "utf8")
+    const classes = [...catalogue.matchAll(/export class (\w+) extends/g)].map((match) => match[1] ?? "")
+    const elsewhere = files.filter((file) => rel(file) !== "domain/errors.ts").map((file) => readFileSync(file, "utf8")).join("\n")
+    const neverRaised = classes.filter((name) => !new RegExp(`new (?:E\\.)?${name}\\(`).test(elsewhere))
+    expect(neverRaised).toEqual([])
+  })
+})
+
+describe("the constants", () => {
+  it("every constant of domain/constants.ts is used by the runtime (a value nothing reads is an option that does nothing)", () => {
+    const constants = readFileSync(join(SRC, "domain/constants.ts"), "utf8")
+    const names = [...constants.matchAll(/export const (\w+)/g)].map((match) => match[1] ?? "")
+    const elsewhere = files
+      .filter((file) => !["domain/constants.ts", "index.ts"].includes(rel(file)))
+      .map((file) => readFileSync(file, "utf8"))
+      .join("\n")
+    expect(names.filter((name) => !new RegExp(`\\b${name}\\b`).test(elsewhere))).toEqual([])
+  })
+})

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { vi } from "vitest"
-import { Effect, Layer, SubscriptionRef } from "effect"
+import { Effect, Layer, References, SubscriptionRef } from "effect"
 import { SomethingWentWrong } from "../../src/domain/errors"
 import { localChainA, localChainB, solana } from "../../src/domain/networks"
 import type { HostOptions } from "../../src/domain/Options"
 import { coreLayer } from "../../src/layers/Core"
 import { testLayer } from "../../src/layers/Test"
-import { makeWalletRuntime } from "../../src/runtime"
+import { defaultLogLevel, makeWalletRuntime } from "../../src/runtime"
 import { ChainAdapters } from "../../src/services/ChainAdapter"
 import { Config } from "../../src/services/Config"
 import { Connection } from "../../src/services/Connection"
@@ -165,5 +165,33 @@ describe("makeWalletRuntime", () => {
     await wallet.run(Effect.flatMap(Modal, (m) => m.open()))
     await Promise.all([wallet.dispose(), wallet.dispose()])
     await expect(wallet.run(Effect.flatMap(Modal, (m) => m.open()))).rejects.toThrow()
+  })
+})
+
+describe("the log level (spec 9: error by default)", () => {
+  const levelOf = async (options: Record<string, unknown>) => {
+    const wallet = makeWalletRuntime(
+      { projectId: "p", networks: [localChainA], ...options },
+      { layer: (decoded) => testLayer(decoded) }
+    )
+    try {
+      return await wallet.run(Effect.gen(function* () {
+        return yield* References.MinimumLogLevel
+      }))
+    } finally {
+      await wallet.dispose()
+    }
+  }
+
+  it("is Error unless the host sets `logLevel`; `none` silences it; a level the logger lacks is refused", async () => {
+    expect(await levelOf({})).toBe("Error")
+    expect(await levelOf({ logLevel: "debug" })).toBe("Debug")
+    expect(await levelOf({ logLevel: "none" })).toBe("None")
+    expect(() => makeWalletRuntime({ projectId: "p", networks: [localChainA], logLevel: "loud" })).toThrow(/logLevel/)
+  })
+
+  it("a production build logs nothing unless the host asks", () => {
+    expect(defaultLogLevel(true)).toBe("None")
+    expect(defaultLogLevel(false)).toBe("Error")
   })
 })

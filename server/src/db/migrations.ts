@@ -193,6 +193,24 @@ const walletSocial: Migration = Effect.gen(function* () {
   )`
 })
 
+const walletLoginGuards: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The last mail of each kind to an email (a login code or device link, an email change's code, one device's code),
+  // claimed with one statement so that requests at once cannot both pass the 30 s cool-down.
+  yield* sql`CREATE TABLE wallet_mail_claims (
+    email text NOT NULL,
+    kind text NOT NULL,
+    sent_at timestamptz NOT NULL,
+    PRIMARY KEY (email, kind)
+  )`
+  // Wrong code guesses of an email since its last right one (across its codes), and until when it gets no new code.
+  yield* sql`CREATE TABLE wallet_login_lockouts (
+    email text PRIMARY KEY,
+    wrong_guesses integer NOT NULL,
+    locked_until timestamptz
+  )`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -205,5 +223,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0008_wallet_sessions": walletSessions,
   "0009_wallet_email_updates": walletEmailUpdates,
   "0010_analytics_events": analyticsEvents,
-  "0011_wallet_social": walletSocial
+  "0011_wallet_social": walletSocial,
+  "0012_wallet_login_guards": walletLoginGuards
 }

@@ -18,12 +18,14 @@
  * server's own (the frame's) is 403 `origin_not_allowed` ('Unauthorized: origin not allowed'). The host origins a
  * project allows are the frame page's to check, with `GET /api/project`.
  *
- * Statuses: 400 `bad_request` (a body, query or field that fails its Schema, named in `error`), `invalid_code` (with
- * `attemptsLeft`), `code_expired`, `method_not_allowed`, `rpc_error` (502 when the chain's RPC cannot be reached);
+ * Statuses: 400 `bad_request` (a body, query or field that fails its Schema, or an email mail servers refuse, named in
+ * `error`), `invalid_code` (with `attemptsLeft`), `code_expired`, `method_not_allowed` (an RPC method the wallet does
+ * not run), `rpc_error` (502 when the chain's RPC cannot be reached); 404 `not_found` (no such route); 405
+ * `method_not_allowed` (a route asked with another method, its methods in `Allow`);
  * 401 `unauthorized`, `unknown_project`; 403 `origin_not_allowed`, `device_not_verified` (a known email's code on a
  * device not verified yet); 409 `email_taken`; 413 `payload_too_large`; 429 `rate_limited` (with
  * `retryAfterSeconds`, also as a `Retry-After` header) and `too_many_attempts` (the 5th wrong code, and any try after
- * it, `attemptsLeft: 0`); 500 `internal`; 503 `unavailable` (the database cannot be reached or the route took too
+ * it, `attemptsLeft: 0`; a new code asked while the email is locked out by used-up codes, with `retryAfterSeconds`); 500 `internal`; 503 `unavailable` (the database cannot be reached or the route took too
  * long; with `retryAfterSeconds` and `Retry-After`: nothing was changed, send it again).
  */
 import { Schema } from "effect"
@@ -47,6 +49,7 @@ export const ApiErrorCode = Schema.Literals([
   "rpc_error",
   "email_taken",
   "payload_too_large",
+  "not_found",
   "internal",
   "unavailable",
   "provider_not_configured",

@@ -86,6 +86,7 @@ const health = (ready: Effect.Effect<boolean> | undefined) =>
     )
   ).pipe(Layer.provide(HttpRouter.disableLogger))
 
+// The failure body of every API here (`{ error, code }`), for a path no route serves (404) or not with this method (405).
 const notFound = (methodsOf: (pathname: string) => ReadonlyArray<string>) =>
   HttpRouter.add("*", "*", (request) => {
     const pathname = new URL(request.url, "http://server").pathname
@@ -93,10 +94,10 @@ const notFound = (methodsOf: (pathname: string) => ReadonlyArray<string>) =>
     return Effect.succeed(
       allowed.length > 0
         ? HttpServerResponse.jsonUnsafe(
-            { error: `Method ${request.method} is not allowed on ${pathname}` },
+            { error: `Method ${request.method} is not allowed on ${pathname}`, code: "method_not_allowed" },
             { status: 405, headers: { allow: allowed.join(", ") } }
           )
-        : HttpServerResponse.jsonUnsafe({ error: `No endpoint ${request.method} ${pathname}` }, { status: 404 })
+        : HttpServerResponse.jsonUnsafe({ error: `No endpoint ${request.method} ${pathname}`, code: "not_found" }, { status: 404 })
     )
   })
 

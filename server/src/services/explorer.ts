@@ -2,7 +2,7 @@
  * The block explorer of the chains the services serve: plain server-rendered pages, so the explorer links the runtime
  * makes (the Send result, Activity rows, the NFT detail, the account's address) lead somewhere for chains without a
  * public explorer (the local stack's, offline). A host gives
- * a network `blockExplorers.default.url = {services}/explorer/{caip2}` (the demo does, from `window.__DEVSTACK__`);
+ * a network `blockExplorers.default.url = {services}/explorer/{caip2}` (the demo does, from the stack config its page carries, `#devstack-config`);
  * under it are the usual explorer shapes the runtime builds (`src/domain/portfolioView.ts`, `accountFeatures.ts`):
  * `/tx/{hash}`, `/address/{address}` (and `/account/{address}`, Solana's word), `/nft/{contract}/{tokenId}`, and
  * `/token/{contract}`. Everything is read from the chains' RPC when asked. A path that is not what its place takes

@@ -9,7 +9,8 @@ import { Clock, Deferred, Effect, Exit, Fiber, Option, Result, Schedule, Schema,
 import type { SocialProvider } from "../../domain/Account"
 import { Alerts } from "../../domain/alerts"
 import { EMAIL_LOGIN_COOLDOWN_MS, RPC_ERROR_CODES } from "../../domain/constants"
-import { EmailRateLimited, UserRejected } from "../../domain/errors"
+import type { ChainNamespace } from "../../domain/Caip"
+import { AuthInitFailed, EmailRateLimited, UserRejected } from "../../domain/errors"
 import { validateEmail, validateOtp } from "../../domain/validation"
 import { Config } from "../Config"
 import { ConnectFlow } from "../ConnectFlow"
@@ -96,13 +97,27 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       if (left > 0 && left <= COOLDOWN_SECONDS) yield* startCooldown(left)
     }
 
-    /** The frame, or the visitor's words for why it cannot be used (and the host's alert). */
+    /**
+     * The frame; when it cannot be used (it did not load, or no page to put it in), spec 8's 'A problem occurred while
+     * trying initialize authentication': the host gets its alert, an embedded session is disconnected, and an email
+     * view gives way to Connect, where the visitor reads the words.
+     */
     const frame = auth.frame.pipe(
-      Effect.tapError((error) =>
-        error._tag === "FrameLoadTimedOut" ? notifications.raiseAlert(Alerts.EMBEDDED_WALLET_LOAD_TIMEOUT) : Effect.void
+      Effect.catch((error) =>
+        Effect.gen(function* () {
+          if (error._tag === "FrameLoadTimedOut") yield* notifications.raiseAlert(Alerts.EMBEDDED_WALLET_LOAD_TIMEOUT)
+          const families = (yield* SubscriptionRef.get(connection.state)).namespaces
+          const held = Object.entries(families).find(([, family]) => family?.connector?.id === auth.connectorId && family.account.status !== "disconnected")
+          if (held !== undefined) yield* Effect.ignore(connection.disconnect(held[0] as ChainNamespace))
+          yield* update((s) => ({ ...s, login: { _tag: "Idle" }, update: { _tag: "Idle" } }))
+          const now = yield* SubscriptionRef.get(modal.state)
+          const views: ReadonlyArray<string> = [...LOGIN_VIEWS, ...UPDATE_VIEWS]
+          if (now.open && views.includes(currentRoute(now).view)) yield* modal.reset({ view: "Connect" })
+          return yield* new AuthInitFailed()
+        })
       )
     )
-    type StepError = FrameLoadFailure | { readonly _tag: string; readonly message: string }
+    type StepError = AuthInitFailed | { readonly _tag: string; readonly message: string }
     const words = (error: StepError) =>
       Effect.gen(function* () {
         if (error._tag === "FrameStepTimedOut") yield* notifications.raiseAlert(Alerts.AUTH_TIMEOUT)

@@ -16,7 +16,7 @@ import { SomethingWentWrong } from "../../domain/errors"
 import type { CaipNetwork } from "../../domain/Network"
 import { walletKeyOf } from "../../domain/Wallet"
 import { fromWalletError } from "../../domain/walletErrors"
-import { bitcoinNetworkKindOf } from "../../domain/bitcoinNetwork"
+import { type BitcoinNetworkKind, bitcoinNetworkKindOf } from "../../domain/bitcoinNetwork"
 import type { BitcoinAccountAddress, BitcoinProvider } from "../bip122/provider"
 import {
   BITCOIN_FEATURES,
@@ -30,7 +30,11 @@ import { generatedIcon, walletIcon } from "../generatedIcon"
 import type { Connector, FamilySession, WalletEvent } from "./Connector"
 import type { ConnectorSource } from "./Connectors"
 import {
+  accountsOfAnswer,
   firstOutput,
+  fromWallet,
+  type GivenAccount,
+  givenAccounts,
   isAccountOf,
   type StandardConnect,
   standardAccountChanges,
@@ -57,13 +61,23 @@ export const accountsOf = (addresses: ReadonlyArray<BitcoinAccountAddress>, acco
 // A taproot address (witness v1, bech32m `…1p…`) is an ordinals address when the wallet does not say.
 const purposeByKind = (address: string): BitcoinPurpose => (/^(bc|tb|bcrt)1p/i.test(address) ? "ordinals" : "payment")
 
-// An address's network at a glance: bech32 by its prefix, base58 by its first character (mainnet 1 and 3).
-const onNetwork = (address: string, network: CaipNetwork): boolean => {
-  const kind = bitcoinNetworkKindOf(network.caipNetworkId)
-  const prefix = /^(bc|tb|bcrt)1/i.exec(address)?.[1]?.toLowerCase()
-  if (prefix !== undefined) return prefix === { mainnet: "bc", testnet: "tb", regtest: "bcrt" }[kind]
-  return /^[13]/.test(address) === (kind === "mainnet")
-}
+type AddressRules = typeof import("../../domain/bitcoinAddress")
+// Bitcoin's address rules (bech32/bech32m and base58check with their checksums), fetched with the first connect or
+// restore (the adapter needs them then too), so that listing wallets stays light. Until then no address is taken.
+let addressRules: AddressRules | undefined
+const loadAddressRules = Effect.tryPromise({
+  try: async () => (addressRules ??= await import("../../domain/bitcoinAddress")),
+  catch: () => new SomethingWentWrong({ reason: "Bitcoin's address rules could not be loaded" })
+})
+
+// An address of the network, decoded by Bitcoin's rules (checksums, the network's prefix or version byte), not only
+// its prefix: `bcrt1qzzzzzzz` is no address.
+const onNetwork = (address: string, network: CaipNetwork): boolean =>
+  addressRules?.isBitcoinAddress(address, bitcoinNetworkKindOf(network.caipNetworkId)) === true
+
+const KINDS: ReadonlyArray<BitcoinNetworkKind> = ["mainnet", "testnet", "regtest"]
+// An address of some Bitcoin network (an account change does not say which network it is for).
+const isAnyBitcoinAddress = (address: string): boolean => KINDS.some((kind) => addressRules?.isBitcoinAddress(address, kind) === true)
 
 /** The accounts the wallet gives for `network` (addresses of another network left out). */
 const sessionOf = (
@@ -89,11 +103,15 @@ type SendTransfer = BitcoinSendTransferFeature["bitcoin:sendTransfer"]
 
 /** Whether a registered wallet is one the bip122 family can use: it connects Bitcoin addresses and signs or sends. */
 export const isBitcoinWallet = (wallet: Wallet): boolean =>
-  typeof wallet.name === "string" &&
-  feature<Connect>(wallet, BITCOIN_FEATURES.connect, "connect") !== undefined &&
-  (feature<SignMessage>(wallet, BITCOIN_FEATURES.signMessage, "signMessage") !== undefined ||
-    feature<SignTransaction>(wallet, BITCOIN_FEATURES.signTransaction, "signTransaction") !== undefined ||
-    feature<SendTransfer>(wallet, BITCOIN_FEATURES.sendTransfer, "sendTransfer") !== undefined)
+  fromWallet(
+    wallet,
+    () =>
+      typeof wallet.name === "string" &&
+      feature<Connect>(wallet, BITCOIN_FEATURES.connect, "connect") !== undefined &&
+      (feature<SignMessage>(wallet, BITCOIN_FEATURES.signMessage, "signMessage") !== undefined ||
+        feature<SignTransaction>(wallet, BITCOIN_FEATURES.signTransaction, "signTransaction") !== undefined ||
+        feature<SendTransfer>(wallet, BITCOIN_FEATURES.sendTransfer, "sendTransfer") !== undefined)
+  ) === true
 
 const isBitcoinAccount = isAccountOf("bitcoin:")
 
@@ -115,9 +133,9 @@ export const walletStandardBitcoinProvider = (wallet: Wallet, purposes: Map<stri
   const sendTransfer = feature<SendTransfer>(wallet, BITCOIN_FEATURES.sendTransfer, "sendTransfer")
   return {
     getAccountAddresses: async () =>
-      wallet.accounts.filter(isBitcoinAccount).map((account) => ({
+      givenAccounts(() => wallet.accounts).filter(isBitcoinAccount).map((account) => ({
         address: account.address,
-        ...(account.publicKey instanceof Uint8Array && account.publicKey.length > 0
+        ...(account.publicKey !== undefined && account.publicKey.length > 0
           ? { publicKey: Array.from(account.publicKey, (b) => b.toString(16).padStart(2, "0")).join("") }
           : {}),
         purpose: purposes.get(account.address) ?? purposeByKind(account.address)
@@ -157,7 +175,7 @@ export const makeBitcoinStandardConnector = (wallet: Wallet, options: BitcoinCon
   const info = standardConnectorInfo(wallet, bitcoinStandardConnectorId(wallet.name), "bip122")
   const purposes = new Map<string, BitcoinPurpose>()
   const provider = walletStandardBitcoinProvider(wallet, purposes)
-  const remember = (accounts: ReadonlyArray<WalletAccount>, asked: ReadonlyArray<BitcoinPurpose> | undefined) => {
+  const remember = (accounts: ReadonlyArray<GivenAccount>, asked: ReadonlyArray<BitcoinPurpose> | undefined) => {
     const bitcoinAccounts = accounts.filter(isBitcoinAccount)
     // The extension answers in the purposes' order; a wallet that answers otherwise is read by address kind.
     bitcoinAccounts.forEach((account, index) =>
@@ -168,19 +186,20 @@ export const makeBitcoinStandardConnector = (wallet: Wallet, options: BitcoinCon
     Effect.gen(function* () {
       const network = networks.find((n) => n.chainNamespace === "bip122")
       if (network === undefined) return []
+      yield* loadAddressRules
       if (silent) {
         // Restoring: only what the wallet already authorises, never a prompt.
         const standard = feature<StandardConnect>(wallet, "standard:connect", "connect")
-        const { accounts } =
+        const accounts =
           standard === undefined
-            ? { accounts: wallet.accounts }
-            : yield* Effect.tryPromise({ try: () => standard.connect({ silent: true }), catch: fromWalletError })
+            ? givenAccounts(() => wallet.accounts)
+            : accountsOfAnswer(yield* Effect.tryPromise({ try: (): Promise<unknown> => standard.connect({ silent: true }), catch: fromWalletError }))
         remember(accounts, undefined)
       } else {
         const connect = feature<Connect>(wallet, BITCOIN_FEATURES.connect, "connect")
         if (connect === undefined) return []
-        const { accounts } = yield* Effect.tryPromise({ try: () => connect.connect({ purposes: PURPOSES }), catch: fromWalletError })
-        remember(accounts, PURPOSES)
+        const answer: unknown = yield* Effect.tryPromise({ try: () => connect.connect({ purposes: PURPOSES }), catch: fromWalletError })
+        remember(accountsOfAnswer(answer), PURPOSES)
       }
       const addresses = yield* Effect.promise(() => provider.getAccountAddresses())
       const sessions = sessionOf(addresses, network, provider, options)
@@ -198,7 +217,7 @@ export const makeBitcoinStandardConnector = (wallet: Wallet, options: BitcoinCon
     disconnect: standardDisconnect(wallet).pipe(Effect.withSpan("BitcoinStandardConnector.disconnect")),
     events: standardAccountChanges(wallet, (accounts): WalletEvent => {
       remember(accounts, undefined)
-      const addresses = accounts.filter(isBitcoinAccount).map((account) => ({
+      const addresses = accounts.filter((account) => isBitcoinAccount(account) && isAnyBitcoinAddress(account.address)).map((account) => ({
         address: account.address,
         purpose: purposes.get(account.address) ?? purposeByKind(account.address)
       }))
@@ -285,6 +304,7 @@ export const makeSatsConnectConnector = (entry: SatsConnectEntry, provider: Sats
     Effect.gen(function* () {
       const network = networks.find((n) => n.chainNamespace === "bip122")
       if (network === undefined) return []
+      yield* loadAddressRules
       if (silent) {
         // Restoring: `wallet_getAccount` answers without a prompt while the site holds the wallet's permission.
         const result = yield* Effect.option(ask("wallet_getAccount", null))
@@ -368,13 +388,20 @@ export const browserBitcoinSource = (options: BitcoinConnectorOptions = {}): Eff
       return connector
     }
     const publish = () => {
-      const standard = wallets.get().filter(isBitcoinWallet)
+      // Each wallet is made on its own: one whose getters throw is left out, the others are listed.
+      const standard = wallets
+        .get()
+        .filter(isBitcoinWallet)
+        .flatMap((wallet) => {
+          const connector = made.get(wallet) ?? fromWallet(wallet, (w) => reuse(w, () => makeBitcoinStandardConnector(w, options)))
+          return connector === undefined ? [] : [connector]
+        })
       const injected = satsConnectProvidersOf(window as unknown as Record<string, unknown>)
       const next = [
-        ...standard.map((wallet) => reuse(wallet, () => makeBitcoinStandardConnector(wallet, options))),
+        ...standard,
         // A wallet also registered through the Wallet Standard is listed once, through it.
         ...injected
-          .filter(({ entry }) => !standard.some((wallet) => walletKeyOf({ name: wallet.name }) === walletKeyOf({ name: entry.name })))
+          .filter(({ entry }) => !standard.some((connector) => walletKeyOf({ name: connector.info.name ?? "" }) === walletKeyOf({ name: entry.name })))
           .map(({ entry, provider }) => reuse(provider, () => makeSatsConnectConnector(entry, provider, options)))
       ]
       for (const key of made.keys()) if (!next.includes(made.get(key)!)) made.delete(key)

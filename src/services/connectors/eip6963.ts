@@ -13,6 +13,7 @@ import type { ConnectorInfo } from "../../domain/Wallet"
 import { fromWalletError } from "../../domain/walletErrors"
 import { type Eip1193Provider, type Eip6963Info, parseChainId, providerCodeOf } from "../eip155/eip1193"
 import { walletIcon } from "../generatedIcon"
+import { withinQuickAnswerTime } from "../walletAnswer"
 import type { Connector, FamilySession, WalletEvent } from "./Connector"
 import type { ConnectorSource } from "./Connectors"
 
@@ -111,7 +112,8 @@ export const eip1193Events = (provider: Eip1193Provider): Stream.Stream<WalletEv
 const sessionOf = (provider: Eip1193Provider, accounts: ReadonlyArray<Account>) =>
   Effect.gen(function* () {
     if (accounts.length === 0) return yield* new SomethingWentWrong({ reason: "The wallet gave no account" })
-    const chainId = parseChainId(yield* call(provider, "eth_chainId"))
+    // Asked of a wallet that has just given its accounts: no visitor answers it, so it gets seconds, not minutes.
+    const chainId = parseChainId(yield* withinQuickAnswerTime(call(provider, "eth_chainId")))
     if (chainId === undefined) return yield* new SomethingWentWrong({ reason: "The wallet gave no chain id" })
     const session: FamilySession = { accounts, chainId, provider: { namespace: "eip155", provider } }
     return session

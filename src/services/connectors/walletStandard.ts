@@ -7,6 +7,7 @@ import { getWallets } from "@wallet-standard/app"
 import type { Wallet, WalletAccount } from "@wallet-standard/base"
 import { Effect, type Scope, SubscriptionRef } from "effect"
 import type { Account } from "../../domain/Account"
+import { fromBase58 } from "../../domain/encoding"
 import { SomethingWentWrong } from "../../domain/errors"
 import type { CaipNetwork } from "../../domain/Network"
 import { walletKeyOf } from "../../domain/Wallet"
@@ -16,7 +17,10 @@ import type { SolanaProvider } from "../solana/provider"
 import type { Connector, FamilySession, WalletEvent } from "./Connector"
 import type { ConnectorSource } from "./Connectors"
 import {
+  accountsOfAnswer,
   firstOutput,
+  fromWallet,
+  type GivenAccount,
   isAccountOf,
   type StandardConnect,
   standardAccountChanges,
@@ -51,15 +55,25 @@ type SignAndSendFeature = {
 
 const isSolanaAccount = isAccountOf("solana:")
 
-const accountsOf = (accounts: ReadonlyArray<WalletAccount> | undefined): ReadonlyArray<Account> =>
-  (accounts ?? []).filter(isSolanaAccount).map((account) => ({ address: account.address, type: "eoa" as const }))
+/** A Solana address (spec 5): 32 to 44 base58 characters that decode to a 32-byte public key. */
+export const isSolanaPublicKey = (address: string): boolean =>
+  address.length >= 32 && address.length <= 44 && fromBase58(address)?.length === 32
 
-/** Whether a registered wallet is one the solana family can use: it connects and signs Solana. */
+// The Solana accounts of an answer: each address decoded by Solana's rules before it is kept ("abc", markup and
+// other garbage are left out).
+const accountsOf = (accounts: ReadonlyArray<GivenAccount>): ReadonlyArray<Account> =>
+  accounts.filter((account) => isSolanaAccount(account) && isSolanaPublicKey(account.address)).map((account) => ({ address: account.address, type: "eoa" as const }))
+
+/** Whether a registered wallet is one the solana family can use: it connects and signs Solana (false when its getters throw). */
 export const isSolanaWallet = (wallet: Wallet): boolean =>
-  typeof wallet.name === "string" &&
-  feature<StandardConnect>(wallet, "standard:connect", "connect") !== undefined &&
-  (feature<SignMessageFeature>(wallet, "solana:signMessage", "signMessage") !== undefined ||
-    feature<SignTransactionFeature>(wallet, "solana:signTransaction", "signTransaction") !== undefined)
+  fromWallet(
+    wallet,
+    () =>
+      typeof wallet.name === "string" &&
+      feature<StandardConnect>(wallet, "standard:connect", "connect") !== undefined &&
+      (feature<SignMessageFeature>(wallet, "solana:signMessage", "signMessage") !== undefined ||
+        feature<SignTransactionFeature>(wallet, "solana:signTransaction", "signTransaction") !== undefined)
+  ) === true
 
 /** The wallet's `solana:*` features as a SolanaProvider. */
 export const walletStandardProvider = (wallet: Wallet): SolanaProvider => {
@@ -115,11 +129,11 @@ export const makeWalletStandardConnector = (wallet: Wallet): Connector => {
       const connect = feature<StandardConnect>(wallet, "standard:connect", "connect")
       const network = networks.find((n) => n.chainNamespace === "solana")
       if (connect === undefined || network === undefined) return []
-      const { accounts } = yield* Effect.tryPromise({
+      const answer: unknown = yield* Effect.tryPromise({
         try: () => connect.connect(silent ? { silent: true } : undefined),
         catch: fromWalletError
       })
-      const solanaAccounts = accountsOf(accounts)
+      const solanaAccounts = accountsOf(accountsOfAnswer(answer))
       if (solanaAccounts.length === 0) {
         if (silent) return []
         return yield* new SomethingWentWrong({ reason: "The wallet gave no Solana account" })
@@ -148,12 +162,12 @@ export const browserSolanaSource: Effect.Effect<ConnectorSource, never, Scope.Sc
   const publish = () => {
     const list = wallets.get().filter(isSolanaWallet)
     for (const wallet of made.keys()) if (!list.includes(wallet)) made.delete(wallet)
-    const next = list.map((wallet) => {
-      const existing = made.get(wallet)
-      if (existing !== undefined) return existing
-      const connector = makeWalletStandardConnector(wallet)
+    // Each wallet is made on its own: one whose getters throw is left out, the others are listed.
+    const next = list.flatMap((wallet) => {
+      const connector = made.get(wallet) ?? fromWallet(wallet, makeWalletStandardConnector)
+      if (connector === undefined) return []
       made.set(wallet, connector)
-      return connector
+      return [connector]
     })
     Effect.runSync(SubscriptionRef.set(connectors, next))
   }

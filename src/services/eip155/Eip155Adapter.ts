@@ -31,6 +31,7 @@ import type {
   SendRequests,
   TransactionConfirmation
 } from "../ChainAdapter"
+import { withinQuickAnswerTime } from "../walletAnswer"
 import { type Eip1193Provider, parseChainId, providerCodeOf, toHexUtf8 } from "./eip1193"
 
 /** What the eip155 adapter is made with. */
@@ -139,7 +140,7 @@ export const makeEip155Adapter = (options: Eip155AdapterOptions): ChainAdapter =
         }
       ]).pipe(Effect.mapError(() => new ChainNotSupported()))
       // Some wallets add without switching: ask once more, now that the wallet knows the chain.
-      const now = parseChainId(yield* call(provider, "eth_chainId").pipe(Effect.orElseSucceed(() => undefined)))
+      const now = parseChainId(yield* withinQuickAnswerTime(call(provider, "eth_chainId")).pipe(Effect.orElseSucceed(() => undefined)))
       if (now !== network.id) {
         yield* call(provider, "wallet_switchEthereumChain", [{ chainId }]).pipe(Effect.mapError(() => new ChainNotSupported()))
       }

@@ -1,5 +1,6 @@
 /** Light and dark themes (values of the contract's variables), and small shared styles. */
 import { assignVars, keyframes, style } from "@vanilla-extract/css"
+import { MODAL_WIDTH_PX, MODAL_Z_INDEX } from "../../domain/constants"
 import { vars } from "./contract.css"
 
 const SYSTEM_FONTS =
@@ -12,9 +13,9 @@ const sizes = {
   accent: "#3358d4",
   colorMix: "#000000",
   colorMixStrength: "0",
-  zIndex: "999",
+  zIndex: String(MODAL_Z_INDEX),
   qrColor: "#000000",
-  modalWidth: "360px",
+  modalWidth: `${MODAL_WIDTH_PX}px`,
   fontSize: {
     small: `calc(${vars.fontSizeMaster} * 1.2)`,
     body: `calc(${vars.fontSizeMaster} * 1.4)`,

@@ -110,7 +110,6 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
     description: "Open your wallet or scan the QR code, then approve the connection.",
     Component: ConnectingWalletConnect
   },
-  ConnectingSiwe: notYet("Sign in with your wallet"),
   ConnectingFarcaster: notYet("Farcaster"),
   SIWXSignMessage: {
     title: "Sign in",

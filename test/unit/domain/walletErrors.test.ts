@@ -54,6 +54,22 @@ describe("the wallet's own words", () => {
     expect(fromWalletError({ message: "wrapped", data: { originalError: { code: 4001 } } })._tag).toBe("UserRejected")
     expect(fromWalletError("insufficient lamports 5, need 10")._tag).toBe("InsufficientFunds")
   })
+
+  it("never throws, whatever it is given: a Proxy whose every read throws, getters that throw, a null prototype", () => {
+    const trap = () => {
+      throw new Error("hostile")
+    }
+    const proxy = new Proxy({}, { get: trap, has: trap, getPrototypeOf: trap, ownKeys: trap, getOwnPropertyDescriptor: trap })
+    const getters = Object.defineProperties({}, { code: { get: trap }, message: { get: trap }, data: { get: trap } })
+    const nested = { code: 4001, data: new Proxy({}, { get: trap }) }
+    for (const hostile of [proxy, getters, Object.create(null), Symbol("x"), () => undefined, 12n]) {
+      const error = fromWalletError(hostile)
+      expect(error._tag).toBe("WalletError")
+      expect(error.message).toBe("The wallet could not complete the request.")
+    }
+    expect(fromWalletError(nested)._tag).toBe("UserRejected")
+    expect(fromWalletError(Object.defineProperty({ message: "User rejected the request." }, "code", { get: trap }))._tag).toBe("UserRejected")
+  })
 })
 
 describe("byte encodings", () => {

@@ -148,6 +148,26 @@ describe("ConnectFlow", () => {
     })
   )
 
+  it.effect("a connect that dies (a wallet's answer our own code cannot read) fails as a typed error the view shows, with Try again", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm()
+      const hostile: FakeWallet = { ...wallet, connector: { ...wallet.connector, connect: () => Effect.die(new TypeError("Cannot read properties of null")) } }
+      yield* withWallets(
+        [hostile],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          yield* (yield* Modal).open()
+          yield* flow.choose({ connector: hostile.connector.info })
+          const failed = yield* progressUntil((p) => p._tag === "Failed")
+          expect(currentEntry(yield* modalState).route.view).toBe("ConnectingExternal")
+          expect(failed._tag === "Failed" && failed.error._tag).toBe("SomethingWentWrong")
+          const hostExit = yield* Effect.exit(flow.connect("MetaMask"))
+          expect(Exit.isFailure(hostExit) && Option.getOrUndefined(Exit.findErrorOption(hostExit))?._tag).toBe("SomethingWentWrong")
+        })
+      )
+    })
+  )
+
   it.effect("closing the modal before a slow wallet's view opens stops waiting: the family is as before, no view opens later", () =>
     Effect.gen(function* () {
       const wallet = yield* evm({ connectGate: new Promise<void>(() => undefined) })
@@ -184,6 +204,34 @@ describe("ConnectFlow", () => {
           yield* modalClosed
           yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 0)))
           expect(wallet.calls.filter((call) => call.startsWith("connect:"))).toHaveLength(1)
+        })
+      )
+    })
+  )
+
+  it.effect("a wallet that has not answered after 15 s is said to be late (its request still open); Try again asks it again", () =>
+    Effect.gen(function* () {
+      const wallet = yield* evm({ connectGate: new Promise<void>(() => undefined) })
+      yield* withWallets(
+        [wallet],
+        Effect.gen(function* () {
+          const flow = yield* ConnectFlow
+          yield* (yield* Modal).open()
+          yield* flow.choose({ connector: wallet.connector.info })
+          yield* statusUntil("connecting")
+          yield* TestClock.adjust(CONNECTING_VIEW_DELAY_MS)
+          const shown = currentEntry(yield* modalState)
+          expect(shown.route.view).toBe("ConnectingExternal")
+          yield* TestClock.adjust(15_000 - CONNECTING_VIEW_DELAY_MS - 1)
+          expect(yield* SubscriptionRef.get(flow.progress)).toEqual({ _tag: "Connecting", key: shown.key })
+          yield* TestClock.adjust(1)
+          yield* progressUntil((p) => p._tag === "Connecting" && p.late === true && p.key === shown.key)
+          // Still waiting on the wallet: nothing failed, the family is still connecting.
+          expect(yield* statusOf("eip155")).toBe("connecting")
+          wallet.script.connectGate = undefined
+          yield* flow.retry
+          yield* progressUntil((p) => p._tag === "Connected")
+          expect(wallet.calls.filter((c) => c.startsWith("connect:"))).toHaveLength(2)
         })
       )
     })

@@ -234,6 +234,60 @@ describe("Connection", () => {
     })
   )
 
+  it.effect("a restore that gives up forgets only what is still restoring: a wallet connected meanwhile keeps its session", () =>
+    Effect.gen(function* () {
+      const web = makeMemoryWebStorage()
+      yield* Effect.flatMap(Connection, (connection) => connection.connect({ connectorId: "io.metamask", networks: everywhere })).pipe(
+        Effect.provide(layerFor(web, connectors(yield* evm())))
+      )
+      const silent = yield* evm("io.metamask", { reconnectGate: new Promise<void>(() => undefined) })
+      const other = yield* makeFakeWallet({ id: "com.other", families: { eip155: { accounts: [{ address: BOB, type: "eoa" }], chainId: 31337 } } })
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        const restoring = yield* Effect.forkChild(connection.restore(networkOf))
+        yield* TestClock.adjust("2 seconds")
+        yield* connection.connect({ connectorId: "com.other", networks: everywhere })
+        expect(yield* statusOf("eip155")).toBe("connected")
+        yield* TestClock.adjust("10 seconds")
+        yield* Fiber.join(restoring)
+        const state = yield* SubscriptionRef.get(connection.state)
+        expect(state.namespaces.eip155?.account.status).toBe("connected")
+        expect(state.namespaces.eip155?.account.address).toBe(BOB)
+        const storage = yield* Storage
+        expect(yield* storage.get(Keys.connectedConnector("eip155"))).toMatchObject({ id: "com.other" })
+        expect(other.calls).not.toContain("disconnect:com.other")
+      }).pipe(Effect.provide(layerFor(web, connectors(silent, other))))
+    })
+  )
+
+  it.effect("the restore bound counts from the restore's start: a wallet that announces itself late gets the rest of the 10 s", () =>
+    Effect.gen(function* () {
+      const web = makeMemoryWebStorage()
+      yield* Effect.flatMap(Connection, (connection) => connection.connect({ connectorId: "io.metamask", networks: everywhere })).pipe(
+        Effect.provide(layerFor(web, connectors(yield* evm())))
+      )
+      const silent = yield* evm("io.metamask", { reconnectGate: new Promise<void>(() => undefined) })
+      const announced = yield* SubscriptionRef.make<ReadonlyArray<Connector>>([])
+      const lateLayer = Connection.layer.pipe(
+        Layer.provideMerge(Storage.layer.pipe(Layer.provide(KeyValueStore.layerStorage(() => web)))),
+        Layer.provide(Config.layer(options)),
+        Layer.provideMerge(Connectors.layerFrom([Effect.succeed(announced)]))
+      )
+      yield* Effect.gen(function* () {
+        const restoring = yield* Effect.forkChild((yield* Connection).restore(networkOf))
+        yield* TestClock.adjust("900 millis")
+        yield* SubscriptionRef.set(announced, connectors(silent))
+        for (let turn = 0; turn < 10; turn++) yield* Effect.yieldNow
+        expect((yield* (yield* Connectors).find("io.metamask"))._tag).toBe("Some")
+        yield* TestClock.adjust("9099 millis")
+        expect(yield* statusOf("eip155")).toBe("reconnecting")
+        yield* TestClock.adjust("1 millis")
+        yield* Fiber.join(restoring)
+        expect(yield* statusOf("eip155")).toBe("disconnected")
+      }).pipe(Effect.provide(lateLayer))
+    })
+  )
+
   it.effect("a stored wallet that does not announce itself within a second restores as disconnected", () =>
     Effect.gen(function* () {
       const web = makeMemoryWebStorage()

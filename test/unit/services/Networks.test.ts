@@ -78,11 +78,10 @@ describe("initial active network", () => {
     ["the default when nothing is stored", { defaultNetwork: localChainB }, "eip155:31338"],
     ["the first requested otherwise", {}, "eip155:31337"],
     ["the unsupported-network placeholder when the stored one is no longer requested", { stored: "eip155:5" }, "eip155:5"],
-    ["the placeholder too when unsupported chains are allowed", { stored: "eip155:5", allowUnsupportedChain: true }, "eip155:5"],
     ["the first requested when the stored one is of another family", { stored: "solana:abc" }, "eip155:31337"],
     ["not a default network of another family", { defaultNetwork: solana }, "eip155:31337"]
   ] as const)("%s", (_, context, expected) => {
-    const network = initialActiveNetwork({ requested, stored: null, defaultNetwork: undefined, allowUnsupportedChain: false, ...context })
+    const network = initialActiveNetwork({ requested, stored: null, defaultNetwork: undefined, ...context })
     expect(network?.caipNetworkId).toBe(expected)
   })
 })
@@ -236,6 +235,27 @@ describe("Networks", () => {
         yield* networks.addNetwork(solanaDevnet)
         yield* networks.removeNetwork(solana.caipNetworkId)
         expect(yield* active("solana")).toBe(solanaDevnet.caipNetworkId)
+      }).pipe(Effect.provide(layerFor(yield* wallet())))
+    })
+  )
+
+  it.effect("adding decodes the network: an id like \"abc\" or absurd decimals fail typed, naming the field, and nothing is added", () =>
+    Effect.gen(function* () {
+      yield* Effect.gen(function* () {
+        const networks = yield* Networks
+        const before = (yield* SubscriptionRef.get(networks.state)).requested
+        const bad = [
+          { ...localChainB, id: "abc", caipNetworkId: "eip155:abc" },
+          { ...localChainB, id: 99, caipNetworkId: "eip155:99", nativeCurrency: { ...localChainB.nativeCurrency, decimals: 1e9 } },
+          { ...localChainB, id: 98, caipNetworkId: "eip155:98", rpcUrls: { default: { http: ["javascript:alert(1)"] } } },
+          null
+        ]
+        for (const network of bad) {
+          const error = yield* Effect.flip(networks.addNetwork(network as never))
+          expect(error._tag).toBe("InvalidOptions")
+          expect(error.message).toMatch(/^Invalid wallet-runtime options: addNetwork: /)
+        }
+        expect((yield* SubscriptionRef.get(networks.state)).requested).toEqual(before)
       }).pipe(Effect.provide(layerFor(yield* wallet())))
     })
   )

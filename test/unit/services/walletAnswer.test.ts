@@ -8,6 +8,7 @@ import { testLayer } from "../../../src/layers/Test"
 import { ConnectFlow } from "../../../src/services/ConnectFlow"
 import { Connection } from "../../../src/services/Connection"
 import { makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
+import { makeEip1193Connector } from "../../../src/services/connectors/eip6963"
 import { Modal } from "../../../src/services/Modal"
 import { Networks } from "../../../src/services/Networks"
 import { WalletActions } from "../../../src/services/WalletActions"
@@ -105,6 +106,30 @@ describe("every prompt the visitor answers in the wallet has a bound", () => {
           `switch:${localChainB.caipNetworkId}`
         ])
       }).pipe(Effect.provide(testLayer(options, { wallets: [wallet] })))
+    })
+  )
+})
+
+describe("bounds that fit the wait", () => {
+  it.effect("eth_chainId asked right after the accounts needs no visitor: a wallet that never answers it fails the connect after 5 s, not 5 minutes", () =>
+    Effect.gen(function* () {
+      const asked: Array<string> = []
+      const provider = {
+        request: ({ method }: { readonly method: string }) => {
+          asked.push(method)
+          return method === "eth_requestAccounts" ? Promise.resolve([ALICE]) : new Promise<never>(() => {})
+        }
+      }
+      const connector = makeEip1193Connector({ id: "io.hanging", name: "Hanging", type: "ANNOUNCED", chain: "eip155", chains: [] }, provider)
+      const fiber = yield* Effect.forkChild(Effect.result(connector.connect([localChainA])))
+      yield* settle
+      yield* TestClock.adjust(4_999)
+      expect(fiber.pollUnsafe()).toBeUndefined()
+      yield* TestClock.adjust(1)
+      const result = yield* Fiber.join(fiber)
+      expect(asked).toEqual(["eth_requestAccounts", "eth_chainId"])
+      expect(Result.isFailure(result) && result.failure._tag).toBe("WalletNoAnswer")
+      expect(Result.isFailure(result) && result.failure.message).toBe("Your wallet did not answer in 5 seconds. Check that it is open and unlocked, then try again.")
     })
   )
 })

@@ -37,6 +37,13 @@ export const CODE_TTL_MS = 10 * 60_000
 export const CODE_MAX_ATTEMPTS = 5
 /** The least time between two login mails to one email. */
 export const MAIL_COOLDOWN_MS = 30_000
+/**
+ * How long an email gets no new code after 5 wrong guesses (across its codes) since its last right one; doubled at each
+ * further 5.
+ */
+export const LOCKOUT_BASE_MS = 60_000
+/** The longest lockout. */
+export const LOCKOUT_MAX_MS = 24 * 60 * 60_000
 /** How long a device link is good for. */
 export const DEVICE_LINK_TTL_MS = 10 * 60_000
 /** How long a session lasts. */
@@ -48,7 +55,12 @@ const DEVICE_WAIT_MAX_MS = 25_000
 // The long-poll also reads the database this often, for a link opened on another instance of the server.
 const DEVICE_POLL_MS = 1_000
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+// What mail servers take without SMTPUTF8 (our mailer does not ask for it): a dot-atom of RFC 5321's printable ASCII
+// before the `@`, host-name labels after it (letters, digits, inner hyphens), a top-level label of letters or `xn--`,
+// no final dot. Nothing else: no controls (NUL, U+0085), no invisible characters, no quotes or brackets in the domain.
+const ATOM = "[a-z0-9!#$%&'*+/=?^_`{|}~-]+"
+const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+const EMAIL = new RegExp(`^${ATOM}(?:\\.${ATOM})*@(?:${LABEL}\\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$`)
 
 const sameOrigin = (url: string, origin: string): boolean => {
   try {
@@ -61,9 +73,12 @@ const sameOrigin = (url: string, origin: string): boolean => {
 const badRequest = (error: string) => new WalletBadRequest({ code: "bad_request", error })
 const internal = (error: string) => new WalletInternalError({ code: "internal", error })
 
-const normalEmail = (email: string): Effect.Effect<string, WalletBadRequest> => {
+/** The email of the request's `field`, trimmed and in lower case; a 400 naming the field when mail cannot reach it. */
+const normalEmail = (email: string, field: "email" | "newEmail" = "email"): Effect.Effect<string, WalletBadRequest> => {
   const normal = email.trim().toLowerCase()
-  return !EMAIL.test(normal) || normal.length > 254 ? Effect.fail(badRequest("Please enter a valid email address")) : Effect.succeed(normal)
+  return !EMAIL.test(normal) || normal.length > 254 || normal.indexOf("@") > 64
+    ? Effect.fail(badRequest(`Please enter a valid email address (${field})`))
+    : Effect.succeed(normal)
 }
 
 /** The rules every step shares: the mail cool-down, the codes, the user's keys, over the server's database. */
@@ -74,30 +89,55 @@ const makeSteps = (deps: WalletServerDeps) => {
     // A mail that cannot be sent is the server's failure: the visitor cannot fix it by changing the request.
     Effect.tryPromise({ try: () => deps.sendMail(mail), catch: (cause) => internal(`The mail could not be sent: ${cause instanceof Error ? cause.message : String(cause)}`) })
 
-  const cooldown = Effect.fn("WalletServer.cooldown")(function* (email: string, purpose: store.CodePurpose) {
-    const last = yield* run(store.lastLoginMailAt(email, purpose))
-    if (last === undefined) return
-    const wait = last.getTime() + MAIL_COOLDOWN_MS - deps.now()
-    if (wait > 0) {
-      const seconds = Math.ceil(wait / 1000)
-      return yield* new WalletTooManyRequests({ code: "rate_limited", error: `Please try again after ${seconds} seconds`, retryAfterSeconds: seconds })
-    }
+  const tooManyWrongCodes = (until: Date) => {
+    const seconds = Math.max(1, Math.ceil((until.getTime() - deps.now()) / 1000))
+    return new WalletTooManyRequests({
+      code: "too_many_attempts",
+      error: `Too many wrong codes: please try again after ${seconds} seconds`,
+      retryAfterSeconds: seconds
+    })
+  }
+
+  /** Refuses a new code while the email is locked out by codes it used up. */
+  const notLockedOut = Effect.fn("WalletServer.notLockedOut")(function* (email: string) {
+    const until = yield* run(store.lockedUntil(email, at()))
+    if (until !== undefined) return yield* tooManyWrongCodes(until)
   })
+
+  /**
+   * Claims the mail of `kind` to `email` (one per 30 s, whatever arrives at once) and runs `send`; a mail that fails
+   * gives the claim back. A claim held is 'Please try again after N seconds'.
+   */
+  const withMailClaim = <A, E, R>(email: string, kind: string, send: Effect.Effect<A, E, R>) =>
+    Effect.gen(function* () {
+      const sentAt = at()
+      const held = yield* run(store.claimMail(email, kind, sentAt, MAIL_COOLDOWN_MS))
+      if (held !== undefined) {
+        const seconds = Math.max(1, Math.ceil((held.getTime() + MAIL_COOLDOWN_MS - deps.now()) / 1000))
+        return yield* new WalletTooManyRequests({ code: "rate_limited", error: `Please try again after ${seconds} seconds`, retryAfterSeconds: seconds })
+      }
+      return yield* send.pipe(Effect.onError(() => run(store.releaseMailClaim(email, kind, sentAt))))
+    })
 
   const mailCode = Effect.fn("WalletServer.mailCode")(function* (email: string, purpose: store.CodePurpose) {
     const code = newCode()
     const sentAt = deps.now()
-    yield* run(store.insertCode(email, purpose, codeHash(deps.masterKey, email, purpose, code), new Date(sentAt), new Date(sentAt + CODE_TTL_MS)))
+    const id = yield* run(store.insertCode(email, purpose, codeHash(deps.masterKey, email, purpose, code), new Date(sentAt), new Date(sentAt + CODE_TTL_MS)))
     const what =
       purpose === "login" ? "log in to your wallet" : purpose === "update-primary" ? "confirm changing your wallet's email" : "confirm your new wallet email"
     yield* sendMail({
       to: email,
       subject: `Your wallet code: ${code}`,
       text: `Your code to ${what} is ${code}.\nIt expires in 10 minutes. If you did not ask for it, ignore this mail.`
-    })
+    }).pipe(Effect.onError(() => (id === undefined ? Effect.void : run(store.deleteCode(id)))))
   })
 
-  /** Checks the newest code of `purpose` for `email`; uses it up when right. */
+  /**
+   * Checks the newest code of `purpose` for `email`; uses it up when right. Each guess takes one of the code's tries
+   * before it is compared (one statement), so guesses sent at once are never compared more than 5 times; every 5th
+   * wrong guess of the email, across its codes, locks it out of new codes for a while ({@link LOCKOUT_BASE_MS},
+   * growing).
+   */
   const checkCode = Effect.fn("WalletServer.checkCode")(function* (email: string, purpose: store.CodePurpose, otp: string) {
     const row = yield* run(store.latestCode(email, purpose))
     if (row === undefined || row.used_at !== null) {
@@ -108,9 +148,12 @@ const makeSteps = (deps: WalletServerDeps) => {
     if (row.expires_at.getTime() <= deps.now()) {
       return yield* new WalletBadRequest({ code: "code_expired", error: "The code has expired: ask for a new one" })
     }
+    const tries = yield* run(store.takeTry(row.id, CODE_MAX_ATTEMPTS, at()))
+    if (tries === undefined) return yield* tooMany
     if (!sameHash(codeHash(deps.masterKey, email, purpose, otp.trim()), row.code_hash)) {
-      const attempts = yield* run(store.countWrongTry(row.id))
-      const attemptsLeft = Math.max(0, CODE_MAX_ATTEMPTS - attempts)
+      // Counted per email too, across its codes: 4 guesses on each new code add up as 5 on one do.
+      yield* run(store.countWrongGuess(email, at(), { perLock: CODE_MAX_ATTEMPTS, baseMs: LOCKOUT_BASE_MS, maxMs: LOCKOUT_MAX_MS }))
+      const attemptsLeft = Math.max(0, CODE_MAX_ATTEMPTS - tries)
       if (attemptsLeft === 0) return yield* tooMany
       return yield* new WalletBadRequest({
         code: "invalid_code",
@@ -121,6 +164,7 @@ const makeSteps = (deps: WalletServerDeps) => {
     if (!(yield* run(store.useCode(row.id, at())))) {
       return yield* new WalletBadRequest({ code: "invalid_code", error: "This code was used already: ask for a new one" })
     }
+    yield* run(store.clearLockout(email))
   })
 
   const keysOf = Effect.fn("WalletServer.keysOf")(function* (userId: string) {
@@ -182,7 +226,7 @@ const makeSteps = (deps: WalletServerDeps) => {
     return existing
   })
 
-  return { run, at, sendMail, cooldown, mailCode, checkCode, keysOf, walletUser, makeUser, socialUser }
+  return { run, at, sendMail, notLockedOut, withMailClaim, mailCode, checkCode, keysOf, walletUser, makeUser, socialUser }
 }
 
 /** `POST /api/login/email`, `/api/login/device`, `/api/login/otp` and the mailed link's page `GET /api/device/verify`. */
@@ -215,25 +259,32 @@ export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (ha
         "email",
         Effect.fn("WalletServer.loginEmail")(function* ({ payload }) {
           const email = yield* normalEmail(payload.email)
-          yield* steps.cooldown(email, "login")
-          const user = yield* run(store.findUserByEmail(email))
-          const device = user === undefined ? undefined : yield* run(store.findDevice(user.id, payload.deviceId))
-          if (user === undefined || device?.verified_at != null) {
-            yield* steps.mailCode(email, "login")
-            return { action: "VERIFY_OTP" as const }
-          }
-          const token = newToken()
-          const sentAt = deps.now()
-          yield* run(store.setDeviceLink(user.id, payload.deviceId, tokenHash(token), new Date(sentAt), new Date(sentAt + DEVICE_LINK_TTL_MS)))
-          const link = new URL("/api/device/verify", deps.publicUrl)
-          link.searchParams.set("projectId", payload.projectId)
-          link.searchParams.set("token", token)
-          yield* steps.sendMail({
-            to: email,
-            subject: "Verify your device to log in to your wallet",
-            text: `Someone is logging in to your wallet from a new device. If it is you, open this link to verify the device:\n${link.href}\nThe link expires in 10 minutes. If it was not you, ignore this mail.`
-          })
-          return { action: "VERIFY_DEVICE" as const }
+          yield* steps.notLockedOut(email)
+          // The login's code and its device link share one cool-down.
+          return yield* steps.withMailClaim(
+            email,
+            "login",
+            Effect.gen(function* () {
+              const user = yield* run(store.findUserByEmail(email))
+              const device = user === undefined ? undefined : yield* run(store.findDevice(user.id, payload.deviceId))
+              if (user === undefined || device?.verified_at != null) {
+                yield* steps.mailCode(email, "login")
+                return { action: "VERIFY_OTP" as const }
+              }
+              const token = newToken()
+              const sentAt = deps.now()
+              yield* run(store.setDeviceLink(user.id, payload.deviceId, tokenHash(token), new Date(sentAt), new Date(sentAt + DEVICE_LINK_TTL_MS)))
+              const link = new URL("/api/device/verify", deps.publicUrl)
+              link.searchParams.set("projectId", payload.projectId)
+              link.searchParams.set("token", token)
+              yield* steps.sendMail({
+                to: email,
+                subject: "Verify your device to log in to your wallet",
+                text: `Someone is logging in to your wallet from a new device. If it is you, open this link to verify the device:\n${link.href}\nThe link expires in 10 minutes. If it was not you, ignore this mail.`
+              })
+              return { action: "VERIFY_DEVICE" as const }
+            })
+          )
         })
       )
       .handle(
@@ -266,10 +317,15 @@ export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (ha
           const waitMs = Math.max(0, Math.min(payload.waitMs ?? DEVICE_WAIT_DEFAULT_MS, DEVICE_WAIT_MAX_MS))
           const isVerified = device.verified_at !== null || (yield* waitVerified(user.id, payload.deviceId, waitMs))
           if (!isVerified) return { verified: false }
-          // The code follows the verification once: a repeated call within the cool-down does not mail another.
-          const last = yield* run(store.latestCode(email, "login"))
-          const fresh = last !== undefined && last.used_at === null && last.sent_at.getTime() + MAIL_COOLDOWN_MS > deps.now()
-          if (!fresh) yield* steps.mailCode(email, "login")
+          // The code follows the verification once: calls within the cool-down (at once or repeated) mail no other.
+          yield* steps.notLockedOut(email)
+          yield* steps.withMailClaim(
+            email,
+            `device:${payload.deviceId}`,
+            Effect.andThen(steps.mailCode(email, "login"), run(store.touchMailClaim(email, "login", steps.at())))
+          ).pipe(
+            Effect.catch((refused) => (refused instanceof WalletTooManyRequests && refused.code === "rate_limited" ? Effect.void : Effect.fail(refused)))
+          )
           return { verified: true }
         })
       )
@@ -413,14 +469,17 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
         Effect.fn("WalletServer.updateEmail")(function* ({ payload }) {
           const session = yield* WalletSession
           if (session.email === null) return yield* badRequest("This wallet was made by a social login and has no email to change")
-          const newEmail = yield* normalEmail(payload.newEmail)
+          const newEmail = yield* normalEmail(payload.newEmail, "newEmail")
           if (newEmail === session.email) return yield* badRequest("The new email is the current one")
           if ((yield* run(store.findUserByEmail(newEmail))) !== undefined) {
             return yield* new WalletConflict({ code: "email_taken", error: "This email is used by another wallet" })
           }
-          yield* steps.cooldown(session.email, "update-primary")
-          yield* run(store.startEmailUpdate(session.userId, newEmail, steps.at()))
-          yield* steps.mailCode(session.email, "update-primary")
+          yield* steps.notLockedOut(session.email)
+          yield* steps.withMailClaim(
+            session.email,
+            "update-primary",
+            Effect.andThen(run(store.startEmailUpdate(session.userId, newEmail, steps.at())), steps.mailCode(session.email, "update-primary"))
+          )
           return { action: "VERIFY_PRIMARY_OTP" as const }
         })
       )
@@ -431,6 +490,7 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
           const update = yield* run(store.pendingEmailUpdate(session.userId))
           if (update?.step !== "primary" || session.email === null) return yield* badRequest("No email change is waiting for this code: start again")
           yield* steps.checkCode(session.email, "update-primary", payload.otp)
+          yield* steps.notLockedOut(update.new_email)
           yield* run(store.emailUpdateToSecondary(update.id))
           yield* steps.mailCode(update.new_email, "update-secondary")
           return { action: "VERIFY_SECONDARY_OTP" as const }

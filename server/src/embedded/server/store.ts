@@ -114,19 +114,71 @@ export const latestCode = Effect.fn("walletStore.latestCode")(function* (email: 
   return rows[0]
 })
 
-/** When the last mail of the login (a code or a device link) went to `email`, or `undefined`. */
-export const lastLoginMailAt = Effect.fn("walletStore.lastLoginMailAt")(function* (email: string, purpose: CodePurpose = "login") {
+/**
+ * Claims the mail of `kind` to `email` at `at` when none was sent within `cooldownMs` before: in one statement, so of
+ * requests at once exactly one gets it. Answers `undefined` when claimed, else when the mail holding the cool-down
+ * went.
+ */
+export const claimMail = Effect.fn("walletStore.claimMail")(function* (email: string, kind: string, at: Date, cooldownMs: number) {
   const sql = yield* SqlClient.SqlClient
-  // Each flow has its own 30 s: a code for an email change right after the login's code is not held up by it. The
-  // login's also counts the device links it mailed.
-  const rows =
-    purpose === "login"
-      ? yield* sql<{ readonly at: Date | null }>`SELECT GREATEST(
-          (SELECT max(sent_at) FROM wallet_codes WHERE email = ${email} AND purpose = ${purpose}),
-          (SELECT max(d.link_sent_at) FROM wallet_devices d JOIN wallet_users u ON u.id = d.user_id WHERE u.email = ${email})
-        ) AS at`
-      : yield* sql<{ readonly at: Date | null }>`SELECT max(sent_at) AS at FROM wallet_codes WHERE email = ${email} AND purpose = ${purpose}`
-  return rows[0]?.at ?? undefined
+  const since = new Date(at.getTime() - cooldownMs)
+  const claimed = yield* sql`INSERT INTO wallet_mail_claims (email, kind, sent_at) VALUES (${email}, ${kind}, ${at})
+    ON CONFLICT (email, kind) DO UPDATE SET sent_at = EXCLUDED.sent_at WHERE wallet_mail_claims.sent_at <= ${since}
+    RETURNING sent_at`
+  if (claimed.length === 1) return undefined
+  const held = yield* sql<{ readonly sent_at: Date }>`SELECT sent_at FROM wallet_mail_claims WHERE email = ${email} AND kind = ${kind}`
+  return held[0]?.sent_at ?? at
+})
+
+/** Counts a mail of `kind` sent at `at` without asking (the login's cool-down also covers a device's code). */
+export const touchMailClaim = Effect.fn("walletStore.touchMailClaim")(function* (email: string, kind: string, at: Date) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO wallet_mail_claims (email, kind, sent_at) VALUES (${email}, ${kind}, ${at})
+    ON CONFLICT (email, kind) DO UPDATE SET sent_at = GREATEST(wallet_mail_claims.sent_at, EXCLUDED.sent_at)`
+})
+
+/** Gives back a claim whose mail could not be sent: the cool-down does not start for a mail that never went. */
+export const releaseMailClaim = Effect.fn("walletStore.releaseMailClaim")(function* (email: string, kind: string, at: Date) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`DELETE FROM wallet_mail_claims WHERE email = ${email} AND kind = ${kind} AND sent_at = ${at}`
+})
+
+/** Until when `email` gets no new code (codes used up by wrong tries), if that is after `now`. */
+export const lockedUntil = Effect.fn("walletStore.lockedUntil")(function* (email: string, now: Date) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ readonly locked_until: Date }>`SELECT locked_until FROM wallet_login_lockouts
+    WHERE email = ${email} AND locked_until > ${now}`
+  return rows[0]?.locked_until
+})
+
+/**
+ * Counts a wrong guess of `email`'s code, across its codes: every `perLock`-th wrong guess since its last right one
+ * locks it out of new codes for `baseMs`, doubled at each lock, at most `maxMs`. In one statement, so guesses at once
+ * each count. Answers until when the email is locked out now, if it is.
+ */
+export const countWrongGuess = Effect.fn("walletStore.countWrongGuess")(function* (
+  email: string,
+  now: Date,
+  rule: { readonly perLock: number; readonly baseMs: number; readonly maxMs: number }
+) {
+  const sql = yield* SqlClient.SqlClient
+  const first = rule.perLock <= 1 ? new Date(now.getTime() + Math.min(rule.baseMs, rule.maxMs)) : null
+  const rows = yield* sql<{ readonly locked_until: Date | null }>`INSERT INTO wallet_login_lockouts (email, wrong_guesses, locked_until)
+    VALUES (${email}, 1, ${first})
+    ON CONFLICT (email) DO UPDATE SET wrong_guesses = wallet_login_lockouts.wrong_guesses + 1,
+      locked_until = CASE WHEN (wallet_login_lockouts.wrong_guesses + 1) % ${rule.perLock} = 0
+        THEN ${now}::timestamptz + make_interval(secs => LEAST(${rule.maxMs / 1000}::float8,
+          ${rule.baseMs / 1000}::float8 * power(2::float8, LEAST((wallet_login_lockouts.wrong_guesses + 1) / ${rule.perLock} - 1, 30))))
+        ELSE wallet_login_lockouts.locked_until END
+    RETURNING locked_until`
+  const until = rows[0]?.locked_until ?? undefined
+  return until !== undefined && until.getTime() > now.getTime() ? until : undefined
+})
+
+/** Forgets the wrong guesses of `email`: its last code was right. */
+export const clearLockout = Effect.fn("walletStore.clearLockout")(function* (email: string) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`DELETE FROM wallet_login_lockouts WHERE email = ${email}`
 })
 
 /** Keeps a new code; older unused codes of the same email and purpose stop counting (only the newest is checked). */
@@ -138,16 +190,27 @@ export const insertCode = Effect.fn("walletStore.insertCode")(function* (
   expiresAt: Date
 ) {
   const sql = yield* SqlClient.SqlClient
-  yield* sql`INSERT INTO wallet_codes (email, purpose, code_hash, sent_at, expires_at)
-    VALUES (${email}, ${purpose}, ${hash}, ${sentAt}, ${expiresAt})`
+  const rows = yield* sql<{ readonly id: string }>`INSERT INTO wallet_codes (email, purpose, code_hash, sent_at, expires_at)
+    VALUES (${email}, ${purpose}, ${hash}, ${sentAt}, ${expiresAt}) RETURNING id::text AS id`
+  return rows[0]?.id
 })
 
-/** Counts one wrong try of a code; answers the tries made so far. */
-export const countWrongTry = Effect.fn("walletStore.countWrongTry")(function* (id: string) {
+/** Removes a code whose mail could not be sent. */
+export const deleteCode = Effect.fn("walletStore.deleteCode")(function* (id: string) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`DELETE FROM wallet_codes WHERE id = ${id}::bigint`
+})
+
+/**
+ * Takes one of a code's `maxTries` before it is compared, in one statement: of guesses sent at once, only `maxTries`
+ * are ever compared. Answers the tries taken so far, this one included, or `undefined` when none is left (or the code
+ * was used or has expired meanwhile).
+ */
+export const takeTry = Effect.fn("walletStore.takeTry")(function* (id: string, maxTries: number, now: Date) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{ readonly attempts: number }>`UPDATE wallet_codes SET attempts = attempts + 1
-    WHERE id = ${id}::bigint RETURNING attempts`
-  return rows[0]?.attempts ?? 0
+    WHERE id = ${id}::bigint AND attempts < ${maxTries} AND used_at IS NULL AND expires_at > ${now} RETURNING attempts`
+  return rows[0]?.attempts
 })
 
 /** Marks a code used; `false` when it was used already (two racing checks cannot both pass). */

@@ -70,7 +70,14 @@ export function AllWallets(_props: ViewProps<"AllWallets">): ReactNode {
   }, [connectors, installed, list.wallets, query, search.query, search.results])
   const searching = query !== "" && (search.loading || search.query !== query)
   const paging = query === "" && (list.hasMore || list.loading)
-  const total = query === "" ? Math.max(rows.length, installed.length + list.count) : rows.length
+  // The whole list's size before every page is here: the browser's wallets once each (500 announced alike are one
+  // row), plus the catalogue's count less the catalogue wallets already counted as installed.
+  const total = useMemo(() => {
+    if (query !== "") return rows.length
+    const installedKeys = new Set(installed.map((entry) => entry.key))
+    const counted = list.wallets.filter((listing) => installedKeys.has(listingEntry(listing, connectors).key)).length
+    return Math.max(rows.length, installedKeys.size + list.count - counted)
+  }, [connectors, installed, list.count, list.wallets, query, rows.length])
 
   const scrollerRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({

@@ -1,6 +1,7 @@
 /**
  * ConnectingExternal: the connect flow asking an installed (injected, announced, multi-chain) or external wallet
- * for its accounts, as the flow reports it: waiting for the visitor in the wallet, declined (with Try again),
+ * for its accounts, as the flow reports it: waiting for the visitor in the wallet, not answering after a while (with
+ * Try again), declined (with Try again),
  * failed (the wallet's own words, with Try again). A catalogue wallet this page cannot reach says it is not
  * installed. Leaving the view stops waiting; the flow closes the modal once the wallet is connected.
  */
@@ -42,13 +43,17 @@ export function ConnectingExternal(props: ViewProps<"ConnectingExternal">): Reac
   const mine = progress._tag !== "Idle" && progress.key === entryKey ? progress : undefined
   const failure: VisitorError | undefined = mine?._tag === "Failed" ? visitorErrorOf(mine.error) : undefined
   const done = mine?._tag === "Connected"
+  // The wallet has not answered for a while (the flow's WALLET_LATE_MS): its request may still be open there.
+  const late = mine?._tag === "Connecting" && mine.late === true
   const heading = done
     ? "Connected"
-    : failure === undefined
-      ? `Continue in ${name}`
-      : failure.tag === "UserRejected"
-        ? "Connection declined"
-        : failure.heading
+    : late
+      ? `${name} has not answered`
+      : failure === undefined
+        ? `Continue in ${name}`
+        : failure.tag === "UserRejected"
+          ? "Connection declined"
+          : failure.heading
   return (
     <div className={styles.stage}>
       <span className={styles.picture}>
@@ -58,7 +63,15 @@ export function ConnectingExternal(props: ViewProps<"ConnectingExternal">): Reac
       <div role="status" aria-live="polite">
         <h3 className={styles.heading}>{heading}</h3>
       </div>
-      {failure === undefined && <p className={styles.text}>{done ? "Your wallet is connected." : "Accept the connection request in your wallet."}</p>}
+      {failure === undefined && !late && <p className={styles.text}>{done ? "Your wallet is connected." : "Accept the connection request in your wallet."}</p>}
+      {late && (
+        <>
+          <p className={styles.text}>Check that {name} is open and unlocked: its request may be waiting there. Or ask it again.</p>
+          <Button variant="secondary" onClick={() => retry(undefined)}>
+            Try again
+          </Button>
+        </>
+      )}
       {failure !== undefined && (
         <>
           {failure.tag !== "UserRejected" && <Notice variant="error">{failure.message}</Notice>}

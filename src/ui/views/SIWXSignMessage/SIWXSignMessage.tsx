@@ -1,7 +1,7 @@
 /**
  * SIWXSignMessage: sign in with the wallet (spec points 2 and 4). It says whom the visitor signs in to and with
  * which account, that signing costs nothing, and asks the wallet to sign; while the wallet shows its prompt it
- * says so; a refusal ('Signature declined') or a failure stays here with Try again. Cancel disconnects when the site
+ * says so ('Authenticating...'): it is the spec's connecting view for sign-in with the wallet; a refusal ('Signature declined') or a failure stays here with Try again. Cancel disconnects when the site
  * requires sign-in (the button says so), otherwise closes.
  */
 import { type ReactNode, useEffect, useRef } from "react"
@@ -59,7 +59,13 @@ export function SIWXSignMessage(_props: ViewProps<"SIWXSignMessage">): ReactNode
             and moves no funds.
           </p>
         )}
-        {signing && <p className={styles.hint}>Your wallet shows the message to sign.</p>}
+        {signing && (
+          <>
+            {/* Spec point 8's loading message while the signature is pending. */}
+            <p className={styles.hint}>Authenticating...</p>
+            <p className={styles.hint}>Your wallet shows the message to sign.</p>
+          </>
+        )}
       </div>
       {step._tag !== "SignedIn" && (
         <span className={styles.account} aria-label={`Account ${step.account.address}`}>

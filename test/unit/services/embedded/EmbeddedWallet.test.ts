@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Option, Stream, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
-import { RpcMethodNotAllowed, UserRejected } from "../../../../src/domain/errors"
+import { FrameLoadTimedOut, FrameNotSet, RpcMethodNotAllowed, UserRejected } from "../../../../src/domain/errors"
 import { localChainA, localChainB } from "../../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../../src/domain/Options"
 import { Connection } from "../../../../src/services/Connection"
@@ -311,6 +311,40 @@ describe("EmbeddedWallet: email login", () => {
         // A code submitted after the view is gone is asked of nobody.
         yield* (yield* EmbeddedWallet).submitOtp("123456")
         expect((yield* embeddedState).login._tag).toBe("Idle")
+      })
+    )
+  )
+})
+
+describe("EmbeddedWallet: a frame that fails to initialise", () => {
+  const FAILED = "A problem occurred while trying initialize authentication"
+
+  it.effect("on Connect: the email is not sent and the visitor reads spec 8's words there", () =>
+    withFrame((frame) =>
+      Effect.gen(function* () {
+        frame.failLoad(new FrameLoadTimedOut({ timeoutMs: 30_000 }))
+        yield* emailSent
+        const state = yield* embeddedState
+        expect(state.error).toBe(FAILED)
+        expect(state.login._tag).toBe("Idle")
+        expect(yield* view).toBe("Connect")
+      })
+    )
+  )
+
+  it.effect("while logged in (changing the email): the embedded wallet is disconnected and the modal returns to Connect", () =>
+    withFrame((frame) =>
+      Effect.gen(function* () {
+        yield* loggedIn
+        const modal = yield* Modal
+        yield* modal.open({ view: "Account" })
+        yield* modal.push({ view: "UpdateEmail" })
+        frame.failLoad(new FrameNotSet())
+        yield* (yield* EmbeddedWallet).startEmailUpdate("grace@example.com")
+        expect((yield* embeddedState).error).toBe(FAILED)
+        expect(yield* view).toBe("Connect")
+        const connection = yield* SubscriptionRef.get((yield* Connection).state)
+        expect(connection.namespaces.eip155?.account.status).toBe("disconnected")
       })
     )
   )

@@ -13,7 +13,13 @@ import { ChainAdapters } from "../../../../src/services/ChainAdapter"
 import { Config } from "../../../../src/services/Config"
 import type { Connector, WalletEvent } from "../../../../src/services/connectors/Connector"
 import { Connectors } from "../../../../src/services/connectors/Connectors"
-import { type ApprovalGate, EMBEDDED_CONNECTOR_ID, EmbeddedAuth, type FrameBridgeService } from "../../../../src/services/Embedded/EmbeddedAuth"
+import {
+  type ApprovalGate,
+  EMBEDDED_CONNECTOR_ID,
+  EmbeddedAuth,
+  type FrameBridgeService,
+  type FrameLoadFailure
+} from "../../../../src/services/Embedded/EmbeddedAuth"
 import { makeAuthLive } from "../../../../src/services/Embedded/authLive"
 import { makeFakeChainAdapter } from "../../../../src/services/fakes/FakeWallet"
 import type { FrameMessage, FramePort } from "../../../../src/services/FrameBridge/FrameBridge"
@@ -50,6 +56,10 @@ export interface ScriptedFrame {
   readonly gate: () => ApprovalGate | undefined
   /** Sets the gate (the fake AUTH connector's setGate). */
   readonly setGate: (gate: ApprovalGate) => void
+  /** From now on the frame cannot be loaded (`undefined`: it can again): the AUTH connector's `frame` fails so. */
+  readonly failLoad: (failure: FrameLoadFailure | undefined) => void
+  /** Why the frame cannot be loaded now, if it cannot. */
+  readonly loadFailure: () => FrameLoadFailure | undefined
 }
 
 const field = (payload: unknown, key: string): unknown =>
@@ -62,6 +72,7 @@ export const makeScriptedFrame: Effect.Effect<ScriptedFrame> = Effect.gen(functi
   const posted: Array<Posted> = []
   let newEmail = ""
   let gate: ApprovalGate | undefined
+  let loadFailure: FrameLoadFailure | undefined
   const defaults: Partial<Record<string, (payload: unknown) => FrameAnswer>> = {
     IS_CONNECTED: () => ({ ok: { isConnected: true } }),
     SWITCH_NETWORK: (payload) => ({ ok: { chainId: field(payload, "chainId") } }),
@@ -112,7 +123,9 @@ export const makeScriptedFrame: Effect.Effect<ScriptedFrame> = Effect.gen(functi
       for (const post of held.splice(0).filter((entry) => entry.name === name)) reply(post, answer)
     },
     gate: () => gate,
-    setGate: (next) => void (gate = next)
+    setGate: (next) => void (gate = next),
+    failLoad: (failure) => void (loadFailure = failure),
+    loadFailure: () => loadFailure
   }
 })
 
@@ -162,7 +175,10 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
       }
       return {
         connector,
-        frame: Effect.map(live, (auth) => auth.bridge),
+        frame: Effect.suspend(() => {
+          const failure = frame.loadFailure()
+          return failure === undefined ? Effect.map(live, (auth) => auth.bridge) : Effect.fail(failure)
+        }),
         frameLoaded: Effect.succeed(true),
         whenLoaded: Deferred.await(ready),
         setGate: (gate: ApprovalGate) => Effect.sync(() => frame.setGate(gate))

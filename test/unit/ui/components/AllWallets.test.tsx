@@ -168,4 +168,18 @@ describe("AllWallets", () => {
     // This page has no WalletConnect (no projectId in the test runtime's services): the view says so.
     expect((await within(view).findByRole("alert")).textContent).toContain("set a projectId to enable WalletConnect")
   })
+
+  it("counts wallets after removing duplicates: 50 installed wallets of one name are one row and count once", async () => {
+    http = catalogueService(catalogue(3), true)
+    const alike = Array.from({ length: 50 }, (_, i) => testWallet({ id: `alike-${i}`, name: "Alike Wallet", rdns: undefined }))
+    const wallet = runtimeFor(alike, { http: http.layer })
+    runtime = wallet
+    renderHost(wallet)
+    await act(() => wallet.run(Effect.flatMap(Modal, (m) => m.open({ view: "AllWallets" }))))
+    const dialog = await findView("AllWallets")
+    await within(dialog).findByText("Wallet 0002")
+    expect(within(dialog).getAllByRole("button", { name: /Alike Wallet/ })).toHaveLength(1)
+    expect(within(dialog).getByText("4 wallets")).toBeTruthy()
+    expect(rowsOf(dialog)[0]?.getAttribute("aria-setsize")).toBe("4")
+  })
 })
