@@ -50,8 +50,12 @@ export class Analytics extends Context.Service<
     readonly enabled: Effect.Effect<boolean>
     /** Sends one event with the connected address, if allowed; never fails (a lost event is only logged). */
     readonly track: (event: AnalyticsEventName, properties?: AnalyticsProperties) => Effect.Effect<void>
-    /** Sends one event in the background: what the visitor does never waits for its event. */
-    readonly record: (event: AnalyticsEventName, properties?: AnalyticsProperties) => Effect.Effect<void>
+    /**
+     * Sends one event in the background: what the visitor does never waits for its event. `"soon"` (the default)
+     * sends it {@link ANALYTICS_SEND_DELAY_MS} later, after the action's own work; `"now"` starts sending at once, for
+     * an action that may end with the page (a swap is mined in a moment on a fast chain, and the visitor leaves).
+     */
+    readonly record: (event: AnalyticsEventName, properties?: AnalyticsProperties, when?: "soon" | "now") => Effect.Effect<void>
   }
 >()("wallet-runtime/Analytics") {
   /** Analytics that sends nothing (tests of the services that record events). */
@@ -135,10 +139,12 @@ export class Analytics extends Context.Service<
         })
 
         // The visitor's click and what it shows come first: the event (taken now) is sent a moment later.
-        const record = (event: AnalyticsEventName, properties?: AnalyticsProperties) =>
+        const record = (event: AnalyticsEventName, properties?: AnalyticsProperties, when: "soon" | "now" = "soon") =>
           hostAllows
             ? Effect.flatMap(capture(event, properties), (captured) =>
-                Effect.asVoid(Effect.forkIn(Effect.andThen(Effect.sleep(ANALYTICS_SEND_DELAY_MS), send(captured)), scope))
+                Effect.asVoid(
+                  Effect.forkIn(when === "now" ? send(captured) : Effect.andThen(Effect.sleep(ANALYTICS_SEND_DELAY_MS), send(captured)), scope)
+                )
               )
             : Effect.void
 

@@ -271,7 +271,8 @@ export const makeSwap = (state: SubscriptionRef.SubscriptionRef<SwapState>) =>
       }
       const quoted = s.quote
       yield* update((n) => ({ ...n, step: { _tag: "Swapping", hash: undefined } }))
-      yield* analytics.record("INITIATE_SWAP", { network, from: from.symbol, to: to.symbol })
+      // Sent at once: on a fast chain the swap is mined, and the visitor gone, before a delayed event would leave.
+      yield* analytics.record("INITIATE_SWAP", { network, from: from.symbol, to: to.symbol }, "now")
       const tx = yield* api
         .buildSwapTransaction({ amount: amount.success, from: from.address as CaipAddress, to: to.address as CaipAddress, userAddress: s.caipAddress })
         .pipe(Effect.mapError(unavailable), Effect.tapError((error) => failed(error, undefined)))

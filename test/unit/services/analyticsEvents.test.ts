@@ -6,7 +6,7 @@ import { localChainA, localChainB } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import { UserRejected } from "../../../src/domain/errors"
 import { testLayer } from "../../../src/layers/Test"
-import { ANALYTICS_SEND_DELAY_MS } from "../../../src/services/Analytics"
+import { Analytics, ANALYTICS_SEND_DELAY_MS } from "../../../src/services/Analytics"
 import { ConnectFlow } from "../../../src/services/ConnectFlow"
 import { makeFakeWallet } from "../../../src/services/fakes/FakeWallet"
 import { Modal } from "../../../src/services/Modal"
@@ -106,6 +106,23 @@ describe("the visitor's action comes first", () => {
         yield* Effect.forEach(Array.from({ length: 30 }), () => Effect.yieldNow, { discard: true })
         expect(namesSent(http)).toEqual(["MODAL_OPEN"])
         expect((http.to("/e")[0]?.body as { timestamp: number }).timestamp).toBe(1_000)
+      }).pipe(Effect.provide(testLayer(decoded, { httpClient: http.layer })))
+    })
+  )
+
+  it.effect("an event of an action that may end with the page (a swap started) is sent at once, the clock unmoved", () =>
+    Effect.gen(function* () {
+      const http = service(true)
+      const decoded = decodeOptionsSync({ projectId: "p", networks: [localChainA], endpoints: { walletCatalog: "http://catalog.test" } })
+      yield* Effect.gen(function* () {
+        const analytics = yield* Analytics
+        yield* analytics.record("OPEN_SWAP", { network: localChainA.caipNetworkId })
+        yield* analytics.record("INITIATE_SWAP", { network: localChainA.caipNetworkId, from: "ETH", to: "WUSD" }, "now")
+        yield* Effect.forEach(Array.from({ length: 30 }), () => Effect.yieldNow, { discard: true })
+        expect(namesSent(http)).toEqual(["INITIATE_SWAP"])
+        yield* TestClock.adjust(ANALYTICS_SEND_DELAY_MS)
+        yield* Effect.forEach(Array.from({ length: 30 }), () => Effect.yieldNow, { discard: true })
+        expect(namesSent(http)).toEqual(["INITIATE_SWAP", "OPEN_SWAP"])
       }).pipe(Effect.provide(testLayer(decoded, { httpClient: http.layer })))
     })
   )
