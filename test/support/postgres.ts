@@ -31,9 +31,9 @@ import {
   statSync,
   writeFileSync
 } from "node:fs"
-import { createServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
+import { freePort } from "../../server/src/lib/ports"
 
 /** How the server is stopped: `fast` ends sessions and checkpoints; `immediate` cuts everything, as a crash does. */
 export type ShutdownMode = "fast" | "immediate"
@@ -373,18 +373,6 @@ const template = (bins: Binaries, runAs: RunAs | undefined, base: string, timeou
   built.catch(() => templates.delete(dir))
   return built
 }
-
-/** A port no one listens on now: the OS picks it. Postgres may still lose it to someone else: the caller retries. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.unref()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 
 /** The clusters of this process still to stop, by folder, with their postmaster's pid now. */
 const live = new Map<string, () => number | undefined>()

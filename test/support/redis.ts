@@ -14,9 +14,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createConnection, createServer, type AddressInfo } from "node:net"
+import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort } from "../../server/src/lib/ports"
 
 /** Options of {@link startRedis}. */
 export interface RedisOptions {
@@ -56,17 +57,6 @@ const binary = (): string => {
   }
   return path
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.unref()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
