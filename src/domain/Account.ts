@@ -39,6 +39,11 @@ export const SocialProvider = Schema.Literals(SOCIAL_PROVIDERS)
 /** A social login provider. */
 export type SocialProvider = typeof SocialProvider.Type
 
+/** How a social user logged in: a social provider, or the decentralised social app (farcaster). */
+export const SocialLogin = Schema.Union([SocialProvider, Schema.Literal("farcaster")])
+/** How a social user logged in. */
+export type SocialLogin = typeof SocialLogin.Type
+
 /** Light or dark appearance. */
 export const ThemeMode = Schema.Literals(["light", "dark"])
 /** Light or dark appearance. */
@@ -54,8 +59,8 @@ export const EmbeddedWalletUser = Schema.Struct({
   smartAccountDeployed: Schema.optionalKey(Schema.Boolean),
   preferredAccountType: Schema.optionalKey(EmbeddedAccountType),
   username: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  /** The provider of a user who logged in with a social login. */
-  socialProvider: Schema.optionalKey(SocialProvider)
+  /** The provider of a user who logged in with a social login (or farcaster). */
+  socialProvider: Schema.optionalKey(SocialLogin)
 })
 /** The user of the embedded wallet. */
 export type EmbeddedWalletUser = typeof EmbeddedWalletUser.Type
@@ -78,7 +83,7 @@ export const AccountState = Schema.Struct({
   profileImage: Schema.optionalKey(Schema.NullOr(Schema.String)),
   status: ConnectionStatus,
   preferredAccountType: Schema.optionalKey(AccountType),
-  socialProvider: Schema.optionalKey(SocialProvider),
+  socialProvider: Schema.optionalKey(SocialLogin),
   user: Schema.optionalKey(AccountUser),
   tokenBalance: Schema.optionalKey(Schema.Array(TokenBalance)),
   allAccounts: Schema.Array(Account)

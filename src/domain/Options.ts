@@ -11,7 +11,7 @@ import { type Alert, Alerts } from "./alerts"
 import { type ChainNamespace, isCaipNetworkId, parseCaipNetworkId } from "./Caip"
 import { CONNECT_METHOD_ORDER, CONNECTOR_ORDER, DEFAULT_ACCOUNT_TYPES, DEFAULT_FEATURES, DEFAULT_SOCIALS, WALLET_FEATURE_ORDER } from "./constants"
 import { InvalidOptions, SiweSiwxConflict } from "./errors"
-import { AccountType, SocialProvider, ThemeMode } from "./Account"
+import { AccountType, SocialLogin, ThemeMode } from "./Account"
 import { CaipNetwork } from "./Network"
 import { isThemeVariableName, THEME_VARIABLE_KINDS, type ThemeVariableName as ThemeVariableNameOf, themeValueIssue } from "./themeValues"
 import { HttpUrl, ImageUrl, WsUrl } from "./Url"
@@ -69,7 +69,7 @@ export const Metadata = Schema.Struct({
 export type Metadata = typeof Metadata.Type
 
 /** A social login offered by the modal: a social provider, or the decentralised social app (farcaster). */
-export const SocialOption = Schema.Union([SocialProvider, Schema.Literal("farcaster")])
+export const SocialOption = SocialLogin
 /** A social login offered by the modal. */
 export type SocialOption = typeof SocialOption.Type
 

@@ -211,6 +211,26 @@ const walletLoginGuards: Migration = Effect.gen(function* () {
   )`
 })
 
+const walletFarcasterChannels: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // Sign In With Farcaster channels, by the SHA-256 of their token: made for one device of one project, signed once
+  // (the nonce is used up by the first signed message, right or wrong ones refused before), used once for a session.
+  yield* sql`CREATE TABLE wallet_farcaster_channels (
+    token_hash text PRIMARY KEY,
+    project_id text NOT NULL,
+    device_id text NOT NULL,
+    nonce text NOT NULL UNIQUE,
+    domain text NOT NULL,
+    siwe_uri text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    signed_at timestamptz,
+    fid text,
+    username text,
+    used_at timestamptz
+  )`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -224,5 +244,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0009_wallet_email_updates": walletEmailUpdates,
   "0010_analytics_events": analyticsEvents,
   "0011_wallet_social": walletSocial,
-  "0012_wallet_login_guards": walletLoginGuards
+  "0012_wallet_login_guards": walletLoginGuards,
+  "0013_wallet_farcaster_channels": walletFarcasterChannels
 }

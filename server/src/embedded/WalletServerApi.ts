@@ -24,6 +24,12 @@ import {
   ApiFailure,
   ChainsResponse,
   DeviceVerifyQuery,
+  FarcasterAuthenticateRequest,
+  FarcasterAuthenticateResponse,
+  FarcasterChannelRequest,
+  FarcasterChannelResponse,
+  FarcasterStatusRequest,
+  FarcasterStatusResponse,
   LoginDeviceRequest,
   LoginDeviceResponse,
   LoginEmailRequest,
@@ -210,6 +216,36 @@ export const SocialGroup = HttpApiGroup.make("social")
   )
   .middleware(ProjectCheck)
 
+/** Logging in with Farcaster: a channel for this device, and its status until a Farcaster client signed it. */
+export const FarcasterGroup = HttpApiGroup.make("farcaster")
+  .add(
+    HttpApiEndpoint.post("channel", "/api/farcaster/channel", {
+      payload: FarcasterChannelRequest,
+      success: FarcasterChannelResponse,
+      error: WalletBadRequest
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("status", "/api/farcaster/status", {
+      payload: FarcasterStatusRequest,
+      success: FarcasterStatusResponse,
+      error: WalletBadRequest
+    })
+  )
+  .middleware(ProjectCheck)
+
+/**
+ * The Farcaster client's side of the channel (Sign In With Farcaster's relay): no project check, as the client is
+ * another app, not a page of the frame's origin; the channel token is its credential.
+ */
+export const FarcasterRelayGroup = HttpApiGroup.make("farcasterRelay").add(
+  HttpApiEndpoint.post("authenticate", "/v1/channel/authenticate", {
+    payload: FarcasterAuthenticateRequest,
+    success: FarcasterAuthenticateResponse,
+    error: [WalletBadRequest, WalletBadGateway]
+  })
+)
+
 /** The logged-in user: the session, the addresses, the email's change in two codes, signing. */
 export const SessionGroup = HttpApiGroup.make("session")
   .add(HttpApiEndpoint.post("logout", "/api/logout", { query: ProjectQuery, success: LogoutResponse }))
@@ -257,7 +293,7 @@ export const ProjectGroup = HttpApiGroup.make("project")
 
 /** The wallet server's API. */
 export const WalletServerApi = HttpApi.make("walletServer")
-  .add(LoginGroup, SocialGroup, SessionGroup, ProjectGroup)
+  .add(LoginGroup, SocialGroup, FarcasterGroup, FarcasterRelayGroup, SessionGroup, ProjectGroup)
   .middleware(WalletRequestErrors)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
   .annotate(HttpApi.QueryParseOptions, { onExcessProperty: "error", errors: "all" })

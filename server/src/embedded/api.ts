@@ -29,7 +29,7 @@
  * long; with `retryAfterSeconds` and `Retry-After`: nothing was changed, send it again).
  */
 import { Schema } from "effect"
-import { SocialProvider } from "../../../src/domain/Account"
+import { SocialLogin, SocialProvider } from "../../../src/domain/Account"
 
 /** A device id: random letters, digits, `-` or `_`, 16 to 64 characters. */
 export const DeviceId = Schema.String.pipe(Schema.check(Schema.isPattern(/^[-_A-Za-z0-9]{16,64}$/, { expected: "a device id" })))
@@ -54,7 +54,10 @@ export const ApiErrorCode = Schema.Literals([
   "unavailable",
   "provider_not_configured",
   "invalid_state",
-  "social_refused"
+  "social_refused",
+  "farcaster_not_configured",
+  "channel_expired",
+  "farcaster_refused"
 ])
 /** Why a call failed. */
 export type ApiErrorCode = typeof ApiErrorCode.Type
@@ -158,14 +161,71 @@ export const SocialFinishRequest = Schema.Struct({ projectId: Schema.String, dev
 export const SocialFinishResponse = Schema.Struct({ token: Schema.String, provider: SocialProvider, username: Schema.String })
 
 // ---------------------------------------------------------------------------------------------------------------
+// Sign In With Farcaster
+
+/**
+ * `POST /api/farcaster/channel` — opens a Sign In With Farcaster channel for this device: its token, the deep link a
+ * Farcaster client opens or scans (`farcaster://connect?channelToken=…&nonce=…&domain=…&siweUri=…&expirationTime=…`)
+ * and when it expires (5 minutes; epoch ms). A server without Farcaster: 400 `farcaster_not_configured`.
+ */
+export const FarcasterChannelRequest = Schema.Struct({ projectId: Schema.String, deviceId: DeviceId })
+/** The answer of `POST /api/farcaster/channel`. */
+export const FarcasterChannelResponse = Schema.Struct({
+  channelToken: Schema.String,
+  url: Schema.String,
+  nonce: Schema.String,
+  expiresAt: Schema.Finite
+})
+
+/**
+ * `POST /api/farcaster/status` — waits (at most `waitMs`, ≤ 25000, default 20000) for the channel to be signed:
+ * `{ state: "pending" }` at the bound (call again), or `{ state: "completed", token, fid, username }` once it was
+ * (the channel is then used up: it opens one session, made for the fid's user, with the same wallet as an email user,
+ * at its first login). A channel of another device, or one used: 400 `invalid_state`; expired unsigned: 400
+ * `channel_expired`.
+ */
+export const FarcasterStatusRequest = Schema.Struct({
+  projectId: Schema.String,
+  deviceId: DeviceId,
+  channelToken: Schema.String,
+  waitMs: Schema.optionalKey(Schema.Finite)
+})
+/** The answer of `POST /api/farcaster/status`. */
+export const FarcasterStatusResponse = Schema.Union([
+  Schema.Struct({ state: Schema.Literal("pending") }),
+  Schema.Struct({ state: Schema.Literal("completed"), token: Schema.String, fid: Schema.String, username: Schema.String })
+])
+
+/**
+ * `POST /v1/channel/authenticate` — the Farcaster client's side of the channel (no project: the client is another
+ * app): the signed Sign In With Farcaster message (EIP-4361, statement 'Farcaster Auth', chain id 10, resource
+ * `farcaster://fid/N`) and the profile. The message must carry the channel's nonce, domain and URI, be signed by its
+ * address, and that address must hold the fid in the id registry; the first good message signs the channel and no
+ * other is taken (a replay is refused). A refusal: 400 `farcaster_refused`; an expired channel: 400 `channel_expired`;
+ * an unknown one: 400 `invalid_state`; the registry cannot be read: 502.
+ */
+export const FarcasterAuthenticateRequest = Schema.Struct({
+  channelToken: Schema.String,
+  message: Schema.String.pipe(Schema.check(Schema.isMaxLength(4_096))),
+  signature: Schema.String.pipe(Schema.check(Schema.isMaxLength(4_096))),
+  fid: Schema.Finite,
+  username: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(64)))),
+  displayName: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(128)))),
+  bio: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(1_024)))),
+  pfpUrl: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(2_048))))
+})
+/** The answer of `POST /v1/channel/authenticate`. */
+export const FarcasterAuthenticateResponse = Schema.Struct({ state: Schema.Literal("completed"), fid: Schema.String, username: Schema.String })
+
+// ---------------------------------------------------------------------------------------------------------------
 // The user
 
 /** The user's wallet: one EVM (secp256k1) and one Solana (ed25519) account, made by the server at the first login. */
 export const WalletUser = Schema.Struct({
   /** Null for a user made by a social login. */
   email: Schema.NullOr(Schema.String),
-  /** The provider and name of a user made by a social login. */
-  social: Schema.optionalKey(Schema.Struct({ provider: SocialProvider, username: Schema.String })),
+  /** The provider (or `farcaster`) and name of a user made by a social login. */
+  social: Schema.optionalKey(Schema.Struct({ provider: SocialLogin, username: Schema.String })),
   /** Checksummed EVM address. */
   evmAddress: Schema.String,
   /** Base58 Solana address. */

@@ -41,6 +41,8 @@ export interface EmbeddedOptions {
   readonly projects?: ReadonlyArray<DevProject>
   /** The wallet server's sender, mail client and HTTP limits (its options of the same names). */
   readonly server?: Pick<WalletServerOptions, "from" | "sendMail" | "http">
+  /** Sign In With Farcaster: the chain and id registry of fids' custody addresses; no Farcaster login without it. */
+  readonly farcaster?: WalletServerOptions["farcaster"]
 }
 
 /**
@@ -75,6 +77,7 @@ export const startEmbedded = async (opts: EmbeddedOptions): Promise<Started<Embe
       ...(opts.host === undefined ? {} : { host: opts.host }),
       ...(opts.publicUrl === undefined ? {} : { publicUrl: opts.publicUrl }),
       ...(opts.projects === undefined ? {} : { projects: opts.projects }),
+      ...(opts.farcaster === undefined ? {} : { farcaster: opts.farcaster }),
       extraRoutes: frameSiteRoutes({ builder, ...(opts.projects === undefined ? {} : { projects: opts.projects }) })
     })
     return {

@@ -4,7 +4,7 @@
  * the visitor chooses email, or an embedded session must be restored) agree on.
  */
 import type { Effect, SubscriptionRef } from "effect"
-import type { SocialProvider } from "../../domain/Account"
+import type { SocialLogin, SocialProvider } from "../../domain/Account"
 
 /** Where an email login stands. */
 export type EmailLoginStep =
@@ -103,7 +103,7 @@ export interface EmbeddedState {
   /** The last failure of a social login, in the visitor's words (shown by the social buttons). */
   readonly socialError: string | undefined
   /** The provider and name of the connected embedded wallet when it was a social login (the Account view's). */
-  readonly socialUser: { readonly provider: SocialProvider | undefined; readonly username: string } | undefined
+  readonly socialUser: { readonly provider: SocialLogin | undefined; readonly username: string } | undefined
 }
 
 /** What the service does; the same shape for its tag and its implementation. */

@@ -4,7 +4,7 @@
  * last chain and the social username.
  */
 import { Effect } from "effect"
-import type { SocialProvider } from "../../domain/Account"
+import type { SocialLogin } from "../../domain/Account"
 import type { CaipNetworkId } from "../../domain/Caip"
 import * as Keys from "../Storage/keys"
 import type { Storage } from "../Storage/Storage"
@@ -37,7 +37,7 @@ export const noteCodeSent = (storage: Storage["Service"], at: number) =>
 /** After a successful social login: the name the provider gave (spec point 4's social username). */
 export const rememberSocialLogin = (
   storage: Storage["Service"],
-  social: { readonly provider: SocialProvider | undefined; readonly username: string },
+  social: { readonly provider: SocialLogin | undefined; readonly username: string },
   lastChain?: CaipNetworkId
 ) =>
   storage.modify(Keys.embeddedLogin, (cache) => ({

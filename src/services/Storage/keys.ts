@@ -3,7 +3,7 @@
  * changing a stored shape incompatibly means bumping `STORAGE_VERSION`, which drops the older entries.
  */
 import { Schema } from "effect"
-import { Balance, ConnectionStatus, Profile, SocialProvider } from "../../domain/Account"
+import { Balance, ConnectionStatus, Profile, SocialLogin } from "../../domain/Account"
 import { CaipNetworkId, type ChainNamespace } from "../../domain/Caip"
 import { BALANCE_CACHE_MS, IDENTITY_CACHE_MS } from "../../domain/constants"
 import { NftsResponse, TokenBalance } from "../../domain/Portfolio"
@@ -81,7 +81,7 @@ export const EmbeddedLogin = Schema.Struct({
   lastChain: Schema.NullOr(CaipNetworkId),
   socialUsername: Schema.NullOr(Schema.String),
   /** The provider of the social login the name is from (kept beside it, forgotten with it). */
-  socialProvider: Schema.optionalKey(Schema.NullOr(SocialProvider))
+  socialProvider: Schema.optionalKey(Schema.NullOr(SocialLogin))
 })
 /** What the embedded wallet remembers between visits. */
 export type EmbeddedLogin = typeof EmbeddedLogin.Type

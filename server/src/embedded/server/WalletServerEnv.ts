@@ -7,6 +7,7 @@ import type { SqlClient } from "effect/sql"
 import type { Database } from "../../db/index"
 import { isLoopbackOrigin } from "../../services/projects"
 import type { DevProject } from "../../services/projects"
+import type { FarcasterConfig } from "./farcaster"
 import type { WalletChains } from "./rpc"
 
 /** What the wallet server's routes need. */
@@ -24,6 +25,8 @@ export interface WalletServerDeps {
   readonly now: () => number
   /** How the server reaches the social providers (default the global fetch). */
   readonly socialFetch?: (url: string, init: RequestInit) => Promise<Response>
+  /** Sign In With Farcaster: where fids' custody addresses are read; no Farcaster login without it. */
+  readonly farcaster?: FarcasterConfig
 }
 
 /** The wallet server's {@link WalletServerDeps}. */

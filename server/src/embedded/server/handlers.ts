@@ -9,7 +9,7 @@ import { Effect, Layer, PubSub, Schedule, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { escapeHtml, htmlDocument } from "../../lib/html"
-import { SocialProvider } from "../../../../src/domain/Account"
+import { SocialLogin, SocialProvider } from "../../../../src/domain/Account"
 import { originAllowed } from "../../services/projects"
 import type { WalletUser } from "../api"
 import {
@@ -27,6 +27,7 @@ import { ApiError, rpcFailure } from "./errors"
 import { codeHash, type KeyFamily, newCode, newEvmKey, newSolanaKey, newToken, openKey, sameHash, sealKey, tokenHash } from "./keys"
 import { ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer } from "./middleware"
 import { walletRpc } from "./rpc"
+import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type FarcasterRefused, newChannelNonce, verifyFarcasterSignIn } from "./farcaster"
 import { authorizationUrl, completeLogin, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
 import * as store from "./store"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
@@ -179,7 +180,7 @@ const makeSteps = (deps: WalletServerDeps) => {
   const walletUser = Effect.fn("WalletServer.walletUser")(function* (user: { readonly userId: string; readonly email: string | null }) {
     const keys = yield* keysOf(user.userId)
     const social = user.email === null ? yield* run(store.socialIdentityOf(user.userId)) : undefined
-    const provider = social === undefined ? undefined : Schema.decodeUnknownOption(SocialProvider)(social.provider)
+    const provider = social === undefined ? undefined : Schema.decodeUnknownOption(SocialLogin)(social.provider)
     const answer: WalletUser = {
       email: user.email,
       evmAddress: keys.evm.address,
@@ -448,6 +449,117 @@ export const SocialGroupLive = HttpApiBuilder.group(WalletServerApi, "social", (
   })
 )
 
+// The status long-poll holds at most this long, and reads the channel this often.
+const FARCASTER_WAIT_DEFAULT_MS = 20_000
+const FARCASTER_WAIT_MAX_MS = 25_000
+const FARCASTER_POLL_MS = 500
+
+const farcasterRefusal = (error: FarcasterRefused) =>
+  error.kind === "invalid"
+    ? new WalletBadRequest({ code: "farcaster_refused", error: error.message })
+    : new WalletBadGateway({ code: "rpc_error", error: error.message })
+
+/** `POST /api/farcaster/channel` and `POST /api/farcaster/status`: Sign In With Farcaster's channel for the frame. */
+export const FarcasterGroupLive = HttpApiBuilder.group(WalletServerApi, "farcaster", (handlers) =>
+  Effect.gen(function* () {
+    const deps = yield* WalletServerEnv
+    const steps = makeSteps(deps)
+    const { run } = steps
+    const terms = { domain: new URL(deps.publicUrl).host, siweUri: new URL(deps.publicUrl).href }
+    const invalidChannel = new WalletBadRequest({ code: "invalid_state", error: "This Farcaster sign-in was not started here or was used already: try again" })
+    const expired = new WalletBadRequest({ code: "channel_expired", error: "The Farcaster sign-in expired: try again" })
+    return handlers
+      .handle(
+        "channel",
+        Effect.fn("WalletServer.farcasterChannel")(function* ({ payload }) {
+          const project = yield* WalletProject
+          if (deps.farcaster === undefined) {
+            return yield* new WalletBadRequest({ code: "farcaster_not_configured", error: "Log in with Farcaster is not set up on this wallet server" })
+          }
+          const channelToken = newToken()
+          const nonce = newChannelNonce()
+          const now = deps.now()
+          const expiresAt = new Date(now + FARCASTER_CHANNEL_TTL_MS)
+          yield* run(
+            store.insertFarcasterChannel(tokenHash(channelToken), { projectId: project.projectId, deviceId: payload.deviceId, nonce, ...terms }, new Date(now), expiresAt)
+          )
+          return { channelToken, url: channelUrl(channelToken, { nonce, ...terms }, expiresAt), nonce, expiresAt: expiresAt.getTime() }
+        })
+      )
+      .handle(
+        "status",
+        Effect.fn("WalletServer.farcasterStatus")(function* ({ payload }) {
+          const project = yield* WalletProject
+          const hash = tokenHash(payload.channelToken)
+          const waitMs = Math.max(0, Math.min(payload.waitMs ?? FARCASTER_WAIT_DEFAULT_MS, FARCASTER_WAIT_MAX_MS))
+          const read = run(store.farcasterChannel(hash))
+          const first = yield* read
+          if (first === undefined || first.project_id !== project.projectId || first.device_id !== payload.deviceId || first.used_at !== null) {
+            return yield* invalidChannel
+          }
+          // Signed now, or within the wait; an unsigned channel past its expiry is over.
+          const channel =
+            first.signed_at !== null
+              ? first
+              : yield* read.pipe(
+                  Effect.repeat({
+                    until: (row) => row === undefined || row.signed_at !== null || row.expires_at.getTime() <= deps.now(),
+                    schedule: Schedule.spaced(FARCASTER_POLL_MS)
+                  }),
+                  Effect.timeoutOrElse({ duration: waitMs, orElse: () => Effect.succeed(first) })
+                )
+          if (channel === undefined) return yield* invalidChannel
+          if (channel.signed_at === null) {
+            if (channel.expires_at.getTime() <= deps.now()) return yield* expired
+            return { state: "pending" as const }
+          }
+          const signer = yield* run(store.useFarcasterChannel(hash, project.projectId, payload.deviceId, steps.at()))
+          if (signer === undefined) return yield* invalidChannel
+          const userId = yield* steps.socialUser("farcaster", { subject: signer.fid, username: signer.username })
+          const token = newToken()
+          const now = deps.now()
+          yield* run(store.insertSession(tokenHash(token), userId, payload.deviceId, new Date(now), new Date(now + SESSION_TTL_MS)))
+          return { state: "completed" as const, token, fid: signer.fid, username: signer.username }
+        })
+      )
+  })
+)
+
+/** `POST /v1/channel/authenticate`: a Farcaster client signs a channel with the fid's custody key. */
+export const FarcasterRelayGroupLive = HttpApiBuilder.group(WalletServerApi, "farcasterRelay", (handlers) =>
+  Effect.gen(function* () {
+    const deps = yield* WalletServerEnv
+    const steps = makeSteps(deps)
+    const { run } = steps
+    const connector = deps.farcaster === undefined ? undefined : farcasterConnector(deps.farcaster)
+    return handlers.handle(
+      "authenticate",
+      Effect.fn("WalletServer.farcasterAuthenticate")(function* ({ payload }) {
+        if (connector === undefined) {
+          return yield* new WalletBadRequest({ code: "farcaster_not_configured", error: "Log in with Farcaster is not set up on this wallet server" })
+        }
+        const hash = tokenHash(payload.channelToken)
+        const channel = yield* run(store.farcasterChannel(hash))
+        if (channel === undefined) return yield* new WalletBadRequest({ code: "invalid_state", error: "This sign-in link is not known here" })
+        if (channel.signed_at !== null) return yield* new WalletBadRequest({ code: "farcaster_refused", error: "This sign-in link was signed already" })
+        if (channel.expires_at.getTime() <= deps.now()) return yield* new WalletBadRequest({ code: "channel_expired", error: "This sign-in link has expired" })
+        const signed = yield* verifyFarcasterSignIn(connector, { nonce: channel.nonce, domain: channel.domain, siweUri: channel.siwe_uri }, payload).pipe(
+          Effect.mapError(farcasterRefusal)
+        )
+        if (signed.fid !== String(payload.fid)) {
+          return yield* new WalletBadRequest({ code: "farcaster_refused", error: `The message is signed for fid ${signed.fid}, not ${payload.fid}` })
+        }
+        const username = (payload.username ?? "").trim() || (payload.displayName ?? "").trim() || `fid:${signed.fid}`
+        // One statement: of two good messages at once, one signs the channel.
+        if (!(yield* run(store.signFarcasterChannel(hash, { fid: signed.fid, username }, steps.at())))) {
+          return yield* new WalletBadRequest({ code: "farcaster_refused", error: "This sign-in link was signed already" })
+        }
+        return { state: "completed" as const, fid: signed.fid, username }
+      })
+    )
+  })
+)
+
 /** The session routes: logout, the user, the email's change, and `POST /api/rpc`. */
 export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session", (handlers) =>
   Effect.gen(function* () {
@@ -552,7 +664,7 @@ export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project",
 /** The wallet server's API on the app's router, with `/openapi.json`. Needs the {@link WalletServerEnv}. */
 export const walletServerApiLayer = HttpApiBuilder.layer(WalletServerApi, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide(
-    Layer.mergeAll(LoginGroupLive, SocialGroupLive, SessionGroupLive, ProjectGroupLive).pipe(
+    Layer.mergeAll(LoginGroupLive, SocialGroupLive, FarcasterGroupLive, FarcasterRelayGroupLive, SessionGroupLive, ProjectGroupLive).pipe(
       Layer.provide(Layer.mergeAll(ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer({ timeout: ROUTE_TIMEOUT_MS })))
     )
   )

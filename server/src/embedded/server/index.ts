@@ -19,6 +19,7 @@ import { type DevProject, devProjects } from "../../services/projects"
 import { WalletServerApi } from "../WalletServerApi"
 import { walletServerApiLayer } from "./handlers"
 import { socialCallbackLayer, socialCallbackRoutes } from "./socialCallback"
+import type { FarcasterConfig } from "./farcaster"
 import { checkMasterKey, openKey } from "./keys"
 import type { WalletChains } from "./rpc"
 import * as store from "./store"
@@ -26,6 +27,7 @@ import { isOwnOrigin, type WalletServerDeps, WalletServerEnv } from "./WalletSer
 
 export type { WalletChains } from "./rpc"
 export type { WalletServerDeps } from "./WalletServerEnv"
+export type { FarcasterConfig } from "./farcaster"
 
 /** Plain routes served beside the API (the frame site's page and assets), and what they are for the 405 answer. */
 export interface ExtraRoutes {
@@ -64,6 +66,8 @@ export interface WalletServerOptions {
   readonly now?: () => number
   /** How the server reaches the social providers (default the global fetch). */
   readonly socialFetch?: (url: string, init: RequestInit) => Promise<Response>
+  /** Sign In With Farcaster: the chain and id registry of fids' custody addresses; no Farcaster login without it. */
+  readonly farcaster?: FarcasterConfig
 }
 
 /** What a running wallet server exposes. */
@@ -107,6 +111,7 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
         publicUrl,
         now: opts.now ?? Date.now,
         ...(opts.socialFetch === undefined ? {} : { socialFetch: opts.socialFetch }),
+        ...(opts.farcaster === undefined ? {} : { farcaster: opts.farcaster }),
         sendMail: opts.sendMail ?? ((mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail }))
       })
       return Layer.mergeAll(

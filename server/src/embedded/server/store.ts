@@ -430,3 +430,63 @@ export const useSocialLogin = Effect.fn("walletStore.useSocialLogin")(function* 
     RETURNING project_id, device_id, provider, host_origin, return_to, theme_mode`
   return rows[0]
 })
+
+/** A Sign In With Farcaster channel, as kept. */
+export interface FarcasterChannelRow {
+  readonly project_id: string
+  readonly device_id: string
+  readonly nonce: string
+  readonly domain: string
+  readonly siwe_uri: string
+  readonly expires_at: Date
+  readonly signed_at: Date | null
+  readonly fid: string | null
+  readonly username: string | null
+  readonly used_at: Date | null
+}
+
+/** Keeps a channel opened now. */
+export const insertFarcasterChannel = Effect.fn("walletStore.insertFarcasterChannel")(function* (
+  tokenHash: string,
+  channel: { readonly projectId: string; readonly deviceId: string; readonly nonce: string; readonly domain: string; readonly siweUri: string },
+  createdAt: Date,
+  expiresAt: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO wallet_farcaster_channels (token_hash, project_id, device_id, nonce, domain, siwe_uri, created_at, expires_at)
+    VALUES (${tokenHash}, ${channel.projectId}, ${channel.deviceId}, ${channel.nonce}, ${channel.domain}, ${channel.siweUri}, ${createdAt}, ${expiresAt})`
+})
+
+/** The channel of a token, whatever its state. */
+export const farcasterChannel = Effect.fn("walletStore.farcasterChannel")(function* (tokenHash: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<FarcasterChannelRow>`SELECT project_id, device_id, nonce, domain, siwe_uri, expires_at, signed_at, fid, username, used_at
+    FROM wallet_farcaster_channels WHERE token_hash = ${tokenHash}`
+  return rows[0]
+})
+
+/** Marks the channel signed by `fid`: once only, and only before it expires; `false` when it was not open. */
+export const signFarcasterChannel = Effect.fn("walletStore.signFarcasterChannel")(function* (
+  tokenHash: string,
+  signer: { readonly fid: string; readonly username: string },
+  now: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql`UPDATE wallet_farcaster_channels SET signed_at = ${now}, fid = ${signer.fid}, username = ${signer.username}
+    WHERE token_hash = ${tokenHash} AND signed_at IS NULL AND expires_at > ${now} RETURNING token_hash`
+  return rows.length > 0
+})
+
+/** Uses up a signed channel of this project and device (once only): who signed it. */
+export const useFarcasterChannel = Effect.fn("walletStore.useFarcasterChannel")(function* (
+  tokenHash: string,
+  projectId: string,
+  deviceId: string,
+  now: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ readonly fid: string; readonly username: string }>`UPDATE wallet_farcaster_channels SET used_at = ${now}
+    WHERE token_hash = ${tokenHash} AND project_id = ${projectId} AND device_id = ${deviceId} AND signed_at IS NOT NULL AND used_at IS NULL
+    RETURNING fid, username`
+  return rows[0]
+})

@@ -4,20 +4,21 @@
  * and no provider's artwork is copied.
  */
 import type { ReactNode } from "react"
-import type { SocialProvider } from "../../../domain/Account"
+import type { SocialLogin } from "../../../domain/Account"
 
 /** Each provider's tile colour, letter and name as the buttons say it. */
-export const SOCIAL_LOOK: Readonly<Record<SocialProvider, { readonly name: string; readonly letter: string; readonly tile: string; readonly ink: string }>> = {
+export const SOCIAL_LOOK: Readonly<Record<SocialLogin, { readonly name: string; readonly letter: string; readonly tile: string; readonly ink: string }>> = {
   google: { name: "Google", letter: "G", tile: "#4285F4", ink: "#FFFFFF" },
   x: { name: "X", letter: "X", tile: "#14171A", ink: "#FFFFFF" },
   discord: { name: "Discord", letter: "D", tile: "#5865F2", ink: "#FFFFFF" },
   github: { name: "GitHub", letter: "g", tile: "#24292F", ink: "#FFFFFF" },
   apple: { name: "Apple", letter: "A", tile: "#000000", ink: "#FFFFFF" },
-  facebook: { name: "Facebook", letter: "f", tile: "#1877F2", ink: "#FFFFFF" }
+  facebook: { name: "Facebook", letter: "f", tile: "#1877F2", ink: "#FFFFFF" },
+  farcaster: { name: "Farcaster", letter: "F", tile: "#855DCD", ink: "#FFFFFF" }
 }
 
 /** A provider's mark, hidden from assistive technology (the button around it says the provider's name). */
-export function SocialIcon(props: { readonly provider: SocialProvider; readonly size?: number }): ReactNode {
+export function SocialIcon(props: { readonly provider: SocialLogin; readonly size?: number }): ReactNode {
   const look = SOCIAL_LOOK[props.provider]
   const size = props.size ?? 24
   return (
