@@ -142,8 +142,10 @@ export const FrameSuccess = Schema.Union([
   bareSuccess("CONNECT_OTP"),
   success("CONNECT_SOCIAL", EmbeddedWalletUser),
   success("GET_SOCIAL_REDIRECT_URI", Schema.Struct({ uri: Schema.String })),
-  success("GET_FARCASTER_URI", Schema.Struct({ url: Schema.String })),
-  success("CONNECT_FARCASTER", Schema.Struct({ userName: Schema.String })),
+  // `expiresAt` (epoch ms): when the Sign In With Farcaster channel of `url` stops taking a signature.
+  success("GET_FARCASTER_URI", Schema.Struct({ url: Schema.String, expiresAt: Schema.optionalKey(Schema.Finite) })),
+  // Signed: the Farcaster user's name (the session is open); not yet within the frame's wait: `pending` (ask again).
+  success("CONNECT_FARCASTER", Schema.Union([Schema.Struct({ userName: Schema.String }), Schema.Struct({ pending: Schema.Literal(true) })])),
   success("GET_USER", EmbeddedWalletUser),
   bareSuccess("SIGN_OUT"),
   success("IS_CONNECTED", Schema.Struct({ isConnected: Schema.Boolean })),

@@ -39,6 +39,7 @@ const makeFakeServer = () => {
     sessions: new Set<string>(),
     deviceAnswers: [] as Array<boolean>,
     rpcResult: "0xsignature" as unknown,
+    farcasterAnswers: [] as Array<"pending" | "completed" | "expired">,
     loginEmail: (): Promise<{ readonly action: "VERIFY_DEVICE" | "VERIFY_OTP" }> => Promise.resolve({ action: "VERIFY_OTP" })
   }
   const record = (name: string, ...args: ReadonlyArray<unknown>) => calls.push({ name, args })
@@ -93,6 +94,20 @@ const makeFakeServer = () => {
     socialStart: (body) => {
       record("socialStart", body)
       return Promise.resolve({ uri: `https://idp.example.test/auth?state=s1&provider=${body.provider}` })
+    },
+    farcasterChannel: (body) => {
+      record("farcasterChannel", body)
+      return Promise.resolve({ channelToken: "channel-1", url: "farcaster://connect?channelToken=channel-1&nonce=n0nce1234", nonce: "n0nce1234", expiresAt: 1_000 })
+    },
+    farcasterStatus: (body) => {
+      record("farcasterStatus", body)
+      const next = state.farcasterAnswers.shift() ?? "pending"
+      if (next === "expired") return fail("The Farcaster sign-in expired: try again", "channel_expired")
+      if (next === "pending") return Promise.resolve({ state: "pending" as const })
+      state.sessions.add(TOKEN)
+      state.email = null
+      state.social = { provider: "farcaster", username: "alice" }
+      return Promise.resolve({ state: "completed" as const, token: TOKEN, fid: "20001", username: "alice" })
     },
     socialFinish: (body) => {
       record("socialFinish", body)
@@ -476,7 +491,7 @@ describe("the user, chains and requests", () => {
     expect(t.server.calls.filter((c) => c.name === "socialStart")[1]?.args[0]).toMatchObject({ provider: "x", themeMode: "light" })
   })
 
-  it("answers the requests it has nothing to do for, and refuses smart accounts and farcaster in words", async () => {
+  it("answers the requests it has nothing to do for, and refuses smart accounts in words", async () => {
     const t = setup()
     await t.frame.start()
     await t.login()
@@ -486,16 +501,34 @@ describe("the user, chains and requests", () => {
     expect((await t.ask("GET_SMART_ACCOUNT_ENABLED_NETWORKS")).payload).toEqual({ smartAccountEnabledNetworks: [] })
     expect((await t.ask("SET_PREFERRED_ACCOUNT", { type: "eoa" })).payload).toEqual({ type: "eoa", address: USER.evmAddress })
     expect((await t.ask("SET_PREFERRED_ACCOUNT", { type: "smartAccount" })).payload).toEqual({ message: "Smart accounts are not available on this wallet server." })
-    const unavailable = [
-      ["GET_FARCASTER_URI", undefined],
-      ["CONNECT_FARCASTER", undefined]
-    ] as const
-    for (const [name, payload] of unavailable) {
-      const reply = await t.ask(name, payload)
-      expect(reply.type).toBe(`@wr-frame/${name}_ERROR`)
-      expect((reply.payload as { message: string }).message).toMatch(/not available on this wallet server/)
-    }
     expectNothingSecret(t.posted)
+  })
+
+  it("Farcaster: the channel's link, pending while unsigned, then the session kept (never posted) and the user's name", async () => {
+    const t = setup()
+    await t.frame.start()
+    const refused = await t.ask("CONNECT_FARCASTER")
+    expect(refused.payload).toEqual({ message: "No Farcaster sign-in is waiting: start again." })
+    expect((await t.ask("GET_FARCASTER_URI")).payload).toEqual({ url: "farcaster://connect?channelToken=channel-1&nonce=n0nce1234", expiresAt: 1_000 })
+    t.server.state.farcasterAnswers.push("pending", "completed")
+    expect((await t.ask("CONNECT_FARCASTER")).payload).toEqual({ pending: true })
+    expect(t.server.calls.find((c) => c.name === "farcasterStatus")?.args[0]).toMatchObject({ channelToken: "channel-1", waitMs: 25_000 })
+    expect((await t.ask("CONNECT_FARCASTER")).payload).toEqual({ userName: "alice" })
+    const user = await t.ask("GET_USER", {})
+    expect(user.payload).toMatchObject({ email: null, socialProvider: "farcaster", username: "alice" })
+    // The channel is used up: a second connect has nothing to wait for.
+    expect((await t.ask("CONNECT_FARCASTER")).type).toBe("@wr-frame/CONNECT_FARCASTER_ERROR")
+    expectNothingSecret(t.posted)
+  })
+
+  it("Farcaster: an expired channel is said in the server's words and forgotten", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.ask("GET_FARCASTER_URI")
+    t.server.state.farcasterAnswers.push("expired")
+    expect((await t.ask("CONNECT_FARCASTER")).payload).toEqual({ message: "The Farcaster sign-in expired: try again" })
+    expect((await t.ask("CONNECT_FARCASTER")).payload).toEqual({ message: "No Farcaster sign-in is waiting: start again." })
+    expect((await t.ask("IS_CONNECTED")).payload).toEqual({ isConnected: false })
   })
 })
 

@@ -10,6 +10,10 @@ import { HttpApiClient, HttpApiMiddleware } from "effect/http-api"
 import type {
   ApiErrorCode,
   ChainsResponse,
+  FarcasterChannelRequest,
+  FarcasterChannelResponse,
+  FarcasterStatusRequest,
+  FarcasterStatusResponse,
   LoginDeviceResponse,
   LoginEmailResponse,
   LoginOtpResponse,
@@ -74,6 +78,8 @@ export interface WalletApi {
   }) => Promise<typeof LoginOtpResponse.Type>
   readonly socialStart: (body: typeof SocialStartRequest.Type) => Promise<typeof SocialStartResponse.Type>
   readonly socialFinish: (body: typeof SocialFinishRequest.Type) => Promise<typeof SocialFinishResponse.Type>
+  readonly farcasterChannel: (body: typeof FarcasterChannelRequest.Type) => Promise<typeof FarcasterChannelResponse.Type>
+  readonly farcasterStatus: (body: typeof FarcasterStatusRequest.Type) => Promise<typeof FarcasterStatusResponse.Type>
   readonly logout: (token: string) => Promise<void>
   readonly user: (token: string) => Promise<typeof UserResponse.Type>
   readonly updateEmail: (token: string, newEmail: string) => Promise<typeof UpdateEmailResponse.Type>
@@ -157,6 +163,8 @@ export const makeWalletApi = (opts: {
     loginOtp: (payload) => call("POST /api/login/otp", (api) => api.login.otp({ payload })),
     socialStart: (payload) => call("POST /api/social/start", (api) => api.social.start({ payload })),
     socialFinish: (payload) => call("POST /api/social/finish", (api) => api.social.finish({ payload })),
+    farcasterChannel: (payload) => call("POST /api/farcaster/channel", (api) => api.farcaster.channel({ payload })),
+    farcasterStatus: (payload) => call("POST /api/farcaster/status", (api) => api.farcaster.status({ payload })),
     logout: async (token) => {
       await call("POST /api/logout", (api) => api.session.logout({ query: {} }), token)
     },

@@ -39,6 +39,9 @@ export const FRAME_STORAGE_KEYS = {
 /** The longest the frame waits for a device to be verified before answering (the host's step lasts 30000 ms). */
 export const DEVICE_WAIT_MS = 25_000
 
+/** The longest the frame waits for a Farcaster channel to be signed before answering `pending` (host step: 30000 ms). */
+export const FARCASTER_WAIT_MS = 25_000
+
 /** The frame page's query: `?projectId=…&chainId=…&version=…&enableLogger=…`. */
 export interface FrameQuery {
   readonly projectId: string
@@ -137,7 +140,6 @@ export const chainOf = (chainId: ChainId): { readonly family: Family; readonly c
 class FrameFailure extends Error {}
 
 const notAvailable = {
-  farcaster: "Farcaster login is not available on this wallet server: log in with your email.",
   smartAccount: "Smart accounts are not available on this wallet server."
 } as const
 
@@ -155,6 +157,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
   let activeFamily: Family = "eip155"
   // What the host told the frame of itself (SYNC_THEME, SYNC_DAPP_DATA): the social callback page takes the theme.
   const host: { themeMode?: "light" | "dark"; dapp?: { readonly name: string | undefined; readonly sdkVersion: string; readonly sdkType: string } } = {}
+  // The Sign In With Farcaster channel GET_FARCASTER_URI opened, until CONNECT_FARCASTER sees it signed or over.
+  let farcasterChannel: string | undefined
   let emailUpdate: { readonly done: Promise<string>; readonly resolve: (email: string) => void } | undefined
 
   const deviceId = (): string => {
@@ -261,10 +265,23 @@ export const makeFrame = (env: FrameEnv): Frame => {
       return { uri: answer.uri }
     },
     GET_FARCASTER_URI: async () => {
-      throw new FrameFailure(notAvailable.farcaster)
+      const answer = await api.farcasterChannel({ projectId: query.projectId, deviceId: deviceId() })
+      farcasterChannel = answer.channelToken
+      return { url: answer.url, expiresAt: answer.expiresAt }
     },
     CONNECT_FARCASTER: async () => {
-      throw new FrameFailure(notAvailable.farcaster)
+      const channelToken = farcasterChannel
+      if (channelToken === undefined) throw new FrameFailure("No Farcaster sign-in is waiting: start again.")
+      // The server holds the call until the channel is signed or its own bound (within the host's 30000 ms step).
+      const answer = await api.farcasterStatus({ projectId: query.projectId, deviceId: deviceId(), channelToken, waitMs: FARCASTER_WAIT_MS }).catch((error: unknown) => {
+        if (farcasterChannel === channelToken) farcasterChannel = undefined
+        throw error
+      })
+      if (answer.state === "pending") return { pending: true as const }
+      if (farcasterChannel === channelToken) farcasterChannel = undefined
+      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
+      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      return { userName: answer.username }
     },
     GET_USER: async ({ chainId }) => {
       const user = await withSession(api.user)
