@@ -162,6 +162,10 @@ export const RuntimeConfig = Schema.Struct({
       })
     )
   ),
+  /** Farcaster's stand-in: the test Farcaster client page and the id registry on the first local chain (`devstack/farcaster`). */
+  farcaster: Schema.optionalKey(
+    Schema.NullOr(Schema.Struct({ clientUrl: Schema.String, idRegistry: Schema.String, caipNetworkId: Schema.String }))
+  ),
   demo: Schema.NullOr(
     Schema.Struct({
       url: Schema.String,

@@ -112,6 +112,13 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const bitcoin = valueOf(settled[5])
     const identity = valueOf(settled[6])
     const socialProjects = identity === undefined ? undefined : (await import("./identity/index")).withSocials(identity.info)
+    // Farcaster's stand-in for the embedded wallet: the id registry on the first local chain, and the test client.
+    const firstChain = evm?.info.chains[0]
+    const farcasterModule = parts.has("embedded") && firstChain !== undefined ? await import("./farcaster/index") : undefined
+    const [farcasterRegistry, farcasterClient] =
+      farcasterModule === undefined || firstChain === undefined
+        ? [undefined, undefined]
+        : await Promise.all([farcasterModule.deployFarcasterRegistry(firstChain.chainId, firstChain.rpcUrl), track(farcasterModule.startFarcasterClient())])
     // The Solana part names its network by its genesis hash, as CAIP-2 asks.
     const solanaCaip = solana === undefined ? undefined : Schema.decodeSync(CaipNetworkId)(solana.info.caipNetworkId)
     // The embedded wallet (wallet server and frame site) needs the mail sink and the database; it signs on the chains.
@@ -128,6 +135,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                 },
                 ...(opts.embeddedMasterKey === undefined ? {} : { masterKey: opts.embeddedMasterKey }),
                 ...(socialProjects === undefined ? {} : { projects: socialProjects }),
+                ...(farcasterRegistry === undefined ? {} : { farcaster: farcasterRegistry }),
                 ...(opts.buildTestWalletAtStart === undefined ? {} : { buildFrameAtStart: opts.buildTestWalletAtStart })
               })
             )
@@ -169,6 +177,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     if (embeddedResult !== undefined && !embeddedResult.ok) throw embeddedResult.error
     const embedded = embeddedResult?.value
     if (embedded !== undefined) identity?.info.setRedirectUri(`${embedded.info.url}/social/callback`)
+    if (embedded !== undefined) farcasterClient?.info.setRelayUrl(embedded.info.url)
 
     const configPath = opts.writeConfig === true ? runtimeConfigPath : opts.writeConfig || undefined
     let config: RuntimeConfig = {
@@ -233,6 +242,10 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
         identity === undefined
           ? null
           : { providers: Object.values(identity.info.providers).map(({ provider, kind, issuer }) => ({ provider, kind, issuer })) },
+      farcaster:
+        farcasterRegistry === undefined || farcasterClient === undefined || firstChain === undefined
+          ? null
+          : { clientUrl: farcasterClient.info.url, idRegistry: farcasterRegistry.idRegistry, caipNetworkId: firstChain.caipNetworkId },
       demo: null
     }
     const publish = () => {

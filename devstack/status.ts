@@ -41,6 +41,9 @@ export const endpointRows = (config: RuntimeConfig): ReadonlyArray<readonly [str
   for (const idp of config.identity?.providers ?? []) {
     rows.push([`login: ${idp.provider}`, `${idp.issuer}  (local ${idp.kind === "oidc" ? "OpenID Connect" : "OAuth 2"} provider: pick or type an account)`])
   }
+  if (config.farcaster !== undefined && config.farcaster !== null) {
+    rows.push(["login: farcaster", `${config.farcaster.clientUrl}  (test Farcaster client: paste the modal's link, sign in as a test user; id registry ${config.farcaster.idRegistry} on ${config.farcaster.caipNetworkId})`])
+  }
   if (services !== null) rows.push(["explorer", `${services.url}${EXPLORER_PATH}  (the local chains' transactions, addresses, NFTs)`])
   if (services !== null) rows.push(["test wallet", services.testWalletUrl])
   if (services?.onrampUrl !== undefined) rows.push(["on-ramp page", services.onrampUrl])
