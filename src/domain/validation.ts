@@ -170,15 +170,18 @@ export const filterSocialsForMiniApp = <S extends string>(
   return socials.filter((social) => !removed.includes(social))
 }
 
+/** A social login the Connect view offers: a provider of the wallet server's social login, or farcaster. */
+export type SocialLoginName = SocialProviderName | "farcaster"
+
 /**
  * The social logins the Connect view offers, in the host's `features.socials` order: the providers of the wallet
- * server's social login (farcaster is not offered: its sign-in is not built), filtered by the mini-app's OS.
+ * server's social login and farcaster (Sign In With Farcaster), filtered by the mini-app's OS.
  */
 export const offeredSocials = (
   socials: ReadonlyArray<string> | false,
   miniApp: MiniAppPlatform | undefined
-): ReadonlyArray<SocialProviderName> => {
-  const providers = socials === false ? [] : socials.filter(isSocialProvider)
+): ReadonlyArray<SocialLoginName> => {
+  const providers = socials === false ? [] : socials.filter((social): social is SocialLoginName => social === "farcaster" || isSocialProvider(social))
   return miniApp === undefined ? providers : filterSocialsForMiniApp(providers, miniApp)
 }
 

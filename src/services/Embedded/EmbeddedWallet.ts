@@ -11,6 +11,7 @@ export type {
   ApprovalSummary,
   EmailLoginStep,
   EmailUpdateStep,
+  FarcasterLoginStep,
   SocialLoginStep,
   EmbeddedService,
   EmbeddedState,
@@ -28,6 +29,7 @@ export const initialEmbeddedState = (enabled: boolean): EmbeddedState => ({
   approval: undefined,
   social: { _tag: "Idle" },
   socialError: undefined,
+  farcaster: { _tag: "Idle" },
   socialUser: undefined
 })
 
@@ -44,6 +46,8 @@ export const idleEmbeddedService = (state: SubscriptionRef.SubscriptionRef<Embed
   cancelEmailUpdate: Effect.void,
   connectSocial: () => Effect.void,
   cancelSocial: Effect.void,
+  connectFarcaster: Effect.void,
+  cancelFarcaster: Effect.void,
   approve: Effect.void,
   reject: Effect.void
 })

@@ -48,6 +48,11 @@ const SocialCallbackMessage = Schema.Struct({ type: Schema.Literal(SOCIAL_CALLBA
 /** How long the popup may stay open before the SOCIALS_TIMEOUT alert (spec 9's login-step time-out). */
 export const SOCIAL_WAIT_MS = 30_000
 const POPUP_CHECK_MS = 500
+/** How long a Farcaster link lasts when the frame does not say (the wallet server's channels last 5 minutes). */
+const FARCASTER_LINK_MS = 5 * 60_000
+// One frame step (the bridge's bound), past the link's life, before the wait gives up on its own.
+const FARCASTER_STEP_MS = 30_000
+const FARCASTER_EXPIRED = "The sign-in link expired before it was signed: try again for a new one."
 
 
 const LOGIN_VIEWS = ["EmailVerifyOtp", "EmailVerifyDevice"] as const
@@ -365,6 +370,85 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       yield* update((s) => ({ ...s, social: s.social._tag === "Waiting" ? { _tag: "Idle" } : s.social }))
     }).pipe(Effect.withSpan("EmbeddedWallet.cancelSocial"))
 
+    // ---- Farcaster
+
+    let farcasterWait: Fiber.Fiber<void> | undefined
+    const setFarcaster = (farcaster: EmbeddedState["farcaster"]) => update((s) => ({ ...s, farcaster }))
+    const farcasterFailed = (message: string, expired = false) => setFarcaster({ _tag: "Failed", message, expired })
+
+    /** Signed: the frame holds the session; connect like a social login, then close the modal. */
+    const finishFarcaster = (username: string) =>
+      Effect.gen(function* () {
+        yield* setFarcaster({ _tag: "Connecting", username })
+        const social = { provider: "farcaster" as const, username }
+        const active = yield* Effect.option(networks.activeNetwork("eip155"))
+        yield* rememberSocialLogin(storage, social, Option.getOrUndefined(Option.map(active, (network) => network.caipNetworkId)))
+        const connected = yield* Effect.exit(connectFlow.connect(auth.connectorId))
+        if (Exit.isFailure(connected)) {
+          yield* forgetLogin(storage)
+          const error = Option.getOrUndefined(Exit.findErrorOption(connected))
+          return yield* farcasterFailed(error?.message ?? "The wallet could not connect: try again.")
+        }
+        yield* update((s) => ({ ...s, farcaster: { _tag: "Idle" }, socialUser: social }))
+        const now = yield* SubscriptionRef.get(modal.state)
+        if (now.open && currentRoute(now).view === "ConnectingFarcaster") yield* modal.close
+      })
+
+    // Asks the frame until the channel is signed, refused or expired; each ask is one frame step (the frame holds it 25 s).
+    const waitFarcaster = (expiresAt: number) =>
+      Effect.flatMap(Clock.currentTimeMillis, (startedAt) => Effect.gen(function* () {
+        while (true) {
+          const exit = yield* Effect.exit(Effect.flatMap(frame, (bridge) => bridge.request("CONNECT_FARCASTER")))
+          if (Exit.isFailure(exit)) {
+            const error = Option.getOrUndefined(Exit.findErrorOption(exit))
+            // A step the frame did not answer in time is asked again while the link lasts.
+            if (error?._tag === "FrameStepTimedOut" && (yield* Clock.currentTimeMillis) < expiresAt) continue
+            const message = error === undefined ? "The Farcaster sign-in stopped: try again." : yield* words(error)
+            return yield* farcasterFailed(message, /expired/i.test(message))
+          }
+          if ("userName" in exit.value) return yield* finishFarcaster(exit.value.userName)
+          if ((yield* Clock.currentTimeMillis) >= expiresAt) return yield* farcasterFailed(FARCASTER_EXPIRED, true)
+        }
+      }).pipe(
+        // Bounded even if the frame answered `pending` forever: the link's life and one more step.
+        Effect.timeoutOrElse({
+          duration: Math.max(0, expiresAt - startedAt) + FARCASTER_STEP_MS,
+          orElse: () => farcasterFailed(FARCASTER_EXPIRED, true)
+        })
+      ))
+
+    const stopFarcasterWait = Effect.suspend(() => {
+      const fiber = farcasterWait
+      farcasterWait = undefined
+      return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
+    })
+
+    const connectFarcaster = Effect.gen(function* () {
+      const step = (yield* SubscriptionRef.get(state)).farcaster
+      if (step._tag === "Starting" || step._tag === "Connecting") return
+      yield* stopFarcasterWait
+      yield* setFarcaster({ _tag: "Starting" })
+      const now = yield* SubscriptionRef.get(modal.state)
+      if (!now.open) yield* modal.open({ view: "ConnectingFarcaster" })
+      else if (currentRoute(now).view !== "ConnectingFarcaster") yield* modal.push({ view: "ConnectingFarcaster" })
+      const asked = yield* Effect.exit(Effect.flatMap(frame, (bridge) => bridge.request("GET_FARCASTER_URI")))
+      if (Exit.isFailure(asked)) {
+        const error = Option.getOrUndefined(Exit.findErrorOption(asked))
+        return yield* farcasterFailed(error === undefined ? "The Farcaster sign-in could not start: try again." : yield* words(error))
+      }
+      // Left the view while the frame answered: nothing waits.
+      if ((yield* SubscriptionRef.get(state)).farcaster._tag !== "Starting") return
+      const started = yield* Clock.currentTimeMillis
+      const expiresAt = asked.value.expiresAt ?? started + FARCASTER_LINK_MS
+      yield* setFarcaster({ _tag: "Waiting", url: asked.value.url, expiresAt: asked.value.expiresAt })
+      farcasterWait = yield* Effect.forkIn(waitFarcaster(expiresAt), scope)
+    }).pipe(Effect.withSpan("EmbeddedWallet.connectFarcaster"))
+
+    const cancelFarcaster = Effect.gen(function* () {
+      yield* stopFarcasterWait
+      yield* update((s) => ({ ...s, farcaster: s.farcaster._tag === "Connecting" ? s.farcaster : { _tag: "Idle" } }))
+    }).pipe(Effect.withSpan("EmbeddedWallet.cancelFarcaster"))
+
     // ---- Email change
 
     const startEmailUpdate = Effect.fn("EmbeddedWallet.startEmailUpdate")(function* (input: string) {
@@ -435,6 +519,8 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
           const onConnect = view === "Connect"
           if ((s.login._tag === "VerifyOtp" || s.login._tag === "VerifyDevice") && !inLogin) yield* cancelLogin
           else if (s.login._tag === "Idle" && s.error !== undefined && !onConnect && !inLogin && s.update._tag === "Idle") yield* setError(undefined)
+          const farcaster = s.farcaster._tag
+          if ((farcaster === "Starting" || farcaster === "Waiting" || farcaster === "Failed") && view !== "ConnectingFarcaster") yield* cancelFarcaster
           const inUpdate = view !== undefined && (UPDATE_VIEWS as ReadonlyArray<string>).includes(view)
           if (s.update._tag !== "Idle" && s.update._tag !== "Sending" && !inUpdate) yield* cancelEmailUpdate
         })
@@ -521,6 +607,8 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       cancelEmailUpdate,
       connectSocial: (provider) => Effect.suspend(() => socialLogin(provider, page.open())),
       cancelSocial,
+      connectFarcaster,
+      cancelFarcaster,
       socialLogin,
       finishSocial: (uri) => finishSocial(uri, undefined),
       approve: answer(true).pipe(Effect.withSpan("EmbeddedWallet.approve")),

@@ -128,6 +128,8 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
           return via((service) => service.socialLogin(provider, popup))
         }),
       cancelSocial: via((service) => service.cancelSocial),
+      connectFarcaster: via((service) => service.connectFarcaster),
+      cancelFarcaster: via((service) => service.cancelFarcaster),
       submitEmail: (email) => via((service) => service.submitEmail(email)),
       resend: via((service) => service.resend),
       waitForDevice: via((service) => service.waitForDevice),

@@ -30,6 +30,18 @@ export type SocialLoginStep =
   /** The provider answered; the frame finishes the login and the embedded wallet connects. */
   | { readonly _tag: "Connecting"; readonly provider: SocialProvider | undefined }
 
+/** Where a Farcaster login (Sign In With Farcaster, the ConnectingFarcaster view) stands. */
+export type FarcasterLoginStep =
+  | { readonly _tag: "Idle" }
+  /** The frame opens a channel on the wallet server. */
+  | { readonly _tag: "Starting" }
+  /** The channel's link (QR code and deep link) waits for the Farcaster app's signature, until `expiresAt` (epoch ms). */
+  | { readonly _tag: "Waiting"; readonly url: string; readonly expiresAt: number | undefined }
+  /** Signed: the embedded wallet connects for the Farcaster user `username`. */
+  | { readonly _tag: "Connecting"; readonly username: string }
+  /** It ended without a login (`expired`: the link ran out unsigned); the view offers Try again. */
+  | { readonly _tag: "Failed"; readonly message: string; readonly expired: boolean }
+
 /** Where an email change stands (from the Account view's "Update email"). */
 export type EmailUpdateStep =
   | { readonly _tag: "Idle" }
@@ -102,6 +114,7 @@ export interface EmbeddedState {
   readonly social: SocialLoginStep
   /** The last failure of a social login, in the visitor's words (shown by the social buttons). */
   readonly socialError: string | undefined
+  readonly farcaster: FarcasterLoginStep
   /** The provider and name of the connected embedded wallet when it was a social login (the Account view's). */
   readonly socialUser: { readonly provider: SocialLogin | undefined; readonly username: string } | undefined
 }
@@ -131,6 +144,13 @@ export interface EmbeddedService {
   readonly connectSocial: (provider: SocialProvider) => Effect.Effect<void>
   /** Stops waiting for the popup (and closes it). */
   readonly cancelSocial: Effect.Effect<void>
+  /**
+   * The Farcaster button (and the view's Try again): shows ConnectingFarcaster with a new channel's link, then waits
+   * for its signature until the channel expires; signed, connects like a social login.
+   */
+  readonly connectFarcaster: Effect.Effect<void>
+  /** Stops waiting for the Farcaster app (leaving the view does too). */
+  readonly cancelFarcaster: Effect.Effect<void>
   /** The ApproveTransaction view's answers. */
   readonly approve: Effect.Effect<void>
   readonly reject: Effect.Effect<void>

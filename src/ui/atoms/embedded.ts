@@ -59,3 +59,9 @@ export const connectSocialFn = walletRuntimeAtom.fn((provider: SocialProvider) =
 
 /** Stops waiting for the social login's popup. */
 export const cancelSocialFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.cancelSocial))
+
+/** The Farcaster button and the ConnectingFarcaster view's Try again: a new sign-in link, then the wait for it. */
+export const connectFarcasterFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.connectFarcaster))
+
+/** Stops waiting for the Farcaster app. */
+export const cancelFarcasterFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.cancelFarcaster))

@@ -51,6 +51,7 @@ const WalletConnectBasic = lazyView(() => import("./WalletConnect/WalletConnectB
 const ConnectingWalletConnect = lazyView(() =>
   import("./WalletConnect/ConnectingWalletConnect").then((m) => m.ConnectingWalletConnect)
 )
+const ConnectingFarcaster = lazyView(() => import("./ConnectingFarcaster/ConnectingFarcaster").then((m) => m.ConnectingFarcaster))
 const Send = lazyView(() => import("./Send/Send").then((m) => m.Send))
 const SendReview = lazyView(() => import("./Send/SendReview").then((m) => m.SendReview))
 const SendResult = lazyView(() => import("./Send/SendResult").then((m) => m.SendResult))
@@ -72,13 +73,6 @@ const UpdateEmail = lazyView(() => emailViews().then((m) => m.UpdateEmail))
 const UpdateEmailPrimaryOtp = lazyView(() => emailViews().then((m) => m.UpdateEmailPrimaryOtp))
 const UpdateEmailSecondaryOtp = lazyView(() => emailViews().then((m) => m.UpdateEmailSecondaryOtp))
 const ApproveTransaction = lazyView(() => import("./ApproveTransaction/ApproveTransaction").then((m) => m.ApproveTransaction))
-/** Views of later issues: they say so instead of showing an empty or fake screen. */
-const notYet = <V extends ModalView>(title: string): ViewEntry<V> => ({
-  title,
-  description: `${title} is not available in this version.`,
-  Component: lazyView<V>(() => import("./NotAvailable/NotAvailable").then((m) => m.NotAvailable<V>))
-})
-
 /** Every view, by name. */
 export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
   Connect: { title: "Connect a wallet", description: "Choose the wallet to connect to this site.", Component: Connect },
@@ -110,7 +104,11 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
     description: "Open your wallet or scan the QR code, then approve the connection.",
     Component: ConnectingWalletConnect
   },
-  ConnectingFarcaster: notYet("Farcaster"),
+  ConnectingFarcaster: {
+    title: "Farcaster",
+    description: "Scan the QR code with the Farcaster app, or open the link on this device, then approve the sign-in.",
+    Component: ConnectingFarcaster
+  },
   SIWXSignMessage: {
     title: "Sign in",
     description: "Sign a free message to prove the account is yours.",

@@ -1,5 +1,5 @@
 /**
- * The pure rules of social login: which providers the Connect view offers (the host's order, farcaster left out,
+ * The pure rules of social login: which providers the Connect view offers (the host's order, farcaster among them,
  * the mini-app's OS filter of spec 5), and which `result_uri` may complete a login (only the frame origin's callback)
  * and how the page's address is cleaned of it.
  */
@@ -11,11 +11,11 @@ const ALL = ["google", "x", "discord", "farcaster", "github", "apple", "facebook
 
 describe("offeredSocials", () => {
   it.each([
-    [undefined, ["google", "x", "discord", "github", "apple", "facebook"]],
-    ["ios", ["x", "discord", "github", "apple", "facebook"]],
-    ["mac", ["google", "discord", "github", "apple", "facebook"]],
-    ["android", ["google", "discord", "github", "apple"]],
-    ["other", ["google", "x", "discord", "github", "apple", "facebook"]]
+    [undefined, ["google", "x", "discord", "farcaster", "github", "apple", "facebook"]],
+    ["ios", ["x", "discord", "farcaster", "github", "apple", "facebook"]],
+    ["mac", ["google", "discord", "farcaster", "github", "apple", "facebook"]],
+    ["android", ["google", "discord", "farcaster", "github", "apple"]],
+    ["other", ["google", "x", "discord", "farcaster", "github", "apple", "facebook"]]
   ] as const)("in a mini-app on %s: %j", (miniApp, offered) => {
     expect(offeredSocials(ALL, miniApp)).toEqual(offered)
   })
@@ -23,7 +23,8 @@ describe("offeredSocials", () => {
   it("keeps the host's order, and offers nothing with socials off", () => {
     expect(offeredSocials(["facebook", "google"], undefined)).toEqual(["facebook", "google"])
     expect(offeredSocials(false, undefined)).toEqual([])
-    expect(offeredSocials(["farcaster"], undefined)).toEqual([])
+    expect(offeredSocials(["farcaster"], undefined)).toEqual(["farcaster"])
+    expect(offeredSocials(["myspace", "github"], undefined)).toEqual(["github"])
   })
 })
 

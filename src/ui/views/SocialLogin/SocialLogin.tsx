@@ -5,9 +5,9 @@
  * with a Cancel. Failures (cancelled, refused, timed out) are said under them.
  */
 import { type ReactNode, useState } from "react"
-import type { SocialProvider } from "../../../domain/Account"
+import type { SocialLogin as SocialLoginName } from "../../../domain/Account"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
-import { cancelSocialFn, connectSocialFn, embeddedAtom } from "../../atoms/embedded"
+import { cancelSocialFn, connectFarcasterFn, connectSocialFn, embeddedAtom } from "../../atoms/embedded"
 import { Icon } from "../../components/Icon/Icon"
 import { Notice } from "../../components/Notice/Notice"
 import { SOCIAL_LOOK, SocialIcon } from "../../components/SocialIcon/SocialIcon"
@@ -18,9 +18,12 @@ import * as styles from "./SocialLogin.css"
 export const SOCIAL_ICONS_VISIBLE = 4
 
 /** The social logins offered. */
-export function SocialLogin(props: { readonly providers: ReadonlyArray<SocialProvider>; readonly disabled: boolean }): ReactNode {
+export function SocialLogin(props: { readonly providers: ReadonlyArray<SocialLoginName>; readonly disabled: boolean }): ReactNode {
   const embedded = useAtomValue(embeddedAtom)
-  const connect = useAtomSet(connectSocialFn)
+  const connectSocial = useAtomSet(connectSocialFn)
+  const connectFarcaster = useAtomSet(connectFarcasterFn)
+  // Farcaster signs in on the visitor's phone (ConnectingFarcaster's QR code); the others in a popup opened in the click.
+  const connect = (provider: SocialLoginName) => (provider === "farcaster" ? connectFarcaster(undefined) : connectSocial(provider))
   const cancel = useAtomSet(cancelSocialFn)
   const [expanded, setExpanded] = useState(false)
   const [first, ...rest] = props.providers
@@ -41,7 +44,7 @@ export function SocialLogin(props: { readonly providers: ReadonlyArray<SocialPro
   if (step._tag === "Connecting") return <Spinner size={24} label="Logging you in" />
   const overflow = !expanded && rest.length > SOCIAL_ICONS_VISIBLE
   const icons = overflow ? rest.slice(0, SOCIAL_ICONS_VISIBLE - 1) : rest
-  const button = (provider: SocialProvider, wide: boolean) => (
+  const button = (provider: SocialLoginName, wide: boolean) => (
     <button
       key={provider}
       type="button"

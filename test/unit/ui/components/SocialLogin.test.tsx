@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /**
  * The social logins on the Connect view as the visitor sees them: in the host's `features.socials` order (the first
- * wide with its name, three icons, the rest behind "More"), farcaster left out (not built), placed by the
+ * wide with its name, three icons, the rest behind "More"), farcaster among them (opening ConnectingFarcaster), placed by the
  * connect-method order, handed to the embedded wallet within the click itself (so the popup it opens is let through),
  * the wait with its Cancel, and a failure in words; the Account view names the provider and the user.
  */
@@ -15,27 +15,35 @@ const host = embeddedHostPerTest()
 const before = (first: Element, second: Element) => (first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0
 
 describe("Connect: social logins", () => {
-  it("in features.socials order: the first wide with its name, three icons by name, the rest behind More; farcaster is not offered", async () => {
+  it("in features.socials order: the first wide with its name, three icons by name, the rest behind More; farcaster among them", async () => {
     const page = host([], embeddedState(), { features: { socials: ["github", "farcaster", "google", "x", "discord", "apple", "facebook"] } })
     const dialog = await page.open({ view: "Connect" })
     const group = await within(dialog).findByRole("group", { name: "Log in with a social account" })
     // Each button in the group, in the page's order, found by its accessible name.
-    const all = ["GitHub", "Google", "X", "Discord", "Apple", "Facebook"].map((name) => `Continue with ${name}`).concat("More social logins")
+    const all = ["GitHub", "Farcaster", "Google", "X", "Discord", "Apple", "Facebook"].map((name) => `Continue with ${name}`).concat("More social logins")
     const names = () =>
       within(group)
         .getAllByRole("button")
         .map((button) => all.find((name) => within(group).queryByRole("button", { name }) === button))
-    expect(names()).toEqual(["Continue with GitHub", "Continue with Google", "Continue with X", "Continue with Discord", "More social logins"])
+    expect(names()).toEqual(["Continue with GitHub", "Continue with Farcaster", "Continue with Google", "Continue with X", "More social logins"])
     fireEvent.click(within(group).getByRole("button", { name: "More social logins" }))
     expect(names()).toEqual([
       "Continue with GitHub",
+      "Continue with Farcaster",
       "Continue with Google",
       "Continue with X",
       "Continue with Discord",
       "Continue with Apple",
       "Continue with Facebook"
     ])
-    expect(within(group).queryByRole("button", { name: /Farcaster/ })).toBeNull()
+  })
+
+  it("the Farcaster button asks the embedded wallet for Sign In With Farcaster (no popup)", async () => {
+    const page = host([], embeddedState(), {})
+    const dialog = await page.open({ view: "Connect" })
+    const group = await within(dialog).findByRole("group", { name: "Log in with a social account" })
+    fireEvent.click(within(group).getByRole("button", { name: "Continue with Farcaster" }))
+    expect(page.calls).toEqual([{ method: "connectFarcaster", argument: undefined }])
   })
 
   it("with four or fewer after the first, no More", async () => {

@@ -55,6 +55,8 @@ const recordingLayer = (state: EmbeddedState, calls: Array<EmbeddedCall>): Layer
         cancelEmailUpdate: call("cancelEmailUpdate"),
         connectSocial: (provider) => call("connectSocial", provider),
         cancelSocial: call("cancelSocial"),
+        connectFarcaster: call("connectFarcaster"),
+        cancelFarcaster: call("cancelFarcaster"),
         approve: call("approve"),
         reject: call("reject")
       }
