@@ -88,11 +88,11 @@ export function App({ stack }: { readonly stack: DemoStack }) {
       // `?miniapp=ios|android|mac|other`: behave as inside a messenger's mini-app on that OS (social login by redirect).
       ...(miniAppParam() !== undefined ? { miniApp: miniAppParam() } : {}),
       // Email and social login need the stack's embedded wallet (its frame site and the local identity providers);
-      // without it, the demo offers wallets only. The six providers the stack runs, in the default order.
+      // without it, the demo offers wallets only. The six providers the stack runs and Farcaster, in the default order.
       features: {
         ...features,
         ...(typeof stack.frameUrl === "string"
-          ? { socials: ["google", "x", "discord", "github", "apple", "facebook"] as const }
+          ? { socials: ["google", "x", "discord", "farcaster", "github", "apple", "facebook"] as const }
           : { email: false, socials: false as const })
       },
       endpoints: {

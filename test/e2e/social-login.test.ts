@@ -77,10 +77,10 @@ describe("social login in the demo", () => {
       const account = `e2e-${provider}`
       await page.goto(session.url)
       await page.getByRole("button", { name: "Connect wallet" }).click()
-      // The first is wide, three more are icons; the last two are behind "More".
+      // The first is wide, three more are icons (x, discord, farcaster); the last three are behind "More".
       await socialButton("google").waitFor()
       if ((await socialButton(provider).count()) === 0) {
-        expect(["apple", "facebook"]).toContain(provider)
+        expect(["github", "apple", "facebook"]).toContain(provider)
         await dialog().getByRole("button", { name: "More social logins" }).click()
       }
       const popupOpened = page.waitForEvent("popup", { timeout: 10_000 })

@@ -52,6 +52,7 @@ const POPUP_CHECK_MS = 500
 const FARCASTER_LINK_MS = 5 * 60_000
 // One frame step (the bridge's bound), past the link's life, before the wait gives up on its own.
 const FARCASTER_STEP_MS = 30_000
+const FARCASTER_ASK_GAP_MS = 1_000
 const FARCASTER_EXPIRED = "The sign-in link expired before it was signed: try again for a new one."
 
 
@@ -408,6 +409,8 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
           }
           if ("userName" in exit.value) return yield* finishFarcaster(exit.value.userName)
           if ((yield* Clock.currentTimeMillis) >= expiresAt) return yield* farcasterFailed(FARCASTER_EXPIRED, true)
+          // A frame that answers `pending` at once is not asked again in a tight loop.
+          yield* Effect.sleep(FARCASTER_ASK_GAP_MS)
         }
       }).pipe(
         // Bounded even if the frame answered `pending` forever: the link's life and one more step.
