@@ -54,7 +54,8 @@ describe("Farcaster login in the demo", () => {
     await farcasterButton().click()
     await dialog()
       .getByRole("heading", { name: "Scan with Farcaster" })
-      .waitFor({ timeout: 20_000 })
+      // The first use builds the frame page (Vite) on a busy machine: a generous bound.
+      .waitFor({ timeout: 60_000 })
       .catch(async (error: unknown) => {
         throw new Error(`ConnectingFarcaster shows: ${await dialog().innerText()}`, { cause: error })
       })

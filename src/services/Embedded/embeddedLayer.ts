@@ -4,6 +4,7 @@
  * connection) and fetches the flows (`./EmbeddedWalletLive`) the first time the visitor or an unsafe request needs them.
  */
 import { Effect, Layer, Option, Scope, Stream, SubscriptionRef } from "effect"
+import type { ChainNamespace } from "../../domain/Caip"
 import { SECURE_SDK_VERSION_DEFAULT } from "../../domain/constants"
 import { EmailLoginDependencyFailed } from "../../domain/errors"
 import { Config } from "../Config"
@@ -75,6 +76,32 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
           const socialUser =
             connected && cache.socialUsername !== null ? { provider: cache.socialProvider ?? undefined, username: cache.socialUsername } : undefined
           yield* SubscriptionRef.update(state, (s) => ({ ...s, email, socialUser }))
+        })
+      ),
+      Effect.forkIn(scope)
+    )
+    // Spec 3's account state of the embedded wallet, per family it connected: `socialProvider` (a social or Farcaster
+    // login) and `user` (email, username), from the login cache the login kept before connecting. Checked at each
+    // change of the connection, so a family (re)connected later gets them too; equal fields are not written again.
+    yield* SubscriptionRef.changes(connection.state).pipe(
+      Stream.runForEach((current) =>
+        Effect.gen(function* () {
+          const held = Object.entries(current.namespaces).filter(
+            ([, family]) => family?.connector?.type === "AUTH" && family.account.status === "connected"
+          )
+          if (held.length === 0) return
+          const cache = yield* storage.get(Keys.embeddedLogin)
+          const provider = cache.socialProvider ?? undefined
+          const user = { email: cache.email, username: cache.socialUsername }
+          for (const [namespace, family] of held) {
+            const account = family?.account
+            if (account?.socialProvider === provider && account?.user?.email === user.email && account?.user?.username === user.username) continue
+            yield* connection.updateAccount(namespace as ChainNamespace, ({ socialProvider: _, ...rest }) => ({
+              ...rest,
+              ...(provider === undefined ? {} : { socialProvider: provider }),
+              user
+            }))
+          }
         })
       ),
       Effect.forkIn(scope)

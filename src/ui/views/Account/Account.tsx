@@ -77,7 +77,6 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const warmSwap = useAtomSet(warmSwapFn)
   const openOnramp = useAtomSet(openOnrampFn)
   const email = useAtomValue(embeddedAtom, (state) => state?.email)
-  const socialUser = useAtomValue(embeddedAtom, (state) => state?.socialUser)
   const { options } = useWalletRuntime()
 
   const offersSwap = account.namespace !== undefined && accountFeatures(options.features, account.namespace, network?.caipNetworkId).includes("swaps")
@@ -154,11 +153,11 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
             </button>
           </>
         )}
-        {email === undefined && socialUser !== undefined && (
+        {email === undefined && typeof account.user?.username === "string" && (
           <p className={styles.email}>
-            {socialUser.provider !== undefined && <SocialIcon provider={socialUser.provider} size={16} />}{" "}
-            <span className={visuallyHidden}>{socialUser.provider === undefined ? "Social login" : SOCIAL_LOOK[socialUser.provider].name}: </span>
-            <span>{socialUser.username}</span>
+            {account.socialProvider !== undefined && <SocialIcon provider={account.socialProvider} size={16} />}{" "}
+            <span className={visuallyHidden}>{account.socialProvider === undefined ? "Social login" : SOCIAL_LOOK[account.socialProvider].name}: </span>
+            <span>{account.user.username}</span>
           </p>
         )}
         {!hasName && identityKnown && account.namespace === "eip155" && (

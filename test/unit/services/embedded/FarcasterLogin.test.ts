@@ -1,7 +1,8 @@
 /**
  * The embedded wallet's Farcaster login over the runtime's real core and the real AUTH connector on a scripted frame:
  * the click shows ConnectingFarcaster with the frame's channel link; CONNECT_FARCASTER is asked again while it
- * answers `pending`; the user's name connects the wallet, keeps the login (provider farcaster) and closes the modal;
+ * answers `pending`; the user's name connects the wallet, keeps the login (provider farcaster), fills the account
+ * state's `socialProvider` and `user` (useAccount's) and closes the modal;
  * a link nobody signs expires (TestClock) with Try again; the frame's refusal is said; leaving the view stops asking.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -54,8 +55,20 @@ describe("Farcaster login", () => {
         expect(frame.names().filter((name) => name === "CONNECT_FARCASTER")).toHaveLength(3)
         expect(yield* (yield* Storage).get(Keys.embeddedLogin)).toMatchObject({ socialUsername: "alice", socialProvider: "farcaster" })
         yield* Effect.flatMap(Modal, (modal) => SubscriptionRef.changes(modal.state).pipe(Stream.filter((m) => !m.open), Stream.runHead))
-        const account = (yield* SubscriptionRef.get((yield* Connection).state)).namespaces.eip155?.account
-        expect(account?.address).toBe(FRAME_ADDRESS)
+        // Spec 3's account state: the provider and the user, as useAccount() gives them.
+        const connection = yield* Connection
+        const account = yield* SubscriptionRef.changes(connection.state).pipe(
+          Stream.map((c) => c.namespaces.eip155?.account),
+          Stream.filter((a) => a?.user?.username === "alice"),
+          Stream.runHead,
+          Effect.map(Option.getOrThrow)
+        )
+        expect(account).toMatchObject({ address: FRAME_ADDRESS, socialProvider: "farcaster", user: { email: null, username: "alice" } })
+        // Signed out: the account state forgets them.
+        yield* connection.disconnect()
+        const after = (yield* SubscriptionRef.get(connection.state)).namespaces.eip155?.account
+        expect(after?.socialProvider).toBeUndefined()
+        expect(after?.user).toBeUndefined()
       })
     )
   )
