@@ -146,6 +146,29 @@ describe("a known email on a new device", () => {
   })
 })
 
+describe("the device link's page", () => {
+  it("follows the host's theme the frame passed with the login (SYNC_THEME): dark when it was dark, light otherwise", async () => {
+    const email = freshEmail("theme")
+    await logIn(api(), mail.info, email)
+    const pageOf = async (themeMode: "dark" | undefined) => {
+      clock += 31_000
+      const client = api()
+      const before = mail.info.messages(email).length
+      const asked = await client.call("POST", "/api/login/email", { projectId: client.projectId, deviceId: client.deviceId, email, ...(themeMode === undefined ? {} : { themeMode }) })
+      expect(asked.body).toEqual({ action: "VERIFY_DEVICE" })
+      expect(mail.info.messages(email)).toHaveLength(before + 1)
+      const link = /http:\/\/\S+\/api\/device\/verify\?\S+/.exec(mail.info.messages(email)[0]?.text ?? "")?.[0] ?? ""
+      const page = await fetch(link)
+      expect(page.status).toBe(200)
+      return page.text()
+    }
+    const dark = await pageOf("dark")
+    expect(dark).toContain("Device verified")
+    expect(dark).toContain("body{background:#141519;color:#e4e7e7}")
+    expect(await pageOf(undefined)).not.toContain("#141519")
+  })
+})
+
 describe("sessions", () => {
   it("logout ends the session: /api/user answers 401 afterwards; no token and an expired session are 401 too", async () => {
     const client = api()
@@ -315,6 +338,8 @@ describe("the declared API", () => {
         "/api/email/update",
         "/api/email/update/primary",
         "/api/email/update/secondary",
+        "/api/farcaster/channel",
+        "/api/farcaster/status",
         "/api/login/device",
         "/api/login/email",
         "/api/login/otp",
@@ -323,7 +348,8 @@ describe("the declared API", () => {
         "/api/rpc",
         "/api/social/finish",
         "/api/social/start",
-        "/api/user"
+        "/api/user",
+        "/v1/channel/authenticate"
       ].sort()
     )
     expect(doc.components.securitySchemes).toEqual({ bearer: { type: "http", scheme: "Bearer" } })

@@ -231,6 +231,12 @@ const walletFarcasterChannels: Migration = Effect.gen(function* () {
   )`
 })
 
+const walletDeviceLinkTheme: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The host's theme (SYNC_THEME) when a device link was mailed: the link's page is shown in it.
+  yield* sql`ALTER TABLE wallet_devices ADD COLUMN link_theme_mode text CHECK (link_theme_mode IN ('light', 'dark'))`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -245,5 +251,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0010_analytics_events": analyticsEvents,
   "0011_wallet_social": walletSocial,
   "0012_wallet_login_guards": walletLoginGuards,
-  "0013_wallet_farcaster_channels": walletFarcasterChannels
+  "0013_wallet_farcaster_channels": walletFarcasterChannels,
+  "0014_wallet_device_link_theme": walletDeviceLinkTheme
 }

@@ -88,7 +88,13 @@ export const ProjectQuery = Schema.Struct({ projectId: Schema.optionalKey(Schema
  * 6-digit code by mail: `VERIFY_OTP`. A known email on a device it never verified gets a link to verify the device:
  * `VERIFY_DEVICE` (then `POST /api/login/device`). A second code within 30 s of the last: 429 `rate_limited`.
  */
-export const LoginEmailRequest = Schema.Struct({ projectId: Schema.String, deviceId: DeviceId, email: Schema.String })
+export const LoginEmailRequest = Schema.Struct({
+  projectId: Schema.String,
+  deviceId: DeviceId,
+  email: Schema.String,
+  /** The host's theme (SYNC_THEME): a mailed device link's page is shown in it. */
+  themeMode: Schema.optionalKey(Schema.Literals(["light", "dark"]))
+})
 /** The answer of `POST /api/login/email`: the next step. */
 export const LoginEmailResponse = Schema.Struct({ action: Schema.Literals(["VERIFY_DEVICE", "VERIFY_OTP"]) })
 

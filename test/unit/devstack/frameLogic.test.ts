@@ -486,6 +486,9 @@ describe("the user, chains and requests", () => {
     expect((await t.ask("SYNC_THEME", { themeMode: "dark" })).type).toBe("@wr-frame/SYNC_THEME_SUCCESS")
     await t.ask("GET_SOCIAL_REDIRECT_URI", { provider: "google" })
     expect(t.server.calls.find((c) => c.name === "socialStart")?.args[0]).toMatchObject({ provider: "google", themeMode: "dark" })
+    // The device link's page follows it too: the theme goes with the email login.
+    await t.ask("CONNECT_EMAIL", { email: "visitor@example.test" })
+    expect(t.server.calls.find((c) => c.name === "loginEmail")?.args[0]).toMatchObject({ email: "visitor@example.test", themeMode: "dark" })
     await t.ask("SYNC_THEME", { themeMode: "light" })
     await t.ask("GET_SOCIAL_REDIRECT_URI", { provider: "x" })
     expect(t.server.calls.filter((c) => c.name === "socialStart")[1]?.args[0]).toMatchObject({ provider: "x", themeMode: "light" })

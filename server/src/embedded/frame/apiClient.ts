@@ -61,7 +61,12 @@ export class WalletApiError extends Error {
 export interface WalletApi {
   readonly project: (projectId: string) => Promise<typeof ProjectResponse.Type>
   readonly chains: () => Promise<typeof ChainsResponse.Type>
-  readonly loginEmail: (body: { readonly projectId: string; readonly deviceId: string; readonly email: string }) => Promise<
+  readonly loginEmail: (body: {
+    readonly projectId: string
+    readonly deviceId: string
+    readonly email: string
+    readonly themeMode?: "light" | "dark"
+  }) => Promise<
     typeof LoginEmailResponse.Type
   >
   readonly loginDevice: (body: {

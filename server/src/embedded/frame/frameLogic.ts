@@ -225,7 +225,12 @@ export const makeFrame = (env: FrameEnv): Frame => {
 
   const handlers: Handlers = {
     CONNECT_EMAIL: async ({ email }) => {
-      const answer = await api.loginEmail({ projectId: query.projectId, deviceId: deviceId(), email })
+      const answer = await api.loginEmail({
+        projectId: query.projectId,
+        deviceId: deviceId(),
+        email,
+        ...(host.themeMode === undefined ? {} : { themeMode: host.themeMode })
+      })
       storage.setItem(FRAME_STORAGE_KEYS.pendingEmail, email)
       return { action: answer.action }
     },

@@ -24,6 +24,7 @@ import {
   WalletTooManyRequests
 } from "../WalletServerApi"
 import { ApiError, rpcFailure } from "./errors"
+import { DARK_PAGE_CSS } from "./socialCallback"
 import { codeHash, type KeyFamily, newCode, newEvmKey, newSolanaKey, newToken, openKey, sameHash, sealKey, tokenHash } from "./keys"
 import { ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer } from "./middleware"
 import { walletRpc } from "./rpc"
@@ -274,7 +275,9 @@ export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (ha
               }
               const token = newToken()
               const sentAt = deps.now()
-              yield* run(store.setDeviceLink(user.id, payload.deviceId, tokenHash(token), new Date(sentAt), new Date(sentAt + DEVICE_LINK_TTL_MS)))
+              yield* run(
+                store.setDeviceLink(user.id, payload.deviceId, tokenHash(token), new Date(sentAt), new Date(sentAt + DEVICE_LINK_TTL_MS), payload.themeMode ?? null)
+              )
               const link = new URL("/api/device/verify", deps.publicUrl)
               link.searchParams.set("projectId", payload.projectId)
               link.searchParams.set("token", token)
@@ -302,7 +305,9 @@ export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (ha
             "Device verified",
             `<p>Your device is verified. Go back to the page you were logging in on: a code is on its way to your mail.</p><p><small>${escapeHtml(
               new Date(deps.now()).toUTCString()
-            )}</small></p>`
+            )}</small></p>`,
+            // In the host's theme (SYNC_THEME) when the link was asked for, as the social callback page is.
+            device.link_theme_mode === "dark" ? { css: DARK_PAGE_CSS } : {}
           )
         })
       )

@@ -53,8 +53,8 @@ const headers = (withScript: boolean) => ({
   "x-content-type-options": "nosniff"
 })
 
-// The host's dark theme (SYNC_THEME), for the moment the popup shows this page.
-const DARK_CSS = "body{background:#141519;color:#e4e7e7}"
+/** The host's dark theme (SYNC_THEME) for the wallet server's pages: the social callback, the device link's page. */
+export const DARK_PAGE_CSS = "body{background:#141519;color:#e4e7e7}"
 
 /**
  * The callback page for a login started from `hostOrigin`, going back to `returnTo` when there is no popup, in the
@@ -65,7 +65,7 @@ export const callbackPage = (hostOrigin: string, returnTo: string | null, themeM
   return htmlDocument(
     "Logging in…",
     `<p id="wr-social-status" role="status">Finishing your login…</p><script type="application/json" id="wr-social">${data}</script><script>${script}</script>`,
-    themeMode === "dark" ? { css: DARK_CSS } : {}
+    themeMode === "dark" ? { css: DARK_PAGE_CSS } : {}
   )
 }
 

@@ -246,22 +246,23 @@ export const setDeviceLink = Effect.fn("walletStore.setDeviceLink")(function* (
   deviceId: string,
   tokenHash: string,
   sentAt: Date,
-  expiresAt: Date
+  expiresAt: Date,
+  themeMode: "light" | "dark" | null = null
 ) {
   const sql = yield* SqlClient.SqlClient
-  yield* sql`INSERT INTO wallet_devices (user_id, device_id, verify_token_hash, verify_expires_at, link_sent_at)
-    VALUES (${userId}, ${deviceId}, ${tokenHash}, ${expiresAt}, ${sentAt})
+  yield* sql`INSERT INTO wallet_devices (user_id, device_id, verify_token_hash, verify_expires_at, link_sent_at, link_theme_mode)
+    VALUES (${userId}, ${deviceId}, ${tokenHash}, ${expiresAt}, ${sentAt}, ${themeMode})
     ON CONFLICT (user_id, device_id) DO UPDATE SET verify_token_hash = ${tokenHash}, verify_expires_at = ${expiresAt},
-      link_sent_at = ${sentAt}`
+      link_sent_at = ${sentAt}, link_theme_mode = ${themeMode}`
 })
 
 /** Verifies the device of a link's token still valid at `now`; the user and device, or `undefined`. */
 export const verifyDeviceByToken = Effect.fn("walletStore.verifyDeviceByToken")(function* (tokenHash: string, now: Date) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ readonly user_id: string; readonly device_id: string }>`UPDATE wallet_devices
+  const rows = yield* sql<{ readonly user_id: string; readonly device_id: string; readonly link_theme_mode: "light" | "dark" | null }>`UPDATE wallet_devices
     SET verified_at = COALESCE(verified_at, ${now}), verify_token_hash = NULL, verify_expires_at = NULL
     WHERE verify_token_hash = ${tokenHash} AND verify_expires_at > ${now}
-    RETURNING user_id, device_id`
+    RETURNING user_id, device_id, link_theme_mode`
   return rows[0]
 })
 
