@@ -426,6 +426,20 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
     })
 
+    // The link, then the wait: one fiber of the service's scope, so the view change (which ends the click's action,
+    // the Connect view being gone) does not stop it; leaving ConnectingFarcaster does.
+    const farcasterLogin = Effect.gen(function* () {
+      const asked = yield* Effect.exit(Effect.flatMap(frame, (bridge) => bridge.request("GET_FARCASTER_URI")))
+      if (Exit.isFailure(asked)) {
+        const error = Option.getOrUndefined(Exit.findErrorOption(asked))
+        return yield* farcasterFailed(error === undefined ? "The Farcaster sign-in could not start: try again." : yield* words(error))
+      }
+      const started = yield* Clock.currentTimeMillis
+      const expiresAt = asked.value.expiresAt ?? started + FARCASTER_LINK_MS
+      yield* setFarcaster({ _tag: "Waiting", url: asked.value.url, expiresAt: asked.value.expiresAt })
+      yield* waitFarcaster(expiresAt)
+    })
+
     const connectFarcaster = Effect.gen(function* () {
       const step = (yield* SubscriptionRef.get(state)).farcaster
       if (step._tag === "Starting" || step._tag === "Connecting") return
@@ -434,17 +448,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       const now = yield* SubscriptionRef.get(modal.state)
       if (!now.open) yield* modal.open({ view: "ConnectingFarcaster" })
       else if (currentRoute(now).view !== "ConnectingFarcaster") yield* modal.push({ view: "ConnectingFarcaster" })
-      const asked = yield* Effect.exit(Effect.flatMap(frame, (bridge) => bridge.request("GET_FARCASTER_URI")))
-      if (Exit.isFailure(asked)) {
-        const error = Option.getOrUndefined(Exit.findErrorOption(asked))
-        return yield* farcasterFailed(error === undefined ? "The Farcaster sign-in could not start: try again." : yield* words(error))
-      }
-      // Left the view while the frame answered: nothing waits.
-      if ((yield* SubscriptionRef.get(state)).farcaster._tag !== "Starting") return
-      const started = yield* Clock.currentTimeMillis
-      const expiresAt = asked.value.expiresAt ?? started + FARCASTER_LINK_MS
-      yield* setFarcaster({ _tag: "Waiting", url: asked.value.url, expiresAt: asked.value.expiresAt })
-      farcasterWait = yield* Effect.forkIn(waitFarcaster(expiresAt), scope)
+      farcasterWait = yield* Effect.forkIn(farcasterLogin, scope)
     }).pipe(Effect.withSpan("EmbeddedWallet.connectFarcaster"))
 
     const cancelFarcaster = Effect.gen(function* () {

@@ -6,7 +6,7 @@
  * a link nobody signs expires (TestClock) with Try again; the frame's refusal is said; leaving the view stops asking.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Stream, SubscriptionRef } from "effect"
+import { Effect, Fiber, Option, Stream, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
 import { localChainA } from "../../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../../src/domain/Options"
@@ -96,6 +96,24 @@ describe("Farcaster login", () => {
         yield* (yield* EmbeddedWallet).connectFarcaster
         yield* until((s) => s.farcaster._tag === "Waiting")
         expect(frame.names().filter((name) => name === "GET_FARCASTER_URI")).toHaveLength(2)
+      })
+    )
+  )
+
+  it.effect("the click's action ending (the Connect view unmounted by the view change) does not stop the sign-in", () =>
+    withFarcaster((frame) =>
+      Effect.gen(function* () {
+        frame.answer("GET_FARCASTER_URI", () => "hold")
+        frame.answer("CONNECT_FARCASTER", () => "hold")
+        yield* (yield* Modal).open({ view: "Connect" })
+        const click = yield* Effect.forkChild((yield* EmbeddedWallet).connectFarcaster)
+        yield* until((s) => s.farcaster._tag === "Starting")
+        yield* settle
+        yield* Fiber.interrupt(click)
+        frame.release("GET_FARCASTER_URI", { ok: { url: LINK, expiresAt: 5 * 60_000 } })
+        const waiting = yield* until((s) => s.farcaster._tag === "Waiting")
+        expect(waiting.farcaster).toEqual({ _tag: "Waiting", url: LINK, expiresAt: 5 * 60_000 })
+        expect(yield* view).toBe("ConnectingFarcaster")
       })
     )
   )
