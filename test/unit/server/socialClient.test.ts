@@ -7,7 +7,14 @@
 import { createHash, generateKeyPairSync, type KeyObject, sign } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
-import { completeLogin, secretsOf, type SocialClientConfig } from "../../../server/src/embedded/server/social"
+import {
+  authorizationUrl,
+  completeLogin,
+  makeProviderMetadataCache,
+  PROVIDER_METADATA_TTL_MS,
+  secretsOf,
+  type SocialClientConfig
+} from "../../../server/src/embedded/server/social"
 
 const ISSUER = "https://idp.unit.test"
 const CLIENT = "wallet-client"
@@ -128,6 +135,52 @@ describe("ID tokens", () => {
       }).pipe(Effect.flip)
       expect(error.message).toMatch(/^The provider's answer does not belong to this login/)
       expect(seen).not.toContain("/token")
+    })
+  )
+})
+
+describe("the provider's metadata cache", () => {
+  it.effect("discovery and JWKS are read once for many logins, and again once the entry is older than its bound", () =>
+    Effect.gen(function* () {
+      const seen: Array<string> = []
+      const cache = makeProviderMetadataCache()
+      let now = NOW
+      const transport = { fetch: provider(idToken(good.privateKey, claimsNow()), seen), now: () => now, cache }
+      const count = (path: string) => seen.filter((p) => p === path).length
+      yield* authorizationUrl("google", config, REDIRECT, secrets, transport)
+      yield* completeLogin("google", config, callback(), REDIRECT, secrets, transport)
+      now += 60_000
+      yield* completeLogin("google", config, callback(), REDIRECT, secrets, transport)
+      expect(count("/.well-known/openid-configuration")).toBe(1)
+      expect(count("/jwks")).toBe(1)
+      expect(count("/token")).toBe(2)
+      // Past the bound (the token checked at that time is one of that time).
+      now = NOW + PROVIDER_METADATA_TTL_MS
+      const later = { ...transport, fetch: provider(idToken(good.privateKey, claimsNow({ iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + 300 })), seen) }
+      yield* completeLogin("google", config, callback(), REDIRECT, secrets, later)
+      expect(count("/.well-known/openid-configuration")).toBe(2)
+      expect(count("/jwks")).toBe(2)
+    })
+  )
+
+  it.effect("a failed read is not kept: the next login reads the metadata again", () =>
+    Effect.gen(function* () {
+      const seen: Array<string> = []
+      let down = true
+      const flaky = async (url: string, init: RequestInit) => {
+        if (down) {
+          seen.push("down")
+          return new Response("unavailable", { status: 503 })
+        }
+        return provider(idToken(good.privateKey, claimsNow()), seen)(url, init)
+      }
+      const transport = { fetch: flaky, now: () => NOW, cache: makeProviderMetadataCache() }
+      const error = yield* authorizationUrl("google", config, REDIRECT, secrets, transport).pipe(Effect.flip)
+      expect(error.message).toMatch(/^The provider's metadata could not be read/)
+      down = false
+      const url = yield* authorizationUrl("google", config, REDIRECT, secrets, transport)
+      expect(url.origin).toBe(ISSUER)
+      expect(seen).toEqual(["down", "/.well-known/openid-configuration"])
     })
   )
 })

@@ -29,7 +29,7 @@ import { codeHash, type KeyFamily, newCode, newEvmKey, newSolanaKey, newToken, o
 import { ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer } from "./middleware"
 import { walletRpc } from "./rpc"
 import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type FarcasterRefused, newChannelNonce, verifyFarcasterSignIn } from "./farcaster"
-import { authorizationUrl, completeLogin, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
+import { authorizationUrl, completeLogin, makeProviderMetadataCache, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
 import * as store from "./store"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
@@ -386,7 +386,8 @@ export const SocialGroupLive = HttpApiBuilder.group(WalletServerApi, "social", (
     const steps = makeSteps(deps)
     const { run } = steps
     const redirectUri = socialRedirectUri(deps.publicUrl)
-    const transport = { now: deps.now, ...(deps.socialFetch === undefined ? {} : { fetch: deps.socialFetch }) }
+    // One cache per server: each issuer's discovery document and JWKS are read once per PROVIDER_METADATA_TTL_MS.
+    const transport = { now: deps.now, cache: makeProviderMetadataCache(), ...(deps.socialFetch === undefined ? {} : { fetch: deps.socialFetch }) }
     const clientOf = (projectId: string, provider: SocialProvider) => {
       const config = deps.projects.find((p) => p.projectId === projectId)?.socials?.[provider]
       return config === undefined

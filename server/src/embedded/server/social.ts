@@ -73,12 +73,55 @@ const isLoopbackUrl = (text: string | undefined): boolean => {
   return host === "127.0.0.1" || host === "localhost" || host === "[::1]"
 }
 
+/** How long a provider's discovered metadata, and the JWKS read with it, are used before they are read again. */
+export const PROVIDER_METADATA_TTL_MS = 10 * 60_000
+
+/** A provider's metadata as cached: when it was read, and the JWKS cache `oauth4webapi` keeps beside it. */
+interface CachedProvider {
+  readonly server: oauth.AuthorizationServer
+  readonly readAt: number
+  readonly jwks: oauth.JWKSCacheInput
+}
+
+/**
+ * The wallet server's cache of each issuer's discovery document and JWKS, so a login does not fetch them again: an
+ * entry lasts {@link PROVIDER_METADATA_TTL_MS} by the server's clock (its JWKS also at most oauth4webapi's 300 s,
+ * and is read again at once when a token names a key it lacks); a failed read is not kept. One entry per configured
+ * issuer, so it is bounded by the configuration.
+ */
+export interface ProviderMetadataCache {
+  readonly get: (issuer: string, now: number) => CachedProvider | undefined
+  readonly set: (issuer: string, server: oauth.AuthorizationServer, now: number) => CachedProvider
+}
+
+/** An empty {@link ProviderMetadataCache} whose entries last `ttlMs`. */
+export const makeProviderMetadataCache = (ttlMs: number = PROVIDER_METADATA_TTL_MS): ProviderMetadataCache => {
+  const entries = new Map<string, CachedProvider>()
+  return {
+    get: (issuer, now) => {
+      const entry = entries.get(issuer)
+      if (entry === undefined || now - entry.readAt >= ttlMs || now < entry.readAt) {
+        entries.delete(issuer)
+        return undefined
+      }
+      return entry
+    },
+    set: (issuer, server, now) => {
+      const entry: CachedProvider = { server, readAt: now, jwks: {} }
+      entries.set(issuer, entry)
+      return entry
+    }
+  }
+}
+
 /** What each call to the provider needs: plain http only for a provider on loopback (the local stack's). */
 export interface SocialTransport {
   /** The fetch to reach the provider with (default the global one). */
   readonly fetch?: (url: string, init: RequestInit) => Promise<Response>
-  /** The server's clock in ms: ID tokens' `exp` and `iat` are judged by it. */
+  /** The server's clock in ms: ID tokens' `exp` and `iat` are judged by it, and the cache's entries age by it. */
   readonly now: () => number
+  /** Where discovery documents and JWKS are kept between logins; without it, every login reads them. */
+  readonly cache?: ProviderMetadataCache
 }
 
 const optionsFor = (config: SocialClientConfig, transport: SocialTransport) => {
@@ -99,24 +142,25 @@ const scopesOf = (provider: SocialProvider, config: SocialClientConfig): string 
 
 const reason = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
-// Discovered metadata by issuer: a provider's metadata is fetched once per process (a failure is not kept).
-const discovered = new Map<string, oauth.AuthorizationServer>()
-
-const serverOf = (config: SocialClientConfig, transport: SocialTransport): Effect.Effect<oauth.AuthorizationServer, SocialLoginError> => {
+const serverOf = (config: SocialClientConfig, transport: SocialTransport): Effect.Effect<CachedProvider, SocialLoginError> => {
   if (config.issuer === undefined) {
     const { authorizationEndpoint, tokenEndpoint, userinfoEndpoint } = config
     if (authorizationEndpoint === undefined || tokenEndpoint === undefined || userinfoEndpoint === undefined) {
       return Effect.fail(new SocialLoginError({ kind: "unavailable", message: "The provider is configured without an issuer nor its endpoints" }))
     }
     return Effect.succeed({
-      issuer: new URL(authorizationEndpoint).origin,
-      authorization_endpoint: authorizationEndpoint,
-      token_endpoint: tokenEndpoint,
-      userinfo_endpoint: userinfoEndpoint
+      server: {
+        issuer: new URL(authorizationEndpoint).origin,
+        authorization_endpoint: authorizationEndpoint,
+        token_endpoint: tokenEndpoint,
+        userinfo_endpoint: userinfoEndpoint
+      },
+      readAt: transport.now(),
+      jwks: {}
     })
   }
   const issuer = config.issuer
-  const known = discovered.get(issuer)
+  const known = transport.cache?.get(issuer, transport.now())
   if (known !== undefined) return Effect.succeed(known)
   return Effect.tryPromise({
     try: async () => {
@@ -125,7 +169,9 @@ const serverOf = (config: SocialClientConfig, transport: SocialTransport): Effec
       return oauth.processDiscoveryResponse(url, response)
     },
     catch: (cause) => new SocialLoginError({ kind: "unavailable", message: `The provider's metadata could not be read: ${reason(cause)}` })
-  }).pipe(Effect.tap((server) => Effect.sync(() => discovered.set(issuer, server))))
+  }).pipe(
+    Effect.map((server) => transport.cache?.set(issuer, server, transport.now()) ?? { server, readAt: transport.now(), jwks: {} })
+  )
 }
 
 /** The provider's authorization URL for a login started with `secrets`, coming back to `redirectUri`. */
@@ -136,7 +182,7 @@ export const authorizationUrl = Effect.fn("Social.authorizationUrl")(function* (
   secrets: SocialSecrets,
   transport: SocialTransport
 ) {
-  const server = yield* serverOf(config, transport)
+  const { server } = yield* serverOf(config, transport)
   if (server.authorization_endpoint === undefined) {
     return yield* new SocialLoginError({ kind: "unavailable", message: "The provider names no authorization endpoint" })
   }
@@ -200,7 +246,8 @@ export const completeLogin = Effect.fn("Social.completeLogin")(function* (
   secrets: SocialSecrets,
   transport: SocialTransport
 ) {
-  const server = yield* serverOf(config, transport)
+  const metadata = yield* serverOf(config, transport)
+  const server = metadata.server
   const skew = Math.round((transport.now() - Date.now()) / 1000)
   const client: oauth.Client = { client_id: config.clientId, [oauth.clockSkew]: skew }
   const auth = oauth.ClientSecretPost(Redacted.value(config.clientSecret))
@@ -226,7 +273,7 @@ export const completeLogin = Effect.fn("Social.completeLogin")(function* (
       catch: invalid("The provider's ID token was refused")
     })
     yield* Effect.tryPromise({
-      try: () => oauth.validateApplicationLevelSignature(server, response, options),
+      try: () => oauth.validateApplicationLevelSignature(server, response, { ...options, [oauth.jwksCache]: metadata.jwks }),
       catch: invalid("The provider's ID token was refused")
     })
     const claims = yield* Schema.decodeUnknownEffect(IdTokenClaims)(oauth.getValidatedIdTokenClaims(result)).pipe(
