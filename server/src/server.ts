@@ -241,6 +241,9 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         port: config.wallet.port,
         projects: projectsOf(config),
         ...(publicUrl === undefined ? {} : { publicUrl }),
+        ...(config.wallet.farcasterRpcUrl === undefined
+          ? {}
+          : { farcaster: { rpcUrl: config.wallet.farcasterRpcUrl, idRegistry: config.wallet.farcasterIdRegistry } }),
         server: { from, sendMail: mailer.send, http: httpLimits(config) }
       })
     ))

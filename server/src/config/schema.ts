@@ -285,7 +285,23 @@ export const ServerConfig = Schema.Struct({
       description:
         "A writable folder the frame page is built into at start (with Vite, one folder per version of its sources; " +
         "a start with the same version finds it built). Only the latest version is kept."
-    })
+    }),
+    farcasterRpcUrl: Schema.optionalKey(
+      setting(HttpUrl, {
+        type: "http(s) URL",
+        description:
+          "Log in with Farcaster (Sign In With Farcaster): the JSON-RPC URL of the chain of Farcaster's id registry " +
+          "(OP mainnet, chain 10), where the wallet server reads each fid's custody address. Unset: no Farcaster login."
+      })
+    ),
+    farcasterIdRegistry: withDefault(
+      Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "an EVM address (0x and 40 hex digits)" })),
+      "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b",
+      {
+        type: "EVM address",
+        description: "The Farcaster id registry (`idOf(address) → fid`) on the chain of `farcasterRpcUrl`: Farcaster's own by default."
+      }
+    )
   }),
   chains: withDefault(Schema.Record(ServedChainId, ChainConfig), {}, {
     type: "JSON object of chains by CAIP-2 id",

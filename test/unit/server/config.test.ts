@@ -48,7 +48,8 @@ describe("server configuration", () => {
         port: 8082,
         masterKeyFile: "./data/wallet-master-key",
         createMasterKey: false,
-        frameBuildDir: "./data/frame"
+        frameBuildDir: "./data/frame",
+        farcasterIdRegistry: "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b"
       })
       expect(config.smtp).toEqual({ host: "smtp.example.com", from: "wallet@example.com", port: 587, security: "starttls" })
       expect(config.limits).toEqual({ maxBodyBytes: 1_000_000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, upstreamTimeoutMs: 10_000, routeTimeoutMs: 30_000, drainMs: 10_000 })
