@@ -1,9 +1,10 @@
 /**
- * `npx tsx scripts/screenshots.ts [folder] [--only=injected|embedded|connectView]`: every view of the modal as a
+ * `npx tsx scripts/screenshots.ts [folder] [--only=injected|embedded|connectView|farcaster]`: every view of the modal as a
  * visitor sees it — light and dark, desktop (1280 × 800) and phone (390 × 844) — on the production build of the demo
- * against the local stack. Three series, each on its own stack: `injected` (the injected EVM test wallet: connect,
+ * against the local stack. Four series, each on its own stack: `injected` (the injected EVM test wallet: connect,
  * account, names, sign-in), `embedded` (the email wallet: login, device link, email change, approvals of every kind)
- * and `connectView` (the host's Terms box to tick, Terms linked, wallets folded beside email); `--only` runs one. For people to look at before calling a visible change done; nothing is compared.
+ * `connectView` (the host's Terms box to tick, Terms linked, wallets folded beside email) and `farcaster` (the social
+ * buttons, the Farcaster QR code, the Farcaster user's account); `--only` runs one. For people to look at before calling a visible change done; nothing is compared.
  */
 import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -459,7 +460,51 @@ const connectView = () =>
     }
   })
 
-const SERIES = { injected, embedded, connectView } as const
+/**
+ * Farcaster (Sign In With Farcaster) on the embedded wallet: the Connect view with the social buttons, the
+ * ConnectingFarcaster view's QR code, and the Account view of the Farcaster user once the stack's test client signed
+ * the link with a test user's custody key.
+ */
+const farcaster = () =>
+  withDemo(["evm", "mail", "services", "embedded"], async ({ url, browser }) => {
+    const page = browser.page
+    const dialog = () => page.getByRole("dialog")
+    const { FARCASTER_TEST_USERS, postToRelay, readChannelLink, signChannel } = await import("../devstack/farcaster/index")
+    const user = FARCASTER_TEST_USERS[0]
+    if (user === undefined) throw new Error("no Farcaster test user")
+    for (const theme of THEMES) {
+      for (const [size, viewport] of Object.entries(SIZES)) {
+        const at = (view: string) => `${view}-${theme}-${size}`
+        await page.setViewportSize(viewport)
+        await page.goto(url)
+        await page.evaluate((mode) => {
+          localStorage.clear()
+          localStorage.setItem("demo:theme", mode)
+        }, theme)
+        await page.goto(url)
+        await page.getByRole("button", { name: "Connect wallet" }).click()
+        await dialog().getByRole("button", { name: "Continue with Farcaster" }).waitFor()
+        await page.waitForLoadState("networkidle")
+        await shoot(page, at("connect-socials"))
+        await dialog().getByRole("button", { name: "Continue with Farcaster" }).click()
+        const link = dialog().getByRole("link", { name: "Open Farcaster" })
+        await link.waitFor({ timeout: 60_000 })
+        await shoot(page, at("farcaster-qr"))
+        const request = readChannelLink((await link.getAttribute("href")) ?? "")
+        if (request === undefined) throw new Error("the view's link is not a channel link")
+        const frameUrl = new URL(page.frames().find((frame) => frame.url().includes("/frame"))?.url() ?? url).origin
+        await postToRelay(frameUrl, { channelToken: request.channelToken, ...(await signChannel(request, user.fid, user.custodyKey)), fid: user.fid, username: user.username })
+        await dialog().waitFor({ state: "hidden", timeout: 40_000 })
+        await page.getByRole("button", { name: /0x[0-9a-fA-F]{4}/ }).first().click()
+        await dialog().getByText(user.username, { exact: true }).waitFor()
+        await shoot(page, at("account-farcaster"))
+        await dialog().getByRole("button", { name: "Disconnect" }).click()
+        await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+      }
+    }
+  })
+
+const SERIES = { injected, embedded, connectView, farcaster } as const
 
 if (only !== undefined && !(only in SERIES)) throw new Error(`--only is one of ${Object.keys(SERIES).join(", ")}`)
 mkdirSync(folder, { recursive: true })
