@@ -14,6 +14,7 @@ import { createWalletClient, http, parseEther } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { foundry } from "viem/chains"
 import type { MailInfo } from "../devstack/mail"
+import { truncateAddress } from "../src/domain/format"
 import { animationsSettled, launchBrowser } from "../test/e2e/support/browser"
 import { withDemo } from "../test/e2e/support/demo"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
@@ -495,11 +496,19 @@ const farcaster = () =>
         const frameUrl = new URL(page.frames().find((frame) => frame.url().includes("/frame"))?.url() ?? url).origin
         await postToRelay(frameUrl, { channelToken: request.channelToken, ...(await signChannel(request, user.fid, user.custodyKey)), fid: user.fid, username: user.username })
         await dialog().waitFor({ state: "hidden", timeout: 40_000 })
-        await page.getByRole("button", { name: /0x[0-9a-fA-F]{4}/ }).first().click()
-        await dialog().getByText(user.username, { exact: true }).waitFor()
-        await shoot(page, at("account-farcaster"))
-        await dialog().getByRole("button", { name: "Disconnect" }).click()
-        await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+        const hint = page.getByText(/^From 0x[0-9a-fA-F]{40} on /)
+        await hint.waitFor({ timeout: 20_000 })
+        // The phone's header shows the account button without its address: the Account view is shot on the desktop.
+        if (size === "desktop") {
+          const address = /0x[0-9a-fA-F]{40}/.exec((await hint.textContent()) ?? "")?.[0] ?? ""
+          await page.getByRole("button", { name: new RegExp(truncateAddress(address).replace(/[.]/g, "\\.")) }).click()
+          await dialog().getByText(user.username, { exact: true }).waitFor()
+          await shoot(page, at("account-farcaster"))
+          await dialog().getByRole("button", { name: "Disconnect" }).click()
+          await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+        } else {
+          await page.evaluate(() => localStorage.clear())
+        }
       }
     }
   })
