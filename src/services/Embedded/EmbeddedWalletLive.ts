@@ -526,8 +526,12 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
           const onConnect = view === "Connect"
           if ((s.login._tag === "VerifyOtp" || s.login._tag === "VerifyDevice") && !inLogin) yield* cancelLogin
           else if (s.login._tag === "Idle" && s.error !== undefined && !onConnect && !inLogin && s.update._tag === "Idle") yield* setError(undefined)
+          // Judged on the modal as it is now: a view change seen late (the Connect view's opening) must not stop a wait
+          // the visitor started after it.
           const farcaster = s.farcaster._tag
-          if ((farcaster === "Starting" || farcaster === "Waiting" || farcaster === "Failed") && view !== "ConnectingFarcaster") yield* cancelFarcaster
+          const modalNow = yield* SubscriptionRef.get(modal.state)
+          const onFarcaster = modalNow.open && currentRoute(modalNow).view === "ConnectingFarcaster"
+          if ((farcaster === "Starting" || farcaster === "Waiting" || farcaster === "Failed") && !onFarcaster) yield* cancelFarcaster
           const inUpdate = view !== undefined && (UPDATE_VIEWS as ReadonlyArray<string>).includes(view)
           if (s.update._tag !== "Idle" && s.update._tag !== "Sending" && !inUpdate) yield* cancelEmailUpdate
         })
