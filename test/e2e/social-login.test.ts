@@ -138,7 +138,8 @@ describe("social login in the demo", () => {
     await page.goto(session.url)
     await page.getByRole("button", { name: "Connect wallet" }).click()
     const popupOpened = page.waitForEvent("popup", { timeout: 10_000 })
-    await socialButton("github").click()
+    // Discord: among the icons shown (GitHub is behind More since Farcaster came before it).
+    await socialButton("discord").click()
     const popup = await popupOpened
     await popup.getByText("pick a test account").waitFor({ timeout: 15_000 })
     await popup.close()
