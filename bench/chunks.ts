@@ -53,7 +53,10 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // embedded session is restored, or an unsafe request needs approving).
   { feature: "Email login views: the code, device verification and email change (one chunk)", files: /^emailViews-/, budgetKiB: 2.2 },
   { feature: "Approve request view (the embedded wallet's unsafe requests in plain words)", files: /^ApproveTransaction-/, budgetKiB: 1.9 },
-  { feature: "Embedded wallet: the flows (login, code, resend countdown, email change, approvals)", files: /^EmbeddedWalletLive-/, budgetKiB: 3.1 },
+  // Raised from 3.1 (issue 27): 3.7 measured with social login; 4.2 with Farcaster's link and wait (after a click only).
+  { feature: "Embedded wallet: the flows (login, code, resend countdown, email change, social and Farcaster logins, approvals)", files: /^EmbeddedWalletLive-/, budgetKiB: 4.4 },
+  // Set at 0.9 measured (issue 27): the view only; its QR code comes from the QR renderer's chunk.
+  { feature: "ConnectingFarcaster view (Sign In With Farcaster's QR code and link), on the Farcaster button", files: /^ConnectingFarcaster-/, budgetKiB: 1.1 },
   { feature: "Embedded wallet: the AUTH connector's frame, bridge and providers", files: /^authLive-/, budgetKiB: 7.6 },
   { feature: "Sign-in: the view and the flow's code (message texts, the host's backend at the edge), only with siwx set", files: /^(SIWXSignMessage|SiwxLive)-/, budgetKiB: 8.2 },
   { feature: "QR code renderer (WalletConnect, Receive)", files: /^QrCode-/, budgetKiB: 5.2 },
