@@ -294,9 +294,15 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     message: string,
     meta: { readonly ttlSeconds: number | undefined; readonly tag: number | undefined; readonly attestation: string | undefined }
   ): Promise<void> => {
-    const { stored } = await run(bus.put({ topic, message, publisher: publisher.clientId, ...meta }))
-    deliverToSubscribers(stored)
-    await run(bus.broadcast(stored))
+    // One run for the three steps: stored, delivered here, sent to the other nodes.
+    await run(
+      Effect.flatMap(bus.put({ topic, message, publisher: publisher.clientId, ...meta }), ({ stored }) =>
+        Effect.andThen(
+          Effect.sync(() => deliverToSubscribers(stored)),
+          bus.broadcast(stored)
+        )
+      )
+    )
   }
 
   const publishParams = (params: Record<string, unknown>, tag: number | undefined) => ({
