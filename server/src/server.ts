@@ -210,6 +210,12 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
           host: config.relay.host,
           port: config.relay.port,
           ...(debugLine === undefined ? {} : { log: debugLine }),
+          limits: {
+            publishesPerSecond: config.limits.relayPublishesPerSecond,
+            publishBurst: config.limits.relayPublishBurst,
+            maxMessageChars: config.limits.relayMaxMessageChars,
+            maxTopicsPerConnection: config.limits.relayMaxTopicsPerConnection
+          },
           ...(publicUrl === undefined ? {} : { publicUrl }),
           ...(config.redis.url === undefined ? {} : { redisUrl: Redacted.value(config.redis.url) })
         })
