@@ -294,15 +294,9 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     message: string,
     meta: { readonly ttlSeconds: number | undefined; readonly tag: number | undefined; readonly attestation: string | undefined }
   ): Promise<void> => {
-    // One run for the three steps: stored, delivered here, sent to the other nodes.
-    await run(
-      Effect.flatMap(bus.put({ topic, message, publisher: publisher.clientId, ...meta }), ({ stored }) =>
-        Effect.andThen(
-          Effect.sync(() => deliverToSubscribers(stored)),
-          bus.broadcast(stored)
-        )
-      )
-    )
+    // Stored (and sent to the other nodes), then delivered here.
+    const { stored } = await run(bus.put({ topic, message, publisher: publisher.clientId, ...meta }))
+    deliverToSubscribers(stored)
   }
 
   const publishParams = (params: Record<string, unknown>, tag: number | undefined) => ({
