@@ -12,7 +12,7 @@
  * used.
  */
 import { Fragment, type ReactNode, useContext, useEffect, useRef } from "react"
-import type { SocialProvider } from "../../../domain/Account"
+import type { SocialLogin } from "../../../domain/Account"
 import { type ConnectMethod, type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
 import { connectorGroupOrder, orderConnectMethods, orderConnectors } from "../../../domain/rules"
 import { useAtom, useAtomSet, useAtomValue } from "../../atom-react/hooks"
@@ -56,7 +56,7 @@ const socialLogin = lazyPart(() => import("../SocialLogin/SocialLogin").then((mo
 /** How many icon buttons sit under the wide one (kept equal to SocialLogin's SOCIAL_ICONS_VISIBLE). */
 const SOCIAL_ICONS_HELD = 4
 
-function SocialSection(props: { readonly providers: ReadonlyArray<SocialProvider>; readonly disabled: boolean; readonly ahead: boolean }): ReactNode {
+function SocialSection(props: { readonly providers: ReadonlyArray<SocialLogin>; readonly disabled: boolean; readonly ahead: boolean }): ReactNode {
   const SocialLogin = useLazyPart(socialLogin, props.ahead)
   if (SocialLogin !== undefined) return <SocialLogin providers={props.providers} disabled={props.disabled} />
   const icons = Math.min(props.providers.length - 1, SOCIAL_ICONS_HELD)
