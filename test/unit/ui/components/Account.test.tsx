@@ -74,6 +74,22 @@ describe("Account", () => {
   })
 })
 
+describe("Account of a social login", () => {
+  it("names the provider and the user from the account state (spec 3's socialProvider and user, as useAccount gives them)", async () => {
+    const account = await openAccount({ balance: "ok", name: null })
+    expect(within(account).queryByText("alice-fc")).toBeNull()
+    const wallet = runtime
+    if (wallet === undefined) throw new Error("no runtime")
+    await act(async () => {
+      await wallet.run(
+        Effect.flatMap(Connection, (c) => c.updateAccount("eip155", (state) => ({ ...state, socialProvider: "farcaster", user: { email: null, username: "alice-fc" } })))
+      )
+    })
+    expect(await within(account).findByText("alice-fc")).toBeTruthy()
+    expect(within(account).getByText("Farcaster:")).toBeTruthy()
+  })
+})
+
 describe("Account of a family without balances (Polkadot)", () => {
   const POLKADOT_ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
 
