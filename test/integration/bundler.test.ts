@@ -22,7 +22,9 @@ import {
   createPaymasterClient,
   entryPoint08Abi,
   formatUserOperationRequest,
-  type SmartAccount
+  getUserOperationHash,
+  type SmartAccount,
+  type UserOperation
 } from "viem/account-abstraction"
 import { devChain } from "../../devstack/evm/chains"
 import { type EvmChain, type EvmInfo, startEvm } from "../../devstack/evm/index"
@@ -73,12 +75,13 @@ const bundlerNonce = () => reader.getTransactionCount({ address: bundler.info.bu
 /** A signed, sponsored operation of `account` sending `value` to `to`, not sent. */
 const signedOp = async (account: SmartAccount, to: Address, value: bigint) => {
   const client = bundlerClient(account)
-  const prepared = await client.prepareUserOperation({ account, calls: [{ to, value }] })
+  // viem types the prepared operation as any EntryPoint version's; ours is v0.8.
+  const prepared = (await client.prepareUserOperation({ account, calls: [{ to, value }] })) as unknown as UserOperation<"0.8">
   const signature = await account.signUserOperation(prepared)
   return { ...prepared, signature }
 }
 
-const rpcOp = (op: Awaited<ReturnType<typeof signedOp>>) => formatUserOperationRequest(op)
+const rpcOp = (op: UserOperation<"0.8">) => formatUserOperationRequest(op)
 
 beforeAll(async () => {
   evm = await startEvm()
@@ -176,7 +179,9 @@ describe("bundler", () => {
     await fund(account.address, parseEther("1"))
     const op = await signedOp(account, "0x000000000000000000000000000000000000dEaD", 1n)
     const stranger = privateKeyToAccount(generatePrivateKey())
-    const forged = { ...op, signature: await stranger.sign({ hash: await account.getUserOperationHash?.(op) ?? "0x" }) }
+    // The right operation hash, signed by someone who does not own the account.
+    const hash = getUserOperationHash({ userOperation: op, chainId: chain.chainId, entryPointAddress: chain.contracts.accountAbstraction.entryPoint, entryPointVersion: "0.8" })
+    const forged = { ...op, signature: await stranger.sign({ hash }) }
     const nonceBefore = await bundlerNonce()
 
     const answer = await post(rpc(chain.chainId), { jsonrpc: "2.0", id: 1, method: "eth_sendUserOperation", params: [rpcOp(forged), chain.contracts.accountAbstraction.entryPoint] })
