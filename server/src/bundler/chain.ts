@@ -233,7 +233,7 @@ export const chainBundler = (options: ChainBundlerOptions) => {
           data: handleOpsData(batch.map((known) => known.op)),
           chain: null
         })
-        const receipt = await client.waitForTransactionReceipt({ hash: transactionHash, pollingInterval: 50, timeout: options.receiptTimeoutMs })
+        const receipt = await client.waitForTransactionReceipt({ hash: transactionHash, pollingInterval: 20, timeout: options.receiptTimeoutMs })
         for (const known of batch) {
           pending.delete(known.hash)
           remember({ ...known, transactionHash })
