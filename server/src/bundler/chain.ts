@@ -70,6 +70,8 @@ interface Known {
 
 // The most gas one operation may ask for: a block holds 30 M on the chains we know; a bundle must fit.
 const MAX_GAS_PER_OP = 10_000_000n
+// Pending operations one chain holds at most: past it, new ones wait for room (a flood cannot grow the process).
+const MAX_PENDING = 1_000
 // Included operations remembered by hash for quick answers; older ones are read back from the chain's logs.
 const REMEMBERED = 10_000
 
@@ -174,6 +176,7 @@ export const chainBundler = (options: ChainBundlerOptions) => {
   /** `eth_sendUserOperation`: checked, then pending; its hash. */
   const send = async (op: UserOperation<"0.8">): Promise<Hex> => {
     checkShape(op)
+    if (pending.size >= MAX_PENDING) throw new BundlerRpcError(RpcErrorCode.InvalidParams, "The bundler is busy: try again in a few seconds")
     const hash = hashOf(op)
     if (pending.has(hash) || included.has(hash)) throw new BundlerRpcError(RpcErrorCode.InvalidParams, "This operation was already received")
     for (const other of pending.values()) {
