@@ -545,7 +545,9 @@ export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project",
       .handle("project", () =>
         Effect.map(Effect.service(WalletProject), (project) => ({ projectId: project.projectId, allowedOrigins: project.allowedOrigins }))
       )
-      .handle("chains", () => Effect.succeed({ chains }))
+      .handle("chains", () =>
+        Effect.succeed({ chains, smartAccountChains: deps.chains.evm.flatMap((c) => (c.smartAccount === undefined ? [] : [c.caipNetworkId])) })
+      )
   })
 )
 
