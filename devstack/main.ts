@@ -128,12 +128,25 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const embeddedStarted =
       parts.has("embedded") && mail !== undefined && database !== undefined
         ? track(
-            import("../server/src/embedded/index").then((m) =>
+            // After the bundler (it starts at once): the wallet server sends the smart accounts' operations through it.
+            Promise.all([import("../server/src/embedded/index"), bundlerSettled]).then(([m, bundlerStart]) =>
               m.startEmbedded({
                 database: database.info,
                 smtp: { host: mail.info.smtpHost, port: mail.info.smtpPort },
                 chains: {
-                  evm: (evm?.info.chains ?? []).map((chain) => ({ caipNetworkId: chain.caipNetworkId, rpcUrl: chain.rpcUrl })),
+                  evm: (evm?.info.chains ?? []).map((chain) => ({
+                    caipNetworkId: chain.caipNetworkId,
+                    rpcUrl: chain.rpcUrl,
+                    ...(bundlerStart?.ok === true
+                      ? {
+                          smartAccount: {
+                            bundlerUrl: `${bundlerStart.value.info.url}/rpc/${chain.chainId}`,
+                            entryPoint: chain.contracts.accountAbstraction.entryPoint,
+                            factory: chain.contracts.accountAbstraction.simpleAccountFactory
+                          }
+                        }
+                      : {})
+                  })),
                   ...(solana === undefined ? {} : { solana: { caipNetworkId: solana.info.caipNetworkId, rpcUrl: solana.info.rpcUrl } })
                 },
                 ...(opts.embeddedMasterKey === undefined ? {} : { masterKey: opts.embeddedMasterKey }),

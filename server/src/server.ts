@@ -217,38 +217,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
     running.push({ component: "relay", listen: started.info.url, url: publicUrl ?? started.info.url })
   }
 
-  if (runs("wallet") && database !== undefined && masterKey !== undefined && mail !== undefined) {
-    const { mailer, host, from } = mail
-    const publicUrl = config.wallet.publicUrl === undefined ? undefined : new URL(config.wallet.publicUrl).origin
-    const walletDatabase = database
-    const started = yield* inComponents(part("wallet", () =>
-      startEmbedded({
-        database: walletDatabase,
-        smtp: { host, port: config.smtp.port },
-        chains: {
-          evm: Object.entries(config.chains).flatMap(([id, chain]) =>
-            id.startsWith("eip155:") ? upstreamOf(chain.rpcUrls).map((upstream) => ({ caipNetworkId: id, ...upstream })) : []
-          ),
-          solana: Object.entries(config.chains).flatMap(([id, chain]) =>
-            id.startsWith("solana:") ? upstreamOf(chain.rpcUrls).map((upstream) => ({ caipNetworkId: id, ...upstream })) : []
-          )[0],
-          rpcAttemptTimeoutMs: config.limits.upstreamTimeoutMs
-        },
-        masterKey,
-        // A visitor's first "Continue with email" should not wait for the frame page's bundling.
-        buildFrameAtStart: true,
-        frameBuildDir: resolve(config.wallet.frameBuildDir),
-        host: config.wallet.host,
-        port: config.wallet.port,
-        projects: projectsOf(config),
-        ...(publicUrl === undefined ? {} : { publicUrl }),
-        server: { from, sendMail: mailer.send, http: httpLimits(config) }
-      })
-    ))
-    const listen = started.info.url
-    running.push({ component: "wallet", listen, url: publicUrl ?? listen })
-  }
-
+  let bundlerUrl: string | undefined
   if (runs("bundler")) {
     const privateKey = config.bundler.privateKey
     // The configuration requires the key with the bundler; this keeps the types honest.
@@ -286,7 +255,53 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
       )
     )
     const listen = listenUrl("http", config.bundler.host, started.info.port)
-    running.push({ component: "bundler", listen, url: publicUrl ?? listen })
+    bundlerUrl = publicUrl ?? listen
+    running.push({ component: "bundler", listen, url: bundlerUrl })
+  }
+
+  if (runs("wallet") && database !== undefined && masterKey !== undefined && mail !== undefined) {
+    const { mailer, host, from } = mail
+    const publicUrl = config.wallet.publicUrl === undefined ? undefined : new URL(config.wallet.publicUrl).origin
+    const walletDatabase = database
+    // Smart accounts when the host named the factory, through its bundler (or this process's).
+    const factory = config.smartAccounts.factory
+    const smartBundler = config.smartAccounts.bundlerUrl === undefined ? bundlerUrl : withoutTrailingSlash(config.smartAccounts.bundlerUrl)
+    const smartAccounts =
+      factory === undefined || smartBundler === undefined
+        ? undefined
+        : { bundlerUrl: smartBundler, entryPoint: getAddress(config.bundler.entryPoint), factory: getAddress(factory) }
+    const started = yield* inComponents(part("wallet", () =>
+      startEmbedded({
+        database: walletDatabase,
+        smtp: { host, port: config.smtp.port },
+        chains: {
+          evm: Object.entries(config.chains).flatMap(([id, chain]) =>
+            id.startsWith("eip155:")
+              ? upstreamOf(chain.rpcUrls).map((upstream) => ({
+                  caipNetworkId: id,
+                  ...upstream,
+                  ...(smartAccounts === undefined ? {} : { smartAccount: { ...smartAccounts, bundlerUrl: `${smartAccounts.bundlerUrl}/rpc/${id.slice("eip155:".length)}` } })
+                }))
+              : []
+          ),
+          solana: Object.entries(config.chains).flatMap(([id, chain]) =>
+            id.startsWith("solana:") ? upstreamOf(chain.rpcUrls).map((upstream) => ({ caipNetworkId: id, ...upstream })) : []
+          )[0],
+          rpcAttemptTimeoutMs: config.limits.upstreamTimeoutMs
+        },
+        masterKey,
+        // A visitor's first "Continue with email" should not wait for the frame page's bundling.
+        buildFrameAtStart: true,
+        frameBuildDir: resolve(config.wallet.frameBuildDir),
+        host: config.wallet.host,
+        port: config.wallet.port,
+        projects: projectsOf(config),
+        ...(publicUrl === undefined ? {} : { publicUrl }),
+        server: { from, sendMail: mailer.send, http: httpLimits(config) }
+      })
+    ))
+    const listen = started.info.url
+    running.push({ component: "wallet", listen, url: publicUrl ?? listen })
   }
 
   for (const component of running) {

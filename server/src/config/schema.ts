@@ -336,6 +336,25 @@ export const ServerConfig = Schema.Struct({
         "submitted before a restart, or by another bundler process)."
     })
   }),
+  smartAccounts: group({
+    factory: Schema.optionalKey(
+      setting(EvmAddress, {
+        type: "address",
+        description:
+          "The SimpleAccountFactory (EntryPoint v0.8, `@account-abstraction/contracts`) at the same address on every " +
+          "eip155 chain: with it, each embedded-wallet user has a smart account (their key's SimpleAccount) beside " +
+          "their EOA, sent from as user operations through the bundler."
+      })
+    ),
+    bundlerUrl: Schema.optionalKey(
+      setting(HttpUrl, {
+        type: "http(s) URL",
+        description:
+          "The bundler the wallet server sends the smart accounts' operations to (its base URL; a chain's endpoint is " +
+          "`{bundlerUrl}/rpc/{chainId}`). Default: the bundler of this process, when it runs one."
+      })
+    )
+  }),
   paymaster: group({
     address: Schema.optionalKey(
       setting(EvmAddress, {

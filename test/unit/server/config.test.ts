@@ -294,6 +294,9 @@ describe("server configuration", () => {
         "paymaster.signerKey (or WALLET_RUNTIME_PAYMASTER_SIGNER_KEY) is required when paymaster.sponsor (or WALLET_RUNTIME_PAYMASTER_SPONSOR) is allowlist",
         "paymaster.senders (or WALLET_RUNTIME_PAYMASTER_SENDERS) lists no sender: with paymaster.sponsor (or WALLET_RUNTIME_PAYMASTER_SPONSOR) allowlist nobody would be sponsored"
       ])
+      expect(yield* problemsOf({}, { ...minimal, smartAccounts: { factory: "0x3333333333333333333333333333333333333333" } })).toEqual([
+        "smartAccounts.bundlerUrl (or WALLET_RUNTIME_SMART_ACCOUNTS_BUNDLER_URL) is required with smartAccounts.factory (or WALLET_RUNTIME_SMART_ACCOUNTS_FACTORY) when this process runs no bundler"
+      ])
       const bad = yield* problemsOf({ WALLET_RUNTIME_BUNDLER_PRIVATE_KEY: "0x1234" }, minimal)
       expect(bad).toHaveLength(1)
       expect(bad[0]).toContain("WALLET_RUNTIME_BUNDLER_PRIVATE_KEY (value not shown: a secret)")
