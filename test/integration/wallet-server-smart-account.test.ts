@@ -100,6 +100,14 @@ describe("the embedded wallet's smart account", () => {
     expect(((await rpc(chainA().caipNetworkId, "wallet_getSmartAccount")).body as { result: { deployed: boolean } }).result.deployed).toBe(true)
   })
 
+  it("refuses to sign a message as the smart account, in words (SimpleAccount has no ERC-1271)", async () => {
+    const smart = ((await rpc(chainA().caipNetworkId, "wallet_getSmartAccount")).body as { result: { address: Hex } }).result.address
+    expect(await rpc(chainA().caipNetworkId, "personal_sign", ["0x68656c6c6f", smart])).toMatchObject({
+      status: 400,
+      body: { rpcCode: 4200, error: "This smart account cannot sign messages: sign in with the account's owner (EOA)" }
+    })
+  })
+
   it("says smart accounts are not available on a chain without a bundler", async () => {
     expect(await rpc(chainB().caipNetworkId, "wallet_getSmartAccount")).toMatchObject({
       status: 400,

@@ -216,6 +216,14 @@ const sendFromSmartAccount = async (
 
 const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, method: string, params: unknown) => {
   const chainId = Number(chain.caipNetworkId.slice("eip155:".length))
+  // A signature asked of the smart account: SimpleAccount v0.8 has no ERC-1271, so no verifier would accept one.
+  const refuseSmartSigner = async (address: unknown) => {
+    if (chain.smartAccount === undefined || typeof address !== "string" || !isHex(address) || address.length !== 42) return
+    const smart = await smartAccountOf(chain, upstream, user).catch(() => undefined)
+    if (smart !== undefined && isAddressEqual(address, smart.address)) {
+      throw new ApiError(400, "rpc_error", "This smart account cannot sign messages: sign in with the account's owner (EOA)", { rpcCode: 4200 })
+    }
+  }
   switch (method) {
     // The frame's own question (GET_USER, INIT_SMART_ACCOUNT): the user's smart account on this chain.
     case "wallet_getSmartAccount":
@@ -227,7 +235,10 @@ const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, 
       return `0x${chainId.toString(16)}`
     case "personal_sign": {
       const [message, address] = paramsArray(params)
-      if (!sameEvmAddress(user, address)) throw notThisWallet(address)
+      if (!sameEvmAddress(user, address)) {
+        await refuseSmartSigner(address)
+        throw notThisWallet(address)
+      }
       if (typeof message !== "string") throw invalidParams("personal_sign: the message must be a string")
       return withKey(user, "eip155", (secret) =>
         evmAccountOf(secret).signMessage({ message: isHex(message) ? { raw: message } : message })
@@ -235,7 +246,10 @@ const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, 
     }
     case "eth_signTypedData_v4": {
       const [address, data] = paramsArray(params)
-      if (!sameEvmAddress(user, address)) throw notThisWallet(address)
+      if (!sameEvmAddress(user, address)) {
+        await refuseSmartSigner(address)
+        throw notThisWallet(address)
+      }
       let typed: unknown
       try {
         typed = typeof data === "string" ? JSON.parse(data) : data
