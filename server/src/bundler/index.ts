@@ -13,7 +13,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
-import { type Address, type Hex, hexToBigInt, type LocalAccount, toHex } from "viem"
+import { type Address, getAddress, type Hex, hexToBigInt, type LocalAccount, toHex } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { listenOnLoopback } from "../lib/httpServer"
 import { upstreamTransport } from "../lib/jsonRpc"
@@ -84,7 +84,9 @@ const asRequest = (value: unknown): RpcRequest | BundlerRpcError => {
 }
 
 /** Starts the bundler (and the paymaster when configured) on `host:port`. */
-export const startBundler = async (options: BundlerOptions): Promise<Started<BundlerInfo>> => {
+export const startBundler = async (given: BundlerOptions): Promise<Started<BundlerInfo>> => {
+  // Compared with what clients send, checksummed alike.
+  const options = { ...given, entryPoint: getAddress(given.entryPoint) }
   const account = privateKeyToAccount(options.privateKey)
   const log = options.log ?? (() => undefined)
   const bundlers = new Map<number, ChainBundler>(
