@@ -19,7 +19,8 @@ export const Artifacts = Schema.Struct({
     NoReturnToken: Artifact,
     Collectible: Artifact,
     SmartAccount: Artifact,
-    SmartAccountFactory: Artifact
+    SmartAccountFactory: Artifact,
+    VerifyingPaymaster: Artifact
   })
 })
 
@@ -41,6 +42,7 @@ export const loadArtifacts = (): Record<ContractName, { readonly abi: Abi; reado
     NoReturnToken: pick("NoReturnToken"),
     Collectible: pick("Collectible"),
     SmartAccount: pick("SmartAccount"),
-    SmartAccountFactory: pick("SmartAccountFactory")
+    SmartAccountFactory: pick("SmartAccountFactory"),
+    VerifyingPaymaster: pick("VerifyingPaymaster")
   }
 }
