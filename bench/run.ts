@@ -11,6 +11,7 @@ import { DEMO_PARTS, withDemo } from "../test/e2e/support/demo"
 import { installInjectedSolanaWallet } from "../test/e2e/support/injectedSolanaWallet"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
 import { truncateAddress } from "../src/domain/format"
+import { bundlerRows } from "./bundler"
 import { chunkBudgetRows } from "./chunks"
 import { failoverLabel, failoverRows } from "./rpc-failover"
 import { walletConnectRows } from "./walletconnect"
@@ -254,6 +255,7 @@ const main = () =>
 
     const failover = await failoverRows()
     const walletConnect = await walletConnectRows()
+    const bundler = await bundlerRows()
 
     const rows = [
       { metric: "JS on the critical path (the entry's static imports), ours (gzip)", measured: kib(critical), target: "≤ 60 KiB", peers: "" },
@@ -279,6 +281,7 @@ const main = () =>
         peers: ""
       })),
       ...walletConnect,
+      ...bundler,
       ...chunkBudgetRows(outDir)
     ]
     console.log("wallet-runtime benchmarks (production build of demo/, Debian Chromium, local stack)")

@@ -59,7 +59,14 @@ export const EvmChainConfig = Schema.Struct({
     factory: Schema.String,
     router: Schema.String,
     pairs: Schema.Array(Schema.Struct({ address: Schema.String, tokenA: Schema.String, tokenB: Schema.String }))
-  })
+  }),
+  /**
+   * ERC-4337 (`devstack/evm/accountAbstraction.ts`): EntryPoint v0.8, SimpleAccountFactory and the verifying
+   * paymaster. Absent from a config written before they were deployed.
+   */
+  accountAbstraction: Schema.optionalKey(
+    Schema.Struct({ entryPoint: Schema.String, simpleAccountFactory: Schema.String, paymaster: Schema.String })
+  )
 })
 /** One local EVM chain. */
 export type EvmChainConfig = typeof EvmChainConfig.Type
@@ -152,6 +159,11 @@ export const RuntimeConfig = Schema.Struct({
       inboxUrl: Schema.String
     })
   ),
+  /**
+   * The ERC-4337 bundler and paymaster (`server/src/bundler`): a chain's endpoint is `{url}/rpc/{chainId}`; it
+   * sponsors every operation. Absent from a config written before the part existed.
+   */
+  bundler: Schema.optionalKey(Schema.NullOr(Schema.Struct({ url: Schema.String, chainIds: Schema.Array(Schema.Number) }))),
   /** The embedded wallet: its frame origin (the runtime's `endpoints.frame`), where the wallet server also answers. */
   embedded: Schema.optionalKey(Schema.NullOr(Schema.Struct({ frameUrl: Schema.String }))),
   /** The local identity providers of the social login: one issuer per provider (`devstack/identity`). */

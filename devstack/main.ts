@@ -18,7 +18,7 @@ import type { MailInfo } from "./mail/index"
 import { endpointRows } from "./status"
 
 /** The parts of the stack; `demo` serves the demo app (or the status page until it exists). */
-export const DEVSTACK_PARTS = ["evm", "solana", "bitcoin", "relay", "mail", "services", "embedded", "demo"] as const
+export const DEVSTACK_PARTS = ["evm", "bundler", "solana", "bitcoin", "relay", "mail", "services", "embedded", "demo"] as const
 /** One part of the stack. */
 export type DevstackPart = (typeof DEVSTACK_PARTS)[number]
 
@@ -105,6 +105,16 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const valueOf = <T>(result: PromiseSettledResult<T>): T | undefined =>
       result.status === "fulfilled" ? result.value : undefined
     const evm = valueOf(settled[0])
+    // The bundler serves the chains with the keys the EVM part funded; its paymaster pays for every operation.
+    if (parts.has("bundler") && evm === undefined) throw new Error("the bundler part needs the evm part")
+    // Settled (not left rejected) while the other parts start, and handled with them below.
+    const bundlerSettled =
+      parts.has("bundler") && evm !== undefined
+        ? track(import("./evm/bundler").then((m) => m.startDevBundler(evm.info))).then(
+            (value) => ({ ok: true as const, value }),
+            (error: unknown) => ({ ok: false as const, error })
+          )
+        : undefined
     const solana = valueOf(settled[1])
     const relay = valueOf(settled[2])
     const mail = valueOf(settled[3])
@@ -125,12 +135,25 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const embeddedStarted =
       parts.has("embedded") && mail !== undefined && database !== undefined
         ? track(
-            import("../server/src/embedded/index").then((m) =>
+            // After the bundler (it starts at once): the wallet server sends the smart accounts' operations through it.
+            Promise.all([import("../server/src/embedded/index"), bundlerSettled]).then(([m, bundlerStart]) =>
               m.startEmbedded({
                 database: database.info,
                 smtp: { host: mail.info.smtpHost, port: mail.info.smtpPort },
                 chains: {
-                  evm: (evm?.info.chains ?? []).map((chain) => ({ caipNetworkId: chain.caipNetworkId, rpcUrl: chain.rpcUrl })),
+                  evm: (evm?.info.chains ?? []).map((chain) => ({
+                    caipNetworkId: chain.caipNetworkId,
+                    rpcUrl: chain.rpcUrl,
+                    ...(bundlerStart?.ok === true
+                      ? {
+                          smartAccount: {
+                            bundlerUrl: `${bundlerStart.value.info.url}/rpc/${chain.chainId}`,
+                            entryPoint: chain.contracts.accountAbstraction.entryPoint,
+                            factory: chain.contracts.accountAbstraction.simpleAccountFactory
+                          }
+                        }
+                      : {})
+                  })),
                   ...(solana === undefined ? {} : { solana: { caipNetworkId: solana.info.caipNetworkId, rpcUrl: solana.info.rpcUrl } })
                 },
                 ...(opts.embeddedMasterKey === undefined ? {} : { masterKey: opts.embeddedMasterKey }),
@@ -173,7 +196,10 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
         )
       : undefined
 
+    const bundlerResult = await bundlerSettled
     const embeddedResult = await embeddedSettled
+    if (bundlerResult !== undefined && !bundlerResult.ok) throw bundlerResult.error
+    const bundler = bundlerResult?.value
     if (embeddedResult !== undefined && !embeddedResult.ok) throw embeddedResult.error
     const embedded = embeddedResult?.value
     if (embedded !== undefined) identity?.info.setRedirectUri(`${embedded.info.url}/social/callback`)
@@ -200,7 +226,12 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                 collectible: chain.contracts.collectible,
                 spamCollectible: chain.contracts.spamCollectible,
                 smartAccounts: chain.contracts.smartAccounts,
-                uniswap: chain.contracts.uniswap
+                uniswap: chain.contracts.uniswap,
+                accountAbstraction: {
+                  entryPoint: chain.contracts.accountAbstraction.entryPoint,
+                  simpleAccountFactory: chain.contracts.accountAbstraction.simpleAccountFactory,
+                  paymaster: chain.contracts.accountAbstraction.paymaster
+                }
               }))
             },
       solana:
@@ -222,6 +253,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
               funded: bitcoin.info.funded
             },
       relay: relay === undefined ? null : { url: relay.info.url },
+      bundler: bundler === undefined ? null : { url: bundler.info.url, chainIds: bundler.info.chainIds },
       services:
         services === undefined
           ? null

@@ -34,6 +34,9 @@ export const endpointRows = (config: RuntimeConfig): ReadonlyArray<readonly [str
     rows.push(["bitcoin", `${bitcoin.url}  (${bitcoin.caipNetworkId} regtest, Esplora-style API; ${bitcoin.funded.length} funded keys${key === undefined ? "" : `, e.g. ${key.paymentAddress}`})`])
   }
   if (config.relay !== null) rows.push(["relay", config.relay.url])
+  if (config.bundler !== undefined && config.bundler !== null) {
+    rows.push(["bundler", `${config.bundler.url}/rpc/{chainId}  (ERC-4337, EntryPoint v0.8; its paymaster sponsors every operation)`])
+  }
   if (config.mail !== null) rows.push(["mail", `smtp ${config.mail.smtpHost}:${config.mail.smtpPort}  inbox ${config.mail.inboxUrl}`])
   if (config.embedded !== undefined && config.embedded !== null) {
     rows.push(["embedded wallet", `${config.embedded.frameUrl}  (the email wallet's frame site and wallet server; codes go to the mail inbox)`])

@@ -20,7 +20,8 @@ export const Artifacts = Schema.Struct({
     Collectible: Artifact,
     SmartAccount: Artifact,
     SmartAccountFactory: Artifact,
-    FarcasterIdRegistry: Artifact
+    FarcasterIdRegistry: Artifact,
+    VerifyingPaymaster: Artifact
   })
 })
 
@@ -43,6 +44,7 @@ export const loadArtifacts = (): Record<ContractName, { readonly abi: Abi; reado
     Collectible: pick("Collectible"),
     SmartAccount: pick("SmartAccount"),
     SmartAccountFactory: pick("SmartAccountFactory"),
-    FarcasterIdRegistry: pick("FarcasterIdRegistry")
+    FarcasterIdRegistry: pick("FarcasterIdRegistry"),
+    VerifyingPaymaster: pick("VerifyingPaymaster")
   }
 }

@@ -2,7 +2,7 @@
  * Compiles the contracts of this folder with solc-js and writes `artifacts.json`.
  * Run after editing a `.sol` file: `npx tsx devstack/contracts/build.ts`.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
 import solc from "solc"
@@ -46,7 +46,14 @@ const input = {
   }
 }
 
-const output = Schema.decodeUnknownSync(Schema.fromJsonString(SolcOutput))(solc.compile(JSON.stringify(input)))
+// Imports such as `@account-abstraction/contracts/core/BasePaymaster.sol` are read from the installed packages.
+const nodeModules = fileURLToPath(new URL("../../node_modules/", import.meta.url))
+const findImports = (path: string) =>
+  existsSync(nodeModules + path) ? { contents: readFileSync(nodeModules + path, "utf8") } : { error: `not found: ${path}` }
+
+const output = Schema.decodeUnknownSync(Schema.fromJsonString(SolcOutput))(
+  solc.compile(JSON.stringify(input), { import: findImports })
+)
 const problems = (output.errors ?? []).filter((e) => e.severity === "error")
 if (problems.length > 0) {
   for (const problem of problems) console.error(problem.formattedMessage)
@@ -55,7 +62,9 @@ if (problems.length > 0) {
 for (const warning of output.errors ?? []) console.warn(warning.formattedMessage)
 
 const compiled = new Map<string, { abi: ReadonlyArray<Record<string, unknown>>; bytecode: string }>()
-for (const file of Object.values(output.contracts ?? {})) {
+// Only the contracts of this folder: the imported ones come compiled with their packages where they are needed.
+for (const [source, file] of Object.entries(output.contracts ?? {})) {
+  if (!(source in sources)) continue
   for (const [name, contract] of Object.entries(file)) {
     if (contract.evm.bytecode.object.length > 0) {
       compiled.set(name, { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` })

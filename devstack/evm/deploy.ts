@@ -2,6 +2,7 @@ import { type Address, createWalletClient, getContractAddress, type Hex, http, p
 import { loadArtifacts } from "../contracts/artifacts"
 import type { DevAccount } from "./accounts"
 import { devChain } from "./chains"
+import { type DevAccountAbstraction, deployAccountAbstraction } from "./accountAbstraction"
 import { type DevSmartAccounts, saltHex, smartAccountAddress, smartAccountFactoryAbi } from "./smartAccounts"
 import { type DevUniswap, deployUniswap, LIQUIDITY_MINT_LISTINGS, liquidityAccount } from "./uniswap"
 
@@ -33,6 +34,8 @@ export interface DevContracts {
   readonly smartAccounts: DevSmartAccounts
   /** Uniswap v2 (WETH9, factory, Router02) and its three pools: see `uniswap.ts`. */
   readonly uniswap: DevUniswap
+  /** ERC-4337: the EntryPoint v0.8, the SimpleAccountFactory, the paymaster and the bundler's keys: see `accountAbstraction.ts`. */
+  readonly accountAbstraction: DevAccountAbstraction
 }
 
 // Token amounts minted at start, in whole units, to every dev account.
@@ -44,7 +47,8 @@ const collectibleHolders = 3
 /**
  * Deploys the two ERC-20s, the two ERC-721s and the contract-account factory from dev account 0 (unlocked on anvil),
  * then has the factory deploy dev account 0's contract account (salt 0), then Uniswap v2 and its pools
- * (`uniswap.ts`, from the liquidity account): same addresses on every fresh chain.
+ * (`uniswap.ts`, from the liquidity account), then ERC-4337 (`accountAbstraction.ts`): same addresses on every fresh
+ * chain.
  */
 export const deployContracts = async (
   chainId: number,
@@ -115,6 +119,7 @@ export const deployContracts = async (
     if (receipt.status !== "success") throw new Error(`deployment ${hash} on chain ${chainId} reverted`)
   }
   const uniswap = await deployUniswap(chainId, rpcUrl, { wusd: at(0), wusdt: at(1) })
+  const accountAbstraction = await deployAccountAbstraction(client, deployer)
   // The constructor mints `perHolder` ids to each holder in turn, counting from 1.
   const minted = (perHolder: number) =>
     nfts.flatMap((owner, i) => Array.from({ length: perHolder }, (_, j) => ({ tokenId: i * perHolder + j + 1, owner })))
@@ -133,6 +138,7 @@ export const deployContracts = async (
         salt: accountSalt
       }
     },
-    uniswap
+    uniswap,
+    accountAbstraction
   }
 }

@@ -13,7 +13,8 @@ import type { ServerConfig } from "./config/schema"
 
 const USAGE = `Usage: wallet-runtime-server [--config <file.json>]
 
-Runs Wallet Runtime's hosted services: the services API, the WalletConnect relay and the embedded wallet.
+Runs Wallet Runtime's hosted services: the services API, the WalletConnect relay, the embedded wallet and the
+ERC-4337 bundler (with its paymaster).
 Settings come from the JSON file (--config, or ${CONFIG_FILE_VARIABLE}) and from environment variables, which
 override the file. The settings, their variables and defaults: "Run the services yourself" in the README.`
 

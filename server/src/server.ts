@@ -1,7 +1,7 @@
 /**
  * The server a host runs, from its decoded configuration: the database once (shared by the services and the wallet
  * server), then the configured components — the services API, the WalletConnect relay, the embedded wallet (frame
- * site and wallet server) — each started with its module's own function and stopped, in reverse order, when the
+ * site and wallet server), the ERC-4337 bundler and paymaster — each started with its module's own function and stopped, in reverse order, when the
  * scope closes. One JSON log line per component says where it listens and where browsers reach it; no secret is
  * ever in a line.
  *
@@ -13,6 +13,7 @@ import { Data, Effect, LogLevel, Redacted, References, Schema, Scope } from "eff
 import { getAddress } from "viem"
 import { CaipNetworkId } from "../../src/domain/Caip"
 import { type Database, startDatabase } from "./db/index"
+import { startBundler } from "./bundler/index"
 import { startEmbedded } from "./embedded/index"
 import type { Started } from "./lib/Started"
 import { type SmtpMailer, smtpMailer } from "./mail/smtp"
@@ -30,7 +31,7 @@ export class StartError extends Data.TaggedError("StartError")<{ readonly compon
 
 /** What one running component is, for the log and for callers. */
 export interface RunningComponent {
-  readonly component: "services" | "relay" | "wallet"
+  readonly component: "services" | "relay" | "wallet" | "bundler"
   /** Where it listens. */
   readonly listen: string
   /** Where browsers reach it (the configured public URL, else the listen address). */
@@ -224,17 +225,72 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
     running.push({ component: "relay", listen: started.info.url, url: publicUrl ?? started.info.url })
   }
 
+  let bundlerUrl: string | undefined
+  if (runs("bundler")) {
+    const privateKey = config.bundler.privateKey
+    // The configuration requires the key with the bundler; this keeps the types honest.
+    if (privateKey === undefined) return yield* new StartError({ component: "bundler", message: "bundler: bundler.privateKey is required" })
+    const publicUrl = config.bundler.publicUrl === undefined ? undefined : withoutTrailingSlash(config.bundler.publicUrl)
+    const { paymaster } = config
+    const sponsoring = paymaster.sponsor !== "none" && paymaster.address !== undefined && paymaster.signerKey !== undefined
+    const started = yield* inComponents(
+      part("bundler", () =>
+        startBundler({
+          chains: Object.entries(config.chains).flatMap(([id, chain]) =>
+            id.startsWith("eip155:") ? [{ chainId: Number(id.slice("eip155:".length)), rpcUrls: chain.rpcUrls }] : []
+          ),
+          entryPoint: getAddress(config.bundler.entryPoint),
+          privateKey: Redacted.value(privateKey) as `0x${string}`,
+          maxOpsPerBundle: config.bundler.maxOpsPerBundle,
+          receiptLookbackBlocks: config.bundler.receiptLookbackBlocks,
+          host: config.bundler.host,
+          port: config.bundler.port,
+          ...(publicUrl === undefined ? {} : { publicUrl }),
+          maxBodyBytes: config.limits.maxBodyBytes,
+          rpcAttemptTimeoutMs: config.limits.upstreamTimeoutMs,
+          log: (line, fields) => void Effect.runForkWith(context)(Effect.logInfo(line).pipe(Effect.annotateLogs({ component: "bundler", ...fields }))),
+          ...(sponsoring && paymaster.address !== undefined && paymaster.signerKey !== undefined
+            ? {
+                paymaster: {
+                  address: getAddress(paymaster.address),
+                  signerKey: Redacted.value(paymaster.signerKey) as `0x${string}`,
+                  policy: { sponsor: paymaster.sponsor, senders: paymaster.senders.map((sender) => getAddress(sender)), maxGasPerOp: BigInt(paymaster.maxGasPerOp) },
+                  validForSeconds: paymaster.validForSeconds
+                }
+              }
+            : {})
+        })
+      )
+    )
+    const listen = listenUrl("http", config.bundler.host, started.info.port)
+    bundlerUrl = publicUrl ?? listen
+    running.push({ component: "bundler", listen, url: bundlerUrl })
+  }
+
   if (runs("wallet") && database !== undefined && masterKey !== undefined && mail !== undefined) {
     const { mailer, host, from } = mail
     const publicUrl = config.wallet.publicUrl === undefined ? undefined : new URL(config.wallet.publicUrl).origin
     const walletDatabase = database
+    // Smart accounts when the host named the factory, through its bundler (or this process's).
+    const factory = config.smartAccounts.factory
+    const smartBundler = config.smartAccounts.bundlerUrl === undefined ? bundlerUrl : withoutTrailingSlash(config.smartAccounts.bundlerUrl)
+    const smartAccounts =
+      factory === undefined || smartBundler === undefined
+        ? undefined
+        : { bundlerUrl: smartBundler, entryPoint: getAddress(config.bundler.entryPoint), factory: getAddress(factory) }
     const started = yield* inComponents(part("wallet", () =>
       startEmbedded({
         database: walletDatabase,
         smtp: { host, port: config.smtp.port },
         chains: {
           evm: Object.entries(config.chains).flatMap(([id, chain]) =>
-            id.startsWith("eip155:") ? upstreamOf(chain.rpcUrls).map((upstream) => ({ caipNetworkId: id, ...upstream })) : []
+            id.startsWith("eip155:")
+              ? upstreamOf(chain.rpcUrls).map((upstream) => ({
+                  caipNetworkId: id,
+                  ...upstream,
+                  ...(smartAccounts === undefined ? {} : { smartAccount: { ...smartAccounts, bundlerUrl: `${smartAccounts.bundlerUrl}/rpc/${id.slice("eip155:".length)}` } })
+                }))
+              : []
           ),
           solana: Object.entries(config.chains).flatMap(([id, chain]) =>
             id.startsWith("solana:") ? upstreamOf(chain.rpcUrls).map((upstream) => ({ caipNetworkId: id, ...upstream })) : []

@@ -75,6 +75,9 @@ const expectAllUp = async (config: RuntimeConfig) => {
   expect((viaProxy as { value: number }).value).toBeGreaterThan(0)
   expect(await wsOpens(config.relay.url)).toBe(true)
   expect((await fetch(`${config.mail.inboxUrl}inbox`)).status).toBe(200)
+  for (const chain of config.evm.chains) {
+    expect(await rpc(`${config.bundler?.url}/rpc/${chain.chainId}`, "eth_supportedEntryPoints")).toEqual([chain.accountAbstraction?.entryPoint])
+  }
   const bitcoin = config.bitcoin
   if (bitcoin === undefined || bitcoin === null) throw new Error("the bitcoin part must be in the runtime config")
   expect(bitcoin.caipNetworkId).toBe("bip122:0f9188f13cb7b2c71f2a335e3a4fc328")
@@ -86,6 +89,7 @@ const gone = async (config: RuntimeConfig, configPath: string) => {
   for (const chain of config.evm?.chains ?? []) expect(groupAlive(chain.pid)).toBe(false)
   await expect(fetch(`${config.services?.url}/`)).rejects.toThrow()
   await expect(fetch(`${config.mail?.inboxUrl}`)).rejects.toThrow()
+  await expect(fetch(`${config.bundler?.url}/healthz`)).rejects.toThrow()
   await expect(fetch(`${config.bitcoin?.url}/blocks/tip/height`)).rejects.toThrow()
   expect(await wsOpens(config.relay?.url ?? "ws://127.0.0.1:1")).toBe(false)
   expect(existsSync(configPath)).toBe(false)

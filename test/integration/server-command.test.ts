@@ -58,7 +58,7 @@ interface ServerProcess {
   /** The URL of each component, from its "listening" line. */
   readonly urls: () => Promise<{ readonly services: string; readonly relay: string; readonly wallet: string }>
   /** The URL of one component, from its "listening" line. */
-  readonly urlOf: (component: "services" | "relay" | "wallet") => Promise<string>
+  readonly urlOf: (component: "services" | "relay" | "wallet" | "bundler") => Promise<string>
 }
 
 const spawned: Array<ChildProcess> = []
@@ -630,6 +630,33 @@ describe("wallet-runtime-server", () => {
     })
     server.child.kill("SIGTERM")
     expect(await server.exited()).toBe(0)
+  })
+
+  it("runs the bundler with its paymaster from the config: its endpoint answers, garbage is refused, neither key is in any log line", async () => {
+    const dir = tempFolder("wr-server-")
+    const bundlerKey = `0x${"5a".repeat(32)}`
+    const signerKey = `0x${"6b".repeat(32)}`
+    const server = startServerProcess(
+      dir,
+      {
+        ...hostConfig(dir),
+        components: ["bundler"],
+        bundler: { port: 0 },
+        paymaster: { sponsor: "all", address: "0x2279B7A0a67DB372996a5FaB50D91eAA73d2eBe6" }
+      },
+      { WALLET_RUNTIME_BUNDLER_PRIVATE_KEY: bundlerKey, WALLET_RUNTIME_PAYMASTER_SIGNER_KEY: signerKey }
+    )
+    const url = `${await server.urlOf("bundler")}/rpc/31337`
+    const call = (method: string, params: ReadonlyArray<unknown>) =>
+      json(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })
+    expect(await call("eth_supportedEntryPoints", [])).toMatchObject({ status: 200, body: { result: ["0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108"] } })
+    expect(await call("eth_sendUserOperation", [{ sender: "0x12" }, "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108"])).toMatchObject({
+      body: { error: { code: -32602, message: expect.stringContaining("sender") } }
+    })
+    expect((await fetch(url.replace("/rpc/31337", "/healthz"))).status).toBe(200)
+    server.child.kill("SIGTERM")
+    expect(await server.exited()).toBe(0)
+    for (const key of [bundlerKey, signerKey]) expect(`${server.stdout()}${server.stderr()}`).not.toContain(key.slice(2, 20))
   })
 
   describe("refuses to start, exiting 1 with stderr naming the setting or the part at fault", () => {

@@ -22,6 +22,9 @@ const ALLOWED = new Set(["MIT", "MIT-0", "Apache-2.0", "ISC", "BSD-2-Clause", "B
 /**
  * devDependencies (never shipped to a host) under a licence outside the allowlist, each with its reason. The
  * Uniswap v2 contracts (GPL-3.0) are copyleft: the local stack deploys their build artifacts (`devstack/evm/uniswap.ts`).
+ * `@account-abstraction/contracts` (MIT in its manifest; its EntryPoint sources say GPL-3.0) brings Uniswap v3's sources
+ * (BUSL-1.1, GPL-2.0-or-later) that nothing reads: the local stack deploys its EntryPoint and factory artifacts
+ * (`devstack/evm/accountAbstraction.ts`).
  */
 const DEV_ONLY_EXCEPTIONS: Readonly<Record<string, string>> = {
   "caniuse-lite": "CC-BY-4.0 browser-support data read by the build's Babel (vanilla-extract's plugin)",
@@ -29,7 +32,9 @@ const DEV_ONLY_EXCEPTIONS: Readonly<Record<string, string>> = {
   "require-like": "no licence field; its README and License file say MIT (a dependency of vanilla-extract's eval)",
   "@uniswap/v2-core": "GPL-3.0: contract artifacts the local stack deploys",
   "@uniswap/v2-periphery": "GPL-3.0: contract artifacts the local stack deploys",
-  "@uniswap/lib": "GPL-3.0: a dependency of @uniswap/v2-periphery (Solidity sources; nothing of it is read)"
+  "@uniswap/lib": "GPL-3.0: a dependency of @uniswap/v2-periphery (Solidity sources; nothing of it is read)",
+  "@uniswap/v3-core": "BUSL-1.1: a dependency of @account-abstraction/contracts (Solidity sources; nothing of it is read)",
+  "@uniswap/v3-periphery": "GPL-2.0-or-later: a dependency of @account-abstraction/contracts (Solidity sources; nothing of it is read)"
 }
 
 interface LockEntry {
@@ -121,24 +126,26 @@ describe("licence gate", () => {
     expect(shipped.map(([path]) => nameOf(path))).toEqual([])
   })
 
-  it("the Uniswap v2 contracts are copyleft devDependencies that no host receives: not in the library nor the server", () => {
+  it("the Uniswap contracts are copyleft or source-available devDependencies that no host receives: not in the library nor the server", () => {
     const manifest = (path: string) =>
       JSON.parse(readFileSync(join(ROOT, path), "utf8")) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> }
     const root = manifest("package.json")
     const server = manifest("server/package.json")
-    for (const name of ["@uniswap/v2-core", "@uniswap/v2-periphery", "@uniswap/lib"]) {
+    for (const name of ["@uniswap/v2-core", "@uniswap/v2-periphery", "@uniswap/lib", "@uniswap/v3-core", "@uniswap/v3-periphery"]) {
       const entry = lock.packages[`node_modules/${name}`]
-      expect({ name, installed: entry !== undefined, dev: entry?.dev === true, copyleft: /GPL/.test(entry === undefined ? "" : (licenceOf(`node_modules/${name}`, entry) ?? "")) }).toEqual({
+      expect({ name, installed: entry !== undefined, dev: entry?.dev === true, copyleft: /GPL|BUSL/.test(entry === undefined ? "" : (licenceOf(`node_modules/${name}`, entry) ?? "")) }).toEqual({
         name,
         installed: true,
         dev: true,
         copyleft: true
       })
-      if (name !== "@uniswap/lib") expect(root.devDependencies?.[name]).toBeDefined()
+      if (name === "@uniswap/v2-core" || name === "@uniswap/v2-periphery") expect(root.devDependencies?.[name]).toBeDefined()
       expect(root.dependencies?.[name]).toBeUndefined()
       expect(server.dependencies?.[name]).toBeUndefined()
       expect(server.devDependencies?.[name]).toBeUndefined()
     }
+    // The EntryPoint's package too: a devDependency of the root only, its artifacts deployed by the local stack.
+    expect([root.devDependencies?.["@account-abstraction/contracts"] !== undefined, root.dependencies?.["@account-abstraction/contracts"], server.dependencies?.["@account-abstraction/contracts"]]).toEqual([true, undefined, undefined])
     // Only the local stack reads them: no module of the library (src/) or of the server (server/src/) names them.
     const importers = (dir: string): Array<string> =>
       readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })

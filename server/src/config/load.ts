@@ -250,7 +250,21 @@ const crossChecks = (config: ServerConfigType, envValues: ReadonlyArray<EnvValue
   if ((config.smtp.user === undefined) !== (config.smtp.password === undefined)) {
     problems.push(`${name("smtp.user")} and ${name("smtp.password")} go together: give both or neither`)
   }
-  const listeners = (["services", "relay", "wallet"] as const).filter(runs)
+  if (runs("bundler")) {
+    if (config.bundler.privateKey === undefined) problems.push(`${name("bundler.privateKey")} is required with the bundler component: the funded key that submits bundles`)
+    if (!Object.keys(config.chains).some((id) => id.startsWith("eip155:"))) problems.push(`${name("chains")} needs an eip155 chain for the bundler to serve`)
+  }
+  if (runs("wallet") && config.smartAccounts.factory !== undefined && config.smartAccounts.bundlerUrl === undefined && !runs("bundler")) {
+    problems.push(`${name("smartAccounts.bundlerUrl")} is required with ${name("smartAccounts.factory")} when this process runs no bundler`)
+  }
+  if (config.paymaster.sponsor !== "none") {
+    if (config.paymaster.address === undefined) problems.push(`${name("paymaster.address")} is required when ${name("paymaster.sponsor")} is ${config.paymaster.sponsor}`)
+    if (config.paymaster.signerKey === undefined) problems.push(`${name("paymaster.signerKey")} is required when ${name("paymaster.sponsor")} is ${config.paymaster.sponsor}`)
+    if (config.paymaster.sponsor === "allowlist" && config.paymaster.senders.length === 0) {
+      problems.push(`${name("paymaster.senders")} lists no sender: with ${name("paymaster.sponsor")} allowlist nobody would be sponsored`)
+    }
+  }
+  const listeners = (["services", "relay", "wallet", "bundler"] as const).filter(runs)
   for (const component of listeners) {
     if (WILDCARD_HOSTS.has(config[component].host) && config[component].publicUrl === undefined) {
       problems.push(

@@ -175,8 +175,11 @@ export const ProjectConfig = Schema.Struct({
 })
 
 /** The components one process can run. */
-export const Component = Schema.Literals(["services", "relay", "wallet"])
-/** A component: the services API, the WalletConnect relay, or the embedded wallet (frame site and wallet server). */
+export const Component = Schema.Literals(["services", "relay", "wallet", "bundler"])
+/**
+ * A component: the services API, the WalletConnect relay, the embedded wallet (frame site and wallet server), or the
+ * ERC-4337 bundler (with the paymaster, when the host sponsors).
+ */
 export type Component = typeof Component.Type
 
 /** The log levels, from the most to the least said. */
@@ -199,17 +202,28 @@ const listener = (name: string, port: number, publicUrl: Schema.String, urlWords
     )
   })
 
+/** An EVM address: 0x and 40 hex digits. */
+const EvmAddress = Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "an address: 0x and 40 hex digits" }))
+/** A secp256k1 private key: 0x and 64 hex digits. */
+const PrivateKey = Schema.Redacted(
+  Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{64}$/, { expected: "a private key: 0x and 64 hex digits" }))
+)
+/** EntryPoint v0.8 at its canonical address (the same on every chain that has it). */
+const ENTRY_POINT_V08 = "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108"
+
 /** The server's whole configuration, decoded. */
 export const ServerConfig = Schema.Struct({
   components: withDefault(
     Schema.Array(Component).check(
-      Schema.isMinLength(1, { expected: "at least one of services, relay, wallet" }),
+      Schema.isMinLength(1, { expected: "at least one of services, relay, wallet, bundler" }),
       Schema.isUnique({ expected: "each component once" })
     ),
     ["services", "relay", "wallet"],
     {
-      type: "list of components (`services`, `relay`, `wallet`)",
-      description: "The components this process runs (comma-separated in the variable).",
+      type: "list of components (`services`, `relay`, `wallet`, `bundler`)",
+      description:
+        "The components this process runs (comma-separated in the variable). `bundler` is not in the default: it needs " +
+        "`bundler.privateKey`, a funded key.",
       envFormat: "list"
     }
   ),
@@ -302,6 +316,96 @@ export const ServerConfig = Schema.Struct({
         description: "The Farcaster id registry (`idOf(address) → fid`) on the chain of `farcasterRpcUrl`: Farcaster's own by default."
       }
     )
+  }),
+  bundler: group({
+    host: withDefault(Host, "127.0.0.1", { type: "host", description: "Address the ERC-4337 bundler listens on." }),
+    port: withDefault(Port, 8083, { type: "port (0–65535)", description: "Port the bundler listens on (0: one the OS chooses)." }),
+    publicUrl: Schema.optionalKey(
+      setting(HttpUrl, {
+        type: "http(s) URL",
+        description:
+          "Where wallets reach the bundler, when it is not the listen address; a chain's endpoint is " +
+          "`{publicUrl}/rpc/{chainId}`. Required when `host` is a wildcard address."
+      })
+    ),
+    privateKey: Schema.optionalKey(
+      setting(PrivateKey, {
+        type: "private key (0x and 64 hex digits)",
+        secret: true,
+        description:
+          "The key that submits bundles (`handleOps`) on every eip155 chain of `chains`: it pays their gas and is " +
+          "paid back by the operations. Keep it funded on each chain. Required when `bundler` runs."
+      })
+    ),
+    entryPoint: withDefault(EvmAddress, ENTRY_POINT_V08, {
+      type: "address",
+      description: "The ERC-4337 EntryPoint (v0.8) served, at the same address on every chain."
+    }),
+    maxOpsPerBundle: withDefault(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }, { expected: "an integer from 1 to 100" })), 8, {
+      type: "number",
+      description: "The most user operations one `handleOps` transaction carries."
+    }),
+    receiptLookbackBlocks: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of blocks" })), 10_000, {
+      type: "number of blocks",
+      description:
+        "How far back the bundler looks in the EntryPoint's logs for an operation it does not remember (one " +
+        "submitted before a restart, or by another bundler process)."
+    })
+  }),
+  smartAccounts: group({
+    factory: Schema.optionalKey(
+      setting(EvmAddress, {
+        type: "address",
+        description:
+          "The SimpleAccountFactory (EntryPoint v0.8, `@account-abstraction/contracts`) at the same address on every " +
+          "eip155 chain: with it, each embedded-wallet user has a smart account (their key's SimpleAccount) beside " +
+          "their EOA, sent from as user operations through the bundler."
+      })
+    ),
+    bundlerUrl: Schema.optionalKey(
+      setting(HttpUrl, {
+        type: "http(s) URL",
+        description:
+          "The bundler the wallet server sends the smart accounts' operations to (its base URL; a chain's endpoint is " +
+          "`{bundlerUrl}/rpc/{chainId}`). Default: the bundler of this process, when it runs one."
+      })
+    )
+  }),
+  paymaster: group({
+    address: Schema.optionalKey(
+      setting(EvmAddress, {
+        type: "address",
+        description:
+          "The verifying paymaster contract (`devstack/contracts/VerifyingPaymaster.sol`), with a deposit in the " +
+          "EntryPoint, at the same address on every chain the bundler serves. Required unless `sponsor` is `none`."
+      })
+    ),
+    signerKey: Schema.optionalKey(
+      setting(PrivateKey, {
+        type: "private key (0x and 64 hex digits)",
+        secret: true,
+        description: "The key the paymaster contract trusts (its `signer`): it signs the approvals of sponsored operations. Required unless `sponsor` is `none`."
+      })
+    ),
+    sponsor: withDefault(Schema.Literals(["none", "all", "allowlist"]), "none", {
+      type: "`none`, `all` or `allowlist`",
+      description:
+        "Whose gas the host pays (`pm_getPaymasterStubData` / `pm_getPaymasterData` on the bundler's endpoint): " +
+        "nobody's, every operation's, or the operations of the `senders` listed."
+    }),
+    senders: withDefault(Schema.Array(EvmAddress), [], {
+      type: "list of addresses",
+      description: "With `sponsor` `allowlist`: the smart accounts whose operations the host pays for (comma-separated in the variable).",
+      envFormat: "list"
+    }),
+    maxGasPerOp: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive amount of gas" })), 2_000_000, {
+      type: "amount of gas",
+      description: "The most gas (all of an operation's gas limits together) the host pays for in one operation; more is refused."
+    }),
+    validForSeconds: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of seconds" })), 600, {
+      type: "seconds",
+      description: "How long a paymaster approval stays good: the operation must be included within it."
+    })
   }),
   chains: withDefault(Schema.Record(ServedChainId, ChainConfig), {}, {
     type: "JSON object of chains by CAIP-2 id",

@@ -291,4 +291,8 @@ export const ProjectResponse = Schema.Struct({
 })
 
 /** `GET /api/chains` (no session) — the chains the server signs and sends on. */
-export const ChainsResponse = Schema.Struct({ chains: Schema.Array(Schema.String) })
+export const ChainsResponse = Schema.Struct({
+  chains: Schema.Array(Schema.String),
+  /** The eip155 chains where a bundler serves the users' smart accounts. */
+  smartAccountChains: Schema.optionalKey(Schema.Array(Schema.String))
+})

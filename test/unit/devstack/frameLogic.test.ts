@@ -28,6 +28,8 @@ const USER: WalletUser = {
 
 const fail = (message: string, code: ApiErrorCode) => Promise.reject(new WalletApiError(message, code, code === "unauthorized" ? 401 : 400))
 
+const SMART = "0x5c79bFa868786f3eDFb155b77A4E640707Ca0b2c"
+
 /** A wallet server in memory: the calls it got, and answers a test can change. */
 const makeFakeServer = () => {
   const calls: Array<{ readonly name: string; readonly args: ReadonlyArray<unknown> }> = []
@@ -40,6 +42,9 @@ const makeFakeServer = () => {
     deviceAnswers: [] as Array<boolean>,
     rpcResult: "0xsignature" as unknown,
     farcasterAnswers: [] as Array<"pending" | "completed" | "expired">,
+    // The chains where the server makes smart accounts, and whether the user's is deployed.
+    smartAccountChains: undefined as ReadonlyArray<string> | undefined,
+    smartDeployed: false,
     loginEmail: (): Promise<{ readonly action: "VERIFY_DEVICE" | "VERIFY_OTP" }> => Promise.resolve({ action: "VERIFY_OTP" })
   }
   const record = (name: string, ...args: ReadonlyArray<unknown>) => calls.push({ name, args })
@@ -49,7 +54,11 @@ const makeFakeServer = () => {
       record("project", projectId)
       return state.knownProject ? Promise.resolve({ projectId, allowedOrigins: state.allowedOrigins }) : fail("Unknown project", "unknown_project")
     },
-    chains: () => Promise.resolve({ chains: ["eip155:31337", "eip155:31338", SOLANA] }),
+    chains: () =>
+      Promise.resolve({
+        chains: ["eip155:31337", "eip155:31338", SOLANA],
+        ...(state.smartAccountChains === undefined ? {} : { smartAccountChains: state.smartAccountChains })
+      }),
     loginEmail: (body) => {
       record("loginEmail", body)
       return state.loginEmail()
@@ -89,6 +98,7 @@ const makeFakeServer = () => {
     },
     rpc: (token, body) => {
       record("rpc", body)
+      if (body.method === "wallet_getSmartAccount") return session(token) ?? Promise.resolve({ result: { address: SMART, deployed: state.smartDeployed } })
       return session(token) ?? Promise.resolve({ result: state.rpcResult })
     },
     socialStart: (body) => {
@@ -340,6 +350,57 @@ describe("email login", () => {
     expect(reply.payload).toEqual({ message: "This device is not verified yet: open the link in the email we sent you, then try again." })
     // The fake clock moves 1 s per reading: a 5 s bound allows a few calls, not an endless loop.
     expect(t.server.calls.filter((c) => c.name === "loginDevice").length).toBeLessThanOrEqual(4)
+  })
+})
+
+describe("smart accounts", () => {
+  it("names the networks, lists both accounts with their types, and puts the smart account in front once chosen", async () => {
+    const t = setup()
+    t.server.state.smartAccountChains = ["eip155:31337"]
+    await t.frame.start()
+    await t.login()
+    expect((await t.ask("GET_SMART_ACCOUNT_ENABLED_NETWORKS")).payload).toEqual({ smartAccountEnabledNetworks: [31337] })
+    expect((await t.ask("INIT_SMART_ACCOUNT")).type).toBe("@wr-frame/INIT_SMART_ACCOUNT_SUCCESS")
+    expect((await t.ask("GET_USER", { chainId: 31337 })).payload).toMatchObject({
+      address: USER.evmAddress,
+      accounts: [
+        { address: USER.evmAddress, type: "eoa" },
+        { address: SMART, type: "smartAccount" }
+      ],
+      preferredAccountType: "eoa",
+      smartAccountDeployed: false
+    })
+
+    expect((await t.ask("SET_PREFERRED_ACCOUNT", { type: "smartAccount" })).payload).toEqual({ type: "smartAccount", address: SMART })
+    t.server.state.smartDeployed = true
+    expect((await t.ask("GET_USER", { chainId: 31337 })).payload).toMatchObject({
+      address: SMART,
+      accounts: [
+        { address: SMART, type: "smartAccount" },
+        { address: USER.evmAddress, type: "eoa" }
+      ],
+      preferredAccountType: "smartAccount",
+      smartAccountDeployed: true
+    })
+    // The site sees the smart account, and a send without a from goes from it.
+    t.server.state.rpcResult = "0xhash"
+    expect((await t.ask("RPC_REQUEST", { method: "eth_accounts" })).payload).toEqual([SMART])
+    await t.ask("RPC_REQUEST", { method: "eth_sendTransaction", params: [{ to: USER.evmAddress, value: "0x1" }] })
+    expect(t.server.calls.filter((c) => c.name === "rpc").at(-1)?.args[0]).toEqual({
+      chainId: "eip155:31337",
+      method: "eth_sendTransaction",
+      params: [{ to: USER.evmAddress, value: "0x1", from: SMART }]
+    })
+
+    // A network without smart accounts: the EOA alone, and a refusal in words to choose the smart account there.
+    await t.ask("SWITCH_NETWORK", { chainId: 31338 })
+    expect((await t.ask("GET_USER", { chainId: 31338 })).payload).toMatchObject({ address: USER.evmAddress, accounts: [{ address: USER.evmAddress, type: "eoa" }] })
+    expect((await t.ask("SET_PREFERRED_ACCOUNT", { type: "smartAccount" })).payload).toEqual({ message: "Smart accounts are not available on this network (eip155:31338)." })
+
+    await t.ask("SWITCH_NETWORK", { chainId: 31337 })
+    expect((await t.ask("SET_PREFERRED_ACCOUNT", { type: "eoa" })).payload).toEqual({ type: "eoa", address: USER.evmAddress })
+    expect((await t.ask("GET_USER", { chainId: 31337 })).payload).toMatchObject({ address: USER.evmAddress, preferredAccountType: "eoa" })
+    expectNothingSecret(t.posted)
   })
 })
 

@@ -292,6 +292,40 @@ describe("server configuration", () => {
       ])
     }))
 
+  it.effect("takes the bundler and the paymaster, keys Redacted, and names what the bundler and a sponsoring policy need", () =>
+    Effect.gen(function* () {
+      const bundlerKey = `0x${"ab".repeat(32)}`
+      const signerKey = `0x${"cd".repeat(32)}`
+      const chains = { "eip155:31337": { rpcUrls: ["http://127.0.0.1:8545"] } }
+      const config = yield* load(
+        { WALLET_RUNTIME_BUNDLER_PRIVATE_KEY: bundlerKey, WALLET_RUNTIME_PAYMASTER_SIGNER_KEY: signerKey, WALLET_RUNTIME_PAYMASTER_SENDERS: "0x1111111111111111111111111111111111111111" },
+        { ...minimal, components: ["bundler"], chains, paymaster: { sponsor: "allowlist", address: "0x2222222222222222222222222222222222222222" } }
+      )
+      expect(config.bundler.entryPoint).toBe("0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108")
+      expect(config.bundler.port).toBe(8083)
+      expect(config.paymaster.senders).toEqual(["0x1111111111111111111111111111111111111111"])
+      expect(Redacted.value(config.bundler.privateKey!)).toBe(bundlerKey)
+      expect(inspect(config)).not.toContain(bundlerKey.slice(2))
+      expect(JSON.stringify(config)).not.toContain(signerKey.slice(2))
+
+      expect(yield* problemsOf({}, { ...minimal, components: ["bundler"] })).toEqual([
+        "bundler.privateKey (or WALLET_RUNTIME_BUNDLER_PRIVATE_KEY) is required with the bundler component: the funded key that submits bundles",
+        "chains (or WALLET_RUNTIME_CHAINS) needs an eip155 chain for the bundler to serve"
+      ])
+      expect(yield* problemsOf({}, { ...minimal, paymaster: { sponsor: "allowlist" } })).toEqual([
+        "paymaster.address (or WALLET_RUNTIME_PAYMASTER_ADDRESS) is required when paymaster.sponsor (or WALLET_RUNTIME_PAYMASTER_SPONSOR) is allowlist",
+        "paymaster.signerKey (or WALLET_RUNTIME_PAYMASTER_SIGNER_KEY) is required when paymaster.sponsor (or WALLET_RUNTIME_PAYMASTER_SPONSOR) is allowlist",
+        "paymaster.senders (or WALLET_RUNTIME_PAYMASTER_SENDERS) lists no sender: with paymaster.sponsor (or WALLET_RUNTIME_PAYMASTER_SPONSOR) allowlist nobody would be sponsored"
+      ])
+      expect(yield* problemsOf({}, { ...minimal, smartAccounts: { factory: "0x3333333333333333333333333333333333333333" } })).toEqual([
+        "smartAccounts.bundlerUrl (or WALLET_RUNTIME_SMART_ACCOUNTS_BUNDLER_URL) is required with smartAccounts.factory (or WALLET_RUNTIME_SMART_ACCOUNTS_FACTORY) when this process runs no bundler"
+      ])
+      const bad = yield* problemsOf({ WALLET_RUNTIME_BUNDLER_PRIVATE_KEY: "0x1234" }, minimal)
+      expect(bad).toHaveLength(1)
+      expect(bad[0]).toContain("WALLET_RUNTIME_BUNDLER_PRIVATE_KEY (value not shown: a secret)")
+    })
+  )
+
   it.effect("decodes the example config file the guide points at", () =>
     Effect.gen(function* () {
       const contents: unknown = JSON.parse(readFileSync(new URL("../../../server/server.example.json", import.meta.url), "utf8"))

@@ -10,6 +10,12 @@
  * - every message goes to that exact origin (never `'*'`);
  * - the session token stays in the frame origin's storage: no reply carries it (checked before each post), and no
  *   key material ever reaches the frame (the server signs).
+ *
+ * Smart accounts: on the chains the wallet server lists in `smartAccountChains` (a bundler serves them), the user has
+ * a SimpleAccount of their key beside the EOA. SET_PREFERRED_ACCOUNT chooses the one in front (kept in the frame
+ * origin's storage); GET_USER lists both with their types; with the smart account in front, the site sees it and its
+ * sends go from it as user operations (the wallet server builds and signs them). SimpleAccount has no ERC-1271, so
+ * messages are still signed by the EOA.
  */
 import { Result } from "effect"
 import {
@@ -33,7 +39,9 @@ import { type WalletApi, WalletApiError } from "./apiClient"
 export const FRAME_STORAGE_KEYS = {
   deviceId: "wr-frame/device-id",
   token: "wr-frame/session-token",
-  pendingEmail: "wr-frame/pending-email"
+  pendingEmail: "wr-frame/pending-email",
+  /** `smartAccount` or `eoa`: the EVM account in front, as SET_PREFERRED_ACCOUNT last chose (eoa until then). */
+  preferredAccountType: "wr-frame/preferred-account-type"
 } as const
 
 /** The longest the frame waits for a device to be verified before answering (the host's step lasts 30000 ms). */
@@ -160,6 +168,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
   // The Sign In With Farcaster channel GET_FARCASTER_URI opened, until CONNECT_FARCASTER sees it signed or over.
   let farcasterChannel: string | undefined
   let emailUpdate: { readonly done: Promise<string>; readonly resolve: (email: string) => void } | undefined
+  // The eip155 chains where the wallet server makes smart accounts (a bundler serves them), from its /api/chains.
+  let smartChains: ReadonlyArray<string> = []
 
   const deviceId = (): string => {
     const stored = storage.getItem(FRAME_STORAGE_KEYS.deviceId)
@@ -210,16 +220,56 @@ export const makeFrame = (env: FrameEnv): Frame => {
 
   const addressFor = (user: WalletUser, family: Family): string => (family === "solana" ? user.solanaAddress : user.evmAddress)
 
-  const userReply = (user: WalletUser, chain: { readonly family: Family; readonly chainId: ChainId }): EmbeddedWalletUser => {
-    const address = addressFor(user, chain.family)
+  const preferred = (): "eoa" | "smartAccount" =>
+    storage.getItem(FRAME_STORAGE_KEYS.preferredAccountType) === "smartAccount" ? "smartAccount" : "eoa"
+
+  // The current EVM chain when smart accounts run on it; a refusal in words otherwise.
+  const smartChain = (): string => {
+    if (smartChains.length === 0) throw new FrameFailure(notAvailable.smartAccount)
+    const { caip } = currentChain("eip155")
+    if (!smartChains.includes(caip)) throw new FrameFailure(`Smart accounts are not available on this network (${caip}).`)
+    return caip
+  }
+
+  /** The user's smart account on `caip`, as the wallet server computes it (their key's SimpleAccount). */
+  const smartAccountOn = async (caip: string): Promise<{ readonly address: string; readonly deployed: boolean }> => {
+    const answer = await withSession((session) => api.rpc(session, { chainId: caip, method: "wallet_getSmartAccount" }))
+    const result = answer.result as { readonly address?: unknown; readonly deployed?: unknown } | null | undefined
+    if (typeof result?.address !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(result.address) || typeof result.deployed !== "boolean") {
+      throw new FrameFailure("The wallet server did not say where the smart account is.")
+    }
+    return { address: result.address, deployed: result.deployed }
+  }
+
+  // The smart account in front on the current EVM chain, when the visitor chose it and it runs there.
+  const smartAccountInFront = async (): Promise<string | undefined> => {
+    if (preferred() !== "smartAccount") return undefined
+    const caip = current.eip155 === undefined ? undefined : chainOf(current.eip155)?.caip
+    if (caip === undefined || !smartChains.includes(caip)) return undefined
+    return (await smartAccountOn(caip)).address
+  }
+
+  const userReply = async (user: WalletUser, chain: { readonly family: Family; readonly chainId: ChainId }): Promise<EmbeddedWalletUser> => {
+    const eoa = addressFor(user, chain.family)
+    const social = user.social === undefined ? {} : { username: user.social.username, socialProvider: user.social.provider }
+    const caip = chainOf(chain.chainId)?.caip
+    if (chain.family !== "eip155" || caip === undefined || !smartChains.includes(caip)) {
+      return { email: user.email, address: eoa, chainId: chain.chainId, accounts: [{ address: eoa, type: "eoa" }], preferredAccountType: "eoa", smartAccountDeployed: false, ...social }
+    }
+    const smart = await smartAccountOn(caip)
+    const type = preferred()
+    const both = [
+      { address: smart.address, type: "smartAccount" as const },
+      { address: eoa, type: "eoa" as const }
+    ]
     return {
       email: user.email,
-      address,
+      address: type === "smartAccount" ? smart.address : eoa,
       chainId: chain.chainId,
-      accounts: [{ address, type: "eoa" }],
-      preferredAccountType: "eoa",
-      smartAccountDeployed: false,
-      ...(user.social === undefined ? {} : { username: user.social.username, socialProvider: user.social.provider })
+      accounts: type === "smartAccount" ? both : [...both].reverse(),
+      preferredAccountType: type,
+      smartAccountDeployed: smart.deployed,
+      ...social
     }
   }
 
@@ -255,7 +305,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       const answer = await api.socialFinish({ projectId: query.projectId, deviceId: deviceId(), uri })
       storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
       storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
-      return userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
+      return await userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
     },
     GET_SOCIAL_REDIRECT_URI: async ({ provider, returnTo }) => {
       if (allowedParent === undefined) throw new FrameFailure("The frame is not ready for this page.")
@@ -298,6 +348,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       const stored = storage.getItem(FRAME_STORAGE_KEYS.token)
       storage.removeItem(FRAME_STORAGE_KEYS.token)
       storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      storage.removeItem(FRAME_STORAGE_KEYS.preferredAccountType)
       emailUpdate = undefined
       if (stored !== null) {
         // The token is gone from this device whatever the server says; an ended session is not a failure.
@@ -320,18 +371,34 @@ export const makeFrame = (env: FrameEnv): Frame => {
       chooseChain(chainId)
       return { chainId }
     },
-    GET_SMART_ACCOUNT_ENABLED_NETWORKS: async () => ({ smartAccountEnabledNetworks: [] }),
+    GET_SMART_ACCOUNT_ENABLED_NETWORKS: async () => ({ smartAccountEnabledNetworks: smartChains.map((caip) => Number(caip.slice("eip155:".length))) }),
     INIT_SMART_ACCOUNT: async () => {
-      throw new FrameFailure(notAvailable.smartAccount)
+      // Its address is known before it exists; its first user operation deploys it.
+      await smartAccountOn(smartChain())
+      return undefined
     },
     SET_PREFERRED_ACCOUNT: async ({ type }) => {
-      if (type !== "eoa") throw new FrameFailure(notAvailable.smartAccount)
+      if (type === "smartAccount") {
+        const smart = await smartAccountOn(smartChain())
+        storage.setItem(FRAME_STORAGE_KEYS.preferredAccountType, type)
+        return { type, address: smart.address }
+      }
       const user = await withSession(api.user)
+      storage.setItem(FRAME_STORAGE_KEYS.preferredAccountType, type)
       return { type, address: addressFor(user, activeFamily) }
     },
     RPC_REQUEST: async ({ method, params }) => {
       if (classifyEmbeddedRpcMethod(method) === "rejected") throw new FrameFailure("Requested RPC call is not allowed")
       const { caip } = currentChain(method.startsWith("solana_") ? "solana" : "eip155")
+      // With the smart account in front, the site sees it and its sends go from it (as user operations).
+      const smart = method.startsWith("solana_") ? undefined : await smartAccountInFront()
+      if (smart !== undefined && (method === "eth_accounts" || method === "eth_requestAccounts")) return [smart]
+      if (smart !== undefined && method === "eth_sendTransaction" && Array.isArray(params)) {
+        const [tx, ...rest] = params as ReadonlyArray<unknown>
+        if (typeof tx === "object" && tx !== null && (tx as { readonly from?: unknown }).from === undefined) {
+          params = [{ ...(tx as Record<string, unknown>), from: smart }, ...rest]
+        }
+      }
       const answer = await withSession((session) =>
         api.rpc(session, params === undefined ? { chainId: caip, method } : { chainId: caip, method, params })
       )
@@ -428,7 +495,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
       if (query.chainId !== undefined && chainOf(query.chainId) !== undefined) chooseChain(query.chainId)
       // Families the host did not name start on the server's first chain of that family.
       try {
-        const { chains } = await api.chains()
+        const { chains, smartAccountChains } = await api.chains()
+        smartChains = smartAccountChains ?? []
         for (const caip of chains) {
           const chain = chainOf(caip)
           if (chain !== undefined && current[chain.family] === undefined) current[chain.family] = chain.family === "eip155" ? Number(caip.slice(7)) : caip

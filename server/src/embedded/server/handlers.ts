@@ -659,11 +659,13 @@ export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project",
   Effect.gen(function* () {
     const deps = yield* WalletServerEnv
     const chains = [...deps.chains.evm.map((c) => c.caipNetworkId), ...(deps.chains.solana === undefined ? [] : [deps.chains.solana.caipNetworkId])]
+    // Listed only where there are some: a server without a bundler answers as before.
+    const smartAccountChains = deps.chains.evm.flatMap((c) => (c.smartAccount === undefined ? [] : [c.caipNetworkId]))
     return handlers
       .handle("project", () =>
         Effect.map(Effect.service(WalletProject), (project) => ({ projectId: project.projectId, allowedOrigins: project.allowedOrigins }))
       )
-      .handle("chains", () => Effect.succeed({ chains }))
+      .handle("chains", () => Effect.succeed(smartAccountChains.length === 0 ? { chains } : { chains, smartAccountChains }))
   })
 )
 

@@ -6,8 +6,10 @@
 import { getBase58Decoder, getBase58Encoder, getBase64Decoder, getBase64Encoder, getTransactionDecoder, getTransactionEncoder, type SignatureBytes, type Transaction } from "@solana/kit"
 import {
   BaseError,
+  createPublicClient,
   createWalletClient,
   defineChain,
+  http,
   type Hex,
   hexToBigInt,
   isAddressEqual,
@@ -15,10 +17,20 @@ import {
   type TypedDataDefinition
 } from "viem"
 import { EMBEDDED_SAFE_RPC_METHODS } from "../../../../src/domain/Frame"
+import { createBundlerClient, createPaymasterClient } from "viem/account-abstraction"
+import { simpleAccountFactoryAbi, toSimpleAccount } from "../../bundler/simpleAccount"
 import { upstreamTransport } from "../../lib/jsonRpc"
 import { type RpcUpstream, rpcUpstream, type UpstreamAnswer } from "../../lib/rpcUpstream"
 import { ApiError } from "./errors"
 import { ed25519Sign, evmAccountOf, type KeyFamily } from "./keys"
+
+/** Where a chain's smart accounts (SimpleAccount, EntryPoint v0.8) are made and their operations sent. */
+export interface WalletSmartAccounts {
+  /** The bundler's endpoint of this chain (`{bundler}/rpc/{chainId}`); it is asked for sponsorship too (ERC-7677). */
+  readonly bundlerUrl: string
+  readonly entryPoint: Hex
+  readonly factory: Hex
+}
 
 /** A chain the server signs and sends on: its RPC URL, and more of the same chain tried in order when one fails. */
 export interface WalletChain {
@@ -26,6 +38,8 @@ export interface WalletChain {
   readonly rpcUrl: string
   /** Tried in order when `rpcUrl` fails at the transport level (no connection, time-out, 5xx): `lib/rpcUpstream.ts`. */
   readonly fallbackRpcUrls?: ReadonlyArray<string>
+  /** Smart accounts on this chain, when a bundler serves it. */
+  readonly smartAccount?: WalletSmartAccounts
 }
 
 /** The chains the server signs and sends on. */
@@ -133,9 +147,87 @@ const quantity = (field: string, value: unknown): bigint | undefined => {
 const sameEvmAddress = (user: RpcUser, address: unknown) =>
   typeof address === "string" && isHex(address) && address.length === 42 && isAddressEqual(address, user.evmAddress as Hex)
 
+const viemChainOf = (chain: WalletChain, upstream: RpcUpstream) =>
+  defineChain({
+    id: Number(chain.caipNetworkId.slice("eip155:".length)),
+    name: chain.caipNetworkId,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [...upstream.urls] } }
+  })
+
+const smartAccountsOf = (chain: WalletChain): WalletSmartAccounts => {
+  if (chain.smartAccount === undefined) {
+    throw new ApiError(400, "rpc_error", `Smart accounts are not available on ${chain.caipNetworkId}`, { rpcCode: 4200 })
+  }
+  return chain.smartAccount
+}
+
+/** The user's smart account on `chain` (SimpleAccount of their EVM key, salt 0): its address, and whether it exists yet. */
+const smartAccountOf = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser) => {
+  const config = smartAccountsOf(chain)
+  const reader = createPublicClient({ chain: viemChainOf(chain, upstream), transport: upstreamTransport(upstream) })
+  const address = await reader.readContract({
+    address: config.factory,
+    abi: simpleAccountFactoryAbi,
+    functionName: "getAddress",
+    args: [user.evmAddress as Hex, 0n]
+  })
+  const code = await reader.getCode({ address })
+  return { address, deployed: code !== undefined && code !== "0x" }
+}
+
+// How long a smart-account send waits for its operation to be included.
+const USER_OPERATION_TIMEOUT_MS = 60_000
+
+/**
+ * Sends `call` from the user's smart account as a user operation through the chain's bundler: sponsored when the
+ * host's paymaster accepts it, else paid by the account. The account is deployed by its first operation. Answers the
+ * hash of the transaction that included it, as `eth_sendTransaction` does.
+ */
+const sendFromSmartAccount = async (
+  chain: WalletChain,
+  upstream: RpcUpstream,
+  user: RpcUser,
+  call: { readonly to: Hex; readonly value?: bigint; readonly data?: Hex }
+): Promise<Hex> => {
+  const config = smartAccountsOf(chain)
+  const reader = createPublicClient({ chain: viemChainOf(chain, upstream), transport: upstreamTransport(upstream) })
+  return withKey(user, "eip155", async (secret) => {
+    const account = await toSimpleAccount({ client: reader, owner: evmAccountOf(secret), factory: config.factory, entryPoint: config.entryPoint })
+    const send = (sponsored: boolean) =>
+      createBundlerClient({
+        account,
+        client: reader,
+        transport: http(config.bundlerUrl, { retryCount: 0 }),
+        ...(sponsored ? { paymaster: createPaymasterClient({ transport: http(config.bundlerUrl, { retryCount: 0 }) }) } : {})
+      }).sendUserOperation({ account, calls: [call] })
+    // The host may not sponsor (no paymaster, or its policy says no): then the account pays its own gas.
+    const hash = await send(true).catch((error: unknown) => {
+      const code = error instanceof BaseError ? (error.walk((e) => typeof (e as { code?: unknown }).code === "number") as { code?: number } | null)?.code : undefined
+      if (code === -32501 || code === -32601) return send(false)
+      throw error
+    })
+    const bundler = createBundlerClient({ client: reader, transport: http(config.bundlerUrl, { retryCount: 0 }) })
+    const receipt = await bundler.waitForUserOperationReceipt({ hash, pollingInterval: 100, timeout: USER_OPERATION_TIMEOUT_MS })
+    if (!receipt.success) throw new ApiError(400, "rpc_error", "The transaction reverted", { rpcCode: -32521 })
+    return receipt.receipt.transactionHash
+  }).catch((error: unknown) => Promise.reject(viemFailure(error)))
+}
+
 const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, method: string, params: unknown) => {
   const chainId = Number(chain.caipNetworkId.slice("eip155:".length))
+  // A signature asked of the smart account: SimpleAccount v0.8 has no ERC-1271, so no verifier would accept one.
+  const refuseSmartSigner = async (address: unknown) => {
+    if (chain.smartAccount === undefined || typeof address !== "string" || !isHex(address) || address.length !== 42) return
+    const smart = await smartAccountOf(chain, upstream, user).catch(() => undefined)
+    if (smart !== undefined && isAddressEqual(address, smart.address)) {
+      throw new ApiError(400, "rpc_error", "This smart account cannot sign messages: sign in with the account's owner (EOA)", { rpcCode: 4200 })
+    }
+  }
   switch (method) {
+    // The frame's own question (GET_USER, INIT_SMART_ACCOUNT): the user's smart account on this chain.
+    case "wallet_getSmartAccount":
+      return smartAccountOf(chain, upstream, user).catch((error: unknown) => Promise.reject(viemFailure(error)))
     case "eth_accounts":
     case "eth_requestAccounts":
       return [user.evmAddress]
@@ -143,7 +235,10 @@ const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, 
       return `0x${chainId.toString(16)}`
     case "personal_sign": {
       const [message, address] = paramsArray(params)
-      if (!sameEvmAddress(user, address)) throw notThisWallet(address)
+      if (!sameEvmAddress(user, address)) {
+        await refuseSmartSigner(address)
+        throw notThisWallet(address)
+      }
       if (typeof message !== "string") throw invalidParams("personal_sign: the message must be a string")
       return withKey(user, "eip155", (secret) =>
         evmAccountOf(secret).signMessage({ message: isHex(message) ? { raw: message } : message })
@@ -151,7 +246,10 @@ const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, 
     }
     case "eth_signTypedData_v4": {
       const [address, data] = paramsArray(params)
-      if (!sameEvmAddress(user, address)) throw notThisWallet(address)
+      if (!sameEvmAddress(user, address)) {
+        await refuseSmartSigner(address)
+        throw notThisWallet(address)
+      }
       let typed: unknown
       try {
         typed = typeof data === "string" ? JSON.parse(data) : data
@@ -167,7 +265,13 @@ const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, 
       const [tx] = paramsArray(params)
       if (typeof tx !== "object" || tx === null) throw invalidParams("eth_sendTransaction: the transaction must be an object")
       const t = tx as Record<string, unknown>
-      if (t["from"] !== undefined && !sameEvmAddress(user, t["from"])) throw notThisWallet(t["from"])
+      const fromSmartAccount =
+        chain.smartAccount !== undefined &&
+        typeof t["from"] === "string" &&
+        isHex(t["from"]) &&
+        t["from"].length === 42 &&
+        isAddressEqual(t["from"], (await smartAccountOf(chain, upstream, user).catch((error: unknown) => Promise.reject(viemFailure(error)))).address)
+      if (t["from"] !== undefined && !fromSmartAccount && !sameEvmAddress(user, t["from"])) throw notThisWallet(t["from"])
       const to = t["to"]
       if (to !== undefined && to !== null && (typeof to !== "string" || !isHex(to) || to.length !== 42)) {
         throw invalidParams("eth_sendTransaction: to must be an address")
@@ -180,12 +284,15 @@ const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, 
       const maxPriorityFeePerGas = quantity("maxPriorityFeePerGas", t["maxPriorityFeePerGas"])
       const gasPrice = quantity("gasPrice", t["gasPrice"])
       const value = quantity("value", t["value"])
-      const viemChain = defineChain({
-        id: chainId,
-        name: chain.caipNetworkId,
-        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-        rpcUrls: { default: { http: [...upstream.urls] } }
-      })
+      if (fromSmartAccount) {
+        if (typeof to !== "string") throw invalidParams("eth_sendTransaction: a smart account's transaction needs a to")
+        return sendFromSmartAccount(chain, upstream, user, {
+          to: to as Hex,
+          ...(value !== undefined ? { value } : {}),
+          ...(typeof data === "string" ? { data: data as Hex } : {})
+        })
+      }
+      const viemChain = viemChainOf(chain, upstream)
       return withKey(user, "eip155", async (secret) => {
         const client = createWalletClient({ account: evmAccountOf(secret), chain: viemChain, transport: upstreamTransport(upstream) })
         // Fees: a legacy gasPrice when the caller gave one, else EIP-1559 (viem fills what is missing from the chain).
