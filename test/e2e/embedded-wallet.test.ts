@@ -7,11 +7,12 @@
  */
 import { createSolanaRpc, address as solanaAddress, lamports } from "@solana/kit"
 import type { Page } from "playwright-core"
-import { createWalletClient, http, parseEther, verifyMessage } from "viem"
+import { createPublicClient, createWalletClient, http, parseEther, verifyMessage } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { foundry } from "viem/chains"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FRAME_STORAGE_KEYS } from "../../server/src/embedded/frame/frameLogic"
+import { listenHttp } from "../../server/src/lib/httpServer"
 import { truncateAddress } from "../../src/domain/format"
 import { type OpenDemo, openDemo } from "./support/demo"
 
@@ -59,6 +60,18 @@ const frameToken = async (): Promise<string | null> => {
     }
   }, FRAME_STORAGE_KEYS.token)
 }
+
+// Another local page: it embeds the wallet's frame (the URL in its query) and asks it for the visitor's wallet.
+const OTHER_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Other</title></head><body><script>
+window.received = [];
+const frameUrl = new URLSearchParams(location.search).get("frame");
+window.addEventListener("message", (event) => window.received.push(event.data));
+const iframe = document.createElement("iframe");
+iframe.src = frameUrl;
+window.frameLoaded = new Promise((resolve) => iframe.addEventListener("load", () => resolve(true), { once: true }));
+document.body.appendChild(iframe);
+window.ask = (message) => iframe.contentWindow.postMessage(message, new URL(frameUrl).origin);
+</script></body></html>`
 
 beforeAll(async () => {
   session = await openDemo({ name: "embedded", parts: ["evm", "solana", "mail", "services", "embedded"] })
@@ -128,6 +141,18 @@ describe("the embedded wallet in the demo", () => {
     await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 30_000 }).toContain("confirmed in block")
   })
 
+  it("closing the modal while a transaction waits for approval rejects that request: nothing is sent (spec 4)", async () => {
+    const evm = session.stack.config.evm!
+    const rpc = createPublicClient({ chain: foundry, transport: http(evm.chains.find((c) => c.chainId === 31337)!.rpcUrl) })
+    const nonce = await rpc.getTransactionCount({ address: evmAddress as `0x${string}` })
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await dialog().getByRole("heading", { name: "Approve this transaction" }).waitFor()
+    await page.keyboard.press("Escape")
+    await dialog().waitFor({ state: "hidden" })
+    await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 10_000 }).toContain("Error: User rejected the request.")
+    expect(await rpc.getTransactionCount({ address: evmAddress as `0x${string}` })).toBe(nonce)
+  })
+
   it("a method nobody may call opens the modal, says it is not allowed and is refused", async () => {
     await page.getByRole("textbox", { name: "Method" }).fill("eth_sign")
     await page.getByRole("textbox", { name: "Params (JSON)" }).fill(`["${evmAddress}", "0xdeadbeef"]`)
@@ -182,6 +207,47 @@ describe("the embedded wallet in the demo", () => {
   it("a reload restores the embedded wallet through the frame, without a new login", async () => {
     await page.reload()
     await page.getByText(`From ${evmAddress} on`).waitFor({ timeout: 20_000 })
+  })
+
+  it("a page on another local port cannot use the frame or the project, while the visitor is logged in", async () => {
+    const other = await listenHttp()
+    other.handle((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+      res.end(OTHER_PAGE)
+    })
+    const services = session.stack.config.services!
+    const frame = `${session.stack.config.embedded!.frameUrl}/frame?projectId=${services.defaultProjectId}&chainId=31337&version=1&enableLogger=true`
+    const stranger = await session.browser.context.newPage()
+    try {
+      // On 127.0.0.1 (where every other page of the stack is) and on localhost (the demo's and the frame's host name).
+      for (const origin of [other.url, `http://localhost:${other.port}`]) {
+        await stranger.goto(`${origin}/?frame=${encodeURIComponent(frame)}`)
+        await stranger.evaluate(() => (window as unknown as { frameLoaded: Promise<boolean> }).frameLoaded)
+        for (const type of ["IS_CONNECTED", "GET_USER"]) {
+          await stranger.evaluate((t) => (window as unknown as { ask: (m: unknown) => void }).ask({ id: t, type: `@wr-app/${t}` }), type)
+        }
+        // The project's services refuse the page too (asked with its Origin), in the words the modal maps to 'Invalid
+        // App Configuration'; the demo's origin is answered.
+        const ask = (from: string) =>
+          fetch(`${services.url}/getAnalyticsConfig?projectId=${services.defaultProjectId}`, { headers: { origin: from } })
+        const refused = await ask(origin)
+        expect(`${refused.status} ${await refused.text()}`).toMatch(/^403 .*Unauthorized: origin not allowed/)
+        expect((await ask(new URL(session.url).origin)).status).toBe(200)
+        // The demo itself still gets answers from the frame: a request it sends now is answered (another each round).
+        const [method, answer] = origin === other.url ? ["eth_accounts", evmAddress.toLowerCase()] : ["eth_chainId", '"0x7a69"']
+        await page.getByRole("textbox", { name: "Method" }).fill(method)
+        await page.getByRole("textbox", { name: "Params (JSON)" }).fill("[]")
+        await page.getByRole("button", { name: "Send request" }).click()
+        await expect.poll(async () => (await page.getByTestId("request").textContent())?.toLowerCase()).toContain(answer)
+        // The browser did not let the page embed the wallet (frame-ancestors): no wallet document in it.
+        expect(stranger.frames().filter((f) => f.url().startsWith(session.stack.config.embedded!.frameUrl))).toEqual([])
+        // By then an answer to the other page would have come: it got nothing, not even READY.
+        expect(await stranger.evaluate(() => (window as unknown as { received: Array<unknown> }).received)).toEqual([])
+      }
+    } finally {
+      await stranger.close()
+      await other.stop()
+    }
   })
 
   it("changes the email with a code to the current address, then one to the new", async () => {

@@ -5,7 +5,7 @@
  * declared errors, whose body is an `ApiFailure`.
  */
 import { randomUUID } from "node:crypto"
-import { Effect, Layer, PubSub, Schedule, Schema } from "effect"
+import { Clock, Effect, Layer, PubSub, Schedule, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { escapeHtml, htmlDocument } from "../../lib/html"
@@ -252,7 +252,7 @@ export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (ha
             Effect.timeoutOrElse({ duration: waitMs, orElse: () => Effect.succeed(false) })
           )
         })
-      )
+      ).pipe((wait) => (deps.clock === undefined ? wait : Effect.provideService(wait, Clock.Clock, deps.clock)))
 
     return handlers
       .handle(
