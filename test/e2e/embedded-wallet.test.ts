@@ -10,14 +10,20 @@ import type { Page } from "playwright-core"
 import { createPublicClient, createWalletClient, http, parseEther, verifyMessage } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { foundry } from "viem/chains"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FRAME_STORAGE_KEYS } from "../../server/src/embedded/frame/frameLogic"
 import { listenHttp } from "../../server/src/lib/httpServer"
 import { truncateAddress } from "../../src/domain/format"
+import { launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
 
 let session: OpenDemo
 let page: Page
+// The wallet server's clock: moved past its 30 s between mails and its wait for a device link, instead of waiting.
+let clock: TestClock.TestClock
+const moveServerClock = (ms: number) => Effect.runPromise(clock.adjust(ms))
 const EMAIL = "ada@example.com"
 const NEW_EMAIL = "ada.lovelace@example.com"
 let evmAddress = ""
@@ -74,7 +80,8 @@ window.ask = (message) => iframe.contentWindow.postMessage(message, new URL(fram
 </script></body></html>`
 
 beforeAll(async () => {
-  session = await openDemo({ name: "embedded", parts: ["evm", "solana", "mail", "services", "embedded"] })
+  clock = await Effect.runPromise(Effect.scoped(TestClock.make({ warningDelay: "1 day" })))
+  session = await openDemo({ name: "embedded", parts: ["evm", "solana", "mail", "services", "embedded"], stack: { embeddedClock: clock } })
   page = session.browser.page
   // Every message the host page receives, as it received it, for the "no secrets" check.
   await session.browser.context.addInitScript(() => {
@@ -291,7 +298,7 @@ describe("the embedded wallet in the demo", () => {
     await Promise.race([limited.waitFor(), otp.waitFor()])
     if (await limited.isVisible()) {
       const seconds = Number(/after (\d+) seconds/.exec((await limited.textContent()) ?? "")?.[1] ?? "30")
-      await page.waitForTimeout((seconds + 1) * 1_000)
+      await moveServerClock((seconds + 1) * 1_000)
       sent = Date.now()
       await email.press("Enter")
       await otp.waitFor()
@@ -299,5 +306,48 @@ describe("the embedded wallet in the demo", () => {
     await typeCode(await codeFor(NEW_EMAIL, sent))
     await dialog().waitFor({ state: "hidden", timeout: 20_000 })
     await page.getByText(`From ${evmAddress} on`).waitFor()
+  })
+  it("a new browser for that email: the device link is mailed; the view waits, says when the wait ended, waits again, and the link lets the visitor in", async () => {
+    // The address got a code moments ago: the server's clock moves past the 30 s between mails.
+    await moveServerClock(31_000)
+    const other = await launchBrowser()
+    try {
+      const visitor = other.page
+      const modal = () => visitor.getByRole("dialog")
+      await visitor.goto(session.url)
+      await visitor.getByRole("button", { name: "Connect wallet" }).click()
+      const email = modal().getByRole("textbox", { name: "Continue with email" })
+      await email.fill(NEW_EMAIL)
+      const sent = Date.now()
+      await email.press("Enter")
+      await modal().getByRole("heading", { name: "Verify this device" }).waitFor({ timeout: 20_000 })
+      await modal().getByText("Waiting for the link to be opened…").waitFor()
+      await expect.poll(() => session.stack.mail!.messages(NEW_EMAIL).filter((m) => m.receivedAt >= sent && m.subject.startsWith("Verify your device")).length, { timeout: 15_000 }).toBe(1)
+      const mail = session.stack.mail!.messages(NEW_EMAIL).find((m) => m.receivedAt >= sent && m.subject.startsWith("Verify your device"))!
+      const link = /https?:\/\/\S+\/api\/device\/verify\S*/.exec(mail.text)?.[0] ?? ""
+      expect(link.startsWith(`${session.stack.config.embedded!.frameUrl}/api/device/verify?`)).toBe(true)
+      // The server waits at most 25 s for the link at a time: its clock moves past that, the frame counts the wait the
+      // server reports, and the view says the wait ended (no 25 s of real time waited).
+      const ended = modal().getByText("The link was not opened in time. Open it, then wait again.")
+      await expect
+        .poll(async () => {
+          await moveServerClock(26_000)
+          return ended.isVisible()
+        }, { timeout: 20_000, interval: 1_000 })
+        .toBe(true)
+      await modal().getByRole("button", { name: "Wait again" }).click()
+      await modal().getByText("Waiting for the link to be opened…").waitFor()
+      // The visitor opens the mailed link (here in another tab): the waiting view goes on to the code.
+      const opened = Date.now()
+      const tab = await other.context.newPage()
+      await tab.goto(link)
+      await tab.getByText("Your device is verified").waitFor()
+      await modal().getByText(/Enter the 6-digit code we sent to/).waitFor({ timeout: 20_000 })
+      await modal().getByRole("textbox", { name: /code/i }).fill(await codeFor(NEW_EMAIL, opened))
+      await modal().waitFor({ state: "hidden", timeout: 20_000 })
+      await visitor.getByText(`From ${evmAddress} on`).waitFor()
+    } finally {
+      await other.close()
+    }
   })
 })
