@@ -30,12 +30,16 @@ const startVite = async (): Promise<Started<DemoInfo>> => {
     server: { host: "127.0.0.1", port: 0, strictPort: false }
   })
   await server.listen()
-  const url = server.resolvedUrls?.local[0]
-  if (url === undefined) {
+  const address = server.resolvedUrls?.local[0]
+  if (address === undefined) {
     await server.close()
     throw new Error("the demo's Vite server did not report its address")
   }
-  return { info: { url, kind: "vite" }, stop: () => server.close() }
+  // Visited as `localhost`: the embedded wallet's frame is on localhost too (same site, so it keeps its session),
+  // while every other page of the stack is on 127.0.0.1 and shares none of their storage.
+  const url = new URL(address)
+  url.hostname = "localhost"
+  return { info: { url: url.toString(), kind: "vite" }, stop: () => server.close() }
 }
 
 const startStatusPage = async (config: () => RuntimeConfig): Promise<Started<DemoInfo>> => {

@@ -6,7 +6,7 @@
  */
 import { realpathSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { Schema } from "effect"
+import { type Clock, Schema } from "effect"
 import { CaipNetworkId } from "../src/domain/Caip"
 import { removeRuntimeConfig, type RuntimeConfig, runtimeConfigPath, writeRuntimeConfig } from "./config"
 import { type DatabaseOptions, databaseFromEnv } from "../server/src/db/index"
@@ -16,6 +16,7 @@ import type { Started } from "../server/src/lib/Started"
 import type { BitcoinInfo } from "./bitcoin/index"
 import type { MailInfo } from "./mail/index"
 import { endpointRows } from "./status"
+import { devProjectsFor } from "../server/src/services/projects"
 
 /** The parts of the stack; `demo` serves the demo app (or the status page until it exists). */
 export const DEVSTACK_PARTS = ["evm", "bundler", "solana", "bitcoin", "relay", "mail", "services", "embedded", "demo"] as const
@@ -44,6 +45,14 @@ export interface DevstackOptions {
    * ({@link devstackMasterKeyPath}); default a new random one, right for a database gone at stop.
    */
   readonly embeddedMasterKey?: Uint8Array
+  /**
+   * The origins of the pages that may use the dev projects (`devProjectsFor`): the services answer them and the
+   * embedded wallet's frame lets them embed it; any other page gets 'Unauthorized: origin not allowed'. More are
+   * added with {@link DevstackInfo.allowAppOrigin} (the demo's, once it listens). Default none.
+   */
+  readonly appOrigins?: ReadonlyArray<string>
+  /** The embedded wallet server's clock (default the system's): a browser test's TestClock, moved past its waits. */
+  readonly embeddedClock?: Clock.Clock
 }
 
 /**
@@ -68,6 +77,8 @@ export interface DevstackInfo {
   readonly evm: EvmInfo | undefined
   /** The regtest node (mine, fund, inspect in process), when the bitcoin part runs. */
   readonly bitcoin: BitcoinInfo | undefined
+  /** Lets the page at `origin` (e.g. a demo served once the stack runs) use the dev projects, as `appOrigins` does. */
+  readonly allowAppOrigin: (origin: string) => void
 }
 
 const stopAll = async (parts: ReadonlyArray<Started<unknown>>): Promise<void> => {
@@ -79,6 +90,14 @@ const stopAll = async (parts: ReadonlyArray<Started<unknown>>): Promise<void> =>
 /** Starts the chosen parts of the local stack (in parallel where they do not depend on each other). */
 export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started<DevstackInfo>> => {
   const began = performance.now()
+  // One list shared by the dev projects of the services and of the wallet server, read at each request.
+  const appOrigins: Array<string> = []
+  const allowAppOrigin = (origin: string) => {
+    const exact = new URL(origin).origin
+    if (!appOrigins.includes(exact)) appOrigins.push(exact)
+  }
+  for (const origin of opts.appOrigins ?? []) allowAppOrigin(origin)
+  const projects = devProjectsFor(appOrigins)
   const parts = new Set<DevstackPart>(opts.parts ?? DEVSTACK_PARTS.filter((part) => part !== "demo"))
   const running: Array<Started<unknown>> = []
   const track = <I>(started: Promise<Started<I>>): Promise<Started<I>> =>
@@ -121,7 +140,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const database = valueOf(settled[4])
     const bitcoin = valueOf(settled[5])
     const identity = valueOf(settled[6])
-    const socialProjects = identity === undefined ? undefined : (await import("./identity/index")).withSocials(identity.info)
+    const socialProjects = identity === undefined ? undefined : (await import("./identity/index")).withSocials(identity.info, projects)
     // Farcaster's stand-in for the embedded wallet: the id registry on the first local chain, and the test client.
     const firstChain = evm?.info.chains[0]
     const farcasterModule = parts.has("embedded") && firstChain !== undefined ? await import("./farcaster/index") : undefined
@@ -157,8 +176,11 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                   ...(solana === undefined ? {} : { solana: { caipNetworkId: solana.info.caipNetworkId, rpcUrl: solana.info.rpcUrl } })
                 },
                 ...(opts.embeddedMasterKey === undefined ? {} : { masterKey: opts.embeddedMasterKey }),
-                ...(socialProjects === undefined ? {} : { projects: socialProjects }),
+                projects: socialProjects ?? projects,
                 ...(farcasterRegistry === undefined ? {} : { farcaster: farcasterRegistry }),
+                ...(opts.embeddedClock === undefined ? {} : { server: { clock: opts.embeddedClock } }),
+                // The frame on its own host name: no other local page (all on 127.0.0.1) shares its storage.
+                publicHost: "localhost",
                 ...(opts.buildTestWalletAtStart === undefined ? {} : { buildFrameAtStart: opts.buildTestWalletAtStart })
               })
             )
@@ -177,6 +199,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
           import("./services").then((m) =>
             m.startServices({
               ...(evm === undefined ? {} : { evm: evm.info }),
+              projects,
               ...(relay === undefined ? {} : { relayUrl: relay.info.url }),
               ...(opts.buildTestWalletAtStart === undefined ? {} : { buildTestWalletAtStart: opts.buildTestWalletAtStart }),
               ...(database === undefined ? {} : { database: database.info }),
@@ -202,7 +225,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const bundler = bundlerResult?.value
     if (embeddedResult !== undefined && !embeddedResult.ok) throw embeddedResult.error
     const embedded = embeddedResult?.value
-    if (embedded !== undefined) identity?.info.setRedirectUri(`${embedded.info.url}/social/callback`)
+    if (embedded !== undefined) identity?.info.setRedirectUri(`${embedded.info.publicUrl}/social/callback`)
     if (embedded !== undefined) farcasterClient?.info.setRelayUrl(embedded.info.url)
 
     const configPath = opts.writeConfig === true ? runtimeConfigPath : opts.writeConfig || undefined
@@ -269,7 +292,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
         mail === undefined
           ? null
           : { smtpHost: mail.info.smtpHost, smtpPort: mail.info.smtpPort, inboxUrl: mail.info.inboxUrl },
-      embedded: embedded === undefined ? null : { frameUrl: embedded.info.url },
+      embedded: embedded === undefined ? null : { frameUrl: embedded.info.publicUrl },
       identity:
         identity === undefined
           ? null
@@ -288,6 +311,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     publish()
     if (parts.has("demo")) {
       const demo = await track(import("./demo").then((m) => m.startDemo(() => config)))
+      allowAppOrigin(demo.info.url)
       config = { ...config, demo: demo.info }
       publish()
     }
@@ -307,7 +331,12 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
         restartRelay: relay?.info.restart,
         mail: mail?.info,
         evm: evm?.info,
-        bitcoin: bitcoin?.info
+        bitcoin: bitcoin?.info,
+        allowAppOrigin: (origin) => {
+          allowAppOrigin(origin)
+          // The runtime file lists each project's origins: written again with the new one.
+          if (configPath !== undefined) writeRuntimeConfig(config, configPath)
+        }
       },
       stop
     }
@@ -351,9 +380,17 @@ const runCli = async (): Promise<void> => {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => shutdown(signal))
 
   const database = databaseFromEnv(devstackDataDir)
+  // Pages of your own app that may use the dev projects beside the demo, e.g. `http://localhost:5173`.
+  const appOrigins = (process.env["DEVSTACK_APP_ORIGINS"] ?? "").split(",").map((origin) => origin.trim()).filter((origin) => origin !== "")
+  for (const origin of appOrigins) {
+    if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol)) {
+      console.error(`devstack: DEVSTACK_APP_ORIGINS: ${JSON.stringify(origin)} is not an http(s) origin such as http://localhost:5173`)
+      process.exit(1)
+    }
+  }
   try {
     const embeddedMasterKey = (await import("../server/src/embedded/index")).masterKeyFile(devstackMasterKeyPath)
-    stack = await startDevstack({ parts, writeConfig: true, buildTestWalletAtStart: true, database, embeddedMasterKey })
+    stack = await startDevstack({ parts, writeConfig: true, buildTestWalletAtStart: true, database, embeddedMasterKey, appOrigins })
   } catch (error) {
     console.error("devstack: failed to start:", error instanceof Error ? error.message : error)
     process.exit(1)

@@ -8,6 +8,7 @@ import {
   localSolana,
   parseUnits,
   servicesSiwx,
+  type SiweConfig,
   westend,
   withDefaultRpcUrls
 } from "wallet-runtime"
@@ -67,12 +68,25 @@ const ofFamiliesAsked = <N extends { readonly chainNamespace: string }>(networks
   return networks.filter((network) => families.has(network.chainNamespace))
 }
 
+/**
+ * `?networkSwitch=off`, `?unsupportedChain=allow` and `?basic=on` in the page's address set the host options of the
+ * same names (`enableNetworkSwitch: false`, `allowUnsupportedChain: true`, `basic: true`), as a host would.
+ */
+const networkOptionsAsked = () => {
+  const query = new URLSearchParams(location.search)
+  return {
+    ...(query.get("networkSwitch") === "off" ? { enableNetworkSwitch: false } : {}),
+    ...(query.get("unsupportedChain") === "allow" ? { allowUnsupportedChain: true } : {}),
+    ...(query.get("basic") === "on" ? { basic: true } : {})
+  }
+}
+
 const MINI_APP_OSES = ["ios", "android", "mac", "other"] as const
 const miniAppParam = (): (typeof MINI_APP_OSES)[number] | undefined =>
   MINI_APP_OSES.find((os) => os === new URLSearchParams(location.search).get("miniapp"))
 
 /** The demo host app: a header with the wallet buttons, and what a dapp does with a connected wallet. */
-export function App({ stack }: { readonly stack: DemoStack }) {
+export function App({ stack, siweConfig }: { readonly stack: DemoStack; readonly siweConfig?: SiweConfig | undefined }) {
   const options = useMemo(() => {
     const token = stack.solana?.tokens[0]
     const { features, ...legal } = connectViewOptions(location.origin)
@@ -80,11 +94,17 @@ export function App({ stack }: { readonly stack: DemoStack }) {
       ...legal,
       projectId: stack.projectId,
       networks: ofFamiliesAsked(networksOf(stack)),
+      ...networkOptionsAsked(),
       ...(storedThemeMode() !== undefined ? { themeMode: storedThemeMode() } : {}),
       metadata: { name: "Wallet Runtime demo", description: "The demo host app", url: location.origin, icons: [] },
       ...(token !== undefined ? { tokens: { [localSolana.caipNetworkId]: { address: token.address, symbol: token.symbol } } } : {}),
       ...(stack.nameSuffix !== undefined ? { nameSuffix: stack.nameSuffix } : {}),
-      ...(signInMode() !== "off" ? { siwx: servicesSiwx({ required: signInMode() === "required" }) } : {}),
+      // "siwe": the demo's own legacy siweConfig (main.tsx loads it in that mode only); "on"/"required": the services'.
+      ...(siweConfig !== undefined
+        ? { siweConfig }
+        : signInMode() === "on" || signInMode() === "required"
+          ? { siwx: servicesSiwx({ required: signInMode() === "required" }) }
+          : {}),
       // `?miniapp=ios|android|mac|other`: behave as inside a messenger's mini-app on that OS (social login by redirect).
       ...(miniAppParam() !== undefined ? { miniApp: miniAppParam() } : {}),
       // Email and social login need the stack's embedded wallet (its frame site and the local identity providers);
@@ -103,7 +123,7 @@ export function App({ stack }: { readonly stack: DemoStack }) {
         ...(typeof stack.frameUrl === "string" ? { frame: stack.frameUrl } : {})
       }
     }
-  }, [stack])
+  }, [stack, siweConfig])
   return (
     <WalletRuntimeProvider options={options}>
       <div style={css.page}>
@@ -271,7 +291,8 @@ function SignIn() {
         choices={[
           ["off", "Off"],
           ["on", "On"],
-          ["required", "Required"]
+          ["required", "Required"],
+          ["siwe", "The site's own (siweConfig)"]
         ]}
       />
       <output data-testid="session" aria-live="polite" style={css.output}>

@@ -22,7 +22,7 @@ import type { SocialProvider } from "../../src/domain/Account"
 import { escapeHtml, HTML_CONTENT_TYPE, htmlDocument } from "../../server/src/lib/html"
 import type { Started } from "../../server/src/lib/Started"
 import type { SocialClientConfig } from "../../server/src/embedded/server/social"
-import { type DevProject, devProjects } from "../../server/src/services/projects"
+import { type DevProject, isLoopbackOrigin } from "../../server/src/services/projects"
 
 /** The accounts each login page offers to pick (any other name can be typed). */
 export const TEST_ACCOUNTS = ["alice", "bob"] as const
@@ -259,6 +259,8 @@ export const startIdentityProviders = async (): Promise<Started<IdentityInfo>> =
 export const socialsOf = (info: IdentityInfo): Readonly<Record<SocialProvider, SocialClientConfig>> =>
   Object.fromEntries(Object.values(info.providers).map((p) => [p.provider, p.client])) as Record<SocialProvider, SocialClientConfig>
 
-/** The devstack's projects with these providers configured on every loopback one (the others stay without). */
-export const withSocials = (info: IdentityInfo): ReadonlyArray<DevProject> =>
-  devProjects.map((project) => (project.allowedOrigins === "loopback" ? { ...project, socials: socialsOf(info) } : project))
+/** `projects` with these providers configured on every one for local pages (the others stay without). */
+export const withSocials = (info: IdentityInfo, projects: ReadonlyArray<DevProject>): ReadonlyArray<DevProject> =>
+  projects.map((project) =>
+    project.allowedOrigins === "loopback" || project.allowedOrigins.every(isLoopbackOrigin) ? { ...project, socials: socialsOf(info) } : project
+  )

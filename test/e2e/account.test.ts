@@ -143,4 +143,40 @@ describe("analytics on the local stack", () => {
       await quiet.stop()
     }
   })
+
+  it("a project that does not allow this page: its services answer 403, and 'Invalid App Configuration' is shown once", async () => {
+    const locked = await serveDemo(session.outDir, session.stack, {}, { projectId: "devstack-origin-locked" })
+    const before = browser.requests.length
+    try {
+      await page.goto(locked.info.url)
+      // Every time the alert's words are put on the page (a second alert would put them there again).
+      await page.evaluate(() => {
+        const seen = { count: 0 }
+        ;(window as unknown as { __alertShown: { count: number } }).__alertShown = seen
+        new MutationObserver((records) => {
+          for (const record of records) {
+            for (const node of record.addedNodes) if (node.textContent?.includes("Invalid App Configuration")) seen.count++
+          }
+        }).observe(document.documentElement, { childList: true, subtree: true })
+      })
+      const shown = () => page.evaluate(() => (window as unknown as { __alertShown: { count: number } }).__alertShown.count)
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await page.getByText("Invalid App Configuration").first().waitFor({ timeout: 15_000 })
+      // The modal opened again: more events, more 403s, and still the one alert.
+      await page.keyboard.press("Escape")
+      await dialog().waitFor({ state: "detached" })
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await dialog().waitFor()
+      await page.keyboard.press("Escape")
+      await dialog().waitFor({ state: "detached" })
+      const configAsked = () =>
+        browser.requests.slice(before).filter((url) => new URL(url).pathname === "/getAnalyticsConfig").length
+      await expect.poll(configAsked).toBeGreaterThan(0)
+      await page.waitForLoadState("networkidle")
+      expect(await shown()).toBe(1)
+      expect(await eventsOf("devstack-origin-locked")).toEqual([])
+    } finally {
+      await locked.stop()
+    }
+  })
 })

@@ -7,16 +7,23 @@
  */
 import { createSolanaRpc, address as solanaAddress, lamports } from "@solana/kit"
 import type { Page } from "playwright-core"
-import { createWalletClient, http, parseEther, verifyMessage } from "viem"
+import { createPublicClient, createWalletClient, http, parseEther, verifyMessage } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { foundry } from "viem/chains"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FRAME_STORAGE_KEYS } from "../../server/src/embedded/frame/frameLogic"
+import { listenHttp } from "../../server/src/lib/httpServer"
 import { truncateAddress } from "../../src/domain/format"
+import { launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
 
 let session: OpenDemo
 let page: Page
+// The wallet server's clock: moved past its 30 s between mails and its wait for a device link, instead of waiting.
+let clock: TestClock.TestClock
+const moveServerClock = (ms: number) => Effect.runPromise(clock.adjust(ms))
 const EMAIL = "ada@example.com"
 const NEW_EMAIL = "ada.lovelace@example.com"
 let evmAddress = ""
@@ -60,8 +67,21 @@ const frameToken = async (): Promise<string | null> => {
   }, FRAME_STORAGE_KEYS.token)
 }
 
+// Another local page: it embeds the wallet's frame (the URL in its query) and asks it for the visitor's wallet.
+const OTHER_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Other</title></head><body><script>
+window.received = [];
+const frameUrl = new URLSearchParams(location.search).get("frame");
+window.addEventListener("message", (event) => window.received.push(event.data));
+const iframe = document.createElement("iframe");
+iframe.src = frameUrl;
+window.frameLoaded = new Promise((resolve) => iframe.addEventListener("load", () => resolve(true), { once: true }));
+document.body.appendChild(iframe);
+window.ask = (message) => iframe.contentWindow.postMessage(message, new URL(frameUrl).origin);
+</script></body></html>`
+
 beforeAll(async () => {
-  session = await openDemo({ name: "embedded", parts: ["evm", "solana", "mail", "services", "embedded"] })
+  clock = await Effect.runPromise(Effect.scoped(TestClock.make({ warningDelay: "1 day" })))
+  session = await openDemo({ name: "embedded", parts: ["evm", "solana", "mail", "services", "embedded"], stack: { embeddedClock: clock } })
   page = session.browser.page
   // Every message the host page receives, as it received it, for the "no secrets" check.
   await session.browser.context.addInitScript(() => {
@@ -128,6 +148,18 @@ describe("the embedded wallet in the demo", () => {
     await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 30_000 }).toContain("confirmed in block")
   })
 
+  it("closing the modal while a transaction waits for approval rejects that request: nothing is sent (spec 4)", async () => {
+    const evm = session.stack.config.evm!
+    const rpc = createPublicClient({ chain: foundry, transport: http(evm.chains.find((c) => c.chainId === 31337)!.rpcUrl) })
+    const nonce = await rpc.getTransactionCount({ address: evmAddress as `0x${string}` })
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await dialog().getByRole("heading", { name: "Approve this transaction" }).waitFor()
+    await page.keyboard.press("Escape")
+    await dialog().waitFor({ state: "hidden" })
+    await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 10_000 }).toContain("Error: User rejected the request.")
+    expect(await rpc.getTransactionCount({ address: evmAddress as `0x${string}` })).toBe(nonce)
+  })
+
   it("a method nobody may call opens the modal, says it is not allowed and is refused", async () => {
     await page.getByRole("textbox", { name: "Method" }).fill("eth_sign")
     await page.getByRole("textbox", { name: "Params (JSON)" }).fill(`["${evmAddress}", "0xdeadbeef"]`)
@@ -184,6 +216,47 @@ describe("the embedded wallet in the demo", () => {
     await page.getByText(`From ${evmAddress} on`).waitFor({ timeout: 20_000 })
   })
 
+  it("a page on another local port cannot use the frame or the project, while the visitor is logged in", async () => {
+    const other = await listenHttp()
+    other.handle((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+      res.end(OTHER_PAGE)
+    })
+    const services = session.stack.config.services!
+    const frame = `${session.stack.config.embedded!.frameUrl}/frame?projectId=${services.defaultProjectId}&chainId=31337&version=1&enableLogger=true`
+    const stranger = await session.browser.context.newPage()
+    try {
+      // On 127.0.0.1 (where every other page of the stack is) and on localhost (the demo's and the frame's host name).
+      for (const origin of [other.url, `http://localhost:${other.port}`]) {
+        await stranger.goto(`${origin}/?frame=${encodeURIComponent(frame)}`)
+        await stranger.evaluate(() => (window as unknown as { frameLoaded: Promise<boolean> }).frameLoaded)
+        for (const type of ["IS_CONNECTED", "GET_USER"]) {
+          await stranger.evaluate((t) => (window as unknown as { ask: (m: unknown) => void }).ask({ id: t, type: `@wr-app/${t}` }), type)
+        }
+        // The project's services refuse the page too (asked with its Origin), in the words the modal maps to 'Invalid
+        // App Configuration'; the demo's origin is answered.
+        const ask = (from: string) =>
+          fetch(`${services.url}/getAnalyticsConfig?projectId=${services.defaultProjectId}`, { headers: { origin: from } })
+        const refused = await ask(origin)
+        expect(`${refused.status} ${await refused.text()}`).toMatch(/^403 .*Unauthorized: origin not allowed/)
+        expect((await ask(new URL(session.url).origin)).status).toBe(200)
+        // The demo itself still gets answers from the frame: a request it sends now is answered (another each round).
+        const [method, answer] = origin === other.url ? ["eth_accounts", evmAddress.toLowerCase()] : ["eth_chainId", '"0x7a69"']
+        await page.getByRole("textbox", { name: "Method" }).fill(method)
+        await page.getByRole("textbox", { name: "Params (JSON)" }).fill("[]")
+        await page.getByRole("button", { name: "Send request" }).click()
+        await expect.poll(async () => (await page.getByTestId("request").textContent())?.toLowerCase()).toContain(answer)
+        // The browser did not let the page embed the wallet (frame-ancestors): no wallet document in it.
+        expect(stranger.frames().filter((f) => f.url().startsWith(session.stack.config.embedded!.frameUrl))).toEqual([])
+        // By then an answer to the other page would have come: it got nothing, not even READY.
+        expect(await stranger.evaluate(() => (window as unknown as { received: Array<unknown> }).received)).toEqual([])
+      }
+    } finally {
+      await stranger.close()
+      await other.stop()
+    }
+  })
+
   it("changes the email with a code to the current address, then one to the new", async () => {
     await page.getByRole("button", { name: new RegExp(truncateAddress(evmAddress).replace(/[.]/g, "\\.")) }).click()
     await dialog().getByText(EMAIL).waitFor()
@@ -225,7 +298,7 @@ describe("the embedded wallet in the demo", () => {
     await Promise.race([limited.waitFor(), otp.waitFor()])
     if (await limited.isVisible()) {
       const seconds = Number(/after (\d+) seconds/.exec((await limited.textContent()) ?? "")?.[1] ?? "30")
-      await page.waitForTimeout((seconds + 1) * 1_000)
+      await moveServerClock((seconds + 1) * 1_000)
       sent = Date.now()
       await email.press("Enter")
       await otp.waitFor()
@@ -233,5 +306,48 @@ describe("the embedded wallet in the demo", () => {
     await typeCode(await codeFor(NEW_EMAIL, sent))
     await dialog().waitFor({ state: "hidden", timeout: 20_000 })
     await page.getByText(`From ${evmAddress} on`).waitFor()
+  })
+  it("a new browser for that email: the device link is mailed; the view waits, says when the wait ended, waits again, and the link lets the visitor in", async () => {
+    // The address got a code moments ago: the server's clock moves past the 30 s between mails.
+    await moveServerClock(31_000)
+    const other = await launchBrowser()
+    try {
+      const visitor = other.page
+      const modal = () => visitor.getByRole("dialog")
+      await visitor.goto(session.url)
+      await visitor.getByRole("button", { name: "Connect wallet" }).click()
+      const email = modal().getByRole("textbox", { name: "Continue with email" })
+      await email.fill(NEW_EMAIL)
+      const sent = Date.now()
+      await email.press("Enter")
+      await modal().getByRole("heading", { name: "Verify this device" }).waitFor({ timeout: 20_000 })
+      await modal().getByText("Waiting for the link to be opened…").waitFor()
+      await expect.poll(() => session.stack.mail!.messages(NEW_EMAIL).filter((m) => m.receivedAt >= sent && m.subject.startsWith("Verify your device")).length, { timeout: 15_000 }).toBe(1)
+      const mail = session.stack.mail!.messages(NEW_EMAIL).find((m) => m.receivedAt >= sent && m.subject.startsWith("Verify your device"))!
+      const link = /https?:\/\/\S+\/api\/device\/verify\S*/.exec(mail.text)?.[0] ?? ""
+      expect(link.startsWith(`${session.stack.config.embedded!.frameUrl}/api/device/verify?`)).toBe(true)
+      // The server waits at most 25 s for the link at a time: its clock moves past that, the frame counts the wait the
+      // server reports, and the view says the wait ended (no 25 s of real time waited).
+      const ended = modal().getByText("The link was not opened in time. Open it, then wait again.")
+      await expect
+        .poll(async () => {
+          await moveServerClock(26_000)
+          return ended.isVisible()
+        }, { timeout: 20_000, interval: 1_000 })
+        .toBe(true)
+      await modal().getByRole("button", { name: "Wait again" }).click()
+      await modal().getByText("Waiting for the link to be opened…").waitFor()
+      // The visitor opens the mailed link (here in another tab): the waiting view goes on to the code.
+      const opened = Date.now()
+      const tab = await other.context.newPage()
+      await tab.goto(link)
+      await tab.getByText("Your device is verified").waitFor()
+      await modal().getByText(/Enter the 6-digit code we sent to/).waitFor({ timeout: 20_000 })
+      await modal().getByRole("textbox", { name: /code/i }).fill(await codeFor(NEW_EMAIL, opened))
+      await modal().waitFor({ state: "hidden", timeout: 20_000 })
+      await visitor.getByText(`From ${evmAddress} on`).waitFor()
+    } finally {
+      await other.close()
+    }
   })
 })

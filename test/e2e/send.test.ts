@@ -10,7 +10,9 @@ import AxeBuilder from "@axe-core/playwright"
 import { address as solanaAddress, createSolanaRpc, generateKeyPairSigner } from "@solana/kit"
 import { inflateSync } from "node:zlib"
 import type { Locator, Page } from "playwright-core"
-import { createPublicClient, http, parseAbi } from "viem"
+import { createPublicClient, createWalletClient, http, parseAbi } from "viem"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { foundry } from "viem/chains"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { DevstackInfo } from "../../devstack/main"
 import type { Started } from "../../server/src/lib/Started"
@@ -411,5 +413,52 @@ describe("Send on Solana, on a 390 px phone", () => {
       .getTokenAccountsByOwner(solanaAddress(receiver), { mint: solanaAddress(wsusd()) }, { encoding: "jsonParsed" })
       .send()
     expect(accounts.value[0]?.account.data.parsed.info.tokenAmount.uiAmountString).toBe("25")
+  })
+})
+
+describe("the gas check on a send", () => {
+  it("an account with WUSD but no ETH is told it cannot pay the network fee, and the wallet is not asked", async () => {
+    const evm = stack.info.config.evm!
+    const chain = evm.chains.find((c) => c.chainId === 31337)!
+    const wusd = chain.tokens.find((t) => t.symbol === "WUSD")!.address as `0x${string}`
+    const key = generatePrivateKey()
+    const empty = privateKeyToAccount(key).address
+    // ALICE gives it 5 WUSD and nothing else: not a wei of ETH for the fee.
+    const alice = createWalletClient({ account: privateKeyToAccount(evm.accounts[0]!.privateKey as `0x${string}`), chain: foundry, transport: http(chain.rpcUrl) })
+    const client = createPublicClient({ chain: foundry, transport: http(chain.rpcUrl) })
+    await client.waitForTransactionReceipt({
+      hash: await alice.writeContract({ address: wusd, abi: parseAbi(["function transfer(address,uint256) returns (bool)"]), functionName: "transfer", args: [empty, 5_000_000n] })
+    })
+    const browser = await launchBrowser()
+    try {
+      const wallet = await installInjectedWallet(browser.context, {
+        privateKeys: [key],
+        chains: [{ chainId: 31337, name: "Local Chain A", rpcUrl: chain.rpcUrl }],
+        chainId: 31337
+      })
+      const page = browser.page
+      const dialog = () => page.getByRole("dialog")
+      const field = (label: string) => dialog().getByLabel(label, { exact: true })
+      await page.goto(demo.info.url)
+      await page.getByRole("button", { name: "Connect wallet" }).click()
+      await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).click()
+      const account = page.getByRole("button", { name: new RegExp(truncateAddress(empty).replace(/[.]/g, "\\.")) })
+      await account.waitFor()
+      if ((await dialog().count()) > 0) await page.keyboard.press("Escape")
+      await account.click()
+      await dialog().getByRole("group", { name: "Wallet features" }).getByRole("button", { name: "Send" }).click()
+      await field("To").waitFor()
+      const value = await field("Token").locator("option", { hasText: /^WUSD — / }).getAttribute("value")
+      await field("Token").selectOption(value ?? "")
+      await field("Amount").fill("1")
+      await field("To").fill(BOB)
+      await dialog().getByRole("button", { name: "Continue" }).click()
+      await expect.poll(() => dialog().getByRole("alert").textContent(), { timeout: 15_000 }).toContain("Not enough ETH to pay the network fee")
+      expect(await dialog().getAttribute("data-view")).toBe("Send")
+      expect(wallet.requests).not.toContain("eth_sendTransaction")
+      expect(await client.readContract({ address: wusd, abi: ERC, functionName: "balanceOf", args: [empty] })).toBe(5_000_000n)
+    } finally {
+      await browser.close()
+    }
   })
 })

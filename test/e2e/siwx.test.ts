@@ -8,7 +8,7 @@
 import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { Approval } from "../../devstack/wallet/testWallet"
+import { type Approval, readableMessage } from "../../devstack/wallet/testWallet"
 import { type Browser, launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
 import { installInjectedSolanaWallet } from "./support/injectedSolanaWallet"
@@ -146,5 +146,46 @@ describe("sign-in with a Solana wallet", () => {
     await solanaPage.getByRole("dialog").waitFor({ state: "detached" })
     await expect.poll(() => solanaPage.getByTestId("session").textContent()).toContain("Signed in.")
     expect(await serviceSessions(`${solana.caipNetworkId}:${wallet.address()}`)).toHaveLength(1)
+  })
+})
+
+describe("sign-in through the host's own siweConfig (the legacy option)", () => {
+  it("connecting asks to sign the host's EIP-4361 message; the host's verifyMessage keeps the session; a reload keeps it without asking again", async () => {
+    const other = await launchBrowser()
+    try {
+      const evm = session.stack.config.evm!
+      const dev = evm.accounts[7]!
+      const signed: Array<string> = []
+      await installInjectedWallet(other.context, {
+        privateKeys: [dev.privateKey as `0x${string}`],
+        chains: evm.chains.map((chain) => ({ chainId: chain.chainId, name: `Local ${chain.chainId}`, rpcUrl: chain.rpcUrl })),
+        chainId: 31337,
+        approve: (method, params) => {
+          if (method === "personal_sign") signed.push(readableMessage(String((params as ReadonlyArray<unknown>)[0])))
+          return "approve"
+        }
+      })
+      const visitor = other.page
+      const modal = () => visitor.getByRole("dialog")
+      await visitor.goto(`${session.url}?signIn=siwe`)
+      await visitor.getByRole("button", { name: "Connect wallet" }).click()
+      await modal().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).click()
+      await modal().getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor()
+      await modal().getByRole("button", { name: "Sign", exact: true }).click()
+      await expect.poll(() => visitor.getByTestId("session").textContent(), { timeout: 15_000 }).toContain("Signed in.")
+      expect(signed).toHaveLength(1)
+      const message = signed[0] ?? ""
+      expect(message.split("\n").slice(0, 2)).toEqual([`${new URL(session.url).host} wants you to sign in with your Ethereum account:`, dev.address])
+      expect(message).toContain("Sign in to the Wallet Runtime demo with its own SIWE configuration.")
+      expect(message).toContain("Chain ID: 31337")
+      // The host's own store holds who signed in; the services were not asked to keep a session.
+      expect(JSON.parse((await visitor.evaluate(() => localStorage.getItem("demo:siwe-session"))) ?? "null")).toEqual({ address: dev.address, chainId: 31337 })
+      expect(await serviceSessions(`eip155:31337:${dev.address}`)).toEqual([])
+      await visitor.reload()
+      await expect.poll(() => visitor.getByTestId("session").textContent(), { timeout: 15_000 }).toContain("Signed in.")
+      expect(signed).toHaveLength(1)
+    } finally {
+      await other.close()
+    }
   })
 })

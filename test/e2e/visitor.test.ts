@@ -151,6 +151,78 @@ describe("what a visitor noticed, fixed", () => {
   })
 })
 
+describe("a wallet on a network the host did not ask for (the default, 'Switch network', is in demo.test.ts)", () => {
+  const label = () => networkButton().getAttribute("aria-label")
+
+  for (const [option, query] of [
+    ["allowUnsupportedChain", "?unsupportedChain=allow"],
+    ["enableNetworkSwitch: false", "?networkSwitch=off"],
+    ["basic mode", "?basic=on"]
+  ] as const) {
+    it(`with ${option}, no 'Switch network' opens: the header says the network is unsupported and the page stays usable`, async () => {
+      try {
+        await page.goto(`${demoUrl}${query}`)
+        await accountButton().or(connectButton()).waitFor()
+        if ((await connectButton().count()) > 0) await connect()
+        await expect.poll(label, { timeout: 10_000 }).toContain("Local Chain A")
+        if (option === "enableNetworkSwitch: false") {
+          // The Networks view says why its networks cannot be chosen here.
+          await networkButton().click()
+          await expect.poll(() => dialog().getAttribute("data-view")).toBe("Networks")
+          await dialog().getByText("This site does not let you switch networks here.").waitFor()
+          expect(await dialog().getByRole("button", { name: /Local Chain B/ }).isDisabled()).toBe(true)
+          await page.keyboard.press("Escape")
+          await dialog().waitFor({ state: "detached" })
+        }
+        wallet.moveToChain(1234)
+        await expect.poll(label, { timeout: 10_000 }).toContain("Unsupported Network")
+        // Two frames later the page is as the visitor sees it: nothing opened on its own.
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+        expect(await dialog().count()).toBe(0)
+        // The page stays usable: the account is still there, and the visitor's own click opens the modal.
+        await accountButton().click()
+        await expect.poll(() => dialog().getAttribute("data-view")).not.toBeNull()
+        await page.keyboard.press("Escape")
+        await dialog().waitFor({ state: "detached" })
+      } finally {
+        wallet.moveToChain(31337)
+        await expect.poll(label, { timeout: 10_000 }).toContain("Local Chain A")
+      }
+    })
+  }
+})
+
+describe("a wallet that refuses to add a network", () => {
+  it("says 'Chain is not supported' and stays where it was", async () => {
+    const other = await launchBrowser()
+    try {
+      const evm = session!.stack.config.evm!
+      const refusing = await installInjectedWallet(other.context, {
+        privateKeys: [evm.accounts[0]!.privateKey as `0x${string}`],
+        // It knows Local Chain A only, and the visitor refuses to add Local Chain B.
+        chains: [{ chainId: 31337, name: "Local Chain A", rpcUrl: rpcA }],
+        chainId: 31337,
+        approve: (method) => (method === "wallet_addEthereumChain" ? "reject" : "approve")
+      })
+      const p = other.page
+      await p.goto(demoUrl)
+      await p.getByRole("button", { name: "Connect wallet" }).click()
+      await p.getByRole("dialog").getByRole("button", { name: /Wallet Runtime Test Wallet/ }).click()
+      await p.getByRole("button", { name: /alice\.wallet\.test/ }).waitFor()
+      await p.getByRole("button", { name: /^Network: / }).click()
+      await p.getByRole("dialog").getByRole("button", { name: /Local Chain B/ }).click()
+      await p.getByRole("dialog").getByText("Chain is not supported").waitFor()
+      expect(refusing.requests).toEqual(expect.arrayContaining(["wallet_switchEthereumChain", "wallet_addEthereumChain"]))
+      expect(refusing.chainId()).toBe(31337)
+      await p.keyboard.press("Escape")
+      await p.getByRole("dialog").waitFor({ state: "detached" })
+      expect(await p.getByRole("button", { name: /^Network: / }).getAttribute("aria-label")).toContain("Local Chain A")
+    } finally {
+      await other.close()
+    }
+  })
+})
+
 describe("the development wallet", () => {
   it("remembers that it authorised the demo across reloads, as an extension does", async () => {
     const context = await launchBrowser()

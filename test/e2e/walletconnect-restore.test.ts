@@ -16,7 +16,7 @@ import { verifyBip322 } from "../../server/src/bitcoin/bip322"
 import { truncateAddress } from "../../src/domain/format"
 import { westend } from "../../src/domain/networks"
 import { type DevWalletKit, startDevWalletKit } from "../integration/support/walletKit"
-import { isLoopback } from "./support/browser"
+import { isLoopback, launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
 
 /** //Alice (sr25519) in Westend's format (the generic SS58 prefix, 42). */
@@ -120,5 +120,36 @@ describe("a WalletConnect session serving Polkadot and Bitcoin, across a reload"
     expect(verifyBip322(payment, REGTEST, "Bitcoin after a reload.", signature)).toBe(false)
     expect(wallet!.requests.at(-1)).toEqual({ method: "signMessage", chainId: session!.stack.config.bitcoin!.caipNetworkId })
     expect(session!.browser.requests.filter((url) => !isLoopback(url))).toEqual([])
+  })
+})
+
+describe("a Bitcoin-only host over WalletConnect", () => {
+  it("the QR code proposes bip122 alone; the wallet's payment address connects and a BIP-322 signature verifies", async () => {
+    const other = await launchBrowser()
+    try {
+      const visitor = other.page
+      const modal = () => visitor.getByRole("dialog")
+      const proposals = wallet!.proposals.length
+      await visitor.goto(`${session!.url}?families=bip122`)
+      await visitor.getByRole("button", { name: "Connect wallet" }).click()
+      await modal().getByRole("button", { name: /WalletConnect/ }).click()
+      const qr = modal().getByRole("img", { name: "QR code to connect with WalletConnect" })
+      await qr.waitFor()
+      const uri = (await qr.getAttribute("data-qr-value")) ?? ""
+      expect(uri).toMatch(/^wc:[0-9a-f]+@2\?/)
+      await wallet!.pair(uri)
+      await expect.poll(() => modal().count(), { timeout: 20_000 }).toBe(0)
+      expect(Object.keys(wallet!.proposals[proposals]?.optionalNamespaces ?? {})).toEqual(["bip122"])
+      const payment = wallet!.bitcoin!.key.paymentAddress
+      await visitor.getByRole("button", { name: new RegExp(escaped(truncateAddress(payment))) }).waitFor({ timeout: 20_000 })
+      await visitor.getByRole("textbox", { name: "Message" }).fill("Bitcoin by QR code")
+      await visitor.getByRole("button", { name: "Sign message" }).click()
+      const output = visitor.getByTestId("signature").filter({ hasText: /^[A-Za-z0-9+/]{80,}={0,2}$/ })
+      await output.waitFor({ timeout: 20_000 })
+      expect(verifyBip322(payment, REGTEST, "Bitcoin by QR code", (await output.textContent()) ?? "")).toBe(true)
+      expect(wallet!.requests.at(-1)).toEqual({ method: "signMessage", chainId: session!.stack.config.bitcoin!.caipNetworkId })
+    } finally {
+      await other.close()
+    }
   })
 })

@@ -14,9 +14,9 @@ import { stringToU8a, u8aWrapBytes } from "@polkadot/util"
 import { decodeAddress, signatureVerify, sr25519Verify } from "@polkadot/util-crypto"
 import { verifyMessage } from "viem"
 import { devSolanaKey } from "../../devstack/solana/keys"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { truncateAddress } from "../../src/domain/format"
-import { type Browser, isLoopback } from "./support/browser"
+import { type Browser, isLoopback, launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
 import { signedBytesOfTransfer, transferCall, WESTEND_GENESIS, westendTransferPayload } from "./support/polkadotPayload"
 
@@ -176,5 +176,91 @@ describe("WalletConnect in the demo", () => {
     await page.reload()
     await expect.poll(() => accountButton().count(), { timeout: 20_000 }).toBeGreaterThan(0)
     expect(await card(/asks to connect/).count()).toBe(0)
+  })
+})
+
+describe("a hosted wallet from the catalogue, over WalletConnect", () => {
+  let visitor: Browser
+  beforeEach(async () => {
+    visitor = await launchBrowser()
+  })
+  afterEach(async () => {
+    await visitor?.close()
+  })
+  /**
+   * The demo in a browser of its own (no session yet); `phone` makes it a phone's (its user agent), where the modal
+   * opens on All wallets and links open the wallet app instead of showing a QR code.
+   */
+  const freshDemo = async (phone: boolean) => {
+    const demo = visitor.page
+    if (phone) {
+      const cdp = await visitor.context.newCDPSession(demo)
+      await cdp.send("Emulation.setUserAgentOverride", {
+        userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"
+      })
+    }
+    await demo.goto(demoUrl)
+    await demo.getByRole("button", { name: "Connect wallet" }).click()
+    const modal = demo.getByRole("dialog")
+    await modal.waitFor()
+    if ((await modal.getAttribute("data-view")) !== "AllWallets") await modal.getByRole("button", { name: "All wallets" }).click()
+    return { demo, modal }
+  }
+  /** Picks `name` in All wallets: ConnectingWalletConnect opens with the pairing for that wallet. */
+  const choose = async (modal: Locator, name: string) => {
+    await modal.getByRole("searchbox", { name: "Search wallets" }).fill(name)
+    await modal.getByRole("button", { name: new RegExp(`^${name}$`) }).click()
+    await expect.poll(() => modal.getAttribute("data-view")).toBe("ConnectingWalletConnect")
+  }
+  /** The wallet page approves the proposal the link carried; the demo then shows the account. */
+  const approvedIn = async (walletPage: Page, demo: Page) => {
+    await walletPage.getByRole("status").filter({ hasText: "Ready" }).waitFor()
+    await walletPage.getByRole("article", { name: /asks to connect/ }).getByRole("button", { name: "Approve" }).click()
+    await demo.getByRole("button", { name: new RegExp(`alice\\.wallet\\.test|${truncateAddress(ALICE).replace(/[.]/g, "\\.")}`) }).waitFor({ timeout: 20_000 })
+  }
+  const pairingOf = (href: string | null) => new URL(href ?? "").searchParams.get("uri") ?? ""
+
+  it("web app: ConnectingWalletConnect shows the QR code and 'Open web app', which opens the test wallet page in a new tab with that pairing", async () => {
+    const { demo, modal } = await freshDemo(false)
+    await choose(modal, "Devstack Test Wallet")
+    const qr = modal.getByRole("img", { name: "QR code to connect with Devstack Test Wallet" })
+    const link = modal.getByRole("link", { name: "Open web app" })
+    expect(await link.getAttribute("target")).toBe("_blank")
+    expect(pairingOf(await link.getAttribute("href"))).toBe(await qr.getAttribute("data-qr-value"))
+    expect(await modal.getByRole("link", { name: "Open desktop app" }).count()).toBe(0)
+    expect((await link.getAttribute("href"))?.startsWith(`${testWalletUrl}wc?uri=`)).toBe(true)
+    const [tab] = await Promise.all([visitor.context.waitForEvent("page"), link.click()])
+    await tab.waitForURL((url) => url.href.startsWith(testWalletUrl))
+    await approvedIn(tab, demo)
+    await tab.close()
+  })
+
+  it("desktop app: 'Open desktop app' is the catalogue's desktop link with the pairing; the app it opens connects", async () => {
+    const { demo, modal } = await freshDemo(false)
+    await choose(modal, "Devstack Test Wallet Desktop")
+    const link = modal.getByRole("link", { name: "Open desktop app" })
+    const href = (await link.getAttribute("href")) ?? ""
+    expect(href.startsWith(`${testWalletUrl}wc?uri=`)).toBe(true)
+    expect(await link.getAttribute("target")).toBeNull()
+    expect(pairingOf(href)).toBe(await modal.getByRole("img", { name: /^QR code to connect with/ }).getAttribute("data-qr-value"))
+    // The desktop app is another program: the link is opened there, and the demo stays where it is.
+    const app = await visitor.context.newPage()
+    await app.goto(href)
+    await approvedIn(app, demo)
+    await app.close()
+  })
+
+  it("on a phone: no QR code, 'Open Devstack Test Wallet Mobile' carries the pairing to the wallet app, which connects", async () => {
+    const { demo, modal } = await freshDemo(true)
+    await choose(modal, "Devstack Test Wallet Mobile")
+    const link = modal.getByRole("link", { name: "Open Devstack Test Wallet Mobile" })
+    const href = (await link.getAttribute("href")) ?? ""
+    expect(href.startsWith(`${testWalletUrl}wc?uri=`)).toBe(true)
+    expect(pairingOf(href)).toMatch(/^wc:[0-9a-f]+@2\?/)
+    expect(await modal.getByRole("img", { name: /^QR code/ }).count()).toBe(0)
+    const app = await visitor.context.newPage()
+    await app.goto(href)
+    await approvedIn(app, demo)
+    await app.close()
   })
 })

@@ -102,7 +102,8 @@ export const LoginEmailResponse = Schema.Struct({ action: Schema.Literals(["VERI
  * `POST /api/login/device` — waits (at most `waitMs`, ≤ 25000, default 20000) for the device to be verified through
  * the mailed link (`GET /api/device/verify?projectId=…&token=…`, a page saying the device is verified; the link is
  * good for 10 minutes); once it is, a code is mailed and the answer is `{ verified: true }` (a repeated call within
- * 30 s of that code does not mail another); still waiting at the bound: `{ verified: false }` (call again).
+ * 30 s of that code does not mail another); still waiting at the bound: `{ verified: false, waitedMs }` (call again),
+ * `waitedMs` being how long the server waited by its own clock.
  */
 export const LoginDeviceRequest = Schema.Struct({
   projectId: Schema.String,
@@ -110,8 +111,8 @@ export const LoginDeviceRequest = Schema.Struct({
   email: Schema.String,
   waitMs: Schema.optionalKey(Schema.Finite)
 })
-/** The answer of `POST /api/login/device`: whether the device is verified now. */
-export const LoginDeviceResponse = Schema.Struct({ verified: Schema.Boolean })
+/** The answer of `POST /api/login/device`: whether the device is verified now, and how long the server waited. */
+export const LoginDeviceResponse = Schema.Struct({ verified: Schema.Boolean, waitedMs: Schema.optionalKey(Schema.Finite) })
 
 /** The query of the mailed device link `GET /api/device/verify?projectId=…&token=…`. */
 export const DeviceVerifyQuery = Schema.Struct({ projectId: Schema.String, token: Schema.String })

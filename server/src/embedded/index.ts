@@ -1,6 +1,7 @@
 /**
  * The embedded wallet: the wallet server with the frame site's routes beside its API, so the frame's origin is the
- * server's (locally `http://127.0.0.1:{port}`, its own port: another origin than the demo's). In the local stack it
+ * server's (locally `http://localhost:{port}`: its own port, and another host name than the demo's 127.0.0.1, so no
+ * other local page shares the frame's storage). In the local stack it
  * shares the services' database, mails through the stack's SMTP sink, and signs on the stack's chains.
  */
 import { randomBytes } from "node:crypto"
@@ -16,8 +17,10 @@ import type { WalletChains } from "./server/rpc"
 
 /** What the embedded part exposes. */
 export interface EmbeddedInfo {
-  /** The frame origin (the runtime's `endpoints.frame`); the frame page is `{url}/frame`. */
+  /** Where the server listens (`http://{host}:{port}`). */
   readonly url: string
+  /** The frame origin as browsers reach it (the runtime's `endpoints.frame`); the frame page is `{publicUrl}/frame`. */
+  readonly publicUrl: string
 }
 
 /** What the embedded part needs of the rest of the stack. */
@@ -37,10 +40,12 @@ export interface EmbeddedOptions {
   readonly host?: string
   /** The frame origin as browsers reach it (default the server's own address): device links and the origin check use it. */
   readonly publicUrl?: string
+  /** Without `publicUrl`: the host name browsers use, on the server's port (the local stack: `localhost`). */
+  readonly publicHost?: string
   /** The projects whose hosts may embed the frame (default the devstack's). */
   readonly projects?: ReadonlyArray<DevProject>
-  /** The wallet server's sender, mail client and HTTP limits (its options of the same names). */
-  readonly server?: Pick<WalletServerOptions, "from" | "sendMail" | "http">
+  /** The wallet server's sender, mail client, HTTP limits and clock (its options of the same names). */
+  readonly server?: Pick<WalletServerOptions, "from" | "sendMail" | "http" | "clock">
   /** Sign In With Farcaster: the chain and id registry of fids' custody addresses; no Farcaster login without it. */
   readonly farcaster?: WalletServerOptions["farcaster"]
 }
@@ -76,12 +81,13 @@ export const startEmbedded = async (opts: EmbeddedOptions): Promise<Started<Embe
       ...(opts.port === undefined ? {} : { port: opts.port }),
       ...(opts.host === undefined ? {} : { host: opts.host }),
       ...(opts.publicUrl === undefined ? {} : { publicUrl: opts.publicUrl }),
+      ...(opts.publicHost === undefined ? {} : { publicHost: opts.publicHost }),
       ...(opts.projects === undefined ? {} : { projects: opts.projects }),
       ...(opts.farcaster === undefined ? {} : { farcaster: opts.farcaster }),
       extraRoutes: frameSiteRoutes({ builder, ...(opts.projects === undefined ? {} : { projects: opts.projects }) })
     })
     return {
-      info: { url: server.info.url },
+      info: { url: server.info.url, publicUrl: server.info.publicUrl },
       stop: () => Promise.all([server.stop(), builder.stop()]).then(() => undefined)
     }
   } catch (error) {

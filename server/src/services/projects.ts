@@ -9,27 +9,38 @@ export interface DevProject extends ApiProject {
   readonly socials?: Readonly<Partial<Record<SocialProvider, SocialClientConfig>>>
 }
 
-/** The projectIds the local services accept; anything else is 'Unauthorized: invalid key'. */
-export const devProjects: ReadonlyArray<DevProject> = [
-  {
-    projectId: "devstack-project",
-    description: "the default: any loopback origin, analytics on",
-    allowedOrigins: "loopback",
-    analyticsEnabled: true
-  },
-  {
-    projectId: "devstack-no-analytics",
-    description: "any loopback origin, analytics off in /getAnalyticsConfig",
-    allowedOrigins: "loopback",
-    analyticsEnabled: false
-  },
-  {
-    projectId: "devstack-origin-locked",
-    description: "only https://app.example may use it: browser pages on loopback get 'Unauthorized: origin not allowed'",
-    allowedOrigins: ["https://app.example"],
-    analyticsEnabled: true
-  }
-]
+/**
+ * The projectIds the local services accept (anything else is 'Unauthorized: invalid key'), the first two for browser
+ * pages on `appOrigins` only. The local stack passes the demo's origin (and the origins of the pages its tests
+ * serve): a page on any other loopback port gets 'Unauthorized: origin not allowed', and the embedded wallet's frame
+ * does not answer it. `"loopback"` (any page on this machine) is for servers a test starts alone.
+ */
+export const devProjectsFor = (appOrigins: "loopback" | ReadonlyArray<string>): ReadonlyArray<DevProject> => {
+  const pages = appOrigins === "loopback" ? "any loopback origin" : "the app's origins only"
+  return [
+    {
+      projectId: "devstack-project",
+      description: `the default: ${pages}, analytics on`,
+      allowedOrigins: appOrigins,
+      analyticsEnabled: true
+    },
+    {
+      projectId: "devstack-no-analytics",
+      description: `${pages}, analytics off in /getAnalyticsConfig`,
+      allowedOrigins: appOrigins,
+      analyticsEnabled: false
+    },
+    {
+      projectId: "devstack-origin-locked",
+      description: "only https://app.example may use it: browser pages on loopback get 'Unauthorized: origin not allowed'",
+      allowedOrigins: ["https://app.example"],
+      analyticsEnabled: true
+    }
+  ]
+}
+
+/** The dev projects for a server a test starts alone: any loopback page may use the first two. */
+export const devProjects: ReadonlyArray<DevProject> = devProjectsFor("loopback")
 
 /** The exact body texts of the two authorisation failures (spec point 8 maps them to alerts). */
 export const unauthorizedTexts = {

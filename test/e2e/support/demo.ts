@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import { extname, join, normalize } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type DemoStackConfig, demoStackConfig, injectDemoConfig } from "../../../devstack/demoConfig"
-import { type DevstackInfo, type DevstackPart, startDevstack } from "../../../devstack/main"
+import { type DevstackInfo, type DevstackOptions, type DevstackPart, startDevstack } from "../../../devstack/main"
 import type { Started } from "../../../server/src/lib/Started"
 import { type Browser, launchBrowser } from "./browser"
 
@@ -54,8 +54,12 @@ export const serveDemo = async (
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo
+  // On `localhost`, as `npm start` serves it: the same site as the frame (so the frame keeps its session), another
+  // than the stack's other pages on 127.0.0.1. The dev projects answer only the pages the stack was told of.
+  const origin = `http://localhost:${port}`
+  stack.allowAppOrigin(origin)
   return {
-    info: { url: `http://127.0.0.1:${port}/` },
+    info: { url: `${origin}/` },
     stop: () => new Promise((resolve) => server.close(() => resolve()))
   }
 }
@@ -92,10 +96,11 @@ export interface ServedDemo {
 export const serveDemoOnStack = async (
   name: string,
   parts: ReadonlyArray<DevstackPart> = DEMO_PARTS,
-  headers?: (outDir: string, stack: DevstackInfo) => Readonly<Record<string, string>>
+  headers?: (outDir: string, stack: DevstackInfo) => Readonly<Record<string, string>>,
+  stackOptions: Omit<DevstackOptions, "parts"> = {}
 ): Promise<ServedDemo> => {
   const outDir = mkdtempSync(join(tmpdir(), `wr-demo-${name}-`))
-  const [stack] = await Promise.all([startDevstack({ parts }), buildDemo(outDir)])
+  const [stack] = await Promise.all([startDevstack({ ...stackOptions, parts }), buildDemo(outDir)])
   const removeBuild = () => rmSync(outDir, { recursive: true, force: true })
   const demo = await serveDemo(outDir, stack.info, headers?.(outDir, stack.info) ?? {}).catch(async (error: unknown) => {
     await stack.stop()
@@ -124,9 +129,11 @@ export const openDemo = async (
     readonly name?: string | undefined
     readonly parts?: ReadonlyArray<DevstackPart> | undefined
     readonly headers?: ((outDir: string, stack: DevstackInfo) => Readonly<Record<string, string>>) | undefined
+    /** More of the stack's options (e.g. the embedded wallet server's clock). */
+    readonly stack?: Omit<DevstackOptions, "parts"> | undefined
   } = {}
 ): Promise<OpenDemo> => {
-  const served = await serveDemoOnStack(options.name ?? "session", options.parts ?? DEMO_PARTS, options.headers)
+  const served = await serveDemoOnStack(options.name ?? "session", options.parts ?? DEMO_PARTS, options.headers, options.stack)
   // The caller's afterAll has nothing to stop yet when Chromium fails to start: stop the stack and the server here.
   const browser = await launchBrowser().catch(async (error: unknown) => {
     await served.stop()

@@ -40,6 +40,7 @@ const makeFakeServer = () => {
     social: undefined as WalletUser["social"],
     sessions: new Set<string>(),
     deviceAnswers: [] as Array<boolean>,
+    deviceWaitedMs: undefined as number | undefined,
     rpcResult: "0xsignature" as unknown,
     farcasterAnswers: [] as Array<"pending" | "completed" | "expired">,
     // The chains where the server makes smart accounts, and whether the user's is deployed.
@@ -65,7 +66,7 @@ const makeFakeServer = () => {
     },
     loginDevice: (body) => {
       record("loginDevice", body)
-      return Promise.resolve({ verified: state.deviceAnswers.shift() ?? false })
+      return Promise.resolve({ verified: state.deviceAnswers.shift() ?? false, ...(state.deviceWaitedMs === undefined ? {} : { waitedMs: state.deviceWaitedMs }) })
     },
     loginOtp: (body) => {
       record("loginOtp", body)
@@ -349,7 +350,18 @@ describe("email login", () => {
     expect(reply.type).toBe("@wr-frame/CONNECT_DEVICE_ERROR")
     expect(reply.payload).toEqual({ message: "This device is not verified yet: open the link in the email we sent you, then try again." })
     // The fake clock moves 1 s per reading: a 5 s bound allows a few calls, not an endless loop.
-    expect(t.server.calls.filter((c) => c.name === "loginDevice").length).toBeLessThanOrEqual(4)
+    expect(t.server.calls.filter((c) => c.name === "loginDevice").length).toBeLessThanOrEqual(5)
+  })
+
+  it("CONNECT_DEVICE counts the wait the server says it made (its clock may run ahead of this one)", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.ask("CONNECT_EMAIL", { email: USER.email ?? "" })
+    // Each answer says the server waited 20 s, while this clock moves 1 s a reading: 25 s are up after two calls.
+    t.server.state.deviceWaitedMs = 20_000
+    const reply = await t.ask("CONNECT_DEVICE")
+    expect(reply.type).toBe("@wr-frame/CONNECT_DEVICE_ERROR")
+    expect(t.server.calls.filter((c) => c.name === "loginDevice").map((c) => (c.args[0] as { waitMs: number }).waitMs)).toEqual([25_000, 5_000])
   })
 })
 

@@ -286,11 +286,13 @@ export const makeFrame = (env: FrameEnv): Frame => {
     },
     CONNECT_DEVICE: async () => {
       const email = pendingEmail()
-      const deadline = env.now() + (env.deviceWaitMs ?? DEVICE_WAIT_MS)
-      // The server holds each call until the device is verified or its own bound; ask again while time is left.
-      for (let left = deadline - env.now(); left > 0; left = deadline - env.now()) {
+      // The server holds each call until the device is verified or its own bound; ask again while time is left. Time
+      // is what passed here or what the server says it waited, whichever is longer (the server's clock may run ahead).
+      for (let left = env.deviceWaitMs ?? DEVICE_WAIT_MS; left > 0; ) {
+        const began = env.now()
         const answer = await api.loginDevice({ projectId: query.projectId, deviceId: deviceId(), email, waitMs: Math.min(left, DEVICE_WAIT_MS) })
         if (answer.verified) return undefined
+        left -= Math.max(env.now() - began, answer.waitedMs ?? 0)
       }
       throw new FrameFailure("This device is not verified yet: open the link in the email we sent you, then try again.")
     },

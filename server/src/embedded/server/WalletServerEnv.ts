@@ -2,7 +2,7 @@
  * What the wallet server's handlers and middlewares need, as one service given at build time: its database, projects,
  * mail, master key, chains, public URL and clock.
  */
-import { Context, Effect } from "effect"
+import { type Clock, Context, Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Database } from "../../db/index"
 import { isLoopbackOrigin } from "../../services/projects"
@@ -23,6 +23,8 @@ export interface WalletServerDeps {
   readonly publicUrl: string
   /** The clock in ms (tests move it for cool-downs and expiry). */
   readonly now: () => number
+  /** The clock the device long-poll waits on (default the system's): a test's TestClock ends the wait at once. */
+  readonly clock?: Clock.Clock
   /** How the server reaches the social providers (default the global fetch). */
   readonly socialFetch?: (url: string, init: RequestInit) => Promise<Response>
   /** Sign In With Farcaster: where fids' custody addresses are read; no Farcaster login without it. */

@@ -5,7 +5,7 @@
  * declared errors, whose body is an `ApiFailure`.
  */
 import { randomUUID } from "node:crypto"
-import { Effect, Layer, PubSub, Schedule, Schema } from "effect"
+import { Clock, Effect, Layer, PubSub, Schedule, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { escapeHtml, htmlDocument } from "../../lib/html"
@@ -254,7 +254,7 @@ export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (ha
             Effect.timeoutOrElse({ duration: waitMs, orElse: () => Effect.succeed(false) })
           )
         })
-      )
+      ).pipe((wait) => (deps.clock === undefined ? wait : Effect.provideService(wait, Clock.Clock, deps.clock)))
 
     return handlers
       .handle(
@@ -321,8 +321,10 @@ export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (ha
             return yield* badRequest("No device verification is waiting: start with POST /api/login/email")
           }
           const waitMs = Math.max(0, Math.min(payload.waitMs ?? DEVICE_WAIT_DEFAULT_MS, DEVICE_WAIT_MAX_MS))
+          const began = deps.now()
           const isVerified = device.verified_at !== null || (yield* waitVerified(user.id, payload.deviceId, waitMs))
-          if (!isVerified) return { verified: false }
+          // How long it waited by the server's clock: the frame counts its own wait with it.
+          if (!isVerified) return { verified: false, waitedMs: Math.max(0, deps.now() - began) }
           // The code follows the verification once: calls within the cool-down (at once or repeated) mail no other.
           yield* steps.notLockedOut(email)
           yield* steps.withMailClaim(

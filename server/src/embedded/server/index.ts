@@ -9,7 +9,7 @@
  * // server.info.url: POST {url}/api/login/email …
  * await server.stop()
  */
-import { Effect, Layer } from "effect"
+import { type Clock, Effect, Layer } from "effect"
 import { type HttpRouter, HttpServer } from "effect/http"
 import { type Database, type DatabaseOptions, migrationsApplied, startDatabase } from "../../db/index"
 import { type HttpAppOptions, routesOf, type RunningHttpApp, startHttpApp } from "../../http/app"
@@ -60,10 +60,21 @@ export interface WalletServerOptions {
    * a browser request from any other origin is refused.
    */
   readonly publicUrl?: string
+  /**
+   * Without `publicUrl`: the host name browsers reach the server by, on its own port (default the listening address).
+   * The local stack says `localhost` while its pages are on 127.0.0.1, so the frame's storage is its own.
+   */
+  readonly publicHost?: string
   /** More routes on the same server (the frame site's pages: `frameSiteRoutes` of `../frame/routes.ts`). */
   readonly extraRoutes?: ExtraRoutes
-  /** The clock in ms (default `Date.now`): tests move it past cool-downs and expiry. */
+  /** The clock in ms (default `Date.now`, moved on as far as `clock` is): tests move it past cool-downs and expiry. */
   readonly now?: () => number
+  /**
+   * The server's clock (default the system's): the device long-poll waits on it, and `now` runs ahead of the real
+   * time by as much as it was moved. A browser test passes a TestClock and moves it past the 30 s cool-down and the
+   * 20 s device wait at once.
+   */
+  readonly clock?: Clock.Clock
   /** How the server reaches the social providers (default the global fetch). */
   readonly socialFetch?: (url: string, init: RequestInit) => Promise<Response>
   /** Sign In With Farcaster: the chain and id registry of fids' custody addresses; no Farcaster login without it. */
@@ -97,19 +108,23 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
   const smtp = opts.smtp
   const from = opts.from ?? "wallet@devstack.local"
   let publicUrl = opts.publicUrl
+  const clock = opts.clock
+  const clockAtStart = clock?.currentTimeMillisUnsafe() ?? 0
   // Built once the server listens: without a public URL, the device links and the origin check use its own address.
   const app = Layer.unwrap(
     Effect.gen(function* () {
       const server = yield* HttpServer.HttpServer
       const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port
-      publicUrl ??= `http://${host.includes(":") ? `[${host}]` : host}:${port}`
+      const name = opts.publicHost ?? host
+      publicUrl ??= `http://${name.includes(":") ? `[${name}]` : name}:${port}`
       const env = WalletServerEnv.of({
         database,
         projects: opts.projects ?? devProjects,
         masterKey,
         chains: opts.chains,
         publicUrl,
-        now: opts.now ?? Date.now,
+        now: opts.now ?? (clock === undefined ? Date.now : () => Date.now() + clock.currentTimeMillisUnsafe() - clockAtStart),
+        ...(clock === undefined ? {} : { clock }),
         ...(opts.socialFetch === undefined ? {} : { socialFetch: opts.socialFetch }),
         ...(opts.farcaster === undefined ? {} : { farcaster: opts.farcaster }),
         sendMail: opts.sendMail ?? ((mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail }))
