@@ -178,7 +178,9 @@ const historyOf = async (
 ): Promise<HistoryResponse> => {
   if (!isEvm(address)) {
     const solana = solanaFor(state, chainId)
-    return solana === undefined ? { data: [], next: null } : solanaHistory(solana, address, cursor, state.historyPageSize)
+    return solana === undefined
+      ? { data: [], next: null }
+      : solanaHistory(solana, address, cursor, state.historyPageSize, state.onrampDepositors, onramp !== undefined)
   }
   const owner = address.toLowerCase()
   const chains = chainsFor(state, chainId)

@@ -86,5 +86,5 @@ export const localOnrampProvider = (opts: {
     if (body.presetCryptoAmount !== undefined) query.set("crypto", String(body.presetCryptoAmount))
     return `${opts.pageUrl}?${query}`
   })
-  return { options: Effect.succeed(options), quote, url, depositors: [opts.depositor.toLowerCase()] }
+  return { options: Effect.succeed(options), quote, url, depositors: [opts.depositor.startsWith("0x") ? opts.depositor.toLowerCase() : opts.depositor] }
 }
