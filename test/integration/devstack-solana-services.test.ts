@@ -30,6 +30,7 @@ import { BalanceResponse, HistoryResponse } from "../../src/domain/Api"
 import type { Transaction } from "../../src/domain/Portfolio"
 import type { Started } from "../../server/src/lib/Started"
 import { type ServicesInfo, startServices } from "../../devstack/services"
+import { ONRAMP_DEFAULT_SETTINGS } from "../../server/src/config/schema"
 import { localOnrampProvider } from "../../server/src/services/onramp/local"
 import { fixedPrices } from "../../server/src/services/prices"
 import { type SolanaInfo, startSolana, transferSolInstruction } from "../../devstack/solana"
@@ -233,7 +234,12 @@ describe("the services for a Solana address", () => {
     const withOnramp = await startServices({
       solana: { caipNetworkId: solana.info.caipNetworkId, rpcUrl: solana.info.rpcUrl, tokens: solana.info.tokens },
       historyPageSize: 2,
-      onrampProvider: localOnrampProvider({ pageUrl: "http://127.0.0.1:9/onramp", assets: [], prices: fixedPrices({}), depositor: depositor.address })
+      onrampProvider: localOnrampProvider({
+        pageUrl: "http://127.0.0.1:9/onramp",
+        settings: { ...ONRAMP_DEFAULT_SETTINGS, depositors: [depositor.address] },
+        assets: [],
+        prices: fixedPrices({})
+      })
     })
     try {
       const sent: Array<string> = []
