@@ -1,5 +1,7 @@
 /**
- * The on-ramp as a host configures it: the server (`startServer`, in process) decodes its configuration and answers
+ * Swaps and the on-ramp as a host configures them. The swap networks are the eip155 chains given a Uniswap v2 router:
+ * `/v1/supported-chains` lists them (the modal offers Swap there only) and any other network gets 'Network not
+ * supported for Swaps'. The on-ramp: the server (`startServer`, in process) decodes its configuration and answers
  * `/v1/onramp/options`, `/v1/onramp/quote` and `/v1/generators/onrampurl` from the `onramp` group — its page, its
  * currencies with their USD rates, its limits and its fees — selling the coin and tokens of its eip155 chain (a real
  * anvil). Without a page the endpoints answer 501; with only a page, spec 9's fallback limits and fees.
@@ -32,7 +34,11 @@ afterAll(async () => {
 })
 
 /** Runs `body` against the services of a server started from `onramp` (the group as a host's file writes it). */
-const withServices = (onramp: unknown, body: (call: (method: "GET" | "POST", path: string, payload?: unknown) => Promise<{ status: number; body: unknown }>) => Promise<void>) => {
+const withServices = (
+  onramp: unknown,
+  body: (call: (method: "GET" | "POST", path: string, payload?: unknown) => Promise<{ status: number; body: unknown }>) => Promise<void>,
+  chains: Record<string, unknown> = {}
+) => {
   const dataDir = mkdtempSync(join(tmpdir(), "wallet-runtime-onramp-"))
   folders.push(dataDir)
   const contents = {
@@ -40,7 +46,10 @@ const withServices = (onramp: unknown, body: (call: (method: "GET" | "POST", pat
     services: { port: 0 },
     database: { dataDir },
     projects: [{ projectId: "my-app", allowedOrigins: "loopback" }],
-    chains: { "eip155:31337": { rpcUrls: [anvil.info.rpcUrl], tokens: [{ address: USDC, symbol: "USDC", name: "USD Coin", decimals: 6 }] } },
+    chains: {
+      "eip155:31337": { rpcUrls: [anvil.info.rpcUrl], tokens: [{ address: USDC, symbol: "USDC", name: "USD Coin", decimals: 6 }] },
+      ...chains
+    },
     prices: { fixed: { ETH: 2500, USDC: 1 } },
     log: { level: "error" },
     ...(onramp === undefined ? {} : { onramp })
@@ -54,7 +63,7 @@ const withServices = (onramp: unknown, body: (call: (method: "GET" | "POST", pat
         if (url === undefined) return yield* Effect.die("the services did not start")
         yield* Effect.promise(() =>
           body(async (method, path, payload) => {
-            const response = await fetch(`${url}${path}?projectId=my-app`, {
+            const response = await fetch(`${url}${path}${path.includes("?") ? "&" : "?"}projectId=my-app`, {
               method,
               ...(payload === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(payload) })
             })
@@ -147,5 +156,20 @@ describe("the on-ramp from the server's configuration", () => {
       expect((await call("GET", "/v1/onramp/options")).status).toBe(501)
       expect((await call("POST", "/v1/onramp/quote", quoteBody("USD", "100"))).status).toBe(501)
     })
+  }, 60_000)
+})
+
+describe("the swap networks from the server's configuration", () => {
+  it("are the chains given a router: listed in /v1/supported-chains, any other network refused in the spec's words", async () => {
+    await withServices(
+      undefined,
+      async (call) => {
+        expect((await call("GET", "/v1/supported-chains")).body).toEqual({ http: ["eip155:31337", "eip155:31338"], ws: [], swaps: ["eip155:31338"] })
+        const refused = await call("GET", "/v1/convert/tokens?chainId=eip155:31337")
+        expect(refused).toEqual({ status: 400, body: { error: "Network not supported for Swaps" } })
+      },
+      // A second chain (the same anvil under another id is enough: nothing here reads it) with a router.
+      { "eip155:31338": { rpcUrls: [anvil.info.rpcUrl], swap: { uniswapV2Router: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512" } } }
+    )
   }, 60_000)
 })
