@@ -8,7 +8,9 @@
  * delivered, p50/p99 publish → delivery, messages lost, and the node's resident memory per idle socket.
  * Services: requests per second and p99 of `getWallets`, a balance and a session list, with one and two processes.
  *
- * `--points 100,1000` limits the relay's test points; `--skip-services` leaves the services out.
+ * `--points 100,1000` limits the relay's test points; `--skip-services` leaves the services out, `--skip-redis` the three nodes; `--profile DIR` writes
+ * a V8 CPU profile of each relay node into DIR when it stops (`node --cpu-prof`; open it in Chromium's DevTools, or sum
+ * it with `bench/profileSummary.ts DIR`), to see where a node's time goes.
  */
 import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
@@ -27,6 +29,10 @@ const arg = (name: string) => {
 }
 const POINTS = (arg("--points") ?? "100,1000,5000").split(",").map(Number)
 const SKIP_SERVICES = argv.includes("--skip-services")
+const SKIP_REDIS = argv.includes("--skip-redis")
+const PROFILE_DIR = arg("--profile")
+/** What a relay node's node process is started with: a CPU profile when asked. */
+const relayNodeArgs: ReadonlyArray<string> = PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]
 // Each publisher stays within the relay's burst (200) so the rate limit does not shape the figures.
 const MESSAGES_PER_POINT = 20_000
 const MAX_PER_PUBLISHER = 150
@@ -177,14 +183,15 @@ const relayPoint = async (mode: string, nodes: ReadonlyArray<ServerProcess>, cli
 
 const relayBench = async (): Promise<Array<RelayRow>> => {
   const rows: Array<RelayRow> = []
-  const single = await startServerProcess(["relay"], {})
+  const single = await startServerProcess(["relay"], {}, relayNodeArgs)
   try {
     for (const clients of POINTS) rows.push(await relayPoint("1 node", [single], clients).catch((error: unknown) => failedRow("1 node", clients, error)))
   } finally {
     await single.stop()
   }
+  if (SKIP_REDIS) return rows
   const redis = await startRedis()
-  const nodes = await Promise.all([0, 1, 2].map(() => startServerProcess(["relay"], { REDIS_URL: redis.url })))
+  const nodes = await Promise.all([0, 1, 2].map(() => startServerProcess(["relay"], { REDIS_URL: redis.url }, relayNodeArgs)))
   try {
     for (const clients of POINTS) rows.push(await relayPoint("3 nodes, Redis", nodes, clients).catch((error: unknown) => failedRow("3 nodes, Redis", clients, error)))
   } finally {

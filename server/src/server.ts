@@ -9,7 +9,7 @@
  * yield* Effect.scoped(Effect.andThen(startServer(config), Effect.never)) // stops everything when interrupted
  */
 import { resolve } from "node:path"
-import { Data, Effect, Redacted, Schema, Scope } from "effect"
+import { Data, Effect, LogLevel, Redacted, References, Schema, Scope } from "effect"
 import { getAddress } from "viem"
 import { CaipNetworkId } from "../../src/domain/Caip"
 import { type Database, startDatabase } from "./db/index"
@@ -144,8 +144,10 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
   const runs = (component: RunningComponent["component"]) => config.components.includes(component)
   const running: Array<RunningComponent> = []
   const context = yield* Effect.context<never>()
-  // The relay reports what it does as plain lines: they become debug log lines.
-  const debugLine = (line: string) => void Effect.runForkWith(context)(Effect.logDebug(line))
+  // The relay reports what it does as plain lines: they become debug log lines. Below the debug level nothing is
+  // started for them (the relay reports every request: a fiber each would cost more than relaying the message).
+  const debugOn = LogLevel.isGreaterThanOrEqualTo("Debug", yield* References.MinimumLogLevel)
+  const debugLine = debugOn ? (line: string) => void Effect.runForkWith(context)(Effect.logDebug(line)) : undefined
 
   // Before anything listens: a catalogue file or a master key that cannot be used stops the start at once.
   const catalogue =
@@ -226,7 +228,13 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         startRelay({
           host: config.relay.host,
           port: config.relay.port,
-          log: debugLine,
+          ...(debugLine === undefined ? {} : { log: debugLine }),
+          limits: {
+            publishesPerSecond: config.limits.relayPublishesPerSecond,
+            publishBurst: config.limits.relayPublishBurst,
+            maxMessageChars: config.limits.relayMaxMessageChars,
+            maxTopicsPerConnection: config.limits.relayMaxTopicsPerConnection
+          },
           ...(publicUrl === undefined ? {} : { publicUrl }),
           ...(config.redis.url === undefined ? {} : { redisUrl: Redacted.value(config.redis.url) })
         })

@@ -11,8 +11,8 @@ import { JsonRpcId, JsonRpcResponse } from "./jsonRpc"
 import { TokenBalance, Transaction } from "./Portfolio"
 import { supportsBalance } from "./rules"
 import { RemoteSiwxSession, SiwxSession } from "./Siwx"
+import { AccountAddressParam, ApiError, EvmAddressParam, projectIdField } from "./ApiShared"
 import { isSwapNetwork } from "./swapNetworks"
-import { WalletCatalogEntry } from "./Wallet"
 
 // Defined beside what the runtime's core reads with them (RPC answers, the caches of NFTs and sessions, the native
 // coin's address), so the core does not load this contract, which the services' declaration and clients use later.
@@ -20,153 +20,9 @@ export { JsonRpcId, JsonRpcResponse } from "./jsonRpc"
 export { NATIVE_TOKEN_ADDRESS, NftsResponse } from "./Portfolio"
 export { RemoteSiwxSession } from "./Siwx"
 
-// ---------------------------------------------------------------------------------------------------------------
-// Shared pieces
-
-/** The body of every 4xx/5xx JSON answer: one sentence saying what was wrong. */
-export const ApiError = Schema.Struct({ error: Schema.String })
-/** The body of a JSON error answer. */
-export type ApiError = typeof ApiError.Type
-
-/** Body text of the 401 for an unknown projectId (the 'Invalid Project ID' alert). */
-export const UNAUTHORIZED_INVALID_KEY = "Unauthorized: invalid key"
-/** Body text of the 403 for a projectId used from an origin not on its allow-list (the 'Invalid App Configuration' alert). */
-export const UNAUTHORIZED_ORIGIN_NOT_ALLOWED = "Unauthorized: origin not allowed"
-
-/** A whole number written in a query string, e.g. `"2"` ↔ `2`. */
-export const IntFromString = Schema.FiniteFromString.pipe(Schema.check(Schema.isInt()))
-
-/** A comma-separated list in a query string, e.g. `"a,b"` ↔ `["a", "b"]`; empty items are dropped. */
-export const CommaSeparated = <S extends Schema.Codec<unknown, string>>(item: S) =>
-  Schema.String.pipe(
-    Schema.decodeTo(
-      Schema.Array(item),
-      SchemaTransformation.transform({
-        decode: (text: string): ReadonlyArray<string> =>
-          text
-            .split(",")
-            .map((part) => part.trim())
-            .filter((part) => part.length > 0),
-        encode: (items: ReadonlyArray<string>): string => items.join(",")
-      })
-    )
-  )
-
-/** An EVM address as the services take it in a path: `0x` and 40 hex digits. */
-export const EvmAddressParam = Schema.String.pipe(
-  Schema.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "an EVM address (0x and 40 hex digits)" }))
-)
-
-/** An account address of any supported family in a path: EVM (`0x` + 40 hex) or Solana (32 to 44 base58). */
-export const AccountAddressParam = Schema.String.pipe(
-  Schema.check(
-    Schema.isPattern(/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/, {
-      expected: "an EVM address (0x and 40 hex digits) or a Solana address (32 to 44 base58 characters)"
-    })
-  )
-)
-
-/** The projectId every service endpoint takes (in the query, or as the header `x-project-id`). */
-const projectIdField = Schema.optionalKey(Schema.String)
-
-/** The SDK's type (`st`, e.g. `appkit`) and version (`sv`), which a client may add to any query. */
-export const SdkQueryFields = { st: Schema.optionalKey(Schema.String), sv: Schema.optionalKey(Schema.String) } as const
-
-/** Query of the endpoints that take nothing but the projectId (and the SDK's type and version). */
-export const ProjectQuery = Schema.Struct({ projectId: projectIdField, ...SdkQueryFields })
-/** Query of the endpoints that take nothing but the projectId. */
-export type ProjectQuery = typeof ProjectQuery.Type
-
-// ---------------------------------------------------------------------------------------------------------------
-// Wallet catalogue and assets (spec 7.3)
-
-/** Catalogue entries per page when `entries` is not given. */
-export const WALLETS_DEFAULT_ENTRIES = 40
-/** The largest page the catalogue serves. */
-export const WALLETS_MAX_ENTRIES = 100
-
-/** Query of `GET /getWallets`: paging (1-based `page`, `entries`), filters and search. */
-export const GetWalletsQuery = Schema.Struct({
-  projectId: projectIdField,
-  /** SDK type, e.g. `appkit`. */
-  st: Schema.optionalKey(Schema.String),
-  /** SDK version. */
-  sv: Schema.optionalKey(Schema.String),
-  page: Schema.optionalKey(IntFromString.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)))),
-  entries: Schema.optionalKey(
-    IntFromString.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: WALLETS_MAX_ENTRIES })))
-  ),
-  /** Only wallets supporting at least one of these networks. */
-  chains: Schema.optionalKey(CommaSeparated(CaipNetworkId)),
-  /** Only these wallet ids. */
-  include: Schema.optionalKey(CommaSeparated(Schema.String)),
-  /** Never these wallet ids. */
-  exclude: Schema.optionalKey(CommaSeparated(Schema.String)),
-  /** Case-insensitive part of the wallet name; surrounding spaces are ignored. */
-  search: Schema.optionalKey(Schema.String),
-  /** `certified`: only certified wallets; `none`: no badge filter. */
-  badge_type: Schema.optionalKey(Schema.Literals(["none", "certified"]))
-})
-/** Query of `GET /getWallets`. */
-export type GetWalletsQuery = typeof GetWalletsQuery.Type
-
-/** Answer of `GET /getWallets`: one page of entries and how many entries match in all. */
-export const GetWalletsResponse = Schema.Struct({
-  data: Schema.Array(WalletCatalogEntry),
-  count: Schema.Finite.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
-})
-/** Answer of `GET /getWallets`. */
-export type GetWalletsResponse = typeof GetWalletsResponse.Type
-
-/** Path of the image endpoints (`/getWalletImage/{id}`, `/public/getAssetImage/{id}`, …): an image id. */
-export const ImagePath = Schema.Struct({
-  id: Schema.String.pipe(
-    Schema.check(
-      Schema.isPattern(/^[A-Za-z0-9._:-]{1,128}$/, { expected: "an image id (letters, digits, '.', '_', ':', '-')" })
-    )
-  )
-})
-/** Path of the image endpoints. */
-export type ImagePath = typeof ImagePath.Type
-
-/** Query of the image endpoints. */
-export const ImageQuery = Schema.Struct({
-  projectId: projectIdField,
-  st: Schema.optionalKey(Schema.String),
-  sv: Schema.optionalKey(Schema.String)
-})
-
-/** Answer of `GET /getAnalyticsConfig`: whether the project may send analytics events. */
-export const AnalyticsConfig = Schema.Struct({ isAnalyticsEnabled: Schema.Boolean })
-/** Answer of `GET /getAnalyticsConfig`. */
-export type AnalyticsConfig = typeof AnalyticsConfig.Type
-
-/** The event data of an analytics event: its name, the connected address if any, and free properties. */
-export const AnalyticsEventProps = Schema.Struct({
-  type: Schema.optionalKey(Schema.String),
-  event: Schema.String,
-  address: Schema.optionalKey(Schema.String),
-  properties: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
-})
-/** The event data of an analytics event. */
-export type AnalyticsEventProps = typeof AnalyticsEventProps.Type
-
-/** Body of `POST /e`: one analytics event. */
-export const AnalyticsEvent = Schema.Struct({
-  eventId: Schema.String,
-  url: Schema.String,
-  domain: Schema.String,
-  /** Milliseconds since the epoch. */
-  timestamp: Schema.Finite,
-  props: AnalyticsEventProps
-})
-/** Body of `POST /e`. */
-export type AnalyticsEvent = typeof AnalyticsEvent.Type
-
-/** Answer of `POST /e`. */
-export const AnalyticsEventAccepted = Schema.Struct({ accepted: Schema.Boolean })
-/** Answer of `POST /e`. */
-export type AnalyticsEventAccepted = typeof AnalyticsEventAccepted.Type
+// The shared pieces and the catalogue's part are modules of their own (see each); this module is the whole contract.
+export * from "./ApiCatalogue"
+export * from "./ApiShared"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Blockchain service (spec 7.4)

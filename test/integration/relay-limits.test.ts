@@ -10,6 +10,7 @@ import type { Started } from "../../server/src/lib/Started"
 import { type RelayInfo, RELAY_LIMIT_EXCEEDED, startRelay } from "../../server/src/relay"
 import { rawClient } from "./support/relayRawClient"
 import { generateClientSeed } from "../../src/services/walletconnect/protocol/relayJwt"
+import { startServerProcess } from "./support/serverProcesses"
 
 // A refill so slow (one publish per 100 s) that no test here sees one, however slow the machine: the counts are exact.
 const LIMITS = { publishesPerSecond: 0.01, publishBurst: 10, maxMessageChars: 1000, maxTopicsPerConnection: 1000 }
@@ -97,5 +98,31 @@ describe("the relay's limits per connection", () => {
     const one = id()
     expect(await client.call(one, request(one, "irn_subscribe", { topic: "topic-1" }))).toMatch(/"result":"[0-9a-f]{64}"/)
     await client.close()
+  })
+})
+
+describe("the relay's limits from the server's configuration", () => {
+  it("the server command gives the relay the limits its variables set: the burst and the message size", async () => {
+    const server = await startServerProcess(["relay"], {
+      WALLET_RUNTIME_LIMITS_RELAY_PUBLISHES_PER_SECOND: "0.01",
+      WALLET_RUNTIME_LIMITS_RELAY_PUBLISH_BURST: "3",
+      WALLET_RUNTIME_LIMITS_RELAY_MAX_MESSAGE_CHARS: "100"
+    })
+    try {
+      const client = await rawClient(server.urls["relay"] ?? "")
+      const publish = (message: string) => {
+        const rid = id()
+        return client.call(rid, request(rid, "irn_publish", { topic: "configured", message, ttl: 300, tag: 1 }))
+      }
+      const tooLong = await publish("x".repeat(101))
+      expect(tooLong).toContain("Message too large: 101 characters, at most 100")
+      const replies = [await publish("one"), await publish("two"), await publish("three"), await publish("four")]
+      // The refused long message took no token: three pass, the fourth is past the burst of 3.
+      expect(replies.map((reply) => reply.includes('"result":true'))).toEqual([true, true, true, false])
+      expect(replies[3]).toContain(`"code":${RELAY_LIMIT_EXCEEDED}`)
+      await client.close()
+    } finally {
+      await server.stop()
+    }
   })
 })

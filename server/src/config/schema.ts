@@ -490,6 +490,24 @@ export const ServerConfig = Schema.Struct({
     drainMs: withDefault(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { expected: "a whole number of milliseconds" })), 10_000, {
       type: "milliseconds",
       description: "On SIGTERM or SIGINT: how long requests in flight may take to finish before the process exits."
+    }),
+    relayPublishesPerSecond: withDefault(Schema.Finite.check(Schema.isGreaterThan(0, { expected: "a positive rate" })), 50, {
+      type: "messages per second",
+      description:
+        "Relay: messages one client (its id, over all its connections to a node) may publish per second on average; " +
+        "past it and its burst, a publish is refused with JSON-RPC error -32005."
+    }),
+    relayPublishBurst: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of messages" })), 200, {
+      type: "number of messages",
+      description: "Relay: messages a client may publish at once beyond its rate."
+    }),
+    relayMaxMessageChars: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of characters" })), 1_048_576, {
+      type: "number of characters",
+      description: "Relay: the longest message a client may publish (longer ones are refused with -32602)."
+    }),
+    relayMaxTopicsPerConnection: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of topics" })), 1000, {
+      type: "number of topics",
+      description: "Relay: the topics one connection may follow at once (more are refused with -32005)."
     })
   }),
   log: group({

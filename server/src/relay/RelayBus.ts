@@ -28,14 +28,15 @@ export class RelayBusUnavailable extends Data.TaggedError("RelayBusUnavailable")
 
 /** What the relay asks of its bus. */
 export interface RelayBusShape {
-  /** Keeps a publication in its topic's mailbox; a retried publish of the same message returns the first copy. */
+  /**
+   * Keeps a publication in its topic's mailbox and sends it to the other nodes' subscribers of its topic (nothing to
+   * send on one node); a retried publish of the same message returns (and sends) the first copy.
+   */
   readonly put: (publication: Publication) => Effect.Effect<{ readonly stored: RelayMessage; readonly isNew: boolean }, RelayBusUnavailable>
   /** Unexpired messages of a topic that `clientId` neither published nor acknowledged, oldest first. */
   readonly pendingFor: (topic: string, clientId: string) => Effect.Effect<ReadonlyArray<RelayMessage>, RelayBusUnavailable>
   /** Records that `clientId` has the message: it does not get it again from the mailbox. */
   readonly acknowledge: (message: RelayMessage, clientId: string) => Effect.Effect<void, RelayBusUnavailable>
-  /** Sends a stored message to the other nodes' subscribers of its topic (nothing to do on one node). */
-  readonly broadcast: (message: RelayMessage) => Effect.Effect<void, RelayBusUnavailable>
   /** This node wants the other nodes' messages on `topic` (called when its first socket follows it). */
   readonly listen: (topic: string) => Effect.Effect<void, RelayBusUnavailable>
   /** This node no longer follows `topic`. */
@@ -63,7 +64,6 @@ export class RelayBus extends Context.Service<RelayBus, RelayBusShape>()("wallet
         put: (publication) => Effect.sync(() => mailbox.put(publication)),
         pendingFor: (topic, clientId) => Effect.sync(() => mailbox.pendingFor(topic, clientId)),
         acknowledge: (message, clientId) => Effect.sync(() => mailbox.acknowledge(message, clientId)),
-        broadcast: () => Effect.void,
         listen: () => Effect.void,
         unlisten: () => Effect.void,
         onRemote: () => Effect.void,
@@ -86,17 +86,22 @@ export interface RedisBusOptions {
   readonly prefix?: string
 }
 
-// Stores a message unless the topic holds it already; drops expired ones and the excess. Atomic, so two nodes
-// receiving the same retried publish keep one copy. KEYS: ids by expiry, messages by id. ARGV: id, now, expiresAt,
-// message JSON, the per-topic bound. Returns {1, json} when stored, {0, first json} when it was there.
+// Stores a message unless the topic holds it already; drops expired ones and the excess; sends the kept copy to the
+// other nodes on the topic's shard channel (same hash tag as the keys, so the same slot). Atomic, so two nodes
+// receiving the same retried publish keep one copy; one round trip per message. KEYS: ids by expiry, messages by id.
+// ARGV: id, now, expiresAt, message JSON, the per-topic bound, the shard channel, this node's id. Returns {1, json}
+// when stored, {0, first json} when it was there.
 const PUT = `
 local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
 if #expired > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
   redis.call('HDEL', KEYS[2], unpack(expired))
 end
+local wire = function(json) return '{"node":' .. cjson.encode(ARGV[7]) .. ',"m":' .. json .. '}' end
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-  return {0, redis.call('HGET', KEYS[2], ARGV[1])}
+  local first = redis.call('HGET', KEYS[2], ARGV[1])
+  redis.call('SPUBLISH', ARGV[6], wire(first))
+  return {0, first}
 end
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
@@ -109,6 +114,7 @@ for _, key in ipairs(KEYS) do
   redis.call('PEXPIREAT', key, ARGV[3], 'NX')
   redis.call('PEXPIREAT', key, ARGV[3], 'GT')
 end
+redis.call('SPUBLISH', ARGV[6], wire(ARGV[4]))
 return {1, ARGV[4]}
 `
 
@@ -125,6 +131,12 @@ for _, id in ipairs(ids) do
 end
 return out
 `
+
+/** The bus's Lua scripts, as commands of the connection (see `defineCommand` below). */
+interface RelayScripts {
+  readonly relayPut: (...keysThenArgs: ReadonlyArray<string | number>) => Promise<unknown>
+  readonly relayPending: (...keysThenArgs: ReadonlyArray<string | number>) => Promise<unknown>
+}
 
 interface Wire {
   readonly node: string
@@ -164,6 +176,8 @@ const makeRedisBus = (url: string, options: RedisBusOptions) =>
     const where = redisUrlForLog(url)
     const connectionOptions = {
       lazyConnect: true,
+      // Commands issued in the same turn go to Redis in one write (ioredis's auto-pipelining).
+      enableAutoPipelining: true,
       // A command while Redis is away fails at once (the client hears it) instead of queueing without bound.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
@@ -196,7 +210,12 @@ const makeRedisBus = (url: string, options: RedisBusOptions) =>
         }),
         (client) => Effect.sync(() => client.disconnect())
       )
-    const commands = yield* open("commands")
+    // The scripts are sent once and then called by their SHA (ioredis's defineCommand: EVALSHA, EVAL on a miss).
+    const commands = yield* Effect.map(open("commands"), (client) => {
+      client.defineCommand("relayPut", { numberOfKeys: 2, lua: PUT })
+      client.defineCommand("relayPending", { numberOfKeys: 3, lua: PENDING })
+      return client as Redis & RelayScripts
+    })
     // A connection in subscriber mode takes no other command; it re-subscribes its channels when it reconnects.
     // It re-subscribes by our hand (below), so that the resync runs once the channels are followed again.
     const subscriber = yield* open("subscriber", { autoResubscribe: false })
@@ -252,14 +271,24 @@ const makeRedisBus = (url: string, options: RedisBusOptions) =>
           publisher: publication.publisher
         }
         const reply = (yield* run("storing a message", () =>
-          commands.eval(PUT, 2, zKey(stored.topic), hKey(stored.topic), stored.id, publishedAt, stored.expiresAt, JSON.stringify(stored), MAX_PER_TOPIC)
+          commands.relayPut(
+            zKey(stored.topic),
+            hKey(stored.topic),
+            stored.id,
+            publishedAt,
+            stored.expiresAt,
+            JSON.stringify(stored),
+            MAX_PER_TOPIC,
+            channel(stored.topic),
+            node
+          )
         )) as [number, string]
         return reply[0] === 1 ? { stored, isNew: true } : { stored: asMessage(reply[1]), isNew: false }
       }),
       pendingFor: Effect.fn("RelayBus.pendingFor")(function* (topic: string, clientId: string) {
         const now = yield* Clock.currentTimeMillis
         const jsons = (yield* run("reading a mailbox", () =>
-          commands.eval(PENDING, 3, zKey(topic), hKey(topic), ackKey(topic, clientId), now)
+          commands.relayPending(zKey(topic), hKey(topic), ackKey(topic, clientId), now)
         )) as Array<string>
         return jsons
           .map(asMessage)
@@ -276,10 +305,6 @@ const makeRedisBus = (url: string, options: RedisBusOptions) =>
             .pexpireat(key, message.expiresAt, "GT")
             .exec()
         )
-      }),
-      broadcast: Effect.fn("RelayBus.broadcast")(function* (message: RelayMessage) {
-        const wire: Wire = { node, m: message }
-        yield* run("publishing to the other nodes", () => commands.spublish(channel(message.topic), JSON.stringify(wire)))
       }),
       listen: Effect.fn("RelayBus.listen")(function* (topic: string) {
         yield* run("subscribing to a topic", () => subscriber.ssubscribe(channel(topic)))

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto"
 import { createServer, type Server } from "node:http"
+import { Socket } from "node:net"
 import { WebSocketServer, type RawData, type WebSocket } from "ws"
 import type { Started } from "../lib/Started"
 import {
@@ -106,6 +107,15 @@ interface Bucket {
 const subscriptionId = (topic: string, clientId: string): string =>
   createHash("sha256").update(topic + clientId).digest("hex")
 
+/**
+ * The TCP socket under a WebSocket of `ws` (its `_socket`, which `ws` itself corks around each frame), or undefined if
+ * that library's shape ever changes: then frames are written one by one, as before.
+ */
+const streamOf = (socket: WebSocket): Socket | undefined => {
+  const raw: unknown = Reflect.get(socket, "_socket")
+  return raw instanceof Socket ? raw : undefined
+}
+
 const frameText = (data: RawData): string =>
   Array.isArray(data)
     ? Buffer.concat(data).toString("utf8")
@@ -138,8 +148,24 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
   // Safe integers: the client echoes these ids back through a double-precision parse.
   let nextOutgoingId = Date.now() * 1000
 
+  // Frames to one socket within one turn of the event loop leave in one write: the socket is corked at its first
+  // frame and uncorked once the turn's work is done (setImmediate). A write per frame was the node's largest cost in
+  // its CPU profile (a third of the time spent relaying, in writev).
+  const corked = new Set<Socket>()
+  const uncorkAll = (): void => {
+    for (const socket of corked) socket.uncork()
+    corked.clear()
+  }
   const send = (client: Client, frame: string): void => {
-    if (client.socket.readyState === client.socket.OPEN) client.socket.send(frame)
+    const socket = client.socket
+    if (socket.readyState !== socket.OPEN) return
+    const raw = streamOf(socket)
+    if (raw !== undefined && !corked.has(raw)) {
+      if (corked.size === 0) setImmediate(uncorkAll)
+      raw.cork()
+      corked.add(raw)
+    }
+    socket.send(frame)
   }
 
   const deliver = (client: Client, message: RelayMessage): void => {
@@ -268,9 +294,9 @@ export async function startRelay(opts: RelayOptions = {}): Promise<Started<Relay
     message: string,
     meta: { readonly ttlSeconds: number | undefined; readonly tag: number | undefined; readonly attestation: string | undefined }
   ): Promise<void> => {
+    // Stored (and sent to the other nodes), then delivered here.
     const { stored } = await run(bus.put({ topic, message, publisher: publisher.clientId, ...meta }))
     deliverToSubscribers(stored)
-    await run(bus.broadcast(stored))
   }
 
   const publishParams = (params: Record<string, unknown>, tag: number | undefined) => ({

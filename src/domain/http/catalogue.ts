@@ -11,9 +11,9 @@ import {
   GetWalletsQuery,
   GetWalletsResponse,
   ImagePath,
-  ImageQuery,
-  ProjectQuery
-} from "../Api"
+  ImageQuery
+} from "../ApiCatalogue"
+import { ProjectQuery } from "../ApiShared"
 import { NotFound } from "./errors"
 import { OptionalProjectAuth, ProjectAuth } from "./middleware"
 

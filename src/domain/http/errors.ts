@@ -6,7 +6,7 @@
  */
 import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
-import { UNAUTHORIZED_INVALID_KEY, UNAUTHORIZED_ORIGIN_NOT_ALLOWED } from "../Api"
+import { UNAUTHORIZED_INVALID_KEY, UNAUTHORIZED_ORIGIN_NOT_ALLOWED } from "../ApiShared"
 
 /** 400: the request is malformed; `error` names the part and field (`Invalid query: … at ["page"]`). */
 export class BadRequest extends Schema.Error<BadRequest>("BadRequest")({ error: Schema.String }, { httpApiStatus: 400 }) {}

@@ -6,32 +6,15 @@
  */
 import type { ComponentType } from "react"
 import type { ModalView } from "../../domain/rules"
+import { type LazyPart, lazyPart } from "../components/lazyPart"
 import type { ViewProps } from "./types"
 
 /** A view component loaded on first use: `load` fetches it once, `loaded` gives it once it is there. */
-export interface LazyView<V extends ModalView = ModalView> {
-  readonly load: () => Promise<ComponentType<ViewProps<V>>>
-  readonly loaded: () => ComponentType<ViewProps<V>> | undefined
-}
+export type LazyView<V extends ModalView = ModalView> = LazyPart<ComponentType<ViewProps<V>>>
 
 /** A view loaded by `importer` the first time it is needed (a failed load may be tried again). */
-export const lazyView = <V extends ModalView>(importer: () => Promise<ComponentType<ViewProps<V>>>): LazyView<V> => {
-  let component: ComponentType<ViewProps<V>> | undefined
-  let pending: Promise<ComponentType<ViewProps<V>>> | undefined
-  return {
-    loaded: () => component,
-    load: () => {
-      pending ??= importer().then(
-        (loaded) => (component = loaded),
-        (error: unknown) => {
-          pending = undefined
-          throw error
-        }
-      )
-      return pending
-    }
-  }
-}
+export const lazyView = <V extends ModalView>(importer: () => Promise<ComponentType<ViewProps<V>>>): LazyView<V> =>
+  lazyPart(importer)
 
 /** A view of the modal. */
 export interface ViewEntry<V extends ModalView = ModalView> {
@@ -197,13 +180,13 @@ export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> 
   UpdateEmailPrimaryOtp: ["UpdateEmailSecondaryOtp"]
 }
 
-const OPENING_VIEWS_DISCONNECTED: ReadonlyArray<ModalView> = ["Connect", "ConnectingExternal"]
+const OPENING_VIEWS_DISCONNECTED: ReadonlyArray<ModalView> = ["Connect"]
 const OPENING_VIEWS_CONNECTED: ReadonlyArray<ModalView> = ["Account"]
 
 /**
  * The views fetched when the page is idle, or on a visitor's intent: what the next click opens. A visitor who is not
- * connected gets Connect and what choosing an installed wallet shows (ConnectingExternal); a connected one (or one
- * whose session is being restored) gets Account. The Account view of a first visit is fetched once it connects, so
+ * connected gets Connect (what choosing a wallet there shows comes once Connect is shown: NEXT_VIEWS); a connected one
+ * (or one whose session is being restored) gets Account. The Account view of a first visit is fetched once it connects, so
  * a first visit's page does not fetch a view its first click cannot open. The same array each time (a hook's
  * dependency).
  */

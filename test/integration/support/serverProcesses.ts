@@ -45,9 +45,14 @@ const bounded = <A>(promise: Promise<A>, ms: number, what: () => string): Promis
   })
 
 /** Starts the server command with `components`, every port 0, and `env` (which may override the defaults). */
-export const startServerProcess = async (components: ReadonlyArray<string>, env: Record<string, string>): Promise<ServerProcess> => {
+export const startServerProcess = async (
+  components: ReadonlyArray<string>,
+  env: Record<string, string>,
+  /** Flags for node itself, before the server command (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry). */
+  nodeArgs: ReadonlyArray<string> = []
+): Promise<ServerProcess> => {
   const cwd = mkdtempSync(join(tmpdir(), "wr-server-process-"))
-  const child: ChildProcess = spawn(process.execPath, [BIN], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, BIN], {
     cwd,
     env: {
       PATH: process.env["PATH"] ?? "",

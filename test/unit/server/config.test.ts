@@ -51,7 +51,18 @@ describe("server configuration", () => {
         frameBuildDir: "./data/frame"
       })
       expect(config.smtp).toEqual({ host: "smtp.example.com", from: "wallet@example.com", port: 587, security: "starttls" })
-      expect(config.limits).toEqual({ maxBodyBytes: 1_000_000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, upstreamTimeoutMs: 10_000, routeTimeoutMs: 30_000, drainMs: 10_000 })
+      expect(config.limits).toEqual({
+        maxBodyBytes: 1_000_000,
+        requestTimeoutMs: 30_000,
+        headersTimeoutMs: 10_000,
+        upstreamTimeoutMs: 10_000,
+        routeTimeoutMs: 30_000,
+        drainMs: 10_000,
+        relayPublishesPerSecond: 50,
+        relayPublishBurst: 200,
+        relayMaxMessageChars: 1_048_576,
+        relayMaxTopicsPerConnection: 1000
+      })
       expect(config.log).toEqual({ level: "info", accessLog: false })
       // No price is made up: without a feed or a table, tokens are valued 0.
       expect(config.prices).toEqual({ feedTtlMs: 60_000, fixed: {} })
@@ -61,6 +72,17 @@ describe("server configuration", () => {
       expect(config.catalogue).toEqual({})
       expect(config.names).toEqual({ suffix: DEFAULT_NAME_SUFFIX })
       expect(DEFAULT_NAME_SUFFIX).toBe(".wallet-runtime.id")
+    }))
+
+  it.effect("takes the relay's limits from the file or their variables, and refuses a limit of 0", () =>
+    Effect.gen(function* () {
+      const fromEnv = yield* load({ WALLET_RUNTIME_LIMITS_RELAY_PUBLISHES_PER_SECOND: "0.5", WALLET_RUNTIME_LIMITS_RELAY_MAX_TOPICS_PER_CONNECTION: "20" }, minimal)
+      expect([fromEnv.limits.relayPublishesPerSecond, fromEnv.limits.relayMaxTopicsPerConnection, fromEnv.limits.relayPublishBurst]).toEqual([0.5, 20, 200])
+      const fromFile = yield* load({}, { ...minimal, limits: { relayPublishBurst: 5, relayMaxMessageChars: 4096 } })
+      expect([fromFile.limits.relayPublishBurst, fromFile.limits.relayMaxMessageChars]).toEqual([5, 4096])
+      expect(yield* problemsOf({ WALLET_RUNTIME_LIMITS_RELAY_PUBLISH_BURST: "0" }, minimal)).toEqual([
+        expect.stringMatching(/^WALLET_RUNTIME_LIMITS_RELAY_PUBLISH_BURST is "0": .*a positive number of messages/)
+      ])
     }))
 
   it.effect("takes a catalogue file and a names suffix from the file or their variables, and names a bad suffix", () =>

@@ -44,15 +44,25 @@ describe("the modal's views, fetched when the page is idle", () => {
     runtime = runtimeFor(wallet)
     renderHost(runtime)
     const loaded = (view: keyof typeof VIEWS) => VIEWS[view].Component.loaded() !== undefined
-    expect(openingViews(false)).toEqual(["Connect", "ConnectingExternal"])
+    expect(openingViews(false)).toEqual(["Connect"])
     expect(idle.length).toBeGreaterThan(0)
     expect(["Connect", "ConnectingExternal", "Account"].map((view) => loaded(view as keyof typeof VIEWS))).toEqual([false, false, false])
 
     for (const callback of idle.splice(0)) callback()
-    await vi.waitFor(() => expect(loaded("Connect") && loaded("ConnectingExternal")).toBe(true))
-    // A first visit's page does not fetch a view its first click cannot open.
+    await vi.waitFor(() => expect(loaded("Connect")).toBe(true))
+    // A first visit's page does not fetch a view its first click cannot open, nor what the second click opens.
+    expect(loaded("ConnectingExternal")).toBe(false)
     expect(loaded("Account")).toBe(false)
     expect(loaded("AllWallets")).toBe(false)
+
+    // Once the modal shows Connect, what choosing a wallet there opens comes when the page is idle again.
+    await act(() => runtime!.run(Effect.flatMap(Modal, (modal) => modal.open({ view: "Connect" }))))
+    await findView("Connect")
+    await vi.waitFor(() => expect(idle.length).toBeGreaterThan(0))
+    expect(loaded("ConnectingExternal")).toBe(false)
+    for (const callback of idle.splice(0)) callback()
+    await vi.waitFor(() => expect(loaded("ConnectingExternal") && loaded("AllWallets")).toBe(true))
+    await act(() => runtime!.run(Effect.flatMap(Modal, (modal) => modal.close)))
 
     await act(() =>
       runtime!.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: wallet.connector.info.id, networks: [localChainA] })))

@@ -41,13 +41,27 @@ const baseReady = () => {
 // A client's clock may run a little ahead of the relay's.
 const CLOCK_SKEW_SECONDS = 60
 
+/** Checks an Ed25519 signature of `message` by the 32-byte public key `publicKey` (false for any bad input). */
+export type Ed25519Verify = (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => boolean
+
+/** @noble's Ed25519 check, which runs anywhere; a server may give its platform's own (`options.verify`). */
+const nobleVerify: Ed25519Verify = (signature, message, publicKey) => {
+  baseReady()
+  try {
+    return ed25519.verify(signature, message, publicKey)
+  } catch {
+    return false
+  }
+}
+
 /**
  * Checks a relay JWT: EdDSA, its signature by the Ed25519 key of its `iss` did:key, `aud` accepted by `audience`, and
- * `iat` ≤ now (with a minute's skew) < `exp`. Gives the claims, or why it is refused.
+ * `iat` ≤ now (with a minute's skew) < `exp`. Gives the claims, or why it is refused. The signature is checked by
+ * `options.verify` when given (the relay gives node's native Ed25519, ~50 times faster than @noble's), else by @noble.
  */
 export const verifyRelayJwt = (
   token: string,
-  options: { readonly audience: (aud: string) => boolean; readonly now: number }
+  options: { readonly audience: (aud: string) => boolean; readonly now: number; readonly verify?: Ed25519Verify | undefined }
 ): { readonly ok: true; readonly claims: RelayJwtClaims } | { readonly ok: false; readonly refusal: RelayJwtRefusal } => {
   const parts = token.split(".")
   const header = parse(parts[0])
@@ -61,13 +75,7 @@ export const verifyRelayJwt = (
   }
   const key = publicKeyOfDid(iss)
   if (key === undefined) return { ok: false, refusal: "issuer" }
-  baseReady()
-  let valid = false
-  try {
-    valid = signature.length === 64 && ed25519.verify(signature, utf8(`${parts[0]}.${parts[1]}`), key)
-  } catch {
-    valid = false
-  }
+  const valid = signature.length === 64 && (options.verify ?? nobleVerify)(signature, utf8(`${parts[0]}.${parts[1]}`), key)
   if (!valid) return { ok: false, refusal: "signature" }
   if (!options.audience(aud)) return { ok: false, refusal: "audience" }
   const now = Math.floor(options.now / 1000)

@@ -7,50 +7,21 @@
 import { type ComponentType, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react"
 import { useAtomSet } from "../../atom-react/hooks"
 import { recordEventFn } from "../../atoms/analytics"
+import { lazyPart, useLazyPart } from "../../components/lazyPart"
 import { PanelLoading } from "./PanelStates/PanelStates"
 import * as styles from "./Account.css"
 
-/** A panel's code, fetched once; `loaded` gives it once it is there. */
-const panel = (importer: () => Promise<ComponentType>) => {
-  let component: ComponentType | undefined
-  let pending: Promise<ComponentType> | undefined
-  return {
-    loaded: () => component,
-    load: () =>
-      (pending ??= importer().then(
-        (loaded) => (component = loaded),
-        (error: unknown) => {
-          pending = undefined
-          throw error
-        }
-      ))
-  }
-}
-
 const ALL_TABS = [
-  { id: "tokens", label: "Tokens", panel: panel(() => import("./Tokens/Tokens").then((module) => module.Tokens)) },
-  { id: "nfts", label: "NFTs", panel: panel(() => import("./Nfts/Nfts").then((module) => module.Nfts)) },
-  { id: "activity", label: "Activity", panel: panel(() => import("./Activity/Activity").then((module) => module.Activity)) }
+  { id: "tokens", label: "Tokens", panel: lazyPart<ComponentType>(() => import("./Tokens/Tokens").then((module) => module.Tokens)) },
+  { id: "nfts", label: "NFTs", panel: lazyPart<ComponentType>(() => import("./Nfts/Nfts").then((module) => module.Nfts)) },
+  { id: "activity", label: "Activity", panel: lazyPart<ComponentType>(() => import("./Activity/Activity").then((module) => module.Activity)) }
 ] as const
 // `features.history` off: no Activity tab, and its code is never fetched.
 const TABS_WITHOUT_HISTORY = ALL_TABS.filter((tab) => tab.id !== "activity")
 
 /** The selected panel, once its code is there (a failed fetch is tried again when the tab is chosen again). */
 function Panel(props: { readonly tab: (typeof ALL_TABS)[number] }): ReactNode {
-  const { panel } = props.tab
-  const [, arrived] = useState(0)
-  const Loaded = panel.loaded()
-  useEffect(() => {
-    if (Loaded !== undefined) return
-    let live = true
-    panel.load().then(
-      () => live && arrived((n) => n + 1),
-      () => {}
-    )
-    return () => {
-      live = false
-    }
-  }, [Loaded, panel])
+  const Loaded = useLazyPart(props.tab.panel)
   return Loaded === undefined ? <PanelLoading label={`Loading ${props.tab.label}`} rows={2} /> : <Loaded />
 }
 

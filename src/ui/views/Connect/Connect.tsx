@@ -12,6 +12,7 @@
  * used.
  */
 import { Fragment, type ReactNode, useContext, useEffect, useRef } from "react"
+import type { SocialProvider } from "../../../domain/Account"
 import { type ConnectMethod, type ConnectorGroup, FEATURED_WALLETS_COUNT } from "../../../domain/constants"
 import { connectorGroupOrder, orderConnectMethods, orderConnectors } from "../../../domain/rules"
 import { useAtom, useAtomSet, useAtomValue } from "../../atom-react/hooks"
@@ -20,7 +21,7 @@ import { embeddedAtom, submitEmailFn } from "../../atoms/embedded"
 import { legalAgreedAtom, pushRouteFn } from "../../atoms/modal"
 import { isMobileAtom, miniAppAtom } from "../../atoms/platform"
 import { offeredSocials } from "../../../domain/validation"
-import { SocialLogin } from "../SocialLogin/SocialLogin"
+import * as socialStyles from "../SocialLogin/SocialLogin.css"
 import {
   customWalletsAtom,
   featuredNotAskedAtom,
@@ -30,6 +31,7 @@ import {
 } from "../../atoms/wallets"
 import { Icon } from "../../components/Icon/Icon"
 import { LaidOutAhead } from "../../components/laidOutAhead"
+import { lazyPart, useLazyPart } from "../../components/lazyPart"
 import { LIST_ITEM_ATTRIBUTE, ListItem, ListItemSkeleton, onListKeyDown } from "../../components/ListItem/ListItem"
 import * as listStyles from "../../components/ListItem/ListItem.css"
 import { Notice } from "../../components/Notice/Notice"
@@ -44,6 +46,33 @@ import * as styles from "./Connect.css"
 
 /** Installed wallets listed here at most; the rest are in All wallets. */
 const INSTALLED_SHOWN = 8
+
+/**
+ * The social logins' code (their buttons and marks) comes when the modal shows them, not with the page's first click:
+ * until it is there (a few milliseconds) its place is held by blank buttons of the same size.
+ */
+const socialLogin = lazyPart(() => import("../SocialLogin/SocialLogin").then((module) => module.SocialLogin))
+
+/** How many icon buttons sit under the wide one (kept equal to SocialLogin's SOCIAL_ICONS_VISIBLE). */
+const SOCIAL_ICONS_HELD = 4
+
+function SocialSection(props: { readonly providers: ReadonlyArray<SocialProvider>; readonly disabled: boolean; readonly ahead: boolean }): ReactNode {
+  const SocialLogin = useLazyPart(socialLogin, props.ahead)
+  if (SocialLogin !== undefined) return <SocialLogin providers={props.providers} disabled={props.disabled} />
+  const icons = Math.min(props.providers.length - 1, SOCIAL_ICONS_HELD)
+  return (
+    <div className={socialStyles.section} aria-hidden="true">
+      <div className={socialStyles.held} />
+      {icons > 0 && (
+        <div className={socialStyles.row}>
+          {Array.from({ length: icons }, (_, index) => (
+            <div key={index} className={socialStyles.heldIcon} />
+          ))}
+        </div>
+      )}
+    </div>
+  )
+}
 
 /** The Connect view. */
 export function Connect(props: ViewProps<"Connect">): ReactNode {
@@ -182,7 +211,7 @@ export function Connect(props: ViewProps<"Connect">): ReactNode {
       </div>
     </Fragment>
   )
-  const socialSection = socials.length === 0 ? null : <SocialLogin key="social" providers={socials} disabled={locked} />
+  const socialSection = socials.length === 0 ? null : <SocialSection key="social" providers={socials} disabled={locked} ahead={ahead} />
   const sections: Record<ConnectMethod, ReactNode> = { email: emailSection, social: socialSection, wallet: walletSection }
   // The unfolded wallets are a view of the wallets alone: email is one Back away.
   const shown = methods.filter((method) => sections[method] !== null && (!unfolded || method === "wallet"))

@@ -54,3 +54,17 @@ export const cancel = style({
   color: vars.accent,
   cursor: "pointer"
 })
+
+/** A button's place, held blank while the social logins' code arrives (the Connect view shows it): same size, no text. */
+const heldPlace = style({
+  minHeight: "48px",
+  borderRadius: vars.radius.medium,
+  border: `1px solid ${vars.color.border}`,
+  background: vars.color.surface
+})
+
+/** The wide button's place. */
+export const held = style([heldPlace, { width: "100%" }])
+
+/** An icon button's place. */
+export const heldIcon = style([heldPlace, { flex: "1 1 0", minWidth: "48px" }])
