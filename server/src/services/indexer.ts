@@ -175,9 +175,9 @@ export class ChainIndex {
     try {
       answers = await rpcBatch(this.rpc, numbers.map((n) => ({ method: "trace_block", params: [n] })))
     } catch (error) {
-      // An unreachable node fails the sync as any read would; a node that refuses traces is not asked again.
-      if (!(error instanceof JsonRpcError)) throw error
-      this.traces = false
+      // A node that refuses traces (most public RPCs) is not asked again; one that failed to answer them (an HTTP
+      // error for an unknown method, a stall) leaves them out of these blocks: the history goes on without them.
+      if (error instanceof JsonRpcError) this.traces = false
       return byTx
     }
     for (const answer of answers) {
