@@ -208,7 +208,8 @@ const main = () =>
       await page.getByRole("button", { name: /alice\.wallet\.test/ }).waitFor()
       await page.waitForLoadState("networkidle")
       await page.getByRole("button", { name: /alice\.wallet\.test/ }).click()
-      await page.getByRole("dialog").getByRole("group", { name: "Wallet features" }).waitFor()
+      // Swap shows once the services said this network swaps (their list, asked once per page).
+      await page.getByRole("dialog").getByRole("group", { name: "Wallet features" }).getByRole("button", { name: "Swap" }).waitFor()
       const [ready, quoted] = await page.evaluate(async (waitFor) => {
         const wait = (0, eval)(waitFor) as (find: () => unknown) => Promise<number>
         const dialog = document.querySelector("[role=dialog]")

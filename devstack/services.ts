@@ -12,6 +12,7 @@ import { poolPrices } from "./evm/poolPrices"
 import { liquidityAccount } from "./evm/uniswap"
 import { startOnrampPage } from "./onramp/index"
 import { localOnrampProvider } from "../server/src/services/onramp/local"
+import { ONRAMP_DEFAULT_SETTINGS } from "../server/src/config/schema"
 import { devProjects } from "../server/src/services/projects"
 import { type ServicesInfo as ServerServicesInfo, type ServicesOptions, startServices as startServerServices } from "../server/src/services/index"
 import { makeCatalogue } from "./catalogue"
@@ -66,7 +67,8 @@ export const startServices = async (opts: DevServicesOptions = {}): Promise<Star
           onrampProvider: localOnrampProvider({
             pageUrl: onramp.info.url,
             prices,
-            depositor: liquidityAccount.address,
+            // The server's defaults (spec 9's fallback), delivering from the liquidity account.
+            settings: { ...ONRAMP_DEFAULT_SETTINGS, depositors: [liquidityAccount.address] },
             assets: [
               { symbol: "ETH", name: "Ether", decimals: 18, networks: chains.map((c) => c.caipNetworkId) },
               { symbol: "WUSD", name: "Wallet Runtime USD", decimals: 6, networks: chains.map((c) => c.caipNetworkId) },

@@ -19,9 +19,11 @@ import {
   useAccount,
   useBalances,
   useNetwork,
+  useOnramp,
   useSendTransaction,
   useSession,
   useSignMessage,
+  useSwap,
   useTheme,
   useWalletRequest,
   WalletModal,
@@ -140,6 +142,7 @@ export function App({ stack, siweConfig }: { readonly stack: DemoStack; readonly
           <SignIn />
           <ConnectViewSettings />
           <Balances />
+          <SwapAndBuy />
           <SignMessage />
           <WalletRequest />
           <SendTransaction stack={stack} />
@@ -344,6 +347,27 @@ function Balances() {
           </ul>
         )}
       </output>
+    </section>
+  )
+}
+
+/** A host's own Swap and Buy buttons: `useSwap().open()` and `useOnramp().open()` open the modal on those views. */
+function SwapAndBuy() {
+  const { isConnected } = useAccount()
+  const swap = useSwap()
+  const onramp = useOnramp()
+  return (
+    <section style={css.card} aria-labelledby="swap-buy-title">
+      <h2 id="swap-buy-title" style={css.cardTitle}>Swap and buy</h2>
+      <p style={css.hint}>The page's own buttons, opening the modal on its Swap or Buy view.</p>
+      <div style={css.row}>
+        <button type="button" disabled={!isConnected} style={css.button} onClick={() => void swap.open()}>
+          Swap from the page
+        </button>
+        <button type="button" disabled={!isConnected} style={css.button} onClick={() => void onramp.open()}>
+          Buy from the page
+        </button>
+      </div>
     </section>
   )
 }

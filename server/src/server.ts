@@ -24,6 +24,7 @@ import { envNameOf } from "./config/schema"
 import { type ServicesEvmChain, type ServicesOptions, startServices } from "./services/index"
 import { readCatalogueFile } from "./services/catalogue"
 import { fixedPrices, jsonFeedPrices } from "./services/prices"
+import { type LocalOnrampAsset, localOnrampProvider } from "./services/onramp/local"
 import type { DevProject } from "./services/projects"
 
 /** A component could not start (its port taken, its database unreachable…); the message names it. */
@@ -113,6 +114,20 @@ const chainsOf = (config: ServerConfig): Pick<ServicesOptions, "evm" | "solana">
   return { evm: { chains: evm }, ...(solana === undefined ? {} : { solana }) }
 }
 
+/** What the on-ramp sells: the coin (ETH) and the `tokens` of each eip155 chain, one entry per symbol with its networks. */
+const onrampAssetsOf = (config: ServerConfig): ReadonlyArray<LocalOnrampAsset> => {
+  const bySymbol = new Map<string, { symbol: string; name: string; decimals: number; networks: Array<string> }>()
+  for (const [id, chain] of Object.entries(config.chains)) {
+    if (!id.startsWith("eip155:")) continue
+    for (const asset of [{ symbol: "ETH", name: "Ether", decimals: 18 }, ...chain.tokens]) {
+      const entry = bySymbol.get(asset.symbol) ?? { symbol: asset.symbol, name: asset.name, decimals: asset.decimals, networks: [] }
+      entry.networks.push(id)
+      bySymbol.set(asset.symbol, entry)
+    }
+  }
+  return [...bySymbol.values()]
+}
+
 /** The HTTP edges both HTTP components share: body limit, receive bounds, drain on stop, access log. */
 const httpLimits = (config: ServerConfig) => ({
   maxBodyBytes: config.limits.maxBodyBytes,
@@ -180,6 +195,10 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
 
   if (runs("services") && database !== undefined) {
     const publicUrl = config.services.publicUrl === undefined ? undefined : withoutTrailingSlash(config.services.publicUrl)
+    const prices =
+      config.prices.feedUrl === undefined
+        ? fixedPrices(config.prices.fixed)
+        : jsonFeedPrices({ url: config.prices.feedUrl, ttlMs: config.prices.feedTtlMs })
     const started = yield* inComponents(part("services", () =>
       startServices({
         ...chainsOf(config),
@@ -190,10 +209,10 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         projects: projectsOf(config),
         ...(catalogue === undefined ? {} : { catalogue }),
         names: { suffix: config.names.suffix, seeds: [] },
-        prices:
-          config.prices.feedUrl === undefined
-            ? fixedPrices(config.prices.fixed)
-            : jsonFeedPrices({ url: config.prices.feedUrl, ttlMs: config.prices.feedTtlMs }),
+        prices,
+        ...(config.onramp.pageUrl === undefined
+          ? {}
+          : { onrampProvider: localOnrampProvider({ pageUrl: config.onramp.pageUrl, settings: config.onramp, assets: onrampAssetsOf(config), prices }) }),
         routeTimeoutMs: config.limits.routeTimeoutMs,
         rpcAttemptTimeoutMs: config.limits.upstreamTimeoutMs,
         http: httpLimits(config)

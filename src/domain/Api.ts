@@ -12,6 +12,7 @@ import { TokenBalance, Transaction } from "./Portfolio"
 import { supportsBalance } from "./rules"
 import { RemoteSiwxSession, SiwxSession } from "./Siwx"
 import { AccountAddressParam, ApiError, EvmAddressParam, projectIdField } from "./ApiShared"
+import { isSwapNetwork } from "./swapNetworks"
 
 // Defined beside what the runtime's core reads with them (RPC answers, the caches of NFTs and sessions, the native
 // coin's address), so the core does not load this contract, which the services' declaration and clients use later.
@@ -26,10 +27,14 @@ export * from "./ApiShared"
 // ---------------------------------------------------------------------------------------------------------------
 // Blockchain service (spec 7.4)
 
-/** Answer of `GET /v1/supported-chains`: networks served over HTTP and over websocket. */
+/**
+ * Answer of `GET /v1/supported-chains`: networks served over HTTP and over websocket, and (our services' addition,
+ * from the host's config) the networks the swap endpoints serve.
+ */
 export const SupportedChains = Schema.Struct({
   http: Schema.Array(CaipNetworkId),
-  ws: Schema.Array(CaipNetworkId)
+  ws: Schema.Array(CaipNetworkId),
+  swaps: Schema.optionalKey(Schema.Array(CaipNetworkId))
 })
 /** Answer of `GET /v1/supported-chains`. */
 export type SupportedChains = typeof SupportedChains.Type
@@ -43,6 +48,13 @@ export const balancesSupported = (supported: SupportedChains, caipNetworkId: Cai
   const namespace = caipNetworkId.slice(0, caipNetworkId.indexOf(":"))
   return isChainNamespace(namespace) && supportsBalance(namespace) && supported.http.includes(caipNetworkId)
 }
+
+/**
+ * Whether the swap endpoints serve a network: the services' own list (`swaps`, from the host's config); a service that
+ * gives none is taken to serve spec 9's swap networks ({@link SWAP_CAIP_NETWORK_IDS}).
+ */
+export const swapsSupported = (supported: SupportedChains, caipNetworkId: string): boolean =>
+  supported.swaps === undefined ? isSwapNetwork(caipNetworkId) : supported.swaps.includes(caipNetworkId as CaipNetworkId)
 
 /** Path of the account endpoints (`/v1/account/{address}/…`). */
 export const AccountPath = Schema.Struct({ address: AccountAddressParam })

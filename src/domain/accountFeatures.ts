@@ -5,7 +5,6 @@
  */
 import type { ChainNamespace } from "./Caip"
 import type { WalletFeature } from "./constants"
-import { isSwapNetwork } from "./swapNetworks"
 import { familySupports } from "./familyFeatures"
 import type { Nft } from "./Portfolio"
 import { orderWalletFeatures } from "./rules"
@@ -44,19 +43,21 @@ const LANDED_FEATURES: ReadonlyArray<WalletFeature> = ["onramp", "swaps", "recei
 
 /**
  * The Account view's feature buttons: the features the host has on, in its `walletFeaturesOrder` or the spec's
- * (onramp, swaps, receive, send), keeping those that exist, Send only in a family that can send, Swap only on a
- * network the swap service serves and Buy only on an EVM network (`caipNetworkId`; without one, neither).
+ * (onramp, swaps, receive, send), keeping those that exist, Send only in a family that can send, Swap only where the
+ * services' swap endpoints serve the network (`swapNetwork`: their list, from the host's config) and Buy only on an
+ * EVM network (`caipNetworkId`; without one, neither).
  * @example accountFeatures({ send: true, receive: true }, "eip155") // ["receive", "send"]
  */
 export const accountFeatures = (
   features: Partial<Record<WalletFeature, boolean>> & { readonly walletFeaturesOrder?: ReadonlyArray<WalletFeature> | undefined },
   namespace: ChainNamespace,
-  caipNetworkId?: string
+  caipNetworkId?: string,
+  swapNetwork = false
 ): ReadonlyArray<WalletFeature> =>
   orderWalletFeatures(features, features.walletFeaturesOrder).filter(
     (feature) =>
       LANDED_FEATURES.includes(feature) &&
       (feature !== "send" || familySupports(namespace, "send")) &&
-      (feature !== "swaps" || (namespace === "eip155" && caipNetworkId !== undefined && isSwapNetwork(caipNetworkId))) &&
+      (feature !== "swaps" || (namespace === "eip155" && caipNetworkId !== undefined && swapNetwork)) &&
       (feature !== "onramp" || (namespace === "eip155" && caipNetworkId !== undefined))
   )

@@ -1,9 +1,10 @@
-/** Which networks the swap endpoints serve: a module of its own, so the Account view knows it without the API's Schemas. */
+/** Spec 9's swap networks: the fallback when a services server does not list its own. */
 
 /**
- * Networks the swap endpoints serve. Spec 9 says 12 EVM chain ids without naming them: these are ten common EVM
- * mainnets (Ethereum, OP Mainnet, BNB Smart Chain, Gnosis, Polygon, zkSync Era, Base, Arbitrum One, Celo,
- * Avalanche C-Chain) and the two local chains of the devstack.
+ * Networks the swap endpoints serve when the services name none (a services server other than ours: ours lists its
+ * host's swap networks in `/v1/supported-chains`, see `swapsSupported`). Spec 9 says 12 EVM chain ids without naming
+ * them: these are ten common EVM mainnets (Ethereum, OP Mainnet, BNB Smart Chain, Gnosis, Polygon, zkSync Era, Base,
+ * Arbitrum One, Celo, Avalanche C-Chain) and the two local chains of the devstack.
  */
 export const SWAP_CAIP_NETWORK_IDS: ReadonlyArray<string> = [
   "eip155:1",
@@ -20,5 +21,5 @@ export const SWAP_CAIP_NETWORK_IDS: ReadonlyArray<string> = [
   "eip155:31338"
 ]
 
-/** True when the swap endpoints serve the network. */
+/** True when the network is one of spec 9's swap networks (the fallback above). */
 export const isSwapNetwork = (caipNetworkId: string): boolean => SWAP_CAIP_NETWORK_IDS.includes(caipNetworkId)

@@ -59,6 +59,7 @@ export class BlockchainApi extends Context.Service<BlockchainApi, BlockchainApiS
           {
             supportedChains: 0,
             balanceSupport: 1,
+            swapSupport: 1,
             tokenBalances: 1,
             nativeBalance: 1,
             identity: 1,

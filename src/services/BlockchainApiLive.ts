@@ -9,7 +9,7 @@ import {
   type AddSessionBody,
   balancesSupported,
   type BuildSwapTransactionBody,
-  isSwapNetwork,
+  swapsSupported,
   NameErrorBody,
   nameErrorDescription,
   type NameRecord,
@@ -233,13 +233,18 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
       return answer.fungibles
     })
 
-    const onSwapNetwork = (...addresses: ReadonlyArray<CaipAddress>) =>
-      addresses.every((address) => isSwapNetwork(caipNetworkIdOfAddress(address)))
-        ? Effect.void
-        : Effect.fail(new SwapsNetworkNotSupported())
+    // The swap networks are the services' (the host's config), known from `v1/supported-chains`.
+    const swapSupport = Effect.fn("BlockchainApi.swapSupport")(function* (caipNetworkId: CaipNetworkId) {
+      return swapsSupported(yield* supportedChains, caipNetworkId)
+    })
+
+    const onSwapNetwork = Effect.fnUntraced(function* (...addresses: ReadonlyArray<CaipAddress>) {
+      const chains = yield* supportedChains
+      if (!addresses.every((address) => swapsSupported(chains, caipNetworkIdOfAddress(address)))) return yield* new SwapsNetworkNotSupported()
+    })
 
     const swapTokens = Effect.fn("BlockchainApi.swapTokens")(function* (caipNetworkId: CaipNetworkId) {
-      if (!isSwapNetwork(caipNetworkId)) return yield* new SwapsNetworkNotSupported()
+      if (!(yield* swapSupport(caipNetworkId))) return yield* new SwapsNetworkNotSupported()
       const answer = yield* service.call("convert", (convert) => convert.tokens({ query: { ...projectQuery, chainId: caipNetworkId } }))
       return answer.tokens
     })
@@ -270,7 +275,7 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
     })
 
     const gasPrice = Effect.fn("BlockchainApi.gasPrice")(function* (caipNetworkId: CaipNetworkId) {
-      if (!isSwapNetwork(caipNetworkId)) return yield* new GasPriceNetworkNotSupported()
+      if (!(yield* swapSupport(caipNetworkId))) return yield* new GasPriceNetworkNotSupported()
       return yield* service.call("convert", (convert) => convert.gasPrice({ query: { ...projectQuery, chainId: caipNetworkId } }))
     })
 
@@ -411,6 +416,7 @@ export const makeBlockchainApi: Effect.Effect<BlockchainApiService, never, Confi
     return {
       supportedChains,
       balanceSupport,
+      swapSupport,
       tokenBalances,
       nativeBalance,
       identity,

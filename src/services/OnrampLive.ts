@@ -129,7 +129,8 @@ export const makeOnramp = (state: SubscriptionRef.SubscriptionRef<OnrampState>) 
       yield* start
       const s = yield* SubscriptionRef.get(state)
       yield* analytics.record("SELECT_BUY_CRYPTO", { network: s.network?.caipNetworkId ?? "" })
-      yield* modal.push({ view: "Buy" })
+      // A closed modal (a host's own button, `useOnramp().open()`) opens on the Buy view, as an open with a view does.
+      yield* (yield* SubscriptionRef.get(modal.state)).open ? modal.push({ view: "Buy" }) : modal.open({ view: "Buy" })
     }).pipe(Effect.withSpan("Onramp.open"))
 
     const prepare = Effect.gen(function* () {

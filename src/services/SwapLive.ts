@@ -178,8 +178,9 @@ export const makeSwap = (state: SubscriptionRef.SubscriptionRef<SwapState>) =>
       yield* FiberHandle.run(refreshing, refreshLoop)
       const s = yield* SubscriptionRef.get(state)
       yield* analytics.record("OPEN_SWAP", { network: s.network?.caipNetworkId ?? "" })
-      // Last: the Account view that asked goes away with the route, and what it started with it.
-      yield* modal.push({ view: "Swap" })
+      // Last: the Account view that asked goes away with the route, and what it started with it. A closed modal (a
+      // host's own button, `useSwap().open()`) opens on the Swap view, as an open with a view does.
+      yield* (yield* SubscriptionRef.get(modal.state)).open ? modal.push({ view: "Swap" }) : modal.open({ view: "Swap" })
     }).pipe(Effect.withSpan("Swap.open"))
 
     const prepare = Effect.gen(function* () {

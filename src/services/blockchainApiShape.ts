@@ -137,6 +137,8 @@ export interface BlockchainApiService {
   readonly supportedChains: Effect.Effect<SupportedChains, ServiceError>
   /** Whether the service has balances for a network (from `v1/supported-chains`); where not, the balance shows '0.00'. */
   readonly balanceSupport: (caipNetworkId: CaipNetworkId) => Effect.Effect<boolean, ServiceError>
+  /** Whether the swap endpoints serve a network (the services' list in `v1/supported-chains`, from the host's config). */
+  readonly swapSupport: (caipNetworkId: CaipNetworkId) => Effect.Effect<boolean, ServiceError>
   /** The token balances of an account on the network of its CAIP-10 address (cached 30 s). */
   readonly tokenBalances: (
     caipAddress: CaipAddress,

@@ -108,10 +108,12 @@ describe("Buy through the local on-ramp", () => {
     await expect.poll(() => row.textContent(), { timeout: 20_000 }).toMatch(/^Deposited.*\+49\.15 WUSD \(opens the explorer\)$/)
   })
 
-  it("fits a 390 px phone and passes axe with a quote shown", async () => {
+  it("the page's own Buy button (useOnramp().open()) opens the closed modal on Buy; it fits a 390 px phone and passes axe with a quote shown", async () => {
     await page.reload()
-    await accountButton().click({ timeout: 20_000 })
-    await features().getByRole("button", { name: "Buy" }).click()
+    await accountButton().waitFor({ timeout: 20_000 })
+    expect(await dialog().count()).toBe(0)
+    await page.getByRole("button", { name: "Buy from the page" }).click()
+    await expect.poll(view, { timeout: 20_000 }).toBe("Buy")
     await page.setViewportSize({ width: 390, height: 844 })
     await dialog().getByLabel("Amount", { exact: true }).fill("20")
     await expect.poll(() => dialog().getByRole("definition").nth(1).textContent(), { timeout: 10_000 }).toMatch(/WUSD$/)

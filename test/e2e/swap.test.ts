@@ -3,7 +3,9 @@
  * From the account view the visitor swaps ETH for WUSD, then WUSD for WUSDT after approving the router; refuses an
  * approval; and sends a swap that the pool moves past its 1 % slippage before it is mined, which reverts with the
  * router's reason. Each test starts from a reload (the session restored), reads the balances from anvil before and
- * after, and the swap shows in Activity as one row with the two tokens' pictures. The view passes axe and fits 390 px.
+ * after, and the swap shows in Activity as one row with the two tokens' pictures (WUSD for ETH too, whose ETH the router
+ * pays inside the transaction). The page's own Swap button opens the closed modal on Swap. The view passes axe and fits
+ * 390 px.
  */
 import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
@@ -176,6 +178,29 @@ describe("Swap on the local Uniswap v2", () => {
     expect(Number(after[1] - before[1]) / 1e6).toBeGreaterThanOrEqual(minimum)
     const row = await newestActivity()
     await expect.poll(() => row.textContent()).toMatch(/^Swapped.*25 WUSD → [\d,.]+ WUSDT/)
+    expect(await row.locator("img").count()).toBe(2)
+  })
+
+  it("the page's own Swap button (useSwap().open()) opens the closed modal on Swap; WUSD for ETH shows one Swapped row, not Sent", async () => {
+    await page.reload()
+    await accountButton().waitFor({ timeout: 20_000 })
+    expect(await dialog().count()).toBe(0)
+    await page.getByRole("button", { name: "Swap from the page" }).click()
+    await expect.poll(view, { timeout: 20_000 }).toBe("Swap")
+    await pick("sell", "WUSD")
+    await pick("receive", "ETH")
+    const [ethBefore, wusdBefore] = await Promise.all([client().getBalance({ address: ALICE }), balanceOf("WUSD")])
+    // WUSD's allowance was given in the test before.
+    const minimum = await quote("30")
+    expect(await submit().textContent()).toBe("Swap")
+    await submit().click()
+    await dialog().getByRole("heading", { name: "Swap confirmed" }).waitFor({ timeout: 30_000 })
+    const [ethAfter, wusdAfter] = await Promise.all([client().getBalance({ address: ALICE }), balanceOf("WUSD")])
+    expect(wusdBefore - wusdAfter).toBe(30_000_000n)
+    // The ETH came back inside the transaction (the router, after WETH's withdraw): more than the minimum less gas.
+    expect(Number(ethAfter - ethBefore) / 1e18).toBeGreaterThan(minimum - 0.001)
+    const row = await newestActivity()
+    await expect.poll(() => row.textContent()).toMatch(/^Swapped.*30 WUSD → [\d,.]+ ETH/)
     expect(await row.locator("img").count()).toBe(2)
   })
 

@@ -278,7 +278,8 @@ describe("devstack chains, balances and history", () => {
     ])
 
     const supported = await (await api("/v1/supported-chains")).json()
-    expect(supported).toEqual({ http: ["eip155:31337", "eip155:31338"], ws: [] })
+    // Both local chains run Uniswap v2: both are swap networks.
+    expect(supported).toEqual({ http: ["eip155:31337", "eip155:31338"], ws: [], swaps: ["eip155:31337", "eip155:31338"] })
   })
 })
 

@@ -30,6 +30,9 @@ import { BalanceResponse, HistoryResponse } from "../../src/domain/Api"
 import type { Transaction } from "../../src/domain/Portfolio"
 import type { Started } from "../../server/src/lib/Started"
 import { type ServicesInfo, startServices } from "../../devstack/services"
+import { ONRAMP_DEFAULT_SETTINGS } from "../../server/src/config/schema"
+import { localOnrampProvider } from "../../server/src/services/onramp/local"
+import { fixedPrices } from "../../server/src/services/prices"
 import { type SolanaInfo, startSolana, transferSolInstruction } from "../../devstack/solana"
 import {
   createAssociatedTokenIdempotentInstruction,
@@ -222,6 +225,69 @@ describe("the services for a Solana address", () => {
     ])
     expect(aliceHistory.at(-1)?.metadata.operationType).toBe("mint")
     expect(movesOf(aliceHistory.at(-1))).toEqual(["in 10000 WSUSD"])
+  })
+
+  it("show what the on-ramp's account delivered as deposits, and keep those alone with ?onramp=, page by page", async () => {
+    const depositor = await generateKeyPairSigner()
+    const carol = await generateKeyPairSigner()
+    await send(alice, [transferSolInstruction(alice.address, depositor.address, 5n * SOL)])
+    const withOnramp = await startServices({
+      solana: { caipNetworkId: solana.info.caipNetworkId, rpcUrl: solana.info.rpcUrl, tokens: solana.info.tokens },
+      historyPageSize: 2,
+      onrampProvider: localOnrampProvider({
+        pageUrl: "http://127.0.0.1:9/onramp",
+        settings: { ...ONRAMP_DEFAULT_SETTINGS, depositors: [depositor.address] },
+        assets: [],
+        prices: fixedPrices({})
+      })
+    })
+    try {
+      const sent: Array<string> = []
+      // Oldest first: a plain receipt, then a delivery, three times.
+      for (const [from, lamportsSent] of [
+        [alice, SOL / 10n],
+        [depositor, SOL / 5n],
+        [alice, SOL / 10n],
+        [depositor, SOL / 4n],
+        [alice, SOL / 10n],
+        [depositor, SOL / 2n]
+      ] as const) {
+        sent.push(await send(from, [transferSolInstruction(from.address, carol.address, lamportsSent)]))
+      }
+      const [r1, d1, r2, d2, r3, d3] = sent
+      const read = async (query: Record<string, string>) => {
+        const response = await api(withOnramp.info.url, `/v1/account/${carol.address}/history?${new URLSearchParams(query)}`)
+        expect(response.status).toBe(200)
+        return Schema.decodeUnknownSync(HistoryResponse)(await response.json())
+      }
+      const first = await read({ onramp: "local" })
+      expect(first.data.map((tx) => [tx.id, tx.metadata.operationType, ...(movesOf(tx) ?? [])])).toEqual([
+        [d3, "deposit", "in 0.5 SOL"],
+        [d2, "deposit", "in 0.25 SOL"]
+      ])
+      expect(first.next).toBe(d2)
+      const second = await read({ onramp: "local", cursor: first.next ?? "" })
+      expect(second).toMatchObject({ next: null })
+      expect(second.data.map((tx) => [tx.id, tx.metadata.operationType, tx.metadata.sentFrom])).toEqual([[d1, "deposit", depositor.address]])
+      // Without ?onramp= everything, the deliveries as deposits and the rest as receipts.
+      const all: Array<Transaction> = []
+      let cursor: string | null = null
+      do {
+        const page: HistoryResponse = await read(cursor === null ? {} : { cursor })
+        all.push(...page.data)
+        cursor = page.next ?? null
+      } while (cursor !== null)
+      expect(all.map((tx) => [tx.id, tx.metadata.operationType])).toEqual([
+        [d3, "deposit"],
+        [r3, "receive"],
+        [d2, "deposit"],
+        [r2, "receive"],
+        [d1, "deposit"],
+        [r1, "receive"]
+      ])
+    } finally {
+      await withOnramp.stop()
+    }
   })
 
   it("refuse a cursor they did not give, and answer nothing for another network", async () => {

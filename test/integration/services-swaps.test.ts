@@ -11,6 +11,7 @@ import {
   createPublicClient,
   createWalletClient,
   type Hex,
+  formatEther,
   http,
   maxUint256,
   parseAbi,
@@ -19,7 +20,7 @@ import {
   type PublicClient
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { FungiblePriceResponse, GasPriceResponse, SwapAllowanceResponse, SwapQuotesResponse, SwapTokensResponse, SwapTransactionResponse } from "../../src/domain/Api"
+import { FungiblePriceResponse, GasPriceResponse, HistoryResponse, SwapAllowanceResponse, SwapQuotesResponse, SwapTokensResponse, SwapTransactionResponse } from "../../src/domain/Api"
 import { NATIVE_TOKEN_ADDRESS } from "../../src/domain/Portfolio"
 import { erc20Abi } from "../../devstack/evm/abis"
 import { devChain } from "../../devstack/evm/chains"
@@ -245,6 +246,44 @@ describe("swap endpoints over the local Uniswap v2", () => {
     expect(wusdtAfter! - wusdtBefore!).toBe(best?.toAmount)
     // Near 1:1 on a 200 000 / 200 000 pool, less the fee.
     expect(Number(best?.toAmount) / 1e6).toBeGreaterThan(249)
+  })
+
+  it("swaps WUSD for ETH: the ETH the router pays back inside the transaction makes its history one trade, WUSD out and ETH in", async () => {
+    const { account, reader } = walletOf(chainB, 7)
+    const wusd = tokenOf(chainB, "WUSD")
+    const amount = parseUnits("300", 6)
+    const approve = await get("/v1/convert/build-approve", { userAddress: caip(chainB, account.address), from: caip(chainB, wusd), to: native(chainB) })
+    expect((await sendBuilt(chainB, 7, approve.body)).status).toBe("success")
+    const [best] = await quote(chainB, caip(chainB, wusd), native(chainB), amount, account.address)
+    const ethBefore = await reader.getBalance({ address: account.address })
+    const built = await post("/v1/convert/build-transaction", {
+      projectId,
+      amount: amount.toString(),
+      eip155: { slippage: 1 },
+      from: caip(chainB, wusd),
+      to: native(chainB),
+      userAddress: caip(chainB, account.address),
+      disableEstimate: false
+    })
+    expect(built.status).toBe(200)
+    // swapExactTokensForETH: no value sent, the ETH comes back from the router after WETH's withdraw.
+    expect(Schema.decodeUnknownSync(SwapTransactionResponse)(built.body).tx.value).toBe(0n)
+    const receipt = await sendBuilt(chainB, 7, built.body)
+    expect(receipt.status).toBe("success")
+    const ethAfter = await reader.getBalance({ address: account.address })
+    expect(ethAfter - ethBefore + receipt.gasUsed * receipt.effectiveGasPrice).toBe(best?.toAmount)
+
+    const answer = await get(`/v1/account/${account.address}/history`, { chainId: chainB.caipNetworkId })
+    expect(answer.status).toBe(200)
+    const [newest, before] = Schema.decodeUnknownSync(HistoryResponse)(answer.body).data
+    expect(newest?.id).toBe(receipt.transactionHash)
+    expect(newest?.metadata.operationType).toBe("trade")
+    expect(newest?.transfers.map((t) => [t.direction, t.fungible_info?.symbol, t.quantity.numeric])).toEqual([
+      ["out", "WUSD", "300"],
+      ["in", "ETH", formatEther(best?.toAmount ?? 0n)]
+    ])
+    // The approval before it moved nothing.
+    expect(before?.metadata.operationType).toBe("approve")
   })
 
   it("a swap built before the pool moved past its 1 % slippage reverts on-chain with the router's reason", async () => {

@@ -152,6 +152,33 @@ export const SocialClientConfig = Schema.Struct({
   )
 )
 
+const Percent = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 }, { expected: "a percentage from 0 to 100" }))
+
+/** A range of fiat amounts (or of percentages): `min` no more than `max`. */
+const rangeOf = (value: Schema.Finite["Rebuild"] | typeof Percent, words: string) =>
+  Schema.Struct({ min: value, max: value }).check(
+    Schema.makeFilter((range) => range.min <= range.max, { expected: `${words}: {"min": …, "max": …} with min no more than max` })
+  )
+
+const FiatAmount = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0, { expected: "an amount of fiat money, 0 or more" }))
+
+/** The on-ramp's payment limits per payment method, in each currency's own units. */
+export const OnrampLimits = Schema.Struct({
+  card: rangeOf(FiatAmount, "the card limits"),
+  bankAccount: rangeOf(FiatAmount, "the bank account limits")
+})
+
+/** Spec 9's fallback: USD and EUR (EUR at a fixed 1.08 USD, as nothing real is paid on the local page). */
+export const ONRAMP_DEFAULT_CURRENCIES = { USD: 1, EUR: 1.08 } as const
+/** Spec 9's fallback limits: card 10–7500, bank account 10–25000. */
+export const ONRAMP_DEFAULT_LIMITS = { card: { min: 10, max: 7500 }, bankAccount: { min: 10, max: 25000 } } as const
+/** Spec 9's fallback provider fee range, in percent. */
+export const ONRAMP_DEFAULT_FEE_PERCENT = { min: 1, max: 2 } as const
+/** The card fee a quote takes by default, in percent (inside spec 9's 1–2 %). */
+export const ONRAMP_DEFAULT_CARD_FEE_PERCENT = 1.5
+/** The network fee a quote takes by default, in the currency paid. */
+export const ONRAMP_DEFAULT_NETWORK_FEE = 0.1
+
 /** One project: its id, the browser origins that may use it, and whether the modal sends analytics. */
 export const ProjectConfig = Schema.Struct({
   projectId: Schema.String.check(
@@ -482,6 +509,68 @@ export const ServerConfig = Schema.Struct({
       }
     )
   }),
+  onramp: group({
+    pageUrl: Schema.optionalKey(
+      setting(HttpUrl, {
+        type: "http(s) URL",
+        description:
+          "The on-ramp provider's page, where the visitor pays (opened in a new window with the order in its query: " +
+          "`address`, `network`, `asset`, `partnerUserId`, `fiat`). With it the services answer `/v1/onramp/options`, " +
+          "`/v1/onramp/quote` and `/v1/generators/onrampurl`, selling the coin and `tokens` of each eip155 chain; " +
+          "without it, those answer 501."
+      })
+    ),
+    depositors: withDefault(
+      Schema.Array(
+        Schema.String.check(
+          Schema.isPattern(/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/, { expected: "an account: 0x and 40 hex digits, or a Solana address" })
+        )
+      ),
+      [],
+      {
+        type: "list of accounts",
+        description:
+          "The accounts the provider delivers from (EVM or Solana): what one of them sends shows in the history as an " +
+          "on-ramp deposit, and alone with `?onramp=`.",
+        envFormat: "list"
+      }
+    ),
+    currencies: withDefault(
+      Schema.Record(
+        Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { expected: "an ISO 4217 currency code, e.g. USD" })),
+        Schema.Finite.check(Schema.isGreaterThan(0, { expected: "the USD one unit of the currency is worth, more than 0" }))
+      ).check(Schema.makeFilter((record) => Object.keys(record).length > 0, { expected: "at least one currency" })),
+      ONRAMP_DEFAULT_CURRENCIES,
+      {
+        type: "JSON object of USD rates by currency code",
+        description:
+          "The fiat currencies the visitor may pay in, in the order offered, each with the USD one unit is worth (what " +
+          "a quote converts at), e.g. `{\"USD\": 1, \"EUR\": 1.08}`.",
+        envFormat: "json"
+      }
+    ),
+    limits: withDefault(OnrampLimits, ONRAMP_DEFAULT_LIMITS, {
+      type: "JSON object of limits by payment method",
+      description:
+        "The smallest and largest payment by `card` and by `bankAccount`, in the currency paid, e.g. " +
+        "`{\"card\": {\"min\": 10, \"max\": 7500}, \"bankAccount\": {\"min\": 10, \"max\": 25000}}` (spec 9's fallback). " +
+        "A quote outside the card limits is refused.",
+      envFormat: "json"
+    }),
+    feePercent: withDefault(rangeOf(Percent, "the fee range"), ONRAMP_DEFAULT_FEE_PERCENT, {
+      type: "JSON object `{\"min\": …, \"max\": …}` of percentages",
+      description: "The provider's fee range shown to the visitor before a quote, in percent.",
+      envFormat: "json"
+    }),
+    cardFeePercent: withDefault(Percent, ONRAMP_DEFAULT_CARD_FEE_PERCENT, {
+      type: "percentage",
+      description: "The fee a quote takes out of a card payment, in percent (inside `feePercent`)."
+    }),
+    networkFee: withDefault(FiatAmount, ONRAMP_DEFAULT_NETWORK_FEE, {
+      type: "amount of fiat",
+      description: "The network fee a quote takes out of each purchase, in the currency paid."
+    })
+  }),
   smtp: group({
     host: Schema.optionalKey(setting(Host, { type: "host", description: "The SMTP server the wallet's codes are mailed through. Required when `wallet` runs." })),
     port: withDefault(Port, 587, { type: "port (0–65535)", description: "The SMTP server's port." }),
@@ -552,6 +641,19 @@ export const ServerConfig = Schema.Struct({
 
 /** The server's configuration, decoded. */
 export type ServerConfig = typeof ServerConfig.Type
+
+/** The on-ramp's settings (the `onramp` group), as the local on-ramp provider takes them. */
+export type OnrampSettings = ServerConfig["onramp"]
+
+/** The `onramp` group's defaults (spec 9's fallback), without a page. */
+export const ONRAMP_DEFAULT_SETTINGS: OnrampSettings = {
+  depositors: [],
+  currencies: ONRAMP_DEFAULT_CURRENCIES,
+  limits: ONRAMP_DEFAULT_LIMITS,
+  feePercent: ONRAMP_DEFAULT_FEE_PERCENT,
+  cardFeePercent: ONRAMP_DEFAULT_CARD_FEE_PERCENT,
+  networkFee: ONRAMP_DEFAULT_NETWORK_FEE
+}
 
 /** One setting: where it sits in the file, its variable, how the variable is written, and its documentation. */
 export interface Setting {

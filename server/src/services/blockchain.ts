@@ -3,7 +3,7 @@
  * an address's name, its balances read from the chains and priced, its history and NFTs from the chains' index (EVM)
  * or the Solana JSON-RPC, and token prices.
  */
-import { Effect, Result } from "effect"
+import { Effect, Option, Result } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { formatUnits } from "viem"
 import {
@@ -25,6 +25,7 @@ import { readChains } from "./chainReads"
 import { type EvmChainState, ServicesContext, type ServicesState, tokenImageId } from "./state"
 import { solanaBalances, solanaHistory } from "./solana"
 import { priceOf } from "./prices"
+import { SwapProvider } from "./swaps/SwapProvider"
 
 const zeroAddress = "0x0000000000000000000000000000000000000000"
 const approveSelectors = new Set(["0x095ea7b3", "0xa22cb465"])
@@ -178,7 +179,9 @@ const historyOf = async (
 ): Promise<HistoryResponse> => {
   if (!isEvm(address)) {
     const solana = solanaFor(state, chainId)
-    return solana === undefined ? { data: [], next: null } : solanaHistory(solana, address, cursor, state.historyPageSize)
+    return solana === undefined
+      ? { data: [], next: null }
+      : solanaHistory(solana, address, cursor, state.historyPageSize, state.onrampDepositors, onramp !== undefined)
   }
   const owner = address.toLowerCase()
   const chains = chainsFor(state, chainId)
@@ -230,9 +233,12 @@ const pricesOf = async (state: ServicesState, addresses: ReadonlyArray<string>):
 
 /** The blockchain service's group (`src/domain/http/blockchain.ts`), served from the services' chains and database. */
 export const BlockchainGroupLive = HttpApiBuilder.group(ServicesApi, "blockchain", (handlers) =>
-  Effect.map(Effect.service(ServicesContext), (state) =>
+  Effect.map(Effect.all([Effect.service(ServicesContext), Effect.serviceOption(SwapProvider)]), ([state, swaps]) =>
     handlers
-      .handle("supportedChains", () => Effect.succeed({ http: servedNetworks(state), ws: [] }))
+      // With the swap networks (the host's config): the modal offers Swap on those only.
+      .handle("supportedChains", () =>
+        Effect.succeed({ http: servedNetworks(state), ws: [], swaps: Option.match(swaps, { onNone: () => [], onSome: (provider) => provider.networks }) })
+      )
       // The account's own name: the newest it registered, else its seed name (see namesApi.ts).
       .handle("identity", ({ params }) => Effect.promise(() => identityOf(state, params.address)))
       .handle("balance", ({ params, query }) => readChains(() => balancesOf(state, params.address, query.chainId)))

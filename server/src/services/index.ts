@@ -188,7 +188,8 @@ const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, pri
     db,
     now: opts.now ?? Date.now,
     prices,
-    onrampDepositors: new Set(opts.onrampProvider?.depositors ?? [])
+    // EVM addresses compare in lower case, Solana's as they are.
+    onrampDepositors: new Set((opts.onrampProvider?.depositors ?? []).map((d) => (d.startsWith("0x") ? d.toLowerCase() : d)))
   }
 }
 

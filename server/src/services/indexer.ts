@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { getAddress } from "viem"
-import { rpcBatch, rpcCall } from "../lib/jsonRpc"
+import { JsonRpcError, rpcBatch, rpcCall } from "../lib/jsonRpc"
 import type { RpcUpstream } from "../lib/rpcUpstream"
 
 /** topic0 of `Transfer(address,address,uint256)`, shared by ERC-20 (3 topics) and ERC-721 (4 topics). */
@@ -26,6 +26,20 @@ const RpcReceipt = Schema.Struct({
   contractAddress: Schema.optionalKey(Schema.NullOr(Hex)),
   logs: Schema.Array(RpcLog)
 })
+// A call trace of `trace_block` (OpenEthereum's format, which anvil, reth, Erigon and Nethermind answer).
+const RpcCallTrace = Schema.Struct({
+  type: Schema.String,
+  transactionHash: Schema.optionalKey(Schema.NullOr(Hex)),
+  traceAddress: Schema.Array(Schema.Number),
+  error: Schema.optionalKey(Schema.String),
+  action: Schema.Struct({
+    callType: Schema.optionalKey(Schema.String),
+    from: Schema.optionalKey(Hex),
+    to: Schema.optionalKey(Hex),
+    value: Schema.optionalKey(Hex)
+  })
+})
+const decodeTraces = Schema.decodeUnknownSync(Schema.Array(RpcCallTrace))
 const decodeBlock = Schema.decodeUnknownSync(RpcBlock)
 const decodeReceipts = Schema.decodeUnknownSync(Schema.Array(RpcReceipt))
 const decodeQuantity = Schema.decodeUnknownSync(Hex)
@@ -77,9 +91,10 @@ const blocksPerBatch = 50
 const topicAddress = (topic: string) => getAddress(`0x${topic.slice(-40)}`)
 
 /**
- * The history of one local EVM chain, built from its blocks: every transaction with its native value and its
- * ERC-20 / ERC-721 `Transfer` logs, indexed by the addresses involved, and the holder of every ERC-721 token (the
- * last `Transfer` of each id wins). `sync()` reads the blocks mined since the last call; calls are queued so each
+ * The history of one local EVM chain, built from its blocks: every transaction with its native value, the ETH
+ * contracts sent inside it (from the node's `trace_block`, when it answers that) and its ERC-20 / ERC-721 `Transfer`
+ * logs, indexed by the addresses involved, and the holder of every ERC-721 token (the last `Transfer` of each id
+ * wins). `sync()` reads the blocks mined since the last call; calls are queued so each
  * caller sees at least the blocks mined before it called.
  */
 export class ChainIndex {
@@ -90,6 +105,8 @@ export class ChainIndex {
   // By `{contract lower case}:{token id}`; blocks are added in order, so each set replaces an older holder.
   private readonly nfts = new Map<string, IndexedNft>()
   private tail: Promise<void> = Promise.resolve()
+  // Whether the node answers `trace_block`; one that does not (most public RPCs) leaves internal ETH transfers out.
+  private traces = true
 
   /**
    * @param from where history starts: `"genesis"` (block 0: the local chains, whose whole life fits in memory) or
@@ -140,12 +157,50 @@ export class ChainIndex {
           { method: "eth_getBlockReceipts", params: [n] }
         ])
       )
-      for (let i = 0; i < numbers.length; i++) this.add(decodeBlock(results[2 * i]), decodeReceipts(results[2 * i + 1]))
+      const blocks = numbers.map((_, i) => decodeBlock(results[2 * i]))
+      const internal = await this.internalTransfers(numbers.filter((_, i) => (blocks[i]?.transactions.length ?? 0) > 0))
+      for (let i = 0; i < numbers.length; i++) this.add(blocks[i]!, decodeReceipts(results[2 * i + 1]), internal)
       next = this.nextBlock = last + 1
     }
   }
 
-  private add(block: typeof RpcBlock.Type, receipts: ReadonlyArray<typeof RpcReceipt.Type>): void {
+  /**
+   * The ETH that contracts sent inside transactions of these blocks, by transaction hash: a router paying out the ETH
+   * of a token→ETH swap (after WETH's `withdraw`), a refund. No log says so; only the node's call traces do.
+   */
+  private async internalTransfers(numbers: ReadonlyArray<string>): Promise<ReadonlyMap<string, ReadonlyArray<IndexedTransfer>>> {
+    const byTx = new Map<string, Array<IndexedTransfer>>()
+    if (!this.traces || numbers.length === 0) return byTx
+    let answers: ReadonlyArray<unknown>
+    try {
+      answers = await rpcBatch(this.rpc, numbers.map((n) => ({ method: "trace_block", params: [n] })))
+    } catch (error) {
+      // A node that refuses traces (most public RPCs) is not asked again; one that failed to answer them (an HTTP
+      // error for an unknown method, a stall) leaves them out of these blocks: the history goes on without them.
+      if (error instanceof JsonRpcError) this.traces = false
+      return byTx
+    }
+    for (const answer of answers) {
+      for (const trace of decodeTraces(answer ?? [])) {
+        const { action } = trace
+        // Top-level calls carry the transaction's own value, already counted; failed or delegated calls move nothing.
+        if (trace.type !== "call" || trace.traceAddress.length === 0 || trace.error !== undefined || action.callType !== "call") continue
+        if (action.from === undefined || action.to === undefined || action.value === undefined || BigInt(action.value) === 0n) continue
+        const hash = trace.transactionHash?.toLowerCase()
+        if (hash === undefined) continue
+        const list = byTx.get(hash) ?? []
+        list.push({ kind: "native", contract: undefined, from: getAddress(action.from), to: getAddress(action.to), amount: BigInt(action.value) })
+        byTx.set(hash, list)
+      }
+    }
+    return byTx
+  }
+
+  private add(
+    block: typeof RpcBlock.Type,
+    receipts: ReadonlyArray<typeof RpcReceipt.Type>,
+    internal: ReadonlyMap<string, ReadonlyArray<IndexedTransfer>>
+  ): void {
     const receiptOf = new Map(receipts.map((receipt) => [receipt.transactionHash, receipt]))
     for (const tx of block.transactions) {
       const receipt = receiptOf.get(tx.hash)
@@ -179,6 +234,8 @@ export class ChainIndex {
           transfers.push({ kind: "erc20", contract, from: topicAddress(fromTopic), to: topicAddress(toTopic), amount: BigInt(log.data) })
         }
       }
+      // After the logs: a router pays out a swap's ETH once it has the tokens, so the row reads WUSD → ETH.
+      if (status === "confirmed") transfers.push(...(internal.get(tx.hash.toLowerCase()) ?? []))
       const indexed: IndexedTransaction = {
         chainId: this.chainId,
         hash: tx.hash,

@@ -268,9 +268,23 @@ const supplyChange = (tx: ParsedTransaction, address: string): "mint" | "burn" |
   return undefined
 }
 
-const operationTypeOf = (tx: ParsedTransaction, address: string, movements: ReadonlyArray<Movement>): OperationType => {
+/** An on-ramp deposit: something came in from one of the on-ramp provider's delivering accounts. */
+const isDeposit = (movements: ReadonlyArray<Movement>, depositors: ReadonlySet<string>): boolean =>
+  depositors.size > 0 && movements.some((m) => m.direction === "in" && m.counterparty !== undefined && depositors.has(m.counterparty))
+
+const movementsOf = (tx: ParsedTransaction, address: string): ReadonlyArray<Movement> =>
+  // A failed transaction moved nothing but its fee, as a reverted EVM one shows no transfers.
+  tx.meta === null || tx.meta.err !== null ? [] : [...solMovements(tx, address), ...tokenMovements(tx, address)]
+
+const operationTypeOf = (
+  tx: ParsedTransaction,
+  address: string,
+  movements: ReadonlyArray<Movement>,
+  depositors: ReadonlySet<string>
+): OperationType => {
   const change = movements.length === 0 ? undefined : supplyChange(tx, address)
   if (change !== undefined) return change
+  if (isDeposit(movements, depositors)) return "deposit"
   const directions = new Set(movements.map((m) => m.direction))
   if (directions.has("in") && directions.has("out")) return "trade"
   if (directions.has("out") || directions.has("self")) return "send"
@@ -296,10 +310,15 @@ const toTransfer = async (state: SolanaState, movement: Movement): Promise<Trans
   }
 }
 
-const toTransaction = async (state: SolanaState, signature: string, tx: ParsedTransaction, address: string): Promise<Transaction> => {
+const toTransaction = async (
+  state: SolanaState,
+  signature: string,
+  tx: ParsedTransaction,
+  address: string,
+  depositors: ReadonlySet<string>
+): Promise<Transaction> => {
   const failed = tx.meta === null || tx.meta.err !== null
-  // A failed transaction moved nothing but its fee, as a reverted EVM one shows no transfers.
-  const movements = failed ? [] : [...solMovements(tx, address), ...tokenMovements(tx, address)]
+  const movements = movementsOf(tx, address)
   const feePayer = tx.transaction.message.accountKeys[0]?.pubkey ?? ""
   const first = movements.find((m) => m.counterparty !== undefined) ?? movements[0]
   const [sentFrom, sentTo] =
@@ -315,7 +334,7 @@ const toTransaction = async (state: SolanaState, signature: string, tx: ParsedTr
     metadata: {
       minedAt: new Date((tx.blockTime ?? 0) * 1000).toISOString(),
       chain: state.caipNetworkId,
-      operationType: operationTypeOf(tx, address, movements),
+      operationType: operationTypeOf(tx, address, movements, depositors),
       status: failed ? "failed" : "confirmed",
       sentFrom,
       sentTo,
@@ -327,13 +346,17 @@ const toTransaction = async (state: SolanaState, signature: string, tx: ParsedTr
 
 /**
  * A page of `address`'s history, newest first: every transaction that loaded the address or one of its token
- * accounts. `cursor` is the last signature of the previous page; `next` is null on the last page.
+ * accounts. `cursor` is the last signature of the previous page; `next` is null on the last page. What came in from
+ * one of `depositors` (the on-ramp provider's delivering accounts) is a deposit; with `onrampOnly` (`?onramp=`, any
+ * provider name) only deposits are listed, read a page's worth of transactions at a time until the page is full.
  */
 export const solanaHistory = async (
   state: SolanaState,
   address: string,
   cursor: string | undefined,
-  pageSize: number
+  pageSize: number,
+  depositors: ReadonlySet<string> = new Set(),
+  onrampOnly = false
 ): Promise<{ readonly data: ReadonlyArray<Transaction>; readonly next: string | null }> => {
   if (cursor !== undefined && !SIGNATURE.test(cursor)) {
     throw new BadRequest({ error: `Invalid cursor: ${cursor} is not a cursor this service gave` })
@@ -346,21 +369,31 @@ export const solanaHistory = async (
   const all = [...bySignature].sort((a, b) => b[1] - a[1]).map(([signature]) => signature)
   const start = cursor === undefined ? 0 : all.indexOf(cursor) + 1
   if (start === 0 && cursor !== undefined) throw new BadRequest({ error: `Invalid cursor: ${cursor} is not a cursor this service gave` })
-  const page = all.slice(start, start + pageSize)
-  const answers = await rpcBatch(
-    state.rpc,
-    page.map((signature) => ({
-      method: "getTransaction",
-      params: [signature, { encoding: "jsonParsed", maxSupportedTransactionVersion: 0, commitment: "confirmed" }]
-    }))
-  )
-  const data = await Promise.all(
-    page.flatMap((signature, i) => {
+  const kept: Array<{ readonly signature: string; readonly tx: ParsedTransaction }> = []
+  let at = start
+  // Without `onrampOnly` every transaction is kept: one batch is the page.
+  do {
+    const batch = all.slice(at, at + pageSize)
+    const answers = await rpcBatch(
+      state.rpc,
+      batch.map((signature) => ({
+        method: "getTransaction",
+        params: [signature, { encoding: "jsonParsed", maxSupportedTransactionVersion: 0, commitment: "confirmed" }]
+      }))
+    )
+    for (const [i, signature] of batch.entries()) {
+      at++
       const answer = answers[i]
       // A signature listed but not yet readable as a transaction (another node's lag) is left for a later page load.
-      return answer === null ? [] : [toTransaction(state, signature, Schema.decodeUnknownSync(ParsedTransaction)(answer), address)]
-    })
-  )
-  const last = page.at(-1)
-  return { data, next: start + page.length < all.length && last !== undefined ? last : null }
+      if (answer === null || answer === undefined) continue
+      const tx = Schema.decodeUnknownSync(ParsedTransaction)(answer)
+      if (onrampOnly && !isDeposit(movementsOf(tx, address), depositors)) continue
+      kept.push({ signature, tx })
+      if (kept.length === pageSize) break
+    }
+  } while (onrampOnly && at < all.length && kept.length < pageSize)
+  const data = await Promise.all(kept.map(({ signature, tx }) => toTransaction(state, signature, tx, address, depositors)))
+  // The next page starts after the last transaction looked at (what was skipped there is no deposit).
+  const last = all[at - 1]
+  return { data, next: at < all.length && last !== undefined ? last : null }
 }

@@ -55,7 +55,7 @@ export interface ServicesState {
   readonly now: () => number
   /** Where USD prices come from. */
   readonly prices: PriceSource
-  /** The on-ramp provider's delivering accounts (lower case): their transfers are deposits in the history. */
+  /** The on-ramp provider's delivering accounts (EVM ones in lower case): their transfers are deposits in the history. */
   readonly onrampDepositors: ReadonlySet<string>
 }
 

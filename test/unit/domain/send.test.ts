@@ -298,14 +298,14 @@ describe("the account view", () => {
   })
 
   it.each([
-    ["on a swap network, all four in the spec's order", { onramp: true, swaps: true, receive: true, send: true }, "eip155", "eip155:31337", ["onramp", "swaps", "receive", "send"]],
-    ["Buy on an EVM network the swap service does not serve", { onramp: true, swaps: true }, "eip155", "eip155:11155111", ["onramp"]],
-    ["the host's order", { swaps: true, send: true, walletFeaturesOrder: ["send" as const, "swaps" as const] }, "eip155", "eip155:1", ["send", "swaps"]],
-    ["swaps turned off", { swaps: false, send: true }, "eip155", "eip155:31337", ["send"]],
-    ["a network the swap service does not serve", { swaps: true, send: true }, "eip155", "eip155:11155111", ["send"]],
-    ["not outside EVM", { onramp: true, swaps: true, send: true }, "solana", "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", ["send"]]
-  ] as const)("%s", (_, features, namespace, network, shown) => {
-    expect(accountFeatures(features, namespace, network)).toEqual(shown)
+    ["on a swap network, all four in the spec's order", { onramp: true, swaps: true, receive: true, send: true }, "eip155", "eip155:31337", true, ["onramp", "swaps", "receive", "send"]],
+    ["Buy on an EVM network the swap service does not serve", { onramp: true, swaps: true }, "eip155", "eip155:11155111", false, ["onramp"]],
+    ["the host's order", { swaps: true, send: true, walletFeaturesOrder: ["send" as const, "swaps" as const] }, "eip155", "eip155:1", true, ["send", "swaps"]],
+    ["swaps turned off", { swaps: false, send: true }, "eip155", "eip155:31337", true, ["send"]],
+    ["a network the swap service does not serve (a local chain its host left out)", { swaps: true, send: true }, "eip155", "eip155:31338", false, ["send"]],
+    ["not outside EVM", { onramp: true, swaps: true, send: true }, "solana", "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", true, ["send"]]
+  ] as const)("%s", (_, features, namespace, network, swapNetwork, shown) => {
+    expect(accountFeatures(features, namespace, network, swapNetwork)).toEqual(shown)
   })
 
   it.each([

@@ -70,6 +70,8 @@ const siwxSession = {
 
 /** Well-formed answers of every endpoint added here; anything else is a 404. */
 const answers: Record<string, unknown> = {
+  // The services' swap networks (the host's config): the first local chain only.
+  "GET /base/v1/supported-chains": { http: [CHAIN, localChainB.caipNetworkId], ws: [], swaps: [CHAIN] },
   "GET /base/v1/convert/tokens": {
     tokens: [{ name: "Wrapped USD", symbol: "WUSD", address: WUSD, decimals: 6, logoUri: "http://api.test/wusd.svg" }]
   },
@@ -139,9 +141,14 @@ const withApi = <A, E>(http: FakeHttp, f: (api: Api) => Effect.Effect<A, E>, web
 
 const queryOf = (request: RecordedRequest | undefined) => Object.fromEntries(request?.url.searchParams ?? [])
 
+const SUPPORTED_CHAINS = "GET /base/v1/supported-chains"
+
+/** The requests other than the list of networks (asked once, before the first swap call). */
+const asked = (http: FakeHttp): ReadonlyArray<RecordedRequest> => http.requests.filter((request) => keyOf(request) !== SUPPORTED_CHAINS)
+
 const only = (http: FakeHttp): RecordedRequest => {
-  expect(http.requests).toHaveLength(1)
-  return http.requests[0] as RecordedRequest
+  expect(asked(http)).toHaveLength(1)
+  return asked(http)[0] as RecordedRequest
 }
 
 /** The server side of the contract: what the client sent decodes with the endpoint's request Schema. */
@@ -234,12 +241,12 @@ describe("BlockchainApi swaps", () => {
         gas: 210_000n,
         gasPrice: 1_500_000_000n
       })
-      expect(http.requests.map(keyOf)).toEqual([
+      expect(asked(http).map(keyOf)).toEqual([
         "POST /base/v1/convert/build-transaction",
         "POST /base/v1/convert/build-transaction"
       ])
-      expect(queryOf(http.requests[0])).toEqual({ projectId: "test-project" })
-      expect(http.requests[0]?.body).toEqual({
+      expect(queryOf(asked(http)[0])).toEqual({ projectId: "test-project" })
+      expect(asked(http)[0]?.body).toEqual({
         projectId: "test-project",
         amount: "1000000000000000000",
         eip155: { slippage: 1 },
@@ -248,7 +255,7 @@ describe("BlockchainApi swaps", () => {
         userAddress: ALICE_A,
         disableEstimate: false
       })
-      expect(http.requests[1]?.body).toEqual({
+      expect(asked(http)[1]?.body).toEqual({
         projectId: "test-project",
         amount: "5",
         eip155: { slippage: 0.5 },
@@ -257,7 +264,7 @@ describe("BlockchainApi swaps", () => {
         userAddress: ALICE_A,
         disableEstimate: true
       })
-      for (const request of http.requests) decodesWith(BuildSwapTransactionBody, request.body)
+      for (const request of asked(http)) decodesWith(BuildSwapTransactionBody, request.body)
     })
   )
 
@@ -283,6 +290,8 @@ describe("BlockchainApi swaps", () => {
   const offNetwork: ReadonlyArray<readonly [string, (api: Api) => Effect.Effect<unknown, { readonly message: string }>]> = [
     ["tokens of Solana", (api) => api.swapTokens(solana.caipNetworkId)],
     ["tokens of an EVM chain outside the list", (api) => api.swapTokens("eip155:5" as CaipNetworkId)],
+    ["tokens of a chain the services serve but not for swaps (their host left it out)", (api) => api.swapTokens(localChainB.caipNetworkId)],
+    ["quotes on a chain the services do not swap on", (api) => api.swapQuotes({ amount: 1n, userAddress: `${localChainB.caipNetworkId}:${ALICE}` as CaipAddress, from: `${localChainB.caipNetworkId}:${NATIVE_TOKEN_ADDRESS}` as CaipAddress, to: `${localChainB.caipNetworkId}:0x5FbDB2315678afecb367f032d93F642f64180aa3` as CaipAddress, gasPrice: 1n })],
     ["quotes for a Solana account", (api) => api.swapQuotes({ amount: 1n, userAddress: SOLANA_ACCOUNT, from: ETH, to: WUSD, gasPrice: 1n })],
     ["quotes to a token of another chain", (api) => api.swapQuotes({ amount: 1n, userAddress: ALICE_A, from: ETH, to: GOERLI_TOKEN, gasPrice: 1n })],
     ["allowance of a token outside the list", (api) => api.swapAllowance({ tokenAddress: GOERLI_TOKEN, userAddress: ALICE_A })],
@@ -290,15 +299,33 @@ describe("BlockchainApi swaps", () => {
     ["an approval for a Solana account", (api) => api.buildApproveTransaction({ userAddress: SOLANA_ACCOUNT, from: WUSD, to: ETH })]
   ]
   for (const [what, call] of offNetwork) {
-    it.effect(`${what}: 'Network not supported for Swaps' and no request`, () =>
+    it.effect(`${what}: 'Network not supported for Swaps' and no request but the services' list`, () =>
       Effect.gen(function* () {
         const http = service()
         const error = yield* Effect.flip(withApi(http, call))
         expect(error.message).toBe("Network not supported for Swaps")
-        expect(http.requests).toHaveLength(0)
+        expect(asked(http)).toHaveLength(0)
       })
     )
   }
+
+  it.effect("the swap networks are the services' (their host's config); a service that names none is taken to serve spec 9's", () =>
+    Effect.gen(function* () {
+      const http = service()
+      expect(yield* withApi(http, (api) => Effect.all([CHAIN, localChainB.caipNetworkId, solana.caipNetworkId].map((id) => api.swapSupport(id))))).toEqual([
+        true,
+        false,
+        false
+      ])
+      const silent = service((request) =>
+        keyOf(request) === SUPPORTED_CHAINS ? { status: 200, json: { http: [CHAIN, localChainB.caipNetworkId], ws: [] } } : undefined
+      )
+      expect(yield* withApi(silent, (api) => Effect.all([localChainB.caipNetworkId, "eip155:5" as CaipNetworkId].map((id) => api.swapSupport(id))))).toEqual([
+        true,
+        false
+      ])
+    })
+  )
 
   it.effect("gas price of a network outside the swap networks: 'Network not supported for Gas Price' and no request", () =>
     Effect.gen(function* () {
@@ -308,7 +335,7 @@ describe("BlockchainApi swaps", () => {
       expect(solanaError._tag).toBe("GasPriceNetworkNotSupported")
       const goerliError = yield* Effect.flip(withApi(http, (api) => api.gasPrice("eip155:5" as CaipNetworkId)))
       expect(goerliError.message).toBe("Network not supported for Gas Price")
-      expect(http.requests).toHaveLength(0)
+      expect(asked(http)).toHaveLength(0)
     })
   )
 
@@ -348,7 +375,7 @@ describe("BlockchainApi 'HTTP status code: N'", () => {
         const http = failing(suffix, { status: 502, text: "Bad Gateway" })
         const error = yield* Effect.flip(withApi(http, call))
         expect(error.message).toBe("HTTP status code: 502")
-        expect(http.requests).toHaveLength(1)
+        expect(asked(http)).toHaveLength(1)
       })
     )
   }

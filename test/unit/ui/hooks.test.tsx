@@ -210,6 +210,7 @@ function Forms() {
   return (
     <div>
       <button onClick={() => void modal.open()}>open modal</button>
+      <button onClick={() => void modal.close()}>close modal</button>
       <button onClick={() => void swap.open()}>swap</button>
       <button onClick={() => void onramp.open()}>buy</button>
       <p data-testid="forms-modal">{modal.isOpen ? `open:${modal.view}` : "closed"}</p>
@@ -232,12 +233,22 @@ describe("useSwap and useOnramp (their atoms fetched on first use)", () => {
     await act(() =>
       runtime.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: "injected", networks: [localChainA] })))
     )
-    // (Called with the modal closed, open() prepares the form but leaves the modal closed, as in the swaps merge.)
+    // With the modal closed, open() opens it on the form's view (a host's own Swap or Buy button).
+    expect(text("forms-modal")).toBe("closed")
+    fireEvent.click(screen.getByText("swap"))
+    expect(await screen.findByText("open:Swap")).toBeTruthy()
+    expect(await screen.findByText(`for:eip155:31337:${ALICE}`)).toBeTruthy()
+    fireEvent.click(screen.getByText("close modal"))
+    expect(await screen.findByText("closed")).toBeTruthy()
+    fireEvent.click(screen.getByText("buy"))
+    expect(await screen.findByText("open:Buy")).toBeTruthy()
+    fireEvent.click(screen.getByText("close modal"))
+    expect(await screen.findByText("closed")).toBeTruthy()
+    // With the modal open on the account, open() goes to the form's view from there.
     fireEvent.click(screen.getByText("open modal"))
     expect(await screen.findByText("open:Account")).toBeTruthy()
     fireEvent.click(screen.getByText("swap"))
     expect(await screen.findByText("open:Swap")).toBeTruthy()
-    expect(await screen.findByText(`for:eip155:31337:${ALICE}`)).toBeTruthy()
     fireEvent.click(screen.getByText("buy"))
     expect(await screen.findByText("open:Buy")).toBeTruthy()
     await runtime.dispose()

@@ -20,8 +20,8 @@ export interface OnrampProviderShape {
   /** The provider's page for the purchase (http(s)), opened by the visitor in a new window. */
   readonly url: (body: OnrampUrlBody) => Effect.Effect<string, OnrampRefused>
   /**
-   * The accounts the provider delivers from (lower-case EVM addresses): a transfer from one of them is an on-ramp
-   * deposit in the history (`operationType: "deposit"`, and what `?onramp=` keeps).
+   * The accounts the provider delivers from (EVM addresses in lower case, Solana addresses as they are): a transfer
+   * from one of them is an on-ramp deposit in the history (`operationType: "deposit"`, and what `?onramp=` keeps).
    */
   readonly depositors: ReadonlyArray<string>
 }

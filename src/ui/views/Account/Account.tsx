@@ -25,7 +25,7 @@ import { showSnackbarFn } from "../../atoms/notifications"
 import { activeNetworkAtom } from "../../atoms/networks"
 import { openNamesFn } from "../../atoms/names"
 import { openSendFn } from "../../atoms/send"
-import { openSwapFn, warmSwapFn } from "../../atoms/swap"
+import { openSwapFn, swapNetworkAtom, warmSwapFn } from "../../atoms/swap"
 import { openOnrampFn } from "../../atoms/onramp"
 import { Avatar } from "../../components/Avatar/Avatar"
 import { Button, IconButton } from "../../components/Button/Button"
@@ -79,7 +79,10 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const email = useAtomValue(embeddedAtom, (state) => state?.email)
   const { options } = useWalletRuntime()
 
-  const offersSwap = account.namespace !== undefined && accountFeatures(options.features, account.namespace, network?.caipNetworkId).includes("swaps")
+  // The services say which networks swap (the host's config); Swap shows once they said so for this one.
+  const swapNetwork = useAtomValue(swapNetworkAtom(network?.caipNetworkId ?? ""), (result) => AsyncResult.getOrElse(result, () => false))
+  const offersSwap =
+    account.namespace !== undefined && accountFeatures(options.features, account.namespace, network?.caipNetworkId, swapNetwork).includes("swaps")
   // Swap's code comes while the visitor looks at the account, as the views a click may open next do.
   useEffect(() => {
     if (offersSwap) warmSwap(undefined)
@@ -118,7 +121,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const hasName = profileName !== undefined && profileName !== null
   const explorerUrl = network?.blockExplorers?.default.url
   const explorerHref = account.namespace === undefined ? undefined : explorerAddressUrl(explorerUrl, account.namespace, address)
-  const features = account.namespace === undefined ? [] : accountFeatures(options.features, account.namespace, network?.caipNetworkId)
+  const features = account.namespace === undefined ? [] : accountFeatures(options.features, account.namespace, network?.caipNetworkId, swapNetwork)
   const runFeature = (feature: WalletFeature) =>
     feature === "send"
       ? openSend({})

@@ -1,11 +1,13 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, waitFor, within } from "@testing-library/react"
 import { Effect } from "effect"
+import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { afterEach, describe, expect, it } from "vitest"
 import { localChainA } from "../../../../src/domain/networks"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { Connection } from "../../../../src/services/Connection"
 import { Modal } from "../../../../src/services/Modal"
+import { swapNetworkAtom } from "../../../../src/ui/atoms/swap"
 import { makeFakeHttp } from "../../support/fakeHttpClient"
 import { decodeQr } from "./qrDecoder"
 import { ALICE, findView, renderHost, runtimeFor, testWallet } from "./support"
@@ -20,11 +22,11 @@ afterEach(async () => {
   runtime = undefined
 })
 
-/** Alice holds 1 ETH ($3000) and 25 WUSD on Local Chain A. */
-const blockchainService = () =>
+/** Alice holds 1 ETH ($3000) and 25 WUSD on Local Chain A; the services swap on `swaps` (their host's config). */
+const blockchainService = (swaps: ReadonlyArray<string> = ["eip155:31337"]) =>
   makeFakeHttp((request) => {
     const path = request.url.pathname
-    if (path.endsWith("/v1/supported-chains")) return { status: 200, json: { http: ["eip155:31337"], ws: [] } }
+    if (path.endsWith("/v1/supported-chains")) return { status: 200, json: { http: ["eip155:31337", "eip155:31338"], ws: [], swaps } }
     if (path.endsWith(`/v1/account/${ALICE}/balance`)) {
       return {
         status: 200,
@@ -40,9 +42,9 @@ const blockchainService = () =>
     return { status: 404, json: {} }
   })
 
-const openAccount = async (options: Record<string, unknown> = {}) => {
+const openAccount = async (options: Record<string, unknown> = {}, swaps?: ReadonlyArray<string>) => {
   const wallet = testWallet()
-  const made = runtimeFor(wallet, { http: blockchainService().layer, options })
+  const made = runtimeFor(wallet, { http: blockchainService(swaps).layer, options })
   runtime = made
   renderHost(made)
   await act(async () => {
@@ -60,13 +62,29 @@ const featureButtons = async (account: HTMLElement) =>
 describe("the account's wallet features", () => {
   it("shows Buy, Swap, Receive then Send (the spec's order) on a swap network", async () => {
     const { account } = await openAccount()
-    expect(await featureButtons(account)).toEqual(["Buy", "Swap", "Receive", "Send"])
+    // Swap once the services said they swap on this network.
+    await waitFor(async () => expect(await featureButtons(account)).toEqual(["Buy", "Swap", "Receive", "Send"]))
+  })
+
+  it("offers Swap only on the networks the services swap on (their host's config), whatever the network", async () => {
+    const { account } = await openAccount({}, ["eip155:31338"])
+    const registry = runtime!.registry
+    const here = swapNetworkAtom("eip155:31337")
+    const unmount = registry.mount(here)
+    await waitFor(() => expect(AsyncResult.isSuccess(registry.get(here))).toBe(true))
+    expect(AsyncResult.getOrElse(registry.get(here), () => undefined)).toBe(false)
+    expect(await featureButtons(account)).toEqual(["Buy", "Receive", "Send"])
+    unmount()
+    const there = swapNetworkAtom("eip155:31338")
+    const unmountThere = registry.mount(there)
+    await waitFor(() => expect(AsyncResult.getOrElse(registry.get(there), () => undefined)).toBe(true))
+    unmountThere()
   })
 
   it("follows the host's order, and leaves out a feature the host turned off", async () => {
     const ordered = await openAccount({ features: { walletFeaturesOrder: ["send", "receive"] } })
     // The features the host did not order follow in the spec's order.
-    expect(await featureButtons(ordered.account)).toEqual(["Send", "Receive", "Buy", "Swap"])
+    await waitFor(async () => expect(await featureButtons(ordered.account)).toEqual(["Send", "Receive", "Buy", "Swap"]))
     cleanup()
     await runtime?.dispose()
     const noSend = await openAccount({ features: { send: false, swaps: false, onramp: false } })
