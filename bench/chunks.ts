@@ -25,13 +25,19 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // (shell 0.20: the Swap and Buy views' titles and descriptions, and the chunks the Account view imports; core 0.17:
   // the two services' tags, fronts and first states; view 0.01) and the budgets set at what was measured:
   // 13.4 (13.2 before the swaps), 104.4 (104.2), 7.26 (7.26).
-  { feature: "at start: provider, hooks, Connect button; networks, constants, formatting (shell, plain)", files: /^(shell|plain)-/, budgetKiB: 13.5 },
-  { feature: "at idle or first intent: the runtime's services (core)", files: /^core-/, budgetKiB: 104.5 },
+  // Raised to 14.0 and 106.5 (issues 27, 28, 32; 13.9 and 106.0 measured): the demo's page now calls useSwap and
+  // useOnramp (0.4 of hook code, which a page pays only when it calls them) and the views' lazy-part hook; the core
+  // was already 105.8 when the session began (social login's state and result_uri, the wallets' "has not answered"
+  // bound, the address rules), then Farcaster's account state (0.17).
+  { feature: "at start: provider, hooks, Connect button; networks, constants, formatting (shell, plain)", files: /^(shell|plain)-/, budgetKiB: 14.0 },
+  { feature: "at idle or first intent: the runtime's services (core)", files: /^core-/, budgetKiB: 106.5 },
   { feature: "at idle or first intent: modal frame, host buttons, atoms (view)", files: /^view-/, budgetKiB: 7.3 },
   { feature: "view parts shared by the lazy views", files: /^(ListItem|WalletIcon|NetworkIcon|display|walletEntries|errorText|useAction|platform)-/, budgetKiB: 5.8 },
   // Raised from 1.4 (issue 14): the email field (spec 9's connect methods, email first unless a wallet is installed),
   // its form and the embedded wallet's atoms, 2.8 measured.
-  { feature: "Connect view, with the email field", files: /^(Connect|EmailForm|embedded)-/, budgetKiB: 3.3 },
+  // Raised to 3.8 (issues 27, 32; 3.6 measured, 3.7 before the social logins' code left it): the social section's
+  // held places and loader, Farcaster's row, the connect-method order with social.
+  { feature: "Connect view, with the email field", files: /^(Connect|EmailForm|embedded)-/, budgetKiB: 3.8 },
   // Set at 1.6 (issue 32, 1.35 measured): out of the first click, fetched when the Connect view shows the social logins
   // (their places held blank until then); the providers' marks are shared with the Account view.
   { feature: "Social logins: the buttons and the providers' marks, when Connect shows them", files: /^(SocialLogin|SocialIcon)-/, budgetKiB: 1.6 },
@@ -83,7 +89,8 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   { feature: "Solana wallet discovery (Wallet Standard)", files: /^walletStandard-/, budgetKiB: 2.3 },
   // Measured 1.26 (the duplicates check put the connectors' standard: wiring beside @wallet-standard/app's getWallets,
   // which was already a shared chunk of 0.84 that no row counted): loaded with either family's discovery.
-  { feature: "Wallet Standard discovery shared by Solana and Bitcoin (getWallets, standard: wiring)", files: /^standardWallet-/, budgetKiB: 1.4 },
+  // Raised to 1.5 (issue 32, 1.45 measured): one hostile wallet's throwing getters skipped, the others listed.
+  { feature: "Wallet Standard discovery shared by Solana and Bitcoin (getWallets, standard: wiring)", files: /^standardWallet-/, budgetKiB: 1.5 },
   // Set at 3.3 (issue 15, 2.84 measured): with hosts that configure polkadot only, beside the start.
   { feature: "Polkadot wallet discovery (injectedWeb3), only with polkadot configured", files: /^injectedWeb3-/, budgetKiB: 3.3 },
   // Set at 4.2 (issue 15, 3.61 measured): the SS58 codec and blake2b come with a Polkadot wallet's first connect.
