@@ -20,7 +20,9 @@ export const Artifacts = Schema.Struct({
     Collectible: Artifact,
     SmartAccount: Artifact,
     SmartAccountFactory: Artifact,
-    VerifyingPaymaster: Artifact
+    VerifyingPaymaster: Artifact,
+    WalletAccount: Artifact,
+    WalletAccountFactory: Artifact
   })
 })
 
@@ -43,6 +45,8 @@ export const loadArtifacts = (): Record<ContractName, { readonly abi: Abi; reado
     Collectible: pick("Collectible"),
     SmartAccount: pick("SmartAccount"),
     SmartAccountFactory: pick("SmartAccountFactory"),
-    VerifyingPaymaster: pick("VerifyingPaymaster")
+    VerifyingPaymaster: pick("VerifyingPaymaster"),
+    WalletAccount: pick("WalletAccount"),
+    WalletAccountFactory: pick("WalletAccountFactory")
   }
 }
