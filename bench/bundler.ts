@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url"
 /**
  * Bundler bench: how many user operations per second the server's bundler takes and gets included on loopback
- * (one anvil chain, EntryPoint v0.8). Each op is a sponsored first operation of its own SimpleAccount (deployment
+ * (one anvil chain, EntryPoint v0.8). Each op is a sponsored first operation of its own WalletAccount (deployment
  * and a call), prepared and signed beforehand; the timed part is sending them all at once and waiting until every
  * receipt is there. Figures, not assertions.
  *

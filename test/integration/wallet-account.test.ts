@@ -3,7 +3,8 @@
  * against real anvil chains, the server's bundler and its paymaster: before it exists its signatures are ERC-6492 and
  * verify with viem's `verifyMessage` / `verifyTypedData`; its first (sponsored) user operation deploys it; then its
  * signatures are plain ERC-1271 and verify too. A signature of its owner as an EOA, or one made for another account
- * of the same owner or another chain, is never taken as the account's (ERC-7739's nested hash).
+ * of the same owner or another chain, is never taken as the account's (ERC-7739's nested hash). Sign-in with Ethereum
+ * (viem's `verifySiweMessage`) accepts it before and after deployment.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -22,6 +23,7 @@ import {
   type TypedDataDefinition
 } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { createSiweMessage } from "viem/siwe"
 import { createBundlerClient, createPaymasterClient, entryPoint08Abi } from "viem/account-abstraction"
 import { devChain } from "../../devstack/evm/chains"
 import { startDevBundler } from "../../devstack/evm/bundler"
@@ -116,6 +118,12 @@ describe("the embedded wallet's smart account (WalletAccount)", () => {
     expect(await reader.verifyMessage({ address: account.address, message: MESSAGE, signature: early })).toBe(true)
     expect(await reader.verifyTypedData({ address: account.address, ...typed, signature: earlyTyped })).toBe(true)
     expect(await reader.verifyMessage({ address: account.address, message: "another message", signature: early })).toBe(false)
+    // Sign-in with Ethereum as the site checks it (ERC-6492 through viem's verifySiweMessage).
+    const siwe = (nonce: string) =>
+      createSiweMessage({ address: account.address, chainId: chain.chainId, domain: "example.test", nonce, uri: "https://example.test", version: "1", issuedAt: new Date(0) })
+    const earlySiwe = await account.signMessage({ message: siwe("undeployed1") })
+    expect(await reader.verifySiweMessage({ message: siwe("undeployed1"), signature: earlySiwe, domain: "example.test", nonce: "undeployed1" })).toBe(true)
+    expect(await reader.verifySiweMessage({ message: siwe("undeployed2"), signature: earlySiwe })).toBe(false)
 
     // The owner's own signatures of the same message, even wrapped for ERC-6492 with the account's factory, are refused.
     const eoaMessage = await owner.signMessage({ message: MESSAGE })
@@ -154,6 +162,9 @@ describe("the embedded wallet's smart account (WalletAccount)", () => {
     expect(await reader.verifyMessage({ address: account.address, message: MESSAGE, signature: late })).toBe(true)
     expect(await reader.verifyTypedData({ address: account.address, ...typed, signature: lateTyped })).toBe(true)
     expect(await reader.verifyMessage({ address: account.address, message: MESSAGE, signature: early })).toBe(true)
+    const lateSiwe = await account.signMessage({ message: siwe("deployed01") })
+    expect(await reader.verifySiweMessage({ message: siwe("deployed01"), signature: lateSiwe, domain: "example.test", nonce: "deployed01" })).toBe(true)
+    expect(await reader.verifySiweMessage({ message: siwe("deployed01"), signature: await owner.signMessage({ message: siwe("deployed01") }) })).toBe(false)
     // The owner's EOA signature asked of the account itself: refused by ERC-1271.
     expect(await reader.readContract({ address: account.address, abi: erc1271Abi, functionName: "isValidSignature", args: [hashMessage(MESSAGE), eoaMessage] })).toBe("0xffffffff")
     expect(await reader.readContract({ address: account.address, abi: erc1271Abi, functionName: "isValidSignature", args: [hashTypedData(typed), eoaTyped] })).toBe("0xffffffff")
