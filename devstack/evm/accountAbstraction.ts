@@ -96,7 +96,6 @@ export const deployAccountAbstraction = async (
   const hashes: Array<Hex> = [
     await client.sendTransaction({ account, chain: null, to: CREATE2_DEPLOYER, data: concat([ENTRY_POINT_SALT, entryPointCode]), gas: 8_000_000n }),
     await client.sendTransaction({ account, chain: null, to: CREATE2_DEPLOYER, data: concat([ZERO_SALT, factoryCode]), gas: 5_000_000n }),
-    await client.sendTransaction({ account, chain: null, to: CREATE2_DEPLOYER, data: concat([ZERO_SALT, walletFactoryCode]), gas: 6_000_000n }),
     await client.deployContract({
       account,
       chain: null,
@@ -104,7 +103,9 @@ export const deployAccountAbstraction = async (
       bytecode: VerifyingPaymaster.bytecode,
       args: [entryPoint, paymasterSigner.address],
       gas: 3_000_000n
-    })
+    }),
+    // Last, so that the paymaster keeps the address it had before this factory was added.
+    await client.sendTransaction({ account, chain: null, to: CREATE2_DEPLOYER, data: concat([ZERO_SALT, walletFactoryCode]), gas: 6_000_000n })
   ]
   const receipts = []
   for (const hash of hashes) {
@@ -112,7 +113,7 @@ export const deployAccountAbstraction = async (
     if (receipt.status !== "success") throw new Error(`ERC-4337 deployment ${hash} reverted`)
     receipts.push(receipt)
   }
-  const deployed = receipts[3]?.contractAddress
+  const deployed = receipts[2]?.contractAddress
   if (deployed === undefined || deployed === null) throw new Error("the paymaster's deployment gave no address")
   const paymaster = getAddress(deployed)
   for (const [address, name] of [
