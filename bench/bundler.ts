@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url"
 /**
  * Bundler bench: how many user operations per second the server's bundler takes and gets included on loopback
- * (one anvil chain, EntryPoint v0.8). Each op is a sponsored first operation of its own SimpleAccount (deployment
+ * (one anvil chain, EntryPoint v0.8). Each op is a sponsored first operation of its own WalletAccount (deployment
  * and a call), prepared and signed beforehand; the timed part is sending them all at once and waiting until every
  * receipt is there. Figures, not assertions.
  *
@@ -13,7 +13,7 @@ import { createBundlerClient, createPaymasterClient, formatUserOperationRequest,
 import { devChain } from "../devstack/evm/chains"
 import { startEvm } from "../devstack/evm/index"
 import { startBundler } from "../server/src/bundler/index"
-import { toSimpleAccount } from "../server/src/bundler/simpleAccount"
+import { toWalletAccount } from "../server/src/bundler/walletAccount"
 
 const OPS = 48
 const MAX_OPS_PER_BUNDLE = 8
@@ -36,7 +36,7 @@ export const bundlerRows = async () => {
     const reader = createPublicClient({ chain: devChain(chain.chainId, chain.rpcUrl), transport: http(chain.rpcUrl) }) as PublicClient
     const ops: Array<UserOperation<"0.8">> = []
     for (let i = 0; i < OPS; i++) {
-      const account = await toSimpleAccount({ client: reader, owner: privateKeyToAccount(generatePrivateKey()), factory: aa.simpleAccountFactory, entryPoint: aa.entryPoint })
+      const account = await toWalletAccount({ client: reader, owner: privateKeyToAccount(generatePrivateKey()), factory: aa.walletAccountFactory, entryPoint: aa.entryPoint })
       const client = createBundlerClient({ account, client: reader, transport: http(url), paymaster: createPaymasterClient({ transport: http(url) }) })
       const prepared = (await client.prepareUserOperation({ account, calls: [{ to: "0x000000000000000000000000000000000000dEaD", value: 0n }] })) as unknown as UserOperation<"0.8">
       ops.push({ ...prepared, signature: await account.signUserOperation(prepared) })

@@ -61,11 +61,16 @@ export const EvmChainConfig = Schema.Struct({
     pairs: Schema.Array(Schema.Struct({ address: Schema.String, tokenA: Schema.String, tokenB: Schema.String }))
   }),
   /**
-   * ERC-4337 (`devstack/evm/accountAbstraction.ts`): EntryPoint v0.8, SimpleAccountFactory and the verifying
-   * paymaster. Absent from a config written before they were deployed.
+   * ERC-4337 (`devstack/evm/accountAbstraction.ts`): EntryPoint v0.8, SimpleAccountFactory, the embedded wallet's
+   * WalletAccountFactory and the verifying paymaster. Absent from a config written before they were deployed.
    */
   accountAbstraction: Schema.optionalKey(
-    Schema.Struct({ entryPoint: Schema.String, simpleAccountFactory: Schema.String, paymaster: Schema.String })
+    Schema.Struct({
+      entryPoint: Schema.String,
+      simpleAccountFactory: Schema.String,
+      walletAccountFactory: Schema.optionalKey(Schema.String),
+      paymaster: Schema.String
+    })
   )
 })
 /** One local EVM chain. */

@@ -168,7 +168,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                           smartAccount: {
                             bundlerUrl: `${bundlerStart.value.info.url}/rpc/${chain.chainId}`,
                             entryPoint: chain.contracts.accountAbstraction.entryPoint,
-                            factory: chain.contracts.accountAbstraction.simpleAccountFactory
+                            factory: chain.contracts.accountAbstraction.walletAccountFactory
                           }
                         }
                       : {})
@@ -253,6 +253,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                 accountAbstraction: {
                   entryPoint: chain.contracts.accountAbstraction.entryPoint,
                   simpleAccountFactory: chain.contracts.accountAbstraction.simpleAccountFactory,
+                  walletAccountFactory: chain.contracts.accountAbstraction.walletAccountFactory,
                   paymaster: chain.contracts.accountAbstraction.paymaster
                 }
               }))

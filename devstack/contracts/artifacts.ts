@@ -21,7 +21,9 @@ export const Artifacts = Schema.Struct({
     SmartAccount: Artifact,
     SmartAccountFactory: Artifact,
     FarcasterIdRegistry: Artifact,
-    VerifyingPaymaster: Artifact
+    VerifyingPaymaster: Artifact,
+    WalletAccount: Artifact,
+    WalletAccountFactory: Artifact
   })
 })
 
@@ -45,6 +47,8 @@ export const loadArtifacts = (): Record<ContractName, { readonly abi: Abi; reado
     SmartAccount: pick("SmartAccount"),
     SmartAccountFactory: pick("SmartAccountFactory"),
     FarcasterIdRegistry: pick("FarcasterIdRegistry"),
-    VerifyingPaymaster: pick("VerifyingPaymaster")
+    VerifyingPaymaster: pick("VerifyingPaymaster"),
+    WalletAccount: pick("WalletAccount"),
+    WalletAccountFactory: pick("WalletAccountFactory")
   }
 }

@@ -3,6 +3,9 @@
  * (their published artifacts, unchanged), and our VerifyingPaymaster (`contracts/VerifyingPaymaster.sol`, on the
  * package's BasePaymaster). The EntryPoint goes through the CREATE2 deployer anvil ships with, with the salt its
  * authors used, so it sits at the canonical address viem knows (`entryPoint08Address`); the factory the same way.
+ * The embedded wallet's smart accounts come from our WalletAccountFactory (`contracts/WalletAccount.sol`: SimpleAccount
+ * with ERC-7739 signatures, and a factory an ERC-6492 verifier may call), deployed the same way, so it too has one
+ * address on every chain.
  * Two accounts of the dev mnemonic past anvil's funded ten serve the bundler: one submits `handleOps` (given ETH
  * here), one approves sponsored operations for the paymaster (holds nothing).
  *
@@ -45,6 +48,8 @@ const PAYMASTER_DEPOSIT = parseEther("100")
 export interface DevAccountAbstraction {
   readonly entryPoint: Address
   readonly simpleAccountFactory: Address
+  /** Makes the embedded wallet's smart accounts (WalletAccount: SimpleAccount v0.8 with ERC-1271 by ERC-7739). */
+  readonly walletAccountFactory: Address
   readonly paymaster: Address
   /** Submits bundles (`handleOps`) and is paid back by each operation. A dev key: public knowledge. */
   readonly bundler: DevAccount
@@ -69,7 +74,7 @@ export const bundlerKeys = (): { readonly bundler: DevAccount; readonly paymaste
 
 const paymasterAbi = parseAbi(["function deposit() payable"])
 
-/** Deploys the EntryPoint, the SimpleAccountFactory and the paymaster (from `deployer`), deposits, funds the bundler. */
+/** Deploys the EntryPoint, the SimpleAccountFactory, the WalletAccountFactory and the paymaster (from `deployer`), deposits, funds the bundler. */
 export const deployAccountAbstraction = async (
   client: WalletClient & PublicActions,
   deployer: DevAccount
@@ -83,7 +88,9 @@ export const deployAccountAbstraction = async (
   const factoryArtifact = packageArtifact("SimpleAccountFactory")
   const factoryCode = encodeDeployData({ abi: factoryArtifact.abi, bytecode: factoryArtifact.bytecode, args: [entryPoint] })
   const simpleAccountFactory = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: ZERO_SALT, bytecode: factoryCode })
-  const { VerifyingPaymaster } = loadArtifacts()
+  const { VerifyingPaymaster, WalletAccountFactory } = loadArtifacts()
+  const walletFactoryCode = encodeDeployData({ abi: WalletAccountFactory.abi, bytecode: WalletAccountFactory.bytecode, args: [entryPoint] })
+  const walletAccountFactory = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: ZERO_SALT, bytecode: walletFactoryCode })
   const account = deployer.address
   // anvil mines each on arrival, in order: the factory's constructor reads the EntryPoint's sender creator.
   const hashes: Array<Hex> = [
@@ -96,7 +103,9 @@ export const deployAccountAbstraction = async (
       bytecode: VerifyingPaymaster.bytecode,
       args: [entryPoint, paymasterSigner.address],
       gas: 3_000_000n
-    })
+    }),
+    // Last, so that the paymaster keeps the address it had before this factory was added.
+    await client.sendTransaction({ account, chain: null, to: CREATE2_DEPLOYER, data: concat([ZERO_SALT, walletFactoryCode]), gas: 6_000_000n })
   ]
   const receipts = []
   for (const hash of hashes) {
@@ -109,7 +118,8 @@ export const deployAccountAbstraction = async (
   const paymaster = getAddress(deployed)
   for (const [address, name] of [
     [entryPoint, "EntryPoint"],
-    [simpleAccountFactory, "SimpleAccountFactory"]
+    [simpleAccountFactory, "SimpleAccountFactory"],
+    [walletAccountFactory, "WalletAccountFactory"]
   ] as const) {
     if ((await client.getCode({ address })) === undefined) throw new Error(`${name} is not at ${address} after its deployment`)
   }
@@ -124,5 +134,5 @@ export const deployAccountAbstraction = async (
   const deposited = await client.waitForTransactionReceipt({ hash: deposit, pollingInterval: 20 })
   if (deposited.status !== "success") throw new Error("the paymaster's deposit reverted")
   await client.request({ method: "anvil_setBalance", params: [bundler.address, `0x${BUNDLER_FUNDS.toString(16)}`] } as never)
-  return { entryPoint, simpleAccountFactory, paymaster, bundler, paymasterSigner }
+  return { entryPoint, simpleAccountFactory, walletAccountFactory, paymaster, bundler, paymasterSigner }
 }

@@ -34,7 +34,7 @@ export interface DevContracts {
   readonly smartAccounts: DevSmartAccounts
   /** Uniswap v2 (WETH9, factory, Router02) and its three pools: see `uniswap.ts`. */
   readonly uniswap: DevUniswap
-  /** ERC-4337: the EntryPoint v0.8, the SimpleAccountFactory, the paymaster and the bundler's keys: see `accountAbstraction.ts`. */
+  /** ERC-4337: the EntryPoint v0.8, the SimpleAccountFactory, the WalletAccountFactory, the paymaster and the bundler's keys: see `accountAbstraction.ts`. */
   readonly accountAbstraction: DevAccountAbstraction
 }
 

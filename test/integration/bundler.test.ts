@@ -1,6 +1,6 @@
 /**
  * The bundler and the verifying paymaster (`server/src/bundler`) against real anvil chains with the audited
- * EntryPoint v0.8 and SimpleAccountFactory: a sponsored first operation deploys the account and moves its ETH while
+ * EntryPoint v0.8 and the embedded wallet's WalletAccountFactory (SimpleAccount with ERC-7739): a sponsored first operation deploys the account and moves its ETH while
  * the paymaster pays the gas; bad signatures, garbage, replays and the host's policy are refused, nothing is
  * submitted for them, and the bundler keeps serving.
  */
@@ -30,7 +30,7 @@ import { devChain } from "../../devstack/evm/chains"
 import { type EvmChain, type EvmInfo, startEvm } from "../../devstack/evm/index"
 import { type BundlerInfo, startBundler } from "../../server/src/bundler/index"
 import { approvalHash } from "../../server/src/bundler/paymaster"
-import { toSimpleAccount } from "../../server/src/bundler/simpleAccount"
+import { toWalletAccount } from "../../server/src/bundler/walletAccount"
 import type { Started } from "../../server/src/lib/Started"
 
 let evm: Started<EvmInfo>
@@ -49,7 +49,7 @@ const post = async (url: string, body: unknown): Promise<{ result?: unknown; err
 }
 
 const accountOf = (owner: ReturnType<typeof privateKeyToAccount>) =>
-  toSimpleAccount({ client: reader, owner, factory: chain.contracts.accountAbstraction.simpleAccountFactory, entryPoint: chain.contracts.accountAbstraction.entryPoint })
+  toWalletAccount({ client: reader, owner, factory: chain.contracts.accountAbstraction.walletAccountFactory, entryPoint: chain.contracts.accountAbstraction.entryPoint })
 
 const bundlerClient = (account: SmartAccount, sponsored = true): BundlerClient =>
   createBundlerClient({
@@ -110,12 +110,14 @@ afterAll(async () => {
 })
 
 describe("ERC-4337 contracts on the local chains", () => {
-  it("has the EntryPoint v0.8 at its canonical address, the factory and a funded paymaster on both chains", async () => {
+  it("has the EntryPoint v0.8 at its canonical address, the factories (the wallet's at one address) and a funded paymaster on both chains", async () => {
     for (const c of evm.info.chains) {
       const client = createPublicClient({ chain: devChain(c.chainId, c.rpcUrl), transport: http(c.rpcUrl) })
       const aa = c.contracts.accountAbstraction
       expect(aa.entryPoint).toBe("0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108")
       expect(await client.getCode({ address: aa.simpleAccountFactory })).toMatch(/^0x[0-9a-f]{100,}$/)
+      expect(aa.walletAccountFactory).toBe(chain.contracts.accountAbstraction.walletAccountFactory)
+      expect(await client.getCode({ address: aa.walletAccountFactory })).toMatch(/^0x[0-9a-f]{100,}$/)
       expect(await client.readContract({ address: aa.entryPoint, abi: entryPoint08Abi, functionName: "balanceOf", args: [aa.paymaster] })).toBe(parseEther("100"))
     }
   })

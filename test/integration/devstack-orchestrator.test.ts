@@ -77,6 +77,9 @@ const expectAllUp = async (config: RuntimeConfig) => {
   expect((await fetch(`${config.mail.inboxUrl}inbox`)).status).toBe(200)
   for (const chain of config.evm.chains) {
     expect(await rpc(`${config.bundler?.url}/rpc/${chain.chainId}`, "eth_supportedEntryPoints")).toEqual([chain.accountAbstraction?.entryPoint])
+    // The embedded wallet's smart-account factory (WalletAccountFactory), at one address on both chains.
+    expect(chain.accountAbstraction?.walletAccountFactory).toBe(config.evm.chains[0]?.accountAbstraction?.walletAccountFactory)
+    expect(await rpc(chain.rpcUrl, "eth_getCode", [chain.accountAbstraction?.walletAccountFactory, "latest"])).toMatch(/^0x[0-9a-f]{100,}$/)
   }
   const bitcoin = config.bitcoin
   if (bitcoin === undefined || bitcoin === null) throw new Error("the bitcoin part must be in the runtime config")

@@ -1,12 +1,14 @@
 /**
  * The embedded wallet server's smart account against a real anvil chain, the server's own bundler and paymaster, the
- * mail sink and PGlite: the user's SimpleAccount (of their server-held key) is named before it exists, a send from it
- * goes as a sponsored user operation that deploys it, the ETH moves while the user's EOA holds nothing and the
- * paymaster pays; a chain without a bundler says smart accounts are not available there.
+ * mail sink and PGlite: the user's WalletAccount (of their server-held key) is named before it exists and signs
+ * (ERC-6492), a send from it goes as a sponsored user operation that deploys it, the ETH moves while the user's EOA
+ * holds nothing and the paymaster pays, then it signs by ERC-1271; what it signs verifies with viem's verifiers and
+ * the user's EOA signature of the same message is not the account's; a chain without a bundler says smart accounts
+ * are not available there.
  */
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createPublicClient, createWalletClient, type Hex, http, parseEther } from "viem"
+import { createPublicClient, createWalletClient, type Hex, http, isErc6492Signature, parseEther } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { entryPoint08Abi } from "viem/account-abstraction"
 import { devChain } from "../../devstack/evm/chains"
@@ -34,6 +36,34 @@ const reader = () => createPublicClient({ chain: devChain(chainA().chainId, chai
 const rpc = (chainId: string, method: string, params?: unknown) =>
   client.call("POST", "/api/rpc", { chainId, method, ...(params === undefined ? {} : { params }) }, { token })
 
+// eth_signTypedData_v4's JSON as a site sends it, with its EIP712Domain type.
+const typedData = (chainId: number) => ({
+  types: {
+    EIP712Domain: [
+      { name: "name", type: "string" },
+      { name: "version", type: "string" },
+      { name: "chainId", type: "uint256" },
+      { name: "verifyingContract", type: "address" }
+    ],
+    Person: [
+      { name: "name", type: "string" },
+      { name: "wallet", type: "address" }
+    ],
+    Mail: [
+      { name: "from", type: "Person" },
+      { name: "to", type: "Person" },
+      { name: "contents", type: "string" }
+    ]
+  },
+  primaryType: "Mail",
+  domain: { name: "Ether Mail", version: "1", chainId, verifyingContract: "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC" },
+  message: {
+    from: { name: "Cow", wallet: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826" },
+    to: { name: "Bob", wallet: "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB" },
+    contents: "Hello, Bob!"
+  }
+}) as const
+
 beforeAll(async () => {
   ;[mail, db, evm] = await Promise.all([startMail(), startDatabase(), startEvm()])
   bundler = await startDevBundler(evm.info)
@@ -47,7 +77,7 @@ beforeAll(async () => {
         {
           caipNetworkId: chainA().caipNetworkId,
           rpcUrl: chainA().rpcUrl,
-          smartAccount: { bundlerUrl: `${bundler.info.url}/rpc/${chainA().chainId}`, entryPoint: aa.entryPoint, factory: aa.simpleAccountFactory }
+          smartAccount: { bundlerUrl: `${bundler.info.url}/rpc/${chainA().chainId}`, entryPoint: aa.entryPoint, factory: aa.walletAccountFactory }
         },
         // The second chain has no bundler for this wallet server.
         { caipNetworkId: chainB().caipNetworkId, rpcUrl: chainB().rpcUrl }
@@ -71,6 +101,26 @@ describe("the embedded wallet's smart account", () => {
       chains: [chainA().caipNetworkId, chainB().caipNetworkId],
       smartAccountChains: [chainA().caipNetworkId]
     })
+  })
+
+  it("signs as the smart account before it exists, ERC-6492-wrapped, and viem's verifiers accept it", async () => {
+    const smart = ((await rpc(chainA().caipNetworkId, "wallet_getSmartAccount")).body as { result: { address: Hex; deployed: boolean } }).result
+    expect(smart.deployed).toBe(false)
+    const signed = await rpc(chainA().caipNetworkId, "personal_sign", ["0x68656c6c6f", smart.address])
+    expect(signed.status).toBe(200)
+    const signature = (signed.body as { result: Hex }).result
+    expect(isErc6492Signature(signature)).toBe(true)
+    expect(await reader().verifyMessage({ address: smart.address, message: "hello", signature })).toBe(true)
+    expect(await reader().verifyMessage({ address: smart.address, message: "hellO", signature })).toBe(false)
+
+    const typed = typedData(chainA().chainId)
+    const typedSigned = await rpc(chainA().caipNetworkId, "eth_signTypedData_v4", [smart.address, JSON.stringify(typed)])
+    expect(typedSigned.status).toBe(200)
+    const { EIP712Domain: _, ...types } = typed.types
+    expect(
+      await reader().verifyTypedData({ address: smart.address, domain: typed.domain, types, primaryType: "Mail", message: typed.message, signature: (typedSigned.body as { result: Hex }).result })
+    ).toBe(true)
+    expect(await reader().getCode({ address: smart.address })).toBeUndefined()
   })
 
   it("names the smart account before it exists, sends from it as a sponsored user operation that deploys it, and the EOA pays nothing", async () => {
@@ -100,12 +150,25 @@ describe("the embedded wallet's smart account", () => {
     expect(((await rpc(chainA().caipNetworkId, "wallet_getSmartAccount")).body as { result: { deployed: boolean } }).result.deployed).toBe(true)
   })
 
-  it("refuses to sign a message as the smart account, in words (SimpleAccount has no ERC-1271)", async () => {
-    const smart = ((await rpc(chainA().caipNetworkId, "wallet_getSmartAccount")).body as { result: { address: Hex } }).result.address
-    expect(await rpc(chainA().caipNetworkId, "personal_sign", ["0x68656c6c6f", smart])).toMatchObject({
-      status: 400,
-      body: { rpcCode: 4200, error: "This smart account cannot sign messages: sign in with the account's owner (EOA)" }
-    })
+  it("signs as the smart account by ERC-1271 once deployed; the EOA's signature of the same message is not the account's", async () => {
+    const smart = ((await rpc(chainA().caipNetworkId, "wallet_getSmartAccount")).body as { result: { address: Hex; deployed: boolean } }).result
+    expect(smart.deployed).toBe(true)
+    const signed = await rpc(chainA().caipNetworkId, "personal_sign", ["0x68656c6c6f", smart.address])
+    expect(signed.status).toBe(200)
+    const signature = (signed.body as { result: Hex }).result
+    expect(isErc6492Signature(signature)).toBe(false)
+    expect(await reader().verifyMessage({ address: smart.address, message: "hello", signature })).toBe(true)
+    const eoa = ((await rpc(chainA().caipNetworkId, "personal_sign", ["0x68656c6c6f", user.evmAddress])).body as { result: Hex }).result
+    expect(await reader().verifyMessage({ address: user.evmAddress, message: "hello", signature: eoa })).toBe(true)
+    expect(await reader().verifyMessage({ address: smart.address, message: "hello", signature: eoa })).toBe(false)
+
+    const typed = typedData(chainA().chainId)
+    const typedSigned = await rpc(chainA().caipNetworkId, "eth_signTypedData_v4", [smart.address, JSON.stringify(typed)])
+    expect(typedSigned.status).toBe(200)
+    const { EIP712Domain: _, ...types } = typed.types
+    expect(
+      await reader().verifyTypedData({ address: smart.address, domain: typed.domain, types, primaryType: "Mail", message: typed.message, signature: (typedSigned.body as { result: Hex }).result })
+    ).toBe(true)
   })
 
   it("says smart accounts are not available on a chain without a bundler", async () => {

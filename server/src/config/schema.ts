@@ -384,9 +384,10 @@ export const ServerConfig = Schema.Struct({
       setting(EvmAddress, {
         type: "address",
         description:
-          "The SimpleAccountFactory (EntryPoint v0.8, `@account-abstraction/contracts`) at the same address on every " +
-          "eip155 chain: with it, each embedded-wallet user has a smart account (their key's SimpleAccount) beside " +
-          "their EOA, sent from as user operations through the bundler."
+          "The WalletAccountFactory (`devstack/contracts/WalletAccount.sol`: SimpleAccount of EntryPoint v0.8 with " +
+          "ERC-1271 by ERC-7739) at the same address on every eip155 chain: with it, each embedded-wallet user has a " +
+          "smart account (their key's WalletAccount) beside their EOA, sent from as user operations through the " +
+          "bundler and signing messages by ERC-1271 (ERC-6492 before it is deployed)."
       })
     ),
     bundlerUrl: Schema.optionalKey(

@@ -12,10 +12,10 @@
  *   key material ever reaches the frame (the server signs).
  *
  * Smart accounts: on the chains the wallet server lists in `smartAccountChains` (a bundler serves them), the user has
- * a SimpleAccount of their key beside the EOA. SET_PREFERRED_ACCOUNT chooses the one in front (kept in the frame
- * origin's storage); GET_USER lists both with their types; with the smart account in front, the site sees it and its
- * sends go from it as user operations (the wallet server builds and signs them). SimpleAccount has no ERC-1271, so
- * messages are still signed by the EOA.
+ * a WalletAccount (SimpleAccount with ERC-7739 signatures) of their key beside the EOA. SET_PREFERRED_ACCOUNT chooses
+ * the one in front (kept in the frame origin's storage); GET_USER lists both with their types; with the smart account
+ * in front, the site sees it and its sends go from it as user operations (the wallet server builds and signs them);
+ * a message the site asks it to sign is signed by the wallet server as the account (ERC-1271, ERC-6492 until deployed).
  */
 import { Result } from "effect"
 import {
@@ -231,7 +231,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
     return caip
   }
 
-  /** The user's smart account on `caip`, as the wallet server computes it (their key's SimpleAccount). */
+  /** The user's smart account on `caip`, as the wallet server computes it (their key's WalletAccount). */
   const smartAccountOn = async (caip: string): Promise<{ readonly address: string; readonly deployed: boolean }> => {
     const answer = await withSession((session) => api.rpc(session, { chainId: caip, method: "wallet_getSmartAccount" }))
     const result = answer.result as { readonly address?: unknown; readonly deployed?: unknown } | null | undefined

@@ -18,13 +18,13 @@ import {
 } from "viem"
 import { EMBEDDED_SAFE_RPC_METHODS } from "../../../../src/domain/Frame"
 import { createBundlerClient, createPaymasterClient } from "viem/account-abstraction"
-import { simpleAccountFactoryAbi, toSimpleAccount } from "../../bundler/simpleAccount"
+import { toWalletAccount, walletAccountFactoryAbi } from "../../bundler/walletAccount"
 import { upstreamTransport } from "../../lib/jsonRpc"
 import { type RpcUpstream, rpcUpstream, type UpstreamAnswer } from "../../lib/rpcUpstream"
 import { ApiError } from "./errors"
 import { ed25519Sign, evmAccountOf, type KeyFamily } from "./keys"
 
-/** Where a chain's smart accounts (SimpleAccount, EntryPoint v0.8) are made and their operations sent. */
+/** Where a chain's smart accounts (WalletAccount: SimpleAccount of EntryPoint v0.8 with ERC-7739) are made and their operations sent. */
 export interface WalletSmartAccounts {
   /** The bundler's endpoint of this chain (`{bundler}/rpc/{chainId}`); it is asked for sponsorship too (ERC-7677). */
   readonly bundlerUrl: string
@@ -162,13 +162,13 @@ const smartAccountsOf = (chain: WalletChain): WalletSmartAccounts => {
   return chain.smartAccount
 }
 
-/** The user's smart account on `chain` (SimpleAccount of their EVM key, salt 0): its address, and whether it exists yet. */
+/** The user's smart account on `chain` (WalletAccount of their EVM key, salt 0): its address, and whether it exists yet. */
 const smartAccountOf = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser) => {
   const config = smartAccountsOf(chain)
   const reader = createPublicClient({ chain: viemChainOf(chain, upstream), transport: upstreamTransport(upstream) })
   const address = await reader.readContract({
     address: config.factory,
-    abi: simpleAccountFactoryAbi,
+    abi: walletAccountFactoryAbi,
     functionName: "getAddress",
     args: [user.evmAddress as Hex, 0n]
   })
@@ -193,7 +193,7 @@ const sendFromSmartAccount = async (
   const config = smartAccountsOf(chain)
   const reader = createPublicClient({ chain: viemChainOf(chain, upstream), transport: upstreamTransport(upstream) })
   return withKey(user, "eip155", async (secret) => {
-    const account = await toSimpleAccount({ client: reader, owner: evmAccountOf(secret), factory: config.factory, entryPoint: config.entryPoint })
+    const account = await toWalletAccount({ client: reader, owner: evmAccountOf(secret), factory: config.factory, entryPoint: config.entryPoint })
     const send = (sponsored: boolean) =>
       createBundlerClient({
         account,
@@ -216,13 +216,20 @@ const sendFromSmartAccount = async (
 
 const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, method: string, params: unknown) => {
   const chainId = Number(chain.caipNetworkId.slice("eip155:".length))
-  // A signature asked of the smart account: SimpleAccount v0.8 has no ERC-1271, so no verifier would accept one.
-  const refuseSmartSigner = async (address: unknown) => {
-    if (chain.smartAccount === undefined || typeof address !== "string" || !isHex(address) || address.length !== 42) return
-    const smart = await smartAccountOf(chain, upstream, user).catch(() => undefined)
-    if (smart !== undefined && isAddressEqual(address, smart.address)) {
-      throw new ApiError(400, "rpc_error", "This smart account cannot sign messages: sign in with the account's owner (EOA)", { rpcCode: 4200 })
-    }
+  // Whether `address` is the user's smart account on this chain (a chain without smart accounts has none).
+  const isSmartAccount = async (address: unknown) => {
+    if (chain.smartAccount === undefined || typeof address !== "string" || !isHex(address) || address.length !== 42) return false
+    const smart = await smartAccountOf(chain, upstream, user).catch((error: unknown) => Promise.reject(viemFailure(error)))
+    return isAddressEqual(address, smart.address)
+  }
+  // A signature asked of the smart account: ERC-1271 by ERC-7739 (the owner signs inside the account's own domain),
+  // ERC-6492-wrapped while the account is not deployed.
+  const signAsSmartAccount = (sign: (account: Awaited<ReturnType<typeof toWalletAccount>>) => Promise<Hex>) => {
+    const config = smartAccountsOf(chain)
+    const reader = createPublicClient({ chain: viemChainOf(chain, upstream), transport: upstreamTransport(upstream) })
+    return withKey(user, "eip155", async (secret) =>
+      sign(await toWalletAccount({ client: reader, owner: evmAccountOf(secret), factory: config.factory, entryPoint: config.entryPoint }))
+    ).catch((error: unknown) => Promise.reject(viemFailure(error)))
   }
   switch (method) {
     // The frame's own question (GET_USER, INIT_SMART_ACCOUNT): the user's smart account on this chain.
@@ -235,21 +242,19 @@ const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, 
       return `0x${chainId.toString(16)}`
     case "personal_sign": {
       const [message, address] = paramsArray(params)
-      if (!sameEvmAddress(user, address)) {
-        await refuseSmartSigner(address)
-        throw notThisWallet(address)
-      }
+      const smart = !sameEvmAddress(user, address) && (await isSmartAccount(address))
+      if (!sameEvmAddress(user, address) && !smart) throw notThisWallet(address)
       if (typeof message !== "string") throw invalidParams("personal_sign: the message must be a string")
+      const signable = isHex(message) ? { raw: message } : message
+      if (smart) return signAsSmartAccount((account) => account.signMessage({ message: signable }))
       return withKey(user, "eip155", (secret) =>
-        evmAccountOf(secret).signMessage({ message: isHex(message) ? { raw: message } : message })
+        evmAccountOf(secret).signMessage({ message: signable })
       ).catch((error: unknown) => Promise.reject(viemFailure(error)))
     }
     case "eth_signTypedData_v4": {
       const [address, data] = paramsArray(params)
-      if (!sameEvmAddress(user, address)) {
-        await refuseSmartSigner(address)
-        throw notThisWallet(address)
-      }
+      const smart = !sameEvmAddress(user, address) && (await isSmartAccount(address))
+      if (!sameEvmAddress(user, address) && !smart) throw notThisWallet(address)
       let typed: unknown
       try {
         typed = typeof data === "string" ? JSON.parse(data) : data
@@ -257,6 +262,7 @@ const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, 
         throw invalidParams("eth_signTypedData_v4: the typed data is not valid JSON")
       }
       if (typeof typed !== "object" || typed === null) throw invalidParams("eth_signTypedData_v4: the typed data must be an object")
+      if (smart) return signAsSmartAccount((account) => account.signTypedData(typed as TypedDataDefinition))
       return withKey(user, "eip155", (secret) => evmAccountOf(secret).signTypedData(typed as TypedDataDefinition)).catch(
         (error: unknown) => Promise.reject(viemFailure(error))
       )
