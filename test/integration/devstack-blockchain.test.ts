@@ -80,8 +80,11 @@ const balances = async (address: string, query: Record<string, string> = {}): Pr
 }
 const symbolsOf = (tx: Transaction) => tx.transfers.map((t) => t.fungible_info?.symbol ?? t.nft_info?.name)
 
+/** The page the stack is told it serves (as `npm start` tells it the demo's origin). */
+const APP_ORIGIN = "http://localhost:5173"
+
 beforeAll(async () => {
-  stack = await startDevstack({ parts: ["evm", "services"], historyPageSize: PAGE })
+  stack = await startDevstack({ parts: ["evm", "services"], historyPageSize: PAGE, appOrigins: [APP_ORIGIN] })
   config = stack.info.config
   if (stack.info.evm === undefined || config.services === null) throw new Error("evm and services must run")
   evm = stack.info.evm
@@ -327,9 +330,13 @@ describe("devstack RPC proxy and projectId allow-list", () => {
     expect(locked.status).toBe(403)
     expect(await locked.text()).toBe("Unauthorized: origin not allowed")
 
-    const loopback = await fetch(path, { headers: { origin: "http://localhost:5173", "x-project-id": projectId } })
-    expect(loopback.status).toBe(200)
-    expect(loopback.headers.get("access-control-allow-origin")).toBe("http://localhost:5173")
+    // The stack's dev project takes the app origins it was given, not any local page.
+    const app = await fetch(path, { headers: { origin: APP_ORIGIN, "x-project-id": projectId } })
+    expect(app.status).toBe(200)
+    expect(app.headers.get("access-control-allow-origin")).toBe(APP_ORIGIN)
+    const otherLocalPage = await fetch(path, { headers: { origin: "http://127.0.0.1:5174", "x-project-id": projectId } })
+    expect(otherLocalPage.status).toBe(403)
+    expect(await otherLocalPage.text()).toBe("Unauthorized: origin not allowed")
 
     const rpcUnknown = await fetch(`${servicesUrl}/v1/?chainId=eip155:31337&projectId=nope`, { method: "POST", body: "{}" })
     expect(await rpcUnknown.text()).toBe("Unauthorized: invalid key")
