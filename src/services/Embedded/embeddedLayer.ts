@@ -46,7 +46,9 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
     const platform = yield* Platform
     const live = yield* Effect.cached(
       Effect.tryPromise({ try: () => import("./EmbeddedWalletLive"), catch: () => new EmailLoginDependencyFailed() }).pipe(
-        Effect.flatMap((module) => module.makeEmbeddedWallet(state, { connectorId: auth.connector.info.id, frame: auth.frame })),
+        Effect.flatMap((module) =>
+          module.makeEmbeddedWallet(state, { connectorId: auth.connector.info.id, frame: auth.frame, setPreferredAccount: auth.setPreferredAccount })
+        ),
         Effect.provideService(SocialWindow, page),
         Effect.provideContext(services),
         Effect.provideService(Scope.Scope, scope)
@@ -166,7 +168,8 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
       submitEmailUpdateOtp: (otp) => via((service) => service.submitEmailUpdateOtp(otp)),
       cancelEmailUpdate: via((service) => service.cancelEmailUpdate),
       approve: via((service) => service.approve),
-      reject: via((service) => service.reject)
+      reject: via((service) => service.reject),
+      setPreferredAccount: (type) => via((service) => service.setPreferredAccount(type))
     }
   })
 )
