@@ -167,7 +167,7 @@ describe("the embedded wallet's account type on connect (spec 4)", () => {
         yield* connection.updateAccount("eip155", (account) => ({ ...account, status: "reconnecting" }))
         yield* SubscriptionRef.update(connection.state, (s) => ({
           ...s,
-          namespaces: { ...s.namespaces, eip155: { ...s.namespaces.eip155!, connector: { id: "embedded", type: "AUTH" } } }
+          namespaces: { ...s.namespaces, eip155: { ...s.namespaces.eip155!, connector: { id: "embedded", type: "AUTH" as const } } }
         }))
         yield* connection.restore(() => Effect.succeed(localChainA))
         const account = yield* evmAccount
