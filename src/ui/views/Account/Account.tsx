@@ -6,6 +6,8 @@
  * list with the USD total), and disconnect. A family the product offers no balances or portfolio for (spec 9:
  * bip122, polkadot) shows a sentence saying what is not available instead of a balance and the tabs. An embedded (email)
  * wallet shows its email under the address, with "Update email"; one from a social login, its provider and user name.
+ * When the embedded wallet has a smart account beside its EOA, the account in front is named by its type ("Smart
+ * account" or "EOA") with a switch to the other; the address, balance and sends follow the account in front.
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useEffect } from "react"
