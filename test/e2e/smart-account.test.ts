@@ -94,8 +94,12 @@ describe("the embedded wallet's smart account in the demo", () => {
   it("the Account view switches to the EOA (the smart account's owner) and back; the address follows", async () => {
     const smart = smartAddress!
     await openAccount(smart)
+    // The balance is the account's in front: the smart account's 0.99 ETH, then the EOA's nothing.
+    const balance = () => dialog().locator("p", { hasText: / ETH$/ }).first().textContent()
+    await expect.poll(balance, { timeout: 20_000 }).toMatch(/^0\.990* ETH$/)
     await dialog().getByRole("button", { name: "Switch to EOA" }).click()
     await expect.poll(() => dialog().getByTestId("account-type").textContent(), { timeout: 20_000 }).toBe("Account type: EOA")
+    await expect.poll(balance, { timeout: 20_000 }).toMatch(/^0(\.0+)? ETH$/)
     await page.keyboard.press("Escape")
     const eoa = await expect.poll(shownAddress, { timeout: 20_000 }).not.toBe(smart).then(shownAddress)
     // The smart account is the WalletAccount of this EOA (salt 0), as the factory computes it.
