@@ -112,12 +112,7 @@ export class EmbeddedAuth extends Context.Service<
       frame: Effect.map(live, (auth) => auth.bridge),
       frameLoaded: Effect.sync(() => loaded),
       whenLoaded: Deferred.await(ready),
-      setPreferredAccount: (type: EmbeddedAccountType) =>
-        Effect.flatMap(loadedForConnect, (auth) =>
-          auth.setPreferredAccount(type).pipe(
-            Effect.mapError((error) => ({ message: error._tag === "SomethingWentWrong" ? (error.reason ?? error.message) : error.message }))
-          )
-        ),
+      setPreferredAccount: (type: EmbeddedAccountType) => Effect.flatMap(loadedForConnect, (auth) => auth.setPreferredAccount(type)),
       setGate: (next: ApprovalGate) => Effect.sync(() => void (gate = next))
     })
   })

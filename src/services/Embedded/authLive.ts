@@ -12,7 +12,7 @@ import { DisconnectFailed, type FrameError, type FrameStepTimedOut, type FrameLo
 import { classifyEmbeddedRpcMethod } from "../../domain/Frame"
 import type { CaipNetwork } from "../../domain/Network"
 import type { HostOptions } from "../../domain/Options"
-import { accountTypeToSwitchTo } from "../../domain/rules"
+import { accountTypeToSwitchTo } from "../../domain/accountTypes"
 import { RPC_ERROR_CODES, SECURE_SDK_VERSION_DEFAULT } from "../../domain/constants"
 import { walletErrorOf, type WalletRequestError } from "../../domain/walletErrors"
 import type { ConnectError, FamilySession, WalletEvent } from "../connectors/Connector"
@@ -48,11 +48,10 @@ export interface AuthLive {
    * EVM network; the account in front is theirs from now on (what `eth_accounts` answers). Its accounts, the one in
    * front first.
    */
-  readonly setPreferredAccount: (type: EmbeddedAccountType) => Effect.Effect<ReadonlyArray<Account>, BridgeError | SomethingWentWrong>
+  readonly setPreferredAccount: (type: EmbeddedAccountType) => Effect.Effect<ReadonlyArray<Account>, { readonly message: string }>
 }
 
-/** How a frame request can fail. */
-export type BridgeError = FrameError | FrameStepTimedOut | FrameLoadTimedOut
+type BridgeError = FrameError | FrameStepTimedOut | FrameLoadTimedOut
 
 /** An EIP-1193 error as dApps and our adapters read it: a message and a code. */
 const providerError = (code: number, message: string): Error => Object.assign(new Error(message), { code })
@@ -310,7 +309,7 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
       Effect.gen(function* () {
         const network = current.eip155
         const front = evmFront
-        if (network === undefined || front === undefined) return yield* new SomethingWentWrong({ reason: "The embedded wallet is not connected." })
+        if (network === undefined || front === undefined) return yield* Effect.fail({ message: "The embedded wallet is not connected." })
         yield* bridge.request("SET_PREFERRED_ACCOUNT", { type })
         const user = yield* bridge.request("GET_USER", { chainId: frameChainOf(network) })
         const accounts = accountsOfUser(user)

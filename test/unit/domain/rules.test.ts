@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
+import { accountTypeToSwitchTo } from "../../../src/domain/accountTypes"
 import {
   backClosesModal,
   balanceDisplay,
   connectorGroupOrder,
-  accountTypeToSwitchTo,
   defaultAccountType,
   openingView,
   orderConnectMethods,

@@ -182,7 +182,7 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
         frameLoaded: Effect.succeed(true),
         whenLoaded: Deferred.await(ready),
         setPreferredAccount: (type: "eoa" | "smartAccount") =>
-          Effect.flatMap(loaded, (auth) => Effect.mapError(auth.setPreferredAccount(type), (error) => ({ message: error.message }))),
+          Effect.flatMap(loaded, (auth) => auth.setPreferredAccount(type)),
         setGate: (gate: ApprovalGate) => Effect.sync(() => frame.setGate(gate))
       }
     })
