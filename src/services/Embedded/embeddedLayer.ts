@@ -77,7 +77,8 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
           const email = connected ? (cache.email ?? undefined) : undefined
           const socialUser =
             connected && cache.socialUsername !== null ? { provider: cache.socialProvider ?? undefined, username: cache.socialUsername } : undefined
-          yield* SubscriptionRef.update(state, (s) => ({ ...s, email, socialUser }))
+          // A switch's failure belongs to the session it happened in.
+          yield* SubscriptionRef.update(state, (s) => ({ ...s, email, socialUser, accountSwitch: { ...s.accountSwitch, error: undefined } }))
         })
       ),
       Effect.forkIn(scope)
