@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Stream, SubscriptionRef } from "effect"
+import { TestClock } from "effect/testing"
 import { localChainA, localChainB } from "../../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../../src/domain/Options"
 import { Connection } from "../../../../src/services/Connection"
@@ -174,6 +175,44 @@ describe("the embedded wallet's account type on connect (spec 4)", () => {
         expect(account?.status).toBe("connected")
         expect(account?.address).toBe(FRAME_ADDRESS)
         expect(switches(frame)).toEqual([])
+      })
+    )
+  )
+})
+
+describe("the account in front across networks", () => {
+  it.effect("a network without smart accounts puts the EOA in front (its accounts alone); back on one that has them, the smart account", () =>
+    runWith({ enabled: [31337], preferred: "eoa" }, () =>
+      Effect.gen(function* () {
+        yield* loggedIn
+        expect((yield* evmAccount)?.address).toBe(SMART_ADDRESS)
+        const session = Option.getOrThrow(yield* (yield* Connection).session("eip155"))
+        if (session.provider.namespace !== "eip155") throw new Error("not an EIP-1193 provider")
+        const provider = session.provider.provider
+        const switchTo = (chainId: string) =>
+          Effect.gen(function* () {
+            yield* Effect.promise(() => provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId }] }))
+            // The connection applies a wallet's events once it has been quiet 50 ms.
+            yield* Effect.forEach(Array.from({ length: 50 }), () => Effect.yieldNow, { discard: true })
+            yield* TestClock.adjust(50)
+          })
+        const until = (address: string) =>
+          Effect.flatMap(Connection, (connection) =>
+            SubscriptionRef.changes(connection.state).pipe(
+              Stream.filter((s) => s.namespaces.eip155?.account.address === address),
+              Stream.runHead,
+              Effect.map(Option.getOrThrow)
+            )
+          )
+        yield* switchTo("0x7a6a")
+        const onB = (yield* until(FRAME_ADDRESS)).namespaces.eip155!.account
+        expect(onB.allAccounts).toEqual([{ address: FRAME_ADDRESS, type: "eoa" }])
+        expect(onB.preferredAccountType).toBe("eoa")
+        expect(yield* ethAccounts).toEqual([FRAME_ADDRESS])
+        yield* switchTo("0x7a69")
+        const onA = (yield* until(SMART_ADDRESS)).namespaces.eip155!.account
+        expect(onA.allAccounts.map((entry) => entry.type)).toEqual(["smartAccount", "eoa"])
+        expect(yield* ethAccounts).toEqual([SMART_ADDRESS])
       })
     )
   )
