@@ -229,12 +229,15 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
         )
     }
 
-    // The networks where the frame runs smart accounts, asked once (none when it cannot say).
-    const smartAccountNetworks = yield* Effect.cached(
-      bridge.request("GET_SMART_ACCOUNT_ENABLED_NETWORKS").pipe(
-        Effect.map((answer) => answer.smartAccountEnabledNetworks),
-        Effect.catch((error) => Effect.as(Effect.logWarning(`No smart-account networks: ${error.message}`), [] as ReadonlyArray<number>))
-      )
+    // The networks where the frame runs smart accounts: its answer is kept; a failed ask counts as none, this time only.
+    let smartNetworks: ReadonlyArray<number> | undefined
+    const smartAccountNetworks = Effect.suspend(() =>
+      smartNetworks !== undefined
+        ? Effect.succeed(smartNetworks)
+        : bridge.request("GET_SMART_ACCOUNT_ENABLED_NETWORKS").pipe(
+            Effect.map((answer) => (smartNetworks = answer.smartAccountEnabledNetworks)),
+            Effect.catch((error) => Effect.as(Effect.logWarning(`No smart-account networks: ${error.message}`), [] as ReadonlyArray<number>))
+          )
     )
 
     /**
@@ -246,6 +249,7 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
       Effect.gen(function* () {
         const preferred = user.preferredAccountType ?? accountsOfUser(user)[0]?.type
         const rule = { namespace: network.chainNamespace, preferred, hostDefaults: config.defaultAccountTypes }
+        // The frame is asked for its smart-account networks only when a switch to a smart account could be due.
         const wanted = accountTypeToSwitchTo({ ...rule, smartAccountEnabled: true })
         if (wanted === undefined) return user
         const enabled = wanted === "smartAccount" && network.chainNamespace === "eip155" && (yield* smartAccountNetworks).includes(Number(network.id))
@@ -269,15 +273,13 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
             // A restored session keeps the account the visitor had in front (the frame remembers their choice).
             const user = fresh ? yield* preferDefaultType(network, asked) : asked
             const accounts = accountsOfUser(user)
-            if (network.chainNamespace === "eip155") {
-              evmFront = { address: user.address }
-              evmAccounts = accounts
+            if (network.chainNamespace !== "eip155") {
+              return { accounts, chainId: network.id, provider: { namespace: "solana", provider: solanaProvider } } satisfies FamilySession
             }
-            const session: FamilySession =
-              network.chainNamespace === "eip155"
-                ? { accounts, chainId: network.id, provider: { namespace: "eip155", provider: eip155Provider(evmFront!) } }
-                : { accounts, chainId: network.id, provider: { namespace: "solana", provider: solanaProvider } }
-            return session
+            const front = { address: user.address }
+            evmFront = front
+            evmAccounts = accounts
+            return { accounts, chainId: network.id, provider: { namespace: "eip155", provider: eip155Provider(front) } } satisfies FamilySession
           })
       )
 
@@ -316,7 +318,7 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
         front.address = user.address
         evmAccounts = accounts
         return accounts
-      })
+      }).pipe(Effect.withSpan("EmbeddedAuth.setPreferredAccount"))
 
     return { bridge, connect, reconnect, disconnect, setPreferredAccount }
   })
