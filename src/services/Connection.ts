@@ -63,7 +63,7 @@ export interface WalletChainChange {
 
 const emptyConnection: NamespaceConnection = { account: initialAccountState, connector: undefined, chainId: undefined }
 
-/** The account state of an open session on `chainId`. */
+/** The account state of an open session on `chainId`; its preferred account type is the type of the account in front. */
 export const accountStateOf = (
   namespace: ChainNamespace,
   session: { readonly address: string; readonly accounts: ReadonlyArray<Account> },
@@ -71,10 +71,13 @@ export const accountStateOf = (
 ): AccountState => {
   const network = formatCaipNetworkId({ namespace, reference: chainId })
   const caipAddress = Result.isSuccess(network) ? caipAddressOn(network.success, session.address) : undefined
+  // The type of the account in front: the embedded wallet lists its preferred one first (spec 3's preferredAccountType).
+  const front = session.accounts.find((account) => account.address.toLowerCase() === session.address.toLowerCase())
   return {
     status: "connected",
     address: session.address,
     allAccounts: session.accounts,
+    ...(front === undefined ? {} : { preferredAccountType: front.type }),
     ...(caipAddress !== undefined && Result.isSuccess(caipAddress) ? { caipAddress: caipAddress.success } : {})
   }
 }

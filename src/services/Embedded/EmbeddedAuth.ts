@@ -6,6 +6,7 @@
  * (above the connectors, with the modal) sets.
  */
 import { Context, Deferred, Effect, Layer, Option, PubSub, Scope, Stream } from "effect"
+import type { Account, EmbeddedAccountType } from "../../domain/Account"
 import type { ChainNamespace } from "../../domain/Caip"
 import { EmailLoginDependencyFailed, SomethingWentWrong } from "../../domain/errors"
 import { offeredSocials } from "../../domain/validation"
@@ -34,6 +35,11 @@ export class EmbeddedAuth extends Context.Service<
     readonly frameLoaded: Effect.Effect<boolean>
     /** Waits, without loading it, until the frame was loaded and said READY; then its bridge. */
     readonly whenLoaded: Effect.Effect<FrameBridgeService>
+    /**
+     * Puts the embedded wallet's EVM account of `type` in front (the Account view's switch); its accounts afterwards,
+     * the one in front first. Fails with the frame's words.
+     */
+    readonly setPreferredAccount: (type: EmbeddedAccountType) => Effect.Effect<ReadonlyArray<Account>, { readonly message: string }>
     /** Sets the approval gate (the EmbeddedWallet service does, once, when it is built). */
     readonly setGate: (gate: ApprovalGate) => Effect.Effect<void>
   }
@@ -106,6 +112,7 @@ export class EmbeddedAuth extends Context.Service<
       frame: Effect.map(live, (auth) => auth.bridge),
       frameLoaded: Effect.sync(() => loaded),
       whenLoaded: Deferred.await(ready),
+      setPreferredAccount: (type: EmbeddedAccountType) => Effect.flatMap(loadedForConnect, (auth) => auth.setPreferredAccount(type)),
       setGate: (next: ApprovalGate) => Effect.sync(() => void (gate = next))
     })
   })

@@ -30,7 +30,8 @@ export const initialEmbeddedState = (enabled: boolean): EmbeddedState => ({
   social: { _tag: "Idle" },
   socialError: undefined,
   farcaster: { _tag: "Idle" },
-  socialUser: undefined
+  socialUser: undefined,
+  accountSwitch: { switching: undefined, error: undefined }
 })
 
 /** A service over `state` whose every method does nothing (no email login offered, or a test's). */
@@ -49,7 +50,8 @@ export const idleEmbeddedService = (state: SubscriptionRef.SubscriptionRef<Embed
   connectFarcaster: Effect.void,
   cancelFarcaster: Effect.void,
   approve: Effect.void,
-  reject: Effect.void
+  reject: Effect.void,
+  setPreferredAccount: () => Effect.void
 })
 
 /** The embedded wallet. */

@@ -6,7 +6,7 @@
  * bridge's bound) and ends in words the visitor reads.
  */
 import { Clock, Deferred, Effect, Exit, Fiber, Option, Result, Schedule, Schema, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
-import type { SocialProvider } from "../../domain/Account"
+import type { Account, EmbeddedAccountType, SocialProvider } from "../../domain/Account"
 import { Alerts } from "../../domain/alerts"
 import { EMAIL_LOGIN_COOLDOWN_MS, RPC_ERROR_CODES } from "../../domain/constants"
 import type { ChainNamespace } from "../../domain/Caip"
@@ -14,7 +14,7 @@ import { AuthInitFailed, EmailRateLimited, UserRejected } from "../../domain/err
 import { validateEmail, validateOtp } from "../../domain/validation"
 import { Config } from "../Config"
 import { ConnectFlow } from "../ConnectFlow"
-import { Connection } from "../Connection"
+import { accountStateOf, Connection } from "../Connection"
 import { currentRoute, Modal } from "../Modal"
 import { Networks } from "../Networks"
 import { Notifications } from "../Notifications"
@@ -31,6 +31,8 @@ import { SocialWindow, type SocialPopup } from "./SocialWindow"
 export interface EmbeddedAuthHandle {
   readonly connectorId: string
   readonly frame: Effect.Effect<FrameBridgeService, FrameLoadFailure>
+  /** Puts the EVM account of `type` in front in the frame; its accounts afterwards, the one in front first. */
+  readonly setPreferredAccount: (type: EmbeddedAccountType) => Effect.Effect<ReadonlyArray<Account>, { readonly message: string }>
 }
 
 /** The service, and the gate the AUTH connector's providers wait on. */
@@ -604,6 +606,28 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         })
       )
 
+    // ---- The account in front (the Account view's switch)
+
+    const setAccountSwitch = (accountSwitch: EmbeddedState["accountSwitch"]) => update((s) => ({ ...s, accountSwitch }))
+    const setPreferredAccount = Effect.fn("EmbeddedWallet.setPreferredAccount")(function* (type: EmbeddedAccountType) {
+      if ((yield* SubscriptionRef.get(state)).accountSwitch.switching !== undefined) return
+      yield* setAccountSwitch({ switching: type, error: undefined })
+      const exit = yield* Effect.exit(auth.setPreferredAccount(type))
+      if (Exit.isFailure(exit)) {
+        const error = Option.getOrUndefined(Exit.findErrorOption(exit))
+        return yield* setAccountSwitch({ switching: undefined, error: error?.message ?? "The account could not be switched: try again." })
+      }
+      // The account in front changes at once: its address, balance and sends follow it.
+      const accounts = exit.value
+      const front = accounts[0]
+      const family = (yield* SubscriptionRef.get(connection.state)).namespaces.eip155
+      const chainId = family?.chainId
+      if (front !== undefined && chainId !== undefined && family?.account.status === "connected") {
+        yield* connection.updateAccount("eip155", (account) => ({ ...account, ...accountStateOf("eip155", { address: front.address, accounts }, chainId) }))
+      }
+      yield* setAccountSwitch({ switching: undefined, error: undefined })
+    })
+
     const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))
 
     const service: EmbeddedLive = {
@@ -624,6 +648,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       finishSocial: (uri) => finishSocial(uri, undefined),
       approve: answer(true).pipe(Effect.withSpan("EmbeddedWallet.approve")),
       reject: answer(false).pipe(Effect.withSpan("EmbeddedWallet.reject")),
+      setPreferredAccount,
       gate: { approved, disallowed: (method) => modal.rejectDisallowed(method) }
     }
     return service

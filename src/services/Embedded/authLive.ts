@@ -5,13 +5,14 @@
  * ones (ApproveTransaction, through the approval gate), and refuses any other method.
  */
 import { Effect, Exit, Option, type Scope } from "effect"
-import type { Account } from "../../domain/Account"
+import type { Account, EmbeddedAccountType, EmbeddedWalletUser } from "../../domain/Account"
 import type { ChainNamespace } from "../../domain/Caip"
 import { fromBase58, fromBase64, toBase58, toBase64 } from "../../domain/encoding"
 import { DisconnectFailed, type FrameError, type FrameStepTimedOut, type FrameLoadTimedOut, type FrameNotSet, SomethingWentWrong, UserRejected } from "../../domain/errors"
 import { classifyEmbeddedRpcMethod } from "../../domain/Frame"
 import type { CaipNetwork } from "../../domain/Network"
 import type { HostOptions } from "../../domain/Options"
+import { accountTypeToSwitchTo } from "../../domain/accountTypes"
 import { RPC_ERROR_CODES, SECURE_SDK_VERSION_DEFAULT } from "../../domain/constants"
 import { walletErrorOf, type WalletRequestError } from "../../domain/walletErrors"
 import type { ConnectError, FamilySession, WalletEvent } from "../connectors/Connector"
@@ -42,6 +43,12 @@ export interface AuthLive {
   readonly connect: (networks: ReadonlyArray<CaipNetwork>) => Effect.Effect<ReadonlyArray<FamilySession>, ConnectError>
   readonly reconnect: (networks: ReadonlyArray<CaipNetwork>) => Effect.Effect<ReadonlyArray<FamilySession>, ConnectError>
   readonly disconnect: Effect.Effect<void, DisconnectFailed>
+  /**
+   * The Account view's switch between the EVM accounts: SET_PREFERRED_ACCOUNT, then the frame's user on the current
+   * EVM network; the account in front is theirs from now on (what `eth_accounts` answers). Its accounts, the one in
+   * front first.
+   */
+  readonly setPreferredAccount: (type: EmbeddedAccountType) => Effect.Effect<ReadonlyArray<Account>, { readonly message: string }>
 }
 
 type BridgeError = FrameError | FrameStepTimedOut | FrameLoadTimedOut
@@ -60,6 +67,13 @@ const toConnectError = (error: BridgeError): ConnectError => new SomethingWentWr
 /** The chain id the frame takes for a network: the number for eip155, the CAIP-2 id for the others. */
 const frameChainOf = (network: CaipNetwork): string | number =>
   network.chainNamespace === "eip155" ? Number(network.id) : network.caipNetworkId
+
+/** The frame user's accounts, the one in front (the user's `address`) first. */
+export const accountsOfUser = (user: Pick<EmbeddedWalletUser, "address" | "accounts">): ReadonlyArray<Account> => {
+  const front = user.accounts.filter((account) => account.address.toLowerCase() === user.address.toLowerCase())
+  const rest = user.accounts.filter((account) => account.address.toLowerCase() !== user.address.toLowerCase())
+  return front.length === 0 ? [{ address: user.address, type: "eoa" }, ...rest] : [...front, ...rest]
+}
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null
 
@@ -108,6 +122,12 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
     const rpc = (method: string, params: unknown) =>
       Effect.map(bridge.request("RPC_REQUEST", params === undefined ? { method } : { method, params }), (payload) => payload)
 
+    // The EVM account in front (what eth_accounts answers) and the accounts the frame listed, kept across switches.
+    let evmFront: { address: string } | undefined
+    let evmAccounts: ReadonlyArray<Account> = []
+    const sameAccounts = (a: ReadonlyArray<Account>, b: ReadonlyArray<Account>) =>
+      a.length === b.length && a.every((account, i) => account.address === b[i]?.address && account.type === b[i]?.type)
+
     const eip155Provider = (accounts: { address: string }): Eip1193Provider => ({
       request: ({ method, params }) =>
         run(
@@ -129,9 +149,11 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
                 // Spec point 4: an embedded-login chain reconnects on the new chain: the frame's user there.
                 yield* switchFrame(target).pipe(Effect.mapError(asWalletError))
                 const user = yield* bridge.request("GET_USER", { chainId: frameChainOf(target) }).pipe(Effect.mapError(asWalletError))
-                if (user.address !== accounts.address) {
+                const listed = accountsOfUser(user)
+                if (user.address !== accounts.address || !sameAccounts(listed, evmAccounts)) {
                   accounts.address = user.address
-                  yield* emit({ _tag: "AccountsChanged", namespace: "eip155", accounts: [{ address: user.address, type: "eoa" }] })
+                  evmAccounts = listed
+                  yield* emit({ _tag: "AccountsChanged", namespace: "eip155", accounts: listed })
                 }
                 yield* emit({ _tag: "ChainChanged", namespace: "eip155", chainId: target.id })
                 return null
@@ -207,19 +229,57 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
         )
     }
 
-    const sessionsFor = (networks: ReadonlyArray<CaipNetwork>) =>
+    // The networks where the frame runs smart accounts: its answer is kept; a failed ask counts as none, this time only.
+    let smartNetworks: ReadonlyArray<number> | undefined
+    const smartAccountNetworks = Effect.suspend(() =>
+      smartNetworks !== undefined
+        ? Effect.succeed(smartNetworks)
+        : bridge.request("GET_SMART_ACCOUNT_ENABLED_NETWORKS").pipe(
+            Effect.map((answer) => (smartNetworks = answer.smartAccountEnabledNetworks)),
+            Effect.catch((error) => Effect.as(Effect.logWarning(`No smart-account networks: ${error.message}`), [] as ReadonlyArray<number>))
+          )
+    )
+
+    /**
+     * Spec 4: on connect, when the user's preferred type differs from the chain's default (the host's
+     * `defaultAccountTypes`), one attempt to switch it; smartAccount only where the frame runs smart accounts. A
+     * refusal leaves the account the frame had in front. The frame's user afterwards.
+     */
+    const preferDefaultType = (network: CaipNetwork, user: EmbeddedWalletUser) =>
+      Effect.gen(function* () {
+        const preferred = user.preferredAccountType ?? accountsOfUser(user)[0]?.type
+        const rule = { namespace: network.chainNamespace, preferred, hostDefaults: config.defaultAccountTypes }
+        // The frame is asked for its smart-account networks only when a switch to a smart account could be due.
+        const wanted = accountTypeToSwitchTo({ ...rule, smartAccountEnabled: true })
+        if (wanted === undefined) return user
+        const enabled = wanted === "smartAccount" && network.chainNamespace === "eip155" && (yield* smartAccountNetworks).includes(Number(network.id))
+        const type = accountTypeToSwitchTo({ ...rule, smartAccountEnabled: enabled })
+        if (type === undefined) return user
+        const switched = yield* Effect.exit(bridge.request("SET_PREFERRED_ACCOUNT", { type }))
+        if (Exit.isFailure(switched)) {
+          yield* Effect.logWarning(`The embedded wallet stays on its ${preferred ?? "eoa"} account: ${String(Option.getOrUndefined(Exit.findErrorOption(switched))?.message)}`)
+          return user
+        }
+        return yield* bridge.request("GET_USER", { chainId: frameChainOf(network) })
+      })
+
+    const sessionsFor = (networks: ReadonlyArray<CaipNetwork>, fresh: boolean) =>
       Effect.forEach(
         networks.filter((network) => network.chainNamespace === "eip155" || network.chainNamespace === "solana"),
         (network) =>
           Effect.gen(function* () {
             yield* switchFrame(network)
-            const user = yield* bridge.request("GET_USER", { chainId: frameChainOf(network) })
-            const accounts: ReadonlyArray<Account> = [{ address: user.address, type: "eoa" }]
-            const session: FamilySession =
-              network.chainNamespace === "eip155"
-                ? { accounts, chainId: network.id, provider: { namespace: "eip155", provider: eip155Provider({ address: user.address }) } }
-                : { accounts, chainId: network.id, provider: { namespace: "solana", provider: solanaProvider } }
-            return session
+            const asked = yield* bridge.request("GET_USER", { chainId: frameChainOf(network) })
+            // A restored session keeps the account the visitor had in front (the frame remembers their choice).
+            const user = fresh ? yield* preferDefaultType(network, asked) : asked
+            const accounts = accountsOfUser(user)
+            if (network.chainNamespace !== "eip155") {
+              return { accounts, chainId: network.id, provider: { namespace: "solana", provider: solanaProvider } } satisfies FamilySession
+            }
+            const front = { address: user.address }
+            evmFront = front
+            evmAccounts = accounts
+            return { accounts, chainId: network.id, provider: { namespace: "eip155", provider: eip155Provider(front) } } satisfies FamilySession
           })
       )
 
@@ -227,7 +287,7 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
       Effect.gen(function* () {
         const { isConnected } = yield* bridge.request("IS_CONNECTED")
         if (!isConnected) return yield* new SomethingWentWrong({ reason: "Log in with your email first." })
-        return yield* sessionsFor(networks)
+        return yield* sessionsFor(networks, true)
       }).pipe(Effect.mapError((error) => (error._tag === "SomethingWentWrong" ? error : toConnectError(error))))
 
     // A failed connection check forgets the login (spec 4's login cache); a session the frame no longer has is none.
@@ -238,7 +298,7 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
           yield* forgetLogin(storage)
           return []
         }
-        return yield* sessionsFor(networks)
+        return yield* sessionsFor(networks, false)
       }).pipe(Effect.tapError(() => forgetLogin(storage)), Effect.mapError(toConnectError))
 
     const disconnect = Effect.gen(function* () {
@@ -247,5 +307,18 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
       yield* bridge.request("SIGN_OUT").pipe(Effect.mapError((error) => new DisconnectFailed({ reason: error.message })))
     })
 
-    return { bridge, connect, reconnect, disconnect }
+    const setPreferredAccount = (type: EmbeddedAccountType) =>
+      Effect.gen(function* () {
+        const network = current.eip155
+        const front = evmFront
+        if (network === undefined || front === undefined) return yield* Effect.fail({ message: "The embedded wallet is not connected." })
+        yield* bridge.request("SET_PREFERRED_ACCOUNT", { type })
+        const user = yield* bridge.request("GET_USER", { chainId: frameChainOf(network) })
+        const accounts = accountsOfUser(user)
+        front.address = user.address
+        evmAccounts = accounts
+        return accounts
+      }).pipe(Effect.withSpan("EmbeddedAuth.setPreferredAccount"))
+
+    return { bridge, connect, reconnect, disconnect, setPreferredAccount }
   })

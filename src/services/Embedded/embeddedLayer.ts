@@ -46,7 +46,9 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
     const platform = yield* Platform
     const live = yield* Effect.cached(
       Effect.tryPromise({ try: () => import("./EmbeddedWalletLive"), catch: () => new EmailLoginDependencyFailed() }).pipe(
-        Effect.flatMap((module) => module.makeEmbeddedWallet(state, { connectorId: auth.connector.info.id, frame: auth.frame })),
+        Effect.flatMap((module) =>
+          module.makeEmbeddedWallet(state, { connectorId: auth.connector.info.id, frame: auth.frame, setPreferredAccount: auth.setPreferredAccount })
+        ),
         Effect.provideService(SocialWindow, page),
         Effect.provideContext(services),
         Effect.provideService(Scope.Scope, scope)
@@ -75,7 +77,8 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
           const email = connected ? (cache.email ?? undefined) : undefined
           const socialUser =
             connected && cache.socialUsername !== null ? { provider: cache.socialProvider ?? undefined, username: cache.socialUsername } : undefined
-          yield* SubscriptionRef.update(state, (s) => ({ ...s, email, socialUser }))
+          // A switch's failure belongs to the session it happened in.
+          yield* SubscriptionRef.update(state, (s) => ({ ...s, email, socialUser, accountSwitch: { ...s.accountSwitch, error: undefined } }))
         })
       ),
       Effect.forkIn(scope)
@@ -166,7 +169,8 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
       submitEmailUpdateOtp: (otp) => via((service) => service.submitEmailUpdateOtp(otp)),
       cancelEmailUpdate: via((service) => service.cancelEmailUpdate),
       approve: via((service) => service.approve),
-      reject: via((service) => service.reject)
+      reject: via((service) => service.reject),
+      setPreferredAccount: (type) => via((service) => service.setPreferredAccount(type))
     }
   })
 )

@@ -4,7 +4,7 @@
  * the visitor chooses email, or an embedded session must be restored) agree on.
  */
 import type { Effect, SubscriptionRef } from "effect"
-import type { SocialLogin, SocialProvider } from "../../domain/Account"
+import type { EmbeddedAccountType, SocialLogin, SocialProvider } from "../../domain/Account"
 
 /** Where an email login stands. */
 export type EmailLoginStep =
@@ -117,6 +117,8 @@ export interface EmbeddedState {
   readonly farcaster: FarcasterLoginStep
   /** The provider and name of the connected embedded wallet when it was a social login (the Account view's). */
   readonly socialUser: { readonly provider: SocialLogin | undefined; readonly username: string } | undefined
+  /** The Account view's switch between the EVM accounts: the type being put in front, and the last failure in words. */
+  readonly accountSwitch: { readonly switching: EmbeddedAccountType | undefined; readonly error: string | undefined }
 }
 
 /** What the service does; the same shape for its tag and its implementation. */
@@ -154,4 +156,6 @@ export interface EmbeddedService {
   /** The ApproveTransaction view's answers. */
   readonly approve: Effect.Effect<void>
   readonly reject: Effect.Effect<void>
+  /** The Account view's switch: puts the EVM account of `type` (smart account or EOA) in front. */
+  readonly setPreferredAccount: (type: EmbeddedAccountType) => Effect.Effect<void>
 }

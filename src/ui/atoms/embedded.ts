@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import type * as Atom from "effect/reactivity/Atom"
-import type { SocialProvider } from "../../domain/Account"
+import type { EmbeddedAccountType, SocialProvider } from "../../domain/Account"
 import { EmbeddedWallet } from "../../services/Embedded/EmbeddedWallet"
 import type { EmbeddedState } from "../../services/Embedded/embeddedState"
 import { mapAtom, stateAtom, walletRuntimeAtom } from "./runtime"
@@ -51,6 +51,11 @@ export const approveRequestFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap
 
 /** The ApproveTransaction view's Reject. */
 export const rejectRequestFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(EmbeddedWallet, (embedded) => embedded.reject))
+
+/** The Account view's switch between the embedded wallet's smart account and EOA. */
+export const setPreferredAccountFn = walletRuntimeAtom.fn((type: EmbeddedAccountType) =>
+  Effect.flatMap(EmbeddedWallet, (embedded) => embedded.setPreferredAccount(type))
+)
 
 /** A social button: the embedded wallet opens the popup in this call, then the provider's page in it. */
 export const connectSocialFn = walletRuntimeAtom.fn((provider: SocialProvider) =>

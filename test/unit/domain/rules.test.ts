@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { accountTypeToSwitchTo } from "../../../src/domain/accountTypes"
 import {
   backClosesModal,
   balanceDisplay,
@@ -125,6 +126,23 @@ describe("account types and chain-family support", () => {
     expect(defaultAccountType("solana")).toBe("eoa")
     expect(defaultAccountType("polkadot")).toBe("eoa")
     expect(defaultAccountType("eip155", { eip155: "eoa" })).toBe("eoa")
+  })
+  it("the one switch on connect (spec 4): to the chain's default when the user's type differs, never to a type the network lacks", () => {
+    const cases: ReadonlyArray<readonly [Parameters<typeof accountTypeToSwitchTo>[0], "eoa" | "smartAccount" | undefined]> = [
+      // EVM's default is smartAccount: an eoa user is switched where smart accounts run, and nowhere else.
+      [{ namespace: "eip155", preferred: "eoa", smartAccountEnabled: true }, "smartAccount"],
+      [{ namespace: "eip155", preferred: "eoa", smartAccountEnabled: false }, undefined],
+      [{ namespace: "eip155", preferred: undefined, smartAccountEnabled: true }, "smartAccount"],
+      [{ namespace: "eip155", preferred: "smartAccount", smartAccountEnabled: true }, undefined],
+      // The host's default is read for every family.
+      [{ namespace: "eip155", preferred: "smartAccount", smartAccountEnabled: true, hostDefaults: { eip155: "eoa" } }, "eoa"],
+      [{ namespace: "eip155", preferred: "eoa", smartAccountEnabled: true, hostDefaults: { eip155: "eoa" } }, undefined],
+      [{ namespace: "eip155", preferred: "eoa", smartAccountEnabled: true, hostDefaults: { eip155: "payment" } }, undefined],
+      [{ namespace: "solana", preferred: "eoa", smartAccountEnabled: true }, undefined],
+      [{ namespace: "solana", preferred: "eoa", smartAccountEnabled: true, hostDefaults: { solana: "smartAccount" } }, undefined],
+      [{ namespace: "polkadot", preferred: "smartAccount", smartAccountEnabled: false }, "eoa"]
+    ]
+    for (const [input, expected] of cases) expect(accountTypeToSwitchTo(input), JSON.stringify(input)).toBe(expected)
   })
   it("balances on eip155 and solana, names on eip155 only", () => {
     expect([supportsBalance("eip155"), supportsBalance("solana"), supportsBalance("bip122"), supportsBalance("polkadot")]).toEqual([true, true, false, false])

@@ -283,6 +283,48 @@ describe("Send", () => {
     })
   )
 
+  it.effect("the gas check follows the account in front: a smart account with no ETH is never short of gas (spec 5), its EOA is", () =>
+    Effect.gen(function* () {
+      // The embedded wallet's two accounts, the smart account in front (a paymaster may pay its gas).
+      const wallet = yield* makeFakeWallet({
+        id: "test-wallet",
+        families: { eip155: { accounts: [{ address: ALICE, type: "smartAccount" }, { address: BOB, type: "eoa" }], chainId: 31337 } }
+      })
+      yield* withAlice(
+        wallet,
+        service({ eth: undefined, wusd: "25" }),
+        Effect.gen(function* () {
+          const send = yield* Send
+          const fill = Effect.gen(function* () {
+            yield* send.open()
+            yield* ready
+            yield* send.choose(WUSD)
+            yield* send.setAmount("1")
+            yield* send.setReceiver(WRC)
+            yield* send.review
+          })
+          yield* fill
+          expect((yield* sendState).issues.form).toBeUndefined()
+          expect(yield* view).not.toBe("Send")
+
+          // The EOA in front (the Account view's switch): the same transfer is short of gas.
+          const connection = yield* Connection
+          yield* connection.updateAccount("eip155", (account) => ({
+            ...account,
+            address: BOB,
+            caipAddress: `eip155:31337:${BOB}` as typeof account.caipAddress & string,
+            preferredAccountType: "eoa",
+            allAccounts: [{ address: BOB, type: "eoa" }, { address: ALICE, type: "smartAccount" }]
+          }))
+          yield* (yield* Modal).reset({ view: "Account" })
+          yield* fill
+          expect((yield* sendState).issues.form).toBe("Not enough ETH to pay the network fee")
+          expect(yield* view).toBe("Send")
+        })
+      )
+    })
+  )
+
   it.effect("a transfer the network says would fail is said with its decoded reason, before the wallet is asked", () =>
     Effect.gen(function* () {
       const wallet = yield* alice()

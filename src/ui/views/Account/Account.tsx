@@ -6,6 +6,8 @@
  * list with the USD total), and disconnect. A family the product offers no balances or portfolio for (spec 9:
  * bip122, polkadot) shows a sentence saying what is not available instead of a balance and the tabs. An embedded (email)
  * wallet shows its email under the address, with "Update email"; one from a social login, its provider and user name.
+ * When the embedded wallet has a smart account beside its EOA, the account in front is named by its type ("Smart
+ * account" or "EOA") with a switch to the other; the address, balance and sends follow the account in front.
  */
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { type ReactNode, useEffect } from "react"
@@ -19,7 +21,7 @@ import { unavailableFeaturesText } from "../../../domain/familyFeaturesText"
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
 import { activeAccountAtom, disconnectFn } from "../../atoms/connection"
-import { embeddedAtom } from "../../atoms/embedded"
+import { embeddedAtom, setPreferredAccountFn } from "../../atoms/embedded"
 import { closeModalFn, pushRouteFn, resetRouteFn } from "../../atoms/modal"
 import { showSnackbarFn } from "../../atoms/notifications"
 import { activeNetworkAtom } from "../../atoms/networks"
@@ -58,6 +60,9 @@ function Balance(props: { readonly result: AsyncResult.AsyncResult<BalanceValue 
 
 const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { onramp: "Buy", swaps: "Swap", receive: "Receive", send: "Send" }
 
+/** The embedded wallet's account types in plain words. */
+const ACCOUNT_TYPE_NAMES = { smartAccount: "Smart account", eoa: "EOA" } as const
+
 /** The Account view. */
 export function Account(_props: ViewProps<"Account">): ReactNode {
   const account = useAtomValue(activeAccountAtom)
@@ -77,6 +82,8 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const warmSwap = useAtomSet(warmSwapFn)
   const openOnramp = useAtomSet(openOnrampFn)
   const email = useAtomValue(embeddedAtom, (state) => state?.email)
+  const accountSwitch = useAtomValue(embeddedAtom, (state) => state?.accountSwitch)
+  const setPreferredAccount = useAtomSet(setPreferredAccountFn)
   const { options } = useWalletRuntime()
 
   // The services say which networks swap (the host's config); Swap shows once they said so for this one.
@@ -134,6 +141,11 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const offersBalance = account.namespace === undefined || familySupports(account.namespace, "balance")
   const offersPortfolio = account.namespace === undefined || familySupports(account.namespace, "tokens")
   const unavailable = account.namespace === undefined ? undefined : unavailableFeaturesText(account.namespace)
+  // The embedded wallet's EVM accounts: the one in front named by its type, and a switch to the other.
+  const inFront = account.allAccounts.find((entry) => entry.address.toLowerCase() === address.toLowerCase())?.type
+  const typeName = inFront === "smartAccount" || inFront === "eoa" ? ACCOUNT_TYPE_NAMES[inFront] : undefined
+  const otherType = inFront === "smartAccount" ? "eoa" : "smartAccount"
+  const canSwitch = account.namespace === "eip155" && typeName !== undefined && account.allAccounts.some((entry) => entry.type === otherType)
   return (
     <>
       <div className={styles.profile}>
@@ -162,6 +174,24 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
             <span className={visuallyHidden}>{account.socialProvider === undefined ? "Social login" : SOCIAL_LOOK[account.socialProvider].name}: </span>
             <span>{account.user.username}</span>
           </p>
+        )}
+        {canSwitch && (
+          <>
+            <p className={styles.email} data-testid="account-type">
+              <span className={visuallyHidden}>Account type: </span>
+              {typeName}
+            </p>
+            <button
+              type="button"
+              className={styles.chooseName}
+              disabled={accountSwitch?.switching !== undefined}
+              aria-busy={accountSwitch?.switching !== undefined}
+              onClick={() => setPreferredAccount(otherType)}
+            >
+              {accountSwitch?.switching !== undefined ? "Switching…" : `Switch to ${otherType === "eoa" ? "EOA" : "smart account"}`}
+            </button>
+            {accountSwitch?.error !== undefined && <Notice variant="error">{accountSwitch.error}</Notice>}
+          </>
         )}
         {!hasName && identityKnown && account.namespace === "eip155" && (
           <button type="button" className={styles.chooseName} onClick={() => openNames(undefined)}>

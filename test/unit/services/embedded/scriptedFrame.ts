@@ -181,6 +181,8 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
         }),
         frameLoaded: Effect.succeed(true),
         whenLoaded: Deferred.await(ready),
+        setPreferredAccount: (type: "eoa" | "smartAccount") =>
+          Effect.flatMap(loaded, (auth) => auth.setPreferredAccount(type)),
         setGate: (gate: ApprovalGate) => Effect.sync(() => frame.setGate(gate))
       }
     })

@@ -58,7 +58,8 @@ const recordingLayer = (state: EmbeddedState, calls: Array<EmbeddedCall>): Layer
         connectFarcaster: call("connectFarcaster"),
         cancelFarcaster: call("cancelFarcaster"),
         approve: call("approve"),
-        reject: call("reject")
+        reject: call("reject"),
+        setPreferredAccount: (type) => call("setPreferredAccount", type)
       }
     })
   )
