@@ -76,8 +76,8 @@ const historyOn = async (process: ServerProcess | undefined, address: string) =>
     })
     expect(response.status).toBe(200)
     const page = Schema.decodeUnknownSync(HistoryResponse)(await response.json())
-    for (const tx of page.data) rows.push([tx.metadata.hash, tx.transfers.map((t) => `${t.direction} ${t.quantity.numeric}`).join(",")])
-    cursor = page.next
+    for (const tx of page.data) rows.push([String(tx.metadata.hash), tx.transfers.map((t) => `${t.direction} ${t.quantity.numeric}`).join(",")])
+    cursor = page.next ?? null
   } while (cursor !== null)
   return rows.reverse()
 }
