@@ -1,9 +1,12 @@
 /**
- * The chain index in the services' database when the chain under it is not the one indexed: a local chain restarted
- * with the same id (`npm start` keeps its PGlite across restarts, the anvil chains start again from genesis). The
- * index finds that its last block is gone or another, drops what it held for that chain and indexes the new one.
+ * The chain index in the services' database when the chain under it is not the one indexed: a reorganisation (anvil's
+ * snapshot and revert), after which the index goes back to the block the chain and it share and keeps what came
+ * before; or a local chain restarted with the same id (`npm start` keeps its PGlite across restarts, the anvil chains
+ * start again from genesis), whose index is dropped and made again.
  */
+import { encodeDeployData, encodeFunctionData, getContractAddress } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { loadArtifacts } from "../../devstack/contracts/artifacts"
 import { type AnvilInfo, startAnvil } from "../../devstack/evm/anvil"
 import { type Database, startDatabase } from "../../server/src/db/index"
 import type { Started } from "../../server/src/lib/Started"
@@ -26,21 +29,25 @@ afterAll(async () => {
   await db?.stop()
 })
 
-const sendEth = async (anvil: Started<AnvilInfo>, to: string, wei: bigint) => {
+const rpc = async (anvil: Started<AnvilInfo>, method: string, params: ReadonlyArray<unknown> = []) => {
   const response = await fetch(anvil.info.rpcUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_sendTransaction", params: [{ from: ALICE, to, value: `0x${wei.toString(16)}` }] })
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    signal: AbortSignal.timeout(10_000)
   })
-  return String(((await response.json()) as { result: unknown }).result)
+  return ((await response.json()) as { result: unknown }).result
 }
+
+const sendEth = async (anvil: Started<AnvilInfo>, to: string, wei: bigint) =>
+  String(await rpc(anvil, "eth_sendTransaction", [{ from: ALICE, to, value: `0x${wei.toString(16)}` }]))
 
 const received = async (index: ChainIndex) => {
   await index.sync()
   return (await index.transactionsOf(BOB)).map((tx) => [tx.hash, tx.transfers.map((t) => t.amount)])
 }
 
-describe("the chain index over a chain restarted under the same id", () => {
+describe("the chain index when the chain under it changes", () => {
   it("drops the old chain's history and indexes the new chain from its genesis", async () => {
     const before = await startAnvil({ chainId: 31337 })
     anvils.push(before)
@@ -68,5 +75,51 @@ describe("the chain index over a chain restarted under the same id", () => {
     anvils.push(after)
     const fresh = await sendEth(after, BOB, 4n * 10n ** 18n)
     expect(await received(new ChainIndex(31338, rpcUpstream([after.info.rpcUrl]), db.info))).toEqual([[fresh, [4n * 10n ** 18n]]])
+  }, 60_000)
+
+  it("after a reorganisation keeps the history before the fork, drops the orphaned blocks' and indexes the new ones", async () => {
+    const node = await startAnvil({ chainId: 31339 })
+    anvils.push(node)
+    // From the head, as a public chain: dropping the whole index would lose the transfer before the fork.
+    const index = new ChainIndex(31339, rpcUpstream([node.info.rpcUrl]), db.info, "head")
+    expect(await received(index)).toEqual([])
+    const kept = await sendEth(node, BOB, 10n ** 18n)
+    const snapshot = await rpc(node, "evm_snapshot")
+    const orphaned = await sendEth(node, BOB, 2n * 10n ** 18n)
+    expect(await received(index)).toEqual([
+      [kept, [10n ** 18n]],
+      [orphaned, [2n * 10n ** 18n]]
+    ])
+    expect(await rpc(node, "evm_revert", [snapshot])).toBe(true)
+    const replacing = await sendEth(node, BOB, 3n * 10n ** 18n)
+    await rpc(node, "anvil_mine", ["0x2"])
+    expect(await received(index)).toEqual([
+      [kept, [10n ** 18n]],
+      [replacing, [3n * 10n ** 18n]]
+    ])
+  }, 60_000)
+
+  it("after a reorganisation gives an NFT moved in an orphaned block back to its holder before", async () => {
+    const node = await startAnvil({ chainId: 31340 })
+    anvils.push(node)
+    const { abi, bytecode } = loadArtifacts().Collectible
+    // Token #1 minted to Alice in block 1, by Alice's first transaction.
+    await rpc(node, "eth_sendTransaction", [{ from: ALICE, data: encodeDeployData({ abi, bytecode, args: ["Test", "TST", [ALICE], 1n] }) }])
+    const collection = getContractAddress({ from: ALICE, nonce: 0n })
+    const index = new ChainIndex(31340, rpcUpstream([node.info.rpcUrl]), db.info)
+    await index.sync()
+    const held = async (owner: string) => (await index.nftsOf(owner)).map((nft) => [nft.tokenId, nft.blockNumber])
+    expect(await held(ALICE)).toEqual([[1n, 1]])
+
+    const snapshot = await rpc(node, "evm_snapshot")
+    const data = encodeFunctionData({ abi, functionName: "transferFrom", args: [ALICE, BOB, 1n] })
+    await rpc(node, "eth_sendTransaction", [{ from: ALICE, to: collection, data }])
+    await index.sync()
+    expect([await held(ALICE), await held(BOB)]).toEqual([[], [[1n, 2]]])
+
+    expect(await rpc(node, "evm_revert", [snapshot])).toBe(true)
+    await rpc(node, "anvil_mine", ["0x2"])
+    await index.sync()
+    expect([await held(ALICE), await held(BOB)]).toEqual([[[1n, 1]], []])
   }, 60_000)
 })

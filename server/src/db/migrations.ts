@@ -241,14 +241,23 @@ const chainIndex: Migration = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   // The EVM chains' activity history (`server/src/services/indexer.ts`), one index shared by every service process.
   // Each chain's cursor: the first block indexed and the last one (`first_block - 1` before any), with the last one's
-  // hash, by which a chain restarted under the same id (a local anvil, a database kept across restarts) is told from
-  // the one indexed. Blocks are written with the cursor's advance in one transaction, the row locked `FOR UPDATE`.
+  // hash, by which a reorganisation or a chain restarted under the same id (a local anvil, a database kept across
+  // restarts) is told from the one indexed. Blocks are written with the cursor's advance in one transaction, the row
+  // locked `FOR UPDATE`.
   yield* sql`CREATE TABLE chain_index_cursors (
     chain_id bigint PRIMARY KEY,
     first_block bigint NOT NULL,
     last_block bigint NOT NULL,
     last_hash text,
     updated_at timestamptz NOT NULL
+  )`
+  // The hashes of the last blocks indexed (128 at most per chain; the one before the first too): where the chain
+  // forked from the index, and so how far to roll it back.
+  yield* sql`CREATE TABLE chain_index_blocks (
+    chain_id bigint NOT NULL,
+    block_number bigint NOT NULL,
+    hash text NOT NULL,
+    PRIMARY KEY (chain_id, block_number)
   )`
   // Mined transactions; addresses checksummed, `selector` the input's first 4 bytes.
   yield* sql`CREATE TABLE chain_index_transactions (
@@ -266,7 +275,8 @@ const chainIndex: Migration = Effect.gen(function* () {
     PRIMARY KEY (chain_id, hash)
   )`
   // The movements of value inside a transaction, in their order (`position`): native value, Transfer logs, then the
-  // ETH contracts sent inside it. `amount` is the base units or an ERC-721's token id (uint256: numeric).
+  // ETH contracts sent inside it. `amount` is the base units or an ERC-721's token id (uint256: numeric); `log_index`
+  // that of the Transfer log (none for ETH).
   yield* sql`CREATE TABLE chain_index_transfers (
     chain_id bigint NOT NULL,
     tx_hash text NOT NULL,
@@ -276,6 +286,7 @@ const chainIndex: Migration = Effect.gen(function* () {
     from_address text NOT NULL,
     to_address text NOT NULL,
     amount numeric(78, 0) NOT NULL,
+    log_index integer,
     PRIMARY KEY (chain_id, tx_hash, position)
   )`
   // Who took part in each transaction (sender, recipient, every transfer's parties; lower case, never the zero address).
@@ -300,6 +311,7 @@ const chainIndex: Migration = Effect.gen(function* () {
     PRIMARY KEY (chain_id, contract, token_id)
   )`
   yield* sql`CREATE INDEX chain_index_nfts_owner ON chain_index_nfts (chain_id, lower(owner))`
+  yield* sql`CREATE INDEX chain_index_transactions_block ON chain_index_transactions (chain_id, block_number)`
 })
 
 /** Every migration of the services' database, by `NNNN_name` (append only). */

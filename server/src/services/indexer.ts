@@ -57,6 +57,8 @@ export interface IndexedTransfer {
   readonly to: string
   /** The amount in base units, or the token id of an ERC-721. */
   readonly amount: bigint
+  /** The position of its `Transfer` log in the block (`undefined` for ETH). */
+  readonly logIndex?: number | undefined
 }
 
 /** A mined transaction with the transfers it made. */
@@ -91,6 +93,8 @@ export interface IndexedNft {
 }
 
 const blocksPerBatch = 50
+// Block hashes kept per chain: a reorganisation deeper than this drops the chain's index (and starts it again).
+const hashesKept = 128
 // Rows per INSERT: well under Postgres's 65,535 parameters for the widest table (11 columns).
 const rowsPerInsert = 1000
 
@@ -121,7 +125,8 @@ interface BlockRows {
  * advance in one transaction that holds the cursor row `FOR UPDATE`: a process that finds the cursor moved since it
  * read the blocks (another process wrote them first) drops its batch, so processes indexing at once leave neither
  * gaps nor twice-written rows, and none waits on another's RPC reads. A process started later continues from the
- * shared cursor. Calls of one process are queued, so each caller sees at least the blocks mined before it called.
+ * shared cursor. A reorganisation takes the index back to the last block it shares with the chain (`rewind`). Calls
+ * of one process are queued, so each caller sees at least the blocks mined before it called.
  */
 export class ChainIndex {
   private tail: Promise<void> = Promise.resolve()
@@ -167,7 +172,8 @@ export class ChainIndex {
             contract: row.contract ?? undefined,
             from: row.from_address,
             to: row.to_address,
-            amount: BigInt(row.amount)
+            amount: BigInt(row.amount),
+            logIndex: row.log_index ?? undefined
           })
           byTx.set(row.tx_hash, list)
         }
@@ -232,10 +238,10 @@ export class ChainIndex {
       { method: "eth_blockNumber", params: [] },
       ...(cursor.last >= 0 ? [{ method: "eth_getBlockByNumber", params: [hexNumber(cursor.last), false] }] : [])
     ])
-    // The chain no longer has the last block indexed (a local chain restarted, a database kept from another chain
-    // with this id, a reorganisation): its index is dropped and made again from where it starts.
+    // The chain no longer has the last block indexed (a reorganisation, a local chain restarted, a database kept from
+    // another chain with this id): the index goes back to where they forked, and on from there.
     if (cursor.last >= 0 && decodeBlockHeader(lastBlock ?? null)?.hash !== cursor.lastHash) {
-      await this.reset(cursor)
+      await this.rewind(cursor)
       return this.syncOnce()
     }
     const latest = quantity(decodeQuantity(latestHex))
@@ -253,7 +259,8 @@ export class ChainIndex {
       const blocks = numbers.map((_, i) => decodeBlock(results[2 * i]))
       const internal = await this.internalTransfers(numbers.filter((_, i) => (blocks[i]?.transactions.length ?? 0) > 0))
       const rows = blocks.map((block, i) => blockRows(this.chainId, block, decodeReceipts(results[2 * i + 1]), internal))
-      const moved = await this.write(cursor, { last, lastHash: blocks.at(-1)?.hash ?? null }, rows)
+      const hashes = blocks.map((block) => ({ number: quantity(block.number), hash: block.hash }))
+      const moved = await this.write(cursor, { last, lastHash: blocks.at(-1)?.hash ?? null }, rows, hashes)
       // Another process dropped the index meanwhile (it found the chain restarted): start again from its new cursor.
       if (moved === undefined) return this.syncOnce()
       cursor = moved
@@ -275,8 +282,17 @@ export class ChainIndex {
     await this.db.run(
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        yield* sql`INSERT INTO chain_index_cursors (chain_id, first_block, last_block, last_hash, updated_at)
-          VALUES (${chainId}, ${start.last + 1}, ${start.last}, ${start.lastHash}, now()) ON CONFLICT (chain_id) DO NOTHING`
+        yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const made = yield* sql`INSERT INTO chain_index_cursors (chain_id, first_block, last_block, last_hash, updated_at)
+              VALUES (${chainId}, ${start.last + 1}, ${start.last}, ${start.lastHash}, now()) ON CONFLICT (chain_id) DO NOTHING
+              RETURNING chain_id`
+            if (made.length > 0 && start.lastHash !== null) {
+              yield* sql`INSERT INTO chain_index_blocks (chain_id, block_number, hash) VALUES (${chainId}, ${start.last}, ${start.lastHash})
+                ON CONFLICT (chain_id, block_number) DO UPDATE SET hash = excluded.hash`
+            }
+          })
+        )
       })
     )
     // Another process may have made it first: its cursor is the one.
@@ -303,7 +319,8 @@ export class ChainIndex {
   private write(
     seen: Cursor,
     to: { readonly last: number; readonly lastHash: string | null },
-    blocks: ReadonlyArray<BlockRows>
+    blocks: ReadonlyArray<BlockRows>,
+    hashes: ReadonlyArray<{ readonly number: number; readonly hash: string }>
   ): Promise<Cursor | undefined> {
     const chainId = this.chainId
     return this.db.run(
@@ -316,6 +333,10 @@ export class ChainIndex {
             const now = locked[0] === undefined ? undefined : cursorOf(locked[0])
             if (now === undefined || now.last !== seen.last || now.lastHash !== seen.lastHash) return now
             yield* insertRows(sql, chainId, blocks)
+            for (const rows of chunks(hashes.map(({ number, hash }) => ({ chain_id: chainId, block_number: number, hash })))) {
+              yield* sql`INSERT INTO chain_index_blocks ${sql.insert(rows)} ON CONFLICT (chain_id, block_number) DO UPDATE SET hash = excluded.hash`
+            }
+            yield* sql`DELETE FROM chain_index_blocks WHERE chain_id = ${chainId} AND block_number <= ${to.last - hashesKept}`
             yield* sql`UPDATE chain_index_cursors SET last_block = ${to.last}, last_hash = ${to.lastHash}, updated_at = now()
               WHERE chain_id = ${chainId}`
             return { first: now.first, last: to.last, lastHash: to.lastHash }
@@ -325,10 +346,28 @@ export class ChainIndex {
     )
   }
 
-  /** Drops the chain's index, if its cursor is still `seen` (no other process reset it and indexed again since). */
-  private reset(seen: Cursor): Promise<void> {
+  /**
+   * Takes the index back to the last block the chain and the index share (by the kept hashes), if its cursor is still
+   * `seen` (no other process did it and indexed again since): the transactions of later blocks go, and each ERC-721
+   * they moved goes back to its holder by the last `Transfer` left. With no block shared (a chain restarted, a
+   * reorganisation deeper than the hashes kept) the chain's index is dropped whole, and starts again where `from` says.
+   */
+  private async rewind(seen: Cursor): Promise<void> {
     const chainId = this.chainId
-    return this.db.run(
+    const kept = await this.db.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql<{ readonly block_number: string | number; readonly hash: string }>`SELECT block_number, hash
+          FROM chain_index_blocks WHERE chain_id = ${chainId} ORDER BY block_number DESC`
+      })
+    )
+    const onChain = await rpcBatch(
+      this.rpc,
+      kept.map((row) => ({ method: "eth_getBlockByNumber", params: [hexNumber(Number(row.block_number)), false] }))
+    )
+    const shared = kept.find((row, i) => decodeBlockHeader(onChain[i] ?? null)?.hash === row.hash)
+    const fork = shared === undefined ? undefined : { last: Number(shared.block_number), lastHash: shared.hash }
+    await this.db.run(
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         yield* sql.withTransaction(
@@ -337,9 +376,26 @@ export class ChainIndex {
               WHERE chain_id = ${chainId} FOR UPDATE`
             const now = locked[0] === undefined ? undefined : cursorOf(locked[0])
             if (now === undefined || now.last !== seen.last || now.lastHash !== seen.lastHash) return
-            for (const table of ["chain_index_transfers", "chain_index_participants", "chain_index_transactions", "chain_index_nfts", "chain_index_cursors"]) {
-              yield* sql`DELETE FROM ${sql(table)} WHERE chain_id = ${chainId}`
+            if (fork === undefined) {
+              for (const table of chainTables) yield* sql`DELETE FROM ${sql(table)} WHERE chain_id = ${chainId}`
+              return
             }
+            const orphaned = sql`SELECT hash FROM chain_index_transactions WHERE chain_id = ${chainId} AND block_number > ${fork.last}`
+            yield* sql`DELETE FROM chain_index_participants WHERE chain_id = ${chainId} AND tx_hash IN (${orphaned})`
+            const moved = yield* sql<{ readonly contract: string; readonly token_id: string }>`DELETE FROM chain_index_nfts
+              WHERE chain_id = ${chainId} AND block_number > ${fork.last} RETURNING contract, token_id::text AS token_id`
+            yield* sql`DELETE FROM chain_index_transfers WHERE chain_id = ${chainId} AND tx_hash IN (${orphaned})`
+            yield* sql`DELETE FROM chain_index_transactions WHERE chain_id = ${chainId} AND block_number > ${fork.last}`
+            yield* sql`DELETE FROM chain_index_blocks WHERE chain_id = ${chainId} AND block_number > ${fork.last}`
+            for (const nft of moved) {
+              yield* sql`INSERT INTO chain_index_nfts (chain_id, contract, token_id, owner, block_time, block_number, log_index)
+                SELECT tr.chain_id, tr.contract, tr.amount, tr.to_address, t.block_time, t.block_number, tr.log_index
+                FROM chain_index_transfers tr JOIN chain_index_transactions t ON t.chain_id = tr.chain_id AND t.hash = tr.tx_hash
+                WHERE tr.chain_id = ${chainId} AND tr.kind = 'erc721' AND tr.contract = ${nft.contract} AND tr.amount = ${nft.token_id}::numeric
+                ORDER BY t.block_number DESC, tr.log_index DESC LIMIT 1`
+            }
+            yield* sql`UPDATE chain_index_cursors SET last_block = ${fork.last}, last_hash = ${fork.lastHash}, updated_at = now()
+              WHERE chain_id = ${chainId}`
           })
         )
       })
@@ -403,6 +459,7 @@ interface TransferRow {
   readonly from_address: string
   readonly to_address: string
   readonly amount: string
+  readonly log_index: number | null
 }
 interface NftRow {
   readonly contract: string
@@ -412,6 +469,16 @@ interface NftRow {
   readonly block_number: string | number
   readonly log_index: number
 }
+
+// Every table of the index, each with a `chain_id` column.
+const chainTables = [
+  "chain_index_transfers",
+  "chain_index_participants",
+  "chain_index_transactions",
+  "chain_index_nfts",
+  "chain_index_blocks",
+  "chain_index_cursors"
+] as const
 
 const cursorOf = (row: CursorRow): Cursor => ({ first: Number(row.first_block), last: Number(row.last_block), lastHash: row.last_hash })
 
@@ -457,13 +524,14 @@ const insertRows = (sql: SqlClient.SqlClient, chainId: number, blocks: ReadonlyA
         contract: t.contract ?? null,
         from_address: t.from,
         to_address: t.to,
-        amount: t.amount.toString()
+        amount: t.amount.toString(),
+        log_index: t.logIndex ?? null
       }))
     )
     for (const rows of chunks(transfers)) {
       yield* sql`INSERT INTO chain_index_transfers ${sql.insert(rows)} ON CONFLICT (chain_id, tx_hash, position) DO UPDATE SET
         kind = excluded.kind, contract = excluded.contract, from_address = excluded.from_address, to_address = excluded.to_address,
-        amount = excluded.amount`
+        amount = excluded.amount, log_index = excluded.log_index`
     }
     const participants = transactions.flatMap((tx) => {
       const involved = new Set([tx.from, ...(tx.to === null ? [] : [tx.to]), ...tx.transfers.flatMap((t) => [t.from, t.to])].map((a) => a.toLowerCase()))
@@ -523,10 +591,12 @@ const blockRows = (
       if (log.topics.length === 4 && idTopic !== undefined) {
         const owner = topicAddress(toTopic)
         const tokenId = BigInt(idTopic)
-        transfers.push({ kind: "erc721", contract, from: topicAddress(fromTopic), to: owner, amount: tokenId })
-        nfts.push({ contract, tokenId, owner, timestamp, blockNumber, logIndex: quantity(log.logIndex) })
+        const logIndex = quantity(log.logIndex)
+        transfers.push({ kind: "erc721", contract, from: topicAddress(fromTopic), to: owner, amount: tokenId, logIndex })
+        nfts.push({ contract, tokenId, owner, timestamp, blockNumber, logIndex })
       } else if (log.topics.length === 3 && log.data.length > 2) {
-        transfers.push({ kind: "erc20", contract, from: topicAddress(fromTopic), to: topicAddress(toTopic), amount: BigInt(log.data) })
+        const logIndex = quantity(log.logIndex)
+        transfers.push({ kind: "erc20", contract, from: topicAddress(fromTopic), to: topicAddress(toTopic), amount: BigInt(log.data), logIndex })
       }
     }
     // After the logs: a router pays out a swap's ETH once it has the tokens, so the row reads WUSD → ETH.
