@@ -51,16 +51,16 @@ describe("the chain index when the chain under it changes", () => {
   it("drops the old chain's history and indexes the new chain from its genesis", async () => {
     const before = await startAnvil({ chainId: 31337 })
     anvils.push(before)
-    const old = await sendEth(before, BOB, 10n ** 18n)
-    expect(await received(new ChainIndex(31337, rpcUpstream([before.info.rpcUrl]), db.info))).toEqual([[old, [10n ** 18n]]])
+    const old = [await sendEth(before, BOB, 10n ** 18n), await sendEth(before, BOB, 10n ** 18n)]
+    expect(await received(new ChainIndex(31337, rpcUpstream([before.info.rpcUrl]), db.info))).toEqual(old.map((hash) => [hash, [10n ** 18n]]))
     await before.stop()
 
     const after = await startAnvil({ chainId: 31337 })
     anvils.push(after)
-    // A server restarted on the kept database: the new chain is shorter than the index (its block 1 is not there yet).
-    const index = new ChainIndex(31337, rpcUpstream([after.info.rpcUrl]), db.info)
-    expect(await received(index)).toEqual([])
+    // A server restarted on the kept database: the new chain (its block 0 the same as the old one's) is shorter than
+    // the index, and its block 1 another.
     const fresh = await sendEth(after, BOB, 2n * 10n ** 18n)
+    const index = new ChainIndex(31337, rpcUpstream([after.info.rpcUrl]), db.info)
     expect(await received(index)).toEqual([[fresh, [2n * 10n ** 18n]]])
   }, 60_000)
 
@@ -121,5 +121,22 @@ describe("the chain index when the chain under it changes", () => {
     await rpc(node, "anvil_mine", ["0x2"])
     await index.sync()
     expect([await held(ALICE), await held(BOB)]).toEqual([[[1n, 1]], []])
+  }, 60_000)
+
+  it("serves the index as it is from a node behind it that has the blocks before", async () => {
+    const node = await startAnvil({ chainId: 31341 })
+    anvils.push(node)
+    const index = new ChainIndex(31341, rpcUpstream([node.info.rpcUrl]), db.info)
+    const first = await sendEth(node, BOB, 10n ** 18n)
+    const snapshot = await rpc(node, "evm_snapshot")
+    const second = await sendEth(node, BOB, 2n * 10n ** 18n)
+    const both = [
+      [first, [10n ** 18n]],
+      [second, [2n * 10n ** 18n]]
+    ]
+    expect(await received(index)).toEqual(both)
+    // The node goes back to block 1, as a lagging fallback node would answer: nothing is dropped.
+    expect(await rpc(node, "evm_revert", [snapshot])).toBe(true)
+    expect(await received(index)).toEqual(both)
   }, 60_000)
 })

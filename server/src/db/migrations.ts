@@ -241,14 +241,15 @@ const chainIndex: Migration = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   // The EVM chains' activity history (`server/src/services/indexer.ts`), one index shared by every service process.
   // Each chain's cursor: the first block indexed and the last one (`first_block - 1` before any), with the last one's
-  // hash, by which a reorganisation or a chain restarted under the same id (a local anvil, a database kept across
-  // restarts) is told from the one indexed. Blocks are written with the cursor's advance in one transaction, the row
+  // hash, by which a reorganisation is found, and block 0's, by which a chain restarted under the same id (a local
+  // anvil, a database kept across restarts) is told from a node that is behind. Blocks are written with the cursor's advance in one transaction, the row
   // locked `FOR UPDATE`.
   yield* sql`CREATE TABLE chain_index_cursors (
     chain_id bigint PRIMARY KEY,
     first_block bigint NOT NULL,
     last_block bigint NOT NULL,
     last_hash text,
+    genesis_hash text NOT NULL,
     updated_at timestamptz NOT NULL
   )`
   // The hashes of the last blocks indexed (128 at most per chain; the one before the first too): where the chain

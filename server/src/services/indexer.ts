@@ -93,7 +93,7 @@ export interface IndexedNft {
 }
 
 const blocksPerBatch = 50
-// Block hashes kept per chain: a reorganisation deeper than this drops the chain's index (and starts it again).
+// Block hashes kept per chain (and the first after genesis): a reorganisation deeper than this drops the chain's index.
 const hashesKept = 128
 // Rows per INSERT: well under Postgres's 65,535 parameters for the widest table (11 columns).
 const rowsPerInsert = 1000
@@ -107,6 +107,8 @@ interface Cursor {
   readonly first: number
   readonly last: number
   readonly lastHash: string | null
+  /** Block 0's hash: the chain indexed. */
+  readonly genesisHash: string
 }
 
 /** What one block adds to the index. */
@@ -238,13 +240,12 @@ export class ChainIndex {
       { method: "eth_blockNumber", params: [] },
       ...(cursor.last >= 0 ? [{ method: "eth_getBlockByNumber", params: [hexNumber(cursor.last), false] }] : [])
     ])
-    // The chain no longer has the last block indexed (a reorganisation, a local chain restarted, a database kept from
-    // another chain with this id): the index goes back to where they forked, and on from there.
+    const latest = quantity(decodeQuantity(latestHex))
+    // The node does not have the last block indexed: a reorganisation, another chain, or a node behind the index.
     if (cursor.last >= 0 && decodeBlockHeader(lastBlock ?? null)?.hash !== cursor.lastHash) {
-      await this.rewind(cursor)
+      if ((await this.rewind(cursor, latest)) === "behind") return
       return this.syncOnce()
     }
-    const latest = quantity(decodeQuantity(latestHex))
     while (cursor.last < latest) {
       const first = cursor.last + 1
       const last = Math.min(latest, first + blocksPerBatch - 1)
@@ -271,6 +272,7 @@ export class ChainIndex {
   private async cursor(): Promise<Cursor> {
     const found = await this.readCursor()
     if (found !== undefined) return found
+    const genesisHash = await this.genesisHash()
     let start: { readonly last: number; readonly lastHash: string | null } = { last: -1, lastHash: null }
     if (this.from === "head") {
       const [head] = await rpcBatch(this.rpc, [{ method: "eth_getBlockByNumber", params: ["latest", false] }])
@@ -284,8 +286,8 @@ export class ChainIndex {
         const sql = yield* SqlClient.SqlClient
         yield* sql.withTransaction(
           Effect.gen(function* () {
-            const made = yield* sql`INSERT INTO chain_index_cursors (chain_id, first_block, last_block, last_hash, updated_at)
-              VALUES (${chainId}, ${start.last + 1}, ${start.last}, ${start.lastHash}, now()) ON CONFLICT (chain_id) DO NOTHING
+            const made = yield* sql`INSERT INTO chain_index_cursors (chain_id, first_block, last_block, last_hash, genesis_hash, updated_at)
+              VALUES (${chainId}, ${start.last + 1}, ${start.last}, ${start.lastHash}, ${genesisHash}, now()) ON CONFLICT (chain_id) DO NOTHING
               RETURNING chain_id`
             if (made.length > 0 && start.lastHash !== null) {
               yield* sql`INSERT INTO chain_index_blocks (chain_id, block_number, hash) VALUES (${chainId}, ${start.last}, ${start.lastHash})
@@ -301,12 +303,20 @@ export class ChainIndex {
     return made
   }
 
+  /** The hash of the node's block 0. */
+  private async genesisHash(): Promise<string> {
+    const [genesis] = await rpcBatch(this.rpc, [{ method: "eth_getBlockByNumber", params: ["0x0", false] }])
+    const header = decodeBlockHeader(genesis)
+    if (header === null) throw new JsonRpcError(-32603, "the node has no block 0")
+    return header.hash
+  }
+
   private readCursor(): Promise<Cursor | undefined> {
     const chainId = this.chainId
     return this.db.run(
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql<CursorRow>`SELECT first_block, last_block, last_hash FROM chain_index_cursors WHERE chain_id = ${chainId}`
+        const rows = yield* sql<CursorRow>`SELECT first_block, last_block, last_hash, genesis_hash FROM chain_index_cursors WHERE chain_id = ${chainId}`
         return rows[0] === undefined ? undefined : cursorOf(rows[0])
       })
     )
@@ -328,7 +338,7 @@ export class ChainIndex {
         const sql = yield* SqlClient.SqlClient
         return yield* sql.withTransaction(
           Effect.gen(function* () {
-            const locked = yield* sql<CursorRow>`SELECT first_block, last_block, last_hash FROM chain_index_cursors
+            const locked = yield* sql<CursorRow>`SELECT first_block, last_block, last_hash, genesis_hash FROM chain_index_cursors
               WHERE chain_id = ${chainId} FOR UPDATE`
             const now = locked[0] === undefined ? undefined : cursorOf(locked[0])
             if (now === undefined || now.last !== seen.last || now.lastHash !== seen.lastHash) return now
@@ -336,10 +346,13 @@ export class ChainIndex {
             for (const rows of chunks(hashes.map(({ number, hash }) => ({ chain_id: chainId, block_number: number, hash })))) {
               yield* sql`INSERT INTO chain_index_blocks ${sql.insert(rows)} ON CONFLICT (chain_id, block_number) DO UPDATE SET hash = excluded.hash`
             }
-            yield* sql`DELETE FROM chain_index_blocks WHERE chain_id = ${chainId} AND block_number <= ${to.last - hashesKept}`
+            // The first block after genesis indexed stays: what tells a chain restarted under the same id (anvil's
+            // block 0 is the same at every start) from a node behind the index.
+            yield* sql`DELETE FROM chain_index_blocks WHERE chain_id = ${chainId} AND block_number <= ${to.last - hashesKept}
+              AND block_number <> ${Math.max(now.first, 1)}`
             yield* sql`UPDATE chain_index_cursors SET last_block = ${to.last}, last_hash = ${to.lastHash}, updated_at = now()
               WHERE chain_id = ${chainId}`
-            return { first: now.first, last: to.last, lastHash: to.lastHash }
+            return { ...now, last: to.last, lastHash: to.lastHash }
           })
         )
       })
@@ -347,12 +360,15 @@ export class ChainIndex {
   }
 
   /**
-   * Takes the index back to the last block the chain and the index share (by the kept hashes), if its cursor is still
-   * `seen` (no other process did it and indexed again since): the transactions of later blocks go, and each ERC-721
-   * they moved goes back to its holder by the last `Transfer` left. With no block shared (a chain restarted, a
-   * reorganisation deeper than the hashes kept) the chain's index is dropped whole, and starts again where `from` says.
+   * Called when the node at `latest` does not have the block at the cursor `seen`. A node behind the index (a lagging
+   * fallback) that has the newest block kept below its head (after block 0), or (none kept there) the same block 0,
+   * is `"behind"`: the index is served as it is. Otherwise the index goes back to the last block it shares with the chain (by the
+   * kept hashes), if its cursor is still `seen` (no other process did it and indexed again since): the transactions of
+   * later blocks go, and each ERC-721 they moved goes back to its holder by the last `Transfer` left. With no block
+   * shared (a chain restarted under the same id, a reorganisation deeper than the hashes kept) the chain's index is
+   * dropped whole, and starts again where `from` says.
    */
-  private async rewind(seen: Cursor): Promise<void> {
+  private async rewind(seen: Cursor, latest: number): Promise<"behind" | "rewound"> {
     const chainId = this.chainId
     const kept = await this.db.run(
       Effect.gen(function* () {
@@ -365,14 +381,20 @@ export class ChainIndex {
       this.rpc,
       kept.map((row) => ({ method: "eth_getBlockByNumber", params: [hexNumber(Number(row.block_number)), false] }))
     )
-    const shared = kept.find((row, i) => decodeBlockHeader(onChain[i] ?? null)?.hash === row.hash)
+    const matches = kept.map((row, i) => decodeBlockHeader(onChain[i] ?? null)?.hash === row.hash)
+    if (latest < seen.last) {
+      // Block 0 tells nothing here: anvil's is the same at every start.
+      const below = kept.findIndex((row) => Number(row.block_number) <= latest && Number(row.block_number) > 0)
+      if (below === -1 ? (await this.genesisHash()) === seen.genesisHash : matches[below] === true) return "behind"
+    }
+    const shared = kept.find((_, i) => matches[i] === true)
     const fork = shared === undefined ? undefined : { last: Number(shared.block_number), lastHash: shared.hash }
     await this.db.run(
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         yield* sql.withTransaction(
           Effect.gen(function* () {
-            const locked = yield* sql<CursorRow>`SELECT first_block, last_block, last_hash FROM chain_index_cursors
+            const locked = yield* sql<CursorRow>`SELECT first_block, last_block, last_hash, genesis_hash FROM chain_index_cursors
               WHERE chain_id = ${chainId} FOR UPDATE`
             const now = locked[0] === undefined ? undefined : cursorOf(locked[0])
             if (now === undefined || now.last !== seen.last || now.lastHash !== seen.lastHash) return
@@ -400,6 +422,7 @@ export class ChainIndex {
         )
       })
     )
+    return "rewound"
   }
 
   /**
@@ -439,6 +462,7 @@ interface CursorRow {
   readonly first_block: string | number
   readonly last_block: string | number
   readonly last_hash: string | null
+  readonly genesis_hash: string
 }
 interface TransactionRow {
   readonly hash: string
@@ -480,7 +504,12 @@ const chainTables = [
   "chain_index_cursors"
 ] as const
 
-const cursorOf = (row: CursorRow): Cursor => ({ first: Number(row.first_block), last: Number(row.last_block), lastHash: row.last_hash })
+const cursorOf = (row: CursorRow): Cursor => ({
+  first: Number(row.first_block),
+  last: Number(row.last_block),
+  lastHash: row.last_hash,
+  genesisHash: row.genesis_hash
+})
 
 const chunks = <A>(rows: ReadonlyArray<A>): ReadonlyArray<readonly [A, ...Array<A>]> => {
   const out: Array<readonly [A, ...Array<A>]> = []
