@@ -362,11 +362,11 @@ export class ChainIndex {
   /**
    * Called when the node at `latest` does not have the block at the cursor `seen`. A node behind the index (a lagging
    * fallback) that has the newest block kept below its head (after block 0), or (none kept there) the same block 0,
-   * is `"behind"`: the index is served as it is. Otherwise the index goes back to the last block it shares with the chain (by the
-   * kept hashes), if its cursor is still `seen` (no other process did it and indexed again since): the transactions of
-   * later blocks go, and each ERC-721 they moved goes back to its holder by the last `Transfer` left. With no block
-   * shared (a chain restarted under the same id, a reorganisation deeper than the hashes kept) the chain's index is
-   * dropped whole, and starts again where `from` says.
+   * is `"behind"`: the index is served as it is. Otherwise the index goes back to the last block it shares with the
+   * chain (by the kept hashes), if its cursor is still `seen` (no other process did it and indexed again since): the
+   * transactions of later blocks go, and each ERC-721 they moved goes back to its holder by the last `Transfer` left.
+   * With no block shared (a chain restarted under the same id, a reorganisation deeper than the hashes kept) the
+   * chain's index is dropped whole, and starts again where `from` says.
    */
   private async rewind(seen: Cursor, latest: number): Promise<"behind" | "rewound"> {
     const chainId = this.chainId
