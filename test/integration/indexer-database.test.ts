@@ -2,7 +2,8 @@
  * The chain index in the services' database when the chain under it is not the one indexed: a reorganisation (anvil's
  * snapshot and revert), after which the index goes back to the block the chain and it share and keeps what came
  * before; or a local chain restarted with the same id (`npm start` keeps its PGlite across restarts, the anvil chains
- * start again from genesis), whose index is dropped and made again.
+ * start again from genesis), whose index is dropped and made again; a node gone behind the index, which leaves it as
+ * it is. And the ERC-20 contracts an account used, read from the stored transfers.
  */
 import { encodeDeployData, encodeFunctionData, getContractAddress } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -138,5 +139,26 @@ describe("the chain index when the chain under it changes", () => {
     // The node goes back to block 1, as a lagging fallback node would answer: nothing is dropped.
     expect(await rpc(node, "evm_revert", [snapshot])).toBe(true)
     expect(await received(index)).toEqual(both)
+  }, 60_000)
+
+  it("names the ERC-20 contracts an account sent or received, in the order it first did, and no other", async () => {
+    const node = await startAnvil({ chainId: 31342 })
+    anvils.push(node)
+    const { abi, bytecode } = loadArtifacts().StandardToken
+    const deploy = (symbol: string, holders: ReadonlyArray<string>) =>
+      rpc(node, "eth_sendTransaction", [{ from: ALICE, data: encodeDeployData({ abi, bytecode, args: [symbol, symbol, 6, holders, 1000n] }) }])
+    // Alice's first three transactions deploy three tokens: she holds the first two, Bob the third.
+    await deploy("ONE", [ALICE])
+    await deploy("TWO", [ALICE])
+    await deploy("THREE", [BOB])
+    const [one, two, three] = [0n, 1n, 2n].map((nonce) => getContractAddress({ from: ALICE, nonce }))
+    const send = (token: string | undefined) =>
+      rpc(node, "eth_sendTransaction", [{ from: ALICE, to: token, data: encodeFunctionData({ abi, functionName: "transfer", args: [BOB, 5n] }) }])
+    await send(two)
+    await send(one)
+    const index = new ChainIndex(31342, rpcUpstream([node.info.rpcUrl]), db.info)
+    await index.sync()
+    expect(await index.fungibleContractsOf(BOB)).toEqual([three, two, one])
+    expect(await index.fungibleContractsOf(ALICE)).toEqual([one, two])
   }, 60_000)
 })

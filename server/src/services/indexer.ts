@@ -200,15 +200,20 @@ export class ChainIndex {
   }
 
   /** ERC-20 contracts `address` ever sent or received, in the order it first did. */
-  async fungibleContractsOf(address: string): Promise<ReadonlyArray<string>> {
+  fungibleContractsOf(address: string): Promise<ReadonlyArray<string>> {
+    const chainId = this.chainId
     const party = address.toLowerCase()
-    const contracts = new Set<string>()
-    for (const tx of await this.transactionsOf(address)) {
-      for (const t of tx.transfers) {
-        if (t.kind === "erc20" && t.contract !== undefined && (t.from.toLowerCase() === party || t.to.toLowerCase() === party)) contracts.add(t.contract)
-      }
-    }
-    return [...contracts]
+    return this.db.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ readonly contract: string }>`SELECT tr.contract FROM chain_index_participants p
+          JOIN chain_index_transfers tr ON tr.chain_id = p.chain_id AND tr.tx_hash = p.tx_hash
+          WHERE p.chain_id = ${chainId} AND p.address = ${party} AND tr.kind = 'erc20'
+            AND (lower(tr.from_address) = ${party} OR lower(tr.to_address) = ${party})
+          GROUP BY tr.contract ORDER BY min(ARRAY[p.block_number, p.tx_index, tr.position])`
+        return rows.map((row) => row.contract)
+      })
+    )
   }
 
   /** The ERC-721 tokens `address` holds now, the oldest received first. */
