@@ -6,8 +6,9 @@
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest"
 import { type AnvilInfo, startAnvil } from "../../devstack/evm/anvil"
+import { startDatabase } from "../../server/src/db/index"
 import type { Started } from "../../server/src/lib/Started"
 import { rpcUpstream } from "../../server/src/lib/rpcUpstream"
 import { ChainIndex } from "../../server/src/services/indexer"
@@ -77,14 +78,17 @@ describe("the chain index without call traces", () => {
   ] as const) {
     it(`keeps the history from blocks and receipts when the node ${mode === "refuse" ? "refuses" : "fails"} trace_block`, async () => {
       const node = await proxy(mode)
-      const index = new ChainIndex(31337, rpcUpstream([node.url]), "head")
+      // The index lives in the services' database: an empty PGlite in memory, stopped after the test.
+      const db = await startDatabase()
+      onTestFinished(() => db.stop())
+      const index = new ChainIndex(31337, rpcUpstream([node.url]), db.info, "head")
       await index.sync()
       const receiver = `0x${mode === "refuse" ? "b0b" : "ca7"}${"0".repeat(37)}`
       const first = await sendEth(receiver, 10n ** 18n)
       await index.sync()
       const second = await sendEth(receiver, 2n * 10n ** 18n)
       await index.sync()
-      expect(index.transactionsOf(receiver).map((tx) => [tx.hash, tx.transfers.map((t) => [t.kind, t.amount])])).toEqual([
+      expect((await index.transactionsOf(receiver)).map((tx) => [tx.hash, tx.transfers.map((t) => [t.kind, t.amount])])).toEqual([
         [first, [["native", 10n ** 18n]]],
         [second, [["native", 2n * 10n ** 18n]]]
       ])

@@ -444,7 +444,8 @@ export const ServerConfig = Schema.Struct({
       "not answer within `limits.upstreamTimeoutMs` or answers HTTP 5xx or 429 is left for the next, starting from the " +
       "last that answered; the node's JSON-RPC errors are answers, passed on as they are), the chain's name, the " +
       "tokens the services name and price, and (eip155) where the activity history starts: `\"head\"` (the default: " +
-      "what happens from the server's start) or `\"genesis\"` (the whole chain, indexed in memory: a small chain only). " +
+      "what happens from when the services first indexed the chain in this database) or `\"genesis\"` (the whole " +
+      "chain, indexed block by block into the database: a small chain only). " +
       "An eip155 chain with `\"swap\": {\"uniswapV2Router\": \"0x…\"}` offers swaps (`/v1/convert/*`) of its coin and " +
       "`tokens` through that Uniswap v2 Router02; any other network gets 'Network not supported for Swaps'. " +
       "eip155 chains, and at most one solana network.",

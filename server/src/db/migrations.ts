@@ -237,6 +237,84 @@ const walletDeviceLinkTheme: Migration = Effect.gen(function* () {
   yield* sql`ALTER TABLE wallet_devices ADD COLUMN link_theme_mode text CHECK (link_theme_mode IN ('light', 'dark'))`
 })
 
+const chainIndex: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The EVM chains' activity history (`server/src/services/indexer.ts`), one index shared by every service process.
+  // Each chain's cursor: the first block indexed and the last one (`first_block - 1` before any), with the last one's
+  // hash, by which a reorganisation is found, and block 0's, by which a chain restarted under the same id (a local
+  // anvil, a database kept across restarts) is told from a node that is behind. Blocks are written with the cursor's advance in one transaction, the row
+  // locked `FOR UPDATE`.
+  yield* sql`CREATE TABLE chain_index_cursors (
+    chain_id bigint PRIMARY KEY,
+    first_block bigint NOT NULL,
+    last_block bigint NOT NULL,
+    last_hash text,
+    genesis_hash text NOT NULL,
+    updated_at timestamptz NOT NULL
+  )`
+  // The hashes of the last blocks indexed (128 at most per chain; the one before the first too): where the chain
+  // forked from the index, and so how far to roll it back.
+  yield* sql`CREATE TABLE chain_index_blocks (
+    chain_id bigint NOT NULL,
+    block_number bigint NOT NULL,
+    hash text NOT NULL,
+    PRIMARY KEY (chain_id, block_number)
+  )`
+  // Mined transactions; addresses checksummed, `selector` the input's first 4 bytes.
+  yield* sql`CREATE TABLE chain_index_transactions (
+    chain_id bigint NOT NULL,
+    hash text NOT NULL,
+    block_number bigint NOT NULL,
+    tx_index integer NOT NULL,
+    block_time bigint NOT NULL,
+    from_address text NOT NULL,
+    to_address text,
+    contract_address text,
+    nonce bigint NOT NULL,
+    selector text NOT NULL,
+    status text NOT NULL CHECK (status IN ('confirmed', 'failed')),
+    PRIMARY KEY (chain_id, hash)
+  )`
+  // The movements of value inside a transaction, in their order (`position`): native value, Transfer logs, then the
+  // ETH contracts sent inside it. `amount` is the base units or an ERC-721's token id (uint256: numeric); `log_index`
+  // that of the Transfer log (none for ETH).
+  yield* sql`CREATE TABLE chain_index_transfers (
+    chain_id bigint NOT NULL,
+    tx_hash text NOT NULL,
+    position integer NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('native', 'erc20', 'erc721')),
+    contract text,
+    from_address text NOT NULL,
+    to_address text NOT NULL,
+    amount numeric(78, 0) NOT NULL,
+    log_index integer,
+    PRIMARY KEY (chain_id, tx_hash, position)
+  )`
+  // Who took part in each transaction (sender, recipient, every transfer's parties; lower case, never the zero address).
+  yield* sql`CREATE TABLE chain_index_participants (
+    chain_id bigint NOT NULL,
+    address text NOT NULL,
+    tx_hash text NOT NULL,
+    block_number bigint NOT NULL,
+    tx_index integer NOT NULL,
+    PRIMARY KEY (chain_id, address, tx_hash)
+  )`
+  yield* sql`CREATE INDEX chain_index_participants_order ON chain_index_participants (chain_id, address, block_number, tx_index)`
+  // Each ERC-721 token where its last Transfer left it; `owner` checksummed.
+  yield* sql`CREATE TABLE chain_index_nfts (
+    chain_id bigint NOT NULL,
+    contract text NOT NULL,
+    token_id numeric(78, 0) NOT NULL,
+    owner text NOT NULL,
+    block_time bigint NOT NULL,
+    block_number bigint NOT NULL,
+    log_index integer NOT NULL,
+    PRIMARY KEY (chain_id, contract, token_id)
+  )`
+  yield* sql`CREATE INDEX chain_index_nfts_owner ON chain_index_nfts (chain_id, lower(owner))`
+  yield* sql`CREATE INDEX chain_index_transactions_block ON chain_index_transactions (chain_id, block_number)`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -252,5 +330,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0011_wallet_social": walletSocial,
   "0012_wallet_login_guards": walletLoginGuards,
   "0013_wallet_farcaster_channels": walletFarcasterChannels,
-  "0014_wallet_device_link_theme": walletDeviceLinkTheme
+  "0014_wallet_device_link_theme": walletDeviceLinkTheme,
+  "0015_chain_index": chainIndex
 }

@@ -115,7 +115,7 @@ const toTransaction = async (state: ServicesState, chain: EvmChainState, tx: Ind
 
 const evmBalances = async (state: ServicesState, chain: EvmChainState, address: string): Promise<ReadonlyArray<TokenBalance>> => {
   await chain.index.sync()
-  const contracts = [...new Set([...chain.listedTokens, ...chain.index.fungibleContractsOf(address)])]
+  const contracts = [...new Set([...chain.listedTokens, ...(await chain.index.fungibleContractsOf(address))])]
   const [native, ...raw] = await Promise.all([
     rpcCall(chain.rpc, "eth_getBalance", [address, "latest"]),
     ...contracts.map((contract) =>
@@ -187,8 +187,9 @@ const historyOf = async (
   const chains = chainsFor(state, chainId)
   await Promise.all(chains.map((chain) => chain.index.sync()))
   // `?onramp=` (any provider name) keeps the on-ramp deposits alone.
-  const all = chains
-    .flatMap((chain) => chain.index.transactionsOf(owner).map((tx) => ({ chain, tx })))
+  const perChain = await Promise.all(chains.map(async (chain) => (await chain.index.transactionsOf(owner)).map((tx) => ({ chain, tx }))))
+  const all = perChain
+    .flat()
     .filter(({ tx }) => onramp === undefined || isDeposit(tx, owner, state.onrampDepositors))
   const { page, next } = pageAfter(all, historyKey, cursor, state.historyPageSize)
   return { data: await Promise.all(page.map(({ chain, tx }) => toTransaction(state, chain, tx, owner))), next }

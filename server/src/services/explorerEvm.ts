@@ -180,7 +180,7 @@ export const evmAddressPage = async (network: EvmNetwork, input: string): Promis
     { method: "eth_getTransactionCount", params: [address, "latest"] },
     { method: "eth_getCode", params: [address, "latest"] }
   ])
-  const contracts = [...new Set([...chain.listedTokens, ...chain.index.fungibleContractsOf(address)].map((c) => getAddress(c)))]
+  const contracts = [...new Set([...chain.listedTokens, ...(await chain.index.fungibleContractsOf(address))].map((c) => getAddress(c)))]
   const held = await rpcBatchSettled(chain.rpc, contracts.map((contract) => balanceOfCall(contract, address)))
   const tokens = (
     await Promise.all(
@@ -195,7 +195,7 @@ export const evmAddressPage = async (network: EvmNetwork, input: string): Promis
     )
   ).filter((row) => row !== undefined)
   const nfts = await Promise.all(
-    chain.index.nftsOf(address).map(async (nft) => {
+    (await chain.index.nftsOf(address)).map(async (nft) => {
       const meta = await chain.tokens.get(nft.contract)
       const spam = isSpamCollection(chain, nft.contract) ? ` ${muted("(spam list)")}` : ""
       return `${nftLink(network, nft.contract, nft.tokenId, escapeHtml(`${meta.name} #${nft.tokenId}`))}${spam}`
@@ -205,7 +205,7 @@ export const evmAddressPage = async (network: EvmNetwork, input: string): Promis
   // The token registry names a contract without name() by its short address: such a contract is no token.
   const known = isContract ? await chain.tokens.get(address) : undefined
   const token = known !== undefined && known.name !== `${address.slice(0, 6)}…${address.slice(-4)}` ? known : undefined
-  const transactions = [...chain.index.transactionsOf(address)].reverse()
+  const transactions = [...(await chain.index.transactionsOf(address))].reverse()
   const listed = transactions.slice(0, ADDRESS_TRANSACTIONS).map((tx) => {
     const direction =
       tx.from.toLowerCase() !== address.toLowerCase()
@@ -261,7 +261,7 @@ export const evmNftPage = async (state: ServicesState, network: EvmNetwork, cont
   const holder = topicAddress(owner)
   const meta = await chain.tokens.get(contract)
   await chain.index.sync()
-  const moved = chain.index.nftsOf(holder).find((nft) => nft.contract === contract && nft.tokenId === tokenId)
+  const moved = (await chain.index.nftsOf(holder)).find((nft) => nft.contract === contract && nft.tokenId === tokenId)
   const image = nftImageUrl(state, chain, contract, tokenId)
   const rows: Array<readonly [string, string]> = [
     ["Collection", `${link(explorerPath(network, "token", contract), escapeHtml(meta.name))} ${muted(meta.symbol)}`],

@@ -41,8 +41,9 @@ export interface CollectionInfo {
  */
 export interface ServicesEvmChain {
   /**
-   * Where the history this server indexes starts (default `"genesis"`, the local chains): `"head"` for a public chain,
-   * whose past is not held in this server's memory — its history shows what happened since the server started.
+   * Where the history the services index (in their database, shared by every process on it) starts when the database
+   * has none for this chain yet (default `"genesis"`, the local chains): `"head"` for a public chain, whose past is not
+   * indexed — its history shows what happened since the first process indexed it.
    */
   readonly history?: "genesis" | "head"
   readonly chainId: number
@@ -157,7 +158,7 @@ const servicesState = (opts: ServicesOptions, baseUrl: string, db: Database, pri
       caipNetworkId: chain.caipNetworkId,
       rpc,
       ...(chain.name === undefined ? {} : { name: chain.name }),
-      index: new ChainIndex(chain.chainId, rpc, chain.history ?? "genesis"),
+      index: new ChainIndex(chain.chainId, rpc, db, chain.history ?? "genesis"),
       tokens: new TokenRegistry(rpc, [
         ...chain.contracts.tokens,
         ...[chain.contracts.collectible, chain.contracts.spamCollectible].flatMap((collection) =>

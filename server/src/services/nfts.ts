@@ -50,7 +50,7 @@ export const evmNfts = async (
   cursor: string | undefined
 ): Promise<NftsResponse> => {
   await Promise.all(chains.map((chain) => chain.index.sync()))
-  const held = chains.flatMap((chain) => chain.index.nftsOf(address).map((nft) => ({ chain, nft })))
+  const held = (await Promise.all(chains.map(async (chain) => (await chain.index.nftsOf(address)).map((nft) => ({ chain, nft }))))).flat()
   const keyOf = ({ chain, nft }: (typeof held)[number]): SortKey => [nft.timestamp, chain.chainId, nft.blockNumber, nft.logIndex]
   const { page, next } = pageAfter(held, keyOf, cursor, state.nftPageSize)
   return { data: await Promise.all(page.map(({ chain, nft }) => toNft(state, chain, nft))), next }
