@@ -40,8 +40,17 @@ const rpc = async (anvil: Started<AnvilInfo>, method: string, params: ReadonlyAr
   return ((await response.json()) as { result: unknown }).result
 }
 
+/** Waits (bounded) until the node has mined `hash`: anvil answers eth_sendTransaction before its block is in. */
+const mined = async (anvil: Started<AnvilInfo>, hash: string) => {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if ((await rpc(anvil, "eth_getTransactionReceipt", [hash])) !== null) return hash
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`transaction ${hash} not mined within 5 s`)
+}
+
 const sendEth = async (anvil: Started<AnvilInfo>, to: string, wei: bigint) =>
-  String(await rpc(anvil, "eth_sendTransaction", [{ from: ALICE, to, value: `0x${wei.toString(16)}` }]))
+  mined(anvil, String(await rpc(anvil, "eth_sendTransaction", [{ from: ALICE, to, value: `0x${wei.toString(16)}` }])))
 
 const received = async (index: ChainIndex) => {
   await index.sync()
@@ -105,7 +114,7 @@ describe("the chain index when the chain under it changes", () => {
     anvils.push(node)
     const { abi, bytecode } = loadArtifacts().Collectible
     // Token #1 minted to Alice in block 1, by Alice's first transaction.
-    await rpc(node, "eth_sendTransaction", [{ from: ALICE, data: encodeDeployData({ abi, bytecode, args: ["Test", "TST", [ALICE], 1n] }) }])
+    await mined(node, String(await rpc(node, "eth_sendTransaction", [{ from: ALICE, data: encodeDeployData({ abi, bytecode, args: ["Test", "TST", [ALICE], 1n] }) }])))
     const collection = getContractAddress({ from: ALICE, nonce: 0n })
     const index = new ChainIndex(31340, rpcUpstream([node.info.rpcUrl]), db.info)
     await index.sync()
@@ -114,7 +123,7 @@ describe("the chain index when the chain under it changes", () => {
 
     const snapshot = await rpc(node, "evm_snapshot")
     const data = encodeFunctionData({ abi, functionName: "transferFrom", args: [ALICE, BOB, 1n] })
-    await rpc(node, "eth_sendTransaction", [{ from: ALICE, to: collection, data }])
+    await mined(node, String(await rpc(node, "eth_sendTransaction", [{ from: ALICE, to: collection, data }])))
     await index.sync()
     expect([await held(ALICE), await held(BOB)]).toEqual([[], [[1n, 2]]])
 
@@ -145,15 +154,15 @@ describe("the chain index when the chain under it changes", () => {
     const node = await startAnvil({ chainId: 31342 })
     anvils.push(node)
     const { abi, bytecode } = loadArtifacts().StandardToken
-    const deploy = (symbol: string, holders: ReadonlyArray<string>) =>
-      rpc(node, "eth_sendTransaction", [{ from: ALICE, data: encodeDeployData({ abi, bytecode, args: [symbol, symbol, 6, holders, 1000n] }) }])
+    const deploy = async (symbol: string, holders: ReadonlyArray<string>) =>
+      mined(node, String(await rpc(node, "eth_sendTransaction", [{ from: ALICE, data: encodeDeployData({ abi, bytecode, args: [symbol, symbol, 6, holders, 1000n] }) }])))
     // Alice's first three transactions deploy three tokens: she holds the first two, Bob the third.
     await deploy("ONE", [ALICE])
     await deploy("TWO", [ALICE])
     await deploy("THREE", [BOB])
     const [one, two, three] = [0n, 1n, 2n].map((nonce) => getContractAddress({ from: ALICE, nonce }))
-    const send = (token: string | undefined) =>
-      rpc(node, "eth_sendTransaction", [{ from: ALICE, to: token, data: encodeFunctionData({ abi, functionName: "transfer", args: [BOB, 5n] }) }])
+    const send = async (token: string | undefined) =>
+      mined(node, String(await rpc(node, "eth_sendTransaction", [{ from: ALICE, to: token, data: encodeFunctionData({ abi, functionName: "transfer", args: [BOB, 5n] }) }])))
     await send(two)
     await send(one)
     const index = new ChainIndex(31342, rpcUpstream([node.info.rpcUrl]), db.info)

@@ -61,8 +61,15 @@ const rpc = async (method: string, params: ReadonlyArray<unknown> = []) => {
   return ((await response.json()) as { result: unknown }).result
 }
 
-/** Sends `wei` from Alice to `to` (anvil mines it at once); its hash. */
-const sendEth = async (to: string, wei: bigint) => String(await rpc("eth_sendTransaction", [{ from: ALICE, to, value: `0x${wei.toString(16)}` }]))
+/** Sends `wei` from Alice to `to`; its hash, once mined (anvil answers before its block is in; bounded wait). */
+const sendEth = async (to: string, wei: bigint) => {
+  const hash = String(await rpc("eth_sendTransaction", [{ from: ALICE, to, value: `0x${wei.toString(16)}` }]))
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if ((await rpc("eth_getTransactionReceipt", [hash])) !== null) return hash
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`transaction ${hash} not mined within 5 s`)
+}
 
 /** The hashes and received amounts in `address`'s history on `process`, oldest first (every page). */
 const historyOn = async (process: ServerProcess | undefined, address: string) => {
