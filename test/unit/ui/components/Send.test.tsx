@@ -114,7 +114,8 @@ describe("Send", () => {
     fireEvent.click(within(form).getByRole("button", { name: "Continue" }))
 
     const review = await findView("SendReview")
-    expect(within(review).getByText("2.5 WUSD")).toBeTruthy()
+    // The view comes with its frame first; its lines follow from the service (on a busy machine, a moment later).
+    expect(await within(review).findByText("2.5 WUSD", {}, { timeout: 10_000 })).toBeTruthy()
     expect(within(review).getByText(BOB)).toBeTruthy()
     expect(within(review).getByText("0.000021 ETH")).toBeTruthy()
     fireEvent.click(within(review).getByRole("button", { name: "Confirm" }))
