@@ -6,30 +6,17 @@
  * wallet, whose Account view names Farcaster and the user. The visitor then signs a message, keeps the wallet across
  * a reload and signs out. An unsigned link shows its QR code and an "Open Farcaster" link with the same value.
  */
-import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import { verifyMessage } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { truncateAddress } from "../../src/domain/format"
 import { type OpenDemo, openDemo } from "./support/demo"
+import { accountButton, axeViolations, connectedAddress } from "./support/embeddedLogin"
 
 let session: OpenDemo
 let page: Page
 
 const dialog = () => page.getByRole("dialog")
 const farcasterButton = () => dialog().getByRole("button", { name: "Continue with Farcaster", exact: true })
-const accountButton = (address: string) => page.getByRole("button", { name: new RegExp(truncateAddress(address).replace(/[.]/g, "\\.")) })
-
-const connectedAddress = async (): Promise<`0x${string}`> => {
-  const hint = page.getByText(/^From 0x[0-9a-fA-F]{40} on /)
-  await hint.waitFor({ timeout: 20_000 })
-  return (/0x[0-9a-fA-F]{40}/.exec((await hint.textContent()) ?? "")?.[0] ?? "") as `0x${string}`
-}
-
-const axeViolations = async () => {
-  const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
-  return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
-}
 
 /** The link of the QR code the view shows. */
 const shownLink = async (): Promise<string> => {
@@ -62,7 +49,7 @@ describe("Farcaster login in the demo", () => {
     const link = await shownLink()
     expect(link).toMatch(/^farcaster:\/\/connect\?channelToken=[\w-]+&nonce=[A-Za-z0-9]{24}&/)
     expect(await dialog().getByRole("link", { name: "Open Farcaster" }).getAttribute("href")).toBe(link)
-    expect(await axeViolations()).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
 
     // The Farcaster app: another page, another origin, given the scanned link.
     const app = await session.browser.context.newPage()
@@ -77,11 +64,11 @@ describe("Farcaster login in the demo", () => {
 
     // The modal closes once the embedded wallet is connected.
     await dialog().waitFor({ state: "hidden", timeout: 40_000 })
-    const address = await connectedAddress()
-    await accountButton(address).click()
+    const address = await connectedAddress(page)
+    await accountButton(page, address).click()
     await dialog().getByText("alice", { exact: true }).waitFor()
     await dialog().getByText("Farcaster:").waitFor({ state: "attached" })
-    expect(await axeViolations()).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await page.keyboard.press("Escape")
     await dialog().waitFor({ state: "hidden" })
 
@@ -97,7 +84,7 @@ describe("Farcaster login in the demo", () => {
 
     await page.reload()
     await page.getByText(`From ${address} on`).waitFor({ timeout: 20_000 })
-    await accountButton(address).click()
+    await accountButton(page, address).click()
     await dialog().getByText("alice", { exact: true }).waitFor()
     await dialog().getByRole("button", { name: "Disconnect" }).click()
     await page.getByRole("button", { name: "Connect wallet" }).waitFor()

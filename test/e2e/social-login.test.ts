@@ -6,16 +6,15 @@
  * on the Account view, signs a message and sends 0.01 ETH after approving, keeps the wallet across a reload, and
  * signs out. Then a page whose popups are blocked logs in by a full-page redirect that comes back with `result_uri`.
  */
-import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import { createWalletClient, http, parseEther, verifyMessage } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { foundry } from "viem/chains"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SOCIAL_PROVIDERS } from "../../src/domain/validation"
-import { truncateAddress } from "../../src/domain/format"
 import { SOCIAL_LOOK } from "../../src/ui/components/SocialIcon/SocialIcon"
 import { type OpenDemo, openDemo } from "./support/demo"
+import { accountButton, axeViolations, connectedAddress } from "./support/embeddedLogin"
 
 let session: OpenDemo
 let page: Page
@@ -31,20 +30,6 @@ const logInAtProvider = async (at: Page, account: string) => {
   await at.getByRole("button", { name: "Log in" }).click()
 }
 
-/** The connected address, from the demo's "From 0x… on" line. */
-const connectedAddress = async (): Promise<`0x${string}`> => {
-  const hint = page.getByText(/^From 0x[0-9a-fA-F]{40} on /)
-  await hint.waitFor({ timeout: 20_000 })
-  return (/0x[0-9a-fA-F]{40}/.exec((await hint.textContent()) ?? "")?.[0] ?? "") as `0x${string}`
-}
-
-const axeViolations = async () => {
-  const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
-  return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
-}
-
-const accountButton = (address: string) => page.getByRole("button", { name: new RegExp(truncateAddress(address).replace(/[.]/g, "\\.")) })
-
 beforeAll(async () => {
   session = await openDemo({ name: "social", parts: ["evm", "mail", "services", "embedded"] })
   page = session.browser.page
@@ -57,15 +42,15 @@ describe("social login in the demo", () => {
     await page.goto(session.url)
     await page.getByRole("button", { name: "Connect wallet" }).click()
     await socialButton("google").waitFor()
-    expect(await axeViolations()).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await dialog().getByRole("button", { name: "More social logins" }).click()
     await socialButton("facebook").waitFor()
-    expect(await axeViolations()).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     const popupOpened = page.waitForEvent("popup", { timeout: 10_000 })
     await socialButton("discord").click()
     const popup = await popupOpened
     await dialog().getByText("Continue in the Discord window…").waitFor()
-    expect(await axeViolations()).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await dialog().getByRole("button", { name: "Cancel" }).click()
     await expect.poll(() => popup.isClosed(), { timeout: 10_000 }).toBe(true)
     await socialButton("google").waitFor()
@@ -91,13 +76,13 @@ describe("social login in the demo", () => {
       // The callback page hands the result back and closes; the modal closes once connected.
       await dialog().waitFor({ state: "hidden", timeout: 20_000 })
       await expect.poll(() => popup.isClosed(), { timeout: 10_000 }).toBe(true)
-      const address = await connectedAddress()
+      const address = await connectedAddress(page)
 
       // The Account view names the provider and the user.
-      await accountButton(address).click()
+      await accountButton(page, address).click()
       await dialog().getByText(account, { exact: true }).waitFor()
       await dialog().getByText(`${SOCIAL_LOOK[provider].name}:`).waitFor({ state: "attached" })
-      if (provider === "google") expect(await axeViolations()).toEqual([])
+      if (provider === "google") expect(await axeViolations(page)).toEqual([])
       await page.keyboard.press("Escape")
       await dialog().waitFor({ state: "hidden" })
 
@@ -123,7 +108,7 @@ describe("social login in the demo", () => {
 
       await page.reload()
       await page.getByText(`From ${address} on`).waitFor({ timeout: 20_000 })
-      await accountButton(address).click()
+      await accountButton(page, address).click()
       await dialog().getByText(account, { exact: true }).waitFor()
 
       await dialog().getByRole("button", { name: "Disconnect" }).click()
@@ -160,12 +145,12 @@ describe("social login in the demo", () => {
     await socialButton("google").click()
     await logInAtProvider(page, "e2e-miniapp")
     await page.waitForURL((url) => url.href.startsWith(session.url), { timeout: 20_000 })
-    const address = await connectedAddress()
+    const address = await connectedAddress(page)
     const here = new URL(page.url())
     expect(here.searchParams.has("result_uri")).toBe(false)
     expect(here.searchParams.get("miniapp")).toBe("android")
     expect(popups).toBe(0)
-    await accountButton(address).click()
+    await accountButton(page, address).click()
     await dialog().getByText("e2e-miniapp", { exact: true }).waitFor()
     await dialog().getByRole("button", { name: "Disconnect" }).click()
     await page.getByRole("button", { name: "Connect wallet" }).waitFor()
@@ -180,12 +165,12 @@ describe("social login in the demo", () => {
     await socialButton("google").click()
     await logInAtProvider(page, "e2e-redirect")
     await page.waitForURL((url) => url.href.startsWith(session.url), { timeout: 20_000 })
-    const address = await connectedAddress()
+    const address = await connectedAddress(page)
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
     const here = new URL(page.url())
     expect(here.searchParams.has("result_uri")).toBe(false)
     expect(here.searchParams.get("from")).toBe("redirect")
-    await accountButton(address).click()
+    await accountButton(page, address).click()
     await dialog().getByText("e2e-redirect", { exact: true }).waitFor()
   })
 })

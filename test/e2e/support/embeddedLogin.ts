@@ -1,0 +1,24 @@
+/**
+ * What the browser tests of the embedded wallet's logins (social providers, Farcaster) read off the demo page: the
+ * connected address from the demo's "From 0x… on" line, the header's account button, and axe's findings in the modal.
+ */
+import AxeBuilder from "@axe-core/playwright"
+import type { Page } from "playwright-core"
+import { truncateAddress } from "../../../src/domain/format"
+
+/** The connected address, from the demo's "From 0x… on" line (waited for, bounded). */
+export const connectedAddress = async (page: Page): Promise<`0x${string}`> => {
+  const hint = page.getByText(/^From 0x[0-9a-fA-F]{40} on /)
+  await hint.waitFor({ timeout: 20_000 })
+  return (/0x[0-9a-fA-F]{40}/.exec((await hint.textContent()) ?? "")?.[0] ?? "") as `0x${string}`
+}
+
+/** The header's account button of `address` (named by its short form). */
+export const accountButton = (page: Page, address: string) =>
+  page.getByRole("button", { name: new RegExp(truncateAddress(address).replace(/[.]/g, "\\.")) })
+
+/** axe's violations inside the modal, one line each. */
+export const axeViolations = async (page: Page): Promise<Array<string>> => {
+  const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
+  return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
+}
