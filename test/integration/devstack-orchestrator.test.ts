@@ -9,6 +9,13 @@ import WebSocket from "ws"
 import { readRuntimeConfig, type RuntimeConfig } from "../../devstack/config"
 import { startDevstack } from "../../devstack/main"
 
+/**
+ * The CLI compiles the devstack with tsx and starts every part plus the demo's Vite server in a child process: a few
+ * seconds on a quiet machine, but a loaded 2-core CI run took past the project's 60 s default, so this test has its own.
+ */
+const CLI_UP_BOUND_MS = 150_000
+const CLI_TEST_BOUND_MS = 200_000
+
 const repo = fileURLToPath(new URL("../../", import.meta.url))
 const scratch = mkdtempSync(join(tmpdir(), "devstack-test-"))
 let cli: ChildProcess | undefined
@@ -132,7 +139,12 @@ describe("devstack orchestrator", () => {
       })
       cli?.once("exit", (code) => reject(new Error(`the devstack exited with ${code} before it was up:\n${output}`)))
     })
-    await ready
+    // Bounded below the test's own limit, so a stack that never comes up fails with what it printed.
+    let bound: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<never>((_, reject) => {
+      bound = setTimeout(() => reject(new Error(`the devstack was not up after ${CLI_UP_BOUND_MS} ms; it printed:\n${output}`)), CLI_UP_BOUND_MS)
+    })
+    await Promise.race([ready, late]).finally(() => clearTimeout(bound))
 
     const config = readRuntimeConfig(configPath)
     expect(output).toMatch(/wallet-runtime devstack up in \d+ ms/)
@@ -152,5 +164,5 @@ describe("devstack orchestrator", () => {
     expect(code).toBe(0)
     expect(groupAlive(cli.pid ?? 0)).toBe(false)
     await gone(config, configPath)
-  })
+  }, CLI_TEST_BOUND_MS)
 })
