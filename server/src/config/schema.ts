@@ -169,6 +169,9 @@ export const OnrampLimits = Schema.Struct({
 })
 
 /** Spec 9's fallback: USD and EUR (EUR at a fixed 1.08 USD, as nothing real is paid on the local page). */
+/** The local provider's name, as the Buy view says it. */
+export const ONRAMP_DEFAULT_PROVIDER_NAME = "Local On-ramp"
+/** The fiat currencies paid in by default, each with the USD one unit is worth. */
 export const ONRAMP_DEFAULT_CURRENCIES = { USD: 1, EUR: 1.08 } as const
 /** Spec 9's fallback limits: card 10–7500, bank account 10–25000. */
 export const ONRAMP_DEFAULT_LIMITS = { card: { min: 10, max: 7500 }, bankAccount: { min: 10, max: 25000 } } as const
@@ -522,6 +525,10 @@ export const ServerConfig = Schema.Struct({
           "without it, those answer 501."
       })
     ),
+    providerName: withDefault(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(60)), ONRAMP_DEFAULT_PROVIDER_NAME, {
+      type: "text (1–60 characters)",
+      description: "The provider's name as the Buy view says it to the visitor ('Buy with …')."
+    }),
     depositors: withDefault(
       Schema.Array(
         Schema.String.check(
@@ -649,6 +656,7 @@ export type OnrampSettings = ServerConfig["onramp"]
 
 /** The `onramp` group's defaults (spec 9's fallback), without a page. */
 export const ONRAMP_DEFAULT_SETTINGS: OnrampSettings = {
+  providerName: ONRAMP_DEFAULT_PROVIDER_NAME,
   depositors: [],
   currencies: ONRAMP_DEFAULT_CURRENCIES,
   limits: ONRAMP_DEFAULT_LIMITS,
