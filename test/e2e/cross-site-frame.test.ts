@@ -14,7 +14,7 @@ import { FRAME_COOKIE_PATH } from "../../server/src/embedded/frame/FrameStore"
 import type { Started } from "../../server/src/lib/Started"
 import { type Browser, type BrowserOptions, launchBrowser } from "./support/browser"
 import { serveDemo, type ServedDemo, serveDemoOnStack } from "./support/demo"
-import { connectedAddress } from "./support/embeddedLogin"
+import { accountButton, connectedAddress } from "./support/embeddedLogin"
 
 let served: ServedDemo
 // The demo again, on 127.0.0.1: another site than the frame's.
@@ -114,6 +114,14 @@ describe("a cross-site host with third-party cookies and storage blocked (profil
       await page.reload()
       expect(await connectedAddress(page)).toBe(address)
       await signsAs(page, address, "Signed after a reload, across sites")
+
+      // Signing out removes the cookie (the removal names the same partition): a reload shows no wallet.
+      await accountButton(page, address).click()
+      await page.getByRole("dialog").getByRole("button", { name: "Disconnect" }).click()
+      await page.getByRole("button", { name: "Connect wallet" }).waitFor()
+      await expect.poll(async () => (await frameCookies(browser)).map((c) => c.name)).not.toContain(SESSION_COOKIE)
+      await page.reload()
+      await page.getByRole("button", { name: "Connect wallet" }).waitFor()
     })
   })
 

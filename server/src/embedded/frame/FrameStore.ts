@@ -13,6 +13,10 @@
  *    the frame page's own requests (`Path=/frame`; the wallet server reads no cookie: its API takes the bearer);
  * 4. `memory`: nothing persistent is allowed; the session lasts as long as the page.
  *
+ * A value kept in a cookie travels with the frame page's own requests to the frame's server (as the session token
+ * does anyway, as the bearer of every API call): a secret the server must never see (the device share) may be kept
+ * here only sealed under a key the server does not hold.
+ *
  * The page's side (probes, `document.cookie`, the permission) is the {@link FramePage} service, so the choice is
  * unit-tested with a Layer of a fake page; `main.ts` provides {@link FramePage.layerBrowser}.
  */
