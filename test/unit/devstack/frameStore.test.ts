@@ -4,7 +4,8 @@
  * the browser has not granted already, and the cookies it writes.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import type { FrameStorage } from "../../../server/src/embedded/frame/frameLogic"
 import {
   FRAME_COOKIE_MAX_AGE_SECONDS,
@@ -22,6 +23,8 @@ interface Allowed {
   /** Cookies without `Partitioned`: kept only once storage access was requested (when granted) or always. */
   readonly unpartitionedCookies: "after-access" | "never" | "always"
   readonly partitionedCookies: boolean
+  /** The browser leaves `requestStorageAccess` unanswered (a prompt nobody sees). */
+  readonly requestHangs?: boolean
 }
 
 const memory = (): FrameStorage & { readonly items: Map<string, string> } => {
@@ -43,6 +46,7 @@ const fakePage = (allowed: Allowed) => {
     storageAccessPermission: Effect.succeed(allowed.permission),
     requestStorageAccess: Effect.suspend(() => {
       seen.requested += 1
+      if (allowed.requestHangs === true) return Effect.never
       if (allowed.permission !== "granted") return Effect.fail(new StorageRefused({ reason: "requestStorageAccess not allowed" }))
       access = true
       return Effect.void
@@ -114,6 +118,18 @@ describe("FrameStore: the mechanism the frame keeps its session in", () => {
       const store = yield* choose(page)
       expect(store.mechanism).toBe("partitioned-cookie")
       expect(store.passedOver[1]).toBe("storage-access: a value written was not kept")
+    }))
+
+  it.effect("a storage-access request left unanswered is passed over after 2 s: the frame still starts, on the Partitioned cookie", () =>
+    Effect.gen(function* () {
+      const page = fakePage({ ...blocked, permission: "granted", requestHangs: true })
+      const fiber = yield* Effect.forkChild(choose(page))
+      yield* TestClock.adjust("1999 millis")
+      expect(fiber.pollUnsafe()).toBeUndefined()
+      yield* TestClock.adjust("1 millis")
+      const store = yield* Fiber.join(fiber)
+      expect(store.mechanism).toBe("partitioned-cookie")
+      expect(store.passedOver[1]).toBe("storage-access: no answer within 2 seconds")
     }))
 
   it.effect("a localStorage that takes writes but keeps nothing is not chosen", () =>

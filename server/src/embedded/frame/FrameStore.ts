@@ -80,6 +80,9 @@ export const FRAME_COOKIE_MAX_AGE_SECONDS = 400 * 24 * 60 * 60
 
 const PROBE_KEY = "wr-frame/probe"
 
+/** The longest the frame waits on the browser's storage-access answers before passing over them (they may prompt). */
+export const STORAGE_ACCESS_WAIT = "2 seconds"
+
 /**
  * Web-storage-shaped access to the frame's cookies: one cookie per key (names and values URI-encoded), `Secure;
  * SameSite=None` so the browser keeps them in a cross-site frame, `Partitioned` unless the Storage Access API gave
@@ -140,9 +143,17 @@ export class FrameStore extends Context.Service<
       const local = yield* Effect.result(Effect.flatMap(page.localStorage, keeps))
       if (Result.isSuccess(local)) return chosen("localStorage", local.success)
       passedOver.push(`localStorage: ${local.failure.reason}`)
-      const permission = yield* page.storageAccessPermission
+      const permission = yield* page.storageAccessPermission.pipe(
+        Effect.timeoutOrElse({ duration: STORAGE_ACCESS_WAIT, orElse: () => Effect.succeed("unsupported" as const) })
+      )
       if (permission === "granted") {
-        const unpartitioned = yield* Effect.result(Effect.andThen(page.requestStorageAccess, keeps(makeCookieStorage(page, false))))
+        const request = page.requestStorageAccess.pipe(
+          Effect.timeoutOrElse({
+            duration: STORAGE_ACCESS_WAIT,
+            orElse: () => Effect.fail(new StorageRefused({ reason: `no answer within ${STORAGE_ACCESS_WAIT}` }))
+          })
+        )
+        const unpartitioned = yield* Effect.result(Effect.andThen(request, keeps(makeCookieStorage(page, false))))
         if (Result.isSuccess(unpartitioned)) return chosen("storage-access", unpartitioned.success)
         passedOver.push(`storage-access: ${unpartitioned.failure.reason}`)
       } else {
