@@ -75,19 +75,22 @@ const capabilities = async (chains: ReadonlyArray<CallsChain>, evmAddress: strin
   if (wanted !== undefined && (!Array.isArray(wanted) || !wanted.every((id) => typeof id === "string"))) {
     throw refuse(CALLS_ERROR_CODES.invalidParams, "wallet_getCapabilities: the chain ids must be a list of hex numbers")
   }
+  const eoa = isAddressEqual(evmAddress as Hex, address)
+  let ours = eoa
   const answer: Record<string, unknown> = {}
   for (const chain of chains) {
     const id = toHex(chain.chainId)
-    if (wanted !== undefined && !(wanted as ReadonlyArray<string>).some((w) => w.toLowerCase() === id)) continue
     const smart = await chain.smartAccount()
-    if (smart !== undefined && isAddressEqual(smart.address, address)) {
+    const isSmart = smart !== undefined && isAddressEqual(smart.address, address)
+    ours ||= isSmart
+    if (wanted !== undefined && !(wanted as ReadonlyArray<string>).some((w) => w.toLowerCase() === id)) continue
+    if (isSmart) {
       answer[id] = { atomic: { status: "supported" }, ...((await sponsors(chain, smart.address)) ? { paymasterService: { supported: true } } : {}) }
-    } else if (isAddressEqual(evmAddress as Hex, address)) {
+    } else if (eoa) {
       answer[id] = { atomic: { status: "unsupported" } }
-    } else {
-      throw new ApiError(400, "rpc_error", `The address ${address} is not this wallet's account`, { rpcCode: 4100 })
     }
   }
+  if (!ours) throw new ApiError(400, "rpc_error", `The address ${address} is not this wallet's account`, { rpcCode: 4100 })
   return answer
 }
 
