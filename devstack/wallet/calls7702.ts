@@ -18,6 +18,18 @@ import { batchChainProblem, CALLS_ERROR_CODES, CALLS_STATUS, CALLS_VERSION, read
 /** The prompt a wallet shows before its EOA delegates to a contract (params: `{ address, chainId }`). */
 export const EIP7702_AUTHORIZATION = "wallet_authorizeDelegation"
 
+/**
+ * Simple7702Account v0.8's address: where eth-infinitism deployed it on public chains, and where the devstack deploys
+ * the same artifact (Arachnid's CREATE2 deployer, zero salt) on the local ones.
+ */
+export const SIMPLE_7702_ACCOUNT: Hex = "0xe6Cae83BdE06E4c305530e199D7217f42808555B"
+
+/** The delegation prompt in plain words: what the visitor lets happen, to which contract, on which network. */
+export const delegationQuestion = (delegate: string, network: string): string =>
+  `Let your account use the contract ${delegate} on ${network}? It runs several calls together, in one transaction, for ` +
+  "you. From now on that contract's code acts for your account on this network (an EIP-7702 delegation), until you " +
+  "change it. Approve only if you trust this contract."
+
 const executorAbi = parseAbi(["struct Call { address target; uint256 value; bytes data; }", "function executeBatch(Call[] calls)"])
 
 // A test wallet's one generous gas limit for a batch (unused gas is not paid): estimating a type-4 transaction

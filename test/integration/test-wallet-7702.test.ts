@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPublicClient, encodeFunctionData, type Hex, http, parseAbi, toHex } from "viem"
 import { devChain } from "../../devstack/evm/chains"
 import { type EvmInfo, startEvm } from "../../devstack/evm/index"
-import { EIP7702_AUTHORIZATION } from "../../devstack/wallet/calls7702"
+import { EIP7702_AUTHORIZATION, SIMPLE_7702_ACCOUNT } from "../../devstack/wallet/calls7702"
 import { type Approval, makeTestWallet, type TestWallet } from "../../devstack/wallet/testWallet"
 import type { Started } from "../../server/src/lib/Started"
 
@@ -77,7 +77,8 @@ afterAll(async () => {
 })
 
 describe("the test wallet's batches by EIP-7702", () => {
-  it("is one address on both chains, with code there", async () => {
+  it("is at Simple7702Account's public address on both chains, with code there", async () => {
+    expect(executor()).toBe(SIMPLE_7702_ACCOUNT)
     expect(chainB().contracts.accountAbstraction.batchExecutor).toBe(executor())
     expect(await reader().getCode({ address: executor() })).toMatch(/^0x60/)
     expect(await reader(chainB()).getCode({ address: executor() })).toMatch(/^0x60/)
