@@ -6,11 +6,14 @@
  * batch" card (useSendCalls) follows its batch to final: one transaction. Balances are read from anvil.
  */
 import type { Page } from "playwright-core"
-import { type Address, createPublicClient, createWalletClient, encodeFunctionData, http, parseAbi, parseEther, toHex } from "viem"
+import { type Address, type Hex, createPublicClient, createWalletClient, encodeFunctionData, http, parseAbi, parseEther, toHex } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { foundry } from "viem/chains"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { axeViolations, connectedAddress, emailLogin } from "./support/embeddedLogin"
+import { SIMPLE_7702_ACCOUNT, EIP7702_AUTHORIZATION } from "../../devstack/wallet/calls7702"
+import type { TestWallet } from "../../devstack/wallet/testWallet"
+import { accountButton, axeViolations, connectedAddress, emailLogin } from "./support/embeddedLogin"
+import { installInjectedWallet } from "./support/injectedWallet"
 import { type OpenDemo, openDemo } from "./support/demo"
 
 const tokenAbi = parseAbi([
@@ -44,9 +47,24 @@ const request = async (method: string, params: unknown) => {
 
 const batch = (calls: ReadonlyArray<Record<string, unknown>>) => [{ version: "2.0.0", chainId: toHex(31337), from: smart, atomicRequired: true, calls }]
 
+// The injected test wallet (EIP-7702), on a dev account of its own; its prompts are recorded in Node.
+let injected: TestWallet
+const prompts: Array<readonly [string, unknown]> = []
+
 beforeAll(async () => {
   session = await openDemo({ name: "batch-calls", parts: ["evm", "bundler", "solana", "mail", "services", "embedded"] })
   page = session.browser.page
+  const evm = session.stack.config.evm!
+  injected = await installInjectedWallet(session.browser.context, {
+    privateKeys: [evm.accounts[7]!.privateKey as Hex],
+    chains: evm.chains.map((c) => ({ chainId: c.chainId, name: `Local ${c.chainId}`, rpcUrl: c.rpcUrl })),
+    chainId: 31337,
+    batchExecutor: SIMPLE_7702_ACCOUNT,
+    approve: (method, params) => {
+      prompts.push([method, params])
+      return "approve"
+    }
+  })
 }, 180_000)
 
 afterAll(() => session?.stop())
@@ -123,5 +141,42 @@ describe("EIP-5792 batches in the demo", () => {
     await expect.poll(() => page.getByTestId("batch").textContent(), { timeout: 60_000 }).toMatch(/^Done in 1 transaction\(s\): 0x[0-9a-f]{64}$/)
     console.info(`useSendCalls: Approve → final status in ${Date.now() - approved} ms`)
     expect((await reader().getBalance({ address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" })) - before).toBe(parseEther("0.003"))
+  })
+
+  it("through the injected test wallet: the delegation asked with its contract, then ONE type-4 transaction", async () => {
+    await accountButton(page, smart).click()
+    await dialog().getByRole("button", { name: "Disconnect" }).click()
+    await dialog().waitFor({ state: "hidden", timeout: 20_000 }).catch(() => page.keyboard.press("Escape"))
+    await page.getByRole("button", { name: "Connect wallet" }).click()
+    await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).click()
+    await expect.poll(() => connectedAddress(page), { timeout: 20_000 }).toBe(injected.address())
+    const evm = session.stack.config.evm!
+    const funder = createWalletClient({ account: privateKeyToAccount(evm.accounts[0]!.privateKey as `0x${string}`), chain: foundry, transport: http(chainA().rpcUrl) })
+    await reader().waitForTransactionReceipt({ hash: await funder.writeContract({ address: token(), abi: tokenAbi, functionName: "transfer", args: [injected.address(), 50n] }) })
+    const recipient: Address = "0x000000000000000000000000000000000000c0de"
+    prompts.length = 0
+    await request("wallet_sendCalls", [
+      {
+        version: "2.0.0",
+        chainId: toHex(31337),
+        from: injected.address(),
+        atomicRequired: true,
+        calls: [
+          { to: token(), data: encodeFunctionData({ abi: tokenAbi, functionName: "approve", args: [SPENDER, 9n] }) },
+          { to: token(), data: encodeFunctionData({ abi: tokenAbi, functionName: "transfer", args: [recipient, 4n] }) }
+        ]
+      }
+    ])
+    await expect.poll(() => page.getByTestId("request").textContent(), { timeout: 30_000 }).toMatch(/^\{"id":"0x[0-9a-f]{64}"\}$/)
+    expect(prompts.map(([method]) => method)).toEqual(["wallet_sendCalls", EIP7702_AUTHORIZATION])
+    expect(prompts[1]![1]).toEqual({ address: SIMPLE_7702_ACCOUNT, chainId: 31337 })
+    await expect.poll(() => tokens(recipient), { timeout: 30_000 }).toBe(4n)
+    expect(await reader().readContract({ address: token(), abi: tokenAbi, functionName: "allowance", args: [injected.address(), SPENDER] })).toBe(9n)
+    const id = (JSON.parse((await page.getByTestId("request").textContent()) ?? "{}") as { id: string }).id
+    await request("wallet_getCallsStatus", [id])
+    await expect.poll(() => page.getByTestId("request").textContent(), { timeout: 20_000 }).toContain('"status":200')
+    const status = JSON.parse((await page.getByTestId("request").textContent()) ?? "{}") as { receipts: ReadonlyArray<{ transactionHash: Hex }> }
+    expect(status.receipts).toHaveLength(1)
+    expect((await reader().getTransaction({ hash: status.receipts[0]!.transactionHash })).type).toBe("eip7702")
   })
 })
