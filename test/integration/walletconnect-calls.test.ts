@@ -95,6 +95,8 @@ beforeAll(async () => {
   if (Exit.isFailure(exit)) throw new Error(`connect failed: ${String(exit.cause)}`)
   const evmSide = exit.value.find((s) => namespaceOf(s) === "eip155")!
   session = { provider: evmSide.provider, address: evmSide.accounts[0]!.address, network, walletName: "WalletConnect" }
+  // The connection's own prompt (eth_requestAccounts) is not the batch's.
+  prompts.length = 0
 }, 60_000)
 
 afterAll(async () => {
