@@ -315,6 +315,22 @@ const chainIndex: Migration = Effect.gen(function* () {
   yield* sql`CREATE INDEX chain_index_transactions_block ON chain_index_transactions (chain_id, block_number)`
 })
 
+const walletCalls: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // EIP-5792 batches sent by the embedded wallet, by their id: what wallet_getCallsStatus reads on any process, after
+  // any restart. One user operation's hash (smart account, atomic) or the transactions' hashes in order (EOA).
+  yield* sql`CREATE TABLE wallet_calls (
+    id text PRIMARY KEY,
+    user_id text NOT NULL REFERENCES wallet_users (id) ON DELETE CASCADE,
+    chain_id text NOT NULL,
+    sender text NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('userOperation', 'transactions')),
+    hashes text NOT NULL,
+    atomic boolean NOT NULL,
+    created_at timestamptz NOT NULL
+  )`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -331,5 +347,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0012_wallet_login_guards": walletLoginGuards,
   "0013_wallet_farcaster_channels": walletFarcasterChannels,
   "0014_wallet_device_link_theme": walletDeviceLinkTheme,
-  "0015_chain_index": chainIndex
+  "0015_chain_index": chainIndex,
+  "0016_wallet_calls": walletCalls
 }

@@ -1,9 +1,12 @@
 /**
- * What the browser tests of the embedded wallet's logins (social providers, Farcaster) read off the demo page: the
- * connected address from the demo's "From 0x… on" line, the header's account button, and axe's findings in the modal.
+ * What the browser tests of the embedded wallet's logins (social providers, Farcaster, email) read off the demo page:
+ * the connected address from the demo's "From 0x… on" line, the header's account button, and axe's findings in the
+ * modal; and an email login through the mail sink.
  */
 import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
+import { expect } from "vitest"
+import type { MailInfo } from "../../../devstack/mail/index"
 import { truncateAddress } from "../../../src/domain/format"
 
 /** The connected address, from the demo's "From 0x… on" line (waited for, bounded). */
@@ -21,4 +24,19 @@ export const accountButton = (page: Page, address: string) =>
 export const axeViolations = async (page: Page): Promise<Array<string>> => {
   const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
+}
+
+/** Logs `email` in from the demo's Connect button with the code the mail sink received (each wait bounded). */
+export const emailLogin = async (page: Page, mail: MailInfo, email: string): Promise<void> => {
+  const dialog = page.getByRole("dialog")
+  await page.getByRole("button", { name: "Connect wallet" }).click()
+  const field = dialog.getByRole("textbox", { name: "Continue with email" })
+  const sent = Date.now()
+  await field.fill(email)
+  await field.press("Enter")
+  await dialog.getByText(/Enter the 6-digit code we sent to/).waitFor()
+  const coded = () => mail.messages(email).filter((m) => m.receivedAt >= sent && m.codes.length > 0)
+  await expect.poll(() => coded().length, { timeout: 15_000 }).toBeGreaterThan(0)
+  await dialog.getByRole("textbox", { name: /code/i }).fill(coded()[0]!.codes[0]!)
+  await dialog.waitFor({ state: "hidden", timeout: 20_000 })
 }

@@ -30,6 +30,7 @@ import { ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer } from "./m
 import { walletRpc } from "./rpc"
 import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type FarcasterRefused, newChannelNonce, verifyFarcasterSignIn } from "./farcaster"
 import { authorizationUrl, completeLogin, makeProviderMetadataCache, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
+import * as callsStore from "./callsStore"
 import * as store from "./store"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
@@ -641,7 +642,11 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
                 {
                   evmAddress: keys.evm.address,
                   solanaAddress: keys.solana.address,
-                  openKey: async (family) => openKey(deps.masterKey, session.userId, family, family === "eip155" ? keys.evm : keys.solana)
+                  openKey: async (family) => openKey(deps.masterKey, session.userId, family, family === "eip155" ? keys.evm : keys.solana),
+                  calls: {
+                    save: (calls) => deps.database.run(callsStore.insertCalls(session.userId, calls, steps.at())),
+                    find: (id) => deps.database.run(callsStore.findCalls(session.userId, id))
+                  }
                 },
                 payload
               ),
