@@ -57,7 +57,12 @@ export const ApiErrorCode = Schema.Literals([
   "social_refused",
   "farcaster_not_configured",
   "channel_expired",
-  "farcaster_refused"
+  "farcaster_refused",
+  "share_refused",
+  "fresh_login_required",
+  "no_key_split",
+  "address_taken",
+  "wrong_recovery_secret"
 ])
 /** Why a call failed. */
 export type ApiErrorCode = typeof ApiErrorCode.Type

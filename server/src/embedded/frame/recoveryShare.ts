@@ -90,6 +90,8 @@ export const deriveRecoveryKeys = Effect.fn("RecoveryShare.deriveRecoveryKeys")(
   const unfit = secretFits(secret, kdf)
   if (unfit !== undefined) return yield* new RecoverySecretInvalid({ message: unfit })
   const salt = fromBase64(kdf.salt) ?? new Uint8Array()
+  // Synchronous: noble's scryptAsync yields to microtasks only, so it would hold the thread as long. In the frame the
+  // stretch (about a second) holds the frame's own thread, not the host page's.
   const ikm =
     secret._tag === "password" && kdf.name === "scrypt"
       ? scrypt(secret.password.normalize("NFKC"), salt, { N: kdf.N, r: kdf.r, p: kdf.p, dkLen: 32 })
