@@ -29,7 +29,7 @@ import { startWalletServer, type WalletServerInfo } from "../../server/src/embed
 import type { Started } from "../../server/src/lib/Started"
 import { fromBase64, toBase64 } from "../../src/domain/encoding"
 import { type MailInfo, startMail } from "../../devstack/mail/index"
-import { logIn, walletApi } from "./support/walletServerClient"
+import { logIn, newestCode, walletApi } from "./support/walletServerClient"
 
 const MINUTE = 60_000
 let clock = Date.now()
@@ -121,10 +121,15 @@ describe("a split key made in the frame, kept through the wallet server", () => 
       expect(addressOf(family, key)).toBe(owner.address)
       key.fill(0)
     }
-    // A new device: logged in again (after the mail cool-down), no device share; the password makes the verifier.
+    // A new device (its link opened, then its code), without a device share: the password makes the verifier.
     clock += 30_000
     const device = walletApi(server.info.url)
-    const token = await logIn(device, mail.info, user.email)
+    const before = mail.info.messages(user.email).length
+    expect((await device.loginEmail(user.email)).body).toEqual({ action: "VERIFY_DEVICE" })
+    const link = /http:\/\/\S+\/api\/device\/verify\?\S+/.exec(mail.info.messages(user.email)[0]?.text ?? "")?.[0] ?? ""
+    expect((await fetch(link)).status).toBe(200)
+    expect((await device.loginDevice(user.email, 20_000)).body).toEqual({ verified: true })
+    const token = (await device.loginOtp(user.email, newestCode(mail.info, user.email, before + 1))).body["token"] as string
     const kdf = ((await listKeys({ client: device, token })).body["keys"] as ReadonlyArray<{ readonly recoveryKdf: RecoveryEnvelope["kdf"] }>)[0]?.recoveryKdf
     const owner = ownerOf(user, "eip155")
     const { verifier } = await run(deriveRecoveryKeys(owner, { _tag: "password", password: "correct horse battery staple" }, kdf ?? { name: "passkey-prf", salt: "" }))
