@@ -78,8 +78,12 @@ const serverShare = (user: Pick<FrameUser, "client" | "token">, family: KeyFamil
   user.client.call("POST", "/api/keys/server-share", { family }, { token: user.token })
 const recovery = (user: Pick<FrameUser, "client" | "token">, family: KeyFamily, verifier: string) =>
   user.client.call("POST", "/api/keys/recovery", { family, verifier }, { token: user.token })
-const storeSplit = (user: Pick<FrameUser, "client" | "token">, server: KeyShare, sealed: { readonly envelope: RecoveryEnvelope; readonly verifier: string }) =>
-  user.client.call("POST", "/api/keys/split", { server, recovery: sealed }, { token: user.token })
+const storeSplit = (
+  user: Pick<FrameUser, "client" | "token">,
+  server: KeyShare,
+  sealed: { readonly envelope: RecoveryEnvelope; readonly verifier: string },
+  proof: string
+) => user.client.call("POST", "/api/keys/split", { server, recovery: sealed, proof }, { token: user.token })
 
 /** Logs a new user in, makes both keys in "the frame", keeps the device shares and hands the server its part. */
 const newFrameUser = async (what: string, password: string): Promise<FrameUser> => {
@@ -93,7 +97,7 @@ const newFrameUser = async (what: string, password: string): Promise<FrameUser> 
   for (const family of FAMILIES) {
     const split = await run(createSplitKey(userId, family))
     const sealed = await run(sealRecoveryShare({ userId, family, address: split.address }, split.recovery, { _tag: "password", password }))
-    expect(await storeSplit({ client, token }, split.server, sealed)).toEqual({ status: 200, body: { splitId: split.splitId, rotated: false } })
+    expect(await storeSplit({ client, token }, split.server, sealed, split.proof)).toEqual({ status: 200, body: { splitId: split.splitId, rotated: false } })
     splits[family] = split
   }
   return { client, token, userId, email, splits }
@@ -264,18 +268,29 @@ describe("refused", () => {
 
     // Alice's session hands the server a share tagged for Bob, Bob's address as hers, or her device share.
     const sealed = await run(sealRecoveryShare(owner, alice.splits.eip155.recovery, { _tag: "password", password: "alice's password" }))
-    expect(await storeSplit(alice, { ...alice.splits.eip155.server, userId: bob.userId }, sealed)).toEqual({
+    const proof = alice.splits.eip155.proof
+    expect(await storeSplit(alice, { ...alice.splits.eip155.server, userId: bob.userId }, sealed, proof)).toEqual({
       status: 403,
       body: { code: "share_refused", error: "This share is for another user's account: it was not kept" }
     })
-    expect(await storeSplit(alice, { ...alice.splits.eip155.server, address: bob.splits.eip155.address }, sealed)).toEqual({
+    expect(await storeSplit(alice, { ...alice.splits.eip155.server, address: bob.splits.eip155.address }, sealed, proof)).toEqual({
       status: 409,
       body: { code: "address_taken", error: `The eip155 address ${bob.splits.eip155.address} is another account's` }
     })
-    expect((await storeSplit(alice, alice.splits.eip155.device, sealed)).body).toEqual({
+    expect((await storeSplit(alice, alice.splits.eip155.device, sealed, proof)).body).toEqual({
       code: "share_refused",
       error: "Only the server share is kept here, not the device share"
     })
+    // A session alone cannot replace her shares: a split of her address must be signed by her key.
+    const garbage = await run(createSplitKey(alice.userId, "eip155"))
+    for (const signature of [garbage.proof, bob.splits.eip155.proof, alice.splits.solana.proof]) {
+      expect(await storeSplit(alice, { ...garbage.server, address: owner.address }, sealed, signature)).toEqual({
+        status: 400,
+        body: { code: "share_refused", error: `This split is not signed by the key of ${owner.address}: it was not kept` }
+      })
+    }
+    const solanaGarbage = await run(createSplitKey(alice.userId, "solana"))
+    expect((await storeSplit(alice, { ...solanaGarbage.server, address: alice.splits.solana.address }, sealed, solanaGarbage.proof)).body["code"]).toBe("share_refused")
     // There is no way to name another user: the session is the user, and an extra field is refused.
     expect((await alice.client.call("POST", "/api/keys/server-share", { family: "eip155", userId: bob.userId }, { token: alice.token })).status).toBe(400)
     expect(((await serverShare(alice, "eip155")).body["share"] as KeyShare).userId).toBe(alice.userId)
@@ -361,7 +376,8 @@ describe("refused", () => {
     }
     expect(await serverShare(user, "eip155")).toEqual(stale)
     expect(await recovery(user, "eip155", toBase64(new Uint8Array(32)))).toEqual(stale)
-    expect(await storeSplit(user, user.splits.eip155.server, { envelope: { version: 1, kdf: { name: "passkey-prf", salt: "" }, nonce: "", ciphertext: "" }, verifier: toBase64(new Uint8Array(32)) })).toEqual(stale)
+    const envelope: RecoveryEnvelope = { version: 1, kdf: { name: "passkey-prf", salt: "" }, nonce: "", ciphertext: "" }
+    expect(await storeSplit(user, user.splits.eip155.server, { envelope, verifier: toBase64(new Uint8Array(32)) }, user.splits.eip155.proof)).toEqual(stale)
     expect((await listKeys(user)).status).toBe(200)
     // No session at all is a 401; a new login is fresh again.
     clock += 30_000
@@ -378,7 +394,7 @@ describe("a rotation", () => {
     const oldServer = (await serverShare(user, "eip155")).body["share"] as KeyShare
     const next = await run(rotateShares(owner, [user.splits.eip155.device, oldServer]))
     const sealed = await run(sealRecoveryShare(owner, next.recovery, { _tag: "passkey", prf: new Uint8Array(randomBytes(32)) }))
-    expect(await storeSplit(user, next.server, sealed)).toEqual({ status: 200, body: { splitId: next.splitId, rotated: true } })
+    expect(await storeSplit(user, next.server, sealed, next.proof)).toEqual({ status: 200, body: { splitId: next.splitId, rotated: true } })
     const newServer = (await serverShare(user, "eip155")).body["share"] as KeyShare
     expect(newServer).toEqual(next.server)
     expect((await failureOf(combineShares(owner, [user.splits.eip155.device, newServer]))).tag).toBe("SharesMismatch")
@@ -387,7 +403,7 @@ describe("a rotation", () => {
     // A "rotation" to another address is not one: refused, the split kept.
     const otherKey = await run(createSplitKey(user.userId, "eip155"))
     const otherSealed = await run(sealRecoveryShare({ ...owner, address: otherKey.address }, otherKey.recovery, { _tag: "passkey", prf: new Uint8Array(32).fill(7) }))
-    expect(await storeSplit(user, otherKey.server, otherSealed)).toEqual({
+    expect(await storeSplit(user, otherKey.server, otherSealed, otherKey.proof)).toEqual({
       status: 409,
       body: { code: "share_refused", error: "This account's eip155 key has another address: a rotation keeps the address" }
     })

@@ -8,7 +8,8 @@
  * - `GET /api/keys` (session): the user's id and split keys: family, address, split id, the recovery envelope's KDF (what the
  *   frame needs to stretch the password before asking for the envelope).
  * - `POST /api/keys/split` (fresh session): keeps a new split, or a rotation of the same address: the server share
- *   (tagged for this user, role `server`) and the recovery envelope with its verifier.
+ *   (tagged for this user, role `server`), the recovery envelope with its verifier, and the key's signature of the
+ *   split (400 `share_refused` when another key signed it).
  * - `POST /api/keys/server-share` (fresh session): the server share of a family.
  * - `POST /api/keys/recovery` (fresh session): the recovery envelope, given the verifier the recovery secret makes.
  *   Each try is counted before it is compared; a wrong one makes the next wait (5 s, doubled at each wrong one, at
@@ -32,10 +33,14 @@ export const SplitKeyInfo = Schema.Struct({
 /** The answer of `GET /api/keys`: the user's id (what the frame tags shares with) and their split keys. */
 export const SplitKeysResponse = Schema.Struct({ userId: Schema.String, keys: Schema.Array(SplitKeyInfo) })
 
-/** `POST /api/keys/split`: the server share of a new split, and the recovery share sealed in the frame. */
+/**
+ * `POST /api/keys/split`: the server share of a new split, the recovery share sealed in the frame, and the key's
+ * signature of the split (`splitProofMessage` of `./frame/keyShares.ts`, base64), so only who holds the key keeps one.
+ */
 export const StoreSplitRequest = Schema.Struct({
   server: KeyShare,
-  recovery: Schema.Struct({ envelope: RecoveryEnvelope, verifier: Verifier })
+  recovery: Schema.Struct({ envelope: RecoveryEnvelope, verifier: Verifier }),
+  proof: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{86,88}={0,2}$/, { expected: "a signature (64 or 65 bytes, base64)" })))
 })
 
 /** The answer of `POST /api/keys/split`: the split kept, and whether it replaced one (a rotation). */

@@ -16,10 +16,13 @@ import {
   newKey,
   rotateShares,
   splitKey,
+  splitProofMessage,
   withKey
 } from "../../../server/src/embedded/frame/keyShares"
 import { evmAddressOf as serverEvmAddressOf, solanaAddressOf as serverSolanaAddressOf } from "../../../server/src/embedded/server/keys"
-import { fromBase64, toBase64 } from "../../../src/domain/encoding"
+import { createPublicKey, verify } from "node:crypto"
+import { bytesToHex, recoverMessageAddress } from "viem"
+import { fromBase58, fromBase64, toBase64 } from "../../../src/domain/encoding"
 
 const FAMILIES: ReadonlyArray<KeyFamily> = ["eip155", "solana"]
 const serverAddressOf = (family: KeyFamily, secret: Uint8Array) => (family === "eip155" ? serverEvmAddressOf(secret) : serverSolanaAddressOf(secret))
@@ -155,6 +158,23 @@ describe.each(FAMILIES)("%s", (family) => {
       expect((yield* failureOf(combineShares(owner(theirs.address, "alice"), [mine.device, mine.server]))).message).toBe(
         `The device share is part of the key of ${mine.address}, not of ${theirs.address}`
       )
+    })
+  )
+
+  it.effect("a split carries the key's signature of it, which another implementation checks (viem's EIP-191, node's ed25519)", () =>
+    Effect.gen(function* () {
+      const split = yield* createSplitKey("user-5", family)
+      const message = splitProofMessage(owner(split.address, "user-5"), split.splitId)
+      const signature = fromBase64(split.proof) ?? new Uint8Array()
+      if (family === "eip155") {
+        expect(yield* Effect.promise(() => recoverMessageAddress({ message, signature: bytesToHex(signature) }))).toBe(split.address)
+      } else {
+        // The raw public key as a SPKI DER: the 12-byte ed25519 prefix, then the 32 bytes.
+        const spki = Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), fromBase58(split.address) ?? new Uint8Array()])
+        const publicKey = createPublicKey({ key: spki, format: "der", type: "spki" })
+        expect(verify(null, new TextEncoder().encode(message), publicKey, signature)).toBe(true)
+        expect(verify(null, new TextEncoder().encode(message.replace("user-5", "user-6")), publicKey, signature)).toBe(false)
+      }
     })
   )
 

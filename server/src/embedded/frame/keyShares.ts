@@ -60,13 +60,15 @@ export type KeyShare = typeof KeyShare.Type
 /** A share as text (JSON), as the frame stores it and the wallet server receives it. */
 export const KeyShareJson = Schema.fromJsonString(KeyShare)
 
-/** The three shares of one split, and the address they make. */
+/** The three shares of one split, the address they make, and the key's signature of {@link splitProofMessage}. */
 export interface SplitShares {
   readonly address: string
   readonly splitId: string
   readonly device: KeyShare
   readonly server: KeyShare
   readonly recovery: KeyShare
+  /** Base64: eip155 an EIP-191 signature (r, s, v), solana an ed25519 signature. */
+  readonly proof: string
 }
 
 /** Whose key a share must be part of: the user, the family and the account's known address. */
@@ -122,6 +124,26 @@ export const newKey = (family: KeyFamily): { readonly secret: Uint8Array; readon
 }
 
 const ROLES: ReadonlyArray<ShareRole> = ["device", "server", "recovery"]
+const encoder = new TextEncoder()
+
+/**
+ * What a split's key signs so that the wallet server keeps the split only from whoever holds the key: a fresh
+ * session alone cannot replace a user's shares with others.
+ */
+export const splitProofMessage = (owner: KeyOwner, splitId: string): string =>
+  `Wallet Runtime split key\nuser: ${owner.userId}\nfamily: ${owner.family}\naddress: ${owner.address}\nsplit: ${splitId}`
+
+// The key's signature of `message`: ed25519 on solana; on eip155 an EIP-191 personal message, r ‖ s ‖ v (27 + parity).
+const signProof = (family: KeyFamily, secret: Uint8Array, message: string): string => {
+  const bytes = encoder.encode(message)
+  if (family === "solana") return toBase64(ed25519.sign(bytes, secret))
+  const prefix = encoder.encode(`\x19Ethereum Signed Message:\n${bytes.length}`)
+  const prefixed = new Uint8Array(prefix.length + bytes.length)
+  prefixed.set(prefix)
+  prefixed.set(bytes, prefix.length)
+  const signature = secp256k1.sign(keccak_256(prefixed), secret)
+  return toBase64(Uint8Array.from([...signature.toCompactRawBytes(), 27 + signature.recovery]))
+}
 
 /**
  * Splits `secret` 2-of-3 for `owner`: three shares under a new split id, any two of which make `secret` again. The
@@ -144,7 +166,8 @@ export const splitKey = Effect.fn("KeyShares.splitKey")(function* (owner: KeyOwn
     return tagged
   }
   const [device, server, recovery] = [share(0), share(1), share(2)]
-  return { address: owner.address, splitId, device, server, recovery } satisfies SplitShares
+  const proof = signProof(owner.family, secret, splitProofMessage(owner, splitId))
+  return { address: owner.address, splitId, device, server, recovery, proof } satisfies SplitShares
 })
 
 /** Makes a key of `family` for `userId` in the frame and splits it: the key itself never leaves this call. */

@@ -6,10 +6,12 @@
  * the user's password or passkey, in the frame. Recovery tries are counted per user in the database before they are
  * compared, each wrong one doubling the wait before the next.
  */
+import { ed25519 } from "@noble/curves/ed25519"
 import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { fromBase64, toBase64 } from "../../../../src/domain/encoding"
-import { type KeyFamily, type KeyShare, SHARE_VERSION } from "../frame/keyShares"
+import { bytesToHex, recoverMessageAddress } from "viem"
+import { fromBase58, fromBase64, toBase64 } from "../../../../src/domain/encoding"
+import { type KeyFamily, type KeyOwner, type KeyShare, SHARE_VERSION, splitProofMessage } from "../frame/keyShares"
 import { RecoveryEnvelope } from "../frame/recoveryShare"
 import {
   WalletBadRequest,
@@ -36,6 +38,22 @@ export const RECOVERY_DELAY_MAX_MS = 24 * 60 * 60_000
 const shareAad = (userId: string, family: KeyFamily, address: string, splitId: string) => `wallet-share:v1:${userId}:${family}:${address}:${splitId}`
 
 const EnvelopeJson = Schema.fromJsonString(RecoveryEnvelope)
+
+// Whether `proof` is the signature of the split by the key of `owner.address` (viem checks the EIP-191 one).
+const provesKey = (owner: KeyOwner, splitId: string, proof: string): Effect.Effect<boolean> => {
+  const message = splitProofMessage(owner, splitId)
+  const signature = fromBase64(proof) ?? new Uint8Array()
+  if (owner.family === "solana") {
+    const publicKey = fromBase58(owner.address)
+    return Effect.try(() => signature.length === 64 && publicKey?.length === 32 && ed25519.verify(signature, new TextEncoder().encode(message), publicKey)).pipe(
+      Effect.orElseSucceed(() => false)
+    )
+  }
+  return Effect.tryPromise(() => recoverMessageAddress({ message, signature: bytesToHex(signature) })).pipe(
+    Effect.map((signer) => signer.toLowerCase() === owner.address.toLowerCase()),
+    Effect.orElseSucceed(() => false)
+  )
+}
 
 const secondsUntil = (until: Date, now: number) => Math.max(1, Math.ceil((until.getTime() - now) / 1000))
 
@@ -97,6 +115,12 @@ export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShar
           }
           if (yield* runQuery(deps, shareStore.addressOfAnotherUser(session.userId, share.family, share.address))) {
             return yield* new WalletConflict({ code: "address_taken", error: `The ${share.family} address ${share.address} is another account's` })
+          }
+          if (!(yield* provesKey(share, share.splitId, payload.proof))) {
+            return yield* new WalletBadRequest({
+              code: "share_refused",
+              error: `This split is not signed by the key of ${share.address}: it was not kept`
+            })
           }
           const bytes = fromBase64(share.share) ?? new Uint8Array()
           const serverShare = sealBytes(deps.masterKey, shareAad(session.userId, share.family, share.address, share.splitId), bytes)
