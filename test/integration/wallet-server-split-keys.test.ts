@@ -384,6 +384,19 @@ describe("refused", () => {
     expect((await user.client.call("POST", "/api/keys/server-share", { family: "eip155" })).status).toBe(401)
     const token = await logIn(user.client, mail.info, user.email)
     expect((await serverShare({ client: user.client, token }, "eip155")).status).toBe(200)
+    // The bound is the server's setting: one configured for a minute refuses this login 61 s on.
+    const strict = await startWalletServer({ masterKey, smtp: { port: mail.info.smtpPort }, database: db.info, chains: { evm: [] }, now: () => clock, freshLoginMs: 60_000 })
+    try {
+      const client = walletApi(strict.info.url)
+      expect((await client.call("POST", "/api/keys/server-share", { family: "eip155" }, { token })).status).toBe(200)
+      clock += 61_000
+      expect(await client.call("POST", "/api/keys/server-share", { family: "eip155" }, { token })).toEqual({
+        status: 403,
+        body: { code: "fresh_login_required", error: "Log in again to use your wallet's key: this needs a login within the last 1 minute" }
+      })
+    } finally {
+      await strict.stop()
+    }
   }, 120_000)
 })
 

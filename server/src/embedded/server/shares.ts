@@ -62,7 +62,8 @@ export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShar
   Effect.gen(function* () {
     const deps = yield* WalletServerEnv
     const freshLoginMs = deps.freshLoginMs ?? FRESH_LOGIN_MS
-    const freshMinutes = Math.round(freshLoginMs / 60_000)
+    const minutes = Math.max(1, Math.ceil(freshLoginMs / 60_000))
+    const freshWithin = `${minutes} minute${minutes === 1 ? "" : "s"}`
 
     // The session of the request, refused unless its login is within `freshLoginMs`.
     const freshSession = Effect.gen(function* () {
@@ -71,7 +72,7 @@ export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShar
       if (loginAt === undefined || deps.now() - loginAt.getTime() > freshLoginMs) {
         return yield* new WalletForbidden({
           code: "fresh_login_required",
-          error: `Log in again to use your wallet's key: this needs a login within the last ${freshMinutes} minutes`
+          error: `Log in again to use your wallet's key: this needs a login within the last ${freshWithin}`
         })
       }
       return session
