@@ -7,7 +7,7 @@
  * wait that holds across two server processes, the fresh-login rule, and a rotation.
  */
 import { randomBytes } from "node:crypto"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { combine } from "shamir-secret-sharing"
 import { privateKeyToAccount } from "viem/accounts"
@@ -24,6 +24,9 @@ import {
   type SplitShares
 } from "../../server/src/embedded/frame/keyShares"
 import { deriveRecoveryKeys, openRecoveryShare, type RecoveryEnvelope, sealRecoveryShare } from "../../server/src/embedded/frame/recoveryShare"
+import { makeWalletApi } from "../../server/src/embedded/frame/apiClient"
+import { makeMemoryStorage } from "../../server/src/embedded/frame/frameLogic"
+import { DeviceShares, ShareServer, SplitKeys } from "../../server/src/embedded/frame/SplitKeys"
 import { openBytes, openKey } from "../../server/src/embedded/server/keys"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { Started } from "../../server/src/lib/Started"
@@ -422,4 +425,47 @@ describe("a rotation", () => {
     })
     expect((await serverShare(user, "eip155")).body["share"]).toEqual(next.server)
   }, 120_000)
+})
+
+describe("the frame's SplitKeys service over its API client", () => {
+  it("makes the key on one device, signs with it, and a new device recovers it with the password to the same address", async () => {
+    const email = freshEmail("service")
+    const devices = [walletApi(server.info.url), walletApi(server.info.url)]
+    // The frame's own client of the API, as the frame page makes it, and a storage per device.
+    const splitKeysOf = (token: string) =>
+      SplitKeys.layer.pipe(
+        Layer.provide(
+          Layer.mergeAll(
+            DeviceShares.layerStorage(makeMemoryStorage()),
+            ShareServer.layerApi(makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "devstack-project" }), () => token)
+          )
+        )
+      )
+    const first = splitKeysOf(await logIn(devices[0] ?? walletApi(server.info.url), mail.info, email))
+    const sign = (layer: typeof first) =>
+      Effect.flatMap(Effect.service(SplitKeys), (keys) =>
+        keys.withKey("eip155", (secret) => Effect.promise(() => privateKeyToAccount(bytesToHex(secret)).signMessage({ message: "split" })))
+      ).pipe(Effect.provide(layer))
+    const signWith = (layer: typeof first) => run(sign(layer))
+    const { address } = await run(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("eip155", { _tag: "password", password: "service password" })).pipe(Effect.provide(first)))
+    expect(await recoverMessageAddress({ message: "split", signature: await signWith(first) })).toBe(address)
+
+    // The second device: its link, its code, then recovery with the password.
+    clock += 30_000
+    const second = devices[1] ?? walletApi(server.info.url)
+    const before = mail.info.messages(email).length
+    expect((await second.loginEmail(email)).body).toEqual({ action: "VERIFY_DEVICE" })
+    expect((await fetch(/http:\/\/\S+\/api\/device\/verify\?\S+/.exec(mail.info.messages(email)[0]?.text ?? "")?.[0] ?? "")).status).toBe(200)
+    expect((await second.loginDevice(email, 20_000)).body).toEqual({ verified: true })
+    const onSecond = splitKeysOf((await second.loginOtp(email, newestCode(mail.info, email, before + 1))).body["token"] as string)
+    const missing = await run(Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.withKey("eip155", () => Effect.void)).pipe(Effect.provide(onSecond))))
+    expect(missing._tag).toBe("DeviceShareMissing")
+    const wrong = await run(Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.recover("eip155", { _tag: "password", password: "not it" })).pipe(Effect.provide(onSecond))))
+    expect(wrong).toMatchObject({ _tag: "ShareServerError", code: "wrong_recovery_secret", status: 400 })
+    clock += 5_000
+    expect(await run(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.recover("eip155", { _tag: "password", password: "service password" })).pipe(Effect.provide(onSecond)))).toEqual({ address })
+    expect(await recoverMessageAddress({ message: "split", signature: await signWith(onSecond) })).toBe(address)
+    // The first device's share was of the split before the rotation: it no longer makes the key.
+    expect(await run(Effect.flip(sign(first)))).toMatchObject({ _tag: "SharesMismatch", message: expect.stringContaining("different splits") })
+  }, 180_000)
 })
