@@ -14,16 +14,9 @@ import { privateKeyToAccount } from "viem/accounts"
 import { bytesToHex, recoverMessageAddress } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Database, startDatabase } from "../../server/src/db/index"
-import {
-  addressOf,
-  combineShares,
-  createSplitKey,
-  type KeyFamily,
-  type KeyShare,
-  rotateShares,
-  type SplitShares
-} from "../../server/src/embedded/frame/keyShares"
-import { deriveRecoveryKeys, openRecoveryShare, type RecoveryEnvelope, sealRecoveryShare } from "../../server/src/embedded/frame/recoveryShare"
+import { addressOf, combineShares, createSplitKey, rotateShares, type SplitShares } from "../../server/src/embedded/frame/keyShares"
+import { deriveRecoveryKeys, openRecoveryShare, sealRecoveryShare } from "../../server/src/embedded/frame/recoveryShare"
+import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../server/src/embedded/sharesApi"
 import { makeWalletApi } from "../../server/src/embedded/frame/apiClient"
 import { makeMemoryStorage } from "../../server/src/embedded/frame/frameLogic"
 import { DeviceShares, ShareServer, SplitKeys } from "../../server/src/embedded/frame/SplitKeys"

@@ -17,8 +17,88 @@
  *   `retryAfterSeconds`, and any try before then 429 `too_many_attempts` with `Retry-After`. A right one clears it.
  */
 import { Schema } from "effect"
-import { KeyFamily, KeyShare } from "./frame/keyShares"
-import { RecoveryEnvelope, RecoveryKdf } from "./frame/recoveryShare"
+
+// The shares' and the recovery envelope's formats live here, beside the routes, and not in the frame's key modules:
+// the API's declaration is loaded by every frame page, which must not load the curves, Shamir and scrypt with it.
+
+/** The families the embedded wallet holds a key for: eip155 (a secp256k1 private key) and solana (an ed25519 seed). */
+export const KeyFamily = Schema.Literals(["eip155", "solana"])
+/** A key family. */
+export type KeyFamily = typeof KeyFamily.Type
+
+/** Who holds a share: the frame's storage on this device, the wallet server, or the user's recovery secret. */
+export const ShareRole = Schema.Literals(["device", "server", "recovery"])
+/** A share's holder. */
+export type ShareRole = typeof ShareRole.Type
+
+/** The share format's version: a later format gets a new number and this module refuses what it does not know. */
+export const SHARE_VERSION = 1
+
+// A split's id: 16 random bytes, base64 (24 characters); the three shares of one split carry the same.
+const SplitId = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{22}==$/, { expected: "a split id (16 bytes, base64)" })))
+// Shamir's share of a 32-byte key: 32 bytes and its x coordinate, base64 (44 characters, no padding).
+const ShareBytes = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{44}$/, { expected: "a share (33 bytes, base64)" })))
+
+/** One share of a split key, with the tags that say whose key it is part of and which split. */
+export const KeyShare = Schema.Struct({
+  version: Schema.Literal(SHARE_VERSION),
+  role: ShareRole,
+  userId: Schema.NonEmptyString,
+  family: KeyFamily,
+  /** The account's address (checksummed eip155, base58 solana): what the combined key must derive to. */
+  address: Schema.NonEmptyString,
+  /** The same for the three shares of one split; a rotation makes a new one. */
+  splitId: SplitId,
+  /** Shamir's share (`shamir-secret-sharing`: the y values, then the x coordinate), base64. */
+  share: ShareBytes
+})
+/** One share of a split key. */
+export type KeyShare = typeof KeyShare.Type
+
+/** A share as text (JSON), as the frame stores it and the wallet server receives it. */
+export const KeyShareJson = Schema.fromJsonString(KeyShare)
+
+// ---------------------------------------------------------------------------------------------------------------
+// The recovery envelope (sealed in the frame by `./frame/recoveryShare.ts`)
+
+/** The envelope format's version. */
+export const RECOVERY_VERSION = 1
+
+// The most an envelope may ask (a stored envelope is outside data): 2^20 × 8 × 128 bytes = 1 GiB would stall the frame.
+const SCRYPT_MAX_N = 2 ** 18
+
+const Base64 = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]*={0,2}$/, { expected: "base64" })))
+const PowerOfTwo = Schema.Int.pipe(
+  Schema.check(Schema.makeFilter((n: number) => (n >= 2 ** 10 && n <= SCRYPT_MAX_N && (n & (n - 1)) === 0) || `a power of two from 2^10 to 2^18, not ${n}`))
+)
+
+/** How the envelope's key is made: scrypt of a password, or a passkey's PRF output. */
+export const RecoveryKdf = Schema.Union([
+  Schema.Struct({
+    name: Schema.Literal("scrypt"),
+    N: PowerOfTwo,
+    r: Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 16 }))),
+    p: Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 4 }))),
+    salt: Base64
+  }),
+  Schema.Struct({ name: Schema.Literal("passkey-prf"), salt: Base64 })
+])
+/** An envelope's KDF. */
+export type RecoveryKdf = typeof RecoveryKdf.Type
+
+/** The recovery share sealed in the frame: what the wallet server stores and gives back. */
+export const RecoveryEnvelope = Schema.Struct({
+  version: Schema.Literal(RECOVERY_VERSION),
+  kdf: RecoveryKdf,
+  nonce: Base64,
+  ciphertext: Base64
+})
+/** The sealed recovery share. */
+export type RecoveryEnvelope = typeof RecoveryEnvelope.Type
+
+// ---------------------------------------------------------------------------------------------------------------
+// The routes
+
 
 const Verifier = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{43}=$/, { expected: "a verifier (32 bytes, base64)" })))
 

@@ -11,14 +11,13 @@ import {
   createSplitKey,
   decodeShare,
   encodeShare,
-  type KeyFamily,
-  type KeyShare,
   newKey,
   rotateShares,
   splitKey,
   splitProofMessage,
   withKey
 } from "../../../server/src/embedded/frame/keyShares"
+import type { KeyFamily, KeyShare } from "../../../server/src/embedded/sharesApi"
 import { evmAddressOf as serverEvmAddressOf, solanaAddressOf as serverSolanaAddressOf } from "../../../server/src/embedded/server/keys"
 import { createPublicKey, verify } from "node:crypto"
 import { bytesToHex, recoverMessageAddress } from "viem"

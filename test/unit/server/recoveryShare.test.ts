@@ -9,11 +9,11 @@ import { combineShares, createSplitKey } from "../../../server/src/embedded/fram
 import {
   deriveRecoveryKeys,
   openRecoveryShare,
-  type RecoveryEnvelope,
   type RecoverySecret,
   SCRYPT_PARAMS,
   sealRecoveryShare
 } from "../../../server/src/embedded/frame/recoveryShare"
+import type { RecoveryEnvelope } from "../../../server/src/embedded/sharesApi"
 import { fromBase64, toBase64 } from "../../../src/domain/encoding"
 
 const password = (text: string): RecoverySecret => ({ _tag: "password", password: text })

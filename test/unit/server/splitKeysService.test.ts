@@ -7,8 +7,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { makeMemoryStorage } from "../../../server/src/embedded/frame/frameLogic"
-import { addressOf, combineShares, type KeyFamily, type KeyShare } from "../../../server/src/embedded/frame/keyShares"
-import type { RecoveryEnvelope } from "../../../server/src/embedded/frame/recoveryShare"
+import { addressOf, combineShares } from "../../../server/src/embedded/frame/keyShares"
+import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../../server/src/embedded/sharesApi"
 import { DeviceShares, deviceShareKey, ShareServer, ShareServerError, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
 
 const USER = "user-1"

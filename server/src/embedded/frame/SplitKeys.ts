@@ -10,14 +10,12 @@ import { Context, Data, Effect, Layer, Option, Schema } from "effect"
 import { type SplitKeysApi, WalletApiError } from "./apiClient"
 import type { FrameStorage } from "./frameLogic"
 import { toBase64 } from "../../../../src/domain/encoding"
+import { type KeyFamily, type KeyShare, KeyShareJson, type RecoveryEnvelope, type RecoveryKdf } from "../sharesApi"
 import {
   createSplitKey,
   encodeShare,
   type KeyCheckFailed,
-  type KeyFamily,
   type KeyOwner,
-  type KeyShare,
-  KeyShareJson,
   rotateShares,
   type SharesMismatch,
   type ShareUnreadable,
@@ -26,8 +24,6 @@ import {
 import {
   deriveRecoveryKeys,
   openRecoveryShare,
-  type RecoveryEnvelope,
-  type RecoveryKdf,
   type RecoverySecret,
   type RecoverySecretInvalid,
   type RecoveryUnreadable,

@@ -28,8 +28,7 @@ import type {
   UpdateEmailSecondaryResponse,
   UserResponse
 } from "../api"
-import type { RecoveryResponse, ServerShareResponse, SplitKeysResponse, StoreSplitRequest, StoreSplitResponse } from "../sharesApi"
-import type { KeyFamily } from "./keyShares"
+import type { KeyFamily, RecoveryResponse, ServerShareResponse, SplitKeysResponse, StoreSplitRequest, StoreSplitResponse } from "../sharesApi"
 import {
   SessionAuth,
   SessionToken,

@@ -19,46 +19,10 @@ import { Data, Effect, Schema } from "effect"
 import { combine, split } from "shamir-secret-sharing"
 import { fromBase64, toBase58, toBase64 } from "../../../../src/domain/encoding"
 import { toChecksumAddress } from "../../../../src/domain/validation"
-
-/** The families the embedded wallet holds a key for: eip155 (a secp256k1 private key) and solana (an ed25519 seed). */
-export const KeyFamily = Schema.Literals(["eip155", "solana"])
-/** A key family. */
-export type KeyFamily = typeof KeyFamily.Type
-
-/** Who holds a share: the frame's storage on this device, the wallet server, or the user's recovery secret. */
-export const ShareRole = Schema.Literals(["device", "server", "recovery"])
-/** A share's holder. */
-export type ShareRole = typeof ShareRole.Type
-
-/** The share format's version: a later format gets a new number and this module refuses what it does not know. */
-export const SHARE_VERSION = 1
+import { type KeyFamily, type KeyShare, KeyShareJson, SHARE_VERSION, type ShareRole } from "../sharesApi"
 
 /** The bytes of a key: 32 for both families. */
 export const KEY_BYTES = 32
-
-// A split's id: 16 random bytes, base64 (24 characters); the three shares of one split carry the same.
-const SplitId = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{22}==$/, { expected: "a split id (16 bytes, base64)" })))
-// Shamir's share of a 32-byte key: 32 bytes and its x coordinate, base64 (44 characters, no padding).
-const ShareBytes = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{44}$/, { expected: "a share (33 bytes, base64)" })))
-
-/** One share of a split key, with the tags that say whose key it is part of and which split. */
-export const KeyShare = Schema.Struct({
-  version: Schema.Literal(SHARE_VERSION),
-  role: ShareRole,
-  userId: Schema.NonEmptyString,
-  family: KeyFamily,
-  /** The account's address (checksummed eip155, base58 solana): what the combined key must derive to. */
-  address: Schema.NonEmptyString,
-  /** The same for the three shares of one split; a rotation makes a new one. */
-  splitId: SplitId,
-  /** Shamir's share (`shamir-secret-sharing`: the y values, then the x coordinate), base64. */
-  share: ShareBytes
-})
-/** One share of a split key. */
-export type KeyShare = typeof KeyShare.Type
-
-/** A share as text (JSON), as the frame stores it and the wallet server receives it. */
-export const KeyShareJson = Schema.fromJsonString(KeyShare)
 
 /** The three shares of one split, the address they make, and the key's signature of {@link splitProofMessage}. */
 export interface SplitShares {

@@ -16,50 +16,16 @@ import { xchacha20poly1305 } from "@noble/ciphers/chacha.js"
 import { hkdf } from "@noble/hashes/hkdf"
 import { scrypt } from "@noble/hashes/scrypt"
 import { sha256 } from "@noble/hashes/sha2"
-import { Data, Effect, Schema } from "effect"
+import { Data, Effect } from "effect"
 import { fromBase64, toBase64 } from "../../../../src/domain/encoding"
-import { decodeShare, encodeShare, type KeyOwner, type KeyShare, randomBytes } from "./keyShares"
-
-/** The envelope format's version. */
-export const RECOVERY_VERSION = 1
+import { type KeyShare, RECOVERY_VERSION, type RecoveryEnvelope, type RecoveryKdf } from "../sharesApi"
+import { decodeShare, encodeShare, type KeyOwner, randomBytes } from "./keyShares"
 
 /**
  * The password KDF's parameters for new envelopes: scrypt at OWASP's recommended minimum (N = 2^17, r = 8, p = 1,
  * 128 MiB), within what a phone's browser takes in a second or two.
  */
 export const SCRYPT_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const
-
-// The most an envelope may ask (a stored envelope is outside data): 2^20 × 8 × 128 bytes = 1 GiB would stall the frame.
-const SCRYPT_MAX_N = 2 ** 18
-
-const Base64 = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]*={0,2}$/, { expected: "base64" })))
-const PowerOfTwo = Schema.Int.pipe(
-  Schema.check(Schema.makeFilter((n: number) => (n >= 2 ** 10 && n <= SCRYPT_MAX_N && (n & (n - 1)) === 0) || `a power of two from 2^10 to 2^18, not ${n}`))
-)
-
-/** How the envelope's key is made: scrypt of a password, or a passkey's PRF output. */
-export const RecoveryKdf = Schema.Union([
-  Schema.Struct({
-    name: Schema.Literal("scrypt"),
-    N: PowerOfTwo,
-    r: Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 16 }))),
-    p: Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 4 }))),
-    salt: Base64
-  }),
-  Schema.Struct({ name: Schema.Literal("passkey-prf"), salt: Base64 })
-])
-/** An envelope's KDF. */
-export type RecoveryKdf = typeof RecoveryKdf.Type
-
-/** The recovery share sealed in the frame: what the wallet server stores and gives back. */
-export const RecoveryEnvelope = Schema.Struct({
-  version: Schema.Literal(RECOVERY_VERSION),
-  kdf: RecoveryKdf,
-  nonce: Base64,
-  ciphertext: Base64
-})
-/** The sealed recovery share. */
-export type RecoveryEnvelope = typeof RecoveryEnvelope.Type
 
 /** The user's recovery secret: a password, or a passkey's 32-byte PRF output. */
 export type RecoverySecret = { readonly _tag: "password"; readonly password: string } | { readonly _tag: "passkey"; readonly prf: Uint8Array }

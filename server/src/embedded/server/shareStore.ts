@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { KeyFamily } from "../frame/keyShares"
+import type { KeyFamily } from "../sharesApi"
 import type { SealedKey } from "./keys"
 
 /** A user's split key of one family, as kept. */

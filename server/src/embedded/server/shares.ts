@@ -11,8 +11,8 @@ import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { bytesToHex, recoverMessageAddress } from "viem"
 import { fromBase58, fromBase64, toBase64 } from "../../../../src/domain/encoding"
-import { type KeyFamily, type KeyOwner, type KeyShare, SHARE_VERSION, splitProofMessage } from "../frame/keyShares"
-import { RecoveryEnvelope } from "../frame/recoveryShare"
+import { type KeyOwner, splitProofMessage } from "../frame/keyShares"
+import { type KeyFamily, type KeyShare, RecoveryEnvelope, SHARE_VERSION } from "../sharesApi"
 import {
   WalletBadRequest,
   WalletConflict,
