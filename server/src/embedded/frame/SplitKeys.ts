@@ -44,7 +44,12 @@ export class DeviceShares extends Context.Service<
     readonly set: (share: KeyShare) => Effect.Effect<void>
   }
 >()("wallet-runtime/frame/DeviceShares") {
-  /** Over the frame's storage, one JSON item per user and family; an item that does not decode counts as none. */
+  /**
+   * Over the frame's storage, one JSON item per user and family; an item that does not decode counts as none. Only
+   * over storage the wallet server never receives: a cookie kept by the frame travels with the frame page's requests
+   * to its server, which would then hold two shares (the cross-site store's `partitioned-cookie` needs the share
+   * sealed under a key the server does not hold first).
+   */
   static readonly layerStorage = (storage: FrameStorage) =>
     Layer.succeed(DeviceShares)({
       get: (userId, family) =>
