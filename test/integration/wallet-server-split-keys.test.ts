@@ -25,6 +25,7 @@ import { startWalletServer, type WalletServerInfo } from "../../server/src/embed
 import type { Started } from "../../server/src/lib/Started"
 import { fromBase64, toBase64 } from "../../src/domain/encoding"
 import { type MailInfo, startMail } from "../../devstack/mail/index"
+import { startPostgres } from "../support/postgres"
 import { logIn, newestCode, walletApi } from "./support/walletServerClient"
 
 const MINUTE = 60_000
@@ -85,8 +86,8 @@ const storeSplit = (
 ) => user.client.call("POST", "/api/keys/split", { server, recovery: sealed, proof }, { token: user.token })
 
 /** Logs a new user in, makes both keys in "the frame", keeps the device shares and hands the server its part. */
-const newFrameUser = async (what: string, password: string): Promise<FrameUser> => {
-  const client = walletApi(server.info.url)
+const newFrameUser = async (what: string, password: string, serverUrl = server.info.url): Promise<FrameUser> => {
+  const client = walletApi(serverUrl)
   const email = freshEmail(what)
   const token = await logIn(client, mail.info, email)
   const listed = await listKeys({ client, token })
@@ -328,8 +329,25 @@ describe("refused", () => {
     })
   }, 120_000)
 
-  it("wrong passwords wait longer each time (5 s, 10 s, 20 s), on every server process of the database; the right one clears it", async () => {
-    const user = await newFrameUser("guess", "the right password")
+  // The waits are kept by SQL of their own: on the embedded PGlite and on a throw-away Postgres.
+  const databases = [
+    { name: "PGlite", start: () => Promise.resolve({ database: db.info, stop: () => Promise.resolve() }) },
+    {
+      name: "Postgres",
+      start: async () => {
+        const postgres = await startPostgres()
+        const started = await startDatabase({ url: postgres.url })
+        return { database: started.info, stop: () => started.stop().then(() => postgres.stop()) }
+      }
+    }
+  ]
+  it.each(databases)("wrong passwords wait longer each time (5 s, 10 s, 20 s), on every server process of the database ($name); the right one clears it", async ({ start }) => {
+    const { database, stop } = await start()
+    const [primary, other] = await Promise.all(
+      [0, 1].map(() => startWalletServer({ masterKey, smtp: { port: mail.info.smtpPort }, database, chains: { evm: [] }, now: () => clock }))
+    )
+    if (primary === undefined || other === undefined) throw new Error("the two wallet servers did not start")
+    const user = await newFrameUser("guess", "the right password", primary.info.url)
     const owner = ownerOf(user, "eip155")
     const kdf = ((await listKeys(user)).body["keys"] as ReadonlyArray<{ readonly recoveryKdf: RecoveryEnvelope["kdf"] }>)[0]?.recoveryKdf ?? { name: "passkey-prf" as const, salt: "" }
     const verifierOf = async (password: string) => toBase64((await run(deriveRecoveryKeys(owner, { _tag: "password", password }, kdf))).verifier)
@@ -338,10 +356,9 @@ describe("refused", () => {
       status: 400,
       body: { code: "wrong_recovery_secret", error: `The password or passkey is not the right one: you may try again after ${seconds} seconds`, retryAfterSeconds: seconds }
     })
-    expect(await recovery(user, "eip155", wrong)).toEqual(wrongAnswer(5))
-    // Within the wait, even the right password is not compared; on another process of the same database too.
-    const other = await startWalletServer({ masterKey, smtp: { port: mail.info.smtpPort }, database: db.info, chains: { evm: [] }, now: () => clock })
     try {
+      expect(await recovery(user, "eip155", wrong)).toEqual(wrongAnswer(5))
+      // Within the wait, even the right password is not compared; on another process of the same database too.
       const right = await verifierOf("the right password")
       const elsewhere = walletApi(other.info.url)
       const held = await elsewhere.call("POST", "/api/keys/recovery", { family: "eip155", verifier: right }, { token: user.token })
@@ -367,9 +384,10 @@ describe("refused", () => {
       expect(await recovery(user, "eip155", wrong)).toEqual(wrongAnswer(5))
       clock += 5_000
     } finally {
-      await other.stop()
+      await Promise.all([primary.stop(), other.stop()])
+      await stop()
     }
-  }, 120_000)
+  }, 180_000)
 
   it("the shares only to a login of the last 10 minutes: an older session lists the keys but gets no share", async () => {
     const user = await newFrameUser("stale", "a password")
