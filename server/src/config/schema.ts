@@ -338,6 +338,12 @@ export const ServerConfig = Schema.Struct({
           "(OP mainnet, chain 10), where the wallet server reads each fid's custody address. Unset: no Farcaster login."
       })
     ),
+    freshLoginMs: withDefault(Millis, 600_000, {
+      type: "milliseconds",
+      description:
+        "How recent a login must be for the wallet server to give out or replace a user's split-key shares (the server " +
+        "share, the recovery envelope): an older session is asked to log in again."
+    }),
     farcasterIdRegistry: withDefault(
       Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "an EVM address (0x and 40 hex digits)" })),
       "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b",

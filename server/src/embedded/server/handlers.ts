@@ -28,6 +28,7 @@ import { DARK_PAGE_CSS } from "./socialCallback"
 import { codeHash, type KeyFamily, newCode, newEvmKey, newSolanaKey, newToken, openKey, sameHash, sealKey, tokenHash } from "./keys"
 import { ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer } from "./middleware"
 import { walletRpc } from "./rpc"
+import { KeySharesGroupLive } from "./shares"
 import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type FarcasterRefused, newChannelNonce, verifyFarcasterSignIn } from "./farcaster"
 import { authorizationUrl, completeLogin, makeProviderMetadataCache, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
 import * as callsStore from "./callsStore"
@@ -679,7 +680,7 @@ export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project",
 /** The wallet server's API on the app's router, with `/openapi.json`. Needs the {@link WalletServerEnv}. */
 export const walletServerApiLayer = HttpApiBuilder.layer(WalletServerApi, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide(
-    Layer.mergeAll(LoginGroupLive, SocialGroupLive, FarcasterGroupLive, FarcasterRelayGroupLive, SessionGroupLive, ProjectGroupLive).pipe(
+    Layer.mergeAll(LoginGroupLive, SocialGroupLive, FarcasterGroupLive, FarcasterRelayGroupLive, SessionGroupLive, ProjectGroupLive, KeySharesGroupLive).pipe(
       Layer.provide(Layer.mergeAll(ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer({ timeout: ROUTE_TIMEOUT_MS })))
     )
   )
