@@ -327,7 +327,12 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         ...(config.wallet.farcasterRpcUrl === undefined
           ? {}
           : { farcaster: { rpcUrl: config.wallet.farcasterRpcUrl, idRegistry: config.wallet.farcasterIdRegistry } }),
-        server: { from, sendMail: mailer.send, http: httpLimits(config) }
+        server: {
+          from,
+          sendMail: mailer.send,
+          http: httpLimits(config),
+          ...(config.wallet.passkeyRpId === undefined ? {} : { passkeyRpId: config.wallet.passkeyRpId })
+        }
       })
     ))
     const listen = started.info.url

@@ -52,6 +52,16 @@ import {
   UpdateEmailSecondaryResponse,
   UserResponse
 } from "./api"
+import {
+  PasskeyFinishRequest,
+  PasskeyFinishResponse,
+  PasskeyOptionsRequest,
+  PasskeyOptionsResponse,
+  PasskeyStartRequest,
+  PasskeyStartResponse,
+  PasskeyVerifyRequest,
+  PasskeyVerifyResponse
+} from "./passkeyApi"
 
 /** 400: a malformed request (the field named), a wrong or expired code, a method the wallet does not run. */
 export class WalletBadRequest extends Schema.Error<WalletBadRequest>("WalletBadRequest")(ApiFailure, { httpApiStatus: 400 }) {}
@@ -246,6 +256,41 @@ export const FarcasterRelayGroup = HttpApiGroup.make("farcasterRelay").add(
   })
 )
 
+/**
+ * Logging in with a passkey: the frame starts a ceremony, the passkey page (a popup on this origin) reads its options
+ * and answers its challenge, and the frame turns it into a session.
+ */
+export const PasskeyGroup = HttpApiGroup.make("passkey")
+  .add(
+    HttpApiEndpoint.post("start", "/api/passkey/start", {
+      payload: PasskeyStartRequest,
+      success: PasskeyStartResponse,
+      error: WalletBadRequest
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("options", "/api/passkey/options", {
+      payload: PasskeyOptionsRequest,
+      success: PasskeyOptionsResponse,
+      error: WalletBadRequest
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("verify", "/api/passkey/verify", {
+      payload: PasskeyVerifyRequest,
+      success: PasskeyVerifyResponse,
+      error: WalletBadRequest
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("finish", "/api/passkey/finish", {
+      payload: PasskeyFinishRequest,
+      success: PasskeyFinishResponse,
+      error: WalletBadRequest
+    })
+  )
+  .middleware(ProjectCheck)
+
 /** The logged-in user: the session, the addresses, the email's change in two codes, signing. */
 export const SessionGroup = HttpApiGroup.make("session")
   .add(HttpApiEndpoint.post("logout", "/api/logout", { query: ProjectQuery, success: LogoutResponse }))
@@ -293,7 +338,7 @@ export const ProjectGroup = HttpApiGroup.make("project")
 
 /** The wallet server's API. */
 export const WalletServerApi = HttpApi.make("walletServer")
-  .add(LoginGroup, SocialGroup, FarcasterGroup, FarcasterRelayGroup, SessionGroup, ProjectGroup)
+  .add(LoginGroup, SocialGroup, FarcasterGroup, FarcasterRelayGroup, PasskeyGroup, SessionGroup, ProjectGroup)
   .middleware(WalletRequestErrors)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
   .annotate(HttpApi.QueryParseOptions, { onExcessProperty: "error", errors: "all" })
@@ -301,6 +346,6 @@ export const WalletServerApi = HttpApi.make("walletServer")
   .annotate(
     OpenApi.Description,
     "The embedded (email) wallet's server, on the frame site's origin: login by a mailed code (and a mailed link for a " +
-      "new device), sessions by bearer token, the email's change, and signing with keys the server holds. Every failure " +
+      "new device), sessions by bearer token, the email's change, passkeys (WebAuthn), and signing with keys the server holds. Every failure " +
       "is { error, code, retryAfterSeconds?, attemptsLeft?, rpcCode? }."
   )

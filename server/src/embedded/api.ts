@@ -57,7 +57,9 @@ export const ApiErrorCode = Schema.Literals([
   "social_refused",
   "farcaster_not_configured",
   "channel_expired",
-  "farcaster_refused"
+  "farcaster_refused",
+  "passkey_refused",
+  "passkey_unknown"
 ])
 /** Why a call failed. */
 export type ApiErrorCode = typeof ApiErrorCode.Type

@@ -29,6 +29,8 @@ export interface WalletServerDeps {
   readonly socialFetch?: (url: string, init: RequestInit) => Promise<Response>
   /** Sign In With Farcaster: where fids' custody addresses are read; no Farcaster login without it. */
   readonly farcaster?: FarcasterConfig
+  /** The passkeys' relying party ID (default the host name of `publicUrl`): a registrable suffix of that host name. */
+  readonly passkeyRpId?: string
 }
 
 /** The wallet server's {@link WalletServerDeps}. */
