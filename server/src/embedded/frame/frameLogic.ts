@@ -167,6 +167,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
   const host: { themeMode?: "light" | "dark"; dapp?: { readonly name: string | undefined; readonly sdkVersion: string; readonly sdkType: string } } = {}
   // The Sign In With Farcaster channel GET_FARCASTER_URI opened, until CONNECT_FARCASTER sees it signed or over.
   let farcasterChannel: string | undefined
+  // The passkey ceremony GET_PASSKEY_URI started for this device, until CONNECT_PASSKEY turns it into a session.
+  let passkeyState: string | undefined
   let emailUpdate: { readonly done: Promise<string>; readonly resolve: (email: string) => void } | undefined
   // The eip155 chains where the wallet server makes smart accounts (a bundler serves them), from its /api/chains.
   let smartChains: ReadonlyArray<string> = []
@@ -339,6 +341,27 @@ export const makeFrame = (env: FrameEnv): Frame => {
       storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
       storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
       return { userName: answer.username }
+    },
+    GET_PASSKEY_URI: async ({ mode }) => {
+      if (allowedParent === undefined) throw new FrameFailure("The frame is not ready for this page.")
+      const answer = await api.passkeyStart({
+        projectId: query.projectId,
+        deviceId: deviceId(),
+        mode,
+        hostOrigin: allowedParent,
+        ...(host.themeMode === undefined ? {} : { themeMode: host.themeMode })
+      })
+      passkeyState = new URL(answer.uri).searchParams.get("state") ?? undefined
+      return { uri: answer.uri }
+    },
+    CONNECT_PASSKEY: async () => {
+      const state = passkeyState
+      if (state === undefined) throw new FrameFailure("No passkey login is waiting: start again.")
+      passkeyState = undefined
+      const answer = await api.passkeyFinish({ projectId: query.projectId, deviceId: deviceId(), state })
+      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
+      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      return await userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
     },
     GET_USER: async ({ chainId }) => {
       const user = await withSession(api.user)
