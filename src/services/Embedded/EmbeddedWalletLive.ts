@@ -26,6 +26,8 @@ import type { EmbeddedService, EmbeddedState } from "./embeddedState"
 import { forgetLogin, noteCodeSent, rememberLogin, rememberSocialLogin } from "./loginCache"
 import { withoutResultUri } from "./socialUrls"
 import { SocialWindow, type SocialPopup } from "./SocialWindow"
+import { makePasskeyFlow } from "./passkeyFlow"
+import type { PasskeyMode } from "../../domain/passkey"
 
 /** What the flows need of the AUTH connector. */
 export interface EmbeddedAuthHandle {
@@ -42,6 +44,8 @@ export interface EmbeddedLive extends EmbeddedService {
   readonly socialLogin: (provider: SocialProvider, popup: SocialPopup | undefined) => Effect.Effect<void>
   /** Finishes a social login that came back in the page's address (`result_uri`), already checked and removed. */
   readonly finishSocial: (uri: string) => Effect.Effect<void>
+  /** A passkey login whose popup the click already opened (`undefined`: it was blocked). */
+  readonly passkeyLogin: (mode: PasskeyMode, popup: SocialPopup | undefined) => Effect.Effect<void>
 }
 
 /** The type of the message the wallet server's callback page posts to the page that opened its popup. */
@@ -628,6 +632,19 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       yield* setAccountSwitch({ switching: undefined, error: undefined })
     })
 
+    // ---- Passkey
+
+    const passkey = makePasskeyFlow({
+      state,
+      frame,
+      words,
+      connect: connectFlow.connect(auth.connectorId).pipe(Effect.tapError(() => forgetLogin(storage)), Effect.asVoid),
+      modal,
+      page,
+      frameOrigin,
+      scope
+    })
+
     const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))
 
     const service: EmbeddedLive = {
@@ -645,6 +662,9 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       connectFarcaster,
       cancelFarcaster,
       socialLogin,
+      connectPasskey: (mode) => Effect.suspend(() => passkey.passkeyLogin(mode, page.open())),
+      passkeyLogin: passkey.passkeyLogin,
+      cancelPasskey: passkey.cancelPasskey,
       finishSocial: (uri) => finishSocial(uri, undefined),
       approve: answer(true).pipe(Effect.withSpan("EmbeddedWallet.approve")),
       reject: answer(false).pipe(Effect.withSpan("EmbeddedWallet.reject")),
