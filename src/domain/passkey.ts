@@ -23,6 +23,11 @@ export const PasskeyPageMessage = Schema.Union([
 /** The passkey page's message. */
 export type PasskeyPageMessage = typeof PasskeyPageMessage.Type
 
+/** How a ceremony ended, as the passkey page tells it (its message without the type). */
+export type PasskeyOutcome =
+  | { readonly outcome: "verified" | "cancelled" | "unsupported" }
+  | { readonly outcome: "failed"; readonly message: string }
+
 /** Decodes a message posted to the host page; `undefined` for anything but a well-formed passkey page message. */
 export const decodePasskeyPageMessage = (input: unknown): PasskeyPageMessage | undefined => {
   const decoded = Schema.decodeUnknownOption(PasskeyPageMessage)(input, { onExcessProperty: "error" })
