@@ -42,7 +42,7 @@ export function PasskeyLogin(props: { readonly disabled: boolean }): ReactNode {
       </button>
       <p className={connectStyles.footnote}>
         New here?{" "}
-        <button type="button" className={connectStyles.helpLink} disabled={props.disabled} onClick={() => connect("create")}>
+        <button type="button" className={connectStyles.textButton} disabled={props.disabled} onClick={() => connect("create")}>
           Create a passkey
         </button>
       </p>
