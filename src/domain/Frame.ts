@@ -73,8 +73,9 @@ export const FrameRequest = Schema.Union([
   request("GET_SOCIAL_REDIRECT_URI", Schema.Struct({ provider: SocialProvider, returnTo: Schema.optionalKey(Schema.String) })),
   bareRequest("GET_FARCASTER_URI"),
   bareRequest("CONNECT_FARCASTER"),
-  // A passkey ceremony on the frame's origin: `create` a new passkey (a new wallet) or `login` with one made before.
-  request("GET_PASSKEY_URI", Schema.Struct({ mode: Schema.Literals(["create", "login"]) })),
+  // A passkey ceremony on the frame's origin: `create` a new passkey (a new wallet) or `login` with one made before;
+  // `themeMode`: the host's now (the passkey window shows in it even before SYNC_THEME reached the frame).
+  request("GET_PASSKEY_URI", Schema.Struct({ mode: Schema.Literals(["create", "login"]), themeMode: Schema.optionalKey(ThemeMode) })),
   bareRequest("CONNECT_PASSKEY"),
   request(
     "GET_USER",

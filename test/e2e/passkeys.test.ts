@@ -8,10 +8,11 @@
  * visitor's words and loses nothing. axe finds nothing on Connect with the passkey buttons, while waiting, nor with
  * the failure, in light and dark; a passkey window closed before the passkey was used says so too.
  */
-import type { CDPSession, Page, Route } from "playwright-core"
+import type { Page, Route } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type OpenDemo, openDemo } from "./support/demo"
 import { accountButton, axeViolations, connectedAddress } from "./support/embeddedLogin"
+import { type AuthenticatorOptions, PASSKEY_PAGE_ROUTE, pressPasskey, type VirtualCredential } from "./support/virtualAuthenticator"
 
 let session: OpenDemo
 let page: Page
@@ -20,75 +21,13 @@ let credential: VirtualCredential | undefined
 
 const dialog = () => page.getByRole("dialog")
 
-/** A credential as the virtual authenticator gives it over CDP. */
-interface VirtualCredential {
-  readonly credentialId: string
-  readonly isResidentCredential: boolean
-  readonly rpId?: string
-  readonly privateKey: string
-  readonly userHandle?: string
-  readonly signCount: number
-}
-
-/** A virtual platform authenticator on the passkey window `popup` (holding `credentials`); its CDP session and id. */
-const authenticatorOn = async (
-  popup: Page,
-  opts: { readonly credentials?: ReadonlyArray<VirtualCredential>; readonly userVerified?: boolean } = {}
-) => {
-  const cdp: CDPSession = await page.context().newCDPSession(popup)
-  // The passkey it makes, as it makes it: the window (and this session) is closed once the wallet is connected.
-  const made = new Promise<VirtualCredential>((resolve) =>
-    cdp.on("WebAuthn.credentialAdded", (event: { readonly credential: VirtualCredential }) => resolve(event.credential))
-  )
-  // Each use raises its signature counter: the next window's authenticator must start from it (the server refuses a
-  // counter gone back, as from a cloned authenticator).
-  cdp.on("WebAuthn.credentialAsserted", (event: { readonly credential: VirtualCredential }) => {
-    credential = event.credential
-  })
-  await cdp.send("WebAuthn.enable", { enableUI: false })
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      ctap2Version: "ctap2_1",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: opts.userVerified ?? true,
-      automaticPresenceSimulation: true,
-      hasPrf: true
-    }
-  })
-  for (const credential of opts.credentials ?? []) await cdp.send("WebAuthn.addCredential", { authenticatorId, credential })
-  return { made }
-}
-
-/**
- * Clicks (or presses Enter on) one of the passkey buttons and gives the passkey window it opened, with an
- * authenticator on it: the window's passkey page is let load only once the authenticator is there (the window opens
- * blank in the click and is sent to the page a few milliseconds later, faster than CDP attaches one).
- */
-const clickPasskey = async (
+/** Presses one of the passkey buttons; the window it opened, with an authenticator keeping the passkey's last use. */
+const clickPasskey = (
   name: "Continue with a passkey" | "Create a passkey",
-  opts: Parameters<typeof authenticatorOn>[1] = {},
-  press: (button: ReturnType<Page["getByRole"]>) => Promise<void> = (button) => button.click()
-) => {
-  let attached = () => {}
-  const ready = new Promise<void>((resolve) => (attached = resolve))
-  const hold = async (route: Route) => {
-    await ready
-    await route.continue()
-  }
-  await page.context().route("**/frame/passkey?*", hold)
-  try {
-    const popupOpened = page.waitForEvent("popup", { timeout: 10_000 })
-    await press(dialog().getByRole("button", { name, exact: true }))
-    const popup = await popupOpened
-    return { popup, ...(await authenticatorOn(popup, opts).finally(attached)) }
-  } finally {
-    attached()
-    await page.context().unroute("**/frame/passkey?*", hold)
-  }
-}
+  opts: Omit<AuthenticatorOptions, "onUsed"> = {},
+  press?: Parameters<typeof pressPasskey>[3]
+) =>
+  pressPasskey(page, dialog().getByRole("button", { name, exact: true }), { ...opts, onUsed: (used) => (credential = used) }, press)
 
 const openConnect = async () => {
   await page.getByRole("button", { name: "Connect wallet" }).click()
@@ -181,14 +120,14 @@ describe("passkey login in the demo", () => {
     await openConnect()
     // The visitor closes the window before the passkey page is there (its load held back here until then).
     const held = (route: Route) => void route
-    await page.context().route("**/frame/passkey?*", held)
+    await page.context().route(PASSKEY_PAGE_ROUTE, held)
     const popupOpened = page.waitForEvent("popup", { timeout: 10_000 })
     await dialog().getByRole("button", { name: "Continue with a passkey", exact: true }).click()
     const popup = await popupOpened
     await dialog().getByText("Use your passkey in the window that opened…").waitFor({ timeout: 10_000 })
     expect(await axeViolations(page)).toEqual([])
     await popup.close()
-    await page.context().unroute("**/frame/passkey?*", held)
+    await page.context().unroute(PASSKEY_PAGE_ROUTE, held)
     await dialog().getByText("The passkey window was closed before you used your passkey. Nothing was changed: try again.").waitFor({ timeout: 10_000 })
     expect(await page.getByText(/^From 0x/).count()).toBe(0)
   }, 60_000)

@@ -21,6 +21,7 @@ import { Notifications } from "../Notifications"
 import { Portfolio } from "../Portfolio"
 import * as Keys from "../Storage/keys"
 import { Storage } from "../Storage/Storage"
+import { Theme } from "../Theme"
 import type { ApprovalGate, ApprovalRequest, FrameBridgeService, FrameLoadFailure } from "./authState"
 import type { EmbeddedService, EmbeddedState } from "./embeddedState"
 import { forgetLogin, noteCodeSent, rememberLogin, rememberSocialLogin } from "./loginCache"
@@ -81,6 +82,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
     const notifications = yield* Notifications
     const config = yield* Config
     const page = yield* SocialWindow
+    const theme = yield* Theme
     const scope: Scope.Scope = yield* Effect.scope
     const update = (f: (s: EmbeddedState) => EmbeddedState) => SubscriptionRef.update(state, f)
     const setError = (error: string | undefined) => update((s) => ({ ...s, error }))
@@ -642,7 +644,8 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       modal,
       page,
       frameOrigin,
-      scope
+      scope,
+      themeMode: Effect.map(SubscriptionRef.get(theme.state), (current) => current.themeMode)
     })
 
     const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))

@@ -7,6 +7,7 @@
  * ended; the frame then opens the session (CONNECT_PASSKEY) and the wallet connects. Every wait is bounded.
  */
 import { Effect, Exit, Fiber, Option, Schedule, type Scope, SubscriptionRef } from "effect"
+import type { ThemeMode } from "../../domain/Account"
 import { decodePasskeyPageMessage, type PasskeyFailure, passkeyFailureWords, type PasskeyMode } from "../../domain/passkey"
 import { currentRoute, type Modal } from "../Modal"
 import type { FrameBridgeService } from "./authState"
@@ -32,6 +33,8 @@ export interface PasskeyFlowDeps {
   readonly page: SocialWindowService
   readonly frameOrigin: string
   readonly scope: Scope.Scope
+  /** The host's theme now: the passkey window is shown in it. */
+  readonly themeMode: Effect.Effect<ThemeMode | undefined>
 }
 
 type PopupOutcome = { readonly _tag: "Verified" } | PasskeyFailure
@@ -105,7 +108,10 @@ export const makePasskeyFlow = (deps: PasskeyFlowDeps) => {
     yield* update((s) => ({ ...s, passkey: { _tag: "Waiting", mode }, passkeyError: undefined }))
     // Kept from the start: a Cancel while the frame still answers closes it too.
     popupOpen = popup
-    const asked = yield* Effect.exit(Effect.flatMap(deps.frame, (bridge) => bridge.request("GET_PASSKEY_URI", { mode })))
+    const themeMode = yield* deps.themeMode
+    const asked = yield* Effect.exit(
+      Effect.flatMap(deps.frame, (bridge) => bridge.request("GET_PASSKEY_URI", themeMode === undefined ? { mode } : { mode, themeMode }))
+    )
     if (Exit.isFailure(asked)) {
       popup.close()
       popupOpen = undefined

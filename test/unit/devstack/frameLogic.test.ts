@@ -584,6 +584,9 @@ describe("the user, chains and requests", () => {
     expect((await t.ask("IS_CONNECTED")).payload).toEqual({ isConnected: true })
     // The ceremony is the frame's once: a second CONNECT_PASSKEY has none to finish.
     expect((await t.ask("CONNECT_PASSKEY")).type).toBe("@wr-frame/CONNECT_PASSKEY_ERROR")
+    // The host's theme given with the request wins over the one SYNC_THEME left.
+    await t.ask("GET_PASSKEY_URI", { mode: "login", themeMode: "light" })
+    expect(t.server.calls.filter((c) => c.name === "passkeyStart")[1]?.args[0]).toMatchObject({ mode: "login", themeMode: "light" })
     expectNothingSecret(t.posted)
   })
 

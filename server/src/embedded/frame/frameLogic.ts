@@ -342,14 +342,15 @@ export const makeFrame = (env: FrameEnv): Frame => {
       storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
       return { userName: answer.username }
     },
-    GET_PASSKEY_URI: async ({ mode }) => {
+    GET_PASSKEY_URI: async ({ mode, themeMode }) => {
       if (allowedParent === undefined) throw new FrameFailure("The frame is not ready for this page.")
+      const theme = themeMode ?? host.themeMode
       const answer = await api.passkeyStart({
         projectId: query.projectId,
         deviceId: deviceId(),
         mode,
         hostOrigin: allowedParent,
-        ...(host.themeMode === undefined ? {} : { themeMode: host.themeMode })
+        ...(theme === undefined ? {} : { themeMode: theme })
       })
       passkeyState = new URL(answer.uri).searchParams.get("state") ?? undefined
       return { uri: answer.uri }
