@@ -10,7 +10,7 @@ import type { Account, EmbeddedAccountType, SocialProvider } from "../../domain/
 import { Alerts } from "../../domain/alerts"
 import { EMAIL_LOGIN_COOLDOWN_MS, RPC_ERROR_CODES } from "../../domain/constants"
 import type { ChainNamespace } from "../../domain/Caip"
-import { AuthInitFailed, EmailRateLimited, UserRejected } from "../../domain/errors"
+import { AuthInitFailed, EmailLoginDependencyFailed, EmailRateLimited, UserRejected } from "../../domain/errors"
 import { validateEmail, validateOtp } from "../../domain/validation"
 import { Config } from "../Config"
 import { ConnectFlow } from "../ConnectFlow"
@@ -27,7 +27,6 @@ import type { EmbeddedService, EmbeddedState } from "./embeddedState"
 import { forgetLogin, noteCodeSent, rememberLogin, rememberSocialLogin } from "./loginCache"
 import { withoutResultUri } from "./socialUrls"
 import { SocialWindow, type SocialPopup } from "./SocialWindow"
-import { makePasskeyFlow } from "./passkeyFlow"
 import type { PasskeyMode } from "../../domain/passkey"
 
 /** What the flows need of the AUTH connector. */
@@ -636,17 +635,31 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
 
     // ---- Passkey
 
-    const passkey = makePasskeyFlow({
-      state,
-      frame,
-      words,
-      connect: connectFlow.connect(auth.connectorId).pipe(Effect.tapError(() => forgetLogin(storage)), Effect.asVoid),
-      modal,
-      page,
-      frameOrigin,
-      scope,
-      themeMode: Effect.map(SubscriptionRef.get(theme.state), (current) => current.themeMode)
-    })
+    // Its code comes with the first passkey click (the popup is already open by then): not with every login's flows.
+    const passkey = yield* Effect.cached(
+      Effect.tryPromise({ try: () => import("./passkeyFlow"), catch: () => new EmailLoginDependencyFailed() }).pipe(
+        Effect.map((module) =>
+          module.makePasskeyFlow({
+            state,
+            frame,
+            words,
+            connect: connectFlow.connect(auth.connectorId).pipe(Effect.tapError(() => forgetLogin(storage)), Effect.asVoid),
+            modal,
+            page,
+            frameOrigin,
+            scope,
+            themeMode: Effect.map(SubscriptionRef.get(theme.state), (current) => current.themeMode)
+          })
+        )
+      )
+    )
+    const passkeyLogin = (mode: PasskeyMode, popup: SocialPopup | undefined) =>
+      Effect.flatMap(passkey, (flow) => flow.passkeyLogin(mode, popup)).pipe(
+        Effect.catch((error) => {
+          popup?.close()
+          return update((s) => ({ ...s, passkeyError: error.message }))
+        })
+      )
 
     const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))
 
@@ -665,9 +678,10 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       connectFarcaster,
       cancelFarcaster,
       socialLogin,
-      connectPasskey: (mode) => Effect.suspend(() => passkey.passkeyLogin(mode, page.open())),
-      passkeyLogin: passkey.passkeyLogin,
-      cancelPasskey: passkey.cancelPasskey,
+      connectPasskey: (mode) => Effect.suspend(() => passkeyLogin(mode, page.open())),
+      passkeyLogin,
+      // Nothing to stop before the flow's code came.
+      cancelPasskey: Effect.flatMap(passkey, (flow) => flow.cancelPasskey).pipe(Effect.ignore),
       finishSocial: (uri) => finishSocial(uri, undefined),
       approve: answer(true).pipe(Effect.withSpan("EmbeddedWallet.approve")),
       reject: answer(false).pipe(Effect.withSpan("EmbeddedWallet.reject")),

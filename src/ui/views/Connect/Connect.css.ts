@@ -53,19 +53,3 @@ export const checkbox = style({
 
 /** A line's place held while its code arrives (the passkey buttons' "Create a passkey"): its size, not its words. */
 export const heldLine = style({ visibility: "hidden" })
-
-/** "Create a passkey": a link-looking button in the text's colour, underlined (the accent is too light on small text). */
-export const textButton = style({
-  padding: 0,
-  border: "none",
-  background: "none",
-  font: "inherit",
-  fontWeight: 600,
-  color: vars.color.text,
-  textDecoration: "underline",
-  cursor: "pointer",
-  selectors: {
-    "&:focus-visible": { outline: `2px solid ${vars.color.focus}`, outlineOffset: "2px" },
-    "&:disabled": { cursor: "default", opacity: 0.6 }
-  }
-})

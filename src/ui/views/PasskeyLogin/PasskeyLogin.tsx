@@ -11,8 +11,8 @@ import { cancelPasskeyFn, connectPasskeyFn } from "../../atoms/passkey"
 import { Icon } from "../../components/Icon/Icon"
 import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
-import * as connectStyles from "../Connect/Connect.css"
 import * as socialStyles from "../SocialLogin/SocialLogin.css"
+import * as styles from "./PasskeyLogin.css"
 
 /** The passkey buttons. */
 export function PasskeyLogin(props: { readonly disabled: boolean }): ReactNode {
@@ -40,9 +40,9 @@ export function PasskeyLogin(props: { readonly disabled: boolean }): ReactNode {
         <Icon name="key" size={24} />
         <span>Continue with a passkey</span>
       </button>
-      <p className={connectStyles.footnote}>
+      <p className={styles.createLine}>
         New here?{" "}
-        <button type="button" className={connectStyles.textButton} disabled={props.disabled} onClick={() => connect("create")}>
+        <button type="button" className={styles.textButton} disabled={props.disabled} onClick={() => connect("create")}>
           Create a passkey
         </button>
       </p>
