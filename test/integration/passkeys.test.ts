@@ -98,6 +98,11 @@ describe("a new passkey, then logging in with it", () => {
     expect(user).toMatchObject({ email: null })
     expect(user["evmAddress"]).toMatch(/^0x[0-9a-fA-F]{40}$/)
     expect(user["solanaAddress"]).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    // No email to change: it says why.
+    expect(await client.call("POST", "/api/email/update", { newEmail: "ada@example.test" }, { token: created.body["token"] as string })).toEqual({
+      status: 400,
+      body: { code: "bad_request", error: "This wallet was made by a social login or a passkey and has no email to change" }
+    })
     const stored = await rows((sql) => sql`SELECT prf_enabled, transports, counter::int AS counter FROM wallet_passkeys WHERE credential_id = ${key.id}`)
     expect(stored).toEqual([{ prf_enabled: true, transports: "internal", counter: 0 }])
 

@@ -135,7 +135,7 @@ export class WalletProject extends Context.Service<WalletProject, ApiProject>()(
 /** Whose session a bearer token opens: the user and the token's hash. */
 export interface WalletSessionInfo {
   readonly userId: string
-  /** Null for a user made by a social login. */
+  /** Null for a user made by a social login or a passkey. */
   readonly email: string | null
   /** The SHA-256 of the bearer token, as the sessions table keys it. */
   readonly tokenHash: string

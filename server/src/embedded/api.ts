@@ -231,7 +231,7 @@ export const FarcasterAuthenticateResponse = Schema.Struct({ state: Schema.Liter
 
 /** The user's wallet: one EVM (secp256k1) and one Solana (ed25519) account, made by the server at the first login. */
 export const WalletUser = Schema.Struct({
-  /** Null for a user made by a social login. */
+  /** Null for a user made by a social login or a passkey. */
   email: Schema.NullOr(Schema.String),
   /** The provider (or `farcaster`) and name of a user made by a social login. */
   social: Schema.optionalKey(Schema.Struct({ provider: SocialLogin, username: Schema.String })),

@@ -453,7 +453,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       // During a change: the new email once its code is in; otherwise the email the user has now.
       if (emailUpdate !== undefined) return { email: await emailUpdate.done }
       const user = await withSession(api.user)
-      if (user.email === null) throw new FrameFailure("This wallet was made by a social login and has no email.")
+      if (user.email === null) throw new FrameFailure("This wallet was made by a social login or a passkey and has no email.")
       return { email: user.email }
     },
     SYNC_THEME: async ({ themeMode }) => {

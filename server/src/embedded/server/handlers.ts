@@ -595,7 +595,7 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
         "updateEmail",
         Effect.fn("WalletServer.updateEmail")(function* ({ payload }) {
           const session = yield* WalletSession
-          if (session.email === null) return yield* badRequest("This wallet was made by a social login and has no email to change")
+          if (session.email === null) return yield* badRequest("This wallet was made by a social login or a passkey and has no email to change")
           const newEmail = yield* normalEmail(payload.newEmail, "newEmail")
           if (newEmail === session.email) return yield* badRequest("The new email is the current one")
           if ((yield* run(store.findUserByEmail(newEmail))) !== undefined) {
