@@ -1,10 +1,11 @@
 /**
- * `npx tsx scripts/screenshots.ts [folder] [--only=injected|embedded|connectView|farcaster]`: every view of the modal as a
+ * `npx tsx scripts/screenshots.ts [folder] [--only=injected|embedded|connectView|farcaster|passkey]`: every view of the modal as a
  * visitor sees it — light and dark, desktop (1280 × 800) and phone (390 × 844) — on the production build of the demo
- * against the local stack. Four series, each on its own stack: `injected` (the injected EVM test wallet: connect,
+ * against the local stack. Five series, each on its own stack: `injected` (the injected EVM test wallet: connect,
  * account, names, sign-in), `embedded` (the email wallet: login, device link, email change, approvals of every kind)
- * `connectView` (the host's Terms box to tick, Terms linked, wallets folded beside email) and `farcaster` (the social
- * buttons, the Farcaster QR code, the Farcaster user's account); `--only` runs one. For people to look at before calling a visible change done; nothing is compared.
+ * `connectView` (the host's Terms box to tick, Terms linked, wallets folded beside email), `farcaster` (the social
+ * buttons, the Farcaster QR code, the Farcaster user's account) and `passkey` (the passkey buttons, the wait
+ * and the passkey window's page, a closed window, a refused ceremony); `--only` runs one. For people to look at before calling a visible change done; nothing is compared.
  */
 import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -18,6 +19,7 @@ import { truncateAddress } from "../src/domain/format"
 import { animationsSettled, launchBrowser } from "../test/e2e/support/browser"
 import { withDemo } from "../test/e2e/support/demo"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
+import { pressPasskey } from "../test/e2e/support/virtualAuthenticator"
 
 const args = process.argv.slice(2)
 const folder = resolve(args.find((arg) => !arg.startsWith("--")) ?? "screenshots")
@@ -513,7 +515,47 @@ const farcaster = () =>
     }
   })
 
-const SERIES = { injected, embedded, connectView, farcaster } as const
+/**
+ * Passkey login on the embedded wallet: the Connect view with the passkey buttons, the wait while the passkey window
+ * is open and that window's own page (its authenticator never touched, so it stays on its prompt's words), the words
+ * once the window is closed, and those of a refused ceremony (user verification fails).
+ */
+const passkey = () =>
+  withDemo(["evm", "mail", "services", "embedded"], async ({ url, browser }) => {
+    const page = browser.page
+    const dialog = () => page.getByRole("dialog")
+    const create = () => dialog().getByRole("button", { name: "Create a passkey" })
+    for (const theme of THEMES) {
+      for (const [size, viewport] of Object.entries(SIZES)) {
+        const at = (view: string) => `${view}-${theme}-${size}`
+        await page.setViewportSize(viewport)
+        await page.goto(url)
+        await page.evaluate((mode) => {
+          localStorage.clear()
+          localStorage.setItem("demo:theme", mode)
+        }, theme)
+        await page.goto(url)
+        await page.getByRole("button", { name: "Connect wallet" }).click()
+        await dialog().getByRole("button", { name: "Continue with a passkey" }).waitFor()
+        await page.waitForLoadState("networkidle")
+        await shoot(page, at("connect-passkey"))
+        const { popup } = await pressPasskey(page, create(), { presence: false })
+        await popup.setViewportSize(viewport)
+        await popup.getByText("Follow your browser to create a passkey for your wallet.").waitFor({ timeout: 30_000 })
+        await shoot(popup, at("passkey-page"))
+        await shoot(page, at("passkey-waiting"))
+        // Closed during the prompt: the page's request is aborted (said as cancelled) or the window is seen closed.
+        await popup.close()
+        await dialog().getByRole("alert").waitFor({ timeout: 10_000 })
+        await shoot(page, at("passkey-closed"))
+        await pressPasskey(page, create(), { userVerified: false })
+        await dialog().getByText("The passkey request was cancelled.", { exact: false }).waitFor({ timeout: 30_000 })
+        await shoot(page, at("passkey-cancelled"))
+      }
+    }
+  })
+
+const SERIES = { injected, embedded, connectView, farcaster, passkey } as const
 
 if (only !== undefined && !(only in SERIES)) throw new Error(`--only is one of ${Object.keys(SERIES).join(", ")}`)
 mkdirSync(folder, { recursive: true })

@@ -110,12 +110,13 @@ export function App({ stack, siweConfig }: { readonly stack: DemoStack; readonly
           : {}),
       // `?miniapp=ios|android|mac|other`: behave as inside a messenger's mini-app on that OS (social login by redirect).
       ...(miniAppParam() !== undefined ? { miniApp: miniAppParam() } : {}),
-      // Email and social login need the stack's embedded wallet (its frame site and the local identity providers);
-      // without it, the demo offers wallets only. The six providers the stack runs and Farcaster, in the default order.
+      // Email, passkey and social login need the stack's embedded wallet (its frame site and the local identity
+      // providers); without it, the demo offers wallets only. The six providers the stack runs and Farcaster, in the
+      // default order.
       features: {
         ...features,
         ...(typeof stack.frameUrl === "string"
-          ? { socials: ["google", "x", "discord", "farcaster", "github", "apple", "facebook"] as const }
+          ? { passkey: true, socials: ["google", "x", "discord", "farcaster", "github", "apple", "facebook"] as const }
           : { email: false, socials: false as const })
       },
       endpoints: {

@@ -327,7 +327,13 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         ...(config.wallet.farcasterRpcUrl === undefined
           ? {}
           : { farcaster: { rpcUrl: config.wallet.farcasterRpcUrl, idRegistry: config.wallet.farcasterIdRegistry } }),
-        server: { from, sendMail: mailer.send, http: httpLimits(config), freshLoginMs: config.wallet.freshLoginMs }
+        server: {
+          from,
+          sendMail: mailer.send,
+          http: httpLimits(config),
+          freshLoginMs: config.wallet.freshLoginMs,
+          ...(config.wallet.passkeyRpId === undefined ? {} : { passkeyRpId: config.wallet.passkeyRpId })
+        }
       })
     ))
     const listen = started.info.url

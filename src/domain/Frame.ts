@@ -73,6 +73,10 @@ export const FrameRequest = Schema.Union([
   request("GET_SOCIAL_REDIRECT_URI", Schema.Struct({ provider: SocialProvider, returnTo: Schema.optionalKey(Schema.String) })),
   bareRequest("GET_FARCASTER_URI"),
   bareRequest("CONNECT_FARCASTER"),
+  // A passkey ceremony on the frame's origin: `create` a new passkey (a new wallet) or `login` with one made before;
+  // `themeMode`: the host's now (the passkey window shows in it even before SYNC_THEME reached the frame).
+  request("GET_PASSKEY_URI", Schema.Struct({ mode: Schema.Literals(["create", "login"]), themeMode: Schema.optionalKey(ThemeMode) })),
+  bareRequest("CONNECT_PASSKEY"),
   request(
     "GET_USER",
     Schema.Struct({
@@ -146,6 +150,9 @@ export const FrameSuccess = Schema.Union([
   success("GET_FARCASTER_URI", Schema.Struct({ url: Schema.String, expiresAt: Schema.optionalKey(Schema.Finite) })),
   // Signed: the Farcaster user's name (the session is open); not yet within the frame's wait: `pending` (ask again).
   success("CONNECT_FARCASTER", Schema.Union([Schema.Struct({ userName: Schema.String }), Schema.Struct({ pending: Schema.Literal(true) })])),
+  // The passkey page to open in the popup (on the frame's origin), and the user its answered ceremony logged in.
+  success("GET_PASSKEY_URI", Schema.Struct({ uri: Schema.String })),
+  success("CONNECT_PASSKEY", EmbeddedWalletUser),
   success("GET_USER", EmbeddedWalletUser),
   bareSuccess("SIGN_OUT"),
   success("IS_CONNECTED", Schema.Struct({ isConnected: Schema.Boolean })),

@@ -84,6 +84,11 @@ export const Features = Schema.Struct({
   receive: Schema.Boolean.pipe(withDefault(DEFAULT_FEATURES.receive)),
   send: Schema.Boolean.pipe(withDefault(DEFAULT_FEATURES.send)),
   email: Schema.Boolean.pipe(withDefault(DEFAULT_FEATURES.email)),
+  /**
+   * "Continue with a passkey" beside email (off unless the host turns it on): the embedded wallet's login by a
+   * passkey of the frame's relying party, in the email method's place of the connect-method order.
+   */
+  passkey: Schema.Boolean.pipe(withDefault(DEFAULT_FEATURES.passkey)),
   emailShowWallets: Schema.Boolean.pipe(withDefault(DEFAULT_FEATURES.emailShowWallets)),
   history: Schema.Boolean.pipe(withDefault(DEFAULT_FEATURES.history)),
   analytics: Schema.Boolean.pipe(withDefault(DEFAULT_FEATURES.analytics)),

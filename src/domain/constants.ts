@@ -128,6 +128,7 @@ export const DEFAULT_FEATURES = {
   receive: true,
   send: true,
   email: true,
+  passkey: false,
   emailShowWallets: true,
   history: true,
   analytics: true,

@@ -296,6 +296,13 @@ const crossChecks = (config: ServerConfigType, envValues: ReadonlyArray<EnvValue
   }
   const solana = Object.keys(config.chains).filter((id) => id.startsWith("solana:"))
   if (solana.length > 1) problems.push(`${name("chains")}: at most one solana network is served, not ${solana.join(", ")}`)
+  if (runs("wallet") && config.wallet.publicUrl !== undefined && config.wallet.passkeyRpId !== undefined) {
+    const frameHost = new URL(config.wallet.publicUrl).hostname
+    const rpId = config.wallet.passkeyRpId
+    if (frameHost !== rpId && !frameHost.endsWith(`.${rpId}`)) {
+      problems.push(`${name("wallet.passkeyRpId")} must be the host name of ${name("wallet.publicUrl")} (${frameHost}) or a domain it is under`)
+    }
+  }
   if (runs("wallet") && config.wallet.publicUrl !== undefined) {
     const frame = new URL(config.wallet.publicUrl).origin
     if (config.services.publicUrl !== undefined && new URL(config.services.publicUrl).origin === frame) {

@@ -330,6 +330,21 @@ export const ServerConfig = Schema.Struct({
         "A writable folder the frame page is built into at start (with Vite, one folder per version of its sources; " +
         "a start with the same version finds it built). Only the latest version is kept."
     }),
+    passkeyRpId: Schema.optionalKey(
+      setting(
+        Schema.String.check(
+          Schema.isPattern(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, { expected: "a host name in lower case" })
+        ),
+        {
+          type: "host name",
+          description:
+            "The passkeys' relying party ID: the host name of `publicUrl` or a domain it is under (`example.com` for " +
+            "`https://wallet.example.com`). Unset: the host name of `publicUrl`. Passkeys belong to it: a host that serves " +
+            "the frame from its own domain and sets it here keeps its users' passkeys if it moves the frame elsewhere under " +
+            "that domain, away from any vendor. Changing it later strands every passkey made before."
+        }
+      )
+    ),
     farcasterRpcUrl: Schema.optionalKey(
       setting(HttpUrl, {
         type: "http(s) URL",

@@ -361,6 +361,44 @@ const walletKeyShares: Migration = Effect.gen(function* () {
   )`
 })
 
+const walletPasskeys: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // Each user's passkeys (WebAuthn credentials), by the credential id (base64url): the COSE public key, the signature
+  // counter last seen, the transports the browser named, the user handle given to the authenticator, and whether the
+  // PRF extension was enabled at registration (a recovery secret may be derived from it later).
+  yield* sql`CREATE TABLE wallet_passkeys (
+    credential_id text PRIMARY KEY,
+    user_id text NOT NULL REFERENCES wallet_users (id),
+    user_handle text NOT NULL,
+    public_key bytea NOT NULL,
+    counter bigint NOT NULL,
+    transports text NOT NULL,
+    prf_enabled boolean NOT NULL,
+    created_at timestamptz NOT NULL,
+    last_used_at timestamptz
+  )`
+  yield* sql`CREATE INDEX wallet_passkeys_user ON wallet_passkeys (user_id)`
+  // A passkey ceremony (registration or authentication), by the SHA-256 of its state token: started by one device of
+  // one project for a host page, its challenge taken once (a replayed response finds it taken), then verified for a
+  // user, then used once for a session. All within its expiry, by the wallet server's clock.
+  yield* sql`CREATE TABLE wallet_passkey_ceremonies (
+    state_hash text PRIMARY KEY,
+    project_id text NOT NULL,
+    device_id text NOT NULL,
+    mode text NOT NULL CHECK (mode IN ('create', 'login')),
+    host_origin text NOT NULL,
+    theme_mode text CHECK (theme_mode IN ('light', 'dark')),
+    challenge text NOT NULL,
+    user_handle text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    challenge_used_at timestamptz,
+    user_id text,
+    verified_at timestamptz,
+    used_at timestamptz
+  )`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -379,5 +417,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0014_wallet_device_link_theme": walletDeviceLinkTheme,
   "0015_chain_index": chainIndex,
   "0016_wallet_calls": walletCalls,
-  "0017_wallet_key_shares": walletKeyShares
+  "0017_wallet_key_shares": walletKeyShares,
+  "0018_wallet_passkeys": walletPasskeys
 }

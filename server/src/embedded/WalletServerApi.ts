@@ -61,6 +61,16 @@ import {
   StoreSplitRequest,
   StoreSplitResponse
 } from "./sharesApi"
+import {
+  PasskeyFinishRequest,
+  PasskeyFinishResponse,
+  PasskeyOptionsRequest,
+  PasskeyOptionsResponse,
+  PasskeyStartRequest,
+  PasskeyStartResponse,
+  PasskeyVerifyRequest,
+  PasskeyVerifyResponse
+} from "./passkeyApi"
 
 /** 400: a malformed request (the field named), a wrong or expired code, a method the wallet does not run. */
 export class WalletBadRequest extends Schema.Error<WalletBadRequest>("WalletBadRequest")(ApiFailure, { httpApiStatus: 400 }) {}
@@ -137,7 +147,7 @@ export class WalletProject extends Context.Service<WalletProject, ApiProject>()(
 /** Whose session a bearer token opens: the user and the token's hash. */
 export interface WalletSessionInfo {
   readonly userId: string
-  /** Null for a user made by a social login. */
+  /** Null for a user made by a social login or a passkey. */
   readonly email: string | null
   /** The SHA-256 of the bearer token, as the sessions table keys it. */
   readonly tokenHash: string
@@ -258,6 +268,41 @@ export const FarcasterRelayGroup = HttpApiGroup.make("farcasterRelay").add(
   })
 )
 
+/**
+ * Logging in with a passkey: the frame starts a ceremony, the passkey page (a popup on this origin) reads its options
+ * and answers its challenge, and the frame turns it into a session.
+ */
+export const PasskeyGroup = HttpApiGroup.make("passkey")
+  .add(
+    HttpApiEndpoint.post("start", "/api/passkey/start", {
+      payload: PasskeyStartRequest,
+      success: PasskeyStartResponse,
+      error: WalletBadRequest
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("options", "/api/passkey/options", {
+      payload: PasskeyOptionsRequest,
+      success: PasskeyOptionsResponse,
+      error: WalletBadRequest
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("verify", "/api/passkey/verify", {
+      payload: PasskeyVerifyRequest,
+      success: PasskeyVerifyResponse,
+      error: WalletBadRequest
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("finish", "/api/passkey/finish", {
+      payload: PasskeyFinishRequest,
+      success: PasskeyFinishResponse,
+      error: WalletBadRequest
+    })
+  )
+  .middleware(ProjectCheck)
+
 /** The logged-in user: the session, the addresses, the email's change in two codes, signing. */
 export const SessionGroup = HttpApiGroup.make("session")
   .add(HttpApiEndpoint.post("logout", "/api/logout", { query: ProjectQuery, success: LogoutResponse }))
@@ -339,7 +384,7 @@ export const ProjectGroup = HttpApiGroup.make("project")
 
 /** The wallet server's API. */
 export const WalletServerApi = HttpApi.make("walletServer")
-  .add(LoginGroup, SocialGroup, FarcasterGroup, FarcasterRelayGroup, SessionGroup, ProjectGroup, KeySharesGroup)
+  .add(LoginGroup, SocialGroup, FarcasterGroup, FarcasterRelayGroup, PasskeyGroup, SessionGroup, ProjectGroup, KeySharesGroup)
   .middleware(WalletRequestErrors)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
   .annotate(HttpApi.QueryParseOptions, { onExcessProperty: "error", errors: "all" })
@@ -347,6 +392,6 @@ export const WalletServerApi = HttpApi.make("walletServer")
   .annotate(
     OpenApi.Description,
     "The embedded (email) wallet's server, on the frame site's origin: login by a mailed code (and a mailed link for a " +
-      "new device), sessions by bearer token, the email's change, and signing with keys the server holds. Every failure " +
+      "new device), sessions by bearer token, the email's change, passkeys (WebAuthn), and signing with keys the server holds. Every failure " +
       "is { error, code, retryAfterSeconds?, attemptsLeft?, rpcCode? }."
   )

@@ -67,7 +67,9 @@ export const ApiErrorCode = Schema.Literals([
   "fresh_login_required",
   "no_key_split",
   "address_taken",
-  "wrong_recovery_secret"
+  "wrong_recovery_secret",
+  "passkey_refused",
+  "passkey_unknown"
 ])
 /** Why a call failed. */
 export type ApiErrorCode = typeof ApiErrorCode.Type
@@ -239,7 +241,7 @@ export const FarcasterAuthenticateResponse = Schema.Struct({ state: Schema.Liter
 
 /** The user's wallet: one EVM (secp256k1) and one Solana (ed25519) account, made by the server at the first login. */
 export const WalletUser = Schema.Struct({
-  /** Null for a user made by a social login. */
+  /** Null for a user made by a social login or a passkey. */
   email: Schema.NullOr(Schema.String),
   /** The provider (or `farcaster`) and name of a user made by a social login. */
   social: Schema.optionalKey(Schema.Struct({ provider: SocialLogin, username: Schema.String })),

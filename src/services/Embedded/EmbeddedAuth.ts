@@ -63,8 +63,9 @@ export class EmbeddedAuth extends Context.Service<
     const config = yield* Config
     const storage = yield* Storage
     const families = namespacesOf(config).filter((namespace) => EMBEDDED_NAMESPACES.includes(namespace))
-    // Email login, or any social login (the mini-app's OS is not known here: the Connect view filters by it).
-    if ((!config.features.email && offeredSocials(config.features.socials, undefined).length === 0) || families.length === 0) return Option.none()
+    // Email login, a passkey, or any social login (the mini-app's OS is not known here: the Connect view filters by it).
+    const logins = config.features.email || config.features.passkey || offeredSocials(config.features.socials, undefined).length > 0
+    if (!logins || families.length === 0) return Option.none()
     const scope = yield* Effect.scope
     const events = yield* PubSub.unbounded<WalletEvent>()
     let gate: ApprovalGate | undefined

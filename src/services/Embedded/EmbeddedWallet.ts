@@ -12,6 +12,7 @@ export type {
   EmailLoginStep,
   EmailUpdateStep,
   FarcasterLoginStep,
+  PasskeyLoginStep,
   SocialLoginStep,
   EmbeddedService,
   EmbeddedState,
@@ -30,6 +31,8 @@ export const initialEmbeddedState = (enabled: boolean): EmbeddedState => ({
   social: { _tag: "Idle" },
   socialError: undefined,
   farcaster: { _tag: "Idle" },
+  passkey: { _tag: "Idle" },
+  passkeyError: undefined,
   socialUser: undefined,
   accountSwitch: { switching: undefined, error: undefined }
 })
@@ -49,6 +52,8 @@ export const idleEmbeddedService = (state: SubscriptionRef.SubscriptionRef<Embed
   cancelSocial: Effect.void,
   connectFarcaster: Effect.void,
   cancelFarcaster: Effect.void,
+  connectPasskey: () => Effect.void,
+  cancelPasskey: Effect.void,
   approve: Effect.void,
   reject: Effect.void,
   setPreferredAccount: () => Effect.void

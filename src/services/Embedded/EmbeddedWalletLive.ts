@@ -10,7 +10,7 @@ import type { Account, EmbeddedAccountType, SocialProvider } from "../../domain/
 import { Alerts } from "../../domain/alerts"
 import { EMAIL_LOGIN_COOLDOWN_MS, RPC_ERROR_CODES } from "../../domain/constants"
 import type { ChainNamespace } from "../../domain/Caip"
-import { AuthInitFailed, EmailRateLimited, UserRejected } from "../../domain/errors"
+import { AuthInitFailed, EmailLoginDependencyFailed, EmailRateLimited, UserRejected } from "../../domain/errors"
 import { validateEmail, validateOtp } from "../../domain/validation"
 import { Config } from "../Config"
 import { ConnectFlow } from "../ConnectFlow"
@@ -21,11 +21,13 @@ import { Notifications } from "../Notifications"
 import { Portfolio } from "../Portfolio"
 import * as Keys from "../Storage/keys"
 import { Storage } from "../Storage/Storage"
+import { Theme } from "../Theme"
 import type { ApprovalGate, ApprovalRequest, FrameBridgeService, FrameLoadFailure } from "./authState"
 import type { EmbeddedService, EmbeddedState } from "./embeddedState"
 import { forgetLogin, noteCodeSent, rememberLogin, rememberSocialLogin } from "./loginCache"
 import { withoutResultUri } from "./socialUrls"
 import { SocialWindow, type SocialPopup } from "./SocialWindow"
+import type { PasskeyMode } from "../../domain/passkey"
 
 /** What the flows need of the AUTH connector. */
 export interface EmbeddedAuthHandle {
@@ -42,6 +44,8 @@ export interface EmbeddedLive extends EmbeddedService {
   readonly socialLogin: (provider: SocialProvider, popup: SocialPopup | undefined) => Effect.Effect<void>
   /** Finishes a social login that came back in the page's address (`result_uri`), already checked and removed. */
   readonly finishSocial: (uri: string) => Effect.Effect<void>
+  /** A passkey login whose popup the click already opened (`undefined`: it was blocked). */
+  readonly passkeyLogin: (mode: PasskeyMode, popup: SocialPopup | undefined) => Effect.Effect<void>
 }
 
 /** The type of the message the wallet server's callback page posts to the page that opened its popup. */
@@ -77,6 +81,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
     const notifications = yield* Notifications
     const config = yield* Config
     const page = yield* SocialWindow
+    const theme = yield* Theme
     const scope: Scope.Scope = yield* Effect.scope
     const update = (f: (s: EmbeddedState) => EmbeddedState) => SubscriptionRef.update(state, f)
     const setError = (error: string | undefined) => update((s) => ({ ...s, error }))
@@ -628,6 +633,34 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       yield* setAccountSwitch({ switching: undefined, error: undefined })
     })
 
+    // ---- Passkey
+
+    // Its code comes with the first passkey click (the popup is already open by then): not with every login's flows.
+    const passkey = yield* Effect.cached(
+      Effect.tryPromise({ try: () => import("./passkeyFlow"), catch: () => new EmailLoginDependencyFailed() }).pipe(
+        Effect.map((module) =>
+          module.makePasskeyFlow({
+            state,
+            frame,
+            words,
+            connect: connectFlow.connect(auth.connectorId).pipe(Effect.tapError(() => forgetLogin(storage)), Effect.asVoid),
+            modal,
+            page,
+            frameOrigin,
+            scope,
+            themeMode: Effect.map(SubscriptionRef.get(theme.state), (current) => current.themeMode)
+          })
+        )
+      )
+    )
+    const passkeyLogin = (mode: PasskeyMode, popup: SocialPopup | undefined) =>
+      Effect.flatMap(passkey, (flow) => flow.passkeyLogin(mode, popup)).pipe(
+        Effect.catch((error) => {
+          popup?.close()
+          return update((s) => ({ ...s, passkeyError: error.message }))
+        })
+      )
+
     const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))
 
     const service: EmbeddedLive = {
@@ -645,6 +678,10 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       connectFarcaster,
       cancelFarcaster,
       socialLogin,
+      connectPasskey: (mode) => Effect.suspend(() => passkeyLogin(mode, page.open())),
+      passkeyLogin,
+      // Nothing to stop before the flow's code came.
+      cancelPasskey: Effect.flatMap(passkey, (flow) => flow.cancelPasskey).pipe(Effect.ignore),
       finishSocial: (uri) => finishSocial(uri, undefined),
       approve: answer(true).pipe(Effect.withSpan("EmbeddedWallet.approve")),
       reject: answer(false).pipe(Effect.withSpan("EmbeddedWallet.reject")),

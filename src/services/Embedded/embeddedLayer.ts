@@ -158,6 +158,13 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
           return via((service) => service.socialLogin(provider, popup))
         }),
       cancelSocial: via((service) => service.cancelSocial),
+      // As a social login: the popup opens in the click, before the flows' code may have loaded.
+      connectPasskey: (mode) =>
+        Effect.suspend(() => {
+          const popup = page.open()
+          return via((service) => service.passkeyLogin(mode, popup))
+        }),
+      cancelPasskey: via((service) => service.cancelPasskey),
       connectFarcaster: via((service) => service.connectFarcaster),
       cancelFarcaster: via((service) => service.cancelFarcaster),
       submitEmail: (email) => via((service) => service.submitEmail(email)),

@@ -5,6 +5,7 @@
  */
 import type { Effect, SubscriptionRef } from "effect"
 import type { EmbeddedAccountType, SocialLogin, SocialProvider } from "../../domain/Account"
+import type { PasskeyMode } from "../../domain/passkey"
 
 /** Where an email login stands. */
 export type EmailLoginStep =
@@ -29,6 +30,14 @@ export type SocialLoginStep =
   | { readonly _tag: "Waiting"; readonly provider: SocialProvider }
   /** The provider answered; the frame finishes the login and the embedded wallet connects. */
   | { readonly _tag: "Connecting"; readonly provider: SocialProvider | undefined }
+
+/** Where a passkey login stands. */
+export type PasskeyLoginStep =
+  | { readonly _tag: "Idle" }
+  /** The passkey window (on the frame's origin) is open; the visitor uses or creates the passkey there. */
+  | { readonly _tag: "Waiting"; readonly mode: PasskeyMode }
+  /** The wallet server took the passkey's answer; the frame opens the session and the embedded wallet connects. */
+  | { readonly _tag: "Connecting"; readonly mode: PasskeyMode }
 
 /** Where a Farcaster login (Sign In With Farcaster, the ConnectingFarcaster view) stands. */
 export type FarcasterLoginStep =
@@ -115,6 +124,9 @@ export interface EmbeddedState {
   /** The last failure of a social login, in the visitor's words (shown by the social buttons). */
   readonly socialError: string | undefined
   readonly farcaster: FarcasterLoginStep
+  readonly passkey: PasskeyLoginStep
+  /** The last failure of a passkey login, in the visitor's words (shown under the passkey buttons). */
+  readonly passkeyError: string | undefined
   /** The provider and name of the connected embedded wallet when it was a social login (the Account view's). */
   readonly socialUser: { readonly provider: SocialLogin | undefined; readonly username: string } | undefined
   /** The Account view's switch between the EVM accounts: the type being put in front, and the last failure in words. */
@@ -153,6 +165,14 @@ export interface EmbeddedService {
   readonly connectFarcaster: Effect.Effect<void>
   /** Stops waiting for the Farcaster app (leaving the view does too). */
   readonly cancelFarcaster: Effect.Effect<void>
+  /**
+   * The passkey buttons: opens the passkey window at once (in the click), where the visitor creates a passkey
+   * (`create`, a new wallet) or uses theirs (`login`); connects once the wallet server took its answer. Closed
+   * window or dismissed prompt: cancelled, nothing changed; every wait bounded.
+   */
+  readonly connectPasskey: (mode: PasskeyMode) => Effect.Effect<void>
+  /** Stops waiting for the passkey window (and closes it). */
+  readonly cancelPasskey: Effect.Effect<void>
   /** The ApproveTransaction view's answers. */
   readonly approve: Effect.Effect<void>
   readonly reject: Effect.Effect<void>

@@ -120,6 +120,20 @@ const makeFakeServer = () => {
       state.social = { provider: "farcaster", username: "alice" }
       return Promise.resolve({ state: "completed" as const, token: TOKEN, fid: "20001", username: "alice" })
     },
+    passkeyStart: (body) => {
+      record("passkeyStart", body)
+      return Promise.resolve({ uri: `https://frame.test/frame/passkey?projectId=${body.projectId}&state=p1` })
+    },
+    passkeyFinish: (body) => {
+      record("passkeyFinish", body)
+      if (body.state !== "p1") return fail("This passkey request was not started here, was answered already or has expired: try again", "invalid_state")
+      state.sessions.add(TOKEN)
+      state.email = null
+      return Promise.resolve({ token: TOKEN, created: true })
+    },
+    // The passkey page's calls: never the frame's.
+    passkeyOptions: () => fail("not the frame's call", "internal"),
+    passkeyVerify: () => fail("not the frame's call", "internal"),
     socialFinish: (body) => {
       record("socialFinish", body)
       if (!body.uri.includes("state=s1")) return fail("This login was not started here, was used already or has expired: try again", "invalid_state")
@@ -547,6 +561,32 @@ describe("the user, chains and requests", () => {
     })
     expect((await t.ask("IS_CONNECTED")).payload).toEqual({ isConnected: true })
     expect((await t.ask("GET_USER", {})).payload).toMatchObject({ username: "octo", socialProvider: "github" })
+    expectNothingSecret(t.posted)
+  })
+
+  it("passkey login: GET_PASSKEY_URI starts a ceremony for the parent's exact origin and theme; CONNECT_PASSKEY opens its session once", async () => {
+    const t = setup()
+    await t.frame.start()
+    expect((await t.ask("CONNECT_PASSKEY")).payload).toEqual({ message: "No passkey login is waiting: start again." })
+    await t.ask("SYNC_THEME", { themeMode: "dark" })
+    const started = await t.ask("GET_PASSKEY_URI", { mode: "create" })
+    expect(started).toMatchObject({ type: "@wr-frame/GET_PASSKEY_URI_SUCCESS", payload: { uri: "https://frame.test/frame/passkey?projectId=devstack-project&state=p1" } })
+    expect(t.server.calls.find((c) => c.name === "passkeyStart")?.args[0]).toEqual({
+      projectId: "devstack-project",
+      deviceId: "device-0123456789abcdef",
+      mode: "create",
+      hostOrigin: HOST,
+      themeMode: "dark"
+    })
+    const done = await t.ask("CONNECT_PASSKEY")
+    expect(done).toMatchObject({ type: "@wr-frame/CONNECT_PASSKEY_SUCCESS", payload: { email: null, address: USER.evmAddress, chainId: 31337 } })
+    expect(t.server.calls.find((c) => c.name === "passkeyFinish")?.args[0]).toEqual({ projectId: "devstack-project", deviceId: "device-0123456789abcdef", state: "p1" })
+    expect((await t.ask("IS_CONNECTED")).payload).toEqual({ isConnected: true })
+    // The ceremony is the frame's once: a second CONNECT_PASSKEY has none to finish.
+    expect((await t.ask("CONNECT_PASSKEY")).type).toBe("@wr-frame/CONNECT_PASSKEY_ERROR")
+    // The host's theme given with the request wins over the one SYNC_THEME left.
+    await t.ask("GET_PASSKEY_URI", { mode: "login", themeMode: "light" })
+    expect(t.server.calls.filter((c) => c.name === "passkeyStart")[1]?.args[0]).toMatchObject({ mode: "login", themeMode: "light" })
     expectNothingSecret(t.posted)
   })
 

@@ -38,6 +38,7 @@ describe("host options: defaults", () => {
       receive: true,
       send: true,
       email: true,
+      passkey: false,
       emailShowWallets: true,
       history: true,
       analytics: true,
@@ -55,6 +56,12 @@ describe("host options: defaults", () => {
     expect(options.features.socials).toBe(false)
     expect(options.features.legalCheckbox).toBe(true)
     expect(options.features.onramp).toBe(true)
+  })
+
+  it("takes the passkey login when the host turns it on (off by default), and refuses anything but a boolean", () => {
+    expect(decoded({ ...minimal, features: { passkey: true } }).options.features.passkey).toBe(true)
+    expect(decoded(minimal).options.features.passkey).toBe(false)
+    expect(invalid({ ...minimal, features: { passkey: "yes" } }).message).toContain('["features"]["passkey"]')
   })
 
   it("defaults switches, wallet list, account types and the production endpoints", () => {

@@ -293,6 +293,17 @@ describe("server configuration", () => {
       ])
     }))
 
+  it.effect("takes a passkey RP ID that is the frame's host name or a domain it is under, and names any other", () =>
+    Effect.gen(function* () {
+      for (const rpId of ["wallet.host.example", "host.example"]) {
+        const config = yield* load({}, { ...minimal, wallet: { publicUrl: "https://wallet.host.example", passkeyRpId: rpId } })
+        expect(config.wallet.passkeyRpId).toBe(rpId)
+      }
+      expect(yield* problemsOf({}, { ...minimal, wallet: { publicUrl: "https://wallet.host.example", passkeyRpId: "other.example" } })).toEqual([
+        "wallet.passkeyRpId (or WALLET_RUNTIME_WALLET_PASSKEY_RP_ID) must be the host name of wallet.publicUrl (or WALLET_RUNTIME_WALLET_PUBLIC_URL) (wallet.host.example) or a domain it is under"
+      ])
+    }))
+
   it.effect("takes the bundler and the paymaster, keys Redacted, and names what the bundler and a sponsoring policy need", () =>
     Effect.gen(function* () {
       const bundlerKey = `0x${"ab".repeat(32)}`

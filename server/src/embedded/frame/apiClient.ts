@@ -29,6 +29,16 @@ import type {
   UserResponse
 } from "../api"
 import type { KeyFamily, RecoveryResponse, ServerShareResponse, SplitKeysResponse, StoreSplitRequest, StoreSplitResponse } from "../sharesApi"
+import type {
+  PasskeyFinishRequest,
+  PasskeyFinishResponse,
+  PasskeyOptionsRequest,
+  PasskeyOptionsResponse,
+  PasskeyStartRequest,
+  PasskeyStartResponse,
+  PasskeyVerifyRequest,
+  PasskeyVerifyResponse
+} from "../passkeyApi"
 import {
   SessionAuth,
   SessionToken,
@@ -87,6 +97,10 @@ export interface WalletApi {
   readonly socialFinish: (body: typeof SocialFinishRequest.Type) => Promise<typeof SocialFinishResponse.Type>
   readonly farcasterChannel: (body: typeof FarcasterChannelRequest.Type) => Promise<typeof FarcasterChannelResponse.Type>
   readonly farcasterStatus: (body: typeof FarcasterStatusRequest.Type) => Promise<typeof FarcasterStatusResponse.Type>
+  readonly passkeyStart: (body: typeof PasskeyStartRequest.Type) => Promise<typeof PasskeyStartResponse.Type>
+  readonly passkeyFinish: (body: typeof PasskeyFinishRequest.Type) => Promise<typeof PasskeyFinishResponse.Type>
+  readonly passkeyOptions: (body: typeof PasskeyOptionsRequest.Type) => Promise<typeof PasskeyOptionsResponse.Type>
+  readonly passkeyVerify: (body: typeof PasskeyVerifyRequest.Type) => Promise<typeof PasskeyVerifyResponse.Type>
   readonly logout: (token: string) => Promise<void>
   readonly user: (token: string) => Promise<typeof UserResponse.Type>
   readonly updateEmail: (token: string, newEmail: string) => Promise<typeof UpdateEmailResponse.Type>
@@ -181,6 +195,10 @@ export const makeWalletApi = (opts: {
     socialFinish: (payload) => call("POST /api/social/finish", (api) => api.social.finish({ payload })),
     farcasterChannel: (payload) => call("POST /api/farcaster/channel", (api) => api.farcaster.channel({ payload })),
     farcasterStatus: (payload) => call("POST /api/farcaster/status", (api) => api.farcaster.status({ payload })),
+    passkeyStart: (payload) => call("POST /api/passkey/start", (api) => api.passkey.start({ payload })),
+    passkeyFinish: (payload) => call("POST /api/passkey/finish", (api) => api.passkey.finish({ payload })),
+    passkeyOptions: (payload) => call("POST /api/passkey/options", (api) => api.passkey.options({ payload })),
+    passkeyVerify: (payload) => call("POST /api/passkey/verify", (api) => api.passkey.verify({ payload })),
     logout: async (token) => {
       await call("POST /api/logout", (api) => api.session.logout({ query: {} }), token)
     },

@@ -44,7 +44,13 @@ export const bundleFramePage = async (outDir: string): Promise<void> => {
     configFile: false,
     logLevel: "warn",
     clearScreen: false,
-    build: { outDir, emptyOutDir: true, reportCompressedSize: false }
+    // Two pages: the hidden frame, and the passkey window (WebAuthn runs there, on the frame's origin).
+    build: {
+      outDir,
+      emptyOutDir: true,
+      reportCompressedSize: false,
+      rollupOptions: { input: { frame: join(frameSourceDir, "index.html"), passkey: join(frameSourceDir, "passkey.html") } }
+    }
   })
 }
 

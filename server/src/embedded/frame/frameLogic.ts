@@ -167,6 +167,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
   const host: { themeMode?: "light" | "dark"; dapp?: { readonly name: string | undefined; readonly sdkVersion: string; readonly sdkType: string } } = {}
   // The Sign In With Farcaster channel GET_FARCASTER_URI opened, until CONNECT_FARCASTER sees it signed or over.
   let farcasterChannel: string | undefined
+  // The passkey ceremony GET_PASSKEY_URI started for this device, until CONNECT_PASSKEY turns it into a session.
+  let passkeyState: string | undefined
   let emailUpdate: { readonly done: Promise<string>; readonly resolve: (email: string) => void } | undefined
   // The eip155 chains where the wallet server makes smart accounts (a bundler serves them), from its /api/chains.
   let smartChains: ReadonlyArray<string> = []
@@ -340,6 +342,28 @@ export const makeFrame = (env: FrameEnv): Frame => {
       storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
       return { userName: answer.username }
     },
+    GET_PASSKEY_URI: async ({ mode, themeMode }) => {
+      if (allowedParent === undefined) throw new FrameFailure("The frame is not ready for this page.")
+      const theme = themeMode ?? host.themeMode
+      const answer = await api.passkeyStart({
+        projectId: query.projectId,
+        deviceId: deviceId(),
+        mode,
+        hostOrigin: allowedParent,
+        ...(theme === undefined ? {} : { themeMode: theme })
+      })
+      passkeyState = new URL(answer.uri).searchParams.get("state") ?? undefined
+      return { uri: answer.uri }
+    },
+    CONNECT_PASSKEY: async () => {
+      const state = passkeyState
+      if (state === undefined) throw new FrameFailure("No passkey login is waiting: start again.")
+      passkeyState = undefined
+      const answer = await api.passkeyFinish({ projectId: query.projectId, deviceId: deviceId(), state })
+      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
+      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      return await userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
+    },
     GET_USER: async ({ chainId }) => {
       const user = await withSession(api.user)
       const chain =
@@ -429,7 +453,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       // During a change: the new email once its code is in; otherwise the email the user has now.
       if (emailUpdate !== undefined) return { email: await emailUpdate.done }
       const user = await withSession(api.user)
-      if (user.email === null) throw new FrameFailure("This wallet was made by a social login and has no email.")
+      if (user.email === null) throw new FrameFailure("This wallet was made by a social login or a passkey and has no email.")
       return { email: user.email }
     },
     SYNC_THEME: async ({ themeMode }) => {

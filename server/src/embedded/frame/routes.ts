@@ -2,7 +2,7 @@
  * Serves the embedded wallet's frame site on the frame origin, as plain `HttpRouter` routes beside the wallet server's
  * API: the page at `/frame?projectId=…&chainId=…&version=…&enableLogger=…` and its hashed assets under
  * `/frame/assets/`. The page's `Content-Security-Policy: frame-ancestors` lets only the project's allowed origins
- * embed it.
+ * embed it. The passkey window's page is `/frame/passkey?projectId=…&state=…`: a top-level page nobody may embed.
  */
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
@@ -55,6 +55,24 @@ export const frameHeaders = (projects: ReadonlyArray<DevProject>, projectId: str
   "x-content-type-options": "nosniff"
 })
 
+/** The passkey window's security headers: its own script and stylesheet, the wallet server, and no embedding. */
+export const passkeyPageHeaders: Record<string, string> = {
+  "content-security-policy": [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'"
+  ].join("; "),
+  // The address carries the ceremony's state: it is never sent on as a referrer.
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff"
+}
+
 const notFound = (file: string) => HttpServerResponse.jsonUnsafe({ error: `No frame asset ${file}` }, { status: 404 })
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
@@ -63,38 +81,42 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export const frameSiteRoutes = (opts: FrameSiteOptions): ExtraRoutes => {
   const projects = opts.projects ?? devProjects
   // Per build, not per hash: a version built again (after its folder was replaced) is read again.
-  const html = new WeakMap<PageBuild, Promise<string>>()
-  const pageSource = Effect.tryPromise({
-    try: () => {
-      const page = opts.builder.latest()
-      let source = html.get(page)
-      if (source === undefined) {
-        source = page.ready.then(() => readFile(join(page.dir, "index.html"), "utf8"))
-        html.set(page, source)
-      }
-      return source
-    },
-    catch: message
-  })
-  const framePage = Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const headers = frameHeaders(projects, new URL(request.url, "http://server").searchParams.get("projectId"))
-    return yield* pageSource.pipe(
-      Effect.map((source) => HttpServerResponse.text(source, { contentType: "text/html; charset=utf-8", headers })),
-      // The reason is shown instead of a blank page (to whoever opens it directly: nobody sees a hidden frame).
-      Effect.catch((reason) =>
-        Effect.succeed(
-          HttpServerResponse.text(
-            htmlDocument(
-              "Embedded wallet frame",
-              `<p>The frame page could not be built:</p><pre>${escapeHtml(reason)}</pre><p>Build it alone with <code>npx tsx server/src/embedded/frame/build.ts</code> to see more.</p>`
-            ),
-            { status: 500, contentType: "text/html; charset=utf-8", headers }
+  const sources = { "index.html": new WeakMap<PageBuild, Promise<string>>(), "passkey.html": new WeakMap<PageBuild, Promise<string>>() }
+  const pageSource = (file: keyof typeof sources) =>
+    Effect.tryPromise({
+      try: () => {
+        const page = opts.builder.latest()
+        let source = sources[file].get(page)
+        if (source === undefined) {
+          source = page.ready.then(() => readFile(join(page.dir, file), "utf8"))
+          sources[file].set(page, source)
+        }
+        return source
+      },
+      catch: message
+    })
+  const servePage = (file: keyof typeof sources, headersOf: (projectId: string | null) => Record<string, string>) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const headers = headersOf(new URL(request.url, "http://server").searchParams.get("projectId"))
+      return yield* pageSource(file).pipe(
+        Effect.map((source) => HttpServerResponse.text(source, { contentType: "text/html; charset=utf-8", headers })),
+        // The reason is shown instead of a blank page (to whoever opens it directly: nobody sees a hidden frame).
+        Effect.catch((reason) =>
+          Effect.succeed(
+            HttpServerResponse.text(
+              htmlDocument(
+                "Embedded wallet frame",
+                `<p>The frame page could not be built:</p><pre>${escapeHtml(reason)}</pre><p>Build it alone with <code>npx tsx server/src/embedded/frame/build.ts</code> to see more.</p>`
+              ),
+              { status: 500, contentType: "text/html; charset=utf-8", headers }
+            )
           )
         )
       )
-    )
-  })
+    })
+  const framePage = servePage("index.html", (projectId) => frameHeaders(projects, projectId))
+  const passkeyPage = servePage("passkey.html", () => passkeyPageHeaders)
   const asset = Effect.gen(function* () {
     const { file = "" } = yield* HttpRouter.params
     // Path parameters arrive URL-decoded: only plain file names may reach the file system.
@@ -117,9 +139,14 @@ export const frameSiteRoutes = (opts: FrameSiteOptions): ExtraRoutes => {
     )
   })
   return {
-    layer: Layer.mergeAll(HttpRouter.add("GET", "/frame", framePage), HttpRouter.add("GET", "/frame/assets/:file", asset)),
+    layer: Layer.mergeAll(
+      HttpRouter.add("GET", "/frame", framePage),
+      HttpRouter.add("GET", "/frame/passkey", passkeyPage),
+      HttpRouter.add("GET", "/frame/assets/:file", asset)
+    ),
     routes: [
       { method: "GET", path: "/frame" },
+      { method: "GET", path: "/frame/passkey" },
       { method: "GET", path: "/frame/assets/:file" }
     ]
   }

@@ -31,6 +31,8 @@ export interface WalletServerDeps {
   readonly farcaster?: FarcasterConfig
   /** How recent a login must be for the split-key shares to be given out or replaced (default 10 minutes). */
   readonly freshLoginMs?: number
+  /** The passkeys' relying party ID (default the host name of `publicUrl`): a registrable suffix of that host name. */
+  readonly passkeyRpId?: string
 }
 
 /** The wallet server's {@link WalletServerDeps}. */

@@ -5,7 +5,7 @@
  * declared errors, whose body is an `ApiFailure`.
  */
 import { randomUUID } from "node:crypto"
-import { Clock, Effect, Layer, PubSub, Schedule, Schema } from "effect"
+import { Clock, Effect, PubSub, Schedule, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { escapeHtml, htmlDocument } from "../../lib/html"
@@ -26,9 +26,7 @@ import {
 import { ApiError, rpcFailure } from "./errors"
 import { DARK_PAGE_CSS } from "./socialCallback"
 import { codeHash, type KeyFamily, newCode, newEvmKey, newSolanaKey, newToken, openKey, sameHash, sealKey, tokenHash } from "./keys"
-import { ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer } from "./middleware"
 import { walletRpc } from "./rpc"
-import { KeySharesGroupLive } from "./shares"
 import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type FarcasterRefused, newChannelNonce, verifyFarcasterSignIn } from "./farcaster"
 import { authorizationUrl, completeLogin, makeProviderMetadataCache, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
 import * as callsStore from "./callsStore"
@@ -86,7 +84,7 @@ const normalEmail = (email: string, field: "email" | "newEmail" = "email"): Effe
 }
 
 /** The rules every step shares: the mail cool-down, the codes, the user's keys, over the server's database. */
-const makeSteps = (deps: WalletServerDeps) => {
+export const makeSteps = (deps: WalletServerDeps) => {
   const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => runQuery(deps, effect)
   const at = () => new Date(deps.now())
   const sendMail = (mail: { readonly to: string; readonly subject: string; readonly text: string }) =>
@@ -230,7 +228,15 @@ const makeSteps = (deps: WalletServerDeps) => {
     return existing
   })
 
-  return { run, at, sendMail, notLockedOut, withMailClaim, mailCode, checkCode, keysOf, walletUser, makeUser, socialUser }
+  /** Opens a session of `userId` on the device: its bearer token. */
+  const openSession = Effect.fn("WalletServer.openSession")(function* (userId: string, deviceId: string) {
+    const token = newToken()
+    const now = deps.now()
+    yield* run(store.insertSession(tokenHash(token), userId, deviceId, new Date(now), new Date(now + SESSION_TTL_MS)))
+    return token
+  })
+
+  return { run, at, sendMail, notLockedOut, withMailClaim, mailCode, checkCode, keysOf, walletUser, newKeys, makeUser, socialUser, openSession }
 }
 
 /** `POST /api/login/email`, `/api/login/device`, `/api/login/otp` and the mailed link's page `GET /api/device/verify`. */
@@ -590,7 +596,7 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
         "updateEmail",
         Effect.fn("WalletServer.updateEmail")(function* ({ payload }) {
           const session = yield* WalletSession
-          if (session.email === null) return yield* badRequest("This wallet was made by a social login and has no email to change")
+          if (session.email === null) return yield* badRequest("This wallet was made by a social login or a passkey and has no email to change")
           const newEmail = yield* normalEmail(payload.newEmail, "newEmail")
           if (newEmail === session.email) return yield* badRequest("The new email is the current one")
           if ((yield* run(store.findUserByEmail(newEmail))) !== undefined) {
@@ -675,13 +681,4 @@ export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project",
       )
       .handle("chains", () => Effect.succeed(smartAccountChains.length === 0 ? { chains } : { chains, smartAccountChains }))
   })
-)
-
-/** The wallet server's API on the app's router, with `/openapi.json`. Needs the {@link WalletServerEnv}. */
-export const walletServerApiLayer = HttpApiBuilder.layer(WalletServerApi, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide(
-    Layer.mergeAll(LoginGroupLive, SocialGroupLive, FarcasterGroupLive, FarcasterRelayGroupLive, SessionGroupLive, ProjectGroupLive, KeySharesGroupLive).pipe(
-      Layer.provide(Layer.mergeAll(ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer({ timeout: ROUTE_TIMEOUT_MS })))
-    )
-  )
 )

@@ -17,7 +17,7 @@ import type { Started } from "../../lib/Started"
 import { sendMail } from "../../mail/send"
 import { type DevProject, devProjects } from "../../services/projects"
 import { WalletServerApi } from "../WalletServerApi"
-import { walletServerApiLayer } from "./handlers"
+import { walletServerApiLayer } from "./apiLayer"
 import { socialCallbackLayer, socialCallbackRoutes } from "./socialCallback"
 import type { FarcasterConfig } from "./farcaster"
 import { checkMasterKey, openKey } from "./keys"
@@ -81,6 +81,11 @@ export interface WalletServerOptions {
   readonly farcaster?: FarcasterConfig
   /** How recent a login must be for the split-key shares to be given out or replaced (default 10 minutes). */
   readonly freshLoginMs?: number
+  /**
+   * The passkeys' relying party ID (default the host name of `publicUrl`): the host's own domain where the host serves
+   * the frame from a name under it, so its users' passkeys outlive any vendor.
+   */
+  readonly passkeyRpId?: string
 }
 
 /** What a running wallet server exposes. */
@@ -130,6 +135,7 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
         ...(opts.socialFetch === undefined ? {} : { socialFetch: opts.socialFetch }),
         ...(opts.farcaster === undefined ? {} : { farcaster: opts.farcaster }),
         ...(opts.freshLoginMs === undefined ? {} : { freshLoginMs: opts.freshLoginMs }),
+        ...(opts.passkeyRpId === undefined ? {} : { passkeyRpId: opts.passkeyRpId }),
         sendMail: opts.sendMail ?? ((mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail }))
       })
       return Layer.mergeAll(

@@ -10,7 +10,7 @@ import type { KeyFamily, SealedKey } from "./keys"
 /** A user as stored. */
 export interface UserRow {
   readonly id: string
-  /** Null for a user made by a social login. */
+  /** Null for a user made by a social login or a passkey. */
   readonly email: string | null
 }
 

@@ -50,3 +50,6 @@ export const checkbox = style({
   accentColor: vars.accent,
   cursor: "pointer"
 })
+
+/** A line's place held while its code arrives (the passkey buttons' "Create a passkey"): its size, not its words. */
+export const heldLine = style({ visibility: "hidden" })

@@ -6,7 +6,8 @@
  * to the full list. Choosing a row hands it to the connect flow. When the host offers email login, "Continue with email"
  * comes before or after the wallets by the connect-method order (wallet first for a visitor with an installed wallet,
  * unless the host's `features.connectMethodsOrder` says otherwise); the embedded wallet takes a well-formed address
- * from there. Beside email, the host may fold the wallets into one "Continue with a wallet" row
+ * from there; with `features.passkey`, "Continue with a passkey" (and "Create a passkey") follows it in its place.
+ * Beside email, the host may fold the wallets into one "Continue with a wallet" row
  * (`features.collapseWallets`, or `features.emailShowWallets: false`) that opens them unfolded (Back folds them). With
  * `features.legalCheckbox` and a Terms or Privacy link, the visitor ticks "I agree…" before any way to connect can be
  * used.
@@ -70,6 +71,20 @@ function SocialSection(props: { readonly providers: ReadonlyArray<SocialLogin>; 
           ))}
         </div>
       )}
+    </div>
+  )
+}
+
+/** The passkey buttons' code comes as the social logins' does: their places held by blank ones of the same size. */
+const passkeyLogin = lazyPart(() => import("../PasskeyLogin/PasskeyLogin").then((module) => module.PasskeyLogin))
+
+function PasskeySection(props: { readonly disabled: boolean; readonly ahead: boolean }): ReactNode {
+  const PasskeyLogin = useLazyPart(passkeyLogin, props.ahead)
+  if (PasskeyLogin !== undefined) return <PasskeyLogin disabled={props.disabled} />
+  return (
+    <div className={socialStyles.section} aria-hidden="true">
+      <div className={socialStyles.held} />
+      <p className={`${styles.footnote} ${styles.heldLine}`}>New here? Create a passkey</p>
     </div>
   )
 }
@@ -154,14 +169,14 @@ export function Connect(props: ViewProps<"Connect">): ReactNode {
   const socials = embedded?.enabled === true ? offeredSocials(options.features.socials, miniApp) : []
   const methods = orderConnectMethods({
     hasInjectedWallets: installed.length > 0,
-    email: embedded?.enabled === true && options.features.email,
+    // The passkey is the embedded wallet's own login, as email is: it takes email's place in the order.
+    email: embedded?.enabled === true && (options.features.email || options.features.passkey),
     socials: socials.length > 0,
     hostOrder: options.features.connectMethodsOrder
   })
-  const emailSection =
+  const emailForm =
     embedded === undefined || !options.features.email ? null : (
       <EmailForm
-        key="email"
         label="Continue with email"
         submitLabel="Continue"
         busy={embedded.login._tag === "SendingEmail"}
@@ -169,6 +184,19 @@ export function Connect(props: ViewProps<"Connect">): ReactNode {
         error={embedded.error}
         onSubmit={(email) => submitEmail(email)}
       />
+    )
+  const passkeySection = embedded?.enabled === true && options.features.passkey ? <PasskeySection disabled={locked} ahead={ahead} /> : null
+  const emailSection =
+    emailForm === null && passkeySection === null ? null : (
+      <Fragment key="email">
+        {emailForm}
+        {emailForm !== null && passkeySection !== null && (
+          <div className={emailStyles.divider} aria-hidden="true">
+            or
+          </div>
+        )}
+        {passkeySection}
+      </Fragment>
     )
   // Folded beside email (the host's choice): one row stands for the wallets until the visitor unfolds them.
   const folded = methods.includes("email") && (options.features.collapseWallets || !options.features.emailShowWallets) && !unfolded

@@ -12,8 +12,8 @@ import { TestClock } from "effect/testing"
 import { localChainA } from "../../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../../src/domain/Options"
 import { Connection } from "../../../../src/services/Connection"
-import { EmbeddedWallet, type EmbeddedState } from "../../../../src/services/Embedded/EmbeddedWallet"
-import { SocialWindow, type PageMessage, type SocialWindowService } from "../../../../src/services/Embedded/SocialWindow"
+import { EmbeddedWallet } from "../../../../src/services/Embedded/EmbeddedWallet"
+import { SocialWindow } from "../../../../src/services/Embedded/SocialWindow"
 import { Modal } from "../../../../src/services/Modal"
 import { Notifications } from "../../../../src/services/Notifications"
 import * as Keys from "../../../../src/services/Storage/keys"
@@ -21,46 +21,14 @@ import type { PlatformInfo } from "../../../../src/services/Platform"
 import { Storage } from "../../../../src/services/Storage/Storage"
 import { Theme } from "../../../../src/services/Theme"
 import { embeddedCore, makeScriptedFrame, type ScriptedFrame } from "./scriptedFrame"
+import { makePage, PAGE, type Page, settle, until } from "./testPage"
 
 const FRAME = "https://frame.test"
-const PAGE = "https://app.test/shop?item=1"
 const PROVIDER_URI = "https://idp.test/auth?state=s1"
 const CALLBACK = `${FRAME}/social/callback?code=c1&state=s1`
 const options = decodeOptionsSync({ projectId: "p", networks: [localChainA], features: { email: false }, endpoints: { frame: FRAME } })
 
-/** The page as a test sees it: the popups opened, where the page went, its address, and a way to post to it. */
-const makePage = (opts: { readonly blocked?: boolean; readonly href?: string } = {}) => {
-  const listeners = new Set<(message: PageMessage) => void>()
-  const popups: Array<{ readonly window: object; navigated: Array<string>; closed: boolean }> = []
-  const page = { href: opts.href ?? PAGE, redirected: [] as Array<string>, events: [] as Array<string> }
-  const service: SocialWindowService = {
-    open: () => {
-      page.events.push("open")
-      if (opts.blocked === true) return undefined
-      const popup = { window: { popup: popups.length }, navigated: [] as Array<string>, closed: false }
-      popups.push(popup)
-      return {
-        window: popup.window,
-        navigate: (uri) => void popup.navigated.push(uri),
-        isClosed: () => popup.closed,
-        close: () => void (popup.closed = true)
-      }
-    },
-    listen: (listener) => {
-      listeners.add(listener)
-      return () => void listeners.delete(listener)
-    },
-    redirect: (uri) => void page.redirected.push(uri),
-    pageUrl: () => page.href,
-    replacePageUrl: (url) => void (page.href = url)
-  }
-  const post = (message: PageMessage) => {
-    for (const listener of [...listeners]) listener(message)
-  }
-  return { service, popups, page, post, listening: () => listeners.size }
-}
 
-type Page = ReturnType<typeof makePage>
 
 const withSocial = <A, E>(
   page: Page & { readonly platform?: Partial<PlatformInfo> },
@@ -80,10 +48,7 @@ const withSocial = <A, E>(
     return yield* Effect.provide(body(frame), embeddedCore(options, frame, page.platform ?? {})).pipe(Effect.provideService(SocialWindow, page.service))
   })
 
-const until = (condition: (state: EmbeddedState) => boolean) =>
-  Effect.flatMap(EmbeddedWallet, (wallet) => SubscriptionRef.changes(wallet.state).pipe(Stream.filter(condition), Stream.runHead, Effect.map(Option.getOrThrow)))
 
-const settle = Effect.forEach(Array.from({ length: 50 }), () => Effect.yieldNow, { discard: true })
 
 /** The visitor clicked GitHub on the Connect view; the popup is at the provider. */
 const clicked = (page: Page) =>

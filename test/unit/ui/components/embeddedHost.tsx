@@ -57,6 +57,8 @@ const recordingLayer = (state: EmbeddedState, calls: Array<EmbeddedCall>): Layer
         cancelSocial: call("cancelSocial"),
         connectFarcaster: call("connectFarcaster"),
         cancelFarcaster: call("cancelFarcaster"),
+        connectPasskey: (mode) => call("connectPasskey", mode),
+        cancelPasskey: call("cancelPasskey"),
         approve: call("approve"),
         reject: call("reject"),
         setPreferredAccount: (type) => call("setPreferredAccount", type)

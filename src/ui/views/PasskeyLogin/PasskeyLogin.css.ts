@@ -1,0 +1,26 @@
+import { style } from "@vanilla-extract/css"
+import { vars } from "../../theme/contract.css"
+
+/** "New here? Create a passkey": a small centred line under the passkey button (as the Connect view's footnotes). */
+export const createLine = style({
+  margin: 0,
+  textAlign: "center",
+  fontSize: vars.fontSize.small,
+  color: vars.color.textMuted
+})
+
+/** "Create a passkey": a link-looking button in the text's colour, underlined (the accent is too light on small text). */
+export const textButton = style({
+  padding: 0,
+  border: "none",
+  background: "none",
+  font: "inherit",
+  fontWeight: 600,
+  color: vars.color.text,
+  textDecoration: "underline",
+  cursor: "pointer",
+  selectors: {
+    "&:focus-visible": { outline: `2px solid ${vars.color.focus}`, outlineOffset: "2px" },
+    "&:disabled": { cursor: "default", opacity: 0.6 }
+  }
+})
