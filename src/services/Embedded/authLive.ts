@@ -10,6 +10,7 @@ import type { ChainNamespace } from "../../domain/Caip"
 import { fromBase58, fromBase64, toBase58, toBase64 } from "../../domain/encoding"
 import { DisconnectFailed, type FrameError, type FrameStepTimedOut, type FrameLoadTimedOut, type FrameNotSet, SomethingWentWrong, UserRejected } from "../../domain/errors"
 import { classifyEmbeddedRpcMethod } from "../../domain/Frame"
+import { permissionTransactionOf } from "../../domain/executionPermissions"
 import type { CaipNetwork } from "../../domain/Network"
 import type { HostOptions } from "../../domain/Options"
 import { accountTypeToSwitchTo } from "../../domain/accountTypes"
@@ -25,6 +26,7 @@ import type { Storage } from "../Storage/Storage"
 import { eip155ApprovalSummary, printableText } from "./approvalSummary"
 import type { ApprovalGate, ApprovalRequest } from "./authState"
 import { forgetLogin } from "./loginCache"
+import { permissionApproval } from "./permissionApproval"
 import { solanaApprovalSummary } from "./solanaSummary"
 
 /** What the connector hands its implementation. */
@@ -159,11 +161,13 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
                 return null
               }
             }
+            // A send made with a permission the visitor granted: the wallet server checks it against the grant.
+            if (permissionTransactionOf(method, params) !== undefined) return yield* rpc(method, params).pipe(Effect.mapError(asWalletError))
             switch (classifyEmbeddedRpcMethod(method)) {
               case "safe":
                 return yield* rpc(method, params).pipe(Effect.mapError(asWalletError))
               case "unsafe": {
-                const summary = eip155ApprovalSummary(method, params, network.nativeCurrency)
+                const summary = (yield* permissionApproval(method, params, network, rpc)) ?? eip155ApprovalSummary(method, params, network.nativeCurrency)
                 return yield* approved({ namespace: "eip155", method, chainId: network.caipNetworkId, summary }, rpc(method, params))
               }
               case "rejected": {

@@ -633,6 +633,7 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
         "rpc",
         Effect.fn("WalletServer.rpc")(function* ({ payload }) {
           const session = yield* WalletSession
+          const project = yield* WalletProject
           const keys = yield* steps.keysOf(session.userId)
           const result = yield* Effect.tryPromise({
             try: () =>
@@ -643,7 +644,8 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
                   solanaAddress: keys.solana.address,
                   openKey: async (family) => openKey(deps.masterKey, session.userId, family, family === "eip155" ? keys.evm : keys.solana)
                 },
-                payload
+                payload,
+                { userId: session.userId, projectId: project.projectId, now: deps.now, run: (effect) => deps.database.run(effect) }
               ),
             catch: (cause) => cause
           }).pipe(
