@@ -6,6 +6,7 @@
 import { Deferred, Effect, Result, Schema, Stream, SubscriptionRef } from "effect"
 import { caipAddressOn, caipNetworkIdOfAddress, type ChainNamespace, parseCaipNetworkId } from "../../domain/Caip"
 import { SignatureDeclined, SignInFailed } from "../../domain/errors"
+import { SmartAccountSignInRefused } from "../../domain/smartAccountSignIn"
 import { SiwxMessageData, type SiwxSession } from "../../domain/Siwx"
 import { formatSiwxMessage } from "../../domain/siwxMessage"
 import { Config } from "../Config"
@@ -66,6 +67,14 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
         return settling === undefined ? Effect.void : Deferred.succeed(settling.outcome, outcome).pipe(Effect.asVoid)
       })
 
+    // The site's verifier refused the signature: for a smart account, the spec's words (its verifier may not know
+    // ERC-1271 or ERC-6492); for any other account, the site's own.
+    const refusedBySite = (refused: SignInFailed) =>
+      Effect.flatMap(SubscriptionRef.get(connection.state), (now): Effect.Effect<never, SiwxError> => {
+        const smart = now.activeNamespace === "eip155" && now.namespaces.eip155?.account.preferredAccountType === "smartAccount"
+        return Effect.fail(smart ? new SmartAccountSignInRefused({ reason: refused.reason }) : refused)
+      })
+
     const isPending = (account: SiwxAccount) => pending?.account.caipAddress === account.caipAddress
 
     const showSignView = Effect.gen(function* () {
@@ -112,7 +121,7 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
         const message = yield* backend.createMessage({ accountAddress: account.address, chainId: account.chainId })
         const signature = yield* wallet.signMessage(message.text, account.namespace).pipe(Effect.mapError(signFailure))
         const session: SiwxSession = { data: message.data, message: message.text, signature }
-        yield* backend.addSession(account, session)
+        yield* backend.addSession(account, session).pipe(Effect.catch(refusedBySite))
         return session
       }).pipe(Effect.result)
       // The visitor moved to another account meanwhile: this signature belongs to none in front.
