@@ -1,9 +1,11 @@
 /**
  * What the browser tests of the embedded wallet's logins (social providers, Farcaster) read off the demo page: the
- * connected address from the demo's "From 0x… on" line, the header's account button, and axe's findings in the modal.
+ * connected address from the demo's "From 0x… on" line, the header's account button, axe's findings in the modal, and an
+ * email login.
  */
 import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
+import { expect } from "vitest"
 import { truncateAddress } from "../../../src/domain/format"
 
 /** The connected address, from the demo's "From 0x… on" line (waited for, bounded). */
@@ -21,4 +23,23 @@ export const accountButton = (page: Page, address: string) =>
 export const axeViolations = async (page: Page): Promise<Array<string>> => {
   const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
+}
+
+/** Logs in by email through the Connect view: the code read from the stack's mail sink (bounded waits), the modal closed. */
+export const emailLogin = async (
+  page: Page,
+  mail: { readonly messages: (to: string) => ReadonlyArray<{ readonly receivedAt: number; readonly codes: ReadonlyArray<string> }> },
+  address: string
+): Promise<void> => {
+  const dialog = page.getByRole("dialog")
+  await page.getByRole("button", { name: "Connect wallet" }).click()
+  const email = dialog.getByRole("textbox", { name: "Continue with email" })
+  const sent = Date.now()
+  await email.fill(address)
+  await email.press("Enter")
+  await dialog.getByText(/Enter the 6-digit code we sent to/).waitFor()
+  const codes = () => mail.messages(address).filter((m) => m.receivedAt >= sent && m.codes.length > 0)
+  await expect.poll(() => codes().length, { timeout: 15_000 }).toBeGreaterThan(0)
+  await dialog.getByRole("textbox", { name: /code/i }).fill(codes()[0]!.codes[0]!)
+  await dialog.waitFor({ state: "hidden", timeout: 20_000 })
 }
