@@ -58,7 +58,7 @@ describe("ERC-7715 spending permissions in the demo", () => {
     await heading.waitFor({ timeout: 20_000 })
     const list = dialog().getByRole("list", { name: "Permissions asked for" })
     await expect.poll(() => list.textContent(), { timeout: 10_000 }).toMatch(
-      /^This site may spend up to 0\.01 ETH per day from your account, without asking again, until .+\.TokenETHAmountUp to 0\.01 ETH per dayUntil .+The site's reasonDemo: a small daily allowance$/
+      /^This site may spend up to 0\.01 ETH per day from your account, without asking again, until .+\.TokenETHAmountUp to 0\.01 ETH per dayUntil.+The site's reasonDemo: a small daily allowance$/
     )
     expect(await axeViolations(page)).toEqual([])
     // The heading has focus (a stray Enter approves nothing); Reject, then Approve, by Tab.
