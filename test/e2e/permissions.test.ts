@@ -96,6 +96,8 @@ describe("ERC-7715 spending permissions in the demo", () => {
     expect(await axeViolations(page)).toEqual([])
     const box = await dialog().boundingBox()
     expect(box !== null && box.x >= 0 && box.x + box.width <= 390).toBe(true)
+    const wide = await page.evaluate(() => [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > 391).map((el) => `${el.tagName}.${el.className}#${el.id}:${Math.round(el.getBoundingClientRect().right)}:${(el.textContent ?? "").slice(0, 40)}`))
+    console.log("WIDE", JSON.stringify(wide.slice(0, 15)))
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await dialog().getByRole("button", { name: "Approve" }).click()
     await expect.poll(() => output("permission-revoke").textContent(), { timeout: 30_000 }).toBe("Revoked")
