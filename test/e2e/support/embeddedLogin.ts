@@ -25,15 +25,11 @@ export const axeViolations = async (page: Page): Promise<Array<string>> => {
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
 }
 
-/**
- * Logs in by email through the Connect view: the code read from the stack's mail sink (bounded waits), then the modal
- * closed (unless `staysOpen`: sign-in's view follows the login).
- */
+/** Logs in by email through the Connect view: the code read from the stack's mail sink (bounded waits), the modal closed. */
 export const emailLogin = async (
   page: Page,
   mail: { readonly messages: (to: string) => ReadonlyArray<{ readonly receivedAt: number; readonly codes: ReadonlyArray<string> }> },
-  address: string,
-  staysOpen = false
+  address: string
 ): Promise<void> => {
   const dialog = page.getByRole("dialog")
   await page.getByRole("button", { name: "Connect wallet" }).click()
@@ -45,5 +41,5 @@ export const emailLogin = async (
   const codes = () => mail.messages(address).filter((m) => m.receivedAt >= sent && m.codes.length > 0)
   await expect.poll(() => codes().length, { timeout: 15_000 }).toBeGreaterThan(0)
   await dialog.getByRole("textbox", { name: /code/i }).fill(codes()[0]!.codes[0]!)
-  if (!staysOpen) await dialog.waitFor({ state: "hidden", timeout: 20_000 })
+  await dialog.waitFor({ state: "hidden", timeout: 20_000 })
 }
