@@ -170,16 +170,6 @@ export const revokedContextOf = (params: unknown): Decoded<`0x${string}`> => {
     : fail("Name the permission to revoke by its permissionContext")
 }
 
-/**
- * The transaction of an `eth_sendTransaction` made with a grant (it carries `permissionsContext`), if it is one: the
- * modal sends it to the frame without asking the visitor, and the wallet server checks it against the grant.
- */
-export const permissionTransactionOf = (method: string, params: unknown): Readonly<Record<string, unknown>> | undefined => {
-  if (method !== "eth_sendTransaction" || !Array.isArray(params)) return undefined
-  const tx: unknown = params[0]
-  return isRecord(tx) && tx["permissionsContext"] !== undefined ? tx : undefined
-}
-
 /** A transfer made with a grant: of the native currency (token undefined) or of an ERC-20, to `to`. */
 export interface PermissionUse {
   readonly token: `0x${string}` | undefined

@@ -10,7 +10,7 @@ import type { ChainNamespace } from "../../domain/Caip"
 import { fromBase58, fromBase64, toBase58, toBase64 } from "../../domain/encoding"
 import { DisconnectFailed, type FrameError, type FrameStepTimedOut, type FrameLoadTimedOut, type FrameNotSet, SomethingWentWrong, UserRejected } from "../../domain/errors"
 import { classifyEmbeddedRpcMethod } from "../../domain/Frame"
-import { permissionTransactionOf } from "../../domain/executionPermissions"
+import { PERMISSION_GRANT_METHODS, PERMISSION_REVOKE_METHODS, permissionTransactionOf } from "../../domain/permissionContext"
 import type { CaipNetwork } from "../../domain/Network"
 import type { HostOptions } from "../../domain/Options"
 import { accountTypeToSwitchTo } from "../../domain/accountTypes"
@@ -26,7 +26,6 @@ import type { Storage } from "../Storage/Storage"
 import { eip155ApprovalSummary, printableText } from "./approvalSummary"
 import type { ApprovalGate, ApprovalRequest } from "./authState"
 import { forgetLogin } from "./loginCache"
-import { permissionApproval } from "./permissionApproval"
 import { solanaApprovalSummary } from "./solanaSummary"
 
 /** What the connector hands its implementation. */
@@ -124,6 +123,15 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
     const rpc = (method: string, params: unknown) =>
       Effect.map(bridge.request("RPC_REQUEST", params === undefined ? { method } : { method, params }), (payload) => payload)
 
+    // ERC-7715 grants and revokes are checked and put in words by code fetched on their first request.
+    const permissionSummary = (method: string, params: unknown, network: CaipNetwork) =>
+      PERMISSION_GRANT_METHODS.includes(method) || PERMISSION_REVOKE_METHODS.includes(method)
+        ? Effect.tryPromise({
+            try: () => import("./permissionApproval"),
+            catch: () => ({ code: RPC_ERROR_CODES.internalError, message: "The wallet's permission code could not be loaded." })
+          }).pipe(Effect.flatMap((loaded) => loaded.permissionApproval(method, params, network, rpc)))
+        : Effect.succeed(undefined)
+
     // The EVM account in front (what eth_accounts answers) and the accounts the frame listed, kept across switches.
     let evmFront: { address: string } | undefined
     let evmAccounts: ReadonlyArray<Account> = []
@@ -167,7 +175,7 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
               case "safe":
                 return yield* rpc(method, params).pipe(Effect.mapError(asWalletError))
               case "unsafe": {
-                const summary = (yield* permissionApproval(method, params, network, rpc)) ?? eip155ApprovalSummary(method, params, network.nativeCurrency)
+                const summary = (yield* permissionSummary(method, params, network)) ?? eip155ApprovalSummary(method, params, network.nativeCurrency)
                 return yield* approved({ namespace: "eip155", method, chainId: network.caipNetworkId, summary }, rpc(method, params))
               }
               case "rejected": {

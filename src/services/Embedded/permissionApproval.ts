@@ -5,6 +5,7 @@
  * it ends, read from the wallet's list of grants (an unknown one is refused before approval).
  */
 import { Clock, Effect } from "effect"
+import { decodeAbiText } from "../../domain/abiText"
 import { formatUnits } from "../../domain/format"
 import type { CaipNetwork } from "../../domain/Network"
 import { RPC_ERROR_CODES } from "../../domain/constants"
@@ -14,12 +15,9 @@ import {
   permissionRequestsOf,
   revokedContextOf
 } from "../../domain/executionPermissions"
-import { decodeAbiText } from "../eip155/Eip155Adapter"
+import { PERMISSION_GRANT_METHODS, PERMISSION_REVOKE_METHODS } from "../../domain/permissionContext"
 import type { ApprovalSummary, PermissionWords } from "./embeddedState"
 
-/** The methods that grant (`wallet_requestExecutionPermissions`, alias `wallet_grantPermissions`) or revoke. */
-const GRANTS: ReadonlySet<string> = new Set(["wallet_requestExecutionPermissions", "wallet_grantPermissions"])
-const REVOKES: ReadonlySet<string> = new Set(["wallet_revokeExecutionPermission", "wallet_revokePermissions"])
 
 /** A token as the words name it: its symbol and decimals. */
 export interface TokenFace {
@@ -88,7 +86,7 @@ export const permissionApproval = <E>(
   locale?: string
 ): Effect.Effect<ApprovalSummary | undefined, ProviderFailure> =>
   Effect.gen(function* () {
-    if (!GRANTS.has(method) && !REVOKES.has(method)) return undefined
+    if (!PERMISSION_GRANT_METHODS.includes(method) && !PERMISSION_REVOKE_METHODS.includes(method)) return undefined
     const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     // A token's face read from its contract; one that does not answer is named by its address, in base units.
     const faceOf = (terms: PermissionTerms): Effect.Effect<TokenFace> => {
@@ -106,7 +104,7 @@ export const permissionApproval = <E>(
         Effect.orElseSucceed(() => ({ symbol: `units of the token ${token}`, decimals: 0 }))
       )
     }
-    if (GRANTS.has(method)) {
+    if (PERMISSION_GRANT_METHODS.includes(method)) {
       const requests = permissionRequestsOf(params)
       if (!requests.ok) return yield* Effect.fail(refuse(requests.message))
       const words: Array<PermissionWords> = []

@@ -5,10 +5,10 @@ import {
   type PermissionTerms,
   permissionCoverage,
   permissionRequestsOf,
-  permissionTransactionOf,
   permissionUseOf,
   revokedContextOf
 } from "../../../src/domain/executionPermissions"
+import { permissionTransactionOf } from "../../../src/domain/permissionContext"
 
 const NOW = 1_800_000_000
 const DAY = 86_400

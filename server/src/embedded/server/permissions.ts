@@ -17,10 +17,10 @@ import {
   type PermissionTerms,
   permissionCoverage,
   permissionRequestsOf,
-  permissionTransactionOf,
   permissionUseOf,
   revokedContextOf
 } from "../../../../src/domain/executionPermissions"
+import { PERMISSION_GRANT_METHODS, PERMISSION_REVOKE_METHODS, permissionTransactionOf } from "../../../../src/domain/permissionContext"
 import { ApiError } from "./errors"
 import { activeGrants, type GrantOwner, insertGrant, refundGrant, revokeGrant, spendGrant, type StoredGrant } from "./permissionStore"
 
@@ -42,10 +42,8 @@ export interface PermissionChain {
 }
 
 const PERMISSION_METHODS: ReadonlySet<string> = new Set([
-  "wallet_requestExecutionPermissions",
-  "wallet_grantPermissions",
-  "wallet_revokeExecutionPermission",
-  "wallet_revokePermissions",
+  ...PERMISSION_GRANT_METHODS,
+  ...PERMISSION_REVOKE_METHODS,
   "wallet_getSupportedExecutionPermissions",
   "wallet_getGrantedExecutionPermissions"
 ])
