@@ -3,7 +3,7 @@
  * checks it for a session, shows the sign view when it has none, signs, keeps the session, and signs out on
  * disconnect when asked to. One check runs per account at a time; a new account in front settles the previous one.
  */
-import { Deferred, Effect, Result, Schema, Stream, SubscriptionRef } from "effect"
+import { Deferred, Effect, Fiber, Result, Schema, Stream, SubscriptionRef } from "effect"
 import { caipAddressOn, caipNetworkIdOfAddress, type ChainNamespace, parseCaipNetworkId } from "../../domain/Caip"
 import { SignatureDeclined, SignInFailed } from "../../domain/errors"
 import { SmartAccountSignInRefused } from "../../domain/smartAccountSignIn"
@@ -242,5 +242,8 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
     }
 
     yield* Effect.logDebug(`Sign-in through ${kind} for ${config.metadata?.name ?? "this site"}`)
-    return { state, signIn, cancel, signOut, afterConnect: () => afterConnect(), oneClick } satisfies SiwxService
+    // The signing runs in the runtime's scope, not the caller's: the embedded wallet asks for approval in a view
+    // pushed over the sign view, which unmounts it and ends the click's action — the signature must still be used.
+    const signInKept = Effect.flatMap(Effect.forkIn(signIn, scope), Fiber.join)
+    return { state, signIn: signInKept, cancel, signOut, afterConnect: () => afterConnect(), oneClick } satisfies SiwxService
   })

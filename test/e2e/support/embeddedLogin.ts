@@ -25,11 +25,15 @@ export const axeViolations = async (page: Page): Promise<Array<string>> => {
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
 }
 
-/** Logs in by email through the Connect view: the code read from the stack's mail sink (bounded waits), the modal closed. */
+/**
+ * Logs in by email through the Connect view: the code read from the stack's mail sink (bounded waits), then the modal
+ * closed (unless `staysOpen`: sign-in's view follows the login).
+ */
 export const emailLogin = async (
   page: Page,
   mail: { readonly messages: (to: string) => ReadonlyArray<{ readonly receivedAt: number; readonly codes: ReadonlyArray<string> }> },
-  address: string
+  address: string,
+  staysOpen = false
 ): Promise<void> => {
   const dialog = page.getByRole("dialog")
   await page.getByRole("button", { name: "Connect wallet" }).click()
@@ -46,5 +50,5 @@ export const emailLogin = async (
     await delay(100)
   }
   await dialog.getByRole("textbox", { name: /code/i }).fill(code)
-  await dialog.waitFor({ state: "hidden", timeout: 20_000 })
+  if (!staysOpen) await dialog.waitFor({ state: "hidden", timeout: 20_000 })
 }

@@ -281,6 +281,28 @@ describe("Siwx: sign-in with the host's backend", () => {
   )
 })
 
+describe("Siwx: the signature outlives the click", () => {
+  it.effect("the caller interrupted while the wallet is asked (the embedded wallet's approval view replaced the sign view): the signature is still used and the session kept", () =>
+    Effect.gen(function* () {
+      const host = hostBackend()
+      const { wallet, layer } = yield* layerWith({ siwx: host.config })
+      yield* Effect.gen(function* () {
+        const siwx = yield* Siwx
+        yield* Effect.forkChild(Effect.flatMap(ConnectFlow, (flow) => flow.connect("MetaMask")))
+        yield* stepIs("Needed")
+        let answer: () => void = () => undefined
+        wallet.script.answerGate = new Promise<void>((resolve) => (answer = resolve))
+        const click = yield* Effect.forkChild(siwx.signIn)
+        yield* stateUntil((s) => s.step._tag === "Needed" && s.step.signing)
+        yield* Fiber.interrupt(click)
+        answer()
+        yield* stepIs("SignedIn")
+        expect(host.calls.filter((call) => call.startsWith("add:"))).toHaveLength(1)
+      }).pipe(Effect.provide(layer))
+    })
+  )
+})
+
 describe("Siwx: the legacy siweConfig", () => {
   const siwe = (verify: boolean) => {
     const calls: Array<string> = []
