@@ -49,6 +49,9 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // What a page shows after a service answers (a balance after connecting) waits on loopback requests: vitest's
+          // 1 s default for `expect.poll` was passed on a loaded 2-core machine with nothing wrong. Still bounded.
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false
         }
       }

@@ -29,7 +29,9 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // useOnramp (0.4 of hook code, which a page pays only when it calls them) and the views' lazy-part hook; the core
   // was already 105.8 when the session began (social login's state and result_uri, the wallets' "has not answered"
   // bound, the address rules), then Farcaster's account state (0.17).
-  { feature: "at start: provider, hooks, Connect button; networks, constants, formatting (shell, plain)", files: /^(shell|plain)-/, budgetKiB: 14.0 },
+  // Raised to 14.1 (issue 29; 14.04 measured): the demo's page calls useSendCalls (its hook code and its atoms'
+  // loader, ~0.1; a host pays it only when it calls the hook: the atoms and the service code load on first use).
+  { feature: "at start: provider, hooks, Connect button; networks, constants, formatting (shell, plain)", files: /^(shell|plain)-/, budgetKiB: 14.1 },
   { feature: "at idle or first intent: the runtime's services (core)", files: /^core-/, budgetKiB: 106.5 },
   { feature: "at idle or first intent: modal frame, host buttons, atoms (view)", files: /^view-/, budgetKiB: 7.3 },
   { feature: "view parts shared by the lazy views", files: /^(ListItem|WalletIcon|NetworkIcon|display|walletEntries|errorText|useAction|platform)-/, budgetKiB: 5.8 },

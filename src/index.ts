@@ -576,6 +576,22 @@ export { Portfolio } from "./services/Portfolio"
 
 export { type NoAccount, WalletActions } from "./services/WalletActions"
 
+export { CALLS_POLL_MS, CALLS_TIMEOUT_MS, type SendCallsCall, type SendCallsInput, sendCalls, waitForCalls } from "./services/sendCalls"
+
+export {
+  batchStatus,
+  CALLS_ERROR_CODES,
+  CALLS_STATUS,
+  CALLS_VERSION,
+  CallsFailed,
+  callsOutcome,
+  type CallsOutcome,
+  CallsReceipt,
+  CallsStatus,
+  CallsTimedOut,
+  readBatch
+} from "./domain/Calls"
+
 export { decodeAbiText, estimateGas, makeEip155Adapter } from "./services/eip155/Eip155Adapter"
 
 export { type Eip1193Provider, type Eip6963Info } from "./services/eip155/eip1193"

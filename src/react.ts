@@ -19,6 +19,8 @@ export {
   type UseNetwork,
   useOnramp,
   type UseOnramp,
+  useSendCalls,
+  type UseSendCalls,
   useSendTransaction,
   type UseSendTransaction,
   useSession,
@@ -32,6 +34,8 @@ export {
   type UseWallet,
   useWalletRequest
 } from "./ui/react/hooks"
+export type { SendCallsCall, SendCallsInput } from "./services/sendCalls"
+export type { CallsReceipt, CallsStatus } from "./domain/Calls"
 export { useWalletRuntime, WalletRuntimeProvider, type WalletRuntimeProviderProps } from "./ui/react/WalletRuntimeProvider"
 export { AccountButton } from "./ui/buttons/AccountButton/AccountButton"
 export { ConnectButton } from "./ui/buttons/ConnectButton/ConnectButton"

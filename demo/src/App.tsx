@@ -20,6 +20,7 @@ import {
   useBalances,
   useNetwork,
   useOnramp,
+  useSendCalls,
   useSendTransaction,
   useSession,
   useSignMessage,
@@ -147,6 +148,7 @@ export function App({ stack, siweConfig }: { readonly stack: DemoStack; readonly
           <SignMessage />
           <WalletRequest />
           <SendTransaction stack={stack} />
+          <SendBatch />
           <SpendingPermission />
         </main>
       </div>
@@ -501,6 +503,37 @@ function SendTransaction({ stack }: { readonly stack: DemoStack }) {
         From {address ?? "the connected account"} on {network?.name ?? "the local chains"}
         {value !== undefined && value > 0n ? ` (${formatUnits(value, decimals)} ${symbol})` : ""}.
       </p>
+    </section>
+  )
+}
+
+/** Two transfers in one batch (EIP-5792 `wallet_sendCalls`), followed by `useSendCalls` to their final status. */
+function SendBatch() {
+  const { isConnected, namespace } = useAccount()
+  const batch = useSendCalls()
+  const [to, setTo] = useState("")
+  const receiver = to !== "" ? to : "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const calls = [parseUnits("0.001", 18), parseUnits("0.002", 18)].map((value) => ({ to: receiver, value }))
+    void batch.sendCalls({ calls }).catch(() => undefined)
+  }
+  return (
+    <section style={css.card} aria-labelledby="batch-title">
+      <h2 id="batch-title" style={css.cardTitle}>Send a batch</h2>
+      <form onSubmit={submit} style={css.form}>
+        <label htmlFor="batch-to">To</label>
+        <input id="batch-to" value={to} placeholder={receiver} onChange={(e) => setTo(e.target.value)} style={css.input} spellCheck={false} />
+        <button type="submit" disabled={!isConnected || namespace !== "eip155" || batch.status === "pending"} style={css.button}>
+          {batch.status === "pending" ? (batch.id === undefined ? "Waiting for the wallet…" : "Waiting to be confirmed…") : "Send 0.001 and 0.002 ETH together"}
+        </button>
+      </form>
+      <output data-testid="batch" aria-live="polite" style={css.output}>
+        {batch.status === "success" &&
+          `Done in ${batch.data.receipts?.length ?? 0} transaction(s): ${(batch.data.receipts ?? []).map((receipt) => receipt.transactionHash).join(", ")}`}
+        {batch.status === "error" && `Error: ${batch.error.message}`}
+      </output>
+      <p style={css.hint}>One transaction where the wallet can run calls together (the embedded wallet's smart account, a wallet with EIP-7702).</p>
     </section>
   )
 }

@@ -18,6 +18,7 @@ import {
   type SolanaWalletBackend,
   WalletStandardError
 } from "../../devstack/wallet/solana/standardWallet"
+import { delegationQuestion, EIP7702_AUTHORIZATION, SIMPLE_7702_ACCOUNT } from "../../devstack/wallet/calls7702"
 import { type AuthorisationStore, makeTestWallet, readableMessage } from "../../devstack/wallet/testWallet"
 import { createBitcoinStandardWallet } from "../../devstack/wallet/bitcoin/standardWallet"
 import { injectWeb3Extension } from "../../devstack/wallet/polkadot/extension"
@@ -48,6 +49,11 @@ const describe = (method: string, params: unknown): string => {
   if (method === "personal_sign" && typeof list[0] === "string") return `Sign this message?\n\n${readableMessage(list[0])}`
   if (method === "eth_sendTransaction") return `Send this transaction?\n\n${JSON.stringify(list[0], null, 2)}`
   if (method === "eth_requestAccounts") return "Connect the development wallet to this site?"
+  if (method === "wallet_sendCalls") return `Send these calls together?\n\n${JSON.stringify(list[0], null, 2)}`
+  if (method === EIP7702_AUTHORIZATION) {
+    const { address, chainId } = params as { readonly address: string; readonly chainId: number }
+    return delegationQuestion(address, [localChainA, localChainB].find((network) => network.id === chainId)?.name ?? `chain ${chainId}`)
+  }
   return `Approve ${method}?`
 }
 
@@ -122,6 +128,7 @@ export const installDevWallet = (stack: DemoStack): void => {
     chainId: chains[0]?.chainId ?? 31337,
     identity: { name: DEV_WALLET_NAME, rdns: "dev.wallet-runtime.devwallet" },
     approve: (method, params) => (window.confirm(describe(method, params)) ? "approve" : "reject"),
+    batchExecutor: SIMPLE_7702_ACCOUNT,
     authorised: storedAuthorisation(localStorage, DEV_WALLET_AUTHORISATION_KEYS.eip155)
   })
   const announce = () =>

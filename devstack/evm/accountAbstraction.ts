@@ -50,6 +50,8 @@ export interface DevAccountAbstraction {
   readonly simpleAccountFactory: Address
   /** Makes the embedded wallet's smart accounts (WalletAccount: SimpleAccount v0.8 with ERC-1271 by ERC-7739). */
   readonly walletAccountFactory: Address
+  /** Simple7702Account (the package's audited artifact): the delegate the test wallets' EOAs take by EIP-7702 for batches. */
+  readonly batchExecutor: Address
   readonly paymaster: Address
   /** Submits bundles (`handleOps`) and is paid back by each operation. A dev key: public knowledge. */
   readonly bundler: DevAccount
@@ -74,7 +76,10 @@ export const bundlerKeys = (): { readonly bundler: DevAccount; readonly paymaste
 
 const paymasterAbi = parseAbi(["function deposit() payable"])
 
-/** Deploys the EntryPoint, the SimpleAccountFactory, the WalletAccountFactory and the paymaster (from `deployer`), deposits, funds the bundler. */
+/**
+ * Deploys the EntryPoint, the SimpleAccountFactory, the WalletAccountFactory, the paymaster and the Simple7702Account
+ * (from `deployer`), deposits, funds the bundler.
+ */
 export const deployAccountAbstraction = async (
   client: WalletClient & PublicActions,
   deployer: DevAccount
@@ -91,6 +96,8 @@ export const deployAccountAbstraction = async (
   const { VerifyingPaymaster, WalletAccountFactory } = loadArtifacts()
   const walletFactoryCode = encodeDeployData({ abi: WalletAccountFactory.abi, bytecode: WalletAccountFactory.bytecode, args: [entryPoint] })
   const walletAccountFactory = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: ZERO_SALT, bytecode: walletFactoryCode })
+  const batchExecutorCode = packageArtifact("Simple7702Account").bytecode
+  const batchExecutor = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: ZERO_SALT, bytecode: batchExecutorCode })
   const account = deployer.address
   // anvil mines each on arrival, in order: the factory's constructor reads the EntryPoint's sender creator.
   const hashes: Array<Hex> = [
@@ -105,7 +112,8 @@ export const deployAccountAbstraction = async (
       gas: 3_000_000n
     }),
     // Last, so that the paymaster keeps the address it had before this factory was added.
-    await client.sendTransaction({ account, chain: null, to: CREATE2_DEPLOYER, data: concat([ZERO_SALT, walletFactoryCode]), gas: 6_000_000n })
+    await client.sendTransaction({ account, chain: null, to: CREATE2_DEPLOYER, data: concat([ZERO_SALT, walletFactoryCode]), gas: 6_000_000n }),
+    await client.sendTransaction({ account, chain: null, to: CREATE2_DEPLOYER, data: concat([ZERO_SALT, batchExecutorCode]), gas: 6_000_000n })
   ]
   const receipts = []
   for (const hash of hashes) {
@@ -119,7 +127,8 @@ export const deployAccountAbstraction = async (
   for (const [address, name] of [
     [entryPoint, "EntryPoint"],
     [simpleAccountFactory, "SimpleAccountFactory"],
-    [walletAccountFactory, "WalletAccountFactory"]
+    [walletAccountFactory, "WalletAccountFactory"],
+    [batchExecutor, "Simple7702Account"]
   ] as const) {
     if ((await client.getCode({ address })) === undefined) throw new Error(`${name} is not at ${address} after its deployment`)
   }
@@ -134,5 +143,5 @@ export const deployAccountAbstraction = async (
   const deposited = await client.waitForTransactionReceipt({ hash: deposit, pollingInterval: 20 })
   if (deposited.status !== "success") throw new Error("the paymaster's deposit reverted")
   await client.request({ method: "anvil_setBalance", params: [bundler.address, `0x${BUNDLER_FUNDS.toString(16)}`] } as never)
-  return { entryPoint, simpleAccountFactory, walletAccountFactory, paymaster, bundler, paymasterSigner }
+  return { entryPoint, simpleAccountFactory, walletAccountFactory, batchExecutor, paymaster, bundler, paymasterSigner }
 }

@@ -7,6 +7,7 @@
  */
 import { type Hex, hexToString, isHex, numberToHex, type TypedDataDefinition } from "viem"
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts"
+import { makeCalls7702 } from "./calls7702"
 
 /** An EIP-1193 error, with its numeric code. */
 export class ProviderRpcError extends Error {
@@ -58,6 +59,11 @@ export interface TestWalletOptions {
   readonly fetch?: typeof fetch
   /** Keeps the site's authorisation beyond this instance; by default it lasts as long as the instance. */
   readonly authorised?: AuthorisationStore
+  /**
+   * The EIP-7702 delegate (Simple7702Account) on the wallet's chains: with it the wallet answers EIP-5792's batch
+   * methods (`./calls7702.ts`); without it, `wallet_getCapabilities` is `{}` and batches are not supported.
+   */
+  readonly batchExecutor?: Hex
 }
 
 type Listener = (...args: Array<unknown>) => void
@@ -137,9 +143,9 @@ export const makeTestWallet = (options: TestWalletOptions): TestWallet => {
     if (!authorised) throw new ProviderRpcError(4100, "The requested account and/or method has not been authorized by the user.")
   }
 
-  const rpc = async (method: string, params: unknown): Promise<unknown> => {
-    const chain = known.get(chainId)
-    if (chain === undefined) throw new ProviderRpcError(4901, `The wallet is on chain ${chainId}, which it cannot reach.`)
+  const rpc = async (method: string, params: unknown, on: number = chainId): Promise<unknown> => {
+    const chain = known.get(on)
+    if (chain === undefined) throw new ProviderRpcError(4901, `The wallet is on chain ${on}, which it cannot reach.`)
     const response = await doFetch(chain.rpcUrl, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -176,6 +182,19 @@ export const makeTestWallet = (options: TestWalletOptions): TestWallet => {
     })
     return (await rpc("eth_sendRawTransaction", [signed])) as Hex
   }
+
+  const calls =
+    options.batchExecutor === undefined
+      ? undefined
+      : makeCalls7702({
+          executor: options.batchExecutor,
+          rpc,
+          account,
+          chainId: () => chainId,
+          chains: () => [...known.keys()],
+          ask,
+          error: (code, message) => new ProviderRpcError(code, message)
+        })
 
   const request = async ({ method, params }: { readonly method: string; readonly params?: unknown }): Promise<unknown> => {
     requests.push(method)
@@ -248,7 +267,12 @@ export const makeTestWallet = (options: TestWalletOptions): TestWallet => {
         requireAuthorised()
         return sendTransaction(params)
       case "wallet_getCapabilities":
-        return {}
+        return calls === undefined ? {} : calls.capabilities(params)
+      case "wallet_sendCalls":
+      case "wallet_getCallsStatus":
+        requireAuthorised()
+        if (calls === undefined) throw new ProviderRpcError(4200, `The wallet does not support ${method}.`)
+        return method === "wallet_sendCalls" ? calls.sendCalls(params) : calls.getCallsStatus(params)
       default:
         if (method.startsWith("wallet_") || method === "eth_sign" || method === "eth_signTransaction") {
           throw new ProviderRpcError(4200, `The wallet does not support ${method}.`)

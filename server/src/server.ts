@@ -327,7 +327,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         ...(config.wallet.farcasterRpcUrl === undefined
           ? {}
           : { farcaster: { rpcUrl: config.wallet.farcasterRpcUrl, idRegistry: config.wallet.farcasterIdRegistry } }),
-        server: { from, sendMail: mailer.send, http: httpLimits(config) }
+        server: { from, sendMail: mailer.send, http: httpLimits(config), freshLoginMs: config.wallet.freshLoginMs }
       })
     ))
     const listen = started.info.url

@@ -28,13 +28,14 @@ export * from "./ApiShared"
 // Blockchain service (spec 7.4)
 
 /**
- * Answer of `GET /v1/supported-chains`: networks served over HTTP and over websocket, and (our services' addition,
- * from the host's config) the networks the swap endpoints serve.
+ * Answer of `GET /v1/supported-chains`: networks served over HTTP and over websocket, and (our services' additions,
+ * from the host's config) the networks the swap endpoints serve and those the on-ramp provider delivers on.
  */
 export const SupportedChains = Schema.Struct({
   http: Schema.Array(CaipNetworkId),
   ws: Schema.Array(CaipNetworkId),
-  swaps: Schema.optionalKey(Schema.Array(CaipNetworkId))
+  swaps: Schema.optionalKey(Schema.Array(CaipNetworkId)),
+  onramp: Schema.optionalKey(Schema.Array(CaipNetworkId))
 })
 /** Answer of `GET /v1/supported-chains`. */
 export type SupportedChains = typeof SupportedChains.Type
@@ -468,6 +469,8 @@ export type OnrampPurchaseCurrency = typeof OnrampPurchaseCurrency.Type
 
 /** Answer of `GET /v1/onramp/options`: what can be paid with and bought, and the provider's fee range in percent. */
 export const OnrampOptions = Schema.Struct({
+  /** The provider's name, as the Buy view says it ('Buy with …'); a service that gives none is 'the provider'. */
+  providerName: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(60))),
   paymentCurrencies: Schema.Array(OnrampPaymentCurrency),
   purchaseCurrencies: Schema.Array(OnrampPurchaseCurrency),
   providerFeePercent: Schema.Struct({ min: Schema.Finite, max: Schema.Finite })

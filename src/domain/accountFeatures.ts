@@ -38,26 +38,33 @@ export const explorerAddressUrl = (
 /** The name of an explorer for a link's words ('View on etherscan.io'). */
 export const explorerHost = (explorerUrl: string): string => explorerUrl.replace(/^https?:\/\//, "").replace(/\/.*$/, "")
 
+/** Whether the services swap on the network in front, and whether their on-ramp provider delivers on it. */
+export interface ServedFeatures {
+  readonly swaps: boolean
+  readonly onramp: boolean
+}
+
 /** The wallet features whose views exist. */
 const LANDED_FEATURES: ReadonlyArray<WalletFeature> = ["onramp", "swaps", "receive", "send"]
 
 /**
  * The Account view's feature buttons: the features the host has on, in its `walletFeaturesOrder` or the spec's
  * (onramp, swaps, receive, send), keeping those that exist, Send only in a family that can send, Swap only where the
- * services' swap endpoints serve the network (`swapNetwork`: their list, from the host's config) and Buy only on an
- * EVM network (`caipNetworkId`; without one, neither).
+ * services' swap endpoints serve the network and Buy only where their on-ramp provider delivers on it (`served`: their
+ * lists in `/v1/supported-chains`, from the host's config), both on an EVM network (`caipNetworkId`; without one,
+ * neither).
  * @example accountFeatures({ send: true, receive: true }, "eip155") // ["receive", "send"]
  */
 export const accountFeatures = (
   features: Partial<Record<WalletFeature, boolean>> & { readonly walletFeaturesOrder?: ReadonlyArray<WalletFeature> | undefined },
   namespace: ChainNamespace,
   caipNetworkId?: string,
-  swapNetwork = false
+  served: ServedFeatures = { swaps: false, onramp: false }
 ): ReadonlyArray<WalletFeature> =>
   orderWalletFeatures(features, features.walletFeaturesOrder).filter(
     (feature) =>
       LANDED_FEATURES.includes(feature) &&
       (feature !== "send" || familySupports(namespace, "send")) &&
-      (feature !== "swaps" || (namespace === "eip155" && caipNetworkId !== undefined && swapNetwork)) &&
-      (feature !== "onramp" || (namespace === "eip155" && caipNetworkId !== undefined))
+      (feature !== "swaps" || (namespace === "eip155" && caipNetworkId !== undefined && served.swaps)) &&
+      (feature !== "onramp" || (namespace === "eip155" && caipNetworkId !== undefined && served.onramp))
   )

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { walletAccountFactoryAbi } from "../../server/src/bundler/walletAccount"
 import { truncateAddress } from "../../src/domain/format"
 import { type OpenDemo, openDemo } from "./support/demo"
+import { emailLogin } from "./support/embeddedLogin"
 
 let session: OpenDemo
 let page: Page
@@ -51,17 +52,7 @@ afterAll(() => session?.stop())
 describe("the embedded wallet's smart account in the demo", () => {
   it("an email login lands on the smart account: EVM's default type, on a network the frame runs smart accounts on", async () => {
     await page.goto(session.url)
-    await page.getByRole("button", { name: "Connect wallet" }).click()
-    const email = dialog().getByRole("textbox", { name: "Continue with email" })
-    const sent = Date.now()
-    await email.fill(EMAIL)
-    await email.press("Enter")
-    await dialog().getByText(/Enter the 6-digit code we sent to/).waitFor()
-    const mail = session.stack.mail!
-    await expect.poll(() => mail.messages(EMAIL).filter((m) => m.receivedAt >= sent && m.codes.length > 0).length, { timeout: 15_000 }).toBeGreaterThan(0)
-    const code = mail.messages(EMAIL).find((m) => m.receivedAt >= sent && m.codes.length > 0)!.codes[0]!
-    await dialog().getByRole("textbox", { name: /code/i }).fill(code)
-    await dialog().waitFor({ state: "hidden", timeout: 20_000 })
+    await emailLogin(page, session.stack.mail!, EMAIL)
     smartAddress = await shownAddress()
     // Not deployed yet: its first user operation deploys it.
     expect(await reader().getCode({ address: smartAddress })).toBeUndefined()

@@ -282,7 +282,7 @@ describe("devstack chains, balances and history", () => {
 
     const supported = await (await api("/v1/supported-chains")).json()
     // Both local chains run Uniswap v2: both are swap networks.
-    expect(supported).toEqual({ http: ["eip155:31337", "eip155:31338"], ws: [], swaps: ["eip155:31337", "eip155:31338"] })
+    expect(supported).toEqual({ http: ["eip155:31337", "eip155:31338"], ws: [], swaps: ["eip155:31337", "eip155:31338"], onramp: ["eip155:31337", "eip155:31338"] })
   })
 })
 

@@ -72,7 +72,7 @@ const expectAllUp = async (config: RuntimeConfig) => {
   for (const chain of config.evm.chains) expect(await rpc(chain.rpcUrl, "eth_chainId")).toBe(`0x${chain.chainId.toString(16)}`)
   expect(await rpc(`${services.rpcProxyUrl}?chainId=eip155:31338&projectId=${services.defaultProjectId}`, "eth_chainId")).toBe("0x7a6a")
   const supported = await (await fetch(`${services.url}/v1/supported-chains?projectId=${services.defaultProjectId}`)).json()
-  expect(supported).toEqual({ http: ["eip155:31337", "eip155:31338", config.solana.caipNetworkId], ws: [], swaps: ["eip155:31337", "eip155:31338"] })
+  expect(supported).toEqual({ http: ["eip155:31337", "eip155:31338", config.solana.caipNetworkId], ws: [], swaps: ["eip155:31337", "eip155:31338"], onramp: ["eip155:31337", "eip155:31338"] })
   const funded = config.solana.funded[0]
   if (funded === undefined) throw new Error("no funded Solana key")
   const balance = await fetch(`${services.url}/v1/account/${funded.address}/balance?projectId=${services.defaultProjectId}`)

@@ -659,10 +659,12 @@ describe("wallet-runtime-server", () => {
     for (const key of [bundlerKey, signerKey]) expect(`${server.stdout()}${server.stderr()}`).not.toContain(key.slice(2, 20))
   })
 
-  describe("refuses to start, exiting 1 with stderr naming the setting or the part at fault", () => {
+  // A refusal comes after the command has loaded and read its config: bounded like a start (a loaded 2-core machine
+  // took past STOP_MS), and each case may refuse three times.
+  describe("refuses to start, exiting 1 with stderr naming the setting or the part at fault", { timeout: 3 * START_MS + 15_000 }, () => {
     const refused = async (config: unknown, env: Record<string, string> = {}) => {
       const server = startServerProcess(tempFolder("wr-server-"), config, env)
-      expect(await server.exited()).toBe(1)
+      expect(await server.exited(START_MS)).toBe(1)
       expect(server.stdout()).not.toContain("listening")
       return server.stderr()
     }

@@ -82,6 +82,7 @@ describe("the on-ramp from the server's configuration", () => {
     await withServices(
       {
         pageUrl: "https://ramp.example/buy",
+        providerName: "Example Ramp",
         currencies: { GBP: 1.25, USD: 1 },
         limits: { card: { min: 20, max: 500 }, bankAccount: { min: 50, max: 1000 } },
         feePercent: { min: 0.5, max: 3 },
@@ -92,6 +93,7 @@ describe("the on-ramp from the server's configuration", () => {
         const options = await call("GET", "/v1/onramp/options")
         expect(options.status).toBe(200)
         expect(Schema.decodeUnknownSync(OnrampOptions)(options.body)).toEqual({
+          providerName: "Example Ramp",
           paymentCurrencies: ["GBP", "USD"].map((id) => ({
             id,
             limits: [
@@ -105,6 +107,8 @@ describe("the on-ramp from the server's configuration", () => {
           ],
           providerFeePercent: { min: 0.5, max: 3 }
         })
+        // The modal offers Buy where the provider delivers: the networks of what it sells, each once.
+        expect((await call("GET", "/v1/supported-chains")).body).toMatchObject({ onramp: ["eip155:31337"] })
         // 100 GBP: 3 % and 1 GBP of fees out, the 96 GBP left at 1.25 USD each buy 120 USDC at 1 USD.
         const quote = await call("POST", "/v1/onramp/quote", quoteBody("GBP", "100"))
         expect(quote.status).toBe(200)
@@ -146,6 +150,7 @@ describe("the on-ramp from the server's configuration", () => {
         ["USD", "EUR"].map((id) => ({ id, limits: [{ id: "card", min: 10, max: 7500 }, { id: "bankAccount", min: 10, max: 25000 }] }))
       )
       expect(options.providerFeePercent).toEqual({ min: 1, max: 2 })
+      expect(options.providerName).toBe("Local On-ramp")
       // 1.5 % and 0.10 out of 100 USD.
       expect(Schema.decodeUnknownSync(OnrampQuote)((await call("POST", "/v1/onramp/quote", quoteBody("USD", "100"))).body).purchaseAmount).toEqual({
         amount: "98.4",
@@ -155,6 +160,8 @@ describe("the on-ramp from the server's configuration", () => {
     await withServices(undefined, async (call) => {
       expect((await call("GET", "/v1/onramp/options")).status).toBe(501)
       expect((await call("POST", "/v1/onramp/quote", quoteBody("USD", "100"))).status).toBe(501)
+      // Without a provider the modal offers Buy nowhere.
+      expect((await call("GET", "/v1/supported-chains")).body).toMatchObject({ onramp: [] })
     })
   }, 60_000)
 })
@@ -164,7 +171,7 @@ describe("the swap networks from the server's configuration", () => {
     await withServices(
       undefined,
       async (call) => {
-        expect((await call("GET", "/v1/supported-chains")).body).toEqual({ http: ["eip155:31337", "eip155:31338"], ws: [], swaps: ["eip155:31338"] })
+        expect((await call("GET", "/v1/supported-chains")).body).toEqual({ http: ["eip155:31337", "eip155:31338"], ws: [], swaps: ["eip155:31338"], onramp: [] })
         const refused = await call("GET", "/v1/convert/tokens?chainId=eip155:31337")
         expect(refused).toEqual({ status: 400, body: { error: "Network not supported for Swaps" } })
       },

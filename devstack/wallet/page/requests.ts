@@ -12,6 +12,7 @@ import {
   type ReadonlyUint8Array
 } from "@solana/kit"
 import { formatEther, type Hex, hexToBytes, isHex } from "viem"
+import { delegationQuestion, SIMPLE_7702_ACCOUNT } from "../calls7702"
 
 /** `eip155` methods the wallet approves in a session; the ones in {@link promptedMethods} wait for the visitor. */
 export const sessionMethods = [
@@ -25,6 +26,8 @@ export const sessionMethods = [
   "eth_requestAccounts",
   "eth_chainId",
   "wallet_getCapabilities",
+  "wallet_sendCalls",
+  "wallet_getCallsStatus",
   "eth_blockNumber",
   "eth_call",
   "eth_estimateGas",
@@ -53,6 +56,7 @@ export const promptedMethods: ReadonlySet<string> = new Set([
   "eth_signTypedData",
   "eth_signTypedData_v4",
   "eth_sendTransaction",
+  "wallet_sendCalls",
   "wallet_switchEthereumChain",
   "wallet_addEthereumChain",
   "solana_signMessage",
@@ -230,6 +234,26 @@ export const describeRequest = (method: string, params: unknown, chainName: (cha
       ]
       if (tx?.data !== undefined && tx.data !== "0x") fields.push({ label: "Data", value: tx.data, code: true })
       return { title: "Send a transaction", fields }
+    }
+    case "wallet_sendCalls": {
+      const batch = (args[0] ?? {}) as { from?: unknown; chainId?: unknown; calls?: unknown }
+      const calls = Array.isArray(batch.calls) ? (batch.calls as ReadonlyArray<{ to?: unknown; value?: unknown; data?: unknown } | undefined>) : []
+      const target = parseChainId(batch.chainId)
+      const network = target === undefined ? "this network" : chainName(target)
+      return {
+        title: calls.length === 1 ? "Send 1 call" : `Send ${calls.length} calls together`,
+        fields: [
+          { label: "From", value: String(batch.from ?? "the session's account"), code: true },
+          { label: "Network", value: network },
+          ...calls.flatMap((call, index): Array<Field> => [
+            { label: `Call ${index + 1}: to`, value: String(call?.to), code: true },
+            { label: `Call ${index + 1}: value`, value: weiText(call?.value) },
+            ...(typeof call?.data === "string" && call.data !== "0x" ? [{ label: `Call ${index + 1}: data`, value: call.data, code: true }] : [])
+          ]),
+          // The page approves the batch and, the first time on a network, the delegation it needs: both asked here.
+          { label: "The first batch on this network also asks", value: delegationQuestion(SIMPLE_7702_ACCOUNT, network) }
+        ]
+      }
     }
     case "wallet_switchEthereumChain":
     case "wallet_addEthereumChain": {

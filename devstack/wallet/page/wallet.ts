@@ -19,6 +19,7 @@ import {
   type WcWallet
 } from "../wcWallet"
 import { formatEther, type Hex, toHex } from "viem"
+import { SIMPLE_7702_ACCOUNT } from "../calls7702"
 import { makeTestWallet, ProviderRpcError } from "../testWallet"
 import { type AuthRequestSummary, describeAuthRequest, signAuthRequest } from "./authenticate"
 import type { PageChain, PageConfig, PageSolanaAccount } from "./config"
@@ -239,7 +240,8 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
       : makeTestWallet({
           privateKeys: config.accounts.map((account) => account.privateKey as Hex),
           chains: config.chains.map((chain) => ({ chainId: chain.chainId, name: chain.name, rpcUrl: chain.rpcUrl })),
-          chainId: config.chains[0]?.chainId ?? 0
+          chainId: config.chains[0]?.chainId ?? 0,
+          batchExecutor: SIMPLE_7702_ACCOUNT
         })
   // The page itself asks the visitor; the test wallet only signs, so it is authorised once and approves everything.
   const authorised = signer?.request({ method: "eth_requestAccounts" })
@@ -481,6 +483,8 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
         return `Signed typed data for ${request.dapp.name}.`
       case "eth_sendTransaction":
         return `Sent transaction ${String(result)} on ${chain} for ${request.dapp.name}.`
+      case "wallet_sendCalls":
+        return `Sent ${request.summary.title.replace(/^Send /, "")} on ${chain} for ${request.dapp.name}.`
       case "wallet_switchEthereumChain":
       case "wallet_addEthereumChain":
         return `Switched ${request.dapp.name} to ${request.summary.fields[0]?.value ?? "another network"}.`
@@ -505,7 +509,7 @@ export const startPageWallet = (config: PageConfig): PageWallet => {
         }
         refreshSessions()
       }
-      if (request.method === "eth_sendTransaction" || request.method === "solana_signAndSendTransaction") void refreshBalances()
+      if (["eth_sendTransaction", "wallet_sendCalls", "solana_signAndSendTransaction"].includes(request.method)) void refreshBalances()
     } catch (error) {
       const code = error instanceof ProviderRpcError ? error.code : -32603
       await respond(request.topic, request.id, { error: { code, message: errorText(error) } }).catch(() => undefined)

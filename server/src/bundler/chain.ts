@@ -355,7 +355,10 @@ export const chainBundler = (options: ChainBundlerOptions) => {
     )
     const calls: Array<{ readonly from: Address; readonly to: Address; readonly data: Hex; readonly part: string }> = []
     if (op.factory !== undefined) calls.push({ from: senderCreator, to: op.factory, data: op.factoryData ?? "0x", part: "factory" })
-    calls.push({ from: entryPoint, to: op.sender, data: encodeFunctionData({ abi: accountAbi, functionName: "validateUserOp", args: [packed, hash, 0n] }), part: "account" })
+    // Without a paymaster the account pays the EntryPoint during validation: a non-zero amount due makes the simulation
+    // take that transfer (its cost does not depend on the amount; an account without the wei ignores the failed call).
+    const due = op.paymaster === undefined ? 1n : 0n
+    calls.push({ from: entryPoint, to: op.sender, data: encodeFunctionData({ abi: accountAbi, functionName: "validateUserOp", args: [packed, hash, due] }), part: "account" })
     if (op.paymaster !== undefined) {
       calls.push({
         from: entryPoint,

@@ -169,6 +169,9 @@ export const OnrampLimits = Schema.Struct({
 })
 
 /** Spec 9's fallback: USD and EUR (EUR at a fixed 1.08 USD, as nothing real is paid on the local page). */
+/** The local provider's name, as the Buy view says it. */
+export const ONRAMP_DEFAULT_PROVIDER_NAME = "Local On-ramp"
+/** The fiat currencies paid in by default, each with the USD one unit is worth. */
 export const ONRAMP_DEFAULT_CURRENCIES = { USD: 1, EUR: 1.08 } as const
 /** Spec 9's fallback limits: card 10–7500, bank account 10–25000. */
 export const ONRAMP_DEFAULT_LIMITS = { card: { min: 10, max: 7500 }, bankAccount: { min: 10, max: 25000 } } as const
@@ -335,6 +338,12 @@ export const ServerConfig = Schema.Struct({
           "(OP mainnet, chain 10), where the wallet server reads each fid's custody address. Unset: no Farcaster login."
       })
     ),
+    freshLoginMs: withDefault(Millis, 600_000, {
+      type: "milliseconds",
+      description:
+        "How recent a login must be for the wallet server to give out or replace a user's split-key shares (the server " +
+        "share, the recovery envelope): an older session is asked to log in again."
+    }),
     farcasterIdRegistry: withDefault(
       Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "an EVM address (0x and 40 hex digits)" })),
       "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b",
@@ -522,6 +531,10 @@ export const ServerConfig = Schema.Struct({
           "without it, those answer 501."
       })
     ),
+    providerName: withDefault(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(60)), ONRAMP_DEFAULT_PROVIDER_NAME, {
+      type: "text (1–60 characters)",
+      description: "The provider's name as the Buy view says it to the visitor ('Buy with …')."
+    }),
     depositors: withDefault(
       Schema.Array(
         Schema.String.check(
@@ -649,6 +662,7 @@ export type OnrampSettings = ServerConfig["onramp"]
 
 /** The `onramp` group's defaults (spec 9's fallback), without a page. */
 export const ONRAMP_DEFAULT_SETTINGS: OnrampSettings = {
+  providerName: ONRAMP_DEFAULT_PROVIDER_NAME,
   depositors: [],
   currencies: ONRAMP_DEFAULT_CURRENCIES,
   limits: ONRAMP_DEFAULT_LIMITS,

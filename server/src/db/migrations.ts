@@ -315,6 +315,52 @@ const chainIndex: Migration = Effect.gen(function* () {
   yield* sql`CREATE INDEX chain_index_transactions_block ON chain_index_transactions (chain_id, block_number)`
 })
 
+const walletCalls: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // EIP-5792 batches sent by the embedded wallet, by their id: what wallet_getCallsStatus reads on any process, after
+  // any restart. One user operation's hash (smart account, atomic) or the transactions' hashes in order (EOA).
+  yield* sql`CREATE TABLE wallet_calls (
+    id text PRIMARY KEY,
+    user_id text NOT NULL REFERENCES wallet_users (id) ON DELETE CASCADE,
+    chain_id text NOT NULL,
+    sender text NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('userOperation', 'transactions')),
+    hashes text NOT NULL,
+    atomic boolean NOT NULL,
+    created_at timestamptz NOT NULL
+  )`
+})
+
+const walletKeyShares: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // Each user's split key per family (issue 30; `server/src/embedded/server/shares.ts`): the server's share only,
+  // sealed under the master key (AES-256-GCM, the user, family, address and split bound in), and the recovery share as
+  // the frame sealed it (a JSON envelope the server cannot open) with the SHA-256 of its verifier. An address is one
+  // user's: no one may keep shares under another's.
+  yield* sql`CREATE TABLE wallet_key_shares (
+    user_id text NOT NULL REFERENCES wallet_users (id),
+    family text NOT NULL CHECK (family IN ('eip155', 'solana')),
+    address text NOT NULL,
+    split_id text NOT NULL,
+    server_share bytea NOT NULL,
+    server_share_iv bytea NOT NULL,
+    server_share_tag bytea NOT NULL,
+    recovery_envelope text NOT NULL,
+    recovery_verifier_hash text NOT NULL,
+    created_at timestamptz NOT NULL,
+    rotated_at timestamptz,
+    PRIMARY KEY (user_id, family),
+    UNIQUE (family, address)
+  )`
+  // Tries at the recovery envelope per user: each takes its place before it is compared, and sets when the next may
+  // come (a delay doubled at each wrong one); a right one deletes the row.
+  yield* sql`CREATE TABLE wallet_recovery_attempts (
+    user_id text PRIMARY KEY REFERENCES wallet_users (id),
+    wrong_tries integer NOT NULL,
+    next_try_at timestamptz NOT NULL
+  )`
+})
+
 const walletPermissionGrants: Migration = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   // ERC-7715 execution permissions a user granted a project on one chain, from one account, found by their context.
@@ -352,5 +398,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0013_wallet_farcaster_channels": walletFarcasterChannels,
   "0014_wallet_device_link_theme": walletDeviceLinkTheme,
   "0015_chain_index": chainIndex,
-  "0016_wallet_permission_grants": walletPermissionGrants
+  "0016_wallet_calls": walletCalls,
+  "0017_wallet_key_shares": walletKeyShares,
+  "0018_wallet_permission_grants": walletPermissionGrants
 }

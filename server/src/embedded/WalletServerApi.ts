@@ -52,6 +52,15 @@ import {
   UpdateEmailSecondaryResponse,
   UserResponse
 } from "./api"
+import {
+  RecoveryRequest,
+  RecoveryResponse,
+  ServerShareRequest,
+  ServerShareResponse,
+  SplitKeysResponse,
+  StoreSplitRequest,
+  StoreSplitResponse
+} from "./sharesApi"
 
 /** 400: a malformed request (the field named), a wrong or expired code, a method the wallet does not run. */
 export class WalletBadRequest extends Schema.Error<WalletBadRequest>("WalletBadRequest")(ApiFailure, { httpApiStatus: 400 }) {}
@@ -61,6 +70,9 @@ export class WalletUnauthorized extends Schema.Error<WalletUnauthorized>("Wallet
 
 /** 403: a page of another origin (`origin_not_allowed`), or a code on a device not verified yet (`device_not_verified`). */
 export class WalletForbidden extends Schema.Error<WalletForbidden>("WalletForbidden")(ApiFailure, { httpApiStatus: 403 }) {}
+
+/** 404: the user has no split key of that family yet (`no_key_split`). */
+export class WalletNotFound extends Schema.Error<WalletNotFound>("WalletNotFound")(ApiFailure, { httpApiStatus: 404 }) {}
 
 /** 409: the email belongs to another wallet (`email_taken`). */
 export class WalletConflict extends Schema.Error<WalletConflict>("WalletConflict")(ApiFailure, { httpApiStatus: 409 }) {}
@@ -285,6 +297,40 @@ export const SessionGroup = HttpApiGroup.make("session")
   .middleware(SessionAuth)
   .middleware(ProjectCheck)
 
+/**
+ * The user's split keys (issue 30; groundwork, `./sharesApi.ts`): the server share and the sealed recovery share,
+ * kept and given out to a session of that user only, the shares themselves only to one that logged in recently
+ * (403 `fresh_login_required` otherwise); a share tagged for another user is 403 `share_refused`.
+ */
+export const KeySharesGroup = HttpApiGroup.make("keyShares")
+  .add(HttpApiEndpoint.get("list", "/api/keys", { query: ProjectQuery, success: SplitKeysResponse }))
+  .add(
+    HttpApiEndpoint.post("storeSplit", "/api/keys/split", {
+      query: ProjectQuery,
+      payload: StoreSplitRequest,
+      success: StoreSplitResponse,
+      error: [WalletBadRequest, WalletForbidden, WalletConflict]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("serverShare", "/api/keys/server-share", {
+      query: ProjectQuery,
+      payload: ServerShareRequest,
+      success: ServerShareResponse,
+      error: [WalletForbidden, WalletNotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("recovery", "/api/keys/recovery", {
+      query: ProjectQuery,
+      payload: RecoveryRequest,
+      success: RecoveryResponse,
+      error: [WalletBadRequest, WalletForbidden, WalletNotFound, TooManyRequestsResponse]
+    })
+  )
+  .middleware(SessionAuth)
+  .middleware(ProjectCheck)
+
 /** What the frame page asks before answering its host: the project's allowed origins and the chains served. */
 export const ProjectGroup = HttpApiGroup.make("project")
   .add(HttpApiEndpoint.get("project", "/api/project", { query: ProjectQuery, success: ProjectResponse }))
@@ -293,7 +339,7 @@ export const ProjectGroup = HttpApiGroup.make("project")
 
 /** The wallet server's API. */
 export const WalletServerApi = HttpApi.make("walletServer")
-  .add(LoginGroup, SocialGroup, FarcasterGroup, FarcasterRelayGroup, SessionGroup, ProjectGroup)
+  .add(LoginGroup, SocialGroup, FarcasterGroup, FarcasterRelayGroup, SessionGroup, ProjectGroup, KeySharesGroup)
   .middleware(WalletRequestErrors)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
   .annotate(HttpApi.QueryParseOptions, { onExcessProperty: "error", errors: "all" })

@@ -27,6 +27,11 @@
  * `retryAfterSeconds`, also as a `Retry-After` header) and `too_many_attempts` (the 5th wrong code, and any try after
  * it, `attemptsLeft: 0`; a new code asked while the email is locked out by used-up codes, with `retryAfterSeconds`); 500 `internal`; 503 `unavailable` (the database cannot be reached or the route took too
  * long; with `retryAfterSeconds` and `Retry-After`: nothing was changed, send it again).
+ *
+ * The split-key routes (`./sharesApi.ts`) add: 400 `share_refused` (not a server share, or not signed by its key) and
+ * `wrong_recovery_secret` (with `retryAfterSeconds`); 403 `fresh_login_required` and `share_refused` (a share tagged for
+ * another user); 404 `no_key_split`; 409 `address_taken` and `share_refused` (a rotation to another address); 429
+ * `too_many_attempts` while a wrong recovery try's wait runs.
  */
 import { Schema } from "effect"
 import { SocialLogin, SocialProvider } from "../../../src/domain/Account"
@@ -57,7 +62,12 @@ export const ApiErrorCode = Schema.Literals([
   "social_refused",
   "farcaster_not_configured",
   "channel_expired",
-  "farcaster_refused"
+  "farcaster_refused",
+  "share_refused",
+  "fresh_login_required",
+  "no_key_split",
+  "address_taken",
+  "wrong_recovery_secret"
 ])
 /** Why a call failed. */
 export type ApiErrorCode = typeof ApiErrorCode.Type

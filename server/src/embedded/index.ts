@@ -44,8 +44,8 @@ export interface EmbeddedOptions {
   readonly publicHost?: string
   /** The projects whose hosts may embed the frame (default the devstack's). */
   readonly projects?: ReadonlyArray<DevProject>
-  /** The wallet server's sender, mail client, HTTP limits and clock (its options of the same names). */
-  readonly server?: Pick<WalletServerOptions, "from" | "sendMail" | "http" | "clock">
+  /** The wallet server's sender, mail client, HTTP limits, clock and fresh-login bound (its options of the same names). */
+  readonly server?: Pick<WalletServerOptions, "from" | "sendMail" | "http" | "clock" | "freshLoginMs">
   /** Sign In With Farcaster: the chain and id registry of fids' custody addresses; no Farcaster login without it. */
   readonly farcaster?: WalletServerOptions["farcaster"]
 }

@@ -11,6 +11,7 @@ import {
   type FungiblePrice,
   type FungiblePriceResponse,
   type HistoryResponse,
+  type OnrampOptions,
   NATIVE_TOKEN_ADDRESS
 } from "../../../src/domain/Api"
 import { type CaipNetworkId, parseCaipAddress } from "../../../src/domain/Caip"
@@ -26,6 +27,7 @@ import { type EvmChainState, ServicesContext, type ServicesState, tokenImageId }
 import { solanaBalances, solanaHistory } from "./solana"
 import { priceOf } from "./prices"
 import { SwapProvider } from "./swaps/SwapProvider"
+import { OnrampProvider } from "./onramp/OnrampProvider"
 
 const zeroAddress = "0x0000000000000000000000000000000000000000"
 const approveSelectors = new Set(["0x095ea7b3", "0xa22cb465"])
@@ -232,13 +234,25 @@ const pricesOf = async (state: ServicesState, addresses: ReadonlyArray<string>):
   return { fungibles }
 }
 
+/** The networks an on-ramp provider delivers any asset on, each once. */
+const onrampNetworks = (options: OnrampOptions): ReadonlyArray<CaipNetworkId> => [...new Set(options.purchaseCurrencies.flatMap((asset) => asset.networks))]
+
 /** The blockchain service's group (`src/domain/http/blockchain.ts`), served from the services' chains and database. */
 export const BlockchainGroupLive = HttpApiBuilder.group(ServicesApi, "blockchain", (handlers) =>
-  Effect.map(Effect.all([Effect.service(ServicesContext), Effect.serviceOption(SwapProvider)]), ([state, swaps]) =>
+  Effect.map(Effect.all([Effect.service(ServicesContext), Effect.serviceOption(SwapProvider), Effect.serviceOption(OnrampProvider)]), ([state, swaps, onramp]) =>
     handlers
-      // With the swap networks (the host's config): the modal offers Swap on those only.
+      // With the swap networks and those the on-ramp provider delivers on (the host's config): the modal offers Swap
+      // and Buy on those only.
       .handle("supportedChains", () =>
-        Effect.succeed({ http: servedNetworks(state), ws: [], swaps: Option.match(swaps, { onNone: () => [], onSome: (provider) => provider.networks }) })
+        Effect.map(
+          Option.match(onramp, { onNone: () => Effect.succeed([]), onSome: (provider) => Effect.map(provider.options, onrampNetworks) }),
+          (delivered) => ({
+            http: servedNetworks(state),
+            ws: [],
+            swaps: Option.match(swaps, { onNone: () => [], onSome: (provider) => provider.networks }),
+            onramp: delivered
+          })
+        )
       )
       // The account's own name: the newest it registered, else its seed name (see namesApi.ts).
       .handle("identity", ({ params }) => Effect.promise(() => identityOf(state, params.address)))

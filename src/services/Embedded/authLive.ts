@@ -25,6 +25,7 @@ import { type SolanaProvider, walletStandardChainOf } from "../solana/provider"
 import type { Storage } from "../Storage/Storage"
 import { eip155ApprovalSummary, printableText } from "./approvalSummary"
 import type { ApprovalGate, ApprovalRequest } from "./authState"
+import { checkBatch } from "./batchCheck"
 import { forgetLogin } from "./loginCache"
 import { solanaApprovalSummary } from "./solanaSummary"
 
@@ -175,8 +176,15 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
               case "safe":
                 return yield* rpc(method, params).pipe(Effect.mapError(asWalletError))
               case "unsafe": {
-                const summary = (yield* permissionSummary(method, params, network)) ?? eip155ApprovalSummary(method, params, network.nativeCurrency)
-                return yield* approved({ namespace: "eip155", method, chainId: network.caipNetworkId, summary }, rpc(method, params))
+                // A batch is checked before the visitor is asked: a bad one never reaches ApproveTransaction.
+                const sent =
+                  method === "wallet_sendCalls"
+                    ? yield* checkBatch(params, network, { address: accounts.address, type: evmAccounts.find((a) => a.address === accounts.address)?.type }, (read, args) =>
+                        rpc(read, args).pipe(Effect.mapError(asWalletError))
+                      )
+                    : params
+                const summary = (yield* permissionSummary(method, sent, network)) ?? eip155ApprovalSummary(method, sent, network.nativeCurrency)
+                return yield* approved({ namespace: "eip155", method, chainId: network.caipNetworkId, summary }, rpc(method, sent))
               }
               case "rejected": {
                 const gate = options.gate()

@@ -42,6 +42,8 @@ export interface FakeWalletScript {
   disconnectError: DisconnectFailed | undefined
   signError: SignError | undefined
   sendError: SendError | undefined
+  /** What raw requests answer (by default null): e.g. a batch's status for `wallet_getCallsStatus`. */
+  requestAnswer: ((method: string, params: unknown) => unknown) | undefined
 }
 
 /** A fake wallet: its connector, its script, a way to make it act, and the calls made to it. */
@@ -87,7 +89,8 @@ export const makeFakeWallet = (options: FakeWalletOptions): Effect.Effect<FakeWa
       switchError: options.switchError,
       disconnectError: options.disconnectError,
       signError: options.signError,
-      sendError: options.sendError
+      sendError: options.sendError,
+      requestAnswer: options.requestAnswer
     }
     const calls: Array<string> = []
     const namespaces = Object.keys(options.families) as Array<ProvidedNamespace>
@@ -286,12 +289,12 @@ export const makeFakeChainAdapter = (namespace: ChainNamespace, options: FakeCha
       chainless ? unavailable("Balances are") : Effect.succeed([
         { symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals, value: 0n, formatted: "0" }
       ]),
-    request: (session, method) =>
+    request: (session, method, params) =>
       Effect.gen(function* () {
         const wallet = yield* walletOf(session.provider)
         wallet.calls.push(`request:${method}`)
         yield* waitFor(wallet.script.answerGate)
-        return null
+        return wallet.script.requestAnswer === undefined ? null : wallet.script.requestAnswer(method, params)
       })
   }
 }

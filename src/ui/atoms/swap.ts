@@ -5,8 +5,6 @@
 import { Effect } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
-import type { CaipNetworkId } from "../../domain/Caip"
-import { BlockchainApi } from "../../services/BlockchainApi"
 import { Swap } from "../../services/Swap"
 import type { SwapState } from "../../services/swapState"
 import { mapAtom, stateAtom, walletRuntimeAtom } from "./runtime"
@@ -15,20 +13,6 @@ const swapStateAtom = stateAtom(Effect.map(Swap, (swap) => swap.state))
 
 /** The swap form, or `undefined` while the runtime starts. */
 export const swapAtom: Atom.Atom<SwapState | undefined> = mapAtom(swapStateAtom, (result) => AsyncResult.getOrElse(result, () => undefined))
-
-/**
- * Whether the services' swap endpoints serve an EVM network (their list, from the host's config, asked once per
- * runtime): `Initial` while unknown, `false` when the services cannot say.
- */
-export const swapNetworkAtom = Atom.family((caipNetworkId: string) =>
-  Atom.withServerValueInitial(
-    walletRuntimeAtom.atom(
-      caipNetworkId.startsWith("eip155:")
-        ? Effect.flatMap(BlockchainApi, (api) => api.swapSupport(caipNetworkId as CaipNetworkId)).pipe(Effect.orElseSucceed(() => false))
-        : Effect.succeed(false)
-    )
-  )
-)
 
 /** Fetches the swap form's code ahead of a click. */
 export const warmSwapFn = walletRuntimeAtom.fn((_: void) => Effect.flatMap(Swap, (swap) => swap.warm))

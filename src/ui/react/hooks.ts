@@ -25,6 +25,8 @@ import { IDLE, NO_ACCOUNT, NO_CONNECTORS, NO_NETWORK, NO_NETWORKS, RESTORING_ACC
 import { useCoreAction, useCoreValue, useLazyAction, useLazyAtoms, useLazyValue } from "./useCore"
 import type { SwapState } from "../../services/swapState"
 import type { OnrampState } from "../../services/onrampState"
+import type { SendCallsInput } from "../../services/sendCalls"
+import type { CallsStatus } from "../../domain/Calls"
 
 export type { ActionState }
 
@@ -404,4 +406,41 @@ export function useOnramp(): UseOnramp {
   const state = useLazyValue(atoms?.onrampAtom, undefined)
   const open = useLazyAction(loadOnramp, atoms, pickOpenOnramp)
   return { state, open: useCallback(() => open(undefined), [open]) }
+}
+
+/** What {@link useSendCalls} gives. */
+export type UseSendCalls = ActionState<CallsStatus> & {
+  /** The batch's id as soon as the wallet took it. */
+  readonly id: string | undefined
+  /**
+   * Sends the calls (EIP-5792 `wallet_sendCalls` from the EVM account in front), then follows their status until
+   * final: resolves with it (receipts included), rejects with the wallet's refusal, `CallsFailed` or `CallsTimedOut`.
+   */
+  readonly sendCalls: (input: SendCallsInput) => Promise<CallsStatus>
+}
+
+// The batch atoms come with their code, fetched on first use: the first click does not carry them.
+const loadCalls = () => import("../atoms/calls")
+type CallsAtoms = Awaited<ReturnType<typeof loadCalls>>
+
+/**
+ * Batched calls (EIP-5792) from the EVM wallet in front: one transaction for all of them where the wallet can (the
+ * embedded wallet's smart account, a wallet with EIP-7702), followed to their final status by the runtime.
+ * @example const { sendCalls, status } = useSendCalls(); await sendCalls({ calls: [{ to, data }, { to, value: 1n }] })
+ */
+export function useSendCalls(): UseSendCalls {
+  const key = useId()
+  const ready = useReady()
+  const atoms = useLazyAtoms(loadCalls)
+  const pickSend = useCallback((loaded: CallsAtoms) => loaded.sendCallsFn(key), [key])
+  const pickWait = useCallback((loaded: CallsAtoms) => loaded.waitForCallsFn(key), [key])
+  const send = useLazyAction(loadCalls, atoms, pickSend)
+  const wait = useLazyAction(loadCalls, atoms, pickWait)
+  const sent = useLazyValue(atoms === undefined ? undefined : pickSend(atoms), undefined)
+  const followed = useLazyValue(atoms === undefined ? undefined : pickWait(atoms), undefined)
+  const sendState: ActionState<string> = ready === undefined || sent === undefined ? IDLE : ready.core.stateOf(sent)
+  const waitState: ActionState<CallsStatus> = ready === undefined || followed === undefined ? IDLE : ready.core.stateOf(followed)
+  const sendCalls = useCallback((input: SendCallsInput) => send(input).then((id) => wait(id)), [send, wait])
+  const state = sendState.status === "pending" || sendState.status === "error" ? sendState : waitState
+  return { ...state, id: sendState.status === "success" ? sendState.data : undefined, sendCalls }
 }

@@ -3,7 +3,7 @@
  * networking, and host resolution limited to loopback — the page can reach nothing else. Every request the page
  * makes is recorded so tests can assert what left it.
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type BrowserContext, chromium, type Page } from "playwright-core"
@@ -31,9 +31,25 @@ export const isLoopback = (url: string): boolean => {
   }
 }
 
+/** How a launched Chromium treats a cross-site frame's cookies and storage. */
+export interface BrowserOptions {
+  /**
+   * The profile's third-party cookie setting (`profile.cookie_controls_mode` in its Preferences, as the settings page
+   * writes it): `block` (1) also denies a cross-site frame its storage, leaving it only Partitioned (CHIPS) cookies;
+   * `allow` (0) gives the frame its cookies and storage, the storage partitioned by the top-level site. Unset:
+   * Chromium's default (Debian's Chromium 156 here blocks, as `block`).
+   */
+  readonly thirdPartyCookies?: "block" | "allow"
+}
+
 /** Launches Chromium with a fresh profile. */
-export const launchBrowser = async (): Promise<Browser> => {
+export const launchBrowser = async (options: BrowserOptions = {}): Promise<Browser> => {
   const profile = mkdtempSync(join(tmpdir(), "wr-chromium-"))
+  if (options.thirdPartyCookies !== undefined) {
+    mkdirSync(join(profile, "Default"))
+    const mode = options.thirdPartyCookies === "block" ? 1 : 0
+    writeFileSync(join(profile, "Default", "Preferences"), JSON.stringify({ profile: { cookie_controls_mode: mode } }))
+  }
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,

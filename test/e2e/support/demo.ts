@@ -32,13 +32,15 @@ const TYPES: Record<string, string> = {
 
 /**
  * Serves a built demo on loopback, injecting the stack's config into index.html (with `configChanges` over it, e.g.
- * another projectId); `headers` go on every answer.
+ * another projectId); `headers` go on every answer. `hostName` is the name its address uses: `localhost` (the
+ * frame's site) by default, `127.0.0.1` for a host on another site than the frame.
  */
 export const serveDemo = async (
   outDir: string,
   stack: DevstackInfo,
   headers: Readonly<Record<string, string>> = {},
-  configChanges: Partial<DemoStackConfig> = {}
+  configChanges: Partial<DemoStackConfig> = {},
+  hostName: "localhost" | "127.0.0.1" = "localhost"
 ): Promise<Started<{ readonly url: string }>> => {
   const config = { ...demoStackConfig(stack.config), ...configChanges }
   const server = createServer((req, res) => {
@@ -54,9 +56,9 @@ export const serveDemo = async (
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo
-  // On `localhost`, as `npm start` serves it: the same site as the frame (so the frame keeps its session), another
-  // than the stack's other pages on 127.0.0.1. The dev projects answer only the pages the stack was told of.
-  const origin = `http://localhost:${port}`
+  // On `localhost` by default, as `npm start` serves it: the same site as the frame, another than the stack's other
+  // pages on 127.0.0.1. The dev projects answer only the pages the stack was told of.
+  const origin = `http://${hostName}:${port}`
   stack.allowAppOrigin(origin)
   return {
     info: { url: `${origin}/` },

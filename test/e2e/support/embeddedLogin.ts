@@ -1,11 +1,12 @@
 /**
- * What the browser tests of the embedded wallet's logins (social providers, Farcaster) read off the demo page: the
- * connected address from the demo's "From 0x… on" line, the header's account button, axe's findings in the modal, and an
- * email login.
+ * What the browser tests of the embedded wallet's logins (social providers, Farcaster, email) read off the demo page:
+ * the connected address from the demo's "From 0x… on" line, the header's account button, and axe's findings in the
+ * modal; and an email login through the mail sink.
  */
+import { setTimeout as delay } from "node:timers/promises"
 import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
-import { setTimeout as delay } from "node:timers/promises"
+import type { MailInfo } from "../../../devstack/mail/index"
 import { truncateAddress } from "../../../src/domain/format"
 
 /** The connected address, from the demo's "From 0x… on" line (waited for, bounded). */
@@ -26,27 +27,22 @@ export const axeViolations = async (page: Page): Promise<Array<string>> => {
 }
 
 /**
- * Logs in by email through the Connect view: the code read from the stack's mail sink (bounded waits), then the modal
- * closed (unless `staysOpen`: sign-in's view follows the login).
+ * Logs `email` in from the demo's Connect button with the code the mail sink received (each wait bounded), then the
+ * modal closed (unless `staysOpen`: sign-in's view follows the login).
  */
-export const emailLogin = async (
-  page: Page,
-  mail: { readonly messages: (to: string) => ReadonlyArray<{ readonly receivedAt: number; readonly codes: ReadonlyArray<string> }> },
-  address: string,
-  staysOpen = false
-): Promise<void> => {
+export const emailLogin = async (page: Page, mail: Pick<MailInfo, "messages">, email: string, staysOpen = false): Promise<void> => {
   const dialog = page.getByRole("dialog")
   await page.getByRole("button", { name: "Connect wallet" }).click()
-  const email = dialog.getByRole("textbox", { name: "Continue with email" })
+  const field = dialog.getByRole("textbox", { name: "Continue with email" })
   const sent = Date.now()
-  await email.fill(address)
-  await email.press("Enter")
+  await field.fill(email)
+  await field.press("Enter")
   await dialog.getByText(/Enter the 6-digit code we sent to/).waitFor()
   // Polled here rather than with vitest's expect.poll: the bench logs in outside vitest too.
   const deadline = Date.now() + 15_000
   let code: string | undefined
-  while ((code = mail.messages(address).find((m) => m.receivedAt >= sent && m.codes.length > 0)?.codes[0]) === undefined) {
-    if (Date.now() > deadline) throw new Error(`No login code was mailed to ${address} within 15 s`)
+  while ((code = mail.messages(email).find((m) => m.receivedAt >= sent && m.codes.length > 0)?.codes[0]) === undefined) {
+    if (Date.now() > deadline) throw new Error(`No login code was mailed to ${email} within 15 s`)
     await delay(100)
   }
   await dialog.getByRole("textbox", { name: /code/i }).fill(code)

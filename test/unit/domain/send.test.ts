@@ -298,14 +298,15 @@ describe("the account view", () => {
   })
 
   it.each([
-    ["on a swap network, all four in the spec's order", { onramp: true, swaps: true, receive: true, send: true }, "eip155", "eip155:31337", true, ["onramp", "swaps", "receive", "send"]],
-    ["Buy on an EVM network the swap service does not serve", { onramp: true, swaps: true }, "eip155", "eip155:11155111", false, ["onramp"]],
-    ["the host's order", { swaps: true, send: true, walletFeaturesOrder: ["send" as const, "swaps" as const] }, "eip155", "eip155:1", true, ["send", "swaps"]],
-    ["swaps turned off", { swaps: false, send: true }, "eip155", "eip155:31337", true, ["send"]],
-    ["a network the swap service does not serve (a local chain its host left out)", { swaps: true, send: true }, "eip155", "eip155:31338", false, ["send"]],
-    ["not outside EVM", { onramp: true, swaps: true, send: true }, "solana", "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", true, ["send"]]
-  ] as const)("%s", (_, features, namespace, network, swapNetwork, shown) => {
-    expect(accountFeatures(features, namespace, network, swapNetwork)).toEqual(shown)
+    ["on a network the services swap on and the on-ramp delivers on, all four in the spec's order", { onramp: true, swaps: true, receive: true, send: true }, "eip155", "eip155:31337", { swaps: true, onramp: true }, ["onramp", "swaps", "receive", "send"]],
+    ["Buy on an EVM network the swap service does not serve", { onramp: true, swaps: true }, "eip155", "eip155:11155111", { swaps: false, onramp: true }, ["onramp"]],
+    ["no Buy where the on-ramp provider does not deliver (or the host configured none)", { onramp: true, swaps: true, send: true }, "eip155", "eip155:31338", { swaps: true, onramp: false }, ["swaps", "send"]],
+    ["the host's order", { swaps: true, send: true, walletFeaturesOrder: ["send" as const, "swaps" as const] }, "eip155", "eip155:1", { swaps: true, onramp: true }, ["send", "swaps"]],
+    ["swaps turned off", { swaps: false, send: true }, "eip155", "eip155:31337", { swaps: true, onramp: true }, ["send"]],
+    ["a network the swap service does not serve (a local chain its host left out)", { swaps: true, send: true }, "eip155", "eip155:31338", { swaps: false, onramp: true }, ["send"]],
+    ["not outside EVM", { onramp: true, swaps: true, send: true }, "solana", "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", { swaps: true, onramp: true }, ["send"]]
+  ] as const)("%s", (_, features, namespace, network, served, shown) => {
+    expect(accountFeatures(features, namespace, network, served)).toEqual(shown)
   })
 
   it.each([

@@ -49,6 +49,7 @@ describe("server configuration", () => {
         masterKeyFile: "./data/wallet-master-key",
         createMasterKey: false,
         frameBuildDir: "./data/frame",
+        freshLoginMs: 600_000,
         farcasterIdRegistry: "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b"
       })
       expect(config.smtp).toEqual({ host: "smtp.example.com", from: "wallet@example.com", port: 587, security: "starttls" })

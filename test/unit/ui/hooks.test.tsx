@@ -16,6 +16,7 @@ import {
   useModal,
   useNetwork,
   useOnramp,
+  useSendCalls,
   useSwap
 } from "../../../src/ui/react/hooks"
 import { WalletRuntimeProvider } from "../../../src/ui/react/WalletRuntimeProvider"
@@ -229,7 +230,8 @@ describe("useSwap and useOnramp (their atoms fetched on first use)", () => {
       </WalletRuntimeProvider>
     )
     expect(await screen.findByText("for:nobody")).toBeTruthy()
-    expect(text("buy-form")).toBe("ready")
+    // The two forms' atoms arrive each in its own time: the Buy form's may come after the Swap form's.
+    await waitFor(() => expect(text("buy-form")).toBe("ready"))
     await act(() =>
       runtime.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: "injected", networks: [localChainA] })))
     )
@@ -251,6 +253,60 @@ describe("useSwap and useOnramp (their atoms fetched on first use)", () => {
     expect(await screen.findByText("open:Swap")).toBeTruthy()
     fireEvent.click(screen.getByText("buy"))
     expect(await screen.findByText("open:Buy")).toBeTruthy()
+    await runtime.dispose()
+  })
+})
+
+function Batch() {
+  const batch = useSendCalls()
+  return (
+    <div>
+      <button onClick={() => void batch.sendCalls({ calls: [{ to: ALICE, value: 1n }, { to: ALICE, data: "0x01" }] }).catch(() => {})}>send batch</button>
+      <p data-testid="batch">
+        {batch.status === "success"
+          ? `done:${batch.id}:${batch.data.receipts?.length ?? 0}`
+          : batch.status === "error"
+            ? `failed:${batch.error.message}`
+            : batch.status}
+      </p>
+    </div>
+  )
+}
+
+describe("useSendCalls (its atoms fetched on first use)", () => {
+  const receipt = { status: "0x1", transactionHash: `0x${"ab".repeat(32)}`, blockHash: `0x${"cd".repeat(32)}`, blockNumber: "0x5", gasUsed: "0x5208", logs: [] }
+  const scripted = (final: number) => {
+    const wallet = makeWallet()
+    wallet.script.requestAnswer = (method) =>
+      method === "wallet_sendCalls"
+        ? { id: "0xb47c4" }
+        : { version: "2.0.0", id: "0xb47c4", chainId: "0x7a69", status: final, atomic: true, receipts: [{ ...receipt, status: final === 200 ? "0x1" : "0x0" }] }
+    return wallet
+  }
+  const sendWith = async (wallet: FakeWallet) => {
+    const runtime = makeRuntime(wallet)
+    render(
+      <WalletRuntimeProvider runtime={runtime}>
+        <Batch />
+      </WalletRuntimeProvider>
+    )
+    await act(() => runtime.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: "injected", networks: [localChainA] }))))
+    expect(text("batch")).toBe("idle")
+    fireEvent.click(screen.getByText("send batch"))
+    return runtime
+  }
+
+  it("sends the batch, follows it to final and gives its id and receipts", async () => {
+    const wallet = scripted(200)
+    const runtime = await sendWith(wallet)
+    expect(await screen.findByText("done:0xb47c4:1")).toBeTruthy()
+    expect(wallet.calls.filter((call) => call.startsWith("request:"))).toEqual(["request:wallet_sendCalls", "request:wallet_getCallsStatus"])
+    await runtime.dispose()
+  })
+
+  it("a batch that reverted is a failure in words", async () => {
+    const runtime = await sendWith(scripted(500))
+    expect(await screen.findByText("failed:The calls failed on chain: none of them took effect")).toBeTruthy()
     await runtime.dispose()
   })
 })

@@ -28,6 +28,7 @@ import type {
   UpdateEmailSecondaryResponse,
   UserResponse
 } from "../api"
+import type { KeyFamily, RecoveryResponse, ServerShareResponse, SplitKeysResponse, StoreSplitRequest, StoreSplitResponse } from "../sharesApi"
 import {
   SessionAuth,
   SessionToken,
@@ -36,6 +37,7 @@ import {
   WalletConflict,
   WalletForbidden,
   WalletInternalError,
+  WalletNotFound,
   WalletPayloadTooLarge,
   WalletServerApi,
   WalletTooManyRequests,
@@ -96,11 +98,20 @@ export interface WalletApi {
   ) => Promise<typeof RpcResponse.Type>
 }
 
+/** The split-key routes (`../sharesApi.ts`) the frame asks; every call rejects with a `WalletApiError`. */
+export interface SplitKeysApi {
+  readonly splitKeys: (token: string) => Promise<typeof SplitKeysResponse.Type>
+  readonly storeSplit: (token: string, body: typeof StoreSplitRequest.Type) => Promise<typeof StoreSplitResponse.Type>
+  readonly serverShare: (token: string, family: KeyFamily) => Promise<typeof ServerShareResponse.Type>
+  readonly recovery: (token: string, family: KeyFamily, verifier: string) => Promise<typeof RecoveryResponse.Type>
+}
+
 // The status each declared failure is answered with (the class is the status).
 const statuses = [
   [WalletBadRequest, 400],
   [WalletUnauthorized, 401],
   [WalletForbidden, 403],
+  [WalletNotFound, 404],
   [WalletConflict, 409],
   [WalletPayloadTooLarge, 413],
   [WalletTooManyRequests, 429],
@@ -138,7 +149,7 @@ export const makeWalletApi = (opts: {
   readonly fetch: typeof fetch
   readonly baseUrl: string
   readonly projectId: string
-}): WalletApi => {
+}): WalletApi & SplitKeysApi => {
   const services = Layer.mergeAll(FetchHttpClient.layer, sessionAuthClient).pipe(
     // The token travels only in the header; no cookies are used.
     Layer.provideMerge(Layer.succeed(FetchHttpClient.RequestInit)({ credentials: "omit", cache: "no-store" })),
@@ -180,6 +191,11 @@ export const makeWalletApi = (opts: {
       call("POST /api/email/update/primary", (api) => api.session.updateEmailPrimary({ query: {}, payload: { otp } }), token),
     updateEmailSecondary: (token, otp) =>
       call("POST /api/email/update/secondary", (api) => api.session.updateEmailSecondary({ query: {}, payload: { otp } }), token),
-    rpc: (token, payload) => call("POST /api/rpc", (api) => api.session.rpc({ query: {}, payload }), token)
+    rpc: (token, payload) => call("POST /api/rpc", (api) => api.session.rpc({ query: {}, payload }), token),
+    splitKeys: (token) => call("GET /api/keys", (api) => api.keyShares.list({ query: {} }), token),
+    storeSplit: (token, payload) => call("POST /api/keys/split", (api) => api.keyShares.storeSplit({ query: {}, payload }), token),
+    serverShare: (token, family) => call("POST /api/keys/server-share", (api) => api.keyShares.serverShare({ query: {}, payload: { family } }), token),
+    recovery: (token, family, verifier) =>
+      call("POST /api/keys/recovery", (api) => api.keyShares.recovery({ query: {}, payload: { family, verifier } }), token)
   }
 }

@@ -26,6 +26,7 @@ const spec: PageBuildSpec = {
     ...listFiles(frameSourceDir).filter((file) => !notBundled.has(relative(frameSourceDir, file))),
     join(repoRoot, "server", "src", "embedded", "api.ts"),
     join(repoRoot, "server", "src", "embedded", "WalletServerApi.ts"),
+    join(repoRoot, "server", "src", "embedded", "sharesApi.ts"),
     join(repoRoot, "server", "src", "services", "projects.ts"),
     ...listFiles(join(repoRoot, "src", "domain")),
     join(repoRoot, "server", "src", "lib", "pageBuild.ts"),

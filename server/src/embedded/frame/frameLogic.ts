@@ -79,8 +79,8 @@ export interface FrameStorage {
 }
 
 /**
- * Storage that lasts as long as the frame: where the browser refuses the frame origin's localStorage (a cross-site
- * frame with third-party storage blocked), the session then ends with the page instead of the frame failing.
+ * Storage that lasts as long as the frame: where the browser allows the frame nothing persistent (FrameStore.ts), the
+ * session then ends with the page instead of the frame failing.
  */
 export const makeMemoryStorage = (): FrameStorage => {
   const items = new Map<string, string>()

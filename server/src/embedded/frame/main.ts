@@ -1,9 +1,11 @@
 /**
- * The frame page's entry: wires the frame's logic (frameLogic.ts) to the page — the frame origin's localStorage,
+ * The frame page's entry: wires the frame's logic (frameLogic.ts) to the page — the frame's store (FrameStore.ts),
  * the wallet server on this origin, `window.parent` at the parent's exact origin, and the page's message events.
  */
+import { Effect } from "effect"
 import { makeWalletApi } from "./apiClient"
-import { type FrameStorage, makeFrame, makeMemoryStorage, parseFrameQuery } from "./frameLogic"
+import { FramePage, FrameStore } from "./FrameStore"
+import { makeFrame, parseFrameQuery } from "./frameLogic"
 
 // Chromium tells the embedding page's origin in ancestorOrigins even when the referrer is stripped (no-referrer).
 const parentOrigin = (): string | undefined => {
@@ -25,33 +27,27 @@ const randomId = (): string => {
 
 const query = parseFrameQuery(location.search)
 
-// Chromium denies localStorage to a cross-site frame when third-party storage is blocked (reading the property
-// throws): the frame then keeps its session in memory rather than not starting at all.
-const frameStorage = (): FrameStorage => {
-  try {
-    const storage = window.localStorage
-    storage.setItem("wr-frame/probe", "1")
-    storage.removeItem("wr-frame/probe")
-    return storage
-  } catch (error) {
-    if (query.enableLogger) {
-      console.info(`[wallet frame] localStorage is not available here (${error instanceof Error ? error.message : String(error)}); the session lasts as long as this page`)
-    }
-    return makeMemoryStorage()
+// The frame starts once it knows where it keeps its session: the first mechanism the browser allows it (FrameStore.ts),
+// logged when asked. The host sends nothing before READY, so no message is missed meanwhile.
+const run = async (): Promise<void> => {
+  const store = await Effect.runPromise(Effect.service(FrameStore).pipe(Effect.provide(FrameStore.layer), Effect.provide(FramePage.layerBrowser)))
+  if (query.enableLogger) {
+    console.info(`[wallet frame] keeps its session in ${store.mechanism}${store.passedOver.length === 0 ? "" : ` (passed over: ${store.passedOver.join("; ")})`}`)
   }
+  const frame = makeFrame({
+    api: makeWalletApi({ fetch: (input, init) => fetch(input, init), baseUrl: "", projectId: query.projectId }),
+    storage: store.storage,
+    post: (message, targetOrigin) => window.parent.postMessage(message, targetOrigin),
+    parentOrigin: parentOrigin(),
+    isParent: (source) => source === window.parent,
+    query,
+    randomId,
+    now: () => Date.now(),
+    log: (text) => console.info(text)
+  })
+  window.addEventListener("message", (event) => {
+    void frame.receive({ data: event.data, origin: event.origin, source: event.source })
+  })
+  await frame.start()
 }
-const frame = makeFrame({
-  api: makeWalletApi({ fetch: (input, init) => fetch(input, init), baseUrl: "", projectId: query.projectId }),
-  storage: frameStorage(),
-  post: (message, targetOrigin) => window.parent.postMessage(message, targetOrigin),
-  parentOrigin: parentOrigin(),
-  isParent: (source) => source === window.parent,
-  query,
-  randomId,
-  now: () => Date.now(),
-  log: (text) => console.info(text)
-})
-window.addEventListener("message", (event) => {
-  void frame.receive({ data: event.data, origin: event.origin, source: event.source })
-})
-void frame.start()
+void run()

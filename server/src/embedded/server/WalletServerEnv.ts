@@ -29,6 +29,8 @@ export interface WalletServerDeps {
   readonly socialFetch?: (url: string, init: RequestInit) => Promise<Response>
   /** Sign In With Farcaster: where fids' custody addresses are read; no Farcaster login without it. */
   readonly farcaster?: FarcasterConfig
+  /** How recent a login must be for the split-key shares to be given out or replaced (default 10 minutes). */
+  readonly freshLoginMs?: number
 }
 
 /** The wallet server's {@link WalletServerDeps}. */

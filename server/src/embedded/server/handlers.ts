@@ -28,8 +28,10 @@ import { DARK_PAGE_CSS } from "./socialCallback"
 import { codeHash, type KeyFamily, newCode, newEvmKey, newSolanaKey, newToken, openKey, sameHash, sealKey, tokenHash } from "./keys"
 import { ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer } from "./middleware"
 import { walletRpc } from "./rpc"
+import { KeySharesGroupLive } from "./shares"
 import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type FarcasterRefused, newChannelNonce, verifyFarcasterSignIn } from "./farcaster"
 import { authorizationUrl, completeLogin, makeProviderMetadataCache, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
+import * as callsStore from "./callsStore"
 import * as store from "./store"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
@@ -642,7 +644,11 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
                 {
                   evmAddress: keys.evm.address,
                   solanaAddress: keys.solana.address,
-                  openKey: async (family) => openKey(deps.masterKey, session.userId, family, family === "eip155" ? keys.evm : keys.solana)
+                  openKey: async (family) => openKey(deps.masterKey, session.userId, family, family === "eip155" ? keys.evm : keys.solana),
+                  calls: {
+                    save: (calls) => deps.database.run(callsStore.insertCalls(session.userId, calls, steps.at())),
+                    find: (id) => deps.database.run(callsStore.findCalls(session.userId, id))
+                  }
                 },
                 payload,
                 { userId: session.userId, projectId: project.projectId, now: deps.now, run: (effect) => deps.database.run(effect) }
@@ -676,7 +682,7 @@ export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project",
 /** The wallet server's API on the app's router, with `/openapi.json`. Needs the {@link WalletServerEnv}. */
 export const walletServerApiLayer = HttpApiBuilder.layer(WalletServerApi, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide(
-    Layer.mergeAll(LoginGroupLive, SocialGroupLive, FarcasterGroupLive, FarcasterRelayGroupLive, SessionGroupLive, ProjectGroupLive).pipe(
+    Layer.mergeAll(LoginGroupLive, SocialGroupLive, FarcasterGroupLive, FarcasterRelayGroupLive, SessionGroupLive, ProjectGroupLive, KeySharesGroupLive).pipe(
       Layer.provide(Layer.mergeAll(ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer({ timeout: ROUTE_TIMEOUT_MS })))
     )
   )

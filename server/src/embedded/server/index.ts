@@ -79,6 +79,8 @@ export interface WalletServerOptions {
   readonly socialFetch?: (url: string, init: RequestInit) => Promise<Response>
   /** Sign In With Farcaster: the chain and id registry of fids' custody addresses; no Farcaster login without it. */
   readonly farcaster?: FarcasterConfig
+  /** How recent a login must be for the split-key shares to be given out or replaced (default 10 minutes). */
+  readonly freshLoginMs?: number
 }
 
 /** What a running wallet server exposes. */
@@ -127,6 +129,7 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
         ...(clock === undefined ? {} : { clock }),
         ...(opts.socialFetch === undefined ? {} : { socialFetch: opts.socialFetch }),
         ...(opts.farcaster === undefined ? {} : { farcaster: opts.farcaster }),
+        ...(opts.freshLoginMs === undefined ? {} : { freshLoginMs: opts.freshLoginMs }),
         sendMail: opts.sendMail ?? ((mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail }))
       })
       return Layer.mergeAll(

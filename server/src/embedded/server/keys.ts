@@ -35,27 +35,38 @@ export const checkMasterKey = (masterKey: Uint8Array): Uint8Array => {
   return masterKey
 }
 
-const aad = (userId: string, family: KeyFamily) => Buffer.from(`wallet-key:${userId}:${family}`, "utf8")
+const aad = (userId: string, family: KeyFamily) => `wallet-key:${userId}:${family}`
 
-/** Seals `secret` (a 32-byte private key or seed) for `userId`'s `family` key. */
-export const sealKey = (masterKey: Uint8Array, userId: string, family: KeyFamily, secret: Uint8Array): SealedKey => {
+/** Seals `secret` under the master key with `associatedData` bound in (a fresh 12-byte IV, AES-256-GCM). */
+export const sealBytes = (masterKey: Uint8Array, associatedData: string, secret: Uint8Array): SealedKey => {
   const iv = randomBytes(12)
   const cipher = createCipheriv("aes-256-gcm", masterKey, iv)
-  cipher.setAAD(aad(userId, family))
+  cipher.setAAD(Buffer.from(associatedData, "utf8"))
   const ciphertext = Buffer.concat([cipher.update(secret), cipher.final()])
   return { ciphertext, iv, authTag: cipher.getAuthTag() }
 }
 
-/** Opens a sealed key; throws {@link MasterKeyMismatch} when the master key (or the row) is not the one sealed. */
-export const openKey = (masterKey: Uint8Array, userId: string, family: KeyFamily, sealed: SealedKey): Uint8Array => {
+/** Opens what {@link sealBytes} sealed with the same associated data; `undefined` when the key or the row differs. */
+export const openBytes = (masterKey: Uint8Array, associatedData: string, sealed: SealedKey): Uint8Array | undefined => {
   try {
     const decipher = createDecipheriv("aes-256-gcm", masterKey, sealed.iv)
-    decipher.setAAD(aad(userId, family))
+    decipher.setAAD(Buffer.from(associatedData, "utf8"))
     decipher.setAuthTag(sealed.authTag)
     return new Uint8Array(Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]))
   } catch {
-    throw new MasterKeyMismatch(family)
+    return undefined
   }
+}
+
+/** Seals `secret` (a 32-byte private key or seed) for `userId`'s `family` key. */
+export const sealKey = (masterKey: Uint8Array, userId: string, family: KeyFamily, secret: Uint8Array): SealedKey =>
+  sealBytes(masterKey, aad(userId, family), secret)
+
+/** Opens a sealed key; throws {@link MasterKeyMismatch} when the master key (or the row) is not the one sealed. */
+export const openKey = (masterKey: Uint8Array, userId: string, family: KeyFamily, sealed: SealedKey): Uint8Array => {
+  const opened = openBytes(masterKey, aad(userId, family), sealed)
+  if (opened === undefined) throw new MasterKeyMismatch(family)
+  return opened
 }
 
 /** A fresh EVM private key and its checksummed address. */

@@ -1,5 +1,5 @@
 /**
- * The wallet server's ERC-7715 grants (migration `0016_wallet_permission_grants`): stored per user, project, chain and
+ * The wallet server's ERC-7715 grants (migration `0018_wallet_permission_grants`): stored per user, project, chain and
  * account, found by their context; each use moves the grant's spent amount under the row's lock, so two server
  * processes on one database cannot both spend one allowance.
  */

@@ -21,6 +21,7 @@ import { createBundlerClient, createPaymasterClient } from "viem/account-abstrac
 import { toWalletAccount, walletAccountFactoryAbi } from "../../bundler/walletAccount"
 import { upstreamTransport } from "../../lib/jsonRpc"
 import { type RpcUpstream, rpcUpstream, type UpstreamAnswer } from "../../lib/rpcUpstream"
+import { CALLS_METHODS, type CallsChain, type CallsStore, walletCalls } from "./calls"
 import { ApiError } from "./errors"
 import { ed25519Sign, evmAccountOf, type KeyFamily } from "./keys"
 import { type GrantScope, isPermissionCall, permissionRpc } from "./permissions"
@@ -70,6 +71,8 @@ export interface RpcUser {
   readonly solanaAddress: string
   /** The plain private key (EVM) or seed (Solana); the caller wipes it after use. */
   readonly openKey: (family: KeyFamily) => Promise<Uint8Array>
+  /** Where the user's EIP-5792 batches are kept (without it, wallet_sendCalls and wallet_getCallsStatus are refused). */
+  readonly calls?: CallsStore
 }
 
 /** One `/api/rpc` request. */
@@ -181,15 +184,15 @@ const smartAccountOf = async (chain: WalletChain, upstream: RpcUpstream, user: R
 const USER_OPERATION_TIMEOUT_MS = 60_000
 
 /**
- * Sends `call` from the user's smart account as a user operation through the chain's bundler: sponsored when the
- * host's paymaster accepts it, else paid by the account. The account is deployed by its first operation. Answers the
- * hash of the transaction that included it, as `eth_sendTransaction` does.
+ * Sends `calls` from the user's smart account as one user operation through the chain's bundler (`execute` for one,
+ * `executeBatch` for more): sponsored when the host's paymaster accepts it, else paid by the account. The account is
+ * deployed by its first operation. Answers the operation's hash once the bundler took it.
  */
-const sendFromSmartAccount = async (
+const submitUserOperation = async (
   chain: WalletChain,
   upstream: RpcUpstream,
   user: RpcUser,
-  call: { readonly to: Hex; readonly value?: bigint; readonly data?: Hex }
+  calls: ReadonlyArray<{ readonly to: Hex; readonly value?: bigint; readonly data?: Hex }>
 ): Promise<Hex> => {
   const config = smartAccountsOf(chain)
   const reader = createPublicClient({ chain: viemChainOf(chain, upstream), transport: upstreamTransport(upstream) })
@@ -201,18 +204,60 @@ const sendFromSmartAccount = async (
         client: reader,
         transport: http(config.bundlerUrl, { retryCount: 0 }),
         ...(sponsored ? { paymaster: createPaymasterClient({ transport: http(config.bundlerUrl, { retryCount: 0 }) }) } : {})
-      }).sendUserOperation({ account, calls: [call] })
+      }).sendUserOperation({ account, calls: [...calls] })
     // The host may not sponsor (no paymaster, or its policy says no): then the account pays its own gas.
-    const hash = await send(true).catch((error: unknown) => {
+    return send(true).catch((error: unknown) => {
       const code = error instanceof BaseError ? (error.walk((e) => typeof (e as { code?: unknown }).code === "number") as { code?: number } | null)?.code : undefined
       if (code === -32501 || code === -32601) return send(false)
       throw error
     })
-    const bundler = createBundlerClient({ client: reader, transport: http(config.bundlerUrl, { retryCount: 0 }) })
-    const receipt = await bundler.waitForUserOperationReceipt({ hash, pollingInterval: 100, timeout: USER_OPERATION_TIMEOUT_MS })
-    if (!receipt.success) throw new ApiError(400, "rpc_error", "The transaction reverted", { rpcCode: -32521 })
-    return receipt.receipt.transactionHash
   }).catch((error: unknown) => Promise.reject(viemFailure(error)))
+}
+
+/**
+ * Sends `call` from the user's smart account (see {@link submitUserOperation}) and waits for its inclusion. Answers
+ * the hash of the transaction that included it, as `eth_sendTransaction` does.
+ */
+const sendFromSmartAccount = async (
+  chain: WalletChain,
+  upstream: RpcUpstream,
+  user: RpcUser,
+  call: { readonly to: Hex; readonly value?: bigint; readonly data?: Hex }
+): Promise<Hex> => {
+  const hash = await submitUserOperation(chain, upstream, user, [call])
+  const reader = createPublicClient({ chain: viemChainOf(chain, upstream), transport: upstreamTransport(upstream) })
+  const bundler = createBundlerClient({ client: reader, transport: http(smartAccountsOf(chain).bundlerUrl, { retryCount: 0 }) })
+  const receipt = await bundler
+    .waitForUserOperationReceipt({ hash, pollingInterval: 100, timeout: USER_OPERATION_TIMEOUT_MS })
+    .catch((error: unknown) => Promise.reject(viemFailure(error)))
+  if (!receipt.success) throw new ApiError(400, "rpc_error", "The transaction reverted", { rpcCode: -32521 })
+  return receipt.receipt.transactionHash
+}
+
+/** What calls.ts needs of `chain` for the user: its node, their smart account, and the two ways to send. */
+const callsChainOf = (chains: WalletChains, chain: WalletChain, user: RpcUser): CallsChain => {
+  const upstream = upstreamOf(chains, chain)
+  return {
+    caipNetworkId: chain.caipNetworkId,
+    chainId: Number(chain.caipNetworkId.slice("eip155:".length)),
+    bundlerUrl: chain.smartAccount?.bundlerUrl,
+    entryPoint: chain.smartAccount?.entryPoint,
+    node: (method, params) => nodeRequest(upstream, method, params),
+    smartAccount: () =>
+      chain.smartAccount === undefined
+        ? Promise.resolve(undefined)
+        : smartAccountOf(chain, upstream, user).catch((error: unknown) => Promise.reject(viemFailure(error))),
+    sendUserOperation: (calls) =>
+      submitUserOperation(chain, upstream, user, calls.map((call) => ({ to: call.to, value: call.value, ...(call.data === undefined ? {} : { data: call.data }) }))),
+    sendTransaction: (call) =>
+      withKey(user, "eip155", (secret) =>
+        createWalletClient({ account: evmAccountOf(secret), chain: viemChainOf(chain, upstream), transport: upstreamTransport(upstream) }).sendTransaction({
+          to: call.to,
+          value: call.value,
+          ...(call.data === undefined ? {} : { data: call.data })
+        })
+      ).catch((error: unknown) => Promise.reject(viemFailure(error)))
+  }
 }
 
 const eip155 = async (chain: WalletChain, upstream: RpcUpstream, user: RpcUser, method: string, params: unknown) => {
@@ -414,6 +459,11 @@ export const walletRpc = async (chains: WalletChains, user: RpcUser, call: RpcCa
         smartAccount: () => smartAccountOf(chain, upstream, user).then((smart) => smart.address, (error: unknown) => Promise.reject(viemFailure(error))),
         send: (transfer) => sendFromSmartAccount(chain, upstream, user, transfer)
       }, call.method, call.params)
+    }
+    if (CALLS_METHODS.has(call.method)) {
+      const current = callsChainOf(chains, chain, user)
+      const all = chains.evm.map((c) => (c === chain ? current : callsChainOf(chains, c, user)))
+      return walletCalls(all, current, { evmAddress: user.evmAddress, calls: user.calls }, call.method, call.params)
     }
     return eip155(chain, upstream, user, call.method, call.params)
   }

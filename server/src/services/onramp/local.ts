@@ -36,6 +36,7 @@ export const localOnrampProvider = (opts: {
   const { settings } = opts
   const currencies = Object.keys(settings.currencies)
   const options: OnrampOptions = {
+    providerName: settings.providerName,
     paymentCurrencies: currencies.map((id) => ({
       id,
       limits: [

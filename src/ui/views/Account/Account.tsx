@@ -27,7 +27,8 @@ import { showSnackbarFn } from "../../atoms/notifications"
 import { activeNetworkAtom } from "../../atoms/networks"
 import { openNamesFn } from "../../atoms/names"
 import { openSendFn } from "../../atoms/send"
-import { openSwapFn, swapNetworkAtom, warmSwapFn } from "../../atoms/swap"
+import { NOTHING_SERVED, servedFeaturesAtom } from "../../atoms/servedFeatures"
+import { openSwapFn, warmSwapFn } from "../../atoms/swap"
 import { openOnrampFn } from "../../atoms/onramp"
 import { Avatar } from "../../components/Avatar/Avatar"
 import { Button, IconButton } from "../../components/Button/Button"
@@ -86,10 +87,11 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const setPreferredAccount = useAtomSet(setPreferredAccountFn)
   const { options } = useWalletRuntime()
 
-  // The services say which networks swap (the host's config); Swap shows once they said so for this one.
-  const swapNetwork = useAtomValue(swapNetworkAtom(network?.caipNetworkId ?? ""), (result) => AsyncResult.getOrElse(result, () => false))
+  // The services say which networks swap and which the on-ramp delivers on (the host's config); Swap and Buy show once
+  // they said so for this one.
+  const served = useAtomValue(servedFeaturesAtom(network?.caipNetworkId ?? ""), (result) => AsyncResult.getOrElse(result, () => NOTHING_SERVED))
   const offersSwap =
-    account.namespace !== undefined && accountFeatures(options.features, account.namespace, network?.caipNetworkId, swapNetwork).includes("swaps")
+    account.namespace !== undefined && accountFeatures(options.features, account.namespace, network?.caipNetworkId, served).includes("swaps")
   // Swap's code comes while the visitor looks at the account, as the views a click may open next do.
   useEffect(() => {
     if (offersSwap) warmSwap(undefined)
@@ -128,7 +130,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const hasName = profileName !== undefined && profileName !== null
   const explorerUrl = network?.blockExplorers?.default.url
   const explorerHref = account.namespace === undefined ? undefined : explorerAddressUrl(explorerUrl, account.namespace, address)
-  const features = account.namespace === undefined ? [] : accountFeatures(options.features, account.namespace, network?.caipNetworkId, swapNetwork)
+  const features = account.namespace === undefined ? [] : accountFeatures(options.features, account.namespace, network?.caipNetworkId, served)
   const runFeature = (feature: WalletFeature) =>
     feature === "send"
       ? openSend({})

@@ -74,7 +74,9 @@ export const small = style({
   padding: `0 ${vars.space.s}`,
   borderRadius: vars.radius.full,
   background: vars.color.background,
-  color: vars.accent,
+  // The text colour, not the accent: the accent on the dark theme's background is under 4.5:1 at this size.
+  color: vars.color.text,
+  border: `1px solid ${vars.color.border}`,
   fontSize: vars.fontSize.small,
   fontWeight: 600,
   cursor: "pointer",

@@ -27,7 +27,8 @@ import { visitorErrorOf } from "../errorText"
 import * as sendStyles from "../Send/Send.css"
 import type { ViewProps } from "../types"
 
-const PROVIDER_NAME = "Local On-ramp"
+/** The provider's name as the services give it, in a phrase ('Buy with Local On-ramp'); without one, 'the provider'. */
+const providerOf = (state: OnrampState): string => state.options?.providerName ?? "the provider"
 
 function Purchase(props: { readonly state: OnrampState }): ReactNode {
   const { purchase } = props.state
@@ -37,7 +38,7 @@ function Purchase(props: { readonly state: OnrampState }): ReactNode {
       <div className={sendStyles.status} role="status">
         <Spinner size={24} />
         <h3 className={sendStyles.headline}>Waiting for your {purchase.symbol}</h3>
-        <p className={sendStyles.hint}>Pay on the {PROVIDER_NAME} page; your purchase shows here when it reaches your wallet.</p>
+        <p className={sendStyles.hint}>Pay on {providerOf(props.state)}'s page; your purchase shows here when it reaches your wallet.</p>
       </div>
     )
   }
@@ -95,6 +96,7 @@ export function Buy(_props: ViewProps<"Buy">): ReactNode {
   const { quote } = state
   const failure = quote._tag === "Failed" ? visitorErrorOf(quote.error) : undefined
   const fee = state.options.providerFeePercent
+  const provider = providerOf(state)
   return (
     <div className={sendStyles.form}>
       <div className={sendStyles.field}>
@@ -147,9 +149,13 @@ export function Buy(_props: ViewProps<"Buy">): ReactNode {
       {quote._tag === "Loading" && <Spinner label="Getting a quote" />}
       {quote._tag === "Ready" && (
         <>
-          <dl className={sendStyles.summary} aria-label={`${PROVIDER_NAME} quote`}>
-            <dt className={sendStyles.term}>Provider</dt>
-            <dd className={sendStyles.value}>{PROVIDER_NAME}</dd>
+          <dl className={sendStyles.summary} aria-label="Quote">
+            {state.options.providerName !== undefined && (
+              <>
+                <dt className={sendStyles.term}>Provider</dt>
+                <dd className={sendStyles.value}>{state.options.providerName}</dd>
+              </>
+            )}
             <dt className={sendStyles.term}>You receive</dt>
             <dd className={sendStyles.value}>
               {quote.quote.purchaseAmount.amount} {quote.quote.purchaseAmount.currency}
@@ -175,7 +181,7 @@ export function Buy(_props: ViewProps<"Buy">): ReactNode {
               rel="noopener noreferrer"
               onClick={() => started(undefined)}
             >
-              Buy with {PROVIDER_NAME}
+              Buy with {provider}
               <span className={visuallyHidden}> (opens in a new window)</span>
             </a>
           )}

@@ -2,10 +2,11 @@
  * The embedded wallet's two EVM accounts over the real core and the real AUTH connector, against a scripted frame that
  * keeps the user's preferred type as the frame does: on a fresh login, one switch to the chain's default type (spec
  * 4: the host's `defaultAccountTypes`, smartAccount only where the frame runs smart accounts), none on a restore; the
- * Account view's switch puts the other account in front (address, account state, what `eth_accounts` answers).
+ * Account view's switch puts the other account in front (address, account state, what `eth_accounts` answers); a
+ * `wallet_sendCalls` is checked before ApproveTransaction opens (shape, chain, code and balance, atomicity).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Stream, SubscriptionRef } from "effect"
+import { Effect, Fiber, Option, Stream, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
 import { localChainA, localChainB } from "../../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../../src/domain/Options"
@@ -252,6 +253,93 @@ describe("the Account view's switch between the smart account and the EOA", () =
         expect((yield* SubscriptionRef.get(wallet.state)).accountSwitch).toEqual({ switching: undefined, error: "The wallet server is away." })
         expect((yield* evmAccount)?.address).toBe(SMART_ADDRESS)
         expect(yield* ethAccounts).toEqual([SMART_ADDRESS])
+      })
+    )
+  )
+})
+
+describe("wallet_sendCalls before ApproveTransaction", () => {
+  const CONTRACT = "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707"
+  const NO_CODE = "0x000000000000000000000000000000000000dEaD"
+  const request = (method: string, params: unknown) =>
+    Effect.gen(function* () {
+      const session = Option.getOrThrow(yield* (yield* Connection).session("eip155"))
+      if (session.provider.namespace !== "eip155") throw new Error("not an EIP-1193 provider")
+      const provider = session.provider.provider
+      return yield* Effect.tryPromise({ try: () => provider.request({ method, params }), catch: (error) => error as Error & { readonly code?: number } })
+    })
+  const batch = (calls: ReadonlyArray<Record<string, unknown>>, extra: Record<string, unknown> = {}) => [
+    { version: "2.0.0", chainId: "0x7a69", atomicRequired: true, calls, ...extra }
+  ]
+  // The frame's chain: CONTRACT has code, the account in front holds 1 ETH; the send answers a batch id.
+  const scriptChain = (frame: ScriptedFrame) =>
+    frame.answer("RPC_REQUEST", (payload) => {
+      const { method, params } = payload as { readonly method: string; readonly params?: ReadonlyArray<unknown> }
+      if (method === "eth_getCode") return { ok: params?.[0] === CONTRACT ? "0x6080" : "0x" }
+      if (method === "eth_getBalance") return { ok: "0xde0b6b3a7640000" }
+      return { ok: { id: "0xb47c4" } }
+    })
+  const sends = (frame: ScriptedFrame) =>
+    frame.posted.filter((post) => post.name === "RPC_REQUEST" && (post.payload as { readonly method: string }).method === "wallet_sendCalls")
+
+  it.effect.each([
+    ["a receiver without 0x", batch([{ to: NO_CODE.slice(2) }]), -32602, "Call 1: the receiver must be an address starting with 0x"],
+    ["another version", batch([{ to: CONTRACT }], { version: "1.0" }), -32602, "This wallet takes batches of version 2.0.0, not 1.0"],
+    ["another chain", batch([{ to: CONTRACT }], { chainId: "0x1" }), 5710, "This batch is for chain 1, but the wallet is on chain 31337"],
+    ["data for an address without code", batch([{ to: CONTRACT, data: "0x01" }, { to: NO_CODE, data: "0x1234" }]), -32602, `Call 2 sends data to ${NO_CODE}, which is not a contract`],
+    ["values past the balance", batch([{ to: NO_CODE, value: "0xde0b6b3a7640000" }, { to: NO_CODE, value: "0x1" }]), -32602, "The calls send 1.000000000000000001 ETH in all, more than the account holds (1 ETH)"]
+  ] as const)("%s: refused with words, ApproveTransaction never opens, nothing is sent", ([_name, params, code, words]) =>
+    runWith({ enabled: [31337], preferred: "smartAccount" }, (frame) =>
+      Effect.gen(function* () {
+        yield* loggedIn
+        scriptChain(frame)
+        yield* (yield* Modal).close
+        const error = yield* Effect.flip(request("wallet_sendCalls", params))
+        expect({ code: error.code, message: error.message }).toEqual({ code, message: words })
+        expect((yield* SubscriptionRef.get((yield* EmbeddedWallet).state)).approval).toBeUndefined()
+        expect((yield* SubscriptionRef.get((yield* Modal).state)).open).toBe(false)
+        expect(sends(frame)).toEqual([])
+      })
+    )
+  )
+
+  it.effect("the EOA in front: an atomic batch is refused with 5760 before anyone is asked", () =>
+    runWith({ enabled: [31337], preferred: "eoa" }, (frame) =>
+      Effect.gen(function* () {
+        yield* loggedIn
+        yield* (yield* EmbeddedWallet).setPreferredAccount("eoa")
+        scriptChain(frame)
+        const error = yield* Effect.flip(request("wallet_sendCalls", batch([{ to: NO_CODE, value: "0x1" }])))
+        expect(error.code).toBe(5760)
+        expect(error.message).toBe("This account cannot run calls together in one transaction: switch to the smart account, or send them one by one")
+        expect(sends(frame)).toEqual([])
+      })
+    )
+  )
+
+  it.effect("a good batch shows each call in ApproveTransaction, then goes to the frame from the account in front", () =>
+    runWith({ enabled: [31337], preferred: "smartAccount" }, (frame) =>
+      Effect.gen(function* () {
+        yield* loggedIn
+        scriptChain(frame)
+        const sending = yield* Effect.forkChild(request("wallet_sendCalls", batch([{ to: CONTRACT, data: "0x095ea7b3" }, { to: NO_CODE, value: "0x2386f26fc10000" }])))
+        const shown = yield* embeddedUntil((s) => s.approval !== undefined)
+        expect(shown.approval?.summary).toEqual({
+          _tag: "Calls",
+          calls: [
+            { to: CONTRACT, value: "0 ETH", data: "0x095ea7b3" },
+            { to: NO_CODE, value: "0.01 ETH", data: undefined }
+          ]
+        })
+        expect(sends(frame)).toEqual([])
+        yield* (yield* EmbeddedWallet).approve
+        expect(yield* Fiber.join(sending)).toEqual({ id: "0xb47c4" })
+        expect(sends(frame).map((post) => post.payload)).toEqual([
+          {
+            method: "wallet_sendCalls",
+            params: [{ ...batch([])[0], from: SMART_ADDRESS, calls: [{ to: CONTRACT, data: "0x095ea7b3" }, { to: NO_CODE, value: "0x2386f26fc10000" }] }]
+          }
+        ])
       })
     )
   )

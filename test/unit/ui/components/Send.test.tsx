@@ -7,7 +7,7 @@ import { localChainA } from "../../../../src/domain/networks"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { Connection } from "../../../../src/services/Connection"
 import { Modal } from "../../../../src/services/Modal"
-import { swapNetworkAtom } from "../../../../src/ui/atoms/swap"
+import { servedFeaturesAtom } from "../../../../src/ui/atoms/servedFeatures"
 import { makeFakeHttp } from "../../support/fakeHttpClient"
 import { decodeQr } from "./qrDecoder"
 import { ALICE, findView, renderHost, runtimeFor, testWallet } from "./support"
@@ -22,11 +22,14 @@ afterEach(async () => {
   runtime = undefined
 })
 
-/** Alice holds 1 ETH ($3000) and 25 WUSD on Local Chain A; the services swap on `swaps` (their host's config). */
-const blockchainService = (swaps: ReadonlyArray<string> = ["eip155:31337"]) =>
+/**
+ * Alice holds 1 ETH ($3000) and 25 WUSD on Local Chain A; the services swap on `swaps` and their on-ramp provider
+ * delivers on `onramp` (their host's config).
+ */
+const blockchainService = (swaps: ReadonlyArray<string> = ["eip155:31337"], onramp: ReadonlyArray<string> = ["eip155:31337", "eip155:31338"]) =>
   makeFakeHttp((request) => {
     const path = request.url.pathname
-    if (path.endsWith("/v1/supported-chains")) return { status: 200, json: { http: ["eip155:31337", "eip155:31338"], ws: [], swaps } }
+    if (path.endsWith("/v1/supported-chains")) return { status: 200, json: { http: ["eip155:31337", "eip155:31338"], ws: [], swaps, onramp } }
     if (path.endsWith(`/v1/account/${ALICE}/balance`)) {
       return {
         status: 200,
@@ -42,9 +45,9 @@ const blockchainService = (swaps: ReadonlyArray<string> = ["eip155:31337"]) =>
     return { status: 404, json: {} }
   })
 
-const openAccount = async (options: Record<string, unknown> = {}, swaps?: ReadonlyArray<string>) => {
+const openAccount = async (options: Record<string, unknown> = {}, swaps?: ReadonlyArray<string>, onramp?: ReadonlyArray<string>) => {
   const wallet = testWallet()
-  const made = runtimeFor(wallet, { http: blockchainService(swaps).layer, options })
+  const made = runtimeFor(wallet, { http: blockchainService(swaps, onramp).layer, options })
   runtime = made
   renderHost(made)
   await act(async () => {
@@ -69,16 +72,22 @@ describe("the account's wallet features", () => {
   it("offers Swap only on the networks the services swap on (their host's config), whatever the network", async () => {
     const { account } = await openAccount({}, ["eip155:31338"])
     const registry = runtime!.registry
-    const here = swapNetworkAtom("eip155:31337")
+    const here = servedFeaturesAtom("eip155:31337")
     const unmount = registry.mount(here)
     await waitFor(() => expect(AsyncResult.isSuccess(registry.get(here))).toBe(true))
-    expect(AsyncResult.getOrElse(registry.get(here), () => undefined)).toBe(false)
+    expect(AsyncResult.getOrElse(registry.get(here), () => undefined)).toEqual({ swaps: false, onramp: true })
     expect(await featureButtons(account)).toEqual(["Buy", "Receive", "Send"])
     unmount()
-    const there = swapNetworkAtom("eip155:31338")
+    const there = servedFeaturesAtom("eip155:31338")
     const unmountThere = registry.mount(there)
-    await waitFor(() => expect(AsyncResult.getOrElse(registry.get(there), () => undefined)).toBe(true))
+    await waitFor(() => expect(AsyncResult.getOrElse(registry.get(there), () => undefined)).toEqual({ swaps: true, onramp: true }))
     unmountThere()
+  })
+
+  it("offers Buy only where the services' on-ramp provider delivers (none: the host configured no provider)", async () => {
+    const { account } = await openAccount({}, ["eip155:31337"], [])
+    // Swap shows once the services answered, from the same answer that leaves Buy out.
+    await waitFor(async () => expect(await featureButtons(account)).toEqual(["Swap", "Receive", "Send"]))
   })
 
   it("follows the host's order, and leaves out a feature the host turned off", async () => {

@@ -1,0 +1,190 @@
+/**
+ * The frame's split keys as one service (issue 30, item 1; groundwork, not yet wired into the frame's messages):
+ * making a user's key and handing out its shares, running one operation with the key, and recovering on a new device.
+ * It is built from two services with their own layers, so each side is swapped in tests:
+ * - {@link DeviceShares}: the device share in the frame origin's storage (`layerStorage` over the frame's
+ *   `FrameStorage`; the cross-site storage work will give it another backend);
+ * - {@link ShareServer}: the wallet server's split-key routes (`layerApi` over the frame's `WalletApi`).
+ */
+import { Context, Data, Effect, Layer, Option, Schema } from "effect"
+import { type SplitKeysApi, WalletApiError } from "./apiClient"
+import type { FrameStorage } from "./frameLogic"
+import { toBase64 } from "../../../../src/domain/encoding"
+import { type KeyFamily, type KeyShare, KeyShareJson, type RecoveryEnvelope, type RecoveryKdf } from "../sharesApi"
+import {
+  createSplitKey,
+  encodeShare,
+  type KeyCheckFailed,
+  type KeyOwner,
+  rotateShares,
+  type SharesMismatch,
+  type ShareUnreadable,
+  withKey
+} from "./keyShares"
+import {
+  deriveRecoveryKeys,
+  openRecoveryShare,
+  type RecoverySecret,
+  type RecoverySecretInvalid,
+  type RecoveryUnreadable,
+  sealRecoveryShare
+} from "./recoveryShare"
+
+/** The frame storage's key of a user's device share of one family. */
+export const deviceShareKey = (userId: string, family: KeyFamily): string => `wr-frame/device-share/${userId}/${family}`
+
+/** What making, using or recovering a split key can fail with in the frame, beside the server's answers. */
+export type SplitKeyError = ShareUnreadable | SharesMismatch | KeyCheckFailed | RecoverySecretInvalid | RecoveryUnreadable
+
+/** The device share of one user's key of one family, in the frame's storage. */
+export class DeviceShares extends Context.Service<
+  DeviceShares,
+  {
+    readonly get: (userId: string, family: KeyFamily) => Effect.Effect<KeyShare | undefined>
+    readonly set: (share: KeyShare) => Effect.Effect<void>
+  }
+>()("wallet-runtime/frame/DeviceShares") {
+  /**
+   * Over the frame's storage, one JSON item per user and family; an item that does not decode counts as none. Only
+   * over storage the wallet server never receives: a cookie kept by the frame travels with the frame page's requests
+   * to its server, which would then hold two shares (the cross-site store's `partitioned-cookie` needs the share
+   * sealed under a key the server does not hold first).
+   */
+  static readonly layerStorage = (storage: FrameStorage) =>
+    Layer.succeed(DeviceShares)({
+      get: (userId, family) =>
+        Effect.sync(() => {
+          const text = storage.getItem(deviceShareKey(userId, family))
+          return text === null ? undefined : Option.getOrUndefined(Schema.decodeUnknownOption(KeyShareJson)(text))
+        }),
+      set: (share) => Effect.sync(() => storage.setItem(deviceShareKey(share.userId, share.family), encodeShare(share)))
+    })
+}
+
+/** A call to the wallet server's split-key routes that failed: its words, code and status. */
+export class ShareServerError extends Data.TaggedError("ShareServerError")<{
+  readonly message: string
+  readonly code: string | undefined
+  readonly status: number
+}> {}
+
+/** One of the user's split keys as the server lists it. */
+export interface ServerSplitKey {
+  readonly family: KeyFamily
+  readonly address: string
+  readonly splitId: string
+  readonly recoveryKdf: RecoveryKdf
+}
+
+/** The wallet server's split-key routes, for the session of the frame. */
+export class ShareServer extends Context.Service<
+  ShareServer,
+  {
+    readonly list: Effect.Effect<{ readonly userId: string; readonly keys: ReadonlyArray<ServerSplitKey> }, ShareServerError>
+    readonly storeSplit: (body: {
+      readonly server: KeyShare
+      readonly recovery: { readonly envelope: RecoveryEnvelope; readonly verifier: string }
+      readonly proof: string
+    }) => Effect.Effect<{ readonly splitId: string; readonly rotated: boolean }, ShareServerError>
+    readonly serverShare: (family: KeyFamily) => Effect.Effect<KeyShare, ShareServerError>
+    readonly recovery: (family: KeyFamily, verifier: string) => Effect.Effect<RecoveryEnvelope, ShareServerError>
+  }
+>()("wallet-runtime/frame/ShareServer") {
+  /** Over the frame's API client, with the session token `token()` gives at each call. */
+  static readonly layerApi = (api: SplitKeysApi, token: () => string) => {
+    const call = <A>(run: (token: string) => Promise<A>) =>
+      Effect.tryPromise({
+        try: () => run(token()),
+        catch: (cause) =>
+          cause instanceof WalletApiError
+            ? new ShareServerError({ message: cause.message, code: cause.code, status: cause.status })
+            : new ShareServerError({ message: String(cause), code: undefined, status: 0 })
+      })
+    return Layer.succeed(ShareServer)({
+      list: call((t) => api.splitKeys(t)),
+      storeSplit: (body) => call((t) => api.storeSplit(t, body)),
+      serverShare: (family) => call((t) => api.serverShare(t, family)).pipe(Effect.map((answer) => answer.share)),
+      recovery: (family, verifier) => call((t) => api.recovery(t, family, verifier)).pipe(Effect.map((answer) => answer.envelope))
+    })
+  }
+}
+
+/** The frame has no device share of this key: recover it with the password or passkey. */
+export class DeviceShareMissing extends Data.TaggedError("DeviceShareMissing")<{ readonly message: string }> {}
+
+/** The user has no split key of this family on the server. */
+export class SplitKeyMissing extends Data.TaggedError("SplitKeyMissing")<{ readonly message: string }> {}
+
+/** The frame's split keys: make, use, recover. */
+export class SplitKeys extends Context.Service<
+  SplitKeys,
+  {
+    /** Makes the user's key of `family`, keeps the device share, hands the server its share and the sealed recovery share. */
+    readonly create: (family: KeyFamily, secret: RecoverySecret) => Effect.Effect<{ readonly address: string }, ShareServerError | SplitKeyError>
+    /** Runs `use` with the key (device share + server share), wiped when `use` ends. */
+    readonly withKey: <A, E>(
+      family: KeyFamily,
+      use: (secret: Uint8Array) => Effect.Effect<A, E>
+    ) => Effect.Effect<A, E | ShareServerError | DeviceShareMissing | SplitKeyMissing | SplitKeyError>
+    /**
+     * On a device without a device share: the recovery share (opened with `secret`) and the server's make the key,
+     * which is split again (same address) so this device gets its own share; the old shares stop combining.
+     */
+    readonly recover: (family: KeyFamily, secret: RecoverySecret) => Effect.Effect<{ readonly address: string }, ShareServerError | SplitKeyMissing | SplitKeyError>
+  }
+>()("wallet-runtime/frame/SplitKeys") {
+  /** Over {@link DeviceShares} and {@link ShareServer}. */
+  static readonly layer = Layer.effect(SplitKeys)(
+    Effect.gen(function* () {
+      const device = yield* DeviceShares
+      const server = yield* ShareServer
+
+      const splitOf = Effect.fn("SplitKeys.splitOf")(function* (family: KeyFamily) {
+        const listed = yield* server.list
+        const split = listed.keys.find((key) => key.family === family)
+        if (split === undefined) return yield* new SplitKeyMissing({ message: `This account has no ${family} key yet` })
+        return { owner: { userId: listed.userId, family, address: split.address } satisfies KeyOwner, kdf: split.recoveryKdf }
+      })
+
+      // Hands the server its share and the recovery share sealed under `secret`, then keeps the device share.
+      const keep = Effect.fn("SplitKeys.keep")(function* (
+        owner: KeyOwner,
+        split: { readonly device: KeyShare; readonly server: KeyShare; readonly recovery: KeyShare; readonly proof: string },
+        secret: RecoverySecret
+      ) {
+        const recovery = yield* sealRecoveryShare(owner, split.recovery, secret)
+        yield* server.storeSplit({ server: split.server, recovery, proof: split.proof })
+        yield* device.set(split.device)
+      })
+
+      return SplitKeys.of({
+        create: Effect.fn("SplitKeys.create")(function* (family, secret) {
+          const { userId } = yield* server.list
+          const split = yield* createSplitKey(userId, family)
+          yield* keep({ userId, family, address: split.address }, split, secret)
+          return { address: split.address }
+        }),
+        withKey: (family, use) =>
+          Effect.gen(function* () {
+            const { owner } = yield* splitOf(family)
+            const share = yield* device.get(owner.userId, family)
+            if (share === undefined) {
+              return yield* new DeviceShareMissing({ message: `This device has no share of the ${family} key: recover it with your password or passkey` })
+            }
+            const fromServer = yield* server.serverShare(family)
+            return yield* withKey(owner, [share, fromServer], use)
+          }).pipe(Effect.withSpan("SplitKeys.withKey")),
+        recover: Effect.fn("SplitKeys.recover")(function* (family, secret) {
+          const { owner, kdf } = yield* splitOf(family)
+          const { verifier } = yield* deriveRecoveryKeys(owner, secret, kdf)
+          const envelope = yield* server.recovery(family, toBase64(verifier))
+          const recoveryShare = yield* openRecoveryShare(owner, envelope, secret)
+          const fromServer = yield* server.serverShare(family)
+          const next = yield* rotateShares(owner, [recoveryShare, fromServer])
+          yield* keep(owner, next, secret)
+          return { address: owner.address }
+        })
+      })
+    })
+  )
+}

@@ -1,0 +1,139 @@
+/**
+ * The Schemas of the wallet server's split-key routes (issue 30, item 1; groundwork): the routes are declared in
+ * `./WalletServerApi.ts` (`KeySharesGroup`), served by `./server/shares.ts`. The server keeps each user's server share
+ * and the sealed recovery share of each family, and gives them out only to a session of that user that logged in
+ * recently ("fresh": within the server's `freshLoginMs`, 10 minutes by default); it never sees a device share, a
+ * password, a PRF output or a key.
+ *
+ * - `GET /api/keys` (session): the user's id and split keys: family, address, split id, the recovery envelope's KDF (what the
+ *   frame needs to stretch the password before asking for the envelope).
+ * - `POST /api/keys/split` (fresh session): keeps a new split, or a rotation of the same address: the server share
+ *   (tagged for this user, role `server`), the recovery envelope with its verifier, and the key's signature of the
+ *   split (400 `share_refused` when another key signed it).
+ * - `POST /api/keys/server-share` (fresh session): the server share of a family.
+ * - `POST /api/keys/recovery` (fresh session): the recovery envelope, given the verifier the recovery secret makes.
+ *   Each try is counted before it is compared; a wrong one makes the next wait (5 s, doubled at each wrong one, at
+ *   most a day, kept in the database so it holds across processes): 400 `wrong_recovery_secret` with
+ *   `retryAfterSeconds`, and any try before then 429 `too_many_attempts` with `Retry-After`. A right one clears it.
+ */
+import { Schema } from "effect"
+
+// The shares' and the recovery envelope's formats live here, beside the routes, and not in the frame's key modules:
+// the API's declaration is loaded by every frame page, which must not load the curves, Shamir and scrypt with it.
+
+/** The families the embedded wallet holds a key for: eip155 (a secp256k1 private key) and solana (an ed25519 seed). */
+export const KeyFamily = Schema.Literals(["eip155", "solana"])
+/** A key family. */
+export type KeyFamily = typeof KeyFamily.Type
+
+/** Who holds a share: the frame's storage on this device, the wallet server, or the user's recovery secret. */
+export const ShareRole = Schema.Literals(["device", "server", "recovery"])
+/** A share's holder. */
+export type ShareRole = typeof ShareRole.Type
+
+/** The share format's version: a later format gets a new number and this module refuses what it does not know. */
+export const SHARE_VERSION = 1
+
+// A split's id: 16 random bytes, base64 (24 characters); the three shares of one split carry the same.
+const SplitId = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{22}==$/, { expected: "a split id (16 bytes, base64)" })))
+// Shamir's share of a 32-byte key: 32 bytes and its x coordinate, base64 (44 characters, no padding).
+const ShareBytes = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{44}$/, { expected: "a share (33 bytes, base64)" })))
+
+/** One share of a split key, with the tags that say whose key it is part of and which split. */
+export const KeyShare = Schema.Struct({
+  version: Schema.Literal(SHARE_VERSION),
+  role: ShareRole,
+  userId: Schema.NonEmptyString,
+  family: KeyFamily,
+  /** The account's address (checksummed eip155, base58 solana): what the combined key must derive to. */
+  address: Schema.NonEmptyString,
+  /** The same for the three shares of one split; a rotation makes a new one. */
+  splitId: SplitId,
+  /** Shamir's share (`shamir-secret-sharing`: the y values, then the x coordinate), base64. */
+  share: ShareBytes
+})
+/** One share of a split key. */
+export type KeyShare = typeof KeyShare.Type
+
+/** A share as text (JSON), as the frame stores it and the wallet server receives it. */
+export const KeyShareJson = Schema.fromJsonString(KeyShare)
+
+// ---------------------------------------------------------------------------------------------------------------
+// The recovery envelope (sealed in the frame by `./frame/recoveryShare.ts`)
+
+/** The envelope format's version. */
+export const RECOVERY_VERSION = 1
+
+// The most an envelope may ask (a stored envelope is outside data): 2^20 × 8 × 128 bytes = 1 GiB would stall the frame.
+const SCRYPT_MAX_N = 2 ** 18
+
+const Base64 = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]*={0,2}$/, { expected: "base64" })))
+const PowerOfTwo = Schema.Int.pipe(
+  Schema.check(Schema.makeFilter((n: number) => (n >= 2 ** 10 && n <= SCRYPT_MAX_N && (n & (n - 1)) === 0) || `a power of two from 2^10 to 2^18, not ${n}`))
+)
+
+/** How the envelope's key is made: scrypt of a password, or a passkey's PRF output. */
+export const RecoveryKdf = Schema.Union([
+  Schema.Struct({
+    name: Schema.Literal("scrypt"),
+    N: PowerOfTwo,
+    r: Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 16 }))),
+    p: Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 4 }))),
+    salt: Base64
+  }),
+  Schema.Struct({ name: Schema.Literal("passkey-prf"), salt: Base64 })
+])
+/** An envelope's KDF. */
+export type RecoveryKdf = typeof RecoveryKdf.Type
+
+/** The recovery share sealed in the frame: what the wallet server stores and gives back. */
+export const RecoveryEnvelope = Schema.Struct({
+  version: Schema.Literal(RECOVERY_VERSION),
+  kdf: RecoveryKdf,
+  nonce: Base64,
+  ciphertext: Base64
+})
+/** The sealed recovery share. */
+export type RecoveryEnvelope = typeof RecoveryEnvelope.Type
+
+// ---------------------------------------------------------------------------------------------------------------
+// The routes
+
+
+const Verifier = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{43}=$/, { expected: "a verifier (32 bytes, base64)" })))
+
+/** One of the user's split keys, as `GET /api/keys` lists it. */
+export const SplitKeyInfo = Schema.Struct({
+  family: KeyFamily,
+  address: Schema.String,
+  splitId: Schema.String,
+  recoveryKdf: RecoveryKdf
+})
+
+/** The answer of `GET /api/keys`: the user's id (what the frame tags shares with) and their split keys. */
+export const SplitKeysResponse = Schema.Struct({ userId: Schema.String, keys: Schema.Array(SplitKeyInfo) })
+
+/**
+ * `POST /api/keys/split`: the server share of a new split, the recovery share sealed in the frame, and the key's
+ * signature of the split (`splitProofMessage` of `./frame/keyShares.ts`, base64), so only who holds the key keeps one.
+ */
+export const StoreSplitRequest = Schema.Struct({
+  server: KeyShare,
+  recovery: Schema.Struct({ envelope: RecoveryEnvelope, verifier: Verifier }),
+  proof: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{86,88}={0,2}$/, { expected: "a signature (64 or 65 bytes, base64)" })))
+})
+
+/** The answer of `POST /api/keys/split`: the split kept, and whether it replaced one (a rotation). */
+export const StoreSplitResponse = Schema.Struct({ splitId: Schema.String, rotated: Schema.Boolean })
+
+/** `POST /api/keys/server-share`: which family's share. */
+export const ServerShareRequest = Schema.Struct({ family: KeyFamily })
+
+/** The answer of `POST /api/keys/server-share`. */
+export const ServerShareResponse = Schema.Struct({ share: KeyShare })
+
+/** `POST /api/keys/recovery`: which family's envelope, and the verifier the recovery secret makes. */
+export const RecoveryRequest = Schema.Struct({ family: KeyFamily, verifier: Verifier })
+
+/** The answer of `POST /api/keys/recovery`. */
+export const RecoveryResponse = Schema.Struct({ envelope: RecoveryEnvelope })

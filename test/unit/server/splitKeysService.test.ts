@@ -1,0 +1,110 @@
+/**
+ * The frame's SplitKeys service (server/src/embedded/frame/SplitKeys.ts) over the frame's storage and a wallet server
+ * in memory (a ShareServer layer that keeps what the real one keeps and checks the verifier the same way): making a
+ * key keeps only the device share in the frame; the key is put together for one operation; a new device recovers
+ * with the password or passkey, gets its own share, and the old device's share stops combining.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { makeMemoryStorage } from "../../../server/src/embedded/frame/frameLogic"
+import { addressOf, combineShares } from "../../../server/src/embedded/frame/keyShares"
+import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../../server/src/embedded/sharesApi"
+import { DeviceShares, deviceShareKey, ShareServer, ShareServerError, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
+
+const USER = "user-1"
+
+/** A wallet server in memory: per family the server share, the envelope and the verifier; a wrong verifier is refused. */
+const makeServer = () => {
+  const kept = new Map<KeyFamily, { share: KeyShare; envelope: RecoveryEnvelope; verifier: string; splitId: string }>()
+  const layer = Layer.succeed(ShareServer)({
+    list: Effect.sync(() => ({
+      userId: USER,
+      keys: [...kept.entries()].map(([family, split]) => ({ family, address: split.share.address, splitId: split.splitId, recoveryKdf: split.envelope.kdf }))
+    })),
+    storeSplit: (body) =>
+      Effect.sync(() => {
+        const rotated = kept.has(body.server.family)
+        kept.set(body.server.family, { share: body.server, envelope: body.recovery.envelope, verifier: body.recovery.verifier, splitId: body.server.splitId })
+        return { splitId: body.server.splitId, rotated }
+      }),
+    serverShare: (family) => {
+      const split = kept.get(family)
+      return split === undefined ? Effect.fail(new ShareServerError({ message: "none", code: "no_key_split", status: 404 })) : Effect.succeed(split.share)
+    },
+    recovery: (family, verifier) => {
+      const split = kept.get(family)
+      if (split === undefined) return Effect.fail(new ShareServerError({ message: "none", code: "no_key_split", status: 404 }))
+      return split.verifier === verifier
+        ? Effect.succeed(split.envelope)
+        : Effect.fail(new ShareServerError({ message: "The password or passkey is not the right one", code: "wrong_recovery_secret", status: 400 }))
+    }
+  })
+  return { kept, layer }
+}
+
+const deviceLayer = (storage = makeMemoryStorage()) => ({ storage, layer: DeviceShares.layerStorage(storage) })
+const splitKeysOn = (device: ReturnType<typeof deviceLayer>, server: ReturnType<typeof makeServer>) =>
+  SplitKeys.layer.pipe(Layer.provide(Layer.mergeAll(device.layer, server.layer)))
+
+const prf = crypto.getRandomValues(new Uint8Array(32))
+
+describe("SplitKeys", () => {
+  it.effect("create keeps the device share in the frame and the server's share and sealed recovery share on the server; withKey makes the key for one operation", () =>
+    Effect.gen(function* () {
+      const server = makeServer()
+      const device = deviceLayer()
+      const { address } = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("solana", { _tag: "passkey", prf })).pipe(
+        Effect.provide(splitKeysOn(device, server))
+      )
+      const stored = device.storage.getItem(deviceShareKey(USER, "solana"))
+      expect(JSON.parse(stored ?? "{}")).toMatchObject({ role: "device", userId: USER, family: "solana", address })
+      expect(server.kept.get("solana")?.share.role).toBe("server")
+      expect(server.kept.get("solana")?.envelope.kdf.name).toBe("passkey-prf")
+      let seen: Uint8Array | undefined
+      const derived = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) =>
+        keys.withKey("solana", (secret) => {
+          seen = secret
+          return Effect.succeed(addressOf("solana", secret))
+        })
+      ).pipe(Effect.provide(splitKeysOn(device, server)))
+      expect(derived).toBe(address)
+      expect(seen).toEqual(new Uint8Array(32))
+    })
+  )
+
+  it.effect("a new device has no share until it recovers with the passkey; then it signs as the same address and the old device's share is retired", () =>
+    Effect.gen(function* () {
+      const server = makeServer()
+      const first = deviceLayer()
+      const { address } = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("eip155", { _tag: "passkey", prf })).pipe(
+        Effect.provide(splitKeysOn(first, server))
+      )
+      const oldDeviceShare = JSON.parse(first.storage.getItem(deviceShareKey(USER, "eip155")) ?? "{}") as KeyShare
+      const second = deviceLayer()
+      const onSecond = splitKeysOn(second, server)
+      const missing = yield* Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.withKey("eip155", () => Effect.void)).pipe(Effect.provide(onSecond)))
+      expect(missing).toMatchObject({ _tag: "DeviceShareMissing", message: "This device has no share of the eip155 key: recover it with your password or passkey" })
+      const wrong = new Uint8Array(32).fill(1)
+      const refused = yield* Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.recover("eip155", { _tag: "passkey", prf: wrong })).pipe(Effect.provide(onSecond)))
+      expect(refused).toMatchObject({ _tag: "ShareServerError", code: "wrong_recovery_secret" })
+      expect(yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.recover("eip155", { _tag: "passkey", prf })).pipe(Effect.provide(onSecond))).toEqual({ address })
+      expect(yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.withKey("eip155", (secret) => Effect.succeed(addressOf("eip155", secret)))).pipe(Effect.provide(onSecond))).toBe(address)
+      const owner = { userId: USER, family: "eip155" as const, address }
+      const retired = yield* Effect.flip(combineShares(owner, [oldDeviceShare, server.kept.get("eip155")?.share as KeyShare]))
+      expect(retired._tag).toBe("SharesMismatch")
+    })
+  )
+
+  it.effect("a device share the storage holds corrupted counts as none; a family without a key says so", () =>
+    Effect.gen(function* () {
+      const server = makeServer()
+      const device = deviceLayer()
+      yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("eip155", { _tag: "passkey", prf })).pipe(Effect.provide(splitKeysOn(device, server)))
+      device.storage.setItem(deviceShareKey(USER, "eip155"), "{not json")
+      const missing = yield* Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.withKey("eip155", () => Effect.void)).pipe(Effect.provide(splitKeysOn(device, server))))
+      expect(missing._tag).toBe("DeviceShareMissing")
+      const none = yield* Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.withKey("solana", () => Effect.void)).pipe(Effect.provide(splitKeysOn(device, server))))
+      expect(none).toMatchObject({ _tag: "SplitKeyMissing", message: "This account has no solana key yet" })
+    })
+  )
+})
