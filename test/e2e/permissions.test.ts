@@ -94,9 +94,9 @@ describe("ERC-7715 spending permissions in the demo", () => {
     await dialog().getByRole("heading", { name: "Revoke this spending permission" }).waitFor({ timeout: 20_000 })
     await dialog().getByText("Once revoked, the site can no longer spend with it and must ask you again.").waitFor()
     expect(await dialog().getByRole("list", { name: "Permission to revoke" }).textContent()).toContain("Up to 0.01 ETH per day")
-    expect(await axeViolations(page)).toEqual([])
-    // The sheet slides in: measured once its animation is over.
+    // The sheet slides in and the theme's colours change over: both checked once the animations are over.
     await animationsSettled(page)
+    expect(await axeViolations(page)).toEqual([])
     const box = await dialog().boundingBox()
     expect(box !== null && box.x >= 0 && box.x + box.width <= 390).toBe(true)
     // Nothing of the sheet is wider than its box.
