@@ -13,6 +13,7 @@ import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
 import { truncateAddress } from "../src/domain/format"
 import { bundlerRows } from "./bundler"
 import { chunkBudgetRows } from "./chunks"
+import { smartAccountSendRows } from "./smartAccountSend"
 import { failoverLabel, failoverRows } from "./rpc-failover"
 import { walletConnectRows } from "./walletconnect"
 
@@ -257,6 +258,7 @@ const main = () =>
     const failover = await failoverRows()
     const walletConnect = await walletConnectRows()
     const bundler = await bundlerRows()
+    const smartAccountSend = await smartAccountSendRows()
 
     const rows = [
       { metric: "JS on the critical path (the entry's static imports), ours (gzip)", measured: kib(critical), target: "≤ 60 KiB", peers: "" },
@@ -283,6 +285,7 @@ const main = () =>
       })),
       ...walletConnect,
       ...bundler,
+      ...smartAccountSend,
       ...chunkBudgetRows(outDir)
     ]
     console.log("wallet-runtime benchmarks (production build of demo/, Debian Chromium, local stack)")

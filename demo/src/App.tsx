@@ -34,6 +34,7 @@ import type { DemoStack } from "./config"
 import { devWalletEnabled, setDevWalletEnabled } from "./devWalletSwitch"
 import { connectViewOptions, setTermsMode, setWalletsFolded, type TermsMode, termsMode, walletsFolded } from "./connectViewSwitch"
 import { type SignInMode, setSignInMode, signInMode } from "./signInSwitch"
+import { SpendingPermission } from "./SpendingPermission"
 import { storedThemeMode, storeThemeMode } from "./themeSwitch"
 import * as css from "./styles"
 
@@ -149,6 +150,7 @@ export function App({ stack, siweConfig }: { readonly stack: DemoStack; readonly
           <WalletRequest />
           <SendTransaction stack={stack} />
           <SendBatch />
+          <SpendingPermission />
         </main>
       </div>
       <WalletModal />

@@ -321,7 +321,9 @@ export const EMBEDDED_SAFE_RPC_METHODS = [
   "eth_estimateUserOperationGas",
   "eth_getUserOperationByHash",
   "eth_supportedEntryPoints",
-  "wallet_getAssets"
+  "wallet_getAssets",
+  "wallet_getSupportedExecutionPermissions",
+  "wallet_getGrantedExecutionPermissions"
 ] as const
 
 /** Embedded-wallet RPC methods that need the visitor's approval (the ApproveTransaction view). */
@@ -336,6 +338,8 @@ export const EMBEDDED_UNSAFE_RPC_METHODS = [
   "wallet_sendCalls",
   "wallet_grantPermissions",
   "wallet_revokePermissions",
+  "wallet_requestExecutionPermissions",
+  "wallet_revokeExecutionPermission",
   "eth_sendUserOperation"
 ] as const
 

@@ -399,6 +399,26 @@ const walletPasskeys: Migration = Effect.gen(function* () {
   )`
 })
 
+const walletPermissionGrants: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // ERC-7715 execution permissions a user granted a project on one chain, from one account, found by their context.
+  // `spent` counts the current period (periodic, from `period_start`) or everything (stream); it is moved under the
+  // row's lock (FOR UPDATE) before the transfer is signed, so two processes cannot both spend the same allowance.
+  yield* sql`CREATE TABLE wallet_permission_grants (
+    context text PRIMARY KEY,
+    user_id text NOT NULL REFERENCES wallet_users (id),
+    project_id text NOT NULL,
+    chain_id bigint NOT NULL,
+    account text NOT NULL,
+    terms text NOT NULL,
+    spent numeric(78, 0) NOT NULL DEFAULT 0,
+    period_start bigint NOT NULL,
+    created_at timestamptz NOT NULL,
+    revoked_at timestamptz
+  )`
+  yield* sql`CREATE INDEX wallet_permission_grants_owner ON wallet_permission_grants (user_id, project_id, chain_id)`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -418,5 +438,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0015_chain_index": chainIndex,
   "0016_wallet_calls": walletCalls,
   "0017_wallet_key_shares": walletKeyShares,
-  "0018_wallet_passkeys": walletPasskeys
+  "0018_wallet_passkeys": walletPasskeys,
+  "0019_wallet_permission_grants": walletPermissionGrants
 }

@@ -123,7 +123,7 @@ const call = (raw: unknown, currency: NativeCurrency) => {
 /**
  * The summary of an eip155 request. `params` are the request's as the dApp sent them: personal_sign
  * `[message, address]`, eth_signTypedData_v4 `[address, typedData]`, eth_sendTransaction `[transaction]`,
- * wallet_sendCalls `[{ calls }]`, wallet_grantPermissions / wallet_revokePermissions `[request]`.
+ * wallet_sendCalls `[{ calls }]` (permission requests are put in words by `./permissionApproval.ts`).
  */
 export const eip155ApprovalSummary = (method: string, params: unknown, currency: NativeCurrency): ApprovalSummary => {
   const list: ReadonlyArray<unknown> = Array.isArray(params) ? params : [params]
@@ -138,9 +138,6 @@ export const eip155ApprovalSummary = (method: string, params: unknown, currency:
       const calls = isRecord(list[0]) && Array.isArray(list[0]["calls"]) ? list[0]["calls"] : []
       return { _tag: "Calls", calls: calls.slice(0, MAX_CALLS).map((entry: unknown) => call(entry, currency)) }
     }
-    case "wallet_grantPermissions":
-    case "wallet_revokePermissions":
-      return { _tag: "Permissions", grant: method === "wallet_grantPermissions", json: jsonText(list[0]) }
     default:
       return { _tag: "Message", text: jsonText(params) }
   }

@@ -10,6 +10,7 @@ import type { ChainNamespace } from "../../domain/Caip"
 import { fromBase58, fromBase64, toBase58, toBase64 } from "../../domain/encoding"
 import { DisconnectFailed, type FrameError, type FrameStepTimedOut, type FrameLoadTimedOut, type FrameNotSet, SomethingWentWrong, UserRejected } from "../../domain/errors"
 import { classifyEmbeddedRpcMethod } from "../../domain/Frame"
+import { PERMISSION_GRANT_METHODS, PERMISSION_REVOKE_METHODS, permissionTransactionOf } from "../../domain/permissionContext"
 import type { CaipNetwork } from "../../domain/Network"
 import type { HostOptions } from "../../domain/Options"
 import { accountTypeToSwitchTo } from "../../domain/accountTypes"
@@ -123,6 +124,15 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
     const rpc = (method: string, params: unknown) =>
       Effect.map(bridge.request("RPC_REQUEST", params === undefined ? { method } : { method, params }), (payload) => payload)
 
+    // ERC-7715 grants and revokes are checked and put in words by code fetched on their first request.
+    const permissionSummary = (method: string, params: unknown, network: CaipNetwork) =>
+      PERMISSION_GRANT_METHODS.includes(method) || PERMISSION_REVOKE_METHODS.includes(method)
+        ? Effect.tryPromise({
+            try: () => import("./permissionApproval"),
+            catch: () => ({ code: RPC_ERROR_CODES.internalError, message: "The wallet's permission code could not be loaded." })
+          }).pipe(Effect.flatMap((loaded) => loaded.permissionApproval(method, params, network, rpc)))
+        : Effect.succeed(undefined)
+
     // The EVM account in front (what eth_accounts answers) and the accounts the frame listed, kept across switches.
     let evmFront: { address: string } | undefined
     let evmAccounts: ReadonlyArray<Account> = []
@@ -160,6 +170,8 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
                 return null
               }
             }
+            // A send made with a permission the visitor granted: the wallet server checks it against the grant.
+            if (permissionTransactionOf(method, params) !== undefined) return yield* rpc(method, params).pipe(Effect.mapError(asWalletError))
             switch (classifyEmbeddedRpcMethod(method)) {
               case "safe":
                 return yield* rpc(method, params).pipe(Effect.mapError(asWalletError))
@@ -171,7 +183,7 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
                         rpc(read, args).pipe(Effect.mapError(asWalletError))
                       )
                     : params
-                const summary = eip155ApprovalSummary(method, sent, network.nativeCurrency)
+                const summary = (yield* permissionSummary(method, sent, network)) ?? eip155ApprovalSummary(method, sent, network.nativeCurrency)
                 return yield* approved({ namespace: "eip155", method, chainId: network.caipNetworkId, summary }, rpc(method, sent))
               }
               case "rejected": {

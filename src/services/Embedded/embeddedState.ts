@@ -91,8 +91,21 @@ export type ApprovalSummary =
   | { readonly _tag: "SolanaTransfer"; readonly to: string; readonly amount: string }
   /** Any other Solana transaction (or several): how many, and the programs they call. */
   | { readonly _tag: "SolanaTransactions"; readonly count: number; readonly programs: ReadonlyArray<string> }
-  /** wallet_grantPermissions / wallet_revokePermissions: the request as JSON text. */
-  | { readonly _tag: "Permissions"; readonly grant: boolean; readonly json: string }
+  /** ERC-7715: the permissions a site asks for (`grant`), or the one it gives up, in plain words. */
+  | { readonly _tag: "Permissions"; readonly grant: boolean; readonly permissions: ReadonlyArray<PermissionWords> }
+
+/** One ERC-7715 permission in plain words: the token, how much and how often, until when, and the site's reason. */
+export interface PermissionWords {
+  /** The whole permission as one sentence (what a screen reader hears first). */
+  readonly sentence: string
+  readonly token: string
+  /** `Up to 0.01 ETH per day`, or a stream's rate. */
+  readonly amount: string
+  /** The expiry in the visitor's locale. */
+  readonly until: string
+  /** The site's own justification, if it gave one. */
+  readonly reason: string | undefined
+}
 
 /** An unsafe request waiting on the visitor in the ApproveTransaction view. */
 export interface PendingApproval {

@@ -3,9 +3,10 @@
  * checks it for a session, shows the sign view when it has none, signs, keeps the session, and signs out on
  * disconnect when asked to. One check runs per account at a time; a new account in front settles the previous one.
  */
-import { Deferred, Effect, Result, Schema, Stream, SubscriptionRef } from "effect"
+import { Deferred, Effect, Fiber, Result, Schema, Stream, SubscriptionRef } from "effect"
 import { caipAddressOn, caipNetworkIdOfAddress, type ChainNamespace, parseCaipNetworkId } from "../../domain/Caip"
 import { SignatureDeclined, SignInFailed } from "../../domain/errors"
+import { SmartAccountSignInRefused } from "../../domain/smartAccountSignIn"
 import { SiwxMessageData, type SiwxSession } from "../../domain/Siwx"
 import { formatSiwxMessage } from "../../domain/siwxMessage"
 import { Config } from "../Config"
@@ -66,6 +67,14 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
         return settling === undefined ? Effect.void : Deferred.succeed(settling.outcome, outcome).pipe(Effect.asVoid)
       })
 
+    // The site's verifier refused the signature: for a smart account, the spec's words (its verifier may not know
+    // ERC-1271 or ERC-6492); for any other account, the site's own.
+    const refusedBySite = (refused: SignInFailed) =>
+      Effect.flatMap(SubscriptionRef.get(connection.state), (now): Effect.Effect<never, SiwxError> => {
+        const smart = now.activeNamespace === "eip155" && now.namespaces.eip155?.account.preferredAccountType === "smartAccount"
+        return Effect.fail(smart ? new SmartAccountSignInRefused({ reason: refused.reason }) : refused)
+      })
+
     const isPending = (account: SiwxAccount) => pending?.account.caipAddress === account.caipAddress
 
     const showSignView = Effect.gen(function* () {
@@ -112,7 +121,7 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
         const message = yield* backend.createMessage({ accountAddress: account.address, chainId: account.chainId })
         const signature = yield* wallet.signMessage(message.text, account.namespace).pipe(Effect.mapError(signFailure))
         const session: SiwxSession = { data: message.data, message: message.text, signature }
-        yield* backend.addSession(account, session)
+        yield* backend.addSession(account, session).pipe(Effect.catch(refusedBySite))
         return session
       }).pipe(Effect.result)
       // The visitor moved to another account meanwhile: this signature belongs to none in front.
@@ -233,5 +242,8 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
     }
 
     yield* Effect.logDebug(`Sign-in through ${kind} for ${config.metadata?.name ?? "this site"}`)
-    return { state, signIn, cancel, signOut, afterConnect: () => afterConnect(), oneClick } satisfies SiwxService
+    // The signing runs in the runtime's scope, not the caller's: the embedded wallet asks for approval in a view
+    // pushed over the sign view, which unmounts it and ends the click's action — the signature must still be used.
+    const signInKept = Effect.flatMap(Effect.forkIn(signIn, scope), Fiber.join)
+    return { state, signIn: signInKept, cancel, signOut, afterConnect: () => afterConnect(), oneClick } satisfies SiwxService
   })

@@ -5,6 +5,7 @@
 import type { Effect, SubscriptionRef } from "effect"
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from "../../domain/Caip"
 import type { SignatureDeclined, SignInFailed } from "../../domain/errors"
+import type { SmartAccountSignInRefused } from "../../domain/smartAccountSignIn"
 import type { SiwxAuthenticateFields, SiwxSession } from "../../domain/Siwx"
 import type { ConnectedWallet } from "../Connection"
 import type { ConnectCancelled } from "../ConnectFlow"
@@ -18,7 +19,7 @@ export interface SiwxAccount {
 }
 
 /** Why the last attempt to sign in did not end with a session. */
-export type SiwxError = SignatureDeclined | SignInFailed
+export type SiwxError = SignatureDeclined | SignInFailed | SmartAccountSignInRefused
 
 /** Where sign-in stands for the account in front. */
 export type SiwxStep =

@@ -33,6 +33,7 @@ import type {
 } from "../ChainAdapter"
 import { withinQuickAnswerTime } from "../walletAnswer"
 import { type Eip1193Provider, parseChainId, providerCodeOf, toHexUtf8 } from "./eip1193"
+import { decodeAbiText } from "../../domain/abiText"
 
 /** What the eip155 adapter is made with. */
 export interface Eip155AdapterOptions {
@@ -58,25 +59,14 @@ const call = (provider: Eip1193Provider, method: string, params?: unknown) =>
     catch: fromWalletError
   })
 
+export { decodeAbiText } from "../../domain/abiText"
+
 // ERC-20 calls: transfer(address,uint256), balanceOf(address), decimals(), symbol().
 const word = (value: bigint | string): string =>
   (typeof value === "bigint" ? value.toString(16) : value.replace(/^0x/, "").toLowerCase()).padStart(64, "0")
 const transferData = (to: string, amount: bigint) => `0xa9059cbb${word(to)}${word(amount)}`
 // ERC-721 safeTransferFrom(address,address,uint256): the receiver contract must accept the token, or it reverts.
 const safeTransferFromData = (from: string, to: string, tokenId: bigint) => `0x42842e0e${word(from)}${word(to)}${word(tokenId)}`
-
-/** An ABI-encoded `string` (or a `bytes32` symbol, as old tokens answer), as text. */
-export const decodeAbiText = (data: string): string | undefined => {
-  const body = data.replace(/^0x/, "")
-  const bytes = (hexText: string) =>
-    new TextDecoder().decode(new Uint8Array((hexText.match(/../g) ?? []).map((pair) => Number.parseInt(pair, 16))))
-  if (body.length === 64) return bytes(body).replace(/\0+$/, "") || undefined
-  if (body.length < 128) return undefined
-  const offset = Number.parseInt(body.slice(0, 64), 16) * 2
-  const length = Number.parseInt(body.slice(offset, offset + 64), 16) * 2
-  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset + 64 + length > body.length) return undefined
-  return bytes(body.slice(offset + 64, offset + 64 + length))
-}
 
 const uint = (value: unknown): bigint | undefined =>
   typeof value === "string" && /^0x[0-9a-fA-F]*$/.test(value) ? BigInt(value === "0x" ? "0x0" : value) : undefined

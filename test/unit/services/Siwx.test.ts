@@ -281,6 +281,28 @@ describe("Siwx: sign-in with the host's backend", () => {
   )
 })
 
+describe("Siwx: the signature outlives the click", () => {
+  it.effect("the caller interrupted while the wallet is asked (the embedded wallet's approval view replaced the sign view): the signature is still used and the session kept", () =>
+    Effect.gen(function* () {
+      const host = hostBackend()
+      const { wallet, layer } = yield* layerWith({ siwx: host.config })
+      yield* Effect.gen(function* () {
+        const siwx = yield* Siwx
+        yield* Effect.forkChild(Effect.flatMap(ConnectFlow, (flow) => flow.connect("MetaMask")))
+        yield* stepIs("Needed")
+        let answer: () => void = () => undefined
+        wallet.script.answerGate = new Promise<void>((resolve) => (answer = resolve))
+        const click = yield* Effect.forkChild(siwx.signIn)
+        yield* stateUntil((s) => s.step._tag === "Needed" && s.step.signing)
+        yield* Fiber.interrupt(click)
+        answer()
+        yield* stepIs("SignedIn")
+        expect(host.calls.filter((call) => call.startsWith("add:"))).toHaveLength(1)
+      }).pipe(Effect.provide(layer))
+    })
+  )
+})
+
 describe("Siwx: the legacy siweConfig", () => {
   const siwe = (verify: boolean) => {
     const calls: Array<string> = []
@@ -336,6 +358,56 @@ describe("Siwx: the legacy siweConfig", () => {
         yield* siwx.signIn
         const state = yield* SubscriptionRef.get(siwx.state)
         expect(state.step._tag === "Needed" && state.step.error?.message).toBe("The site could not verify the signature")
+      }).pipe(Effect.provide(layer))
+    })
+  )
+})
+
+describe("Siwx: a smart account the site's verifier refuses (spec 8)", () => {
+  const smartWallet = () =>
+    makeFakeWallet({ id: "io.metamask", name: "MetaMask", rdns: "io.metamask", families: { eip155: { accounts: [{ address: ALICE, type: "smartAccount" }], chainId: 31337 } } })
+
+  it.effect("siweConfig's verifyMessage says no: 'This application might not support Smart Accounts', the site's reason kept", () =>
+    Effect.gen(function* () {
+      const verifier: SiweConfig = {
+        getNonce: async () => "nonce1234",
+        getMessageParams: async () => ({ domain: "shop.test", uri: "https://shop.test" }),
+        createMessage: (args) => `shop.test wants ${args.address}`,
+        verifyMessage: async () => false,
+        getSession: async () => null,
+        signOut: async () => true
+      }
+      const { layer } = yield* layerWith({ siweConfig: verifier }, smartWallet())
+      yield* Effect.gen(function* () {
+        const siwx = yield* Siwx
+        yield* Effect.forkChild(Effect.flatMap(ConnectFlow, (flow) => flow.connect("MetaMask")))
+        yield* stepIs("Needed")
+        yield* siwx.signIn
+        const state = yield* SubscriptionRef.get(siwx.state)
+        const error = state.step._tag === "Needed" ? state.step.error : undefined
+        expect(error?._tag).toBe("SmartAccountSignInRefused")
+        expect(error?.message).toBe("This application might not support Smart Accounts")
+        expect(error?._tag === "SmartAccountSignInRefused" && error.reason).toBe("The site could not verify the signature")
+      }).pipe(Effect.provide(layer))
+    })
+  )
+
+  it.effect("siwx's addSession throws for the smart account: the same words; a refusal to sign is still 'Signature declined'", () =>
+    Effect.gen(function* () {
+      const host = hostBackend()
+      const refusing: SiwxConfig = { ...host.config, addSession: async () => Promise.reject(new Error("ERC-1271 is not supported here")) }
+      const { wallet, layer } = yield* layerWith({ siwx: refusing }, smartWallet())
+      yield* Effect.gen(function* () {
+        const siwx = yield* Siwx
+        yield* Effect.forkChild(Effect.flatMap(ConnectFlow, (flow) => flow.connect("MetaMask")))
+        yield* stepIs("Needed")
+        yield* siwx.signIn
+        const refused = yield* SubscriptionRef.get(siwx.state)
+        expect(refused.step._tag === "Needed" && refused.step.error?.message).toBe("This application might not support Smart Accounts")
+        wallet.script.signError = new UserRejected({ code: 4001 })
+        yield* siwx.signIn
+        const declined = yield* SubscriptionRef.get(siwx.state)
+        expect(declined.step._tag === "Needed" && declined.step.error?.message).toBe("Signature declined")
       }).pipe(Effect.provide(layer))
     })
   )

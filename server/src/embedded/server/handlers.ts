@@ -641,6 +641,7 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
         "rpc",
         Effect.fn("WalletServer.rpc")(function* ({ payload }) {
           const session = yield* WalletSession
+          const project = yield* WalletProject
           const keys = yield* steps.keysOf(session.userId)
           const result = yield* Effect.tryPromise({
             try: () =>
@@ -655,7 +656,8 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
                     find: (id) => deps.database.run(callsStore.findCalls(session.userId, id))
                   }
                 },
-                payload
+                payload,
+                { userId: session.userId, projectId: project.projectId, now: deps.now, run: (effect) => deps.database.run(effect) }
               ),
             catch: (cause) => cause
           }).pipe(

@@ -24,6 +24,7 @@ import { type RpcUpstream, rpcUpstream, type UpstreamAnswer } from "../../lib/rp
 import { CALLS_METHODS, type CallsChain, type CallsStore, walletCalls } from "./calls"
 import { ApiError } from "./errors"
 import { ed25519Sign, evmAccountOf, type KeyFamily } from "./keys"
+import { type GrantScope, isPermissionCall, permissionRpc } from "./permissions"
 
 /** Where a chain's smart accounts (WalletAccount: SimpleAccount of EntryPoint v0.8 with ERC-7739) are made and their operations sent. */
 export interface WalletSmartAccounts {
@@ -445,17 +446,26 @@ const solana = async (upstream: RpcUpstream, user: RpcUser, method: string, para
   }
 }
 
-/** Answers one `/api/rpc` call for `user` on the chains the server runs. */
-export const walletRpc = async (chains: WalletChains, user: RpcUser, call: RpcCall): Promise<unknown> => {
+/** Answers one `/api/rpc` call for `user` on the chains the server runs; ERC-7715 grants live in `grants`' scope. */
+export const walletRpc = async (chains: WalletChains, user: RpcUser, call: RpcCall, grants?: GrantScope): Promise<unknown> => {
   if (call.chainId.startsWith("eip155:")) {
     const chain = chains.evm.find((c) => c.caipNetworkId === call.chainId)
     if (chain === undefined) throw new ApiError(400, "bad_request", `The wallet server does not run the chain ${call.chainId}`)
+    const upstream = upstreamOf(chains, chain)
+    if (grants !== undefined && isPermissionCall(call.method, call.params)) {
+      return permissionRpc(grants, {
+        chainId: Number(chain.caipNetworkId.slice("eip155:".length)),
+        smartAccounts: chain.smartAccount !== undefined,
+        smartAccount: () => smartAccountOf(chain, upstream, user).then((smart) => smart.address, (error: unknown) => Promise.reject(viemFailure(error))),
+        send: (transfer) => sendFromSmartAccount(chain, upstream, user, transfer)
+      }, call.method, call.params)
+    }
     if (CALLS_METHODS.has(call.method)) {
       const current = callsChainOf(chains, chain, user)
       const all = chains.evm.map((c) => (c === chain ? current : callsChainOf(chains, c, user)))
       return walletCalls(all, current, { evmAddress: user.evmAddress, calls: user.calls }, call.method, call.params)
     }
-    return eip155(chain, upstreamOf(chains, chain), user, call.method, call.params)
+    return eip155(chain, upstream, user, call.method, call.params)
   }
   if (call.chainId.startsWith("solana:")) {
     if (chains.solana === undefined || chains.solana.caipNetworkId !== call.chainId) {

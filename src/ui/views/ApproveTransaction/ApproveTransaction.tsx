@@ -1,6 +1,6 @@
 /**
  * ApproveTransaction: an unsafe request of the embedded wallet waits on the visitor (spec points 2 and 6). A heading
- * says what is asked (sign a message, sign data, approve a transaction, calls, a Solana transfer, permissions), the
+ * says what is asked (sign a message, sign data, approve a transaction, calls, a Solana transfer, a spending permission), the
  * network it is for, and the request in plain words: the message as written, the typed data's fields, the receiver in
  * full (copyable), the amount, the data shortened with a way to see it whole. Reject and Approve answer it; Approve
  * spins while the wallet signs or sends. The heading, not Approve, takes focus: a stray Enter approves nothing.
@@ -14,6 +14,7 @@ import { showSnackbarFn } from "../../atoms/notifications"
 import { Button } from "../../components/Button/Button"
 import { Notice } from "../../components/Notice/Notice"
 import type { ViewProps } from "../types"
+import { PermissionSummary, permissionHeading } from "./PermissionSummary"
 import * as styles from "./ApproveTransaction.css"
 
 /** What the request asks, as its heading. */
@@ -32,7 +33,7 @@ export const approvalHeading = (summary: ApprovalSummary): string => {
     case "SolanaTransactions":
       return summary.count === 1 ? "Approve this Solana transaction" : `Approve these ${summary.count} Solana transactions`
     case "Permissions":
-      return summary.grant ? "Grant these permissions" : "Revoke these permissions"
+      return permissionHeading(summary)
   }
 }
 
@@ -181,11 +182,7 @@ function Summary(props: { readonly summary: ApprovalSummary }): ReactNode {
         </dl>
       )
     case "Permissions":
-      return (
-        <pre className={styles.block} tabIndex={0} aria-label="Permissions">
-          {summary.json}
-        </pre>
-      )
+      return <PermissionSummary summary={summary} />
   }
 }
 

@@ -73,8 +73,12 @@ export function SIWXSignMessage(_props: ViewProps<"SIWXSignMessage">): ReactNode
         </span>
       )}
       {error !== undefined && (
-        <Notice variant="error" title={error._tag === "SignatureDeclined" ? "Signature declined" : "Sign-in failed"}>
-          {error._tag === "SignatureDeclined" ? "You declined the request in your wallet. Sign again to continue." : error.message}
+        <Notice variant="error" title={error._tag === "SignInFailed" ? "Sign-in failed" : error.message}>
+          {error._tag === "SignatureDeclined"
+            ? "You declined the request in your wallet. Sign again to continue."
+            : error._tag === "SmartAccountSignInRefused"
+              ? "The site could not verify your smart account's signature. Switch to your EOA in the account view, or ask the site to accept smart accounts."
+              : error.message}
         </Notice>
       )}
       {step._tag === "Needed" && (

@@ -644,6 +644,83 @@ describe("the AUTH connector's EIP-1193 provider", () => {
     )
   )
 
+  // The TestClock starts at 0: a week from then is a future expiry, 0 a past one.
+  const WEEK = 604_800
+  const permissionRequest = (expiry: number, periodAmount: unknown = "0x2386f26fc10000") => [
+    [{ chainId: "0x7a69", expiry, permission: { type: "native-token-periodic", data: { periodAmount, periodDuration: 86_400, justification: "Coffee" } } }]
+  ]
+
+  it.effect("a permission request is shown in words (what, how much, how often, until when), then goes to the frame", () =>
+    withFrame((frame) =>
+      Effect.gen(function* () {
+        yield* loggedIn
+        const granting = yield* Effect.forkChild(call("wallet_requestExecutionPermissions", permissionRequest(WEEK)))
+        const shown = yield* embeddedUntil((s) => s.approval !== undefined)
+        const until = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(WEEK * 1000))
+        expect(shown.approval?.summary).toEqual({
+          _tag: "Permissions",
+          grant: true,
+          permissions: [
+            {
+              sentence: `This site may spend up to 0.01 ETH per day from your account, without asking again, until ${until}.`,
+              token: "ETH",
+              amount: "Up to 0.01 ETH per day",
+              until,
+              reason: "Coffee"
+            }
+          ]
+        })
+        expect(rpcPosts(frame)).toEqual([])
+        yield* (yield* EmbeddedWallet).approve
+        expect(yield* Fiber.join(granting)).toBe("result of wallet_requestExecutionPermissions")
+        expect(rpcPosts(frame)).toEqual([{ method: "wallet_requestExecutionPermissions", params: permissionRequest(WEEK) }])
+      })
+    )
+  )
+
+  it.effect("a bad permission request is refused before approval with its reason (-32602): the modal stays shut, the frame is never asked", () =>
+    withFrame((frame) =>
+      Effect.gen(function* () {
+        yield* loggedIn
+        const past = yield* Effect.flip(call("wallet_requestExecutionPermissions", permissionRequest(0)))
+        expect([past.code, past.message]).toEqual([-32602, "The permission's expiry is in the past"])
+        const zero = yield* Effect.flip(call("wallet_grantPermissions", permissionRequest(WEEK, "0x0")))
+        expect(zero.message).toBe("The permission's periodAmount must be more than zero")
+        expect((yield* modalState).open).toBe(false)
+        expect(rpcPosts(frame)).toEqual([])
+      })
+    )
+  )
+
+  it.effect("a send carrying a permission's context goes to the frame at once (the wallet server checks the grant); a revoke names the grant it ends", () =>
+    withFrame((frame) =>
+      Effect.gen(function* () {
+        yield* loggedIn
+        const context = `0x${"12".repeat(32)}`
+        const use = [{ to: FRAME_ADDRESS, value: "0x1", permissionsContext: context }]
+        expect(yield* call("eth_sendTransaction", use)).toBe("result of eth_sendTransaction")
+        expect((yield* modalState).open).toBe(false)
+        const granted = { ...permissionRequest(WEEK)[0]![0], context }
+        frame.answer("RPC_REQUEST", (payload) =>
+          ({ ok: (payload as { method: string }).method === "wallet_getGrantedExecutionPermissions" ? [granted] : "revoked" })
+        )
+        const unknown = yield* Effect.flip(call("wallet_revokeExecutionPermission", [{ permissionContext: `0x${"34".repeat(32)}` }]))
+        expect(unknown.message).toBe("This site has no active permission with that context")
+        const revoking = yield* Effect.forkChild(call("wallet_revokeExecutionPermission", [{ permissionContext: context }]))
+        const shown = yield* embeddedUntil((s) => s.approval !== undefined)
+        expect(shown.approval?.summary).toMatchObject({ _tag: "Permissions", grant: false, permissions: [{ amount: "Up to 0.01 ETH per day" }] })
+        yield* (yield* EmbeddedWallet).approve
+        expect(yield* Fiber.join(revoking)).toBe("revoked")
+        expect(rpcPosts(frame).map((post) => (post as { method: string }).method)).toEqual([
+          "eth_sendTransaction",
+          "wallet_getGrantedExecutionPermissions",
+          "wallet_getGrantedExecutionPermissions",
+          "wallet_revokeExecutionPermission"
+        ])
+      })
+    )
+  )
+
   it.effect("a method nobody may call is refused with the not-allowed words (4200) after 300 ms, the frame never asked", () =>
     withFrame((frame) =>
       Effect.gen(function* () {

@@ -160,13 +160,37 @@ describe("ApproveTransaction: what is asked, in plain words", () => {
     ])
   })
 
-  it("permissions: granted or revoked, the request as JSON", async () => {
-    const json = JSON.stringify({ permissions: [{ type: "native-token-recurring-allowance" }] }, null, 2)
+  it("a spending permission: the sentence, token, amount, expiry and the site's reason", async () => {
+    const permission = {
+      sentence: "This site may spend up to 0.01 ETH per day from your account, without asking again, until Dec 6, 2026, 1:00 PM.",
+      token: "ETH",
+      amount: "Up to 0.01 ETH per day",
+      until: "Dec 6, 2026, 1:00 PM",
+      reason: "Your weekly coffee"
+    }
     const { dialog } = await openOn(
-      approval({ _tag: "Permissions", grant: true, json }, { method: "wallet_grantPermissions" }),
-      "Grant these permissions"
+      approval({ _tag: "Permissions", grant: true, permissions: [permission] }, { method: "wallet_requestExecutionPermissions" }),
+      "Grant this spending permission"
     )
-    expect(within(dialog).getByLabelText("Permissions").textContent).toBe(json)
+    const list = within(dialog).getByRole("list", { name: "Permissions asked for" })
+    expect(within(list).getByText(permission.sentence)).toBeTruthy()
+    expect(pairs(list.querySelector("dl")!)).toEqual([
+      ["Token", "ETH"],
+      ["Amount", "Up to 0.01 ETH per day"],
+      ["Until", "Dec 6, 2026, 1:00 PM"],
+      ["The site's reason", "Your weekly coffee"]
+    ])
+  })
+
+  it("a revoke: what ends, and that the site must ask again", async () => {
+    const permission = { sentence: "This site may spend up to 5 USDC per week from your account.", token: "USDC", amount: "Up to 5 USDC per week", until: "Dec 6, 2026", reason: undefined }
+    const { dialog } = await openOn(
+      approval({ _tag: "Permissions", grant: false, permissions: [permission] }, { method: "wallet_revokeExecutionPermission" }),
+      "Revoke this spending permission"
+    )
+    expect(within(dialog).getByText("Once revoked, the site can no longer spend with it and must ask you again.")).toBeTruthy()
+    const list = within(dialog).getByRole("list", { name: "Permission to revoke" })
+    expect(pairs(list.querySelector("dl")!).map(([term]) => term)).toEqual(["Token", "Amount", "Until"])
   })
 })
 

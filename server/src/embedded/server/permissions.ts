@@ -1,0 +1,160 @@
+/**
+ * ERC-7715 execution permissions on the embedded wallet's server: grants (`wallet_requestExecutionPermissions`, the
+ * spec's `wallet_grantPermissions`), their list, revocation (`wallet_revokeExecutionPermission`, the spec's
+ * `wallet_revokePermissions`), the types on offer, and their use: an `eth_sendTransaction` carrying
+ * `permissionsContext`, executed from the user's smart account only when the grant covers it.
+ *
+ * Enforced here, before signing (README, "Spending permissions"): the grant's spent amount moves in the database under
+ * the row's lock, then the transfer is signed and sent, and given back if the send fails.
+ */
+import { randomBytes } from "node:crypto"
+import type { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { Hex } from "viem"
+import {
+  decodePermissionRequest,
+  EXECUTION_PERMISSION_TYPES,
+  type PermissionTerms,
+  permissionCoverage,
+  permissionRequestsOf,
+  permissionUseOf,
+  revokedContextOf
+} from "../../../../src/domain/executionPermissions"
+import { PERMISSION_GRANT_METHODS, PERMISSION_REVOKE_METHODS, permissionTransactionOf } from "../../../../src/domain/permissionContext"
+import { ApiError } from "./errors"
+import { activeGrants, type GrantOwner, insertGrant, refundGrant, revokeGrant, spendGrant, type StoredGrant } from "./permissionStore"
+
+/** Who asks, and where grants live: the session's user, the project the frame serves, the database and the clock. */
+export interface GrantScope {
+  readonly userId: string
+  readonly projectId: string
+  /** The server's clock in ms. */
+  readonly now: () => number
+  readonly run: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Promise<A>
+}
+
+/** The chain a permission call is on: its id, whether it has smart accounts, the user's one and a send from it. */
+export interface PermissionChain {
+  readonly chainId: number
+  readonly smartAccounts: boolean
+  readonly smartAccount: () => Promise<Hex>
+  readonly send: (call: { readonly to: Hex; readonly value?: bigint; readonly data?: Hex }) => Promise<Hex>
+}
+
+const PERMISSION_METHODS: ReadonlySet<string> = new Set([
+  ...PERMISSION_GRANT_METHODS,
+  ...PERMISSION_REVOKE_METHODS,
+  "wallet_getSupportedExecutionPermissions",
+  "wallet_getGrantedExecutionPermissions"
+])
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** Whether this server's permission code answers `method` (a permission method, or a send made with a grant). */
+export const isPermissionCall = (method: string, params: unknown): boolean =>
+  PERMISSION_METHODS.has(method) || permissionTransactionOf(method, params) !== undefined
+
+const invalid = (message: string) => new ApiError(400, "rpc_error", message, { rpcCode: -32602 })
+// 4100: not authorised — the site asked for more than the visitor allowed.
+const refused = (message: string) => new ApiError(400, "rpc_error", message, { rpcCode: 4100 })
+
+const hexId = (chainId: number): Hex => `0x${chainId.toString(16)}`
+
+// A granted permission as the site reads it: its request, the account it spends from and its context.
+const grantAnswer = (grant: Pick<StoredGrant, "context" | "request" | "terms">, account: string) => ({
+  ...(isRecord(grant.request) ? grant.request : {}),
+  chainId: hexId(grant.terms.chainId),
+  from: account,
+  context: grant.context,
+  dependencies: []
+})
+
+/** Answers a permission call (see {@link isPermissionCall}) on `chain` for the scope's user. */
+export const permissionRpc = async (scope: GrantScope, chain: PermissionChain, method: string, params: unknown): Promise<unknown> => {
+  const nowSeconds = Math.floor(scope.now() / 1000)
+  const owner = async (): Promise<GrantOwner> => {
+    if (!chain.smartAccounts) throw invalid(`The chain ${chain.chainId} is not one this wallet grants permissions on`)
+    return { userId: scope.userId, projectId: scope.projectId, chainId: chain.chainId, account: await chain.smartAccount() }
+  }
+  const tx = permissionTransactionOf(method, params)
+  if (tx !== undefined) return usePermission(scope, chain, await owner(), tx, nowSeconds)
+  switch (method) {
+    case "wallet_getSupportedExecutionPermissions":
+      return Object.fromEntries(
+        EXECUTION_PERMISSION_TYPES.map((type) => [type, { chainIds: chain.smartAccounts ? [hexId(chain.chainId)] : [], ruleTypes: ["expiry"] }])
+      )
+    case "wallet_getGrantedExecutionPermissions": {
+      if (!chain.smartAccounts) return []
+      const who = await owner()
+      const grants = await scope.run(activeGrants(who, nowSeconds))
+      return grants.map((grant) => grantAnswer(grant, who.account))
+    }
+    case "wallet_requestExecutionPermissions":
+    case "wallet_grantPermissions": {
+      const requests = permissionRequestsOf(params)
+      if (!requests.ok) throw invalid(requests.message)
+      // Every request is checked before any is stored: a bad one leaves nothing behind.
+      const decoded: Array<{ readonly terms: PermissionTerms; readonly request: unknown }> = []
+      for (const request of requests.value) {
+        const terms = decodePermissionRequest(request, chain.smartAccounts ? [chain.chainId] : [], nowSeconds)
+        if (!terms.ok) throw invalid(terms.message)
+        decoded.push({ terms: terms.value, request })
+      }
+      const who = await owner()
+      const answers = []
+      for (const { terms, request } of decoded) {
+        const context = `0x${randomBytes(32).toString("hex")}`
+        await scope.run(insertGrant(who, context, terms, request, new Date(scope.now())))
+        answers.push(grantAnswer({ context, request, terms }, who.account))
+      }
+      return answers
+    }
+    case "wallet_revokeExecutionPermission":
+    case "wallet_revokePermissions": {
+      const context = revokedContextOf(params)
+      if (!context.ok) throw invalid(context.message)
+      const revoked = await scope.run(
+        revokeGrant({ userId: scope.userId, projectId: scope.projectId, chainId: chain.chainId }, context.value, new Date(scope.now()))
+      )
+      if (!revoked) throw invalid("This site has no active permission with that context")
+      return {}
+    }
+    default:
+      throw new ApiError(400, "method_not_allowed", "Requested RPC call is not allowed")
+  }
+}
+
+// A transfer made with a grant: counted first (atomically), then sent from the smart account; given back if it fails.
+const usePermission = async (
+  scope: GrantScope,
+  chain: PermissionChain,
+  owner: GrantOwner,
+  tx: Readonly<Record<string, unknown>>,
+  nowSeconds: number
+): Promise<Hex> => {
+  const context = tx["permissionsContext"]
+  if (typeof context !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(context)) throw invalid("The permissionsContext is not one this wallet gave")
+  const from = tx["from"]
+  if (from !== undefined && (typeof from !== "string" || from.toLowerCase() !== owner.account.toLowerCase())) {
+    throw refused("A permission spends from the smart account it was granted on")
+  }
+  const use = permissionUseOf(tx)
+  if (!use.ok) throw invalid(use.message)
+  const coverage = await scope.run(spendGrant(owner, context.toLowerCase(), (grant) => permissionCoverage(grant, use.value, nowSeconds)))
+  if (coverage === undefined) throw refused("This site has no permission with that context")
+  if (!coverage.covered) throw refused(coverage.message)
+  const call =
+    use.value.token === undefined
+      ? { to: use.value.to, value: use.value.amount }
+      : { to: use.value.token, data: (tx["data"] ?? tx["input"]) as Hex }
+  try {
+    return await chain.send(call)
+  } catch (error) {
+    // Refused or reverted: nothing moved, so the allowance is given back. A wait for the receipt that timed out may
+    // still land: that spend stays counted rather than risk paying twice.
+    const mayLand = error instanceof Error && error.message.startsWith("Timed out while waiting for User Operation")
+    if (!mayLand) await scope.run(refundGrant(context.toLowerCase(), coverage.periodStart, use.value.amount))
+    throw error
+  }
+}
