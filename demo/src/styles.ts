@@ -13,6 +13,7 @@ export const form: CSSProperties = { display: "grid", gap: 8 }
 export const input: CSSProperties = { font: "inherit", padding: 8, borderRadius: 8, border: "1px solid var(--demo-input-border)", background: "var(--demo-input)", color: "inherit", minWidth: 0 }
 export const button: CSSProperties = { font: "inherit", padding: "8px 12px", borderRadius: 8, border: "none", background: "#4b6bfb", color: "#fff", cursor: "pointer", justifySelf: "start" }
 export const toggle: CSSProperties = { font: "inherit", padding: "8px 12px", borderRadius: 999, border: "1px solid var(--demo-border)", background: "transparent", color: "inherit", cursor: "pointer", minHeight: 40 }
-export const hint: CSSProperties = { color: "var(--demo-muted)", fontSize: 14, margin: "8px 0 0" }
+// A hint may hold a whole address: it wraps anywhere rather than widen a phone-sized page.
+export const hint: CSSProperties = { color: "var(--demo-muted)", fontSize: 14, margin: "8px 0 0", overflowWrap: "anywhere" }
 export const output: CSSProperties = { display: "block", wordBreak: "break-all", fontFamily: "ui-monospace, monospace", fontSize: 13, marginTop: 8 }
 export const list: CSSProperties = { listStyle: "none", margin: 0, padding: 0, display: "grid", gap: 4 }
