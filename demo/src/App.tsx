@@ -523,7 +523,7 @@ function SendBatch() {
     <section style={css.card} aria-labelledby="batch-title">
       <h2 id="batch-title" style={css.cardTitle}>Send a batch</h2>
       <form onSubmit={submit} style={css.form}>
-        <label htmlFor="batch-to">To</label>
+        <label htmlFor="batch-to">Batch receiver</label>
         <input id="batch-to" value={to} placeholder={receiver} onChange={(e) => setTo(e.target.value)} style={css.input} spellCheck={false} />
         <button type="submit" disabled={!isConnected || namespace !== "eip155" || batch.status === "pending"} style={css.button}>
           {batch.status === "pending" ? (batch.id === undefined ? "Waiting for the wallet…" : "Waiting to be confirmed…") : "Send 0.001 and 0.002 ETH together"}

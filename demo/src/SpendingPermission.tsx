@@ -53,9 +53,9 @@ export function SpendingPermission() {
         {result(grant, () => (granted === undefined ? "The wallet granted nothing" : `Granted: ${granted}`))}
       </output>
       <form onSubmit={spend} style={css.form}>
-        <label htmlFor="permission-to">Pay to</label>
+        <label htmlFor="permission-to">Receiver of the spend</label>
         <input id="permission-to" value={to} onChange={(e) => setTo(e.target.value)} style={css.input} spellCheck={false} />
-        <label htmlFor="permission-amount">Amount ({network?.nativeCurrency.symbol ?? "ETH"})</label>
+        <label htmlFor="permission-amount">Spend with the permission ({network?.nativeCurrency.symbol ?? "ETH"})</label>
         <input id="permission-amount" value={amount} onChange={(e) => setAmount(e.target.value)} inputMode="decimal" style={css.input} />
         <button type="submit" disabled={granted === undefined || value === undefined || use.status === "pending"} style={css.button}>
           {use.status === "pending" ? "Spending…" : "Spend with the permission"}

@@ -184,7 +184,7 @@ describe("the embedded wallet in the demo", () => {
     const rpc = createSolanaRpc(session.stack.config.solana!.rpcUrl)
     await rpc.requestAirdrop(solanaAddress(solAddress), lamports(2_000_000_000n)).send()
     const receiver = session.stack.config.solana!.funded[1]!.address
-    await page.getByRole("textbox", { name: "To" }).fill(receiver)
+    await page.getByRole("textbox", { name: "To", exact: true }).fill(receiver)
     await page.getByRole("textbox", { name: /Amount/ }).fill("0.5")
     await page.getByRole("button", { name: "Send", exact: true }).click()
     await dialog().getByRole("heading", { name: "Approve this Solana transfer" }).waitFor()

@@ -28,7 +28,7 @@ const output = (testId: string) => page.getByTestId(testId)
 /** Spends `amount` ETH with the granted permission and waits (bounded) for the page's answer to change. */
 const spend = async (amount: string) => {
   const before = await output("permission-use").textContent()
-  await page.getByLabel("Amount (ETH)", { exact: true }).last().fill(amount)
+  await page.getByLabel("Spend with the permission (ETH)", { exact: true }).fill(amount)
   await page.getByRole("button", { name: "Spend with the permission" }).click()
   await expect.poll(() => output("permission-use").textContent(), { timeout: 60_000 }).not.toBe(before)
   await page.getByRole("button", { name: "Spend with the permission" }).and(page.locator(":enabled")).waitFor({ timeout: 60_000 })
@@ -50,7 +50,7 @@ describe("ERC-7715 spending permissions in the demo", () => {
     const evm = session.stack.config.evm!
     const funder = createWalletClient({ account: privateKeyToAccount(evm.accounts[0]!.privateKey as `0x${string}`), chain: foundry, transport: http(chainA().rpcUrl) })
     await reader().waitForTransactionReceipt({ hash: await funder.sendTransaction({ to: smart, value: parseEther("1") }), timeout: 20_000 })
-    await page.getByLabel("Pay to").fill(recipient)
+    await page.getByLabel("Receiver of the spend").fill(recipient)
   })
 
   it("the page asks for 0.01 ETH a day: the approval view says so in words, passes axe, and Approve is reached by keyboard", async () => {
