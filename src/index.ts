@@ -578,9 +578,8 @@ export { type NoAccount, WalletActions } from "./services/WalletActions"
 
 export { CALLS_POLL_MS, CALLS_TIMEOUT_MS, type SendCallsCall, type SendCallsInput, sendCalls, waitForCalls } from "./services/sendCalls"
 
+export { batchStatus, CALLS_ERROR_CODES, readBatch } from "./domain/Calls"
 export {
-  batchStatus,
-  CALLS_ERROR_CODES,
   CALLS_STATUS,
   CALLS_VERSION,
   CallsFailed,
@@ -588,9 +587,8 @@ export {
   type CallsOutcome,
   CallsReceipt,
   CallsStatus,
-  CallsTimedOut,
-  readBatch
-} from "./domain/Calls"
+  CallsTimedOut
+} from "./domain/callsWire"
 
 export { decodeAbiText, estimateGas, makeEip155Adapter } from "./services/eip155/Eip155Adapter"
 

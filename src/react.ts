@@ -35,7 +35,7 @@ export {
   useWalletRequest
 } from "./ui/react/hooks"
 export type { SendCallsCall, SendCallsInput } from "./services/sendCalls"
-export type { CallsReceipt, CallsStatus } from "./domain/Calls"
+export type { CallsReceipt, CallsStatus } from "./domain/callsWire"
 export { useWalletRuntime, WalletRuntimeProvider, type WalletRuntimeProviderProps } from "./ui/react/WalletRuntimeProvider"
 export { AccountButton } from "./ui/buttons/AccountButton/AccountButton"
 export { ConnectButton } from "./ui/buttons/ConnectButton/ConnectButton"

@@ -13,7 +13,8 @@
  */
 import { encodeFunctionData, type Hex, numberToHex, parseAbi } from "viem"
 import type { PrivateKeyAccount } from "viem/accounts"
-import { batchChainProblem, CALLS_ERROR_CODES, CALLS_STATUS, CALLS_VERSION, readBatch } from "../../src/domain/Calls"
+import { batchChainProblem, CALLS_ERROR_CODES, readBatch } from "../../src/domain/Calls"
+import { CALLS_STATUS, CALLS_VERSION } from "../../src/domain/callsWire"
 
 /** The prompt a wallet shows before its EOA delegates to a contract (params: `{ address, chainId }`). */
 export const EIP7702_AUTHORIZATION = "wallet_authorizeDelegation"

@@ -1,14 +1,12 @@
 /**
  * EIP-5792 (final) batched calls, as every wallet of ours reads them: the `wallet_sendCalls` request of version 2.0.0
  * and the checks made before the visitor is asked (shape, chain, then what the chain says: code where data goes, the
- * balance the values need), the codes of `wallet_getCallsStatus` and what each means to a host. Pure; the embedded
- * wallet's frame side, its server and the test wallets share it, so a bad batch gets the same words everywhere.
+ * balance the values need), and a batch's status from its receipts. Pure; the embedded wallet's frame side, its server
+ * and the test wallets share it, so a bad batch gets the same words everywhere. What a host reads back (the status
+ * codes, the answers' Schemas, the errors) is `callsWire.ts`.
  */
-import { Schema } from "effect"
+import { CALLS_STATUS, CALLS_VERSION } from "./callsWire"
 import { formatUnits } from "./format"
-
-/** The only version of `wallet_sendCalls` we take (EIP-5792 as final). */
-export const CALLS_VERSION = "2.0.0"
 
 /** The most calls one batch may hold (the approval view lists each one). */
 export const MAX_BATCH_CALLS = 20
@@ -21,15 +19,6 @@ export const CALLS_ERROR_CODES = {
   unknownBundle: 5730,
   batchTooLarge: 5740,
   atomicityNotSupported: 5760
-} as const
-
-/** `wallet_getCallsStatus`'s status codes (EIP-5792). */
-export const CALLS_STATUS = {
-  pending: 100,
-  confirmed: 200,
-  offchainFailure: 400,
-  reverted: 500,
-  partiallyReverted: 600
 } as const
 
 type Hex = `0x${string}`
@@ -161,12 +150,6 @@ export const batchChainProblem = (batch: Batch, facts: BatchChainFacts): BatchPr
   return undefined
 }
 
-/** What a host does with a status: wait more, or stop with success or failure. */
-export type CallsOutcome = "pending" | "success" | "failure"
-
-/** A `wallet_getCallsStatus` status code's outcome: 1xx pending, 2xx success, anything else (4xx–6xx) failure. */
-export const callsOutcome = (status: number): CallsOutcome => (status < 200 ? "pending" : status < 300 ? "success" : "failure")
-
 /**
  * The status of a batch from its transactions' receipts (one per transaction, `undefined` while not mined): pending
  * until all are in; confirmed when all succeeded; reverted when all reverted; partially reverted otherwise.
@@ -176,57 +159,4 @@ export const batchStatus = (receipts: ReadonlyArray<"success" | "reverted" | und
   if (receipts.every((receipt) => receipt === "success")) return CALLS_STATUS.confirmed
   if (receipts.every((receipt) => receipt === "reverted")) return CALLS_STATUS.reverted
   return CALLS_STATUS.partiallyReverted
-}
-
-const HexString = Schema.String.pipe(Schema.check(Schema.isPattern(/^0x[0-9a-fA-F]*$/, { expected: "a 0x-prefixed hex string" })))
-
-/** A transaction receipt as `wallet_getCallsStatus` gives it. */
-export const CallsReceipt = Schema.Struct({
-  status: HexString,
-  transactionHash: HexString,
-  blockHash: HexString,
-  blockNumber: HexString,
-  gasUsed: HexString,
-  logs: Schema.Array(Schema.Unknown)
-})
-/** A transaction receipt of a batch. */
-export type CallsReceipt = typeof CallsReceipt.Type
-
-/** `wallet_sendCalls`' answer: the batch's id. */
-export const SendCallsResult = Schema.Struct({ id: Schema.String, capabilities: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })
-
-/** `wallet_getCallsStatus`' answer (EIP-5792 2.0.0). */
-export const CallsStatus = Schema.Struct({
-  version: Schema.String,
-  id: Schema.String,
-  chainId: HexString,
-  status: Schema.Number,
-  atomic: Schema.Boolean,
-  receipts: Schema.optionalKey(Schema.Array(CallsReceipt)),
-  capabilities: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
-})
-/** `wallet_getCallsStatus`' answer. */
-export type CallsStatus = typeof CallsStatus.Type
-
-/** A batch that ended without success: not sent (400), reverted (500) or partly reverted (600). */
-export class CallsFailed extends Schema.TaggedError<CallsFailed>()("CallsFailed", {
-  id: Schema.String,
-  status: Schema.Number,
-  transactionHashes: Schema.Array(Schema.String)
-}) {
-  override get message() {
-    if (this.status === CALLS_STATUS.offchainFailure) return "The wallet could not send the calls"
-    if (this.status === CALLS_STATUS.partiallyReverted) return "Some of the calls failed on chain and others went through"
-    return "The calls failed on chain: none of them took effect"
-  }
-}
-
-/** A batch whose status stayed pending past the time a host waits. */
-export class CallsTimedOut extends Schema.TaggedError<CallsTimedOut>()("CallsTimedOut", {
-  id: Schema.String,
-  waitedMs: Schema.Number
-}) {
-  override get message() {
-    return `The calls were not final after ${Math.round(this.waitedMs / 1000)} s; the wallet may still send them`
-  }
 }

@@ -6,7 +6,7 @@
  * atoms use them, so nothing of this is in the first click's code.
  */
 import { Duration, Effect, Schedule, Schema, SubscriptionRef } from "effect"
-import { CallsFailed, CallsStatus, callsOutcome, CallsTimedOut, CALLS_VERSION, SendCallsResult } from "../domain/Calls"
+import { CallsFailed, CallsStatus, callsOutcome, CallsTimedOut, CALLS_VERSION, SendCallsResult } from "../domain/callsWire"
 import { CaipNetworkOrAddressUndefined, SomethingWentWrong } from "../domain/errors"
 import { Connection } from "./Connection"
 import { WalletActions } from "./WalletActions"

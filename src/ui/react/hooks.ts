@@ -26,7 +26,7 @@ import { useCoreAction, useCoreValue, useLazyAction, useLazyAtoms, useLazyValue 
 import type { SwapState } from "../../services/swapState"
 import type { OnrampState } from "../../services/onrampState"
 import type { SendCallsInput } from "../../services/sendCalls"
-import type { CallsStatus } from "../../domain/Calls"
+import type { CallsStatus } from "../../domain/callsWire"
 
 export type { ActionState }
 

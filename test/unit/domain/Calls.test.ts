@@ -3,7 +3,8 @@
  * asked), what the chain refuses (`batchChainProblem`), a batch's status from its receipts and a status's outcome.
  */
 import { describe, expect, it } from "vitest"
-import { batchChainProblem, batchStatus, CALLS_STATUS, callsOutcome, readBatch } from "../../../src/domain/Calls"
+import { batchChainProblem, batchStatus, readBatch } from "../../../src/domain/Calls"
+import { CALLS_STATUS, callsOutcome } from "../../../src/domain/callsWire"
 
 const TO = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
 const good = { version: "2.0.0", chainId: "0x7a69", atomicRequired: true, calls: [{ to: TO, data: "0x095ea7b3", value: "0x10" }, { to: TO }] }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import { CALLS_STATUS, CallsFailed, CallsTimedOut } from "../../../src/domain/Calls"
+import { CALLS_STATUS, CallsFailed, CallsTimedOut } from "../../../src/domain/callsWire"
 import { localChainA } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import { testLayer } from "../../../src/layers/Test"

@@ -16,7 +16,8 @@
 import { randomBytes } from "node:crypto"
 import type { Hex } from "viem"
 import { isAddressEqual, toHex } from "viem"
-import { type Batch, type BatchCall, batchChainProblem, batchStatus, CALLS_ERROR_CODES, CALLS_STATUS, CALLS_VERSION, readBatch } from "../../../../src/domain/Calls"
+import { type Batch, type BatchCall, batchChainProblem, batchStatus, CALLS_ERROR_CODES, readBatch } from "../../../../src/domain/Calls"
+import { CALLS_STATUS, CALLS_VERSION } from "../../../../src/domain/callsWire"
 import type { StoredCalls } from "./callsStore"
 import { ApiError } from "./errors"
 
