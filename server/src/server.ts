@@ -332,6 +332,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
           sendMail: mailer.send,
           http: httpLimits(config),
           freshLoginMs: config.wallet.freshLoginMs,
+          visitorLimits: { passkey: config.limits.walletPasskeyPerMinute, farcasterRelay: config.limits.walletFarcasterRelayPerMinute },
           ...(config.wallet.passkeyRpId === undefined ? {} : { passkeyRpId: config.wallet.passkeyRpId })
         }
       })

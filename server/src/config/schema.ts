@@ -9,6 +9,7 @@
  */
 import { Effect, Schema, SchemaAST } from "effect"
 import { DEFAULT_NAME_SUFFIX, NameSuffix } from "../../../src/domain/Options"
+import { DEFAULT_VISITOR_LIMITS } from "../embedded/server/visitorLimits"
 
 /** How a setting is written in an environment variable. */
 export type EnvFormat =
@@ -658,6 +659,18 @@ export const ServerConfig = Schema.Struct({
     relayMaxTopicsPerConnection: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of topics" })), 1000, {
       type: "number of topics",
       description: "Relay: the topics one connection may follow at once (more are refused with -32005)."
+    }),
+    walletPasskeyPerMinute: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of requests" })), DEFAULT_VISITOR_LIMITS.passkey, {
+      type: "requests per minute",
+      description:
+        "Wallet server: requests one network address may make per minute on the passkey routes (`/api/passkey/start`, " +
+        "`/options`, `/verify`, `/finish` together; a login takes one of each); past it, 429 `rate_limited` with `Retry-After`."
+    }),
+    walletFarcasterRelayPerMinute: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of requests" })), DEFAULT_VISITOR_LIMITS.farcasterRelay, {
+      type: "requests per minute",
+      description:
+        "Wallet server: messages one network address may post per minute to Farcaster's channel relay " +
+        "(`/v1/channel/authenticate`); past it, 429 `rate_limited` with `Retry-After`."
     })
   }),
   log: group({

@@ -419,6 +419,17 @@ const walletPermissionGrants: Migration = Effect.gen(function* () {
   yield* sql`CREATE INDEX wallet_permission_grants_owner ON wallet_permission_grants (user_id, project_id, chain_id)`
 })
 
+const walletRateLimits: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // Requests counted per key (a route's name and the visitor's address) in the window that started at
+  // `window_start`: counted in one statement, so requests at once on any process of the server count one by one.
+  yield* sql`CREATE TABLE wallet_rate_limits (
+    key text PRIMARY KEY,
+    window_start timestamptz NOT NULL,
+    hits integer NOT NULL
+  )`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -439,5 +450,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0016_wallet_calls": walletCalls,
   "0017_wallet_key_shares": walletKeyShares,
   "0018_wallet_passkeys": walletPasskeys,
-  "0019_wallet_permission_grants": walletPermissionGrants
+  "0019_wallet_permission_grants": walletPermissionGrants,
+  "0020_wallet_rate_limits": walletRateLimits
 }

@@ -92,7 +92,10 @@ export class WalletPayloadTooLarge extends Schema.Error<WalletPayloadTooLarge>("
   httpApiStatus: 413
 }) {}
 
-/** 429: a mail within 30 s of the last (`rate_limited`), or too many wrong codes (`too_many_attempts`). */
+/**
+ * 429: a mail within 30 s of the last, or a network address past its requests per minute on the passkey and Farcaster
+ * relay routes (`rate_limited`); too many wrong codes (`too_many_attempts`).
+ */
 export class WalletTooManyRequests extends Schema.Error<WalletTooManyRequests>("WalletTooManyRequests")(ApiFailure, {
   httpApiStatus: 429
 }) {}
@@ -264,7 +267,7 @@ export const FarcasterRelayGroup = HttpApiGroup.make("farcasterRelay").add(
   HttpApiEndpoint.post("authenticate", "/v1/channel/authenticate", {
     payload: FarcasterAuthenticateRequest,
     success: FarcasterAuthenticateResponse,
-    error: [WalletBadRequest, WalletBadGateway]
+    error: [WalletBadRequest, WalletBadGateway, TooManyRequestsResponse]
   })
 )
 
@@ -277,28 +280,28 @@ export const PasskeyGroup = HttpApiGroup.make("passkey")
     HttpApiEndpoint.post("start", "/api/passkey/start", {
       payload: PasskeyStartRequest,
       success: PasskeyStartResponse,
-      error: WalletBadRequest
+      error: [WalletBadRequest, TooManyRequestsResponse]
     })
   )
   .add(
     HttpApiEndpoint.post("options", "/api/passkey/options", {
       payload: PasskeyOptionsRequest,
       success: PasskeyOptionsResponse,
-      error: WalletBadRequest
+      error: [WalletBadRequest, TooManyRequestsResponse]
     })
   )
   .add(
     HttpApiEndpoint.post("verify", "/api/passkey/verify", {
       payload: PasskeyVerifyRequest,
       success: PasskeyVerifyResponse,
-      error: WalletBadRequest
+      error: [WalletBadRequest, TooManyRequestsResponse]
     })
   )
   .add(
     HttpApiEndpoint.post("finish", "/api/passkey/finish", {
       payload: PasskeyFinishRequest,
       success: PasskeyFinishResponse,
-      error: WalletBadRequest
+      error: [WalletBadRequest, TooManyRequestsResponse]
     })
   )
   .middleware(ProjectCheck)

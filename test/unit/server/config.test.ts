@@ -63,7 +63,9 @@ describe("server configuration", () => {
         relayPublishesPerSecond: 50,
         relayPublishBurst: 200,
         relayMaxMessageChars: 1_048_576,
-        relayMaxTopicsPerConnection: 1000
+        relayMaxTopicsPerConnection: 1000,
+        walletPasskeyPerMinute: 40,
+        walletFarcasterRelayPerMinute: 20
       })
       expect(config.log).toEqual({ level: "info", accessLog: false })
       // No price is made up: without a feed or a table, tokens are valued 0.

@@ -31,6 +31,7 @@ import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type Farcaste
 import { authorizationUrl, completeLogin, makeProviderMetadataCache, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
 import * as callsStore from "./callsStore"
 import * as store from "./store"
+import { limitVisitor } from "./visitorLimits"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
 /** A code is good for 10 minutes after it was sent. */
@@ -551,6 +552,7 @@ export const FarcasterRelayGroupLive = HttpApiBuilder.group(WalletServerApi, "fa
     return handlers.handle(
       "authenticate",
       Effect.fn("WalletServer.farcasterAuthenticate")(function* ({ payload }) {
+        yield* limitVisitor(deps, "farcasterRelay")
         if (connector === undefined) {
           return yield* new WalletBadRequest({ code: "farcaster_not_configured", error: "Log in with Farcaster is not set up on this wallet server" })
         }

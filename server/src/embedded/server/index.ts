@@ -23,6 +23,7 @@ import type { FarcasterConfig } from "./farcaster"
 import { checkMasterKey, openKey } from "./keys"
 import type { WalletChains } from "./rpc"
 import * as store from "./store"
+import type { VisitorLimits } from "./visitorLimits"
 import { isOwnOrigin, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
 export type { WalletChains } from "./rpc"
@@ -86,6 +87,8 @@ export interface WalletServerOptions {
    * the frame from a name under it, so its users' passkeys outlive any vendor.
    */
   readonly passkeyRpId?: string
+  /** Requests per minute a network address may make on the passkey and Farcaster relay routes (429 past them). */
+  readonly visitorLimits?: Partial<VisitorLimits>
 }
 
 /** What a running wallet server exposes. */
@@ -136,6 +139,7 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
         ...(opts.farcaster === undefined ? {} : { farcaster: opts.farcaster }),
         ...(opts.freshLoginMs === undefined ? {} : { freshLoginMs: opts.freshLoginMs }),
         ...(opts.passkeyRpId === undefined ? {} : { passkeyRpId: opts.passkeyRpId }),
+        ...(opts.visitorLimits === undefined ? {} : { visitorLimits: opts.visitorLimits }),
         sendMail: opts.sendMail ?? ((mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail }))
       })
       return Layer.mergeAll(

@@ -20,6 +20,7 @@ import { originAllowed } from "../../services/projects"
 import { WalletBadRequest, WalletProject, WalletServerApi } from "../WalletServerApi"
 import { makeSteps } from "./handlers"
 import { newToken, tokenHash } from "./keys"
+import { limitVisitor } from "./visitorLimits"
 import * as passkeyStore from "./passkeyStore"
 import { WalletServerEnv, type WalletServerDeps } from "./WalletServerEnv"
 
@@ -63,6 +64,7 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
       .handle(
         "start",
         Effect.fn("WalletServer.passkeyStart")(function* ({ payload }) {
+          yield* limitVisitor(deps, "passkey")
           const project = yield* WalletProject
           if (!originAllowed(project, payload.hostOrigin) || payload.hostOrigin === "null") {
             return yield* new WalletBadRequest({ code: "bad_request", error: `${payload.hostOrigin} is not an origin of this app` })
@@ -94,6 +96,7 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
       .handle(
         "options",
         Effect.fn("WalletServer.passkeyOptions")(function* ({ payload }) {
+          yield* limitVisitor(deps, "passkey")
           const project = yield* WalletProject
           const ceremony = yield* run(passkeyStore.pendingCeremony(tokenHash(payload.state), project.projectId, at()))
           if (ceremony === undefined) return yield* invalidState
@@ -125,6 +128,7 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
       .handle(
         "verify",
         Effect.fn("WalletServer.passkeyVerify")(function* ({ payload }) {
+          yield* limitVisitor(deps, "passkey")
           const project = yield* WalletProject
           const stateHash = tokenHash(payload.state)
           // Taken before the response is read: a replayed response, right or wrong, finds nothing.
@@ -187,6 +191,7 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
       .handle(
         "finish",
         Effect.fn("WalletServer.passkeyFinish")(function* ({ payload }) {
+          yield* limitVisitor(deps, "passkey")
           const project = yield* WalletProject
           const ceremony = yield* run(passkeyStore.useCeremony(tokenHash(payload.state), project.projectId, payload.deviceId, at()))
           if (ceremony === undefined) return yield* invalidState
