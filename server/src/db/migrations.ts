@@ -430,6 +430,16 @@ const walletRateLimits: Migration = Effect.gen(function* () {
   )`
 })
 
+const walletExpiryIndexes: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The wallet server deletes what anyone may start once it is past its expiry (`server/src/embedded/server/prune.ts`):
+  // found by these, each sweep reads only the rows it deletes.
+  yield* sql`CREATE INDEX wallet_passkey_ceremonies_expiry ON wallet_passkey_ceremonies (expires_at)`
+  yield* sql`CREATE INDEX wallet_farcaster_channels_expiry ON wallet_farcaster_channels (expires_at)`
+  yield* sql`CREATE INDEX wallet_social_logins_expiry ON wallet_social_logins (expires_at)`
+  yield* sql`CREATE INDEX wallet_rate_limits_window ON wallet_rate_limits (window_start)`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -451,5 +461,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0017_wallet_key_shares": walletKeyShares,
   "0018_wallet_passkeys": walletPasskeys,
   "0019_wallet_permission_grants": walletPermissionGrants,
-  "0020_wallet_rate_limits": walletRateLimits
+  "0020_wallet_rate_limits": walletRateLimits,
+  "0021_wallet_expiry_indexes": walletExpiryIndexes
 }

@@ -22,6 +22,7 @@ import { socialCallbackLayer, socialCallbackRoutes } from "./socialCallback"
 import type { FarcasterConfig } from "./farcaster"
 import { checkMasterKey, openKey } from "./keys"
 import type { WalletChains } from "./rpc"
+import { PRUNE_EVERY_MS, sweepForever } from "./prune"
 import * as store from "./store"
 import type { VisitorLimits } from "./visitorLimits"
 import { isOwnOrigin, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
@@ -89,6 +90,8 @@ export interface WalletServerOptions {
   readonly passkeyRpId?: string
   /** Requests per minute a network address may make on the passkey and Farcaster relay routes (429 past them). */
   readonly visitorLimits?: Partial<VisitorLimits>
+  /** How often expired ceremonies, channels, logins and limit counts are deleted (default 5 minutes; also at start). */
+  readonly pruneEveryMs?: number
 }
 
 /** What a running wallet server exposes. */
@@ -142,8 +145,11 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
         ...(opts.visitorLimits === undefined ? {} : { visitorLimits: opts.visitorLimits }),
         sendMail: opts.sendMail ?? ((mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail }))
       })
+      // Ends with the server: its scope is the HTTP app's.
+      const pruning = Layer.effectDiscard(Effect.forkScoped(sweepForever(env, opts.pruneEveryMs ?? PRUNE_EVERY_MS)))
       return Layer.mergeAll(
         Layer.mergeAll(walletServerApiLayer, socialCallbackLayer).pipe(Layer.provide(Layer.succeed(WalletServerEnv)(env))),
+        pruning,
         opts.extraRoutes?.layer ?? Layer.empty
       )
     })
