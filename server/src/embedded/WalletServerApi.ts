@@ -160,9 +160,9 @@ export interface WalletSessionInfo {
 export class WalletSession extends Context.Service<WalletSession, WalletSessionInfo>()("wallet-runtime/embedded/WalletSession") {}
 
 /**
- * Every route: the projectId (in a login route's body, else the query `projectId` or the header `x-project-id`) must
- * be a known project's (401 `unknown_project`), and a browser request must come from the server's own origin (403
- * `origin_not_allowed`); missing, it is a 400.
+ * Every route: a browser request must come from the server's own origin (403 `origin_not_allowed`, before anything
+ * else, the session included, is looked at), and the projectId (in a login route's body, else the query `projectId`
+ * or the header `x-project-id`) must be a known project's (401 `unknown_project`); missing, it is a 400.
  */
 export class ProjectCheck extends HttpApiMiddleware.Service<ProjectCheck, { provides: WalletProject }>()(
   "wallet-runtime/embedded/ProjectCheck",

@@ -14,8 +14,9 @@
  *
  * Where `projectId` goes: in the body of the login routes (their Schemas have it); for the others (GET routes and
  * the session routes, whose bodies have none) as the query parameter `projectId` or the header `x-project-id`.
- * An unknown projectId is 401 `unknown_project` ('Unauthorized: invalid key'); a request whose `Origin` is not the
- * server's own (the frame's) is 403 `origin_not_allowed` ('Unauthorized: origin not allowed'). The host origins a
+ * A request whose `Origin` is not the server's own (the frame's) is 403 `origin_not_allowed` ('Unauthorized: origin
+ * not allowed') before anything else is checked; then an unknown projectId is 401 `unknown_project` ('Unauthorized:
+ * invalid key'), and a session route's missing or ended session 401 `unauthorized`. The host origins a
  * project allows are the frame page's to check, with `GET /api/project`.
  *
  * Statuses: 400 `bad_request` (a body, query or field that fails its Schema, or an email mail servers refuse, named in
