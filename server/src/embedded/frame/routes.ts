@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { escapeHtml, htmlDocument } from "../../lib/html"
+import { escapeHtml, htmlDocument, pageSecurityHeaders } from "../../lib/html"
 import type { PageBuild, PageBuilder } from "../../lib/pageBuild"
 import { type DevProject, devProjects } from "../../services/projects"
 import type { ExtraRoutes } from "../server/index"
@@ -37,41 +37,17 @@ const contentTypes: Readonly<Record<string, string>> = {
   map: "application/json; charset=utf-8"
 }
 
-/** The frame page's security headers for `projectId`. */
-export const frameHeaders = (projects: ReadonlyArray<DevProject>, projectId: string | null): Record<string, string> => ({
-  "content-security-policy": [
-    "default-src 'none'",
-    "script-src 'self'",
-    // The page talks only to the wallet server on its own origin.
-    "connect-src 'self'",
-    // The page's empty favicon (data:,), so the browser asks the server for none.
-    "img-src data:",
-    "base-uri 'none'",
-    "form-action 'none'",
-    `frame-ancestors ${frameAncestors(projects, projectId)}`
-  ].join("; "),
-  "referrer-policy": "no-referrer",
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff"
-})
+/** The frame page's security headers for `projectId`: its own script, talking only to the wallet server on its origin. */
+export const frameHeaders = (projects: ReadonlyArray<DevProject>, projectId: string | null): Record<string, string> =>
+  pageSecurityHeaders({ script: "'self'", connect: "'self'", frameAncestors: frameAncestors(projects, projectId) })
 
 /** The passkey window's security headers: its own script and stylesheet, the wallet server, and no embedding. */
-export const passkeyPageHeaders: Record<string, string> = {
-  "content-security-policy": [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "connect-src 'self'",
-    "img-src data:",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'"
-  ].join("; "),
-  // The address carries the ceremony's state: it is never sent on as a referrer.
-  "referrer-policy": "no-referrer",
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff"
-}
+export const passkeyPageHeaders: Record<string, string> = pageSecurityHeaders({
+  script: "'self'",
+  style: "'self'",
+  connect: "'self'",
+  frameAncestors: "'none'"
+})
 
 const notFound = (file: string) => HttpServerResponse.jsonUnsafe({ error: `No frame asset ${file}` }, { status: 404 })
 

@@ -16,9 +16,8 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse
 } from "@simplewebauthn/server"
-import { originAllowed } from "../../services/projects"
 import { WalletBadRequest, WalletProject, WalletServerApi } from "../WalletServerApi"
-import { makeSteps } from "./handlers"
+import { allowedHostOrigin, makeSteps } from "./handlers"
 import { newToken, tokenHash } from "./keys"
 import { limitVisitor } from "./visitorLimits"
 import * as passkeyStore from "./passkeyStore"
@@ -66,9 +65,7 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
         Effect.fn("WalletServer.passkeyStart")(function* ({ payload }) {
           yield* limitVisitor(deps, "passkey")
           const project = yield* WalletProject
-          if (!originAllowed(project, payload.hostOrigin) || payload.hostOrigin === "null") {
-            return yield* new WalletBadRequest({ code: "bad_request", error: `${payload.hostOrigin} is not an origin of this app` })
-          }
+          const hostOrigin = yield* allowedHostOrigin(project, payload.hostOrigin)
           const state = newToken()
           const now = deps.now()
           yield* run(
@@ -78,7 +75,7 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
                 project_id: project.projectId,
                 device_id: payload.deviceId,
                 mode: payload.mode,
-                host_origin: new URL(payload.hostOrigin).origin,
+                host_origin: hostOrigin,
                 theme_mode: payload.themeMode ?? null,
                 challenge: randomBytes(32).toString("base64url"),
                 user_handle: payload.mode === "create" ? randomBytes(32).toString("base64url") : ""
