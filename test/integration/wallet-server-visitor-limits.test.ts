@@ -3,6 +3,7 @@
  * (PGlite) shared by two server processes, as behind a load balancer: the passkey routes together and Farcaster's
  * channel relay each count a network address's requests per minute wherever they arrive, requests sent at once
  * included, and past the limit answer 429 `rate_limited` with when to try again; a new minute lets the visitor in.
+ * Behind a proxy the server is told of, each visitor it forwards is counted on its own.
  */
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -43,18 +44,18 @@ const nextMinute = () => {
 }
 
 /** A request as any HTTP client sends it: the status, the JSON body and the `Retry-After` header. */
-const post = async (server: Started<WalletServerInfo>, path: string, body: Record<string, unknown>) => {
+const post = async (server: Started<WalletServerInfo>, path: string, body: Record<string, unknown>, headers: Record<string, string> = {}) => {
   const response = await fetch(new URL(path, server.info.url), {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(15_000)
   })
   return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as Record<string, unknown> }
 }
 
-const startPasskey = (server: Started<WalletServerInfo>) =>
-  post(server, "/api/passkey/start", { projectId: "devstack-project", deviceId: `device-${randomBytes(6).toString("hex")}`, mode: "create", hostOrigin: HOST })
+const startPasskey = (server: Started<WalletServerInfo>, headers: Record<string, string> = {}) =>
+  post(server, "/api/passkey/start", { projectId: "devstack-project", deviceId: `device-${randomBytes(6).toString("hex")}`, mode: "create", hostOrigin: HOST }, headers)
 
 const refusal = (seconds: number) => ({
   status: 429,
@@ -115,5 +116,36 @@ describe("Farcaster's channel relay", () => {
     expect(await post(b, "/v1/channel/authenticate", message)).toEqual(refusal(60))
     // The passkey routes keep their own count.
     expect((await startPasskey(a)).status).toBe(200)
+  })
+})
+
+describe("behind a proxy", () => {
+  it("counts each visitor the proxy forwards on its own when the server trusts it, and ignores X-Forwarded-For from anyone else", async () => {
+    nextMinute()
+    // This test's requests come from loopback: for this server, loopback is the load balancer in front of it.
+    const proxied = await startWalletServer({
+      masterKey: randomBytes(32),
+      smtp: { port: 1 },
+      database: db.info,
+      chains: { evm: [] },
+      now: () => clock,
+      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT },
+      http: { trustedProxies: ["127.0.0.0/8", "::1/128"] }
+    })
+    try {
+      const from = (visitor: string) => ({ "x-forwarded-for": visitor })
+      for (let i = 0; i < PASSKEY_LIMIT; i++) expect((await startPasskey(proxied, from("198.51.100.7"))).status).toBe(200)
+      expect(await startPasskey(proxied, from("198.51.100.7"))).toEqual(refusal(60))
+      // Another visitor behind the same proxy has the whole limit; a spoofed entry before the proxy's is not taken.
+      expect((await startPasskey(proxied, from("198.51.100.8"))).status).toBe(200)
+      expect(await startPasskey(proxied, from("198.51.100.8, 198.51.100.7"))).toEqual(refusal(60))
+    } finally {
+      await proxied.stop()
+    }
+    // A server with no proxy named counts the connection's address, whatever the header claims.
+    nextMinute()
+    const [a] = servers as [Started<WalletServerInfo>]
+    for (let i = 0; i < PASSKEY_LIMIT; i++) expect((await startPasskey(a, { "x-forwarded-for": `203.0.113.${i}` })).status).toBe(200)
+    expect(await startPasskey(a, { "x-forwarded-for": "203.0.113.99" })).toEqual(refusal(60))
   })
 })

@@ -51,8 +51,11 @@ export interface WalletServerOptions {
   readonly from?: string
   /** Sends the mails instead of the plain SMTP client (no TLS, no auth) to `smtp`: e.g. one with TLS and a login. */
   readonly sendMail?: WalletServerDeps["sendMail"]
-  /** The HTTP server's limits: body size, time-outs on receiving a request, drain time on stop (app.ts defaults). */
-  readonly http?: Pick<HttpAppOptions, "maxBodyBytes" | "requestTimeoutMs" | "headersTimeoutMs" | "drainMs" | "accessLog">
+  /**
+   * The HTTP server's limits (body size, time-outs on receiving a request, drain time on stop), access log and the
+   * proxies in front of it (app.ts defaults).
+   */
+  readonly http?: Pick<HttpAppOptions, "maxBodyBytes" | "requestTimeoutMs" | "headersTimeoutMs" | "drainMs" | "accessLog" | "trustedProxies">
   readonly chains: WalletChains
   /** A running database (its owner stops it), or where to start one (stopped with the server; default: PGlite in memory). */
   readonly database?: Database | DatabaseOptions
