@@ -3,7 +3,8 @@
  * (PGlite) shared by two server processes, as behind a load balancer: the passkey routes together and Farcaster's
  * channel relay each count a network address's requests per minute wherever they arrive, requests sent at once
  * included, and past the limit answer 429 `rate_limited` with when to try again; a new minute lets the visitor in.
- * Behind a proxy the server is told of, each visitor it forwards is counted on its own.
+ * Behind a proxy the server is told of, each visitor it forwards is counted on its own. The count under requests at
+ * once, and the sweep of counts whose minute is over, also on a throw-away Postgres (`../support/postgres.ts`).
  */
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -11,6 +12,8 @@ import { type Database, startDatabase } from "../../server/src/db/index"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import { VISITOR_LIMIT_WINDOW_MS } from "../../server/src/embedded/server/visitorLimits"
 import type { Started } from "../../server/src/lib/Started"
+import { pruneBatch } from "../../server/src/embedded/server/prune"
+import { type RunningPostgres, startPostgres } from "../support/postgres"
 import { walletApi } from "./support/walletServerClient"
 
 const HOST = "http://127.0.0.1:5173"
@@ -147,5 +150,42 @@ describe("behind a proxy", () => {
     const [a] = servers as [Started<WalletServerInfo>]
     for (let i = 0; i < PASSKEY_LIMIT; i++) expect((await startPasskey(a, { "x-forwarded-for": `203.0.113.${i}` })).status).toBe(200)
     expect(await startPasskey(a, { "x-forwarded-for": "203.0.113.99" })).toEqual(refusal(60))
+  })
+})
+
+describe("on a real Postgres", () => {
+  let postgres: RunningPostgres | undefined
+  let database: Started<Database> | undefined
+  let pair: ReadonlyArray<Started<WalletServerInfo>> = []
+
+  beforeAll(async () => {
+    postgres = await startPostgres()
+    database = await startDatabase({ url: postgres.url })
+    const options = {
+      masterKey: randomBytes(32),
+      smtp: { port: 1 },
+      database: database.info,
+      chains: { evm: [] },
+      now: () => clock,
+      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT }
+    }
+    pair = await Promise.all([startWalletServer(options), startWalletServer(options)])
+  }, 120_000)
+
+  afterAll(async () => {
+    await Promise.all(pair.map((server) => server.stop()))
+    await database?.stop()
+    await postgres?.stop()
+  })
+
+  it("of 12 starts at once on two servers, exactly the limit's worth pass; the count is swept once its minute is over", async () => {
+    nextMinute()
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => startPasskey(pair[i % 2] as Started<WalletServerInfo>)))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(PASSKEY_LIMIT)
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(12 - PASSKEY_LIMIT)
+    const sweep = () => (database as Started<Database>).info.run(pruneBatch(new Date(clock), 100))
+    expect((await sweep()).wallet_rate_limits).toBe(0)
+    nextMinute()
+    expect((await sweep()).wallet_rate_limits).toBe(1)
   })
 })
