@@ -332,7 +332,11 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
           sendMail: mailer.send,
           http: { ...httpLimits(config), trustedProxies: config.wallet.trustedProxies },
           freshLoginMs: config.wallet.freshLoginMs,
-          visitorLimits: { passkey: config.limits.walletPasskeyPerMinute, farcasterRelay: config.limits.walletFarcasterRelayPerMinute },
+          visitorLimits: {
+            passkey: config.limits.walletPasskeyPerMinute,
+            farcasterRelay: config.limits.walletFarcasterRelayPerMinute,
+            loginStart: config.limits.walletLoginStartsPerMinute
+          },
           ...(config.wallet.passkeyRpId === undefined ? {} : { passkeyRpId: config.wallet.passkeyRpId })
         }
       })

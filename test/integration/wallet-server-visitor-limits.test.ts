@@ -1,8 +1,9 @@
 /**
  * The wallet server's limits per visitor (`server/src/embedded/server/visitorLimits.ts`) against a real database
- * (PGlite) shared by two server processes, as behind a load balancer: the passkey routes together and Farcaster's
- * channel relay each count a network address's requests per minute wherever they arrive, requests sent at once
- * included, and past the limit answer 429 `rate_limited` with when to try again; a new minute lets the visitor in.
+ * (PGlite) shared by two server processes, as behind a load balancer: the passkey routes together, Farcaster's
+ * channel relay, and the starts of a social or Farcaster login together each count a network address's requests per
+ * minute wherever they arrive, requests sent at once included, and past the limit answer 429 `rate_limited` with when
+ * to try again; a new minute lets the visitor in.
  * Behind a proxy the server is told of, each visitor it forwards is counted on its own. The count under requests at
  * once, and the sweep of counts whose minute is over, also on a throw-away Postgres (`../support/postgres.ts`).
  */
@@ -19,6 +20,7 @@ import { walletApi } from "./support/walletServerClient"
 const HOST = "http://127.0.0.1:5173"
 const PASSKEY_LIMIT = 4
 const RELAY_LIMIT = 3
+const LOGIN_START_LIMIT = 3
 let db: Started<Database>
 let servers: ReadonlyArray<Started<WalletServerInfo>> = []
 // The servers' clock: each test starts a minute after the last, in a window of its own.
@@ -32,7 +34,7 @@ beforeAll(async () => {
     database: db.info,
     chains: { evm: [] },
     now: () => clock,
-    visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT }
+    visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT }
   }
   servers = await Promise.all([startWalletServer(options), startWalletServer(options)])
 }, 60_000)
@@ -122,6 +124,21 @@ describe("Farcaster's channel relay", () => {
   })
 })
 
+describe("the starts of a social or Farcaster login", () => {
+  it("share one count per address: past it, neither starts, and the passkey routes keep their own", async () => {
+    nextMinute()
+    const [a, b] = servers as [Started<WalletServerInfo>, Started<WalletServerInfo>]
+    const social = (server: Started<WalletServerInfo>) =>
+      post(server, "/api/social/start", { projectId: "devstack-project", deviceId: "device-limits-test-01", provider: "google", hostOrigin: HOST })
+    const farcaster = (server: Started<WalletServerInfo>) => post(server, "/api/farcaster/channel", { projectId: "devstack-project", deviceId: "device-limits-test-01" })
+    // Neither is set up on these servers: each start is refused, and counted.
+    for (let i = 0; i < LOGIN_START_LIMIT; i++) expect((await (i % 2 === 0 ? social(a) : farcaster(b))).status).toBe(400)
+    expect(await social(b)).toEqual(refusal(60))
+    expect(await farcaster(a)).toEqual(refusal(60))
+    expect((await startPasskey(a)).status).toBe(200)
+  })
+})
+
 describe("behind a proxy", () => {
   it("counts each visitor the proxy forwards on its own when the server trusts it, and ignores X-Forwarded-For from anyone else", async () => {
     nextMinute()
@@ -132,7 +149,7 @@ describe("behind a proxy", () => {
       database: db.info,
       chains: { evm: [] },
       now: () => clock,
-      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT },
+      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT },
       http: { trustedProxies: ["127.0.0.0/8", "::1/128"] }
     })
     try {
@@ -167,7 +184,7 @@ describe("on a real Postgres", () => {
       database: database.info,
       chains: { evm: [] },
       now: () => clock,
-      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT }
+      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT }
     }
     pair = await Promise.all([startWalletServer(options), startWalletServer(options)])
   }, 120_000)

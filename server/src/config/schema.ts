@@ -685,6 +685,12 @@ export const ServerConfig = Schema.Struct({
       description:
         "Wallet server: messages one network address may post per minute to Farcaster's channel relay " +
         "(`/v1/channel/authenticate`); past it, 429 `rate_limited` with `Retry-After`."
+    }),
+    walletLoginStartsPerMinute: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of requests" })), DEFAULT_VISITOR_LIMITS.loginStart, {
+      type: "requests per minute",
+      description:
+        "Wallet server: social and Farcaster logins one network address may start per minute (`/api/social/start` and " +
+        "`/api/farcaster/channel` together); past it, 429 `rate_limited` with `Retry-After`."
     })
   }),
   log: group({

@@ -93,8 +93,9 @@ export class WalletPayloadTooLarge extends Schema.Error<WalletPayloadTooLarge>("
 }) {}
 
 /**
- * 429: a mail within 30 s of the last, or a network address past its requests per minute on the passkey and Farcaster
- * relay routes (`rate_limited`); too many wrong codes (`too_many_attempts`).
+ * 429: a mail within 30 s of the last, or a network address past its requests per minute on the passkey routes, the
+ * Farcaster relay or the starts of a social or Farcaster login (`rate_limited`); too many wrong codes
+ * (`too_many_attempts`).
  */
 export class WalletTooManyRequests extends Schema.Error<WalletTooManyRequests>("WalletTooManyRequests")(ApiFailure, {
   httpApiStatus: 429
@@ -229,7 +230,7 @@ export const SocialGroup = HttpApiGroup.make("social")
     HttpApiEndpoint.post("start", "/api/social/start", {
       payload: SocialStartRequest,
       success: SocialStartResponse,
-      error: [WalletBadRequest, WalletBadGateway]
+      error: [WalletBadRequest, WalletBadGateway, TooManyRequestsResponse]
     })
   )
   .add(
@@ -247,7 +248,7 @@ export const FarcasterGroup = HttpApiGroup.make("farcaster")
     HttpApiEndpoint.post("channel", "/api/farcaster/channel", {
       payload: FarcasterChannelRequest,
       success: FarcasterChannelResponse,
-      error: WalletBadRequest
+      error: [WalletBadRequest, TooManyRequestsResponse]
     })
   )
   .add(

@@ -66,7 +66,8 @@ describe("server configuration", () => {
         relayMaxMessageChars: 1_048_576,
         relayMaxTopicsPerConnection: 1000,
         walletPasskeyPerMinute: 40,
-        walletFarcasterRelayPerMinute: 20
+        walletFarcasterRelayPerMinute: 20,
+        walletLoginStartsPerMinute: 30
       })
       expect(config.log).toEqual({ level: "info", accessLog: false })
       // No price is made up: without a feed or a table, tokens are valued 0.

@@ -419,6 +419,7 @@ export const SocialGroupLive = HttpApiBuilder.group(WalletServerApi, "social", (
       .handle(
         "start",
         Effect.fn("WalletServer.socialStart")(function* ({ payload }) {
+          yield* limitVisitor(deps, "loginStart")
           const project = yield* WalletProject
           const config = yield* clientOf(project.projectId, payload.provider)
           const hostOrigin = yield* allowedHostOrigin(project, payload.hostOrigin)
@@ -497,6 +498,7 @@ export const FarcasterGroupLive = HttpApiBuilder.group(WalletServerApi, "farcast
       .handle(
         "channel",
         Effect.fn("WalletServer.farcasterChannel")(function* ({ payload }) {
+          yield* limitVisitor(deps, "loginStart")
           const project = yield* WalletProject
           if (deps.farcaster === undefined) {
             return yield* new WalletBadRequest({ code: "farcaster_not_configured", error: "Log in with Farcaster is not set up on this wallet server" })
