@@ -1,7 +1,7 @@
 /**
  * The wallet server deletes what anyone may start once it can no longer be used (`server/src/embedded/server/prune.ts`),
- * against a real database (PGlite): passkey ceremonies, Farcaster channels and social logins an hour past their
- * expiry by the server's clock, and the visitor limits' counts of windows that are over, swept while the server
+ * against a real database (PGlite): passkey ceremonies, Farcaster channels, social logins, one-time codes and
+ * sessions an hour past their expiry by the server's clock, and the visitor limits' counts of windows that are over, swept while the server
  * runs; what is still good, or expired less than an hour ago, stays. A sweep's statements each delete a bounded batch.
  */
 import { randomBytes } from "node:crypto"
@@ -10,11 +10,12 @@ import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Database, startDatabase } from "../../server/src/db/index"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
-import { SOCIAL_LOGIN_TTL_MS } from "../../server/src/embedded/server/handlers"
+import { CODE_TTL_MS, SESSION_TTL_MS, SOCIAL_LOGIN_TTL_MS } from "../../server/src/embedded/server/handlers"
 import { PRUNE_GRACE_MS, pruneBatch } from "../../server/src/embedded/server/prune"
 import { PASSKEY_CEREMONY_TTL_MS } from "../../server/src/embedded/server/passkeys"
 import * as store from "../../server/src/embedded/server/store"
 import type { Started } from "../../server/src/lib/Started"
+import { SoftAuthenticator } from "./support/softAuthenticator"
 import { walletApi } from "./support/walletServerClient"
 
 const HOST = "http://127.0.0.1:5173"
@@ -106,6 +107,32 @@ describe("pruning expired rows", () => {
     const options = (state: string) => client.call("POST", "/api/passkey/options", { projectId: client.projectId, state })
     expect((await options(freshState)).status).toBe(200)
     expect((await options(oldState)).body["code"]).toBe("invalid_state")
+  })
+
+  it("deletes one-time codes and sessions an hour past their expiry; a live session stays and still opens", async () => {
+    // A session of a new passkey user, made as the frame makes it.
+    const client = walletApi(server.info.url)
+    const key = new SoftAuthenticator({ origin: server.info.publicUrl, rpId: new URL(server.info.publicUrl).hostname })
+    const state = await (async () => {
+      const started = await client.call("POST", "/api/passkey/start", { projectId: client.projectId, deviceId: client.deviceId, mode: "create", hostOrigin: HOST })
+      return new URL(started.body["uri"] as string).searchParams.get("state") ?? ""
+    })()
+    const read = await client.call("POST", "/api/passkey/options", { projectId: client.projectId, state })
+    expect((await client.call("POST", "/api/passkey/verify", { projectId: client.projectId, state, response: key.register(read.body["options"] as Record<string, unknown>) })).status).toBe(200)
+    const token = (await client.call("POST", "/api/passkey/finish", { projectId: client.projectId, deviceId: client.deviceId, state })).body["token"] as string
+    const email = `prune-${Date.now()}@example.test`
+    await db.info.run(store.insertCode(email, "login", "hash", new Date(clock), new Date(clock + CODE_TTL_MS)))
+    const counts = async () => ({ codes: await countOf("wallet_codes"), sessions: await countOf("wallet_sessions") })
+    expect(await counts()).toEqual({ codes: 1, sessions: 1 })
+
+    // The code is long gone; the session is still good.
+    clock += CODE_TTL_MS + PRUNE_GRACE_MS + 1_000
+    await expect.poll(counts, { timeout: 10_000 }).toEqual({ codes: 0, sessions: 1 })
+    expect((await client.call("GET", "/api/user", undefined, { token })).status).toBe(200)
+
+    clock += SESSION_TTL_MS + PRUNE_GRACE_MS
+    await expect.poll(counts, { timeout: 10_000 }).toEqual({ codes: 0, sessions: 0 })
+    expect((await client.call("GET", "/api/user", undefined, { token })).body["code"]).toBe("unauthorized")
   })
 
   it("each statement deletes at most its batch", async () => {

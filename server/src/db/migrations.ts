@@ -438,6 +438,8 @@ const walletExpiryIndexes: Migration = Effect.gen(function* () {
   yield* sql`CREATE INDEX wallet_farcaster_channels_expiry ON wallet_farcaster_channels (expires_at)`
   yield* sql`CREATE INDEX wallet_social_logins_expiry ON wallet_social_logins (expires_at)`
   yield* sql`CREATE INDEX wallet_rate_limits_window ON wallet_rate_limits (window_start)`
+  yield* sql`CREATE INDEX wallet_codes_expiry ON wallet_codes (expires_at)`
+  yield* sql`CREATE INDEX wallet_sessions_expiry ON wallet_sessions (expires_at)`
 })
 
 /** Every migration of the services' database, by `NNNN_name` (append only). */

@@ -1,8 +1,8 @@
 /**
- * Deletes the wallet server's rows that can no longer be used: passkey ceremonies, Farcaster channels and social
- * logins an hour past their expiry (until then a late request still hears that it expired, not that it is unknown),
- * and the visitor limits' counts of windows that are over. Anyone may start a ceremony, a channel or a login, so
- * without this the tables would only grow. Each statement deletes a bounded batch, so a sweep never holds long locks;
+ * Deletes the wallet server's rows that can no longer be used: passkey ceremonies, Farcaster channels, social
+ * logins, one-time codes and sessions an hour past their expiry (until then a late request still hears that it
+ * expired, not that it is unknown), and the visitor limits' counts of windows that are over. Anyone may start a
+ * ceremony, a channel, a login or a code, so without this the tables would only grow. Each statement deletes a bounded batch, so a sweep never holds long locks;
  * every process of the server sweeps, and two sweeping at once delete each row once.
  */
 import { Cause, Effect, Schedule } from "effect"
@@ -24,6 +24,8 @@ const prunable = [
   { table: "wallet_passkey_ceremonies", key: "state_hash", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
   { table: "wallet_farcaster_channels", key: "token_hash", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
   { table: "wallet_social_logins", key: "state_hash", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
+  { table: "wallet_codes", key: "id", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
+  { table: "wallet_sessions", key: "token_hash", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
   { table: "wallet_rate_limits", key: "key", expiry: "window_start", keptMs: VISITOR_LIMIT_WINDOW_MS }
 ] as const
 
