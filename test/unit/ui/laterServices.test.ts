@@ -28,8 +28,8 @@ describe("the Swap and Buy forms' services", () => {
   it("are not in the React runtime at start; their atoms build them on first read, one of each, kept while the runtime lives", async () => {
     const runtime = makeReactRuntime(options)
     cleanups.push(() => runtime.dispose())
-    const forms = Effect.all([Effect.serviceOption(Swap), Effect.serviceOption(Onramp)])
-    expect((await runtime.run(forms)).map(Option.isSome)).toEqual([false, false])
+    const forms = Effect.all([Effect.map(Effect.serviceOption(Swap), Option.isSome), Effect.map(Effect.serviceOption(Onramp), Option.isSome)])
+    expect(await runtime.run(forms)).toEqual([false, false])
 
     const unmountSwap = runtime.registry.mount(swapAtom)
     const unmountBuy = runtime.registry.mount(onrampAtom)
