@@ -38,8 +38,11 @@ import { ListItem } from "../../components/ListItem/ListItem"
 import { NetworkIcon } from "../../components/NetworkIcon/NetworkIcon"
 import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
+import { whenIdle } from "../../modal/whenIdle"
 import { useWalletRuntime } from "../../react/context"
 import { visuallyHidden } from "../../theme/theme.css"
+import { ACCOUNT_FORM_VIEWS, preloadAccountForms } from "../accountForms"
+import { registerViews } from "../viewEntries"
 import type { ViewProps } from "../types"
 import { visitorError } from "../errorText"
 import { useAction } from "../useAction"
@@ -58,6 +61,9 @@ function Balance(props: { readonly result: AsyncResult.AsyncResult<BalanceValue 
   }
   return <Spinner label="Loading balance" />
 }
+
+// Swap and Buy are opened from here only: their entries come with this chunk, not with the page's start.
+registerViews(ACCOUNT_FORM_VIEWS)
 
 const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { onramp: "Buy", swaps: "Swap", receive: "Receive", send: "Send" }
 
@@ -96,6 +102,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   useEffect(() => {
     if (offersSwap) warmSwap(undefined)
   }, [offersSwap, warmSwap])
+  useEffect(() => whenIdle(preloadAccountForms), [])
 
   const disconnected = disconnect.status._tag === "Done"
   useEffect(() => {
