@@ -46,3 +46,9 @@ export const eagerGraph = (isExternal: (id: string) => boolean) => {
     graph?.getModuleInfo(id)?.isEntry !== true
   return { plugin, eager }
 }
+
+/**
+ * The Swap and Buy forms' services and atoms: none loads before a page first uses a form, and they are one chunk, so
+ * what opens them (the Account view, the hooks) names one file, not five.
+ */
+export const FORMS_CHUNK = /[\\/]src[\\/](services[\\/](Swap|Onramp|swapState|onrampState)|ui[\\/]atoms[\\/](swap|onramp|laterServices))\.ts$/
