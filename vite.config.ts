@@ -1,7 +1,7 @@
 import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin"
 import { readFileSync } from "node:fs"
 import { defineConfig } from "vite"
-import { eagerGraph, FORMS_CHUNK } from "./scripts/eagerChunks"
+import { eagerGraph, FORMS_CHUNKS } from "./scripts/eagerChunks"
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
   dependencies?: Record<string, string>
@@ -48,9 +48,9 @@ export default defineConfig({
             { name: "shell", test: graph.eager(["/src/react.ts"]), priority: 3 },
             { name: "core", test: graph.eager(["/src/runtime.ts"], "/src/react.ts"), priority: 2 },
             { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 },
-            // The Swap and Buy forms' services and atoms, fetched together on first use: one file for the Account
-            // view (and the hooks) to name, not five.
-            { name: "forms", test: FORMS_CHUNK, priority: 0 }
+            // The Swap and Buy forms' services, and their atoms, fetched on first use (see FORMS_CHUNKS).
+            { name: "forms", test: FORMS_CHUNKS.services, priority: 0 },
+            { name: "formAtoms", test: FORMS_CHUNKS.atoms, priority: 0 }
           ]
         }
       }

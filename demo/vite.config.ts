@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url"
 import { defineConfig, type Plugin } from "vite"
 import { readRuntimeConfig } from "../devstack/config"
 import { demoStackConfig, injectDemoConfig } from "../devstack/demoConfig"
-import { eagerGraph, FORMS_CHUNK } from "../scripts/eagerChunks"
+import { eagerGraph, FORMS_CHUNKS } from "../scripts/eagerChunks"
 
 const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url))
 
@@ -43,7 +43,8 @@ export default defineConfig({
             { name: "shell", test: graph.eager(["/src/react.ts"]), priority: 4 },
             { name: "core", test: graph.eager(["/src/runtime.ts"], "/src/react.ts"), priority: 2 },
             { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 },
-            { name: "forms", test: FORMS_CHUNK, priority: 0 }
+            { name: "forms", test: FORMS_CHUNKS.services, priority: 0 },
+            { name: "formAtoms", test: FORMS_CHUNKS.atoms, priority: 0 }
           ]
         }
       }

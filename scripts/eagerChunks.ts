@@ -48,7 +48,11 @@ export const eagerGraph = (isExternal: (id: string) => boolean) => {
 }
 
 /**
- * The Swap and Buy forms' services and atoms: none loads before a page first uses a form, and they are one chunk, so
- * what opens them (the Account view, the hooks) names one file, not five.
+ * The Swap and Buy forms' services (which the Effect entry imports) and their atoms (which it does not): none loads
+ * before a page first uses a form, and each set is one chunk, so what opens them (the Account view, the hooks) names
+ * two files, not six.
  */
-export const FORMS_CHUNK = /[\\/]src[\\/](services[\\/](Swap|Onramp|swapState|onrampState)|ui[\\/]atoms[\\/](swap|onramp|laterServices))\.ts$/
+export const FORMS_CHUNKS = {
+  services: /[\\/]src[\\/]services[\\/](Swap|Onramp|swapState|onrampState)\.ts$/,
+  atoms: /[\\/]src[\\/]ui[\\/]atoms[\\/](swap|onramp|laterServices)\.ts$/
+}
