@@ -23,13 +23,16 @@ import {
   WalletSession,
   WalletTooManyRequests
 } from "../WalletServerApi"
-import { ApiError, rpcFailure } from "./errors"
+import { ApiError } from "../wallet/errors"
+import { rpcFailure } from "./errors"
 import { DARK_PAGE_CSS } from "./socialCallback"
 import { codeHash, type KeyFamily, newCode, newEvmKey, newSolanaKey, newToken, openKey, sameHash, sealKey, tokenHash } from "./keys"
-import { walletRpc } from "./rpc"
+import { walletRpc } from "../wallet/walletRpc"
+import { rpcChainsOf } from "./rpc"
 import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type FarcasterRefused, newChannelNonce, verifyFarcasterSignIn } from "./farcaster"
 import { authorizationUrl, completeLogin, makeProviderMetadataCache, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
 import * as callsStore from "./callsStore"
+import { grantStoreOf } from "./permissionStore"
 import * as store from "./store"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
@@ -646,18 +649,25 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
           const result = yield* Effect.tryPromise({
             try: () =>
               walletRpc(
-                deps.chains,
+                rpcChainsOf(deps.chains),
                 {
                   evmAddress: keys.evm.address,
                   solanaAddress: keys.solana.address,
-                  openKey: async (family) => openKey(deps.masterKey, session.userId, family, family === "eip155" ? keys.evm : keys.solana),
+                  withKey: async (family, use) => {
+                    const secret = openKey(deps.masterKey, session.userId, family, family === "eip155" ? keys.evm : keys.solana)
+                    try {
+                      return await use(secret)
+                    } finally {
+                      secret.fill(0)
+                    }
+                  },
                   calls: {
                     save: (calls) => deps.database.run(callsStore.insertCalls(session.userId, calls, steps.at())),
                     find: (id) => deps.database.run(callsStore.findCalls(session.userId, id))
                   }
                 },
                 payload,
-                { userId: session.userId, projectId: project.projectId, now: deps.now, run: (effect) => deps.database.run(effect) }
+                grantStoreOf((effect) => deps.database.run(effect), deps.now, session.userId, project.projectId)
               ),
             catch: (cause) => cause
           }).pipe(
