@@ -389,33 +389,39 @@ describe("refused", () => {
     }
   }, 180_000)
 
-  it("the shares only to a login of the last 10 minutes: an older session lists the keys but gets no share", async () => {
+  it("the server share to any session of the user (the frame signs hours after the login); the recovery envelope and a new split only to a login of the last 10 minutes", async () => {
     const user = await newFrameUser("stale", "a password")
     clock += 10 * MINUTE + 1_000
     const stale = {
       status: 403,
       body: { code: "fresh_login_required", error: "Log in again to use your wallet's key: this needs a login within the last 10 minutes" }
     }
-    expect(await serverShare(user, "eip155")).toEqual(stale)
+    const given = await serverShare(user, "eip155")
+    expect(given.status).toBe(200)
+    expect(given.body["share"]).toEqual(user.splits.eip155.server)
     expect(await recovery(user, "eip155", toBase64(new Uint8Array(32)))).toEqual(stale)
     const envelope: RecoveryEnvelope = { version: 1, kdf: { name: "passkey-prf", salt: "" }, nonce: "", ciphertext: "" }
     expect(await storeSplit(user, user.splits.eip155.server, { envelope, verifier: toBase64(new Uint8Array(32)) }, user.splits.eip155.proof)).toEqual(stale)
     expect((await listKeys(user)).status).toBe(200)
-    // No session at all is a 401; a new login is fresh again.
+    // No session at all is a 401, and another user's session gets its own shares only (none here); a new login is fresh again.
     clock += 30_000
     expect((await user.client.call("POST", "/api/keys/server-share", { family: "eip155" })).status).toBe(401)
+    const stranger = await logIn(user.client, mail.info, freshEmail("stranger"))
+    expect((await serverShare({ client: user.client, token: stranger }, "eip155")).body).toMatchObject({ code: "no_key_split" })
     const token = await logIn(user.client, mail.info, user.email)
-    expect((await serverShare({ client: user.client, token }, "eip155")).status).toBe(200)
+    expect((await recovery({ client: user.client, token }, "eip155", toBase64(new Uint8Array(32)))).body).toMatchObject({ code: "wrong_recovery_secret" })
     // The bound is the server's setting: one configured for a minute refuses this login 61 s on.
     const strict = await startWalletServer({ masterKey, smtp: { port: mail.info.smtpPort }, database: db.info, chains: { evm: [] }, now: () => clock, freshLoginMs: 60_000 })
     try {
       const client = walletApi(strict.info.url)
-      expect((await client.call("POST", "/api/keys/server-share", { family: "eip155" }, { token })).status).toBe(200)
+      const split = { server: user.splits.eip155.server, recovery: { envelope, verifier: toBase64(new Uint8Array(32)) }, proof: toBase64(new Uint8Array(65)) }
+      expect((await client.call("POST", "/api/keys/split", split, { token })).body).toMatchObject({ code: "share_refused" })
       clock += 61_000
-      expect(await client.call("POST", "/api/keys/server-share", { family: "eip155" }, { token })).toEqual({
+      expect(await client.call("POST", "/api/keys/split", split, { token })).toEqual({
         status: 403,
         body: { code: "fresh_login_required", error: "Log in again to use your wallet's key: this needs a login within the last 1 minute" }
       })
+      expect((await client.call("POST", "/api/keys/server-share", { family: "eip155" }, { token })).status).toBe(200)
     } finally {
       await strict.stop()
     }

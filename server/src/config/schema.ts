@@ -356,8 +356,8 @@ export const ServerConfig = Schema.Struct({
     freshLoginMs: withDefault(Millis, 600_000, {
       type: "milliseconds",
       description:
-        "How recent a login must be for the wallet server to give out or replace a user's split-key shares (the server " +
-        "share, the recovery envelope): an older session is asked to log in again."
+        "How recent a login must be for the wallet server to give out a user's recovery envelope or keep a new split of " +
+        "their key: an older session is asked to log in again (the server share goes to any valid session, to sign with)."
     }),
     farcasterIdRegistry: withDefault(
       Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "an EVM address (0x and 40 hex digits)" })),

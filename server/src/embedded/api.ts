@@ -303,9 +303,15 @@ export const ProjectResponse = Schema.Struct({
   allowedOrigins: Schema.Union([Schema.Literal("loopback"), Schema.Array(Schema.String)])
 })
 
+const HexAddress = Schema.String.pipe(Schema.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "an address" })))
+
 /** `GET /api/chains` (no session) — the chains the server signs and sends on. */
 export const ChainsResponse = Schema.Struct({
   chains: Schema.Array(Schema.String),
   /** The eip155 chains where a bundler serves the users' smart accounts. */
-  smartAccountChains: Schema.optionalKey(Schema.Array(Schema.String))
+  smartAccountChains: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** Each of those chains' EntryPoint and WalletAccount factory: what the frame builds the user's smart account with. */
+  smartAccounts: Schema.optionalKey(
+    Schema.Array(Schema.Struct({ chainId: Schema.String, entryPoint: HexAddress, factory: HexAddress }))
+  )
 })

@@ -10,7 +10,7 @@
  * - `POST /api/keys/split` (fresh session): keeps a new split, or a rotation of the same address: the server share
  *   (tagged for this user, role `server`), the recovery envelope with its verifier, and the key's signature of the
  *   split (400 `share_refused` when another key signed it).
- * - `POST /api/keys/server-share` (fresh session): the server share of a family.
+ * - `POST /api/keys/server-share` (any session of the user): the server share of a family, for the frame to sign with.
  * - `POST /api/keys/recovery` (fresh session): the recovery envelope, given the verifier the recovery secret makes.
  *   Each try is counted before it is compared; a wrong one makes the next wait (5 s, doubled at each wrong one, at
  *   most a day, kept in the database so it holds across processes): 400 `wrong_recovery_secret` with

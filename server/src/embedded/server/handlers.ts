@@ -686,11 +686,14 @@ export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project",
     const deps = yield* WalletServerEnv
     const chains = [...deps.chains.evm.map((c) => c.caipNetworkId), ...(deps.chains.solana === undefined ? [] : [deps.chains.solana.caipNetworkId])]
     // Listed only where there are some: a server without a bundler answers as before.
-    const smartAccountChains = deps.chains.evm.flatMap((c) => (c.smartAccount === undefined ? [] : [c.caipNetworkId]))
+    const smartAccounts = deps.chains.evm.flatMap((c) =>
+      c.smartAccount === undefined ? [] : [{ chainId: c.caipNetworkId, entryPoint: c.smartAccount.entryPoint, factory: c.smartAccount.factory }]
+    )
+    const smartAccountChains = smartAccounts.map((c) => c.chainId)
     return handlers
       .handle("project", () =>
         Effect.map(Effect.service(WalletProject), (project) => ({ projectId: project.projectId, allowedOrigins: project.allowedOrigins }))
       )
-      .handle("chains", () => Effect.succeed(smartAccountChains.length === 0 ? { chains } : { chains, smartAccountChains }))
+      .handle("chains", () => Effect.succeed(smartAccounts.length === 0 ? { chains } : { chains, smartAccountChains, smartAccounts }))
   })
 )

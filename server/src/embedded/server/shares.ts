@@ -1,7 +1,8 @@
 /**
  * The wallet server's part of split keys (issue 30, item 1; groundwork, routes in `../sharesApi.ts`): it keeps the
  * server share (sealed under the master key: a database alone gives it out to no one) and the recovery share as the
- * frame sealed it, and gives them out only to a session of their user that logged in within `freshLoginMs`. It never
+ * frame sealed it. The server share goes to any valid session of its user (the frame signs with it hours after the
+ * login); the recovery envelope, and a new split, only to a session that logged in within `freshLoginMs`. It never
  * holds two shares in the clear, so it cannot make the key, master key or not: the recovery envelope opens only with
  * the user's password or passkey, in the frame. Recovery tries are counted per user in the database before they are
  * compared, each wrong one doubling the wait before the next.
@@ -153,7 +154,7 @@ export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShar
       .handle(
         "serverShare",
         Effect.fn("WalletServer.serverShare")(function* ({ payload }) {
-          const session = yield* freshSession
+          const session = yield* WalletSession
           const split = yield* splitOf(session.userId, payload.family)
           const bytes = openBytes(deps.masterKey, shareAad(session.userId, split.family, split.address, split.splitId), split.serverShare)
           if (bytes === undefined) return yield* Effect.die(new Error(`The ${split.family} server share cannot be opened with this master key`))

@@ -72,6 +72,20 @@ type SmartAccounts = NonNullable<RpcChain["smartAccount"]>
 const NOT_ALLOWED = "Requested RPC call is not allowed"
 const safeMethods: ReadonlySet<string> = new Set(EMBEDDED_SAFE_RPC_METHODS)
 
+/**
+ * The chain's bundler's methods (ERC-4337) and its paymaster's (ERC-7677), answered by the bundler: what an operation
+ * signed in the frame needs of it, asked through the wallet server (the frame reaches no other host).
+ */
+export const BUNDLER_METHODS: ReadonlySet<string> = new Set([
+  "eth_sendUserOperation",
+  "eth_estimateUserOperationGas",
+  "eth_getUserOperationReceipt",
+  "eth_getUserOperationByHash",
+  "eth_supportedEntryPoints",
+  "pm_getPaymasterStubData",
+  "pm_getPaymasterData"
+])
+
 const invalidParams = (message: string) => new ApiError(400, "rpc_error", message, { rpcCode: -32602 })
 const notThisWallet = (address: unknown) =>
   new ApiError(400, "rpc_error", `The address ${String(address)} is not this wallet's account`, { rpcCode: 4100 })
@@ -339,6 +353,7 @@ const eip155 = async (chain: RpcChain, user: RpcUser, method: string, params: un
       }).catch((error: unknown) => Promise.reject(viemFailure(error)))
     }
     default:
+      if (BUNDLER_METHODS.has(method)) return smartAccountsOf(chain).bundler(method, params)
       if (safeMethods.has(method)) return chain.node(method, params)
       throw new ApiError(400, "method_not_allowed", NOT_ALLOWED)
   }
@@ -411,6 +426,9 @@ const solana = async (chain: RpcChain, user: RpcUser, method: string, params: un
       const signature = await chain.node("sendTransaction", [signed, config])
       return { signature }
     }
+    // A transaction signed in the frame, sent through the wallet server (the frame reaches no other host).
+    case "sendTransaction":
+      return chain.node(method, params)
     default:
       throw new ApiError(400, "method_not_allowed", NOT_ALLOWED)
   }
