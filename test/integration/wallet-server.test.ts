@@ -341,6 +341,7 @@ describe("the declared API", () => {
         "/api/farcaster/channel",
         "/api/farcaster/status",
         "/api/keys",
+        "/api/keys/legacy",
         "/api/keys/recovery",
         "/api/keys/server-share",
         "/api/keys/split",

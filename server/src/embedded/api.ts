@@ -30,7 +30,7 @@
  *
  * The split-key routes (`./sharesApi.ts`) add: 400 `share_refused` (not a server share, or not signed by its key) and
  * `wrong_recovery_secret` (with `retryAfterSeconds`); 403 `fresh_login_required` and `share_refused` (a share tagged for
- * another user); 404 `no_key_split`; 409 `address_taken` and `share_refused` (a rotation to another address); 429
+ * another user); 404 `no_key_split` and `no_legacy_key`; 409 `address_taken` and `share_refused` (a rotation to another address); 429
  * `too_many_attempts` while a wrong recovery try's wait runs.
  */
 import { Schema } from "effect"
@@ -66,6 +66,7 @@ export const ApiErrorCode = Schema.Literals([
   "share_refused",
   "fresh_login_required",
   "no_key_split",
+  "no_legacy_key",
   "address_taken",
   "wrong_recovery_secret",
   "passkey_refused",

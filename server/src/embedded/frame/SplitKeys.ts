@@ -9,16 +9,18 @@
 import { Context, Data, Effect, Layer, Option, Schema } from "effect"
 import { type SplitKeysApi, WalletApiError } from "./apiClient"
 import type { FrameStorage } from "./frameLogic"
-import { toBase64 } from "../../../../src/domain/encoding"
+import { fromBase64, toBase64 } from "../../../../src/domain/encoding"
 import { type KeyFamily, type KeyShare, KeyShareJson, type RecoveryEnvelope, type RecoveryKdf } from "../sharesApi"
 import {
   createSplitKey,
   encodeShare,
   type KeyCheckFailed,
   type KeyOwner,
+  randomBytes,
   rotateShares,
   type SharesMismatch,
   type ShareUnreadable,
+  splitKey,
   withKey
 } from "./keyShares"
 import {
@@ -33,6 +35,9 @@ import {
 /** The frame storage's key of a user's device share of one family. */
 export const deviceShareKey = (userId: string, family: KeyFamily): string => `wr-frame/device-share/${userId}/${family}`
 
+/** The frame storage's key of the device secret a user's recovery share of one family is sealed under (KDF `device`). */
+export const deviceSecretKey = (userId: string, family: KeyFamily): string => `wr-frame/device-secret/${userId}/${family}`
+
 /** What making, using or recovering a split key can fail with in the frame, beside the server's answers. */
 export type SplitKeyError = ShareUnreadable | SharesMismatch | KeyCheckFailed | RecoverySecretInvalid | RecoveryUnreadable
 
@@ -42,6 +47,9 @@ export class DeviceShares extends Context.Service<
   {
     readonly get: (userId: string, family: KeyFamily) => Effect.Effect<KeyShare | undefined>
     readonly set: (share: KeyShare) => Effect.Effect<void>
+    /** The 32-byte secret the recovery share is sealed under until a password or passkey protects it. */
+    readonly getSecret: (userId: string, family: KeyFamily) => Effect.Effect<Uint8Array | undefined>
+    readonly setSecret: (userId: string, family: KeyFamily, secret: Uint8Array) => Effect.Effect<void>
   }
 >()("wallet-runtime/frame/DeviceShares") {
   /**
@@ -57,7 +65,13 @@ export class DeviceShares extends Context.Service<
           const text = storage.getItem(deviceShareKey(userId, family))
           return text === null ? undefined : Option.getOrUndefined(Schema.decodeUnknownOption(KeyShareJson)(text))
         }),
-      set: (share) => Effect.sync(() => storage.setItem(deviceShareKey(share.userId, share.family), encodeShare(share)))
+      set: (share) => Effect.sync(() => storage.setItem(deviceShareKey(share.userId, share.family), encodeShare(share))),
+      getSecret: (userId, family) =>
+        Effect.sync(() => {
+          const secret = fromBase64(storage.getItem(deviceSecretKey(userId, family)) ?? "")
+          return secret?.length === 32 ? secret : undefined
+        }),
+      setSecret: (userId, family, secret) => Effect.sync(() => storage.setItem(deviceSecretKey(userId, family), toBase64(secret)))
     })
 }
 
@@ -88,6 +102,8 @@ export class ShareServer extends Context.Service<
     }) => Effect.Effect<{ readonly splitId: string; readonly rotated: boolean }, ShareServerError>
     readonly serverShare: (family: KeyFamily) => Effect.Effect<KeyShare, ShareServerError>
     readonly recovery: (family: KeyFamily, verifier: string) => Effect.Effect<RecoveryEnvelope, ShareServerError>
+    /** The key of `family` the server sealed before keys were split (issue 30, item 6): 404 `no_legacy_key` once split. */
+    readonly legacyKey: (family: KeyFamily) => Effect.Effect<{ readonly address: string; readonly key: string }, ShareServerError>
   }
 >()("wallet-runtime/frame/ShareServer") {
   /** Over the frame's API client, with the session token `token()` gives at each call. */
@@ -104,7 +120,8 @@ export class ShareServer extends Context.Service<
       list: call((t) => api.splitKeys(t)),
       storeSplit: (body) => call((t) => api.storeSplit(t, body)),
       serverShare: (family) => call((t) => api.serverShare(t, family)).pipe(Effect.map((answer) => answer.share)),
-      recovery: (family, verifier) => call((t) => api.recovery(t, family, verifier)).pipe(Effect.map((answer) => answer.envelope))
+      recovery: (family, verifier) => call((t) => api.recovery(t, family, verifier)).pipe(Effect.map((answer) => answer.envelope)),
+      legacyKey: (family) => call((t) => api.legacyKey(t, family))
     })
   }
 }
@@ -131,6 +148,13 @@ export class SplitKeys extends Context.Service<
      * which is split again (same address) so this device gets its own share; the old shares stop combining.
      */
     readonly recover: (family: KeyFamily, secret: RecoverySecret) => Effect.Effect<{ readonly address: string }, ShareServerError | SplitKeyMissing | SplitKeyError>
+    /**
+     * Issue 30, item 6: when the server still holds the user's key of `family` sealed (made before keys were split),
+     * takes it once (a fresh login), splits it here (same address) with the recovery share under a new device secret,
+     * and hands the server its share, which deletes the sealed copy in the same transaction. Answers the address, and
+     * whether there was a key to split.
+     */
+    readonly migrate: (family: KeyFamily) => Effect.Effect<{ readonly address: string; readonly migrated: boolean } | undefined, ShareServerError | SplitKeyError>
   }
 >()("wallet-runtime/frame/SplitKeys") {
   /** Over {@link DeviceShares} and {@link ShareServer}. */
@@ -146,15 +170,17 @@ export class SplitKeys extends Context.Service<
         return { owner: { userId: listed.userId, family, address: split.address } satisfies KeyOwner, kdf: split.recoveryKdf }
       })
 
-      // Hands the server its share and the recovery share sealed under `secret`, then keeps the device share.
+      // Keeps the device share (and a device secret), then hands the server its share and the recovery share sealed
+      // under `secret`: in that order, so a split the server keeps always has its device share here.
       const keep = Effect.fn("SplitKeys.keep")(function* (
         owner: KeyOwner,
         split: { readonly device: KeyShare; readonly server: KeyShare; readonly recovery: KeyShare; readonly proof: string },
         secret: RecoverySecret
       ) {
         const recovery = yield* sealRecoveryShare(owner, split.recovery, secret)
-        yield* server.storeSplit({ server: split.server, recovery, proof: split.proof })
         yield* device.set(split.device)
+        if (secret._tag === "device") yield* device.setSecret(owner.userId, owner.family, secret.secret)
+        yield* server.storeSplit({ server: split.server, recovery, proof: split.proof })
       })
 
       return SplitKeys.of({
@@ -183,6 +209,21 @@ export class SplitKeys extends Context.Service<
           const next = yield* rotateShares(owner, [recoveryShare, fromServer])
           yield* keep(owner, next, secret)
           return { address: owner.address }
+        }),
+        migrate: Effect.fn("SplitKeys.migrate")(function* (family) {
+          const listed = yield* server.list
+          const split = listed.keys.find((key) => key.family === family)
+          if (split !== undefined) return { address: split.address, migrated: false }
+          const legacy = yield* server.legacyKey(family).pipe(
+            Effect.map(Option.some),
+            Effect.catchIf((error) => error.code === "no_legacy_key", () => Effect.succeed(Option.none()))
+          )
+          if (Option.isNone(legacy)) return undefined
+          const owner: KeyOwner = { userId: listed.userId, family, address: legacy.value.address }
+          const key = fromBase64(legacy.value.key) ?? new Uint8Array()
+          const shares = yield* splitKey(owner, key).pipe(Effect.ensuring(Effect.sync(() => key.fill(0))))
+          yield* keep(owner, shares, { _tag: "device", secret: randomBytes(32) })
+          return { address: owner.address, migrated: true }
         })
       })
     })

@@ -28,7 +28,7 @@ import type {
   UpdateEmailSecondaryResponse,
   UserResponse
 } from "../api"
-import type { KeyFamily, RecoveryResponse, ServerShareResponse, SplitKeysResponse, StoreSplitRequest, StoreSplitResponse } from "../sharesApi"
+import type { KeyFamily, LegacyKeyResponse, RecoveryResponse, ServerShareResponse, SplitKeysResponse, StoreSplitRequest, StoreSplitResponse } from "../sharesApi"
 import type {
   PasskeyFinishRequest,
   PasskeyFinishResponse,
@@ -62,7 +62,9 @@ export class WalletApiError extends Error {
     /** The contract's code, or undefined when the server did not answer with a failure body. */
     readonly code: ApiErrorCode | undefined,
     /** The HTTP status; 0 when no answer came. */
-    readonly status: number
+    readonly status: number,
+    /** For `rpc_error`: the JSON-RPC error code the chain, bundler or wallet answered. */
+    readonly rpcCode?: number
   ) {
     super(message)
     this.name = "WalletApiError"
@@ -118,6 +120,7 @@ export interface SplitKeysApi {
   readonly storeSplit: (token: string, body: typeof StoreSplitRequest.Type) => Promise<typeof StoreSplitResponse.Type>
   readonly serverShare: (token: string, family: KeyFamily) => Promise<typeof ServerShareResponse.Type>
   readonly recovery: (token: string, family: KeyFamily, verifier: string) => Promise<typeof RecoveryResponse.Type>
+  readonly legacyKey: (token: string, family: KeyFamily) => Promise<typeof LegacyKeyResponse.Type>
 }
 
 // The status each declared failure is answered with (the class is the status).
@@ -138,7 +141,7 @@ const statuses = [
 const walletApiError = (cause: Cause.Cause<unknown>, what: string): WalletApiError => {
   const error = Cause.squash(cause)
   for (const [failure, status] of statuses) {
-    if (error instanceof failure) return new WalletApiError(error.error, error.code, status)
+    if (error instanceof failure) return new WalletApiError(error.error, error.code, status, error.rpcCode)
   }
   if (HttpClientError.isHttpClientError(error)) {
     const response = error.response
@@ -214,6 +217,7 @@ export const makeWalletApi = (opts: {
     storeSplit: (token, payload) => call("POST /api/keys/split", (api) => api.keyShares.storeSplit({ query: {}, payload }), token),
     serverShare: (token, family) => call("POST /api/keys/server-share", (api) => api.keyShares.serverShare({ query: {}, payload: { family } }), token),
     recovery: (token, family, verifier) =>
-      call("POST /api/keys/recovery", (api) => api.keyShares.recovery({ query: {}, payload: { family, verifier } }), token)
+      call("POST /api/keys/recovery", (api) => api.keyShares.recovery({ query: {}, payload: { family, verifier } }), token),
+    legacyKey: (token, family) => call("POST /api/keys/legacy", (api) => api.keyShares.legacyKey({ query: {}, payload: { family } }), token)
   }
 }

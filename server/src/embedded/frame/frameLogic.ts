@@ -8,8 +8,10 @@
  * - nothing is posted, and every message is ignored, unless the parent's origin is allowed for the project;
  * - a message is accepted only from the parent window at that exact origin, and only if it decodes strictly;
  * - every message goes to that exact origin (never `'*'`);
- * - the session token stays in the frame origin's storage: no reply carries it (checked before each post), and no
- *   key material ever reaches the frame (the server signs).
+ * - the session token stays in the frame origin's storage: no reply carries it (checked before each post);
+ * - a user whose key is split (issue 30) signs here: the key is put together for one operation (frameRpc.ts, loaded
+ *   on the first signing request) and never leaves the frame; a key the server still holds sealed is used there until
+ *   it is split.
  *
  * Smart accounts: on the chains the wallet server lists in `smartAccountChains` (a bundler serves them), the user has
  * a WalletAccount (SimpleAccount with ERC-7739 signatures) of their key beside the EOA. SET_PREFERRED_ACCOUNT chooses
@@ -32,8 +34,9 @@ import {
 } from "../../../../src/domain/Frame"
 import type { EmbeddedWalletUser } from "../../../../src/domain/Account"
 import { isLoopbackOrigin } from "../../services/projects"
-import type { WalletUser } from "../api"
-import { type WalletApi, WalletApiError } from "./apiClient"
+import { permissionTransactionOf } from "../../../../src/domain/permissionContext"
+import type { ChainsResponse, WalletUser } from "../api"
+import { type SplitKeysApi, type WalletApi, WalletApiError } from "./apiClient"
 
 /** Keys of the frame origin's storage. */
 export const FRAME_STORAGE_KEYS = {
@@ -100,7 +103,7 @@ export interface FrameMessageEvent {
 
 /** Everything the frame needs from its page. */
 export interface FrameEnv {
-  readonly api: WalletApi
+  readonly api: WalletApi & SplitKeysApi
   readonly storage: FrameStorage
   /** Posts to the parent window with this exact target origin. */
   readonly post: (message: FrameResponse, targetOrigin: string) => void
@@ -132,6 +135,13 @@ export interface Frame {
 
 type Family = "eip155" | "solana"
 type ChainId = number | string
+
+// Whether `method` needs the user's key (an approved solana_* request, a message or a transaction): with a split key
+// it runs in the frame. A batch (wallet_sendCalls) and a send made with a permission are kept or counted by the server
+// first, and still signed there.
+const signsWithKey = (method: string): boolean =>
+  classifyEmbeddedRpcMethod(method) === "unsafe" &&
+  (method.startsWith("solana_") || method === "personal_sign" || method === "eth_signTypedData_v4" || method === "eth_sendTransaction")
 
 /** The family and CAIP-2 id of a chain as the host names it (`1`, `"31337"`, `"eip155:31337"`, `"solana:…"`). */
 export const chainOf = (chainId: ChainId): { readonly family: Family; readonly caip: string } | undefined => {
@@ -172,6 +182,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
   let emailUpdate: { readonly done: Promise<string>; readonly resolve: (email: string) => void } | undefined
   // The eip155 chains where the wallet server makes smart accounts (a bundler serves them), from its /api/chains.
   let smartChains: ReadonlyArray<string> = []
+  // The chains the wallet server serves, as its /api/chains said at the start: where the frame signs and sends.
+  let served: typeof ChainsResponse.Type = { chains: [] }
 
   const deviceId = (): string => {
     const stored = storage.getItem(FRAME_STORAGE_KEYS.deviceId)
@@ -415,7 +427,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
     },
     RPC_REQUEST: async ({ method, params }) => {
       if (classifyEmbeddedRpcMethod(method) === "rejected") throw new FrameFailure("Requested RPC call is not allowed")
-      const { caip } = currentChain(method.startsWith("solana_") ? "solana" : "eip155")
+      const family: Family = method.startsWith("solana_") ? "solana" : "eip155"
+      const { caip } = currentChain(family)
       // With the smart account in front, the site sees it and its sends go from it (as user operations).
       const smart = method.startsWith("solana_") ? undefined : await smartAccountInFront()
       if (smart !== undefined && (method === "eth_accounts" || method === "eth_requestAccounts")) return [smart]
@@ -425,9 +438,16 @@ export const makeFrame = (env: FrameEnv): Frame => {
           params = [{ ...(tx as Record<string, unknown>), from: smart }, ...rest]
         }
       }
-      const answer = await withSession((session) =>
-        api.rpc(session, params === undefined ? { chainId: caip, method } : { chainId: caip, method, params })
-      )
+      const call = params === undefined ? { chainId: caip, method } : { chainId: caip, method, params }
+      if (
+        signsWithKey(method) &&
+        permissionTransactionOf(method, params) === undefined &&
+        (await withSession(api.splitKeys)).keys.some((key) => key.family === family)
+      ) {
+        const { signInFrame } = await import("./frameRpc")
+        return (await signInFrame({ api, storage, token }, served, await withSession(api.user), call)) ?? null
+      }
+      const answer = await withSession((session) => api.rpc(session, call))
       return answer.result ?? null
     },
     UPDATE_EMAIL: async ({ email }) => {
@@ -521,7 +541,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
       if (query.chainId !== undefined && chainOf(query.chainId) !== undefined) chooseChain(query.chainId)
       // Families the host did not name start on the server's first chain of that family.
       try {
-        const { chains, smartAccountChains } = await api.chains()
+        served = await api.chains()
+        const { chains, smartAccountChains } = served
         smartChains = smartAccountChains ?? []
         for (const caip of chains) {
           const chain = chainOf(caip)

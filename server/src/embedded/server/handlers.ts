@@ -32,6 +32,7 @@ import { rpcChainsOf } from "./rpc"
 import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type FarcasterRefused, newChannelNonce, verifyFarcasterSignIn } from "./farcaster"
 import { authorizationUrl, completeLogin, makeProviderMetadataCache, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
 import * as callsStore from "./callsStore"
+import * as shareStore from "./shareStore"
 import { grantStoreOf } from "./permissionStore"
 import * as store from "./store"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
@@ -172,11 +173,14 @@ export const makeSteps = (deps: WalletServerDeps) => {
     yield* run(store.clearLockout(email))
   })
 
+  // The user's address of each family, with the sealed key while the server still has it (split keys have none here).
   const keysOf = Effect.fn("WalletServer.keysOf")(function* (userId: string) {
-    const keys = yield* run(store.keysOf(userId))
-    const keyOf = (family: KeyFamily) => {
-      const key = keys.find((k) => k.family === family)
-      return key === undefined ? Effect.fail(internal(`The user has no ${family} key`)) : Effect.succeed(key)
+    const [sealed, splits] = yield* Effect.all([run(store.keysOf(userId)), run(shareStore.splitKeysOf(userId))])
+    const keyOf = (family: KeyFamily): Effect.Effect<{ readonly address: string; readonly sealed: store.KeyRow | undefined }, WalletInternalError> => {
+      const key = sealed.find((k) => k.family === family)
+      if (key !== undefined) return Effect.succeed({ address: key.address, sealed: key })
+      const split = splits.find((k) => k.family === family)
+      return split === undefined ? Effect.fail(internal(`The user has no ${family} key`)) : Effect.succeed({ address: split.address, sealed: undefined })
     }
     return { evm: yield* keyOf("eip155"), solana: yield* keyOf("solana") }
   })
@@ -654,7 +658,11 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
                   evmAddress: keys.evm.address,
                   solanaAddress: keys.solana.address,
                   withKey: async (family, use) => {
-                    const secret = openKey(deps.masterKey, session.userId, family, family === "eip155" ? keys.evm : keys.solana)
+                    const sealed = (family === "eip155" ? keys.evm : keys.solana).sealed
+                    if (sealed === undefined) {
+                      throw new ApiError(400, "method_not_allowed", "This wallet's key is split: it signs in the wallet's frame, never on the wallet server")
+                    }
+                    const secret = openKey(deps.masterKey, session.userId, family, sealed)
                     try {
                       return await use(secret)
                     } finally {

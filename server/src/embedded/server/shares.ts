@@ -24,7 +24,7 @@ import {
   WalletSession,
   WalletTooManyRequests
 } from "../WalletServerApi"
-import { openBytes, sameHash, sealBytes, tokenHash } from "./keys"
+import { openBytes, openKey, sameHash, sealBytes, tokenHash } from "./keys"
 import * as shareStore from "./shareStore"
 import { runQuery, WalletServerEnv } from "./WalletServerEnv"
 
@@ -58,7 +58,7 @@ const provesKey = (owner: KeyOwner, splitId: string, proof: string): Effect.Effe
 
 const secondsUntil = (until: Date, now: number) => Math.max(1, Math.ceil((until.getTime() - now) / 1000))
 
-/** `GET /api/keys`, `POST /api/keys/split`, `/api/keys/server-share` and `/api/keys/recovery`. */
+/** `GET /api/keys`, `POST /api/keys/split`, `/api/keys/server-share`, `/api/keys/recovery` and `/api/keys/legacy`. */
 export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShares", (handlers) =>
   Effect.gen(function* () {
     const deps = yield* WalletServerEnv
@@ -199,6 +199,20 @@ export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShar
           }
           yield* runQuery(deps, shareStore.clearRecoveryTries(session.userId))
           return { envelope: yield* envelopeOf(split) }
+        })
+      )
+      .handle(
+        "legacyKey",
+        Effect.fn("WalletServer.legacyKey")(function* ({ payload }) {
+          const session = yield* freshSession
+          const legacy = yield* runQuery(deps, shareStore.legacyKeyOf(session.userId, payload.family))
+          if (legacy === undefined) {
+            return yield* new WalletNotFound({ code: "no_legacy_key", error: `This account's ${payload.family} key is split already: the server holds no copy of it` })
+          }
+          const secret = openKey(deps.masterKey, session.userId, payload.family, legacy.sealed)
+          const key = toBase64(secret)
+          secret.fill(0)
+          return { address: legacy.address, key }
         })
       )
   })
