@@ -29,8 +29,10 @@ const asApiError = (error: unknown): unknown =>
 /** Runs one signing call for `user` in the frame, on the chains the wallet server serves (`chains`). */
 export const signInFrame = async (env: FrameSignerEnv, chains: typeof ChainsResponse.Type, user: WalletUser, call: RpcCall): Promise<unknown> => {
   // The wallet server answers the node's methods, and the bundler's and paymaster's by their names (walletRpc.ts).
+  // Params as JSON carries them (an `undefined` in a list becomes null): viem leaves some in (the paymaster's context),
+  // and the API's body codec refuses a value JSON does not have.
   const through = (chainId: string): JsonRpcRequest => (method, params) =>
-    env.api.rpc(env.token(), params === undefined ? { chainId, method } : { chainId, method, params }).then(
+    env.api.rpc(env.token(), params === undefined ? { chainId, method } : { chainId, method, params: JSON.parse(JSON.stringify(params)) as unknown }).then(
       (answer) => answer.result ?? null,
       (error: unknown) => Promise.reject(asApiError(error))
     )

@@ -1,0 +1,195 @@
+/**
+ * Signing in the frame (issue 30, items 1 and 6) against the real wallet server, anvil with EntryPoint v0.8 and our
+ * WalletAccount, the server's bundler and paymaster, the litesvm Solana RPC, the mail sink and PGlite: a user whose
+ * keys the server made and sealed logs in, the frame's SplitKeys splits them (same addresses, sealed rows gone), and
+ * from then on the frame logic (driven in node, as the frame page drives it) signs with the key put together for each
+ * operation: messages and typed data verify, ETH lands from the EOA, a sponsored user operation lands from the smart
+ * account, SOL lands; the wallet server no longer signs anything for that user.
+ */
+import { randomBytes } from "node:crypto"
+import {
+  address,
+  appendTransactionMessageInstruction,
+  compileTransaction,
+  createSolanaRpc,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  lamports,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  type Signature
+} from "@solana/kit"
+import { Effect, Layer } from "effect"
+import { createPublicClient, createWalletClient, type Hex, http, parseEther, verifyMessage } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startDevBundler } from "../../devstack/evm/bundler"
+import { devChain } from "../../devstack/evm/chains"
+import { type EvmInfo, startEvm } from "../../devstack/evm/index"
+import { type MailInfo, startMail } from "../../devstack/mail/index"
+import { type SolanaInfo, startSolana, transferSolInstruction } from "../../devstack/solana/index"
+import type { BundlerInfo } from "../../server/src/bundler/index"
+import { type Database, startDatabase } from "../../server/src/db/index"
+import { makeWalletApi } from "../../server/src/embedded/frame/apiClient"
+import { FRAME_STORAGE_KEYS, makeFrame, makeMemoryStorage } from "../../server/src/embedded/frame/frameLogic"
+import { DeviceShares, ShareServer, SplitKeys } from "../../server/src/embedded/frame/SplitKeys"
+import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
+import type { Started } from "../../server/src/lib/Started"
+import type { FrameResponse } from "../../src/domain/Frame"
+import { logIn, walletApi } from "./support/walletServerClient"
+
+const HOST = "http://127.0.0.1:5173"
+const SOL = 1_000_000_000n
+let mail: Started<MailInfo>
+let db: Started<Database>
+let evm: Started<EvmInfo>
+let bundler: Started<BundlerInfo>
+let solana: Started<SolanaInfo>
+let server: Started<WalletServerInfo>
+let client: ReturnType<typeof walletApi>
+let token: string
+let user: { readonly evmAddress: Hex; readonly solanaAddress: string }
+const storage = makeMemoryStorage()
+const posted: Array<FrameResponse> = []
+let frame: ReturnType<typeof makeFrame>
+
+const chain = () => evm.info.chains[0]!
+const reader = () => createPublicClient({ chain: devChain(chain().chainId, chain().rpcUrl), transport: http(chain().rpcUrl) })
+const fund = async (to: Hex, value: bigint) => {
+  const funder = createWalletClient({ account: privateKeyToAccount(evm.info.accounts[0]!.privateKey), chain: devChain(chain().chainId, chain().rpcUrl), transport: http(chain().rpcUrl) })
+  await reader().waitForTransactionReceipt({ hash: await funder.sendTransaction({ to, value }), pollingInterval: 20, timeout: 30_000 })
+}
+
+let n = 0
+/** Sends a request to the frame from its parent at HOST; its one reply. */
+const ask = async (type: string, payload?: unknown) => {
+  const id = `req-${++n}`
+  await frame.receive({ data: payload === undefined ? { id, type: `@wr-app/${type}` } : { id, type: `@wr-app/${type}`, payload }, origin: HOST, source: "parent" })
+  const reply = posted.find((message) => "id" in message && message.id === id)
+  expect(reply).toBeDefined()
+  return reply as FrameResponse & { readonly payload?: unknown }
+}
+const signed = async (method: string, params: unknown) => {
+  const reply = await ask("RPC_REQUEST", { method, params })
+  expect(reply.type, JSON.stringify(reply.payload)).toBe("@wr-frame/RPC_REQUEST_SUCCESS")
+  return reply.payload
+}
+
+beforeAll(async () => {
+  ;[mail, db, evm, solana] = await Promise.all([startMail(), startDatabase(), startEvm({ chainIds: [31337] }), startSolana()])
+  bundler = await startDevBundler(evm.info)
+  const aa = chain().contracts.accountAbstraction
+  server = await startWalletServer({
+    masterKey: randomBytes(32),
+    smtp: { port: mail.info.smtpPort },
+    database: db.info,
+    chains: {
+      evm: [
+        {
+          caipNetworkId: chain().caipNetworkId,
+          rpcUrl: chain().rpcUrl,
+          smartAccount: { bundlerUrl: `${bundler.info.url}/rpc/${chain().chainId}`, entryPoint: aa.entryPoint, factory: aa.walletAccountFactory }
+        }
+      ],
+      solana: { caipNetworkId: solana.info.caipNetworkId, rpcUrl: solana.info.rpcUrl }
+    }
+  })
+  // A user of before split keys: the server made and sealed their keys at this first login.
+  client = walletApi(server.info.url)
+  token = await logIn(client, mail.info, `frame-signer-${Date.now()}@example.test`)
+  user = (await client.call("GET", "/api/user", undefined, { token })).body as typeof user
+  const api = makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "devstack-project" })
+  storage.setItem(FRAME_STORAGE_KEYS.token, token)
+  const splitKeys = SplitKeys.layer.pipe(Layer.provide(Layer.mergeAll(DeviceShares.layerStorage(storage), ShareServer.layerApi(api, () => token))))
+  await Effect.runPromise(Effect.forEach(["eip155", "solana"] as const, (family) => Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.migrate(family))).pipe(Effect.provide(splitKeys)))
+  frame = makeFrame({
+    api,
+    storage,
+    post: (message) => posted.push(message),
+    parentOrigin: HOST,
+    isParent: (source) => source === "parent",
+    query: { projectId: "devstack-project", chainId: chain().chainId, version: undefined, enableLogger: false },
+    randomId: () => "frame-signing-device-0123456789",
+    now: () => Date.now(),
+    log: () => undefined
+  })
+  expect(await frame.start()).toEqual({ ready: true, parentOrigin: HOST })
+}, 120_000)
+
+afterAll(async () => {
+  await server?.stop()
+  await bundler?.stop()
+  await Promise.all([db?.stop(), mail?.stop(), evm?.stop(), solana?.stop()])
+})
+
+describe("a migrated user signs in the frame", () => {
+  it("keeps the addresses, and the wallet server signs nothing for them any more", async () => {
+    expect(await ask("GET_USER", {})).toMatchObject({ payload: { address: user.evmAddress } })
+    for (const [chainId, method, params] of [
+      [chain().caipNetworkId, "personal_sign", ["0x68656c6c6f", user.evmAddress]],
+      [chain().caipNetworkId, "eth_sendTransaction", [{ to: user.evmAddress, value: "0x1" }]],
+      [solana.info.caipNetworkId, "solana_signMessage", { message: "Cn8eVZg" }]
+    ] as const) {
+      expect(await client.call("POST", "/api/rpc", { chainId, method, params }, { token })).toEqual({
+        status: 400,
+        body: { code: "method_not_allowed", error: "This wallet's key is split: it signs in the wallet's frame, never on the wallet server" }
+      })
+    }
+  })
+
+  it("personal_sign from the frame verifies for the EOA", async () => {
+    const signature = (await signed("personal_sign", ["0x68656c6c6f", user.evmAddress])) as Hex
+    expect(await verifyMessage({ address: user.evmAddress, message: "hello", signature })).toBe(true)
+  })
+
+  it("eth_sendTransaction of 0.01 ETH from the EOA lands on anvil", async () => {
+    await fund(user.evmAddress, parseEther("1"))
+    const recipient = privateKeyToAccount(`0x${randomBytes(32).toString("hex")}`).address
+    const hash = (await signed("eth_sendTransaction", [{ to: recipient, value: "0x2386f26fc10000" }])) as Hex
+    expect((await reader().waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 30_000 })).status).toBe("success")
+    expect(await reader().getBalance({ address: recipient })).toBe(parseEther("0.01"))
+  })
+
+  it("with the smart account in front, a send is a sponsored user operation that deploys it and lands; its signature verifies", async () => {
+    const chosen = await ask("SET_PREFERRED_ACCOUNT", { type: "smartAccount" })
+    const smart = (chosen.payload as { address: Hex }).address
+    expect(smart).not.toBe(user.evmAddress)
+    await fund(smart, parseEther("1"))
+    const eoaBefore = await reader().getBalance({ address: user.evmAddress })
+    const recipient = privateKeyToAccount(`0x${randomBytes(32).toString("hex")}`).address
+    const hash = (await signed("eth_sendTransaction", [{ to: recipient, value: "0x2386f26fc10000" }])) as Hex
+    expect((await reader().waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 30_000 })).status).toBe("success")
+    expect(await reader().getBalance({ address: recipient })).toBe(parseEther("0.01"))
+    expect(await reader().getBalance({ address: smart })).toBe(parseEther("0.99"))
+    expect(await reader().getBalance({ address: user.evmAddress })).toBe(eoaBefore)
+    const signature = (await signed("personal_sign", ["0x68656c6c6f", smart])) as Hex
+    expect(await reader().verifyMessage({ address: smart, message: "hello", signature })).toBe(true)
+    await ask("SET_PREFERRED_ACCOUNT", { type: "eoa" })
+  })
+
+  it("solana_signAndSendTransaction of a SOL transfer is confirmed", async () => {
+    const solRpc = createSolanaRpc(solana.info.rpcUrl)
+    const owner = address(user.solanaAddress)
+    await solRpc.requestAirdrop(owner, lamports(2n * SOL)).send()
+    const receiver = address(solana.info.funded[1]?.address ?? "")
+    const before = (await solRpc.getBalance(receiver).send()).value
+    const { value: latest } = await solRpc.getLatestBlockhash().send()
+    const transaction = getBase64EncodedWireTransaction(
+      compileTransaction(
+        pipe(
+          createTransactionMessage({ version: 0 }),
+          (m) => setTransactionMessageFeePayer(owner, m),
+          (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+          (m) => appendTransactionMessageInstruction(transferSolInstruction(owner, receiver, SOL / 2n), m)
+        )
+      )
+    )
+    await ask("SWITCH_NETWORK", { chainId: solana.info.caipNetworkId })
+    const { signature } = (await signed("solana_signAndSendTransaction", { transaction })) as { signature: string }
+    const [status] = (await solRpc.getSignatureStatuses([signature as Signature]).send()).value
+    expect(status?.err).toBeNull()
+    expect((await solRpc.getBalance(receiver).send()).value - before).toBe(SOL / 2n)
+    await ask("SWITCH_NETWORK", { chainId: chain().chainId })
+  })
+})
