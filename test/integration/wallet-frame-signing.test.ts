@@ -4,7 +4,9 @@
  * keys the server made and sealed logs in, the frame's SplitKeys splits them (same addresses, sealed rows gone), and
  * from then on the frame logic (driven in node, as the frame page drives it) signs with the key put together for each
  * operation: messages and typed data verify, ETH lands from the EOA, a sponsored user operation lands from the smart
- * account, SOL lands; the wallet server no longer signs anything for that user.
+ * account, SOL lands, a batch of two calls is one user operation whose status the server answers, a send made with an
+ * ERC-7715 grant lands within it and is refused beyond it (counted by the server before the frame signs); the wallet
+ * server no longer signs anything for that user.
  */
 import { randomBytes } from "node:crypto"
 import {
@@ -191,5 +193,46 @@ describe("a migrated user signs in the frame", () => {
     expect(status?.err).toBeNull()
     expect((await solRpc.getBalance(receiver).send()).value - before).toBe(SOL / 2n)
     await ask("SWITCH_NETWORK", { chainId: chain().chainId })
+  })
+
+  it("wallet_sendCalls from the smart account is one user operation, signed in the frame, kept by the server for its status", async () => {
+    const chosen = await ask("SET_PREFERRED_ACCOUNT", { type: "smartAccount" })
+    const smart = (chosen.payload as { address: Hex }).address
+    const bob = privateKeyToAccount(`0x${randomBytes(32).toString("hex")}`).address
+    const carol = privateKeyToAccount(`0x${randomBytes(32).toString("hex")}`).address
+    const { id } = (await signed("wallet_sendCalls", [
+      { version: "2.0.0", chainId: `0x${chain().chainId.toString(16)}`, from: smart, atomicRequired: true, calls: [{ to: bob, value: "0x1" }, { to: carol, value: "0x2" }] }
+    ])) as { id: string }
+    // Bounded: the bundler includes the operation within a few of its rounds.
+    const deadline = Date.now() + 30_000
+    let status: { status?: number; receipts?: ReadonlyArray<{ transactionHash: Hex }> } = {}
+    while (status.status !== 200 && Date.now() < deadline) status = (await signed("wallet_getCallsStatus", [id])) as typeof status
+    expect(status.status).toBe(200)
+    expect(status.receipts).toHaveLength(1)
+    expect([await reader().getBalance({ address: bob }), await reader().getBalance({ address: carol })]).toEqual([1n, 2n])
+    await ask("SET_PREFERRED_ACCOUNT", { type: "eoa" })
+  })
+
+  it("a send made with an ERC-7715 grant is counted by the server, then signed in the frame: it lands within the grant and is refused beyond it", async () => {
+    const day = 24 * 60 * 60
+    const [grant] = (await signed("wallet_grantPermissions", [
+      [
+        {
+          chainId: `0x${chain().chainId.toString(16)}`,
+          expiry: Math.floor(Date.now() / 1000) + 7 * day,
+          permission: { type: "native-token-periodic", data: { periodAmount: "0x2386f26fc10000", periodDuration: day, justification: "Coffee" } }
+        }
+      ]
+    ])) as ReadonlyArray<{ context: Hex; from: Hex }>
+    const bob = privateKeyToAccount(`0x${randomBytes(32).toString("hex")}`).address
+    const use = (value: bigint) => ask("RPC_REQUEST", { method: "eth_sendTransaction", params: [{ to: bob, value: `0x${value.toString(16)}`, permissionsContext: grant!.context }] })
+    const first = await use(parseEther("0.006"))
+    expect(first.type).toBe("@wr-frame/RPC_REQUEST_SUCCESS")
+    expect((await reader().waitForTransactionReceipt({ hash: first.payload as Hex, pollingInterval: 20, timeout: 30_000 })).status).toBe("success")
+    expect(await reader().getBalance({ address: bob })).toBe(parseEther("0.006"))
+    const smartBalance = await reader().getBalance({ address: grant!.from })
+    expect(await use(parseEther("0.005"))).toMatchObject({ type: "@wr-frame/RPC_REQUEST_ERROR", payload: { message: "This exceeds what the permission allows in this period" } })
+    expect(await reader().getBalance({ address: bob })).toBe(parseEther("0.006"))
+    expect(await reader().getBalance({ address: grant!.from })).toBe(smartBalance)
   })
 })

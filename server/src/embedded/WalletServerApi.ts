@@ -23,6 +23,11 @@ import type { ApiProject } from "../../../src/domain/http/middleware"
 import {
   ApiFailure,
   ChainsResponse,
+  DoneResponse,
+  PermissionRefundRequest,
+  PermissionSpendRequest,
+  PermissionSpendResponse,
+  StoreCallsRequest,
   DeviceVerifyQuery,
   FarcasterAuthenticateRequest,
   FarcasterAuthenticateResponse,
@@ -341,6 +346,16 @@ export const SessionGroup = HttpApiGroup.make("session")
       error: [WalletBadRequest, WalletInternalError, WalletBadGateway]
     })
   )
+  // What the frame's own signing keeps on the server: its batches, and the count of sends made with a grant.
+  .add(HttpApiEndpoint.post("storeCalls", "/api/calls", { query: ProjectQuery, payload: StoreCallsRequest, success: DoneResponse }))
+  .add(
+    HttpApiEndpoint.post("spendPermission", "/api/permissions/spend", {
+      query: ProjectQuery,
+      payload: PermissionSpendRequest,
+      success: PermissionSpendResponse
+    })
+  )
+  .add(HttpApiEndpoint.post("refundPermission", "/api/permissions/refund", { query: ProjectQuery, payload: PermissionRefundRequest, success: DoneResponse }))
   .middleware(SessionAuth)
   .middleware(ProjectCheck)
 

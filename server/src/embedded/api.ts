@@ -143,8 +143,11 @@ export const LoginOtpRequest = Schema.Struct({
 /** The answer of `POST /api/login/otp`: the session token (for `Authorization: Bearer …`). */
 export const LoginOtpResponse = Schema.Struct({ token: Schema.String })
 
+/** An answer that says only that it was done. */
+export const DoneResponse = Schema.Struct({ ok: Schema.Literal(true) })
+
 /** `POST /api/logout` (session) — ends the session. */
-export const LogoutResponse = Schema.Struct({ ok: Schema.Literal(true) })
+export const LogoutResponse = DoneResponse
 
 // ---------------------------------------------------------------------------------------------------------------
 // Social login
@@ -296,6 +299,40 @@ export const RpcRequest = Schema.Struct({
 })
 /** The answer of `POST /api/rpc`: the JSON-RPC result. */
 export const RpcResponse = Schema.Struct({ result: Schema.Unknown })
+
+const Decimal = Schema.String.pipe(Schema.check(Schema.isPattern(/^\d{1,78}$/, { expected: "a whole number in decimal" })))
+const Hash32 = Schema.String.pipe(Schema.check(Schema.isPattern(/^0x[0-9a-fA-F]{64}$/, { expected: "32 bytes in hex" })))
+
+/** `POST /api/calls` — an EIP-5792 batch the frame sent for the session's user, kept for its status. */
+export const StoreCallsRequest = Schema.Struct({
+  id: Hash32,
+  chainId: Schema.String,
+  sender: Schema.String,
+  kind: Schema.Literals(["userOperation", "transactions"]),
+  hashes: Schema.Array(Hash32),
+  atomic: Schema.Boolean
+})
+
+/** `POST /api/permissions/spend` — a send the frame is about to sign with an ERC-7715 grant, counted first. */
+export const PermissionSpendRequest = Schema.Struct({
+  chainId: Schema.Int,
+  account: Schema.String,
+  context: Hash32,
+  use: Schema.Struct({ to: Schema.String, amount: Decimal, token: Schema.optionalKey(Schema.String) })
+})
+
+/** The answer of `POST /api/permissions/spend`: the grant's coverage (the spend counted when covered), null when there is no such grant. */
+export const PermissionSpendResponse = Schema.Struct({
+  coverage: Schema.NullOr(
+    Schema.Union([
+      Schema.Struct({ covered: Schema.Literal(true), spent: Decimal, periodStart: Schema.Int }),
+      Schema.Struct({ covered: Schema.Literal(false), message: Schema.String })
+    ])
+  )
+})
+
+/** `POST /api/permissions/refund` — gives back a counted spend whose send failed. */
+export const PermissionRefundRequest = Schema.Struct({ context: Hash32, periodStart: Schema.Int, amount: Decimal })
 
 /** `GET /api/project?projectId=` (no session) — the origins allowed to use the project's frame. */
 export const ProjectResponse = Schema.Struct({

@@ -7,7 +7,7 @@ import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { decodeFrameResponse, type FrameResponse } from "../../../src/domain/Frame"
 import type { ApiErrorCode, WalletUser } from "../../../server/src/embedded/api"
-import { type SplitKeysApi, type WalletApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
+import { type FrameSigningApi, type SplitKeysApi, type WalletApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
 import { createSplitKey, type SplitShares } from "../../../server/src/embedded/frame/keyShares"
 import { deviceShareKey } from "../../../server/src/embedded/frame/SplitKeys"
 import { Effect } from "effect"
@@ -56,7 +56,10 @@ const makeFakeServer = () => {
   }
   const record = (name: string, ...args: ReadonlyArray<unknown>) => calls.push({ name, args })
   const session = (token: string) => (state.sessions.has(token) ? undefined : fail("Your session has ended: log in again.", "unauthorized"))
-  const api: WalletApi & SplitKeysApi = {
+  const api: WalletApi & SplitKeysApi & FrameSigningApi = {
+    storeCalls: () => fail("not asked here", "internal"),
+    spendPermission: () => fail("not asked here", "internal"),
+    refundPermission: () => fail("not asked here", "internal"),
     splitKeys: (token) =>
       session(token) ??
       Promise.resolve({

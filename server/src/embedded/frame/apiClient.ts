@@ -17,12 +17,16 @@ import type {
   LoginDeviceResponse,
   LoginEmailResponse,
   LoginOtpResponse,
+  PermissionRefundRequest,
+  PermissionSpendRequest,
+  PermissionSpendResponse,
   ProjectResponse,
   SocialFinishRequest,
   SocialFinishResponse,
   SocialStartRequest,
   SocialStartResponse,
   RpcResponse,
+  StoreCallsRequest,
   UpdateEmailPrimaryResponse,
   UpdateEmailResponse,
   UpdateEmailSecondaryResponse,
@@ -123,6 +127,13 @@ export interface SplitKeysApi {
   readonly legacyKey: (token: string, family: KeyFamily) => Promise<typeof LegacyKeyResponse.Type>
 }
 
+/** What the frame's own signing keeps on the wallet server (frameRpc.ts); every call rejects with a `WalletApiError`. */
+export interface FrameSigningApi {
+  readonly storeCalls: (token: string, calls: typeof StoreCallsRequest.Type) => Promise<void>
+  readonly spendPermission: (token: string, spend: typeof PermissionSpendRequest.Type) => Promise<typeof PermissionSpendResponse.Type>
+  readonly refundPermission: (token: string, refund: typeof PermissionRefundRequest.Type) => Promise<void>
+}
+
 // The status each declared failure is answered with (the class is the status).
 const statuses = [
   [WalletBadRequest, 400],
@@ -166,7 +177,7 @@ export const makeWalletApi = (opts: {
   readonly fetch: typeof fetch
   readonly baseUrl: string
   readonly projectId: string
-}): WalletApi & SplitKeysApi => {
+}): WalletApi & SplitKeysApi & FrameSigningApi => {
   const services = Layer.mergeAll(FetchHttpClient.layer, sessionAuthClient).pipe(
     // The token travels only in the header; no cookies are used.
     Layer.provideMerge(Layer.succeed(FetchHttpClient.RequestInit)({ credentials: "omit", cache: "no-store" })),
@@ -218,6 +229,10 @@ export const makeWalletApi = (opts: {
     serverShare: (token, family) => call("POST /api/keys/server-share", (api) => api.keyShares.serverShare({ query: {}, payload: { family } }), token),
     recovery: (token, family, verifier) =>
       call("POST /api/keys/recovery", (api) => api.keyShares.recovery({ query: {}, payload: { family, verifier } }), token),
-    legacyKey: (token, family) => call("POST /api/keys/legacy", (api) => api.keyShares.legacyKey({ query: {}, payload: { family } }), token)
+    legacyKey: (token, family) => call("POST /api/keys/legacy", (api) => api.keyShares.legacyKey({ query: {}, payload: { family } }), token),
+    storeCalls: (token, payload) => call("POST /api/calls", (api) => api.session.storeCalls({ query: {}, payload }), token).then(() => undefined),
+    spendPermission: (token, payload) => call("POST /api/permissions/spend", (api) => api.session.spendPermission({ query: {}, payload }), token),
+    refundPermission: (token, payload) =>
+      call("POST /api/permissions/refund", (api) => api.session.refundPermission({ query: {}, payload }), token).then(() => undefined)
   }
 }

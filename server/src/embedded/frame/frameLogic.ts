@@ -34,9 +34,8 @@ import {
 } from "../../../../src/domain/Frame"
 import type { EmbeddedWalletUser } from "../../../../src/domain/Account"
 import { isLoopbackOrigin } from "../../services/projects"
-import { permissionTransactionOf } from "../../../../src/domain/permissionContext"
 import type { ChainsResponse, WalletUser } from "../api"
-import { type SplitKeysApi, type WalletApi, WalletApiError } from "./apiClient"
+import { type FrameSigningApi, type SplitKeysApi, type WalletApi, WalletApiError } from "./apiClient"
 
 /** Keys of the frame origin's storage. */
 export const FRAME_STORAGE_KEYS = {
@@ -103,7 +102,7 @@ export interface FrameMessageEvent {
 
 /** Everything the frame needs from its page. */
 export interface FrameEnv {
-  readonly api: WalletApi & SplitKeysApi
+  readonly api: WalletApi & SplitKeysApi & FrameSigningApi
   readonly storage: FrameStorage
   /** Posts to the parent window with this exact target origin. */
   readonly post: (message: FrameResponse, targetOrigin: string) => void
@@ -136,12 +135,11 @@ export interface Frame {
 type Family = "eip155" | "solana"
 type ChainId = number | string
 
-// Whether `method` needs the user's key (an approved solana_* request, a message or a transaction): with a split key
-// it runs in the frame. A batch (wallet_sendCalls) and a send made with a permission are kept or counted by the server
-// first, and still signed there.
+// Whether `method` needs the user's key (an approved solana_* request, a message, a transaction or a batch): with a
+// split key it runs in the frame; a batch is kept and a send made with a permission counted by the server first.
 const signsWithKey = (method: string): boolean =>
   classifyEmbeddedRpcMethod(method) === "unsafe" &&
-  (method.startsWith("solana_") || method === "personal_sign" || method === "eth_signTypedData_v4" || method === "eth_sendTransaction")
+  (method.startsWith("solana_") || ["personal_sign", "eth_signTypedData_v4", "eth_sendTransaction", "wallet_sendCalls"].includes(method))
 
 /** The family and CAIP-2 id of a chain as the host names it (`1`, `"31337"`, `"eip155:31337"`, `"solana:…"`). */
 export const chainOf = (chainId: ChainId): { readonly family: Family; readonly caip: string } | undefined => {
@@ -439,11 +437,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
         }
       }
       const call = params === undefined ? { chainId: caip, method } : { chainId: caip, method, params }
-      if (
-        signsWithKey(method) &&
-        permissionTransactionOf(method, params) === undefined &&
-        (await withSession(api.splitKeys)).keys.some((key) => key.family === family)
-      ) {
+      if (signsWithKey(method) && (await withSession(api.splitKeys)).keys.some((key) => key.family === family)) {
         const { signInFrame } = await import("./frameRpc")
         return (await signInFrame({ api, storage, token }, served, await withSession(api.user), call)) ?? null
       }

@@ -9,13 +9,13 @@ import { Effect, Exit, Layer } from "effect"
 import type { ChainsResponse, WalletUser } from "../api"
 import { ApiError } from "../wallet/errors"
 import { type JsonRpcRequest, type RpcCall, type RpcChain, walletRpc } from "../wallet/walletRpc"
-import { type SplitKeysApi, type WalletApi, WalletApiError } from "./apiClient"
+import { type FrameSigningApi, type SplitKeysApi, type WalletApi, WalletApiError } from "./apiClient"
 import type { FrameStorage } from "./frameLogic"
 import { DeviceShares, ShareServer, SplitKeys } from "./SplitKeys"
 
 /** What signing in the frame needs of the frame: its API client, its storage and the session's token. */
 export interface FrameSignerEnv {
-  readonly api: WalletApi & SplitKeysApi
+  readonly api: WalletApi & SplitKeysApi & FrameSigningApi
   readonly storage: FrameStorage
   readonly token: () => string
 }
@@ -68,8 +68,32 @@ export const signInFrame = async (env: FrameSignerEnv, chains: typeof ChainsResp
           throw new ApiError(400, "rpc_error", error.message, { rpcCode: 4100 })
         }
         throw error ?? new ApiError(500, "rpc_error", "The key could not be used", { rpcCode: -32603 })
+      },
+      // Batches are kept by the server (its processes answer their status); none is read back here.
+      calls: {
+        save: (calls) => env.api.storeCalls(env.token(), calls).catch((error: unknown) => Promise.reject(asApiError(error))),
+        find: () => Promise.reject(new ApiError(400, "method_not_allowed", "Requested RPC call is not allowed"))
       }
     },
-    call
+    call,
+    // A send made with a grant is counted by the server (same lock, same coverage, same count) before it is signed here.
+    {
+      now: () => Date.now(),
+      spend: async (account, context, use) => {
+        const answer = await env.api
+          .spendPermission(env.token(), {
+            chainId: account.chainId,
+            account: account.account,
+            context,
+            use: { to: use.to, amount: use.amount.toString(), ...(use.token === undefined ? {} : { token: use.token }) }
+          })
+          .catch((error: unknown) => Promise.reject(asApiError(error)))
+        const coverage = answer.coverage
+        if (coverage === null) return undefined
+        return coverage.covered ? { covered: true, spent: BigInt(coverage.spent), periodStart: coverage.periodStart } : coverage
+      },
+      refund: (context, periodStart, amount) =>
+        env.api.refundPermission(env.token(), { context, periodStart, amount: amount.toString() }).catch((error: unknown) => Promise.reject(asApiError(error)))
+    }
   )
 }

@@ -33,7 +33,7 @@ import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type Farcaste
 import { authorizationUrl, completeLogin, makeProviderMetadataCache, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
 import * as callsStore from "./callsStore"
 import * as shareStore from "./shareStore"
-import { grantStoreOf } from "./permissionStore"
+import { grantStoreOf, refundGrant } from "./permissionStore"
 import * as store from "./store"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
@@ -683,6 +683,37 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
             Effect.catch((cause) => (cause instanceof ApiError ? Effect.fail(rpcFailure(cause)) : Effect.die(cause)))
           )
           return { result }
+        })
+      )
+      .handle(
+        "storeCalls",
+        Effect.fn("WalletServer.storeCalls")(function* ({ payload }) {
+          const session = yield* WalletSession
+          yield* run(callsStore.insertCalls(session.userId, payload, steps.at()))
+          return { ok: true as const }
+        })
+      )
+      .handle(
+        "spendPermission",
+        Effect.fn("WalletServer.spendPermission")(function* ({ payload }) {
+          const session = yield* WalletSession
+          const project = yield* WalletProject
+          // Counted under the grant's lock with the server's clock, exactly as a send the server signs is counted.
+          const grants = grantStoreOf((effect) => deps.database.run(effect), deps.now, session.userId, project.projectId)
+          const use = { to: payload.use.to as `0x${string}`, amount: BigInt(payload.use.amount), token: payload.use.token as `0x${string}` | undefined }
+          const coverage = yield* Effect.promise(() =>
+            grants.spend({ chainId: payload.chainId, account: payload.account }, payload.context.toLowerCase(), use, Math.floor(deps.now() / 1000))
+          )
+          if (coverage === undefined) return { coverage: null }
+          return { coverage: coverage.covered ? { covered: true as const, spent: coverage.spent.toString(), periodStart: coverage.periodStart } : coverage }
+        })
+      )
+      .handle(
+        "refundPermission",
+        Effect.fn("WalletServer.refundPermission")(function* ({ payload }) {
+          const session = yield* WalletSession
+          yield* run(refundGrant(session.userId, payload.context.toLowerCase(), payload.periodStart, BigInt(payload.amount)))
+          return { ok: true as const }
         })
       )
   })

@@ -99,11 +99,11 @@ export const spendGrant = Effect.fn("walletPermissions.spendGrant")(function* (
   )
 })
 
-/** Gives back `amount` of a spend whose transfer failed, if the grant still counts the same period. */
-export const refundGrant = Effect.fn("walletPermissions.refundGrant")(function* (context: string, periodStart: number, amount: bigint) {
+/** Gives back `amount` of `userId`'s spend whose transfer failed, if the grant still counts the same period. */
+export const refundGrant = Effect.fn("walletPermissions.refundGrant")(function* (userId: string, context: string, periodStart: number, amount: bigint) {
   const sql = yield* SqlClient.SqlClient
   yield* sql`UPDATE wallet_permission_grants SET spent = GREATEST(spent - CAST(${amount.toString()} AS numeric), 0)
-    WHERE context = ${context} AND period_start = ${periodStart}`
+    WHERE context = ${context} AND user_id = ${userId} AND period_start = ${periodStart}`
 })
 
 /** The wallet RPC's grants of `userId` in `projectId`: in the database `run` reaches, dated by the server's clock `now` (ms). */
@@ -119,5 +119,5 @@ export const grantStoreOf = (
   revoke: (chainId, context) => run(revokeGrant({ userId, projectId, chainId }, context, new Date(now()))),
   spend: (account, context, use, nowSeconds) =>
     run(spendGrant({ userId, projectId, ...account }, context, (grant) => permissionCoverage(grant, use, nowSeconds))),
-  refund: (context, periodStart, amount) => run(refundGrant(context, periodStart, amount))
+  refund: (context, periodStart, amount) => run(refundGrant(userId, context, periodStart, amount))
 })

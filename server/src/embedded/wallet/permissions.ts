@@ -36,20 +36,24 @@ export interface StoredGrant extends GrantState {
   readonly request: unknown
 }
 
-/** Where the grants of the request's user and project live, with the clock that dates them. */
-export interface GrantStore {
+/** What a send made with a grant needs of the store: an atomic count, and its refund. */
+export interface GrantSpends {
   /** The clock in ms. */
   readonly now: () => number
+  /** Counts `use` against the grant `context` of `account` atomically when it covers it; undefined when there is no such grant. */
+  readonly spend: (account: GrantAccount, context: string, use: PermissionUse, nowSeconds: number) => Promise<Coverage | undefined>
+  /** Gives back `amount` of a spend whose transfer failed, if the grant still counts the same period. */
+  readonly refund: (context: string, periodStart: number, amount: bigint) => Promise<void>
+}
+
+/** Where the grants of the request's user and project live, with the clock that dates them. */
+export interface GrantStore extends GrantSpends {
   /** Stores a grant the visitor approved. */
   readonly insert: (account: GrantAccount, context: string, terms: PermissionTerms, request: unknown) => Promise<void>
   /** The grants of `account` not revoked and not past their expiry at `nowSeconds`, oldest first. */
   readonly active: (account: GrantAccount, nowSeconds: number) => Promise<ReadonlyArray<StoredGrant>>
   /** Revokes the grant `context` on `chainId`; false when there is none (another's, or revoked already). */
   readonly revoke: (chainId: number, context: string) => Promise<boolean>
-  /** Counts `use` against the grant `context` of `account` atomically when it covers it; undefined when there is no such grant. */
-  readonly spend: (account: GrantAccount, context: string, use: PermissionUse, nowSeconds: number) => Promise<Coverage | undefined>
-  /** Gives back `amount` of a spend whose transfer failed, if the grant still counts the same period. */
-  readonly refund: (context: string, periodStart: number, amount: bigint) => Promise<void>
 }
 
 /** The chain a permission call is on: its id, whether it has smart accounts, the user's one and a send from it. */
@@ -89,8 +93,11 @@ const grantAnswer = (grant: Pick<StoredGrant, "context" | "request" | "terms">, 
   dependencies: []
 })
 
-/** Answers a permission call (see {@link isPermissionCall}) on `chain` for the store's user. */
-export const permissionRpc = async (store: GrantStore, chain: PermissionChain, method: string, params: unknown): Promise<unknown> => {
+/**
+ * Answers a permission call (see {@link isPermissionCall}) on `chain` for the store's user. A runner that only counts
+ * spends (the frame: grants are made, listed and revoked by the server) answers only the sends made with a grant.
+ */
+export const permissionRpc = async (store: GrantStore | GrantSpends, chain: PermissionChain, method: string, params: unknown): Promise<unknown> => {
   const nowSeconds = Math.floor(store.now() / 1000)
   const owner = async (): Promise<GrantAccount> => {
     if (!chain.smartAccounts) throw invalid(`The chain ${chain.chainId} is not one this wallet grants permissions on`)
@@ -98,6 +105,7 @@ export const permissionRpc = async (store: GrantStore, chain: PermissionChain, m
   }
   const tx = permissionTransactionOf(method, params)
   if (tx !== undefined) return usePermission(store, chain, await owner(), tx, nowSeconds)
+  if (!("insert" in store)) throw new ApiError(400, "method_not_allowed", "Requested RPC call is not allowed")
   switch (method) {
     case "wallet_getSupportedExecutionPermissions":
       return Object.fromEntries(
@@ -144,7 +152,7 @@ export const permissionRpc = async (store: GrantStore, chain: PermissionChain, m
 
 // A transfer made with a grant: counted first (atomically), then sent from the smart account; given back if it fails.
 const usePermission = async (
-  store: GrantStore,
+  store: GrantSpends,
   chain: PermissionChain,
   owner: GrantAccount,
   tx: Readonly<Record<string, unknown>>,

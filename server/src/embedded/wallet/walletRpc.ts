@@ -27,7 +27,7 @@ import { toWalletAccount, walletAccountFactoryAbi } from "../../bundler/walletAc
 import { CALLS_METHODS, type CallsChain, type CallsStore, walletCalls } from "./calls"
 import { ApiError } from "./errors"
 import { ed25519Sign, evmAccountOf, type WalletKeys } from "./keys"
-import { type GrantStore, isPermissionCall, permissionRpc } from "./permissions"
+import { type GrantSpends, type GrantStore, isPermissionCall, permissionRpc } from "./permissions"
 
 /**
  * One JSON-RPC endpoint: answers `method` with `params`, or rejects with an {@link ApiError} — `rpc_error` with the
@@ -435,7 +435,7 @@ const solana = async (chain: RpcChain, user: RpcUser, method: string, params: un
 }
 
 /** Answers one wallet RPC call for `user` on `chains`; ERC-7715 grants (without them, refused as not allowed) live in `grants`. */
-export const walletRpc = async (chains: RpcChains, user: RpcUser, call: RpcCall, grants?: GrantStore): Promise<unknown> => {
+export const walletRpc = async (chains: RpcChains, user: RpcUser, call: RpcCall, grants?: GrantStore | GrantSpends): Promise<unknown> => {
   if (call.chainId.startsWith("eip155:")) {
     const chain = chains.evm.find((c) => c.caipNetworkId === call.chainId)
     if (chain === undefined) throw new ApiError(400, "bad_request", `The wallet server does not run the chain ${call.chainId}`)
