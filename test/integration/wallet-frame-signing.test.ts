@@ -1,8 +1,8 @@
 /**
  * Signing in the frame (issue 30, items 1 and 6) against the real wallet server, anvil with EntryPoint v0.8 and our
  * WalletAccount, the server's bundler and paymaster, the litesvm Solana RPC, the mail sink and PGlite: a user whose
- * keys the server made and sealed logs in, the frame's SplitKeys splits them (same addresses, sealed rows gone), and
- * from then on the frame logic (driven in node, as the frame page drives it) signs with the key put together for each
+ * keys the server made and sealed logs in again through the frame, which splits them at that login (same addresses),
+ * and from then on the frame logic (driven in node, as the frame page drives it) signs with the key put together for each
  * operation: messages and typed data verify, ETH lands from the EOA, a sponsored user operation lands from the smart
  * account, SOL lands, a batch of two calls is one user operation whose status the server answers, a send made with an
  * ERC-7715 grant lands within it and is refused beyond it (counted by the server before the frame signs); the wallet
@@ -22,7 +22,6 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   type Signature
 } from "@solana/kit"
-import { Effect, Layer } from "effect"
 import { createPublicClient, createWalletClient, type Hex, http, parseEther, verifyMessage } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -35,13 +34,15 @@ import type { BundlerInfo } from "../../server/src/bundler/index"
 import { type Database, startDatabase } from "../../server/src/db/index"
 import { makeWalletApi } from "../../server/src/embedded/frame/apiClient"
 import { FRAME_STORAGE_KEYS, makeFrame, makeMemoryStorage } from "../../server/src/embedded/frame/frameLogic"
-import { DeviceShares, ShareServer, SplitKeys } from "../../server/src/embedded/frame/SplitKeys"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { Started } from "../../server/src/lib/Started"
 import type { FrameResponse } from "../../src/domain/Frame"
-import { logIn, walletApi } from "./support/walletServerClient"
+import { logIn, newestCode, walletApi } from "./support/walletServerClient"
 
 const HOST = "http://127.0.0.1:5173"
+const DEVICE = "frame-signing-device-0123456789"
+// How far the wallet server's clock runs ahead: past the mail cool-down before the second login's code.
+let aheadMs = 0
 const SOL = 1_000_000_000n
 let mail: Started<MailInfo>
 let db: Started<Database>
@@ -51,6 +52,8 @@ let solana: Started<SolanaInfo>
 let server: Started<WalletServerInfo>
 let client: ReturnType<typeof walletApi>
 let token: string
+// The session of the user's login before keys were split (the API's own, on the same device).
+let first: string
 let user: { readonly evmAddress: Hex; readonly solanaAddress: string }
 const storage = makeMemoryStorage()
 const posted: Array<FrameResponse> = []
@@ -86,6 +89,7 @@ beforeAll(async () => {
     masterKey: randomBytes(32),
     smtp: { port: mail.info.smtpPort },
     database: db.info,
+    now: () => Date.now() + aheadMs,
     chains: {
       evm: [
         {
@@ -98,25 +102,32 @@ beforeAll(async () => {
     }
   })
   // A user of before split keys: the server made and sealed their keys at this first login.
-  client = walletApi(server.info.url)
-  token = await logIn(client, mail.info, `frame-signer-${Date.now()}@example.test`)
-  user = (await client.call("GET", "/api/user", undefined, { token })).body as typeof user
-  const api = makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "devstack-project" })
-  storage.setItem(FRAME_STORAGE_KEYS.token, token)
-  const splitKeys = SplitKeys.layer.pipe(Layer.provide(Layer.mergeAll(DeviceShares.layerStorage(storage), ShareServer.layerApi(api, () => token))))
-  await Effect.runPromise(Effect.forEach(["eip155", "solana"] as const, (family) => Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.migrate(family))).pipe(Effect.provide(splitKeys)))
+  const email = `frame-signer-${Date.now()}@example.test`
+  client = walletApi(server.info.url, { deviceId: DEVICE })
+  first = await logIn(client, mail.info, email)
+  user = (await client.call("GET", "/api/user", undefined, { token: first })).body as typeof user
   frame = makeFrame({
-    api,
+    api: makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "devstack-project" }),
     storage,
     post: (message) => posted.push(message),
     parentOrigin: HOST,
     isParent: (source) => source === "parent",
     query: { projectId: "devstack-project", chainId: chain().chainId, version: undefined, enableLogger: false },
-    randomId: () => "frame-signing-device-0123456789",
+    randomId: () => DEVICE,
     now: () => Date.now(),
     log: () => undefined
   })
   expect(await frame.start()).toEqual({ ready: true, parentOrigin: HOST })
+  // The next login, through the frame on the same device: it splits the keys the server sealed.
+  aheadMs += 31_000
+  const before = mail.info.messages(email).length
+  expect((await ask("CONNECT_EMAIL", { email })).payload).toEqual({ action: "VERIFY_OTP" })
+  expect((await ask("CONNECT_OTP", { otp: newestCode(mail.info, email, before) })).type).toBe("@wr-frame/CONNECT_OTP_SUCCESS")
+  token = storage.getItem(FRAME_STORAGE_KEYS.token) ?? ""
+  expect(((await client.call("GET", "/api/keys", undefined, { token })).body["keys"] as ReadonlyArray<{ address: string }>).map((key) => key.address)).toEqual([
+    user.evmAddress,
+    user.solanaAddress
+  ])
 }, 120_000)
 
 afterAll(async () => {
@@ -126,17 +137,19 @@ afterAll(async () => {
 })
 
 describe("a migrated user signs in the frame", () => {
-  it("keeps the addresses, and the wallet server signs nothing for them any more", async () => {
+  it("keeps the addresses, and the wallet server signs nothing for them any more, for this session or the one before", async () => {
     expect(await ask("GET_USER", {})).toMatchObject({ payload: { address: user.evmAddress } })
     for (const [chainId, method, params] of [
       [chain().caipNetworkId, "personal_sign", ["0x68656c6c6f", user.evmAddress]],
       [chain().caipNetworkId, "eth_sendTransaction", [{ to: user.evmAddress, value: "0x1" }]],
       [solana.info.caipNetworkId, "solana_signMessage", { message: "Cn8eVZg" }]
     ] as const) {
-      expect(await client.call("POST", "/api/rpc", { chainId, method, params }, { token })).toEqual({
+      for (const session of [token, first]) {
+        expect(await client.call("POST", "/api/rpc", { chainId, method, params }, { token: session })).toEqual({
         status: 400,
-        body: { code: "method_not_allowed", error: "This wallet's key is split: it signs in the wallet's frame, never on the wallet server" }
-      })
+          body: { code: "method_not_allowed", error: "This wallet's key is split: it signs in the wallet's frame, never on the wallet server" }
+        })
+      }
     }
   })
 

@@ -10,8 +10,8 @@
  * - every message goes to that exact origin (never `'*'`);
  * - the session token stays in the frame origin's storage: no reply carries it (checked before each post);
  * - a user whose key is split (issue 30) signs here: the key is put together for one operation (frameRpc.ts, loaded
- *   on the first signing request) and never leaves the frame; a key the server still holds sealed is used there until
- *   it is split.
+ *   on the first signing request) and never leaves the frame; a key the server still holds sealed (made before keys
+ *   were split) is split here at the next login (frameKeys.ts), and used by the server only until then.
  *
  * Smart accounts: on the chains the wallet server lists in `smartAccountChains` (a bundler serves them), the user has
  * a WalletAccount (SimpleAccount with ERC-7739 signatures) of their key beside the EOA. SET_PREFERRED_ACCOUNT chooses
@@ -224,6 +224,20 @@ export const makeFrame = (env: FrameEnv): Frame => {
     }
   }
 
+  // A new session: keys the server still holds sealed are split now, while the login is fresh (frameKeys.ts). One that
+  // fails is tried again at the next login; until then the server keeps the sealed key and signs with it.
+  const loggedIn = async (sessionToken: string): Promise<void> => {
+    storage.setItem(FRAME_STORAGE_KEYS.token, sessionToken)
+    storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+    try {
+      const { splitSealedKeys } = await import("./frameKeys")
+      const split = await splitSealedKeys(api, storage, sessionToken)
+      if (split.length > 0) log(`split the keys the server held: ${split.join(", ")}`)
+    } catch (error) {
+      log(`the keys stay with the server until the next login: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
   const pendingEmail = (): string => {
     const email = storage.getItem(FRAME_STORAGE_KEYS.pendingEmail)
     if (email === null) throw new FrameFailure("No login is in progress: enter your email first.")
@@ -311,14 +325,12 @@ export const makeFrame = (env: FrameEnv): Frame => {
     CONNECT_OTP: async ({ otp }) => {
       const email = pendingEmail()
       const answer = await api.loginOtp({ projectId: query.projectId, deviceId: deviceId(), email, otp })
-      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
-      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      await loggedIn(answer.token)
       return undefined
     },
     CONNECT_SOCIAL: async ({ uri }) => {
       const answer = await api.socialFinish({ projectId: query.projectId, deviceId: deviceId(), uri })
-      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
-      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      await loggedIn(answer.token)
       return await userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
     },
     GET_SOCIAL_REDIRECT_URI: async ({ provider, returnTo }) => {
@@ -348,8 +360,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       })
       if (answer.state === "pending") return { pending: true as const }
       if (farcasterChannel === channelToken) farcasterChannel = undefined
-      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
-      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      await loggedIn(answer.token)
       return { userName: answer.username }
     },
     GET_PASSKEY_URI: async ({ mode, themeMode }) => {
@@ -370,8 +381,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       if (state === undefined) throw new FrameFailure("No passkey login is waiting: start again.")
       passkeyState = undefined
       const answer = await api.passkeyFinish({ projectId: query.projectId, deviceId: deviceId(), state })
-      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
-      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      await loggedIn(answer.token)
       return await userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
     },
     GET_USER: async ({ chainId }) => {
