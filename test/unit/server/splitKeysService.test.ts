@@ -141,4 +141,26 @@ describe("SplitKeys", () => {
       expect(yield* migrate("solana")).toBeUndefined()
     })
   )
+
+  it.effect("over storage that travels to the server, the device share and secret are kept sealed under the session: the same session opens them, another finds none", () =>
+    Effect.gen(function* () {
+      const storage = makeMemoryStorage()
+      const old = newKey("solana")
+      const split = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("solana", { _tag: "device", secret: old.secret })).pipe(
+        Effect.provide(SplitKeys.layer.pipe(Layer.provide(Layer.mergeAll(DeviceShares.layerSealed(storage, "token-1"), makeServer().layer))))
+      )
+      const stored = storage.getItem(deviceShareKey(USER, "solana")) ?? ""
+      expect(stored).not.toBe("")
+      expect(stored).not.toContain(split.address)
+      expect(storage.getItem(deviceSecretKey(USER, "solana"))).not.toBe(toBase64(old.secret))
+      const read = (token: string) =>
+        Effect.flatMap(Effect.service(DeviceShares), (shares) => Effect.all([shares.get(USER, "solana"), shares.getSecret(USER, "solana")])).pipe(
+          Effect.provide(DeviceShares.layerSealed(storage, token))
+        )
+      const [share, secret] = yield* read("token-1")
+      expect(share).toMatchObject({ role: "device", address: split.address })
+      expect(secret).toEqual(old.secret)
+      expect(yield* read("token-2")).toEqual([undefined, undefined])
+    })
+  )
 })

@@ -6,6 +6,9 @@
  *   `FrameStorage`; the cross-site storage work will give it another backend);
  * - {@link ShareServer}: the wallet server's split-key routes (`layerApi` over the frame's `WalletApi`).
  */
+import { xchacha20poly1305 } from "@noble/ciphers/chacha.js"
+import { hkdf } from "@noble/hashes/hkdf"
+import { sha256 } from "@noble/hashes/sha2"
 import { Context, Data, Effect, Layer, Option, Schema } from "effect"
 import { type SplitKeysApi, WalletApiError } from "./apiClient"
 import type { FrameStorage } from "./frameLogic"
@@ -55,11 +58,48 @@ export class DeviceShares extends Context.Service<
   /**
    * Over the frame's storage, one JSON item per user and family; an item that does not decode counts as none. Only
    * over storage the wallet server never receives: a cookie kept by the frame travels with the frame page's requests
-   * to its server, which would then hold two shares (the cross-site store's `partitioned-cookie` needs the share
-   * sealed under a key the server does not hold first).
+   * to its server, which would then hold two shares ({@link DeviceShares.layerSealed} is for that storage).
    */
-  static readonly layerStorage = (storage: FrameStorage) =>
-    Layer.succeed(DeviceShares)({
+  static readonly layerStorage = (storage: FrameStorage) => Layer.succeed(DeviceShares)(deviceSharesOver(storage))
+
+  /**
+   * Over storage that travels to the wallet server (the cross-site store's cookies, FrameStore.ts): each value sealed
+   * with XChaCha20-Poly1305 (`@noble/ciphers`) under a key HKDF-SHA256 makes from the session token, which the server
+   * keeps only as a SHA-256, and bound to its storage key. So the server never holds the device share in the clear;
+   * a new login (another token) finds none and recovers with the password or passkey.
+   */
+  static readonly layerSealed = (storage: FrameStorage, token: string) => Layer.succeed(DeviceShares)(deviceSharesOver(sealedUnder(storage, token)))
+}
+
+const encoder = new TextEncoder()
+
+// `storage` with every value sealed under the session `token` (see DeviceShares.layerSealed); one that does not open is none.
+const sealedUnder = (storage: FrameStorage, token: string): FrameStorage => {
+  const keyOf = (item: string) => hkdf(sha256, encoder.encode(token), encoder.encode("wr-frame/device-seal/v1"), encoder.encode(item), 32)
+  return {
+    getItem: (item) => {
+      const sealed = fromBase64(storage.getItem(item) ?? "")
+      if (sealed === undefined || sealed.length < 24 + 16) return null
+      try {
+        return new TextDecoder().decode(xchacha20poly1305(keyOf(item), sealed.slice(0, 24), encoder.encode(item)).decrypt(sealed.slice(24)))
+      } catch {
+        return null
+      }
+    },
+    setItem: (item, value) => {
+      const nonce = randomBytes(24)
+      const ciphertext = xchacha20poly1305(keyOf(item), nonce, encoder.encode(item)).encrypt(encoder.encode(value))
+      const sealed = new Uint8Array(nonce.length + ciphertext.length)
+      sealed.set(nonce)
+      sealed.set(ciphertext, nonce.length)
+      storage.setItem(item, toBase64(sealed))
+    },
+    removeItem: (item) => storage.removeItem(item)
+  }
+}
+
+// The device shares and secrets over one storage, one JSON item (or base64 secret) per user and family.
+const deviceSharesOver = (storage: FrameStorage): DeviceShares["Service"] => ({
       get: (userId, family) =>
         Effect.sync(() => {
           const text = storage.getItem(deviceShareKey(userId, family))
@@ -72,8 +112,7 @@ export class DeviceShares extends Context.Service<
           return secret?.length === 32 ? secret : undefined
         }),
       setSecret: (userId, family, secret) => Effect.sync(() => storage.setItem(deviceSecretKey(userId, family), toBase64(secret)))
-    })
-}
+})
 
 /** A call to the wallet server's split-key routes that failed: its words, code and status. */
 export class ShareServerError extends Data.TaggedError("ShareServerError")<{

@@ -117,6 +117,11 @@ export interface FrameEnv {
   readonly now: () => number
   /** Where the log goes when `enableLogger` is on (console.info on the page). */
   readonly log: (text: string) => void
+  /**
+   * Whether `storage` travels to the wallet server (FrameStore's cookies): device shares are then kept sealed under
+   * the session, and keys the server sealed are not split at a login (the next login could not open the device's).
+   */
+  readonly storageTravels?: boolean
   /** How long CONNECT_DEVICE may wait in all; DEVICE_WAIT_MS unless a test shortens it. */
   readonly deviceWaitMs?: number
 }
@@ -229,6 +234,9 @@ export const makeFrame = (env: FrameEnv): Frame => {
   const loggedIn = async (sessionToken: string): Promise<void> => {
     storage.setItem(FRAME_STORAGE_KEYS.token, sessionToken)
     storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+    // A device share sealed under this session is lost at the next login; the device secret with it, and so the key
+    // while no password or passkey protects it. Such a browser leaves the key sealed on the server.
+    if (env.storageTravels === true) return log("the keys stay with the server: this browser keeps the frame's storage only in cookies")
     try {
       const { splitSealedKeys } = await import("./frameKeys")
       const split = await splitSealedKeys(api, storage, sessionToken)
@@ -449,7 +457,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       const call = params === undefined ? { chainId: caip, method } : { chainId: caip, method, params }
       if (signsWithKey(method) && (await withSession(api.splitKeys)).keys.some((key) => key.family === family)) {
         const { signInFrame } = await import("./frameRpc")
-        return (await signInFrame({ api, storage, token }, served, await withSession(api.user), call)) ?? null
+        return (await signInFrame({ api, storage, token, sealed: env.storageTravels === true }, served, await withSession(api.user), call)) ?? null
       }
       const answer = await withSession((session) => api.rpc(session, call))
       return answer.result ?? null

@@ -18,6 +18,8 @@ export interface FrameSignerEnv {
   readonly api: WalletApi & SplitKeysApi & FrameSigningApi
   readonly storage: FrameStorage
   readonly token: () => string
+  /** Whether the device shares are kept sealed under the session (storage that travels to the server). */
+  readonly sealed: boolean
 }
 
 // The server's refusal as the wallet RPC code raises it: the same words, status and JSON-RPC code.
@@ -48,7 +50,9 @@ export const signInFrame = async (env: FrameSignerEnv, chains: typeof ChainsResp
   }
   const solana = chains.chains.find((c) => c.startsWith("solana:"))
   const keys = SplitKeys.layer.pipe(
-    Layer.provide(Layer.mergeAll(DeviceShares.layerStorage(env.storage), ShareServer.layerApi(env.api, env.token)))
+    Layer.provide(
+      Layer.mergeAll(env.sealed ? DeviceShares.layerSealed(env.storage, env.token()) : DeviceShares.layerStorage(env.storage), ShareServer.layerApi(env.api, env.token))
+    )
   )
   return walletRpc(
     { evm: chains.chains.filter((c) => c.startsWith("eip155:")).map(chainOf), solana: solana === undefined ? undefined : chainOf(solana) },
