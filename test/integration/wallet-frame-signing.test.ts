@@ -138,7 +138,7 @@ afterAll(async () => {
 
 describe("a migrated user signs in the frame", () => {
   it("keeps the addresses, and the wallet server signs nothing for them any more, for this session or the one before", async () => {
-    expect(await ask("GET_USER", {})).toMatchObject({ payload: { address: user.evmAddress } })
+    expect(await ask("GET_USER", {})).toMatchObject({ payload: { address: user.evmAddress, recovery: "device" } })
     for (const [chainId, method, params] of [
       [chain().caipNetworkId, "personal_sign", ["0x68656c6c6f", user.evmAddress]],
       [chain().caipNetworkId, "eth_sendTransaction", [{ to: user.evmAddress, value: "0x1" }]],

@@ -499,6 +499,8 @@ describe("the user, chains and requests", () => {
     t.storage.setItem(deviceShareKey("user-1", "eip155"), JSON.stringify(split.device))
     await t.frame.start()
     await t.login()
+    // The user's reply says what protects the recovery share: this device's secret, so far.
+    expect((await t.ask("GET_USER", {})).payload).toMatchObject({ address: split.address, recovery: "device" })
     const reply = await t.ask("RPC_REQUEST", { method: "personal_sign", params: ["0x68656c6c6f", split.address] })
     expect(reply.type).toBe("@wr-frame/RPC_REQUEST_SUCCESS")
     expect(await recoverMessageAddress({ message: "hello", signature: reply.payload as Hex })).toBe(split.address)

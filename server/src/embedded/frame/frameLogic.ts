@@ -283,9 +283,15 @@ export const makeFrame = (env: FrameEnv): Frame => {
     return (await smartAccountOn(caip)).address
   }
 
+  // What protects the recovery share of the user's split key: this device's secret until a password or passkey does.
+  const recoveryOf = async (): Promise<{ readonly recovery?: "device" | "password" | "passkey" }> => {
+    const kdf = (await withSession(api.splitKeys)).keys[0]?.recoveryKdf.name
+    return kdf === undefined ? {} : { recovery: kdf === "scrypt" ? "password" : kdf === "passkey-prf" ? "passkey" : "device" }
+  }
+
   const userReply = async (user: WalletUser, chain: { readonly family: Family; readonly chainId: ChainId }): Promise<EmbeddedWalletUser> => {
     const eoa = addressFor(user, chain.family)
-    const social = user.social === undefined ? {} : { username: user.social.username, socialProvider: user.social.provider }
+    const social = { ...(user.social === undefined ? {} : { username: user.social.username, socialProvider: user.social.provider }), ...(await recoveryOf()) }
     const caip = chainOf(chain.chainId)?.caip
     if (chain.family !== "eip155" || caip === undefined || !smartChains.includes(caip)) {
       return { email: user.email, address: eoa, chainId: chain.chainId, accounts: [{ address: eoa, type: "eoa" }], preferredAccountType: "eoa", smartAccountDeployed: false, ...social }
