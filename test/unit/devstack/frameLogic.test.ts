@@ -72,7 +72,10 @@ const makeFakeServer = () => {
     },
     storeSplit: () => fail("not asked here", "internal"),
     recovery: () => fail("not asked here", "internal"),
-    legacyKey: () => fail("not asked here", "internal"),
+    legacyKey: (token, family) => {
+      record("legacyKey", family)
+      return session(token) ?? fail(`This account's ${family} key is split already: the server holds no copy of it`, "no_legacy_key")
+    },
     project: (projectId) => {
       record("project", projectId)
       return state.knownProject ? Promise.resolve({ projectId, allowedOrigins: state.allowedOrigins }) : fail("Unknown project", "unknown_project")
@@ -189,7 +192,9 @@ const memoryStorage = (): FrameStorage & { readonly items: Map<string, string> }
 const PARENT = { window: "parent" }
 const OTHER_WINDOW = { window: "other" }
 
-const setup = (opts: { readonly parentOrigin?: string | undefined; readonly query?: Partial<FrameQuery>; readonly deviceWaitMs?: number } = {}) => {
+const setup = (
+  opts: { readonly parentOrigin?: string | undefined; readonly query?: Partial<FrameQuery>; readonly deviceWaitMs?: number; readonly storageTravels?: boolean } = {}
+) => {
   const server = makeFakeServer()
   const storage = memoryStorage()
   const posted: Array<{ readonly message: FrameResponse; readonly origin: string }> = []
@@ -206,7 +211,8 @@ const setup = (opts: { readonly parentOrigin?: string | undefined; readonly quer
     // Each reading moves the clock a second on, so a device wait ends after a bounded number of calls.
     now: () => (clock += 1_000),
     log: (text) => logs.push(text),
-    ...(opts.deviceWaitMs === undefined ? {} : { deviceWaitMs: opts.deviceWaitMs })
+    ...(opts.deviceWaitMs === undefined ? {} : { deviceWaitMs: opts.deviceWaitMs }),
+    ...(opts.storageTravels === undefined ? {} : { storageTravels: opts.storageTravels })
   })
   let n = 0
   /** Sends a request from the parent at HOST and returns the reply it got. */
@@ -490,6 +496,18 @@ describe("the user, chains and requests", () => {
     const t = setup()
     await t.frame.start()
     expect((await t.ask("GET_USER", {})).payload).toEqual({ message: "Not connected: log in with your email first." })
+  })
+
+  it("a login asks for the keys the server sealed, to split them; not where the frame's storage travels to the server (cookies)", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.login()
+    expect(t.server.calls.filter((c) => c.name === "legacyKey").map((c) => c.args[0])).toEqual(["eip155", "solana"])
+    const cookies = setup({ storageTravels: true })
+    await cookies.frame.start()
+    await cookies.login()
+    expect(cookies.server.calls.some((c) => c.name === "legacyKey")).toBe(false)
+    expect(cookies.logs.join("\n")).toContain("the keys stay with the server: this browser keeps the frame's storage only in cookies")
   })
 
   it("with a split key, signs in the frame: the key made of the device share and the server's, the server asked for its share and not to sign", async () => {
