@@ -112,6 +112,14 @@ describe("the embedded wallet's smart account", () => {
     const stub = await rpc(chainA().caipNetworkId, "pm_getPaymasterStubData", [{ sender: smart, nonce: "0x0", callData: "0x" }, aa.entryPoint, `0x${chainA().chainId.toString(16)}`, {}])
     expect(stub.status).toBe(200)
     expect((stub.body as { result: { paymaster?: string } }).result.paymaster?.toLowerCase()).toBe(aa.paymaster.toLowerCase())
+    // Another account's operation is neither sponsored nor sent through the user's session.
+    const stranger = privateKeyToAccount(`0x${randomBytes(32).toString("hex")}`).address
+    for (const method of ["pm_getPaymasterStubData", "pm_getPaymasterData", "eth_sendUserOperation", "eth_estimateUserOperationGas"]) {
+      expect(await rpc(chainA().caipNetworkId, method, [{ sender: stranger, nonce: "0x0", callData: "0x" }, aa.entryPoint])).toEqual({
+        status: 400,
+        body: { code: "rpc_error", rpcCode: 4100, error: `The address ${stranger} is not this wallet's account` }
+      })
+    }
     expect(await rpc(chainB().caipNetworkId, "eth_sendUserOperation", [{}, aa.entryPoint])).toMatchObject({
       status: 400,
       body: { code: "rpc_error", rpcCode: 4200, error: `Smart accounts are not available on ${chainB().caipNetworkId}` }

@@ -86,6 +86,10 @@ export const BUNDLER_METHODS: ReadonlySet<string> = new Set([
   "pm_getPaymasterData"
 ])
 
+// Of those, the ones that carry an operation: only the user's own smart account's is sent, estimated or sponsored (the
+// host's paymaster pays for no one else's).
+const OPERATION_METHODS: ReadonlySet<string> = new Set(["eth_sendUserOperation", "eth_estimateUserOperationGas", "pm_getPaymasterStubData", "pm_getPaymasterData"])
+
 const invalidParams = (message: string) => new ApiError(400, "rpc_error", message, { rpcCode: -32602 })
 const notThisWallet = (address: unknown) =>
   new ApiError(400, "rpc_error", `The address ${String(address)} is not this wallet's account`, { rpcCode: 4100 })
@@ -353,7 +357,15 @@ const eip155 = async (chain: RpcChain, user: RpcUser, method: string, params: un
       }).catch((error: unknown) => Promise.reject(viemFailure(error)))
     }
     default:
-      if (BUNDLER_METHODS.has(method)) return smartAccountsOf(chain).bundler(method, params)
+      if (BUNDLER_METHODS.has(method)) {
+        const { bundler } = smartAccountsOf(chain)
+        if (OPERATION_METHODS.has(method)) {
+          const [operation] = paramsArray(params)
+          const sender = typeof operation === "object" && operation !== null ? (operation as { readonly sender?: unknown }).sender : undefined
+          if (!(await isSmartAccount(sender))) throw notThisWallet(sender)
+        }
+        return bundler(method, params)
+      }
       if (safeMethods.has(method)) return chain.node(method, params)
       throw new ApiError(400, "method_not_allowed", NOT_ALLOWED)
   }
