@@ -60,7 +60,8 @@ export const EmbeddedWalletUser = Schema.Struct({
   preferredAccountType: Schema.optionalKey(EmbeddedAccountType),
   username: Schema.optionalKey(Schema.NullOr(Schema.String)),
   /** The provider of a user who logged in with a social login (or farcaster). */
-  socialProvider: Schema.optionalKey(SocialLogin)
+  socialProvider: Schema.optionalKey(SocialLogin),
+  recovery: Schema.optional(Schema.Literals(["device", "password", "passkey"]))
 })
 /** The user of the embedded wallet. */
 export type EmbeddedWalletUser = typeof EmbeddedWalletUser.Type

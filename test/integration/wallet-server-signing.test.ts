@@ -192,7 +192,7 @@ describe("solana", () => {
     await solRpc.requestAirdrop(owner, lamports(2n * SOL)).send()
     const receiver = address(solana.info.funded[1]?.address ?? "")
     const before = (await solRpc.getBalance(receiver).send()).value
-    const transfer = async (payer: typeof owner) => {
+    const transfer = async (payer: typeof owner, amount = SOL / 2n) => {
       const { value: latest } = await solRpc.getLatestBlockhash().send()
       return getBase64EncodedWireTransaction(
         compileTransaction(
@@ -200,7 +200,7 @@ describe("solana", () => {
             createTransactionMessage({ version: 0 }),
             (m) => setTransactionMessageFeePayer(payer, m),
             (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-            (m) => appendTransactionMessageInstruction(transferSolInstruction(payer, receiver, SOL / 2n), m)
+            (m) => appendTransactionMessageInstruction(transferSolInstruction(payer, receiver, amount), m)
           )
         )
       )
@@ -211,6 +211,14 @@ describe("solana", () => {
     const [status] = (await solRpc.getSignatureStatuses([signature as Signature]).send()).value
     expect(status?.err).toBeNull()
     expect((await solRpc.getBalance(receiver).send()).value - before).toBe(SOL / 2n)
+
+    // A transaction signed apart (as the frame signs) and sent through the server's sendTransaction lands as well.
+    const signedApart = await rpc(solana.info.caipNetworkId, "solana_signTransaction", { transaction: await transfer(owner, SOL / 4n) })
+    const relayed = await rpc(solana.info.caipNetworkId, "sendTransaction", [(signedApart.body["result"] as { transaction: string }).transaction, { encoding: "base64" }])
+    expect(relayed.status).toBe(200)
+    const [relayedStatus] = (await solRpc.getSignatureStatuses([relayed.body["result"] as Signature]).send()).value
+    expect(relayedStatus?.err).toBeNull()
+    expect((await solRpc.getBalance(receiver).send()).value - before).toBe((3n * SOL) / 4n)
 
     const foreign = await rpc(solana.info.caipNetworkId, "solana_signTransaction", {
       transaction: await transfer(address(solana.info.funded[0]?.address ?? ""))

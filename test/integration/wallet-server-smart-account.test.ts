@@ -96,11 +96,45 @@ afterAll(async () => {
 })
 
 describe("the embedded wallet's smart account", () => {
-  it("lists the chains where smart accounts run", async () => {
+  it("lists the chains where smart accounts run, with the EntryPoint and factory the frame builds the account with", async () => {
+    const aa = chainA().contracts.accountAbstraction
     expect((await client.call("GET", "/api/chains")).body).toEqual({
       chains: [chainA().caipNetworkId, chainB().caipNetworkId],
-      smartAccountChains: [chainA().caipNetworkId]
+      smartAccountChains: [chainA().caipNetworkId],
+      smartAccounts: [{ chainId: chainA().caipNetworkId, entryPoint: aa.entryPoint, factory: aa.walletAccountFactory }]
     })
+  })
+
+  it("passes what an operation signed in the frame needs to the chain's bundler and paymaster, and a signed transaction to the chain", async () => {
+    const aa = chainA().contracts.accountAbstraction
+    expect((await rpc(chainA().caipNetworkId, "eth_supportedEntryPoints", [])).body).toEqual({ result: [aa.entryPoint] })
+    const smart = ((await rpc(chainA().caipNetworkId, "wallet_getSmartAccount")).body as { result: { address: Hex } }).result.address
+    const stub = await rpc(chainA().caipNetworkId, "pm_getPaymasterStubData", [{ sender: smart, nonce: "0x0", callData: "0x" }, aa.entryPoint, `0x${chainA().chainId.toString(16)}`, {}])
+    expect(stub.status).toBe(200)
+    expect((stub.body as { result: { paymaster?: string } }).result.paymaster?.toLowerCase()).toBe(aa.paymaster.toLowerCase())
+    // Another account's operation is neither sponsored nor sent through the user's session.
+    const stranger = privateKeyToAccount(`0x${randomBytes(32).toString("hex")}`).address
+    for (const method of ["pm_getPaymasterStubData", "pm_getPaymasterData", "eth_sendUserOperation", "eth_estimateUserOperationGas"]) {
+      expect(await rpc(chainA().caipNetworkId, method, [{ sender: stranger, nonce: "0x0", callData: "0x" }, aa.entryPoint])).toEqual({
+        status: 400,
+        body: { code: "rpc_error", rpcCode: 4100, error: `The address ${stranger} is not this wallet's account` }
+      })
+    }
+    expect(await rpc(chainB().caipNetworkId, "eth_sendUserOperation", [{}, aa.entryPoint])).toMatchObject({
+      status: 400,
+      body: { code: "rpc_error", rpcCode: 4200, error: `Smart accounts are not available on ${chainB().caipNetworkId}` }
+    })
+    // A transaction signed elsewhere (the frame) goes to the chain as it is.
+    const signer = privateKeyToAccount(evm.info.accounts[2]!.privateKey)
+    const chain = devChain(chainA().chainId, chainA().rpcUrl)
+    const recipient = privateKeyToAccount(`0x${randomBytes(32).toString("hex")}`).address
+    const wallet = createWalletClient({ account: signer, chain, transport: http(chainA().rpcUrl) })
+    const raw = await wallet.signTransaction(await wallet.prepareTransactionRequest({ to: recipient, value: 1_000n }))
+    const sent = await rpc(chainA().caipNetworkId, "eth_sendRawTransaction", [raw])
+    expect(sent.status).toBe(200)
+    const hash = (sent.body as { result: Hex }).result
+    expect((await reader().waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 30_000 })).status).toBe("success")
+    expect(await reader().getBalance({ address: recipient })).toBe(1_000n)
   })
 
   it("signs as the smart account before it exists, ERC-6492-wrapped, and viem's verifiers accept it", async () => {

@@ -19,7 +19,7 @@ import { deriveRecoveryKeys, openRecoveryShare, sealRecoveryShare } from "../../
 import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../server/src/embedded/sharesApi"
 import { makeWalletApi } from "../../server/src/embedded/frame/apiClient"
 import { makeMemoryStorage } from "../../server/src/embedded/frame/frameLogic"
-import { DeviceShares, ShareServer, SplitKeys } from "../../server/src/embedded/frame/SplitKeys"
+import { DeviceShares, deviceShareKey, ShareServer, SplitKeys } from "../../server/src/embedded/frame/SplitKeys"
 import { openBytes, openKey } from "../../server/src/embedded/server/keys"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { Started } from "../../server/src/lib/Started"
@@ -113,6 +113,33 @@ const logInNewDevice = async (client: ReturnType<typeof walletApi>, email: strin
   return (await client.loginOtp(email, newestCode(mail.info, email, before + 1))).body["token"] as string
 }
 
+/** The frame's SplitKeys over the real API for the session `token`, with this device's storage. */
+const splitKeysLayer = (token: string, storage = makeMemoryStorage()) =>
+  SplitKeys.layer.pipe(
+    Layer.provide(
+      Layer.mergeAll(
+        DeviceShares.layerStorage(storage),
+        ShareServer.layerApi(makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "devstack-project" }), () => token)
+      )
+    )
+  )
+
+/**
+ * A user whose keys the server made and sealed at their first login (before keys were split), logged in again on this
+ * device: the frame splits each (issue 30, item 6). Answers the session, the addresses before, and the device's storage.
+ */
+const migratedUser = async (what: string) => {
+  const client = walletApi(server.info.url)
+  const token = await logIn(client, mail.info, freshEmail(what))
+  const before = (await client.call("GET", "/api/user", undefined, { token })).body as { evmAddress: string; solanaAddress: string }
+  const userId = (await listKeys({ client, token })).body["userId"] as string
+  const storage = makeMemoryStorage()
+  const migrated = await run(
+    Effect.forEach(FAMILIES, (family) => Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.migrate(family))).pipe(Effect.provide(splitKeysLayer(token, storage)))
+  )
+  return { client, token, userId, before, storage, migrated }
+}
+
 const ownerOf = (user: FrameUser, family: KeyFamily) => ({ userId: user.userId, family, address: user.splits[family].address })
 
 describe("a split key made in the frame, kept through the wallet server", () => {
@@ -154,8 +181,13 @@ describe("a split key made in the frame, kept through the wallet server", () => 
 })
 
 describe("the wallet server's database and master key together", () => {
-  it("hold nothing that makes the user's key: every stored value, opened with the master key where it opens, alone and in every pair", async () => {
+  it("hold nothing that makes the user's key, after a split made in the frame or a migration of a key the server sealed: every stored value, opened with the master key where it opens, alone and in every pair", async () => {
     const user = await newFrameUser("vault", "a password the server never sees")
+    const moved = await migratedUser("vault-migrated")
+    expect(moved.migrated).toEqual([
+      { address: moved.before.evmAddress, migrated: true },
+      { address: moved.before.solanaAddress, migrated: true }
+    ])
     // Everything the server holds: every row of every table, and the master key.
     const tables = await db.info.run(
       Effect.gen(function* () {
@@ -169,6 +201,9 @@ describe("the wallet server's database and master key together", () => {
     )
     expect(Object.keys(tables)).toEqual(expect.arrayContaining(["wallet_key_shares", "wallet_recovery_attempts", "wallet_keys", "wallet_users", "wallet_sessions"]))
     expect(tables["wallet_key_shares"]?.filter((row) => row["user_id"] === user.userId)).toHaveLength(2)
+    // The migrated user's sealed keys are gone; their split is there.
+    expect(tables["wallet_keys"]?.filter((row) => row["user_id"] === moved.userId)).toEqual([])
+    expect(tables["wallet_key_shares"]?.filter((row) => row["user_id"] === moved.userId)).toHaveLength(2)
 
     // Every value as bytes: bytea as it is; text as UTF-8, as base64 and as hex where it decodes; JSON's fields too.
     const candidates = new Map<string, Uint8Array>()
@@ -208,7 +243,7 @@ describe("the wallet server's database and master key together", () => {
       add(openKey(masterKey, row["user_id"] as string, row["family"] as KeyFamily, { ciphertext: row["ciphertext"] as Uint8Array, iv: row["iv"] as Uint8Array, authTag: row["auth_tag"] as Uint8Array }))
     }
 
-    const targets = new Set(FAMILIES.map((family) => user.splits[family].address))
+    const targets = new Set([...FAMILIES.map((family) => user.splits[family].address), moved.before.evmAddress, moved.before.solanaAddress])
     // Whether some value, or some two of the 33-byte values combined as Shamir shares, is a key of a target address.
     // Pairs are every combination that matters: with a threshold of 2, any two real shares make the key, and a third
     // value beside them (real or not) can only make another polynomial.
@@ -241,6 +276,8 @@ describe("the wallet server's database and master key together", () => {
     // The search would find the key were one more share there: the device's.
     const withDevice = await search([...candidates.values(), fromBase64(user.splits.eip155.device.share) ?? new Uint8Array()])
     expect(withDevice.found).toContain("eip155")
+    const movedDevice = JSON.parse(moved.storage.getItem(deviceShareKey(moved.userId, "solana")) ?? "{}") as KeyShare
+    expect((await search([...candidates.values(), fromBase64(movedDevice.share) ?? new Uint8Array()])).found).toContain("solana")
 
     // The recovery envelope does not open with what the server holds in place of the password.
     const row = tables["wallet_key_shares"]?.find((candidate) => candidate["user_id"] === user.userId && candidate["family"] === "eip155")
@@ -249,6 +286,46 @@ describe("the wallet server's database and master key together", () => {
       expect((await failureOf(openRecoveryShare(ownerOf(user, "eip155"), envelope, { _tag: "password", password: guess }))).tag).toBe("RecoveryUnreadable")
     }
   }, 300_000)
+})
+
+describe("the migration of keys the server sealed (issue 30, item 6)", () => {
+  it("splits them in the frame at the next login: the same addresses, the sealed rows gone in the split's transaction, the sealed key given only to a fresh login and only until then", async () => {
+    // A login older than 10 minutes does not get the sealed key.
+    const client = walletApi(server.info.url)
+    const email = freshEmail("legacy")
+    const stale = await logIn(client, mail.info, email)
+    clock += 10 * MINUTE + 1_000
+    expect((await client.call("POST", "/api/keys/legacy", { family: "eip155" }, { token: stale })).body).toMatchObject({ code: "fresh_login_required" })
+    const token = await logIn(client, mail.info, email)
+    const before = (await client.call("GET", "/api/user", undefined, { token })).body as { evmAddress: string; solanaAddress: string }
+    const sealedRows = () =>
+      db.info.run(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql<{ readonly family: string }>`SELECT family FROM wallet_keys WHERE address IN (${before.evmAddress}, ${before.solanaAddress}) ORDER BY family`))
+    expect((await sealedRows()).map((row) => row.family).sort()).toEqual(["eip155", "solana"])
+
+    const storage = makeMemoryStorage()
+    const migrate = (family: KeyFamily) => run(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.migrate(family)).pipe(Effect.provide(splitKeysLayer(token, storage))))
+    expect(await migrate("eip155")).toEqual({ address: before.evmAddress, migrated: true })
+    expect((await sealedRows()).map((row) => row.family)).toEqual(["solana"])
+    expect(await migrate("solana")).toEqual({ address: before.solanaAddress, migrated: true })
+    expect(await sealedRows()).toEqual([])
+    // Once split: nothing more to hand out, the same addresses, and the split's device secret opens its recovery share.
+    expect(await client.call("POST", "/api/keys/legacy", { family: "eip155" }, { token })).toEqual({
+      status: 404,
+      body: { code: "no_legacy_key", error: "This account's eip155 key is split already: the server holds no copy of it" }
+    })
+    expect(await migrate("eip155")).toEqual({ address: before.evmAddress, migrated: false })
+    expect((await client.call("GET", "/api/user", undefined, { token })).body).toMatchObject(before)
+    expect((await listKeys({ client, token })).body["keys"]).toEqual([
+      expect.objectContaining({ family: "eip155", address: before.evmAddress, recoveryKdf: expect.objectContaining({ name: "device" }) }),
+      expect.objectContaining({ family: "solana", address: before.solanaAddress, recoveryKdf: expect.objectContaining({ name: "device" }) })
+    ])
+    const signature = await run(
+      Effect.flatMap(Effect.service(SplitKeys), (keys) =>
+        keys.withKey("eip155", (secret) => Effect.promise(() => privateKeyToAccount(bytesToHex(secret)).signMessage({ message: "migrated" })))
+      ).pipe(Effect.provide(splitKeysLayer(token, storage)))
+    )
+    expect(await recoverMessageAddress({ message: "migrated", signature })).toBe(before.evmAddress)
+  }, 120_000)
 })
 
 describe("refused", () => {
@@ -389,33 +466,39 @@ describe("refused", () => {
     }
   }, 180_000)
 
-  it("the shares only to a login of the last 10 minutes: an older session lists the keys but gets no share", async () => {
+  it("the server share to any session of the user (the frame signs hours after the login); the recovery envelope and a new split only to a login of the last 10 minutes", async () => {
     const user = await newFrameUser("stale", "a password")
     clock += 10 * MINUTE + 1_000
     const stale = {
       status: 403,
       body: { code: "fresh_login_required", error: "Log in again to use your wallet's key: this needs a login within the last 10 minutes" }
     }
-    expect(await serverShare(user, "eip155")).toEqual(stale)
+    const given = await serverShare(user, "eip155")
+    expect(given.status).toBe(200)
+    expect(given.body["share"]).toEqual(user.splits.eip155.server)
     expect(await recovery(user, "eip155", toBase64(new Uint8Array(32)))).toEqual(stale)
     const envelope: RecoveryEnvelope = { version: 1, kdf: { name: "passkey-prf", salt: "" }, nonce: "", ciphertext: "" }
     expect(await storeSplit(user, user.splits.eip155.server, { envelope, verifier: toBase64(new Uint8Array(32)) }, user.splits.eip155.proof)).toEqual(stale)
     expect((await listKeys(user)).status).toBe(200)
-    // No session at all is a 401; a new login is fresh again.
+    // No session at all is a 401, and another user's session gets its own shares only (none here); a new login is fresh again.
     clock += 30_000
     expect((await user.client.call("POST", "/api/keys/server-share", { family: "eip155" })).status).toBe(401)
+    const stranger = await logIn(user.client, mail.info, freshEmail("stranger"))
+    expect((await serverShare({ client: user.client, token: stranger }, "eip155")).body).toMatchObject({ code: "no_key_split" })
     const token = await logIn(user.client, mail.info, user.email)
-    expect((await serverShare({ client: user.client, token }, "eip155")).status).toBe(200)
+    expect((await recovery({ client: user.client, token }, "eip155", toBase64(new Uint8Array(32)))).body).toMatchObject({ code: "wrong_recovery_secret" })
     // The bound is the server's setting: one configured for a minute refuses this login 61 s on.
     const strict = await startWalletServer({ masterKey, smtp: { port: mail.info.smtpPort }, database: db.info, chains: { evm: [] }, now: () => clock, freshLoginMs: 60_000 })
     try {
       const client = walletApi(strict.info.url)
-      expect((await client.call("POST", "/api/keys/server-share", { family: "eip155" }, { token })).status).toBe(200)
+      const split = { server: user.splits.eip155.server, recovery: { envelope, verifier: toBase64(new Uint8Array(32)) }, proof: toBase64(new Uint8Array(65)) }
+      expect((await client.call("POST", "/api/keys/split", split, { token })).body).toMatchObject({ code: "share_refused" })
       clock += 61_000
-      expect(await client.call("POST", "/api/keys/server-share", { family: "eip155" }, { token })).toEqual({
+      expect(await client.call("POST", "/api/keys/split", split, { token })).toEqual({
         status: 403,
         body: { code: "fresh_login_required", error: "Log in again to use your wallet's key: this needs a login within the last 1 minute" }
       })
+      expect((await client.call("POST", "/api/keys/server-share", { family: "eip155" }, { token })).status).toBe(200)
     } finally {
       await strict.stop()
     }
@@ -450,15 +533,7 @@ describe("the frame's SplitKeys service over its API client", () => {
   it("makes the key on one device, signs with it, and a new device recovers it with the password to the same address", async () => {
     const email = freshEmail("service")
     // The frame's own client of the API, as the frame page makes it, and a storage per device.
-    const splitKeysOf = (token: string) =>
-      SplitKeys.layer.pipe(
-        Layer.provide(
-          Layer.mergeAll(
-            DeviceShares.layerStorage(makeMemoryStorage()),
-            ShareServer.layerApi(makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "devstack-project" }), () => token)
-          )
-        )
-      )
+    const splitKeysOf = (token: string) => splitKeysLayer(token)
     const first = splitKeysOf(await logIn(walletApi(server.info.url), mail.info, email))
     const sign = (layer: typeof first) =>
       Effect.flatMap(Effect.service(SplitKeys), (keys) =>

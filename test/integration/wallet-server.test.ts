@@ -333,6 +333,7 @@ describe("the declared API", () => {
     expect(doc.openapi).toMatch(/^3\.1\./)
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
+        "/api/calls",
         "/api/chains",
         "/api/device/verify",
         "/api/email/update",
@@ -341,6 +342,7 @@ describe("the declared API", () => {
         "/api/farcaster/channel",
         "/api/farcaster/status",
         "/api/keys",
+        "/api/keys/legacy",
         "/api/keys/recovery",
         "/api/keys/server-share",
         "/api/keys/split",
@@ -352,6 +354,8 @@ describe("the declared API", () => {
         "/api/passkey/options",
         "/api/passkey/start",
         "/api/passkey/verify",
+        "/api/permissions/refund",
+        "/api/permissions/spend",
         "/api/project",
         "/api/rpc",
         "/api/social/finish",

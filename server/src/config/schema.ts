@@ -358,8 +358,8 @@ export const ServerConfig = Schema.Struct({
     freshLoginMs: withDefault(Millis, 600_000, {
       type: "milliseconds",
       description:
-        "How recent a login must be for the wallet server to give out or replace a user's split-key shares (the server " +
-        "share, the recovery envelope): an older session is asked to log in again."
+        "How recent a login must be for the wallet server to give out a user's recovery envelope or keep a new split of " +
+        "their key: an older session is asked to log in again (the server share goes to any valid session, to sign with)."
     }),
     trustedProxies: withDefault(
       Schema.Array(Schema.String.check(Schema.makeFilter((network) => Result.isSuccess(IpNetwork.fromString(network)), { expected: "a network in CIDR notation (10.0.0.0/8, fd00::/8)" }))),

@@ -23,6 +23,11 @@ import type { ApiProject } from "../../../src/domain/http/middleware"
 import {
   ApiFailure,
   ChainsResponse,
+  DoneResponse,
+  PermissionRefundRequest,
+  PermissionSpendRequest,
+  PermissionSpendResponse,
+  StoreCallsRequest,
   DeviceVerifyQuery,
   FarcasterAuthenticateRequest,
   FarcasterAuthenticateResponse,
@@ -53,6 +58,8 @@ import {
   UserResponse
 } from "./api"
 import {
+  LegacyKeyRequest,
+  LegacyKeyResponse,
   RecoveryRequest,
   RecoveryResponse,
   ServerShareRequest,
@@ -81,7 +88,7 @@ export class WalletUnauthorized extends Schema.Error<WalletUnauthorized>("Wallet
 /** 403: a page of another origin (`origin_not_allowed`), or a code on a device not verified yet (`device_not_verified`). */
 export class WalletForbidden extends Schema.Error<WalletForbidden>("WalletForbidden")(ApiFailure, { httpApiStatus: 403 }) {}
 
-/** 404: the user has no split key of that family yet (`no_key_split`). */
+/** 404: the user has no split key of that family yet (`no_key_split`), or no sealed one left to split (`no_legacy_key`). */
 export class WalletNotFound extends Schema.Error<WalletNotFound>("WalletNotFound")(ApiFailure, { httpApiStatus: 404 }) {}
 
 /** 409: the email belongs to another wallet (`email_taken`). */
@@ -343,6 +350,16 @@ export const SessionGroup = HttpApiGroup.make("session")
       error: [WalletBadRequest, WalletInternalError, WalletBadGateway]
     })
   )
+  // What the frame's own signing keeps on the server: its batches, and the count of sends made with a grant.
+  .add(HttpApiEndpoint.post("storeCalls", "/api/calls", { query: ProjectQuery, payload: StoreCallsRequest, success: DoneResponse }))
+  .add(
+    HttpApiEndpoint.post("spendPermission", "/api/permissions/spend", {
+      query: ProjectQuery,
+      payload: PermissionSpendRequest,
+      success: PermissionSpendResponse
+    })
+  )
+  .add(HttpApiEndpoint.post("refundPermission", "/api/permissions/refund", { query: ProjectQuery, payload: PermissionRefundRequest, success: DoneResponse }))
   .middleware(SessionAuth)
   .middleware(ProjectCheck)
 
@@ -375,6 +392,14 @@ export const KeySharesGroup = HttpApiGroup.make("keyShares")
       payload: RecoveryRequest,
       success: RecoveryResponse,
       error: [WalletBadRequest, WalletForbidden, WalletNotFound, TooManyRequestsResponse]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("legacyKey", "/api/keys/legacy", {
+      query: ProjectQuery,
+      payload: LegacyKeyRequest,
+      success: LegacyKeyResponse,
+      error: [WalletForbidden, WalletNotFound]
     })
   )
   .middleware(SessionAuth)

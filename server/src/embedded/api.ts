@@ -32,7 +32,7 @@
  *
  * The split-key routes (`./sharesApi.ts`) add: 400 `share_refused` (not a server share, or not signed by its key) and
  * `wrong_recovery_secret` (with `retryAfterSeconds`); 403 `fresh_login_required` and `share_refused` (a share tagged for
- * another user); 404 `no_key_split`; 409 `address_taken` and `share_refused` (a rotation to another address); 429
+ * another user); 404 `no_key_split` and `no_legacy_key`; 409 `address_taken` and `share_refused` (a rotation to another address); 429
  * `too_many_attempts` while a wrong recovery try's wait runs.
  */
 import { Schema } from "effect"
@@ -68,6 +68,7 @@ export const ApiErrorCode = Schema.Literals([
   "share_refused",
   "fresh_login_required",
   "no_key_split",
+  "no_legacy_key",
   "address_taken",
   "wrong_recovery_secret",
   "passkey_refused",
@@ -144,8 +145,11 @@ export const LoginOtpRequest = Schema.Struct({
 /** The answer of `POST /api/login/otp`: the session token (for `Authorization: Bearer …`). */
 export const LoginOtpResponse = Schema.Struct({ token: Schema.String })
 
+/** An answer that says only that it was done. */
+export const DoneResponse = Schema.Struct({ ok: Schema.Literal(true) })
+
 /** `POST /api/logout` (session) — ends the session. */
-export const LogoutResponse = Schema.Struct({ ok: Schema.Literal(true) })
+export const LogoutResponse = DoneResponse
 
 // ---------------------------------------------------------------------------------------------------------------
 // Social login
@@ -298,6 +302,40 @@ export const RpcRequest = Schema.Struct({
 /** The answer of `POST /api/rpc`: the JSON-RPC result. */
 export const RpcResponse = Schema.Struct({ result: Schema.Unknown })
 
+const Decimal = Schema.String.pipe(Schema.check(Schema.isPattern(/^\d{1,78}$/, { expected: "a whole number in decimal" })))
+const Hash32 = Schema.String.pipe(Schema.check(Schema.isPattern(/^0x[0-9a-fA-F]{64}$/, { expected: "32 bytes in hex" })))
+
+/** `POST /api/calls` — an EIP-5792 batch the frame sent for the session's user, kept for its status. */
+export const StoreCallsRequest = Schema.Struct({
+  id: Hash32,
+  chainId: Schema.String,
+  sender: Schema.String,
+  kind: Schema.Literals(["userOperation", "transactions"]),
+  hashes: Schema.Array(Hash32),
+  atomic: Schema.Boolean
+})
+
+/** `POST /api/permissions/spend` — a send the frame is about to sign with an ERC-7715 grant, counted first. */
+export const PermissionSpendRequest = Schema.Struct({
+  chainId: Schema.Int,
+  account: Schema.String,
+  context: Hash32,
+  use: Schema.Struct({ to: Schema.String, amount: Decimal, token: Schema.optionalKey(Schema.String) })
+})
+
+/** The answer of `POST /api/permissions/spend`: the grant's coverage (the spend counted when covered), null when there is no such grant. */
+export const PermissionSpendResponse = Schema.Struct({
+  coverage: Schema.NullOr(
+    Schema.Union([
+      Schema.Struct({ covered: Schema.Literal(true), spent: Decimal, periodStart: Schema.Int }),
+      Schema.Struct({ covered: Schema.Literal(false), message: Schema.String })
+    ])
+  )
+})
+
+/** `POST /api/permissions/refund` — gives back a counted spend whose send failed. */
+export const PermissionRefundRequest = Schema.Struct({ context: Hash32, periodStart: Schema.Int, amount: Decimal })
+
 /** `GET /api/project?projectId=` (no session) — the origins allowed to use the project's frame. */
 export const ProjectResponse = Schema.Struct({
   projectId: Schema.String,
@@ -305,9 +343,15 @@ export const ProjectResponse = Schema.Struct({
   allowedOrigins: Schema.Union([Schema.Literal("loopback"), Schema.Array(Schema.String)])
 })
 
+const HexAddress = Schema.String.pipe(Schema.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "an address" })))
+
 /** `GET /api/chains` (no session) — the chains the server signs and sends on. */
 export const ChainsResponse = Schema.Struct({
   chains: Schema.Array(Schema.String),
   /** The eip155 chains where a bundler serves the users' smart accounts. */
-  smartAccountChains: Schema.optionalKey(Schema.Array(Schema.String))
+  smartAccountChains: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** Each of those chains' EntryPoint and WalletAccount factory: what the frame builds the user's smart account with. */
+  smartAccounts: Schema.optionalKey(
+    Schema.Array(Schema.Struct({ chainId: Schema.String, entryPoint: HexAddress, factory: HexAddress }))
+  )
 })

@@ -10,11 +10,14 @@
  * - `POST /api/keys/split` (fresh session): keeps a new split, or a rotation of the same address: the server share
  *   (tagged for this user, role `server`), the recovery envelope with its verifier, and the key's signature of the
  *   split (400 `share_refused` when another key signed it).
- * - `POST /api/keys/server-share` (fresh session): the server share of a family.
+ * - `POST /api/keys/server-share` (any session of the user): the server share of a family, for the frame to sign with.
  * - `POST /api/keys/recovery` (fresh session): the recovery envelope, given the verifier the recovery secret makes.
  *   Each try is counted before it is compared; a wrong one makes the next wait (5 s, doubled at each wrong one, at
  *   most a day, kept in the database so it holds across processes): 400 `wrong_recovery_secret` with
  *   `retryAfterSeconds`, and any try before then 429 `too_many_attempts` with `Retry-After`. A right one clears it.
+ * - `POST /api/keys/legacy` (fresh session; issue 30, item 6): the key of a family the server made and sealed before
+ *   keys were split, for the frame to split at this login; 404 `no_legacy_key` once it is split (the split's store
+ *   deletes the sealed copy in its transaction).
  */
 import { Schema } from "effect"
 
@@ -72,7 +75,10 @@ const PowerOfTwo = Schema.Int.pipe(
   Schema.check(Schema.makeFilter((n: number) => (n >= 2 ** 10 && n <= SCRYPT_MAX_N && (n & (n - 1)) === 0) || `a power of two from 2^10 to 2^18, not ${n}`))
 )
 
-/** How the envelope's key is made: scrypt of a password, or a passkey's PRF output. */
+/**
+ * How the envelope's key is made: scrypt of a password, a passkey's PRF output, or (`device`) a random 32-byte secret
+ * the frame keeps beside the device share until the visitor protects the wallet with a password or a passkey.
+ */
 export const RecoveryKdf = Schema.Union([
   Schema.Struct({
     name: Schema.Literal("scrypt"),
@@ -81,7 +87,8 @@ export const RecoveryKdf = Schema.Union([
     p: Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 4 }))),
     salt: Base64
   }),
-  Schema.Struct({ name: Schema.Literal("passkey-prf"), salt: Base64 })
+  Schema.Struct({ name: Schema.Literal("passkey-prf"), salt: Base64 }),
+  Schema.Struct({ name: Schema.Literal("device"), salt: Base64 })
 ])
 /** An envelope's KDF. */
 export type RecoveryKdf = typeof RecoveryKdf.Type
@@ -137,3 +144,9 @@ export const RecoveryRequest = Schema.Struct({ family: KeyFamily, verifier: Veri
 
 /** The answer of `POST /api/keys/recovery`. */
 export const RecoveryResponse = Schema.Struct({ envelope: RecoveryEnvelope })
+
+/** `POST /api/keys/legacy`: which family's key the server sealed before keys were split. */
+export const LegacyKeyRequest = Schema.Struct({ family: KeyFamily })
+
+/** The answer of `POST /api/keys/legacy`: the key (base64) and its address, for the frame to split. */
+export const LegacyKeyResponse = Schema.Struct({ address: Schema.String, key: Base64 })

@@ -7,7 +7,11 @@ import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { decodeFrameResponse, type FrameResponse } from "../../../src/domain/Frame"
 import type { ApiErrorCode, WalletUser } from "../../../server/src/embedded/api"
-import { type WalletApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
+import { type FrameSigningApi, type SplitKeysApi, type WalletApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
+import { createSplitKey, type SplitShares } from "../../../server/src/embedded/frame/keyShares"
+import { deviceShareKey } from "../../../server/src/embedded/frame/SplitKeys"
+import { Effect } from "effect"
+import { recoverMessageAddress, type Hex } from "viem"
 import {
   chainOf,
   FRAME_STORAGE_KEYS,
@@ -46,11 +50,32 @@ const makeFakeServer = () => {
     // The chains where the server makes smart accounts, and whether the user's is deployed.
     smartAccountChains: undefined as ReadonlyArray<string> | undefined,
     smartDeployed: false,
+    // The user's split eip155 key, when a test gives them one: the server lists it and hands out its server share.
+    split: undefined as SplitShares | undefined,
     loginEmail: (): Promise<{ readonly action: "VERIFY_DEVICE" | "VERIFY_OTP" }> => Promise.resolve({ action: "VERIFY_OTP" })
   }
   const record = (name: string, ...args: ReadonlyArray<unknown>) => calls.push({ name, args })
   const session = (token: string) => (state.sessions.has(token) ? undefined : fail("Your session has ended: log in again.", "unauthorized"))
-  const api: WalletApi = {
+  const api: WalletApi & SplitKeysApi & FrameSigningApi = {
+    storeCalls: () => fail("not asked here", "internal"),
+    spendPermission: () => fail("not asked here", "internal"),
+    refundPermission: () => fail("not asked here", "internal"),
+    splitKeys: (token) =>
+      session(token) ??
+      Promise.resolve({
+        userId: "user-1",
+        keys: state.split === undefined ? [] : [{ family: "eip155" as const, address: state.split.address, splitId: state.split.splitId, recoveryKdf: { name: "device" as const, salt: "" } }]
+      }),
+    serverShare: (token) => {
+      record("serverShare")
+      return session(token) ?? (state.split === undefined ? fail("none", "no_key_split") : Promise.resolve({ share: state.split.server }))
+    },
+    storeSplit: () => fail("not asked here", "internal"),
+    recovery: () => fail("not asked here", "internal"),
+    legacyKey: (token, family) => {
+      record("legacyKey", family)
+      return session(token) ?? fail(`This account's ${family} key is split already: the server holds no copy of it`, "no_legacy_key")
+    },
     project: (projectId) => {
       record("project", projectId)
       return state.knownProject ? Promise.resolve({ projectId, allowedOrigins: state.allowedOrigins }) : fail("Unknown project", "unknown_project")
@@ -81,7 +106,15 @@ const makeFakeServer = () => {
     },
     user: (token) => {
       record("user", token)
-      return session(token) ?? Promise.resolve({ ...USER, email: state.email, ...(state.social === undefined ? {} : { social: state.social }) })
+      return (
+        session(token) ??
+        Promise.resolve({
+          ...USER,
+          ...(state.split === undefined ? {} : { evmAddress: state.split.address }),
+          email: state.email,
+          ...(state.social === undefined ? {} : { social: state.social })
+        })
+      )
     },
     updateEmail: (token, newEmail) => {
       record("updateEmail", newEmail)
@@ -159,7 +192,9 @@ const memoryStorage = (): FrameStorage & { readonly items: Map<string, string> }
 const PARENT = { window: "parent" }
 const OTHER_WINDOW = { window: "other" }
 
-const setup = (opts: { readonly parentOrigin?: string | undefined; readonly query?: Partial<FrameQuery>; readonly deviceWaitMs?: number } = {}) => {
+const setup = (
+  opts: { readonly parentOrigin?: string | undefined; readonly query?: Partial<FrameQuery>; readonly deviceWaitMs?: number; readonly storageTravels?: boolean } = {}
+) => {
   const server = makeFakeServer()
   const storage = memoryStorage()
   const posted: Array<{ readonly message: FrameResponse; readonly origin: string }> = []
@@ -176,7 +211,8 @@ const setup = (opts: { readonly parentOrigin?: string | undefined; readonly quer
     // Each reading moves the clock a second on, so a device wait ends after a bounded number of calls.
     now: () => (clock += 1_000),
     log: (text) => logs.push(text),
-    ...(opts.deviceWaitMs === undefined ? {} : { deviceWaitMs: opts.deviceWaitMs })
+    ...(opts.deviceWaitMs === undefined ? {} : { deviceWaitMs: opts.deviceWaitMs }),
+    ...(opts.storageTravels === undefined ? {} : { storageTravels: opts.storageTravels })
   })
   let n = 0
   /** Sends a request from the parent at HOST and returns the reply it got. */
@@ -460,6 +496,42 @@ describe("the user, chains and requests", () => {
     const t = setup()
     await t.frame.start()
     expect((await t.ask("GET_USER", {})).payload).toEqual({ message: "Not connected: log in with your email first." })
+  })
+
+  it("a login asks for the keys the server sealed, to split them; not where the frame's storage travels to the server (cookies)", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.login()
+    expect(t.server.calls.filter((c) => c.name === "legacyKey").map((c) => c.args[0])).toEqual(["eip155", "solana"])
+    const cookies = setup({ storageTravels: true })
+    await cookies.frame.start()
+    await cookies.login()
+    expect(cookies.server.calls.some((c) => c.name === "legacyKey")).toBe(false)
+    expect(cookies.logs.join("\n")).toContain("the keys stay with the server: this browser keeps the frame's storage only in cookies")
+  })
+
+  it("with a split key, signs in the frame: the key made of the device share and the server's, the server asked for its share and not to sign", async () => {
+    const t = setup()
+    const split = await Effect.runPromise(createSplitKey("user-1", "eip155"))
+    t.server.state.split = split
+    t.storage.setItem(deviceShareKey("user-1", "eip155"), JSON.stringify(split.device))
+    await t.frame.start()
+    await t.login()
+    // The user's reply says what protects the recovery share: this device's secret, so far.
+    expect((await t.ask("GET_USER", {})).payload).toMatchObject({ address: split.address, recovery: "device" })
+    const reply = await t.ask("RPC_REQUEST", { method: "personal_sign", params: ["0x68656c6c6f", split.address] })
+    expect(reply.type).toBe("@wr-frame/RPC_REQUEST_SUCCESS")
+    expect(await recoverMessageAddress({ message: "hello", signature: reply.payload as Hex })).toBe(split.address)
+    expect(t.server.calls.filter((c) => c.name === "serverShare")).toHaveLength(1)
+    expect(t.server.calls.some((c) => c.name === "rpc" && (c.args[0] as { method: string }).method === "personal_sign")).toBe(false)
+    // Without its device share this device cannot sign, and says how to get one back; the server is not asked to.
+    t.storage.removeItem(deviceShareKey("user-1", "eip155"))
+    expect(await t.ask("RPC_REQUEST", { method: "personal_sign", params: ["0x68656c6c6f", split.address] })).toMatchObject({
+      type: "@wr-frame/RPC_REQUEST_ERROR",
+      payload: { message: "This device has no share of the eip155 key: recover it with your password or passkey" }
+    })
+    expect(t.server.calls.some((c) => c.name === "rpc" && (c.args[0] as { method: string }).method === "personal_sign")).toBe(false)
+    expectNothingSecret(t.posted)
   })
 
   it("keeps the current chain per family: GET_CHAIN_ID, SWITCH_NETWORK and where RPC_REQUEST goes", async () => {

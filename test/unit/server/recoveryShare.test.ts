@@ -116,3 +116,34 @@ describe("a recovery share under a passkey's PRF output", () => {
     SCRYPT_TEST_TIMEOUT
   )
 })
+
+describe("a recovery share under the frame's device secret (before a password or passkey protects it)", () => {
+  const device = (secret: Uint8Array): RecoverySecret => ({ _tag: "device", secret })
+
+  it.effect("opens with that secret only; a password, a passkey or a secret of another length is refused by name", () =>
+    Effect.gen(function* () {
+      const split = yield* createSplitKey("user-d", "eip155")
+      const owner = { userId: "user-d", family: "eip155" as const, address: split.address }
+      const secret = crypto.getRandomValues(new Uint8Array(32))
+      const sealed = yield* sealRecoveryShare(owner, split.recovery, device(secret))
+      expect(sealed.envelope.kdf).toEqual({ name: "device", salt: expect.any(String) })
+      expect(yield* openRecoveryShare(owner, sealed.envelope, device(secret))).toEqual(split.recovery)
+      expect(yield* failureOf(openRecoveryShare(owner, sealed.envelope, device(crypto.getRandomValues(new Uint8Array(32)))))).toEqual({
+        tag: "RecoveryUnreadable",
+        message: UNREADABLE
+      })
+      expect(yield* failureOf(openRecoveryShare(owner, sealed.envelope, password("a password")))).toEqual({
+        tag: "RecoverySecretInvalid",
+        message: "This recovery share is protected by this device's secret, not a password"
+      })
+      expect(yield* failureOf(openRecoveryShare(owner, sealed.envelope, passkey(new Uint8Array(32))))).toEqual({
+        tag: "RecoverySecretInvalid",
+        message: "This recovery share is protected by this device's secret, not a passkey"
+      })
+      expect(yield* failureOf(sealRecoveryShare(owner, split.recovery, device(new Uint8Array(16))))).toEqual({
+        tag: "RecoverySecretInvalid",
+        message: "A device secret is 32 bytes, not 16"
+      })
+    })
+  )
+})

@@ -7,15 +7,19 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { makeMemoryStorage } from "../../../server/src/embedded/frame/frameLogic"
-import { addressOf, combineShares } from "../../../server/src/embedded/frame/keyShares"
+import { addressOf, combineShares, newKey } from "../../../server/src/embedded/frame/keyShares"
+import { openRecoveryShare } from "../../../server/src/embedded/frame/recoveryShare"
+import { toBase64 } from "../../../src/domain/encoding"
 import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../../server/src/embedded/sharesApi"
-import { DeviceShares, deviceShareKey, ShareServer, ShareServerError, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
+import { DeviceShares, deviceSecretKey, deviceShareKey, ShareServer, ShareServerError, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
 
 const USER = "user-1"
 
 /** A wallet server in memory: per family the server share, the envelope and the verifier; a wrong verifier is refused. */
 const makeServer = () => {
   const kept = new Map<KeyFamily, { share: KeyShare; envelope: RecoveryEnvelope; verifier: string; splitId: string }>()
+  // Keys the server sealed before keys were split: given out until a split of the same address is kept.
+  const legacy = new Map<KeyFamily, { address: string; key: string }>()
   const layer = Layer.succeed(ShareServer)({
     list: Effect.sync(() => ({
       userId: USER,
@@ -25,6 +29,7 @@ const makeServer = () => {
       Effect.sync(() => {
         const rotated = kept.has(body.server.family)
         kept.set(body.server.family, { share: body.server, envelope: body.recovery.envelope, verifier: body.recovery.verifier, splitId: body.server.splitId })
+        if (legacy.get(body.server.family)?.address === body.server.address) legacy.delete(body.server.family)
         return { splitId: body.server.splitId, rotated }
       }),
     serverShare: (family) => {
@@ -37,9 +42,13 @@ const makeServer = () => {
       return split.verifier === verifier
         ? Effect.succeed(split.envelope)
         : Effect.fail(new ShareServerError({ message: "The password or passkey is not the right one", code: "wrong_recovery_secret", status: 400 }))
+    },
+    legacyKey: (family) => {
+      const key = legacy.get(family)
+      return key === undefined ? Effect.fail(new ShareServerError({ message: "split already", code: "no_legacy_key", status: 404 })) : Effect.succeed(key)
     }
   })
-  return { kept, layer }
+  return { kept, legacy, layer }
 }
 
 const deviceLayer = (storage = makeMemoryStorage()) => ({ storage, layer: DeviceShares.layerStorage(storage) })
@@ -105,6 +114,53 @@ describe("SplitKeys", () => {
       expect(missing._tag).toBe("DeviceShareMissing")
       const none = yield* Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.withKey("solana", () => Effect.void)).pipe(Effect.provide(splitKeysOn(device, server))))
       expect(none).toMatchObject({ _tag: "SplitKeyMissing", message: "This account has no solana key yet" })
+    })
+  )
+
+  it.effect("migrate splits a key the server sealed (same address) under a device secret kept beside the device share, once; without one it does nothing", () =>
+    Effect.gen(function* () {
+      const server = makeServer()
+      const device = deviceLayer()
+      const old = newKey("eip155")
+      server.legacy.set("eip155", { address: old.address, key: toBase64(old.secret) })
+      const migrate = (family: KeyFamily) => Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.migrate(family)).pipe(Effect.provide(splitKeysOn(device, server)))
+      expect(yield* migrate("eip155")).toEqual({ address: old.address, migrated: true })
+      expect(server.legacy.has("eip155")).toBe(false)
+      expect(server.kept.get("eip155")?.envelope.kdf.name).toBe("device")
+      const owner = { userId: USER, family: "eip155" as const, address: old.address }
+      const stored = device.storage.getItem(deviceShareKey(USER, "eip155"))
+      expect(JSON.parse(stored ?? "{}")).toMatchObject({ role: "device", address: old.address })
+      // The device secret opens the recovery share, which with the server's makes the same key.
+      const secret = yield* Effect.flatMap(Effect.service(DeviceShares), (shares) => shares.getSecret(USER, "eip155")).pipe(Effect.provide(device.layer))
+      expect(device.storage.getItem(deviceSecretKey(USER, "eip155"))).not.toBeNull()
+      const kept = server.kept.get("eip155")
+      const recovery = yield* openRecoveryShare(owner, kept!.envelope, { _tag: "device", secret: secret ?? new Uint8Array() })
+      expect(yield* combineShares(owner, [recovery, kept!.share])).toEqual(old.secret)
+      // Once split, nothing more to do; a family with no key on the server at all is left alone.
+      expect(yield* migrate("eip155")).toEqual({ address: old.address, migrated: false })
+      expect(yield* migrate("solana")).toBeUndefined()
+    })
+  )
+
+  it.effect("over storage that travels to the server, the device share and secret are kept sealed under the session: the same session opens them, another finds none", () =>
+    Effect.gen(function* () {
+      const storage = makeMemoryStorage()
+      const old = newKey("solana")
+      const split = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("solana", { _tag: "device", secret: old.secret })).pipe(
+        Effect.provide(SplitKeys.layer.pipe(Layer.provide(Layer.mergeAll(DeviceShares.layerSealed(storage, "token-1"), makeServer().layer))))
+      )
+      const stored = storage.getItem(deviceShareKey(USER, "solana")) ?? ""
+      expect(stored).not.toBe("")
+      expect(stored).not.toContain(split.address)
+      expect(storage.getItem(deviceSecretKey(USER, "solana"))).not.toBe(toBase64(old.secret))
+      const read = (token: string) =>
+        Effect.flatMap(Effect.service(DeviceShares), (shares) => Effect.all([shares.get(USER, "solana"), shares.getSecret(USER, "solana")])).pipe(
+          Effect.provide(DeviceShares.layerSealed(storage, token))
+        )
+      const [share, secret] = yield* read("token-1")
+      expect(share).toMatchObject({ role: "device", address: split.address })
+      expect(secret).toEqual(old.secret)
+      expect(yield* read("token-2")).toEqual([undefined, undefined])
     })
   )
 })

@@ -6,19 +6,24 @@
  *   `FrameStorage`; the cross-site storage work will give it another backend);
  * - {@link ShareServer}: the wallet server's split-key routes (`layerApi` over the frame's `WalletApi`).
  */
+import { xchacha20poly1305 } from "@noble/ciphers/chacha.js"
+import { hkdf } from "@noble/hashes/hkdf"
+import { sha256 } from "@noble/hashes/sha2"
 import { Context, Data, Effect, Layer, Option, Schema } from "effect"
 import { type SplitKeysApi, WalletApiError } from "./apiClient"
 import type { FrameStorage } from "./frameLogic"
-import { toBase64 } from "../../../../src/domain/encoding"
+import { fromBase64, toBase64 } from "../../../../src/domain/encoding"
 import { type KeyFamily, type KeyShare, KeyShareJson, type RecoveryEnvelope, type RecoveryKdf } from "../sharesApi"
 import {
   createSplitKey,
   encodeShare,
   type KeyCheckFailed,
   type KeyOwner,
+  randomBytes,
   rotateShares,
   type SharesMismatch,
   type ShareUnreadable,
+  splitKey,
   withKey
 } from "./keyShares"
 import {
@@ -33,6 +38,9 @@ import {
 /** The frame storage's key of a user's device share of one family. */
 export const deviceShareKey = (userId: string, family: KeyFamily): string => `wr-frame/device-share/${userId}/${family}`
 
+/** The frame storage's key of the device secret a user's recovery share of one family is sealed under (KDF `device`). */
+export const deviceSecretKey = (userId: string, family: KeyFamily): string => `wr-frame/device-secret/${userId}/${family}`
+
 /** What making, using or recovering a split key can fail with in the frame, beside the server's answers. */
 export type SplitKeyError = ShareUnreadable | SharesMismatch | KeyCheckFailed | RecoverySecretInvalid | RecoveryUnreadable
 
@@ -42,24 +50,69 @@ export class DeviceShares extends Context.Service<
   {
     readonly get: (userId: string, family: KeyFamily) => Effect.Effect<KeyShare | undefined>
     readonly set: (share: KeyShare) => Effect.Effect<void>
+    /** The 32-byte secret the recovery share is sealed under until a password or passkey protects it. */
+    readonly getSecret: (userId: string, family: KeyFamily) => Effect.Effect<Uint8Array | undefined>
+    readonly setSecret: (userId: string, family: KeyFamily, secret: Uint8Array) => Effect.Effect<void>
   }
 >()("wallet-runtime/frame/DeviceShares") {
   /**
    * Over the frame's storage, one JSON item per user and family; an item that does not decode counts as none. Only
    * over storage the wallet server never receives: a cookie kept by the frame travels with the frame page's requests
-   * to its server, which would then hold two shares (the cross-site store's `partitioned-cookie` needs the share
-   * sealed under a key the server does not hold first).
+   * to its server, which would then hold two shares ({@link DeviceShares.layerSealed} is for that storage).
    */
-  static readonly layerStorage = (storage: FrameStorage) =>
-    Layer.succeed(DeviceShares)({
+  static readonly layerStorage = (storage: FrameStorage) => Layer.succeed(DeviceShares)(deviceSharesOver(storage))
+
+  /**
+   * Over storage that travels to the wallet server (the cross-site store's cookies, FrameStore.ts): each value sealed
+   * with XChaCha20-Poly1305 (`@noble/ciphers`) under a key HKDF-SHA256 makes from the session token, which the server
+   * keeps only as a SHA-256, and bound to its storage key. So the server never holds the device share in the clear;
+   * a new login (another token) finds none and recovers with the password or passkey.
+   */
+  static readonly layerSealed = (storage: FrameStorage, token: string) => Layer.succeed(DeviceShares)(deviceSharesOver(sealedUnder(storage, token)))
+}
+
+const encoder = new TextEncoder()
+
+// `storage` with every value sealed under the session `token` (see DeviceShares.layerSealed); one that does not open is none.
+const sealedUnder = (storage: FrameStorage, token: string): FrameStorage => {
+  const keyOf = (item: string) => hkdf(sha256, encoder.encode(token), encoder.encode("wr-frame/device-seal/v1"), encoder.encode(item), 32)
+  return {
+    getItem: (item) => {
+      const sealed = fromBase64(storage.getItem(item) ?? "")
+      if (sealed === undefined || sealed.length < 24 + 16) return null
+      try {
+        return new TextDecoder().decode(xchacha20poly1305(keyOf(item), sealed.slice(0, 24), encoder.encode(item)).decrypt(sealed.slice(24)))
+      } catch {
+        return null
+      }
+    },
+    setItem: (item, value) => {
+      const nonce = randomBytes(24)
+      const ciphertext = xchacha20poly1305(keyOf(item), nonce, encoder.encode(item)).encrypt(encoder.encode(value))
+      const sealed = new Uint8Array(nonce.length + ciphertext.length)
+      sealed.set(nonce)
+      sealed.set(ciphertext, nonce.length)
+      storage.setItem(item, toBase64(sealed))
+    },
+    removeItem: (item) => storage.removeItem(item)
+  }
+}
+
+// The device shares and secrets over one storage, one JSON item (or base64 secret) per user and family.
+const deviceSharesOver = (storage: FrameStorage): DeviceShares["Service"] => ({
       get: (userId, family) =>
         Effect.sync(() => {
           const text = storage.getItem(deviceShareKey(userId, family))
           return text === null ? undefined : Option.getOrUndefined(Schema.decodeUnknownOption(KeyShareJson)(text))
         }),
-      set: (share) => Effect.sync(() => storage.setItem(deviceShareKey(share.userId, share.family), encodeShare(share)))
-    })
-}
+      set: (share) => Effect.sync(() => storage.setItem(deviceShareKey(share.userId, share.family), encodeShare(share))),
+      getSecret: (userId, family) =>
+        Effect.sync(() => {
+          const secret = fromBase64(storage.getItem(deviceSecretKey(userId, family)) ?? "")
+          return secret?.length === 32 ? secret : undefined
+        }),
+      setSecret: (userId, family, secret) => Effect.sync(() => storage.setItem(deviceSecretKey(userId, family), toBase64(secret)))
+})
 
 /** A call to the wallet server's split-key routes that failed: its words, code and status. */
 export class ShareServerError extends Data.TaggedError("ShareServerError")<{
@@ -88,6 +141,8 @@ export class ShareServer extends Context.Service<
     }) => Effect.Effect<{ readonly splitId: string; readonly rotated: boolean }, ShareServerError>
     readonly serverShare: (family: KeyFamily) => Effect.Effect<KeyShare, ShareServerError>
     readonly recovery: (family: KeyFamily, verifier: string) => Effect.Effect<RecoveryEnvelope, ShareServerError>
+    /** The key of `family` the server sealed before keys were split (issue 30, item 6): 404 `no_legacy_key` once split. */
+    readonly legacyKey: (family: KeyFamily) => Effect.Effect<{ readonly address: string; readonly key: string }, ShareServerError>
   }
 >()("wallet-runtime/frame/ShareServer") {
   /** Over the frame's API client, with the session token `token()` gives at each call. */
@@ -104,7 +159,8 @@ export class ShareServer extends Context.Service<
       list: call((t) => api.splitKeys(t)),
       storeSplit: (body) => call((t) => api.storeSplit(t, body)),
       serverShare: (family) => call((t) => api.serverShare(t, family)).pipe(Effect.map((answer) => answer.share)),
-      recovery: (family, verifier) => call((t) => api.recovery(t, family, verifier)).pipe(Effect.map((answer) => answer.envelope))
+      recovery: (family, verifier) => call((t) => api.recovery(t, family, verifier)).pipe(Effect.map((answer) => answer.envelope)),
+      legacyKey: (family) => call((t) => api.legacyKey(t, family))
     })
   }
 }
@@ -131,6 +187,13 @@ export class SplitKeys extends Context.Service<
      * which is split again (same address) so this device gets its own share; the old shares stop combining.
      */
     readonly recover: (family: KeyFamily, secret: RecoverySecret) => Effect.Effect<{ readonly address: string }, ShareServerError | SplitKeyMissing | SplitKeyError>
+    /**
+     * Issue 30, item 6: when the server still holds the user's key of `family` sealed (made before keys were split),
+     * takes it once (a fresh login), splits it here (same address) with the recovery share under a new device secret,
+     * and hands the server its share, which deletes the sealed copy in the same transaction. Answers the address, and
+     * whether there was a key to split.
+     */
+    readonly migrate: (family: KeyFamily) => Effect.Effect<{ readonly address: string; readonly migrated: boolean } | undefined, ShareServerError | SplitKeyError>
   }
 >()("wallet-runtime/frame/SplitKeys") {
   /** Over {@link DeviceShares} and {@link ShareServer}. */
@@ -146,15 +209,17 @@ export class SplitKeys extends Context.Service<
         return { owner: { userId: listed.userId, family, address: split.address } satisfies KeyOwner, kdf: split.recoveryKdf }
       })
 
-      // Hands the server its share and the recovery share sealed under `secret`, then keeps the device share.
+      // Keeps the device share (and a device secret), then hands the server its share and the recovery share sealed
+      // under `secret`: in that order, so a split the server keeps always has its device share here.
       const keep = Effect.fn("SplitKeys.keep")(function* (
         owner: KeyOwner,
         split: { readonly device: KeyShare; readonly server: KeyShare; readonly recovery: KeyShare; readonly proof: string },
         secret: RecoverySecret
       ) {
         const recovery = yield* sealRecoveryShare(owner, split.recovery, secret)
-        yield* server.storeSplit({ server: split.server, recovery, proof: split.proof })
         yield* device.set(split.device)
+        if (secret._tag === "device") yield* device.setSecret(owner.userId, owner.family, secret.secret)
+        yield* server.storeSplit({ server: split.server, recovery, proof: split.proof })
       })
 
       return SplitKeys.of({
@@ -183,6 +248,21 @@ export class SplitKeys extends Context.Service<
           const next = yield* rotateShares(owner, [recoveryShare, fromServer])
           yield* keep(owner, next, secret)
           return { address: owner.address }
+        }),
+        migrate: Effect.fn("SplitKeys.migrate")(function* (family) {
+          const listed = yield* server.list
+          const split = listed.keys.find((key) => key.family === family)
+          if (split !== undefined) return { address: split.address, migrated: false }
+          const legacy = yield* server.legacyKey(family).pipe(
+            Effect.map(Option.some),
+            Effect.catchIf((error) => error.code === "no_legacy_key", () => Effect.succeed(Option.none()))
+          )
+          if (Option.isNone(legacy)) return undefined
+          const owner: KeyOwner = { userId: listed.userId, family, address: legacy.value.address }
+          const key = fromBase64(legacy.value.key) ?? new Uint8Array()
+          const shares = yield* splitKey(owner, key).pipe(Effect.ensuring(Effect.sync(() => key.fill(0))))
+          yield* keep(owner, shares, { _tag: "device", secret: randomBytes(32) })
+          return { address: owner.address, migrated: true }
         })
       })
     })

@@ -17,18 +17,22 @@ import type {
   LoginDeviceResponse,
   LoginEmailResponse,
   LoginOtpResponse,
+  PermissionRefundRequest,
+  PermissionSpendRequest,
+  PermissionSpendResponse,
   ProjectResponse,
   SocialFinishRequest,
   SocialFinishResponse,
   SocialStartRequest,
   SocialStartResponse,
   RpcResponse,
+  StoreCallsRequest,
   UpdateEmailPrimaryResponse,
   UpdateEmailResponse,
   UpdateEmailSecondaryResponse,
   UserResponse
 } from "../api"
-import type { KeyFamily, RecoveryResponse, ServerShareResponse, SplitKeysResponse, StoreSplitRequest, StoreSplitResponse } from "../sharesApi"
+import type { KeyFamily, LegacyKeyResponse, RecoveryResponse, ServerShareResponse, SplitKeysResponse, StoreSplitRequest, StoreSplitResponse } from "../sharesApi"
 import type {
   PasskeyFinishRequest,
   PasskeyFinishResponse,
@@ -62,7 +66,9 @@ export class WalletApiError extends Error {
     /** The contract's code, or undefined when the server did not answer with a failure body. */
     readonly code: ApiErrorCode | undefined,
     /** The HTTP status; 0 when no answer came. */
-    readonly status: number
+    readonly status: number,
+    /** For `rpc_error`: the JSON-RPC error code the chain, bundler or wallet answered. */
+    readonly rpcCode?: number
   ) {
     super(message)
     this.name = "WalletApiError"
@@ -118,6 +124,14 @@ export interface SplitKeysApi {
   readonly storeSplit: (token: string, body: typeof StoreSplitRequest.Type) => Promise<typeof StoreSplitResponse.Type>
   readonly serverShare: (token: string, family: KeyFamily) => Promise<typeof ServerShareResponse.Type>
   readonly recovery: (token: string, family: KeyFamily, verifier: string) => Promise<typeof RecoveryResponse.Type>
+  readonly legacyKey: (token: string, family: KeyFamily) => Promise<typeof LegacyKeyResponse.Type>
+}
+
+/** What the frame's own signing keeps on the wallet server (frameRpc.ts); every call rejects with a `WalletApiError`. */
+export interface FrameSigningApi {
+  readonly storeCalls: (token: string, calls: typeof StoreCallsRequest.Type) => Promise<void>
+  readonly spendPermission: (token: string, spend: typeof PermissionSpendRequest.Type) => Promise<typeof PermissionSpendResponse.Type>
+  readonly refundPermission: (token: string, refund: typeof PermissionRefundRequest.Type) => Promise<void>
 }
 
 // The status each declared failure is answered with (the class is the status).
@@ -138,7 +152,7 @@ const statuses = [
 const walletApiError = (cause: Cause.Cause<unknown>, what: string): WalletApiError => {
   const error = Cause.squash(cause)
   for (const [failure, status] of statuses) {
-    if (error instanceof failure) return new WalletApiError(error.error, error.code, status)
+    if (error instanceof failure) return new WalletApiError(error.error, error.code, status, error.rpcCode)
   }
   if (HttpClientError.isHttpClientError(error)) {
     const response = error.response
@@ -163,7 +177,7 @@ export const makeWalletApi = (opts: {
   readonly fetch: typeof fetch
   readonly baseUrl: string
   readonly projectId: string
-}): WalletApi & SplitKeysApi => {
+}): WalletApi & SplitKeysApi & FrameSigningApi => {
   const services = Layer.mergeAll(FetchHttpClient.layer, sessionAuthClient).pipe(
     // The token travels only in the header; no cookies are used.
     Layer.provideMerge(Layer.succeed(FetchHttpClient.RequestInit)({ credentials: "omit", cache: "no-store" })),
@@ -214,6 +228,11 @@ export const makeWalletApi = (opts: {
     storeSplit: (token, payload) => call("POST /api/keys/split", (api) => api.keyShares.storeSplit({ query: {}, payload }), token),
     serverShare: (token, family) => call("POST /api/keys/server-share", (api) => api.keyShares.serverShare({ query: {}, payload: { family } }), token),
     recovery: (token, family, verifier) =>
-      call("POST /api/keys/recovery", (api) => api.keyShares.recovery({ query: {}, payload: { family, verifier } }), token)
+      call("POST /api/keys/recovery", (api) => api.keyShares.recovery({ query: {}, payload: { family, verifier } }), token),
+    legacyKey: (token, family) => call("POST /api/keys/legacy", (api) => api.keyShares.legacyKey({ query: {}, payload: { family } }), token),
+    storeCalls: (token, payload) => call("POST /api/calls", (api) => api.session.storeCalls({ query: {}, payload }), token).then(() => undefined),
+    spendPermission: (token, payload) => call("POST /api/permissions/spend", (api) => api.session.spendPermission({ query: {}, payload }), token),
+    refundPermission: (token, payload) =>
+      call("POST /api/permissions/refund", (api) => api.session.refundPermission({ query: {}, payload }), token).then(() => undefined)
   }
 }

@@ -27,6 +27,9 @@ const spec: PageBuildSpec = {
     join(repoRoot, "server", "src", "embedded", "api.ts"),
     join(repoRoot, "server", "src", "embedded", "WalletServerApi.ts"),
     join(repoRoot, "server", "src", "embedded", "sharesApi.ts"),
+    // The wallet's RPC the frame signs with (frameRpc.ts), and the smart account it builds.
+    ...listFiles(join(repoRoot, "server", "src", "embedded", "wallet")),
+    join(repoRoot, "server", "src", "bundler", "walletAccount.ts"),
     join(repoRoot, "server", "src", "services", "projects.ts"),
     ...listFiles(join(repoRoot, "src", "domain")),
     join(repoRoot, "server", "src", "lib", "pageBuild.ts"),

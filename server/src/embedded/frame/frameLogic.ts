@@ -8,8 +8,10 @@
  * - nothing is posted, and every message is ignored, unless the parent's origin is allowed for the project;
  * - a message is accepted only from the parent window at that exact origin, and only if it decodes strictly;
  * - every message goes to that exact origin (never `'*'`);
- * - the session token stays in the frame origin's storage: no reply carries it (checked before each post), and no
- *   key material ever reaches the frame (the server signs).
+ * - the session token stays in the frame origin's storage: no reply carries it (checked before each post);
+ * - a user whose key is split (issue 30) signs here: the key is put together for one operation (frameRpc.ts, loaded
+ *   on the first signing request) and never leaves the frame; a key the server still holds sealed (made before keys
+ *   were split) is split here at the next login (frameKeys.ts), and used by the server only until then.
  *
  * Smart accounts: on the chains the wallet server lists in `smartAccountChains` (a bundler serves them), the user has
  * a WalletAccount (SimpleAccount with ERC-7739 signatures) of their key beside the EOA. SET_PREFERRED_ACCOUNT chooses
@@ -32,8 +34,8 @@ import {
 } from "../../../../src/domain/Frame"
 import type { EmbeddedWalletUser } from "../../../../src/domain/Account"
 import { isLoopbackOrigin } from "../../services/projects"
-import type { WalletUser } from "../api"
-import { type WalletApi, WalletApiError } from "./apiClient"
+import type { ChainsResponse, WalletUser } from "../api"
+import { type FrameSigningApi, type SplitKeysApi, type WalletApi, WalletApiError } from "./apiClient"
 
 /** Keys of the frame origin's storage. */
 export const FRAME_STORAGE_KEYS = {
@@ -100,7 +102,7 @@ export interface FrameMessageEvent {
 
 /** Everything the frame needs from its page. */
 export interface FrameEnv {
-  readonly api: WalletApi
+  readonly api: WalletApi & SplitKeysApi & FrameSigningApi
   readonly storage: FrameStorage
   /** Posts to the parent window with this exact target origin. */
   readonly post: (message: FrameResponse, targetOrigin: string) => void
@@ -115,6 +117,11 @@ export interface FrameEnv {
   readonly now: () => number
   /** Where the log goes when `enableLogger` is on (console.info on the page). */
   readonly log: (text: string) => void
+  /**
+   * Whether `storage` travels to the wallet server (FrameStore's cookies): device shares are then kept sealed under
+   * the session, and keys the server sealed are not split at a login (the next login could not open the device's).
+   */
+  readonly storageTravels?: boolean
   /** How long CONNECT_DEVICE may wait in all; DEVICE_WAIT_MS unless a test shortens it. */
   readonly deviceWaitMs?: number
 }
@@ -132,6 +139,12 @@ export interface Frame {
 
 type Family = "eip155" | "solana"
 type ChainId = number | string
+
+// Whether `method` needs the user's key (an approved solana_* request, a message, a transaction or a batch): with a
+// split key it runs in the frame; a batch is kept and a send made with a permission counted by the server first.
+const signsWithKey = (method: string): boolean =>
+  classifyEmbeddedRpcMethod(method) === "unsafe" &&
+  (method.startsWith("solana_") || ["personal_sign", "eth_signTypedData_v4", "eth_sendTransaction", "wallet_sendCalls"].includes(method))
 
 /** The family and CAIP-2 id of a chain as the host names it (`1`, `"31337"`, `"eip155:31337"`, `"solana:…"`). */
 export const chainOf = (chainId: ChainId): { readonly family: Family; readonly caip: string } | undefined => {
@@ -172,6 +185,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
   let emailUpdate: { readonly done: Promise<string>; readonly resolve: (email: string) => void } | undefined
   // The eip155 chains where the wallet server makes smart accounts (a bundler serves them), from its /api/chains.
   let smartChains: ReadonlyArray<string> = []
+  // The chains the wallet server serves, as its /api/chains said at the start: where the frame signs and sends.
+  let served: typeof ChainsResponse.Type = { chains: [] }
 
   const deviceId = (): string => {
     const stored = storage.getItem(FRAME_STORAGE_KEYS.deviceId)
@@ -214,6 +229,23 @@ export const makeFrame = (env: FrameEnv): Frame => {
     }
   }
 
+  // A new session: keys the server still holds sealed are split now, while the login is fresh (frameKeys.ts). One that
+  // fails is tried again at the next login; until then the server keeps the sealed key and signs with it.
+  const loggedIn = async (sessionToken: string): Promise<void> => {
+    storage.setItem(FRAME_STORAGE_KEYS.token, sessionToken)
+    storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+    // A device share sealed under this session is lost at the next login; the device secret with it, and so the key
+    // while no password or passkey protects it. Such a browser leaves the key sealed on the server.
+    if (env.storageTravels === true) return log("the keys stay with the server: this browser keeps the frame's storage only in cookies")
+    try {
+      const { splitSealedKeys } = await import("./frameKeys")
+      const split = await splitSealedKeys(api, storage, sessionToken)
+      if (split.length > 0) log(`split the keys the server held: ${split.join(", ")}`)
+    } catch (error) {
+      log(`the keys stay with the server until the next login: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
   const pendingEmail = (): string => {
     const email = storage.getItem(FRAME_STORAGE_KEYS.pendingEmail)
     if (email === null) throw new FrameFailure("No login is in progress: enter your email first.")
@@ -251,9 +283,15 @@ export const makeFrame = (env: FrameEnv): Frame => {
     return (await smartAccountOn(caip)).address
   }
 
+  // What protects the recovery share of the user's split key: this device's secret until a password or passkey does.
+  const recoveryOf = async (): Promise<{ readonly recovery?: "device" | "password" | "passkey" }> => {
+    const kdf = (await withSession(api.splitKeys)).keys[0]?.recoveryKdf.name
+    return kdf === undefined ? {} : { recovery: kdf === "scrypt" ? "password" : kdf === "passkey-prf" ? "passkey" : "device" }
+  }
+
   const userReply = async (user: WalletUser, chain: { readonly family: Family; readonly chainId: ChainId }): Promise<EmbeddedWalletUser> => {
     const eoa = addressFor(user, chain.family)
-    const social = user.social === undefined ? {} : { username: user.social.username, socialProvider: user.social.provider }
+    const social = { ...(user.social === undefined ? {} : { username: user.social.username, socialProvider: user.social.provider }), ...(await recoveryOf()) }
     const caip = chainOf(chain.chainId)?.caip
     if (chain.family !== "eip155" || caip === undefined || !smartChains.includes(caip)) {
       return { email: user.email, address: eoa, chainId: chain.chainId, accounts: [{ address: eoa, type: "eoa" }], preferredAccountType: "eoa", smartAccountDeployed: false, ...social }
@@ -301,14 +339,12 @@ export const makeFrame = (env: FrameEnv): Frame => {
     CONNECT_OTP: async ({ otp }) => {
       const email = pendingEmail()
       const answer = await api.loginOtp({ projectId: query.projectId, deviceId: deviceId(), email, otp })
-      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
-      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      await loggedIn(answer.token)
       return undefined
     },
     CONNECT_SOCIAL: async ({ uri }) => {
       const answer = await api.socialFinish({ projectId: query.projectId, deviceId: deviceId(), uri })
-      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
-      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      await loggedIn(answer.token)
       return await userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
     },
     GET_SOCIAL_REDIRECT_URI: async ({ provider, returnTo }) => {
@@ -338,8 +374,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       })
       if (answer.state === "pending") return { pending: true as const }
       if (farcasterChannel === channelToken) farcasterChannel = undefined
-      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
-      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      await loggedIn(answer.token)
       return { userName: answer.username }
     },
     GET_PASSKEY_URI: async ({ mode, themeMode }) => {
@@ -360,8 +395,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       if (state === undefined) throw new FrameFailure("No passkey login is waiting: start again.")
       passkeyState = undefined
       const answer = await api.passkeyFinish({ projectId: query.projectId, deviceId: deviceId(), state })
-      storage.setItem(FRAME_STORAGE_KEYS.token, answer.token)
-      storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
+      await loggedIn(answer.token)
       return await userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
     },
     GET_USER: async ({ chainId }) => {
@@ -415,7 +449,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
     },
     RPC_REQUEST: async ({ method, params }) => {
       if (classifyEmbeddedRpcMethod(method) === "rejected") throw new FrameFailure("Requested RPC call is not allowed")
-      const { caip } = currentChain(method.startsWith("solana_") ? "solana" : "eip155")
+      const family: Family = method.startsWith("solana_") ? "solana" : "eip155"
+      const { caip } = currentChain(family)
       // With the smart account in front, the site sees it and its sends go from it (as user operations).
       const smart = method.startsWith("solana_") ? undefined : await smartAccountInFront()
       if (smart !== undefined && (method === "eth_accounts" || method === "eth_requestAccounts")) return [smart]
@@ -425,9 +460,12 @@ export const makeFrame = (env: FrameEnv): Frame => {
           params = [{ ...(tx as Record<string, unknown>), from: smart }, ...rest]
         }
       }
-      const answer = await withSession((session) =>
-        api.rpc(session, params === undefined ? { chainId: caip, method } : { chainId: caip, method, params })
-      )
+      const call = params === undefined ? { chainId: caip, method } : { chainId: caip, method, params }
+      if (signsWithKey(method) && (await withSession(api.splitKeys)).keys.some((key) => key.family === family)) {
+        const { signInFrame } = await import("./frameRpc")
+        return (await signInFrame({ api, storage, token, sealed: env.storageTravels === true }, served, await withSession(api.user), call)) ?? null
+      }
+      const answer = await withSession((session) => api.rpc(session, call))
       return answer.result ?? null
     },
     UPDATE_EMAIL: async ({ email }) => {
@@ -521,7 +559,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
       if (query.chainId !== undefined && chainOf(query.chainId) !== undefined) chooseChain(query.chainId)
       // Families the host did not name start on the server's first chain of that family.
       try {
-        const { chains, smartAccountChains } = await api.chains()
+        served = await api.chains()
+        const { chains, smartAccountChains } = served
         smartChains = smartAccountChains ?? []
         for (const caip of chains) {
           const chain = chainOf(caip)

@@ -43,7 +43,9 @@ const run = async (): Promise<void> => {
     query,
     randomId,
     now: () => Date.now(),
-    log: (text) => console.info(text)
+    log: (text) => console.info(text),
+    // Cookies travel with the frame page's requests to its server.
+    storageTravels: store.mechanism === "partitioned-cookie" || store.mechanism === "storage-access"
   })
   window.addEventListener("message", (event) => {
     void frame.receive({ data: event.data, origin: event.origin, source: event.source })

@@ -3,7 +3,9 @@
  * XChaCha20-Poly1305 (`@noble/ciphers`, a fresh 24-byte nonce) under a key only the user can make again, from
  * - a password, stretched by scrypt (`@noble/hashes`; N = 2^17, r = 8, p = 1: 128 MiB and about half a second in
  *   node here, measured in Chromium too, see the README's security section), or
- * - a passkey's PRF output (32 bytes; no stretching needed, it is a random secret).
+ * - a passkey's PRF output (32 bytes; no stretching needed, it is a random secret), or
+ * - until the visitor chooses one of those, a random 32-byte device secret the frame keeps beside the device share
+ *   (`device`): it guards the envelope against the server alone, not against this device.
  * Both go through HKDF-SHA256 to two separate values: the AEAD key, and a verifier that the wallet server keeps only
  * as a hash and wants back before it hands the ciphertext out, so it can count wrong passwords (and slow them down)
  * without ever learning the password or the key.
@@ -27,8 +29,14 @@ import { decodeShare, encodeShare, type KeyOwner, randomBytes } from "./keyShare
  */
 export const SCRYPT_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const
 
-/** The user's recovery secret: a password, or a passkey's 32-byte PRF output. */
-export type RecoverySecret = { readonly _tag: "password"; readonly password: string } | { readonly _tag: "passkey"; readonly prf: Uint8Array }
+/** The user's recovery secret: a password, a passkey's 32-byte PRF output, or the frame's 32-byte device secret. */
+export type RecoverySecret =
+  | { readonly _tag: "password"; readonly password: string }
+  | { readonly _tag: "passkey"; readonly prf: Uint8Array }
+  | { readonly _tag: "device"; readonly secret: Uint8Array }
+
+// The words for what protects an envelope, by its KDF.
+const protectedBy: Record<RecoveryKdf["name"], string> = { scrypt: "a password", "passkey-prf": "a passkey", device: "this device's secret" }
 
 /** A recovery secret the frame refuses to seal under (an empty password, a PRF output that is not 32 bytes). */
 export class RecoverySecretInvalid extends Data.TaggedError("RecoverySecretInvalid")<{ readonly message: string }> {}
@@ -41,11 +49,15 @@ const aad = (owner: KeyOwner) => encoder.encode(`wr-recovery/v${RECOVERY_VERSION
 
 const secretFits = (secret: RecoverySecret, kdf: RecoveryKdf): string | undefined => {
   if (secret._tag === "password") {
-    if (kdf.name !== "scrypt") return "This recovery share is protected by a passkey, not a password"
+    if (kdf.name !== "scrypt") return `This recovery share is protected by ${protectedBy[kdf.name]}, not a password`
     return secret.password.length === 0 ? "The password is empty" : undefined
   }
-  if (kdf.name !== "passkey-prf") return "This recovery share is protected by a password, not a passkey"
-  return secret.prf.length === 32 ? undefined : `A passkey's PRF output is 32 bytes, not ${secret.prf.length}`
+  if (secret._tag === "passkey") {
+    if (kdf.name !== "passkey-prf") return `This recovery share is protected by ${protectedBy[kdf.name]}, not a passkey`
+    return secret.prf.length === 32 ? undefined : `A passkey's PRF output is 32 bytes, not ${secret.prf.length}`
+  }
+  if (kdf.name !== "device") return `This recovery share is protected by ${protectedBy[kdf.name]}, not this device's secret`
+  return secret.secret.length === 32 ? undefined : `A device secret is 32 bytes, not ${secret.secret.length}`
 }
 
 /**
@@ -63,7 +75,9 @@ export const deriveRecoveryKeys = Effect.fn("RecoveryShare.deriveRecoveryKeys")(
       ? scrypt(secret.password.normalize("NFKC"), salt, { N: kdf.N, r: kdf.r, p: kdf.p, dkLen: 32 })
       : secret._tag === "passkey"
         ? secret.prf.slice()
-        : new Uint8Array()
+        : secret._tag === "device"
+          ? secret.secret.slice()
+          : new Uint8Array()
   const binding = `|${owner.userId}|${owner.family}|${owner.address}`
   const key = hkdf(sha256, ikm, salt, `wr-recovery/v${RECOVERY_VERSION}/aead${binding}`, 32)
   const verifier = hkdf(sha256, ikm, salt, `wr-recovery/v${RECOVERY_VERSION}/verifier${binding}`, 32)
@@ -75,7 +89,7 @@ export const deriveRecoveryKeys = Effect.fn("RecoveryShare.deriveRecoveryKeys")(
 export const newRecoveryKdf = (secret: RecoverySecret): RecoveryKdf =>
   secret._tag === "password"
     ? { name: "scrypt", ...SCRYPT_PARAMS, salt: toBase64(randomBytes(16)) }
-    : { name: "passkey-prf", salt: toBase64(randomBytes(16)) }
+    : { name: secret._tag === "passkey" ? "passkey-prf" : "device", salt: toBase64(randomBytes(16)) }
 
 /**
  * Seals the recovery share under `secret`: the envelope for the wallet server, and the verifier (base64) it keeps a

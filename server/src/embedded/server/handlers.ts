@@ -24,13 +24,17 @@ import {
   WalletSession,
   WalletTooManyRequests
 } from "../WalletServerApi"
-import { ApiError, rpcFailure } from "./errors"
+import { ApiError } from "../wallet/errors"
+import { rpcFailure } from "./errors"
 import { DARK_PAGE_CSS } from "./socialCallback"
 import { codeHash, type KeyFamily, newCode, newEvmKey, newSolanaKey, newToken, openKey, sameHash, sealKey, tokenHash } from "./keys"
-import { walletRpc } from "./rpc"
+import { walletRpc } from "../wallet/walletRpc"
+import { rpcChainsOf } from "./rpc"
 import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type FarcasterRefused, newChannelNonce, verifyFarcasterSignIn } from "./farcaster"
 import { authorizationUrl, completeLogin, makeProviderMetadataCache, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
 import * as callsStore from "./callsStore"
+import * as shareStore from "./shareStore"
+import { grantStoreOf, refundGrant } from "./permissionStore"
 import * as store from "./store"
 import { limitVisitor } from "./visitorLimits"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
@@ -180,11 +184,14 @@ export const makeSteps = (deps: WalletServerDeps) => {
     yield* run(store.clearLockout(email))
   })
 
+  // The user's address of each family, with the sealed key while the server still has it (split keys have none here).
   const keysOf = Effect.fn("WalletServer.keysOf")(function* (userId: string) {
-    const keys = yield* run(store.keysOf(userId))
-    const keyOf = (family: KeyFamily) => {
-      const key = keys.find((k) => k.family === family)
-      return key === undefined ? Effect.fail(internal(`The user has no ${family} key`)) : Effect.succeed(key)
+    const [sealed, splits] = yield* Effect.all([run(store.keysOf(userId)), run(shareStore.splitKeysOf(userId))])
+    const keyOf = (family: KeyFamily): Effect.Effect<{ readonly address: string; readonly sealed: store.KeyRow | undefined }, WalletInternalError> => {
+      const key = sealed.find((k) => k.family === family)
+      if (key !== undefined) return Effect.succeed({ address: key.address, sealed: key })
+      const split = splits.find((k) => k.family === family)
+      return split === undefined ? Effect.fail(internal(`The user has no ${family} key`)) : Effect.succeed({ address: split.address, sealed: undefined })
     }
     return { evm: yield* keyOf("eip155"), solana: yield* keyOf("solana") }
   })
@@ -658,18 +665,29 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
           const result = yield* Effect.tryPromise({
             try: () =>
               walletRpc(
-                deps.chains,
+                rpcChainsOf(deps.chains),
                 {
                   evmAddress: keys.evm.address,
                   solanaAddress: keys.solana.address,
-                  openKey: async (family) => openKey(deps.masterKey, session.userId, family, family === "eip155" ? keys.evm : keys.solana),
+                  withKey: async (family, use) => {
+                    const sealed = (family === "eip155" ? keys.evm : keys.solana).sealed
+                    if (sealed === undefined) {
+                      throw new ApiError(400, "method_not_allowed", "This wallet's key is split: it signs in the wallet's frame, never on the wallet server")
+                    }
+                    const secret = openKey(deps.masterKey, session.userId, family, sealed)
+                    try {
+                      return await use(secret)
+                    } finally {
+                      secret.fill(0)
+                    }
+                  },
                   calls: {
                     save: (calls) => deps.database.run(callsStore.insertCalls(session.userId, calls, steps.at())),
                     find: (id) => deps.database.run(callsStore.findCalls(session.userId, id))
                   }
                 },
                 payload,
-                { userId: session.userId, projectId: project.projectId, now: deps.now, run: (effect) => deps.database.run(effect) }
+                grantStoreOf((effect) => deps.database.run(effect), deps.now, session.userId, project.projectId)
               ),
             catch: (cause) => cause
           }).pipe(
@@ -677,6 +695,37 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
             Effect.catch((cause) => (cause instanceof ApiError ? Effect.fail(rpcFailure(cause)) : Effect.die(cause)))
           )
           return { result }
+        })
+      )
+      .handle(
+        "storeCalls",
+        Effect.fn("WalletServer.storeCalls")(function* ({ payload }) {
+          const session = yield* WalletSession
+          yield* run(callsStore.insertCalls(session.userId, payload, steps.at()))
+          return { ok: true as const }
+        })
+      )
+      .handle(
+        "spendPermission",
+        Effect.fn("WalletServer.spendPermission")(function* ({ payload }) {
+          const session = yield* WalletSession
+          const project = yield* WalletProject
+          // Counted under the grant's lock with the server's clock, exactly as a send the server signs is counted.
+          const grants = grantStoreOf((effect) => deps.database.run(effect), deps.now, session.userId, project.projectId)
+          const use = { to: payload.use.to as `0x${string}`, amount: BigInt(payload.use.amount), token: payload.use.token as `0x${string}` | undefined }
+          const coverage = yield* Effect.promise(() =>
+            grants.spend({ chainId: payload.chainId, account: payload.account }, payload.context.toLowerCase(), use, Math.floor(deps.now() / 1000))
+          )
+          if (coverage === undefined) return { coverage: null }
+          return { coverage: coverage.covered ? { covered: true as const, spent: coverage.spent.toString(), periodStart: coverage.periodStart } : coverage }
+        })
+      )
+      .handle(
+        "refundPermission",
+        Effect.fn("WalletServer.refundPermission")(function* ({ payload }) {
+          const session = yield* WalletSession
+          yield* run(refundGrant(session.userId, payload.context.toLowerCase(), payload.periodStart, BigInt(payload.amount)))
+          return { ok: true as const }
         })
       )
   })
@@ -688,11 +737,14 @@ export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project",
     const deps = yield* WalletServerEnv
     const chains = [...deps.chains.evm.map((c) => c.caipNetworkId), ...(deps.chains.solana === undefined ? [] : [deps.chains.solana.caipNetworkId])]
     // Listed only where there are some: a server without a bundler answers as before.
-    const smartAccountChains = deps.chains.evm.flatMap((c) => (c.smartAccount === undefined ? [] : [c.caipNetworkId]))
+    const smartAccounts = deps.chains.evm.flatMap((c) =>
+      c.smartAccount === undefined ? [] : [{ chainId: c.caipNetworkId, entryPoint: c.smartAccount.entryPoint, factory: c.smartAccount.factory }]
+    )
+    const smartAccountChains = smartAccounts.map((c) => c.chainId)
     return handlers
       .handle("project", () =>
         Effect.map(Effect.service(WalletProject), (project) => ({ projectId: project.projectId, allowedOrigins: project.allowedOrigins }))
       )
-      .handle("chains", () => Effect.succeed(smartAccountChains.length === 0 ? { chains } : { chains, smartAccountChains }))
+      .handle("chains", () => Effect.succeed(smartAccounts.length === 0 ? { chains } : { chains, smartAccountChains, smartAccounts }))
   })
 )

@@ -5,9 +5,9 @@
  * HMAC under the same key; device links and session tokens kept as their SHA-256 (they are random, 32 bytes).
  * Plain keys exist only inside a signing call and are never logged or returned.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, createPrivateKey, createPublicKey, randomBytes, randomInt, sign, timingSafeEqual } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHash, createHmac, createPrivateKey, createPublicKey, randomBytes, randomInt, timingSafeEqual } from "node:crypto"
 import { getBase58Decoder } from "@solana/kit"
-import { bytesToHex, type Hex } from "viem"
+import { bytesToHex } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 
 /** A key family the server makes keys for. */
@@ -78,9 +78,6 @@ export const newEvmKey = (): { readonly secret: Uint8Array; readonly address: st
 /** The checksummed address of an EVM private key. */
 export const evmAddressOf = (secret: Uint8Array): string => privateKeyToAccount(bytesToHex(secret)).address
 
-/** The viem local account of an EVM private key. */
-export const evmAccountOf = (secret: Uint8Array) => privateKeyToAccount(bytesToHex(secret) as Hex)
-
 // PKCS#8 DER prefix of an ed25519 private key; the 32-byte seed follows it.
 const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex")
 
@@ -98,10 +95,6 @@ export const newSolanaKey = (): { readonly secret: Uint8Array; readonly address:
   const secret = new Uint8Array(randomBytes(32))
   return { secret, address: solanaAddressOf(secret) }
 }
-
-/** The 64-byte ed25519 signature of `message` by the key of `seed`. */
-export const ed25519Sign = (seed: Uint8Array, message: Uint8Array): Uint8Array =>
-  new Uint8Array(sign(null, message, ed25519PrivateKey(seed)))
 
 /** A 6-digit one-time code, uniformly drawn. */
 export const newCode = (): string => randomInt(0, 1_000_000).toString().padStart(6, "0")

@@ -5,7 +5,8 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { type Coverage, type GrantState, type PermissionTerms } from "../../../../src/domain/executionPermissions"
+import { type Coverage, permissionCoverage, type PermissionTerms } from "../../../../src/domain/executionPermissions"
+import type { GrantStore, StoredGrant } from "../wallet/permissions"
 
 /** Who a grant belongs to: the user, the project that asked, the chain and the account it spends from. */
 export interface GrantOwner {
@@ -13,12 +14,6 @@ export interface GrantOwner {
   readonly projectId: string
   readonly chainId: number
   readonly account: string
-}
-
-/** A stored grant: its context, terms, the request as the site sent it, and what is spent. */
-export interface StoredGrant extends GrantState {
-  readonly context: string
-  readonly request: unknown
 }
 
 interface GrantRow {
@@ -104,9 +99,25 @@ export const spendGrant = Effect.fn("walletPermissions.spendGrant")(function* (
   )
 })
 
-/** Gives back `amount` of a spend whose transfer failed, if the grant still counts the same period. */
-export const refundGrant = Effect.fn("walletPermissions.refundGrant")(function* (context: string, periodStart: number, amount: bigint) {
+/** Gives back `amount` of `userId`'s spend whose transfer failed, if the grant still counts the same period. */
+export const refundGrant = Effect.fn("walletPermissions.refundGrant")(function* (userId: string, context: string, periodStart: number, amount: bigint) {
   const sql = yield* SqlClient.SqlClient
   yield* sql`UPDATE wallet_permission_grants SET spent = GREATEST(spent - CAST(${amount.toString()} AS numeric), 0)
-    WHERE context = ${context} AND period_start = ${periodStart}`
+    WHERE context = ${context} AND user_id = ${userId} AND period_start = ${periodStart}`
+})
+
+/** The wallet RPC's grants of `userId` in `projectId`: in the database `run` reaches, dated by the server's clock `now` (ms). */
+export const grantStoreOf = (
+  run: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Promise<A>,
+  now: () => number,
+  userId: string,
+  projectId: string
+): GrantStore => ({
+  now,
+  insert: (account, context, terms, request) => run(insertGrant({ userId, projectId, ...account }, context, terms, request, new Date(now()))),
+  active: (account, nowSeconds) => run(activeGrants({ userId, projectId, ...account }, nowSeconds)),
+  revoke: (chainId, context) => run(revokeGrant({ userId, projectId, chainId }, context, new Date(now()))),
+  spend: (account, context, use, nowSeconds) =>
+    run(spendGrant({ userId, projectId, ...account }, context, (grant) => permissionCoverage(grant, use, nowSeconds))),
+  refund: (context, periodStart, amount) => run(refundGrant(userId, context, periodStart, amount))
 })

@@ -66,20 +66,37 @@ export const addressOfAnotherUser = Effect.fn("shareStore.addressOfAnotherUser")
 
 /**
  * Keeps the user's split of `row.family`: a new one, or a rotation of the same address (replacing the shares, in one
- * statement, only while the address is still the one kept). Answers whether it was kept, and whether it replaced one.
+ * statement, only while the address is still the one kept). A split of the key the server sealed before keys were
+ * split (same user, family and address) deletes that sealed copy in the same transaction. Answers whether it was kept,
+ * and whether it replaced one.
  */
 export const storeSplit = Effect.fn("shareStore.storeSplit")(function* (userId: string, row: SplitKeyRow, now: Date) {
   const sql = yield* SqlClient.SqlClient
-  const kept = yield* sql<{ readonly rotated: boolean }>`INSERT INTO wallet_key_shares (user_id, family, address, split_id,
-      server_share, server_share_iv, server_share_tag, recovery_envelope, recovery_verifier_hash, created_at)
-    VALUES (${userId}, ${row.family}, ${row.address}, ${row.splitId}, ${row.serverShare.ciphertext}, ${row.serverShare.iv},
-      ${row.serverShare.authTag}, ${row.recoveryEnvelope}, ${row.recoveryVerifierHash}, ${now})
-    ON CONFLICT (user_id, family) DO UPDATE SET split_id = EXCLUDED.split_id, server_share = EXCLUDED.server_share,
-      server_share_iv = EXCLUDED.server_share_iv, server_share_tag = EXCLUDED.server_share_tag,
-      recovery_envelope = EXCLUDED.recovery_envelope, recovery_verifier_hash = EXCLUDED.recovery_verifier_hash, rotated_at = ${now}
-    WHERE wallet_key_shares.address = EXCLUDED.address
-    RETURNING rotated_at IS NOT NULL AS rotated`
-  return kept[0]
+  return yield* sql.withTransaction(
+    Effect.gen(function* () {
+      const kept = yield* sql<{ readonly rotated: boolean }>`INSERT INTO wallet_key_shares (user_id, family, address, split_id,
+          server_share, server_share_iv, server_share_tag, recovery_envelope, recovery_verifier_hash, created_at)
+        VALUES (${userId}, ${row.family}, ${row.address}, ${row.splitId}, ${row.serverShare.ciphertext}, ${row.serverShare.iv},
+          ${row.serverShare.authTag}, ${row.recoveryEnvelope}, ${row.recoveryVerifierHash}, ${now})
+        ON CONFLICT (user_id, family) DO UPDATE SET split_id = EXCLUDED.split_id, server_share = EXCLUDED.server_share,
+          server_share_iv = EXCLUDED.server_share_iv, server_share_tag = EXCLUDED.server_share_tag,
+          recovery_envelope = EXCLUDED.recovery_envelope, recovery_verifier_hash = EXCLUDED.recovery_verifier_hash, rotated_at = ${now}
+        WHERE wallet_key_shares.address = EXCLUDED.address
+        RETURNING rotated_at IS NOT NULL AS rotated`
+      // Item 6 of issue 30: the split of a key the server sealed (same address) ends its sealed copy, in this transaction.
+      if (kept[0] !== undefined) yield* sql`DELETE FROM wallet_keys WHERE user_id = ${userId} AND family = ${row.family} AND address = ${row.address}`
+      return kept[0]
+    })
+  )
+})
+
+/** The user's key of `family` the server made and sealed before keys were split (issue 30, item 6), if it still has it. */
+export const legacyKeyOf = Effect.fn("shareStore.legacyKeyOf")(function* (userId: string, family: KeyFamily) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ readonly address: string; readonly ciphertext: Uint8Array; readonly iv: Uint8Array; readonly auth_tag: Uint8Array }>`
+    SELECT address, ciphertext, iv, auth_tag FROM wallet_keys WHERE user_id = ${userId} AND family = ${family}`
+  const row = rows[0]
+  return row === undefined ? undefined : { address: row.address, sealed: { ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag } satisfies SealedKey }
 })
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The wallet server's part of split keys (issue 30, item 1; groundwork, routes in `../sharesApi.ts`): it keeps the
  * server share (sealed under the master key: a database alone gives it out to no one) and the recovery share as the
- * frame sealed it, and gives them out only to a session of their user that logged in within `freshLoginMs`. It never
+ * frame sealed it. The server share goes to any valid session of its user (the frame signs with it hours after the
+ * login); the recovery envelope, and a new split, only to a session that logged in within `freshLoginMs`. It never
  * holds two shares in the clear, so it cannot make the key, master key or not: the recovery envelope opens only with
  * the user's password or passkey, in the frame. Recovery tries are counted per user in the database before they are
  * compared, each wrong one doubling the wait before the next.
@@ -23,7 +24,7 @@ import {
   WalletSession,
   WalletTooManyRequests
 } from "../WalletServerApi"
-import { openBytes, sameHash, sealBytes, tokenHash } from "./keys"
+import { openBytes, openKey, sameHash, sealBytes, tokenHash } from "./keys"
 import * as shareStore from "./shareStore"
 import { runQuery, WalletServerEnv } from "./WalletServerEnv"
 
@@ -57,7 +58,7 @@ const provesKey = (owner: KeyOwner, splitId: string, proof: string): Effect.Effe
 
 const secondsUntil = (until: Date, now: number) => Math.max(1, Math.ceil((until.getTime() - now) / 1000))
 
-/** `GET /api/keys`, `POST /api/keys/split`, `/api/keys/server-share` and `/api/keys/recovery`. */
+/** `GET /api/keys`, `POST /api/keys/split`, `/api/keys/server-share`, `/api/keys/recovery` and `/api/keys/legacy`. */
 export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShares", (handlers) =>
   Effect.gen(function* () {
     const deps = yield* WalletServerEnv
@@ -153,7 +154,7 @@ export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShar
       .handle(
         "serverShare",
         Effect.fn("WalletServer.serverShare")(function* ({ payload }) {
-          const session = yield* freshSession
+          const session = yield* WalletSession
           const split = yield* splitOf(session.userId, payload.family)
           const bytes = openBytes(deps.masterKey, shareAad(session.userId, split.family, split.address, split.splitId), split.serverShare)
           if (bytes === undefined) return yield* Effect.die(new Error(`The ${split.family} server share cannot be opened with this master key`))
@@ -198,6 +199,20 @@ export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShar
           }
           yield* runQuery(deps, shareStore.clearRecoveryTries(session.userId))
           return { envelope: yield* envelopeOf(split) }
+        })
+      )
+      .handle(
+        "legacyKey",
+        Effect.fn("WalletServer.legacyKey")(function* ({ payload }) {
+          const session = yield* freshSession
+          const legacy = yield* runQuery(deps, shareStore.legacyKeyOf(session.userId, payload.family))
+          if (legacy === undefined) {
+            return yield* new WalletNotFound({ code: "no_legacy_key", error: `This account's ${payload.family} key is split already: the server holds no copy of it` })
+          }
+          const secret = openKey(deps.masterKey, session.userId, payload.family, legacy.sealed)
+          const key = toBase64(secret)
+          secret.fill(0)
+          return { address: legacy.address, key }
         })
       )
   })

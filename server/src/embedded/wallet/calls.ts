@@ -1,5 +1,5 @@
 /**
- * EIP-5792 in the embedded wallet server: `wallet_sendCalls`, `wallet_getCallsStatus` and `wallet_getCapabilities`.
+ * EIP-5792 in the embedded wallet: `wallet_sendCalls`, `wallet_getCallsStatus` and `wallet_getCapabilities`.
  *
  * - From the smart account (WalletAccount) a batch is ONE user operation (`executeBatch`) through the chain's bundler,
  *   sponsored when the host's paymaster accepts it: atomic, whatever `atomicRequired` says.
@@ -10,23 +10,24 @@
  *   it cannot work: data for an address without code, values past the balance.
  * - Batch ids are random, kept in the database with the user's id (`callsStore.ts`): any process answers their status.
  *
- * rpc.ts hands this module what it needs of a chain (its node, the smart account, the two ways to send), so the
- * signing code stays where it is.
+ * walletRpc.ts hands this module what it needs of a chain (its node, its bundler, the smart account, the two ways to
+ * send), so the signing code stays where it is; the batches are kept through the {@link CallsStore} the runner hands in.
  */
-import { randomBytes } from "node:crypto"
 import type { Hex } from "viem"
 import { isAddressEqual, toHex } from "viem"
 import { type Batch, type BatchCall, batchChainProblem, batchStatus, CALLS_ERROR_CODES, readBatch } from "../../../../src/domain/Calls"
 import { CALLS_STATUS, CALLS_VERSION } from "../../../../src/domain/callsWire"
-import type { StoredCalls } from "./callsStore"
+import type { StoredCalls } from "../server/callsStore"
 import { ApiError } from "./errors"
+import { randomHex } from "./keys"
+import type { JsonRpcRequest } from "./walletRpc"
 
 /** What this module needs of one chain the wallet server runs. */
 export interface CallsChain {
   readonly caipNetworkId: string
   readonly chainId: number
-  /** The chain's bundler endpoint, when smart accounts run there. */
-  readonly bundlerUrl: string | undefined
+  /** The chain's bundler (and paymaster, ERC-7677), when smart accounts run there. */
+  readonly bundler: JsonRpcRequest | undefined
   readonly entryPoint: Hex | undefined
   /** A JSON-RPC call to the chain's node. */
   readonly node: (method: string, params: ReadonlyArray<unknown>) => Promise<unknown>
@@ -51,19 +52,14 @@ const refuse = (code: number, message: string) => new ApiError(400, "rpc_error",
 
 const isAddress = (value: unknown): value is Hex => typeof value === "string" && /^0x[0-9a-fA-F]{40}$/.test(value)
 
-/** A JSON-RPC call to the bundler: its result, or undefined when it refused (the paymaster's "no" included). */
-const bundlerAsk = async (url: string, method: string, params: ReadonlyArray<unknown>): Promise<{ readonly result?: unknown; readonly error?: { readonly code?: number; readonly message?: string } }> => {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })
-  return (await response.json()) as { result?: unknown; error?: { code?: number; message?: string } }
-}
-
 /** Whether the host's paymaster would pay for `sender`'s operations on `chain` (ERC-7677 stub data, asked of the bundler). */
 const sponsors = async (chain: CallsChain, sender: Hex): Promise<boolean> => {
-  if (chain.bundlerUrl === undefined || chain.entryPoint === undefined) return false
-  const answer = await bundlerAsk(chain.bundlerUrl, "pm_getPaymasterStubData", [{ sender, nonce: "0x0", callData: "0x" }, chain.entryPoint, toHex(chain.chainId), {}]).catch(
+  if (chain.bundler === undefined || chain.entryPoint === undefined) return false
+  // Any refusal (the paymaster's "no" included) means no sponsorship.
+  const answer = await chain.bundler("pm_getPaymasterStubData", [{ sender, nonce: "0x0", callData: "0x" }, chain.entryPoint, toHex(chain.chainId), {}]).catch(
     () => undefined
   )
-  return answer !== undefined && answer.error === undefined && answer.result !== null && answer.result !== undefined
+  return answer !== null && answer !== undefined
 }
 
 /**
@@ -125,7 +121,7 @@ const sendCalls = async (chain: CallsChain, evmAddress: string, store: CallsStor
   }
   const problem = await chainCheck(chain, batch, sender)
   if (problem !== undefined) throw refuse(problem.code, problem.message)
-  const id = `0x${randomBytes(32).toString("hex")}`
+  const id = randomHex(32)
   if (fromSmart) {
     const hash = await chain.sendUserOperation(batch.calls)
     await store.save({ id, chainId: chain.caipNetworkId, sender, kind: "userOperation", hashes: [hash], atomic: true })
@@ -168,10 +164,8 @@ const getCallsStatus = async (chains: ReadonlyArray<CallsChain>, store: CallsSto
   const base = { version: CALLS_VERSION, id, chainId: toHex(chain.chainId), atomic: stored.atomic }
   if (stored.kind === "userOperation") {
     const [hash] = stored.hashes
-    if (chain.bundlerUrl === undefined || hash === undefined) throw refuse(CALLS_ERROR_CODES.unsupportedChain, `Smart accounts are not available on ${stored.chainId}`)
-    const answer = await bundlerAsk(chain.bundlerUrl, "eth_getUserOperationReceipt", [hash])
-    if (answer.error !== undefined) throw new ApiError(502, "rpc_error", answer.error.message ?? "The bundler failed", { rpcCode: answer.error.code ?? -32603 })
-    const found = answer.result as { readonly success?: boolean; readonly receipt?: RawReceipt } | null | undefined
+    if (chain.bundler === undefined || hash === undefined) throw refuse(CALLS_ERROR_CODES.unsupportedChain, `Smart accounts are not available on ${stored.chainId}`)
+    const found = (await chain.bundler("eth_getUserOperationReceipt", [hash])) as { readonly success?: boolean; readonly receipt?: RawReceipt } | null | undefined
     if (found === null || found === undefined || found.receipt === undefined) return { ...base, status: CALLS_STATUS.pending }
     // The operation's own outcome, not its bundle's: handleOps succeeds while an operation inside it reverts.
     return { ...base, status: found.success === true ? CALLS_STATUS.confirmed : CALLS_STATUS.reverted, receipts: [receiptOf(found.receipt)] }

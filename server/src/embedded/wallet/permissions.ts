@@ -1,36 +1,59 @@
 /**
- * ERC-7715 execution permissions on the embedded wallet's server: grants (`wallet_requestExecutionPermissions`, the
+ * ERC-7715 execution permissions of the embedded wallet: grants (`wallet_requestExecutionPermissions`, the
  * spec's `wallet_grantPermissions`), their list, revocation (`wallet_revokeExecutionPermission`, the spec's
  * `wallet_revokePermissions`), the types on offer, and their use: an `eth_sendTransaction` carrying
  * `permissionsContext`, executed from the user's smart account only when the grant covers it.
  *
- * Enforced here, before signing (README, "Spending permissions"): the grant's spent amount moves in the database under
- * the row's lock, then the transfer is signed and sent, and given back if the send fails.
+ * Enforced before signing (README, "Spending permissions"): the grant store counts the spend atomically (the server's
+ * database, under the row's lock), then the transfer is signed and sent, and given back if the send fails. No node or
+ * database imports: the grants are reached through the {@link GrantStore} the runner hands in.
  */
-import { randomBytes } from "node:crypto"
-import type { Effect } from "effect"
-import type { SqlClient } from "effect/sql"
 import type { Hex } from "viem"
 import {
+  type Coverage,
   decodePermissionRequest,
   EXECUTION_PERMISSION_TYPES,
+  type GrantState,
   type PermissionTerms,
-  permissionCoverage,
+  type PermissionUse,
   permissionRequestsOf,
   permissionUseOf,
   revokedContextOf
 } from "../../../../src/domain/executionPermissions"
 import { PERMISSION_GRANT_METHODS, PERMISSION_REVOKE_METHODS, permissionTransactionOf } from "../../../../src/domain/permissionContext"
 import { ApiError } from "./errors"
-import { activeGrants, type GrantOwner, insertGrant, refundGrant, revokeGrant, spendGrant, type StoredGrant } from "./permissionStore"
+import { randomHex } from "./keys"
 
-/** Who asks, and where grants live: the session's user, the project the frame serves, the database and the clock. */
-export interface GrantScope {
-  readonly userId: string
-  readonly projectId: string
-  /** The server's clock in ms. */
+/** The account a grant spends from: the user's smart account on one chain. */
+export interface GrantAccount {
+  readonly chainId: number
+  readonly account: string
+}
+
+/** A stored grant: its context, terms, the request as the site sent it, and what is spent. */
+export interface StoredGrant extends GrantState {
+  readonly context: string
+  readonly request: unknown
+}
+
+/** What a send made with a grant needs of the store: an atomic count, and its refund. */
+export interface GrantSpends {
+  /** The clock in ms. */
   readonly now: () => number
-  readonly run: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Promise<A>
+  /** Counts `use` against the grant `context` of `account` atomically when it covers it; undefined when there is no such grant. */
+  readonly spend: (account: GrantAccount, context: string, use: PermissionUse, nowSeconds: number) => Promise<Coverage | undefined>
+  /** Gives back `amount` of a spend whose transfer failed, if the grant still counts the same period. */
+  readonly refund: (context: string, periodStart: number, amount: bigint) => Promise<void>
+}
+
+/** Where the grants of the request's user and project live, with the clock that dates them. */
+export interface GrantStore extends GrantSpends {
+  /** Stores a grant the visitor approved. */
+  readonly insert: (account: GrantAccount, context: string, terms: PermissionTerms, request: unknown) => Promise<void>
+  /** The grants of `account` not revoked and not past their expiry at `nowSeconds`, oldest first. */
+  readonly active: (account: GrantAccount, nowSeconds: number) => Promise<ReadonlyArray<StoredGrant>>
+  /** Revokes the grant `context` on `chainId`; false when there is none (another's, or revoked already). */
+  readonly revoke: (chainId: number, context: string) => Promise<boolean>
 }
 
 /** The chain a permission call is on: its id, whether it has smart accounts, the user's one and a send from it. */
@@ -70,15 +93,19 @@ const grantAnswer = (grant: Pick<StoredGrant, "context" | "request" | "terms">, 
   dependencies: []
 })
 
-/** Answers a permission call (see {@link isPermissionCall}) on `chain` for the scope's user. */
-export const permissionRpc = async (scope: GrantScope, chain: PermissionChain, method: string, params: unknown): Promise<unknown> => {
-  const nowSeconds = Math.floor(scope.now() / 1000)
-  const owner = async (): Promise<GrantOwner> => {
+/**
+ * Answers a permission call (see {@link isPermissionCall}) on `chain` for the store's user. A runner that only counts
+ * spends (the frame: grants are made, listed and revoked by the server) answers only the sends made with a grant.
+ */
+export const permissionRpc = async (store: GrantStore | GrantSpends, chain: PermissionChain, method: string, params: unknown): Promise<unknown> => {
+  const nowSeconds = Math.floor(store.now() / 1000)
+  const owner = async (): Promise<GrantAccount> => {
     if (!chain.smartAccounts) throw invalid(`The chain ${chain.chainId} is not one this wallet grants permissions on`)
-    return { userId: scope.userId, projectId: scope.projectId, chainId: chain.chainId, account: await chain.smartAccount() }
+    return { chainId: chain.chainId, account: await chain.smartAccount() }
   }
   const tx = permissionTransactionOf(method, params)
-  if (tx !== undefined) return usePermission(scope, chain, await owner(), tx, nowSeconds)
+  if (tx !== undefined) return usePermission(store, chain, await owner(), tx, nowSeconds)
+  if (!("insert" in store)) throw new ApiError(400, "method_not_allowed", "Requested RPC call is not allowed")
   switch (method) {
     case "wallet_getSupportedExecutionPermissions":
       return Object.fromEntries(
@@ -87,7 +114,7 @@ export const permissionRpc = async (scope: GrantScope, chain: PermissionChain, m
     case "wallet_getGrantedExecutionPermissions": {
       if (!chain.smartAccounts) return []
       const who = await owner()
-      const grants = await scope.run(activeGrants(who, nowSeconds))
+      const grants = await store.active(who, nowSeconds)
       return grants.map((grant) => grantAnswer(grant, who.account))
     }
     case "wallet_requestExecutionPermissions":
@@ -104,8 +131,8 @@ export const permissionRpc = async (scope: GrantScope, chain: PermissionChain, m
       const who = await owner()
       const answers = []
       for (const { terms, request } of decoded) {
-        const context = `0x${randomBytes(32).toString("hex")}`
-        await scope.run(insertGrant(who, context, terms, request, new Date(scope.now())))
+        const context = randomHex(32)
+        await store.insert(who, context, terms, request)
         answers.push(grantAnswer({ context, request, terms }, who.account))
       }
       return answers
@@ -114,9 +141,7 @@ export const permissionRpc = async (scope: GrantScope, chain: PermissionChain, m
     case "wallet_revokePermissions": {
       const context = revokedContextOf(params)
       if (!context.ok) throw invalid(context.message)
-      const revoked = await scope.run(
-        revokeGrant({ userId: scope.userId, projectId: scope.projectId, chainId: chain.chainId }, context.value, new Date(scope.now()))
-      )
+      const revoked = await store.revoke(chain.chainId, context.value)
       if (!revoked) throw invalid("This site has no active permission with that context")
       return {}
     }
@@ -127,9 +152,9 @@ export const permissionRpc = async (scope: GrantScope, chain: PermissionChain, m
 
 // A transfer made with a grant: counted first (atomically), then sent from the smart account; given back if it fails.
 const usePermission = async (
-  scope: GrantScope,
+  store: GrantSpends,
   chain: PermissionChain,
-  owner: GrantOwner,
+  owner: GrantAccount,
   tx: Readonly<Record<string, unknown>>,
   nowSeconds: number
 ): Promise<Hex> => {
@@ -141,7 +166,7 @@ const usePermission = async (
   }
   const use = permissionUseOf(tx)
   if (!use.ok) throw invalid(use.message)
-  const coverage = await scope.run(spendGrant(owner, context.toLowerCase(), (grant) => permissionCoverage(grant, use.value, nowSeconds)))
+  const coverage = await store.spend(owner, context.toLowerCase(), use.value, nowSeconds)
   if (coverage === undefined) throw refused("This site has no permission with that context")
   if (!coverage.covered) throw refused(coverage.message)
   const call =
@@ -154,7 +179,7 @@ const usePermission = async (
     // Refused or reverted: nothing moved, so the allowance is given back. A wait for the receipt that timed out may
     // still land: that spend stays counted rather than risk paying twice.
     const mayLand = error instanceof Error && error.message.startsWith("Timed out while waiting for User Operation")
-    if (!mayLand) await scope.run(refundGrant(context.toLowerCase(), coverage.periodStart, use.value.amount))
+    if (!mayLand) await store.refund(context.toLowerCase(), coverage.periodStart, use.value.amount)
     throw error
   }
 }
