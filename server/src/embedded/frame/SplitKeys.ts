@@ -14,6 +14,7 @@ import { type KeyFamily, type KeyShare, KeyShareJson, type RecoveryEnvelope, typ
 import {
   createSplitKey,
   encodeShare,
+  exportedKey,
   type KeyCheckFailed,
   type KeyOwner,
   rotateShares,
@@ -131,6 +132,17 @@ export class SplitKeys extends Context.Service<
      * which is split again (same address) so this device gets its own share; the old shares stop combining.
      */
     readonly recover: (family: KeyFamily, secret: RecoverySecret) => Effect.Effect<{ readonly address: string }, ShareServerError | SplitKeyMissing | SplitKeyError>
+    /**
+     * The visitor protects the wallet: the device and server shares make the key, which is split again (same address)
+     * with the new recovery share sealed under `secret`; the recovery share sealed before (under a secret kept on the
+     * device, or an older password) stops combining.
+     */
+    readonly protect: (
+      family: KeyFamily,
+      secret: RecoverySecret
+    ) => Effect.Effect<{ readonly address: string }, ShareServerError | DeviceShareMissing | SplitKeyMissing | SplitKeyError>
+    /** The key as the family's wallets import it (`exportedKey`), for the frame's export view only. */
+    readonly exportKey: (family: KeyFamily) => Effect.Effect<string, ShareServerError | DeviceShareMissing | SplitKeyMissing | SplitKeyError>
   }
 >()("wallet-runtime/frame/SplitKeys") {
   /** Over {@link DeviceShares} and {@link ShareServer}. */
@@ -157,6 +169,17 @@ export class SplitKeys extends Context.Service<
         yield* device.set(split.device)
       })
 
+      // The device share and the server's, the two a known device puts the key together from.
+      const deviceAndServer = Effect.fn("SplitKeys.deviceAndServer")(function* (family: KeyFamily) {
+        const { owner } = yield* splitOf(family)
+        const share = yield* device.get(owner.userId, family)
+        if (share === undefined) {
+          return yield* new DeviceShareMissing({ message: `This device has no share of the ${family} key: recover it with your password or passkey` })
+        }
+        const fromServer = yield* server.serverShare(family)
+        return { owner, shares: [share, fromServer] as const }
+      })
+
       return SplitKeys.of({
         create: Effect.fn("SplitKeys.create")(function* (family, secret) {
           const { userId } = yield* server.list
@@ -166,14 +189,19 @@ export class SplitKeys extends Context.Service<
         }),
         withKey: (family, use) =>
           Effect.gen(function* () {
-            const { owner } = yield* splitOf(family)
-            const share = yield* device.get(owner.userId, family)
-            if (share === undefined) {
-              return yield* new DeviceShareMissing({ message: `This device has no share of the ${family} key: recover it with your password or passkey` })
-            }
-            const fromServer = yield* server.serverShare(family)
-            return yield* withKey(owner, [share, fromServer], use)
+            const { owner, shares } = yield* deviceAndServer(family)
+            return yield* withKey(owner, shares, use)
           }).pipe(Effect.withSpan("SplitKeys.withKey")),
+        protect: Effect.fn("SplitKeys.protect")(function* (family, secret) {
+          const { owner, shares } = yield* deviceAndServer(family)
+          const next = yield* rotateShares(owner, shares)
+          yield* keep(owner, next, secret)
+          return { address: owner.address }
+        }),
+        exportKey: Effect.fn("SplitKeys.exportKey")(function* (family) {
+          const { owner, shares } = yield* deviceAndServer(family)
+          return yield* withKey(owner, shares, (secret) => Effect.sync(() => exportedKey(family, secret)))
+        }),
         recover: Effect.fn("SplitKeys.recover")(function* (family, secret) {
           const { owner, kdf } = yield* splitOf(family)
           const { verifier } = yield* deriveRecoveryKeys(owner, secret, kdf)
