@@ -28,6 +28,7 @@ import { forgetLogin, noteCodeSent, rememberLogin, rememberSocialLogin } from ".
 import { withoutResultUri } from "./socialUrls"
 import { SocialWindow, type SocialPopup } from "./SocialWindow"
 import type { PasskeyMode } from "../../domain/passkey"
+import type { SecureViewFlow } from "./secureViewFlow"
 
 /** What the flows need of the AUTH connector. */
 export interface EmbeddedAuthHandle {
@@ -661,6 +662,26 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         })
       )
 
+    // ---- The frame's secure views (protect, recover, export)
+
+    // Their code comes with the first one: not with every login's flows.
+    const secureViews = yield* Effect.cached(
+      Effect.tryPromise({ try: () => import("./secureViewFlow"), catch: () => new EmailLoginDependencyFailed() }).pipe(
+        Effect.map((module) =>
+          module.makeSecureViewFlow({
+            state,
+            frame,
+            words,
+            modal,
+            scope,
+            themeMode: Effect.map(SubscriptionRef.get(theme.state), (current) => current.themeMode)
+          })
+        )
+      )
+    )
+    const viaSecureViews = (use: (flow: SecureViewFlow) => Effect.Effect<void>) =>
+      Effect.flatMap(secureViews, use).pipe(Effect.catch((error) => update((s) => ({ ...s, secureViewError: error.message }))))
+
     const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))
 
     const service: EmbeddedLive = {
@@ -686,6 +707,10 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       approve: answer(true).pipe(Effect.withSpan("EmbeddedWallet.approve")),
       reject: answer(false).pipe(Effect.withSpan("EmbeddedWallet.reject")),
       setPreferredAccount,
+      openSecureView: (kind) => viaSecureViews((flow) => flow.openSecureView(kind)),
+      showSecureView: (place) => viaSecureViews((flow) => flow.showSecureView(place)),
+      hideSecureView: viaSecureViews((flow) => flow.hideSecureView),
+      refreshRecovery: viaSecureViews((flow) => flow.refreshRecovery),
       gate: { approved, disallowed: (method) => modal.rejectDisallowed(method) }
     }
     return service

@@ -4,9 +4,9 @@
  * `document` until the port is built, so importing this module is safe during server rendering.
  */
 import { Effect, Queue, Scope, Stream } from "effect"
-import { FRAME_Z_INDEX } from "../../domain/constants"
+import { FRAME_Z_INDEX, SECURE_FRAME_ATTRIBUTE } from "../../domain/constants"
 import { FrameNotSet } from "../../domain/errors"
-import type { FrameMessage, FramePort } from "./FrameBridge"
+import type { FrameMessage, FramePlace, FramePort } from "./FrameBridge"
 
 /** Where the frame page lives and what it is told in its query. */
 export interface BrowserFramePortOptions {
@@ -67,6 +67,8 @@ export const browserFramePort = (options: BrowserFramePortOptions): Effect.Effec
         // The frame answers only an allowed parent origin, which a browser without ancestorOrigins tells it through
         // the referrer: send the origin (never the path), even when the page's own policy is no-referrer.
         element.referrerPolicy = "origin"
+        // The secure views run WebAuthn in the frame once it is shown (a permission policy is read at load, so it is set now).
+        element.setAttribute("allow", "publickey-credentials-get; publickey-credentials-create")
         // Style properties, not a style attribute: a strict Content-Security-Policy (no 'unsafe-inline') allows them.
         const style = element.style
         style.setProperty("position", "fixed")
@@ -83,8 +85,49 @@ export const browserFramePort = (options: BrowserFramePortOptions): Effect.Effec
       (element) => Effect.sync(() => element.remove())
     )
 
+    // Shown over the placeholder for as long as the scope lasts; then hidden, inert and unfocusable again as before.
+    const reveal = (place: FramePlace) =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          const style = iframe.style
+          const before = { inert: iframe.hasAttribute("inert") }
+          const follow = () => {
+            const box = place.rect()
+            style.setProperty("top", `${box.top}px`)
+            style.setProperty("left", `${box.left}px`)
+            style.setProperty("width", `${box.width}px`)
+            style.setProperty("height", `${box.height}px`)
+          }
+          follow()
+          const stop = place.watch(follow)
+          iframe.setAttribute(SECURE_FRAME_ATTRIBUTE, "")
+          iframe.removeAttribute("inert")
+          iframe.removeAttribute("aria-hidden")
+          iframe.tabIndex = 0
+          style.setProperty("visibility", "visible")
+          iframe.focus()
+          return { before, stop }
+        }),
+        ({ before, stop }) =>
+          Effect.sync(() => {
+            stop()
+            const style = iframe.style
+            style.setProperty("visibility", "hidden")
+            style.setProperty("width", "0")
+            style.setProperty("height", "0")
+            style.setProperty("top", "0")
+            style.setProperty("left", "0")
+            iframe.removeAttribute(SECURE_FRAME_ATTRIBUTE)
+            iframe.setAttribute("aria-hidden", "true")
+            iframe.tabIndex = -1
+            if (before.inert) iframe.setAttribute("inert", "")
+            place.returnFocus()
+          })
+      ).pipe(Effect.asVoid)
+
     return {
       origin,
+      reveal,
       get window() {
         return iframe.contentWindow
       },

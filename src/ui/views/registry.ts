@@ -55,6 +55,7 @@ const EmailVerifyDevice = lazyView(() => emailViews().then((m) => m.EmailVerifyD
 const UpdateEmail = lazyView(() => emailViews().then((m) => m.UpdateEmail))
 const UpdateEmailPrimaryOtp = lazyView(() => emailViews().then((m) => m.UpdateEmailPrimaryOtp))
 const UpdateEmailSecondaryOtp = lazyView(() => emailViews().then((m) => m.UpdateEmailSecondaryOtp))
+const SecureFrame = lazyView(() => import("./SecureFrame/SecureFrame").then((m) => m.SecureFrame))
 const ApproveTransaction = lazyView(() => import("./ApproveTransaction/ApproveTransaction").then((m) => m.ApproveTransaction))
 /** Every view, by name. */
 export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
@@ -154,6 +155,11 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
     title: "Confirm your new email",
     description: "Enter the 6-digit code we sent to your new email address.",
     Component: UpdateEmailSecondaryOtp
+  },
+  SecureFrame: {
+    title: "Your wallet",
+    description: "Your embedded wallet's own page, on its own site: what you type there stays with the wallet.",
+    Component: SecureFrame
   }
 }
 

@@ -4,7 +4,7 @@
  * session token nor a key ever leaves the frame.
  */
 import { Result } from "effect"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { decodeFrameResponse, type FrameResponse } from "../../../src/domain/Frame"
 import type { ApiErrorCode, WalletUser } from "../../../server/src/embedded/api"
 import { type WalletApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
@@ -14,7 +14,8 @@ import {
   type FrameQuery,
   type FrameStorage,
   makeFrame,
-  parseFrameQuery
+  parseFrameQuery,
+  type SecureViews
 } from "../../../server/src/embedded/frame/frameLogic"
 
 const HOST = "http://127.0.0.1:5173"
@@ -159,7 +160,9 @@ const memoryStorage = (): FrameStorage & { readonly items: Map<string, string> }
 const PARENT = { window: "parent" }
 const OTHER_WINDOW = { window: "other" }
 
-const setup = (opts: { readonly parentOrigin?: string | undefined; readonly query?: Partial<FrameQuery>; readonly deviceWaitMs?: number } = {}) => {
+const setup = (
+  opts: { readonly parentOrigin?: string | undefined; readonly query?: Partial<FrameQuery>; readonly deviceWaitMs?: number; readonly secureViews?: SecureViews } = {}
+) => {
   const server = makeFakeServer()
   const storage = memoryStorage()
   const posted: Array<{ readonly message: FrameResponse; readonly origin: string }> = []
@@ -176,7 +179,8 @@ const setup = (opts: { readonly parentOrigin?: string | undefined; readonly quer
     // Each reading moves the clock a second on, so a device wait ends after a bounded number of calls.
     now: () => (clock += 1_000),
     log: (text) => logs.push(text),
-    ...(opts.deviceWaitMs === undefined ? {} : { deviceWaitMs: opts.deviceWaitMs })
+    ...(opts.deviceWaitMs === undefined ? {} : { deviceWaitMs: opts.deviceWaitMs }),
+    ...(opts.secureViews === undefined ? {} : { secureViews: opts.secureViews })
   })
   let n = 0
   /** Sends a request from the parent at HOST and returns the reply it got. */
@@ -645,6 +649,67 @@ describe("the user, chains and requests", () => {
     expect((await t.ask("CONNECT_FARCASTER")).payload).toEqual({ message: "The Farcaster sign-in expired: try again" })
     expect((await t.ask("CONNECT_FARCASTER")).payload).toEqual({ message: "No Farcaster sign-in is waiting: start again." })
     expect((await t.ask("IS_CONNECTED")).payload).toEqual({ isConnected: false })
+  })
+})
+
+/** The page's secure views, faked: what was opened, and the visitor's ending of the view open now. */
+const fakeSecureViews = () => {
+  const opened: Array<{ readonly kind: string; readonly themeMode: string | undefined }> = []
+  let end: ((outcome: "done" | "cancelled") => void) | undefined
+  let shown: ReadonlyArray<string> = []
+  const views: SecureViews = {
+    open: (kind, themeMode) =>
+      new Promise((resolve) => {
+        opened.push({ kind, themeMode })
+        end = resolve
+      }),
+    close: () => end?.("cancelled"),
+    withheld: () => shown
+  }
+  return { views, opened, finish: (outcome: "done" | "cancelled") => end?.(outcome), show: (key: string) => void (shown = [key]) }
+}
+
+describe("secure views", () => {
+  it("OPEN_SECURE_VIEW shows the view of its kind in the host's theme, and answers only how it ended", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    await t.login()
+    await t.ask("SYNC_THEME", { themeMode: "dark" })
+    const reply = t.ask("OPEN_SECURE_VIEW", { kind: "protect" })
+    await vi.waitFor(() => expect(secure.opened).toEqual([{ kind: "protect", themeMode: "dark" }]))
+    secure.finish("done")
+    expect((await reply).payload).toEqual({ outcome: "done" })
+    const closed = t.ask("OPEN_SECURE_VIEW", { kind: "export", themeMode: "light" })
+    await vi.waitFor(() => expect(secure.opened).toHaveLength(2))
+    expect(secure.opened[1]).toEqual({ kind: "export", themeMode: "light" })
+    expect((await t.ask("CLOSE_SECURE_VIEW")).type).toBe("@wr-frame/CLOSE_SECURE_VIEW_SUCCESS")
+    expect((await closed).payload).toEqual({ outcome: "cancelled" })
+    expectNothingSecret(t.posted)
+  })
+
+  it("refuses a secure view before a login, or where the page has none, and shows nothing", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    expect((await t.ask("OPEN_SECURE_VIEW", { kind: "export" })).payload).toEqual({ message: "Not connected: log in with your email first." })
+    expect(secure.opened).toEqual([])
+    const bare = setup()
+    await bare.frame.start()
+    await bare.login()
+    expect((await bare.ask("OPEN_SECURE_VIEW", { kind: "recover" })).payload).toEqual({ message: "This wallet cannot show that view." })
+  })
+
+  it("while a view shows a key, no reply may carry it", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    await t.login()
+    const key = `0x${"7f".repeat(32)}`
+    secure.show(key)
+    t.server.state.rpcResult = { leaked: key }
+    expect((await t.ask("RPC_REQUEST", { method: "eth_call", params: [] })).type).toBe("@wr-frame/RPC_REQUEST_ERROR")
+    expectNothingSecret(t.posted)
   })
 })
 

@@ -18,6 +18,7 @@
  * a message the site asks it to sign is signed by the wallet server as the account (ERC-1271, ERC-6492 until deployed).
  */
 import { Result } from "effect"
+import type { ThemeMode } from "../../../../src/domain/Account"
 import {
   classifyEmbeddedRpcMethod,
   decodeFrameRequest,
@@ -28,7 +29,9 @@ import {
   type FrameRequestPayload,
   type FrameResponse,
   type FrameSuccessPayload,
-  frameRequestNameOf
+  frameRequestNameOf,
+  type SecureViewKind,
+  type SecureViewOutcome
 } from "../../../../src/domain/Frame"
 import type { EmbeddedWalletUser } from "../../../../src/domain/Account"
 import { isLoopbackOrigin } from "../../services/projects"
@@ -117,6 +120,18 @@ export interface FrameEnv {
   readonly log: (text: string) => void
   /** How long CONNECT_DEVICE may wait in all; DEVICE_WAIT_MS unless a test shortens it. */
   readonly deviceWaitMs?: number
+  /** The frame's own views (protect, recover, export); without them OPEN_SECURE_VIEW is refused. */
+  readonly secureViews?: SecureViews
+}
+
+/** The views the frame shows itself over the modal (secureView.ts on the page; none in a test that needs none). */
+export interface SecureViews {
+  /** Shows the view `kind` in the frame's document; resolves once the visitor finished or left it. */
+  readonly open: (kind: SecureViewKind, themeMode: ThemeMode | undefined) => Promise<SecureViewOutcome>
+  /** Drops the view and what it held (the host left it: Escape, Back, the modal closed). */
+  readonly close: () => void
+  /** What the view shows now that must never leave the frame (an exported key): no post may carry it. */
+  readonly withheld: () => ReadonlyArray<string>
 }
 
 /** What the start found: whether READY was posted, and why not. */
@@ -465,15 +480,29 @@ export const makeFrame = (env: FrameEnv): Frame => {
       log(`dapp: ${metadata?.name ?? "(no name)"} on ${sdkType} ${sdkVersion}`)
       return undefined
     },
-    RELOAD: async () => undefined
+    RELOAD: async () => undefined,
+    OPEN_SECURE_VIEW: async ({ kind, themeMode }) => {
+      const views = env.secureViews
+      if (views === undefined) throw new FrameFailure("This wallet cannot show that view.")
+      // Only a logged-in visitor's wallet has anything to protect, recover or export.
+      await withSession(api.user)
+      return { outcome: await views.open(kind, themeMode ?? host.themeMode) }
+    },
+    CLOSE_SECURE_VIEW: async () => {
+      env.secureViews?.close()
+      return undefined
+    }
   }
 
-  // Every post goes through here: decoded as the host will decode it, and never carrying the session token.
+  // Every post goes through here: decoded as the host will decode it, and never carrying the session token or what a
+  // secure view shows (an exported key).
   const post = (message: FrameResponse, origin: string): void => {
     const stored = storage.getItem(FRAME_STORAGE_KEYS.token)
+    const secrets = [...(stored === null || stored === "" ? [] : [stored]), ...(env.secureViews?.withheld() ?? [])]
+    const text = JSON.stringify(message)
     let safe: FrameResponse = message
-    if (stored !== null && stored !== "" && JSON.stringify(message).includes(stored)) {
-      log(`withheld a ${message.type} that carried the session token`)
+    if (secrets.some((secret) => text.includes(secret))) {
+      log(`withheld a ${message.type} that carried the session token or a key`)
       safe = errorReply(message, "The wallet could not answer this request.")
     } else if (Result.isFailure(decodeFrameResponse(message))) {
       log(`withheld a malformed ${message.type}`)

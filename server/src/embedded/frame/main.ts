@@ -34,8 +34,11 @@ const run = async (): Promise<void> => {
   if (query.enableLogger) {
     console.info(`[wallet frame] keeps its session in ${store.mechanism}${store.passedOver.length === 0 ? "" : ` (passed over: ${store.passedOver.join("; ")})`}`)
   }
+  const api = makeWalletApi({ fetch: (input, init) => fetch(input, init), baseUrl: "", projectId: query.projectId })
+  // The secure views' code (and the split keys' curves, Shamir and scrypt) comes the first time one opens.
+  let secureView: typeof import("./secureView") | undefined
   const frame = makeFrame({
-    api: makeWalletApi({ fetch: (input, init) => fetch(input, init), baseUrl: "", projectId: query.projectId }),
+    api,
     storage: store.storage,
     post: (message, targetOrigin) => window.parent.postMessage(message, targetOrigin),
     parentOrigin: parentOrigin(),
@@ -43,7 +46,15 @@ const run = async (): Promise<void> => {
     query,
     randomId,
     now: () => Date.now(),
-    log: (text) => console.info(text)
+    log: (text) => console.info(text),
+    secureViews: {
+      open: async (kind, themeMode) => {
+        secureView ??= await import("./secureView")
+        return secureView.openSecureView(kind, themeMode, { api, storage: store.storage })
+      },
+      close: () => secureView?.closeSecureView(),
+      withheld: () => secureView?.withheldBySecureView() ?? []
+    }
   })
   window.addEventListener("message", (event) => {
     void frame.receive({ data: event.data, origin: event.origin, source: event.source })

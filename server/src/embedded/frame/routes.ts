@@ -42,6 +42,8 @@ export const frameHeaders = (projects: ReadonlyArray<DevProject>, projectId: str
   "content-security-policy": [
     "default-src 'none'",
     "script-src 'self'",
+    // The secure views' stylesheet, a file of the page's own build.
+    "style-src 'self'",
     // The page talks only to the wallet server on its own origin.
     "connect-src 'self'",
     // The page's empty favicon (data:,), so the browser asks the server for none.

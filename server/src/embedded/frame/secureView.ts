@@ -1,0 +1,288 @@
+/**
+ * The frame's own views, shown visibly over the modal on the frame's origin (issue 30, items 2 and 4): protecting the
+ * wallet with a password, recovering it on a device without a device share, and showing its private key. Fetched by
+ * the frame page the first time one opens, with the split-key code (curves, Shamir, scrypt), so the hidden frame's
+ * first load carries none of it. What the visitor types and the key stay in this document: the host page learns only
+ * how the view ended (`done` or `cancelled`).
+ */
+import { Effect, Layer } from "effect"
+import type { ThemeMode } from "../../../../src/domain/Account"
+import type { SecureViewKind, SecureViewOutcome } from "../../../../src/domain/Frame"
+import type { KeyFamily } from "../sharesApi"
+import type { SplitKeysApi } from "./apiClient"
+import { FRAME_STORAGE_KEYS, type FrameStorage } from "./frameLogic"
+import type { RecoverySecret } from "./recoveryShare"
+import { DeviceShares, ShareServer, SplitKeys } from "./SplitKeys"
+import "./secureView.css"
+
+/** The shortest password that protects a wallet: scrypt makes each guess cost, the length makes guesses many. */
+export const MIN_PASSWORD_LENGTH = 10
+
+/** The words of a password that cannot protect the wallet, or undefined when it can. */
+export const passwordProblem = (password: string, confirmation: string): string | undefined => {
+  if (password.length < MIN_PASSWORD_LENGTH) return `Use at least ${MIN_PASSWORD_LENGTH} characters.`
+  if (password !== confirmation) return "The two passwords are not the same."
+  return undefined
+}
+
+const FAMILY_NAMES: Record<KeyFamily, string> = { eip155: "EVM", solana: "Solana" }
+
+/** What a secure view needs of the frame page. */
+export interface SecureViewEnv {
+  readonly api: SplitKeysApi
+  readonly storage: FrameStorage
+}
+
+interface Open {
+  /** Ends the view once: its element and what it showed go, and the host learns `outcome`. */
+  readonly finish: (outcome: SecureViewOutcome) => void
+  /** The keys the view shows (withheld from every post). */
+  readonly shown: Array<string>
+}
+
+let open: Open | undefined
+
+const element = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<Record<string, string>> = {},
+  ...children: ReadonlyArray<Node | string>
+): HTMLElementTagNameMap[K] => {
+  const node = document.createElement(tag)
+  for (const [name, value] of Object.entries(props)) if (value !== undefined) node.setAttribute(name, value)
+  node.append(...children)
+  return node
+}
+
+const field = (id: string, label: string, autocomplete: string): { readonly wrap: HTMLElement; readonly input: HTMLInputElement } => {
+  const input = element("input", { id, type: "password", autocomplete, required: "", "aria-describedby": "wr-secure-error" })
+  return { wrap: element("div", { class: "field" }, element("label", { for: id }, label), input), input }
+}
+
+const errorText = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" && error.message !== ""
+    ? error.message
+    : "Something went wrong: nothing was changed. Try again."
+
+// The logged-in visitor's split keys (over this frame's storage and its wallet server) and the families they hold.
+const run = <A, E>(env: SecureViewEnv, use: (keys: SplitKeys["Service"], families: ReadonlyArray<KeyFamily>) => Effect.Effect<A, E>) => {
+  const server = ShareServer.layerApi(env.api, () => env.storage.getItem(FRAME_STORAGE_KEYS.token) ?? "")
+  const splitKeys = SplitKeys.layer.pipe(Layer.provide(Layer.merge(DeviceShares.layerStorage(env.storage), server)))
+  return Effect.runPromise(
+    Effect.gen(function* () {
+      const listed = yield* Effect.flatMap(ShareServer, (shares) => shares.list)
+      return yield* use(
+        yield* SplitKeys,
+        listed.keys.map((split) => split.family)
+      )
+    }).pipe(Effect.provide(Layer.merge(splitKeys, server)))
+  )
+}
+
+// A form with its heading, words, fields, error line, progress line and buttons; `submit` runs the view's work.
+const form = (
+  view: Open,
+  parts: {
+    readonly title: string
+    readonly intro: string
+    readonly fields: ReadonlyArray<HTMLElement>
+    readonly action: string
+    readonly working: string
+    readonly submit: (say: (text: string) => void) => Promise<string | undefined>
+  }
+): HTMLElement => {
+  const error = element("p", { id: "wr-secure-error", class: "error", role: "alert" })
+  const status = element("p", { class: "status", role: "status" })
+  const progress = element("progress", { "aria-label": parts.working, hidden: "" })
+  const submit = element("button", { type: "submit", class: "primary" }, parts.action)
+  const cancel = element("button", { type: "button", class: "secondary" }, "Cancel")
+  cancel.addEventListener("click", () => view.finish("cancelled"))
+  const body = element(
+    "form",
+    { "aria-labelledby": "wr-secure-title", novalidate: "" },
+    element("h1", { id: "wr-secure-title", tabindex: "-1" }, parts.title),
+    element("p", {}, parts.intro),
+    ...parts.fields,
+    error,
+    status,
+    progress,
+    element("div", { class: "actions" }, submit, cancel)
+  )
+  body.addEventListener("submit", (event) => {
+    event.preventDefault()
+    if (submit.disabled) return
+    error.textContent = ""
+    submit.disabled = true
+    cancel.disabled = true
+    progress.hidden = false
+    status.textContent = parts.working
+    parts
+      .submit((text) => {
+        status.textContent = text
+      })
+      .then(
+        (problem) => {
+          if (problem === undefined) return view.finish("done")
+          error.textContent = problem
+          status.textContent = ""
+        },
+        (failure: unknown) => {
+          error.textContent = errorText(failure)
+          status.textContent = ""
+        }
+      )
+      .finally(() => {
+        submit.disabled = false
+        cancel.disabled = false
+        progress.hidden = true
+      })
+  })
+  return body
+}
+
+const protectView = (view: Open, env: SecureViewEnv): HTMLElement => {
+  const password = field("wr-secure-password", "New password", "new-password")
+  const confirmation = field("wr-secure-confirm", "Confirm the password", "new-password")
+  password.input.setAttribute("minlength", String(MIN_PASSWORD_LENGTH))
+  return form(view, {
+    title: "Protect your wallet",
+    intro: `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters. You need it to use your wallet on a new device. Nobody can reset it for you, not even us: keep it somewhere safe.`,
+    fields: [password.wrap, confirmation.wrap],
+    action: "Protect wallet",
+    working: "Protecting your wallet: this takes a few seconds…",
+    submit: async (say) => {
+      const problem = passwordProblem(password.input.value, confirmation.input.value)
+      if (problem !== undefined) return problem
+      const secret: RecoverySecret = { _tag: "password", password: password.input.value }
+      await run(env, (keys, families) =>
+        Effect.forEach(families, (family, index) =>
+          Effect.sync(() => say(`Protecting your ${FAMILY_NAMES[family]} account (${index + 1} of ${families.length}): this takes a few seconds…`)).pipe(
+            Effect.andThen(keys.protect(family, secret))
+          )
+        )
+      )
+      return undefined
+    }
+  })
+}
+
+const recoverView = (view: Open, env: SecureViewEnv): HTMLElement => {
+  const password = field("wr-secure-password", "Password", "current-password")
+  return form(view, {
+    title: "Recover your wallet",
+    intro: "This device has no key of your wallet yet. Enter the password you protected your wallet with to use it here.",
+    fields: [password.wrap],
+    action: "Recover wallet",
+    working: "Recovering your wallet: this takes a few seconds…",
+    submit: async (say) => {
+      if (password.input.value === "") return "Enter your password."
+      const secret: RecoverySecret = { _tag: "password", password: password.input.value }
+      await run(env, (keys, families) =>
+        Effect.forEach(families, (family, index) =>
+          Effect.sync(() => say(`Recovering your ${FAMILY_NAMES[family]} account (${index + 1} of ${families.length})…`)).pipe(
+            Effect.andThen(keys.recover(family, secret))
+          )
+        )
+      )
+      return undefined
+    }
+  })
+}
+
+const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
+  const error = element("p", { id: "wr-secure-error", class: "error", role: "alert" })
+  const keys = element("div", { class: "keys" })
+  const done = element("button", { type: "button", class: "primary" }, "Done")
+  done.addEventListener("click", () => view.finish("done"))
+  const show = (family: KeyFamily) => {
+    const button = element("button", { type: "button", class: "secondary" }, `Show ${FAMILY_NAMES[family]} private key`)
+    button.addEventListener("click", () => {
+      button.disabled = true
+      error.textContent = ""
+      run(env, (splitKeys) => splitKeys.exportKey(family)).then(
+        (key) => {
+          view.shown.push(key)
+          const id = `wr-secure-key-${family}`
+          const text = element("textarea", { id, readonly: "", rows: "3", spellcheck: "false", autocomplete: "off" })
+          text.value = key
+          const copied = element("span", { role: "status", class: "status" })
+          const copy = element("button", { type: "button", class: "secondary" }, "Copy")
+          copy.addEventListener("click", () => {
+            navigator.clipboard.writeText(key).then(
+              () => void (copied.textContent = "Copied"),
+              () => void (copied.textContent = "Copying was refused: select the key and copy it yourself.")
+            )
+          })
+          button.replaceWith(element("div", { class: "field" }, element("label", { for: id }, `Your ${FAMILY_NAMES[family]} private key`), text, element("div", { class: "actions" }, copy, copied)))
+          text.focus()
+          text.select()
+        },
+        (failure: unknown) => {
+          button.disabled = false
+          error.textContent = errorText(failure)
+        }
+      )
+    })
+    return button
+  }
+  const body = element(
+    "section",
+    { "aria-labelledby": "wr-secure-title" },
+    element("h1", { id: "wr-secure-title", tabindex: "-1" }, "Export private key"),
+    element(
+      "p",
+      { class: "warning" },
+      "Anyone who has this key controls your wallet and everything in it. Never share it, never type it into a website, and keep it offline. We will never ask you for it."
+    ),
+    keys,
+    error,
+    element("div", { class: "actions" }, done)
+  )
+  run(env, (_keys, families) => Effect.succeed(families)).then(
+    (families) => {
+      if (families.length === 0) error.textContent = "This wallet has no key of its own to export yet."
+      keys.append(...families.map(show))
+    },
+    (failure: unknown) => void (error.textContent = errorText(failure))
+  )
+  return body
+}
+
+/** Shows the view `kind` in the frame's document; resolves once the visitor finished or left it. */
+export const openSecureView = (kind: SecureViewKind, themeMode: ThemeMode | undefined, env: SecureViewEnv): Promise<SecureViewOutcome> => {
+  closeSecureView()
+  document.documentElement.dataset["theme"] = themeMode === "dark" ? "dark" : "light"
+  return new Promise((resolve) => {
+    const root = element("main", { class: "secure-view" })
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return
+      event.preventDefault()
+      view.finish("cancelled")
+    }
+    const view: Open = {
+      shown: [],
+      finish: (outcome) => {
+        if (open !== view) return
+        open = undefined
+        view.shown.length = 0
+        root.remove()
+        for (const child of document.body.children) child.removeAttribute("hidden")
+        document.removeEventListener("keydown", onKey)
+        resolve(outcome)
+      }
+    }
+    open = view
+    root.append(kind === "protect" ? protectView(view, env) : kind === "recover" ? recoverView(view, env) : exportView(view, env))
+    for (const child of document.body.children) child.setAttribute("hidden", "")
+    document.body.append(root)
+    document.addEventListener("keydown", onKey)
+    // The first field, or the heading where there is none: where a keyboard or screen reader starts.
+    const first = root.querySelector<HTMLElement>("input") ?? root.querySelector<HTMLElement>("h1")
+    first?.focus()
+  })
+}
+
+/** Ends the open view as cancelled: its element and what it showed go (the host left it). */
+export const closeSecureView = (): void => open?.finish("cancelled")
+
+/** What the open view shows that must never leave the frame. */
+export const withheldBySecureView = (): ReadonlyArray<string> => open?.shown ?? []
