@@ -14,7 +14,10 @@ import { Notice } from "../../components/Notice/Notice"
 import type { ViewProps } from "../types"
 import * as styles from "./SecureFrame.css"
 
-/** The placeholder's box, its changes (its own resizes, the window's, any scroll) and the modal to return focus to. */
+/**
+ * The placeholder's box, its changes (its own resizes, the window's, any scroll, the end of the modal's animations,
+ * which move it without resizing it) and the modal to return focus to.
+ */
 const placeOf = (element: HTMLElement): FramePlace => ({
   rect: () => {
     const box = element.getBoundingClientRect()
@@ -23,12 +26,11 @@ const placeOf = (element: HTMLElement): FramePlace => ({
   watch: (moved) => {
     const observer = new ResizeObserver(moved)
     observer.observe(element)
-    window.addEventListener("resize", moved)
-    window.addEventListener("scroll", moved, true)
+    const events = ["resize", "scroll", "animationend", "transitionend"] as const
+    for (const event of events) window.addEventListener(event, moved, true)
     return () => {
       observer.disconnect()
-      window.removeEventListener("resize", moved)
-      window.removeEventListener("scroll", moved, true)
+      for (const event of events) window.removeEventListener(event, moved, true)
     }
   },
   returnFocus: () => element.closest<HTMLElement>("[role=dialog]")?.focus()
