@@ -5,7 +5,7 @@
  * (OPEN_SECURE_VIEW). What the visitor types and the key stay in the frame: the modal learns only how the view ended.
  * Leaving the view (Back, Escape, Close) hides the frame and tells it to drop the view (CLOSE_SECURE_VIEW).
  */
-import { Effect, Exit, Fiber, Option, type Scope, SubscriptionRef } from "effect"
+import { Effect, Exit, Fiber, Option, type Scope, Semaphore, SubscriptionRef } from "effect"
 import type { ThemeMode } from "../../domain/Account"
 import type { SecureViewKind } from "../../domain/Frame"
 import type { FramePlace } from "../FrameBridge/FrameBridge"
@@ -30,6 +30,11 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
   const { state, modal } = deps
   const setError = (secureViewError: string | undefined) => SubscriptionRef.update(state, (s) => ({ ...s, secureViewError }))
   let shown: Fiber.Fiber<void> | undefined
+  // Showing and hiding take turns, in the order asked, each in the service's scope (not the caller's, which a view
+  // leaving may end): a view mounted again at once (React's StrictMode) has its frame view dropped (CLOSE answered)
+  // before the next is asked for, so a late CLOSE never ends the new one.
+  const turns = Semaphore.makeUnsafe(1)
+  const inTurn = (effect: Effect.Effect<void>) => Effect.asVoid(Effect.forkIn(turns.withPermit(effect), deps.scope))
 
   /** Opens the SecureFrame view of `kind` (over the view in front, or the modal opened on it). */
   const openSecureView = Effect.fn("EmbeddedWallet.openSecureView")(function* (kind: SecureViewKind) {
@@ -66,22 +71,28 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
       if (now.open && currentRoute(now).view === "SecureFrame") yield* modal.goBack
     })
 
-  /** The SecureFrame view is on screen: the frame is shown over `place` and asked for the view of the route. */
-  const showSecureView = Effect.fn("EmbeddedWallet.showSecureView")(function* (place: FramePlace) {
-    yield* hideSecureView
-    const route = currentRoute(yield* SubscriptionRef.get(modal.state))
-    if (route.view !== "SecureFrame") return
-    shown = yield* Effect.forkIn(run(route.kind, place), deps.scope)
-  })
-
-  /** The SecureFrame view is gone: the frame is hidden and drops its view and what it showed. */
-  const hideSecureView: Effect.Effect<void> = Effect.gen(function* () {
+  // Hides the frame and has it drop its view and what it showed (answered before anything else is asked of it).
+  const hide = Effect.gen(function* () {
     const fiber = shown
     shown = undefined
     if (fiber === undefined) return
     yield* Fiber.interrupt(fiber)
-    yield* Effect.forkIn(Effect.ignore(Effect.flatMap(deps.frame, (bridge) => bridge.request("CLOSE_SECURE_VIEW"))), deps.scope)
-  }).pipe(Effect.withSpan("EmbeddedWallet.hideSecureView"))
+    yield* Effect.ignore(Effect.flatMap(deps.frame, (bridge) => bridge.request("CLOSE_SECURE_VIEW")))
+  })
+
+  /** The SecureFrame view is on screen: the frame is shown over `place` and asked for the view of the route. */
+  const showSecureView = (place: FramePlace) =>
+    inTurn(
+      Effect.gen(function* () {
+        yield* hide
+        const route = currentRoute(yield* SubscriptionRef.get(modal.state))
+        if (route.view !== "SecureFrame") return
+        shown = yield* Effect.forkIn(run(route.kind, place), deps.scope)
+      })
+    ).pipe(Effect.withSpan("EmbeddedWallet.showSecureView"))
+
+  /** The SecureFrame view is gone: the frame is hidden and drops its view and what it showed. */
+  const hideSecureView: Effect.Effect<void> = inTurn(hide).pipe(Effect.withSpan("EmbeddedWallet.hideSecureView"))
 
   /** What protects the wallet's recovery share, as the frame tells (the Account view offers to protect it). */
   const refreshRecovery = Effect.gen(function* () {

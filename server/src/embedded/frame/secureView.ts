@@ -250,7 +250,9 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
 /** Shows the view `kind` in the frame's document; resolves once the visitor finished or left it. */
 export const openSecureView = (kind: SecureViewKind, themeMode: ThemeMode | undefined, env: SecureViewEnv): Promise<SecureViewOutcome> => {
   closeSecureView()
-  document.documentElement.dataset["theme"] = themeMode === "dark" ? "dark" : "light"
+  // The host's theme; without one, the system's (the stylesheet's media query), as the modal does.
+  if (themeMode === undefined) delete document.documentElement.dataset["theme"]
+  else document.documentElement.dataset["theme"] = themeMode
   return new Promise((resolve) => {
     const root = element("main", { class: "secure-view" })
     const onKey = (event: KeyboardEvent) => {

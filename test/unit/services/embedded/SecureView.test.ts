@@ -93,6 +93,28 @@ describe("the frame's secure views in the modal", () => {
     })
   )
 
+  it.effect("a view mounted again at once (React's StrictMode): the frame drops the first view before it is asked for the second", () =>
+    Effect.gen(function* () {
+      const frame = yield* makeScriptedFrame
+      frame.answer("OPEN_SECURE_VIEW", () => "hold")
+      frame.answer("CLOSE_SECURE_VIEW", () => ({ ok: undefined }))
+      yield* Effect.gen(function* () {
+        yield* onAccount
+        const embedded = yield* EmbeddedWallet
+        yield* embedded.openSecureView("export")
+        yield* embedded.showSecureView(place)
+        yield* embedded.hideSecureView
+        yield* embedded.showSecureView(place)
+        yield* settle
+        // Whether the first view got as far as the frame or not, its CLOSE comes before the second OPEN, and nothing after.
+        expect(frame.names().filter((name) => name.endsWith("SECURE_VIEW")).slice(-2)).toEqual(["CLOSE_SECURE_VIEW", "OPEN_SECURE_VIEW"])
+        expect(frame.reveals.at(-1)).toBe("shown")
+        expect(frame.reveals.filter((r) => r === "shown").length).toBe(frame.reveals.filter((r) => r === "hidden").length + 1)
+        expect(yield* routeNow).toEqual({ view: "SecureFrame", kind: "export" })
+      }).pipe(Effect.provide(embeddedCore(options, frame, {})))
+    })
+  )
+
   it.effect("a frame that cannot show the view: the frame is hidden again and the view says why", () =>
     Effect.gen(function* () {
       const frame = yield* makeScriptedFrame
