@@ -4,7 +4,8 @@
  * the page (never moved: that would reload it) is shown exactly over the room the modal holds for it, above the modal
  * (z-index 999999), and takes focus; Escape inside the frame, the modal's Back and Close each hide it again and give
  * focus back to the modal, and the frame drops its view. axe finds nothing in the modal nor in the frame, in light
- * and dark, and at 390 px, where the frame still covers the room exactly and nothing is wider than the page.
+ * and dark, and at 390 px (the page narrowed while the view shows), where the frame still covers the room exactly and
+ * nothing is wider than the page.
  */
 import AxeBuilder from "@axe-core/playwright"
 import type { Frame, Page } from "playwright-core"
@@ -143,8 +144,9 @@ describe("the frame's secure views over the modal", () => {
       await dialog().waitFor({ state: "hidden", timeout: 10_000 })
     }
     await page.emulateMedia({ colorScheme: "light" })
-    await page.setViewportSize({ width: 390, height: 844 })
+    // Narrowed to a phone's 390 px while the view shows: the frame follows the room.
     await openExport()
+    await page.setViewportSize({ width: 390, height: 844 })
     await expectFrameOverRoom()
     expect(await frameViolations()).toEqual([])
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)

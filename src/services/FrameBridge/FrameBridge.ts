@@ -72,7 +72,7 @@ export interface FramePort {
   readonly reveal: (place: FramePlace) => Effect.Effect<void, never, Scope.Scope>
 }
 
-/** Where a revealed frame goes: the placeholder's box on the page, and its changes (resizes, scrolls). */
+/** Where a revealed frame goes: the placeholder's box on the page, and when to look at it again. */
 export interface FramePlace {
   /** The placeholder's box in the viewport now. */
   readonly rect: () => { readonly top: number; readonly left: number; readonly width: number; readonly height: number }

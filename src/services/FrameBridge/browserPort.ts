@@ -91,8 +91,13 @@ export const browserFramePort = (options: BrowserFramePortOptions): Effect.Effec
         Effect.sync(() => {
           const style = iframe.style
           const before = { inert: iframe.hasAttribute("inert") }
+          // Written only when the box moved: followed at every frame, it is mostly where it was.
+          let last = ""
           const follow = () => {
             const box = place.rect()
+            const now = `${box.top},${box.left},${box.width},${box.height}`
+            if (now === last) return
+            last = now
             style.setProperty("top", `${box.top}px`)
             style.setProperty("left", `${box.left}px`)
             style.setProperty("width", `${box.width}px`)

@@ -657,7 +657,11 @@ const fakeSecureViews = () => {
   const opened: Array<{ readonly kind: string; readonly themeMode: string | undefined }> = []
   let end: ((outcome: "done" | "cancelled") => void) | undefined
   let shown: ReadonlyArray<string> = []
+  // The views' code arrives when the test says (`arrive`), or at once unless `slow`.
+  let slow = false
+  const waiting: Array<() => void> = []
   const views: SecureViews = {
+    load: () => (slow ? new Promise<void>((resolve) => void waiting.push(resolve)) : Promise.resolve()),
     open: (kind, themeMode) =>
       new Promise((resolve) => {
         opened.push({ kind, themeMode })
@@ -666,7 +670,16 @@ const fakeSecureViews = () => {
     close: () => end?.("cancelled"),
     withheld: () => shown
   }
-  return { views, opened, finish: (outcome: "done" | "cancelled") => end?.(outcome), show: (key: string) => void (shown = [key]) }
+  return {
+    views,
+    opened,
+    finish: (outcome: "done" | "cancelled") => end?.(outcome),
+    show: (key: string) => void (shown = [key]),
+    slowLoad: () => void (slow = true),
+    arrive: () => {
+      for (const resolve of waiting.splice(0)) resolve()
+    }
+  }
 }
 
 describe("secure views", () => {
@@ -686,6 +699,27 @@ describe("secure views", () => {
     expect((await t.ask("CLOSE_SECURE_VIEW")).type).toBe("@wr-frame/CLOSE_SECURE_VIEW_SUCCESS")
     expect((await closed).payload).toEqual({ outcome: "cancelled" })
     expectNothingSecret(t.posted)
+  })
+
+  it("a view dropped, or asked for again, while its code is on the way is never shown (the modal mounted it twice at once)", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    await t.login()
+    secure.slowLoad()
+    const first = t.ask("OPEN_SECURE_VIEW", { kind: "export" })
+    await vi.waitFor(() => expect(t.server.calls.filter((c) => c.name === "user").length).toBeGreaterThan(0))
+    expect((await t.ask("CLOSE_SECURE_VIEW")).type).toBe("@wr-frame/CLOSE_SECURE_VIEW_SUCCESS")
+    const second = t.ask("OPEN_SECURE_VIEW", { kind: "export" })
+    const third = t.ask("OPEN_SECURE_VIEW", { kind: "protect" })
+    // All three wait for the views' code.
+    await vi.waitFor(() => expect(t.server.calls.filter((c) => c.name === "user")).toHaveLength(3))
+    secure.arrive()
+    await vi.waitFor(() => expect(secure.opened).toEqual([{ kind: "protect", themeMode: undefined }]))
+    expect((await first).payload).toEqual({ outcome: "cancelled" })
+    expect((await second).payload).toEqual({ outcome: "cancelled" })
+    secure.finish("done")
+    expect((await third).payload).toEqual({ outcome: "done" })
   })
 
   it("refuses a secure view before a login, or where the page has none, and shows nothing", async () => {

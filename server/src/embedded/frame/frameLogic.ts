@@ -126,7 +126,9 @@ export interface FrameEnv {
 
 /** The views the frame shows itself over the modal (secureView.ts on the page; none in a test that needs none). */
 export interface SecureViews {
-  /** Shows the view `kind` in the frame's document; resolves once the visitor finished or left it. */
+  /** Fetches the views' code (once); nothing is shown. */
+  readonly load: () => Promise<void>
+  /** Shows the view `kind` in the frame's document (after `load`); resolves once the visitor finished or left it. */
   readonly open: (kind: SecureViewKind, themeMode: ThemeMode | undefined) => Promise<SecureViewOutcome>
   /** Drops the view and what it held (the host left it: Escape, Back, the modal closed). */
   readonly close: () => void
@@ -185,6 +187,9 @@ export const makeFrame = (env: FrameEnv): Frame => {
   // The passkey ceremony GET_PASSKEY_URI started for this device, until CONNECT_PASSKEY turns it into a session.
   let passkeyState: string | undefined
   let emailUpdate: { readonly done: Promise<string>; readonly resolve: (email: string) => void } | undefined
+  // Counts the secure views asked for and dropped: one asked before another, or dropped while its code was still on
+  // the way, is not shown (its code arrives after the CLOSE or the next OPEN that ended it).
+  let secureViewTurn = 0
   // The eip155 chains where the wallet server makes smart accounts (a bundler serves them), from its /api/chains.
   let smartChains: ReadonlyArray<string> = []
 
@@ -484,11 +489,15 @@ export const makeFrame = (env: FrameEnv): Frame => {
     OPEN_SECURE_VIEW: async ({ kind, themeMode }) => {
       const views = env.secureViews
       if (views === undefined) throw new FrameFailure("This wallet cannot show that view.")
+      const turn = ++secureViewTurn
       // Only a logged-in visitor's wallet has anything to protect, recover or export.
       await withSession(api.user)
+      await views.load()
+      if (turn !== secureViewTurn) return { outcome: "cancelled" as const }
       return { outcome: await views.open(kind, themeMode ?? host.themeMode) }
     },
     CLOSE_SECURE_VIEW: async () => {
+      secureViewTurn++
       env.secureViews?.close()
       return undefined
     }

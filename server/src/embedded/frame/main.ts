@@ -48,10 +48,11 @@ const run = async (): Promise<void> => {
     now: () => Date.now(),
     log: (text) => console.info(text),
     secureViews: {
-      open: async (kind, themeMode) => {
+      load: async () => {
         secureView ??= await import("./secureView")
-        return secureView.openSecureView(kind, themeMode, { api, storage: store.storage })
       },
+      open: (kind, themeMode) =>
+        secureView === undefined ? Promise.resolve("cancelled") : secureView.openSecureView(kind, themeMode, { api, storage: store.storage }),
       close: () => secureView?.closeSecureView(),
       withheld: () => secureView?.withheldBySecureView() ?? []
     }

@@ -15,8 +15,8 @@ import type { ViewProps } from "../types"
 import * as styles from "./SecureFrame.css"
 
 /**
- * The placeholder's box, its changes (its own resizes, the window's, any scroll, the end of the modal's animations,
- * which move it without resizing it) and the modal to return focus to.
+ * The placeholder's box, followed at every frame while the view shows (the modal's slides and the page's layout move
+ * it without any event: transforms, Web Animations), and the modal to return focus to.
  */
 const placeOf = (element: HTMLElement): FramePlace => ({
   rect: () => {
@@ -24,14 +24,11 @@ const placeOf = (element: HTMLElement): FramePlace => ({
     return { top: box.top, left: box.left, width: box.width, height: box.height }
   },
   watch: (moved) => {
-    const observer = new ResizeObserver(moved)
-    observer.observe(element)
-    const events = ["resize", "scroll", "animationend", "transitionend"] as const
-    for (const event of events) window.addEventListener(event, moved, true)
-    return () => {
-      observer.disconnect()
-      for (const event of events) window.removeEventListener(event, moved, true)
-    }
+    let frame = requestAnimationFrame(function follow() {
+      moved()
+      frame = requestAnimationFrame(follow)
+    })
+    return () => cancelAnimationFrame(frame)
   },
   returnFocus: () => element.closest<HTMLElement>("[role=dialog]")?.focus()
 })
