@@ -677,6 +677,7 @@ const fakeSecureViews = () => {
     show: (key: string) => void (shown = [key]),
     slowLoad: () => void (slow = true),
     arrive: () => {
+      slow = false
       for (const resolve of waiting.splice(0)) resolve()
     }
   }
