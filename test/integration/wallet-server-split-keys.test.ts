@@ -548,6 +548,7 @@ describe("the frame's SplitKeys service over its API client", () => {
       })
     )
     const untampered = (await listed()).body["keys"] as typeof before
+    clock += 30_000
     const third = splitKeysOf(await logInNewDevice(walletApi(server.info.url), email))
     expect(await failureOf(keys(third, (k) => k.recover("eip155", { _tag: "password", password: "my new wallet password" })))).toEqual({
       tag: "RecoveryUnreadable",
