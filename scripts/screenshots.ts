@@ -586,6 +586,9 @@ const secure = () =>
         await dialog().getByRole("button", { name: "Export private key" }).click()
         await walletFrame()?.getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
         await shoot(page, at("secure-export"))
+        // Escape in the frame ends its view: the Account view again, the frame hidden.
+        await page.keyboard.press("Escape")
+        await dialog().getByRole("button", { name: "Export private key" }).waitFor()
         for (const kind of ["protect", "recover"] as const) {
           await page.evaluate(
             ({ kind, theme, frameUrl }) => {
@@ -611,8 +614,14 @@ const secure = () =>
             await shoot(page, at("secure-protect-too-short"))
           }
         }
-        await page.keyboard.press("Escape")
-        await dialog().getByRole("button", { name: "Export private key" }).waitFor()
+        // The frame drops the view and is hidden again, as the modal's bridge and SecureFrame view would leave it.
+        await page.evaluate((frameUrl) => {
+          const iframe = [...document.querySelectorAll("iframe")].find((f) => f.src.startsWith(frameUrl))
+          iframe?.contentWindow?.postMessage({ id: "shot-close", type: "@wr-app/CLOSE_SECURE_VIEW" }, new URL(frameUrl).origin)
+          iframe?.style.setProperty("visibility", "hidden")
+          iframe?.style.setProperty("width", "0")
+          iframe?.style.setProperty("height", "0")
+        }, frameUrl)
         await page.keyboard.press("Escape")
         await dialog().waitFor({ state: "hidden" })
       }

@@ -447,18 +447,19 @@ describe("a rotation", () => {
 })
 
 describe("the frame's SplitKeys service over its API client", () => {
-  it("makes the key on one device, signs with it, and a new device recovers it with the password to the same address", async () => {
-    const email = freshEmail("service")
-    // The frame's own client of the API, as the frame page makes it, and a storage per device.
-    const splitKeysOf = (token: string) =>
-      SplitKeys.layer.pipe(
-        Layer.provide(
-          Layer.mergeAll(
-            DeviceShares.layerStorage(makeMemoryStorage()),
-            ShareServer.layerApi(makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "devstack-project" }), () => token)
-          )
+  // The frame's own client of the API, as the frame page makes it, and a storage per device.
+  const splitKeysOf = (token: string) =>
+    SplitKeys.layer.pipe(
+      Layer.provide(
+        Layer.mergeAll(
+          DeviceShares.layerStorage(makeMemoryStorage()),
+          ShareServer.layerApi(makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "devstack-project" }), () => token)
         )
       )
+    )
+
+  it("makes the key on one device, signs with it, and a new device recovers it with the password to the same address", async () => {
+    const email = freshEmail("service")
     const first = splitKeysOf(await logIn(walletApi(server.info.url), mail.info, email))
     const sign = (layer: typeof first) =>
       Effect.flatMap(Effect.service(SplitKeys), (keys) =>
@@ -484,15 +485,6 @@ describe("the frame's SplitKeys service over its API client", () => {
 
   it("protect, recover and export through the real server: the same address throughout; a wrong secret waits longer each time, in words; a tampered envelope is refused and changes nothing; no key without a fresh login", async () => {
     const email = freshEmail("protect")
-    const splitKeysOf = (token: string) =>
-      SplitKeys.layer.pipe(
-        Layer.provide(
-          Layer.mergeAll(
-            DeviceShares.layerStorage(makeMemoryStorage()),
-            ShareServer.layerApi(makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "devstack-project" }), () => token)
-          )
-        )
-      )
     const keys = <A, E>(layer: ReturnType<typeof splitKeysOf>, use: (service: SplitKeys["Service"]) => Effect.Effect<A, E>) =>
       Effect.flatMap(Effect.service(SplitKeys), use).pipe(Effect.provide(layer))
     const firstToken = await logIn(walletApi(server.info.url), mail.info, email)

@@ -29,6 +29,12 @@ export const framePageUrl = (options: BrowserFramePortOptions): URL => {
   return url
 }
 
+// Hidden and of no size in the corner: where the frame waits while no secure view shows it.
+const hide = (style: CSSStyleDeclaration): void => {
+  for (const property of ["top", "left", "width", "height"]) style.setProperty(property, "0")
+  style.setProperty("visibility", "hidden")
+}
+
 /**
  * Appends the hidden frame to the page body and listens to the page's messages; the frame and the listener are
  * removed when the scope closes. FrameNotSet when there is no document (server rendering) or the frame URL has no
@@ -72,12 +78,8 @@ export const browserFramePort = (options: BrowserFramePortOptions): Effect.Effec
         // Style properties, not a style attribute: a strict Content-Security-Policy (no 'unsafe-inline') allows them.
         const style = element.style
         style.setProperty("position", "fixed")
-        style.setProperty("top", "0")
-        style.setProperty("left", "0")
-        style.setProperty("width", "0")
-        style.setProperty("height", "0")
         style.setProperty("border", "0")
-        style.setProperty("visibility", "hidden")
+        hide(style)
         style.setProperty("z-index", String(FRAME_Z_INDEX))
         document.body.appendChild(element)
         return element
@@ -116,12 +118,7 @@ export const browserFramePort = (options: BrowserFramePortOptions): Effect.Effec
         ({ before, stop }) =>
           Effect.sync(() => {
             stop()
-            const style = iframe.style
-            style.setProperty("visibility", "hidden")
-            style.setProperty("width", "0")
-            style.setProperty("height", "0")
-            style.setProperty("top", "0")
-            style.setProperty("left", "0")
+            hide(iframe.style)
             iframe.removeAttribute(SECURE_FRAME_ATTRIBUTE)
             iframe.setAttribute("aria-hidden", "true")
             iframe.tabIndex = -1

@@ -11,7 +11,7 @@ import { decodeOptionsSync } from "../../../../src/domain/Options"
 import { EmbeddedWallet } from "../../../../src/services/Embedded/EmbeddedWallet"
 import type { FramePlace } from "../../../../src/services/FrameBridge/FrameBridge"
 import { currentRoute, Modal } from "../../../../src/services/Modal"
-import { embeddedCore, makeScriptedFrame } from "./scriptedFrame"
+import { embeddedCore, makeScriptedFrame, type ScriptedFrame } from "./scriptedFrame"
 import { settle, until } from "./testPage"
 
 const FRAME = "https://frame.test"
@@ -25,19 +25,25 @@ const place: FramePlace = {
 
 const routeNow = Effect.flatMap(Modal, (modal) => Effect.map(SubscriptionRef.get(modal.state), (state) => (state.open ? currentRoute(state) : undefined)))
 
-const onAccount = Effect.gen(function* () {
-  const modal = yield* Modal
-  yield* modal.open({ view: "Account" })
-})
+/**
+ * `body` over the core with a scripted frame that holds each OPEN_SECURE_VIEW (until the test releases it) and answers
+ * CLOSE_SECURE_VIEW, the modal open on the Account view.
+ */
+const onAccount = <A, E>(body: (frame: ScriptedFrame, embedded: EmbeddedWallet["Service"]) => Effect.Effect<A, E, Modal | EmbeddedWallet>) =>
+  Effect.gen(function* () {
+    const frame = yield* makeScriptedFrame
+    frame.answer("OPEN_SECURE_VIEW", () => "hold")
+    frame.answer("CLOSE_SECURE_VIEW", () => ({ ok: undefined }))
+    return yield* Effect.gen(function* () {
+      yield* (yield* Modal).open({ view: "Account" })
+      return yield* body(frame, yield* EmbeddedWallet)
+    }).pipe(Effect.provide(embeddedCore(options, frame, {})))
+  })
 
 describe("the frame's secure views in the modal", () => {
   it.effect("Protect your wallet: SecureFrame opens, the frame is shown over its room and asked in the host's theme; done hides it and gives Account back", () =>
-    Effect.gen(function* () {
-      const frame = yield* makeScriptedFrame
-      frame.answer("OPEN_SECURE_VIEW", () => "hold")
-      yield* Effect.gen(function* () {
-        yield* onAccount
-        const embedded = yield* EmbeddedWallet
+    onAccount((frame, embedded) =>
+      Effect.gen(function* () {
         yield* embedded.openSecureView("protect")
         yield* settle
         expect(yield* routeNow).toEqual({ view: "SecureFrame", kind: "protect" })
@@ -56,18 +62,13 @@ describe("the frame's secure views in the modal", () => {
         yield* embedded.hideSecureView
         yield* settle
         expect(frame.names()).not.toContain("CLOSE_SECURE_VIEW")
-      }).pipe(Effect.provide(embeddedCore(options, frame, {})))
-    })
+      })
+    )
   )
 
   it.effect("leaving the view (Back) hides the frame and tells it to drop the view; the visitor's cancel in the frame gives Account back with nothing changed", () =>
-    Effect.gen(function* () {
-      const frame = yield* makeScriptedFrame
-      frame.answer("OPEN_SECURE_VIEW", () => "hold")
-      frame.answer("CLOSE_SECURE_VIEW", () => ({ ok: undefined }))
-      yield* Effect.gen(function* () {
-        yield* onAccount
-        const embedded = yield* EmbeddedWallet
+    onAccount((frame, embedded) =>
+      Effect.gen(function* () {
         const modal = yield* Modal
         yield* embedded.openSecureView("export")
         yield* embedded.showSecureView(place)
@@ -89,18 +90,13 @@ describe("the frame's secure views in the modal", () => {
         expect(frame.reveals).toEqual(["shown", "hidden", "shown", "hidden"])
         expect(yield* routeNow).toEqual({ view: "Account" })
         expect((yield* SubscriptionRef.get(embedded.state)).recovery).toBeUndefined()
-      }).pipe(Effect.provide(embeddedCore(options, frame, {})))
-    })
+      })
+    )
   )
 
   it.effect("a view mounted again at once (React's StrictMode): the frame drops the first view before it is asked for the second", () =>
-    Effect.gen(function* () {
-      const frame = yield* makeScriptedFrame
-      frame.answer("OPEN_SECURE_VIEW", () => "hold")
-      frame.answer("CLOSE_SECURE_VIEW", () => ({ ok: undefined }))
-      yield* Effect.gen(function* () {
-        yield* onAccount
-        const embedded = yield* EmbeddedWallet
+    onAccount((frame, embedded) =>
+      Effect.gen(function* () {
         yield* embedded.openSecureView("export")
         yield* embedded.showSecureView(place)
         yield* embedded.hideSecureView
@@ -111,17 +107,14 @@ describe("the frame's secure views in the modal", () => {
         expect(frame.reveals.at(-1)).toBe("shown")
         expect(frame.reveals.filter((r) => r === "shown").length).toBe(frame.reveals.filter((r) => r === "hidden").length + 1)
         expect(yield* routeNow).toEqual({ view: "SecureFrame", kind: "export" })
-      }).pipe(Effect.provide(embeddedCore(options, frame, {})))
-    })
+      })
+    )
   )
 
   it.effect("a frame that cannot show the view: the frame is hidden again and the view says why", () =>
-    Effect.gen(function* () {
-      const frame = yield* makeScriptedFrame
-      frame.answer("OPEN_SECURE_VIEW", () => ({ error: "Not connected: log in with your email first." }))
-      yield* Effect.gen(function* () {
-        yield* onAccount
-        const embedded = yield* EmbeddedWallet
+    onAccount((frame, embedded) =>
+      Effect.gen(function* () {
+        frame.answer("OPEN_SECURE_VIEW", () => ({ error: "Not connected: log in with your email first." }))
         yield* embedded.openSecureView("recover")
         yield* embedded.showSecureView(place)
         const state = yield* until((s) => s.secureViewError !== undefined)
@@ -132,8 +125,8 @@ describe("the frame's secure views in the modal", () => {
         // Asking for it again starts clean.
         yield* embedded.openSecureView("recover")
         expect((yield* SubscriptionRef.get(embedded.state)).secureViewError).toBeUndefined()
-      }).pipe(Effect.provide(embeddedCore(options, frame, {})))
-    })
+      })
+    )
   )
 
   it.effect("the Account view learns what protects the wallet from the frame's user", () =>
