@@ -598,6 +598,7 @@ const secure = () =>
               const header = document.querySelector("[role=dialog] h2")?.getBoundingClientRect()
               const box = document.querySelector("[role=dialog]")?.getBoundingClientRect()
               if (iframe === undefined || box === undefined || header === undefined) return
+              iframe.removeAttribute("inert")
               const top = header.bottom + 12
               for (const [name, value] of Object.entries({ top: `${top}px`, left: `${box.left}px`, width: `${box.width}px`, height: `${Math.max(416, box.bottom - top)}px`, visibility: "visible" })) {
                 iframe.style.setProperty(name, value)
@@ -622,6 +623,7 @@ const secure = () =>
           iframe?.style.setProperty("width", "0")
           iframe?.style.setProperty("height", "0")
         }, frameUrl)
+        await dialog().focus()
         await page.keyboard.press("Escape")
         await dialog().waitFor({ state: "hidden" })
       }

@@ -93,8 +93,6 @@ export const DEFAULT_LOG_LEVEL = "error"
 export const MODAL_Z_INDEX = 999
 /** Stacking order of the embedded-wallet frame. */
 export const FRAME_Z_INDEX = 999_999
-/** Marks the embedded-wallet frame while it shows a secure view over the modal: the modal lets focus into it. */
-export const SECURE_FRAME_ATTRIBUTE = "data-wr-secure-frame"
 /** Width of the modal, in CSS pixels. */
 export const MODAL_WIDTH_PX = 360
 

@@ -4,9 +4,12 @@
  * `document` until the port is built, so importing this module is safe during server rendering.
  */
 import { Effect, Queue, Scope, Stream } from "effect"
-import { FRAME_Z_INDEX, SECURE_FRAME_ATTRIBUTE } from "../../domain/constants"
+import { FRAME_Z_INDEX } from "../../domain/constants"
 import { FrameNotSet } from "../../domain/errors"
 import type { FrameMessage, FramePlace, FramePort } from "./FrameBridge"
+
+/** Marks the embedded-wallet frame while it shows a secure view over the modal. */
+export const SECURE_FRAME_ATTRIBUTE = "data-wr-secure-frame"
 
 /** Where the frame page lives and what it is told in its query. */
 export interface BrowserFramePortOptions {

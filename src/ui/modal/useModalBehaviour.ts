@@ -5,7 +5,6 @@
  * A non-modal (embedded) dialog only gets Escape and focus return.
  */
 import { type RefObject, useLayoutEffect, useRef } from "react"
-import { SECURE_FRAME_ATTRIBUTE } from "../../domain/constants"
 import { HOST_BUTTON_ATTRIBUTE } from "../components/HostButton/HostButton"
 
 const TABBABLE = [
@@ -131,11 +130,11 @@ export function useModalBehaviour(
           : (index + (event.shiftKey ? -1 : 1) + controls.length) % controls.length
       controls[next]?.focus()
     }
-    // Focus that escapes anyway (a click on the page, a script) is brought back; the embedded wallet's frame showing a
-    // secure view over the dialog is part of it while it does.
+    // Focus that escapes anyway (a click on the page, a script) is brought back. A frame the page left focusable while
+    // the rest is inert is the embedded wallet's showing a secure view over the dialog: part of it while it does.
     const onFocusIn = (event: FocusEvent) => {
-      if (!options.modal || !(event.target instanceof Element) || element.contains(event.target)) return
-      if (event.target.hasAttribute(SECURE_FRAME_ATTRIBUTE)) return
+      if (!options.modal || !(event.target instanceof Node) || element.contains(event.target)) return
+      if (event.target instanceof HTMLIFrameElement && !event.target.inert) return
       element.focus()
     }
     document.addEventListener("keydown", onKeyDown, true)

@@ -158,7 +158,7 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
   },
   SecureFrame: {
     title: "Your wallet",
-    description: "Your embedded wallet's own page, on its own site: what you type there stays with the wallet.",
+    description: "Your wallet's own page: what you type there stays with it.",
     Component: SecureFrame
   }
 }
