@@ -578,9 +578,11 @@ const secure = () =>
     for (const theme of THEMES) {
       for (const [size, viewport] of Object.entries(SIZES)) {
         const at = (view: string) => `${view}-${theme}-${size}`
-        await page.setViewportSize(viewport)
         await page.emulateMedia({ colorScheme: theme })
+        // The header's account button is named by the address at desktop width: opened there, then the page narrowed.
+        await page.setViewportSize(SIZES.desktop)
         await accountButton(page, address).click()
+        await page.setViewportSize(viewport)
         await dialog().getByRole("button", { name: "Export private key" }).waitFor()
         await shoot(page, at("account-embedded"))
         await dialog().getByRole("button", { name: "Export private key" }).click()

@@ -7,9 +7,7 @@ import { Effect, Queue, Scope, Stream } from "effect"
 import { FRAME_Z_INDEX } from "../../domain/constants"
 import { FrameNotSet } from "../../domain/errors"
 import type { FrameMessage, FramePlace, FramePort } from "./FrameBridge"
-
-/** Marks the embedded-wallet frame while it shows a secure view over the modal. */
-export const SECURE_FRAME_ATTRIBUTE = "data-wr-secure-frame"
+import { hideFrame } from "./hideFrame"
 
 /** Where the frame page lives and what it is told in its query. */
 export interface BrowserFramePortOptions {
@@ -30,12 +28,6 @@ export const framePageUrl = (options: BrowserFramePortOptions): URL => {
   url.searchParams.set("version", options.version)
   url.searchParams.set("enableLogger", String(options.enableLogger))
   return url
-}
-
-// Hidden and of no size in the corner: where the frame waits while no secure view shows it.
-const hide = (style: CSSStyleDeclaration): void => {
-  for (const property of ["top", "left", "width", "height"]) style.setProperty(property, "0")
-  style.setProperty("visibility", "hidden")
 }
 
 /**
@@ -82,7 +74,7 @@ export const browserFramePort = (options: BrowserFramePortOptions): Effect.Effec
         const style = element.style
         style.setProperty("position", "fixed")
         style.setProperty("border", "0")
-        hide(style)
+        hideFrame(style)
         style.setProperty("z-index", String(FRAME_Z_INDEX))
         document.body.appendChild(element)
         return element
@@ -90,45 +82,12 @@ export const browserFramePort = (options: BrowserFramePortOptions): Effect.Effec
       (element) => Effect.sync(() => element.remove())
     )
 
-    // Shown over the placeholder for as long as the scope lasts; then hidden, inert and unfocusable again as before.
+    // Its code comes with the first secure view (the AUTH connector's chunk carries none of it).
     const reveal = (place: FramePlace) =>
-      Effect.acquireRelease(
-        Effect.sync(() => {
-          const style = iframe.style
-          const before = { inert: iframe.hasAttribute("inert") }
-          // Written only when the box moved: followed at every frame, it is mostly where it was.
-          let last = ""
-          const follow = () => {
-            const box = place.rect()
-            const now = `${box.top},${box.left},${box.width},${box.height}`
-            if (now === last) return
-            last = now
-            style.setProperty("top", `${box.top}px`)
-            style.setProperty("left", `${box.left}px`)
-            style.setProperty("width", `${box.width}px`)
-            style.setProperty("height", `${box.height}px`)
-          }
-          follow()
-          const stop = place.watch(follow)
-          iframe.setAttribute(SECURE_FRAME_ATTRIBUTE, "")
-          iframe.removeAttribute("inert")
-          iframe.removeAttribute("aria-hidden")
-          iframe.tabIndex = 0
-          style.setProperty("visibility", "visible")
-          iframe.focus()
-          return { before, stop }
-        }),
-        ({ before, stop }) =>
-          Effect.sync(() => {
-            stop()
-            hide(iframe.style)
-            iframe.removeAttribute(SECURE_FRAME_ATTRIBUTE)
-            iframe.setAttribute("aria-hidden", "true")
-            iframe.tabIndex = -1
-            if (before.inert) iframe.setAttribute("inert", "")
-            place.returnFocus()
-          })
-      ).pipe(Effect.asVoid)
+      Effect.flatMap(
+        Effect.promise(() => import("./revealFrame")),
+        (module) => module.revealFrame(iframe, place)
+      )
 
     return {
       origin,
