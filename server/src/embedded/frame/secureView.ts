@@ -8,6 +8,7 @@
 import { Effect, Layer } from "effect"
 import type { ThemeMode } from "../../../../src/domain/Account"
 import type { SecureViewKind, SecureViewOutcome } from "../../../../src/domain/Frame"
+import { passkeyFailureWords, passkeyOutcomeOf } from "../../../../src/domain/passkey"
 import type { KeyFamily } from "../sharesApi"
 import type { SplitKeysApi } from "./apiClient"
 import { FRAME_STORAGE_KEYS, type FrameStorage } from "./frameLogic"
@@ -31,6 +32,43 @@ const FAMILY_NAMES: Record<KeyFamily, string> = { eip155: "EVM", solana: "Solana
 export interface SecureViewEnv {
   readonly api: SplitKeysApi
   readonly storage: FrameStorage
+  /** The browser's WebAuthn (`navigator.credentials`): the passkeys live in this shown frame, on its origin. */
+  readonly credentials: Pick<CredentialsContainer, "create" | "get">
+  /** The relying party of the recovery passkeys: the frame's host name. */
+  readonly rpId: string
+}
+
+// The PRF's input: one fixed value for this purpose, so a passkey gives the same recovery secret each time and no
+// other site's or purpose's.
+const PRF_INPUT = new TextEncoder().encode("wallet-runtime/recovery-share/v1")
+
+/** The recovery secret a passkey's PRF gives: a new passkey made for it (`create`), or one made before. */
+const passkeySecret = async (env: SecureViewEnv, create: boolean): Promise<RecoverySecret> => {
+  const prf = { eval: { first: PRF_INPUT } }
+  const random = () => crypto.getRandomValues(new Uint8Array(32))
+  let allow: Array<PublicKeyCredentialDescriptor> = []
+  if (create) {
+    const made = await env.credentials.create({
+      publicKey: {
+        rp: { id: env.rpId, name: "Wallet recovery" },
+        user: { id: crypto.getRandomValues(new Uint8Array(16)), name: "Wallet recovery", displayName: "Wallet recovery" },
+        challenge: random(),
+        pubKeyCredParams: [
+          { type: "public-key", alg: -7 },
+          { type: "public-key", alg: -257 }
+        ],
+        authenticatorSelection: { residentKey: "required", userVerification: "required" },
+        extensions: { prf }
+      }
+    })
+    // The passkey just made, and no other the visitor has here.
+    if (made !== null) allow = [{ type: "public-key", id: (made as PublicKeyCredential).rawId }]
+  }
+  // No server checks this assertion: what proves it is the PRF's output, which opens the recovery share or not.
+  const used = await env.credentials.get({ publicKey: { challenge: random(), rpId: env.rpId, allowCredentials: allow, userVerification: "required", extensions: { prf } } })
+  const first = (used as PublicKeyCredential | null)?.getClientExtensionResults().prf?.results?.first
+  if (first === undefined) throw new Error("This passkey cannot protect a wallet (its authenticator has no PRF): use a password instead.")
+  return { _tag: "passkey", prf: new Uint8Array(first instanceof ArrayBuffer ? first : first.buffer.slice(first.byteOffset, first.byteOffset + first.byteLength)) }
 }
 
 interface Open {
@@ -58,10 +96,14 @@ const field = (id: string, label: string, autocomplete: string): { readonly wrap
   return { wrap: element("div", { class: "field" }, element("label", { for: id }, label), input), input }
 }
 
-const errorText = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" && error.message !== ""
+const errorText = (error: unknown): string => {
+  // A browser's refusal of the passkey ceremony (by its DOMException's name): the passkey login's words.
+  const refusal = error instanceof Error ? passkeyOutcomeOf(error.name) : undefined
+  if (refusal !== undefined) return passkeyFailureWords(refusal === "cancelled" ? { _tag: "Cancelled" } : { _tag: "Unsupported" })
+  return typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" && error.message !== ""
     ? error.message
     : "Something went wrong: nothing was changed. Try again."
+}
 
 // The logged-in visitor's split keys (over this frame's storage and its wallet server) and the families they hold.
 const run = <A, E>(env: SecureViewEnv, use: (keys: SplitKeys["Service"], families: ReadonlyArray<KeyFamily>) => Effect.Effect<A, E>) => {
@@ -78,7 +120,11 @@ const run = <A, E>(env: SecureViewEnv, use: (keys: SplitKeys["Service"], familie
   )
 }
 
-// A form with its heading, words, fields, error line, progress line and buttons; `submit` runs the view's work.
+/** The work of a form's button: undefined when done, else the words of what is wrong (nothing was changed). */
+type Work = (say: (text: string) => void) => Promise<string | undefined>
+
+// A form with its heading, words, fields, error line, progress line and buttons: `submit` runs the form's work, and
+// `alternative` (a passkey instead of the password) the other; either shows its progress and ends the view when done.
 const form = (
   view: Open,
   parts: {
@@ -87,38 +133,27 @@ const form = (
     readonly fields: ReadonlyArray<HTMLElement>
     readonly action: string
     readonly working: string
-    readonly submit: (say: (text: string) => void) => Promise<string | undefined>
+    readonly submit: Work
+    readonly alternative: { readonly label: string; readonly run: Work }
   }
 ): HTMLElement => {
   const error = element("p", { id: "wr-secure-error", class: "error", role: "alert" })
   const status = element("p", { class: "status", role: "status" })
   const progress = element("progress", { "aria-label": parts.working, hidden: "" })
   const submit = element("button", { type: "submit", class: "primary" }, parts.action)
+  const other = element("button", { type: "button", class: "secondary" }, parts.alternative.label)
   const cancel = element("button", { type: "button", class: "secondary" }, "Cancel")
+  const buttons = [submit, other, cancel]
   cancel.addEventListener("click", () => view.finish("cancelled"))
-  const body = element(
-    "form",
-    { "aria-labelledby": "wr-secure-title", novalidate: "" },
-    element("h1", { id: "wr-secure-title", tabindex: "-1" }, parts.title),
-    element("p", {}, parts.intro),
-    ...parts.fields,
-    error,
-    status,
-    progress,
-    element("div", { class: "actions" }, submit, cancel)
-  )
-  body.addEventListener("submit", (event) => {
-    event.preventDefault()
+  const start = (work: Work) => {
     if (submit.disabled) return
     error.textContent = ""
-    submit.disabled = true
-    cancel.disabled = true
+    for (const button of buttons) button.disabled = true
     progress.hidden = false
     status.textContent = parts.working
-    parts
-      .submit((text) => {
-        status.textContent = text
-      })
+    work((text) => {
+      status.textContent = text
+    })
       .then(
         (problem) => {
           if (problem === undefined) return view.finish("done")
@@ -131,13 +166,38 @@ const form = (
         }
       )
       .finally(() => {
-        submit.disabled = false
-        cancel.disabled = false
+        for (const button of buttons) button.disabled = false
         progress.hidden = true
       })
+  }
+  other.addEventListener("click", () => start(parts.alternative.run))
+  const body = element(
+    "form",
+    { "aria-labelledby": "wr-secure-title", novalidate: "" },
+    element("h1", { id: "wr-secure-title", tabindex: "-1" }, parts.title),
+    element("p", {}, parts.intro),
+    ...parts.fields,
+    error,
+    status,
+    progress,
+    element("div", { class: "actions" }, submit, other, cancel)
+  )
+  body.addEventListener("submit", (event) => {
+    event.preventDefault()
+    start(parts.submit)
   })
   return body
 }
+
+// Runs `use(family, index, count)` for each family the visitor's wallet has a key of, saying which one goes.
+const eachFamily = (env: SecureViewEnv, say: (text: string) => void, verb: string, use: (keys: SplitKeys["Service"], family: KeyFamily) => Effect.Effect<unknown, unknown>) =>
+  run(env, (keys, families) =>
+    Effect.forEach(families, (family, index) =>
+      Effect.sync(() => say(`${verb} your ${FAMILY_NAMES[family]} account (${index + 1} of ${families.length}): this takes a few seconds…`)).pipe(
+        Effect.andThen(use(keys, family))
+      )
+    )
+  )
 
 const protectView = (view: Open, env: SecureViewEnv): HTMLElement => {
   const password = field("wr-secure-password", "New password", "new-password")
@@ -145,7 +205,7 @@ const protectView = (view: Open, env: SecureViewEnv): HTMLElement => {
   password.input.setAttribute("minlength", String(MIN_PASSWORD_LENGTH))
   return form(view, {
     title: "Protect your wallet",
-    intro: `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters. You need it to use your wallet on a new device. Nobody can reset it for you, not even us: keep it somewhere safe.`,
+    intro: `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters, or a passkey. You need it to use your wallet on a new device. Nobody can reset it for you, not even us: keep it somewhere safe.`,
     fields: [password.wrap, confirmation.wrap],
     action: "Protect wallet",
     working: "Protecting your wallet: this takes a few seconds…",
@@ -153,14 +213,17 @@ const protectView = (view: Open, env: SecureViewEnv): HTMLElement => {
       const problem = passwordProblem(password.input.value, confirmation.input.value)
       if (problem !== undefined) return problem
       const secret: RecoverySecret = { _tag: "password", password: password.input.value }
-      await run(env, (keys, families) =>
-        Effect.forEach(families, (family, index) =>
-          Effect.sync(() => say(`Protecting your ${FAMILY_NAMES[family]} account (${index + 1} of ${families.length}): this takes a few seconds…`)).pipe(
-            Effect.andThen(keys.protect(family, secret))
-          )
-        )
-      )
+      await eachFamily(env, say, "Protecting", (keys, family) => keys.protect(family, secret))
       return undefined
+    },
+    alternative: {
+      label: "Use a passkey instead",
+      run: async (say) => {
+        say("Create a passkey for your wallet in your browser's window…")
+        const secret = await passkeySecret(env, true)
+        await eachFamily(env, say, "Protecting", (keys, family) => keys.protect(family, secret))
+        return undefined
+      }
     }
   })
 }
@@ -169,21 +232,24 @@ const recoverView = (view: Open, env: SecureViewEnv): HTMLElement => {
   const password = field("wr-secure-password", "Password", "current-password")
   return form(view, {
     title: "Recover your wallet",
-    intro: "This device has no key of your wallet yet. Enter the password you protected your wallet with to use it here.",
+    intro: "This device has no key of your wallet yet. Enter the password you protected your wallet with, or use its passkey, to use it here.",
     fields: [password.wrap],
     action: "Recover wallet",
     working: "Recovering your wallet: this takes a few seconds…",
     submit: async (say) => {
       if (password.input.value === "") return "Enter your password."
       const secret: RecoverySecret = { _tag: "password", password: password.input.value }
-      await run(env, (keys, families) =>
-        Effect.forEach(families, (family, index) =>
-          Effect.sync(() => say(`Recovering your ${FAMILY_NAMES[family]} account (${index + 1} of ${families.length})…`)).pipe(
-            Effect.andThen(keys.recover(family, secret))
-          )
-        )
-      )
+      await eachFamily(env, say, "Recovering", (keys, family) => keys.recover(family, secret))
       return undefined
+    },
+    alternative: {
+      label: "Use your passkey",
+      run: async (say) => {
+        say("Use the passkey you protected your wallet with…")
+        const secret = await passkeySecret(env, false)
+        await eachFamily(env, say, "Recovering", (keys, family) => keys.recover(family, secret))
+        return undefined
+      }
     }
   })
 }
