@@ -37,43 +37,25 @@ const contentTypes: Readonly<Record<string, string>> = {
   map: "application/json; charset=utf-8"
 }
 
-/** The frame page's security headers for `projectId`. */
-export const frameHeaders = (projects: ReadonlyArray<DevProject>, projectId: string | null): Record<string, string> => ({
-  "content-security-policy": [
-    "default-src 'none'",
-    "script-src 'self'",
-    // The secure views' stylesheet, a file of the page's own build.
-    "style-src 'self'",
-    // The page talks only to the wallet server on its own origin.
-    "connect-src 'self'",
-    // The page's empty favicon (data:,), so the browser asks the server for none.
-    "img-src data:",
-    "base-uri 'none'",
-    "form-action 'none'",
-    `frame-ancestors ${frameAncestors(projects, projectId)}`
-  ].join("; "),
+// Both pages: their own script and stylesheet (files of the page's build), the wallet server on their own origin, the
+// empty favicon (data:,, so the browser asks the server for none), no base and no form; embedding is the caller's.
+const ownFilesOnly = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "img-src data:", "base-uri 'none'", "form-action 'none'"]
+
+/** The headers of a page of the frame site whose policy ends with `frameAncestors`; nothing is cached. */
+const pageHeaders = (frameAncestors: string): Record<string, string> => ({
+  "content-security-policy": [...ownFilesOnly, `frame-ancestors ${frameAncestors}`].join("; "),
+  // The passkey window's address carries the ceremony's state, the frame's its project: never sent on as a referrer.
   "referrer-policy": "no-referrer",
   "cache-control": "no-store",
   "x-content-type-options": "nosniff"
 })
 
+/** The frame page's security headers for `projectId`: embedded only by the project's allowed origins. */
+export const frameHeaders = (projects: ReadonlyArray<DevProject>, projectId: string | null): Record<string, string> =>
+  pageHeaders(frameAncestors(projects, projectId))
+
 /** The passkey window's security headers: its own script and stylesheet, the wallet server, and no embedding. */
-export const passkeyPageHeaders: Record<string, string> = {
-  "content-security-policy": [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "connect-src 'self'",
-    "img-src data:",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'"
-  ].join("; "),
-  // The address carries the ceremony's state: it is never sent on as a referrer.
-  "referrer-policy": "no-referrer",
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff"
-}
+export const passkeyPageHeaders: Record<string, string> = pageHeaders("'none'")
 
 const notFound = (file: string) => HttpServerResponse.jsonUnsafe({ error: `No frame asset ${file}` }, { status: 404 })
 

@@ -199,58 +199,75 @@ const eachFamily = (env: SecureViewEnv, say: (text: string) => void, verb: strin
     )
   )
 
-const protectView = (view: Open, env: SecureViewEnv): HTMLElement => {
-  const password = field("wr-secure-password", "New password", "new-password")
-  const confirmation = field("wr-secure-confirm", "Confirm the password", "new-password")
-  password.input.setAttribute("minlength", String(MIN_PASSWORD_LENGTH))
+// Protect and Recover: one form whose secret is the password (once it passes `check`) or a passkey's PRF output,
+// handed to `use` for each account of the wallet.
+const secretForm = (
+  view: Open,
+  env: SecureViewEnv,
+  parts: {
+    readonly title: string
+    readonly intro: string
+    readonly fields: ReadonlyArray<HTMLElement>
+    readonly action: string
+    readonly verb: string
+    readonly password: () => { readonly password: string } | { readonly problem: string }
+    readonly passkey: { readonly label: string; readonly prompt: string; readonly create: boolean }
+    readonly use: (keys: SplitKeys["Service"], family: KeyFamily, secret: RecoverySecret) => Effect.Effect<unknown, unknown>
+  }
+): HTMLElement => {
+  const withSecret = (say: (text: string) => void, secret: RecoverySecret) =>
+    eachFamily(env, say, parts.verb, (keys, family) => parts.use(keys, family, secret)).then(() => undefined)
   return form(view, {
-    title: "Protect your wallet",
-    intro: `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters, or a passkey. You need it to use your wallet on a new device. Nobody can reset it for you, not even us: keep it somewhere safe.`,
-    fields: [password.wrap, confirmation.wrap],
-    action: "Protect wallet",
-    working: "Protecting your wallet: this takes a few seconds…",
+    title: parts.title,
+    intro: parts.intro,
+    fields: parts.fields,
+    action: parts.action,
+    working: `${parts.verb} your wallet: this takes a few seconds…`,
     submit: async (say) => {
-      const problem = passwordProblem(password.input.value, confirmation.input.value)
-      if (problem !== undefined) return problem
-      const secret: RecoverySecret = { _tag: "password", password: password.input.value }
-      await eachFamily(env, say, "Protecting", (keys, family) => keys.protect(family, secret))
-      return undefined
+      const typed = parts.password()
+      if ("problem" in typed) return typed.problem
+      return withSecret(say, { _tag: "password", password: typed.password })
     },
     alternative: {
-      label: "Use a passkey instead",
+      label: parts.passkey.label,
       run: async (say) => {
-        say("Create a passkey for your wallet in your browser's window…")
-        const secret = await passkeySecret(env, true)
-        await eachFamily(env, say, "Protecting", (keys, family) => keys.protect(family, secret))
-        return undefined
+        say(parts.passkey.prompt)
+        return withSecret(say, await passkeySecret(env, parts.passkey.create))
       }
     }
   })
 }
 
+const protectView = (view: Open, env: SecureViewEnv): HTMLElement => {
+  const password = field("wr-secure-password", "New password", "new-password")
+  const confirmation = field("wr-secure-confirm", "Confirm the password", "new-password")
+  password.input.setAttribute("minlength", String(MIN_PASSWORD_LENGTH))
+  return secretForm(view, env, {
+    title: "Protect your wallet",
+    intro: `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters, or a passkey. You need it to use your wallet on a new device. Nobody can reset it for you, not even us: keep it somewhere safe.`,
+    fields: [password.wrap, confirmation.wrap],
+    action: "Protect wallet",
+    verb: "Protecting",
+    password: () => {
+      const problem = passwordProblem(password.input.value, confirmation.input.value)
+      return problem === undefined ? { password: password.input.value } : { problem }
+    },
+    passkey: { label: "Use a passkey instead", prompt: "Create a passkey for your wallet in your browser's window…", create: true },
+    use: (keys, family, secret) => keys.protect(family, secret)
+  })
+}
+
 const recoverView = (view: Open, env: SecureViewEnv): HTMLElement => {
   const password = field("wr-secure-password", "Password", "current-password")
-  return form(view, {
+  return secretForm(view, env, {
     title: "Recover your wallet",
     intro: "This device has no key of your wallet yet. Enter the password you protected your wallet with, or use its passkey, to use it here.",
     fields: [password.wrap],
     action: "Recover wallet",
-    working: "Recovering your wallet: this takes a few seconds…",
-    submit: async (say) => {
-      if (password.input.value === "") return "Enter your password."
-      const secret: RecoverySecret = { _tag: "password", password: password.input.value }
-      await eachFamily(env, say, "Recovering", (keys, family) => keys.recover(family, secret))
-      return undefined
-    },
-    alternative: {
-      label: "Use your passkey",
-      run: async (say) => {
-        say("Use the passkey you protected your wallet with…")
-        const secret = await passkeySecret(env, false)
-        await eachFamily(env, say, "Recovering", (keys, family) => keys.recover(family, secret))
-        return undefined
-      }
-    }
+    verb: "Recovering",
+    password: () => (password.input.value === "" ? { problem: "Enter your password." } : { password: password.input.value }),
+    passkey: { label: "Use your passkey", prompt: "Use the passkey you protected your wallet with…", create: false },
+    use: (keys, family, secret) => keys.recover(family, secret)
   })
 }
 
