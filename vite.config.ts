@@ -1,7 +1,7 @@
 import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin"
 import { readFileSync } from "node:fs"
 import { defineConfig } from "vite"
-import { eagerGraph } from "./scripts/eagerChunks"
+import { eagerGraph, FORMS_CHUNKS } from "./scripts/eagerChunks"
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
   dependencies?: Record<string, string>
@@ -47,7 +47,10 @@ export default defineConfig({
             { name: "plain", test: /[\\/]src[\\/]domain[\\/](networks|constants|format)\.ts$/, priority: 4 },
             { name: "shell", test: graph.eager(["/src/react.ts"]), priority: 3 },
             { name: "core", test: graph.eager(["/src/runtime.ts"], "/src/react.ts"), priority: 2 },
-            { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 }
+            { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 },
+            // The Swap and Buy forms' services, and their atoms, fetched on first use (see FORMS_CHUNKS).
+            { name: "forms", test: FORMS_CHUNKS.services, priority: 0 },
+            { name: "formAtoms", test: FORMS_CHUNKS.atoms, priority: 0 }
           ]
         }
       }

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url"
 import { defineConfig, type Plugin } from "vite"
 import { readRuntimeConfig } from "../devstack/config"
 import { demoStackConfig, injectDemoConfig } from "../devstack/demoConfig"
-import { eagerGraph } from "../scripts/eagerChunks"
+import { eagerGraph, FORMS_CHUNKS } from "../scripts/eagerChunks"
 
 const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url))
 
@@ -42,7 +42,9 @@ export default defineConfig({
             { name: "plain", test: /[\\/]src[\\/]domain[\\/](networks|constants|format)\.ts$/, priority: 5 },
             { name: "shell", test: graph.eager(["/src/react.ts"]), priority: 4 },
             { name: "core", test: graph.eager(["/src/runtime.ts"], "/src/react.ts"), priority: 2 },
-            { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 }
+            { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 },
+            { name: "forms", test: FORMS_CHUNKS.services, priority: 0 },
+            { name: "formAtoms", test: FORMS_CHUNKS.atoms, priority: 0 }
           ]
         }
       }

@@ -46,3 +46,13 @@ export const eagerGraph = (isExternal: (id: string) => boolean) => {
     graph?.getModuleInfo(id)?.isEntry !== true
   return { plugin, eager }
 }
+
+/**
+ * The Swap and Buy forms' services (which the Effect entry imports) and their atoms (which it does not): none loads
+ * before a page first uses a form, and each set is one chunk, so what opens them (the Account view, the hooks) names
+ * two files, not six.
+ */
+export const FORMS_CHUNKS = {
+  services: /[\\/]src[\\/]services[\\/](Swap|Onramp|swapState|onrampState)\.ts$/,
+  atoms: /[\\/]src[\\/]ui[\\/]atoms[\\/](swap|onramp|laterServices)\.ts$/
+}

@@ -610,19 +610,15 @@ export * as StorageKeys from "./services/Storage/keys"
 
 export {
   coreLayer,
+  liveLayer,
   type WalletServices
 } from "./layers/Core"
 
-export {
-  type EnvironmentOverrides,
-  liveLayer
-} from "./layers/Live"
+export { type EnvironmentOverrides } from "./layers/Live"
 
-export {
-  makeWalletRuntime,
-  type WalletRuntime,
-  type WalletRuntimeSettings
-} from "./runtime"
+export { type WalletRuntime, type WalletRuntimeSettings } from "./runtime"
+
+export { makeWalletRuntime } from "./walletRuntime"
 
 export { Swap } from "./services/Swap"
 

@@ -6,15 +6,15 @@
 import { Effect, Layer } from "effect"
 import * as Atom from "effect/reactivity/Atom"
 import { ClientsNotSet } from "./domain/errors"
-import type { WalletServices } from "./layers/Core"
+import type { BaseServices } from "./layers/Base"
 
-/** Every service a wallet runtime provides (what the atoms of the UI may read). */
-export type { WalletServices }
+/** The services every runtime builds at start (what the atoms of the UI may read; the forms' atoms add theirs). */
+export type { BaseServices }
 
 /** The MemoMap shared with the ManagedRuntime (seeded per registry). */
 export const memoMapAtom: Atom.Atom<Layer.MemoMap> = Atom.keepAlive(Atom.make(() => Layer.makeMemoMapUnsafe()))
 
 /** The services layer of this registry's runtime (seeded per registry; unset, every atom fails clearly). */
-export const servicesLayerAtom: Atom.Atom<Layer.Layer<WalletServices, ClientsNotSet>> = Atom.keepAlive(
-  Atom.make(() => Layer.unwrap(Effect.fail(new ClientsNotSet()) as Effect.Effect<Layer.Layer<WalletServices>, ClientsNotSet>))
+export const servicesLayerAtom: Atom.Atom<Layer.Layer<BaseServices, ClientsNotSet>> = Atom.keepAlive(
+  Atom.make(() => Layer.unwrap(Effect.fail(new ClientsNotSet()) as Effect.Effect<Layer.Layer<BaseServices>, ClientsNotSet>))
 )

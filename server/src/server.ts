@@ -330,8 +330,13 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         server: {
           from,
           sendMail: mailer.send,
-          http: httpLimits(config),
+          http: { ...httpLimits(config), trustedProxies: config.wallet.trustedProxies },
           freshLoginMs: config.wallet.freshLoginMs,
+          visitorLimits: {
+            passkey: config.limits.walletPasskeyPerMinute,
+            farcasterRelay: config.limits.walletFarcasterRelayPerMinute,
+            loginStart: config.limits.walletLoginStartsPerMinute
+          },
           ...(config.wallet.passkeyRpId === undefined ? {} : { passkeyRpId: config.wallet.passkeyRpId })
         }
       })

@@ -57,6 +57,15 @@ export const balancesSupported = (supported: SupportedChains, caipNetworkId: Cai
 export const swapsSupported = (supported: SupportedChains, caipNetworkId: string): boolean =>
   supported.swaps === undefined ? isSwapNetwork(caipNetworkId) : supported.swaps.includes(caipNetworkId as CaipNetworkId)
 
+/**
+ * Whether the services' on-ramp provider delivers on a network: their list (`onramp` in `/v1/supported-chains`, empty
+ * when the host configured no provider); a service that gives none is taken to offer Buy on every EVM network. Beside
+ * `swapsSupported` (not in `onramp.ts`, the Buy form's rules) so the Account view deciding its buttons does not load
+ * the Buy form's rules.
+ */
+export const onrampSupported = (supported: SupportedChains, caipNetworkId: string): boolean =>
+  supported.onramp === undefined ? caipNetworkId.startsWith("eip155:") : supported.onramp.includes(caipNetworkId as CaipNetworkId)
+
 /** Path of the account endpoints (`/v1/account/{address}/…`). */
 export const AccountPath = Schema.Struct({ address: AccountAddressParam })
 /** Path of the account endpoints. */

@@ -3,8 +3,10 @@
  * `wallet_requestExecutionPermissions` (or the spec's `wallet_grantPermissions`), decoded with the visitor's words for
  * every refusal; a use of a grant (a plain native or ERC-20 transfer) read from a transaction; and whether a grant covers
  * a use at a given time. Pure: the modal checks a request before the approval view with it, the wallet server checks it
- * again before storing, and checks each use before signing (`server/src/embedded/server/permissions.ts`).
+ * again before storing, and checks each use before signing (`server/src/embedded/server/permissions.ts`). A request
+ * enters through a Schema (`PermissionRequest`) whose refusals are in the visitor's words.
  */
+import { Result, Schema } from "effect"
 
 /** The four permission types (MetaMask's): native or ERC-20, a fixed amount per period or a stream per second. */
 export const EXECUTION_PERMISSION_TYPES = ["native-token-periodic", "native-token-stream", "erc20-token-periodic", "erc20-token-stream"] as const
@@ -43,111 +45,157 @@ const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/
-const DECIMAL = /^[0-9]+$/
+const WHOLE = /^(?:0x[0-9a-fA-F]+|[0-9]+)$/
 
-/** A whole amount given as a hex quantity, a decimal string or a safe integer; undefined when it is not one. */
+/** A whole number given as a safe integer, a hex quantity or a decimal string (as JSON carries it); `message` when it is not one. */
+const WholeNumber = (message: string) =>
+  Schema.Union([
+    Schema.Number.check(Schema.makeFilter(Number.isSafeInteger, { message })),
+    Schema.String.check(Schema.isPattern(WHOLE, { message }))
+  ]).annotate({ message })
+
+/** The value of a {@link WholeNumber}. */
+const whole = (value: number | string): bigint => BigInt(value)
+
+/** A whole amount given in any of {@link WholeNumber}'s forms; undefined when it is not one. */
+const decodeWholeNumber = Schema.decodeUnknownResult(WholeNumber("not a whole number"))
 const wholeNumber = (value: unknown): bigint | undefined => {
-  if (typeof value === "bigint") return value
-  if (typeof value === "number") return Number.isSafeInteger(value) ? BigInt(value) : undefined
-  if (typeof value === "string" && (HEX_QUANTITY.test(value) || DECIMAL.test(value))) return BigInt(value)
-  return undefined
+  const decoded = decodeWholeNumber(value)
+  return Result.isSuccess(decoded) ? whole(decoded.success) : undefined
 }
 
-/** An amount the site asks for: a whole number above zero. */
-const positiveAmount = (field: string, value: unknown): Decoded<bigint> => {
-  const amount = wholeNumber(value)
-  if (amount === undefined) return fail(`The permission's ${field} must be a whole number (in the token's smallest unit)`)
-  if (amount <= 0n) return fail(`The permission's ${field} must be more than zero`)
-  return ok(amount)
+// A field the site may leave out or send as undefined or null; anything else is refused in the field's own words.
+const maybe = <S extends Schema.Top>(schema: S) => {
+  const message = schema.ast.annotations?.["message"]
+  return Schema.optionalKey(Schema.Union([schema, Schema.Null, Schema.Undefined]).annotate(typeof message === "string" ? { message } : {}))
+}
+
+/** An amount the site asks for: a whole number above zero (missing, it is not a whole number either). */
+const PositiveAmount = (field: string) => {
+  const message = `The permission's ${field} must be a whole number (in the token's smallest unit)`
+  return WholeNumber(message)
+    .check(Schema.makeFilter((value) => whole(value) > 0n || `The permission's ${field} must be more than zero`))
+    .annotateKey({ messageMissingKey: message })
+}
+
+/** An amount that may be zero (a stream's start). */
+const NonNegativeAmount = (field: string) => {
+  const message = `The permission's ${field} must be a whole number (in the token's smallest unit)`
+  return WholeNumber(message).check(Schema.makeFilter((value) => whole(value) >= 0n, { message }))
 }
 
 /** A time or a duration in seconds. */
-const seconds = (field: string, value: unknown): Decoded<number> => {
-  const amount = wholeNumber(value)
-  if (amount === undefined || amount > BigInt(Number.MAX_SAFE_INTEGER)) return fail(`The permission's ${field} must be a whole number of seconds`)
-  return ok(Number(amount))
+const Seconds = (field: string) => {
+  const message = `The permission's ${field} must be a whole number of seconds`
+  return WholeNumber(message).check(Schema.makeFilter((value) => whole(value) <= BigInt(Number.MAX_SAFE_INTEGER), { message }))
 }
+
+const Address = (message: string) => Schema.String.annotate({ message }).check(Schema.isPattern(ADDRESS, { message }))
+
+const TokenAddress = Address("The permission's tokenAddress must be a token contract's address (0x and 40 hex digits)").annotateKey({
+  messageMissingKey: "The permission's tokenAddress must be a token contract's address (0x and 40 hex digits)"
+})
+
+// What every type's data may hold besides its amounts.
+const common = {
+  startTime: maybe(Seconds("startTime")),
+  justification: maybe(Schema.String.annotate({ message: "The permission's justification must be text" }))
+}
+const periodic = { ...common, periodAmount: PositiveAmount("periodAmount"), periodDuration: Seconds("periodDuration") }
+const stream = {
+  ...common,
+  amountPerSecond: PositiveAmount("amountPerSecond"),
+  initialAmount: maybe(NonNegativeAmount("initialAmount")),
+  maxAmount: maybe(PositiveAmount("maxAmount"))
+}
+const Data = <F extends Schema.Struct.Fields>(fields: F) =>
+  Schema.Struct(fields).annotate({ message: "The permission's data must be an object" })
+
+const NO_TYPE = "The permission request has no permission type"
+/** The permission of a request: one of the four types with its data, the type naming which. */
+const Permission = Schema.Union([
+  Schema.Struct({ type: Schema.Literal("native-token-periodic"), data: Data(periodic) }),
+  Schema.Struct({ type: Schema.Literal("native-token-stream"), data: Data(stream) }),
+  Schema.Struct({ type: Schema.Literal("erc20-token-periodic"), data: Data({ ...periodic, tokenAddress: TokenAddress }) }),
+  Schema.Struct({ type: Schema.Literal("erc20-token-stream"), data: Data({ ...stream, tokenAddress: TokenAddress }) }),
+  // Any other type, in words: tried last, so a known type's own refusal comes first.
+  Schema.Struct({
+    type: Schema.String.annotate({ message: NO_TYPE }).check(
+      Schema.makeFilter(
+        (type) => `The permission type "${type.slice(0, 60)}" is not supported: ask for one of ${EXECUTION_PERMISSION_TYPES.join(", ")}`
+      )
+    )
+  })
+])
+  .annotate({ message: NO_TYPE })
+  .annotateKey({ messageMissingKey: NO_TYPE })
 
 // The revised ERC-7715 puts the expiry in `rules` ({ type: "expiry", data: { timestamp } }); MetaMask's SDK sends `expiry`.
-const expiryOf = (request: Readonly<Record<string, unknown>>): unknown => {
-  if (request["expiry"] !== undefined) return request["expiry"]
-  const rules = request["rules"]
-  if (!Array.isArray(rules)) return undefined
-  const rule = rules.find((entry: unknown) => isRecord(entry) && entry["type"] === "expiry")
-  return isRecord(rule) && isRecord(rule["data"]) ? rule["data"]["timestamp"] : undefined
-}
+const ExpiryRule = Schema.Struct({ type: Schema.Literal("expiry"), data: Schema.Struct({ timestamp: Seconds("expiry") }) })
 
-// `to` (the revised text) or `signer: { type: "account", data: { address } }` (the first one).
-const granteeOf = (request: Readonly<Record<string, unknown>>): unknown => {
-  if (request["to"] !== undefined) return request["to"]
-  const signer = request["signer"]
-  return isRecord(signer) && isRecord(signer["data"]) ? signer["data"]["address"] : undefined
-}
+const GRANTEE = "The permission's account (to) must be an address"
+
+/** One request of `wallet_requestExecutionPermissions`, as a site sends it (the fields this wallet reads). */
+const PermissionRequest = Schema.Struct({
+  chainId: WholeNumber("The permission request names no chain (chainId)").annotateKey({
+    messageMissingKey: "The permission request names no chain (chainId)"
+  }),
+  permission: Permission,
+  expiry: maybe(Seconds("expiry")),
+  rules: maybe(
+    Schema.Array(
+      Schema.Union([ExpiryRule, Schema.Struct({ type: Schema.String.check(Schema.makeFilter((type) => type !== "expiry")) })]).annotate({
+        message: "The permission's rules must each be an object with a type"
+      })
+    )
+  ),
+  // `to` (the revised text) or `signer: { type: "account", data: { address } }` (the first one).
+  to: maybe(Address(GRANTEE)),
+  signer: maybe(Schema.Struct({ data: Schema.Struct({ address: Address(GRANTEE) }) }).annotate({ message: GRANTEE }))
+}).annotate({ message: "A permission request must be an object" })
 
 /**
  * Decodes one permission request of `wallet_requestExecutionPermissions`: its chain must be one of `chainIds`, its type
  * one of the four, its amounts whole and above zero, its expiry after `nowSeconds`.
  */
 export const decodePermissionRequest = (raw: unknown, chainIds: ReadonlyArray<number>, nowSeconds: number): Decoded<PermissionTerms> => {
-  if (!isRecord(raw)) return fail("A permission request must be an object")
-  const chainId = wholeNumber(raw["chainId"])
-  if (chainId === undefined) return fail("The permission request names no chain (chainId)")
+  const decoded = Schema.decodeUnknownResult(PermissionRequest)(raw)
+  // The first refusal's words (the lines after them name where it is, which the words already say).
+  if (Result.isFailure(decoded)) return fail(decoded.failure.message.split("\n")[0] ?? "A permission request must be an object")
+  const request = decoded.success
+  const chainId = whole(request.chainId)
   if (!chainIds.includes(Number(chainId))) return fail(`The chain ${chainId} is not one this wallet grants permissions on`)
-  const permission = raw["permission"]
-  if (!isRecord(permission) || typeof permission["type"] !== "string") return fail("The permission request has no permission type")
-  const type = permission["type"]
-  if (!(EXECUTION_PERMISSION_TYPES as ReadonlyArray<string>).includes(type)) {
-    return fail(`The permission type "${type.slice(0, 60)}" is not supported: ask for one of ${EXECUTION_PERMISSION_TYPES.join(", ")}`)
-  }
-  const data = isRecord(permission["data"]) ? permission["data"] : {}
-  const expiryRaw = expiryOf(raw)
-  if (expiryRaw === undefined) return fail("The permission has no expiry")
-  const expiry = seconds("expiry", expiryRaw)
-  if (!expiry.ok) return expiry
-  if (expiry.value <= nowSeconds) return fail("The permission's expiry is in the past")
-  const start = data["startTime"] === undefined || data["startTime"] === null ? ok(nowSeconds) : seconds("startTime", data["startTime"])
-  if (!start.ok) return start
-  if (start.value >= expiry.value) return fail("The permission would start after it expires")
-  let token: `0x${string}` | undefined
-  if (type.startsWith("erc20-")) {
-    const address = data["tokenAddress"]
-    if (typeof address !== "string" || !ADDRESS.test(address)) return fail("The permission's tokenAddress must be a token contract's address (0x and 40 hex digits)")
-    token = address.toLowerCase() as `0x${string}`
-  }
-  const grantee = granteeOf(raw)
-  if (grantee !== undefined && (typeof grantee !== "string" || !ADDRESS.test(grantee))) return fail("The permission's account (to) must be an address")
+  const { permission } = request
+  if (!("data" in permission)) return fail(NO_TYPE)
+  const { data } = permission
+  const rule = request.rules?.find((entry): entry is typeof ExpiryRule.Type => entry.type === "expiry")
+  const expiryValue = request.expiry ?? rule?.data.timestamp
+  if (expiryValue === undefined) return fail("The permission has no expiry")
+  const expiry = Number(whole(expiryValue))
+  if (expiry <= nowSeconds) return fail("The permission's expiry is in the past")
+  const startTime = data.startTime === undefined || data.startTime === null ? nowSeconds : Number(whole(data.startTime))
+  if (startTime >= expiry) return fail("The permission would start after it expires")
   let allowance: PermissionAllowance
-  if (type.endsWith("-periodic")) {
-    const periodAmount = positiveAmount("periodAmount", data["periodAmount"])
-    if (!periodAmount.ok) return periodAmount
-    const periodDuration = seconds("periodDuration", data["periodDuration"])
-    if (!periodDuration.ok) return periodDuration
-    if (periodDuration.value <= 0) return fail("The permission's periodDuration must be more than zero seconds")
-    allowance = { _tag: "Periodic", periodAmount: periodAmount.value, periodDuration: periodDuration.value }
+  if ("periodAmount" in data) {
+    const periodDuration = Number(whole(data.periodDuration))
+    if (periodDuration <= 0) return fail("The permission's periodDuration must be more than zero seconds")
+    allowance = { _tag: "Periodic", periodAmount: whole(data.periodAmount), periodDuration }
   } else {
-    const amountPerSecond = positiveAmount("amountPerSecond", data["amountPerSecond"])
-    if (!amountPerSecond.ok) return amountPerSecond
-    const initial = data["initialAmount"] === undefined || data["initialAmount"] === null ? 0n : wholeNumber(data["initialAmount"])
-    if (initial === undefined || initial < 0n) return fail("The permission's initialAmount must be a whole number (in the token's smallest unit)")
-    let maxAmount: bigint | undefined
-    if (data["maxAmount"] !== undefined && data["maxAmount"] !== null) {
-      const max = positiveAmount("maxAmount", data["maxAmount"])
-      if (!max.ok) return max
-      if (max.value < initial) return fail("The permission's maxAmount is below its initialAmount")
-      maxAmount = max.value
-    }
-    allowance = { _tag: "Stream", initialAmount: initial, amountPerSecond: amountPerSecond.value, maxAmount }
+    const initialAmount = data.initialAmount === undefined || data.initialAmount === null ? 0n : whole(data.initialAmount)
+    const maxAmount = data.maxAmount === undefined || data.maxAmount === null ? undefined : whole(data.maxAmount)
+    if (maxAmount !== undefined && maxAmount < initialAmount) return fail("The permission's maxAmount is below its initialAmount")
+    allowance = { _tag: "Stream", initialAmount, amountPerSecond: whole(data.amountPerSecond), maxAmount }
   }
-  const justification = typeof data["justification"] === "string" && data["justification"].trim() !== "" ? data["justification"].trim().slice(0, 300) : undefined
+  const grantee = request.to ?? request.signer?.data.address ?? undefined
+  const justification = data.justification?.trim()
   return ok({
-    type: type as ExecutionPermissionType,
+    type: permission.type,
     chainId: Number(chainId),
-    token,
+    token: "tokenAddress" in data ? (data.tokenAddress.toLowerCase() as `0x${string}`) : undefined,
     allowance,
-    startTime: start.value,
-    expiry: expiry.value,
-    justification,
+    startTime,
+    expiry,
+    justification: justification === undefined || justification === "" ? undefined : justification.slice(0, 300),
     grantee: grantee === undefined ? undefined : (grantee.toLowerCase() as `0x${string}`)
   })
 }

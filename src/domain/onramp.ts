@@ -3,7 +3,7 @@
  * 7500), what can be bought on a network, and how long the form watches for the coins to arrive.
  */
 import { Result } from "effect"
-import type { OnrampOptions, OnrampPurchaseCurrency, SupportedChains } from "./Api"
+import type { OnrampOptions, OnrampPurchaseCurrency } from "./Api"
 import { ONRAMP_FALLBACK_LIMITS } from "./constants"
 
 /** How long after the last keystroke a quote is asked. */
@@ -20,13 +20,6 @@ export const cardLimitsOf = (options: OnrampOptions, currency: string): { readon
 /** The assets delivered on a network. */
 export const purchasableOn = (options: OnrampOptions, caipNetworkId: string): ReadonlyArray<OnrampPurchaseCurrency> =>
   options.purchaseCurrencies.filter((c) => c.networks.includes(caipNetworkId as never))
-
-/**
- * Whether the services' on-ramp provider delivers on a network: their list (`onramp` in `/v1/supported-chains`, empty
- * when the host configured no provider); a service that gives none is taken to offer Buy on every EVM network.
- */
-export const onrampSupported = (supported: SupportedChains, caipNetworkId: string): boolean =>
-  supported.onramp === undefined ? caipNetworkId.startsWith("eip155:") : supported.onramp.includes(caipNetworkId as never)
 
 /** The fiat amount, or what is wrong with it: a number within the card limits of the currency. */
 export const checkOnrampAmount = (text: string, currency: string, options: OnrampOptions): Result.Result<number, string> => {

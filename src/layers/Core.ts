@@ -1,97 +1,36 @@
 /**
- * The runtime core every environment shares: connection, networks, the modal and the connect flow, the account's
- * data and actions, the send form, the catalogue, notifications and analytics, and the start-up work (alerts about the options,
- * restoring a stored session). It needs Storage, Config, Platform, the connectors, the chain adapters, the RPC
- * transport and an HttpClient from the environment's layer.
+ * Every service a wallet runtime offers to `run`: the services built at start (`Base.ts`) and the Swap and Buy forms
+ * over them. The `wallet-runtime` entry's layers and runtime are these; the React runtime is built on `Base.ts` alone
+ * and adds the forms when their views or hooks first need them (`src/ui/atoms/laterServices.ts`), through the same
+ * MemoMap, so a runtime never holds two of either.
  */
-import { Effect, Layer } from "effect"
-import type * as HttpClient from "effect/http/HttpClient"
+import { Layer } from "effect"
 import type { Alert } from "../domain/alerts"
-import { Analytics } from "../services/Analytics"
-import { BlockchainApi } from "../services/BlockchainApi"
-import { ChainAdapters } from "../services/ChainAdapter"
-import { Config } from "../services/Config"
-import { ConnectFlow, type SignInStep } from "../services/ConnectFlow"
-import { Connection } from "../services/Connection"
-import { Connectors } from "../services/connectors/Connectors"
-import { embeddedWalletLayer } from "../services/Embedded/embeddedLayer"
-import { EmbeddedWallet } from "../services/Embedded/EmbeddedWallet"
-import { Modal } from "../services/Modal"
-import { Names } from "../services/Names"
-import { Networks } from "../services/Networks"
-import { Notifications } from "../services/Notifications"
-import { Platform } from "../services/Platform"
-import { Portfolio } from "../services/Portfolio"
-import { RpcTransport } from "../services/RpcTransport/RpcTransport"
-import { Send } from "../services/Send"
-import { Swap } from "../services/Swap"
+import type { HostOptions } from "../domain/Options"
 import { Onramp } from "../services/Onramp"
-import { Siwx } from "../services/Siwx/Siwx"
-import { Storage } from "../services/Storage/Storage"
-import { Theme } from "../services/Theme"
-import { WalletActions } from "../services/WalletActions"
-import { WalletCatalog } from "../services/WalletCatalog"
+import { Swap } from "../services/Swap"
+import { type BaseServices, baseLayer, type Environment } from "./Base"
+import { type EnvironmentOverrides, liveBaseLayer } from "./Live"
+
+export type { BaseServices, Environment }
 
 /** Every service a wallet runtime provides. */
-export type WalletServices =
-  | Connection
-  | Connectors
-  | ConnectFlow
-  | Networks
-  | Modal
-  | Notifications
-  | Storage
-  | Config
-  | Platform
-  | ChainAdapters
-  | RpcTransport
-  | BlockchainApi
-  | Portfolio
-  | WalletActions
-  | Send
-  | Swap
-  | Onramp
-  | Names
-  | Siwx
-  | SignInStep
-  | WalletCatalog
-  | Analytics
-  | Theme
-  | EmbeddedWallet
+export type WalletServices = BaseServices | Swap | Onramp
 
-/** What an environment gives the core. */
-export type Environment = Storage | Config | Platform | Connectors | ChainAdapters | RpcTransport | HttpClient.HttpClient
-
-// Restoring starts in the background once the services exist: the page is never held up by a slow wallet, and a
-// family shows `reconnecting` meanwhile. Nothing is asked of any wallet unless a session was stored.
-const startUp = (alerts: ReadonlyArray<Alert>) =>
-  Layer.effectDiscard(
-    Effect.gen(function* () {
-      const notifications = yield* Notifications
-      const connection = yield* Connection
-      const networks = yield* Networks
-      yield* Effect.forEach(alerts, (alert) => notifications.raiseAlert(alert), { discard: true })
-      yield* connection
-        .restore((namespace) => networks.activeNetwork(namespace).pipe(Effect.orDie))
-        .pipe(Effect.forkScoped)
-    })
-  )
+// The Swap and Buy forms over the services built at start.
+const withForms = <E>(services: Layer.Layer<BaseServices, E>): Layer.Layer<WalletServices, E> =>
+  Layer.mergeAll(Swap.layer, Onramp.layer).pipe(Layer.provideMerge(services))
 
 /** The core services over an environment. */
 export const coreLayer = (environment: Layer.Layer<Environment>, alerts: ReadonlyArray<Alert> = []): Layer.Layer<WalletServices> =>
-  startUp(alerts).pipe(
-    // The email wallet's flows connect through the connect flow and ask approvals of the modal.
-    Layer.provideMerge(Layer.mergeAll(Send.layer, Swap.layer, Onramp.layer, Names.layer, embeddedWalletLayer)),
-    Layer.provideMerge(Layer.mergeAll(ConnectFlow.layer, WalletCatalog.layer, Theme.layer)),
-    // Sign-in sits between: the connect flow waits on it, and it signs through the wallet actions.
-    Layer.provideMerge(Siwx.layer),
-    Layer.provideMerge(WalletActions.layer),
-    Layer.provideMerge(Portfolio.layer),
-    Layer.provideMerge(Networks.layer),
-    Layer.provideMerge(Layer.mergeAll(Modal.layer, BlockchainApi.layer)),
-    // Analytics sits under the flows that record what the visitor does (modal, connect, networks, actions).
-    Layer.provideMerge(Analytics.layer),
-    Layer.provideMerge(Connection.layer),
-    Layer.provideMerge(Notifications.layer),
-    Layer.provideMerge(environment)
-  )
+  withForms(baseLayer(environment, alerts))
+
+/**
+ * Every service, live in a browser (storage falls back to memory where localStorage is unavailable). `overrides`
+ * replaces the page's connectors or the family adapters.
+ */
+export const liveLayer = (
+  options: HostOptions,
+  overrides: EnvironmentOverrides = {},
+  alerts: ReadonlyArray<Alert> = []
+): Layer.Layer<WalletServices> => withForms(liveBaseLayer(options, overrides, alerts))

@@ -22,7 +22,7 @@ import { hasStoredConnection } from "../services/Storage/paths"
 import { Storage } from "../services/Storage/Storage"
 import { WalletConnect } from "../services/walletconnect/WalletConnect"
 import { walletConnectAlertsLayer, walletConnectSignInLayer } from "../services/walletconnect/wiring"
-import { coreLayer, type WalletServices } from "./Core"
+import { baseLayer, type BaseServices } from "./Base"
 import type { AdapterDeps, LazyFamily } from "./LiveFamilies"
 
 /** What a runtime can be given instead of the page's own: its connectors and adapters (a host's, or fakes). */
@@ -119,18 +119,19 @@ const afterFirstPaint: Effect.Effect<void> = Effect.callback<void>((resume) => {
  * a session to restore gets the services during the first render, so the button never shows "Connect wallet"
  * before "Reconnecting…".
  */
-const startAfterPaintUnlessRestoring = (services: Layer.Layer<WalletServices>): Layer.Layer<WalletServices> =>
+const startAfterPaintUnlessRestoring = (services: Layer.Layer<BaseServices>): Layer.Layer<BaseServices> =>
   hasStoredConnection() ? services : Layer.unwrap(afterFirstPaint.pipe(Effect.as(services)))
 
 /**
- * Every service, live in a browser (storage falls back to memory where localStorage is unavailable). `overrides`
- * replaces the page's connectors or the family adapters.
+ * The services built at start, live in a browser (storage falls back to memory where localStorage is unavailable):
+ * the React runtime's; `liveLayer` (`Core.ts`) adds the Swap and Buy forms. `overrides` replaces the page's connectors
+ * or the family adapters.
  */
-export const liveLayer = (
+export const liveBaseLayer = (
   options: HostOptions,
   overrides: EnvironmentOverrides = {},
   alerts: ReadonlyArray<Alert> = []
-): Layer.Layer<WalletServices> => {
+): Layer.Layer<BaseServices> => {
   const config = Config.layer(options)
   const transport = RpcTransport.layer.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer))
   const walletConnect = WalletConnect.layer.pipe(Layer.provide(config))
@@ -144,7 +145,7 @@ export const liveLayer = (
   return startAfterPaintUnlessRestoring(
     Layer.mergeAll(walletConnectAlertsLayer, walletConnectSignInLayer).pipe(
       Layer.provideMerge(
-        coreLayer(
+        baseLayer(
           Layer.mergeAll(
             Storage.layerBrowser,
             Platform.layerBrowserWith(options.miniApp),

@@ -24,7 +24,9 @@ let ahead = 0
 
 beforeAll(async () => {
   db = await startDatabase()
-  const base = { masterKey: randomBytes(32), smtp: { port: 1 }, database: db.info, chains: { evm: [] } }
+  // Every test's ceremonies come from this one address within a minute: more than a visitor's limit (tested in
+  // wallet-server-visitor-limits.test.ts).
+  const base = { masterKey: randomBytes(32), smtp: { port: 1 }, database: db.info, chains: { evm: [] }, visitorLimits: { passkey: 1000 } }
   ;[server, ownDomain] = await Promise.all([
     startWalletServer({ ...base, publicHost: "localhost", now: () => Date.now() + ahead }),
     // A host serving the frame from a name under its own domain, its passkeys under the domain itself.

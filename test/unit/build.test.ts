@@ -147,6 +147,22 @@ describe("the library build", () => {
     }
   })
 
+  it("keeps the Swap and Buy forms out of what a React page loads before its first click: their services, atoms and views' entries", () => {
+    const beforeClick = chunks.filter((c) => ["shell", "plain", "core", "view"].includes(c.name))
+    const forms = [
+      "src/services/Swap.ts",
+      "src/services/Onramp.ts",
+      "src/services/swapState.ts",
+      "src/services/onrampState.ts",
+      "src/ui/atoms/laterServices.ts",
+      "src/ui/views/accountForms.ts",
+      "src/layers/Core.ts",
+      "src/walletRuntime.ts"
+    ]
+    expect(beforeClick.map((c) => c.name).sort()).toEqual(["core", "plain", "shell", "view"])
+    expect(modulesOf(beforeClick).filter((id) => forms.includes(id))).toEqual([])
+  })
+
   it("fetches @noble's curves for WalletConnect only where WebCrypto lacks them: the session's chunks never import them statically", () => {
     const sessionChunk = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/walletconnect/session.ts")))!
     const withSession = loadedAtOnce(sessionChunk.fileName)

@@ -7,8 +7,10 @@
  * Every setting has a file key (its path in the JSON file, `services.port`) and an environment variable:
  * `WALLET_RUNTIME_` and the path in CONSTANT_CASE (`WALLET_RUNTIME_SERVICES_PORT`), except `DATABASE_URL` and `REDIS_URL`.
  */
-import { Effect, Schema, SchemaAST } from "effect"
+import { Effect, Result, Schema, SchemaAST } from "effect"
+import { IpNetwork } from "effect/net"
 import { DEFAULT_NAME_SUFFIX, NameSuffix } from "../../../src/domain/Options"
+import { DEFAULT_VISITOR_LIMITS } from "../embedded/server/visitorLimits"
 
 /** How a setting is written in an environment variable. */
 export type EnvFormat =
@@ -359,6 +361,19 @@ export const ServerConfig = Schema.Struct({
         "How recent a login must be for the wallet server to give out or replace a user's split-key shares (the server " +
         "share, the recovery envelope): an older session is asked to log in again."
     }),
+    trustedProxies: withDefault(
+      Schema.Array(Schema.String.check(Schema.makeFilter((network) => Result.isSuccess(IpNetwork.fromString(network)), { expected: "a network in CIDR notation (10.0.0.0/8, fd00::/8)" }))),
+      [],
+      {
+        type: "list of networks (CIDR)",
+        description:
+          "The proxies and load balancers in front of the wallet server (comma-separated in the variable), e.g. " +
+          "`10.0.0.0/8`: from them, `X-Forwarded-For` names the visitor's address, which the limits per visitor count " +
+          "(`limits.walletPasskeyPerMinute`, `limits.walletFarcasterRelayPerMinute`). Empty: the connection's address, " +
+          "so behind a proxy every visitor shares the proxy's.",
+        envFormat: "list"
+      }
+    ),
     farcasterIdRegistry: withDefault(
       Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "an EVM address (0x and 40 hex digits)" })),
       "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b",
@@ -658,6 +673,24 @@ export const ServerConfig = Schema.Struct({
     relayMaxTopicsPerConnection: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of topics" })), 1000, {
       type: "number of topics",
       description: "Relay: the topics one connection may follow at once (more are refused with -32005)."
+    }),
+    walletPasskeyPerMinute: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of requests" })), DEFAULT_VISITOR_LIMITS.passkey, {
+      type: "requests per minute",
+      description:
+        "Wallet server: requests one network address may make per minute on the passkey routes (`/api/passkey/start`, " +
+        "`/options`, `/verify`, `/finish` together; a login takes one of each); past it, 429 `rate_limited` with `Retry-After`."
+    }),
+    walletFarcasterRelayPerMinute: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of requests" })), DEFAULT_VISITOR_LIMITS.farcasterRelay, {
+      type: "requests per minute",
+      description:
+        "Wallet server: messages one network address may post per minute to Farcaster's channel relay " +
+        "(`/v1/channel/authenticate`); past it, 429 `rate_limited` with `Retry-After`."
+    }),
+    walletLoginStartsPerMinute: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of requests" })), DEFAULT_VISITOR_LIMITS.loginStart, {
+      type: "requests per minute",
+      description:
+        "Wallet server: social and Farcaster logins one network address may start per minute (`/api/social/start` and " +
+        "`/api/farcaster/channel` together); past it, 429 `rate_limited` with `Retry-After`."
     })
   }),
   log: group({

@@ -419,6 +419,29 @@ const walletPermissionGrants: Migration = Effect.gen(function* () {
   yield* sql`CREATE INDEX wallet_permission_grants_owner ON wallet_permission_grants (user_id, project_id, chain_id)`
 })
 
+const walletRateLimits: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // Requests counted per key (a route's name and the visitor's address) in the window that started at
+  // `window_start`: counted in one statement, so requests at once on any process of the server count one by one.
+  yield* sql`CREATE TABLE wallet_rate_limits (
+    key text PRIMARY KEY,
+    window_start timestamptz NOT NULL,
+    hits integer NOT NULL
+  )`
+})
+
+const walletExpiryIndexes: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The wallet server deletes what anyone may start once it is past its expiry (`server/src/embedded/server/prune.ts`):
+  // found by these, each sweep reads only the rows it deletes.
+  yield* sql`CREATE INDEX wallet_passkey_ceremonies_expiry ON wallet_passkey_ceremonies (expires_at)`
+  yield* sql`CREATE INDEX wallet_farcaster_channels_expiry ON wallet_farcaster_channels (expires_at)`
+  yield* sql`CREATE INDEX wallet_social_logins_expiry ON wallet_social_logins (expires_at)`
+  yield* sql`CREATE INDEX wallet_rate_limits_window ON wallet_rate_limits (window_start)`
+  yield* sql`CREATE INDEX wallet_codes_expiry ON wallet_codes (expires_at)`
+  yield* sql`CREATE INDEX wallet_sessions_expiry ON wallet_sessions (expires_at)`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -439,5 +462,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0016_wallet_calls": walletCalls,
   "0017_wallet_key_shares": walletKeyShares,
   "0018_wallet_passkeys": walletPasskeys,
-  "0019_wallet_permission_grants": walletPermissionGrants
+  "0019_wallet_permission_grants": walletPermissionGrants,
+  "0020_wallet_rate_limits": walletRateLimits,
+  "0021_wallet_expiry_indexes": walletExpiryIndexes
 }

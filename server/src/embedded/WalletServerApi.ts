@@ -92,7 +92,11 @@ export class WalletPayloadTooLarge extends Schema.Error<WalletPayloadTooLarge>("
   httpApiStatus: 413
 }) {}
 
-/** 429: a mail within 30 s of the last (`rate_limited`), or too many wrong codes (`too_many_attempts`). */
+/**
+ * 429: a mail within 30 s of the last, or a network address past its requests per minute on the passkey routes, the
+ * Farcaster relay or the starts of a social or Farcaster login (`rate_limited`); too many wrong codes
+ * (`too_many_attempts`).
+ */
 export class WalletTooManyRequests extends Schema.Error<WalletTooManyRequests>("WalletTooManyRequests")(ApiFailure, {
   httpApiStatus: 429
 }) {}
@@ -157,9 +161,9 @@ export interface WalletSessionInfo {
 export class WalletSession extends Context.Service<WalletSession, WalletSessionInfo>()("wallet-runtime/embedded/WalletSession") {}
 
 /**
- * Every route: the projectId (in a login route's body, else the query `projectId` or the header `x-project-id`) must
- * be a known project's (401 `unknown_project`), and a browser request must come from the server's own origin (403
- * `origin_not_allowed`); missing, it is a 400.
+ * Every route: a browser request must come from the server's own origin (403 `origin_not_allowed`, before anything
+ * else, the session included, is looked at), and the projectId (in a login route's body, else the query `projectId`
+ * or the header `x-project-id`) must be a known project's (401 `unknown_project`); missing, it is a 400.
  */
 export class ProjectCheck extends HttpApiMiddleware.Service<ProjectCheck, { provides: WalletProject }>()(
   "wallet-runtime/embedded/ProjectCheck",
@@ -226,7 +230,7 @@ export const SocialGroup = HttpApiGroup.make("social")
     HttpApiEndpoint.post("start", "/api/social/start", {
       payload: SocialStartRequest,
       success: SocialStartResponse,
-      error: [WalletBadRequest, WalletBadGateway]
+      error: [WalletBadRequest, WalletBadGateway, TooManyRequestsResponse]
     })
   )
   .add(
@@ -244,7 +248,7 @@ export const FarcasterGroup = HttpApiGroup.make("farcaster")
     HttpApiEndpoint.post("channel", "/api/farcaster/channel", {
       payload: FarcasterChannelRequest,
       success: FarcasterChannelResponse,
-      error: WalletBadRequest
+      error: [WalletBadRequest, TooManyRequestsResponse]
     })
   )
   .add(
@@ -264,7 +268,7 @@ export const FarcasterRelayGroup = HttpApiGroup.make("farcasterRelay").add(
   HttpApiEndpoint.post("authenticate", "/v1/channel/authenticate", {
     payload: FarcasterAuthenticateRequest,
     success: FarcasterAuthenticateResponse,
-    error: [WalletBadRequest, WalletBadGateway]
+    error: [WalletBadRequest, WalletBadGateway, TooManyRequestsResponse]
   })
 )
 
@@ -277,28 +281,28 @@ export const PasskeyGroup = HttpApiGroup.make("passkey")
     HttpApiEndpoint.post("start", "/api/passkey/start", {
       payload: PasskeyStartRequest,
       success: PasskeyStartResponse,
-      error: WalletBadRequest
+      error: [WalletBadRequest, TooManyRequestsResponse]
     })
   )
   .add(
     HttpApiEndpoint.post("options", "/api/passkey/options", {
       payload: PasskeyOptionsRequest,
       success: PasskeyOptionsResponse,
-      error: WalletBadRequest
+      error: [WalletBadRequest, TooManyRequestsResponse]
     })
   )
   .add(
     HttpApiEndpoint.post("verify", "/api/passkey/verify", {
       payload: PasskeyVerifyRequest,
       success: PasskeyVerifyResponse,
-      error: WalletBadRequest
+      error: [WalletBadRequest, TooManyRequestsResponse]
     })
   )
   .add(
     HttpApiEndpoint.post("finish", "/api/passkey/finish", {
       payload: PasskeyFinishRequest,
       success: PasskeyFinishResponse,
-      error: WalletBadRequest
+      error: [WalletBadRequest, TooManyRequestsResponse]
     })
   )
   .middleware(ProjectCheck)

@@ -14,8 +14,9 @@
  *
  * Where `projectId` goes: in the body of the login routes (their Schemas have it); for the others (GET routes and
  * the session routes, whose bodies have none) as the query parameter `projectId` or the header `x-project-id`.
- * An unknown projectId is 401 `unknown_project` ('Unauthorized: invalid key'); a request whose `Origin` is not the
- * server's own (the frame's) is 403 `origin_not_allowed` ('Unauthorized: origin not allowed'). The host origins a
+ * A request whose `Origin` is not the server's own (the frame's) is 403 `origin_not_allowed` ('Unauthorized: origin
+ * not allowed') before anything else is checked; then an unknown projectId is 401 `unknown_project` ('Unauthorized:
+ * invalid key'), and a session route's missing or ended session 401 `unauthorized`. The host origins a
  * project allows are the frame page's to check, with `GET /api/project`.
  *
  * Statuses: 400 `bad_request` (a body, query or field that fails its Schema, or an email mail servers refuse, named in
@@ -23,7 +24,8 @@
  * not run), `rpc_error` (502 when the chain's RPC cannot be reached); 404 `not_found` (no such route); 405
  * `method_not_allowed` (a route asked with another method, its methods in `Allow`);
  * 401 `unauthorized`, `unknown_project`; 403 `origin_not_allowed`, `device_not_verified` (a known email's code on a
- * device not verified yet); 409 `email_taken`; 413 `payload_too_large`; 429 `rate_limited` (with
+ * device not verified yet); 409 `email_taken`; 413 `payload_too_large`; 429 `rate_limited` (a mail within 30 s of
+ * the last, or a network address past its requests a minute on the passkey routes or Farcaster's channel relay; with
  * `retryAfterSeconds`, also as a `Retry-After` header) and `too_many_attempts` (the 5th wrong code, and any try after
  * it, `attemptsLeft: 0`; a new code asked while the email is locked out by used-up codes, with `retryAfterSeconds`); 500 `internal`; 503 `unavailable` (the database cannot be reached or the route took too
  * long; with `retryAfterSeconds` and `Retry-After`: nothing was changed, send it again).

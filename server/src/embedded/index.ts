@@ -44,8 +44,11 @@ export interface EmbeddedOptions {
   readonly publicHost?: string
   /** The projects whose hosts may embed the frame (default the devstack's). */
   readonly projects?: ReadonlyArray<DevProject>
-  /** The wallet server's sender, mail client, HTTP limits, clock, fresh-login bound and passkeys' RP ID (its options of the same names). */
-  readonly server?: Pick<WalletServerOptions, "from" | "sendMail" | "http" | "clock" | "freshLoginMs" | "passkeyRpId">
+  /**
+   * The wallet server's sender, mail client, HTTP limits, clock, fresh-login bound, passkeys' RP ID and limits per
+   * visitor (its options of the same names).
+   */
+  readonly server?: Pick<WalletServerOptions, "from" | "sendMail" | "http" | "clock" | "freshLoginMs" | "passkeyRpId" | "visitorLimits">
   /** Sign In With Farcaster: the chain and id registry of fids' custody addresses; no Farcaster login without it. */
   readonly farcaster?: WalletServerOptions["farcaster"]
 }

@@ -5,12 +5,15 @@
  * - a body limit (413) and, through Node, bounds on receiving a request, so a stalled client is cut off;
  * - `GET /healthz` (alive) and `GET /readyz` (its dependencies answer, e.g. the database and its migrations);
  * - a JSON access log line per request through Effect's Logger (off unless asked: the tests start many servers);
+ * - behind proxies it is told of, the client's address from `X-Forwarded-For`;
  * - on stop, the requests in flight finish (up to a bound) before the listener closes.
  */
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Cause, Duration, Effect, type FileSystem, Layer, Logger, ManagedRuntime, type Path } from "effect"
 import { type Etag, Headers, HttpIncomingMessage, HttpMiddleware, type HttpPlatform, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { identity } from "effect/Function"
+import { IpNetwork } from "effect/net"
 import { isDatabaseDown, RETRY_AFTER_SECONDS, unavailable } from "./middleware"
 
 /** What Node's HTTP server provides the app besides the router (what `HttpApiBuilder.layer` asks for). */
@@ -36,6 +39,11 @@ export interface HttpAppOptions {
   readonly ready?: Effect.Effect<boolean> | undefined
   /** A JSON access log line per request (default off). */
   readonly accessLog?: boolean | undefined
+  /**
+   * The proxies in front of the server, as CIDR networks (default none): a request from one of them is taken to come
+   * from the address its `X-Forwarded-For` names (Effect's `xForwardedHeaders`), not from the proxy.
+   */
+  readonly trustedProxies?: ReadonlyArray<string> | undefined
   /** The routes served (asked once the app is built), so that a known path asked with another method is a 405, not a 404. */
   readonly routes?: (() => ReadonlyArray<{ readonly method: string; readonly path: string }>) | undefined
 }
@@ -126,6 +134,8 @@ export const startHttpApp = async <E>(
   options: HttpAppOptions
 ): Promise<RunningHttpApp> => {
   const maxBody = ByteSize.bytes(options.maxBodyBytes ?? 1_000_000)
+  const trustedProxies = (options.trustedProxies ?? []).map(IpNetwork.fromStringUnsafe)
+  const forwarded = trustedProxies.length === 0 ? identity : HttpMiddleware.xForwardedHeaders({ trustedProxies })
   const edges = HttpRouter.middleware(
     (effect) =>
       effect.pipe(
@@ -137,7 +147,8 @@ export const startHttpApp = async <E>(
           allowedMethods: ["GET", "POST", "DELETE", "OPTIONS"],
           allowedHeaders: ["content-type", "x-project-id", "x-sdk-type", "x-sdk-version", "authorization"],
           maxAge: 600
-        })
+        }),
+        forwarded
       ),
     { global: true }
   )

@@ -11,3 +11,30 @@ export const htmlDocument = (title: string, body: string, extra: { readonly css?
 
 /** The content type of {@link htmlDocument}. */
 export const HTML_CONTENT_TYPE = "text/html; charset=utf-8"
+
+/**
+ * The security headers of a page the wallet server serves: nothing loads but what `sources` names (its scripts,
+ * styles, the origins it may call, the pages that may frame it) and data: images; no referrer (its address may carry
+ * a login's state), no caching, no type sniffing.
+ */
+export const pageSecurityHeaders = (sources: {
+  readonly script: string
+  readonly style?: string
+  readonly connect?: string
+  readonly frameAncestors: string
+}): Record<string, string> => ({
+  "content-security-policy": [
+    "default-src 'none'",
+    `script-src ${sources.script}`,
+    ...(sources.style === undefined ? [] : [`style-src ${sources.style}`]),
+    ...(sources.connect === undefined ? [] : [`connect-src ${sources.connect}`]),
+    // Images inline only (the frame's favicon is an empty data:, so the browser asks the server for none).
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${sources.frameAncestors}`
+  ].join("; "),
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff"
+})

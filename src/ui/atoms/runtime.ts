@@ -7,7 +7,7 @@ import { type Cause, Effect, Stream, SubscriptionRef } from "effect"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import * as Atom from "effect/reactivity/Atom"
 import type { ClientsNotSet } from "../../domain/errors"
-import { memoMapAtom, servicesLayerAtom, type WalletServices } from "../../runtimeAtoms"
+import { type BaseServices, memoMapAtom, servicesLayerAtom } from "../../runtimeAtoms"
 
 /** The runtime every atom of the product runs in. */
 export const walletRuntimeAtom = Atom.context({ memoMap: memoMapAtom })((get) => get(servicesLayerAtom))
@@ -20,11 +20,11 @@ export type StateResult<A> = AsyncResult.AsyncResult<A, ClientsNotSet | Cause.No
  * it is `Initial`, so the server's HTML never depends on services and always matches the client's first render.
  */
 export const stateAtom = <A>(
-  select: Effect.Effect<SubscriptionRef.SubscriptionRef<A>, never, WalletServices>
+  select: Effect.Effect<SubscriptionRef.SubscriptionRef<A>, never, BaseServices>
 ): Atom.Atom<StateResult<A>> => stateLikeAtom(Stream.unwrap(Effect.map(select, SubscriptionRef.changes)))
 
 /** An atom following a stream of states built from the services; `Initial` on the server, like `stateAtom`. */
-export const stateLikeAtom = <A>(states: Stream.Stream<A, never, WalletServices>): Atom.Atom<StateResult<A>> =>
+export const stateLikeAtom = <A>(states: Stream.Stream<A, never, BaseServices>): Atom.Atom<StateResult<A>> =>
   Atom.withServerValueInitial(walletRuntimeAtom.atom(states))
 
 /**

@@ -6,8 +6,7 @@
 import { Effect } from "effect"
 import * as Atom from "effect/reactivity/Atom"
 import type { ServedFeatures } from "../../domain/accountFeatures"
-import { swapsSupported } from "../../domain/Api"
-import { onrampSupported } from "../../domain/onramp"
+import { onrampSupported, swapsSupported } from "../../domain/Api"
 import { BlockchainApi } from "../../services/BlockchainApi"
 import { walletRuntimeAtom } from "./runtime"
 

@@ -28,6 +28,7 @@ import { useThemeRoot } from "../theme/useTheme"
 import { type LazyView, NEXT_VIEWS, openingViews, preloadViews, VIEWS, viewOf } from "../views/registry"
 import type { ViewProps } from "../views/types"
 import { Alerts } from "../components/Alerts/Alerts"
+import { useLazyPart } from "../components/lazyPart"
 import { LaidOutAhead } from "../components/laidOutAhead"
 import { Button, IconButton } from "../components/Button/Button"
 import { Notice } from "../components/Notice/Notice"
@@ -108,6 +109,8 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
 
   const { route, key } = currentEntry(state)
   const view = viewOf(route.view)
+  // A view whose entry comes with another view's chunk (Swap, Buy: no title until it is there) takes its title then.
+  useLazyPart(view.Component, view.title !== "")
   // The click that shows a view laid out ahead changes the dialog alone; the view learns it is shown (and asks the
   // catalogue, fetches its pictures) in a render of its own right after, not in the one that paints the dialog.
   const viewHidden = useDeferredValue(hidden)

@@ -11,6 +11,7 @@ import type { ThemeMode } from "../../domain/Account"
 import type { ChainNamespace } from "../../domain/Caip"
 import type { ThemeVariables } from "../../domain/Options"
 import type { makeWalletRuntime, WalletRuntime } from "../../runtime"
+import type { BaseServices } from "../../runtimeAtoms"
 import type { currentRoute } from "../../services/Modal"
 import type { AtomStore } from "../atom-react/store"
 import type { chainBalancesAtom } from "../atoms/account"
@@ -78,7 +79,7 @@ export interface Core {
 /** A provider's runtime and the core code it runs with. */
 export interface Ready {
   readonly core: Core
-  readonly runtime: WalletRuntime
+  readonly runtime: WalletRuntime<BaseServices>
 }
 
 /** The theme a provider shows while its runtime's code loads: the host's, read from the options as given. */
@@ -139,8 +140,10 @@ export function useRestoring(): boolean {
 
 /**
  * The wallet runtime of the nearest `WalletRuntimeProvider`. While its code is still loading, the component suspends
- * (and loading starts at once): put it under a `<Suspense>` when it may render before the runtime is there.
+ * (and loading starts at once): put it under a `<Suspense>` when it may render before the runtime is there. A
+ * runtime the provider made from options runs the services built at start: the Swap and Buy forms come with
+ * `useSwap` and `useOnramp`, or give the provider a runtime made with `wallet-runtime`'s `makeWalletRuntime`.
  */
-export function useWalletRuntime(): WalletRuntime {
+export function useWalletRuntime(): WalletRuntime<BaseServices> {
   return use(useShell().load()).runtime
 }

@@ -4,24 +4,10 @@
  * by `React.lazy`: a Suspense fallback, once shown, holds the new view back for React's 300 ms reveal throttle,
  * while our loader shows the view the moment its chunk arrives, and lets views be fetched ahead of need.
  */
-import type { ComponentType } from "react"
 import type { ModalView } from "../../domain/rules"
-import { type LazyPart, lazyPart } from "../components/lazyPart"
-import type { ViewProps } from "./types"
+import { type AccountFormView, lazyView, registered, type ViewEntry } from "./viewEntries"
 
-/** A view component loaded on first use: `load` fetches it once, `loaded` gives it once it is there. */
-export type LazyView<V extends ModalView = ModalView> = LazyPart<ComponentType<ViewProps<V>>>
-
-/** A view loaded by `importer` the first time it is needed (a failed load may be tried again). */
-export const lazyView = <V extends ModalView>(importer: () => Promise<ComponentType<ViewProps<V>>>): LazyView<V> =>
-  lazyPart(importer)
-
-/** A view of the modal. */
-export interface ViewEntry<V extends ModalView = ModalView> {
-  readonly title: string
-  readonly description: string
-  readonly Component: LazyView<V>
-}
+export { type LazyView, lazyView, type ViewEntry } from "./viewEntries"
 
 const Connect = lazyView(() => import("./Connect/Connect").then((m) => m.Connect))
 const WhatIsAWallet = lazyView(() => import("./WhatIsAWallet/WhatIsAWallet").then((m) => m.WhatIsAWallet))
@@ -39,10 +25,6 @@ const Send = lazyView(() => import("./Send/Send").then((m) => m.Send))
 const SendReview = lazyView(() => import("./Send/SendReview").then((m) => m.SendReview))
 const SendResult = lazyView(() => import("./Send/SendResult").then((m) => m.SendResult))
 const Receive = lazyView(() => import("./Receive/Receive").then((m) => m.Receive))
-// Swap's and Buy's loaders come in a chunk of their own, so the page's start does not carry the lists of their chunks.
-const accountForms = () => import("./accountForms")
-const Swap = lazyView(() => accountForms().then((m) => m.loadSwap()))
-const Buy = lazyView(() => accountForms().then((m) => m.loadBuy()))
 const SIWXSignMessage = lazyView(() => import("./SIWXSignMessage/SIWXSignMessage").then((m) => m.SIWXSignMessage))
 const RegisterAccountName = lazyView(() => import("./RegisterAccountName/RegisterAccountName").then((m) => m.RegisterAccountName))
 const RegisterAccountNameSuccess = lazyView(() =>
@@ -57,8 +39,8 @@ const UpdateEmailPrimaryOtp = lazyView(() => emailViews().then((m) => m.UpdateEm
 const UpdateEmailSecondaryOtp = lazyView(() => emailViews().then((m) => m.UpdateEmailSecondaryOtp))
 const SecureFrame = lazyView(() => import("./SecureFrame/SecureFrame").then((m) => m.SecureFrame))
 const ApproveTransaction = lazyView(() => import("./ApproveTransaction/ApproveTransaction").then((m) => m.ApproveTransaction))
-/** Every view, by name. */
-export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
+/** Every view, by name, but those the Account view's chunk registers (`viewEntries.ts`). */
+export const VIEWS: { readonly [V in Exclude<ModalView, AccountFormView>]: ViewEntry<V> } = {
   Connect: { title: "Connect a wallet", description: "Choose the wallet to connect to this site.", Component: Connect },
   AllWallets: { title: "All wallets", description: "Search the wallets you can connect and choose one.", Component: AllWallets },
   WhatIsAWallet: {
@@ -125,16 +107,6 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
     description: "Your address as a QR code, to copy or scan, and the networks it receives on.",
     Component: Receive
   },
-  Swap: {
-    title: "Swap",
-    description: "Choose the tokens and the amount, check the quote, then swap in your wallet.",
-    Component: Swap
-  },
-  Buy: {
-    title: "Buy crypto",
-    description: "Choose what to buy and how much, then pay on the provider's page; your purchase is shown when it arrives.",
-    Component: Buy
-  },
   EmailVerifyOtp: {
     title: "Confirm your email",
     description: "Enter the 6-digit code we emailed you.",
@@ -163,18 +135,30 @@ export const VIEWS: { readonly [V in ModalView]: ViewEntry<V> } = {
   }
 }
 
+// What stands for a view whose chunk has not registered it yet.
+const awaited: { [V in ModalView]?: ViewEntry } = {}
+
+// A view opened before the chunk that registers it arrived (a host's own Swap button, a route a host opened by name):
+// that chunk, then the view, are fetched, and the dialog takes the view's title once they are there.
+const awaitedView = (view: ModalView): ViewEntry => ({
+  title: "",
+  description: "",
+  Component: lazyView(() => VIEWS.Account.Component.load().then(() => viewOf(view).Component.load()))
+})
+
 /**
  * The view of a route, typed for any route: each entry of VIEWS takes exactly its own route, which TypeScript
  * cannot follow through an index by `route.view`, hence the one widening here.
  */
-export const viewOf = (view: ModalView): ViewEntry => VIEWS[view] as unknown as ViewEntry
+export const viewOf = (view: ModalView): ViewEntry =>
+  ((VIEWS as { readonly [V in ModalView]?: ViewEntry<V> })[view] ?? registered[view] ?? (awaited[view] ??= awaitedView(view))) as unknown as ViewEntry
 
 /** The views a visitor is likely to reach next from each view: fetched once the page is idle after it shows. */
 export const NEXT_VIEWS: { readonly [V in ModalView]?: ReadonlyArray<ModalView> } = {
   Connect: ["ConnectingExternal", "AllWallets", "WalletConnectBasic", "WhatIsAWallet"],
   WhatIsAWallet: ["AllWallets"],
   AllWallets: ["ConnectingExternal", "ConnectingWalletConnect"],
-  Account: ["Networks", "Connect", "Send", "Receive", "Swap", "Buy"],
+  Account: ["Networks", "Connect", "Send", "Receive"],
   Send: ["SendReview"],
   SendReview: ["SendResult"],
   RegisterAccountName: ["RegisterAccountNameSuccess"],
@@ -199,5 +183,5 @@ export const openingViews = (connected: boolean): ReadonlyArray<ModalView> =>
 
 /** Fetches views ahead of need (a failure is left for the moment the view is really opened). */
 export const preloadViews = (views: ReadonlyArray<ModalView>): void => {
-  for (const view of views) VIEWS[view].Component.load().catch(() => undefined)
+  for (const view of views) viewOf(view).Component.load().catch(() => undefined)
 }

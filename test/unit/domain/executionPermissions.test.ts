@@ -87,9 +87,35 @@ describe("decodePermissionRequest: what a site may ask for", () => {
     ["a stream without a rate", { ...periodic(), permission: { type: "native-token-stream", data: { maxAmount: 5 } } }, "The permission's amountPerSecond must be a whole number (in the token's smallest unit)"],
     ["a stream's cap below its start", { ...periodic(), permission: { type: "native-token-stream", data: { amountPerSecond: 1, initialAmount: 10, maxAmount: 5 } } }, "The permission's maxAmount is below its initialAmount"],
     ["a grantee that is not an address", periodic({}, { to: "bob" }), "The permission's account (to) must be an address"],
-    ["not an object", "native-token-periodic", "A permission request must be an object"]
+    ["not an object", "native-token-periodic", "A permission request must be an object"],
+    ["a type that is not text", { ...periodic(), permission: { type: 5, data: {} } }, "The permission request has no permission type"],
+    ["no permission", periodic({}, { permission: undefined }), "The permission request has no permission type"],
+    // What the Schema catches that the hand-written decoder let through or put in other words:
+    ["data that is not an object", { ...periodic(), permission: { type: "native-token-periodic", data: 5 } }, "The permission's data must be an object"],
+    ["a justification that is not text", periodic({ justification: { text: "Coffee" } }), "The permission's justification must be text"],
+    ["a signer that is not an account", periodic({}, { to: undefined, signer: "bob" }), "The permission's account (to) must be an address"],
+    ["a rule that is not an object", periodic({}, { expiry: undefined, rules: [5] }), "The permission's rules must each be an object with a type"],
+    ["an expiry rule without a time", periodic({}, { expiry: undefined, rules: [{ type: "expiry", data: { timestamp: "soon" } }] }), "The permission's expiry must be a whole number of seconds"],
+    ["an expiry that is not a time", periodic({}, { expiry: { at: NOW + DAY } }), "The permission's expiry must be a whole number of seconds"],
+    ["a start time that is not a time", periodic({ startTime: "tomorrow" }), "The permission's startTime must be a whole number of seconds"],
+    ["a negative initial amount", { ...periodic(), permission: { type: "native-token-stream", data: { amountPerSecond: 1, initialAmount: -1 } } }, "The permission's initialAmount must be a whole number (in the token's smallest unit)"],
+    ["a stream's cap that is not a number", { ...periodic(), permission: { type: "erc20-token-stream", data: { tokenAddress: TOKEN, amountPerSecond: 1, maxAmount: "all" } } }, "The permission's maxAmount must be a whole number (in the token's smallest unit)"],
+    ["an ERC-20 token that is not an address", { ...periodic(), permission: { type: "erc20-token-periodic", data: { tokenAddress: 42, periodAmount: 1, periodDuration: DAY } } }, "The permission's tokenAddress must be a token contract's address (0x and 40 hex digits)"],
+    ["an amount too large for a number", periodic({ periodAmount: 2 ** 60 }), "The permission's periodAmount must be a whole number (in the token's smallest unit)"],
+    ["a chain that is not a number", periodic({}, { chainId: "mainnet" }), "The permission request names no chain (chainId)"],
+    // A bigint cannot cross JSON to the wallet server: refused here in words rather than failing on the way.
+    ["an amount given as a bigint", periodic({ periodAmount: 10n }), "The permission's periodAmount must be a whole number (in the token's smallest unit)"]
   ])("refuses %s", (_name, raw, message) => {
     expect(refusal(raw)).toBe(message)
+  })
+
+  it("takes null for what may be left out, and leaves out fields it does not read", () => {
+    const decoded = decodePermissionRequest(
+      { ...periodic({ startTime: null, justification: null }), to: null, isAdjustmentAllowed: true, address: SESSION },
+      [31337],
+      NOW
+    )
+    expect(decoded).toMatchObject({ ok: true, value: { startTime: NOW, justification: undefined, grantee: undefined } })
   })
 
   it("the list of one call: MetaMask's [[…]], the alias's [request], and none or too many refused", () => {

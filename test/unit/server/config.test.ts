@@ -50,6 +50,7 @@ describe("server configuration", () => {
         createMasterKey: false,
         frameBuildDir: "./data/frame",
         freshLoginMs: 600_000,
+        trustedProxies: [],
         farcasterIdRegistry: "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b"
       })
       expect(config.smtp).toEqual({ host: "smtp.example.com", from: "wallet@example.com", port: 587, security: "starttls" })
@@ -63,7 +64,10 @@ describe("server configuration", () => {
         relayPublishesPerSecond: 50,
         relayPublishBurst: 200,
         relayMaxMessageChars: 1_048_576,
-        relayMaxTopicsPerConnection: 1000
+        relayMaxTopicsPerConnection: 1000,
+        walletPasskeyPerMinute: 40,
+        walletFarcasterRelayPerMinute: 20,
+        walletLoginStartsPerMinute: 30
       })
       expect(config.log).toEqual({ level: "info", accessLog: false })
       // No price is made up: without a feed or a table, tokens are valued 0.
@@ -304,7 +308,18 @@ describe("server configuration", () => {
       ])
     }))
 
-  it.effect("takes the bundler and the paymaster, keys Redacted, and names what the bundler and a sponsoring policy need", () =>
+  it.effect("takes the proxies in front of the wallet as CIDR networks, from the file or the variable, and names a bad one", () =>
+    Effect.gen(function* () {
+      expect((yield* load({}, { ...minimal, wallet: { trustedProxies: ["10.0.0.0/8", "fd00::/8"] } })).wallet.trustedProxies).toEqual(["10.0.0.0/8", "fd00::/8"])
+      expect((yield* load({ WALLET_RUNTIME_WALLET_TRUSTED_PROXIES: "10.0.0.0/8,192.168.1.0/24" }, minimal)).wallet.trustedProxies).toEqual([
+        "10.0.0.0/8",
+        "192.168.1.0/24"
+      ])
+      const problems = yield* problemsOf({}, { ...minimal, wallet: { trustedProxies: ["10.0.0.0/33"] } })
+      expect(problems.join("\n")).toMatch(/wallet\.trustedProxies.*a network in CIDR notation/)
+    }))
+
+    it.effect("takes the bundler and the paymaster, keys Redacted, and names what the bundler and a sponsoring policy need", () =>
     Effect.gen(function* () {
       const bundlerKey = `0x${"ab".repeat(32)}`
       const signerKey = `0x${"cd".repeat(32)}`

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { localChainA, solanaDevnet } from "../../../src/domain/networks"
+import type { BaseServices } from "../../../src/layers/Base"
 import { makeWalletRuntime, type WalletRuntime } from "../../../src/runtime"
 import { connectorsAtom } from "../../../src/ui/atoms/connection"
 
@@ -48,7 +49,7 @@ const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5_000, in
 // take longer than a test's budget on a cold machine, so it is compiled once before the tests.
 beforeAll(() => import("../../../src/services/connectors/walletStandard"), 60_000)
 
-let runtime: WalletRuntime | undefined
+let runtime: WalletRuntime<BaseServices> | undefined
 const cleanups: Array<() => void> = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup()

@@ -7,12 +7,13 @@
 import * as AsyncResult from "effect/reactivity/AsyncResult"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { localChainA } from "../../../src/domain/networks"
+import type { BaseServices } from "../../../src/layers/Base"
 import { makeWalletRuntime, type WalletRuntime } from "../../../src/runtime"
 import * as Keys from "../../../src/services/Storage/keys"
 import { storagePath } from "../../../src/services/Storage/Storage"
 import { connectionStateAtom } from "../../../src/ui/atoms/connection"
 
-let runtime: WalletRuntime | undefined
+let runtime: WalletRuntime<BaseServices> | undefined
 const options = { networks: [localChainA], endpoints: { walletCatalog: "http://127.0.0.1:9", blockchainApi: "http://127.0.0.1:9", rpcProxy: "http://127.0.0.1:9" } }
 
 afterEach(async () => {
@@ -22,7 +23,7 @@ afterEach(async () => {
 })
 
 /** The connection state as the first render reads it: the registry's value right after the runtime is made. */
-const firstRead = (wallet: WalletRuntime) => wallet.registry.get(connectionStateAtom)
+const firstRead = (wallet: WalletRuntime<BaseServices>) => wallet.registry.get(connectionStateAtom)
 
 describe("when the services start", () => {
   it("a first-time visitor: not during the first render, then once the page has painted", async () => {

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { escapeHtml, htmlDocument } from "../../lib/html"
+import { escapeHtml, htmlDocument, pageSecurityHeaders } from "../../lib/html"
 import type { PageBuild, PageBuilder } from "../../lib/pageBuild"
 import { type DevProject, devProjects } from "../../services/projects"
 import type { ExtraRoutes } from "../server/index"
@@ -37,25 +37,20 @@ const contentTypes: Readonly<Record<string, string>> = {
   map: "application/json; charset=utf-8"
 }
 
-// Both pages: their own script and stylesheet (files of the page's build), the wallet server on their own origin, the
-// empty favicon (data:,, so the browser asks the server for none), no base and no form; embedding is the caller's.
-const ownFilesOnly = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "img-src data:", "base-uri 'none'", "form-action 'none'"]
-
-/** The headers of a page of the frame site whose policy ends with `frameAncestors`; nothing is cached. */
-const pageHeaders = (frameAncestors: string): Record<string, string> => ({
-  "content-security-policy": [...ownFilesOnly, `frame-ancestors ${frameAncestors}`].join("; "),
-  // The passkey window's address carries the ceremony's state, the frame's its project: never sent on as a referrer.
-  "referrer-policy": "no-referrer",
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff"
-})
-
-/** The frame page's security headers for `projectId`: embedded only by the project's allowed origins. */
+/**
+ * The frame page's security headers for `projectId`: its own script and stylesheet (the secure views'), talking only
+ * to the wallet server on its origin.
+ */
 export const frameHeaders = (projects: ReadonlyArray<DevProject>, projectId: string | null): Record<string, string> =>
-  pageHeaders(frameAncestors(projects, projectId))
+  pageSecurityHeaders({ script: "'self'", style: "'self'", connect: "'self'", frameAncestors: frameAncestors(projects, projectId) })
 
 /** The passkey window's security headers: its own script and stylesheet, the wallet server, and no embedding. */
-export const passkeyPageHeaders: Record<string, string> = pageHeaders("'none'")
+export const passkeyPageHeaders: Record<string, string> = pageSecurityHeaders({
+  script: "'self'",
+  style: "'self'",
+  connect: "'self'",
+  frameAncestors: "'none'"
+})
 
 const notFound = (file: string) => HttpServerResponse.jsonUnsafe({ error: `No frame asset ${file}` }, { status: 404 })
 

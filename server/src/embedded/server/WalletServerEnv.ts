@@ -9,6 +9,7 @@ import { isLoopbackOrigin } from "../../services/projects"
 import type { DevProject } from "../../services/projects"
 import type { FarcasterConfig } from "./farcaster"
 import type { WalletChains } from "./rpc"
+import type { VisitorLimits } from "./visitorLimits"
 
 /** What the wallet server's routes need. */
 export interface WalletServerDeps {
@@ -33,6 +34,8 @@ export interface WalletServerDeps {
   readonly freshLoginMs?: number
   /** The passkeys' relying party ID (default the host name of `publicUrl`): a registrable suffix of that host name. */
   readonly passkeyRpId?: string
+  /** Requests per minute a network address may make on the passkey and Farcaster relay routes (defaults in `./visitorLimits.ts`). */
+  readonly visitorLimits?: Partial<VisitorLimits>
 }
 
 /** The wallet server's {@link WalletServerDeps}. */

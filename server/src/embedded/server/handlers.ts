@@ -10,6 +10,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { escapeHtml, htmlDocument } from "../../lib/html"
 import { SocialLogin, SocialProvider } from "../../../../src/domain/Account"
+import type { ApiProject } from "../../../../src/domain/http/middleware"
 import { originAllowed } from "../../services/projects"
 import type { WalletUser } from "../api"
 import {
@@ -31,6 +32,7 @@ import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type Farcaste
 import { authorizationUrl, completeLogin, makeProviderMetadataCache, secretsOf, type SocialIdentity, type SocialLoginError } from "./social"
 import * as callsStore from "./callsStore"
 import * as store from "./store"
+import { limitVisitor } from "./visitorLimits"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
 /** A code is good for 10 minutes after it was sent. */
@@ -73,6 +75,15 @@ const sameOrigin = (url: string, origin: string): boolean => {
 }
 
 const badRequest = (error: string) => new WalletBadRequest({ code: "bad_request", error })
+
+/**
+ * The host page a login (social, passkey) is started from: an origin the project allows, as its origin (a 400 naming
+ * it otherwise). The login's answer goes back to exactly this origin.
+ */
+export const allowedHostOrigin = (project: ApiProject, hostOrigin: string): Effect.Effect<string, WalletBadRequest> =>
+  !originAllowed(project, hostOrigin) || hostOrigin === "null"
+    ? Effect.fail(badRequest(`${hostOrigin} is not an origin of this app`))
+    : Effect.succeed(new URL(hostOrigin).origin)
 const internal = (error: string) => new WalletInternalError({ code: "internal", error })
 
 /** The email of the request's `field`, trimmed and in lower case; a 400 naming the field when mail cannot reach it. */
@@ -408,11 +419,10 @@ export const SocialGroupLive = HttpApiBuilder.group(WalletServerApi, "social", (
       .handle(
         "start",
         Effect.fn("WalletServer.socialStart")(function* ({ payload }) {
+          yield* limitVisitor(deps, "loginStart")
           const project = yield* WalletProject
           const config = yield* clientOf(project.projectId, payload.provider)
-          if (!originAllowed(project, payload.hostOrigin) || payload.hostOrigin === "null") {
-            return yield* badRequest(`${payload.hostOrigin} is not an origin of this app`)
-          }
+          const hostOrigin = yield* allowedHostOrigin(project, payload.hostOrigin)
           if (payload.returnTo !== undefined && !sameOrigin(payload.returnTo, payload.hostOrigin)) {
             return yield* badRequest("returnTo must be a page of the host's origin")
           }
@@ -425,7 +435,7 @@ export const SocialGroupLive = HttpApiBuilder.group(WalletServerApi, "social", (
                 project_id: project.projectId,
                 device_id: payload.deviceId,
                 provider: payload.provider,
-                host_origin: new URL(payload.hostOrigin).origin,
+                host_origin: hostOrigin,
                 return_to: payload.returnTo ?? null,
                 theme_mode: payload.themeMode ?? null
               },
@@ -488,6 +498,7 @@ export const FarcasterGroupLive = HttpApiBuilder.group(WalletServerApi, "farcast
       .handle(
         "channel",
         Effect.fn("WalletServer.farcasterChannel")(function* ({ payload }) {
+          yield* limitVisitor(deps, "loginStart")
           const project = yield* WalletProject
           if (deps.farcaster === undefined) {
             return yield* new WalletBadRequest({ code: "farcaster_not_configured", error: "Log in with Farcaster is not set up on this wallet server" })
@@ -551,6 +562,7 @@ export const FarcasterRelayGroupLive = HttpApiBuilder.group(WalletServerApi, "fa
     return handlers.handle(
       "authenticate",
       Effect.fn("WalletServer.farcasterAuthenticate")(function* ({ payload }) {
+        yield* limitVisitor(deps, "farcasterRelay")
         if (connector === undefined) {
           return yield* new WalletBadRequest({ code: "farcaster_not_configured", error: "Log in with Farcaster is not set up on this wallet server" })
         }

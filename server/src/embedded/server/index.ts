@@ -22,7 +22,9 @@ import { socialCallbackLayer, socialCallbackRoutes } from "./socialCallback"
 import type { FarcasterConfig } from "./farcaster"
 import { checkMasterKey, openKey } from "./keys"
 import type { WalletChains } from "./rpc"
+import { PRUNE_EVERY_MS, sweepForever } from "./prune"
 import * as store from "./store"
+import type { VisitorLimits } from "./visitorLimits"
 import { isOwnOrigin, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
 export type { WalletChains } from "./rpc"
@@ -49,8 +51,11 @@ export interface WalletServerOptions {
   readonly from?: string
   /** Sends the mails instead of the plain SMTP client (no TLS, no auth) to `smtp`: e.g. one with TLS and a login. */
   readonly sendMail?: WalletServerDeps["sendMail"]
-  /** The HTTP server's limits: body size, time-outs on receiving a request, drain time on stop (app.ts defaults). */
-  readonly http?: Pick<HttpAppOptions, "maxBodyBytes" | "requestTimeoutMs" | "headersTimeoutMs" | "drainMs" | "accessLog">
+  /**
+   * The HTTP server's limits (body size, time-outs on receiving a request, drain time on stop), access log and the
+   * proxies in front of it (app.ts defaults).
+   */
+  readonly http?: Pick<HttpAppOptions, "maxBodyBytes" | "requestTimeoutMs" | "headersTimeoutMs" | "drainMs" | "accessLog" | "trustedProxies">
   readonly chains: WalletChains
   /** A running database (its owner stops it), or where to start one (stopped with the server; default: PGlite in memory). */
   readonly database?: Database | DatabaseOptions
@@ -86,6 +91,10 @@ export interface WalletServerOptions {
    * the frame from a name under it, so its users' passkeys outlive any vendor.
    */
   readonly passkeyRpId?: string
+  /** Requests per minute a network address may make on the passkey and Farcaster relay routes (429 past them). */
+  readonly visitorLimits?: Partial<VisitorLimits>
+  /** How often expired ceremonies, channels, logins and limit counts are deleted (default 5 minutes; also at start). */
+  readonly pruneEveryMs?: number
 }
 
 /** What a running wallet server exposes. */
@@ -136,10 +145,14 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
         ...(opts.farcaster === undefined ? {} : { farcaster: opts.farcaster }),
         ...(opts.freshLoginMs === undefined ? {} : { freshLoginMs: opts.freshLoginMs }),
         ...(opts.passkeyRpId === undefined ? {} : { passkeyRpId: opts.passkeyRpId }),
+        ...(opts.visitorLimits === undefined ? {} : { visitorLimits: opts.visitorLimits }),
         sendMail: opts.sendMail ?? ((mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail }))
       })
+      // Ends with the server: its scope is the HTTP app's.
+      const pruning = Layer.effectDiscard(Effect.forkScoped(sweepForever(env, opts.pruneEveryMs ?? PRUNE_EVERY_MS)))
       return Layer.mergeAll(
         Layer.mergeAll(walletServerApiLayer, socialCallbackLayer).pipe(Layer.provide(Layer.succeed(WalletServerEnv)(env))),
+        pruning,
         opts.extraRoutes?.layer ?? Layer.empty
       )
     })

@@ -54,7 +54,7 @@ const projectIdOf = Effect.gen(function* () {
   return fromQuery ?? request.headers["x-project-id"]
 })
 
-/** {@link ProjectCheck}: a known projectId, and no page of another origin than the server's own. */
+/** {@link ProjectCheck}: no page of another origin than the server's own (checked first), and a known projectId. */
 export const ProjectCheckLive = Layer.effect(ProjectCheck)(
   Effect.gen(function* () {
     const deps = yield* WalletServerEnv
@@ -62,6 +62,12 @@ export const ProjectCheckLive = Layer.effect(ProjectCheck)(
     return (handler) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
+        // The origin first: a page of another origin learns nothing else, neither which projects exist nor whether
+        // its request or token would do (the session check runs after this one).
+        const origin = request.headers["origin"]
+        if (origin !== undefined && !ownOrigin(origin)) {
+          return yield* new WalletForbidden({ code: "origin_not_allowed", error: unauthorizedTexts.originNotAllowed })
+        }
         const projectId = yield* projectIdOf
         if (projectId === undefined || projectId === "") {
           return yield* new WalletBadRequest({
@@ -71,10 +77,6 @@ export const ProjectCheckLive = Layer.effect(ProjectCheck)(
         }
         const project = deps.projects.find((candidate) => candidate.projectId === projectId)
         if (project === undefined) return yield* new WalletUnauthorized({ code: "unknown_project", error: unauthorizedTexts.invalidKey })
-        const origin = request.headers["origin"]
-        if (origin !== undefined && !ownOrigin(origin)) {
-          return yield* new WalletForbidden({ code: "origin_not_allowed", error: unauthorizedTexts.originNotAllowed })
-        }
         return yield* Effect.provideService(handler, WalletProject, project)
       })
   })

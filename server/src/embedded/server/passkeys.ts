@@ -16,10 +16,10 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse
 } from "@simplewebauthn/server"
-import { originAllowed } from "../../services/projects"
 import { WalletBadRequest, WalletProject, WalletServerApi } from "../WalletServerApi"
-import { makeSteps } from "./handlers"
+import { allowedHostOrigin, makeSteps } from "./handlers"
 import { newToken, tokenHash } from "./keys"
+import { limitVisitor } from "./visitorLimits"
 import * as passkeyStore from "./passkeyStore"
 import { WalletServerEnv, type WalletServerDeps } from "./WalletServerEnv"
 
@@ -63,10 +63,9 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
       .handle(
         "start",
         Effect.fn("WalletServer.passkeyStart")(function* ({ payload }) {
+          yield* limitVisitor(deps, "passkey")
           const project = yield* WalletProject
-          if (!originAllowed(project, payload.hostOrigin) || payload.hostOrigin === "null") {
-            return yield* new WalletBadRequest({ code: "bad_request", error: `${payload.hostOrigin} is not an origin of this app` })
-          }
+          const hostOrigin = yield* allowedHostOrigin(project, payload.hostOrigin)
           const state = newToken()
           const now = deps.now()
           yield* run(
@@ -76,7 +75,7 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
                 project_id: project.projectId,
                 device_id: payload.deviceId,
                 mode: payload.mode,
-                host_origin: new URL(payload.hostOrigin).origin,
+                host_origin: hostOrigin,
                 theme_mode: payload.themeMode ?? null,
                 challenge: randomBytes(32).toString("base64url"),
                 user_handle: payload.mode === "create" ? randomBytes(32).toString("base64url") : ""
@@ -94,6 +93,7 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
       .handle(
         "options",
         Effect.fn("WalletServer.passkeyOptions")(function* ({ payload }) {
+          yield* limitVisitor(deps, "passkey")
           const project = yield* WalletProject
           const ceremony = yield* run(passkeyStore.pendingCeremony(tokenHash(payload.state), project.projectId, at()))
           if (ceremony === undefined) return yield* invalidState
@@ -125,6 +125,7 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
       .handle(
         "verify",
         Effect.fn("WalletServer.passkeyVerify")(function* ({ payload }) {
+          yield* limitVisitor(deps, "passkey")
           const project = yield* WalletProject
           const stateHash = tokenHash(payload.state)
           // Taken before the response is read: a replayed response, right or wrong, finds nothing.
@@ -187,6 +188,7 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
       .handle(
         "finish",
         Effect.fn("WalletServer.passkeyFinish")(function* ({ payload }) {
+          yield* limitVisitor(deps, "passkey")
           const project = yield* WalletProject
           const ceremony = yield* run(passkeyStore.useCeremony(tokenHash(payload.state), project.projectId, payload.deviceId, at()))
           if (ceremony === undefined) return yield* invalidState

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { escapeHtml, HTML_CONTENT_TYPE, htmlDocument } from "../../lib/html"
+import { escapeHtml, HTML_CONTENT_TYPE, htmlDocument, pageSecurityHeaders } from "../../lib/html"
 import * as store from "./store"
 import { tokenHash } from "./keys"
 import { runQuery, WalletServerEnv } from "./WalletServerEnv"
@@ -37,21 +37,9 @@ const script = `(() => {
 
 const scriptHash = `'sha256-${createHash("sha256").update(script).digest("base64")}'`
 
-const headers = (withScript: boolean) => ({
-  "content-security-policy": [
-    "default-src 'none'",
-    withScript ? `script-src ${scriptHash}` : "script-src 'none'",
-    "style-src 'unsafe-inline'",
-    "img-src data:",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'"
-  ].join("; "),
-  // The address carries the code: it is never sent on as a referrer.
-  "referrer-policy": "no-referrer",
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff"
-})
+// Its one script only where the login goes on; never framed.
+const headers = (withScript: boolean) =>
+  pageSecurityHeaders({ script: withScript ? scriptHash : "'none'", style: "'unsafe-inline'", frameAncestors: "'none'" })
 
 /** The host's dark theme (SYNC_THEME) for the wallet server's pages: the social callback, the device link's page. */
 export const DARK_PAGE_CSS = "body{background:#141519;color:#e4e7e7}"

@@ -130,6 +130,24 @@ export const claimMail = Effect.fn("walletStore.claimMail")(function* (email: st
   return held[0]?.sent_at ?? at
 })
 
+/**
+ * Counts one request under `key` at `at` in a window of `windowMs` (a new window once the last is over): in one
+ * statement, so requests at once on any process each count. Answers the requests counted in the window and when it
+ * started.
+ */
+export const countRequest = Effect.fn("walletStore.countRequest")(function* (key: string, at: Date, windowMs: number) {
+  const sql = yield* SqlClient.SqlClient
+  const over = new Date(at.getTime() - windowMs)
+  const rows = yield* sql<{ readonly hits: number; readonly window_start: Date }>`INSERT INTO wallet_rate_limits (key, window_start, hits)
+    VALUES (${key}, ${at}, 1)
+    ON CONFLICT (key) DO UPDATE SET
+      hits = CASE WHEN wallet_rate_limits.window_start <= ${over} THEN 1 ELSE wallet_rate_limits.hits + 1 END,
+      window_start = CASE WHEN wallet_rate_limits.window_start <= ${over} THEN EXCLUDED.window_start ELSE wallet_rate_limits.window_start END
+    RETURNING hits, window_start`
+  const row = rows[0]
+  return row === undefined ? { hits: 1, windowStart: at } : { hits: row.hits, windowStart: row.window_start }
+})
+
 /** Counts a mail of `kind` sent at `at` without asking (the login's cool-down also covers a device's code). */
 export const touchMailClaim = Effect.fn("walletStore.touchMailClaim")(function* (email: string, kind: string, at: Date) {
   const sql = yield* SqlClient.SqlClient

@@ -18,7 +18,7 @@ import { truncateAddress } from "../../../domain/format"
 import { accountFeatures, explorerAddressUrl, explorerHost } from "../../../domain/accountFeatures"
 import { familySupports } from "../../../domain/familyFeatures"
 import { unavailableFeaturesText } from "../../../domain/familyFeaturesText"
-import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
+import { runAtomExit, useAtomSet, useAtomValue, useRegistry } from "../../atom-react/hooks"
 import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
 import { activeAccountAtom, disconnectFn } from "../../atoms/connection"
 import { embeddedAtom, setPreferredAccountFn } from "../../atoms/embedded"
@@ -29,8 +29,6 @@ import { activeNetworkAtom } from "../../atoms/networks"
 import { openNamesFn } from "../../atoms/names"
 import { openSendFn } from "../../atoms/send"
 import { NOTHING_SERVED, servedFeaturesAtom } from "../../atoms/servedFeatures"
-import { openSwapFn, warmSwapFn } from "../../atoms/swap"
-import { openOnrampFn } from "../../atoms/onramp"
 import { Avatar } from "../../components/Avatar/Avatar"
 import { Button, IconButton } from "../../components/Button/Button"
 import { accountLabel, balanceText } from "../../components/display"
@@ -39,8 +37,11 @@ import { ListItem } from "../../components/ListItem/ListItem"
 import { NetworkIcon } from "../../components/NetworkIcon/NetworkIcon"
 import { Notice } from "../../components/Notice/Notice"
 import { Spinner } from "../../components/Spinner/Spinner"
+import { whenIdle } from "../../modal/whenIdle"
 import { useWalletRuntime } from "../../react/context"
 import { visuallyHidden } from "../../theme/theme.css"
+import { ACCOUNT_FORM_VIEWS, preloadAccountForms } from "../accountForms"
+import { registerViews } from "../viewEntries"
 import type { ViewProps } from "../types"
 import { visitorError } from "../errorText"
 import { useAction } from "../useAction"
@@ -59,6 +60,16 @@ function Balance(props: { readonly result: AsyncResult.AsyncResult<BalanceValue 
   }
   return <Spinner label="Loading balance" />
 }
+
+// Swap and Buy are opened from here only: their entries come with this chunk, not with the page's start.
+registerViews(ACCOUNT_FORM_VIEWS)
+
+// The forms' atoms (with their services) are fetched when the account offers Swap or a form is opened: what loads
+// this view names their chunk nowhere.
+const swapAtoms = () => import("../../atoms/swap")
+const onrampAtoms = () => import("../../atoms/onramp")
+// A form whose code cannot be fetched (offline, files replaced by a deploy) opens nothing; the next click tries again.
+const ignore = () => {}
 
 const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { onramp: "Buy", swaps: "Swap", receive: "Receive", send: "Send" }
 
@@ -80,9 +91,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const identityKnown = useAtomValue(accountIdentityAtom, AsyncResult.isSuccess)
   const openNames = useAtomSet(openNamesFn)
   const openSend = useAtomSet(openSendFn)
-  const openSwap = useAtomSet(openSwapFn)
-  const warmSwap = useAtomSet(warmSwapFn)
-  const openOnramp = useAtomSet(openOnrampFn)
+  const registry = useRegistry()
   const email = useAtomValue(embeddedAtom, (state) => state?.email)
   const accountSwitch = useAtomValue(embeddedAtom, (state) => state?.accountSwitch)
   const setPreferredAccount = useAtomSet(setPreferredAccountFn)
@@ -103,8 +112,9 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
     account.namespace !== undefined && accountFeatures(options.features, account.namespace, network?.caipNetworkId, served).includes("swaps")
   // Swap's code comes while the visitor looks at the account, as the views a click may open next do.
   useEffect(() => {
-    if (offersSwap) warmSwap(undefined)
-  }, [offersSwap, warmSwap])
+    if (offersSwap) void swapAtoms().then((atoms) => runAtomExit(registry, atoms.warmSwapFn, undefined), ignore)
+  }, [offersSwap, registry])
+  useEffect(() => whenIdle(preloadAccountForms), [])
 
   const disconnected = disconnect.status._tag === "Done"
   useEffect(() => {
@@ -144,9 +154,9 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
     feature === "send"
       ? openSend({})
       : feature === "swaps"
-        ? openSwap(undefined)
+        ? void swapAtoms().then((atoms) => runAtomExit(registry, atoms.openSwapFn, undefined), ignore)
         : feature === "onramp"
-          ? openOnramp(undefined)
+          ? void onrampAtoms().then((atoms) => runAtomExit(registry, atoms.openOnrampFn, undefined), ignore)
           : push({ view: "Receive" })
   // What the family has no balances, tokens or activity for is said in words, never as a '0.00' that looks like one.
   const offersBalance = account.namespace === undefined || familySupports(account.namespace, "balance")

@@ -1,0 +1,208 @@
+/**
+ * The wallet server's limits per visitor (`server/src/embedded/server/visitorLimits.ts`) against a real database
+ * (PGlite) shared by two server processes, as behind a load balancer: the passkey routes together, Farcaster's
+ * channel relay, and the starts of a social or Farcaster login together each count a network address's requests per
+ * minute wherever they arrive, requests sent at once included, and past the limit answer 429 `rate_limited` with when
+ * to try again; a new minute lets the visitor in.
+ * Behind a proxy the server is told of, each visitor it forwards is counted on its own. The count under requests at
+ * once, and the sweep of counts whose minute is over, also on a throw-away Postgres (`../support/postgres.ts`).
+ */
+import { randomBytes } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Database, startDatabase } from "../../server/src/db/index"
+import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
+import { VISITOR_LIMIT_WINDOW_MS } from "../../server/src/embedded/server/visitorLimits"
+import type { Started } from "../../server/src/lib/Started"
+import { pruneBatch } from "../../server/src/embedded/server/prune"
+import { type RunningPostgres, startPostgres } from "../support/postgres"
+import { walletApi } from "./support/walletServerClient"
+
+const HOST = "http://127.0.0.1:5173"
+const PASSKEY_LIMIT = 4
+const RELAY_LIMIT = 3
+const LOGIN_START_LIMIT = 3
+let db: Started<Database>
+let servers: ReadonlyArray<Started<WalletServerInfo>> = []
+// The servers' clock: each test starts a minute after the last, in a window of its own.
+let clock = Date.now()
+
+beforeAll(async () => {
+  db = await startDatabase()
+  const options = {
+    masterKey: randomBytes(32),
+    smtp: { port: 1 },
+    database: db.info,
+    chains: { evm: [] },
+    now: () => clock,
+    visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT }
+  }
+  servers = await Promise.all([startWalletServer(options), startWalletServer(options)])
+}, 60_000)
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()))
+  await db?.stop()
+})
+
+const nextMinute = () => {
+  clock += VISITOR_LIMIT_WINDOW_MS
+}
+
+/** A request as any HTTP client sends it: the status, the JSON body and the `Retry-After` header. */
+const post = async (server: Started<WalletServerInfo>, path: string, body: Record<string, unknown>, headers: Record<string, string> = {}) => {
+  const response = await fetch(new URL(path, server.info.url), {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000)
+  })
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as Record<string, unknown> }
+}
+
+const startPasskey = (server: Started<WalletServerInfo>, headers: Record<string, string> = {}) =>
+  post(server, "/api/passkey/start", { projectId: "devstack-project", deviceId: `device-${randomBytes(6).toString("hex")}`, mode: "create", hostOrigin: HOST }, headers)
+
+const refusal = (seconds: number) => ({
+  status: 429,
+  retryAfter: String(seconds),
+  body: { code: "rate_limited", error: `Too many tries from your network: please try again after ${seconds} seconds`, retryAfterSeconds: seconds }
+})
+
+describe("the passkey routes", () => {
+  it("count one address's requests on every server together: past the limit a 429 says when to try again, and the next minute lets it in", async () => {
+    nextMinute()
+    const [a, b] = servers as [Started<WalletServerInfo>, Started<WalletServerInfo>]
+    const first = await startPasskey(a)
+    expect(first.status).toBe(200)
+    const state = new URL(first.body["uri"] as string).searchParams.get("state")
+    // The passkey page's read of the ceremony counts as much as a start, on the other server.
+    expect((await post(b, "/api/passkey/options", { projectId: "devstack-project", state })).status).toBe(200)
+    expect((await startPasskey(b)).status).toBe(200)
+    expect((await startPasskey(a)).status).toBe(200)
+
+    clock += 15_000
+    expect(await startPasskey(b)).toEqual(refusal(45))
+    // Every passkey route is refused alike, nothing read or written.
+    expect(await post(a, "/api/passkey/options", { projectId: "devstack-project", state })).toEqual(refusal(45))
+    expect(await post(a, "/api/passkey/finish", { projectId: "devstack-project", deviceId: "device-finish-0001", state })).toEqual(refusal(45))
+
+    nextMinute()
+    const again = await post(a, "/api/passkey/options", { projectId: "devstack-project", state })
+    expect(again.status).toBe(200)
+    expect(again.body["mode"]).toBe("create")
+  })
+
+  it("of 12 starts sent at once to both servers, exactly the limit's worth are let through", async () => {
+    nextMinute()
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => startPasskey(servers[i % 2] as Started<WalletServerInfo>)))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(PASSKEY_LIMIT)
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(12 - PASSKEY_LIMIT)
+  })
+
+  it("a refusal within the limit (an unknown ceremony) counts too: guessing states is no cheaper than starting ceremonies", async () => {
+    nextMinute()
+    const client = walletApi((servers[0] as Started<WalletServerInfo>).info.url)
+    for (let i = 0; i < PASSKEY_LIMIT; i++) {
+      expect((await client.call("POST", "/api/passkey/options", { projectId: client.projectId, state: `guess-${i}` })).body["code"]).toBe("invalid_state")
+    }
+    expect((await client.call("POST", "/api/passkey/options", { projectId: client.projectId, state: "guess-last" })).body["code"]).toBe("rate_limited")
+  })
+})
+
+describe("Farcaster's channel relay", () => {
+  it("takes a limited number of messages per minute from one address, whatever they carry", async () => {
+    nextMinute()
+    const message = { channelToken: "no-such-channel", message: "m", signature: "0x00", fid: 1 }
+    const [a, b] = servers as [Started<WalletServerInfo>, Started<WalletServerInfo>]
+    for (let i = 0; i < RELAY_LIMIT; i++) {
+      // This server is not set up for Farcaster: refused, but counted.
+      expect((await post(i % 2 === 0 ? a : b, "/v1/channel/authenticate", message)).body["code"]).toBe("farcaster_not_configured")
+    }
+    expect(await post(b, "/v1/channel/authenticate", message)).toEqual(refusal(60))
+    // The passkey routes keep their own count.
+    expect((await startPasskey(a)).status).toBe(200)
+  })
+})
+
+describe("the starts of a social or Farcaster login", () => {
+  it("share one count per address: past it, neither starts, and the passkey routes keep their own", async () => {
+    nextMinute()
+    const [a, b] = servers as [Started<WalletServerInfo>, Started<WalletServerInfo>]
+    const social = (server: Started<WalletServerInfo>) =>
+      post(server, "/api/social/start", { projectId: "devstack-project", deviceId: "device-limits-test-01", provider: "google", hostOrigin: HOST })
+    const farcaster = (server: Started<WalletServerInfo>) => post(server, "/api/farcaster/channel", { projectId: "devstack-project", deviceId: "device-limits-test-01" })
+    // Neither is set up on these servers: each start is refused, and counted.
+    for (let i = 0; i < LOGIN_START_LIMIT; i++) expect((await (i % 2 === 0 ? social(a) : farcaster(b))).status).toBe(400)
+    expect(await social(b)).toEqual(refusal(60))
+    expect(await farcaster(a)).toEqual(refusal(60))
+    expect((await startPasskey(a)).status).toBe(200)
+  })
+})
+
+describe("behind a proxy", () => {
+  it("counts each visitor the proxy forwards on its own when the server trusts it, and ignores X-Forwarded-For from anyone else", async () => {
+    nextMinute()
+    // This test's requests come from loopback: for this server, loopback is the load balancer in front of it.
+    const proxied = await startWalletServer({
+      masterKey: randomBytes(32),
+      smtp: { port: 1 },
+      database: db.info,
+      chains: { evm: [] },
+      now: () => clock,
+      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT },
+      http: { trustedProxies: ["127.0.0.0/8", "::1/128"] }
+    })
+    try {
+      const from = (visitor: string) => ({ "x-forwarded-for": visitor })
+      for (let i = 0; i < PASSKEY_LIMIT; i++) expect((await startPasskey(proxied, from("198.51.100.7"))).status).toBe(200)
+      expect(await startPasskey(proxied, from("198.51.100.7"))).toEqual(refusal(60))
+      // Another visitor behind the same proxy has the whole limit; a spoofed entry before the proxy's is not taken.
+      expect((await startPasskey(proxied, from("198.51.100.8"))).status).toBe(200)
+      expect(await startPasskey(proxied, from("198.51.100.8, 198.51.100.7"))).toEqual(refusal(60))
+    } finally {
+      await proxied.stop()
+    }
+    // A server with no proxy named counts the connection's address, whatever the header claims.
+    nextMinute()
+    const [a] = servers as [Started<WalletServerInfo>]
+    for (let i = 0; i < PASSKEY_LIMIT; i++) expect((await startPasskey(a, { "x-forwarded-for": `203.0.113.${i}` })).status).toBe(200)
+    expect(await startPasskey(a, { "x-forwarded-for": "203.0.113.99" })).toEqual(refusal(60))
+  })
+})
+
+describe("on a real Postgres", () => {
+  let postgres: RunningPostgres | undefined
+  let database: Started<Database> | undefined
+  let pair: ReadonlyArray<Started<WalletServerInfo>> = []
+
+  beforeAll(async () => {
+    postgres = await startPostgres()
+    database = await startDatabase({ url: postgres.url })
+    const options = {
+      masterKey: randomBytes(32),
+      smtp: { port: 1 },
+      database: database.info,
+      chains: { evm: [] },
+      now: () => clock,
+      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT }
+    }
+    pair = await Promise.all([startWalletServer(options), startWalletServer(options)])
+  }, 120_000)
+
+  afterAll(async () => {
+    await Promise.all(pair.map((server) => server.stop()))
+    await database?.stop()
+    await postgres?.stop()
+  })
+
+  it("of 12 starts at once on two servers, exactly the limit's worth pass; the count is swept once its minute is over", async () => {
+    nextMinute()
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => startPasskey(pair[i % 2] as Started<WalletServerInfo>)))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(PASSKEY_LIMIT)
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(12 - PASSKEY_LIMIT)
+    const sweep = () => (database as Started<Database>).info.run(pruneBatch(new Date(clock), 100))
+    expect((await sweep()).wallet_rate_limits).toBe(0)
+    nextMinute()
+    expect((await sweep()).wallet_rate_limits).toBe(1)
+  })
+})
