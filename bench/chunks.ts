@@ -58,7 +58,9 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // Raised to 3.9 (issue 28's last target, 3.78 measured): the Swap and Buy views' entries (titles, descriptions,
   // loaders: 0.45 KiB that were the shell's and the accountForms chunk's) register here, and the forms' atoms are
   // fetched from here when the account offers them.
-  { feature: "Account view, with the Swap and Buy views' entries", files: /^Account(Tabs)?-/, budgetKiB: 3.9 },
+  // Raised to 4.1 (issue 30, 3.99 measured, 3.78 before): the embedded wallet's SecureFrame entry registers here too
+  // (out of the shell), with "Export private key", "Protect your wallet" and asking the frame what protects it.
+  { feature: "Account view, with the Swap, Buy and SecureFrame views' entries", files: /^Account(Tabs)?-/, budgetKiB: 4.1 },
   { feature: "Account tabs' panels (Tokens, NFTs, Activity)", files: /^(Tokens|Nfts|Activity|LoadMore|PanelStates)-/, budgetKiB: 4.3 },
   { feature: "Send: views (form, review, result), the service's code and its rules (on first use)", files: /^(Send|Send\.css|SendLive|SendReview|SendResult|send)-/, budgetKiB: 9.4 },
   { feature: "Receive view", files: /^Receive-/, budgetKiB: 0.9 },

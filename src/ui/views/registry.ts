@@ -37,7 +37,6 @@ const EmailVerifyDevice = lazyView(() => emailViews().then((m) => m.EmailVerifyD
 const UpdateEmail = lazyView(() => emailViews().then((m) => m.UpdateEmail))
 const UpdateEmailPrimaryOtp = lazyView(() => emailViews().then((m) => m.UpdateEmailPrimaryOtp))
 const UpdateEmailSecondaryOtp = lazyView(() => emailViews().then((m) => m.UpdateEmailSecondaryOtp))
-const SecureFrame = lazyView(() => import("./SecureFrame/SecureFrame").then((m) => m.SecureFrame))
 const ApproveTransaction = lazyView(() => import("./ApproveTransaction/ApproveTransaction").then((m) => m.ApproveTransaction))
 /** Every view, by name, but those the Account view's chunk registers (`viewEntries.ts`). */
 export const VIEWS: { readonly [V in Exclude<ModalView, AccountFormView>]: ViewEntry<V> } = {
@@ -127,11 +126,6 @@ export const VIEWS: { readonly [V in Exclude<ModalView, AccountFormView>]: ViewE
     title: "Confirm your new email",
     description: "Enter the 6-digit code we sent to your new email address.",
     Component: UpdateEmailSecondaryOtp
-  },
-  SecureFrame: {
-    title: "Your wallet",
-    description: "Your wallet's own page: what you type there stays with it.",
-    Component: SecureFrame
   }
 }
 
