@@ -58,7 +58,9 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // Raised to 3.9 (issue 28's last target, 3.78 measured): the Swap and Buy views' entries (titles, descriptions,
   // loaders: 0.45 KiB that were the shell's and the accountForms chunk's) register here, and the forms' atoms are
   // fetched from here when the account offers them.
-  { feature: "Account view, with the Swap and Buy views' entries", files: /^Account(Tabs)?-/, budgetKiB: 3.9 },
+  // Raised to 4.1 (issue 30, 3.99 measured, 3.78 before): the embedded wallet's SecureFrame entry registers here too
+  // (out of the shell), with "Export private key", "Protect your wallet" and asking the frame what protects it.
+  { feature: "Account view, with the Swap, Buy and SecureFrame views' entries", files: /^Account(Tabs)?-/, budgetKiB: 4.1 },
   { feature: "Account tabs' panels (Tokens, NFTs, Activity)", files: /^(Tokens|Nfts|Activity|LoadMore|PanelStates)-/, budgetKiB: 4.3 },
   { feature: "Send: views (form, review, result), the service's code and its rules (on first use)", files: /^(Send|Send\.css|SendLive|SendReview|SendResult|send)-/, budgetKiB: 9.4 },
   { feature: "Receive view", files: /^Receive-/, budgetKiB: 0.9 },
@@ -84,7 +86,9 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // Raised from 3.1 (issue 27): 3.7 measured with social login; 4.2 with Farcaster's link and wait (after a click only).
   // Raised to 4.9 (issue 30, 4.80 measured, 4.43 before): the passkey flow's loader, its theme and its refusal words;
   // the flow itself is a chunk of its own, fetched on the first passkey click.
-  { feature: "Embedded wallet: the flows (login, code, resend countdown, email change, social and Farcaster logins, approvals)", files: /^EmbeddedWalletLive-/, budgetKiB: 4.9 },
+  // Raised to 5.0 (issue 30, 4.92 measured): the secure views' loader and its four entries; the flow itself is a chunk
+  // of its own (secureViewFlow, 0.75), fetched with the first secure view.
+  { feature: "Embedded wallet: the flows (login, code, resend countdown, email change, social and Farcaster logins, approvals)", files: /^EmbeddedWalletLive-/, budgetKiB: 5.0 },
   // Set at 0.8 and 1.5 (issue 30, 0.66 and 1.32 measured): the passkey buttons when Connect shows them (features.passkey
   // only), the passkey window's wait and its words on the first passkey click. @simplewebauthn/browser is the frame
   // site's, never the host's.
@@ -94,7 +98,10 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   { feature: "ConnectingFarcaster view (Sign In With Farcaster's QR code and link), on the Farcaster button", files: /^ConnectingFarcaster-/, budgetKiB: 1.1 },
   // Raised to 8.0 (issue 29, 7.80 measured): a wallet_sendCalls checked before approval opens, and a permission's
   // use sent to the frame without the approval view; the rules and the words themselves load on first use.
-  { feature: "Embedded wallet: the AUTH connector's frame, bridge and providers", files: /^authLive-/, budgetKiB: 8.0 },
+  // Raised to 8.1 (issue 30, 8.00 measured, 7.79 before): the secure views' two messages in the frame protocol's
+  // Schemas and the bridge's reveal loader; the code that shows the frame over the modal (revealFrame, 0.45) comes
+  // with the first secure view.
+  { feature: "Embedded wallet: the AUTH connector's frame, bridge and providers", files: /^authLive-/, budgetKiB: 8.1 },
   // Set at 2.5 (issue 29) + room: fetched on a site's first permission request, never before. 2.78 measured once the
   // request is decoded by a Schema (2,544 → 2,847 B): the Schema's declaration is the chunk's, the first click is unchanged.
   { feature: "Embedded wallet: ERC-7715 permissions' checks and words (on the first grant or revoke)", files: /^permissionApproval-/, budgetKiB: 2.9 },

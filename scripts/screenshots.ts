@@ -1,11 +1,12 @@
 /**
- * `npx tsx scripts/screenshots.ts [folder] [--only=injected|embedded|connectView|farcaster|passkey]`: every view of the modal as a
+ * `npx tsx scripts/screenshots.ts [folder] [--only=injected|embedded|connectView|farcaster|passkey|secure]`: every view of the modal as a
  * visitor sees it — light and dark, desktop (1280 × 800) and phone (390 × 844) — on the production build of the demo
  * against the local stack. Five series, each on its own stack: `injected` (the injected EVM test wallet: connect,
  * account, names, sign-in), `embedded` (the email wallet: login, device link, email change, approvals of every kind)
  * `connectView` (the host's Terms box to tick, Terms linked, wallets folded beside email), `farcaster` (the social
  * buttons, the Farcaster QR code, the Farcaster user's account) and `passkey` (the passkey buttons, the wait
- * and the passkey window's page, a closed window, a refused ceremony); `--only` runs one. For people to look at before calling a visible change done; nothing is compared.
+ * and the passkey window's page, a closed window, a refused ceremony) and `secure` (the embedded wallet's own views over
+ * the modal: export, protect, recover); `--only` runs one. For people to look at before calling a visible change done; nothing is compared.
  */
 import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -18,6 +19,7 @@ import type { MailInfo } from "../devstack/mail"
 import { truncateAddress } from "../src/domain/format"
 import { animationsSettled, launchBrowser } from "../test/e2e/support/browser"
 import { withDemo } from "../test/e2e/support/demo"
+import { accountButton, connectedAddress, emailLogin } from "../test/e2e/support/embeddedLogin"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
 import { pressPasskey } from "../test/e2e/support/virtualAuthenticator"
 
@@ -555,7 +557,82 @@ const passkey = () =>
     }
   })
 
-const SERIES = { injected, embedded, connectView, farcaster, passkey } as const
+/**
+ * The embedded wallet's own views, shown by its frame over the modal: Export private key from the Account view of an
+ * email wallet; Protect your wallet and Recover your wallet as the frame draws them. Until the frame makes keys at
+ * login (branch framesign) no account offers those two, so the script asks the frame for them as the modal's bridge
+ * does (the page is the frame's parent at its allowed origin) and places the frame over the modal as the SecureFrame
+ * view does.
+ */
+const secure = () =>
+  withDemo(["evm", "mail", "services", "embedded"], async ({ url, browser, stack }) => {
+    const page = browser.page
+    const dialog = () => page.getByRole("dialog")
+    const mail = stack.mail
+    if (mail === undefined) throw new Error("no mail part")
+    const frameUrl = stack.config.embedded?.frameUrl ?? ""
+    const walletFrame = () => page.frames().find((f) => f.url().startsWith(`${frameUrl}/frame?`))
+    await page.goto(url)
+    await emailLogin(page, mail, "screens@example.com")
+    const address = await connectedAddress(page)
+    for (const theme of THEMES) {
+      for (const [size, viewport] of Object.entries(SIZES)) {
+        const at = (view: string) => `${view}-${theme}-${size}`
+        await page.emulateMedia({ colorScheme: theme })
+        // The header's account button is named by the address at desktop width: opened there, then the page narrowed.
+        await page.setViewportSize(SIZES.desktop)
+        await accountButton(page, address).click()
+        await page.setViewportSize(viewport)
+        await dialog().getByRole("button", { name: "Export private key" }).waitFor()
+        await shoot(page, at("account-embedded"))
+        await dialog().getByRole("button", { name: "Export private key" }).click()
+        await walletFrame()?.getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
+        await shoot(page, at("secure-export"))
+        // Escape in the frame ends its view: the Account view again, the frame hidden.
+        await page.keyboard.press("Escape")
+        await dialog().getByRole("button", { name: "Export private key" }).waitFor()
+        for (const kind of ["protect", "recover"] as const) {
+          await page.evaluate(
+            ({ kind, theme, frameUrl }) => {
+              const iframe = [...document.querySelectorAll("iframe")].find((f) => f.src.startsWith(frameUrl))
+              iframe?.contentWindow?.postMessage({ id: `shot-${kind}`, type: "@wr-app/OPEN_SECURE_VIEW", payload: { kind, themeMode: theme } }, new URL(frameUrl).origin)
+              // Over the modal's body, below its header, as the SecureFrame view's room would be.
+              const header = document.querySelector("[role=dialog] h2")?.getBoundingClientRect()
+              const box = document.querySelector("[role=dialog]")?.getBoundingClientRect()
+              if (iframe === undefined || box === undefined || header === undefined) return
+              iframe.removeAttribute("inert")
+              const top = header.bottom + 12
+              for (const [name, value] of Object.entries({ top: `${top}px`, left: `${box.left}px`, width: `${box.width}px`, height: `${Math.max(416, box.bottom - top)}px`, visibility: "visible" })) {
+                iframe.style.setProperty(name, value)
+              }
+            },
+            { kind, theme, frameUrl }
+          )
+          await walletFrame()?.getByRole("heading", { name: kind === "protect" ? "Protect your wallet" : "Recover your wallet" }).waitFor({ timeout: 15_000 })
+          await shoot(page, at(`secure-${kind}`))
+          if (kind === "protect") {
+            await walletFrame()?.getByLabel("New password").fill("short")
+            await walletFrame()?.getByRole("button", { name: "Protect wallet" }).click()
+            await walletFrame()?.getByText("Use at least 10 characters.").waitFor()
+            await shoot(page, at("secure-protect-too-short"))
+          }
+        }
+        // The frame drops the view and is hidden again, as the modal's bridge and SecureFrame view would leave it.
+        await page.evaluate((frameUrl) => {
+          const iframe = [...document.querySelectorAll("iframe")].find((f) => f.src.startsWith(frameUrl))
+          iframe?.contentWindow?.postMessage({ id: "shot-close", type: "@wr-app/CLOSE_SECURE_VIEW" }, new URL(frameUrl).origin)
+          iframe?.style.setProperty("visibility", "hidden")
+          iframe?.style.setProperty("width", "0")
+          iframe?.style.setProperty("height", "0")
+        }, frameUrl)
+        await dialog().focus()
+        await page.keyboard.press("Escape")
+        await dialog().waitFor({ state: "hidden" })
+      }
+    }
+  })
+
+const SERIES = { injected, embedded, connectView, farcaster, passkey, secure } as const
 
 if (only !== undefined && !(only in SERIES)) throw new Error(`--only is one of ${Object.keys(SERIES).join(", ")}`)
 mkdirSync(folder, { recursive: true })

@@ -61,6 +61,7 @@ export const EmbeddedWalletUser = Schema.Struct({
   username: Schema.optionalKey(Schema.NullOr(Schema.String)),
   /** The provider of a user who logged in with a social login (or farcaster). */
   socialProvider: Schema.optionalKey(SocialLogin),
+  /** What opens the recovery share: a secret kept on this device only (not protected yet), a password or a passkey. */
   recovery: Schema.optional(Schema.Literals(["device", "password", "passkey"]))
 })
 /** The user of the embedded wallet. */

@@ -56,6 +56,26 @@ const Otp = Schema.String.pipe(
 
 const ChainId = Schema.Union([Schema.Number, Schema.String])
 
+/**
+ * The views the frame shows itself, visibly over the modal, on its own origin: protecting the wallet with a password or
+ * passkey, recovering it on a new device, and showing its private key. What the visitor types or their passkey gives
+ * stays in the frame: the messages carry only which view to show and how it ended.
+ */
+export const SecureViewKind = Schema.Literals(["protect", "recover", "export"])
+/** A view the frame shows itself. */
+export type SecureViewKind = typeof SecureViewKind.Type
+
+/** How a secure view ended: its work done, or the visitor left it (Cancel, Escape) with nothing changed. */
+export const SecureViewOutcome = Schema.Literals(["done", "cancelled"])
+/** How a secure view ended. */
+export type SecureViewOutcome = typeof SecureViewOutcome.Type
+
+/**
+ * Words no request or reply type may hold: the bridge has no message that carries a key, a share or a recovery secret,
+ * and a test keeps it so as the protocol grows.
+ */
+export const SECRET_BEARING_TYPE = /(^|[/_])(PRIVATE|KEYS?|SHARES?|SECRETS?|SEED|MNEMONIC|PASSWORDS?|PRF)(_|$)/
+
 const request = <const N extends string, P extends Schema.Top>(name: N, payload: P) =>
   Schema.Struct({ id: FrameMessageId, type: Schema.Literal(`${FRAME_APP_PREFIX}${name}` as const), payload })
 
@@ -118,7 +138,11 @@ export const FrameRequest = Schema.Union([
       sdkType: Schema.String
     })
   ),
-  bareRequest("RELOAD")
+  bareRequest("RELOAD"),
+  // The frame shows the view `kind` over the modal and answers once it ended (the host has placed and shown the frame).
+  request("OPEN_SECURE_VIEW", Schema.Struct({ kind: SecureViewKind, themeMode: Schema.optionalKey(ThemeMode) })),
+  // The host left the secure view (Escape, Back, the modal closed): the frame drops what the view held.
+  bareRequest("CLOSE_SECURE_VIEW")
 ])
 /** A request of the app to the frame. */
 export type FrameRequest = typeof FrameRequest.Type
@@ -174,7 +198,9 @@ export const FrameSuccess = Schema.Union([
   success("AWAIT_UPDATE_EMAIL", Schema.Struct({ email: Email })),
   bareSuccess("SYNC_THEME"),
   bareSuccess("SYNC_DAPP_DATA"),
-  bareSuccess("RELOAD")
+  bareSuccess("RELOAD"),
+  success("OPEN_SECURE_VIEW", Schema.Struct({ outcome: SecureViewOutcome })),
+  bareSuccess("CLOSE_SECURE_VIEW")
 ])
 /** A success reply of the frame. */
 export type FrameSuccess = typeof FrameSuccess.Type

@@ -46,7 +46,8 @@ export const ModalView = Schema.Literals([
   "EmailVerifyDevice",
   "UpdateEmail",
   "UpdateEmailPrimaryOtp",
-  "UpdateEmailSecondaryOtp"
+  "UpdateEmailSecondaryOtp",
+  "SecureFrame"
 ])
 /** A view of the modal. */
 export type ModalView = typeof ModalView.Type

@@ -7,6 +7,7 @@ import { Context, Deferred, Effect, Layer, SubscriptionRef } from "effect"
 import { MODAL_SHAKE_MS, NOT_ALLOWED_MESSAGE_DELAY_MS } from "../domain/constants"
 import { RequestRejectedByModal, RpcMethodNotAllowed } from "../domain/errors"
 import { backClosesModal, type ModalView, openingView } from "../domain/rules"
+import type { SecureViewKind } from "../domain/Frame"
 import type { WalletCatalogEntry } from "../domain/Wallet"
 import { ChainAdapters } from "./ChainAdapter"
 import { Connection } from "./Connection"
@@ -60,6 +61,8 @@ export type Route =
   | { readonly view: "UpdateEmail" }
   | { readonly view: "UpdateEmailPrimaryOtp" }
   | { readonly view: "UpdateEmailSecondaryOtp" }
+  // The embedded wallet's frame shows its own view of `kind` over this one (protect, recover, export).
+  | { readonly view: "SecureFrame"; readonly kind: SecureViewKind }
 
 /** The route of one view. */
 export type RouteOf<V extends ModalView> = Extract<Route, { readonly view: V }>

@@ -34,7 +34,9 @@ export const initialEmbeddedState = (enabled: boolean): EmbeddedState => ({
   passkey: { _tag: "Idle" },
   passkeyError: undefined,
   socialUser: undefined,
-  accountSwitch: { switching: undefined, error: undefined }
+  accountSwitch: { switching: undefined, error: undefined },
+  recovery: undefined,
+  secureViewError: undefined
 })
 
 /** A service over `state` whose every method does nothing (no email login offered, or a test's). */
@@ -56,7 +58,11 @@ export const idleEmbeddedService = (state: SubscriptionRef.SubscriptionRef<Embed
   cancelPasskey: Effect.void,
   approve: Effect.void,
   reject: Effect.void,
-  setPreferredAccount: () => Effect.void
+  setPreferredAccount: () => Effect.void,
+  openSecureView: () => Effect.void,
+  showSecureView: () => Effect.void,
+  hideSecureView: Effect.void,
+  refreshRecovery: Effect.void
 })
 
 /** The embedded wallet. */

@@ -28,6 +28,7 @@ import { forgetLogin, noteCodeSent, rememberLogin, rememberSocialLogin } from ".
 import { withoutResultUri } from "./socialUrls"
 import { SocialWindow, type SocialPopup } from "./SocialWindow"
 import type { PasskeyMode } from "../../domain/passkey"
+import type { SecureViewFlow } from "./secureViewFlow"
 
 /** What the flows need of the AUTH connector. */
 export interface EmbeddedAuthHandle {
@@ -633,25 +634,28 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       yield* setAccountSwitch({ switching: undefined, error: undefined })
     })
 
+    // A flow whose code comes on its first use, not with every login's flows; made once.
+    const flowOnFirstUse = <M, F>(load: () => Promise<M>, make: (module: M) => F) =>
+      Effect.cached(Effect.tryPromise({ try: load, catch: () => new EmailLoginDependencyFailed() }).pipe(Effect.map(make)))
+    const themeMode = Effect.map(SubscriptionRef.get(theme.state), (current) => current.themeMode)
+
     // ---- Passkey
 
-    // Its code comes with the first passkey click (the popup is already open by then): not with every login's flows.
-    const passkey = yield* Effect.cached(
-      Effect.tryPromise({ try: () => import("./passkeyFlow"), catch: () => new EmailLoginDependencyFailed() }).pipe(
-        Effect.map((module) =>
-          module.makePasskeyFlow({
-            state,
-            frame,
-            words,
-            connect: connectFlow.connect(auth.connectorId).pipe(Effect.tapError(() => forgetLogin(storage)), Effect.asVoid),
-            modal,
-            page,
-            frameOrigin,
-            scope,
-            themeMode: Effect.map(SubscriptionRef.get(theme.state), (current) => current.themeMode)
-          })
-        )
-      )
+    // Its code comes with the first passkey click (the popup is already open by then).
+    const passkey = yield* flowOnFirstUse(
+      () => import("./passkeyFlow"),
+      (module) =>
+        module.makePasskeyFlow({
+          state,
+          frame,
+          words,
+          connect: connectFlow.connect(auth.connectorId).pipe(Effect.tapError(() => forgetLogin(storage)), Effect.asVoid),
+          modal,
+          page,
+          frameOrigin,
+          scope,
+          themeMode
+        })
     )
     const passkeyLogin = (mode: PasskeyMode, popup: SocialPopup | undefined) =>
       Effect.flatMap(passkey, (flow) => flow.passkeyLogin(mode, popup)).pipe(
@@ -660,6 +664,16 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
           return update((s) => ({ ...s, passkeyError: error.message }))
         })
       )
+
+    // ---- The frame's secure views (protect, recover, export)
+
+    // Their code comes with the first one.
+    const secureViews = yield* flowOnFirstUse(
+      () => import("./secureViewFlow"),
+      (module) => module.makeSecureViewFlow({ state, frame, words, modal, scope, themeMode })
+    )
+    const viaSecureViews = (use: (flow: SecureViewFlow) => Effect.Effect<void>) =>
+      Effect.flatMap(secureViews, use).pipe(Effect.catch((error) => update((s) => ({ ...s, secureViewError: error.message }))))
 
     const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))
 
@@ -686,6 +700,10 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       approve: answer(true).pipe(Effect.withSpan("EmbeddedWallet.approve")),
       reject: answer(false).pipe(Effect.withSpan("EmbeddedWallet.reject")),
       setPreferredAccount,
+      openSecureView: (kind) => viaSecureViews((flow) => flow.openSecureView(kind)),
+      showSecureView: (place) => viaSecureViews((flow) => flow.showSecureView(place)),
+      hideSecureView: viaSecureViews((flow) => flow.hideSecureView),
+      refreshRecovery: viaSecureViews((flow) => flow.refreshRecovery),
       gate: { approved, disallowed: (method) => modal.rejectDisallowed(method) }
     }
     return service

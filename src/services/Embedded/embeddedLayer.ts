@@ -177,7 +177,11 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
       cancelEmailUpdate: via((service) => service.cancelEmailUpdate),
       approve: via((service) => service.approve),
       reject: via((service) => service.reject),
-      setPreferredAccount: (type) => via((service) => service.setPreferredAccount(type))
+      setPreferredAccount: (type) => via((service) => service.setPreferredAccount(type)),
+      openSecureView: (kind) => via((service) => service.openSecureView(kind)),
+      showSecureView: (place) => via((service) => service.showSecureView(place)),
+      hideSecureView: via((service) => service.hideSecureView),
+      refreshRecovery: via((service) => service.refreshRecovery)
     }
   })
 )

@@ -5,7 +5,9 @@
  */
 import type { Effect, SubscriptionRef } from "effect"
 import type { EmbeddedAccountType, SocialLogin, SocialProvider } from "../../domain/Account"
+import type { SecureViewKind } from "../../domain/Frame"
 import type { PasskeyMode } from "../../domain/passkey"
+import type { FramePlace } from "../FrameBridge/FrameBridge"
 
 /** Where an email login stands. */
 export type EmailLoginStep =
@@ -144,6 +146,10 @@ export interface EmbeddedState {
   readonly socialUser: { readonly provider: SocialLogin | undefined; readonly username: string } | undefined
   /** The Account view's switch between the EVM accounts: the type being put in front, and the last failure in words. */
   readonly accountSwitch: { readonly switching: EmbeddedAccountType | undefined; readonly error: string | undefined }
+  /** What protects the recovery share (`device`: nothing the visitor chose yet), once the frame said; undefined before. */
+  readonly recovery: "device" | "password" | "passkey" | undefined
+  /** Why the frame could not show its secure view, in the visitor's words (the SecureFrame view says it). */
+  readonly secureViewError: string | undefined
 }
 
 /** What the service does; the same shape for its tag and its implementation. */
@@ -191,4 +197,12 @@ export interface EmbeddedService {
   readonly reject: Effect.Effect<void>
   /** The Account view's switch: puts the EVM account of `type` (smart account or EOA) in front. */
   readonly setPreferredAccount: (type: EmbeddedAccountType) => Effect.Effect<void>
+  /** Opens the frame's view of `kind` in the modal (the Account view's "Protect your wallet", "Export private key"). */
+  readonly openSecureView: (kind: SecureViewKind) => Effect.Effect<void>
+  /** The SecureFrame view holds `place`: the frame is shown over it with its view until the view ends or is left. */
+  readonly showSecureView: (place: FramePlace) => Effect.Effect<void>
+  /** The SecureFrame view is gone: the frame is hidden again and drops its view. */
+  readonly hideSecureView: Effect.Effect<void>
+  /** Asks the frame what protects the wallet's recovery share (the Account view of an embedded wallet). */
+  readonly refreshRecovery: Effect.Effect<void>
 }

@@ -41,9 +41,12 @@ export const FRAME_LOGIN_STEPS: ReadonlyArray<FrameRequestName> = [
   "AWAIT_UPDATE_EMAIL"
 ]
 
+/** A secure view may stay open this long: the visitor types a password, uses a passkey or reads their key. */
+export const FRAME_SECURE_VIEW_TIMEOUT_MS = 600_000
+
 /** How long the frame has to answer the request `name` once it is posted. */
 export const frameRequestTimeoutMs = (name: FrameRequestName): number =>
-  name === "RPC_REQUEST" ? FRAME_RPC_TIMEOUT_MS : LOGIN_STEP_TIMEOUT_MS
+  name === "RPC_REQUEST" ? FRAME_RPC_TIMEOUT_MS : name === "OPEN_SECURE_VIEW" ? FRAME_SECURE_VIEW_TIMEOUT_MS : LOGIN_STEP_TIMEOUT_MS
 
 /** A message event as the bridge sees it: who sent it, from which window, and the posted data. */
 export interface FrameMessage {
@@ -62,6 +65,21 @@ export interface FramePort {
   readonly post: (message: unknown) => void
   /** Every message event the page receives from the time the port exists, unfiltered. */
   readonly messages: Stream.Stream<FrameMessage>
+  /**
+   * Shows the frame visibly exactly over `place` (an element of the modal that holds the room) and gives it focus, for
+   * as long as the scope lasts; then hidden again. The frame is never moved in the document (that would reload it).
+   */
+  readonly reveal: (place: FramePlace) => Effect.Effect<void, never, Scope.Scope>
+}
+
+/** Where a revealed frame goes: the placeholder's box on the page, and when to look at it again. */
+export interface FramePlace {
+  /** The placeholder's box in the viewport now. */
+  readonly rect: () => { readonly top: number; readonly left: number; readonly width: number; readonly height: number }
+  /** Calls `moved` whenever the box may have changed; returns the function that stops it. */
+  readonly watch: (moved: () => void) => () => void
+  /** Puts focus back in the modal once the frame is hidden again. */
+  readonly returnFocus: () => void
 }
 
 /** The arguments after the name of `request`: the request's payload, or nothing when it carries none. */
@@ -83,6 +101,8 @@ export interface FrameBridgeService {
   readonly ready: Effect.Effect<void, FrameLoadTimedOut>
   /** The login session tokens the frame announces (SESSION_UPDATE), from the time of subscription. */
   readonly sessionUpdates: Stream.Stream<string>
+  /** Shows the frame over `place` while the scope lasts (FramePort.reveal). */
+  readonly reveal: (place: FramePlace) => Effect.Effect<void, never, Scope.Scope>
 }
 
 interface Pending {
@@ -230,7 +250,8 @@ const make = (port: FramePort): Effect.Effect<FrameBridgeService, never, Scope.S
       request: <N extends FrameRequestName>(name: N, ...payload: FrameRequestArgs<N>) =>
         requestAny(name, payload) as Effect.Effect<FrameSuccessPayload<N>, FrameRequestError>,
       ready,
-      sessionUpdates: Stream.fromPubSub(sessions)
+      sessionUpdates: Stream.fromPubSub(sessions),
+      reveal: port.reveal
     }
   })
 

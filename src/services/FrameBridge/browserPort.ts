@@ -6,7 +6,8 @@
 import { Effect, Queue, Scope, Stream } from "effect"
 import { FRAME_Z_INDEX } from "../../domain/constants"
 import { FrameNotSet } from "../../domain/errors"
-import type { FrameMessage, FramePort } from "./FrameBridge"
+import type { FrameMessage, FramePlace, FramePort } from "./FrameBridge"
+import { hideFrame } from "./hideFrame"
 
 /** Where the frame page lives and what it is told in its query. */
 export interface BrowserFramePortOptions {
@@ -67,15 +68,13 @@ export const browserFramePort = (options: BrowserFramePortOptions): Effect.Effec
         // The frame answers only an allowed parent origin, which a browser without ancestorOrigins tells it through
         // the referrer: send the origin (never the path), even when the page's own policy is no-referrer.
         element.referrerPolicy = "origin"
+        // The secure views run WebAuthn in the frame once it is shown (a permission policy is read at load, so it is set now).
+        element.setAttribute("allow", "publickey-credentials-get; publickey-credentials-create")
         // Style properties, not a style attribute: a strict Content-Security-Policy (no 'unsafe-inline') allows them.
         const style = element.style
         style.setProperty("position", "fixed")
-        style.setProperty("top", "0")
-        style.setProperty("left", "0")
-        style.setProperty("width", "0")
-        style.setProperty("height", "0")
         style.setProperty("border", "0")
-        style.setProperty("visibility", "hidden")
+        hideFrame(style)
         style.setProperty("z-index", String(FRAME_Z_INDEX))
         document.body.appendChild(element)
         return element
@@ -83,8 +82,16 @@ export const browserFramePort = (options: BrowserFramePortOptions): Effect.Effec
       (element) => Effect.sync(() => element.remove())
     )
 
+    // Its code comes with the first secure view (the AUTH connector's chunk carries none of it).
+    const reveal = (place: FramePlace) =>
+      Effect.flatMap(
+        Effect.promise(() => import("./revealFrame")),
+        (module) => module.revealFrame(iframe, place)
+      )
+
     return {
       origin,
+      reveal,
       get window() {
         return iframe.contentWindow
       },

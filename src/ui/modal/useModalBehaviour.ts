@@ -130,9 +130,11 @@ export function useModalBehaviour(
           : (index + (event.shiftKey ? -1 : 1) + controls.length) % controls.length
       controls[next]?.focus()
     }
-    // Focus that escapes anyway (a click on the page, a script) is brought back.
+    // Focus that escapes anyway (a click on the page, a script) is brought back. A frame the page left focusable while
+    // the rest is inert is the embedded wallet's showing a secure view over the dialog: part of it while it does.
     const onFocusIn = (event: FocusEvent) => {
       if (!options.modal || !(event.target instanceof Node) || element.contains(event.target)) return
+      if (event.target instanceof HTMLIFrameElement && !event.target.inert) return
       element.focus()
     }
     document.addEventListener("keydown", onKeyDown, true)

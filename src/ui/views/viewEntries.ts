@@ -22,13 +22,16 @@ export interface ViewEntry<V extends ModalView = ModalView> {
   readonly Component: LazyView<V>
 }
 
-/** The views the Account view's chunk registers: the Swap and Buy forms (`accountForms.ts`). */
-export type AccountFormView = "Swap" | "Buy"
+/**
+ * The views the Account view's chunk registers (`accountForms.ts`): the Swap and Buy forms, and the embedded wallet's
+ * own views (SecureFrame), which the Account view opens (a recovery after a login fetches that chunk first).
+ */
+export type AccountFormView = "Swap" | "Buy" | "SecureFrame"
 
 /** The views registered so far, by name. */
 export const registered: { [V in ModalView]?: ViewEntry<V> } = {}
 
-/** Adds the views a view's chunk brings to the registry (the Account view's Swap and Buy). */
+/** Adds the views a view's chunk brings to the registry (the Account view's Swap, Buy and SecureFrame). */
 export const registerViews = (entries: { readonly [V in AccountFormView]: ViewEntry<V> }): void => {
   Object.assign(registered, entries)
 }

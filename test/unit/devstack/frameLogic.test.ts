@@ -4,7 +4,7 @@
  * session token nor a key ever leaves the frame.
  */
 import { Result } from "effect"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { decodeFrameResponse, type FrameResponse } from "../../../src/domain/Frame"
 import type { ApiErrorCode, WalletUser } from "../../../server/src/embedded/api"
 import { type FrameSigningApi, type SplitKeysApi, type WalletApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
@@ -18,7 +18,8 @@ import {
   type FrameQuery,
   type FrameStorage,
   makeFrame,
-  parseFrameQuery
+  parseFrameQuery,
+  type SecureViews
 } from "../../../server/src/embedded/frame/frameLogic"
 
 const HOST = "http://127.0.0.1:5173"
@@ -193,7 +194,7 @@ const PARENT = { window: "parent" }
 const OTHER_WINDOW = { window: "other" }
 
 const setup = (
-  opts: { readonly parentOrigin?: string | undefined; readonly query?: Partial<FrameQuery>; readonly deviceWaitMs?: number; readonly storageTravels?: boolean } = {}
+  opts: { readonly parentOrigin?: string | undefined; readonly query?: Partial<FrameQuery>; readonly deviceWaitMs?: number; readonly storageTravels?: boolean; readonly secureViews?: SecureViews } = {}
 ) => {
   const server = makeFakeServer()
   const storage = memoryStorage()
@@ -212,7 +213,8 @@ const setup = (
     now: () => (clock += 1_000),
     log: (text) => logs.push(text),
     ...(opts.deviceWaitMs === undefined ? {} : { deviceWaitMs: opts.deviceWaitMs }),
-    ...(opts.storageTravels === undefined ? {} : { storageTravels: opts.storageTravels })
+    ...(opts.storageTravels === undefined ? {} : { storageTravels: opts.storageTravels }),
+    ...(opts.secureViews === undefined ? {} : { secureViews: opts.secureViews })
   })
   let n = 0
   /** Sends a request from the parent at HOST and returns the reply it got. */
@@ -717,6 +719,102 @@ describe("the user, chains and requests", () => {
     expect((await t.ask("CONNECT_FARCASTER")).payload).toEqual({ message: "The Farcaster sign-in expired: try again" })
     expect((await t.ask("CONNECT_FARCASTER")).payload).toEqual({ message: "No Farcaster sign-in is waiting: start again." })
     expect((await t.ask("IS_CONNECTED")).payload).toEqual({ isConnected: false })
+  })
+})
+
+/** The page's secure views, faked: what was opened, and the visitor's ending of the view open now. */
+const fakeSecureViews = () => {
+  const opened: Array<{ readonly kind: string; readonly themeMode: string | undefined }> = []
+  let end: ((outcome: "done" | "cancelled") => void) | undefined
+  let shown: ReadonlyArray<string> = []
+  // The views' code arrives when the test says (`arrive`), or at once unless `slow`.
+  let slow = false
+  const waiting: Array<() => void> = []
+  const views: SecureViews = {
+    load: () => (slow ? new Promise<void>((resolve) => void waiting.push(resolve)) : Promise.resolve()),
+    open: (kind, themeMode) =>
+      new Promise((resolve) => {
+        opened.push({ kind, themeMode })
+        end = resolve
+      }),
+    close: () => end?.("cancelled"),
+    withheld: () => shown
+  }
+  return {
+    views,
+    opened,
+    finish: (outcome: "done" | "cancelled") => end?.(outcome),
+    show: (key: string) => void (shown = [key]),
+    slowLoad: () => void (slow = true),
+    arrive: () => {
+      slow = false
+      for (const resolve of waiting.splice(0)) resolve()
+    }
+  }
+}
+
+describe("secure views", () => {
+  it("OPEN_SECURE_VIEW shows the view of its kind in the host's theme, and answers only how it ended", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    await t.login()
+    await t.ask("SYNC_THEME", { themeMode: "dark" })
+    const reply = t.ask("OPEN_SECURE_VIEW", { kind: "protect" })
+    await vi.waitFor(() => expect(secure.opened).toEqual([{ kind: "protect", themeMode: "dark" }]))
+    secure.finish("done")
+    expect((await reply).payload).toEqual({ outcome: "done" })
+    const closed = t.ask("OPEN_SECURE_VIEW", { kind: "export", themeMode: "light" })
+    await vi.waitFor(() => expect(secure.opened).toHaveLength(2))
+    expect(secure.opened[1]).toEqual({ kind: "export", themeMode: "light" })
+    expect((await t.ask("CLOSE_SECURE_VIEW")).type).toBe("@wr-frame/CLOSE_SECURE_VIEW_SUCCESS")
+    expect((await closed).payload).toEqual({ outcome: "cancelled" })
+    expectNothingSecret(t.posted)
+  })
+
+  it("a view dropped, or asked for again, while its code is on the way is never shown (the modal mounted it twice at once)", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    await t.login()
+    secure.slowLoad()
+    const first = t.ask("OPEN_SECURE_VIEW", { kind: "export" })
+    await vi.waitFor(() => expect(t.server.calls.filter((c) => c.name === "user").length).toBeGreaterThan(0))
+    expect((await t.ask("CLOSE_SECURE_VIEW")).type).toBe("@wr-frame/CLOSE_SECURE_VIEW_SUCCESS")
+    const second = t.ask("OPEN_SECURE_VIEW", { kind: "export" })
+    const third = t.ask("OPEN_SECURE_VIEW", { kind: "protect" })
+    // All three wait for the views' code.
+    await vi.waitFor(() => expect(t.server.calls.filter((c) => c.name === "user")).toHaveLength(3))
+    secure.arrive()
+    await vi.waitFor(() => expect(secure.opened).toEqual([{ kind: "protect", themeMode: undefined }]))
+    expect((await first).payload).toEqual({ outcome: "cancelled" })
+    expect((await second).payload).toEqual({ outcome: "cancelled" })
+    secure.finish("done")
+    expect((await third).payload).toEqual({ outcome: "done" })
+  })
+
+  it("refuses a secure view before a login, or where the page has none, and shows nothing", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    expect((await t.ask("OPEN_SECURE_VIEW", { kind: "export" })).payload).toEqual({ message: "Not connected: log in with your email first." })
+    expect(secure.opened).toEqual([])
+    const bare = setup()
+    await bare.frame.start()
+    await bare.login()
+    expect((await bare.ask("OPEN_SECURE_VIEW", { kind: "recover" })).payload).toEqual({ message: "This wallet cannot show that view." })
+  })
+
+  it("while a view shows a key, no reply may carry it", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    await t.login()
+    const key = `0x${"7f".repeat(32)}`
+    secure.show(key)
+    t.server.state.rpcResult = { leaked: key }
+    expect((await t.ask("RPC_REQUEST", { method: "eth_call", params: [] })).type).toBe("@wr-frame/RPC_REQUEST_ERROR")
+    expectNothingSecret(t.posted)
   })
 })
 

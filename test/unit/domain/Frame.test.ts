@@ -6,7 +6,9 @@ import {
   decodeFrameResponse,
   EMBEDDED_SAFE_RPC_METHODS,
   EMBEDDED_UNSAFE_RPC_METHODS,
+  FRAME_ERROR_TYPES,
   FRAME_REQUEST_NAMES,
+  SECRET_BEARING_TYPE,
   type FrameRequest,
   type FrameRequestName,
   type FrameResponse,
@@ -56,7 +58,9 @@ const requestPayloads: Record<FrameRequestName, unknown> = {
     projectId: "demo-project",
     sdkType: "wr"
   },
-  RELOAD: undefined
+  RELOAD: undefined,
+  OPEN_SECURE_VIEW: { kind: "export", themeMode: "dark" },
+  CLOSE_SECURE_VIEW: undefined
 }
 
 const successPayloads: Record<FrameRequestName, unknown> = {
@@ -84,7 +88,9 @@ const successPayloads: Record<FrameRequestName, unknown> = {
   AWAIT_UPDATE_EMAIL: { email: "new@example.com" },
   SYNC_THEME: undefined,
   SYNC_DAPP_DATA: undefined,
-  RELOAD: undefined
+  RELOAD: undefined,
+  OPEN_SECURE_VIEW: { outcome: "cancelled" },
+  CLOSE_SECURE_VIEW: undefined
 }
 
 const message = (type: string, payload: unknown, id: string | undefined = "req-1") => ({
@@ -224,6 +230,35 @@ describe("hostile messages are refused", () => {
 
   it("a reply carrying a request type is not a reply", () => {
     expect(Result.isFailure(decodeFrameResponse(valid))).toBe(true)
+  })
+})
+
+describe("no message carries a key, a share or a recovery secret", () => {
+  it("no request or reply type names one", () => {
+    for (const name of FRAME_REQUEST_NAMES) expect(name).not.toMatch(SECRET_BEARING_TYPE)
+    for (const type of FRAME_ERROR_TYPES) expect(type).not.toMatch(SECRET_BEARING_TYPE)
+    // The words are whole words of a type: a passkey is not a key.
+    for (const type of ["@wr-app/EXPORT_PRIVATE_KEY", "@wr-app/GET_SERVER_SHARE", "@wr-frame/RECOVERY_SECRET_SUCCESS", "@wr-app/KEYS"]) {
+      expect(type).toMatch(SECRET_BEARING_TYPE)
+    }
+  })
+
+  it.each([
+    ["a key request", { id: "req-1", type: "@wr-app/EXPORT_PRIVATE_KEY" }],
+    ["a share request", { id: "req-1", type: "@wr-app/GET_SERVER_SHARE", payload: { family: "eip155" } }],
+    ["a secure view that carries a password", { id: "req-1", type: "@wr-app/OPEN_SECURE_VIEW", payload: { kind: "protect", password: "hunter2hunter2" } }],
+    ["a secure view of an unknown kind", { id: "req-1", type: "@wr-app/OPEN_SECURE_VIEW", payload: { kind: "reveal-seed" } }]
+  ])("the frame refuses %s", (_label, input) => {
+    expect(Result.isFailure(decodeFrameRequest(input))).toBe(true)
+  })
+
+  it.each([
+    ["an outcome with the key", { id: "req-1", type: "@wr-frame/OPEN_SECURE_VIEW_SUCCESS", payload: { outcome: "done", key: `0x${"11".repeat(32)}` } }],
+    ["an outcome with a share", { id: "req-1", type: "@wr-frame/OPEN_SECURE_VIEW_SUCCESS", payload: { outcome: "done", share: "AQID" } }],
+    ["an unknown outcome", { id: "req-1", type: "@wr-frame/OPEN_SECURE_VIEW_SUCCESS", payload: { outcome: `0x${"11".repeat(32)}` } }],
+    ["a key reply", { id: "req-1", type: "@wr-frame/EXPORT_PRIVATE_KEY_SUCCESS", payload: { key: `0x${"11".repeat(32)}` } }]
+  ])("the bridge refuses %s", (_label, input) => {
+    expect(Result.isFailure(decodeFrameResponse(input))).toBe(true)
   })
 })
 

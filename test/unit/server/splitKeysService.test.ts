@@ -7,9 +7,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { makeMemoryStorage } from "../../../server/src/embedded/frame/frameLogic"
+import { ed25519 } from "@noble/curves/ed25519"
+import { privateKeyToAccount } from "viem/accounts"
 import { addressOf, combineShares, newKey } from "../../../server/src/embedded/frame/keyShares"
 import { openRecoveryShare } from "../../../server/src/embedded/frame/recoveryShare"
-import { toBase64 } from "../../../src/domain/encoding"
+import { fromBase58, toBase64 } from "../../../src/domain/encoding"
 import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../../server/src/embedded/sharesApi"
 import { DeviceShares, deviceSecretKey, deviceShareKey, ShareServer, ShareServerError, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
 
@@ -161,6 +163,77 @@ describe("SplitKeys", () => {
       expect(share).toMatchObject({ role: "device", address: split.address })
       expect(secret).toEqual(old.secret)
       expect(yield* read("token-2")).toEqual([undefined, undefined])
+    })
+  )
+
+  it.effect("protect: the same address, the recovery share sealed anew under the visitor's secret; the secret kept on the device no longer recovers, the visitor's does on a new device", () =>
+    Effect.gen(function* () {
+      const server = makeServer()
+      const device = deviceLayer()
+      const onDevice = splitKeysOn(device, server)
+      const kept = crypto.getRandomValues(new Uint8Array(32))
+      const chosen = crypto.getRandomValues(new Uint8Array(32))
+      const { address } = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("eip155", { _tag: "passkey", prf: kept })).pipe(Effect.provide(onDevice))
+      const before = server.kept.get("eip155")
+      expect(yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.protect("eip155", { _tag: "passkey", prf: chosen })).pipe(Effect.provide(onDevice))).toEqual({ address })
+      expect(server.kept.get("eip155")?.splitId).not.toBe(before?.splitId)
+      expect(server.kept.get("eip155")?.verifier).not.toBe(before?.verifier)
+      // This device still signs as the same address with its new share.
+      expect(yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.withKey("eip155", (secret) => Effect.succeed(addressOf("eip155", secret)))).pipe(Effect.provide(onDevice))).toBe(address)
+      const onNew = splitKeysOn(deviceLayer(), server)
+      const old = yield* Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.recover("eip155", { _tag: "passkey", prf: kept })).pipe(Effect.provide(onNew)))
+      expect(old).toMatchObject({ _tag: "ShareServerError", code: "wrong_recovery_secret" })
+      expect(yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.recover("eip155", { _tag: "passkey", prf: chosen })).pipe(Effect.provide(onNew))).toEqual({ address })
+    })
+  )
+
+  it.effect("protect after a migration forgets the secret kept on the device once the server holds the new split, and the address stays", () =>
+    Effect.gen(function* () {
+      const server = makeServer()
+      const device = deviceLayer()
+      const old = newKey("eip155")
+      server.legacy.set("eip155", { address: old.address, key: toBase64(old.secret) })
+      const onDevice = splitKeysOn(device, server)
+      yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.migrate("eip155")).pipe(Effect.provide(onDevice))
+      expect(device.storage.getItem(deviceSecretKey(USER, "eip155"))).not.toBeNull()
+      const chosen = crypto.getRandomValues(new Uint8Array(32))
+      expect(yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.protect("eip155", { _tag: "passkey", prf: chosen })).pipe(Effect.provide(onDevice))).toEqual({
+        address: old.address
+      })
+      expect(server.kept.get("eip155")?.envelope.kdf.name).toBe("passkey-prf")
+      expect(device.storage.getItem(deviceSecretKey(USER, "eip155"))).toBeNull()
+    })
+  )
+
+  it.effect("protect on a device without its share is refused by name and changes nothing on the server", () =>
+    Effect.gen(function* () {
+      const server = makeServer()
+      yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("solana", { _tag: "passkey", prf })).pipe(Effect.provide(splitKeysOn(deviceLayer(), server)))
+      const before = server.kept.get("solana")
+      const refused = yield* Effect.flip(
+        Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.protect("solana", { _tag: "passkey", prf: new Uint8Array(32).fill(7) })).pipe(Effect.provide(splitKeysOn(deviceLayer(), server)))
+      )
+      expect(refused._tag).toBe("DeviceShareMissing")
+      expect(server.kept.get("solana")).toBe(before)
+    })
+  )
+
+  it.effect("exportKey: the eip155 key as 0x hex of the account's address; the solana keypair in base58 whose public half is the address", () =>
+    Effect.gen(function* () {
+      const server = makeServer()
+      const onDevice = splitKeysOn(deviceLayer(), server)
+      const evm = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("eip155", { _tag: "passkey", prf })).pipe(Effect.provide(onDevice))
+      const sol = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("solana", { _tag: "passkey", prf })).pipe(Effect.provide(onDevice))
+      const hex = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.exportKey("eip155")).pipe(Effect.provide(onDevice))
+      expect(hex).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(privateKeyToAccount(hex as `0x${string}`).address).toBe(evm.address)
+      const keypair = fromBase58(yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.exportKey("solana")).pipe(Effect.provide(onDevice)))
+      expect(keypair?.length).toBe(64)
+      const seed = keypair?.slice(0, 32) ?? new Uint8Array(32)
+      expect(addressOf("solana", seed)).toBe(sol.address)
+      expect(keypair?.slice(32)).toEqual(ed25519.getPublicKey(seed))
+      const missing = yield* Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.exportKey("eip155")).pipe(Effect.provide(splitKeysOn(deviceLayer(), server))))
+      expect(missing._tag).toBe("DeviceShareMissing")
     })
   )
 })

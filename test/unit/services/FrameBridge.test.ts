@@ -52,7 +52,8 @@ const fakeFrame: Effect.Effect<FakeFrame, never, Scope.Scope> = Effect.gen(funct
       posted.push(message as Posted)
       Queue.offerUnsafe(posts, message as Posted)
     },
-    messages: Stream.fromQueue(inbox)
+    messages: Stream.fromQueue(inbox),
+    reveal: () => Effect.void
   })
   return {
     bridge,
@@ -264,7 +265,8 @@ describe("FrameBridge", () => {
           post: () => {
             throw new Error("DataCloneError")
           },
-          messages: Stream.fromQueue(inbox)
+          messages: Stream.fromQueue(inbox),
+          reveal: () => Effect.void
         })
         yield* Queue.offer(inbox, { origin: FRAME, source: frameWindow, data: READY })
         const error = yield* Effect.flip(bridge.request("RPC_REQUEST", { method: "eth_call", params: [] }))
@@ -294,6 +296,7 @@ describe("FrameBridge", () => {
       expect(FRAME_RPC_TIMEOUT_MS).toBe(120_000)
       for (const name of FRAME_REQUEST_NAMES) expect(frameRequestTimeoutMs(name)).toBeGreaterThan(0)
       expect(frameRequestTimeoutMs("GET_USER")).toBe(30_000)
+      expect(frameRequestTimeoutMs("OPEN_SECURE_VIEW")).toBe(600_000)
     })
 
     it.effect("a login step the frame does not answer fails at 30000 ms, not at 29999", () =>
@@ -391,6 +394,24 @@ describe("FrameBridge", () => {
   })
 
   describe("hostile messages", () => {
+    it.effect("a secure view's end that carries key material answers nothing; its plain outcome does", () =>
+      Effect.gen(function* () {
+        const frame = yield* fakeFrame
+        yield* frame.deliver(READY)
+        const fiber = yield* Effect.forkChild(frame.bridge.request("OPEN_SECURE_VIEW", { kind: "export" }))
+        const post = yield* frame.nextPost
+        expect(post).toEqual({ id: post.id, type: "@wr-app/OPEN_SECURE_VIEW", payload: { kind: "export" } })
+        const key = `0x${"ab".repeat(32)}`
+        yield* frame.deliver(success(post.id, "OPEN_SECURE_VIEW", { outcome: "done", key }))
+        yield* frame.deliver(success(post.id, "OPEN_SECURE_VIEW", { outcome: key }))
+        yield* frame.deliver({ id: post.id, type: "@wr-frame/EXPORT_PRIVATE_KEY_SUCCESS", payload: { key } })
+        yield* settle
+        expect(fiber.pollUnsafe()).toBeUndefined()
+        yield* frame.deliver(success(post.id, "OPEN_SECURE_VIEW", { outcome: "done" }))
+        expect(yield* Fiber.join(fiber)).toEqual({ outcome: "done" })
+      }).pipe(Effect.scoped)
+    )
+
     it.effect("a right reply from a foreign origin answers nothing", () =>
       Effect.gen(function* () {
         const frame = yield* readyWithChainIdRequest
@@ -507,6 +528,9 @@ const source = fc.constantFrom<unknown>(frameWindow, otherWindow, null, undefine
 const randomReply = fc.oneof(
   fc.tuple(messageId, fc.integer()).map(([id, chainId]) => success(id, "GET_CHAIN_ID", { chainId })),
   fc.tuple(messageId, fc.jsonValue()).map(([id, result]) => success(id, "RPC_REQUEST", result)),
+  fc.tuple(messageId, fc.constantFrom("done", "cancelled")).map(([id, outcome]) => success(id, "OPEN_SECURE_VIEW", { outcome })),
+  // A secure view's end that would carry key material: never a reply.
+  fc.tuple(messageId, fc.stringMatching(/^[0-9a-f]{64}$/)).map(([id, key]) => success(id, "OPEN_SECURE_VIEW", { outcome: "done", key: `0x${key}` })),
   fc.tuple(messageId, replyName, fc.string()).map(([id, name, message]) => failure(id, name, message)),
   fc.tuple(messageId, replyName).map(([id, name]) => success(id, name)),
   fc.constant(READY),

@@ -17,6 +17,7 @@ import { type KeyFamily, type KeyShare, KeyShareJson, type RecoveryEnvelope, typ
 import {
   createSplitKey,
   encodeShare,
+  exportedKey,
   type KeyCheckFailed,
   type KeyOwner,
   randomBytes,
@@ -52,7 +53,8 @@ export class DeviceShares extends Context.Service<
     readonly set: (share: KeyShare) => Effect.Effect<void>
     /** The 32-byte secret the recovery share is sealed under until a password or passkey protects it. */
     readonly getSecret: (userId: string, family: KeyFamily) => Effect.Effect<Uint8Array | undefined>
-    readonly setSecret: (userId: string, family: KeyFamily, secret: Uint8Array) => Effect.Effect<void>
+    /** Keeps that secret, or with `undefined` forgets it (a password or passkey protects the share from then on). */
+    readonly setSecret: (userId: string, family: KeyFamily, secret: Uint8Array | undefined) => Effect.Effect<void>
   }
 >()("wallet-runtime/frame/DeviceShares") {
   /**
@@ -111,7 +113,10 @@ const deviceSharesOver = (storage: FrameStorage): DeviceShares["Service"] => ({
           const secret = fromBase64(storage.getItem(deviceSecretKey(userId, family)) ?? "")
           return secret?.length === 32 ? secret : undefined
         }),
-      setSecret: (userId, family, secret) => Effect.sync(() => storage.setItem(deviceSecretKey(userId, family), toBase64(secret)))
+      setSecret: (userId, family, secret) =>
+        Effect.sync(() =>
+          secret === undefined ? storage.removeItem(deviceSecretKey(userId, family)) : storage.setItem(deviceSecretKey(userId, family), toBase64(secret))
+        )
 })
 
 /** A call to the wallet server's split-key routes that failed: its words, code and status. */
@@ -194,6 +199,17 @@ export class SplitKeys extends Context.Service<
      * whether there was a key to split.
      */
     readonly migrate: (family: KeyFamily) => Effect.Effect<{ readonly address: string; readonly migrated: boolean } | undefined, ShareServerError | SplitKeyError>
+    /**
+     * The visitor protects the wallet: the device and server shares make the key, which is split again (same address)
+     * with the new recovery share sealed under `secret`; the recovery share sealed before (under a secret kept on the
+     * device, or an older password) stops combining.
+     */
+    readonly protect: (
+      family: KeyFamily,
+      secret: RecoverySecret
+    ) => Effect.Effect<{ readonly address: string }, ShareServerError | DeviceShareMissing | SplitKeyMissing | SplitKeyError>
+    /** The key as the family's wallets import it (`exportedKey`), for the frame's export view only. */
+    readonly exportKey: (family: KeyFamily) => Effect.Effect<string, ShareServerError | DeviceShareMissing | SplitKeyMissing | SplitKeyError>
   }
 >()("wallet-runtime/frame/SplitKeys") {
   /** Over {@link DeviceShares} and {@link ShareServer}. */
@@ -220,6 +236,20 @@ export class SplitKeys extends Context.Service<
         yield* device.set(split.device)
         if (secret._tag === "device") yield* device.setSecret(owner.userId, owner.family, secret.secret)
         yield* server.storeSplit({ server: split.server, recovery, proof: split.proof })
+        // Once the server holds a recovery share sealed under a password or passkey, the secret kept on the device
+        // opens nothing any more: forgotten, only then (a refused split leaves the secret that opens the server's envelope).
+        if (secret._tag !== "device") yield* device.setSecret(owner.userId, owner.family, undefined)
+      })
+
+      // The device share and the server's, the two a known device puts the key together from.
+      const deviceAndServer = Effect.fn("SplitKeys.deviceAndServer")(function* (family: KeyFamily) {
+        const { owner } = yield* splitOf(family)
+        const share = yield* device.get(owner.userId, family)
+        if (share === undefined) {
+          return yield* new DeviceShareMissing({ message: `This device has no share of the ${family} key: recover it with your password or passkey` })
+        }
+        const fromServer = yield* server.serverShare(family)
+        return { owner, shares: [share, fromServer] as const }
       })
 
       return SplitKeys.of({
@@ -231,14 +261,19 @@ export class SplitKeys extends Context.Service<
         }),
         withKey: (family, use) =>
           Effect.gen(function* () {
-            const { owner } = yield* splitOf(family)
-            const share = yield* device.get(owner.userId, family)
-            if (share === undefined) {
-              return yield* new DeviceShareMissing({ message: `This device has no share of the ${family} key: recover it with your password or passkey` })
-            }
-            const fromServer = yield* server.serverShare(family)
-            return yield* withKey(owner, [share, fromServer], use)
+            const { owner, shares } = yield* deviceAndServer(family)
+            return yield* withKey(owner, shares, use)
           }).pipe(Effect.withSpan("SplitKeys.withKey")),
+        protect: Effect.fn("SplitKeys.protect")(function* (family, secret) {
+          const { owner, shares } = yield* deviceAndServer(family)
+          const next = yield* rotateShares(owner, shares)
+          yield* keep(owner, next, secret)
+          return { address: owner.address }
+        }),
+        exportKey: Effect.fn("SplitKeys.exportKey")(function* (family) {
+          const { owner, shares } = yield* deviceAndServer(family)
+          return yield* withKey(owner, shares, (secret) => Effect.sync(() => exportedKey(family, secret)))
+        }),
         recover: Effect.fn("SplitKeys.recover")(function* (family, secret) {
           const { owner, kdf } = yield* splitOf(family)
           const { verifier } = yield* deriveRecoveryKeys(owner, secret, kdf)

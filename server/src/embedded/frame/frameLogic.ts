@@ -20,6 +20,7 @@
  * a message the site asks it to sign is signed by the wallet server as the account (ERC-1271, ERC-6492 until deployed).
  */
 import { Result } from "effect"
+import type { ThemeMode } from "../../../../src/domain/Account"
 import {
   classifyEmbeddedRpcMethod,
   decodeFrameRequest,
@@ -30,7 +31,9 @@ import {
   type FrameRequestPayload,
   type FrameResponse,
   type FrameSuccessPayload,
-  frameRequestNameOf
+  frameRequestNameOf,
+  type SecureViewKind,
+  type SecureViewOutcome
 } from "../../../../src/domain/Frame"
 import type { EmbeddedWalletUser } from "../../../../src/domain/Account"
 import { isLoopbackOrigin } from "../../services/projects"
@@ -124,6 +127,20 @@ export interface FrameEnv {
   readonly storageTravels?: boolean
   /** How long CONNECT_DEVICE may wait in all; DEVICE_WAIT_MS unless a test shortens it. */
   readonly deviceWaitMs?: number
+  /** The frame's own views (protect, recover, export); without them OPEN_SECURE_VIEW is refused. */
+  readonly secureViews?: SecureViews
+}
+
+/** The views the frame shows itself over the modal (secureView.ts on the page; none in a test that needs none). */
+export interface SecureViews {
+  /** Fetches the views' code (once); nothing is shown. */
+  readonly load: () => Promise<void>
+  /** Shows the view `kind` in the frame's document (after `load`); resolves once the visitor finished or left it. */
+  readonly open: (kind: SecureViewKind, themeMode: ThemeMode | undefined) => Promise<SecureViewOutcome>
+  /** Drops the view and what it held (the host left it: Escape, Back, the modal closed). */
+  readonly close: () => void
+  /** What the view shows now that must never leave the frame (an exported key): no post may carry it. */
+  readonly withheld: () => ReadonlyArray<string>
 }
 
 /** What the start found: whether READY was posted, and why not. */
@@ -183,6 +200,9 @@ export const makeFrame = (env: FrameEnv): Frame => {
   // The passkey ceremony GET_PASSKEY_URI started for this device, until CONNECT_PASSKEY turns it into a session.
   let passkeyState: string | undefined
   let emailUpdate: { readonly done: Promise<string>; readonly resolve: (email: string) => void } | undefined
+  // Counts the secure views asked for and dropped: one asked before another, or dropped while its code was still on
+  // the way, is not shown (its code arrives after the CLOSE or the next OPEN that ended it).
+  let secureViewTurn = 0
   // The eip155 chains where the wallet server makes smart accounts (a bundler serves them), from its /api/chains.
   let smartChains: ReadonlyArray<string> = []
   // The chains the wallet server serves, as its /api/chains said at the start: where the frame signs and sends.
@@ -503,15 +523,33 @@ export const makeFrame = (env: FrameEnv): Frame => {
       log(`dapp: ${metadata?.name ?? "(no name)"} on ${sdkType} ${sdkVersion}`)
       return undefined
     },
-    RELOAD: async () => undefined
+    RELOAD: async () => undefined,
+    OPEN_SECURE_VIEW: async ({ kind, themeMode }) => {
+      const views = env.secureViews
+      if (views === undefined) throw new FrameFailure("This wallet cannot show that view.")
+      const turn = ++secureViewTurn
+      // Only a logged-in visitor's wallet has anything to protect, recover or export.
+      await withSession(api.user)
+      await views.load()
+      if (turn !== secureViewTurn) return { outcome: "cancelled" as const }
+      return { outcome: await views.open(kind, themeMode ?? host.themeMode) }
+    },
+    CLOSE_SECURE_VIEW: async () => {
+      secureViewTurn++
+      env.secureViews?.close()
+      return undefined
+    }
   }
 
-  // Every post goes through here: decoded as the host will decode it, and never carrying the session token.
+  // Every post goes through here: decoded as the host will decode it, and never carrying the session token or what a
+  // secure view shows (an exported key).
   const post = (message: FrameResponse, origin: string): void => {
     const stored = storage.getItem(FRAME_STORAGE_KEYS.token)
+    const secrets = [...(stored === null || stored === "" ? [] : [stored]), ...(env.secureViews?.withheld() ?? [])]
+    const text = JSON.stringify(message)
     let safe: FrameResponse = message
-    if (stored !== null && stored !== "" && JSON.stringify(message).includes(stored)) {
-      log(`withheld a ${message.type} that carried the session token`)
+    if (secrets.some((secret) => text.includes(secret))) {
+      log(`withheld a ${message.type} that carried the session token or a key`)
       safe = errorReply(message, "The wallet could not answer this request.")
     } else if (Result.isFailure(decodeFrameResponse(message))) {
       log(`withheld a malformed ${message.type}`)

@@ -199,6 +199,20 @@ export const withKey = <A, E, R>(owner: KeyOwner, shares: ReadonlyArray<KeyShare
   Effect.acquireUseRelease(combineShares(owner, shares), use, (secret) => Effect.sync(() => secret.fill(0)))
 
 /**
+ * The key as its family's wallets import it: eip155 a 0x-prefixed hex private key; solana the base58 of the 64-byte
+ * keypair (seed then public key), as Solana's wallets and CLI read it.
+ */
+export const exportedKey = (family: KeyFamily, secret: Uint8Array): string => {
+  if (family === "eip155") return `0x${Array.from(secret, (byte) => byte.toString(16).padStart(2, "0")).join("")}`
+  const keypair = new Uint8Array(64)
+  keypair.set(secret, 0)
+  keypair.set(ed25519.getPublicKey(secret), 32)
+  const text = toBase58(keypair)
+  keypair.fill(0)
+  return text
+}
+
+/**
  * A rotation: two shares of the current split put the key together (checked against the address) and it is split
  * again under a new split id. The key and its address stay; every share of the old split stops combining with the
  * new ones.

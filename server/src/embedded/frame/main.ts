@@ -34,8 +34,11 @@ const run = async (): Promise<void> => {
   if (query.enableLogger) {
     console.info(`[wallet frame] keeps its session in ${store.mechanism}${store.passedOver.length === 0 ? "" : ` (passed over: ${store.passedOver.join("; ")})`}`)
   }
+  const api = makeWalletApi({ fetch: (input, init) => fetch(input, init), baseUrl: "", projectId: query.projectId })
+  // The secure views' code (and the split keys' curves, Shamir and scrypt) comes the first time one opens.
+  let secureView: typeof import("./secureView") | undefined
   const frame = makeFrame({
-    api: makeWalletApi({ fetch: (input, init) => fetch(input, init), baseUrl: "", projectId: query.projectId }),
+    api,
     storage: store.storage,
     post: (message, targetOrigin) => window.parent.postMessage(message, targetOrigin),
     parentOrigin: parentOrigin(),
@@ -45,7 +48,16 @@ const run = async (): Promise<void> => {
     now: () => Date.now(),
     log: (text) => console.info(text),
     // Cookies travel with the frame page's requests to its server.
-    storageTravels: store.mechanism === "partitioned-cookie" || store.mechanism === "storage-access"
+    storageTravels: store.mechanism === "partitioned-cookie" || store.mechanism === "storage-access",
+    secureViews: {
+      load: async () => {
+        secureView ??= await import("./secureView")
+      },
+      open: (kind, themeMode) =>
+        secureView === undefined ? Promise.resolve("cancelled") : secureView.openSecureView(kind, themeMode, { api, storage: store.storage, credentials: navigator.credentials, rpId: location.hostname }),
+      close: () => secureView?.closeSecureView(),
+      withheld: () => secureView?.withheldBySecureView() ?? []
+    }
   })
   window.addEventListener("message", (event) => {
     void frame.receive({ data: event.data, origin: event.origin, source: event.source })

@@ -37,9 +37,12 @@ const contentTypes: Readonly<Record<string, string>> = {
   map: "application/json; charset=utf-8"
 }
 
-/** The frame page's security headers for `projectId`: its own script, talking only to the wallet server on its origin. */
+/**
+ * The frame page's security headers for `projectId`: its own script and stylesheet (the secure views'), talking only
+ * to the wallet server on its origin.
+ */
 export const frameHeaders = (projects: ReadonlyArray<DevProject>, projectId: string | null): Record<string, string> =>
-  pageSecurityHeaders({ script: "'self'", connect: "'self'", frameAncestors: frameAncestors(projects, projectId) })
+  pageSecurityHeaders({ script: "'self'", style: "'self'", connect: "'self'", frameAncestors: frameAncestors(projects, projectId) })
 
 /** The passkey window's security headers: its own script and stylesheet, the wallet server, and no embedding. */
 export const passkeyPageHeaders: Record<string, string> = pageSecurityHeaders({

@@ -22,6 +22,7 @@ import { runAtomExit, useAtomSet, useAtomValue, useRegistry } from "../../atom-r
 import { accountBalanceAtom, accountIdentityAtom } from "../../atoms/account"
 import { activeAccountAtom, disconnectFn } from "../../atoms/connection"
 import { embeddedAtom, setPreferredAccountFn } from "../../atoms/embedded"
+import { openSecureViewFn, refreshRecoveryFn } from "../../atoms/secureView"
 import { closeModalFn, pushRouteFn, resetRouteFn } from "../../atoms/modal"
 import { showSnackbarFn } from "../../atoms/notifications"
 import { activeNetworkAtom } from "../../atoms/networks"
@@ -94,7 +95,15 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const email = useAtomValue(embeddedAtom, (state) => state?.email)
   const accountSwitch = useAtomValue(embeddedAtom, (state) => state?.accountSwitch)
   const setPreferredAccount = useAtomSet(setPreferredAccountFn)
+  const recovery = useAtomValue(embeddedAtom, (state) => state?.recovery)
+  const openSecureView = useAtomSet(openSecureViewFn)
+  const refreshRecovery = useAtomSet(refreshRecoveryFn)
   const { options } = useWalletRuntime()
+  // An embedded wallet (its login's user is known): the frame says what protects it, for "Protect your wallet".
+  const embedded = account.status === "connected" && account.user !== undefined
+  useEffect(() => {
+    if (embedded) refreshRecovery(undefined)
+  }, [embedded, refreshRecovery])
 
   // The services say which networks swap and which the on-ramp delivers on (the host's config); Swap and Buy show once
   // they said so for this one.
@@ -204,6 +213,16 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
             </button>
             {accountSwitch?.error !== undefined && <Notice variant="error">{accountSwitch.error}</Notice>}
           </>
+        )}
+        {embedded && recovery === "device" && (
+          <button type="button" className={styles.chooseName} onClick={() => openSecureView("protect")}>
+            Protect your wallet
+          </button>
+        )}
+        {embedded && (
+          <button type="button" className={styles.chooseName} onClick={() => openSecureView("export")}>
+            Export private key
+          </button>
         )}
         {!hasName && identityKnown && account.namespace === "eip155" && (
           <button type="button" className={styles.chooseName} onClick={() => openNames(undefined)}>

@@ -46,6 +46,8 @@ export interface Posted {
 export interface ScriptedFrame {
   readonly port: FramePort
   readonly posted: Array<Posted>
+  /** Each time the frame was shown over the modal and hidden again, in order. */
+  readonly reveals: ReadonlyArray<"shown" | "hidden">
   /** The names of the requests posted, in order. */
   readonly names: () => ReadonlyArray<string>
   /** Replaces the answer to `name` from now on. */
@@ -70,6 +72,7 @@ export const makeScriptedFrame: Effect.Effect<ScriptedFrame> = Effect.gen(functi
   const inbox = yield* Queue.unbounded<FrameMessage>()
   const frameWindow = { frame: true }
   const posted: Array<Posted> = []
+  const reveals: Array<"shown" | "hidden"> = []
   let newEmail = ""
   let gate: ApprovalGate | undefined
   let loadFailure: FrameLoadFailure | undefined
@@ -114,8 +117,14 @@ export const makeScriptedFrame: Effect.Effect<ScriptedFrame> = Effect.gen(functi
         posted.push(post)
         reply(post, script[name]?.(payload) ?? { error: `The scripted frame has no answer to ${name}` })
       },
-      messages: Stream.fromQueue(inbox)
+      messages: Stream.fromQueue(inbox),
+      reveal: () =>
+        Effect.acquireRelease(
+          Effect.sync(() => void reveals.push("shown")),
+          () => Effect.sync(() => void reveals.push("hidden"))
+        )
     },
+    reveals,
     posted,
     names: () => posted.map((post) => post.name),
     answer: (name, answer) => void (script[name] = answer),

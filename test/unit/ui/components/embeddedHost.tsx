@@ -61,7 +61,11 @@ const recordingLayer = (state: EmbeddedState, calls: Array<EmbeddedCall>): Layer
         cancelPasskey: call("cancelPasskey"),
         approve: call("approve"),
         reject: call("reject"),
-        setPreferredAccount: (type) => call("setPreferredAccount", type)
+        setPreferredAccount: (type) => call("setPreferredAccount", type),
+        openSecureView: (kind) => call("openSecureView", kind),
+        showSecureView: () => call("showSecureView"),
+        hideSecureView: call("hideSecureView"),
+        refreshRecovery: call("refreshRecovery")
       }
     })
   )

@@ -1,0 +1,373 @@
+/**
+ * The frame's own views, shown visibly over the modal on the frame's origin (issue 30, items 2 and 4): protecting the
+ * wallet with a password, recovering it on a device without a device share, and showing its private key. Fetched by
+ * the frame page the first time one opens, with the split-key code (curves, Shamir, scrypt), so the hidden frame's
+ * first load carries none of it. What the visitor types and the key stay in this document: the host page learns only
+ * how the view ended (`done` or `cancelled`).
+ */
+import { Effect, Layer } from "effect"
+import type { ThemeMode } from "../../../../src/domain/Account"
+import type { SecureViewKind, SecureViewOutcome } from "../../../../src/domain/Frame"
+import { passkeyFailureWords, passkeyOutcomeOf } from "../../../../src/domain/passkey"
+import type { KeyFamily } from "../sharesApi"
+import type { SplitKeysApi } from "./apiClient"
+import { FRAME_STORAGE_KEYS, type FrameStorage } from "./frameLogic"
+import type { RecoverySecret } from "./recoveryShare"
+import { DeviceShares, ShareServer, SplitKeys } from "./SplitKeys"
+import "./secureView.css"
+
+/** The shortest password that protects a wallet: scrypt makes each guess cost, the length makes guesses many. */
+export const MIN_PASSWORD_LENGTH = 10
+
+/** The words of a password that cannot protect the wallet, or undefined when it can. */
+export const passwordProblem = (password: string, confirmation: string): string | undefined => {
+  if (password.length < MIN_PASSWORD_LENGTH) return `Use at least ${MIN_PASSWORD_LENGTH} characters.`
+  if (password !== confirmation) return "The two passwords are not the same."
+  return undefined
+}
+
+const FAMILY_NAMES: Record<KeyFamily, string> = { eip155: "EVM", solana: "Solana" }
+
+/** What a secure view needs of the frame page. */
+export interface SecureViewEnv {
+  readonly api: SplitKeysApi
+  readonly storage: FrameStorage
+  /** The browser's WebAuthn (`navigator.credentials`): the passkeys live in this shown frame, on its origin. */
+  readonly credentials: Pick<CredentialsContainer, "create" | "get">
+  /** The relying party of the recovery passkeys: the frame's host name. */
+  readonly rpId: string
+}
+
+// The PRF's input: one fixed value for this purpose, so a passkey gives the same recovery secret each time and no
+// other site's or purpose's.
+const PRF_INPUT = new TextEncoder().encode("wallet-runtime/recovery-share/v1")
+
+/** The recovery secret a passkey's PRF gives: a new passkey made for it (`create`), or one made before. */
+const passkeySecret = async (env: SecureViewEnv, create: boolean): Promise<RecoverySecret> => {
+  const prf = { eval: { first: PRF_INPUT } }
+  const random = () => crypto.getRandomValues(new Uint8Array(32))
+  let allow: Array<PublicKeyCredentialDescriptor> = []
+  if (create) {
+    const made = await env.credentials.create({
+      publicKey: {
+        rp: { id: env.rpId, name: "Wallet recovery" },
+        user: { id: crypto.getRandomValues(new Uint8Array(16)), name: "Wallet recovery", displayName: "Wallet recovery" },
+        challenge: random(),
+        pubKeyCredParams: [
+          { type: "public-key", alg: -7 },
+          { type: "public-key", alg: -257 }
+        ],
+        authenticatorSelection: { residentKey: "required", userVerification: "required" },
+        extensions: { prf }
+      }
+    })
+    // The passkey just made, and no other the visitor has here.
+    if (made !== null) allow = [{ type: "public-key", id: (made as PublicKeyCredential).rawId }]
+  }
+  // No server checks this assertion: what proves it is the PRF's output, which opens the recovery share or not.
+  const used = await env.credentials.get({ publicKey: { challenge: random(), rpId: env.rpId, allowCredentials: allow, userVerification: "required", extensions: { prf } } })
+  const first = (used as PublicKeyCredential | null)?.getClientExtensionResults().prf?.results?.first
+  if (first === undefined) throw new Error("This passkey cannot protect a wallet (its authenticator has no PRF): use a password instead.")
+  return { _tag: "passkey", prf: new Uint8Array(first instanceof ArrayBuffer ? first : first.buffer.slice(first.byteOffset, first.byteOffset + first.byteLength)) }
+}
+
+interface Open {
+  /** Ends the view once: its element and what it showed go, and the host learns `outcome`. */
+  readonly finish: (outcome: SecureViewOutcome) => void
+  /** The keys the view shows (withheld from every post). */
+  readonly shown: Array<string>
+}
+
+let open: Open | undefined
+
+const element = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<Record<string, string>> = {},
+  ...children: ReadonlyArray<Node | string>
+): HTMLElementTagNameMap[K] => {
+  const node = document.createElement(tag)
+  for (const [name, value] of Object.entries(props)) if (value !== undefined) node.setAttribute(name, value)
+  node.append(...children)
+  return node
+}
+
+const field = (id: string, label: string, autocomplete: string): { readonly wrap: HTMLElement; readonly input: HTMLInputElement } => {
+  const input = element("input", { id, type: "password", autocomplete, required: "", "aria-describedby": "wr-secure-error" })
+  return { wrap: element("div", { class: "field" }, element("label", { for: id }, label), input), input }
+}
+
+const errorText = (error: unknown): string => {
+  // A browser's refusal of the passkey ceremony (by its DOMException's name): the passkey login's words.
+  const refusal = error instanceof Error ? passkeyOutcomeOf(error.name) : undefined
+  if (refusal !== undefined) return passkeyFailureWords(refusal === "cancelled" ? { _tag: "Cancelled" } : { _tag: "Unsupported" })
+  return typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" && error.message !== ""
+    ? error.message
+    : "Something went wrong: nothing was changed. Try again."
+}
+
+// The logged-in visitor's split keys (over this frame's storage and its wallet server) and the families they hold.
+const run = <A, E>(env: SecureViewEnv, use: (keys: SplitKeys["Service"], families: ReadonlyArray<KeyFamily>) => Effect.Effect<A, E>) => {
+  const server = ShareServer.layerApi(env.api, () => env.storage.getItem(FRAME_STORAGE_KEYS.token) ?? "")
+  const splitKeys = SplitKeys.layer.pipe(Layer.provide(Layer.merge(DeviceShares.layerStorage(env.storage), server)))
+  return Effect.runPromise(
+    Effect.gen(function* () {
+      const listed = yield* Effect.flatMap(ShareServer, (shares) => shares.list)
+      return yield* use(
+        yield* SplitKeys,
+        listed.keys.map((split) => split.family)
+      )
+    }).pipe(Effect.provide(Layer.merge(splitKeys, server)))
+  )
+}
+
+/** The work of a form's button: undefined when done, else the words of what is wrong (nothing was changed). */
+type Work = (say: (text: string) => void) => Promise<string | undefined>
+
+// A form with its heading, words, fields, error line, progress line and buttons: `submit` runs the form's work, and
+// `alternative` (a passkey instead of the password) the other; either shows its progress and ends the view when done.
+const form = (
+  view: Open,
+  parts: {
+    readonly title: string
+    readonly intro: string
+    readonly fields: ReadonlyArray<HTMLElement>
+    readonly action: string
+    readonly working: string
+    readonly submit: Work
+    readonly alternative: { readonly label: string; readonly run: Work }
+  }
+): HTMLElement => {
+  const error = element("p", { id: "wr-secure-error", class: "error", role: "alert" })
+  const status = element("p", { class: "status", role: "status" })
+  const progress = element("progress", { "aria-label": parts.working, hidden: "" })
+  const submit = element("button", { type: "submit", class: "primary" }, parts.action)
+  const other = element("button", { type: "button", class: "secondary" }, parts.alternative.label)
+  const cancel = element("button", { type: "button", class: "secondary" }, "Cancel")
+  const buttons = [submit, other, cancel]
+  cancel.addEventListener("click", () => view.finish("cancelled"))
+  const start = (work: Work) => {
+    if (submit.disabled) return
+    error.textContent = ""
+    for (const button of buttons) button.disabled = true
+    progress.hidden = false
+    status.textContent = parts.working
+    work((text) => {
+      status.textContent = text
+    })
+      .then(
+        (problem) => {
+          if (problem === undefined) return view.finish("done")
+          error.textContent = problem
+          status.textContent = ""
+        },
+        (failure: unknown) => {
+          error.textContent = errorText(failure)
+          status.textContent = ""
+        }
+      )
+      .finally(() => {
+        for (const button of buttons) button.disabled = false
+        progress.hidden = true
+      })
+  }
+  other.addEventListener("click", () => start(parts.alternative.run))
+  const body = element(
+    "form",
+    { "aria-labelledby": "wr-secure-title", novalidate: "" },
+    element("h1", { id: "wr-secure-title", tabindex: "-1" }, parts.title),
+    element("p", {}, parts.intro),
+    ...parts.fields,
+    error,
+    status,
+    progress,
+    element("div", { class: "actions" }, submit, other, cancel)
+  )
+  body.addEventListener("submit", (event) => {
+    event.preventDefault()
+    start(parts.submit)
+  })
+  return body
+}
+
+// Runs `use(family, index, count)` for each family the visitor's wallet has a key of, saying which one goes.
+const eachFamily = (env: SecureViewEnv, say: (text: string) => void, verb: string, use: (keys: SplitKeys["Service"], family: KeyFamily) => Effect.Effect<unknown, unknown>) =>
+  run(env, (keys, families) =>
+    Effect.forEach(families, (family, index) =>
+      Effect.sync(() => say(`${verb} your ${FAMILY_NAMES[family]} account (${index + 1} of ${families.length}): this takes a few seconds…`)).pipe(
+        Effect.andThen(use(keys, family))
+      )
+    )
+  )
+
+// Protect and Recover: one form whose secret is the password (once it passes `check`) or a passkey's PRF output,
+// handed to `use` for each account of the wallet.
+const secretForm = (
+  view: Open,
+  env: SecureViewEnv,
+  parts: {
+    readonly title: string
+    readonly intro: string
+    readonly fields: ReadonlyArray<HTMLElement>
+    readonly action: string
+    readonly verb: string
+    readonly password: () => { readonly password: string } | { readonly problem: string }
+    readonly passkey: { readonly label: string; readonly prompt: string; readonly create: boolean }
+    readonly use: (keys: SplitKeys["Service"], family: KeyFamily, secret: RecoverySecret) => Effect.Effect<unknown, unknown>
+  }
+): HTMLElement => {
+  const withSecret = (say: (text: string) => void, secret: RecoverySecret) =>
+    eachFamily(env, say, parts.verb, (keys, family) => parts.use(keys, family, secret)).then(() => undefined)
+  return form(view, {
+    title: parts.title,
+    intro: parts.intro,
+    fields: parts.fields,
+    action: parts.action,
+    working: `${parts.verb} your wallet: this takes a few seconds…`,
+    submit: async (say) => {
+      const typed = parts.password()
+      if ("problem" in typed) return typed.problem
+      return withSecret(say, { _tag: "password", password: typed.password })
+    },
+    alternative: {
+      label: parts.passkey.label,
+      run: async (say) => {
+        say(parts.passkey.prompt)
+        return withSecret(say, await passkeySecret(env, parts.passkey.create))
+      }
+    }
+  })
+}
+
+const protectView = (view: Open, env: SecureViewEnv): HTMLElement => {
+  const password = field("wr-secure-password", "New password", "new-password")
+  const confirmation = field("wr-secure-confirm", "Confirm the password", "new-password")
+  password.input.setAttribute("minlength", String(MIN_PASSWORD_LENGTH))
+  return secretForm(view, env, {
+    title: "Protect your wallet",
+    intro: `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters, or a passkey. You need it to use your wallet on a new device. Nobody can reset it for you, not even us: keep it somewhere safe.`,
+    fields: [password.wrap, confirmation.wrap],
+    action: "Protect wallet",
+    verb: "Protecting",
+    password: () => {
+      const problem = passwordProblem(password.input.value, confirmation.input.value)
+      return problem === undefined ? { password: password.input.value } : { problem }
+    },
+    passkey: { label: "Use a passkey instead", prompt: "Create a passkey for your wallet in your browser's window…", create: true },
+    use: (keys, family, secret) => keys.protect(family, secret)
+  })
+}
+
+const recoverView = (view: Open, env: SecureViewEnv): HTMLElement => {
+  const password = field("wr-secure-password", "Password", "current-password")
+  return secretForm(view, env, {
+    title: "Recover your wallet",
+    intro: "This device has no key of your wallet yet. Enter the password you protected your wallet with, or use its passkey, to use it here.",
+    fields: [password.wrap],
+    action: "Recover wallet",
+    verb: "Recovering",
+    password: () => (password.input.value === "" ? { problem: "Enter your password." } : { password: password.input.value }),
+    passkey: { label: "Use your passkey", prompt: "Use the passkey you protected your wallet with…", create: false },
+    use: (keys, family, secret) => keys.recover(family, secret)
+  })
+}
+
+const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
+  const error = element("p", { id: "wr-secure-error", class: "error", role: "alert" })
+  const keys = element("div", { class: "keys" })
+  const done = element("button", { type: "button", class: "primary" }, "Done")
+  done.addEventListener("click", () => view.finish("done"))
+  const show = (family: KeyFamily) => {
+    const button = element("button", { type: "button", class: "secondary" }, `Show ${FAMILY_NAMES[family]} private key`)
+    button.addEventListener("click", () => {
+      button.disabled = true
+      error.textContent = ""
+      run(env, (splitKeys) => splitKeys.exportKey(family)).then(
+        (key) => {
+          view.shown.push(key)
+          const id = `wr-secure-key-${family}`
+          const text = element("textarea", { id, readonly: "", rows: "3", spellcheck: "false", autocomplete: "off" })
+          text.value = key
+          const copied = element("span", { role: "status", class: "status" })
+          const copy = element("button", { type: "button", class: "secondary" }, "Copy")
+          copy.addEventListener("click", () => {
+            navigator.clipboard.writeText(key).then(
+              () => void (copied.textContent = "Copied"),
+              () => void (copied.textContent = "Copying was refused: select the key and copy it yourself.")
+            )
+          })
+          button.replaceWith(element("div", { class: "field" }, element("label", { for: id }, `Your ${FAMILY_NAMES[family]} private key`), text, element("div", { class: "actions" }, copy, copied)))
+          text.focus()
+          text.select()
+        },
+        (failure: unknown) => {
+          button.disabled = false
+          error.textContent = errorText(failure)
+        }
+      )
+    })
+    return button
+  }
+  const body = element(
+    "section",
+    { "aria-labelledby": "wr-secure-title" },
+    element("h1", { id: "wr-secure-title", tabindex: "-1" }, "Export private key"),
+    element(
+      "p",
+      { class: "warning" },
+      "Anyone who has this key controls your wallet and everything in it. Never share it, never type it into a website, and keep it offline. We will never ask you for it."
+    ),
+    keys,
+    error,
+    element("div", { class: "actions" }, done)
+  )
+  run(env, (_keys, families) => Effect.succeed(families)).then(
+    (families) => {
+      if (families.length === 0) error.textContent = "This wallet has no key of its own to export yet."
+      keys.append(...families.map(show))
+    },
+    (failure: unknown) => void (error.textContent = errorText(failure))
+  )
+  return body
+}
+
+/** Shows the view `kind` in the frame's document; resolves once the visitor finished or left it. */
+export const openSecureView = (kind: SecureViewKind, themeMode: ThemeMode | undefined, env: SecureViewEnv): Promise<SecureViewOutcome> => {
+  closeSecureView()
+  // The host's theme; without one, the system's (the stylesheet's media query), as the modal does.
+  if (themeMode === undefined) delete document.documentElement.dataset["theme"]
+  else document.documentElement.dataset["theme"] = themeMode
+  return new Promise((resolve) => {
+    const root = element("main", { class: "secure-view" })
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return
+      event.preventDefault()
+      view.finish("cancelled")
+    }
+    const view: Open = {
+      shown: [],
+      finish: (outcome) => {
+        if (open !== view) return
+        open = undefined
+        view.shown.length = 0
+        root.remove()
+        for (const child of document.body.children) child.removeAttribute("hidden")
+        document.removeEventListener("keydown", onKey)
+        resolve(outcome)
+      }
+    }
+    open = view
+    root.append(kind === "protect" ? protectView(view, env) : kind === "recover" ? recoverView(view, env) : exportView(view, env))
+    for (const child of document.body.children) child.setAttribute("hidden", "")
+    document.body.append(root)
+    document.addEventListener("keydown", onKey)
+    // The first field, or the heading where there is none: where a keyboard or screen reader starts.
+    const first = root.querySelector<HTMLElement>("input") ?? root.querySelector<HTMLElement>("h1")
+    first?.focus()
+  })
+}
+
+/** Ends the open view as cancelled: its element and what it showed go (the host left it). */
+export const closeSecureView = (): void => open?.finish("cancelled")
+
+/** What the open view shows that must never leave the frame. */
+export const withheldBySecureView = (): ReadonlyArray<string> => open?.shown ?? []

@@ -1,0 +1,158 @@
+/**
+ * The embedded wallet's secure views in the demo (issue 30, items 2 and 4), on the local stack: from the Account view
+ * of an email wallet, "Export private key" opens a view the frame shows itself, on its own origin. The frame already in
+ * the page (never moved: that would reload it) is shown exactly over the room the modal holds for it, above the modal
+ * (z-index 999999), and takes focus; Escape inside the frame, the modal's Back and Close each hide it again and give
+ * focus back to the modal, and the frame drops its view. axe finds nothing in the modal nor in the frame, in light
+ * and dark, and at 390 px (the page narrowed while the view shows), where the frame still covers the room exactly and
+ * nothing is wider than the page.
+ */
+import AxeBuilder from "@axe-core/playwright"
+import type { Frame, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { FRAME_Z_INDEX } from "../../src/domain/constants"
+import { SECURE_FRAME_ATTRIBUTE } from "../../src/services/FrameBridge/revealFrame"
+import { animationsSettled } from "./support/browser"
+import { type OpenDemo, openDemo } from "./support/demo"
+import { accountButton, axeViolations, connectedAddress, emailLogin } from "./support/embeddedLogin"
+
+let session: OpenDemo
+let page: Page
+let address = ""
+
+const dialog = () => page.getByRole("dialog")
+const shownFrame = () => page.locator(`iframe[${SECURE_FRAME_ATTRIBUTE}]`)
+const walletFrame = (): Frame => {
+  const frameUrl = session.stack.config.embedded?.frameUrl ?? ""
+  const frame = page.frames().find((f) => f.url().startsWith(`${frameUrl}/frame?`))
+  if (frame === undefined) throw new Error("the embedded wallet's frame is not in the page")
+  return frame
+}
+
+/** The iframe's box and the room's, once the modal's animations are over (each wait bounded). */
+const boxes = async () => {
+  await animationsSettled(page)
+  const frame = await shownFrame().boundingBox({ timeout: 10_000 })
+  const room = await dialog().getByTestId("secure-frame-place").boundingBox({ timeout: 10_000 })
+  return { frame, room }
+}
+
+const expectFrameOverRoom = async () => {
+  await expect
+    .poll(async () => {
+      const { frame, room } = await boxes()
+      if (frame === null || room === null) return "no box"
+      const off = Math.max(Math.abs(frame.x - room.x), Math.abs(frame.y - room.y), Math.abs(frame.width - room.width), Math.abs(frame.height - room.height))
+      return off <= 1 ? "over the room" : `off by ${off}px`
+    }, { timeout: 10_000 })
+    .toBe("over the room")
+}
+
+/** axe's findings in the frame's own document (its origin, its view). */
+const frameViolations = async (): Promise<Array<string>> => {
+  const result = await new AxeBuilder({ page }).include(`iframe[${SECURE_FRAME_ATTRIBUTE}]`).analyze()
+  return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
+}
+
+/** Opens the Account view, then the frame's export view; waits until the frame shows it. */
+const openExport = async () => {
+  await accountButton(page, address).click()
+  await dialog().getByRole("button", { name: "Export private key" }).click()
+  await shownFrame().waitFor({ state: "visible", timeout: 15_000 })
+  await walletFrame().getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
+}
+
+const expectHiddenAndFocusInModal = async () => {
+  await shownFrame().waitFor({ state: "detached", timeout: 10_000 })
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest("[role=dialog]") !== null), { timeout: 10_000 }).toBe(true)
+  // The frame is back to hidden and dropped its view.
+  const hidden = await page.evaluate((frameUrl) => {
+    const iframe = [...document.querySelectorAll("iframe")].find((f) => f.src.startsWith(frameUrl))
+    return iframe === undefined ? undefined : { visibility: iframe.style.visibility, width: iframe.style.width, ariaHidden: iframe.getAttribute("aria-hidden"), tabIndex: iframe.tabIndex }
+  }, session.stack.config.embedded?.frameUrl ?? "")
+  expect(hidden).toEqual({ visibility: "hidden", width: "0px", ariaHidden: "true", tabIndex: -1 })
+  await expect.poll(() => walletFrame().getByRole("heading", { name: "Export private key" }).count(), { timeout: 10_000 }).toBe(0)
+}
+
+beforeAll(async () => {
+  session = await openDemo({ name: "secure-frame", parts: ["evm", "mail", "services", "embedded"] })
+  page = session.browser.page
+  await page.goto(session.url)
+  const mail = session.stack.mail
+  if (mail === undefined) throw new Error("the stack has no mail part")
+  await emailLogin(page, mail, "grace@example.com")
+  address = await connectedAddress(page)
+}, 180_000)
+
+afterAll(() => session?.stop())
+
+describe("the frame's secure views over the modal", () => {
+  it("Export private key shows the frame exactly over the modal's room, above it, with focus inside; the key's warning is read there", async () => {
+    await openExport()
+    await expectFrameOverRoom()
+    const shown = await shownFrame().evaluate((iframe) => ({
+      zIndex: getComputedStyle(iframe).zIndex,
+      inert: iframe.hasAttribute("inert"),
+      ariaHidden: iframe.getAttribute("aria-hidden"),
+      allow: iframe.getAttribute("allow"),
+      focused: document.activeElement === iframe
+    }))
+    expect(shown).toEqual({
+      zIndex: String(FRAME_Z_INDEX),
+      inert: false,
+      ariaHidden: null,
+      allow: "publickey-credentials-get; publickey-credentials-create",
+      focused: true
+    })
+    // Inside the frame: the view's heading has focus (no field on this view), and its warning is there.
+    expect(await walletFrame().evaluate(() => document.activeElement?.textContent)).toBe("Export private key")
+    await walletFrame().getByText(/Anyone who has this key controls your wallet/).waitFor()
+    // Nothing of the frame's view is in the host page.
+    expect(await page.getByText(/Anyone who has this key controls your wallet/).count()).toBe(0)
+  }, 60_000)
+
+  it("Escape inside the frame ends its view: the frame is hidden, focus is back in the modal, on the Account view", async () => {
+    await page.keyboard.press("Escape")
+    await expectHiddenAndFocusInModal()
+    await dialog().getByRole("button", { name: "Export private key" }).waitFor({ timeout: 10_000 })
+    await page.keyboard.press("Escape")
+    await dialog().waitFor({ state: "hidden", timeout: 10_000 })
+  }, 60_000)
+
+  it("the modal's Back and Close hide the frame and end its view", async () => {
+    await openExport()
+    await dialog().getByRole("button", { name: "Back" }).click()
+    await expectHiddenAndFocusInModal()
+    await dialog().getByRole("button", { name: "Export private key" }).click()
+    await shownFrame().waitFor({ state: "visible", timeout: 15_000 })
+    await dialog().getByRole("button", { name: "Close" }).click()
+    await dialog().waitFor({ state: "hidden", timeout: 10_000 })
+    await shownFrame().waitFor({ state: "detached", timeout: 10_000 })
+  }, 60_000)
+
+  it("axe finds nothing in the modal nor in the frame's view, in light and dark, and at 390 px the frame still covers the room", async () => {
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme })
+      await openExport()
+      await expectFrameOverRoom()
+      // The frame's view in the modal's theme (the demo's follows the system's).
+      expect(await walletFrame().evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(theme === "dark" ? "rgb(20, 21, 25)" : "rgb(255, 255, 255)")
+      expect(await axeViolations(page)).toEqual([])
+      expect(await frameViolations()).toEqual([])
+      await page.keyboard.press("Escape")
+      await expectHiddenAndFocusInModal()
+      await page.keyboard.press("Escape")
+      await dialog().waitFor({ state: "hidden", timeout: 10_000 })
+    }
+    await page.emulateMedia({ colorScheme: "light" })
+    // Narrowed to a phone's 390 px while the view shows: the frame follows the room.
+    await openExport()
+    await page.setViewportSize({ width: 390, height: 844 })
+    await expectFrameOverRoom()
+    expect(await frameViolations()).toEqual([])
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    expect(await walletFrame().evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+    await page.keyboard.press("Escape")
+    await expectHiddenAndFocusInModal()
+  }, 120_000)
+})

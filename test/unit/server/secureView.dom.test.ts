@@ -1,0 +1,182 @@
+// @vitest-environment happy-dom
+/**
+ * The frame's own views (server/src/embedded/frame/secureView.ts) in a document, over the frame's real SplitKeys and a
+ * wallet server in memory behind its API client's interface, with WebAuthn as the browser's interface answers it
+ * (a PRF output, or a refusal): protect with a password (too short said first) and recover on a new device (a wrong
+ * password in the server's words, then the right one); protect with a passkey and recover with it; a refused ceremony
+ * in the visitor's words, nothing changed; export shows the key, withheld from every post, gone with the view.
+ */
+import { Effect, Layer } from "effect"
+import { privateKeyToAccount } from "viem/accounts"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { type SplitKeysApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
+import { makeMemoryStorage, FRAME_STORAGE_KEYS, type FrameStorage } from "../../../server/src/embedded/frame/frameLogic"
+import { closeSecureView, openSecureView, type SecureViewEnv, withheldBySecureView } from "../../../server/src/embedded/frame/secureView"
+import { DeviceShares, deviceShareKey, ShareServer, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
+import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../../server/src/embedded/sharesApi"
+
+const USER = "user-1"
+const PASSWORD = "correct horse battery"
+
+/** A wallet server in memory behind the API client's interface: what it keeps, and a wrong verifier refused. */
+const makeServerApi = () => {
+  const kept = new Map<KeyFamily, { share: KeyShare; envelope: RecoveryEnvelope; verifier: string }>()
+  let wrongTries = 0
+  const api: SplitKeysApi = {
+    splitKeys: async () => ({
+      userId: USER,
+      keys: [...kept.entries()].map(([family, split]) => ({ family, address: split.share.address, splitId: split.share.splitId, recoveryKdf: split.envelope.kdf }))
+    }),
+    storeSplit: async (_token, body) => {
+      const rotated = kept.has(body.server.family)
+      kept.set(body.server.family, { share: body.server, envelope: body.recovery.envelope, verifier: body.recovery.verifier })
+      return { splitId: body.server.splitId, rotated }
+    },
+    serverShare: async (_token, family) => {
+      const split = kept.get(family)
+      if (split === undefined) throw new WalletApiError("This account has no split key", "no_key_split", 404)
+      return { share: split.share }
+    },
+    recovery: async (_token, family, verifier) => {
+      const split = kept.get(family)
+      if (split === undefined) throw new WalletApiError("This account has no split key", "no_key_split", 404)
+      if (split.verifier !== verifier) {
+        const seconds = 5 * 2 ** wrongTries++
+        throw new WalletApiError(`The password or passkey is not the right one: you may try again after ${seconds} seconds`, "wrong_recovery_secret", 400)
+      }
+      return { envelope: split.envelope }
+    },
+    // Users here have split keys only: none was sealed by the server before.
+    legacyKey: async () => {
+      throw new WalletApiError("This account has no key sealed by the server", "no_legacy_key", 404)
+    }
+  }
+  return { api, kept }
+}
+
+/** A device: the frame's storage with its session. */
+const device = (): FrameStorage => {
+  const storage = makeMemoryStorage()
+  storage.setItem(FRAME_STORAGE_KEYS.token, "session")
+  return storage
+}
+
+/** WebAuthn as the browser answers it: one passkey whose PRF gives `prf`, or the refusal `refuse` (a DOMException name). */
+const credentials = (prf: Uint8Array, refuse?: string): SecureViewEnv["credentials"] & { readonly calls: Array<string> } => {
+  const calls: Array<string> = []
+  const credential = { rawId: new Uint8Array(16).fill(9).buffer, getClientExtensionResults: () => ({ prf: { results: { first: prf.slice().buffer } } }) }
+  const answer = (call: string) => {
+    calls.push(call)
+    return refuse === undefined ? Promise.resolve(credential as unknown as Credential) : Promise.reject(new DOMException("refused", refuse))
+  }
+  return { calls, create: () => answer("create"), get: () => answer("get") }
+}
+
+/** The key of `family` made the way the frame makes it at login (its SplitKeys), under a secret kept on `storage`'s device. */
+const madeAtLogin = (api: SplitKeysApi, storage: FrameStorage, family: KeyFamily) =>
+  Effect.runPromise(
+    Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create(family, { _tag: "passkey", prf: crypto.getRandomValues(new Uint8Array(32)) })).pipe(
+      Effect.provide(SplitKeys.layer.pipe(Layer.provide(Layer.mergeAll(DeviceShares.layerStorage(storage), ShareServer.layerApi(api, () => "session")))))
+    )
+  )
+
+const view = () => document.querySelector("main.secure-view")
+const type = (label: string, value: string) => {
+  const input = [...document.querySelectorAll("label")].find((l) => l.textContent === label)?.control as HTMLInputElement | null
+  if (input === null || input === undefined) throw new Error(`no field ${label}`)
+  input.value = value
+}
+const press = (name: string) => {
+  const button = [...document.querySelectorAll("button")].find((b) => b.textContent === name)
+  if (button === undefined) throw new Error(`no button ${name}`)
+  button.click()
+}
+const submit = () => document.querySelector("form")?.dispatchEvent(new Event("submit", { cancelable: true }))
+const alertText = () => document.querySelector("[role=alert]")?.textContent
+
+afterEach(() => closeSecureView())
+
+describe("the frame's own views", () => {
+  it("protect with a password (too short said first), then a new device recovers with it to the same address; a wrong one in the server's words", async () => {
+    const server = makeServerApi()
+    const first = device()
+    const { address } = await madeAtLogin(server.api, first, "eip155")
+    const protecting = openSecureView("protect", "dark", { api: server.api, storage: first, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+    expect(document.documentElement.dataset["theme"]).toBe("dark")
+    expect(document.activeElement?.getAttribute("autocomplete")).toBe("new-password")
+    type("New password", "short")
+    type("Confirm the password", "short")
+    submit()
+    await vi.waitFor(() => expect(alertText()).toBe("Use at least 10 characters."))
+    type("New password", PASSWORD)
+    type("Confirm the password", PASSWORD)
+    submit()
+    expect(await protecting).toBe("done")
+    expect(view()).toBeNull()
+    expect(server.kept.get("eip155")?.envelope.kdf.name).toBe("scrypt")
+
+    const second = device()
+    const recovering = openSecureView("recover", undefined, { api: server.api, storage: second, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+    expect(document.documentElement.dataset["theme"]).toBeUndefined()
+    type("Password", "not my password")
+    submit()
+    await vi.waitFor(() => expect(alertText()).toBe("The password or passkey is not the right one: you may try again after 5 seconds"), { timeout: 10_000 })
+    expect(second.getItem(deviceShareKey(USER, "eip155"))).toBeNull()
+    type("Password", PASSWORD)
+    submit()
+    expect(await recovering).toBe("done")
+    expect(JSON.parse(second.getItem(deviceShareKey(USER, "eip155")) ?? "{}")).toMatchObject({ role: "device", address })
+  }, 30_000)
+
+  it("protect with a new passkey's PRF and recover with it; a refused ceremony is said in words and changes nothing", async () => {
+    const server = makeServerApi()
+    const first = device()
+    const { address } = await madeAtLogin(server.api, first, "solana")
+    const prf = crypto.getRandomValues(new Uint8Array(32))
+    const refused = credentials(prf, "NotAllowedError")
+    const before = server.kept.get("solana")
+    const protecting = openSecureView("protect", "light", { api: server.api, storage: first, credentials: refused, rpId: "frame.test" })
+    press("Use a passkey instead")
+    await vi.waitFor(() => expect(alertText()).toBe("The passkey request was cancelled. Nothing was changed: try again when you are ready."))
+    expect(server.kept.get("solana")).toBe(before)
+    closeSecureView()
+    expect(await protecting).toBe("cancelled")
+
+    const webauthn = credentials(prf)
+    const again = openSecureView("protect", "light", { api: server.api, storage: first, credentials: webauthn, rpId: "frame.test" })
+    press("Use a passkey instead")
+    expect(await again).toBe("done")
+    expect(webauthn.calls).toEqual(["create", "get"])
+    expect(server.kept.get("solana")?.envelope.kdf.name).toBe("passkey-prf")
+
+    const second = device()
+    const onSecond = credentials(prf)
+    const recovering = openSecureView("recover", "light", { api: server.api, storage: second, credentials: onSecond, rpId: "frame.test" })
+    press("Use your passkey")
+    expect(await recovering).toBe("done")
+    expect(onSecond.calls).toEqual(["get"])
+    expect(JSON.parse(second.getItem(deviceShareKey(USER, "solana")) ?? "{}")).toMatchObject({ role: "device", address })
+  }, 30_000)
+
+  it("export shows the key on a press, withheld from every post while shown; Escape ends the view and drops it", async () => {
+    const server = makeServerApi()
+    const storage = device()
+    const { address } = await madeAtLogin(server.api, storage, "eip155")
+    const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+    expect(document.activeElement?.textContent).toBe("Export private key")
+    expect(view()?.textContent).toContain("Anyone who has this key controls your wallet")
+    await vi.waitFor(() => press("Show EVM private key"))
+    const field = await vi.waitFor(() => {
+      const text = document.querySelector("textarea")
+      if (text === null) throw new Error("no key yet")
+      return text
+    })
+    expect(privateKeyToAccount(field.value as `0x${string}`).address).toBe(address)
+    expect(withheldBySecureView()).toEqual([field.value])
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }))
+    expect(await exporting).toBe("cancelled")
+    expect(view()).toBeNull()
+    expect(document.querySelector("textarea")).toBeNull()
+    expect(withheldBySecureView()).toEqual([])
+  }, 30_000)
+})
