@@ -39,8 +39,11 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // from 198026 to 197652 B gz; the demo's page calls useSwap and useOnramp at mount, so it fetches the forms' chunks then
   // (its first click's scripts, React's left out: 153263 to 153543 B gz).
   { feature: "at start: provider, hooks, Connect button; networks, constants, formatting (shell, plain)", files: /^(shell|plain)-/, budgetKiB: 14.1 },
-  { feature: "at idle or first intent: the runtime's services (core)", files: /^core-/, budgetKiB: 106.2 },
-  { feature: "at idle or first intent: modal frame, host buttons, atoms (view)", files: /^view-/, budgetKiB: 7.3 },
+  // Raised to 106.4 and 7.4 (issue 30; 106.2+ and 7.32 measured): the embedded wallet's secure views — the service's
+  // openSecureView, the frame messages' Schemas for it and the user's `recovery` field in core; the modal letting focus
+  // into the shown frame while the page is inert in view. Their flow and the frame's reveal load with the first view.
+  { feature: "at idle or first intent: the runtime's services (core)", files: /^core-/, budgetKiB: 106.4 },
+  { feature: "at idle or first intent: modal frame, host buttons, atoms (view)", files: /^view-/, budgetKiB: 7.4 },
   { feature: "view parts shared by the lazy views", files: /^(ListItem|WalletIcon|NetworkIcon|display|walletEntries|errorText|useAction|platform)-/, budgetKiB: 5.8 },
   // Raised from 1.4 (issue 14): the email field (spec 9's connect methods, email first unless a wallet is installed),
   // its form and the embedded wallet's atoms, 2.8 measured.
