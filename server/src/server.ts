@@ -335,7 +335,8 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
           visitorLimits: {
             passkey: config.limits.walletPasskeyPerMinute,
             farcasterRelay: config.limits.walletFarcasterRelayPerMinute,
-            loginStart: config.limits.walletLoginStartsPerMinute
+            loginStart: config.limits.walletLoginStartsPerMinute,
+            keyExport: config.limits.walletKeyExportPerMinute
           },
           ...(config.wallet.passkeyRpId === undefined ? {} : { passkeyRpId: config.wallet.passkeyRpId })
         }

@@ -53,3 +53,10 @@ export const fromBase64 = (text: string): Uint8Array | undefined => {
     return undefined
   }
 }
+
+/** Bytes as unpadded base64url (JWTs, WebAuthn's JSON). */
+export const toBase64Url = (bytes: Uint8Array): string => toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+
+/** Unpadded base64url as bytes; `undefined` when it is not base64url. */
+export const fromBase64Url = (text: string): Uint8Array | undefined =>
+  /^[A-Za-z0-9_-]*$/.test(text) ? fromBase64(text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "=")) : undefined

@@ -26,7 +26,7 @@ import type { Started } from "../../server/src/lib/Started"
 import { fromBase64, toBase64 } from "../../src/domain/encoding"
 import { type MailInfo, startMail } from "../../devstack/mail/index"
 import { startPostgres } from "../support/postgres"
-import { logIn, newestCode, walletApi } from "./support/walletServerClient"
+import { exportGrant, logIn, newestCode, walletApi } from "./support/walletServerClient"
 
 const MINUTE = 60_000
 let clock = Date.now()
@@ -573,8 +573,10 @@ describe("the frame's SplitKeys service over its API client", () => {
     const after = (await listed()).body["keys"] as typeof before
     expect(after[0]?.splitId).not.toBe(before[0]?.splitId)
     expect(after[0]?.recoveryKdf.name).toBe("scrypt")
-    // Export: the key of the address, as a wallet imports it.
-    const hex = await run(keys(first, (k) => k.exportKey("eip155")))
+    // Export (after the mailed code's confirmation): the key of the address, as a wallet imports it.
+    const grantOf = (token: string) => exportGrant(walletApi(server.info.url), mail.info, { token, email }, "eip155")
+    const firstGrant = await grantOf(firstToken)
+    const hex = await run(keys(first, (k) => k.exportKey("eip155", firstGrant)))
     expect(privateKeyToAccount(hex as `0x${string}`).address).toBe(address)
 
     // A new device: the secret kept on the old one no longer recovers; a wrong password waits longer; the right one does.
@@ -600,7 +602,8 @@ describe("the frame's SplitKeys service over its API client", () => {
     })
     clock += 10_000
     expect(await run(keys(second, (k) => k.recover("eip155", { _tag: "password", password: "my new wallet password" })))).toEqual({ address })
-    expect(await run(keys(second, (k) => k.exportKey("eip155")))).toBe(hex)
+    const secondGrant = await grantOf(secondToken)
+    expect(await run(keys(second, (k) => k.exportKey("eip155", secondGrant)))).toBe(hex)
 
     // A tampered envelope: refused in words, and the split stays as it was.
     const userId = (await listed()).body["userId"] as string
@@ -626,11 +629,10 @@ describe("the frame's SplitKeys service over its API client", () => {
     expect((await failureOf(keys(third, (k) => k.protect("eip155", { _tag: "password", password: "another password" })))).tag).toBe("DeviceShareMissing")
     expect((await listed()).body["keys"]).toEqual(untampered)
 
-    // No key without a fresh login: past 10 minutes the second device exports nothing until it logs in again.
-    clock += 11 * MINUTE
-    expect(await failureOf(keys(second, (k) => k.exportKey("eip155")))).toEqual({
+    // No key without a new confirmation: a grant is good for one export.
+    expect(await failureOf(keys(first, (k) => k.exportKey("eip155", firstGrant)))).toEqual({
       tag: "ShareServerError",
-      message: "Log in again to use your wallet's key: this needs a login within the last 10 minutes"
+      message: "Confirm it is you again to show this key: the confirmation was used already, has expired, or is for another key or login"
     })
   }, 240_000)
 })

@@ -691,6 +691,12 @@ export const ServerConfig = Schema.Struct({
       description:
         "Wallet server: social and Farcaster logins one network address may start per minute (`/api/social/start` and " +
         "`/api/farcaster/channel` together); past it, 429 `rate_limited` with `Retry-After`."
+    }),
+    walletKeyExportPerMinute: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of requests" })), DEFAULT_VISITOR_LIMITS.keyExport, {
+      type: "requests per minute",
+      description:
+        "Wallet server: requests one network address may make per minute on the routes that confirm and give out a key's " +
+        "export (`/api/keys/export/start`, `/confirm`, `/share` together); past it, 429 `rate_limited` with `Retry-After`."
     })
   }),
   log: group({

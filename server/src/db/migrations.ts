@@ -442,6 +442,28 @@ const walletExpiryIndexes: Migration = Effect.gen(function* () {
   yield* sql`CREATE INDEX wallet_sessions_expiry ON wallet_sessions (expires_at)`
 })
 
+const walletExportGrants: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // Showing a private key asks for a fresh confirmation (issue 30, item 4): a mailed code of its own purpose, or a
+  // passkey ceremony of its own mode (bound to the session asking, by its token's hash in device_id).
+  yield* sql`ALTER TABLE wallet_codes DROP CONSTRAINT wallet_codes_purpose_check`
+  yield* sql`ALTER TABLE wallet_codes ADD CONSTRAINT wallet_codes_purpose_check CHECK (purpose IN ('login', 'update-primary', 'update-secondary', 'export'))`
+  yield* sql`ALTER TABLE wallet_passkey_ceremonies DROP CONSTRAINT wallet_passkey_ceremonies_mode_check`
+  yield* sql`ALTER TABLE wallet_passkey_ceremonies ADD CONSTRAINT wallet_passkey_ceremonies_mode_check CHECK (mode IN ('create', 'login', 'export'))`
+  // What a confirmation yields: one export of one family's key, for the session that confirmed, for a few minutes.
+  // The grant is kept as its SHA-256, used once.
+  yield* sql`CREATE TABLE wallet_export_grants (
+    grant_hash text PRIMARY KEY,
+    session_hash text NOT NULL,
+    user_id text NOT NULL,
+    family text NOT NULL CHECK (family IN ('eip155', 'solana')),
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    used_at timestamptz
+  )`
+  yield* sql`CREATE INDEX wallet_export_grants_expiry ON wallet_export_grants (expires_at)`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -464,5 +486,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0018_wallet_passkeys": walletPasskeys,
   "0019_wallet_permission_grants": walletPermissionGrants,
   "0020_wallet_rate_limits": walletRateLimits,
-  "0021_wallet_expiry_indexes": walletExpiryIndexes
+  "0021_wallet_expiry_indexes": walletExpiryIndexes,
+  "0022_wallet_export_grants": walletExportGrants
 }

@@ -58,6 +58,11 @@ import {
   UserResponse
 } from "./api"
 import {
+  ExportConfirmRequest,
+  ExportConfirmResponse,
+  ExportShareRequest,
+  ExportStartRequest,
+  ExportStartResponse,
   LegacyKeyRequest,
   LegacyKeyResponse,
   RecoveryRequest,
@@ -405,6 +410,40 @@ export const KeySharesGroup = HttpApiGroup.make("keyShares")
   .middleware(SessionAuth)
   .middleware(ProjectCheck)
 
+/**
+ * Showing a private key (issue 30, item 4; `./sharesApi.ts`, served by `./server/exportGrants.ts`): the frame's export
+ * view asks for a fresh confirmation (`start`: a mailed code, a passkey's assertion, or for an account with neither a
+ * login of the last minutes), which `confirm` turns into a grant of a few minutes for one export of one family by this
+ * session; `share` gives the server share for that export only with it (403 `export_not_confirmed` otherwise).
+ */
+export const KeyExportGroup = HttpApiGroup.make("keyExport")
+  .add(
+    HttpApiEndpoint.post("start", "/api/keys/export/start", {
+      query: ProjectQuery,
+      payload: ExportStartRequest,
+      success: ExportStartResponse,
+      error: [WalletBadRequest, WalletNotFound, TooManyRequestsResponse]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("confirm", "/api/keys/export/confirm", {
+      query: ProjectQuery,
+      payload: ExportConfirmRequest,
+      success: ExportConfirmResponse,
+      error: [WalletBadRequest, WalletForbidden, TooManyRequestsResponse]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("share", "/api/keys/export/share", {
+      query: ProjectQuery,
+      payload: ExportShareRequest,
+      success: ServerShareResponse,
+      error: [WalletForbidden, WalletNotFound, TooManyRequestsResponse]
+    })
+  )
+  .middleware(SessionAuth)
+  .middleware(ProjectCheck)
+
 /** What the frame page asks before answering its host: the project's allowed origins and the chains served. */
 export const ProjectGroup = HttpApiGroup.make("project")
   .add(HttpApiEndpoint.get("project", "/api/project", { query: ProjectQuery, success: ProjectResponse }))
@@ -413,7 +452,7 @@ export const ProjectGroup = HttpApiGroup.make("project")
 
 /** The wallet server's API. */
 export const WalletServerApi = HttpApi.make("walletServer")
-  .add(LoginGroup, SocialGroup, FarcasterGroup, FarcasterRelayGroup, PasskeyGroup, SessionGroup, ProjectGroup, KeySharesGroup)
+  .add(LoginGroup, SocialGroup, FarcasterGroup, FarcasterRelayGroup, PasskeyGroup, SessionGroup, ProjectGroup, KeySharesGroup, KeyExportGroup)
   .middleware(WalletRequestErrors)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
   .annotate(HttpApi.QueryParseOptions, { onExcessProperty: "error", errors: "all" })

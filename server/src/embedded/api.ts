@@ -72,7 +72,8 @@ export const ApiErrorCode = Schema.Literals([
   "address_taken",
   "wrong_recovery_secret",
   "passkey_refused",
-  "passkey_unknown"
+  "passkey_unknown",
+  "export_not_confirmed"
 ])
 /** Why a call failed. */
 export type ApiErrorCode = typeof ApiErrorCode.Type

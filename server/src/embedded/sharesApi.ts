@@ -150,3 +150,41 @@ export const LegacyKeyRequest = Schema.Struct({ family: KeyFamily })
 
 /** The answer of `POST /api/keys/legacy`: the key (base64) and its address, for the frame to split. */
 export const LegacyKeyResponse = Schema.Struct({ address: Schema.String, key: Base64 })
+
+// ---------------------------------------------------------------------------------------------------------------
+// Export of a key (issue 30, item 4): a fresh confirmation, then one server share for the frame's export view.
+
+/** `POST /api/keys/export/start`: which family's key the visitor asks to see. */
+export const ExportStartRequest = Schema.Struct({ family: KeyFamily })
+
+/**
+ * The answer of `POST /api/keys/export/start`: how the visitor confirms it is them. `code`: a code was mailed to the
+ * account's email (`email`), another may be asked after `resendInSeconds`. `passkey`: answer the WebAuthn request
+ * `options` (JSON, as @simplewebauthn/server made it) and send it back with `state`. `login`: an account with neither
+ * (a social login) confirms with a login of the last `withinMinutes` minutes.
+ */
+export const ExportStartResponse = Schema.Union([
+  Schema.Struct({ method: Schema.Literal("code"), email: Schema.String, resendInSeconds: Schema.Int }),
+  Schema.Struct({ method: Schema.Literal("passkey"), state: Schema.String, options: Schema.Record(Schema.String, Schema.Unknown) }),
+  Schema.Struct({ method: Schema.Literal("login"), withinMinutes: Schema.Int })
+])
+/** How an export is confirmed. */
+export type ExportStartResponse = typeof ExportStartResponse.Type
+
+/** The confirmation `POST /api/keys/export/confirm` checks: the mailed code, the passkey's answer, or the fresh login. */
+export const ExportProof = Schema.Union([
+  Schema.Struct({ method: Schema.Literal("code"), otp: Schema.String.pipe(Schema.check(Schema.isMaxLength(32))) }),
+  Schema.Struct({ method: Schema.Literal("passkey"), state: Schema.String, response: Schema.Record(Schema.String, Schema.Unknown) }),
+  Schema.Struct({ method: Schema.Literal("login") })
+])
+/** An export's confirmation. */
+export type ExportProof = typeof ExportProof.Type
+
+/** `POST /api/keys/export/confirm`: the family and its confirmation. */
+export const ExportConfirmRequest = Schema.Struct({ family: KeyFamily, proof: ExportProof })
+
+/** The answer of `POST /api/keys/export/confirm`: a grant for one export of that family by this session. */
+export const ExportConfirmResponse = Schema.Struct({ grant: Schema.String, expiresInSeconds: Schema.Int })
+
+/** `POST /api/keys/export/share`: the server share of `family` for an export, with the confirmation's grant. */
+export const ExportShareRequest = Schema.Struct({ family: KeyFamily, grant: Schema.String.pipe(Schema.check(Schema.isMaxLength(128))) })

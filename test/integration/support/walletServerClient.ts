@@ -68,3 +68,22 @@ export const logIn = async (client: ReturnType<typeof walletApi>, mail: MailInfo
   expect(typeof token).toBe("string")
   return token as string
 }
+
+/**
+ * Confirms showing the key of `family` as the frame's export view does, with the code mailed to `email`: answers the
+ * export's grant.
+ */
+export const exportGrant = async (
+  client: ReturnType<typeof walletApi>,
+  mail: MailInfo,
+  session: { readonly token: string; readonly email: string },
+  family: "eip155" | "solana"
+): Promise<string> => {
+  const before = mail.messages(session.email).length
+  const started = await client.call("POST", "/api/keys/export/start", { family }, { token: session.token })
+  expect(started, JSON.stringify(started.body)).toEqual({ status: 200, body: { method: "code", email: session.email, resendInSeconds: 30 } })
+  const otp = newestCode(mail, session.email, before)
+  const confirmed = await client.call("POST", "/api/keys/export/confirm", { family, proof: { method: "code", otp } }, { token: session.token })
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+  return confirmed.body["grant"] as string
+}

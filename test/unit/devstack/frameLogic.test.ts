@@ -73,6 +73,9 @@ const makeFakeServer = () => {
     },
     storeSplit: () => fail("not asked here", "internal"),
     recovery: () => fail("not asked here", "internal"),
+    exportStart: () => fail("not asked here", "internal"),
+    exportConfirm: () => fail("not asked here", "internal"),
+    exportShare: () => fail("not asked here", "internal"),
     legacyKey: (token, family) => {
       record("legacyKey", family)
       return session(token) ?? fail(`This account's ${family} key is split already: the server holds no copy of it`, "no_legacy_key")

@@ -67,7 +67,8 @@ describe("server configuration", () => {
         relayMaxTopicsPerConnection: 1000,
         walletPasskeyPerMinute: 40,
         walletFarcasterRelayPerMinute: 20,
-        walletLoginStartsPerMinute: 30
+        walletLoginStartsPerMinute: 30,
+        walletKeyExportPerMinute: 30
       })
       expect(config.log).toEqual({ level: "info", accessLog: false })
       // No price is made up: without a feed or a table, tokens are valued 0.

@@ -4,7 +4,9 @@
  * wallet server in memory behind its API client's interface, with WebAuthn as the browser's interface answers it
  * (a PRF output, or a refusal): protect with a password (too short said first) and recover on a new device (a wrong
  * password in the server's words, then the right one); protect with a passkey and recover with it; a refused ceremony
- * in the visitor's words, nothing changed; export shows the key, withheld from every post, gone with the view.
+ * in the visitor's words, nothing changed; export asks for a fresh confirmation first (a mailed code with its resend
+ * counted down, a wrong or expired one in the server's words; a passkey's assertion; a recent login said in words),
+ * then shows the key, withheld from every post, gone with the view.
  */
 import { Effect, Layer } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
@@ -14,15 +16,54 @@ import { makeMemoryStorage, FRAME_STORAGE_KEYS, type FrameStorage } from "../../
 import { closeSecureView, openSecureView, type SecureViewEnv, withheldBySecureView } from "../../../server/src/embedded/frame/secureView"
 import { DeviceShares, deviceShareKey, ShareServer, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
 import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../../server/src/embedded/sharesApi"
+import { fromBase58, toBase58 } from "../../../src/domain/encoding"
 
 const USER = "user-1"
 const PASSWORD = "correct horse battery"
 
-/** A wallet server in memory behind the API client's interface: what it keeps, and a wrong verifier refused. */
-const makeServerApi = () => {
+const CODE = "246810"
+
+/**
+ * A wallet server in memory behind the API client's interface: what it keeps, a wrong verifier refused, and the
+ * export's confirmation as the server asks for it (`confirmWith`): a mailed code (right, wrong with tries left, or
+ * expired), a passkey's answer, or a recent login; the export's server share only with the grant it gave, once.
+ */
+const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
   const kept = new Map<KeyFamily, { share: KeyShare; envelope: RecoveryEnvelope; verifier: string }>()
   let wrongTries = 0
+  let codeTries = 5
+  const export_ = { mailed: 0, expired: false, passkeyAnswers: [] as Array<Record<string, unknown>>, grants: new Set<string>() }
+  const grant = () => {
+    const made = `grant-${export_.grants.size + 1}`
+    export_.grants.add(made)
+    return { grant: made, expiresInSeconds: 180 }
+  }
   const api: SplitKeysApi = {
+    exportStart: async () => {
+      if (confirmWith === "code") {
+        export_.mailed += 1
+        return { method: "code", email: "ada@example.test", resendInSeconds: 30 }
+      }
+      return confirmWith === "passkey" ? { method: "passkey", state: "ceremony-1", options: { challenge: "AAECAw", rpId: "frame.test", timeout: 120000 } } : { method: "login", withinMinutes: 5 }
+    },
+    exportConfirm: async (_token, _family, proof) => {
+      if (proof.method === "code") {
+        if (export_.expired) throw new WalletApiError("The code has expired: ask for a new one", "code_expired", 400)
+        if (proof.otp !== CODE) {
+          codeTries -= 1
+          throw new WalletApiError(`The code is not right: ${codeTries} ${codeTries === 1 ? "try" : "tries"} left`, "invalid_code", 400)
+        }
+        return grant()
+      }
+      if (proof.method === "passkey") export_.passkeyAnswers.push(proof.response)
+      return grant()
+    },
+    exportShare: async (_token, family, grant) => {
+      const split = kept.get(family)
+      if (!export_.grants.delete(grant)) throw new WalletApiError("Confirm it is you again to show this key", "export_not_confirmed", 403)
+      if (split === undefined) throw new WalletApiError("This account has no split key", "no_key_split", 404)
+      return { share: split.share }
+    },
     splitKeys: async () => ({
       userId: USER,
       keys: [...kept.entries()].map(([family, split]) => ({ family, address: split.share.address, splitId: split.share.splitId, recoveryKdf: split.envelope.kdf }))
@@ -51,7 +92,7 @@ const makeServerApi = () => {
       throw new WalletApiError("This account has no key sealed by the server", "no_legacy_key", 404)
     }
   }
-  return { api, kept }
+  return { api, kept, export: export_ }
 }
 
 /** A device: the frame's storage with its session. */
@@ -158,25 +199,121 @@ describe("the frame's own views", () => {
     expect(JSON.parse(second.getItem(deviceShareKey(USER, "solana")) ?? "{}")).toMatchObject({ role: "device", address })
   }, 30_000)
 
-  it("export shows the key on a press, withheld from every post while shown; Escape ends the view and drops it", async () => {
-    const server = makeServerApi()
+  it("export asks for the mailed code first (resend counted down); a wrong code says the tries left and shows nothing; the right one shows the key, withheld from every post; Escape drops it", async () => {
+    const server = makeServerApi("code")
     const storage = device()
     const { address } = await madeAtLogin(server.api, storage, "eip155")
     const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
     expect(document.activeElement?.textContent).toBe("Export private key")
     expect(view()?.textContent).toContain("Anyone who has this key controls your wallet")
     await vi.waitFor(() => press("Show EVM private key"))
+    await vi.waitFor(() => expect(document.activeElement?.getAttribute("autocomplete")).toBe("one-time-code"))
+    expect(server.export.mailed).toBe(1)
+    expect(view()?.textContent).toContain("To show your EVM private key, enter the code we just sent to ada@example.test.")
+    const resend = [...document.querySelectorAll("button")].find((b) => b.textContent?.startsWith("Send a new code"))
+    expect(resend?.textContent).toBe("Send a new code in 30 s")
+    expect(resend?.disabled).toBe(true)
+
+    type("Code from your email", "")
+    submit()
+    expect(alertText()).toBe("Enter the code from your email.")
+    type("Code from your email", "111111")
+    submit()
+    await vi.waitFor(() => expect(alertText()).toBe("The code is not right: 4 tries left"))
+    expect(document.querySelector("textarea")).toBeNull()
+    expect(withheldBySecureView()).toEqual([])
+
+    type("Code from your email", CODE)
+    submit()
+    const field = await vi.waitFor(() => {
+      const text = document.querySelector("textarea")
+      if (text === null) throw new Error("no key yet")
+      return text
+    })
+    expect(alertText()).toBe("")
+    expect(privateKeyToAccount(field.value as `0x${string}`).address).toBe(address)
+    expect(document.activeElement).toBe(field)
+    expect(withheldBySecureView()).toEqual([field.value])
+    // The grant was used up by this one export.
+    expect(server.export.grants.size).toBe(0)
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }))
+    expect(await exporting).toBe("cancelled")
+    expect(view()).toBeNull()
+    expect(document.querySelector("textarea")).toBeNull()
+    expect(withheldBySecureView()).toEqual([])
+  }, 30_000)
+
+  it("an expired code is said in the server's words, with a new code to ask for; no key is shown", async () => {
+    const server = makeServerApi("code")
+    const storage = device()
+    await madeAtLogin(server.api, storage, "eip155")
+    server.export.expired = true
+    const exporting = openSecureView("export", "dark", { api: server.api, storage, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+    await vi.waitFor(() => press("Show EVM private key"))
+    await vi.waitFor(() => type("Code from your email", CODE))
+    submit()
+    await vi.waitFor(() => expect(alertText()).toBe("The code has expired: ask for a new one"))
+    expect(document.querySelector("textarea")).toBeNull()
+    closeSecureView()
+    expect(await exporting).toBe("cancelled")
+  }, 30_000)
+
+  it("a passkey user confirms with the passkey: the browser's assertion goes to the server as JSON, then the key is shown", async () => {
+    const server = makeServerApi("passkey")
+    const storage = device()
+    const { address } = await madeAtLogin(server.api, storage, "solana")
+    const asked: Array<CredentialRequestOptions> = []
+    const bytes = (...values: ReadonlyArray<number>) => Uint8Array.from(values).buffer
+    const webauthn: SecureViewEnv["credentials"] = {
+      create: () => Promise.reject(new Error("not asked here")),
+      get: (options) => {
+        asked.push(options ?? {})
+        const assertion = {
+          id: "AQID",
+          rawId: bytes(1, 2, 3),
+          response: { clientDataJSON: bytes(123, 125), authenticatorData: bytes(9), signature: bytes(250, 251), userHandle: null }
+        }
+        return Promise.resolve(assertion as unknown as Credential)
+      }
+    }
+    const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: webauthn, rpId: "frame.test" })
+    await vi.waitFor(() => press("Show Solana private key"))
+    await vi.waitFor(() => expect(document.activeElement?.textContent).toBe("Use your passkey"))
+    expect(view()?.textContent).toContain("confirm it is you with your wallet's passkey")
+    press("Use your passkey")
+    const field = await vi.waitFor(() => {
+      const text = document.querySelector("textarea")
+      if (text === null) throw new Error("no key yet")
+      return text
+    })
+    expect([...new Uint8Array(asked[0]?.publicKey?.challenge as ArrayBuffer)]).toEqual([0, 1, 2, 3])
+    expect(asked[0]?.publicKey?.rpId).toBe("frame.test")
+    expect(server.export.passkeyAnswers).toEqual([
+      { id: "AQID", rawId: "AQID", type: "public-key", response: { clientDataJSON: "e30", authenticatorData: "CQ", signature: "-vs" }, clientExtensionResults: {} }
+    ])
+    expect(withheldBySecureView()).toEqual([field.value])
+    // Solana's keypair (seed, then public key): its public half is the account's address.
+    expect(toBase58(fromBase58(field.value)?.slice(32) ?? new Uint8Array())).toBe(address)
+    closeSecureView()
+    expect(await exporting).toBe("cancelled")
+  }, 30_000)
+
+  it("an account with neither email nor passkey is told that its recent login is the confirmation", async () => {
+    const server = makeServerApi("login")
+    const storage = device()
+    const { address } = await madeAtLogin(server.api, storage, "eip155")
+    const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+    await vi.waitFor(() => press("Show EVM private key"))
+    await vi.waitFor(() => expect(document.activeElement?.textContent).toBe("Show EVM private key now"))
+    expect(view()?.textContent).toContain("your login is the confirmation: it must be from the last 5 minutes")
+    press("Show EVM private key now")
     const field = await vi.waitFor(() => {
       const text = document.querySelector("textarea")
       if (text === null) throw new Error("no key yet")
       return text
     })
     expect(privateKeyToAccount(field.value as `0x${string}`).address).toBe(address)
-    expect(withheldBySecureView()).toEqual([field.value])
-    document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }))
+    closeSecureView()
     expect(await exporting).toBe("cancelled")
-    expect(view()).toBeNull()
-    expect(document.querySelector("textarea")).toBeNull()
-    expect(withheldBySecureView()).toEqual([])
   }, 30_000)
 })

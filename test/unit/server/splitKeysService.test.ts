@@ -16,6 +16,7 @@ import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../../server/src/
 import { DeviceShares, deviceSecretKey, deviceShareKey, ShareServer, ShareServerError, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
 
 const USER = "user-1"
+const GRANT = "a-fresh-confirmation"
 
 /** A wallet server in memory: per family the server share, the envelope and the verifier; a wrong verifier is refused. */
 const makeServer = () => {
@@ -48,6 +49,12 @@ const makeServer = () => {
     legacyKey: (family) => {
       const key = legacy.get(family)
       return key === undefined ? Effect.fail(new ShareServerError({ message: "split already", code: "no_legacy_key", status: 404 })) : Effect.succeed(key)
+    },
+    // The export's server share: only with the grant a confirmation gave.
+    exportShare: (family, grant) => {
+      const split = kept.get(family)
+      if (grant !== GRANT) return Effect.fail(new ShareServerError({ message: "Confirm it is you again to show this key", code: "export_not_confirmed", status: 403 }))
+      return split === undefined ? Effect.fail(new ShareServerError({ message: "none", code: "no_key_split", status: 404 })) : Effect.succeed(split.share)
     }
   })
   return { kept, legacy, layer }
@@ -218,22 +225,25 @@ describe("SplitKeys", () => {
     })
   )
 
-  it.effect("exportKey: the eip155 key as 0x hex of the account's address; the solana keypair in base58 whose public half is the address", () =>
+  it.effect("exportKey (with a confirmation's grant): the eip155 key as 0x hex of the account's address; the solana keypair in base58 whose public half is the address", () =>
     Effect.gen(function* () {
       const server = makeServer()
       const onDevice = splitKeysOn(deviceLayer(), server)
       const evm = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("eip155", { _tag: "passkey", prf })).pipe(Effect.provide(onDevice))
       const sol = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create("solana", { _tag: "passkey", prf })).pipe(Effect.provide(onDevice))
-      const hex = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.exportKey("eip155")).pipe(Effect.provide(onDevice))
+      const hex = yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.exportKey("eip155", GRANT)).pipe(Effect.provide(onDevice))
       expect(hex).toMatch(/^0x[0-9a-f]{64}$/)
       expect(privateKeyToAccount(hex as `0x${string}`).address).toBe(evm.address)
-      const keypair = fromBase58(yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.exportKey("solana")).pipe(Effect.provide(onDevice)))
+      const keypair = fromBase58(yield* Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.exportKey("solana", GRANT)).pipe(Effect.provide(onDevice)))
       expect(keypair?.length).toBe(64)
       const seed = keypair?.slice(0, 32) ?? new Uint8Array(32)
       expect(addressOf("solana", seed)).toBe(sol.address)
       expect(keypair?.slice(32)).toEqual(ed25519.getPublicKey(seed))
-      const missing = yield* Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.exportKey("eip155")).pipe(Effect.provide(splitKeysOn(deviceLayer(), server))))
+      const missing = yield* Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.exportKey("eip155", GRANT)).pipe(Effect.provide(splitKeysOn(deviceLayer(), server))))
       expect(missing._tag).toBe("DeviceShareMissing")
+      // Without the confirmation's grant the server share does not come, and no key is made.
+      const unconfirmed = yield* Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.exportKey("eip155", "another grant")).pipe(Effect.provide(onDevice)))
+      expect(unconfirmed).toMatchObject({ _tag: "ShareServerError", code: "export_not_confirmed" })
     })
   )
 })

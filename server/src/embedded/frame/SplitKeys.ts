@@ -148,6 +148,8 @@ export class ShareServer extends Context.Service<
     readonly recovery: (family: KeyFamily, verifier: string) => Effect.Effect<RecoveryEnvelope, ShareServerError>
     /** The key of `family` the server sealed before keys were split (issue 30, item 6): 404 `no_legacy_key` once split. */
     readonly legacyKey: (family: KeyFamily) => Effect.Effect<{ readonly address: string; readonly key: string }, ShareServerError>
+    /** The server share of `family` for an export, given only with a fresh confirmation's `grant` (issue 30, item 4). */
+    readonly exportShare: (family: KeyFamily, grant: string) => Effect.Effect<KeyShare, ShareServerError>
   }
 >()("wallet-runtime/frame/ShareServer") {
   /** Over the frame's API client, with the session token `token()` gives at each call. */
@@ -165,7 +167,8 @@ export class ShareServer extends Context.Service<
       storeSplit: (body) => call((t) => api.storeSplit(t, body)),
       serverShare: (family) => call((t) => api.serverShare(t, family)).pipe(Effect.map((answer) => answer.share)),
       recovery: (family, verifier) => call((t) => api.recovery(t, family, verifier)).pipe(Effect.map((answer) => answer.envelope)),
-      legacyKey: (family) => call((t) => api.legacyKey(t, family))
+      legacyKey: (family) => call((t) => api.legacyKey(t, family)),
+      exportShare: (family, grant) => call((t) => api.exportShare(t, family, grant)).pipe(Effect.map((answer) => answer.share))
     })
   }
 }
@@ -208,8 +211,11 @@ export class SplitKeys extends Context.Service<
       family: KeyFamily,
       secret: RecoverySecret
     ) => Effect.Effect<{ readonly address: string }, ShareServerError | DeviceShareMissing | SplitKeyMissing | SplitKeyError>
-    /** The key as the family's wallets import it (`exportedKey`), for the frame's export view only. */
-    readonly exportKey: (family: KeyFamily) => Effect.Effect<string, ShareServerError | DeviceShareMissing | SplitKeyMissing | SplitKeyError>
+    /**
+     * The key as the family's wallets import it (`exportedKey`), for the frame's export view only: the server share
+     * comes with the `grant` of a fresh confirmation, used up by this call.
+     */
+    readonly exportKey: (family: KeyFamily, grant: string) => Effect.Effect<string, ShareServerError | DeviceShareMissing | SplitKeyMissing | SplitKeyError>
   }
 >()("wallet-runtime/frame/SplitKeys") {
   /** Over {@link DeviceShares} and {@link ShareServer}. */
@@ -242,13 +248,14 @@ export class SplitKeys extends Context.Service<
       })
 
       // The device share and the server's, the two a known device puts the key together from.
-      const deviceAndServer = Effect.fn("SplitKeys.deviceAndServer")(function* (family: KeyFamily) {
+      // The server share is the signing one, or with `grant` the export's.
+      const deviceAndServer = Effect.fn("SplitKeys.deviceAndServer")(function* (family: KeyFamily, grant?: string) {
         const { owner } = yield* splitOf(family)
         const share = yield* device.get(owner.userId, family)
         if (share === undefined) {
           return yield* new DeviceShareMissing({ message: `This device has no share of the ${family} key: recover it with your password or passkey` })
         }
-        const fromServer = yield* server.serverShare(family)
+        const fromServer = yield* (grant === undefined ? server.serverShare(family) : server.exportShare(family, grant))
         return { owner, shares: [share, fromServer] as const }
       })
 
@@ -270,8 +277,8 @@ export class SplitKeys extends Context.Service<
           yield* keep(owner, next, secret)
           return { address: owner.address }
         }),
-        exportKey: Effect.fn("SplitKeys.exportKey")(function* (family) {
-          const { owner, shares } = yield* deviceAndServer(family)
+        exportKey: Effect.fn("SplitKeys.exportKey")(function* (family, grant) {
+          const { owner, shares } = yield* deviceAndServer(family, grant)
           return yield* withKey(owner, shares, (secret) => Effect.sync(() => exportedKey(family, secret)))
         }),
         recover: Effect.fn("SplitKeys.recover")(function* (family, secret) {

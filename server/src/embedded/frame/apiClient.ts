@@ -32,7 +32,12 @@ import type {
   UpdateEmailSecondaryResponse,
   UserResponse
 } from "../api"
-import type { KeyFamily, LegacyKeyResponse, RecoveryResponse, ServerShareResponse, SplitKeysResponse, StoreSplitRequest, StoreSplitResponse } from "../sharesApi"
+import type {
+  ExportConfirmResponse,
+  ExportProof,
+  ExportStartResponse,
+  KeyFamily,
+  LegacyKeyResponse, RecoveryResponse, ServerShareResponse, SplitKeysResponse, StoreSplitRequest, StoreSplitResponse } from "../sharesApi"
 import type {
   PasskeyFinishRequest,
   PasskeyFinishResponse,
@@ -125,6 +130,12 @@ export interface SplitKeysApi {
   readonly serverShare: (token: string, family: KeyFamily) => Promise<typeof ServerShareResponse.Type>
   readonly recovery: (token: string, family: KeyFamily, verifier: string) => Promise<typeof RecoveryResponse.Type>
   readonly legacyKey: (token: string, family: KeyFamily) => Promise<typeof LegacyKeyResponse.Type>
+  /** Asks how the visitor confirms showing the key of `family` (a code is mailed now, or a passkey's request made). */
+  readonly exportStart: (token: string, family: KeyFamily) => Promise<typeof ExportStartResponse.Type>
+  /** Checks the confirmation: a grant for one export of `family` by this session. */
+  readonly exportConfirm: (token: string, family: KeyFamily, proof: typeof ExportProof.Type) => Promise<typeof ExportConfirmResponse.Type>
+  /** The server share of `family` for the export view, with the confirmation's grant. */
+  readonly exportShare: (token: string, family: KeyFamily, grant: string) => Promise<typeof ServerShareResponse.Type>
 }
 
 /** What the frame's own signing keeps on the wallet server (frameRpc.ts); every call rejects with a `WalletApiError`. */
@@ -230,6 +241,11 @@ export const makeWalletApi = (opts: {
     recovery: (token, family, verifier) =>
       call("POST /api/keys/recovery", (api) => api.keyShares.recovery({ query: {}, payload: { family, verifier } }), token),
     legacyKey: (token, family) => call("POST /api/keys/legacy", (api) => api.keyShares.legacyKey({ query: {}, payload: { family } }), token),
+    exportStart: (token, family) => call("POST /api/keys/export/start", (api) => api.keyExport.start({ query: {}, payload: { family } }), token),
+    exportConfirm: (token, family, proof) =>
+      call("POST /api/keys/export/confirm", (api) => api.keyExport.confirm({ query: {}, payload: { family, proof } }), token),
+    exportShare: (token, family, grant) =>
+      call("POST /api/keys/export/share", (api) => api.keyExport.share({ query: {}, payload: { family, grant } }), token),
     storeCalls: (token, payload) => call("POST /api/calls", (api) => api.session.storeCalls({ query: {}, payload }), token).then(() => undefined),
     spendPermission: (token, payload) => call("POST /api/permissions/spend", (api) => api.session.spendPermission({ query: {}, payload }), token),
     refundPermission: (token, payload) =>

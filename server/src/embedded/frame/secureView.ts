@@ -9,7 +9,8 @@ import { Effect, Layer } from "effect"
 import type { ThemeMode } from "../../../../src/domain/Account"
 import type { SecureViewKind, SecureViewOutcome } from "../../../../src/domain/Frame"
 import { passkeyFailureWords, passkeyOutcomeOf } from "../../../../src/domain/passkey"
-import type { KeyFamily } from "../sharesApi"
+import { fromBase64Url, toBase64Url } from "../../../../src/domain/encoding"
+import type { ExportProof, ExportStartResponse, KeyFamily } from "../sharesApi"
 import type { SplitKeysApi } from "./apiClient"
 import { FRAME_STORAGE_KEYS, type FrameStorage } from "./frameLogic"
 import type { RecoverySecret } from "./recoveryShare"
@@ -271,37 +272,184 @@ const recoverView = (view: Open, env: SecureViewEnv): HTMLElement => {
   })
 }
 
+// WebAuthn's request options as the wallet server sends them (JSON, base64url) in the browser's own types.
+const requestOptions = (json: Readonly<Record<string, unknown>>): PublicKeyCredentialRequestOptions => {
+  const bytes = (text: unknown) => Uint8Array.from(fromBase64Url(typeof text === "string" ? text : "") ?? [])
+  const allow = Array.isArray(json["allowCredentials"]) ? (json["allowCredentials"] as ReadonlyArray<{ readonly id: string }>) : []
+  return {
+    challenge: bytes(json["challenge"]),
+    ...(typeof json["rpId"] === "string" ? { rpId: json["rpId"] } : {}),
+    ...(typeof json["timeout"] === "number" ? { timeout: json["timeout"] } : {}),
+    userVerification: "required",
+    allowCredentials: allow.map((credential) => ({ type: "public-key" as const, id: bytes(credential.id) }))
+  }
+}
+
+// The browser's assertion as the wallet server reads it (`AuthenticationResponseJSON`).
+const assertionJson = (credential: PublicKeyCredential): Record<string, unknown> => {
+  const response = credential.response as AuthenticatorAssertionResponse
+  const text = (buffer: ArrayBuffer) => toBase64Url(new Uint8Array(buffer))
+  return {
+    id: credential.id,
+    rawId: text(credential.rawId),
+    type: "public-key",
+    response: {
+      clientDataJSON: text(response.clientDataJSON),
+      authenticatorData: text(response.authenticatorData),
+      signature: text(response.signature),
+      ...(response.userHandle === null ? {} : { userHandle: text(response.userHandle) })
+    },
+    clientExtensionResults: {}
+  }
+}
+
+/** The export view's confirmation: how the server asked for it, its form, and the grant it yields. */
+type Confirming = { readonly form: HTMLElement; readonly focus: HTMLElement }
+
+// The confirmation the server asked for `family` (a mailed code, a passkey, or a recent login), as a form whose
+// success hands `show` the export's grant. `say` puts a problem in the view's alert line.
+const confirmation = (
+  env: SecureViewEnv,
+  family: KeyFamily,
+  asked: ExportStartResponse,
+  show: (grant: string) => Promise<void>,
+  say: (problem: string) => void
+): Confirming => {
+  const token = () => env.storage.getItem(FRAME_STORAGE_KEYS.token) ?? ""
+  const name = FAMILY_NAMES[family]
+  const confirm = (proof: ExportProof) => env.api.exportConfirm(token(), family, proof).then((answer) => show(answer.grant))
+  const busy = (buttons: ReadonlyArray<HTMLButtonElement>, work: () => Promise<void>) => {
+    if (buttons.some((button) => button.disabled)) return
+    say("")
+    for (const button of buttons) button.disabled = true
+    work()
+      .catch((failure: unknown) => say(errorText(failure)))
+      .finally(() => {
+        for (const button of buttons) button.disabled = false
+      })
+  }
+  if (asked.method === "code") {
+    const id = `wr-secure-code-${family}`
+    const input = element("input", { id, type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: "6", required: "", "aria-describedby": "wr-secure-error" })
+    const submit = element("button", { type: "submit", class: "primary" }, "Confirm")
+    const resend = element("button", { type: "button", class: "secondary" })
+    // The resend waits out the server's mail cool-down, counted here so the visitor sees when.
+    let timer: ReturnType<typeof setInterval> | undefined
+    const countDown = (seconds: number) => {
+      let left = seconds
+      const tick = () => {
+        resend.disabled = left > 0
+        resend.textContent = left > 0 ? `Send a new code in ${left} s` : "Send a new code"
+        if (left <= 0) clearInterval(timer)
+        left -= 1
+      }
+      clearInterval(timer)
+      tick()
+      timer = setInterval(() => (resend.isConnected ? tick() : clearInterval(timer)), 1000)
+    }
+    countDown(asked.resendInSeconds)
+    resend.addEventListener("click", () => {
+      say("")
+      resend.disabled = true
+      env.api.exportStart(token(), family).then(
+        (again) => countDown(again.method === "code" ? again.resendInSeconds : 0),
+        (failure: unknown) => {
+          // The server's words say how long to wait when it is too soon.
+          say(errorText(failure))
+          countDown(0)
+        }
+      )
+    })
+    const form = element(
+      "form",
+      { class: "confirm", novalidate: "", "aria-label": `Confirm showing your ${name} private key` },
+      element("p", {}, `To show your ${name} private key, enter the code we just sent to ${asked.email}.`),
+      element("div", { class: "field" }, element("label", { for: id }, "Code from your email"), input),
+      element("div", { class: "actions" }, submit, resend)
+    )
+    form.addEventListener("submit", (event) => {
+      event.preventDefault()
+      const otp = input.value.trim()
+      if (otp === "") return say("Enter the code from your email.")
+      busy([submit], () => confirm({ method: "code", otp }))
+    })
+    return { form, focus: input }
+  }
+  if (asked.method === "passkey") {
+    const use = element("button", { type: "button", class: "primary" }, "Use your passkey")
+    use.addEventListener("click", () =>
+      busy([use], async () => {
+        const credential = await env.credentials.get({ publicKey: requestOptions(asked.options) })
+        if (credential === null) throw new Error("Your passkey could not be used: try again")
+        await confirm({ method: "passkey", state: asked.state, response: assertionJson(credential as PublicKeyCredential) })
+      })
+    )
+    const form = element(
+      "div",
+      { class: "confirm", role: "group", "aria-label": `Confirm showing your ${name} private key` },
+      element("p", {}, `To show your ${name} private key, confirm it is you with your wallet's passkey.`),
+      element("div", { class: "actions" }, use)
+    )
+    return { form, focus: use }
+  }
+  const go = element("button", { type: "button", class: "primary" }, `Show ${name} private key now`)
+  go.addEventListener("click", () => busy([go], () => confirm({ method: "login" })))
+  const form = element(
+    "div",
+    { class: "confirm", role: "group", "aria-label": `Confirm showing your ${name} private key` },
+    element(
+      "p",
+      {},
+      `Your wallet has no email or passkey to confirm with, so your login is the confirmation: it must be from the last ${asked.withinMinutes} minutes. If it is older, log out and log in again first.`
+    ),
+    element("div", { class: "actions" }, go)
+  )
+  return { form, focus: go }
+}
+
 const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
   const error = element("p", { id: "wr-secure-error", class: "error", role: "alert" })
   const keys = element("div", { class: "keys" })
   const done = element("button", { type: "button", class: "primary" }, "Done")
   done.addEventListener("click", () => view.finish("done"))
+  const say = (problem: string) => void (error.textContent = problem)
+  const token = () => env.storage.getItem(FRAME_STORAGE_KEYS.token) ?? ""
+  // The key, once the confirmation's grant brought the server share: shown in place of what asked for it.
+  const reveal = (family: KeyFamily, place: HTMLElement) => (grant: string) =>
+    run(env, (splitKeys) => splitKeys.exportKey(family, grant)).then((key) => {
+      view.shown.push(key)
+      const id = `wr-secure-key-${family}`
+      const text = element("textarea", { id, readonly: "", rows: "3", spellcheck: "false", autocomplete: "off" })
+      text.value = key
+      const copied = element("span", { role: "status", class: "status" })
+      const copy = element("button", { type: "button", class: "secondary" }, "Copy")
+      copy.addEventListener("click", () => {
+        navigator.clipboard.writeText(key).then(
+          () => void (copied.textContent = "Copied"),
+          () => void (copied.textContent = "Copying was refused: select the key and copy it yourself.")
+        )
+      })
+      place.replaceWith(element("div", { class: "field" }, element("label", { for: id }, `Your ${FAMILY_NAMES[family]} private key`), text, element("div", { class: "actions" }, copy, copied)))
+      text.focus()
+      text.select()
+    })
   const show = (family: KeyFamily) => {
     const button = element("button", { type: "button", class: "secondary" }, `Show ${FAMILY_NAMES[family]} private key`)
     button.addEventListener("click", () => {
       button.disabled = true
-      error.textContent = ""
-      run(env, (splitKeys) => splitKeys.exportKey(family)).then(
-        (key) => {
-          view.shown.push(key)
-          const id = `wr-secure-key-${family}`
-          const text = element("textarea", { id, readonly: "", rows: "3", spellcheck: "false", autocomplete: "off" })
-          text.value = key
-          const copied = element("span", { role: "status", class: "status" })
-          const copy = element("button", { type: "button", class: "secondary" }, "Copy")
-          copy.addEventListener("click", () => {
-            navigator.clipboard.writeText(key).then(
-              () => void (copied.textContent = "Copied"),
-              () => void (copied.textContent = "Copying was refused: select the key and copy it yourself.")
-            )
-          })
-          button.replaceWith(element("div", { class: "field" }, element("label", { for: id }, `Your ${FAMILY_NAMES[family]} private key`), text, element("div", { class: "actions" }, copy, copied)))
-          text.focus()
-          text.select()
+      say("")
+      // A fresh confirmation first: the server mails a code or asks for the passkey now.
+      env.api.exportStart(token(), family).then(
+        (asked) => {
+          const holder = element("div", {})
+          const confirming = confirmation(env, family, asked, reveal(family, holder), say)
+          holder.append(confirming.form)
+          button.replaceWith(holder)
+          confirming.focus.focus()
         },
         (failure: unknown) => {
           button.disabled = false
-          error.textContent = errorText(failure)
+          say(errorText(failure))
         }
       )
     })

@@ -12,13 +12,14 @@ import {
   SocialGroupLive
 } from "./handlers"
 import { ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer } from "./middleware"
+import { KeyExportGroupLive } from "./exportGrants"
 import { PasskeyGroupLive } from "./passkeys"
 import { KeySharesGroupLive } from "./shares"
 
 /** The wallet server's API on the app's router, with `/openapi.json`. Needs the {@link WalletServerEnv}. */
 export const walletServerApiLayer = HttpApiBuilder.layer(WalletServerApi, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide(
-    Layer.mergeAll(LoginGroupLive, SocialGroupLive, FarcasterGroupLive, FarcasterRelayGroupLive, PasskeyGroupLive, SessionGroupLive, ProjectGroupLive, KeySharesGroupLive).pipe(
+    Layer.mergeAll(LoginGroupLive, SocialGroupLive, FarcasterGroupLive, FarcasterRelayGroupLive, PasskeyGroupLive, SessionGroupLive, ProjectGroupLive, KeySharesGroupLive, KeyExportGroupLive).pipe(
       Layer.provide(Layer.mergeAll(ProjectCheckLive, SessionAuthLive, walletRequestErrorsLayer({ timeout: ROUTE_TIMEOUT_MS })))
     )
   )

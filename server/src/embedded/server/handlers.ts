@@ -78,6 +78,14 @@ const sameOrigin = (url: string, origin: string): boolean => {
   }
 }
 
+// What each mailed code is for, in the mail's words.
+const CODE_PURPOSE_WORDS: Record<store.CodePurpose, string> = {
+  login: "log in to your wallet",
+  "update-primary": "confirm changing your wallet's email",
+  "update-secondary": "confirm your new wallet email",
+  export: "show your wallet's private key"
+}
+
 const badRequest = (error: string) => new WalletBadRequest({ code: "bad_request", error })
 
 /**
@@ -140,8 +148,7 @@ export const makeSteps = (deps: WalletServerDeps) => {
     const code = newCode()
     const sentAt = deps.now()
     const id = yield* run(store.insertCode(email, purpose, codeHash(deps.masterKey, email, purpose, code), new Date(sentAt), new Date(sentAt + CODE_TTL_MS)))
-    const what =
-      purpose === "login" ? "log in to your wallet" : purpose === "update-primary" ? "confirm changing your wallet's email" : "confirm your new wallet email"
+    const what = CODE_PURPOSE_WORDS[purpose]
     yield* sendMail({
       to: email,
       subject: `Your wallet code: ${code}`,

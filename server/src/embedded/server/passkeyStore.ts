@@ -7,8 +7,11 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { KeyRow } from "./store"
 
-/** What a ceremony is for: a new passkey (and a new user), or logging in with one. */
-export type PasskeyMode = "create" | "login"
+/**
+ * What a ceremony is for: a new passkey (and a new user), logging in with one, or confirming an export of the key (its
+ * `device_id` then the hash of the session's token that asked).
+ */
+export type PasskeyMode = "create" | "login" | "export"
 
 /** A passkey ceremony, as kept. */
 export interface PasskeyCeremonyRow {
@@ -130,4 +133,11 @@ export const insertPasskeyUser = Effect.fn("passkeyStore.insertPasskeyUser")(fun
         VALUES (${passkey.credentialId}, ${id}, ${passkey.userHandle}, ${passkey.publicKey}, ${passkey.counter}, ${passkey.transports.join(",")}, ${passkey.prfEnabled}, ${now})`
     })
   )
+})
+
+/** Whether `userId` has a passkey here (a passkey user confirms an export with it). */
+export const hasPasskey = Effect.fn("passkeyStore.hasPasskey")(function* (userId: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql`SELECT 1 AS one FROM wallet_passkeys WHERE user_id = ${userId} LIMIT 1`
+  return rows.length === 1
 })

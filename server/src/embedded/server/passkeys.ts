@@ -21,7 +21,7 @@ import { allowedHostOrigin, makeSteps } from "./handlers"
 import { newToken, tokenHash } from "./keys"
 import { limitVisitor } from "./visitorLimits"
 import * as passkeyStore from "./passkeyStore"
-import { WalletServerEnv, type WalletServerDeps } from "./WalletServerEnv"
+import { runQuery, WalletServerEnv, type WalletServerDeps } from "./WalletServerEnv"
 
 /** A ceremony is good for this long after the frame starts it. */
 export const PASSKEY_CEREMONY_TTL_MS = 5 * 60_000
@@ -44,6 +44,54 @@ const unknownPasskey = new WalletBadRequest({
   error: "This passkey is not known here: create a new one, or log in another way"
 })
 
+// A check that throws (a malformed response, another origin or RP ID, a bad signature, a counter gone back) is a
+// refusal in the visitor's words; the reason goes to the server's log.
+const checked = <A>(check: () => Promise<A>) =>
+  Effect.tryPromise({ try: check, catch: (cause) => cause }).pipe(
+    Effect.tapError((cause) => Effect.logWarning(`passkey refused: ${cause instanceof Error ? cause.message : String(cause)}`)),
+    Effect.mapError(() => refused)
+  )
+
+/**
+ * Checks a passkey's answer (`response`, as @simplewebauthn/browser made it) to a ceremony's `challenge` taken already:
+ * the server's origin and RP ID, user verification, a known passkey of the user it was made for, and its counter moved
+ * in one statement (of two good assertions at once, one passes). Answers the passkey's user.
+ */
+export const verifyAssertion = Effect.fn("WalletServer.verifyAssertion")(function* (
+  deps: WalletServerDeps,
+  challenge: string,
+  answer: Readonly<Record<string, unknown>>
+) {
+  const { rpId, origin } = passkeyRelyingParty(deps)
+  const response = answer as unknown as AuthenticationResponseJSON
+  const passkey = typeof response.id === "string" ? yield* runQuery(deps, passkeyStore.findPasskey(response.id)) : undefined
+  if (passkey === undefined) return yield* unknownPasskey
+  // The authenticator names the user it holds the passkey for: it must be the one the passkey was made for.
+  const userHandle = response.response?.userHandle
+  if (userHandle !== undefined && userHandle !== passkey.user_handle) return yield* refused
+  const counter = Number(passkey.counter)
+  const result = yield* checked(() =>
+    verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpId,
+      requireUserVerification: true,
+      credential: {
+        id: passkey.credential_id,
+        publicKey: new Uint8Array(passkey.public_key),
+        counter,
+        transports: passkey.transports === "" ? [] : passkey.transports.split(",")
+      }
+    })
+  )
+  if (!result.verified) return yield* refused
+  if (!(yield* runQuery(deps, passkeyStore.advanceCounter(passkey.credential_id, counter, result.authenticationInfo.newCounter, new Date(deps.now()))))) {
+    return yield* refused
+  }
+  return passkey.user_id
+})
+
 /** `POST /api/passkey/start`, `/options`, `/verify` and `/finish`. */
 export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey", (handlers) =>
   Effect.gen(function* () {
@@ -51,13 +99,6 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
     const steps = makeSteps(deps)
     const { run, at } = steps
     const { rpId, origin } = passkeyRelyingParty(deps)
-    // A check that throws (a malformed response, another origin or RP ID, a bad signature, a counter gone back) is a
-    // refusal in the visitor's words; the reason goes to the server's log.
-    const checked = <A>(check: () => Promise<A>) =>
-      Effect.tryPromise({ try: check, catch: (cause) => cause }).pipe(
-        Effect.tapError((cause) => Effect.logWarning(`passkey refused: ${cause instanceof Error ? cause.message : String(cause)}`)),
-        Effect.mapError(() => refused)
-      )
 
     return handlers
       .handle(
@@ -96,7 +137,8 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
           yield* limitVisitor(deps, "passkey")
           const project = yield* WalletProject
           const ceremony = yield* run(passkeyStore.pendingCeremony(tokenHash(payload.state), project.projectId, at()))
-          if (ceremony === undefined) return yield* invalidState
+          // An export's ceremony is answered in the frame's export view, never on the login's page.
+          if (ceremony === undefined || ceremony.mode === "export") return yield* invalidState
           const challenge = Buffer.from(ceremony.challenge, "base64url")
           const options =
             ceremony.mode === "create"
@@ -130,7 +172,7 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
           const stateHash = tokenHash(payload.state)
           // Taken before the response is read: a replayed response, right or wrong, finds nothing.
           const ceremony = yield* run(passkeyStore.takeChallenge(stateHash, project.projectId, at()))
-          if (ceremony === undefined) return yield* invalidState
+          if (ceremony === undefined || ceremony.mode === "export") return yield* invalidState
           const expected = { expectedChallenge: ceremony.challenge, expectedOrigin: origin, expectedRPID: rpId, requireUserVerification: true }
           if (ceremony.mode === "create") {
             const response = payload.response as unknown as RegistrationResponseJSON
@@ -157,31 +199,8 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
             yield* run(passkeyStore.verifyCeremony(stateHash, id, at()))
             return { verified: true as const }
           }
-          const response = payload.response as unknown as AuthenticationResponseJSON
-          const passkey = typeof response.id === "string" ? yield* run(passkeyStore.findPasskey(response.id)) : undefined
-          if (passkey === undefined) return yield* unknownPasskey
-          // The authenticator names the user it holds the passkey for: it must be the one the passkey was made for.
-          const userHandle = response.response?.userHandle
-          if (userHandle !== undefined && userHandle !== passkey.user_handle) return yield* refused
-          const counter = Number(passkey.counter)
-          const result = yield* checked(() =>
-            verifyAuthenticationResponse({
-              response,
-              ...expected,
-              credential: {
-                id: passkey.credential_id,
-                publicKey: new Uint8Array(passkey.public_key),
-                counter,
-                transports: passkey.transports === "" ? [] : passkey.transports.split(",")
-              }
-            })
-          )
-          if (!result.verified) return yield* refused
-          // One statement: of two good assertions at once, one moves the counter.
-          if (!(yield* run(passkeyStore.advanceCounter(passkey.credential_id, counter, result.authenticationInfo.newCounter, at())))) {
-            return yield* refused
-          }
-          yield* run(passkeyStore.verifyCeremony(stateHash, passkey.user_id, at()))
+          const userId = yield* verifyAssertion(deps, ceremony.challenge, payload.response)
+          yield* run(passkeyStore.verifyCeremony(stateHash, userId, at()))
           return { verified: true as const }
         })
       )

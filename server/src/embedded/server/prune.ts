@@ -26,6 +26,7 @@ const prunable = [
   { table: "wallet_social_logins", key: "state_hash", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
   { table: "wallet_codes", key: "id", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
   { table: "wallet_sessions", key: "token_hash", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
+  { table: "wallet_export_grants", key: "grant_hash", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
   { table: "wallet_rate_limits", key: "key", expiry: "window_start", keptMs: VISITOR_LIMIT_WINDOW_MS }
 ] as const
 

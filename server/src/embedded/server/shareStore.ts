@@ -130,3 +130,32 @@ export const clearRecoveryTries = Effect.fn("shareStore.clearRecoveryTries")(fun
   const sql = yield* SqlClient.SqlClient
   yield* sql`DELETE FROM wallet_recovery_attempts WHERE user_id = ${userId}`
 })
+
+/** Keeps an export grant (its token's SHA-256) of `family` for the session `sessionHash`, good until `expiresAt`. */
+export const insertExportGrant = Effect.fn("shareStore.insertExportGrant")(function* (
+  grantHash: string,
+  grant: { readonly sessionHash: string; readonly userId: string; readonly family: KeyFamily },
+  createdAt: Date,
+  expiresAt: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO wallet_export_grants (grant_hash, session_hash, user_id, family, created_at, expires_at)
+    VALUES (${grantHash}, ${grant.sessionHash}, ${grant.userId}, ${grant.family}, ${createdAt}, ${expiresAt})`
+})
+
+/**
+ * Uses up an export grant, in one statement: only for the session and family it was made for, before its expiry, once
+ * (two racing requests cannot both pass). `false` when none such is left.
+ */
+export const useExportGrant = Effect.fn("shareStore.useExportGrant")(function* (
+  grantHash: string,
+  sessionHash: string,
+  family: KeyFamily,
+  now: Date
+) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql`UPDATE wallet_export_grants SET used_at = ${now}
+    WHERE grant_hash = ${grantHash} AND session_hash = ${sessionHash} AND family = ${family} AND used_at IS NULL AND expires_at > ${now}
+    RETURNING grant_hash`
+  return rows.length === 1
+})

@@ -26,7 +26,7 @@ import {
 } from "../WalletServerApi"
 import { openBytes, openKey, sameHash, sealBytes, tokenHash } from "./keys"
 import * as shareStore from "./shareStore"
-import { runQuery, WalletServerEnv } from "./WalletServerEnv"
+import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
 /** How recent a login must be for the shares to be given out or replaced, unless the server is told otherwise. */
 export const FRESH_LOGIN_MS = 10 * 60_000
@@ -58,6 +58,31 @@ const provesKey = (owner: KeyOwner, splitId: string, proof: string): Effect.Effe
 
 const secondsUntil = (until: Date, now: number) => Math.max(1, Math.ceil((until.getTime() - now) / 1000))
 
+/** The user's split key of `family`; 404 `no_key_split` when it has none. */
+export const splitKeyOf = Effect.fn("WalletServer.splitOf")(function* (deps: WalletServerDeps, userId: string, family: KeyFamily) {
+  const split = (yield* runQuery(deps, shareStore.splitKeysOf(userId))).find((row) => row.family === family)
+  if (split === undefined) return yield* new WalletNotFound({ code: "no_key_split", error: `This account has no ${family} split key yet` })
+  return split
+})
+
+/** The user's server share of `family`, opened for its session (to sign with, or, with a grant, to export). */
+export const serverShareOf = Effect.fn("WalletServer.serverShareOf")(function* (deps: WalletServerDeps, userId: string, family: KeyFamily) {
+  const split = yield* splitKeyOf(deps, userId, family)
+  const bytes = openBytes(deps.masterKey, shareAad(userId, split.family, split.address, split.splitId), split.serverShare)
+  if (bytes === undefined) return yield* Effect.die(new Error(`The ${split.family} server share cannot be opened with this master key`))
+  const share: KeyShare = {
+    version: SHARE_VERSION,
+    role: "server",
+    userId,
+    family: split.family,
+    address: split.address,
+    splitId: split.splitId,
+    share: toBase64(bytes)
+  }
+  bytes.fill(0)
+  return share
+})
+
 /** `GET /api/keys`, `POST /api/keys/split`, `/api/keys/server-share`, `/api/keys/recovery` and `/api/keys/legacy`. */
 export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShares", (handlers) =>
   Effect.gen(function* () {
@@ -79,11 +104,7 @@ export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShar
       return session
     })
 
-    const splitOf = Effect.fn("WalletServer.splitOf")(function* (userId: string, family: KeyFamily) {
-      const split = (yield* runQuery(deps, shareStore.splitKeysOf(userId))).find((row) => row.family === family)
-      if (split === undefined) return yield* new WalletNotFound({ code: "no_key_split", error: `This account has no ${family} split key yet` })
-      return split
-    })
+    const splitOf = (userId: string, family: KeyFamily) => splitKeyOf(deps, userId, family)
 
     // A stored envelope is outside data to this process too: one that does not decode is the server's failure.
     const envelopeOf = (split: shareStore.SplitKeyRow) =>
@@ -155,20 +176,7 @@ export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShar
         "serverShare",
         Effect.fn("WalletServer.serverShare")(function* ({ payload }) {
           const session = yield* WalletSession
-          const split = yield* splitOf(session.userId, payload.family)
-          const bytes = openBytes(deps.masterKey, shareAad(session.userId, split.family, split.address, split.splitId), split.serverShare)
-          if (bytes === undefined) return yield* Effect.die(new Error(`The ${split.family} server share cannot be opened with this master key`))
-          const share: KeyShare = {
-            version: SHARE_VERSION,
-            role: "server",
-            userId: session.userId,
-            family: split.family,
-            address: split.address,
-            splitId: split.splitId,
-            share: toBase64(bytes)
-          }
-          bytes.fill(0)
-          return { share }
+          return { share: yield* serverShareOf(deps, session.userId, payload.family) }
         })
       )
       .handle(

@@ -37,7 +37,7 @@ export interface DeviceRow {
 }
 
 /** The code purposes. */
-export type CodePurpose = "login" | "update-primary" | "update-secondary"
+export type CodePurpose = "login" | "update-primary" | "update-secondary" | "export"
 
 /** The user of `email` (lower case), if any. */
 export const findUserByEmail = Effect.fn("walletStore.findUserByEmail")(function* (email: string) {

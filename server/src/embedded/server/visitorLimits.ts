@@ -1,7 +1,8 @@
 /**
  * Limits per visitor on the wallet server's routes anyone may call before logging in and that cost the server more
  * than a lookup: the passkey ceremony (a row per start, a signature check per answer), Farcaster's channel relay
- * (a chain read per signed message), and the starts of a social or Farcaster login (a row each). Requests are counted per route and per network address in the database
+ * (a chain read per signed message), the starts of a social or Farcaster login (a row each), and the confirmation of a
+ * key's export (a mail, a signature check). Requests are counted per route and per network address in the database
  * (`wallet_rate_limits`), shared by every process of the server, like the email's mail cool-down; past the limit a
  * request is a 429 `rate_limited` saying when to try again.
  */
@@ -19,10 +20,12 @@ export interface VisitorLimits {
   readonly farcasterRelay: number
   /** `POST /api/social/start` and `POST /api/farcaster/channel` together (a login starts one). */
   readonly loginStart: number
+  /** `POST /api/keys/export/start`, `/confirm` and `/share` together (showing a key takes one of each). */
+  readonly keyExport: number
 }
 
 /** The limits without configuration: a visitor retrying a few logins a minute never meets them. */
-export const DEFAULT_VISITOR_LIMITS: VisitorLimits = { passkey: 40, farcasterRelay: 20, loginStart: 30 }
+export const DEFAULT_VISITOR_LIMITS: VisitorLimits = { passkey: 40, farcasterRelay: 20, loginStart: 30, keyExport: 30 }
 
 /** The window requests are counted in. */
 export const VISITOR_LIMIT_WINDOW_MS = 60_000

@@ -4,7 +4,8 @@
  * Ed25519 for it.
  */
 import { ed25519 } from "@noble/curves/ed25519"
-import { fromBase64Url, publicKeyOfDid, utf8 } from "./relayJwt"
+import { fromBase64Url } from "../../../domain/encoding"
+import { publicKeyOfDid, utf8 } from "./relayJwt"
 
 /** Why a relay JWT is refused. */
 export type RelayJwtRefusal = "malformed" | "algorithm" | "issuer" | "signature" | "audience" | "expired" | "not yet valid"

@@ -5,7 +5,7 @@
  * rules is `./relayAuth` (`verifyRelayJwt`), which the server imports and no page fetches.
  */
 import { Effect } from "effect"
-import { fromBase58, fromBase64, toBase58, toBase64 } from "../../../domain/encoding"
+import { fromBase58, toBase58, toBase64Url } from "../../../domain/encoding"
 import { fromHex, randomKey } from "./crypto"
 import { primitives } from "./primitives"
 
@@ -15,10 +15,6 @@ const DID_KEY_PREFIX = "did:key:z"
 /** How long a relay JWT lasts: one day, as WalletConnect clients sign them. */
 export const RELAY_JWT_TTL_SECONDS = 86_400
 
-const toBase64Url = (bytes: Uint8Array) => toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-/** Unpadded base64url as bytes; `undefined` when it is not base64url. */
-export const fromBase64Url = (text: string) =>
-  /^[A-Za-z0-9_-]*$/.test(text) ? fromBase64(text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "=")) : undefined
 /** A text's UTF-8 bytes. */
 export const utf8 = (text: string) => new TextEncoder().encode(text)
 const json = (value: unknown) => toBase64Url(utf8(JSON.stringify(value)))
