@@ -13,6 +13,8 @@ import { startWalletServer, type WalletServerInfo } from "../../server/src/embed
 import { CODE_TTL_MS, SESSION_TTL_MS, SOCIAL_LOGIN_TTL_MS } from "../../server/src/embedded/server/handlers"
 import { PRUNE_GRACE_MS, pruneBatch } from "../../server/src/embedded/server/prune"
 import { PASSKEY_CEREMONY_TTL_MS } from "../../server/src/embedded/server/passkeys"
+import { EXPORT_GRANT_TTL_MS } from "../../server/src/embedded/server/exportGrants"
+import * as shareStore from "../../server/src/embedded/server/shareStore"
 import * as store from "../../server/src/embedded/server/store"
 import type { Started } from "../../server/src/lib/Started"
 import { SoftAuthenticator } from "./support/softAuthenticator"
@@ -55,7 +57,8 @@ const rowsLeft = async () => ({
   ceremonies: await countOf("wallet_passkey_ceremonies"),
   channels: await countOf("wallet_farcaster_channels"),
   socialLogins: await countOf("wallet_social_logins"),
-  limitCounts: await countOf("wallet_rate_limits")
+  limitCounts: await countOf("wallet_rate_limits"),
+  exportGrants: await countOf("wallet_export_grants")
 })
 
 const startCeremony = async (client: ReturnType<typeof walletApi>) => {
@@ -70,6 +73,12 @@ const openChannel = async (client: ReturnType<typeof walletApi>) => {
   return opened.body["channelToken"] as string
 }
 
+// An export's grant made at `at` (a few minutes' life), as a confirmation leaves it.
+const insertExportGrant = (at: number) =>
+  db.info.run(
+    shareStore.insertExportGrant(randomBytes(32).toString("hex"), { sessionHash: "session", userId: "user", family: "eip155" }, new Date(at), new Date(at + EXPORT_GRANT_TTL_MS))
+  )
+
 const insertSocialLogin = (at: number) =>
   db.info.run(
     store.insertSocialLogin(
@@ -81,19 +90,20 @@ const insertSocialLogin = (at: number) =>
   )
 
 describe("pruning expired rows", () => {
-  it("deletes ceremonies, channels and social logins an hour past their expiry and the counts of windows over; keeps the rest", async () => {
+  it("deletes ceremonies, channels, social logins and export grants an hour past their expiry and the counts of windows over; keeps the rest", async () => {
     const client = walletApi(server.info.url)
     // Started now: gone once the clock is past their expiry and the hour after it.
     const oldState = await startCeremony(client)
     await startCeremony(client)
     await openChannel(client)
     await insertSocialLogin(clock)
+    await insertExportGrant(clock)
     // A Farcaster client's message: counted for this address (the count whose window is over after the move; the
     // passkey routes' and the login starts' begin a new window then).
     const posted = await client.call("POST", "/v1/channel/authenticate", { channelToken: "unknown", message: "m", signature: "0x00", fid: 1 })
     expect(posted.body["code"]).toBe("invalid_state")
     // Counts for this address: the passkey routes, the login starts (the channel), the relay.
-    expect(await rowsLeft()).toEqual({ ceremonies: 2, channels: 1, socialLogins: 1, limitCounts: 3 })
+    expect(await rowsLeft()).toEqual({ ceremonies: 2, channels: 1, socialLogins: 1, limitCounts: 3, exportGrants: 1 })
 
     // Past the longest of their lives (the social login's 10 minutes) and the hour after.
     clock += SOCIAL_LOGIN_TTL_MS + PRUNE_GRACE_MS + 1_000
@@ -102,8 +112,9 @@ describe("pruning expired rows", () => {
     await openChannel(client)
     await insertSocialLogin(clock)
     await insertSocialLogin(clock - 11 * 60_000)
+    await insertExportGrant(clock - 4 * 60_000)
 
-    await expect.poll(rowsLeft, { timeout: 10_000 }).toEqual({ ceremonies: 1, channels: 1, socialLogins: 2, limitCounts: 2 })
+    await expect.poll(rowsLeft, { timeout: 10_000 }).toEqual({ ceremonies: 1, channels: 1, socialLogins: 2, limitCounts: 2, exportGrants: 1 })
     const options = (state: string) => client.call("POST", "/api/passkey/options", { projectId: client.projectId, state })
     expect((await options(freshState)).status).toBe(200)
     expect((await options(oldState)).body["code"]).toBe("invalid_state")

@@ -558,7 +558,7 @@ describe("the frame's SplitKeys service over its API client", () => {
     expect(await run(Effect.flip(sign(first)))).toMatchObject({ _tag: "SharesMismatch", message: expect.stringContaining("different splits") })
   }, 180_000)
 
-  it("protect, recover and export through the real server: the same address throughout; a wrong secret waits longer each time, in words; a tampered envelope is refused and changes nothing; no key without a fresh login", async () => {
+  it("protect, recover and export through the real server: the same address throughout; a wrong secret waits longer each time, in words; a tampered envelope is refused and changes nothing; no key without a new confirmation, each good once", async () => {
     const email = freshEmail("protect")
     const keys = <A, E>(layer: ReturnType<typeof splitKeysOf>, use: (service: SplitKeys["Service"]) => Effect.Effect<A, E>) =>
       Effect.flatMap(Effect.service(SplitKeys), use).pipe(Effect.provide(layer))

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { generateAuthenticationOptions } from "@simplewebauthn/server"
-import { WalletBadRequest, WalletForbidden, WalletProject, WalletServerApi, WalletSession } from "../WalletServerApi"
+import { WalletBadRequest, WalletForbidden, WalletProject, WalletServerApi, WalletSession, WalletTooManyRequests } from "../WalletServerApi"
 import { MAIL_COOLDOWN_MS, makeSteps } from "./handlers"
 import { newToken, tokenHash } from "./keys"
 import { PASSKEY_CEREMONY_TTL_MS, PASSKEY_PROMPT_TIMEOUT_MS, passkeyRelyingParty, verifyAssertion } from "./passkeys"
@@ -59,8 +59,16 @@ export const KeyExportGroupLive = HttpApiBuilder.group(WalletServerApi, "keyExpo
           if (session.email !== null) {
             const email = session.email
             yield* steps.notLockedOut(email)
-            yield* steps.withMailClaim(email, "export", steps.mailCode(email, "export"))
-            return { method: "code" as const, email, resendInSeconds: Math.ceil(MAIL_COOLDOWN_MS / 1000) }
+            // Asked again within the mail's cool-down (the view opened again, or "Send a new code" too soon): the code
+            // mailed then is still the one to enter, and the answer says when another may be sent.
+            const resendInSeconds = yield* steps.withMailClaim(email, "export", steps.mailCode(email, "export")).pipe(
+              Effect.as(Math.ceil(MAIL_COOLDOWN_MS / 1000)),
+              Effect.catchIf(
+                (refused) => refused instanceof WalletTooManyRequests && refused.code === "rate_limited",
+                (refused) => Effect.succeed(refused.retryAfterSeconds ?? 1)
+              )
+            )
+            return { method: "code" as const, email, resendInSeconds }
           }
           if (yield* run(passkeyStore.hasPasskey(session.userId))) {
             const project = yield* WalletProject
