@@ -5,9 +5,12 @@
  * (z-index 999999), and takes focus; Escape inside the frame, the modal's Back and Close each hide it again and give
  * focus back to the modal, and the frame drops its view. axe finds nothing in the modal nor in the frame, in light
  * and dark, and at 390 px (the page narrowed while the view shows), where the frame still covers the room exactly and
- * nothing is wider than the page.
+ * nothing is wider than the page. Export asks for the code mailed for it first (read from the devstack's mail sink; a
+ * wrong one says the tries left); the key shown derives the connected address, and no message the host page receives
+ * carries it.
  */
 import AxeBuilder from "@axe-core/playwright"
+import { privateKeyToAccount } from "viem/accounts"
 import type { Frame, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FRAME_Z_INDEX } from "../../src/domain/constants"
@@ -129,6 +132,45 @@ describe("the frame's secure views over the modal", () => {
     await dialog().waitFor({ state: "hidden", timeout: 10_000 })
     await shownFrame().waitFor({ state: "detached", timeout: 10_000 })
   }, 60_000)
+
+  it("an email user sees the key after entering the code mailed for it: the key derives the connected address, and no message the host page receives carries it", async () => {
+    const mail = session.stack.mail
+    if (mail === undefined) throw new Error("the stack has no mail part")
+    // Every message the host page receives from here on, as it received it.
+    await page.evaluate(() => {
+      const received: Array<string> = []
+      Object.assign(window, { hostReceived: received })
+      window.addEventListener("message", (event) => received.push(JSON.stringify(event.data)))
+    })
+    await openExport()
+    const sent = Date.now()
+    await walletFrame().getByRole("button", { name: "Show EVM private key" }).click()
+    const codeField = walletFrame().getByRole("textbox", { name: "Code from your email" })
+    await codeField.waitFor({ timeout: 15_000 })
+    expect(await walletFrame().evaluate(() => document.activeElement?.getAttribute("autocomplete"))).toBe("one-time-code")
+    expect(await walletFrame().getByRole("button", { name: /^Send a new code in \d+ s$/ }).isDisabled()).toBe(true)
+    expect(await frameViolations()).toEqual([])
+    const mailedCode = () => mail.messages("grace@example.com").find((m) => m.receivedAt >= sent && m.text.includes("private key"))?.codes[0]
+    await expect.poll(mailedCode, { timeout: 15_000 }).toMatch(/^\d{6}$/)
+    const code = mailedCode() ?? ""
+    await codeField.fill(code === "000000" ? "111111" : "000000")
+    await codeField.press("Enter")
+    await walletFrame().getByText("The code is not right: 4 tries left").waitFor({ timeout: 10_000 })
+    await codeField.fill(code)
+    await codeField.press("Enter")
+    const keyField = walletFrame().getByRole("textbox", { name: "Your EVM private key" })
+    await keyField.waitFor({ timeout: 15_000 })
+    const key = await keyField.inputValue()
+    expect(privateKeyToAccount(key as `0x${string}`).address.toLowerCase()).toBe(address.toLowerCase())
+    await page.keyboard.press("Escape")
+    await expectHiddenAndFocusInModal()
+    const received = await page.evaluate(() => (window as unknown as { readonly hostReceived: ReadonlyArray<string> }).hostReceived)
+    // The view's end reached the host (so messages were recorded), and none carried the key, with or without its 0x.
+    expect(received.some((message) => message.includes("CLOSE_SECURE_VIEW") || message.includes("OPEN_SECURE_VIEW"))).toBe(true)
+    expect(received.filter((message) => message.toLowerCase().includes(key.slice(2).toLowerCase()))).toEqual([])
+    await page.keyboard.press("Escape")
+    await dialog().waitFor({ state: "hidden", timeout: 10_000 })
+  }, 120_000)
 
   it("axe finds nothing in the modal nor in the frame's view, in light and dark, and at 390 px the frame still covers the room", async () => {
     for (const theme of ["light", "dark"] as const) {
