@@ -559,7 +559,8 @@ const passkey = () =>
 
 /**
  * The embedded wallet's own views, shown by its frame over the modal: Export private key from the Account view of an
- * email wallet; Protect your wallet and Recover your wallet as the frame draws them. Until the frame makes keys at
+ * email wallet, with its confirmation step (the mailed code, a wrong one); Protect your wallet and Recover your wallet
+ * as the frame draws them. Until the frame makes keys at
  * login (branch framesign) no account offers those two, so the script asks the frame for them as the modal's bridge
  * does (the page is the frame's parent at its allowed origin) and places the frame over the modal as the SecureFrame
  * view does.
@@ -588,6 +589,15 @@ const secure = () =>
         await dialog().getByRole("button", { name: "Export private key" }).click()
         await walletFrame()?.getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
         await shoot(page, at("secure-export"))
+        // Its confirmation step: the code mailed for it (asked again within the mail's cool-down, the same code and
+        // the wait left), then a wrong code's tries left.
+        await walletFrame()?.getByRole("button", { name: "Show EVM private key" }).click()
+        await walletFrame()?.getByRole("textbox", { name: "Code from your email" }).waitFor({ timeout: 15_000 })
+        await shoot(page, at("secure-export-code"))
+        await walletFrame()?.getByRole("textbox", { name: "Code from your email" }).fill("000000")
+        await walletFrame()?.getByRole("button", { name: "Confirm" }).click()
+        await walletFrame()?.getByText(/^The code is not right/).waitFor({ timeout: 10_000 })
+        await shoot(page, at("secure-export-code-wrong"))
         // Escape in the frame ends its view: the Account view again, the frame hidden.
         await page.keyboard.press("Escape")
         await dialog().getByRole("button", { name: "Export private key" }).waitFor()
