@@ -3,9 +3,10 @@
  * and mail sink, with the frame's own SplitKeys driven from node: an email user confirms with the code mailed for it
  * (a wrong one says the tries left, a used one and one expired by the server's clock are refused), a passkey user with
  * a new assertion from a software authenticator (a replayed one is refused, and so is another session's ceremony);
- * the grant gives the export's server share once, only to the session that confirmed and for the family it named.
+ * an account with neither with a login of the last 5 minutes (past them refused in words); the grant gives the
+ * export's server share once, only to the session that confirmed and for the family it named.
  */
-import { randomBytes } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -13,8 +14,10 @@ import { type Database, startDatabase } from "../../server/src/db/index"
 import { makeWalletApi } from "../../server/src/embedded/frame/apiClient"
 import { makeMemoryStorage } from "../../server/src/embedded/frame/frameLogic"
 import { DeviceShares, ShareServer, SplitKeys } from "../../server/src/embedded/frame/SplitKeys"
-import { EXPORT_GRANT_TTL_MS } from "../../server/src/embedded/server/exportGrants"
-import { CODE_TTL_MS, MAIL_COOLDOWN_MS } from "../../server/src/embedded/server/handlers"
+import { EXPORT_FRESH_LOGIN_MS, EXPORT_GRANT_TTL_MS } from "../../server/src/embedded/server/exportGrants"
+import { CODE_TTL_MS, MAIL_COOLDOWN_MS, SESSION_TTL_MS } from "../../server/src/embedded/server/handlers"
+import { newToken, tokenHash } from "../../server/src/embedded/server/keys"
+import * as store from "../../server/src/embedded/server/store"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { KeyFamily } from "../../server/src/embedded/sharesApi"
 import type { Started } from "../../server/src/lib/Started"
@@ -217,5 +220,47 @@ describe("a passkey user confirms with a new assertion", () => {
     })
     // A code is not how this account confirms.
     expect((await confirm(user.client, user.token, "eip155", { method: "code", otp: "123456" })).status).toBe(400)
+  })
+})
+
+describe("an account with neither email nor passkey (a social login) confirms with its recent login", () => {
+  /**
+   * A social user and its session as the social login leaves them (written to the database here: the provider's
+   * round trip is social-login.test.ts's), its eip155 key made and split in the frame.
+   */
+  const socialUser = async () => {
+    const id = randomUUID()
+    await db.info.run(store.insertSocialUser(id, { provider: "google", subject: id, username: "ada" }, [], new Date(clock)))
+    const token = newToken()
+    await db.info.run(store.insertSession(tokenHash(token), id, `device-${id}`, new Date(clock), new Date(clock + SESSION_TTL_MS)))
+    const device = splitKeys(token)
+    const { address } = await withKeys(device, (keys) => keys.create("eip155", { _tag: "device", secret: new Uint8Array(randomBytes(32)) }))
+    return { client: walletApi(server.info.url), token, device, address }
+  }
+
+  it("within 5 minutes of the login the export is granted; past them it is refused in words; a code is not its way", async () => {
+    const user = await socialUser()
+    expect(await start(user.client, user.token, "eip155")).toEqual({ status: 200, body: { method: "login", withinMinutes: 5 } })
+    expect(await confirm(user.client, user.token, "eip155", { method: "code", otp: "123456" })).toEqual({
+      status: 400,
+      body: { code: "bad_request", error: "This account has no email to send a code to" }
+    })
+    const confirmed = await confirm(user.client, user.token, "eip155", { method: "login" })
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+    const key = await withKeys(user.device, (keys) => keys.exportKey("eip155", confirmed.body["grant"] as string))
+    expect(privateKeyToAccount(key as `0x${string}`).address).toBe(user.address)
+    clock += EXPORT_FRESH_LOGIN_MS + 1_000
+    expect(await confirm(user.client, user.token, "eip155", { method: "login" })).toEqual({
+      status: 403,
+      body: { code: "fresh_login_required", error: "Log in again to show your key: this needs a login within the last 5 minutes" }
+    })
+  })
+
+  it("an email user cannot skip its code by claiming a recent login", async () => {
+    const user = await emailUser()
+    expect(await confirm(user.client, user.token, "eip155", { method: "login" })).toEqual({
+      status: 400,
+      body: { code: "bad_request", error: "This account confirms with its code or passkey, not with its login" }
+    })
   })
 })
