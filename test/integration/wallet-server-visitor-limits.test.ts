@@ -1,17 +1,19 @@
 /**
  * The wallet server's limits per visitor (`server/src/embedded/server/visitorLimits.ts`) against a real database
  * (PGlite) shared by two server processes, as behind a load balancer: the passkey routes together, Farcaster's
- * channel relay, and the starts of a social or Farcaster login together each count a network address's requests per
+ * channel relay, the starts of a social or Farcaster login together, and the export's confirmation routes together each count a network address's requests per
  * minute wherever they arrive, requests sent at once included, and past the limit answer 429 `rate_limited` with when
  * to try again; a new minute lets the visitor in.
  * Behind a proxy the server is told of, each visitor it forwards is counted on its own. The count under requests at
  * once, and the sweep of counts whose minute is over, also on a throw-away Postgres (`../support/postgres.ts`).
  */
-import { randomBytes } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Database, startDatabase } from "../../server/src/db/index"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import { VISITOR_LIMIT_WINDOW_MS } from "../../server/src/embedded/server/visitorLimits"
+import { newToken, tokenHash } from "../../server/src/embedded/server/keys"
+import * as store from "../../server/src/embedded/server/store"
 import type { Started } from "../../server/src/lib/Started"
 import { pruneBatch } from "../../server/src/embedded/server/prune"
 import { type RunningPostgres, startPostgres } from "../support/postgres"
@@ -21,6 +23,7 @@ const HOST = "http://127.0.0.1:5173"
 const PASSKEY_LIMIT = 4
 const RELAY_LIMIT = 3
 const LOGIN_START_LIMIT = 3
+const KEY_EXPORT_LIMIT = 3
 let db: Started<Database>
 let servers: ReadonlyArray<Started<WalletServerInfo>> = []
 // The servers' clock: each test starts a minute after the last, in a window of its own.
@@ -34,7 +37,7 @@ beforeAll(async () => {
     database: db.info,
     chains: { evm: [] },
     now: () => clock,
-    visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT }
+    visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT, keyExport: KEY_EXPORT_LIMIT }
   }
   servers = await Promise.all([startWalletServer(options), startWalletServer(options)])
 }, 60_000)
@@ -139,6 +142,28 @@ describe("the starts of a social or Farcaster login", () => {
   })
 })
 
+describe("the export's confirmation routes", () => {
+  it("share one count per address (a session's requests, refused or not): past it, none answers, and the passkey routes keep their own", async () => {
+    nextMinute()
+    const [a, b] = servers as [Started<WalletServerInfo>, Started<WalletServerInfo>]
+    // A logged-in user (the login is other tests' business): its session, as a login leaves it.
+    const userId = randomUUID()
+    await db.info.run(store.insertSocialUser(userId, { provider: "google", subject: userId, username: "limits" }, [], new Date(clock)))
+    const token = newToken()
+    await db.info.run(store.insertSession(tokenHash(token), userId, "device-limits-test-01", new Date(clock), new Date(clock + 60 * VISITOR_LIMIT_WINDOW_MS)))
+    const session = { authorization: `Bearer ${token}`, "x-project-id": "devstack-project" }
+    const exportStart = (server: Started<WalletServerInfo>) => post(server, "/api/keys/export/start", { family: "eip155" }, session)
+    const exportShare = (server: Started<WalletServerInfo>) => post(server, "/api/keys/export/share", { family: "eip155", grant: "made-up" }, session)
+    // This user has no split key and no grant: each is refused, and counted; the limit's worth, then none.
+    expect((await exportStart(a)).body["code"]).toBe("no_key_split")
+    expect((await exportShare(b)).body["code"]).toBe("export_not_confirmed")
+    expect((await post(a, "/api/keys/export/confirm", { family: "eip155", proof: { method: "login" } }, session)).status).toBe(200)
+    expect(await exportStart(b)).toEqual(refusal(60))
+    expect(await exportShare(a)).toEqual(refusal(60))
+    expect((await startPasskey(a)).status).toBe(200)
+  })
+})
+
 describe("behind a proxy", () => {
   it("counts each visitor the proxy forwards on its own when the server trusts it, and ignores X-Forwarded-For from anyone else", async () => {
     nextMinute()
@@ -149,7 +174,7 @@ describe("behind a proxy", () => {
       database: db.info,
       chains: { evm: [] },
       now: () => clock,
-      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT },
+      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT, keyExport: KEY_EXPORT_LIMIT },
       http: { trustedProxies: ["127.0.0.0/8", "::1/128"] }
     })
     try {
@@ -184,7 +209,7 @@ describe("on a real Postgres", () => {
       database: database.info,
       chains: { evm: [] },
       now: () => clock,
-      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT }
+      visitorLimits: { passkey: PASSKEY_LIMIT, farcasterRelay: RELAY_LIMIT, loginStart: LOGIN_START_LIMIT, keyExport: KEY_EXPORT_LIMIT }
     }
     pair = await Promise.all([startWalletServer(options), startWalletServer(options)])
   }, 120_000)
