@@ -243,6 +243,35 @@ describe("the frame's own views", () => {
     expect(withheldBySecureView()).toEqual([])
   }, 30_000)
 
+  it("the resend waits out the mail's cool-down, counted down each second, then asks for a new code and counts again", async () => {
+    // Only the countdown's interval is faked: the view's promises and vi.waitFor keep their own timers.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] })
+    try {
+      const server = makeServerApi("code")
+      const storage = device()
+      await madeAtLogin(server.api, storage, "eip155")
+      const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+      await vi.waitFor(() => press("Show EVM private key"))
+      const resend = await vi.waitFor(() => {
+        const button = [...document.querySelectorAll("button")].find((b) => b.textContent?.startsWith("Send a new code"))
+        if (button === undefined) throw new Error("no resend yet")
+        return button
+      })
+      expect([resend.textContent, resend.disabled]).toEqual(["Send a new code in 30 s", true])
+      vi.advanceTimersByTime(1_000)
+      expect(resend.textContent).toBe("Send a new code in 29 s")
+      vi.advanceTimersByTime(29_000)
+      expect([resend.textContent, resend.disabled]).toEqual(["Send a new code", false])
+      resend.click()
+      await vi.waitFor(() => expect(server.export.mailed).toBe(2))
+      await vi.waitFor(() => expect([resend.textContent, resend.disabled]).toEqual(["Send a new code in 30 s", true]))
+      closeSecureView()
+      expect(await exporting).toBe("cancelled")
+    } finally {
+      vi.useRealTimers()
+    }
+  }, 30_000)
+
   it("an expired code is said in the server's words, with a new code to ask for; no key is shown", async () => {
     const server = makeServerApi("code")
     const storage = device()
