@@ -27,12 +27,14 @@
  * device not verified yet); 409 `email_taken`; 413 `payload_too_large`; 429 `rate_limited` (a mail within 30 s of
  * the last, or a network address past its requests a minute on the passkey routes or Farcaster's channel relay; with
  * `retryAfterSeconds`, also as a `Retry-After` header) and `too_many_attempts` (the 5th wrong code, and any try after
- * it, `attemptsLeft: 0`; a new code asked while the email is locked out by used-up codes, with `retryAfterSeconds`); 500 `internal`; 503 `unavailable` (the database cannot be reached or the route took too
+ * it, `attemptsLeft: 0`; a new code asked while the email is locked out by used-up codes, with `retryAfterSeconds`); 400
+ * `no_key` (`/api/rpc` for a user whose keys the frame has not made yet); 500 `internal`; 503 `unavailable` (the database cannot be reached or the route took too
  * long; with `retryAfterSeconds` and `Retry-After`: nothing was changed, send it again).
  *
  * The split-key routes (`./sharesApi.ts`) add: 400 `share_refused` (not a server share, or not signed by its key) and
  * `wrong_recovery_secret` (with `retryAfterSeconds`); 403 `fresh_login_required` and `share_refused` (a share tagged for
- * another user); 404 `no_key_split` and `no_legacy_key`; 409 `address_taken` and `share_refused` (a rotation to another address); 429
+ * another user); 404 `no_key_split` and `no_legacy_key`; 409 `address_taken`, `share_refused` (a rotation to another address) and
+ * `key_exists` (a new key of a family the user has one of: another device made it first); 429
  * `too_many_attempts` while a wrong recovery try's wait runs.
  */
 import { Schema } from "effect"
@@ -69,6 +71,8 @@ export const ApiErrorCode = Schema.Literals([
   "fresh_login_required",
   "no_key_split",
   "no_legacy_key",
+  "no_key",
+  "key_exists",
   "address_taken",
   "wrong_recovery_secret",
   "passkey_refused",
@@ -245,16 +249,19 @@ export const FarcasterAuthenticateResponse = Schema.Struct({ state: Schema.Liter
 // ---------------------------------------------------------------------------------------------------------------
 // The user
 
-/** The user's wallet: one EVM (secp256k1) and one Solana (ed25519) account, made by the server at the first login. */
+/**
+ * The user's wallet: one EVM (secp256k1) and one Solana (ed25519) account, whose keys the frame makes after the first
+ * login (frameKeys.ts). An address is missing only between that login and the frame's making of its key.
+ */
 export const WalletUser = Schema.Struct({
   /** Null for a user made by a social login or a passkey. */
   email: Schema.NullOr(Schema.String),
   /** The provider (or `farcaster`) and name of a user made by a social login. */
   social: Schema.optionalKey(Schema.Struct({ provider: SocialLogin, username: Schema.String })),
   /** Checksummed EVM address. */
-  evmAddress: Schema.String,
+  evmAddress: Schema.optionalKey(Schema.String),
   /** Base58 Solana address. */
-  solanaAddress: Schema.String
+  solanaAddress: Schema.optionalKey(Schema.String)
 })
 /** The user's wallet. */
 export type WalletUser = typeof WalletUser.Type

@@ -138,7 +138,6 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
             if (!result.verified) return yield* refused
             const { credential } = result.registrationInfo
             const id = randomUUID()
-            const keys = steps.newKeys(id)
             yield* run(
               passkeyStore.insertPasskeyUser(
                 id,
@@ -150,7 +149,6 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
                   transports: credential.transports ?? [],
                   prfEnabled: response.clientExtensionResults?.prf?.enabled === true
                 },
-                keys,
                 at()
               )
             )
