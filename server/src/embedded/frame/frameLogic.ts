@@ -158,9 +158,12 @@ export interface Frame {
 type Family = "eip155" | "solana"
 type ChainId = number | string
 
-// Whether `method` needs the user's key (an approved solana_* request, a message, a transaction or a batch): with a
-// split key it runs in the frame; a batch is kept and a send made with a permission counted by the server first.
-const signsWithKey = (method: string): boolean =>
+/**
+ * Whether `method` needs the user's key (an approved solana_* request, a message, a transaction or a batch): it runs
+ * in the frame (frameRpc.ts); a batch is kept and a send made with a permission counted by the server first. Every
+ * other method goes to the wallet server's `/api/rpc`.
+ */
+export const signsWithKey = (method: string): boolean =>
   classifyEmbeddedRpcMethod(method) === "unsafe" &&
   (method.startsWith("solana_") || ["personal_sign", "eth_signTypedData_v4", "eth_sendTransaction", "wallet_sendCalls"].includes(method))
 
