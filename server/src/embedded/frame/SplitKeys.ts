@@ -73,6 +73,10 @@ export class DeviceShares extends Context.Service<
    * a new login (another token) finds none and recovers with the password or passkey.
    */
   static readonly layerSealed = (storage: FrameStorage, token: string) => Layer.succeed(DeviceShares)(deviceSharesOver(sealedUnder(storage, token)))
+
+  /** {@link DeviceShares.layerSealed} where the frame's storage travels to the server (`sealed`), else {@link DeviceShares.layerStorage}. */
+  static readonly layerFor = (storage: FrameStorage, token: string, sealed: boolean) =>
+    sealed ? DeviceShares.layerSealed(storage, token) : DeviceShares.layerStorage(storage)
 }
 
 const encoder = new TextEncoder()

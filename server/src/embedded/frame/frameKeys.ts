@@ -46,7 +46,7 @@ export const keysAtLogin = (
       Effect.provide(
         SplitKeys.layer.pipe(
           Layer.provide(
-            Layer.mergeAll(sealed ? DeviceShares.layerSealed(storage, token) : DeviceShares.layerStorage(storage), ShareServer.layerApi(api, () => token))
+            Layer.mergeAll(DeviceShares.layerFor(storage, token, sealed), ShareServer.layerApi(api, () => token))
           )
         )
       )

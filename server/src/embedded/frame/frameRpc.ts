@@ -51,7 +51,7 @@ export const signInFrame = async (env: FrameSignerEnv, chains: typeof ChainsResp
   const solana = chains.chains.find((c) => c.startsWith("solana:"))
   const keys = SplitKeys.layer.pipe(
     Layer.provide(
-      Layer.mergeAll(env.sealed ? DeviceShares.layerSealed(env.storage, env.token()) : DeviceShares.layerStorage(env.storage), ShareServer.layerApi(env.api, env.token))
+      Layer.mergeAll(DeviceShares.layerFor(env.storage, env.token(), env.sealed), ShareServer.layerApi(env.api, env.token))
     )
   )
   return walletRpc(
