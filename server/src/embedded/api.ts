@@ -291,15 +291,11 @@ export const UpdateEmailSecondaryResponse = Schema.Struct({ email: Schema.String
 
 /**
  * `POST /api/rpc` (session) — one JSON-RPC request of the embedded wallet on `chainId` (CAIP-2: `eip155:31337`,
- * `solana:<genesis hash>`). The server signs with the user's key (never returned) for:
- * - eip155: personal_sign, eth_signTypedData_v4, eth_sendTransaction (signed and broadcast; fills nonce, gas and
- *   fees from the chain), eth_accounts, eth_requestAccounts, eth_chainId; every other method of the frame's safe
- *   list is passed to the chain's RPC.
- * - solana: solana_signMessage ({ message: base58 } → { signature: base58 }), solana_signTransaction
- *   ({ transaction: base64 wire tx } → { transaction: base64 }), solana_signAllTransactions
- *   ({ transactions } → { transactions }), solana_signAndSendTransaction ({ transaction, options? } →
- *   { signature: base58 }), solana_getAccounts / solana_requestAccounts (→ [{ pubkey }]).
- * Anything else: 400 `method_not_allowed`. A chain the server does not run: 400 `bad_request`.
+ * `solana:<genesis hash>`). The server signs nothing (issue 30: the frame signs with the user's split key,
+ * frameRpc.ts): it answers the accounts (eth_accounts, eth_requestAccounts, solana_getAccounts), eth_chainId, the
+ * smart account's address, a batch's status and the grants, and passes the frame's safe list, the bundler's and
+ * paymaster's methods and Solana's sendTransaction on to the chain. A signing method: 400 `method_not_allowed`; a
+ * user whose keys the frame has not made yet: 400 `no_key`; a chain the server does not run: 400 `bad_request`.
  */
 export const RpcRequest = Schema.Struct({
   chainId: Schema.String,
@@ -352,7 +348,7 @@ export const ProjectResponse = Schema.Struct({
 
 const HexAddress = Schema.String.pipe(Schema.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "an address" })))
 
-/** `GET /api/chains` (no session) — the chains the server signs and sends on. */
+/** `GET /api/chains` (no session) — the chains the server serves the frame on. */
 export const ChainsResponse = Schema.Struct({
   chains: Schema.Array(Schema.String),
   /** The eip155 chains where a bundler serves the users' smart accounts. */

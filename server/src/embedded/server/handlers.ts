@@ -1,7 +1,8 @@
 /**
  * The wallet server's handlers (the API is `../WalletServerApi.ts`): login by email (a one-time code, or first a
  * mailed link for a device the email never used), sessions by bearer token, the user's addresses, email updates in
- * two codes, signing on the chains it runs, and the project's allowed origins. Every failure is one of the API's
+ * two codes, the chains' pass-through for the frame (which signs; the server signs nothing), and the project's
+ * allowed origins. Every failure is one of the API's
  * declared errors, whose body is an `ApiFailure`.
  */
 import { randomUUID } from "node:crypto"
@@ -687,7 +688,7 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
         Effect.fn("WalletServer.spendPermission")(function* ({ payload }) {
           const session = yield* WalletSession
           const project = yield* WalletProject
-          // Counted under the grant's lock with the server's clock, exactly as a send the server signs is counted.
+          // Counted under the grant's lock with the server's clock, before the frame signs the send.
           const grants = grantStoreOf((effect) => deps.database.run(effect), deps.now, session.userId, project.projectId)
           const use = { to: payload.use.to as `0x${string}`, amount: BigInt(payload.use.amount), token: payload.use.token as `0x${string}` | undefined }
           const coverage = yield* Effect.promise(() =>
@@ -708,7 +709,7 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
   })
 )
 
-/** `GET /api/project` (the project's allowed origins) and `GET /api/chains` (the chains the server signs on). */
+/** `GET /api/project` (the project's allowed origins) and `GET /api/chains` (the chains the server serves the frame on). */
 export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project", (handlers) =>
   Effect.gen(function* () {
     const deps = yield* WalletServerEnv
