@@ -347,6 +347,24 @@ describe("the migration of keys the server sealed (issue 30, item 6)", () => {
 })
 
 describe("refused", () => {
+  it("two devices making a new user's key at once: the first split is kept, the other is 409 key_exists", async () => {
+    const client = walletApi(server.info.url)
+    const token = await logIn(client, mail.info, freshEmail("race"))
+    const userId = (await listKeys({ client, token })).body["userId"] as string
+    const made = await Promise.all([0, 1].map(() => run(createSplitKey(userId, "eip155"))))
+    const sealed = await Promise.all(made.map((split) => run(sealRecoveryShare({ userId, family: "eip155", address: split.address }, split.recovery, { _tag: "device", secret: new Uint8Array(randomBytes(32)) }))))
+    const answers = await Promise.all(
+      made.map((split, i) => client.call("POST", "/api/keys/split", { server: split.server, recovery: sealed[i], proof: split.proof, create: true }, { token }))
+    )
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409])
+    const winner = made[answers.findIndex((answer) => answer.status === 200)]!
+    expect(answers.find((answer) => answer.status === 409)?.body).toEqual({
+      code: "key_exists",
+      error: "This account has a eip155 key already (made on another device at the same time): this one was not kept"
+    })
+    expect((await listKeys({ client, token })).body["keys"]).toEqual([expect.objectContaining({ family: "eip155", address: winner.address, splitId: winner.splitId })])
+  })
+
   it("a wrong share, or another user's, never makes a key; the server keeps no share for another user's account", async () => {
     const alice = await newFrameUser("alice", "alice's password")
     const bob = await newFrameUser("bob", "bob's password")
