@@ -133,15 +133,15 @@ describe("the embedded wallet in the demo", () => {
     const signature = (await page.getByTestId("signature").textContent()) as `0x${string}`
     expect(await verifyMessage({ address: evmAddress as `0x${string}`, message, signature })).toBe(true)
     await dialog().waitFor({ state: "hidden" })
-    // Signed in the frame: the login split the keys the server had made (a device share of each here), and the wallet
-    // server, asked the same with the frame's session, can no longer sign.
+    // Signed in the frame: the login made the keys there (a device share of each here), and the wallet server, asked
+    // the same with the frame's session, signs nothing.
     expect((await frameDeviceShares()).map((key) => key.split("/").at(-1))).toEqual(["eip155", "solana"])
     const asked = await fetch(`${session.stack.config.embedded!.frameUrl}/api/rpc`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${await frameToken()}`, "x-project-id": session.stack.config.services!.defaultProjectId },
       body: JSON.stringify({ chainId: "eip155:31337", method: "personal_sign", params: ["0x68", evmAddress] })
     })
-    expect(await asked.json()).toEqual({ code: "method_not_allowed", error: "This wallet's key is split: it signs in the wallet's frame, never on the wallet server" })
+    expect(await asked.json()).toEqual({ code: "method_not_allowed", error: "This wallet signs in its frame, never on the wallet server" })
   })
 
   it("a refusal reaches the dapp as the visitor's refusal, and nothing is signed", async () => {

@@ -196,8 +196,8 @@ describe("the frame site, embedded by an allowed loopback page", () => {
     expect(token!.length).toBeGreaterThan(16)
     const userRow = await db.info.run(findUserByEmail(email))
     expect(userRow).toBeDefined()
-    // The keys the server made at this first login were split by the frame at once: no sealed copy is left, and what
-    // this device keeps of them (a device share and a device secret per family) stays in the frame's storage.
+    // The frame made the new user's keys at this first login: the server holds no key of theirs, and what this device
+    // keeps of them (a device share and a device secret per family) stays in the frame's storage.
     expect(await db.info.run(keysOf(userRow!.id))).toEqual([])
     const kept = await walletFrame(page).evaluate(() =>
       Object.keys(localStorage)

@@ -22,7 +22,7 @@ import {
   readChannelLink,
   signChannel
 } from "../../devstack/farcaster/index"
-import { walletApi } from "./support/walletServerClient"
+import { makeKeysAsFrame, walletApi } from "./support/walletServerClient"
 
 let anvil: Started<AnvilInfo>
 let db: Started<Database>
@@ -78,6 +78,8 @@ describe("Sign In With Farcaster", () => {
     expect(done.status).toBe(200)
     expect(done.body).toMatchObject({ state: "completed", fid: String(alice.fid), username: "alice" })
     const token = done.body["token"] as string
+    // The frame makes the new user's keys after the login (frameKeys.ts); the server made none.
+    await makeKeysAsFrame(server.info.url, token)
     const user = await client.call("GET", "/api/user", undefined, { token })
     expect(user.status).toBe(200)
     expect(user.body).toMatchObject({ email: null, social: { provider: "farcaster", username: "alice" } })

@@ -13,7 +13,7 @@ import { type Database, startDatabase } from "../../server/src/db/index"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { Started } from "../../server/src/lib/Started"
 import { SoftAuthenticator } from "./support/softAuthenticator"
-import { walletApi } from "./support/walletServerClient"
+import { makeKeysAsFrame, walletApi } from "./support/walletServerClient"
 
 const HOST = "http://127.0.0.1:5173"
 let db: Started<Database>
@@ -74,7 +74,8 @@ const register = async () => {
   expect((await verify(client, state, key.register(options))).status).toBe(200)
   const done = await finish(client, state)
   expect(done.body["created"]).toBe(true)
-  return { key, address: (await addressOf(client, done.body["token"] as string))["evmAddress"] }
+  // The frame makes the new user's keys after the login (frameKeys.ts); the server made none.
+  return { key, address: (await makeKeysAsFrame(server.info.url, done.body["token"] as string)).evmAddress }
 }
 
 describe("a new passkey, then logging in with it", () => {
@@ -96,6 +97,7 @@ describe("a new passkey, then logging in with it", () => {
     const created = await finish(client, state)
     expect(created.status).toBe(200)
     expect(created.body["created"]).toBe(true)
+    await makeKeysAsFrame(server.info.url, created.body["token"] as string)
     const user = await addressOf(client, created.body["token"] as string)
     expect(user).toMatchObject({ email: null })
     expect(user["evmAddress"]).toMatch(/^0x[0-9a-fA-F]{40}$/)

@@ -1,7 +1,8 @@
 /**
  * A chain served through several RPC URLs whose first ones fail (a closed port, then a node answering 503): the
  * services' RPC proxy, balances, history (the indexer), the names' and the sessions' signature checks (a deployed
- * ERC-1271 account, checked on the chain), and the embedded wallet server's reads and sends all reach the real anvil
+ * ERC-1271 account, checked on the chain), and the embedded wallet server's pass-through (reads, and a transaction the
+ * frame signed) all reach the real anvil
  * behind them. A first URL that answers a JSON-RPC error is the answer: the proxy passes it on, no other URL is asked.
  */
 import { randomBytes } from "node:crypto"
@@ -23,7 +24,8 @@ import { RemoteSiwxSession, SessionNonceResponse } from "../../src/domain/Api"
 import type { SiwxMessageData } from "../../src/domain/Siwx"
 import { formatSiwxMessage } from "../../src/domain/siwxMessage"
 import { NameMessageJson } from "../../src/domain/Names"
-import { logIn, walletApi } from "./support/walletServerClient"
+import { frameRpc } from "./support/frameSigner"
+import { logInWithKeys, walletApi } from "./support/walletServerClient"
 
 const PROJECT = "devstack-project"
 
@@ -165,10 +167,11 @@ describe("the services, on a chain whose first RPC URLs fail", () => {
 describe("the embedded wallet server, on a chain whose first RPC URLs fail", () => {
   it("passes reads to the chain and sends a transaction through the URL that works", async () => {
     const client = walletApi(wallet.info.url)
-    const token = await logIn(client, mail.info, `failover-${Date.now()}@example.test`)
+    const { token, storage } = await logInWithKeys(client, mail.info, `failover-${Date.now()}@example.test`, wallet.info.url)
     const user = (await client.call("GET", "/api/user", undefined, { token })).body as { readonly evmAddress: Hex }
-    const rpc = (method: string, params?: unknown) =>
-      client.call("POST", "/api/rpc", { chainId: chain().caipNetworkId, method, ...(params === undefined ? {} : { params }) }, { token })
+    // Signed in the frame's code (the server signs nothing); the server passes the signed transaction and the reads on
+    // to the chain, through the URL that works.
+    const rpc = (method: string, params?: unknown) => frameRpc(client, wallet.info.url, token, storage)(chain().caipNetworkId, method, params)
     expect((await rpc("eth_chainId")).body).toEqual({ result: "0x7a69" })
 
     // Funded from a dev account on anvil itself, then it sends back through the wallet server.

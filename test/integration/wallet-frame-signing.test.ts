@@ -37,6 +37,7 @@ import { FRAME_STORAGE_KEYS, makeFrame, makeMemoryStorage } from "../../server/s
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { Started } from "../../server/src/lib/Started"
 import type { FrameResponse } from "../../src/domain/Frame"
+import { sealLegacyKeys } from "./support/legacyKeys"
 import { logIn, newestCode, walletApi } from "./support/walletServerClient"
 
 const HOST = "http://127.0.0.1:5173"
@@ -58,6 +59,7 @@ let user: { readonly evmAddress: Hex; readonly solanaAddress: string }
 const storage = makeMemoryStorage()
 const posted: Array<FrameResponse> = []
 let frame: ReturnType<typeof makeFrame>
+const masterKey = randomBytes(32)
 
 const chain = () => evm.info.chains[0]!
 const reader = () => createPublicClient({ chain: devChain(chain().chainId, chain().rpcUrl), transport: http(chain().rpcUrl) })
@@ -86,7 +88,7 @@ beforeAll(async () => {
   bundler = await startDevBundler(evm.info)
   const aa = chain().contracts.accountAbstraction
   server = await startWalletServer({
-    masterKey: randomBytes(32),
+    masterKey,
     smtp: { port: mail.info.smtpPort },
     database: db.info,
     now: () => Date.now() + aheadMs,
@@ -101,11 +103,13 @@ beforeAll(async () => {
       solana: { caipNetworkId: solana.info.caipNetworkId, rpcUrl: solana.info.rpcUrl }
     }
   })
-  // A user of before split keys: the server made and sealed their keys at this first login.
+  // A user of before keys were made in the frame: the server made and sealed their keys at this first login.
   const email = `frame-signer-${Date.now()}@example.test`
   client = walletApi(server.info.url, { deviceId: DEVICE })
   first = await logIn(client, mail.info, email)
+  const sealed = await sealLegacyKeys(db.info, masterKey, (await client.call("GET", "/api/keys", undefined, { token: first })).body["userId"] as string)
   user = (await client.call("GET", "/api/user", undefined, { token: first })).body as typeof user
+  expect(user).toMatchObject(sealed)
   frame = makeFrame({
     api: makeWalletApi({ fetch, baseUrl: server.info.url, projectId: "devstack-project" }),
     storage,
@@ -147,7 +151,7 @@ describe("a migrated user signs in the frame", () => {
       for (const session of [token, first]) {
         expect(await client.call("POST", "/api/rpc", { chainId, method, params }, { token: session })).toEqual({
         status: 400,
-          body: { code: "method_not_allowed", error: "This wallet's key is split: it signs in the wallet's frame, never on the wallet server" }
+          body: { code: "method_not_allowed", error: "This wallet signs in its frame, never on the wallet server" }
         })
       }
     }

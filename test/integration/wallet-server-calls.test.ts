@@ -3,7 +3,9 @@
  * paymaster, one without), the mail sink and PGlite: a batch of ERC-20 approve + transfer from the smart account is
  * ONE transaction (one receipt with both events), sponsored or paid by the account; the EOA's batch is refused when it
  * must be atomic and goes call after call when not; bad batches are refused before anything is sent; a second
- * wallet-server process on the same database answers the status of a batch the first one sent.
+ * wallet-server process on the same database answers the status of a batch the first one sent. Every batch is signed
+ * as the frame signs it (support/frameSigner.ts: the frame's code in node, with the keys its login made); the server
+ * signs nothing.
  */
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -18,7 +20,9 @@ import { type BundlerInfo, startBundler } from "../../server/src/bundler/index"
 import { type Database, startDatabase } from "../../server/src/db/index"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { Started } from "../../server/src/lib/Started"
-import { logIn, walletApi } from "./support/walletServerClient"
+import type { FrameStorage } from "../../server/src/embedded/frame/frameLogic"
+import { frameRpc } from "./support/frameSigner"
+import { logInWithKeys, walletApi } from "./support/walletServerClient"
 
 const tokenAbi = parseAbi([
   "function approve(address spender, uint256 value) returns (bool)",
@@ -36,6 +40,8 @@ let paying: Started<BundlerInfo>
 let serverA: Started<WalletServerInfo>
 let serverB: Started<WalletServerInfo>
 let token: string
+// The frame's storage on the user's device: the device shares of the keys its login made.
+let storage: FrameStorage
 let user: { readonly evmAddress: Hex }
 let smart: Hex
 
@@ -48,8 +54,9 @@ const funder = () =>
 const mined = async (hash: Hex) => reader().waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 20_000 })
 const fresh = () => privateKeyToAccount(`0x${randomBytes(32).toString("hex")}`).address
 
+// Through the frame's code in node (the server signs nothing), against one of the two server processes.
 const rpcOn = (server: Started<WalletServerInfo>) => async (method: string, params?: unknown) =>
-  walletApi(server.info.url).call("POST", "/api/rpc", { chainId: chainA().caipNetworkId, method, ...(params === undefined ? {} : { params }) }, { token })
+  frameRpc(walletApi(server.info.url), server.info.url, token, storage)(chainA().caipNetworkId, method, params)
 const rpcA = (method: string, params?: unknown) => rpcOn(serverA)(method, params)
 const rpcB = (method: string, params?: unknown) => rpcOn(serverB)(method, params)
 
@@ -112,7 +119,7 @@ beforeAll(async () => {
   serverA = await serverOf(sponsoring)
   serverB = await serverOf(paying)
   const client = walletApi(serverA.info.url)
-  token = await logIn(client, mail.info, `calls-${Date.now()}@example.test`)
+  ;({ token, storage } = await logInWithKeys(client, mail.info, `calls-${Date.now()}@example.test`, serverA.info.url))
   user = (await client.call("GET", "/api/user", undefined, { token })).body as typeof user
   smart = ((await rpcA("wallet_getSmartAccount")).body as { result: { address: Hex } }).result.address
   await mined(await funder().writeContract({ address: erc20(), abi: tokenAbi, functionName: "transfer", args: [smart, 100n] }))

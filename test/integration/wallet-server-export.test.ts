@@ -64,14 +64,14 @@ const withKeys = <A, E>(layer: ReturnType<typeof splitKeys>, use: (keys: SplitKe
 const failureOf = <A, E extends { readonly message: string }>(layer: ReturnType<typeof splitKeys>, use: (keys: SplitKeys["Service"]) => Effect.Effect<A, E>) =>
   withKeys(layer, (keys) => Effect.map(Effect.flip(use(keys)), (error) => error.message))
 
-/** A user logged in by email whose keys the frame split at this login (the server made them): its session and device. */
+/** A user logged in by email whose eip155 key the frame made at this login (as frameKeys.ts does): its session and device. */
 const emailUser = async () => {
   const client = walletApi(server.info.url)
   const email = `export-${++emails}-${Date.now()}@example.test`
   const token = await logIn(client, mail.info, email)
   const device = splitKeys(token)
-  const split = await withKeys(device, (keys) => keys.migrate("eip155"))
-  return { client, email, token, device, address: split?.address ?? "" }
+  const split = await withKeys(device, (keys) => keys.create("eip155", { _tag: "device", secret: new Uint8Array(randomBytes(32)) }))
+  return { client, email, token, device, address: split.address }
 }
 
 const start = (client: Client, token: string, family: KeyFamily) => client.call("POST", "/api/keys/export/start", { family }, { token })
@@ -140,7 +140,7 @@ describe("an email user confirms with a mailed code", () => {
   it("a grant is refused to another session of the same user and for the other family, and stays good for its own", async () => {
     const user = await emailUser()
     // Both families split, so the other family's refusal is the grant's binding, not a missing key.
-    await withKeys(user.device, (keys) => keys.migrate("solana"))
+    await withKeys(user.device, (keys) => keys.create("solana", { _tag: "device", secret: new Uint8Array(randomBytes(32)) }))
     clock += MAIL_COOLDOWN_MS
     const grant = await exportGrant(user.client, mail.info, user, "eip155")
     // Another login of the same user (another device): its session does not carry this grant.
@@ -179,8 +179,8 @@ describe("a passkey user confirms with a new assertion", () => {
     expect((await client.call("POST", "/api/passkey/verify", { projectId: client.projectId, state, response: key.register(options) })).status).toBe(200)
     const token = (await client.call("POST", "/api/passkey/finish", { projectId: client.projectId, deviceId: client.deviceId, state })).body["token"] as string
     const device = splitKeys(token)
-    const split = await withKeys(device, (keys) => keys.migrate("eip155"))
-    return { key, client, token, device, address: split?.address ?? "" }
+    const split = await withKeys(device, (keys) => keys.create("eip155", { _tag: "device", secret: new Uint8Array(randomBytes(32)) }))
+    return { key, client, token, device, address: split.address }
   }
 
   it("the assertion gives a grant and the key; replayed, it is refused; another session's ceremony is refused; the login's routes refuse an export's ceremony", async () => {
@@ -230,7 +230,7 @@ describe("an account with neither email nor passkey (a social login) confirms wi
    */
   const socialUser = async () => {
     const id = randomUUID()
-    await db.info.run(store.insertSocialUser(id, { provider: "google", subject: id, username: "ada" }, [], new Date(clock)))
+    await db.info.run(store.insertSocialUser(id, { provider: "google", subject: id, username: "ada" }, new Date(clock)))
     const token = newToken()
     await db.info.run(store.insertSession(tokenHash(token), id, `device-${id}`, new Date(clock), new Date(clock + SESSION_TTL_MS)))
     const device = splitKeys(token)

@@ -4,6 +4,7 @@
  * stored; a native grant of 0.01 ETH a day is used within its limit (the ETH moves on chain from the smart account),
  * refused beyond it (nothing sent), allowed again the next day by the server's clock, and refused once revoked; two
  * uses of one ERC-20 grant at once through the two processes spend it once; another user cannot use a grant.
+ * Sends made with a grant are signed as the frame signs them (support/frameSigner.ts); the server counts them.
  */
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -17,7 +18,9 @@ import type { BundlerInfo } from "../../server/src/bundler/index"
 import { type Database, startDatabase } from "../../server/src/db/index"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { Started } from "../../server/src/lib/Started"
-import { logIn, walletApi } from "./support/walletServerClient"
+import type { FrameStorage } from "../../server/src/embedded/frame/frameLogic"
+import { frameRpc } from "./support/frameSigner"
+import { logInWithKeys, walletApi } from "./support/walletServerClient"
 
 const DAY = 86_400
 let mail: Started<MailInfo>
@@ -27,6 +30,8 @@ let bundler: Started<BundlerInfo>
 let servers: ReadonlyArray<Started<WalletServerInfo>> = []
 let clients: ReadonlyArray<ReturnType<typeof walletApi>> = []
 let token: string
+// The frame's storage on each user's device, by session: the device shares of the keys its login made.
+const storages = new Map<string, FrameStorage>()
 let smart: Hex
 // How far the servers' clock runs ahead of the real time (both processes read the same one).
 let aheadMs = 0
@@ -35,8 +40,12 @@ const chainA = () => evm.info.chains[0]!
 const chainB = () => evm.info.chains[1]!
 const token0 = () => chainA().contracts.tokens[0]!
 const reader = () => createPublicClient({ chain: devChain(chainA().chainId, chainA().rpcUrl), transport: http(chainA().rpcUrl) })
-const rpc = (method: string, params: unknown, opts: { readonly server?: number; readonly as?: string; readonly chainId?: string } = {}) =>
-  clients[opts.server ?? 0]!.call("POST", "/api/rpc", { chainId: opts.chainId ?? chainA().caipNetworkId, method, params }, { token: opts.as ?? token })
+// Through the frame's code in node (the server signs nothing), against one of the two server processes.
+const rpc = (method: string, params: unknown, opts: { readonly server?: number; readonly as?: string; readonly chainId?: string } = {}) => {
+  const client = clients[opts.server ?? 0]!
+  const session = opts.as ?? token
+  return frameRpc(client, servers[opts.server ?? 0]!.info.url, session, storages.get(session)!)(opts.chainId ?? chainA().caipNetworkId, method, params)
+}
 const nowSeconds = () => Math.floor((Date.now() + aheadMs) / 1000)
 const recipient = () => privateKeyToAccount(`0x${randomBytes(32).toString("hex")}`).address
 
@@ -75,7 +84,9 @@ beforeAll(async () => {
     )
   )
   clients = servers.map((server) => walletApi(server.info.url))
-  token = await logIn(clients[0]!, mail.info, `grants-${Date.now()}@example.test`)
+  const keys = await logInWithKeys(clients[0]!, mail.info, `grants-${Date.now()}@example.test`, servers[0]!.info.url)
+  token = keys.token
+  storages.set(token, keys.storage)
   smart = ((await rpc("wallet_getSmartAccount", undefined)).body as { result: { address: Hex } }).result.address
   // The smart account holds 1 ETH and 100 of the first token; the paymaster pays its gas.
   const funder = createWalletClient({ account: privateKeyToAccount(evm.info.accounts[0]!.privateKey), chain: devChain(chainA().chainId, chainA().rpcUrl), transport: http(chainA().rpcUrl) })
@@ -182,7 +193,9 @@ describe("ERC-7715 permissions on the wallet server", () => {
       status: 400,
       body: { error: "This permission covers another token" }
     })
-    const other = await logIn(clients[1]!, mail.info, `other-${Date.now()}@example.test`)
+    const otherKeys = await logInWithKeys(clients[1]!, mail.info, `other-${Date.now()}@example.test`, servers[1]!.info.url)
+    const other = otherKeys.token
+    storages.set(other, otherKeys.storage)
     expect(await rpc("eth_sendTransaction", [{ to: token0().address, data: transfer, permissionsContext: context }], { server: 1, as: other })).toMatchObject({
       status: 400,
       body: { rpcCode: 4100, error: "This site has no permission with that context" }

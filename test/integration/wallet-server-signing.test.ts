@@ -1,8 +1,9 @@
 /**
- * The embedded wallet server's `/api/rpc` against real chains (anvil, the litesvm Solana RPC), the mail sink and
- * PGlite: the user's server-held keys sign messages and typed data (verified with viem), send ETH (receipt success)
- * and SOL (confirmed), sign Solana messages (ed25519 verified); reads pass through; other addresses and methods are
- * refused in the wallet's words.
+ * The embedded wallet's RPC against real chains (anvil, the litesvm Solana RPC), the mail sink and PGlite, signed as
+ * the frame signs (issue 30: support/frameSigner.ts runs the frame's signing code in node; the server signs nothing):
+ * the user's split keys, made by the frame's login step, sign messages and typed data (verified with viem), send ETH
+ * (receipt success) and SOL (confirmed), sign Solana messages (ed25519 verified); reads pass through the wallet
+ * server's `/api/rpc`; other addresses and methods are refused in the wallet's words.
  */
 import { randomBytes } from "node:crypto"
 import {
@@ -32,7 +33,8 @@ import { type EvmInfo, startEvm } from "../../devstack/evm/index"
 import type { Started } from "../../server/src/lib/Started"
 import { type MailInfo, startMail } from "../../devstack/mail/index"
 import { type SolanaInfo, startSolana, transferSolInstruction } from "../../devstack/solana/index"
-import { logIn, walletApi } from "./support/walletServerClient"
+import { frameRpc } from "./support/frameSigner"
+import { logInWithKeys, walletApi } from "./support/walletServerClient"
 
 const SOL = 1_000_000_000n
 let mail: Started<MailInfo>
@@ -50,8 +52,7 @@ const chain = () => {
   return found
 }
 
-const rpc = (chainId: string, method: string, params?: unknown) =>
-  client.call("POST", "/api/rpc", { chainId, method, ...(params === undefined ? {} : { params }) }, { token })
+let rpc: ReturnType<typeof frameRpc>
 
 beforeAll(async () => {
   ;[mail, db, evm, solana] = await Promise.all([startMail(), startDatabase(), startEvm({ chainIds: [31337] }), startSolana()])
@@ -65,8 +66,10 @@ beforeAll(async () => {
     }
   })
   client = walletApi(server.info.url)
-  token = await logIn(client, mail.info, `signer-${Date.now()}@example.test`)
+  const keys = await logInWithKeys(client, mail.info, `signer-${Date.now()}@example.test`, server.info.url)
+  token = keys.token
   user = (await client.call("GET", "/api/user", undefined, { token })).body as typeof user
+  rpc = frameRpc(client, server.info.url, token, keys.storage)
 })
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 /**
  * The embedded wallet server's smart account against a real anvil chain, the server's own bundler and paymaster, the
- * mail sink and PGlite: the user's WalletAccount (of their server-held key) is named before it exists and signs
+ * mail sink and PGlite: the user's WalletAccount (of their split key, signed as the frame signs: support/frameSigner.ts) is named before it exists and signs
  * (ERC-6492), a send from it goes as a sponsored user operation that deploys it, the ETH moves while the user's EOA
  * holds nothing and the paymaster pays, then it signs by ERC-1271; what it signs verifies with viem's verifiers and
  * the user's EOA signature of the same message is not the account's; a chain without a bundler says smart accounts
@@ -19,7 +19,8 @@ import type { BundlerInfo } from "../../server/src/bundler/index"
 import { type Database, startDatabase } from "../../server/src/db/index"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { Started } from "../../server/src/lib/Started"
-import { logIn, walletApi } from "./support/walletServerClient"
+import { frameRpc } from "./support/frameSigner"
+import { logInWithKeys, walletApi } from "./support/walletServerClient"
 
 let mail: Started<MailInfo>
 let db: Started<Database>
@@ -33,8 +34,8 @@ let user: { readonly evmAddress: Hex }
 const chainA = () => evm.info.chains[0]!
 const chainB = () => evm.info.chains[1]!
 const reader = () => createPublicClient({ chain: devChain(chainA().chainId, chainA().rpcUrl), transport: http(chainA().rpcUrl) })
-const rpc = (chainId: string, method: string, params?: unknown) =>
-  client.call("POST", "/api/rpc", { chainId, method, ...(params === undefined ? {} : { params }) }, { token })
+// Through the frame's code in node (the server signs nothing).
+let rpc: ReturnType<typeof frameRpc>
 
 // eth_signTypedData_v4's JSON as a site sends it, with its EIP712Domain type.
 const typedData = (chainId: number) => ({
@@ -85,7 +86,9 @@ beforeAll(async () => {
     }
   })
   client = walletApi(server.info.url)
-  token = await logIn(client, mail.info, `smart-${Date.now()}@example.test`)
+  const keys = await logInWithKeys(client, mail.info, `smart-${Date.now()}@example.test`, server.info.url)
+  token = keys.token
+  rpc = frameRpc(client, server.info.url, token, keys.storage)
   user = (await client.call("GET", "/api/user", undefined, { token })).body as typeof user
 })
 

@@ -26,7 +26,8 @@ import type { Started } from "../../server/src/lib/Started"
 import { fromBase64, toBase64 } from "../../src/domain/encoding"
 import { type MailInfo, startMail } from "../../devstack/mail/index"
 import { startPostgres } from "../support/postgres"
-import { exportGrant, logIn, newestCode, walletApi } from "./support/walletServerClient"
+import { sealLegacyKeys } from "./support/legacyKeys"
+import { exportGrant, logIn, logInWithKeys, newestCode, walletApi } from "./support/walletServerClient"
 
 const MINUTE = 60_000
 let clock = Date.now()
@@ -131,8 +132,9 @@ const splitKeysLayer = (token: string, storage = makeMemoryStorage()) =>
 const migratedUser = async (what: string) => {
   const client = walletApi(server.info.url)
   const token = await logIn(client, mail.info, freshEmail(what))
-  const before = (await client.call("GET", "/api/user", undefined, { token })).body as { evmAddress: string; solanaAddress: string }
   const userId = (await listKeys({ client, token })).body["userId"] as string
+  const before = await sealLegacyKeys(db.info, masterKey, userId)
+  expect((await client.call("GET", "/api/user", undefined, { token })).body).toMatchObject(before)
   const storage = makeMemoryStorage()
   const migrated = await run(
     Effect.forEach(FAMILIES, (family) => Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.migrate(family))).pipe(Effect.provide(splitKeysLayer(token, storage)))
@@ -184,6 +186,10 @@ describe("the wallet server's database and master key together", () => {
   it("hold nothing that makes the user's key, after a split made in the frame or a migration of a key the server sealed: every stored value, opened with the master key where it opens, alone and in every pair", async () => {
     const user = await newFrameUser("vault", "a password the server never sees")
     const moved = await migratedUser("vault-migrated")
+    // A user born after keys were made in the frame: the frame's own login step made their keys (frameKeys.ts).
+    const bornClient = walletApi(server.info.url)
+    const born = await logInWithKeys(bornClient, mail.info, freshEmail("vault-born"), server.info.url)
+    const bornId = (await listKeys({ client: bornClient, token: born.token })).body["userId"] as string
     expect(moved.migrated).toEqual([
       { address: moved.before.evmAddress, migrated: true },
       { address: moved.before.solanaAddress, migrated: true }
@@ -204,6 +210,9 @@ describe("the wallet server's database and master key together", () => {
     // The migrated user's sealed keys are gone; their split is there.
     expect(tables["wallet_keys"]?.filter((row) => row["user_id"] === moved.userId)).toEqual([])
     expect(tables["wallet_key_shares"]?.filter((row) => row["user_id"] === moved.userId)).toHaveLength(2)
+    // The server never held the born user's keys: only its shares.
+    expect(tables["wallet_keys"]?.filter((row) => row["user_id"] === bornId)).toEqual([])
+    expect(tables["wallet_key_shares"]?.filter((row) => row["user_id"] === bornId)).toHaveLength(2)
 
     // Every value as bytes: bytea as it is; text as UTF-8, as base64 and as hex where it decodes; JSON's fields too.
     const candidates = new Map<string, Uint8Array>()
@@ -243,7 +252,13 @@ describe("the wallet server's database and master key together", () => {
       add(openKey(masterKey, row["user_id"] as string, row["family"] as KeyFamily, { ciphertext: row["ciphertext"] as Uint8Array, iv: row["iv"] as Uint8Array, authTag: row["auth_tag"] as Uint8Array }))
     }
 
-    const targets = new Set([...FAMILIES.map((family) => user.splits[family].address), moved.before.evmAddress, moved.before.solanaAddress])
+    const targets = new Set([
+      ...FAMILIES.map((family) => user.splits[family].address),
+      moved.before.evmAddress,
+      moved.before.solanaAddress,
+      born.evmAddress,
+      born.solanaAddress
+    ])
     // Whether some value, or some two of the 33-byte values combined as Shamir shares, is a key of a target address.
     // Pairs are every combination that matters: with a threshold of 2, any two real shares make the key, and a third
     // value beside them (real or not) can only make another polynomial.
@@ -278,6 +293,8 @@ describe("the wallet server's database and master key together", () => {
     expect(withDevice.found).toContain("eip155")
     const movedDevice = JSON.parse(moved.storage.getItem(deviceShareKey(moved.userId, "solana")) ?? "{}") as KeyShare
     expect((await search([...candidates.values(), fromBase64(movedDevice.share) ?? new Uint8Array()])).found).toContain("solana")
+    const bornDevice = JSON.parse(born.storage.getItem(deviceShareKey(bornId, "eip155")) ?? "{}") as KeyShare
+    expect((await search([...candidates.values(), fromBase64(bornDevice.share) ?? new Uint8Array()])).found).toContain("eip155")
 
     // The recovery envelope does not open with what the server holds in place of the password.
     const row = tables["wallet_key_shares"]?.find((candidate) => candidate["user_id"] === user.userId && candidate["family"] === "eip155")
@@ -294,10 +311,11 @@ describe("the migration of keys the server sealed (issue 30, item 6)", () => {
     const client = walletApi(server.info.url)
     const email = freshEmail("legacy")
     const stale = await logIn(client, mail.info, email)
+    // The keys the server made and sealed at that first login, as it did before keys were made in the frame.
+    const before = await sealLegacyKeys(db.info, masterKey, (await listKeys({ client, token: stale })).body["userId"] as string)
     clock += 10 * MINUTE + 1_000
     expect((await client.call("POST", "/api/keys/legacy", { family: "eip155" }, { token: stale })).body).toMatchObject({ code: "fresh_login_required" })
     const token = await logIn(client, mail.info, email)
-    const before = (await client.call("GET", "/api/user", undefined, { token })).body as { evmAddress: string; solanaAddress: string }
     const sealedRows = () =>
       db.info.run(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql<{ readonly family: string }>`SELECT family FROM wallet_keys WHERE address IN (${before.evmAddress}, ${before.solanaAddress}) ORDER BY family`))
     expect((await sealedRows()).map((row) => row.family).sort()).toEqual(["eip155", "solana"])
@@ -329,6 +347,24 @@ describe("the migration of keys the server sealed (issue 30, item 6)", () => {
 })
 
 describe("refused", () => {
+  it("two devices making a new user's key at once: the first split is kept, the other is 409 key_exists", async () => {
+    const client = walletApi(server.info.url)
+    const token = await logIn(client, mail.info, freshEmail("race"))
+    const userId = (await listKeys({ client, token })).body["userId"] as string
+    const made = await Promise.all([0, 1].map(() => run(createSplitKey(userId, "eip155"))))
+    const sealed = await Promise.all(made.map((split) => run(sealRecoveryShare({ userId, family: "eip155", address: split.address }, split.recovery, { _tag: "device", secret: new Uint8Array(randomBytes(32)) }))))
+    const answers = await Promise.all(
+      made.map((split, i) => client.call("POST", "/api/keys/split", { server: split.server, recovery: sealed[i], proof: split.proof, create: true }, { token }))
+    )
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409])
+    const winner = made[answers.findIndex((answer) => answer.status === 200)]!
+    expect(answers.find((answer) => answer.status === 409)?.body).toEqual({
+      code: "key_exists",
+      error: "This account has a eip155 key already (made on another device at the same time): this one was not kept"
+    })
+    expect((await listKeys({ client, token })).body["keys"]).toEqual([expect.objectContaining({ family: "eip155", address: winner.address, splitId: winner.splitId })])
+  })
+
   it("a wrong share, or another user's, never makes a key; the server keeps no share for another user's account", async () => {
     const alice = await newFrameUser("alice", "alice's password")
     const bob = await newFrameUser("bob", "bob's password")

@@ -148,7 +148,7 @@ describe("the export's confirmation routes", () => {
     const [a, b] = servers as [Started<WalletServerInfo>, Started<WalletServerInfo>]
     // A logged-in user (the login is other tests' business): its session, as a login leaves it.
     const userId = randomUUID()
-    await db.info.run(store.insertSocialUser(userId, { provider: "google", subject: userId, username: "limits" }, [], new Date(clock)))
+    await db.info.run(store.insertSocialUser(userId, { provider: "google", subject: userId, username: "limits" }, new Date(clock)))
     const token = newToken()
     await db.info.run(store.insertSession(tokenHash(token), userId, "device-limits-test-01", new Date(clock), new Date(clock + 60 * VISITOR_LIMIT_WINDOW_MS)))
     const session = { authorization: `Bearer ${token}`, "x-project-id": "devstack-project" }

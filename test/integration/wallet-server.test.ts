@@ -1,8 +1,8 @@
 /**
  * The embedded wallet's server (issue 14) against the real mail sink and a real database (PGlite): login by email
  * code, device verification by mailed link, the code's limits (10 minutes, 5 tries, 30 s between mails), sessions,
- * the email update in two codes, keys sealed at rest, a restart on the same data directory, and the project check.
- * Signing is in wallet-server-signing.test.ts.
+ * the email update in two codes, no key made by the server (the frame makes them, as the tests do with its own code),
+ * a restart on the same data directory, and the project check. Signing is in the frame: wallet-frame-signing.test.ts.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -11,14 +11,13 @@ import { randomBytes } from "node:crypto"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bytesToHex } from "viem"
 import { type Database, startDatabase } from "../../server/src/db/index"
-import { openKey, evmAddressOf, solanaAddressOf } from "../../server/src/embedded/server/keys"
+import { deviceShareKey } from "../../server/src/embedded/frame/SplitKeys"
 import { makeWalletApi, WalletApiError } from "../../server/src/embedded/frame/apiClient"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
 import type { Started } from "../../server/src/lib/Started"
 import { type MailInfo, startMail } from "../../devstack/mail/index"
-import { logIn, newestCode, walletApi } from "./support/walletServerClient"
+import { logIn, logInWithKeys, makeKeysAsFrame, newestCode, walletApi } from "./support/walletServerClient"
 
 const MINUTE = 60_000
 let clock = Date.now()
@@ -48,7 +47,7 @@ afterAll(async () => {
 const api = (opts?: Parameters<typeof walletApi>[1]) => walletApi(server.info.url, opts)
 
 describe("login with a mailed code", () => {
-  it("a new email gets VERIFY_OTP and a 6-digit code by mail; the code opens a session with the user's two addresses", async () => {
+  it("a new email gets VERIFY_OTP and a 6-digit code by mail; the code opens a session, whose two addresses are of the keys the frame makes then", async () => {
     const client = api()
     const email = freshEmail("new")
     expect(await client.loginEmail(`  ${email.toUpperCase()} `)).toEqual({ status: 200, body: { action: "VERIFY_OTP" } })
@@ -58,11 +57,15 @@ describe("login with a mailed code", () => {
     expect(message?.codes[0]).toMatch(/^\d{6}$/)
     const reply = await client.loginOtp(email, message?.codes[0] ?? "")
     expect(reply.status).toBe(200)
-    const user = await client.call("GET", "/api/user", undefined, { token: reply.body["token"] as string })
-    expect(user.status).toBe(200)
-    expect(user.body["email"]).toBe(email)
-    expect(user.body["evmAddress"]).toMatch(/^0x[0-9a-fA-F]{40}$/)
-    expect(user.body["solanaAddress"]).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    const token = reply.body["token"] as string
+    // The server made no key: until the frame makes them, the user has no address, and no request can need one.
+    expect(await client.call("GET", "/api/user", undefined, { token })).toEqual({ status: 200, body: { email } })
+    expect(await client.call("POST", "/api/rpc", { chainId: "eip155:31337", method: "eth_accounts" }, { token })).toEqual({
+      status: 400,
+      body: { code: "no_key", error: "This wallet has no key yet: log in again so the wallet makes it" }
+    })
+    const keys = await makeKeysAsFrame(server.info.url, token)
+    expect((await client.call("GET", "/api/user", undefined, { token })).body).toEqual({ email, evmAddress: keys.evmAddress, solanaAddress: keys.solanaAddress })
   })
 
   it("a wrong code answers invalid_code with the tries left; the 5th wrong one ends the code (too_many_attempts), even for the right code", async () => {
@@ -196,7 +199,7 @@ describe("updating the email", () => {
     const client = api()
     const oldEmail = freshEmail("old")
     const newEmail = freshEmail("new-address")
-    const token = await logIn(client, mail.info, oldEmail)
+    const { token } = await logInWithKeys(client, mail.info, oldEmail, server.info.url)
     const before = (await client.call("GET", "/api/user", undefined, { token })).body
     clock += 31_000
 
@@ -222,8 +225,8 @@ describe("updating the email", () => {
     const again = await logIn(client, mail.info, newEmail)
     expect((await client.call("GET", "/api/user", undefined, { token: again })).body).toEqual({ ...before, email: newEmail })
     // The old email no longer finds the wallet: logging in with it makes another user.
-    const old = await logIn(api(), mail.info, oldEmail)
-    const other = (await client.call("GET", "/api/user", undefined, { token: old })).body
+    const old = await logInWithKeys(api(), mail.info, oldEmail, server.info.url)
+    const other = (await client.call("GET", "/api/user", undefined, { token: old.token })).body
     expect(other["evmAddress"]).not.toBe(before["evmAddress"])
   })
 
@@ -240,52 +243,39 @@ describe("updating the email", () => {
 })
 
 describe("keys at rest", () => {
-  it("the keys table holds ciphertext only: neither the private key's hex nor its bytes appear; opened, it gives the address", async () => {
+  it("the server makes no key: a new user's keys, made in the frame, leave it only its sealed share; no share, token or code in the clear", async () => {
     const client = api()
     const email = freshEmail("keys")
-    const token = await logIn(client, mail.info, email)
-    const user = (await client.call("GET", "/api/user", undefined, { token })).body
-    const rows = await db.info.run(
-      Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        return yield* sql<{
-          readonly user_id: string
-          readonly family: "eip155" | "solana"
-          readonly address: string
-          readonly ciphertext: Uint8Array
-          readonly iv: Uint8Array
-          readonly auth_tag: Uint8Array
-        }>`SELECT k.user_id, k.family, k.address, k.ciphertext, k.iv, k.auth_tag FROM wallet_keys k
-          JOIN wallet_users u ON u.id = k.user_id WHERE u.email = ${email} ORDER BY k.family`
-      })
-    )
-    expect(rows.map((r) => r.family)).toEqual(["eip155", "solana"])
+    const { token, evmAddress, solanaAddress, storage } = await logInWithKeys(client, mail.info, email, server.info.url)
     const dump = await db.info.run(
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        const tables = ["wallet_users", "wallet_keys", "wallet_devices", "wallet_codes", "wallet_sessions"]
+        const tables = ["wallet_users", "wallet_keys", "wallet_key_shares", "wallet_devices", "wallet_codes", "wallet_sessions"]
         const all: Array<string> = []
         for (const table of tables) all.push(JSON.stringify(yield* sql`SELECT * FROM ${sql(table)}`, (_, v: unknown) =>
           v instanceof Uint8Array ? Buffer.from(v).toString("hex") : typeof v === "bigint" ? v.toString() : v))
-        return all.join("\n")
+        const keys = yield* sql`SELECT k.family FROM wallet_keys k JOIN wallet_users u ON u.id = k.user_id WHERE u.email = ${email}`
+        const shares = yield* sql<{ readonly family: string; readonly address: string }>`SELECT s.family, s.address FROM wallet_key_shares s
+          JOIN wallet_users u ON u.id = s.user_id WHERE u.email = ${email} ORDER BY s.family`
+        const users = yield* sql<{ readonly id: string }>`SELECT id FROM wallet_users WHERE email = ${email}`
+        return { all: all.join("\n"), keys, shares, userId: users[0]?.id ?? "" }
       })
     )
-    for (const row of rows) {
-      expect(row.iv).toHaveLength(12)
-      expect(row.auth_tag).toHaveLength(16)
-      const secret = openKey(masterKey, row.user_id, row.family, { ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag })
-      expect(secret).toHaveLength(32)
-      const hex = bytesToHex(secret).slice(2)
-      expect(Buffer.from(row.ciphertext).includes(Buffer.from(secret))).toBe(false)
-      expect(dump.toLowerCase()).not.toContain(hex)
-      expect(row.family === "eip155" ? evmAddressOf(secret) : solanaAddressOf(secret)).toBe(
-        row.family === "eip155" ? user["evmAddress"] : user["solanaAddress"]
-      )
+    expect(dump.keys).toEqual([])
+    expect(dump.shares).toEqual([
+      { family: "eip155", address: evmAddress },
+      { family: "solana", address: solanaAddress }
+    ])
+    // The device's share of each key is nowhere on the server, in base64 or hex.
+    for (const family of ["eip155", "solana"] as const) {
+      const device = JSON.parse(storage.getItem(deviceShareKey(dump.userId, family)) ?? "{}") as { readonly share?: string }
+      expect(device.share).toBeDefined()
+      expect(dump.all).not.toContain(device.share)
+      expect(dump.all).not.toContain(Buffer.from(device.share ?? "", "base64").toString("hex"))
     }
-    // Nor is the token or a code kept in the clear.
-    expect(dump).not.toContain(token)
+    expect(dump.all).not.toContain(token)
     const code = mail.info.messages(email)[0]?.codes[0] ?? ""
-    expect(dump).not.toMatch(new RegExp(`"${code}"`))
+    expect(dump.all).not.toMatch(new RegExp(`"${code}"`))
   })
 })
 
@@ -309,7 +299,7 @@ describe("projects and methods", () => {
       body: { projectId: "devstack-origin-locked", allowedOrigins: ["https://app.example"] }
     })
 
-    const token = await logIn(client, mail.info, freshEmail("methods"))
+    const { token } = await logInWithKeys(client, mail.info, freshEmail("methods"), server.info.url)
     expect(await client.call("POST", "/api/rpc", { chainId: "eip155:31337", method: "eth_accounts" }, { token })).toEqual({
       status: 400,
       body: { code: "bad_request", error: "The wallet server does not run the chain eip155:31337" }
@@ -450,6 +440,7 @@ describe("the declared API", () => {
     const { token } = await frameApi.loginOtp({ projectId: "devstack-project", deviceId, email, otp: newestCode(mail.info, email, 0) })
     const user = await frameApi.user(token)
     expect(user.email).toBe(email)
+    await makeKeysAsFrame(server.info.url, token)
     const rpc = await frameApi.rpc(token, { chainId: "eip155:31337", method: "eth_accounts" }).catch((error: unknown) => error)
     expect(rpc).toMatchObject({ code: "bad_request", status: 400, message: "The wallet server does not run the chain eip155:31337" })
     await frameApi.logout(token)
@@ -478,7 +469,7 @@ describe("a restart on the same data directory", () => {
       const email = freshEmail("restart")
       const first = await startWalletServer(options)
       const client = walletApi(first.info.url)
-      const token = await logIn(client, mail.info, email)
+      const { token } = await logInWithKeys(client, mail.info, email, first.info.url)
       const before = await client.call("GET", "/api/user", undefined, { token })
       await first.stop()
 

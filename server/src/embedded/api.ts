@@ -27,12 +27,14 @@
  * device not verified yet); 409 `email_taken`; 413 `payload_too_large`; 429 `rate_limited` (a mail within 30 s of
  * the last, or a network address past its requests a minute on the passkey routes or Farcaster's channel relay; with
  * `retryAfterSeconds`, also as a `Retry-After` header) and `too_many_attempts` (the 5th wrong code, and any try after
- * it, `attemptsLeft: 0`; a new code asked while the email is locked out by used-up codes, with `retryAfterSeconds`); 500 `internal`; 503 `unavailable` (the database cannot be reached or the route took too
+ * it, `attemptsLeft: 0`; a new code asked while the email is locked out by used-up codes, with `retryAfterSeconds`); 400
+ * `no_key` (`/api/rpc` for a user whose keys the frame has not made yet); 500 `internal`; 503 `unavailable` (the database cannot be reached or the route took too
  * long; with `retryAfterSeconds` and `Retry-After`: nothing was changed, send it again).
  *
  * The split-key routes (`./sharesApi.ts`) add: 400 `share_refused` (not a server share, or not signed by its key) and
  * `wrong_recovery_secret` (with `retryAfterSeconds`); 403 `fresh_login_required` and `share_refused` (a share tagged for
- * another user); 404 `no_key_split` and `no_legacy_key`; 409 `address_taken` and `share_refused` (a rotation to another address); 429
+ * another user); 404 `no_key_split` and `no_legacy_key`; 409 `address_taken`, `share_refused` (a rotation to another address) and
+ * `key_exists` (a new key of a family the user has one of: another device made it first); 429
  * `too_many_attempts` while a wrong recovery try's wait runs.
  */
 import { Schema } from "effect"
@@ -69,6 +71,8 @@ export const ApiErrorCode = Schema.Literals([
   "fresh_login_required",
   "no_key_split",
   "no_legacy_key",
+  "no_key",
+  "key_exists",
   "address_taken",
   "wrong_recovery_secret",
   "passkey_refused",
@@ -246,16 +250,19 @@ export const FarcasterAuthenticateResponse = Schema.Struct({ state: Schema.Liter
 // ---------------------------------------------------------------------------------------------------------------
 // The user
 
-/** The user's wallet: one EVM (secp256k1) and one Solana (ed25519) account, made by the server at the first login. */
+/**
+ * The user's wallet: one EVM (secp256k1) and one Solana (ed25519) account, whose keys the frame makes after the first
+ * login (frameKeys.ts). An address is missing only between that login and the frame's making of its key.
+ */
 export const WalletUser = Schema.Struct({
   /** Null for a user made by a social login or a passkey. */
   email: Schema.NullOr(Schema.String),
   /** The provider (or `farcaster`) and name of a user made by a social login. */
   social: Schema.optionalKey(Schema.Struct({ provider: SocialLogin, username: Schema.String })),
   /** Checksummed EVM address. */
-  evmAddress: Schema.String,
+  evmAddress: Schema.optionalKey(Schema.String),
   /** Base58 Solana address. */
-  solanaAddress: Schema.String
+  solanaAddress: Schema.optionalKey(Schema.String)
 })
 /** The user's wallet. */
 export type WalletUser = typeof WalletUser.Type
@@ -285,15 +292,11 @@ export const UpdateEmailSecondaryResponse = Schema.Struct({ email: Schema.String
 
 /**
  * `POST /api/rpc` (session) — one JSON-RPC request of the embedded wallet on `chainId` (CAIP-2: `eip155:31337`,
- * `solana:<genesis hash>`). The server signs with the user's key (never returned) for:
- * - eip155: personal_sign, eth_signTypedData_v4, eth_sendTransaction (signed and broadcast; fills nonce, gas and
- *   fees from the chain), eth_accounts, eth_requestAccounts, eth_chainId; every other method of the frame's safe
- *   list is passed to the chain's RPC.
- * - solana: solana_signMessage ({ message: base58 } → { signature: base58 }), solana_signTransaction
- *   ({ transaction: base64 wire tx } → { transaction: base64 }), solana_signAllTransactions
- *   ({ transactions } → { transactions }), solana_signAndSendTransaction ({ transaction, options? } →
- *   { signature: base58 }), solana_getAccounts / solana_requestAccounts (→ [{ pubkey }]).
- * Anything else: 400 `method_not_allowed`. A chain the server does not run: 400 `bad_request`.
+ * `solana:<genesis hash>`). The server signs nothing (issue 30: the frame signs with the user's split key,
+ * frameRpc.ts): it answers the accounts (eth_accounts, eth_requestAccounts, solana_getAccounts), eth_chainId, the
+ * smart account's address, a batch's status and the grants, and passes the frame's safe list, the bundler's and
+ * paymaster's methods and Solana's sendTransaction on to the chain. A signing method: 400 `method_not_allowed`; a
+ * user whose keys the frame has not made yet: 400 `no_key`; a chain the server does not run: 400 `bad_request`.
  */
 export const RpcRequest = Schema.Struct({
   chainId: Schema.String,
@@ -346,7 +349,7 @@ export const ProjectResponse = Schema.Struct({
 
 const HexAddress = Schema.String.pipe(Schema.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "an address" })))
 
-/** `GET /api/chains` (no session) — the chains the server signs and sends on. */
+/** `GET /api/chains` (no session) — the chains the server serves the frame on. */
 export const ChainsResponse = Schema.Struct({
   chains: Schema.Array(Schema.String),
   /** The eip155 chains where a bundler serves the users' smart accounts. */

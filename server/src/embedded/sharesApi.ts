@@ -127,7 +127,12 @@ export const SplitKeysResponse = Schema.Struct({ userId: Schema.String, keys: Sc
 export const StoreSplitRequest = Schema.Struct({
   server: KeyShare,
   recovery: Schema.Struct({ envelope: RecoveryEnvelope, verifier: Verifier }),
-  proof: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{86,88}={0,2}$/, { expected: "a signature (64 or 65 bytes, base64)" })))
+  proof: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{86,88}={0,2}$/, { expected: "a signature (64 or 65 bytes, base64)" }))),
+  /**
+   * A key made now (`SplitKeys.create`), not a rotation: kept only while the user has no key of that family, split or
+   * sealed, else 409 `key_exists` (two devices logging a new user in at once: the first split is the key).
+   */
+  create: Schema.optionalKey(Schema.Literal(true))
 })
 
 /** The answer of `POST /api/keys/split`: the split kept, and whether it replaced one (a rotation). */

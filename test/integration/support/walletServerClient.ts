@@ -1,10 +1,13 @@
 /**
  * A small client of the embedded wallet server's API (`server/src/embedded/WalletServerApi.ts`) over plain `fetch`
- * for integration tests: calls a route as any HTTP client would (status and JSON body as they are on the wire) and
- * logs an email in through the real mail sink.
+ * for integration tests: calls a route as any HTTP client would (status and JSON body as they are on the wire),
+ * logs an email in through the real mail sink, and makes a user's keys as the frame does after a login.
  */
 import { expect } from "vitest"
 import type { MailInfo } from "../../../devstack/mail/index"
+import { makeWalletApi } from "../../../server/src/embedded/frame/apiClient"
+import { keysAtLogin } from "../../../server/src/embedded/frame/frameKeys"
+import { type FrameStorage, makeMemoryStorage } from "../../../server/src/embedded/frame/frameLogic"
 
 /** A reply: status and decoded JSON body. */
 export interface ApiReply {
@@ -86,4 +89,29 @@ export const exportGrant = async (
   const confirmed = await client.call("POST", "/api/keys/export/confirm", { family, proof: { method: "code", otp } }, { token: session.token })
   expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
   return confirmed.body["grant"] as string
+}
+
+/**
+ * Makes the user's keys as the frame does after a login (`keysAtLogin` of frameKeys.ts, in node against the real
+ * wallet server): the device shares (and device secrets) land in `storage`, the server keeps its shares. Answers the
+ * user's two addresses as the server now gives them.
+ */
+export const makeKeysAsFrame = async (
+  url: string,
+  token: string,
+  storage: FrameStorage = makeMemoryStorage(),
+  projectId = "devstack-project"
+): Promise<{ readonly evmAddress: string; readonly solanaAddress: string; readonly storage: FrameStorage }> => {
+  const api = makeWalletApi({ fetch, baseUrl: url, projectId })
+  await keysAtLogin(api, storage, token, false)
+  const user = await api.user(token)
+  expect(user.evmAddress).toMatch(/^0x[0-9a-fA-F]{40}$/)
+  expect(user.solanaAddress).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+  return { evmAddress: user.evmAddress ?? "", solanaAddress: user.solanaAddress ?? "", storage }
+}
+
+/** Logs `email` in (as {@link logIn}) and makes its keys as the frame does ({@link makeKeysAsFrame}). */
+export const logInWithKeys = async (client: ReturnType<typeof walletApi>, mail: MailInfo, email: string, url: string, storage?: FrameStorage) => {
+  const token = await logIn(client, mail, email)
+  return { token, ...(await makeKeysAsFrame(url, token, storage, client.projectId)) }
 }

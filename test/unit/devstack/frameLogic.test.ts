@@ -9,7 +9,8 @@ import { decodeFrameResponse, type FrameResponse } from "../../../src/domain/Fra
 import type { ApiErrorCode, WalletUser } from "../../../server/src/embedded/api"
 import { type FrameSigningApi, type SplitKeysApi, type WalletApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
 import { createSplitKey, type SplitShares } from "../../../server/src/embedded/frame/keyShares"
-import { deviceShareKey } from "../../../server/src/embedded/frame/SplitKeys"
+import { deviceSecretKey, deviceShareKey } from "../../../server/src/embedded/frame/SplitKeys"
+import type { KeyFamily, KeyShare } from "../../../server/src/embedded/sharesApi"
 import { Effect } from "effect"
 import { recoverMessageAddress, type Hex } from "viem"
 import {
@@ -25,7 +26,7 @@ import {
 const HOST = "http://127.0.0.1:5173"
 const SOLANA = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"
 const TOKEN = "session-token-0123456789abcdefghijklmnopqrstuv"
-const USER: WalletUser = {
+const USER: WalletUser & { readonly evmAddress: string; readonly solanaAddress: string } = {
   email: "visitor@example.test",
   evmAddress: "0x1111111111111111111111111111111111111111",
   solanaAddress: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"
@@ -53,25 +54,47 @@ const makeFakeServer = () => {
     smartDeployed: false,
     // The user's split eip155 key, when a test gives them one: the server lists it and hands out its server share.
     split: undefined as SplitShares | undefined,
+    // Whether the user has keys already (split, with USER's addresses) or is new: the frame then makes them at the login.
+    newUser: false,
+    // The keys the frame made and handed the server (storeSplit with `create`), by family.
+    made: new Map<KeyFamily, { readonly address: string; readonly splitId: string; readonly server: KeyShare }>(),
+    // Run as a split arrives, before it is kept (another device's split landing first, a server that cannot be reached).
+    beforeStoreSplit: (_family: KeyFamily): Promise<void> => Promise.resolve(),
     loginEmail: (): Promise<{ readonly action: "VERIFY_DEVICE" | "VERIFY_OTP" }> => Promise.resolve({ action: "VERIFY_OTP" })
   }
   const record = (name: string, ...args: ReadonlyArray<unknown>) => calls.push({ name, args })
+  // The split keys the server lists: the test's eip155 split, those the frame made, else USER's for a user of before.
+  const listed = () =>
+    (["eip155", "solana"] as const).flatMap((family) => {
+      const kdf = { name: "device" as const, salt: "" }
+      const made = state.made.get(family)
+      if (made !== undefined) return [{ family, address: made.address, splitId: made.splitId, recoveryKdf: kdf }]
+      if (family === "eip155" && state.split !== undefined) return [{ family, address: state.split.address, splitId: state.split.splitId, recoveryKdf: kdf }]
+      if (state.newUser) return []
+      return [{ family, address: family === "eip155" ? USER.evmAddress : USER.solanaAddress, splitId: `before-${family}`, recoveryKdf: kdf }]
+    })
   const session = (token: string) => (state.sessions.has(token) ? undefined : fail("Your session has ended: log in again.", "unauthorized"))
   const api: WalletApi & SplitKeysApi & FrameSigningApi = {
     storeCalls: () => fail("not asked here", "internal"),
     spendPermission: () => fail("not asked here", "internal"),
     refundPermission: () => fail("not asked here", "internal"),
-    splitKeys: (token) =>
-      session(token) ??
-      Promise.resolve({
-        userId: "user-1",
-        keys: state.split === undefined ? [] : [{ family: "eip155" as const, address: state.split.address, splitId: state.split.splitId, recoveryKdf: { name: "device" as const, salt: "" } }]
-      }),
-    serverShare: (token) => {
+    splitKeys: (token) => session(token) ?? Promise.resolve({ userId: "user-1", keys: listed() }),
+    serverShare: (token, family) => {
       record("serverShare")
+      const made = state.made.get(family)
+      if (made !== undefined) return session(token) ?? Promise.resolve({ share: made.server })
       return session(token) ?? (state.split === undefined ? fail("none", "no_key_split") : Promise.resolve({ share: state.split.server }))
     },
-    storeSplit: () => fail("not asked here", "internal"),
+    storeSplit: (token, body) => {
+      record("storeSplit", body.server.family, body.create)
+      if (session(token) !== undefined) return fail("Your session has ended: log in again.", "unauthorized")
+      if (body.create !== true) return fail("not asked here", "internal")
+      return state.beforeStoreSplit(body.server.family).then(() => {
+        if (listed().some((key) => key.family === body.server.family)) return fail("This account has a key already", "key_exists")
+        state.made.set(body.server.family, { address: body.server.address, splitId: body.server.splitId, server: body.server })
+        return { splitId: body.server.splitId, rotated: false }
+      })
+    },
     recovery: () => fail("not asked here", "internal"),
     exportStart: () => fail("not asked here", "internal"),
     exportConfirm: () => fail("not asked here", "internal"),
@@ -113,9 +136,8 @@ const makeFakeServer = () => {
       return (
         session(token) ??
         Promise.resolve({
-          ...USER,
-          ...(state.split === undefined ? {} : { evmAddress: state.split.address }),
           email: state.email,
+          ...Object.fromEntries(listed().map((key) => [key.family === "eip155" ? "evmAddress" : "solanaAddress", key.address])),
           ...(state.social === undefined ? {} : { social: state.social })
         })
       )
@@ -452,12 +474,12 @@ describe("smart accounts", () => {
     // The site sees the smart account, and a send without a from goes from it.
     t.server.state.rpcResult = "0xhash"
     expect((await t.ask("RPC_REQUEST", { method: "eth_accounts" })).payload).toEqual([SMART])
-    await t.ask("RPC_REQUEST", { method: "eth_sendTransaction", params: [{ to: USER.evmAddress, value: "0x1" }] })
-    expect(t.server.calls.filter((c) => c.name === "rpc").at(-1)?.args[0]).toEqual({
-      chainId: "eip155:31337",
-      method: "eth_sendTransaction",
-      params: [{ to: USER.evmAddress, value: "0x1", from: SMART }]
+    // It is signed in the frame, from the smart account (this fake server's smart address is not the key's own, which
+    // the frame's signer computes: its refusal names the `from` the frame filled in); the server is never asked to send.
+    expect((await t.ask("RPC_REQUEST", { method: "eth_sendTransaction", params: [{ to: USER.evmAddress, value: "0x1" }] })).payload).toEqual({
+      message: `The address ${SMART} is not this wallet's account`
     })
+    expect(t.server.calls.some((c) => c.name === "rpc" && (c.args[0] as { method: string }).method === "eth_sendTransaction")).toBe(false)
 
     // A network without smart accounts: the EOA alone, and a refusal in words to choose the smart account there.
     await t.ask("SWITCH_NETWORK", { chainId: 31338 })
@@ -483,7 +505,8 @@ describe("the user, chains and requests", () => {
         chainId,
         accounts: [{ address: USER.evmAddress, type: "eoa" }],
         preferredAccountType: "eoa",
-        smartAccountDeployed: false
+        smartAccountDeployed: false,
+        recovery: "device"
       })
     }
     expect((await t.ask("GET_USER", { chainId: SOLANA })).payload).toMatchObject({
@@ -503,16 +526,84 @@ describe("the user, chains and requests", () => {
     expect((await t.ask("GET_USER", {})).payload).toEqual({ message: "Not connected: log in with your email first." })
   })
 
-  it("a login asks for the keys the server sealed, to split them; not where the frame's storage travels to the server (cookies)", async () => {
+  it("a new user's keys are made in the frame at the login, before it is answered; a user with split keys gets none", async () => {
     const t = setup()
+    t.server.state.newUser = true
     await t.frame.start()
     await t.login()
+    // Each family: the server held nothing sealed, so the frame made the key and handed the server its share as new.
     expect(t.server.calls.filter((c) => c.name === "legacyKey").map((c) => c.args[0])).toEqual(["eip155", "solana"])
-    const cookies = setup({ storageTravels: true })
-    await cookies.frame.start()
-    await cookies.login()
-    expect(cookies.server.calls.some((c) => c.name === "legacyKey")).toBe(false)
-    expect(cookies.logs.join("\n")).toContain("the keys stay with the server: this browser keeps the frame's storage only in cookies")
+    expect(t.server.calls.filter((c) => c.name === "storeSplit").map((c) => c.args)).toEqual([
+      ["eip155", true],
+      ["solana", true]
+    ])
+    const evm = t.server.state.made.get("eip155")!.address
+    const solana = t.server.state.made.get("solana")!.address
+    for (const family of ["eip155", "solana"] as const) {
+      expect(JSON.parse(t.storage.getItem(deviceShareKey("user-1", family))!)).toMatchObject({ role: "device", family })
+      expect(t.storage.getItem(deviceSecretKey("user-1", family))).not.toBeNull()
+    }
+    expect(t.logs.join("\n")).toContain("keys eip155 created, solana created")
+    expect((await t.ask("GET_USER", {})).payload).toMatchObject({ address: evm, recovery: "device" })
+    expect((await t.ask("GET_USER", { chainId: SOLANA })).payload).toMatchObject({ address: solana })
+    // The next login finds them split: nothing is made again.
+    await t.login()
+    expect(t.server.calls.filter((c) => c.name === "storeSplit")).toHaveLength(2)
+    expectNothingSecret(t.posted)
+  })
+
+  it("where the frame's storage travels to the server (cookies), the keys are made too, their device share and secret sealed under the session", async () => {
+    const t = setup({ storageTravels: true })
+    t.server.state.newUser = true
+    await t.frame.start()
+    await t.login()
+    const evm = t.server.state.made.get("eip155")!.address
+    // Nothing readable in the cookie: not the share's JSON, nor a 32-byte secret in base64.
+    const share = t.storage.getItem(deviceShareKey("user-1", "eip155"))!
+    expect(share).not.toContain("device")
+    expect(() => JSON.parse(share)).toThrow()
+    expect(t.storage.getItem(deviceSecretKey("user-1", "eip155"))!.length).toBeGreaterThan(44)
+    // The user is asked to protect the wallet (the recovery share is under the device secret), and can sign now.
+    expect((await t.ask("GET_USER", {})).payload).toMatchObject({ address: evm, recovery: "device" })
+    const signature = (await t.ask("RPC_REQUEST", { method: "personal_sign", params: ["0x68656c6c6f", evm] })).payload as Hex
+    expect(await recoverMessageAddress({ message: "hello", signature })).toBe(evm)
+  })
+
+  it("two devices making a new user's key at once: the server keeps the first, the other device keeps nothing of its own", async () => {
+    const t = setup()
+    t.server.state.newUser = true
+    const other = await Effect.runPromise(createSplitKey("user-1", "eip155"))
+    // Another device's key lands between this one's reading of the list and its split.
+    t.server.state.beforeStoreSplit = async (family) => {
+      if (family === "eip155" && !t.server.state.made.has("eip155")) {
+        t.server.state.made.set("eip155", { address: other.address, splitId: other.splitId, server: other.server })
+      }
+    }
+    await t.frame.start()
+    await t.login()
+    expect(t.server.state.made.get("eip155")!.address).toBe(other.address)
+    expect(t.storage.getItem(deviceShareKey("user-1", "eip155"))).toBeNull()
+    expect(t.storage.getItem(deviceSecretKey("user-1", "eip155"))).toBeNull()
+    expect(t.logs.join("\n")).toContain("keys solana created")
+    // The user's address is the first split's; signing here needs recovery, said in words.
+    expect((await t.ask("GET_USER", {})).payload).toMatchObject({ address: other.address })
+    expect((await t.ask("RPC_REQUEST", { method: "personal_sign", params: ["0x68656c6c6f", other.address] })).payload).toEqual({
+      message: "This device has no share of the eip155 key: recover it with your password or passkey"
+    })
+  })
+
+  it("a login whose keys cannot be made is refused in words, and the next request makes them", async () => {
+    const t = setup()
+    t.server.state.newUser = true
+    t.server.state.beforeStoreSplit = () => fail("The wallet server cannot be reached", "unavailable")
+    await t.frame.start()
+    expect((await t.ask("CONNECT_EMAIL", { email: USER.email })).type).toBe("@wr-frame/CONNECT_EMAIL_SUCCESS")
+    expect((await t.ask("CONNECT_OTP", { otp: "123456" })).payload).toEqual({
+      message: "Your wallet's keys could not be made ready: The wallet server cannot be reached. Please log in again."
+    })
+    // Never an empty address: the user is asked for once the keys are made.
+    t.server.state.beforeStoreSplit = () => Promise.resolve()
+    expect((await t.ask("GET_USER", {})).payload).toMatchObject({ address: t.server.state.made.get("eip155")!.address })
   })
 
   it("with a split key, signs in the frame: the key made of the device share and the server's, the server asked for its share and not to sign", async () => {
@@ -541,22 +632,22 @@ describe("the user, chains and requests", () => {
 
   it("keeps the current chain per family: GET_CHAIN_ID, SWITCH_NETWORK and where RPC_REQUEST goes", async () => {
     const t = setup()
+    t.server.state.newUser = true
     await t.frame.start()
     await t.login()
+    const evm = t.server.state.made.get("eip155")!.address
     expect((await t.ask("GET_CHAIN_ID")).payload).toEqual({ chainId: 31337 })
     expect((await t.ask("SWITCH_NETWORK", { chainId: 31338 })).payload).toEqual({ chainId: 31338 })
     expect((await t.ask("GET_CHAIN_ID")).payload).toEqual({ chainId: 31338 })
-    expect((await t.ask("RPC_REQUEST", { method: "personal_sign", params: ["0x68656c6c6f", USER.evmAddress] })).payload).toBe("0xsignature")
+    // Signing happens in the frame with the keys it made at the login; the server is asked only for the chain's methods.
+    const signature = (await t.ask("RPC_REQUEST", { method: "personal_sign", params: ["0x68656c6c6f", evm] })).payload as Hex
+    expect(await recoverMessageAddress({ message: "hello", signature })).toBe(evm)
     expect((await t.ask("RPC_REQUEST", { method: "solana_signMessage", params: { message: "Cn8eVZg" } })).type).toBe("@wr-frame/RPC_REQUEST_SUCCESS")
     await t.ask("SWITCH_NETWORK", { chainId: SOLANA })
     expect((await t.ask("GET_CHAIN_ID")).payload).toEqual({ chainId: SOLANA })
     // eip155 methods still go to the eip155 chain chosen before.
     await t.ask("RPC_REQUEST", { method: "eth_blockNumber" })
-    expect(t.server.calls.filter((c) => c.name === "rpc").map((c) => c.args[0])).toEqual([
-      { chainId: "eip155:31338", method: "personal_sign", params: ["0x68656c6c6f", USER.evmAddress] },
-      { chainId: SOLANA, method: "solana_signMessage", params: { message: "Cn8eVZg" } },
-      { chainId: "eip155:31338", method: "eth_blockNumber" }
-    ])
+    expect(t.server.calls.filter((c) => c.name === "rpc").map((c) => c.args[0])).toEqual([{ chainId: "eip155:31338", method: "eth_blockNumber" }])
     expect((await t.ask("SWITCH_NETWORK", { chainId: "polkadot:e143f23803ac50e8f6f8e62695d1ce9e" })).type).toBe("@wr-frame/SWITCH_NETWORK_ERROR")
   })
 

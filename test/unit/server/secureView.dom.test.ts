@@ -13,6 +13,7 @@ import { privateKeyToAccount } from "viem/accounts"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { type SplitKeysApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
 import { makeMemoryStorage, FRAME_STORAGE_KEYS, type FrameStorage } from "../../../server/src/embedded/frame/frameLogic"
+import { keysAtLogin } from "../../../server/src/embedded/frame/frameKeys"
 import { closeSecureView, openSecureView, type SecureViewEnv, withheldBySecureView } from "../../../server/src/embedded/frame/secureView"
 import { DeviceShares, deviceShareKey, ShareServer, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
 import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../../server/src/embedded/sharesApi"
@@ -197,6 +198,28 @@ describe("the frame's own views", () => {
     expect(await recovering).toBe("done")
     expect(onSecond.calls).toEqual(["get"])
     expect(JSON.parse(second.getItem(deviceShareKey(USER, "solana")) ?? "{}")).toMatchObject({ role: "device", address })
+  }, 30_000)
+
+  it("where the frame's storage travels to the server (cookies), the login's keys are sealed under the session, and Protect finds them there", async () => {
+    const server = makeServerApi()
+    const cookies = device()
+    await keysAtLogin(server.api, cookies, "session", true)
+    const address = server.kept.get("eip155")!.share.address
+    // Nothing readable in the storage the server receives: the device share is sealed.
+    expect(() => JSON.parse(cookies.getItem(deviceShareKey(USER, "eip155")) ?? "")).toThrow()
+    const prf = crypto.getRandomValues(new Uint8Array(32))
+    // Read as plain storage, there is no device share: nothing to protect, in words, and nothing changed.
+    const unsealed = openSecureView("protect", undefined, { api: server.api, storage: cookies, credentials: credentials(prf), rpId: "frame.test" })
+    press("Use a passkey instead")
+    await vi.waitFor(() => expect(alertText()).toBe("This device has no share of the eip155 key: recover it with your password or passkey"))
+    expect(server.kept.get("eip155")?.envelope.kdf.name).toBe("device")
+    closeSecureView()
+    expect(await unsealed).toBe("cancelled")
+    const protecting = openSecureView("protect", undefined, { api: server.api, storage: cookies, credentials: credentials(prf), rpId: "frame.test", storageTravels: true })
+    press("Use a passkey instead")
+    expect(await protecting).toBe("done")
+    expect(server.kept.get("eip155")).toMatchObject({ share: { address }, envelope: { kdf: { name: "passkey-prf" } } })
+    expect(() => JSON.parse(cookies.getItem(deviceShareKey(USER, "eip155")) ?? "")).toThrow()
   }, 30_000)
 
   it("export asks for the mailed code first (resend counted down); a wrong code says the tries left and shows nothing; the right one shows the key, withheld from every post; Escape drops it", async () => {

@@ -51,6 +51,8 @@ export class DeviceShares extends Context.Service<
   {
     readonly get: (userId: string, family: KeyFamily) => Effect.Effect<KeyShare | undefined>
     readonly set: (share: KeyShare) => Effect.Effect<void>
+    /** Forgets the device share of one user's key of one family. */
+    readonly remove: (userId: string, family: KeyFamily) => Effect.Effect<void>
     /** The 32-byte secret the recovery share is sealed under until a password or passkey protects it. */
     readonly getSecret: (userId: string, family: KeyFamily) => Effect.Effect<Uint8Array | undefined>
     /** Keeps that secret, or with `undefined` forgets it (a password or passkey protects the share from then on). */
@@ -71,6 +73,10 @@ export class DeviceShares extends Context.Service<
    * a new login (another token) finds none and recovers with the password or passkey.
    */
   static readonly layerSealed = (storage: FrameStorage, token: string) => Layer.succeed(DeviceShares)(deviceSharesOver(sealedUnder(storage, token)))
+
+  /** {@link DeviceShares.layerSealed} where the frame's storage travels to the server (`sealed`), else {@link DeviceShares.layerStorage}. */
+  static readonly layerFor = (storage: FrameStorage, token: string, sealed: boolean) =>
+    sealed ? DeviceShares.layerSealed(storage, token) : DeviceShares.layerStorage(storage)
 }
 
 const encoder = new TextEncoder()
@@ -108,6 +114,7 @@ const deviceSharesOver = (storage: FrameStorage): DeviceShares["Service"] => ({
           return text === null ? undefined : Option.getOrUndefined(Schema.decodeUnknownOption(KeyShareJson)(text))
         }),
       set: (share) => Effect.sync(() => storage.setItem(deviceShareKey(share.userId, share.family), encodeShare(share))),
+      remove: (userId, family) => Effect.sync(() => storage.removeItem(deviceShareKey(userId, family))),
       getSecret: (userId, family) =>
         Effect.sync(() => {
           const secret = fromBase64(storage.getItem(deviceSecretKey(userId, family)) ?? "")
@@ -143,6 +150,7 @@ export class ShareServer extends Context.Service<
       readonly server: KeyShare
       readonly recovery: { readonly envelope: RecoveryEnvelope; readonly verifier: string }
       readonly proof: string
+      readonly create?: true
     }) => Effect.Effect<{ readonly splitId: string; readonly rotated: boolean }, ShareServerError>
     readonly serverShare: (family: KeyFamily) => Effect.Effect<KeyShare, ShareServerError>
     readonly recovery: (family: KeyFamily, verifier: string) => Effect.Effect<RecoveryEnvelope, ShareServerError>
@@ -183,7 +191,11 @@ export class SplitKeyMissing extends Data.TaggedError("SplitKeyMissing")<{ reado
 export class SplitKeys extends Context.Service<
   SplitKeys,
   {
-    /** Makes the user's key of `family`, keeps the device share, hands the server its share and the sealed recovery share. */
+    /**
+     * Makes the user's key of `family`, keeps the device share, hands the server its share and the sealed recovery
+     * share. The server keeps it only while the user has no key of that family: else 409 `key_exists` (another device
+     * made it first), and this device keeps nothing of it.
+     */
     readonly create: (family: KeyFamily, secret: RecoverySecret) => Effect.Effect<{ readonly address: string }, ShareServerError | SplitKeyError>
     /** Runs `use` with the key (device share + server share), wiped when `use` ends. */
     readonly withKey: <A, E>(
@@ -232,16 +244,22 @@ export class SplitKeys extends Context.Service<
       })
 
       // Keeps the device share (and a device secret), then hands the server its share and the recovery share sealed
-      // under `secret`: in that order, so a split the server keeps always has its device share here.
+      // under `secret`: in that order, so a split the server keeps always has its device share here. A new key
+      // (`isNew`) the server refuses (another device made the user's key first) leaves nothing of it here.
       const keep = Effect.fn("SplitKeys.keep")(function* (
         owner: KeyOwner,
         split: { readonly device: KeyShare; readonly server: KeyShare; readonly recovery: KeyShare; readonly proof: string },
-        secret: RecoverySecret
+        secret: RecoverySecret,
+        isNew = false
       ) {
         const recovery = yield* sealRecoveryShare(owner, split.recovery, secret)
         yield* device.set(split.device)
         if (secret._tag === "device") yield* device.setSecret(owner.userId, owner.family, secret.secret)
-        yield* server.storeSplit({ server: split.server, recovery, proof: split.proof })
+        yield* server.storeSplit({ server: split.server, recovery, proof: split.proof, ...(isNew ? { create: true as const } : {}) }).pipe(
+          Effect.tapError(() =>
+            isNew ? Effect.andThen(device.remove(owner.userId, owner.family), device.setSecret(owner.userId, owner.family, undefined)) : Effect.void
+          )
+        )
         // Once the server holds a recovery share sealed under a password or passkey, the secret kept on the device
         // opens nothing any more: forgotten, only then (a refused split leaves the secret that opens the server's envelope).
         if (secret._tag !== "device") yield* device.setSecret(owner.userId, owner.family, undefined)
@@ -263,7 +281,7 @@ export class SplitKeys extends Context.Service<
         create: Effect.fn("SplitKeys.create")(function* (family, secret) {
           const { userId } = yield* server.list
           const split = yield* createSplitKey(userId, family)
-          yield* keep({ userId, family, address: split.address }, split, secret)
+          yield* keep({ userId, family, address: split.address }, split, secret, true)
           return { address: split.address }
         }),
         withKey: (family, use) =>

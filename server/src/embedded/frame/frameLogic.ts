@@ -9,15 +9,16 @@
  * - a message is accepted only from the parent window at that exact origin, and only if it decodes strictly;
  * - every message goes to that exact origin (never `'*'`);
  * - the session token stays in the frame origin's storage: no reply carries it (checked before each post);
- * - a user whose key is split (issue 30) signs here: the key is put together for one operation (frameRpc.ts, loaded
- *   on the first signing request) and never leaves the frame; a key the server still holds sealed (made before keys
- *   were split) is split here at the next login (frameKeys.ts), and used by the server only until then.
+ * - the user's keys are made here (issue 30), split 2-of-3, after the login and before it is answered (frameKeys.ts;
+ *   a key the server still holds sealed, made before keys were split, is split then); signing happens here: the key
+ *   is put together for one operation (frameRpc.ts, loaded on the first signing request) and never leaves the frame.
  *
  * Smart accounts: on the chains the wallet server lists in `smartAccountChains` (a bundler serves them), the user has
  * a WalletAccount (SimpleAccount with ERC-7739 signatures) of their key beside the EOA. SET_PREFERRED_ACCOUNT chooses
  * the one in front (kept in the frame origin's storage); GET_USER lists both with their types; with the smart account
- * in front, the site sees it and its sends go from it as user operations (the wallet server builds and signs them);
- * a message the site asks it to sign is signed by the wallet server as the account (ERC-1271, ERC-6492 until deployed).
+ * in front, the site sees it and its sends go from it as user operations (built and signed here, sent through the
+ * wallet server's bundler); a message the site asks it to sign is signed here as the account (ERC-1271, ERC-6492
+ * until deployed).
  */
 import { Result } from "effect"
 import type { ThemeMode } from "../../../../src/domain/Account"
@@ -121,8 +122,8 @@ export interface FrameEnv {
   /** Where the log goes when `enableLogger` is on (console.info on the page). */
   readonly log: (text: string) => void
   /**
-   * Whether `storage` travels to the wallet server (FrameStore's cookies): device shares are then kept sealed under
-   * the session, and keys the server sealed are not split at a login (the next login could not open the device's).
+   * Whether `storage` travels to the wallet server (FrameStore's cookies): device shares and secrets are then kept
+   * sealed under the session, so a new login there needs recovery with a password or passkey.
    */
   readonly storageTravels?: boolean
   /** How long CONNECT_DEVICE may wait in all; DEVICE_WAIT_MS unless a test shortens it. */
@@ -157,9 +158,12 @@ export interface Frame {
 type Family = "eip155" | "solana"
 type ChainId = number | string
 
-// Whether `method` needs the user's key (an approved solana_* request, a message, a transaction or a batch): with a
-// split key it runs in the frame; a batch is kept and a send made with a permission counted by the server first.
-const signsWithKey = (method: string): boolean =>
+/**
+ * Whether `method` needs the user's key (an approved solana_* request, a message, a transaction or a batch): it runs
+ * in the frame (frameRpc.ts); a batch is kept and a send made with a permission counted by the server first. Every
+ * other method goes to the wallet server's `/api/rpc`.
+ */
+export const signsWithKey = (method: string): boolean =>
   classifyEmbeddedRpcMethod(method) === "unsafe" &&
   (method.startsWith("solana_") || ["personal_sign", "eth_signTypedData_v4", "eth_sendTransaction", "wallet_sendCalls"].includes(method))
 
@@ -176,6 +180,11 @@ export const chainOf = (chainId: ChainId): { readonly family: Family; readonly c
 
 /** Thrown by a handler: its message is the `_ERROR` reply's text. */
 class FrameFailure extends Error {}
+
+/** A user whose keys are made: both addresses known. */
+export type KeyedUser = WalletUser & { readonly evmAddress: string; readonly solanaAddress: string }
+
+const hasKeys = (user: WalletUser): user is KeyedUser => user.evmAddress !== undefined && user.solanaAddress !== undefined
 
 const notAvailable = {
   smartAccount: "Smart accounts are not available on this wallet server."
@@ -249,21 +258,35 @@ export const makeFrame = (env: FrameEnv): Frame => {
     }
   }
 
-  // A new session: keys the server still holds sealed are split now, while the login is fresh (frameKeys.ts). One that
-  // fails is tried again at the next login; until then the server keeps the sealed key and signs with it.
+  // The user's keys are made here after the login, before it is answered (frameKeys.ts): a new user's, or the split of
+  // one the server still holds sealed; nothing once split. Where the frame's storage travels to the server (cookies),
+  // the device share and secret are kept sealed under this session, so a later login there recovers with a password or
+  // passkey (the user reply's `recovery: "device"` has the Account view ask the visitor to set one).
+  const makeKeys = async (sessionToken: string): Promise<void> => {
+    try {
+      const { keysAtLogin } = await import("./frameKeys")
+      const done = (await keysAtLogin(api, storage, sessionToken, env.storageTravels === true)).filter((key) => key.done !== "split")
+      if (done.length > 0) log(`keys ${done.map((key) => `${key.family} ${key.done}`).join(", ")}`)
+    } catch (error) {
+      throw new FrameFailure(`Your wallet's keys could not be made ready: ${error instanceof Error ? error.message : String(error)}. Please log in again.`)
+    }
+  }
+
   const loggedIn = async (sessionToken: string): Promise<void> => {
     storage.setItem(FRAME_STORAGE_KEYS.token, sessionToken)
     storage.removeItem(FRAME_STORAGE_KEYS.pendingEmail)
-    // A device share sealed under this session is lost at the next login; the device secret with it, and so the key
-    // while no password or passkey protects it. Such a browser leaves the key sealed on the server.
-    if (env.storageTravels === true) return log("the keys stay with the server: this browser keeps the frame's storage only in cookies")
-    try {
-      const { splitSealedKeys } = await import("./frameKeys")
-      const split = await splitSealedKeys(api, storage, sessionToken)
-      if (split.length > 0) log(`split the keys the server held: ${split.join(", ")}`)
-    } catch (error) {
-      log(`the keys stay with the server until the next login: ${error instanceof Error ? error.message : String(error)}`)
-    }
+    await makeKeys(sessionToken)
+  }
+
+  // The user with both addresses: a user whose keys a login's making did not finish (another tab of the login, a
+  // failure) gets them made now, so no reply ever carries an empty address.
+  const userWithKeys = async (): Promise<KeyedUser> => {
+    const user = await withSession(api.user)
+    if (hasKeys(user)) return user
+    await makeKeys(token())
+    const again = await withSession(api.user)
+    if (!hasKeys(again)) throw new FrameFailure("Your wallet's keys are not made yet: please log in again.")
+    return again
   }
 
   const pendingEmail = (): string => {
@@ -272,7 +295,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
     return email
   }
 
-  const addressFor = (user: WalletUser, family: Family): string => (family === "solana" ? user.solanaAddress : user.evmAddress)
+  const addressFor = (user: KeyedUser, family: Family): string => (family === "solana" ? user.solanaAddress : user.evmAddress)
 
   const preferred = (): "eoa" | "smartAccount" =>
     storage.getItem(FRAME_STORAGE_KEYS.preferredAccountType) === "smartAccount" ? "smartAccount" : "eoa"
@@ -309,7 +332,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
     return kdf === undefined ? {} : { recovery: kdf === "scrypt" ? "password" : kdf === "passkey-prf" ? "passkey" : "device" }
   }
 
-  const userReply = async (user: WalletUser, chain: { readonly family: Family; readonly chainId: ChainId }): Promise<EmbeddedWalletUser> => {
+  const userReply = async (user: KeyedUser, chain: { readonly family: Family; readonly chainId: ChainId }): Promise<EmbeddedWalletUser> => {
     const eoa = addressFor(user, chain.family)
     const social = { ...(user.social === undefined ? {} : { username: user.social.username, socialProvider: user.social.provider }), ...(await recoveryOf()) }
     const caip = chainOf(chain.chainId)?.caip
@@ -365,7 +388,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
     CONNECT_SOCIAL: async ({ uri }) => {
       const answer = await api.socialFinish({ projectId: query.projectId, deviceId: deviceId(), uri })
       await loggedIn(answer.token)
-      return await userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
+      return await userReply(await userWithKeys(), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
     },
     GET_SOCIAL_REDIRECT_URI: async ({ provider, returnTo }) => {
       if (allowedParent === undefined) throw new FrameFailure("The frame is not ready for this page.")
@@ -416,10 +439,10 @@ export const makeFrame = (env: FrameEnv): Frame => {
       passkeyState = undefined
       const answer = await api.passkeyFinish({ projectId: query.projectId, deviceId: deviceId(), state })
       await loggedIn(answer.token)
-      return await userReply(await withSession(api.user), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
+      return await userReply(await userWithKeys(), { family: activeFamily, chainId: currentChain(activeFamily).chainId })
     },
     GET_USER: async ({ chainId }) => {
-      const user = await withSession(api.user)
+      const user = await userWithKeys()
       const chain =
         chainId === undefined ? { family: activeFamily, chainId: currentChain(activeFamily).chainId } : { family: chooseChain(chainId).family, chainId }
       return userReply(user, chain)
@@ -463,7 +486,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
         storage.setItem(FRAME_STORAGE_KEYS.preferredAccountType, type)
         return { type, address: smart.address }
       }
-      const user = await withSession(api.user)
+      const user = await userWithKeys()
       storage.setItem(FRAME_STORAGE_KEYS.preferredAccountType, type)
       return { type, address: addressFor(user, activeFamily) }
     },
@@ -481,9 +504,9 @@ export const makeFrame = (env: FrameEnv): Frame => {
         }
       }
       const call = params === undefined ? { chainId: caip, method } : { chainId: caip, method, params }
-      if (signsWithKey(method) && (await withSession(api.splitKeys)).keys.some((key) => key.family === family)) {
+      if (signsWithKey(method)) {
         const { signInFrame } = await import("./frameRpc")
-        return (await signInFrame({ api, storage, token, sealed: env.storageTravels === true }, served, await withSession(api.user), call)) ?? null
+        return (await signInFrame({ api, storage, token, sealed: env.storageTravels === true }, served, await userWithKeys(), call)) ?? null
       }
       const answer = await withSession((session) => api.rpc(session, call))
       return answer.result ?? null

@@ -6,11 +6,11 @@
  * opens without viem's signing code, the curves and Shamir.
  */
 import { Effect, Exit, Layer } from "effect"
-import type { ChainsResponse, WalletUser } from "../api"
+import type { ChainsResponse } from "../api"
 import { ApiError } from "../wallet/errors"
 import { type JsonRpcRequest, type RpcCall, type RpcChain, walletRpc } from "../wallet/walletRpc"
 import { type FrameSigningApi, type SplitKeysApi, type WalletApi, WalletApiError } from "./apiClient"
-import type { FrameStorage } from "./frameLogic"
+import type { FrameStorage, KeyedUser } from "./frameLogic"
 import { DeviceShares, ShareServer, SplitKeys } from "./SplitKeys"
 
 /** What signing in the frame needs of the frame: its API client, its storage and the session's token. */
@@ -29,7 +29,7 @@ const asApiError = (error: unknown): unknown =>
     : error
 
 /** Runs one signing call for `user` in the frame, on the chains the wallet server serves (`chains`). */
-export const signInFrame = async (env: FrameSignerEnv, chains: typeof ChainsResponse.Type, user: WalletUser, call: RpcCall): Promise<unknown> => {
+export const signInFrame = async (env: FrameSignerEnv, chains: typeof ChainsResponse.Type, user: KeyedUser, call: RpcCall): Promise<unknown> => {
   // The wallet server answers the node's methods, and the bundler's and paymaster's by their names (walletRpc.ts).
   // Params as JSON carries them (an `undefined` in a list becomes null): viem leaves some in (the paymaster's context),
   // and the API's body codec refuses a value JSON does not have.
@@ -51,7 +51,7 @@ export const signInFrame = async (env: FrameSignerEnv, chains: typeof ChainsResp
   const solana = chains.chains.find((c) => c.startsWith("solana:"))
   const keys = SplitKeys.layer.pipe(
     Layer.provide(
-      Layer.mergeAll(env.sealed ? DeviceShares.layerSealed(env.storage, env.token()) : DeviceShares.layerStorage(env.storage), ShareServer.layerApi(env.api, env.token))
+      Layer.mergeAll(DeviceShares.layerFor(env.storage, env.token(), env.sealed), ShareServer.layerApi(env.api, env.token))
     )
   )
   return walletRpc(

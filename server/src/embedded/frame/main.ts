@@ -37,6 +37,8 @@ const run = async (): Promise<void> => {
   const api = makeWalletApi({ fetch: (input, init) => fetch(input, init), baseUrl: "", projectId: query.projectId })
   // The secure views' code (and the split keys' curves, Shamir and scrypt) comes the first time one opens.
   let secureView: typeof import("./secureView") | undefined
+  // Cookies travel with the frame page's requests to its server.
+  const storageTravels = store.mechanism === "partitioned-cookie" || store.mechanism === "storage-access"
   const frame = makeFrame({
     api,
     storage: store.storage,
@@ -47,14 +49,13 @@ const run = async (): Promise<void> => {
     randomId,
     now: () => Date.now(),
     log: (text) => console.info(text),
-    // Cookies travel with the frame page's requests to its server.
-    storageTravels: store.mechanism === "partitioned-cookie" || store.mechanism === "storage-access",
+    storageTravels,
     secureViews: {
       load: async () => {
         secureView ??= await import("./secureView")
       },
       open: (kind, themeMode) =>
-        secureView === undefined ? Promise.resolve("cancelled") : secureView.openSecureView(kind, themeMode, { api, storage: store.storage, credentials: navigator.credentials, rpId: location.hostname }),
+        secureView === undefined ? Promise.resolve("cancelled") : secureView.openSecureView(kind, themeMode, { api, storage: store.storage, credentials: navigator.credentials, rpId: location.hostname, storageTravels }),
       close: () => secureView?.closeSecureView(),
       withheld: () => secureView?.withheldBySecureView() ?? []
     }

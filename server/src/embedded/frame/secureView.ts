@@ -37,6 +37,8 @@ export interface SecureViewEnv {
   readonly credentials: Pick<CredentialsContainer, "create" | "get">
   /** The relying party of the recovery passkeys: the frame's host name. */
   readonly rpId: string
+  /** Whether `storage` travels to the wallet server (FrameStore's cookies): the device shares are sealed under the session there. */
+  readonly storageTravels?: boolean
 }
 
 // The PRF's input: one fixed value for this purpose, so a passkey gives the same recovery secret each time and no
@@ -108,8 +110,9 @@ const errorText = (error: unknown): string => {
 
 // The logged-in visitor's split keys (over this frame's storage and its wallet server) and the families they hold.
 const run = <A, E>(env: SecureViewEnv, use: (keys: SplitKeys["Service"], families: ReadonlyArray<KeyFamily>) => Effect.Effect<A, E>) => {
-  const server = ShareServer.layerApi(env.api, () => env.storage.getItem(FRAME_STORAGE_KEYS.token) ?? "")
-  const splitKeys = SplitKeys.layer.pipe(Layer.provide(Layer.merge(DeviceShares.layerStorage(env.storage), server)))
+  const token = env.storage.getItem(FRAME_STORAGE_KEYS.token) ?? ""
+  const server = ShareServer.layerApi(env.api, () => token)
+  const splitKeys = SplitKeys.layer.pipe(Layer.provide(Layer.merge(DeviceShares.layerFor(env.storage, token, env.storageTravels === true), server)))
   return Effect.runPromise(
     Effect.gen(function* () {
       const listed = yield* Effect.flatMap(ShareServer, (shares) => shares.list)

@@ -1,7 +1,8 @@
 /**
  * The wallet server's handlers (the API is `../WalletServerApi.ts`): login by email (a one-time code, or first a
  * mailed link for a device the email never used), sessions by bearer token, the user's addresses, email updates in
- * two codes, signing on the chains it runs, and the project's allowed origins. Every failure is one of the API's
+ * two codes, the chains' pass-through for the frame (which signs; the server signs nothing), and the project's
+ * allowed origins. Every failure is one of the API's
  * declared errors, whose body is an `ApiFailure`.
  */
 import { randomUUID } from "node:crypto"
@@ -27,7 +28,7 @@ import {
 import { ApiError } from "../wallet/errors"
 import { rpcFailure } from "./errors"
 import { DARK_PAGE_CSS } from "./socialCallback"
-import { codeHash, type KeyFamily, newCode, newEvmKey, newSolanaKey, newToken, openKey, sameHash, sealKey, tokenHash } from "./keys"
+import { codeHash, type KeyFamily, newCode, newToken, sameHash, tokenHash } from "./keys"
 import { walletRpc } from "../wallet/walletRpc"
 import { rpcChainsOf } from "./rpc"
 import { channelUrl, FARCASTER_CHANNEL_TTL_MS, farcasterConnector, type FarcasterRefused, newChannelNonce, verifyFarcasterSignIn } from "./farcaster"
@@ -191,16 +192,13 @@ export const makeSteps = (deps: WalletServerDeps) => {
     yield* run(store.clearLockout(email))
   })
 
-  // The user's address of each family, with the sealed key while the server still has it (split keys have none here).
+  // The user's address of each family: of the split key, or of the key the server sealed before keys were split (until
+  // the frame splits it). None between a new user's login and the frame's making of the keys (frameKeys.ts).
   const keysOf = Effect.fn("WalletServer.keysOf")(function* (userId: string) {
     const [sealed, splits] = yield* Effect.all([run(store.keysOf(userId)), run(shareStore.splitKeysOf(userId))])
-    const keyOf = (family: KeyFamily): Effect.Effect<{ readonly address: string; readonly sealed: store.KeyRow | undefined }, WalletInternalError> => {
-      const key = sealed.find((k) => k.family === family)
-      if (key !== undefined) return Effect.succeed({ address: key.address, sealed: key })
-      const split = splits.find((k) => k.family === family)
-      return split === undefined ? Effect.fail(internal(`The user has no ${family} key`)) : Effect.succeed({ address: split.address, sealed: undefined })
-    }
-    return { evm: yield* keyOf("eip155"), solana: yield* keyOf("solana") }
+    const addressOf = (family: KeyFamily): string | undefined =>
+      (splits.find((k) => k.family === family) ?? sealed.find((k) => k.family === family))?.address
+    return { evm: addressOf("eip155"), solana: addressOf("solana") }
   })
 
   const walletUser = Effect.fn("WalletServer.walletUser")(function* (user: { readonly userId: string; readonly email: string | null }) {
@@ -209,36 +207,23 @@ export const makeSteps = (deps: WalletServerDeps) => {
     const provider = social === undefined ? undefined : Schema.decodeUnknownOption(SocialLogin)(social.provider)
     const answer: WalletUser = {
       email: user.email,
-      evmAddress: keys.evm.address,
-      solanaAddress: keys.solana.address,
+      ...(keys.evm === undefined ? {} : { evmAddress: keys.evm }),
+      ...(keys.solana === undefined ? {} : { solanaAddress: keys.solana }),
       ...(social === undefined || provider === undefined || provider._tag === "None" ? {} : { social: { provider: provider.value, username: social.username } })
     }
     return answer
   })
 
-  // A new user's keys, the same for an email user and a social one.
-  const newKeys = (id: string): Array<store.KeyRow> => {
-    const evm = newEvmKey()
-    const sol = newSolanaKey()
-    const keys: Array<store.KeyRow> = [
-      { family: "eip155", address: evm.address, ...sealKey(deps.masterKey, id, "eip155", evm.secret) },
-      { family: "solana", address: sol.address, ...sealKey(deps.masterKey, id, "solana", sol.secret) }
-    ]
-    evm.secret.fill(0)
-    sol.secret.fill(0)
-    return keys
-  }
-
   const makeUser = Effect.fn("WalletServer.makeUser")(function* (email: string) {
     const id = randomUUID()
-    if (yield* run(store.insertUser({ id, email }, newKeys(id), at()))) return { id, email }
+    if (yield* run(store.insertUser({ id, email }, at()))) return { id, email }
     // Two first logins of one email raced: the other one made the user.
     const existing = yield* run(store.findUserByEmail(email))
     if (existing === undefined) return yield* internal("The user could not be made")
     return existing
   })
 
-  /** The user of a provider's subject, made (with its keys) at its first login. */
+  /** The user of a provider's subject, made at its first login (its keys are made in the frame, frameKeys.ts). */
   const socialUser = Effect.fn("WalletServer.socialUser")(function* (provider: string, identity: SocialIdentity) {
     const known = yield* run(store.findSocialUser(provider, identity.subject))
     if (known !== undefined) {
@@ -246,7 +231,7 @@ export const makeSteps = (deps: WalletServerDeps) => {
       return known
     }
     const id = randomUUID()
-    if (yield* run(store.insertSocialUser(id, { provider, ...identity }, newKeys(id), at()))) return id
+    if (yield* run(store.insertSocialUser(id, { provider, ...identity }, at()))) return id
     // Two first logins of one subject raced: the other one made the user.
     const existing = yield* run(store.findSocialUser(provider, identity.subject))
     if (existing === undefined) return yield* internal("The user could not be made")
@@ -261,7 +246,7 @@ export const makeSteps = (deps: WalletServerDeps) => {
     return token
   })
 
-  return { run, at, sendMail, notLockedOut, withMailClaim, mailCode, checkCode, keysOf, walletUser, newKeys, makeUser, socialUser, openSession }
+  return { run, at, sendMail, notLockedOut, withMailClaim, mailCode, checkCode, keysOf, walletUser, makeUser, socialUser, openSession }
 }
 
 /** `POST /api/login/email`, `/api/login/device`, `/api/login/otp` and the mailed link's page `GET /api/device/verify`. */
@@ -668,26 +653,19 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
         Effect.fn("WalletServer.rpc")(function* ({ payload }) {
           const session = yield* WalletSession
           const project = yield* WalletProject
-          const keys = yield* steps.keysOf(session.userId)
+          const { evm, solana } = yield* steps.keysOf(session.userId)
+          if (evm === undefined || solana === undefined) {
+            return yield* new WalletBadRequest({ code: "no_key", error: "This wallet has no key yet: log in again so the wallet makes it" })
+          }
           const result = yield* Effect.tryPromise({
             try: () =>
               walletRpc(
                 rpcChainsOf(deps.chains),
                 {
-                  evmAddress: keys.evm.address,
-                  solanaAddress: keys.solana.address,
-                  withKey: async (family, use) => {
-                    const sealed = (family === "eip155" ? keys.evm : keys.solana).sealed
-                    if (sealed === undefined) {
-                      throw new ApiError(400, "method_not_allowed", "This wallet's key is split: it signs in the wallet's frame, never on the wallet server")
-                    }
-                    const secret = openKey(deps.masterKey, session.userId, family, sealed)
-                    try {
-                      return await use(secret)
-                    } finally {
-                      secret.fill(0)
-                    }
-                  },
+                  evmAddress: evm,
+                  solanaAddress: solana,
+                  // The server holds no whole key (issue 30): every signature is made in the frame (frameRpc.ts).
+                  withKey: () => Promise.reject(new ApiError(400, "method_not_allowed", "This wallet signs in its frame, never on the wallet server")),
                   calls: {
                     save: (calls) => deps.database.run(callsStore.insertCalls(session.userId, calls, steps.at())),
                     find: (id) => deps.database.run(callsStore.findCalls(session.userId, id))
@@ -717,7 +695,7 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
         Effect.fn("WalletServer.spendPermission")(function* ({ payload }) {
           const session = yield* WalletSession
           const project = yield* WalletProject
-          // Counted under the grant's lock with the server's clock, exactly as a send the server signs is counted.
+          // Counted under the grant's lock with the server's clock, before the frame signs the send.
           const grants = grantStoreOf((effect) => deps.database.run(effect), deps.now, session.userId, project.projectId)
           const use = { to: payload.use.to as `0x${string}`, amount: BigInt(payload.use.amount), token: payload.use.token as `0x${string}` | undefined }
           const coverage = yield* Effect.promise(() =>
@@ -738,7 +716,7 @@ export const SessionGroupLive = HttpApiBuilder.group(WalletServerApi, "session",
   })
 )
 
-/** `GET /api/project` (the project's allowed origins) and `GET /api/chains` (the chains the server signs on). */
+/** `GET /api/project` (the project's allowed origins) and `GET /api/chains` (the chains the server serves the frame on). */
 export const ProjectGroupLive = HttpApiBuilder.group(WalletServerApi, "project", (handlers) =>
   Effect.gen(function* () {
     const deps = yield* WalletServerEnv

@@ -20,7 +20,9 @@ import { WalletServerApi } from "../WalletServerApi"
 import { walletServerApiLayer } from "./apiLayer"
 import { socialCallbackLayer, socialCallbackRoutes } from "./socialCallback"
 import type { FarcasterConfig } from "./farcaster"
-import { checkMasterKey, openKey } from "./keys"
+import { checkMasterKey, MasterKeyMismatch, openBytes, openKey } from "./keys"
+import { shareAad } from "./shares"
+import * as shareStore from "./shareStore"
 import type { WalletChains } from "./rpc"
 import { PRUNE_EVERY_MS, sweepForever } from "./prune"
 import * as store from "./store"
@@ -106,11 +108,19 @@ export interface WalletServerInfo {
   readonly database: Database
 }
 
-/** Fails when the database holds keys the master key cannot open: a server with the wrong key must not start. */
+/**
+ * Fails when the database holds keys or server shares the master key cannot open: a server with the wrong key must
+ * not start (it would hand out shares it cannot open, or refuse every signature).
+ */
 export const checkMasterKeyOpens = async (database: Database, masterKey: Uint8Array): Promise<void> => {
   const any = await database.run(store.anyKey())
-  if (any === undefined) return
-  openKey(masterKey, any.userId, any.key.family, any.key).fill(0)
+  if (any !== undefined) openKey(masterKey, any.userId, any.key.family, any.key).fill(0)
+  const split = await database.run(shareStore.anySplit())
+  if (split === undefined) return
+  const { family, address, splitId, serverShare } = split.split
+  const opened = openBytes(masterKey, shareAad(split.userId, family, address, splitId), serverShare)
+  if (opened === undefined) throw new MasterKeyMismatch(family)
+  opened.fill(0)
 }
 
 /** Starts the wallet server; fails when the master key cannot open the keys the database holds. */

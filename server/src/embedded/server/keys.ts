@@ -1,16 +1,16 @@
 /**
- * The wallet server's secrets: each user's EVM and Solana private keys, made here at the first login and kept only
- * as AES-256-GCM ciphertext under the server's 32-byte master key (a fresh 12-byte IV per key, the auth tag kept, the
- * user and family bound in as associated data so a row cannot be moved to another user); one-time codes kept as an
- * HMAC under the same key; device links and session tokens kept as their SHA-256 (they are random, 32 bytes).
- * Plain keys exist only inside a signing call and are never logged or returned.
+ * The wallet server's secrets: the EVM and Solana private keys it made before keys were split (issue 30), kept as
+ * AES-256-GCM ciphertext under the server's 32-byte master key (a fresh 12-byte IV per key, the auth tag kept, the
+ * user and family bound in as associated data so a row cannot be moved to another user) until the frame splits them
+ * (`/api/keys/legacy`, opened only for that); server shares sealed the same way; one-time codes kept as an HMAC
+ * under the same key; device links and session tokens kept as their SHA-256 (they are random, 32 bytes).
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, createPrivateKey, createPublicKey, randomBytes, randomInt, timingSafeEqual } from "node:crypto"
 import { getBase58Decoder } from "@solana/kit"
 import { bytesToHex } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 
-/** A key family the server makes keys for. */
+/** A key family of the user's keys. */
 export type KeyFamily = "eip155" | "solana"
 
 /** A private key sealed under the master key, as the `wallet_keys` table keeps it. */
@@ -58,7 +58,10 @@ export const openBytes = (masterKey: Uint8Array, associatedData: string, sealed:
   }
 }
 
-/** Seals `secret` (a 32-byte private key or seed) for `userId`'s `family` key. */
+/**
+ * Seals `secret` (a 32-byte private key or seed) for `userId`'s `family` key, as the server did for the keys it made
+ * before keys were split (issue 30): the migration's tests make such users with it.
+ */
 export const sealKey = (masterKey: Uint8Array, userId: string, family: KeyFamily, secret: Uint8Array): SealedKey =>
   sealBytes(masterKey, aad(userId, family), secret)
 
@@ -67,12 +70,6 @@ export const openKey = (masterKey: Uint8Array, userId: string, family: KeyFamily
   const opened = openBytes(masterKey, aad(userId, family), sealed)
   if (opened === undefined) throw new MasterKeyMismatch(family)
   return opened
-}
-
-/** A fresh EVM private key and its checksummed address. */
-export const newEvmKey = (): { readonly secret: Uint8Array; readonly address: string } => {
-  const secret = new Uint8Array(randomBytes(32))
-  return { secret, address: evmAddressOf(secret) }
 }
 
 /** The checksummed address of an EVM private key. */
@@ -88,12 +85,6 @@ const ed25519PrivateKey = (seed: Uint8Array) =>
 export const solanaAddressOf = (seed: Uint8Array): string => {
   const publicKey = Buffer.from(createPublicKey(ed25519PrivateKey(seed)).export({ format: "jwk" }).x ?? "", "base64url")
   return getBase58Decoder().decode(publicKey)
-}
-
-/** A fresh Solana (ed25519) seed and its base58 address. */
-export const newSolanaKey = (): { readonly secret: Uint8Array; readonly address: string } => {
-  const secret = new Uint8Array(randomBytes(32))
-  return { secret, address: solanaAddressOf(secret) }
 }
 
 /** A 6-digit one-time code, uniformly drawn. */

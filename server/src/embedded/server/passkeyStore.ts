@@ -5,7 +5,6 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { KeyRow } from "./store"
 
 /**
  * What a ceremony is for: a new passkey (and a new user), logging in with one, or confirming an export of the key (its
@@ -114,21 +113,16 @@ export interface NewPasskey {
   readonly prfEnabled: boolean
 }
 
-/** Makes a passkey user (no email) with its keys and its first passkey, in one transaction. */
+/** Makes a passkey user (no email; its keys are made in the frame) with its first passkey, in one transaction. */
 export const insertPasskeyUser = Effect.fn("passkeyStore.insertPasskeyUser")(function* (
   id: string,
   passkey: NewPasskey,
-  keys: ReadonlyArray<KeyRow>,
   now: Date
 ) {
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
       yield* sql`INSERT INTO wallet_users (id, email, created_at) VALUES (${id}, NULL, ${now})`
-      for (const key of keys) {
-        yield* sql`INSERT INTO wallet_keys (user_id, family, address, ciphertext, iv, auth_tag, created_at)
-          VALUES (${id}, ${key.family}, ${key.address}, ${key.ciphertext}, ${key.iv}, ${key.authTag}, ${now})`
-      }
       yield* sql`INSERT INTO wallet_passkeys (credential_id, user_id, user_handle, public_key, counter, transports, prf_enabled, created_at)
         VALUES (${passkey.credentialId}, ${id}, ${passkey.userHandle}, ${passkey.publicKey}, ${passkey.counter}, ${passkey.transports.join(",")}, ${passkey.prfEnabled}, ${now})`
     })

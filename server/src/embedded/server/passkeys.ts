@@ -180,7 +180,6 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
             if (!result.verified) return yield* refused
             const { credential } = result.registrationInfo
             const id = randomUUID()
-            const keys = steps.newKeys(id)
             yield* run(
               passkeyStore.insertPasskeyUser(
                 id,
@@ -192,7 +191,6 @@ export const PasskeyGroupLive = HttpApiBuilder.group(WalletServerApi, "passkey",
                   transports: credential.transports ?? [],
                   prfEnabled: response.clientExtensionResults?.prf?.enabled === true
                 },
-                keys,
                 at()
               )
             )

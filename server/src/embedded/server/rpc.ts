@@ -16,7 +16,7 @@ export interface WalletSmartAccounts {
   readonly factory: Hex
 }
 
-/** A chain the server signs and sends on: its RPC URL, and more of the same chain tried in order when one fails. */
+/** A chain the server serves the frame on (reads, and what the frame signed, sent): its RPC URL, and more of the same chain tried in order when one fails. */
 export interface WalletChain {
   readonly caipNetworkId: string
   readonly rpcUrl: string
@@ -26,7 +26,7 @@ export interface WalletChain {
   readonly smartAccount?: WalletSmartAccounts
 }
 
-/** The chains the server signs and sends on. */
+/** The chains the server serves the frame on. */
 export interface WalletChains {
   readonly evm: ReadonlyArray<WalletChain>
   readonly solana?: WalletChain | undefined

@@ -48,6 +48,15 @@ export const sessionLoginAt = Effect.fn("shareStore.sessionLoginAt")(function* (
   return rows[0]?.created_at
 })
 
+/** Any one server share with its user, to check the master key at start. */
+export const anySplit = Effect.fn("shareStore.anySplit")(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<StoredSplit & { readonly user_id: string }>`SELECT user_id, family, address, split_id, server_share, server_share_iv,
+    server_share_tag, recovery_envelope, recovery_verifier_hash FROM wallet_key_shares ORDER BY created_at LIMIT 1`
+  const row = rows[0]
+  return row === undefined ? undefined : { userId: row.user_id, split: splitRow(row) }
+})
+
 /** The user's split keys. */
 export const splitKeysOf = Effect.fn("shareStore.splitKeysOf")(function* (userId: string) {
   const sql = yield* SqlClient.SqlClient
@@ -88,6 +97,21 @@ export const storeSplit = Effect.fn("shareStore.storeSplit")(function* (userId: 
       return kept[0]
     })
   )
+})
+
+/**
+ * Keeps the first split of a new key of `row.family` (`SplitKeys.create`): only while the user has none of that family,
+ * split or sealed; answers whether it was kept. One statement, so of two devices making a new user's key at once one wins.
+ */
+export const storeNewSplit = Effect.fn("shareStore.storeNewSplit")(function* (userId: string, row: SplitKeyRow, now: Date) {
+  const sql = yield* SqlClient.SqlClient
+  const kept = yield* sql`INSERT INTO wallet_key_shares (user_id, family, address, split_id, server_share, server_share_iv, server_share_tag,
+      recovery_envelope, recovery_verifier_hash, created_at)
+    SELECT ${userId}, ${row.family}, ${row.address}, ${row.splitId}, ${row.serverShare.ciphertext}, ${row.serverShare.iv},
+      ${row.serverShare.authTag}, ${row.recoveryEnvelope}, ${row.recoveryVerifierHash}, ${now}
+    WHERE NOT EXISTS (SELECT 1 FROM wallet_keys WHERE user_id = ${userId} AND family = ${row.family})
+    ON CONFLICT (user_id, family) DO NOTHING RETURNING split_id`
+  return kept.length > 0
 })
 
 /** The user's key of `family` the server made and sealed before keys were split (issue 30, item 6), if it still has it. */

@@ -36,7 +36,8 @@ export const RECOVERY_DELAY_BASE_MS = 5_000
 export const RECOVERY_DELAY_MAX_MS = 24 * 60 * 60_000
 
 // What the server share's seal binds: a sealed share moved to another user, family, address or split does not open.
-const shareAad = (userId: string, family: KeyFamily, address: string, splitId: string) => `wallet-share:v1:${userId}:${family}:${address}:${splitId}`
+/** The associated data a server share is sealed with under the master key: bound to its user, family, address and split. */
+export const shareAad = (userId: string, family: KeyFamily, address: string, splitId: string) => `wallet-share:v1:${userId}:${family}:${address}:${splitId}`
 
 const EnvelopeJson = Schema.fromJsonString(RecoveryEnvelope)
 
@@ -148,21 +149,24 @@ export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShar
           const bytes = fromBase64(share.share) ?? new Uint8Array()
           const serverShare = sealBytes(deps.masterKey, shareAad(session.userId, share.family, share.address, share.splitId), bytes)
           bytes.fill(0)
-          const kept = yield* runQuery(
-            deps,
-            shareStore.storeSplit(
-              session.userId,
-              {
-                family: share.family,
-                address: share.address,
-                splitId: share.splitId,
-                serverShare,
-                recoveryEnvelope: JSON.stringify(payload.recovery.envelope),
-                recoveryVerifierHash: tokenHash(payload.recovery.verifier)
-              },
-              new Date(deps.now())
-            )
-          )
+          const row: shareStore.SplitKeyRow = {
+            family: share.family,
+            address: share.address,
+            splitId: share.splitId,
+            serverShare,
+            recoveryEnvelope: JSON.stringify(payload.recovery.envelope),
+            recoveryVerifierHash: tokenHash(payload.recovery.verifier)
+          }
+          if (payload.create === true) {
+            if (!(yield* runQuery(deps, shareStore.storeNewSplit(session.userId, row, new Date(deps.now()))))) {
+              return yield* new WalletConflict({
+                code: "key_exists",
+                error: `This account has a ${share.family} key already (made on another device at the same time): this one was not kept`
+              })
+            }
+            return { splitId: share.splitId, rotated: false }
+          }
+          const kept = yield* runQuery(deps, shareStore.storeSplit(session.userId, row, new Date(deps.now())))
           if (kept === undefined) {
             return yield* new WalletConflict({
               code: "share_refused",

@@ -53,25 +53,12 @@ export const findUserById = Effect.fn("walletStore.findUserById")(function* (id:
   return rows[0]
 })
 
-/** Makes a user with its keys in one transaction; `false` when the email was taken meanwhile. */
-export const insertUser = Effect.fn("walletStore.insertUser")(function* (
-  user: { readonly id: string; readonly email: string },
-  keys: ReadonlyArray<KeyRow>,
-  now: Date
-) {
+/** Makes a user (its keys are made in the frame afterwards); `false` when the email was taken meanwhile. */
+export const insertUser = Effect.fn("walletStore.insertUser")(function* (user: { readonly id: string; readonly email: string }, now: Date) {
   const sql = yield* SqlClient.SqlClient
-  return yield* sql.withTransaction(
-    Effect.gen(function* () {
-      const inserted = yield* sql`INSERT INTO wallet_users (id, email, created_at) VALUES (${user.id}, ${user.email}, ${now})
-        ON CONFLICT (email) DO NOTHING RETURNING id`
-      if (inserted.length === 0) return false
-      for (const key of keys) {
-        yield* sql`INSERT INTO wallet_keys (user_id, family, address, ciphertext, iv, auth_tag, created_at)
-          VALUES (${user.id}, ${key.family}, ${key.address}, ${key.ciphertext}, ${key.iv}, ${key.authTag}, ${now})`
-      }
-      return true
-    })
-  )
+  const inserted = yield* sql`INSERT INTO wallet_users (id, email, created_at) VALUES (${user.id}, ${user.email}, ${now})
+    ON CONFLICT (email) DO NOTHING RETURNING id`
+  return inserted.length > 0
 })
 
 interface StoredKey {
@@ -379,11 +366,10 @@ export const renameSocialUser = Effect.fn("walletStore.renameSocialUser")(functi
   yield* sql`UPDATE wallet_social_identities SET username = ${username} WHERE provider = ${provider} AND subject = ${subject}`
 })
 
-/** Makes a social user (no email) with its keys in one transaction; `false` when the subject got a user meanwhile. */
+/** Makes a social user (no email; its keys are made in the frame) in one transaction; `false` when the subject got a user meanwhile. */
 export const insertSocialUser = Effect.fn("walletStore.insertSocialUser")(function* (
   id: string,
   identity: { readonly provider: string; readonly subject: string; readonly username: string },
-  keys: ReadonlyArray<KeyRow>,
   now: Date
 ) {
   const sql = yield* SqlClient.SqlClient
@@ -394,10 +380,6 @@ export const insertSocialUser = Effect.fn("walletStore.insertSocialUser")(functi
         VALUES (${identity.provider}, ${identity.subject}, ${id}, ${identity.username}, ${now})
         ON CONFLICT (provider, subject) DO NOTHING RETURNING user_id`
       if (inserted.length === 0) return yield* Effect.fail("taken" as const)
-      for (const key of keys) {
-        yield* sql`INSERT INTO wallet_keys (user_id, family, address, ciphertext, iv, auth_tag, created_at)
-          VALUES (${id}, ${key.family}, ${key.address}, ${key.ciphertext}, ${key.iv}, ${key.authTag}, ${now})`
-      }
       return true
     })
   ).pipe(Effect.catchIf((error) => error === "taken", () => Effect.succeed(false)))
