@@ -13,6 +13,7 @@ import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
 import { truncateAddress } from "../src/domain/format"
 import { bundlerRows } from "./bundler"
 import { chunkBudgetRows } from "./chunks"
+import { newDeviceLoginRows } from "./newDeviceLogin"
 import { smartAccountSendRows } from "./smartAccountSend"
 import { failoverLabel, failoverRows } from "./rpc-failover"
 import { walletConnectRows } from "./walletconnect"
@@ -259,6 +260,7 @@ const main = () =>
     const walletConnect = await walletConnectRows()
     const bundler = await bundlerRows()
     const smartAccountSend = await smartAccountSendRows()
+    const newDeviceLogin = await newDeviceLoginRows()
 
     const rows = [
       { metric: "JS on the critical path (the entry's static imports), ours (gzip)", measured: kib(critical), target: "≤ 60 KiB", peers: "" },
@@ -286,6 +288,7 @@ const main = () =>
       ...walletConnect,
       ...bundler,
       ...smartAccountSend,
+      ...newDeviceLogin,
       ...chunkBudgetRows(outDir)
     ]
     console.log("wallet-runtime benchmarks (production build of demo/, Debian Chromium, local stack)")

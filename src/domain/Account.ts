@@ -62,7 +62,13 @@ export const EmbeddedWalletUser = Schema.Struct({
   /** The provider of a user who logged in with a social login (or farcaster). */
   socialProvider: Schema.optionalKey(SocialLogin),
   /** What opens the recovery share: a secret kept on this device only (not protected yet), a password or a passkey. */
-  recovery: Schema.optional(Schema.Literals(["device", "password", "passkey"]))
+  recovery: Schema.optional(Schema.Literals(["device", "password", "passkey"])),
+  /**
+   * True when this device holds no usable share of the user's split key (a new device, or one whose share a recovery
+   * on another device retired): the visitor recovers here with the password or passkey, or, while `recovery` is
+   * `device`, only the first device can protect the wallet first. Absent when the device can sign.
+   */
+  needsRecovery: Schema.optional(Schema.Boolean)
 })
 /** The user of the embedded wallet. */
 export type EmbeddedWalletUser = typeof EmbeddedWalletUser.Type

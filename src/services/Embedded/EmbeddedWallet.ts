@@ -36,6 +36,7 @@ export const initialEmbeddedState = (enabled: boolean): EmbeddedState => ({
   socialUser: undefined,
   accountSwitch: { switching: undefined, error: undefined },
   recovery: undefined,
+  needsRecovery: undefined,
   secureViewError: undefined
 })
 

@@ -146,6 +146,28 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
 
     // ---- Login
 
+    // What protects the wallet's key and whether this device lacks its share, as the frame's user says (kept in state).
+    const askRecovery = Effect.gen(function* () {
+      const user = Option.getOrUndefined(yield* Effect.option(Effect.flatMap(frame, (bridge) => bridge.request("GET_USER", {}))))
+      yield* update((s) => ({ ...s, recovery: user?.recovery, needsRecovery: user?.needsRecovery === true }))
+      return user
+    })
+
+    /**
+     * A login is over and the wallet connected: on a device without the share of the wallet's split key, Recover
+     * opens by itself (before the Account view); where only the first device's kept secret protects the key, the
+     * Account view says so; otherwise the modal closes as after any wallet, when it still shows one of `views`.
+     */
+    const completeLogin = (views: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const user = yield* askRecovery
+        const now = yield* SubscriptionRef.get(modal.state)
+        if (!now.open || !views.includes(currentRoute(now).view)) return
+        if (user?.needsRecovery !== true) return yield* modal.close
+        if (user.recovery === "device") return yield* modal.reset({ view: "Account" })
+        yield* viaSecureViews((flow) => flow.recoverAfterLogin)
+      }).pipe(Effect.withSpan("EmbeddedWallet.completeLogin"))
+
     let deviceWait: Fiber.Fiber<void> | undefined
     const stopDeviceWait = Effect.suspend(() => {
       const fiber = deviceWait
@@ -258,9 +280,8 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       }
       yield* update((s) => ({ ...s, login: { _tag: "Idle" }, email, error: undefined, resendInSeconds: 0 }))
       if (countdown !== undefined) yield* Fiber.interrupt(countdown)
-      // Connected (and signed in, when the host asks for it): the modal closes as after any wallet.
-      const now = yield* SubscriptionRef.get(modal.state)
-      if (now.open && (LOGIN_VIEWS as ReadonlyArray<string>).includes(currentRoute(now).view)) yield* modal.close
+      // Connected (and signed in, when the host asks for it).
+      yield* completeLogin(LOGIN_VIEWS)
     })
 
     const cancelLogin = Effect.gen(function* () {
@@ -295,8 +316,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
           return yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialError: error?.message }))
         }
         yield* update((s) => ({ ...s, social: { _tag: "Idle" }, socialUser: { provider, username }, socialError: undefined }))
-        const now = yield* SubscriptionRef.get(modal.state)
-        if (now.open && currentRoute(now).view === "Connect") yield* modal.close
+        yield* completeLogin(["Connect"])
       })
 
     type PopupOutcome = { readonly _tag: "Callback"; readonly uri: string } | { readonly _tag: "Closed" } | { readonly _tag: "TimedOut" }
@@ -385,7 +405,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
     const setFarcaster = (farcaster: EmbeddedState["farcaster"]) => update((s) => ({ ...s, farcaster }))
     const farcasterFailed = (message: string, expired = false) => setFarcaster({ _tag: "Failed", message, expired })
 
-    /** Signed: the frame holds the session; connect like a social login, then close the modal. */
+    /** Signed: the frame holds the session; connect like a social login, then complete the login. */
     const finishFarcaster = (username: string) =>
       Effect.gen(function* () {
         yield* setFarcaster({ _tag: "Connecting", username })
@@ -399,8 +419,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
           return yield* farcasterFailed(error?.message ?? "The wallet could not connect: try again.")
         }
         yield* update((s) => ({ ...s, farcaster: { _tag: "Idle" }, socialUser: social }))
-        const now = yield* SubscriptionRef.get(modal.state)
-        if (now.open && currentRoute(now).view === "ConnectingFarcaster") yield* modal.close
+        yield* completeLogin(["ConnectingFarcaster"])
       })
 
     // Asks the frame until the channel is signed, refused or expired; each ask is one frame step (the frame holds it 25 s).
@@ -576,6 +595,8 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         Effect.gen(function* () {
           const asked = yield* Deferred.make<boolean>()
           decision = asked
+          // A session restored in this page has not said yet whether this device can sign: the view offers Recover if not.
+          if ((yield* SubscriptionRef.get(state)).needsRecovery === undefined) yield* askRecovery
           const openedHere = !(yield* SubscriptionRef.get(modal.state)).open
           const network = (yield* SubscriptionRef.get(networks.state)).requested.find((n) => n.caipNetworkId === request.chainId)
           yield* update((s) => ({
@@ -593,8 +614,12 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
           else yield* modal.pushTransactionStep({ route: { view: "ApproveTransaction" } })
           // Closing the modal rejects every open unsafe request (spec 4). Leaving the view with Back (it has one when
           // pushed over another view) rejects it too: else the request waits unseen and every later one behind it.
+          // Recover, opened from the view on a device without the key's share, comes back to it: the request waits.
           const viewLeft = SubscriptionRef.changes(modal.state).pipe(
-            Stream.filter((m) => m.open && currentRoute(m).view !== "ApproveTransaction"),
+            Stream.filter((m) => {
+              const route = m.open ? currentRoute(m) : undefined
+              return route !== undefined && route.view !== "ApproveTransaction" && !(route.view === "SecureFrame" && route.kind === "recover")
+            }),
             Stream.runHead,
             Effect.as(false)
           )
@@ -650,7 +675,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
           frame,
           words,
           connect: connectFlow.connect(auth.connectorId).pipe(Effect.tapError(() => forgetLogin(storage)), Effect.asVoid),
-          modal,
+          complete: completeLogin(["Connect"]),
           page,
           frameOrigin,
           scope,

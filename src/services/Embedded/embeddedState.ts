@@ -148,6 +148,11 @@ export interface EmbeddedState {
   readonly accountSwitch: { readonly switching: EmbeddedAccountType | undefined; readonly error: string | undefined }
   /** What protects the recovery share (`device`: nothing the visitor chose yet), once the frame said; undefined before. */
   readonly recovery: "device" | "password" | "passkey" | undefined
+  /**
+   * Whether this device lacks a share of the wallet's split key (a new device): it recovers with the password or
+   * passkey before it can sign (or, while `recovery` is `device`, cannot here). Undefined until the frame said.
+   */
+  readonly needsRecovery: boolean | undefined
   /** Why the frame could not show its secure view, in the visitor's words (the SecureFrame view says it). */
   readonly secureViewError: string | undefined
 }

@@ -9,7 +9,6 @@
 import { Effect, Exit, Fiber, Option, Schedule, type Scope, SubscriptionRef } from "effect"
 import type { ThemeMode } from "../../domain/Account"
 import { decodePasskeyPageMessage, type PasskeyFailure, passkeyFailureWords, type PasskeyMode } from "../../domain/passkey"
-import { currentRoute, type Modal } from "../Modal"
 import type { FrameBridgeService } from "./authState"
 import type { EmbeddedState } from "./embeddedState"
 import type { SocialPopup, SocialWindowService } from "./SocialWindow"
@@ -29,7 +28,8 @@ export interface PasskeyFlowDeps {
   readonly words: (error: { readonly _tag: string; readonly message: string }) => Effect.Effect<string>
   /** Connects the embedded wallet once the frame holds the session; forgets the login when it cannot. */
   readonly connect: Effect.Effect<void, { readonly message: string }>
-  readonly modal: Modal["Service"]
+  /** Once connected: Recover on a device without the wallet's share, else the modal closes. */
+  readonly complete: Effect.Effect<void>
   readonly page: SocialWindowService
   readonly frameOrigin: string
   readonly scope: Scope.Scope
@@ -46,7 +46,7 @@ const OUTCOMES: Record<"verified" | "cancelled" | "unsupported", PopupOutcome> =
 
 /** The passkey login over the embedded wallet's frame and the page's popup. */
 export const makePasskeyFlow = (deps: PasskeyFlowDeps) => {
-  const { state, page, modal } = deps
+  const { state, page } = deps
   const update = (f: (s: EmbeddedState) => EmbeddedState) => SubscriptionRef.update(state, f)
   const failed = (message: string | undefined) => update((s) => ({ ...s, passkey: { _tag: "Idle" }, passkeyError: message }))
   let popupOpen: SocialPopup | undefined
@@ -71,7 +71,7 @@ export const makePasskeyFlow = (deps: PasskeyFlowDeps) => {
       Effect.as<PopupOutcome>({ _tag: "WindowClosed" })
     )
 
-  /** The frame opens the session of the ceremony the popup answered; the wallet connects and the modal closes. */
+  /** The frame opens the session of the ceremony the popup answered; the wallet connects and the login completes. */
   const finish = (mode: PasskeyMode) =>
     Effect.gen(function* () {
       yield* update((s) => ({ ...s, passkey: { _tag: "Connecting", mode }, passkeyError: undefined }))
@@ -83,8 +83,7 @@ export const makePasskeyFlow = (deps: PasskeyFlowDeps) => {
       const connected = yield* Effect.exit(deps.connect)
       if (Exit.isFailure(connected)) return yield* failed(Option.getOrUndefined(Exit.findErrorOption(connected))?.message)
       yield* update((s) => ({ ...s, passkey: { _tag: "Idle" }, passkeyError: undefined }))
-      const now = yield* SubscriptionRef.get(modal.state)
-      if (now.open && currentRoute(now).view === "Connect") yield* modal.close
+      yield* deps.complete
     })
 
   const waitPopup = (mode: PasskeyMode, popup: SocialPopup) =>

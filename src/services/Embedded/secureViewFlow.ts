@@ -30,6 +30,8 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
   const { state, modal } = deps
   const setError = (secureViewError: string | undefined) => SubscriptionRef.update(state, (s) => ({ ...s, secureViewError }))
   let shown: Fiber.Fiber<void> | undefined
+  // Recover opened by a login on a new device: once recovered, the connection completes as any other (the modal closes).
+  let closeWhenRecovered = false
   // Showing and hiding take turns, in the order asked, each in the service's scope (not the caller's, which a view
   // leaving may end): a view mounted again at once (React's StrictMode) has its frame view dropped (CLOSE answered)
   // before the next is asked for, so a late CLOSE never ends the new one.
@@ -37,8 +39,9 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
   const inTurn = (effect: Effect.Effect<void>) => Effect.asVoid(Effect.forkIn(turns.withPermit(effect), deps.scope))
 
   /** Opens the SecureFrame view of `kind` (over the view in front, or the modal opened on it). */
-  const openSecureView = Effect.fn("EmbeddedWallet.openSecureView")(function* (kind: SecureViewKind) {
+  const openSecureView = Effect.fn("EmbeddedWallet.openSecureView")(function* (kind: SecureViewKind, afterLogin = false) {
     yield* setError(undefined)
+    closeWhenRecovered = afterLogin
     const now = yield* SubscriptionRef.get(modal.state)
     if (!now.open) return yield* modal.open({ view: "SecureFrame", kind })
     const route = currentRoute(now)
@@ -67,8 +70,11 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
       if (ended.value.outcome === "done" && kind === "protect") {
         yield* SubscriptionRef.update(state, (s) => ({ ...s, recovery: "password" as const }))
       }
+      const recovered = ended.value.outcome === "done" && kind === "recover"
+      if (recovered) yield* SubscriptionRef.update(state, (s) => ({ ...s, needsRecovery: false }))
+      const closing = recovered && closeWhenRecovered
       const now = yield* SubscriptionRef.get(modal.state)
-      if (now.open && currentRoute(now).view === "SecureFrame") yield* modal.goBack
+      if (now.open && currentRoute(now).view === "SecureFrame") yield* closing ? modal.close : modal.goBack
     })
 
   // Hides the frame and has it drop its view and what it showed (answered before anything else is asked of it).
@@ -94,13 +100,27 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
   /** The SecureFrame view is gone: the frame is hidden and drops its view and what it showed. */
   const hideSecureView: Effect.Effect<void> = inTurn(hide).pipe(Effect.withSpan("EmbeddedWallet.hideSecureView"))
 
-  /** What protects the wallet's recovery share, as the frame tells (the Account view offers to protect it). */
+  /**
+   * What protects the wallet's recovery share, and whether this device lacks its share, as the frame tells (the
+   * Account view offers to protect or recover it).
+   */
   const refreshRecovery = Effect.gen(function* () {
     const user = yield* Effect.option(Effect.flatMap(deps.frame, (bridge) => bridge.request("GET_USER", {})))
-    if (Option.isSome(user)) yield* SubscriptionRef.update(state, (s) => ({ ...s, recovery: user.value.recovery }))
+    if (Option.isSome(user)) {
+      yield* SubscriptionRef.update(state, (s) => ({ ...s, recovery: user.value.recovery, needsRecovery: user.value.needsRecovery === true }))
+    }
   }).pipe(Effect.withSpan("EmbeddedWallet.refreshRecovery"))
 
-  return { openSecureView, showSecureView, hideSecureView, refreshRecovery }
+  /**
+   * A login on a device without the share of the wallet's key: Recover opens over the Account view (cancelled, the
+   * visitor stays connected there, where Account offers it again); recovered, the modal closes as after any login.
+   */
+  const recoverAfterLogin = Effect.gen(function* () {
+    yield* modal.reset({ view: "Account" })
+    yield* openSecureView("recover", true)
+  }).pipe(Effect.withSpan("EmbeddedWallet.recoverAfterLogin"))
+
+  return { openSecureView, showSecureView, hideSecureView, refreshRecovery, recoverAfterLogin }
 }
 
 /** The secure views' operations. */

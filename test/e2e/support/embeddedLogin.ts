@@ -7,6 +7,7 @@ import { setTimeout as delay } from "node:timers/promises"
 import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import type { MailInfo } from "../../../devstack/mail/index"
+import type { InboxMessage } from "../../../devstack/mail/schema"
 import { truncateAddress } from "../../../src/domain/format"
 
 /** The connected address, from the demo's "From 0x… on" line (waited for, bounded). */
@@ -26,25 +27,57 @@ export const axeViolations = async (page: Page): Promise<Array<string>> => {
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
 }
 
+/** The first mail to `to` since `after` (epoch ms) that `pick` accepts; polled here, not with vitest's expect.poll: the bench uses it too. */
+export const waitForMail = async (
+  mail: Pick<MailInfo, "messages">,
+  to: string,
+  after: number,
+  pick: (message: InboxMessage) => boolean
+): Promise<InboxMessage> => {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const found = mail.messages(to).find((m) => m.receivedAt >= after && pick(m))
+    if (found !== undefined) return found
+    if (Date.now() > deadline) throw new Error(`No such mail came to ${to} within 15 s`)
+    await delay(100)
+  }
+}
+
 /**
- * Logs `email` in from the demo's Connect button with the code the mail sink received (each wait bounded), then the
- * modal closed (unless `staysOpen`: sign-in's view follows the login).
+ * Asks for a login code for `email` from the demo's Connect button, and gives the code mailed; on a device the wallet
+ * server does not know yet, the mailed device link is opened first (in another tab of `page`'s context). Each wait bounded.
  */
-export const emailLogin = async (page: Page, mail: Pick<MailInfo, "messages">, email: string, staysOpen = false): Promise<void> => {
+export const requestLoginCode = async (page: Page, mail: Pick<MailInfo, "messages">, email: string): Promise<string> => {
   const dialog = page.getByRole("dialog")
   await page.getByRole("button", { name: "Connect wallet" }).click()
   const field = dialog.getByRole("textbox", { name: "Continue with email" })
-  const sent = Date.now()
+  let since = Date.now()
   await field.fill(email)
   await field.press("Enter")
-  await dialog.getByText(/Enter the 6-digit code we sent to/).waitFor()
-  // Polled here rather than with vitest's expect.poll: the bench logs in outside vitest too.
-  const deadline = Date.now() + 15_000
-  let code: string | undefined
-  while ((code = mail.messages(email).find((m) => m.receivedAt >= sent && m.codes.length > 0)?.codes[0]) === undefined) {
-    if (Date.now() > deadline) throw new Error(`No login code was mailed to ${email} within 15 s`)
-    await delay(100)
+  const code = dialog.getByText(/Enter the 6-digit code we sent to/)
+  const verify = dialog.getByRole("heading", { name: "Verify this device" })
+  await code.or(verify).waitFor({ timeout: 20_000 })
+  if (await verify.isVisible()) {
+    const linkMail = await waitForMail(mail, email, since, (m) => m.subject.startsWith("Verify your device"))
+    const link = /https?:\/\/\S+\/api\/device\/verify\S*/.exec(linkMail.text)?.[0] ?? ""
+    since = Date.now()
+    const tab = await page.context().newPage()
+    await tab.goto(link)
+    await tab.getByText("Your device is verified").waitFor()
+    await tab.close()
+    await code.waitFor({ timeout: 20_000 })
   }
-  await dialog.getByRole("textbox", { name: /code/i }).fill(code)
-  if (!staysOpen) await dialog.waitFor({ state: "hidden", timeout: 20_000 })
+  return (await waitForMail(mail, email, since, (m) => m.codes.length > 0)).codes[0]!
+}
+
+/** Types the code in the code view (six digits submit it). */
+export const typeLoginCode = (page: Page, code: string) => page.getByRole("dialog").getByRole("textbox", { name: /code/i }).fill(code)
+
+/**
+ * Logs `email` in from the demo's Connect button with the code the mail sink received (each wait bounded), then the
+ * modal closed (unless `staysOpen`: sign-in's view, or Recover on a new device, follows the login).
+ */
+export const emailLogin = async (page: Page, mail: Pick<MailInfo, "messages">, email: string, staysOpen = false): Promise<void> => {
+  await typeLoginCode(page, await requestLoginCode(page, mail, email))
+  if (!staysOpen) await page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
 }

@@ -28,7 +28,10 @@ export interface AuthenticatorOptions {
   readonly onUsed?: (credential: VirtualCredential) => void
 }
 
-/** A virtual platform authenticator on the window `popup`; `made`: the passkey it makes, as it makes it. */
+/**
+ * A virtual platform authenticator on the window `popup`; `made`: the passkey it makes, as it makes it; `credentials`:
+ * those it holds.
+ */
 export const authenticatorOn = async (context: BrowserContext, popup: Page, opts: AuthenticatorOptions = {}) => {
   const cdp: CDPSession = await context.newCDPSession(popup)
   // Kept as it is made: the window (and this session) is closed once the wallet is connected.
@@ -50,7 +53,12 @@ export const authenticatorOn = async (context: BrowserContext, popup: Page, opts
     }
   })
   for (const credential of opts.credentials ?? []) await cdp.send("WebAuthn.addCredential", { authenticatorId, credential })
-  return { made }
+  return {
+    made,
+    /** The passkeys it holds now (to give another profile the same one, as a synced passkey would be). */
+    credentials: async (): Promise<ReadonlyArray<VirtualCredential>> =>
+      ((await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { readonly credentials: ReadonlyArray<VirtualCredential> }).credentials
+  }
 }
 
 /** The passkey window's page, as the context's requests name it. */

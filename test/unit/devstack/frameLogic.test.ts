@@ -630,6 +630,31 @@ describe("the user, chains and requests", () => {
     expectNothingSecret(t.posted)
   })
 
+  it("the user's reply says when this device needs recovery: no device share here, one of an older split, or one sealed under another session", async () => {
+    const t = setup()
+    const split = await Effect.runPromise(createSplitKey("user-1", "eip155"))
+    t.server.state.split = split
+    await t.frame.start()
+    await t.login()
+    // A new device: no share of the key here.
+    expect((await t.ask("GET_USER", {})).payload).toMatchObject({ address: split.address, recovery: "device", needsRecovery: true })
+    // The share of this split: the device signs, and the field is absent.
+    t.storage.setItem(deviceShareKey("user-1", "eip155"), JSON.stringify(split.device))
+    expect((await t.ask("GET_USER", {})).payload).not.toHaveProperty("needsRecovery")
+    // A share of the split before a recovery elsewhere (the server's split id moved on): retired, so recovery again.
+    const newer = await Effect.runPromise(createSplitKey("user-1", "eip155"))
+    t.server.state.split = { ...split, splitId: newer.splitId, server: newer.server }
+    expect((await t.ask("GET_USER", {})).payload).toMatchObject({ needsRecovery: true })
+    // Where the frame's storage is its cookies, a share sealed under another session opens not: recovery.
+    const cookies = setup({ storageTravels: true })
+    cookies.server.state.split = split
+    cookies.storage.setItem(deviceShareKey("user-1", "eip155"), JSON.stringify(split.device))
+    await cookies.frame.start()
+    await cookies.login()
+    expect((await cookies.ask("GET_USER", {})).payload).toMatchObject({ needsRecovery: true })
+    expectNothingSecret([...t.posted, ...cookies.posted])
+  })
+
   it("keeps the current chain per family: GET_CHAIN_ID, SWITCH_NETWORK and where RPC_REQUEST goes", async () => {
     const t = setup()
     t.server.state.newUser = true

@@ -326,10 +326,15 @@ export const makeFrame = (env: FrameEnv): Frame => {
     return (await smartAccountOn(caip)).address
   }
 
-  // What protects the recovery share of the user's split key: this device's secret until a password or passkey does.
-  const recoveryOf = async (): Promise<{ readonly recovery?: "device" | "password" | "passkey" }> => {
-    const kdf = (await withSession(api.splitKeys)).keys[0]?.recoveryKdf.name
-    return kdf === undefined ? {} : { recovery: kdf === "scrypt" ? "password" : kdf === "passkey-prf" ? "passkey" : "device" }
+  // What protects the recovery share of the user's split key (this device's secret until a password or passkey does),
+  // and whether this device lacks a share of it: the host then opens Recover (issue 30, item 2).
+  const recoveryOf = async (): Promise<Pick<EmbeddedWalletUser, "recovery" | "needsRecovery">> => {
+    const listed = await withSession(api.splitKeys)
+    const kdf = listed.keys[0]?.recoveryKdf.name
+    if (kdf === undefined) return {}
+    const { lacksDeviceShares } = await import("./deviceShares")
+    const lacking = await lacksDeviceShares(storage, env.storageTravels === true ? token() : undefined, listed)
+    return { recovery: kdf === "scrypt" ? "password" : kdf === "passkey-prf" ? "passkey" : "device", ...(lacking ? { needsRecovery: true } : {}) }
   }
 
   const userReply = async (user: KeyedUser, chain: { readonly family: Family; readonly chainId: ChainId }): Promise<EmbeddedWalletUser> => {

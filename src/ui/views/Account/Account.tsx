@@ -15,6 +15,7 @@ import { SOCIAL_LOOK, SocialIcon } from "../../components/SocialIcon/SocialIcon"
 import type { Balance as BalanceValue } from "../../../domain/Account"
 import type { WalletFeature } from "../../../domain/constants"
 import { truncateAddress } from "../../../domain/format"
+import { newDeviceWords } from "../../../domain/newDevice"
 import { accountFeatures, explorerAddressUrl, explorerHost } from "../../../domain/accountFeatures"
 import { familySupports } from "../../../domain/familyFeatures"
 import { unavailableFeaturesText } from "../../../domain/familyFeaturesText"
@@ -96,6 +97,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
   const accountSwitch = useAtomValue(embeddedAtom, (state) => state?.accountSwitch)
   const setPreferredAccount = useAtomSet(setPreferredAccountFn)
   const recovery = useAtomValue(embeddedAtom, (state) => state?.recovery)
+  const needsRecovery = useAtomValue(embeddedAtom, (state) => state?.needsRecovery)
   const openSecureView = useAtomSet(openSecureViewFn)
   const refreshRecovery = useAtomSet(refreshRecoveryFn)
   const { options } = useWalletRuntime()
@@ -214,7 +216,13 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
             {accountSwitch?.error !== undefined && <Notice variant="error">{accountSwitch.error}</Notice>}
           </>
         )}
-        {embedded && recovery === "device" && (
+        {embedded && needsRecovery === true && <Notice variant="info">{newDeviceWords(recovery)}</Notice>}
+        {embedded && needsRecovery === true && recovery !== "device" && (
+          <button type="button" className={styles.chooseName} onClick={() => openSecureView("recover")}>
+            Recover your wallet on this device
+          </button>
+        )}
+        {embedded && needsRecovery !== true && recovery === "device" && (
           <button type="button" className={styles.chooseName} onClick={() => openSecureView("protect")}>
             Protect your wallet
           </button>

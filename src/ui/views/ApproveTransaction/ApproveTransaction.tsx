@@ -11,6 +11,8 @@ import type { ApprovalSummary, PendingApproval } from "../../../services/Embedde
 import { useAtomSet, useAtomValue } from "../../atom-react/hooks"
 import { approveRequestFn, embeddedAtom, rejectRequestFn } from "../../atoms/embedded"
 import { showSnackbarFn } from "../../atoms/notifications"
+import { openSecureViewFn } from "../../atoms/secureView"
+import { newDeviceWords } from "../../../domain/newDevice"
 import { Button } from "../../components/Button/Button"
 import { Notice } from "../../components/Notice/Notice"
 import type { ViewProps } from "../types"
@@ -204,6 +206,9 @@ function Request(props: { readonly approval: PendingApproval }): ReactNode {
   const { approval } = props
   const approve = useAtomSet(approveRequestFn)
   const reject = useAtomSet(rejectRequestFn)
+  const needsRecovery = useAtomValue(embeddedAtom, (state) => state?.needsRecovery)
+  const recovery = useAtomValue(embeddedAtom, (state) => state?.recovery)
+  const openSecureView = useAtomSet(openSecureViewFn)
   const heading = useRef<HTMLHeadingElement>(null)
   // The modal would focus the first control; the heading goes first, so that Enter pressed by habit approves nothing.
   useEffect(() => heading.current?.focus(), [])
@@ -214,13 +219,19 @@ function Request(props: { readonly approval: PendingApproval }): ReactNode {
       </h3>
       <p className={styles.network}>On {approval.networkName}</p>
       <Summary summary={approval.summary} />
+      {/* A device without the key's share cannot sign: the view says why and offers Recover, after which it comes back here. */}
+      {needsRecovery === true && <Notice variant="info">{newDeviceWords(recovery)}</Notice>}
       <div className={styles.actions}>
         <Button variant="secondary" disabled={approval.working} onClick={() => reject(undefined)}>
           Reject
         </Button>
-        <Button busy={approval.working} onClick={() => approve(undefined)}>
-          Approve
-        </Button>
+        {needsRecovery !== true ? (
+          <Button busy={approval.working} onClick={() => approve(undefined)}>
+            Approve
+          </Button>
+        ) : (
+          recovery !== "device" && <Button onClick={() => openSecureView("recover")}>Recover wallet</Button>
+        )}
       </div>
     </div>
   )

@@ -40,6 +40,14 @@ const onAccount = <A, E>(body: (frame: ScriptedFrame, embedded: EmbeddedWallet["
     }).pipe(Effect.provide(embeddedCore(options, frame, {})))
   })
 
+/** A code login from the Connect view (the scripted frame's default answers). */
+const codeLogin = Effect.gen(function* () {
+  yield* (yield* Modal).open({ view: "Connect" })
+  const embedded = yield* EmbeddedWallet
+  yield* embedded.submitEmail("ada@example.com")
+  yield* embedded.submitOtp("123456")
+})
+
 describe("the frame's secure views in the modal", () => {
   it.effect("Protect your wallet: SecureFrame opens, the frame is shown over its room and asked in the host's theme; done hides it and gives Account back", () =>
     onAccount((frame, embedded) =>
@@ -127,6 +135,62 @@ describe("the frame's secure views in the modal", () => {
         expect((yield* SubscriptionRef.get(embedded.state)).secureViewError).toBeUndefined()
       })
     )
+  )
+
+  it.effect("a code login on a device without the key's share: Recover opens by itself over Account; recovered, the modal closes as after any login", () =>
+    Effect.gen(function* () {
+      const frame = yield* makeScriptedFrame
+      const address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+      let needsRecovery = true
+      frame.answer("GET_USER", () => ({
+        ok: { address, chainId: 31337, accounts: [{ address, type: "eoa" }], recovery: "password", ...(needsRecovery ? { needsRecovery } : {}) }
+      }))
+      frame.answer("OPEN_SECURE_VIEW", () => "hold")
+      yield* Effect.gen(function* () {
+        const embedded = yield* EmbeddedWallet
+        yield* codeLogin
+        yield* settle
+        expect(yield* routeNow).toEqual({ view: "SecureFrame", kind: "recover" })
+        expect((yield* SubscriptionRef.get(embedded.state)).needsRecovery).toBe(true)
+        yield* embedded.showSecureView(place)
+        yield* settle
+        expect(frame.posted.find((p) => p.name === "OPEN_SECURE_VIEW")?.payload).toMatchObject({ kind: "recover" })
+        needsRecovery = false
+        frame.release("OPEN_SECURE_VIEW", { ok: { outcome: "done" } })
+        yield* until((s) => s.needsRecovery === false)
+        yield* settle
+        expect(yield* routeNow).toBeUndefined()
+      }).pipe(Effect.provide(embeddedCore(options, frame, {})))
+    })
+  )
+
+  it.effect("cancelled, the visitor stays connected on Account; a wallet only the first device protects opens Account, which says so", () =>
+    Effect.gen(function* () {
+      const frame = yield* makeScriptedFrame
+      const address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+      let recovery = "password"
+      frame.answer("GET_USER", () => ({ ok: { address, chainId: 31337, accounts: [{ address, type: "eoa" }], recovery, needsRecovery: true } }))
+      frame.answer("OPEN_SECURE_VIEW", () => "hold")
+      frame.answer("SIGN_OUT", () => ({ ok: undefined }))
+      yield* Effect.gen(function* () {
+        const embedded = yield* EmbeddedWallet
+        const modal = yield* Modal
+        yield* codeLogin
+        yield* embedded.showSecureView(place)
+        yield* settle
+        frame.release("OPEN_SECURE_VIEW", { ok: { outcome: "cancelled" } })
+        yield* settle
+        expect(yield* routeNow).toEqual({ view: "Account" })
+        expect((yield* SubscriptionRef.get(embedded.state)).needsRecovery).toBe(true)
+        // The same user whose key only the first device's kept secret protects: no Recover, the Account view says why.
+        recovery = "device"
+        yield* modal.close
+        yield* codeLogin
+        yield* settle
+        expect(yield* routeNow).toEqual({ view: "Account" })
+        expect((yield* SubscriptionRef.get(embedded.state)).recovery).toBe("device")
+      }).pipe(Effect.provide(embeddedCore(options, frame, {})))
+    })
   )
 
   it.effect("the Account view learns what protects the wallet from the frame's user", () =>

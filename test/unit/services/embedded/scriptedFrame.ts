@@ -76,11 +76,16 @@ export const makeScriptedFrame: Effect.Effect<ScriptedFrame> = Effect.gen(functi
   let newEmail = ""
   let gate: ApprovalGate | undefined
   let loadFailure: FrameLoadFailure | undefined
+  // The chain the host last chose: GET_USER without one answers on it, as the frame does.
+  let chainId: unknown = 1
   const defaults: Partial<Record<string, (payload: unknown) => FrameAnswer>> = {
     IS_CONNECTED: () => ({ ok: { isConnected: true } }),
-    SWITCH_NETWORK: (payload) => ({ ok: { chainId: field(payload, "chainId") } }),
+    SWITCH_NETWORK: (payload) => {
+      chainId = field(payload, "chainId")
+      return { ok: { chainId } }
+    },
     GET_USER: (payload) => ({
-      ok: { address: FRAME_ADDRESS, chainId: field(payload, "chainId"), accounts: [{ address: FRAME_ADDRESS, type: "eoa" }] }
+      ok: { address: FRAME_ADDRESS, chainId: field(payload, "chainId") ?? chainId, accounts: [{ address: FRAME_ADDRESS, type: "eoa" }] }
     }),
     CONNECT_EMAIL: () => ({ ok: { action: "VERIFY_OTP" } }),
     CONNECT_DEVICE: () => ({ ok: undefined }),

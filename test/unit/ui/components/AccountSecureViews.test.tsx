@@ -51,4 +51,18 @@ describe("Account: the embedded wallet's own views", () => {
     fireEvent.click(await within(dialog).findByRole("button", { name: "Protect your wallet" }))
     expect(page.calls.at(-1)).toEqual({ method: "openSecureView", argument: "protect" })
   })
+
+  it("on a device without the key's share: says so and offers Recover your wallet on this device, not Protect", async () => {
+    const { page, dialog } = await openAccount(embeddedState({ recovery: "password", needsRecovery: true }), true)
+    expect(within(dialog).getByText(/This device has no key of your wallet yet/)).toBeTruthy()
+    fireEvent.click(await within(dialog).findByRole("button", { name: "Recover your wallet on this device" }))
+    expect(page.calls.at(-1)).toEqual({ method: "openSecureView", argument: "recover" })
+  })
+
+  it("a wallet only the first device protects cannot be recovered here: the words say to protect it there, no Recover nor Protect", async () => {
+    const { dialog } = await openAccount(embeddedState({ recovery: "device", needsRecovery: true }), true)
+    expect(within(dialog).getByText(/only be used on the device where you first logged in: open it there, choose Protect your wallet/)).toBeTruthy()
+    expect(within(dialog).queryByRole("button", { name: "Recover your wallet on this device" })).toBeNull()
+    expect(within(dialog).queryByRole("button", { name: "Protect your wallet" })).toBeNull()
+  })
 })

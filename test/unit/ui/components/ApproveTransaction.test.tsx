@@ -229,4 +229,15 @@ describe("ApproveTransaction: the answers", () => {
     const dialog = await page.open({ view: "ApproveTransaction" })
     expect(await within(dialog).findByText("Nothing is waiting for your approval.")).toBeTruthy()
   })
+
+  it("on a device without the key's share: says why it cannot sign and offers Recover instead of Approve", async () => {
+    const page = renderEmbeddedHost([], embeddedState({ approval: approval({ _tag: "Message", text: "hi" }, { method: "personal_sign" }), recovery: "passkey", needsRecovery: true }))
+    runtime = page.runtime
+    const dialog = await page.open({ view: "ApproveTransaction" })
+    await within(dialog).findByRole("heading", { name: "Sign this message" })
+    expect(within(dialog).getByText(/This device has no key of your wallet yet/)).toBeTruthy()
+    expect(within(dialog).queryByRole("button", { name: "Approve" })).toBeNull()
+    fireEvent.click(within(dialog).getByRole("button", { name: "Recover wallet" }))
+    expect(page.calls.at(-1)).toEqual({ method: "openSecureView", argument: "recover" })
+  })
 })
