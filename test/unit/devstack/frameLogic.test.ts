@@ -506,7 +506,9 @@ describe("the user, chains and requests", () => {
         accounts: [{ address: USER.evmAddress, type: "eoa" }],
         preferredAccountType: "eoa",
         smartAccountDeployed: false,
-        recovery: "device"
+        recovery: "device",
+        // USER's keys were split on another device: this one holds no share of them.
+        needsRecovery: true
       })
     }
     expect((await t.ask("GET_USER", { chainId: SOLANA })).payload).toMatchObject({
@@ -634,6 +636,8 @@ describe("the user, chains and requests", () => {
     const t = setup()
     const split = await Effect.runPromise(createSplitKey("user-1", "eip155"))
     t.server.state.split = split
+    // Only the eip155 key is the test's: the frame makes the solana one at the login, so its share is here.
+    t.server.state.newUser = true
     await t.frame.start()
     await t.login()
     // A new device: no share of the key here.
@@ -648,6 +652,7 @@ describe("the user, chains and requests", () => {
     // Where the frame's storage is its cookies, a share sealed under another session opens not: recovery.
     const cookies = setup({ storageTravels: true })
     cookies.server.state.split = split
+    cookies.server.state.newUser = true
     cookies.storage.setItem(deviceShareKey("user-1", "eip155"), JSON.stringify(split.device))
     await cookies.frame.start()
     await cookies.login()
