@@ -38,7 +38,9 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // the shell nor the core names them. On a page like the peers bench's (no useSwap) the first click's scripts went
   // from 198026 to 197652 B gz; the demo's page calls useSwap and useOnramp at mount, so it fetches the forms' chunks then
   // (its first click's scripts, React's left out: 153263 to 153543 B gz).
-  { feature: "at start: provider, hooks, Connect button; networks, constants, formatting (shell, plain)", files: /^(shell|plain)-/, budgetKiB: 14.1 },
+  // Back to 14.2 (issue 30; 14.10 measured, 1 B past 14.1 with no name of the secure views in it: the chunks' names
+  // and the compressor's luck move it by a few bytes).
+  { feature: "at start: provider, hooks, Connect button; networks, constants, formatting (shell, plain)", files: /^(shell|plain)-/, budgetKiB: 14.2 },
   // Raised to 106.4 and 7.4 (issue 30; 106.2+ and 7.32 measured): the embedded wallet's secure views — the service's
   // openSecureView, the frame messages' Schemas for it and the user's `recovery` field in core; the modal letting focus
   // into the shown frame while the page is inert in view. Their flow and the frame's reveal load with the first view.
@@ -85,13 +87,15 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // Set at 1.9 / 1.6 / 2.7 / 6.5 measured (issue 14): none of it comes before the visitor chooses email (or an
   // embedded session is restored, or an unsafe request needs approving).
   { feature: "Email login views: the code, device verification and email change (one chunk)", files: /^emailViews-/, budgetKiB: 2.2 },
-  { feature: "Approve request view (the embedded wallet's unsafe requests in plain words)", files: /^ApproveTransaction-/, budgetKiB: 1.9 },
+  // Raised to 2.0 (issue 30, 1.91 measured): on a device without its share, 'Recover wallet' where Approve would be.
+  { feature: "Approve request view (the embedded wallet's unsafe requests in plain words)", files: /^ApproveTransaction-/, budgetKiB: 2.0 },
   // Raised from 3.1 (issue 27): 3.7 measured with social login; 4.2 with Farcaster's link and wait (after a click only).
   // Raised to 4.9 (issue 30, 4.80 measured, 4.43 before): the passkey flow's loader, its theme and its refusal words;
   // the flow itself is a chunk of its own, fetched on the first passkey click.
   // Raised to 5.0 (issue 30, 4.92 measured): the secure views' loader and its four entries; the flow itself is a chunk
   // of its own (secureViewFlow, 0.75), fetched with the first secure view.
-  { feature: "Embedded wallet: the flows (login, code, resend countdown, email change, social and Farcaster logins, approvals)", files: /^EmbeddedWalletLive-/, budgetKiB: 5.0 },
+  // Raised to 5.2 (issue 30, 5.05 measured): after a login, Recover opened by itself when the device lacks its share.
+  { feature: "Embedded wallet: the flows (login, code, resend countdown, email change, social and Farcaster logins, approvals)", files: /^EmbeddedWalletLive-/, budgetKiB: 5.2 },
   // Set at 0.8 and 1.5 (issue 30, 0.66 and 1.32 measured): the passkey buttons when Connect shows them (features.passkey
   // only), the passkey window's wait and its words on the first passkey click. @simplewebauthn/browser is the frame
   // site's, never the host's.
