@@ -9,6 +9,7 @@ import type { Page } from "playwright-core"
 import type { MailInfo } from "../../../devstack/mail/index"
 import type { InboxMessage } from "../../../devstack/mail/schema"
 import { truncateAddress } from "../../../src/domain/format"
+import { animationsSettled } from "./browser"
 
 /** The connected address, from the demo's "From 0x… on" line (waited for, bounded). */
 export const connectedAddress = async (page: Page): Promise<`0x${string}`> => {
@@ -23,6 +24,9 @@ export const accountButton = (page: Page, address: string) =>
 
 /** axe's violations inside the modal, one line each. */
 export const axeViolations = async (page: Page): Promise<Array<string>> => {
+  // Colours measured at rest: a theme switch or a sheet sliding in is checked once its animation is over (mid-switch
+  // colours failed contrast on a loaded run).
+  await animationsSettled(page)
   const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
 }

@@ -73,7 +73,8 @@ describe("browserFramePort", () => {
       expect(iframe!.getAttribute("aria-hidden")).toBe("true")
       expect(iframe!.tabIndex).toBe(-1)
       expect(iframe!.getAttribute("referrerpolicy")).toBe("origin")
-      expect(iframe!.hasAttribute("allow")).toBe(false)
+      // Only WebAuthn is delegated, for the passkey in the frame's own views (shown over the modal); nothing else.
+      expect(iframe!.getAttribute("allow")).toBe("publickey-credentials-get; publickey-credentials-create")
       expect(iframe!.style.getPropertyValue("z-index")).toBe("999999")
       expect(iframe!.style.getPropertyValue("visibility")).toBe("hidden")
       expect(iframe!.style.getPropertyValue("width")).toBe("0px")
