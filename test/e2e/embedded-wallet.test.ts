@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FRAME_STORAGE_KEYS } from "../../server/src/embedded/frame/frameLogic"
 import { listenHttp } from "../../server/src/lib/httpServer"
 import { truncateAddress } from "../../src/domain/format"
+import { newDeviceWords } from "../../src/domain/newDevice"
 import { launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
 
@@ -360,7 +361,9 @@ describe("the embedded wallet in the demo", () => {
       await tab.getByText("Your device is verified").waitFor()
       await modal().getByText(/Enter the 6-digit code we sent to/).waitFor({ timeout: 20_000 })
       await modal().getByRole("textbox", { name: /code/i }).fill(await codeFor(NEW_EMAIL, opened))
-      await modal().waitFor({ state: "hidden", timeout: 20_000 })
+      // In, with the same address; but this browser holds no share of the wallet's key, which only the first browser's
+      // kept secret protects so far: the Account view says so in words (issue 30, item 2) instead of closing.
+      await modal().getByText(newDeviceWords("device")).waitFor({ timeout: 20_000 })
       await visitor.getByText(`From ${evmAddress} on`).waitFor()
     } finally {
       await other.close()
