@@ -57,9 +57,15 @@ const frameViolations = async (): Promise<Array<string>> => {
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
 }
 
+/** Opens the Account view; waits until it offers the export. */
+const openAccount = async () => {
+  await accountButton(page, address).click()
+  await dialog().getByRole("button", { name: "Export private key" }).waitFor({ timeout: 15_000 })
+}
+
 /** Opens the Account view, then the frame's export view; waits until the frame shows it. */
 const openExport = async () => {
-  await accountButton(page, address).click()
+  await openAccount()
   await dialog().getByRole("button", { name: "Export private key" }).click()
   await shownFrame().waitFor({ state: "visible", timeout: 15_000 })
   await walletFrame().getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
@@ -172,10 +178,21 @@ describe("the frame's secure views over the modal", () => {
     await dialog().waitFor({ state: "hidden", timeout: 10_000 })
   }, 120_000)
 
-  it("axe finds nothing in the modal nor in the frame's view, in light and dark, and at 390 px the frame still covers the room", async () => {
+  it("axe finds nothing in the Account view, the modal nor the frame's view, in light and dark, and at 390 px the frame still covers the room", async () => {
     for (const theme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: theme })
-      await openExport()
+      // The Account view of an email wallet only its device protects: its link-looking buttons (Update email, Protect
+      // your wallet, Export private key, Choose a name) and the explorer's link read on either theme's surfaces, in the
+      // accent's hue rather than the text's.
+      await openAccount()
+      const protect = dialog().getByRole("button", { name: "Protect your wallet" })
+      await protect.waitFor({ timeout: 15_000 })
+      await dialog().getByRole("button", { name: "Choose a name" }).waitFor({ timeout: 15_000 })
+      expect(await axeViolations(page)).toEqual([])
+      expect(await protect.evaluate((button) => getComputedStyle(button).color)).not.toBe(await dialog().evaluate((modal) => getComputedStyle(modal).color))
+      await dialog().getByRole("button", { name: "Export private key" }).click()
+      await shownFrame().waitFor({ state: "visible", timeout: 15_000 })
+      await walletFrame().getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
       await expectFrameOverRoom()
       // The frame's view in the modal's theme (the demo's follows the system's).
       expect(await walletFrame().evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(theme === "dark" ? "rgb(20, 21, 25)" : "rgb(255, 255, 255)")

@@ -29,7 +29,7 @@ export const chooseName = style({
   padding: `0 ${vars.space.m}`,
   borderRadius: vars.radius.full,
   background: vars.color.surface,
-  color: vars.accent,
+  color: vars.color.link,
   fontSize: vars.fontSize.small,
   fontWeight: 600,
   cursor: "pointer",
@@ -43,7 +43,7 @@ export const chooseName = style({
 export const balance = style({ margin: 0, fontSize: vars.fontSize.title, color: vars.color.textMuted, fontWeight: 600 })
 
 /** The link to the account on the network's explorer. */
-export const explorer = style({ color: vars.accent, fontWeight: 600, fontSize: vars.fontSize.small })
+export const explorer = style({ color: vars.color.link, fontWeight: 600, fontSize: vars.fontSize.small })
 
 /** The wallet feature buttons, side by side and sharing the width (they wrap on a narrow phone). */
 export const features = style({ display: "flex", flexWrap: "wrap", gap: vars.space.s })

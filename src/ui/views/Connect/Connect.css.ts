@@ -22,7 +22,7 @@ export const helpLink = style({
   background: "none",
   font: "inherit",
   fontWeight: 600,
-  color: vars.accent,
+  color: vars.color.link,
   cursor: "pointer",
   selectors: { "&:hover": { textDecoration: "underline" } }
 })

@@ -80,7 +80,7 @@ export const linkButton = style({
   minHeight: "32px",
   padding: `0 ${vars.space.s}`,
   borderRadius: vars.radius.small,
-  color: vars.accent,
+  color: vars.color.link,
   fontSize: vars.fontSize.small,
   fontWeight: 600,
   cursor: "pointer",

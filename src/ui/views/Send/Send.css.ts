@@ -98,4 +98,4 @@ export const headline = style({ margin: 0, fontSize: vars.fontSize.large, fontWe
 export const success = style({ color: vars.color.success })
 
 /** A link to the explorer. */
-export const link = style({ color: vars.accent, fontWeight: 600, fontSize: vars.fontSize.small, overflowWrap: "anywhere" })
+export const link = style({ color: vars.color.link, fontWeight: 600, fontSize: vars.fontSize.small, overflowWrap: "anywhere" })

@@ -51,7 +51,7 @@ export const cancel = style({
   background: "none",
   font: "inherit",
   fontWeight: 600,
-  color: vars.accent,
+  color: vars.color.link,
   cursor: "pointer"
 })
 

@@ -28,7 +28,7 @@ export const mark = style({
   height: "40px",
   borderRadius: vars.radius.full,
   background: vars.color.surface,
-  color: vars.accent
+  color: vars.color.link
 })
 
 /** A point's heading. */

@@ -60,5 +60,5 @@ export const term = style({ color: vars.color.textMuted })
 export const value = style({ margin: 0, overflowWrap: "anywhere" })
 
 /** The link to the explorer. */
-export const link = style({ color: vars.accent, fontWeight: 600, fontSize: vars.fontSize.small })
+export const link = style({ color: vars.color.link, fontWeight: 600, fontSize: vars.fontSize.small })
 
