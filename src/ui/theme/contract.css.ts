@@ -33,8 +33,6 @@ export const vars = createGlobalThemeContract(
       text: null,
       textMuted: null,
       accentText: null,
-      // Derived from the accent for each theme (theme.css.ts), never set by the host: text and marks in the accent.
-      link: null,
       error: null,
       errorSurface: null,
       success: null,
