@@ -51,6 +51,13 @@ const expectFrameOverRoom = async () => {
     .toBe("over the room")
 }
 
+/** Whether the frame's view fits the room it is shown over: nothing in it scrolls, nothing is cut off. */
+const fitsRoom = () => walletFrame().evaluate(() => document.documentElement.scrollHeight <= document.documentElement.clientHeight)
+
+/** Whether the view's alert line is right under the field of `inputId`. */
+const problemUnder = (inputId: string) =>
+  walletFrame().evaluate((id) => document.getElementById("wr-secure-error")?.previousElementSibling?.contains(document.getElementById(id)) === true, inputId)
+
 /** axe's findings in the frame's own document (its origin, its view). */
 const frameViolations = async (): Promise<Array<string>> => {
   const result = await new AxeBuilder({ page }).include(`iframe[${SECURE_FRAME_ATTRIBUTE}]`).analyze()
@@ -167,6 +174,9 @@ describe("the frame's secure views over the modal", () => {
     const keyField = walletFrame().getByRole("textbox", { name: "Your EVM private key" })
     await keyField.waitFor({ timeout: 15_000 })
     const key = await keyField.inputValue()
+    // The key in its compact block, its Copy beside its name: the view still fits the room.
+    await walletFrame().getByRole("button", { name: "Copy" }).waitFor()
+    expect(await fitsRoom()).toBe(true)
     expect(privateKeyToAccount(key as `0x${string}`).address.toLowerCase()).toBe(address.toLowerCase())
     await page.keyboard.press("Escape")
     await expectHiddenAndFocusInModal()
@@ -213,5 +223,50 @@ describe("the frame's secure views over the modal", () => {
     expect(await walletFrame().evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
     await page.keyboard.press("Escape")
     await expectHiddenAndFocusInModal()
+  }, 120_000)
+
+  it("Protect and Export fit the modal's room without scrolling on a desktop and at 390 px, each problem under the field it concerns", async () => {
+    for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      await page.keyboard.press("Escape")
+      await dialog().waitFor({ state: "hidden", timeout: 10_000 })
+      // The header's account button is named by the address at desktop width: opened there, then the page sized.
+      await page.setViewportSize({ width: 1280, height: 800 })
+      await openAccount()
+      await page.setViewportSize(size)
+      await dialog().getByRole("button", { name: "Protect your wallet" }).click()
+      await walletFrame().getByRole("heading", { name: "Protect your wallet" }).waitFor({ timeout: 15_000 })
+      await expectFrameOverRoom()
+      expect(await fitsRoom()).toBe(true)
+      const password = walletFrame().getByLabel("New password")
+      await password.fill("short")
+      await walletFrame().getByRole("button", { name: "Protect wallet" }).click()
+      await walletFrame().getByText("Use at least 10 characters.").waitFor({ timeout: 10_000 })
+      expect(await problemUnder("wr-secure-password")).toBe(true)
+      await password.fill("a long enough password")
+      await walletFrame().getByLabel("Confirm the password").fill("another long password")
+      await walletFrame().getByRole("button", { name: "Protect wallet" }).click()
+      await walletFrame().getByText("The two passwords are not the same.").waitFor({ timeout: 10_000 })
+      expect(await problemUnder("wr-secure-confirm")).toBe(true)
+      expect(await fitsRoom()).toBe(true)
+      expect(await frameViolations()).toEqual([])
+      // Cancelled: nothing protected, the Account view again.
+      await walletFrame().getByRole("button", { name: "Cancel" }).click()
+      await shownFrame().waitFor({ state: "detached", timeout: 10_000 })
+      // Export's code step (the code mailed for the key test still stands): a code left empty is said under its field.
+      await dialog().getByRole("button", { name: "Export private key" }).click()
+      await walletFrame().getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
+      await walletFrame().getByRole("button", { name: "Show EVM private key" }).click()
+      const codeField = walletFrame().getByRole("textbox", { name: "Code from your email" })
+      await codeField.waitFor({ timeout: 15_000 })
+      await walletFrame().getByRole("button", { name: "Confirm" }).click()
+      await walletFrame().getByText("Enter the code from your email.").waitFor({ timeout: 10_000 })
+      expect(await problemUnder("wr-secure-code-eip155")).toBe(true)
+      await expectFrameOverRoom()
+      expect(await fitsRoom()).toBe(true)
+      expect(await frameViolations()).toEqual([])
+      await page.keyboard.press("Escape")
+      await expectHiddenAndFocusInModal()
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
   }, 120_000)
 })
