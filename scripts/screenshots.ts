@@ -19,7 +19,7 @@ import type { MailInfo } from "../devstack/mail"
 import { truncateAddress } from "../src/domain/format"
 import { animationsSettled, launchBrowser } from "../test/e2e/support/browser"
 import { withDemo } from "../test/e2e/support/demo"
-import { accountButton, connectedAddress, emailLogin } from "../test/e2e/support/embeddedLogin"
+import { accountButton, connectedAddress, emailLogin, waitForMail } from "../test/e2e/support/embeddedLogin"
 import { installInjectedWallet } from "../test/e2e/support/injectedWallet"
 import { pressPasskey } from "../test/e2e/support/virtualAuthenticator"
 
@@ -590,43 +590,60 @@ const secure = () =>
         await walletFrame()?.getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
         await shoot(page, at("secure-export"))
         // Its confirmation step: the code mailed for it (asked again within the mail's cool-down, the same code and
-        // the wait left), then a wrong code's tries left.
+        // the wait left), then a wrong code's tries left (or, that code used for an earlier shot, the server's words).
         await walletFrame()?.getByRole("button", { name: "Show EVM private key" }).click()
         await walletFrame()?.getByRole("textbox", { name: "Code from your email" }).waitFor({ timeout: 15_000 })
         await shoot(page, at("secure-export-code"))
         await walletFrame()?.getByRole("textbox", { name: "Code from your email" }).fill("000000")
         await walletFrame()?.getByRole("button", { name: "Confirm" }).click()
-        await walletFrame()?.getByText(/^The code is not right/).waitFor({ timeout: 10_000 })
+        await walletFrame()?.locator("#wr-secure-error:not(:empty)").waitFor({ timeout: 10_000 })
         await shoot(page, at("secure-export-code-wrong"))
+        // Then the key, with a code of its own: a new one asked once the mail's cool-down is over.
+        await walletFrame()?.getByRole("button", { name: "Send a new code", exact: true }).waitFor({ timeout: 35_000 })
+        const resent = Date.now()
+        await walletFrame()?.getByRole("button", { name: "Send a new code", exact: true }).click()
+        const code = (await waitForMail(mail, "screens@example.com", resent, (m) => m.text.includes("private key"))).codes[0] ?? ""
+        await walletFrame()?.getByRole("textbox", { name: "Code from your email" }).fill(code)
+        await walletFrame()?.getByRole("button", { name: "Confirm" }).click()
+        await walletFrame()?.getByRole("textbox", { name: "Your EVM private key" }).waitFor({ timeout: 15_000 })
+        await shoot(page, at("secure-export-key"))
         // Escape in the frame ends its view: the Account view again, the frame hidden.
         await page.keyboard.press("Escape")
         await dialog().getByRole("button", { name: "Export private key" }).waitFor()
-        for (const kind of ["protect", "recover"] as const) {
-          await page.evaluate(
-            ({ kind, theme, frameUrl }) => {
-              const iframe = [...document.querySelectorAll("iframe")].find((f) => f.src.startsWith(frameUrl))
-              iframe?.contentWindow?.postMessage({ id: `shot-${kind}`, type: "@wr-app/OPEN_SECURE_VIEW", payload: { kind, themeMode: theme } }, new URL(frameUrl).origin)
-              // Over the modal's body, below its header, as the SecureFrame view's room would be.
-              const header = document.querySelector("[role=dialog] h2")?.getBoundingClientRect()
-              const box = document.querySelector("[role=dialog]")?.getBoundingClientRect()
-              if (iframe === undefined || box === undefined || header === undefined) return
-              iframe.removeAttribute("inert")
-              const top = header.bottom + 12
-              for (const [name, value] of Object.entries({ top: `${top}px`, left: `${box.left}px`, width: `${box.width}px`, height: `${Math.max(416, box.bottom - top)}px`, visibility: "visible" })) {
-                iframe.style.setProperty(name, value)
-              }
-            },
-            { kind, theme, frameUrl }
-          )
-          await walletFrame()?.getByRole("heading", { name: kind === "protect" ? "Protect your wallet" : "Recover your wallet" }).waitFor({ timeout: 15_000 })
-          await shoot(page, at(`secure-${kind}`))
-          if (kind === "protect") {
-            await walletFrame()?.getByLabel("New password").fill("short")
-            await walletFrame()?.getByRole("button", { name: "Protect wallet" }).click()
-            await walletFrame()?.getByText("Use at least 10 characters.").waitFor()
-            await shoot(page, at("secure-protect-too-short"))
-          }
-        }
+        // Protect as a visitor opens it, from the Account view: the frame over the modal's room.
+        await dialog().getByRole("button", { name: "Protect your wallet" }).click()
+        await walletFrame()?.getByRole("heading", { name: "Protect your wallet" }).waitFor({ timeout: 15_000 })
+        await shoot(page, at("secure-protect"))
+        await walletFrame()?.getByLabel("New password").fill("short")
+        await walletFrame()?.getByRole("button", { name: "Protect wallet" }).click()
+        await walletFrame()?.getByText("Use at least 10 characters.").waitFor()
+        await shoot(page, at("secure-protect-too-short"))
+        await walletFrame()?.getByLabel("New password").fill("a long enough password")
+        await walletFrame()?.getByLabel("Confirm the password").fill("another long password")
+        await walletFrame()?.getByRole("button", { name: "Protect wallet" }).click()
+        await walletFrame()?.getByText("The two passwords are not the same.").waitFor()
+        await shoot(page, at("secure-protect-mismatch"))
+        await walletFrame()?.getByRole("button", { name: "Cancel" }).click()
+        await dialog().getByRole("button", { name: "Export private key" }).waitFor()
+        // Recover opens by itself only on a device without the wallet's share: asked of the frame here.
+        await page.evaluate(
+          ({ theme, frameUrl }) => {
+            const iframe = [...document.querySelectorAll("iframe")].find((f) => f.src.startsWith(frameUrl))
+            iframe?.contentWindow?.postMessage({ id: "shot-recover", type: "@wr-app/OPEN_SECURE_VIEW", payload: { kind: "recover", themeMode: theme } }, new URL(frameUrl).origin)
+            // Over the modal's body, below its header, inside the body's padding, as the SecureFrame view's room is.
+            const header = document.querySelector("[role=dialog] h2")?.getBoundingClientRect()
+            const box = document.querySelector("[role=dialog]")?.getBoundingClientRect()
+            if (iframe === undefined || box === undefined || header === undefined) return
+            iframe.removeAttribute("inert")
+            const top = header.bottom + 16
+            for (const [name, value] of Object.entries({ top: `${top}px`, left: `${box.left + 16}px`, width: `${box.width - 32}px`, height: "416px", visibility: "visible" })) {
+              iframe.style.setProperty(name, value)
+            }
+          },
+          { theme, frameUrl }
+        )
+        await walletFrame()?.getByRole("heading", { name: "Recover your wallet" }).waitFor({ timeout: 15_000 })
+        await shoot(page, at("secure-recover"))
         // The frame drops the view and is hidden again, as the modal's bridge and SecureFrame view would leave it.
         await page.evaluate((frameUrl) => {
           const iframe = [...document.querySelectorAll("iframe")].find((f) => f.src.startsWith(frameUrl))

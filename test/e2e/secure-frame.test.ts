@@ -51,15 +51,28 @@ const expectFrameOverRoom = async () => {
     .toBe("over the room")
 }
 
+/** Whether the frame's view fits the room it is shown over: nothing in it scrolls, nothing is cut off. */
+const fitsRoom = () => walletFrame().evaluate(() => document.documentElement.scrollHeight <= document.documentElement.clientHeight)
+
+/** Whether the view's alert line is right under the field of `inputId`. */
+const problemUnder = (inputId: string) =>
+  walletFrame().evaluate((id) => document.getElementById("wr-secure-error")?.previousElementSibling?.contains(document.getElementById(id)) === true, inputId)
+
 /** axe's findings in the frame's own document (its origin, its view). */
 const frameViolations = async (): Promise<Array<string>> => {
   const result = await new AxeBuilder({ page }).include(`iframe[${SECURE_FRAME_ATTRIBUTE}]`).analyze()
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
 }
 
+/** Opens the Account view; waits until it offers the export. */
+const openAccount = async () => {
+  await accountButton(page, address).click()
+  await dialog().getByRole("button", { name: "Export private key" }).waitFor({ timeout: 15_000 })
+}
+
 /** Opens the Account view, then the frame's export view; waits until the frame shows it. */
 const openExport = async () => {
-  await accountButton(page, address).click()
+  await openAccount()
   await dialog().getByRole("button", { name: "Export private key" }).click()
   await shownFrame().waitFor({ state: "visible", timeout: 15_000 })
   await walletFrame().getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
@@ -161,6 +174,9 @@ describe("the frame's secure views over the modal", () => {
     const keyField = walletFrame().getByRole("textbox", { name: "Your EVM private key" })
     await keyField.waitFor({ timeout: 15_000 })
     const key = await keyField.inputValue()
+    // The key in its compact block, its Copy beside its name: the view still fits the room.
+    await walletFrame().getByRole("button", { name: "Copy" }).waitFor()
+    expect(await fitsRoom()).toBe(true)
     expect(privateKeyToAccount(key as `0x${string}`).address.toLowerCase()).toBe(address.toLowerCase())
     await page.keyboard.press("Escape")
     await expectHiddenAndFocusInModal()
@@ -172,10 +188,21 @@ describe("the frame's secure views over the modal", () => {
     await dialog().waitFor({ state: "hidden", timeout: 10_000 })
   }, 120_000)
 
-  it("axe finds nothing in the modal nor in the frame's view, in light and dark, and at 390 px the frame still covers the room", async () => {
+  it("axe finds nothing in the Account view, the modal nor the frame's view, in light and dark, and at 390 px the frame still covers the room", async () => {
     for (const theme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: theme })
-      await openExport()
+      // The Account view of an email wallet only its device protects: its link-looking buttons (Update email, Protect
+      // your wallet, Export private key, Choose a name) and the explorer's link read on either theme's surfaces, in the
+      // accent's hue rather than the text's.
+      await openAccount()
+      const protect = dialog().getByRole("button", { name: "Protect your wallet" })
+      await protect.waitFor({ timeout: 15_000 })
+      await dialog().getByRole("button", { name: "Choose a name" }).waitFor({ timeout: 15_000 })
+      expect(await axeViolations(page)).toEqual([])
+      expect(await protect.evaluate((button) => getComputedStyle(button).color)).not.toBe(await dialog().evaluate((modal) => getComputedStyle(modal).color))
+      await dialog().getByRole("button", { name: "Export private key" }).click()
+      await shownFrame().waitFor({ state: "visible", timeout: 15_000 })
+      await walletFrame().getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
       await expectFrameOverRoom()
       // The frame's view in the modal's theme (the demo's follows the system's).
       expect(await walletFrame().evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(theme === "dark" ? "rgb(20, 21, 25)" : "rgb(255, 255, 255)")
@@ -196,5 +223,50 @@ describe("the frame's secure views over the modal", () => {
     expect(await walletFrame().evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
     await page.keyboard.press("Escape")
     await expectHiddenAndFocusInModal()
+  }, 120_000)
+
+  it("Protect and Export fit the modal's room without scrolling on a desktop and at 390 px, each problem under the field it concerns", async () => {
+    for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      await page.keyboard.press("Escape")
+      await dialog().waitFor({ state: "hidden", timeout: 10_000 })
+      // The header's account button is named by the address at desktop width: opened there, then the page sized.
+      await page.setViewportSize({ width: 1280, height: 800 })
+      await openAccount()
+      await page.setViewportSize(size)
+      await dialog().getByRole("button", { name: "Protect your wallet" }).click()
+      await walletFrame().getByRole("heading", { name: "Protect your wallet" }).waitFor({ timeout: 15_000 })
+      await expectFrameOverRoom()
+      expect(await fitsRoom()).toBe(true)
+      const password = walletFrame().getByLabel("New password")
+      await password.fill("short")
+      await walletFrame().getByRole("button", { name: "Protect wallet" }).click()
+      await walletFrame().getByText("Use at least 10 characters.").waitFor({ timeout: 10_000 })
+      expect(await problemUnder("wr-secure-password")).toBe(true)
+      await password.fill("a long enough password")
+      await walletFrame().getByLabel("Confirm the password").fill("another long password")
+      await walletFrame().getByRole("button", { name: "Protect wallet" }).click()
+      await walletFrame().getByText("The two passwords are not the same.").waitFor({ timeout: 10_000 })
+      expect(await problemUnder("wr-secure-confirm")).toBe(true)
+      expect(await fitsRoom()).toBe(true)
+      expect(await frameViolations()).toEqual([])
+      // Cancelled: nothing protected, the Account view again.
+      await walletFrame().getByRole("button", { name: "Cancel" }).click()
+      await shownFrame().waitFor({ state: "detached", timeout: 10_000 })
+      // Export's code step (the code mailed for the key test still stands): a code left empty is said under its field.
+      await dialog().getByRole("button", { name: "Export private key" }).click()
+      await walletFrame().getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
+      await walletFrame().getByRole("button", { name: "Show EVM private key" }).click()
+      const codeField = walletFrame().getByRole("textbox", { name: "Code from your email" })
+      await codeField.waitFor({ timeout: 15_000 })
+      await walletFrame().getByRole("button", { name: "Confirm" }).click()
+      await walletFrame().getByText("Enter the code from your email.").waitFor({ timeout: 10_000 })
+      expect(await problemUnder("wr-secure-code-eip155")).toBe(true)
+      await expectFrameOverRoom()
+      expect(await fitsRoom()).toBe(true)
+      expect(await frameViolations()).toEqual([])
+      await page.keyboard.press("Escape")
+      await expectHiddenAndFocusInModal()
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
   }, 120_000)
 })

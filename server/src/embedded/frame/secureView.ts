@@ -128,8 +128,11 @@ const run = <A, E>(env: SecureViewEnv, use: (keys: SplitKeys["Service"], familie
   )
 }
 
-/** The work of a form's button: undefined when done, else the words of what is wrong (nothing was changed). */
-type Work = (say: (text: string) => void) => Promise<string | undefined>
+/** What is wrong (nothing was changed), said under `field` when it concerns one field rather than the whole form. */
+type Problem = string | { readonly text: string; readonly field: HTMLElement }
+
+/** The work of a form's button: undefined when done, else what is wrong. */
+type Work = (say: (text: string) => void) => Promise<Problem | undefined>
 
 // A form with its heading, words, fields, error line, progress line and buttons: `submit` runs the form's work, and
 // `alternative` (a passkey instead of the password) the other; either shows its progress and ends the view when done.
@@ -152,6 +155,13 @@ const form = (
   const other = element("button", { type: "button", class: "secondary" }, parts.alternative.label)
   const cancel = element("button", { type: "button", class: "secondary" }, "Cancel")
   const buttons = [submit, other, cancel]
+  // A problem shows under the field it concerns (on a phone too, where the buttons may fill the rest of the view);
+  // anything else under the last field, above the buttons.
+  const sayProblem = (problem: Problem) => {
+    const near = typeof problem === "string" ? parts.fields.at(-1) : problem.field
+    near?.after(error)
+    error.textContent = typeof problem === "string" ? problem : problem.text
+  }
   cancel.addEventListener("click", () => view.finish("cancelled"))
   const start = (work: Work) => {
     if (submit.disabled) return
@@ -165,11 +175,11 @@ const form = (
       .then(
         (problem) => {
           if (problem === undefined) return view.finish("done")
-          error.textContent = problem
+          sayProblem(problem)
           status.textContent = ""
         },
         (failure: unknown) => {
-          error.textContent = errorText(failure)
+          sayProblem(errorText(failure))
           status.textContent = ""
         }
       )
@@ -218,7 +228,7 @@ const secretForm = (
     readonly fields: ReadonlyArray<HTMLElement>
     readonly action: string
     readonly verb: string
-    readonly password: () => { readonly password: string } | { readonly problem: string }
+    readonly password: () => { readonly password: string } | { readonly problem: Problem }
     readonly passkey: { readonly label: string; readonly prompt: string; readonly create: boolean }
     readonly use: (keys: SplitKeys["Service"], family: KeyFamily, secret: RecoverySecret) => Effect.Effect<unknown, unknown>
   }
@@ -267,7 +277,9 @@ const protectView = (view: Open, env: SecureViewEnv): HTMLElement => {
     verb: "Protecting",
     password: () => {
       const problem = passwordProblem(password.input.value, confirmation.input.value)
-      return problem === undefined ? { password: password.input.value } : { problem }
+      if (problem === undefined) return { password: password.input.value }
+      // Too short is the password's problem; two that differ, its confirmation's.
+      return { problem: { text: problem, field: password.input.value.length < MIN_PASSWORD_LENGTH ? password.wrap : confirmation.wrap } }
     },
     passkey: { label: "Use a passkey instead", prompt: "Create a passkey for your wallet in your browser's window…", create: true },
     use: (keys, family, secret) => keys.protect(family, secret)
@@ -443,7 +455,11 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
           () => void (copied.textContent = "Copying was refused: select the key and copy it yourself.")
         )
       })
-      place.replaceWith(element("div", { class: "field" }, element("label", { for: id }, `Your ${FAMILY_NAMES[family]} private key`), text, element("div", { class: "actions" }, copy, copied)))
+      const head = element("div", { class: "key-head" }, element("label", { for: id }, `Your ${FAMILY_NAMES[family]} private key`), copy)
+      const shownKey = element("div", { class: "field key" }, head, text, copied)
+      place.replaceWith(shownKey)
+      // The view's alert line, which was under the confirmation, stays in the view.
+      shownKey.after(error)
       text.focus()
       text.select()
     })
@@ -458,11 +474,14 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
           const holder = element("div", {})
           const confirming = confirmation(env, family, asked, reveal(family, holder), say)
           holder.append(confirming.form)
+          // Its problems (a wrong code, a refused passkey) show under its field or button, not below the other keys.
+          confirming.focus.parentElement?.after(error)
           button.replaceWith(holder)
           confirming.focus.focus()
         },
         (failure: unknown) => {
           button.disabled = false
+          button.after(error)
           say(errorText(failure))
         }
       )

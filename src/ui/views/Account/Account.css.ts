@@ -1,5 +1,6 @@
 import { globalStyle, style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
+import { linkText } from "../../theme/linkText"
 
 /** Avatar, name and balance, centred. */
 export const profile = style({
@@ -24,12 +25,11 @@ export const address = style({ margin: 0, color: vars.color.textMuted, fontSize:
 export const email = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small, overflowWrap: "anywhere" })
 
 /** "Choose a name", under the address of an EVM account without one: a quiet action in the accent colour. */
-export const chooseName = style({
+export const chooseName = style(linkText({
   minHeight: "32px",
   padding: `0 ${vars.space.m}`,
   borderRadius: vars.radius.full,
   background: vars.color.surface,
-  color: vars.accent,
   fontSize: vars.fontSize.small,
   fontWeight: 600,
   cursor: "pointer",
@@ -37,13 +37,13 @@ export const chooseName = style({
     "&:hover": { background: vars.color.surfaceHover },
     "&:focus-visible": { outline: `2px solid ${vars.color.focus}`, outlineOffset: "2px" }
   }
-})
+}))
 
 /** The native balance. */
 export const balance = style({ margin: 0, fontSize: vars.fontSize.title, color: vars.color.textMuted, fontWeight: 600 })
 
 /** The link to the account on the network's explorer. */
-export const explorer = style({ color: vars.accent, fontWeight: 600, fontSize: vars.fontSize.small })
+export const explorer = style(linkText({ fontWeight: 600, fontSize: vars.fontSize.small }))
 
 /** The wallet feature buttons, side by side and sharing the width (they wrap on a narrow phone). */
 export const features = style({ display: "flex", flexWrap: "wrap", gap: vars.space.s })

@@ -9,7 +9,9 @@
  * When the embedded wallet has a smart account beside its EOA, the account in front is named by its type ("Smart
  * account" or "EOA") with a switch to the other; the address, balance and sends follow the account in front.
  */
+import type * as Atom from "effect/reactivity/Atom"
 import * as AsyncResult from "effect/reactivity/AsyncResult"
+import type * as AtomRegistry from "effect/reactivity/AtomRegistry"
 import { type ReactNode, useEffect } from "react"
 import { SOCIAL_LOOK, SocialIcon } from "../../components/SocialIcon/SocialIcon"
 import type { Balance as BalanceValue } from "../../../domain/Account"
@@ -69,8 +71,20 @@ registerViews(ACCOUNT_FORM_VIEWS)
 // this view names their chunk nowhere.
 const swapAtoms = () => import("../../atoms/swap")
 const onrampAtoms = () => import("../../atoms/onramp")
-// A form whose code cannot be fetched (offline, files replaced by a deploy) opens nothing; the next click tries again.
-const ignore = () => {}
+
+/**
+ * Runs the action atom `pick` finds in a form's atoms once their code is there. A form whose code cannot be fetched
+ * (offline, files replaced by a deploy) opens nothing, and the next click tries again; nor does one whose code arrives
+ * after the host disposed the runtime (its registry refuses every atom then), a normal end that is no one's error.
+ */
+const runFormAtom = <M,>(
+  registry: AtomRegistry.AtomRegistry,
+  load: () => Promise<M>,
+  pick: (atoms: M) => Atom.Writable<AsyncResult.AsyncResult<unknown, unknown>, undefined>
+): void =>
+  void load()
+    .then((atoms) => runAtomExit(registry, pick(atoms), undefined))
+    .catch(() => undefined)
 
 const FEATURE_LABELS: Partial<Record<WalletFeature, string>> = { onramp: "Buy", swaps: "Swap", receive: "Receive", send: "Send" }
 
@@ -114,7 +128,7 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
     account.namespace !== undefined && accountFeatures(options.features, account.namespace, network?.caipNetworkId, served).includes("swaps")
   // Swap's code comes while the visitor looks at the account, as the views a click may open next do.
   useEffect(() => {
-    if (offersSwap) void swapAtoms().then((atoms) => runAtomExit(registry, atoms.warmSwapFn, undefined), ignore)
+    if (offersSwap) runFormAtom(registry, swapAtoms, (atoms) => atoms.warmSwapFn)
   }, [offersSwap, registry])
   useEffect(() => whenIdle(preloadAccountForms), [])
 
@@ -156,9 +170,9 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
     feature === "send"
       ? openSend({})
       : feature === "swaps"
-        ? void swapAtoms().then((atoms) => runAtomExit(registry, atoms.openSwapFn, undefined), ignore)
+        ? runFormAtom(registry, swapAtoms, (atoms) => atoms.openSwapFn)
         : feature === "onramp"
-          ? void onrampAtoms().then((atoms) => runAtomExit(registry, atoms.openOnrampFn, undefined), ignore)
+          ? runFormAtom(registry, onrampAtoms, (atoms) => atoms.openOnrampFn)
           : push({ view: "Receive" })
   // What the family has no balances, tokens or activity for is said in words, never as a '0.00' that looks like one.
   const offersBalance = account.namespace === undefined || familySupports(account.namespace, "balance")

@@ -1,5 +1,6 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
+import { linkText } from "../../theme/linkText"
 
 /** A small centred line under the list: the terms, and "New to wallets?". */
 export const footnote = style({
@@ -16,16 +17,15 @@ export const link = style({
 })
 
 /** "What is a wallet?": a link-looking button (it opens a view, it goes nowhere). */
-export const helpLink = style({
+export const helpLink = style(linkText({
   padding: 0,
   border: "none",
   background: "none",
   font: "inherit",
   fontWeight: 600,
-  color: vars.accent,
   cursor: "pointer",
   selectors: { "&:hover": { textDecoration: "underline" } }
-})
+}))
 
 /** "I agree to this site's Terms and Privacy Policy": a checkbox and its words, above the ways to connect. */
 export const agreement = style({

@@ -1,5 +1,6 @@
 import { globalStyle, style, styleVariants } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
+import { linkText } from "../../theme/linkText"
 
 /** A form of the email login or change: its parts one under the other. */
 export const form = style({ display: "flex", flexDirection: "column", gap: vars.space.s, minWidth: 0 })
@@ -75,12 +76,11 @@ export const actions = style({ display: "flex", flexWrap: "wrap", gap: vars.spac
 globalStyle(`${actions} > *`, { flex: "1 1 0" })
 
 /** A link-looking button (Resend code, Use another email): a quiet action in the accent colour. */
-export const linkButton = style({
+export const linkButton = style(linkText({
   alignSelf: "center",
   minHeight: "32px",
   padding: `0 ${vars.space.s}`,
   borderRadius: vars.radius.small,
-  color: vars.accent,
   fontSize: vars.fontSize.small,
   fontWeight: 600,
   cursor: "pointer",
@@ -89,7 +89,7 @@ export const linkButton = style({
     "&:disabled": { color: vars.color.textMuted, cursor: "default" },
     "&:focus-visible": { outline: `2px solid ${vars.color.focus}`, outlineOffset: "2px" }
   }
-})
+}))
 
 /** "or" between the connect methods: a line each side. */
 export const divider = style({

@@ -1,5 +1,6 @@
 import { globalStyle, style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
+import { linkText } from "../../theme/linkText"
 
 /** The form: its fields one under the other. */
 export const form = style({ display: "flex", flexDirection: "column", gap: vars.space.m })
@@ -98,4 +99,4 @@ export const headline = style({ margin: 0, fontSize: vars.fontSize.large, fontWe
 export const success = style({ color: vars.color.success })
 
 /** A link to the explorer. */
-export const link = style({ color: vars.accent, fontWeight: 600, fontSize: vars.fontSize.small, overflowWrap: "anywhere" })
+export const link = style(linkText({ fontWeight: 600, fontSize: vars.fontSize.small, overflowWrap: "anywhere" }))

@@ -1,5 +1,6 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
+import { linkText } from "../../theme/linkText"
 
 /** The social logins: the first one wide, the others in a row of icons. */
 export const section = style({ display: "flex", flexDirection: "column", gap: vars.space.s })
@@ -45,15 +46,14 @@ export const waiting = style({
 })
 
 /** The Cancel of the wait: a link-looking button. */
-export const cancel = style({
+export const cancel = style(linkText({
   padding: 0,
   border: "none",
   background: "none",
   font: "inherit",
   fontWeight: 600,
-  color: vars.accent,
   cursor: "pointer"
-})
+}))
 
 /** A button's place, held blank while the social logins' code arrives (the Connect view shows it): same size, no text. */
 const heldPlace = style({

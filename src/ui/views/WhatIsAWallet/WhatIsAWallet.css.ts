@@ -1,5 +1,6 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
+import { linkText } from "../../theme/linkText"
 
 /** The three points, one under the other. */
 export const points = style({
@@ -20,16 +21,15 @@ export const point = style({
 })
 
 /** The round mark of a point. */
-export const mark = style({
+export const mark = style(linkText({
   display: "inline-flex",
   alignItems: "center",
   justifyContent: "center",
   width: "40px",
   height: "40px",
   borderRadius: vars.radius.full,
-  background: vars.color.surface,
-  color: vars.accent
-})
+  background: vars.color.surface
+}))
 
 /** A point's heading. */
 export const heading = style({ margin: 0, fontSize: vars.fontSize.body, fontWeight: 700 })

@@ -187,3 +187,28 @@ describe("Receive", () => {
     expect(within(receive).getByRole("button", { name: "Copy address" })).toBeTruthy()
   })
 })
+
+describe("a form opened as the host leaves", () => {
+  it("opens nothing once its code arrives after the runtime was disposed, and leaves no rejection behind", async () => {
+    const rejections: Array<unknown> = []
+    const record = (reason: unknown) => void rejections.push(reason)
+    process.on("unhandledRejection", record)
+    try {
+      const { account } = await openAccount()
+      const swap = await within(account).findByRole("button", { name: "Swap" })
+      // Swap's code is fetched on the click (a dynamic import settles later, however cached); the host leaves at once:
+      // its tree goes, then its runtime (the registry is disposed before the first await of `dispose`).
+      fireEvent.click(swap)
+      cleanup()
+      const leaving = runtime?.dispose()
+      runtime = undefined
+      await leaving
+      // The code has arrived, and Node has said which rejections nobody handled (after the microtasks of this turn).
+      await import("../../../../src/ui/atoms/swap")
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      expect(rejections).toEqual([])
+    } finally {
+      process.off("unhandledRejection", record)
+    }
+  })
+})

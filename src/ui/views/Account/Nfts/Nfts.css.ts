@@ -1,5 +1,6 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../../theme/contract.css"
+import { linkText } from "../../../theme/linkText"
 
 /** The grid of NFTs: two per row in the modal's width. */
 export const grid = style({
@@ -60,5 +61,5 @@ export const term = style({ color: vars.color.textMuted })
 export const value = style({ margin: 0, overflowWrap: "anywhere" })
 
 /** The link to the explorer. */
-export const link = style({ color: vars.accent, fontWeight: 600, fontSize: vars.fontSize.small })
+export const link = style(linkText({ fontWeight: 600, fontSize: vars.fontSize.small }))
 
