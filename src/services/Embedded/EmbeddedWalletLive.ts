@@ -11,6 +11,7 @@ import { Alerts } from "../../domain/alerts"
 import { EMAIL_LOGIN_COOLDOWN_MS, RPC_ERROR_CODES } from "../../domain/constants"
 import type { ChainNamespace } from "../../domain/Caip"
 import { AuthInitFailed, EmailLoginDependencyFailed, EmailRateLimited, UserRejected } from "../../domain/errors"
+import { newDeviceWords } from "../../domain/newDevice"
 import { validateEmail, validateOtp } from "../../domain/validation"
 import { Config } from "../Config"
 import { ConnectFlow } from "../ConnectFlow"
@@ -19,6 +20,7 @@ import { currentRoute, Modal } from "../Modal"
 import { Networks } from "../Networks"
 import { Notifications } from "../Notifications"
 import { Portfolio } from "../Portfolio"
+import { Siwx, type SiwxAccount } from "../Siwx/Siwx"
 import * as Keys from "../Storage/keys"
 import { Storage } from "../Storage/Storage"
 import { Theme } from "../Theme"
@@ -83,6 +85,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
     const config = yield* Config
     const page = yield* SocialWindow
     const theme = yield* Theme
+    const siwx = yield* Siwx
     const scope: Scope.Scope = yield* Effect.scope
     const update = (f: (s: EmbeddedState) => EmbeddedState) => SubscriptionRef.update(state, f)
     const setError = (error: string | undefined) => update((s) => ({ ...s, error }))
@@ -699,6 +702,23 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
     )
     const viaSecureViews = (use: (flow: SecureViewFlow) => Effect.Effect<void>) =>
       Effect.flatMap(secureViews, use).pipe(Effect.catch((error) => update((s) => ({ ...s, secureViewError: error.message }))))
+
+    /**
+     * Before the embedded account is asked to sign in (the host's `siwx`): on a device without the share of its key,
+     * Recover first; a recovery cancelled, or a key only the first device's kept secret protects, cannot sign here,
+     * and sign-in says so in these words.
+     */
+    const recoverBeforeSignIn = (account: SiwxAccount) =>
+      Effect.gen(function* () {
+        const family = (yield* SubscriptionRef.get(connection.state)).namespaces[account.namespace]
+        if (family?.connector?.id !== auth.connectorId) return undefined
+        const user = yield* askRecovery
+        if (user?.needsRecovery !== true) return undefined
+        if (user.recovery === "device") return newDeviceWords("device")
+        const recovered = yield* Effect.flatMap(secureViews, (flow) => flow.recoverFirst).pipe(Effect.orElseSucceed(() => false))
+        return recovered ? undefined : newDeviceWords(user.recovery)
+      }).pipe(Effect.withSpan("EmbeddedWallet.recoverBeforeSignIn"))
+    yield* siwx.requireFirst(recoverBeforeSignIn)
 
     const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))
 

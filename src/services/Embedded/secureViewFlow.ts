@@ -5,7 +5,7 @@
  * (OPEN_SECURE_VIEW). What the visitor types and the key stay in the frame: the modal learns only how the view ended.
  * Leaving the view (Back, Escape, Close) hides the frame and tells it to drop the view (CLOSE_SECURE_VIEW).
  */
-import { Effect, Exit, Fiber, Option, type Scope, Semaphore, SubscriptionRef } from "effect"
+import { Effect, Exit, Fiber, Option, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
 import type { ThemeMode } from "../../domain/Account"
 import type { SecureViewKind } from "../../domain/Frame"
 import type { FramePlace } from "../FrameBridge/FrameBridge"
@@ -120,7 +120,24 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
     yield* openSecureView("recover", true)
   }).pipe(Effect.withSpan("EmbeddedWallet.recoverAfterLogin"))
 
-  return { openSecureView, showSecureView, hideSecureView, refreshRecovery, recoverAfterLogin }
+  /**
+   * Recover before sign-in, on a device without the share of the wallet's key: the view opens over the one in front
+   * (or the modal opens on it); once the visitor leaves it, gives whether the wallet was recovered. What shows next is
+   * sign-in's to say.
+   */
+  const recoverFirst = Effect.gen(function* () {
+    yield* openSecureView("recover")
+    yield* SubscriptionRef.changes(modal.state).pipe(
+      Stream.filter((now) => {
+        const route = now.open ? currentRoute(now) : undefined
+        return route?.view !== "SecureFrame" || route.kind !== "recover"
+      }),
+      Stream.runHead
+    )
+    return (yield* SubscriptionRef.get(state)).needsRecovery === false
+  }).pipe(Effect.withSpan("EmbeddedWallet.recoverFirst"))
+
+  return { openSecureView, showSecureView, hideSecureView, refreshRecovery, recoverAfterLogin, recoverFirst }
 }
 
 /** The secure views' operations. */

@@ -19,9 +19,9 @@ import type { Modal } from "../Modal"
 import type { Platform } from "../Platform"
 import type { Storage } from "../Storage/Storage"
 import type { WalletActions } from "../WalletActions"
-import type { SiwxService, SiwxState } from "./siwxState"
+import type { SignInPrerequisite, SiwxFlow, SiwxService, SiwxState } from "./siwxState"
 
-export type { SiwxAccount, SiwxError, SiwxOneClick, SiwxService, SiwxState, SiwxStep } from "./siwxState"
+export type { SignInPrerequisite, SiwxAccount, SiwxError, SiwxOneClick, SiwxService, SiwxState, SiwxStep } from "./siwxState"
 
 /** Whom the visitor signs in to when the host gave no name. */
 const THIS_SITE = "this site"
@@ -49,6 +49,7 @@ export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/S
           cancel: Effect.void,
           signOut: Effect.void,
           afterConnect: () => Effect.succeed(undefined),
+          requireFirst: () => Effect.void,
           oneClick: undefined
         }
         // A sign-in step given by the environment (a test's, a host's own layer) stays the one the flow uses.
@@ -58,6 +59,8 @@ export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/S
       }
       const services = yield* Effect.context<Config | Connection | Modal | WalletActions | BlockchainApi | Storage | Platform>()
       const scope = yield* Effect.scope
+      // Set by a wallet's code that loads later than this (the embedded wallet's flows); read at each check.
+      let prerequisite: SignInPrerequisite = () => Effect.succeed(undefined)
       const state = yield* SubscriptionRef.make<SiwxState>({
         required: false,
         siteName: config.metadata?.name ?? THIS_SITE,
@@ -65,20 +68,21 @@ export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/S
       })
       const live = yield* Effect.cached(
         Effect.promise(() => import("./SiwxLive")).pipe(
-          Effect.flatMap((module) => module.makeSiwx(state, configured, config.siwx !== undefined ? "siwx" : "siweConfig")),
+          Effect.flatMap((module) => module.makeSiwx(state, configured, config.siwx !== undefined ? "siwx" : "siweConfig", (account) => prerequisite(account))),
           Effect.provideContext(services),
           Effect.provideService(Scope.Scope, scope)
         )
       )
       // Started at once, in the background: a restored account is checked without holding the page up.
       yield* Effect.forkIn(live, scope)
-      const via = <A, E>(use: (siwx: SiwxService) => Effect.Effect<A, E>) => Effect.flatMap(live, use)
+      const via = <A, E>(use: (siwx: SiwxFlow) => Effect.Effect<A, E>) => Effect.flatMap(live, use)
       const service: SiwxService = {
         state,
         signIn: via((siwx) => siwx.signIn),
         cancel: via((siwx) => siwx.cancel),
         signOut: via((siwx) => siwx.signOut),
         afterConnect: (wallet) => via((siwx) => siwx.afterConnect(wallet)),
+        requireFirst: (step) => Effect.sync(() => void (prerequisite = step)),
         oneClick: {
           fields: (chains) => via((siwx) => siwx.oneClick?.fields(chains) ?? Effect.succeed(undefined)),
           keep: (signed) => via((siwx) => siwx.oneClick?.keep(signed) ?? Effect.succeed(0))

@@ -15,7 +15,7 @@ import { ConnectCancelled } from "../ConnectFlow"
 import { currentEntry, Modal } from "../Modal"
 import { WalletActions } from "../WalletActions"
 import { backendOf, type SiwxBackend } from "./backends"
-import type { SiwxAccount, SiwxError, SiwxOneClick, SiwxService, SiwxState, SiwxStep } from "./siwxState"
+import type { SignInPrerequisite, SiwxAccount, SiwxError, SiwxFlow, SiwxOneClick, SiwxState, SiwxStep } from "./siwxState"
 
 /** The account in front when it is connected. */
 export const accountInFront = (state: ConnectionState): SiwxAccount | undefined => {
@@ -42,8 +42,16 @@ const SKIPPED: Outcome = { _tag: "Skipped" }
 const signFailure = (error: { readonly _tag: string; readonly message: string }): SiwxError =>
   error._tag === "UserRejected" ? new SignatureDeclined() : new SignInFailed({ reason: error.message })
 
-/** The live flow over the host's configuration (`kind` says which option it came from). */
-export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, configured: unknown, kind: "siwx" | "siweConfig") =>
+/**
+ * The live flow over the host's configuration (`kind` says which option it came from); `first` runs before an account
+ * is asked to sign (the step a wallet set with `requireFirst`).
+ */
+export const makeSiwx = (
+  state: SubscriptionRef.SubscriptionRef<SiwxState>,
+  configured: unknown,
+  kind: "siwx" | "siweConfig",
+  first: SignInPrerequisite
+) =>
   Effect.gen(function* () {
     const connection = yield* Connection
     const modal = yield* Modal
@@ -96,9 +104,14 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
           if (required) yield* modal.setSignInRequired(false)
           return yield* settle({ _tag: "Session", session: found.session })
         }
+        // A wallet that cannot sign yet comes first (the embedded wallet's Recover, in its own view); what it could not
+        // do is said in the sign view, as a refusal is. Required sign-in holds the modal open through it.
+        if (required) yield* modal.setSignInRequired(true)
+        const blocked = yield* first(account)
+        if (!isPending(account)) return
         // The view first, then the step: whoever sees the step asked for sees the view asking.
         yield* showSignView
-        yield* setStep({ _tag: "Needed", account, signing: false, error: undefined })
+        yield* setStep({ _tag: "Needed", account, signing: false, error: blocked === undefined ? undefined : new SignInFailed({ reason: blocked }) })
       })
 
     // Checks the account unless it is being checked already; gives how that ends.
@@ -118,6 +131,8 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
       const account = current.account
       yield* setStep({ _tag: "Needed", account, signing: true, error: undefined })
       const signed = yield* Effect.gen(function* () {
+        const blocked = yield* first(account)
+        if (blocked !== undefined) return yield* new SignInFailed({ reason: blocked })
         const message = yield* backend.createMessage({ accountAddress: account.address, chainId: account.chainId })
         const signature = yield* wallet.signMessage(message.text, account.namespace).pipe(Effect.mapError(signFailure))
         const session: SiwxSession = { data: message.data, message: message.text, signature }
@@ -245,5 +260,5 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
     // The signing runs in the runtime's scope, not the caller's: the embedded wallet asks for approval in a view
     // pushed over the sign view, which unmounts it and ends the click's action — the signature must still be used.
     const signInKept = Effect.flatMap(Effect.forkIn(signIn, scope), Fiber.join)
-    return { state, signIn: signInKept, cancel, signOut, afterConnect: () => afterConnect(), oneClick } satisfies SiwxService
+    return { state, signIn: signInKept, cancel, signOut, afterConnect: () => afterConnect(), oneClick } satisfies SiwxFlow
   })
