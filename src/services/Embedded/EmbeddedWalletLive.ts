@@ -718,7 +718,8 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         const recovered = yield* Effect.flatMap(secureViews, (flow) => flow.recoverFirst).pipe(Effect.orElseSucceed(() => false))
         return recovered ? undefined : newDeviceWords(user.recovery)
       }).pipe(Effect.withSpan("EmbeddedWallet.recoverBeforeSignIn"))
-    yield* siwx.requireFirst(recoverBeforeSignIn)
+    // Apart: sign-in's code may still be loading, and these flows must not wait on it.
+    yield* Effect.forkIn(siwx.requireFirst(recoverBeforeSignIn), scope)
 
     const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))
 

@@ -19,7 +19,7 @@ import type { Modal } from "../Modal"
 import type { Platform } from "../Platform"
 import type { Storage } from "../Storage/Storage"
 import type { WalletActions } from "../WalletActions"
-import type { SignInPrerequisite, SiwxFlow, SiwxService, SiwxState } from "./siwxState"
+import type { SiwxService, SiwxState } from "./siwxState"
 
 export type { SignInPrerequisite, SiwxAccount, SiwxError, SiwxOneClick, SiwxService, SiwxState, SiwxStep } from "./siwxState"
 
@@ -59,8 +59,6 @@ export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/S
       }
       const services = yield* Effect.context<Config | Connection | Modal | WalletActions | BlockchainApi | Storage | Platform>()
       const scope = yield* Effect.scope
-      // Set by a wallet's code that loads later than this (the embedded wallet's flows); read at each check.
-      let prerequisite: SignInPrerequisite = () => Effect.succeed(undefined)
       const state = yield* SubscriptionRef.make<SiwxState>({
         required: false,
         siteName: config.metadata?.name ?? THIS_SITE,
@@ -68,21 +66,21 @@ export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/S
       })
       const live = yield* Effect.cached(
         Effect.promise(() => import("./SiwxLive")).pipe(
-          Effect.flatMap((module) => module.makeSiwx(state, configured, config.siwx !== undefined ? "siwx" : "siweConfig", (account) => prerequisite(account))),
+          Effect.flatMap((module) => module.makeSiwx(state, configured, config.siwx !== undefined ? "siwx" : "siweConfig")),
           Effect.provideContext(services),
           Effect.provideService(Scope.Scope, scope)
         )
       )
       // Started at once, in the background: a restored account is checked without holding the page up.
       yield* Effect.forkIn(live, scope)
-      const via = <A, E>(use: (siwx: SiwxFlow) => Effect.Effect<A, E>) => Effect.flatMap(live, use)
+      const via = <A, E>(use: (siwx: SiwxService) => Effect.Effect<A, E>) => Effect.flatMap(live, use)
       const service: SiwxService = {
         state,
         signIn: via((siwx) => siwx.signIn),
         cancel: via((siwx) => siwx.cancel),
         signOut: via((siwx) => siwx.signOut),
         afterConnect: (wallet) => via((siwx) => siwx.afterConnect(wallet)),
-        requireFirst: (step) => Effect.sync(() => void (prerequisite = step)),
+        requireFirst: (step) => via((siwx) => siwx.requireFirst(step)),
         oneClick: {
           fields: (chains) => via((siwx) => siwx.oneClick?.fields(chains) ?? Effect.succeed(undefined)),
           keep: (signed) => via((siwx) => siwx.oneClick?.keep(signed) ?? Effect.succeed(0))

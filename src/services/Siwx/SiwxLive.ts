@@ -15,7 +15,7 @@ import { ConnectCancelled } from "../ConnectFlow"
 import { currentEntry, Modal } from "../Modal"
 import { WalletActions } from "../WalletActions"
 import { backendOf, type SiwxBackend } from "./backends"
-import type { SignInPrerequisite, SiwxAccount, SiwxError, SiwxFlow, SiwxOneClick, SiwxState, SiwxStep } from "./siwxState"
+import type { SignInPrerequisite, SiwxAccount, SiwxError, SiwxOneClick, SiwxService, SiwxState, SiwxStep } from "./siwxState"
 
 /** The account in front when it is connected. */
 export const accountInFront = (state: ConnectionState): SiwxAccount | undefined => {
@@ -42,16 +42,8 @@ const SKIPPED: Outcome = { _tag: "Skipped" }
 const signFailure = (error: { readonly _tag: string; readonly message: string }): SiwxError =>
   error._tag === "UserRejected" ? new SignatureDeclined() : new SignInFailed({ reason: error.message })
 
-/**
- * The live flow over the host's configuration (`kind` says which option it came from); `first` runs before an account
- * is asked to sign (the step a wallet set with `requireFirst`).
- */
-export const makeSiwx = (
-  state: SubscriptionRef.SubscriptionRef<SiwxState>,
-  configured: unknown,
-  kind: "siwx" | "siweConfig",
-  first: SignInPrerequisite
-) =>
+/** The live flow over the host's configuration (`kind` says which option it came from). */
+export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, configured: unknown, kind: "siwx" | "siweConfig") =>
   Effect.gen(function* () {
     const connection = yield* Connection
     const modal = yield* Modal
@@ -62,6 +54,11 @@ export const makeSiwx = (
     const backend: SiwxBackend = yield* backendOf(configured, kind)
     const required = backend.required
     yield* SubscriptionRef.update(state, (s) => ({ ...s, required }))
+
+    // What comes before an account is asked to sign: set by a wallet's code that loads later (the embedded wallet's
+    // flows), read at each check and each Sign.
+    let first: SignInPrerequisite = () => Effect.succeed(undefined)
+    const requireFirst = (prerequisite: SignInPrerequisite) => Effect.sync(() => void (first = prerequisite))
 
     // The account being checked or asked to sign, and how that ends.
     let pending: { readonly account: SiwxAccount; readonly outcome: Deferred.Deferred<Outcome> } | undefined
@@ -260,5 +257,5 @@ export const makeSiwx = (
     // The signing runs in the runtime's scope, not the caller's: the embedded wallet asks for approval in a view
     // pushed over the sign view, which unmounts it and ends the click's action — the signature must still be used.
     const signInKept = Effect.flatMap(Effect.forkIn(signIn, scope), Fiber.join)
-    return { state, signIn: signInKept, cancel, signOut, afterConnect: () => afterConnect(), oneClick } satisfies SiwxFlow
+    return { state, signIn: signInKept, cancel, signOut, afterConnect: () => afterConnect(), requireFirst, oneClick } satisfies SiwxService
   })

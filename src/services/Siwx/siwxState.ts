@@ -87,6 +87,3 @@ export interface SiwxService {
   /** One-click sign-in for the connectors that can (WalletConnect); `undefined` when the host configured no sign-in. */
   readonly oneClick: SiwxOneClick | undefined
 }
-
-/** What the fetched flow does; the step before signing is set on the service's tag, which hands it to the flow. */
-export type SiwxFlow = Omit<SiwxService, "requireFirst">
