@@ -11,7 +11,6 @@ import { Alerts } from "../../domain/alerts"
 import { EMAIL_LOGIN_COOLDOWN_MS, RPC_ERROR_CODES } from "../../domain/constants"
 import type { ChainNamespace } from "../../domain/Caip"
 import { AuthInitFailed, EmailLoginDependencyFailed, EmailRateLimited, UserRejected } from "../../domain/errors"
-import { newDeviceWords } from "../../domain/newDevice"
 import { validateEmail, validateOtp } from "../../domain/validation"
 import { Config } from "../Config"
 import { ConnectFlow } from "../ConnectFlow"
@@ -705,8 +704,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
 
     /**
      * Before the embedded account is asked to sign in (the host's `siwx`): on a device without the share of its key,
-     * Recover first; a recovery cancelled, or a key only the first device's kept secret protects, cannot sign here,
-     * and sign-in says so in these words.
+     * Recover first; what stops it signing here is said in words (the secure views' code decides, with the first one).
      */
     const recoverBeforeSignIn = (account: SiwxAccount) =>
       Effect.gen(function* () {
@@ -714,12 +712,17 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         if (family?.connector?.id !== auth.connectorId) return undefined
         const user = yield* askRecovery
         if (user?.needsRecovery !== true) return undefined
-        if (user.recovery === "device") return newDeviceWords("device")
-        const recovered = yield* Effect.flatMap(secureViews, (flow) => flow.recoverFirst).pipe(Effect.orElseSucceed(() => false))
-        return recovered ? undefined : newDeviceWords(user.recovery)
+        return yield* Effect.flatMap(secureViews, (flow) => flow.recoverBeforeSignIn(user.recovery)).pipe(Effect.catch((error) => Effect.succeed(error.message)))
       }).pipe(Effect.withSpan("EmbeddedWallet.recoverBeforeSignIn"))
-    // Apart: sign-in's code may still be loading, and these flows must not wait on it.
-    yield* Effect.forkIn(siwx.requireFirst(recoverBeforeSignIn), scope)
+    // Sign-in's code is fetched only when the host configured sign-in (then at start): the step is set there, apart,
+    // so these flows never wait on it.
+    if ((yield* SubscriptionRef.get(siwx.state)).step._tag !== "Disabled") {
+      yield* Effect.tryPromise(() => import("../Siwx/SiwxLive")).pipe(
+        Effect.flatMap((module) => module.requireFirst(siwx.state, recoverBeforeSignIn)),
+        Effect.ignore,
+        Effect.forkIn(scope)
+      )
+    }
 
     const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))
 

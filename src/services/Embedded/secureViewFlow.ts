@@ -6,8 +6,9 @@
  * Leaving the view (Back, Escape, Close) hides the frame and tells it to drop the view (CLOSE_SECURE_VIEW).
  */
 import { Effect, Exit, Fiber, Option, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
-import type { ThemeMode } from "../../domain/Account"
+import type { EmbeddedWalletUser, ThemeMode } from "../../domain/Account"
 import type { SecureViewKind } from "../../domain/Frame"
+import { newDeviceWords } from "../../domain/newDevice"
 import type { FramePlace } from "../FrameBridge/FrameBridge"
 import { currentRoute, type Modal } from "../Modal"
 import type { FrameBridgeService } from "./authState"
@@ -137,7 +138,17 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
     return (yield* SubscriptionRef.get(state)).needsRecovery === false
   }).pipe(Effect.withSpan("EmbeddedWallet.recoverFirst"))
 
-  return { openSecureView, showSecureView, hideSecureView, refreshRecovery, recoverAfterLogin, recoverFirst }
+  /**
+   * Before sign-in on a device without the share of the wallet's key (`recovery`: what protects it): Recover first;
+   * gives `undefined` once recovered, otherwise why this device cannot sign, in words — a key only the first device's
+   * kept secret protects cannot be recovered here at all.
+   */
+  const recoverBeforeSignIn = (recovery: EmbeddedWalletUser["recovery"]) =>
+    recovery === "device"
+      ? Effect.succeed(newDeviceWords(recovery))
+      : Effect.map(recoverFirst, (recovered) => (recovered ? undefined : newDeviceWords(recovery)))
+
+  return { openSecureView, showSecureView, hideSecureView, refreshRecovery, recoverAfterLogin, recoverBeforeSignIn }
 }
 
 /** The secure views' operations. */

@@ -21,7 +21,7 @@ import type { Storage } from "../Storage/Storage"
 import type { WalletActions } from "../WalletActions"
 import type { SiwxService, SiwxState } from "./siwxState"
 
-export type { SignInPrerequisite, SiwxAccount, SiwxError, SiwxOneClick, SiwxService, SiwxState, SiwxStep } from "./siwxState"
+export type { SiwxAccount, SiwxError, SiwxOneClick, SiwxService, SiwxState, SiwxStep } from "./siwxState"
 
 /** Whom the visitor signs in to when the host gave no name. */
 const THIS_SITE = "this site"
@@ -49,7 +49,6 @@ export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/S
           cancel: Effect.void,
           signOut: Effect.void,
           afterConnect: () => Effect.succeed(undefined),
-          requireFirst: () => Effect.void,
           oneClick: undefined
         }
         // A sign-in step given by the environment (a test's, a host's own layer) stays the one the flow uses.
@@ -80,7 +79,6 @@ export class Siwx extends Context.Service<Siwx, SiwxService>()("wallet-runtime/S
         cancel: via((siwx) => siwx.cancel),
         signOut: via((siwx) => siwx.signOut),
         afterConnect: (wallet) => via((siwx) => siwx.afterConnect(wallet)),
-        requireFirst: (step) => via((siwx) => siwx.requireFirst(step)),
         oneClick: {
           fields: (chains) => via((siwx) => siwx.oneClick?.fields(chains) ?? Effect.succeed(undefined)),
           keep: (signed) => via((siwx) => siwx.oneClick?.keep(signed) ?? Effect.succeed(0))

@@ -15,7 +15,7 @@ import { ConnectCancelled } from "../ConnectFlow"
 import { currentEntry, Modal } from "../Modal"
 import { WalletActions } from "../WalletActions"
 import { backendOf, type SiwxBackend } from "./backends"
-import type { SignInPrerequisite, SiwxAccount, SiwxError, SiwxOneClick, SiwxService, SiwxState, SiwxStep } from "./siwxState"
+import type { SiwxAccount, SiwxError, SiwxOneClick, SiwxService, SiwxState, SiwxStep } from "./siwxState"
 
 /** The account in front when it is connected. */
 export const accountInFront = (state: ConnectionState): SiwxAccount | undefined => {
@@ -42,6 +42,21 @@ const SKIPPED: Outcome = { _tag: "Skipped" }
 const signFailure = (error: { readonly _tag: string; readonly message: string }): SiwxError =>
   error._tag === "UserRejected" ? new SignatureDeclined() : new SignInFailed({ reason: error.message })
 
+/**
+ * The step before an account is asked to sign in: it may show its own view and wait on the visitor; it gives
+ * `undefined` when the account can sign now, otherwise why it cannot, in the visitor's words.
+ */
+export type SignInPrerequisite = (account: SiwxAccount) => Effect.Effect<string | undefined>
+
+// Each runtime's step, under its sign-in state (and gone with it). Set by a wallet's code that loads later than this
+// (the embedded wallet's flows: Recover on a device without the share of its key); kept here, in the code fetched only
+// when the host configured sign-in, so the runtime's start carries none of it.
+const steps = new WeakMap<SubscriptionRef.SubscriptionRef<SiwxState>, SignInPrerequisite>()
+
+/** Sets the step before signing in for the runtime whose sign-in state is `state` (one at a time). */
+export const requireFirst = (state: SubscriptionRef.SubscriptionRef<SiwxState>, step: SignInPrerequisite): Effect.Effect<void> =>
+  Effect.sync(() => void steps.set(state, step))
+
 /** The live flow over the host's configuration (`kind` says which option it came from). */
 export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, configured: unknown, kind: "siwx" | "siweConfig") =>
   Effect.gen(function* () {
@@ -55,10 +70,8 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
     const required = backend.required
     yield* SubscriptionRef.update(state, (s) => ({ ...s, required }))
 
-    // What comes before an account is asked to sign: set by a wallet's code that loads later (the embedded wallet's
-    // flows), read at each check and each Sign.
-    let first: SignInPrerequisite = () => Effect.succeed(undefined)
-    const requireFirst = (prerequisite: SignInPrerequisite) => Effect.sync(() => void (first = prerequisite))
+    // What comes before an account is asked to sign, as a wallet's code set it by now; nothing when none did.
+    const first = (account: SiwxAccount) => steps.get(state)?.(account) ?? Effect.succeed(undefined)
 
     // The account being checked or asked to sign, and how that ends.
     let pending: { readonly account: SiwxAccount; readonly outcome: Deferred.Deferred<Outcome> } | undefined
@@ -257,5 +270,5 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
     // The signing runs in the runtime's scope, not the caller's: the embedded wallet asks for approval in a view
     // pushed over the sign view, which unmounts it and ends the click's action — the signature must still be used.
     const signInKept = Effect.flatMap(Effect.forkIn(signIn, scope), Fiber.join)
-    return { state, signIn: signInKept, cancel, signOut, afterConnect: () => afterConnect(), requireFirst, oneClick } satisfies SiwxService
+    return { state, signIn: signInKept, cancel, signOut, afterConnect: () => afterConnect(), oneClick } satisfies SiwxService
   })

@@ -57,13 +57,6 @@ export interface SiwxOneClick {
   readonly keep: (signed: ReadonlyArray<{ readonly data: unknown; readonly message: string; readonly signature: string }>) => Effect.Effect<number>
 }
 
-/**
- * What must happen before an account can be asked to sign in (the embedded wallet's Recover on a device without its
- * share of the key): it may show its own view and wait on the visitor; it gives `undefined` when the account can sign
- * now, otherwise why it cannot, in the visitor's words.
- */
-export type SignInPrerequisite = (account: SiwxAccount) => Effect.Effect<string | undefined>
-
 /** What the service does; the same shape for its tag (in the runtime from the start) and its implementation. */
 export interface SiwxService {
   readonly state: SubscriptionRef.SubscriptionRef<SiwxState>
@@ -79,11 +72,6 @@ export interface SiwxService {
    * required and the visitor cancelled (the wallet is disconnected then).
    */
   readonly afterConnect: (wallet: ConnectedWallet) => Effect.Effect<SiwxSession | undefined, ConnectCancelled>
-  /**
-   * Sets the step that comes before an account without a session is asked to sign (and before each Sign): a wallet that
-   * cannot sign yet (the embedded one on a new device) makes it possible first or says why not. One at a time.
-   */
-  readonly requireFirst: (prerequisite: SignInPrerequisite) => Effect.Effect<void>
   /** One-click sign-in for the connectors that can (WalletConnect); `undefined` when the host configured no sign-in. */
   readonly oneClick: SiwxOneClick | undefined
 }
