@@ -53,6 +53,13 @@ export interface DevstackOptions {
   readonly appOrigins?: ReadonlyArray<string>
   /** The embedded wallet server's clock (default the system's): a browser test's TestClock, moved past its waits. */
   readonly embeddedClock?: Clock.Clock
+  /**
+   * The host name browsers reach the embedded wallet's frame by, on its server's port (default `localhost`): a name
+   * under `*.localhost` (Chromium resolves those to loopback) puts the frame under a domain of its own.
+   */
+  readonly embeddedHost?: string
+  /** The embedded wallet server's passkeys' relying party ID (`wallet.passkeyRpId`; default the frame's host name). */
+  readonly embeddedPasskeyRpId?: string
 }
 
 /**
@@ -180,9 +187,12 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
                 ...(opts.embeddedMasterKey === undefined ? {} : { masterKey: opts.embeddedMasterKey }),
                 projects: socialProjects ?? projects,
                 ...(farcasterRegistry === undefined ? {} : { farcaster: farcasterRegistry }),
-                ...(opts.embeddedClock === undefined ? {} : { server: { clock: opts.embeddedClock } }),
+                server: {
+                  ...(opts.embeddedClock === undefined ? {} : { clock: opts.embeddedClock }),
+                  ...(opts.embeddedPasskeyRpId === undefined ? {} : { passkeyRpId: opts.embeddedPasskeyRpId })
+                },
                 // The frame on its own host name: no other local page (all on 127.0.0.1) shares its storage.
-                publicHost: "localhost",
+                publicHost: opts.embeddedHost ?? "localhost",
                 ...(opts.buildTestWalletAtStart === undefined ? {} : { buildFrameAtStart: opts.buildTestWalletAtStart })
               })
             )

@@ -16,7 +16,7 @@
  */
 import { randomBytes } from "node:crypto"
 import type { Frame, Page } from "playwright-core"
-import { createPublicClient, createWalletClient, http, parseEther, verifyMessage } from "viem"
+import { createPublicClient, createWalletClient, http, parseEther } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { foundry } from "viem/chains"
 import { Effect } from "effect"
@@ -28,6 +28,7 @@ import { animationsSettled, type Browser, launchBrowser } from "./support/browse
 import { type OpenDemo, openDemo } from "./support/demo"
 import { accountButton, axeViolations, connectedAddress, requestLoginCode, typeLoginCode } from "./support/embeddedLogin"
 import { protectWallet, protectWithPassword, recoverWithPassword, secureView, secureViewEnded } from "./support/secureViews"
+import { askSignature, expectSignedBy, sign } from "./support/signing"
 import { authenticatorOn } from "./support/virtualAuthenticator"
 
 let session: OpenDemo
@@ -60,29 +61,6 @@ const walletFrame = (page: Page): Frame => {
   const frame = page.frames().find((f) => f.url().startsWith(`${frameUrl()}/frame?`))
   if (frame === undefined) throw new Error("the embedded wallet's frame is not in the page")
   return frame
-}
-
-/** Asks the wallet to sign `message` from the demo; the ApproveTransaction view it opens. */
-const askSignature = async (page: Page, message: string) => {
-  await page.getByRole("textbox", { name: "Message" }).fill(message)
-  await page.getByRole("button", { name: "Sign message" }).click()
-  const dialog = page.getByRole("dialog")
-  await dialog.getByRole("heading", { name: "Sign this message" }).waitFor({ timeout: 20_000 })
-  return dialog
-}
-
-/** The signature the demo shows, checked against `address`. */
-const expectSignedBy = async (page: Page, address: string, message: string) => {
-  await expect.poll(() => page.getByTestId("signature").textContent(), { timeout: 30_000 }).toMatch(/^0x[0-9a-f]+$/)
-  const signature = (await page.getByTestId("signature").textContent()) as `0x${string}`
-  expect(await verifyMessage({ address: address as `0x${string}`, message, signature })).toBe(true)
-}
-
-/** Signs `message` on `page` (approved at once) and checks the signature against `address`. */
-const sign = async (page: Page, address: string, message: string) => {
-  const dialog = await askSignature(page, message)
-  await dialog.getByRole("button", { name: "Approve" }).click()
-  await expectSignedBy(page, address, message)
 }
 
 /** Sends the demo's 0.01 ETH from `address` (funded first): confirmed in the page, and one more transaction on anvil. */

@@ -66,7 +66,7 @@ const finish = (client: Client, state: string) => client.call("POST", "/api/pass
 
 const addressOf = async (client: Client, token: string) => (await client.call("GET", "/api/user", undefined, { token })).body
 
-/** A user made with a new passkey: the authenticator holding it and the user's EVM address. */
+/** A user made with a new passkey: the authenticator holding it, the session's token and the user's EVM address. */
 const register = async () => {
   const key = authenticator()
   const client = api()
@@ -75,7 +75,8 @@ const register = async () => {
   const done = await finish(client, state)
   expect(done.body["created"]).toBe(true)
   // The frame makes the new user's keys after the login (frameKeys.ts); the server made none.
-  return { key, address: (await makeKeysAsFrame(server.info.url, done.body["token"] as string)).evmAddress }
+  const token = done.body["token"] as string
+  return { key, token, address: (await makeKeysAsFrame(server.info.url, token)).evmAddress }
 }
 
 describe("a new passkey, then logging in with it", () => {
@@ -228,5 +229,21 @@ describe("the relying party ID", () => {
     expect((await verify(client, login.state, key.assert(login.options, { origin: "https://wallet.host.example", rpId: "wallet.host.example" }))).body["code"]).toBe(
       "passkey_refused"
     )
+  })
+
+  it("is also the recovery passkeys', as the frame reads it from its own server's key list: the frame's host name by default, passkeyRpId where set", async () => {
+    const { token } = await register()
+    const byDefault = await api().call("GET", "/api/keys", undefined, { token })
+    expect(byDefault.status).toBe(200)
+    expect(byDefault.body["passkeyRpId"]).toBe(new URL(server.info.publicUrl).hostname)
+    expect(byDefault.body["passkeyRpId"]).toBe("localhost")
+
+    const client = api(ownDomain.info.url)
+    const create = await begin(client, "create")
+    const key = new SoftAuthenticator({ origin: "https://wallet.host.example", rpId: "host.example" })
+    expect((await verify(client, create.state, key.register(create.options))).status).toBe(200)
+    const configured = await client.call("GET", "/api/keys", undefined, { token: (await finish(client, create.state)).body["token"] as string })
+    expect(configured.status).toBe(200)
+    expect(configured.body["passkeyRpId"]).toBe("host.example")
   })
 })

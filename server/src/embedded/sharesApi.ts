@@ -117,8 +117,12 @@ export const SplitKeyInfo = Schema.Struct({
   recoveryKdf: RecoveryKdf
 })
 
-/** The answer of `GET /api/keys`: the user's id (what the frame tags shares with) and their split keys. */
-export const SplitKeysResponse = Schema.Struct({ userId: Schema.String, keys: Schema.Array(SplitKeyInfo) })
+/**
+ * The answer of `GET /api/keys`: the user's id (what the frame tags shares with), their split keys, and the relying
+ * party ID their recovery passkeys belong to (the server's `passkeyRpId`, as its login passkeys: the frame's host name
+ * unless configured), which the frame takes from its own server, never from the host page.
+ */
+export const SplitKeysResponse = Schema.Struct({ userId: Schema.String, keys: Schema.Array(SplitKeyInfo), passkeyRpId: Schema.String })
 
 /**
  * `POST /api/keys/split`: the server share of a new split, the recovery share sealed in the frame, and the key's

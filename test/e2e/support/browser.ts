@@ -1,7 +1,7 @@
 /**
  * Debian Chromium driven by playwright-core, as FACTS.md prescribes: a fresh profile per launch, no background
- * networking, and host resolution limited to loopback — the page can reach nothing else. Every request the page
- * makes is recorded so tests can assert what left it.
+ * networking, and host resolution limited to loopback (`localhost`, names under it, 127.0.0.1) — the page can reach
+ * nothing else. Every request the page makes is recorded so tests can assert what left it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -25,7 +25,7 @@ export const isLoopback = (url: string): boolean => {
   if (url.startsWith("data:") || url.startsWith("blob:") || url.startsWith("about:")) return true
   try {
     const host = new URL(url).hostname
-    return host === "127.0.0.1" || host === "localhost" || host === "[::1]"
+    return host === "127.0.0.1" || host === "localhost" || host.endsWith(".localhost") || host === "[::1]"
   } catch {
     return false
   }
@@ -62,7 +62,8 @@ export const launchBrowser = async (options: BrowserOptions = {}): Promise<Brows
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
-      "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
+      // Names under localhost are loopback too (Chromium resolves them so): a frame under a domain of its own.
+      "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost"
     ],
     viewport: { width: 1280, height: 800 }
   })

@@ -78,7 +78,7 @@ const makeFakeServer = () => {
     storeCalls: () => fail("not asked here", "internal"),
     spendPermission: () => fail("not asked here", "internal"),
     refundPermission: () => fail("not asked here", "internal"),
-    splitKeys: (token) => session(token) ?? Promise.resolve({ userId: "user-1", keys: listed() }),
+    splitKeys: (token) => session(token) ?? Promise.resolve({ userId: "user-1", keys: listed(), passkeyRpId: "localhost" }),
     serverShare: (token, family) => {
       record("serverShare")
       const made = state.made.get(family)

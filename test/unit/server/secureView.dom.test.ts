@@ -23,6 +23,8 @@ const USER = "user-1"
 const PASSWORD = "correct horse battery"
 
 const CODE = "246810"
+// The relying party the wallet server names for recovery passkeys (its passkeyRpId): a domain the frame is under.
+const RP_ID = "host.example"
 
 /**
  * A wallet server in memory behind the API client's interface: what it keeps, a wrong verifier refused, and the
@@ -45,7 +47,7 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
         export_.mailed += 1
         return { method: "code", email: "ada@example.test", resendInSeconds: 30 }
       }
-      return confirmWith === "passkey" ? { method: "passkey", state: "ceremony-1", options: { challenge: "AAECAw", rpId: "frame.test", timeout: 120000 } } : { method: "login", withinMinutes: 5 }
+      return confirmWith === "passkey" ? { method: "passkey", state: "ceremony-1", options: { challenge: "AAECAw", rpId: RP_ID, timeout: 120000 } } : { method: "login", withinMinutes: 5 }
     },
     exportConfirm: async (_token, _family, proof) => {
       if (proof.method === "code") {
@@ -67,7 +69,8 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
     },
     splitKeys: async () => ({
       userId: USER,
-      keys: [...kept.entries()].map(([family, split]) => ({ family, address: split.share.address, splitId: split.share.splitId, recoveryKdf: split.envelope.kdf }))
+      keys: [...kept.entries()].map(([family, split]) => ({ family, address: split.share.address, splitId: split.share.splitId, recoveryKdf: split.envelope.kdf })),
+      passkeyRpId: RP_ID
     }),
     storeSplit: async (_token, body) => {
       const rotated = kept.has(body.server.family)
@@ -103,15 +106,23 @@ const device = (): FrameStorage => {
   return storage
 }
 
-/** WebAuthn as the browser answers it: one passkey whose PRF gives `prf`, or the refusal `refuse` (a DOMException name). */
-const credentials = (prf: Uint8Array, refuse?: string): SecureViewEnv["credentials"] & { readonly calls: Array<string> } => {
+/**
+ * WebAuthn as the browser answers it: one passkey whose PRF gives `prf`, or the refusal `refuse` (a DOMException name);
+ * `calls` names each ceremony, `rpIds` the relying party each was asked for.
+ */
+const credentials = (
+  prf: Uint8Array,
+  refuse?: string
+): SecureViewEnv["credentials"] & { readonly calls: Array<string>; readonly rpIds: Array<string | undefined> } => {
   const calls: Array<string> = []
+  const rpIds: Array<string | undefined> = []
   const credential = { rawId: new Uint8Array(16).fill(9).buffer, getClientExtensionResults: () => ({ prf: { results: { first: prf.slice().buffer } } }) }
-  const answer = (call: string) => {
+  const answer = (call: string, rpId: string | undefined) => {
     calls.push(call)
+    rpIds.push(rpId)
     return refuse === undefined ? Promise.resolve(credential as unknown as Credential) : Promise.reject(new DOMException("refused", refuse))
   }
-  return { calls, create: () => answer("create"), get: () => answer("get") }
+  return { calls, rpIds, create: (options) => answer("create", options?.publicKey?.rp.id), get: (options) => answer("get", options?.publicKey?.rpId) }
 }
 
 /** The key of `family` made the way the frame makes it at login (its SplitKeys), under a secret kept on `storage`'s device. */
@@ -139,11 +150,13 @@ const alertText = () => document.querySelector("[role=alert]")?.textContent
 afterEach(() => closeSecureView())
 
 describe("the frame's own views", () => {
-  it("protect with a password (too short said first), then a new device recovers with it to the same address; a wrong one in the server's words", async () => {
+  it("protect with a password (too short said first), then a new device recovers with it to the same address; a wrong one in the server's words; both accounts under one salt", async () => {
     const server = makeServerApi()
     const first = device()
     const { address } = await madeAtLogin(server.api, first, "eip155")
-    const protecting = openSecureView("protect", "dark", { api: server.api, storage: first, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+    const solana = await madeAtLogin(server.api, first, "solana")
+    const salts = () => [...server.kept.values()].map((split) => split.envelope.kdf.salt)
+    const protecting = openSecureView("protect", "dark", { api: server.api, storage: first, credentials: credentials(new Uint8Array(32)) })
     expect(document.documentElement.dataset["theme"]).toBe("dark")
     expect(document.activeElement?.getAttribute("autocomplete")).toBe("new-password")
     type("New password", "short")
@@ -156,9 +169,12 @@ describe("the frame's own views", () => {
     expect(await protecting).toBe("done")
     expect(view()).toBeNull()
     expect(server.kept.get("eip155")?.envelope.kdf.name).toBe("scrypt")
+    // One protection, one salt (one stretch of the password) for both accounts.
+    const [salt, ...others] = salts()
+    expect(others).toEqual([salt])
 
     const second = device()
-    const recovering = openSecureView("recover", undefined, { api: server.api, storage: second, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+    const recovering = openSecureView("recover", undefined, { api: server.api, storage: second, credentials: credentials(new Uint8Array(32)) })
     expect(document.documentElement.dataset["theme"]).toBeUndefined()
     type("Password", "not my password")
     submit()
@@ -168,7 +184,10 @@ describe("the frame's own views", () => {
     submit()
     expect(await recovering).toBe("done")
     expect(JSON.parse(second.getItem(deviceShareKey(USER, "eip155")) ?? "{}")).toMatchObject({ role: "device", address })
-  }, 30_000)
+    expect(JSON.parse(second.getItem(deviceShareKey(USER, "solana")) ?? "{}")).toMatchObject({ role: "device", address: solana.address })
+    // Sealed anew under the salt it opened: the recovery stretched the password once.
+    expect(salts()).toEqual([salt, salt])
+  }, 60_000)
 
   it("protect with a new passkey's PRF and recover with it; a refused ceremony is said in words and changes nothing", async () => {
     const server = makeServerApi()
@@ -177,7 +196,7 @@ describe("the frame's own views", () => {
     const prf = crypto.getRandomValues(new Uint8Array(32))
     const refused = credentials(prf, "NotAllowedError")
     const before = server.kept.get("solana")
-    const protecting = openSecureView("protect", "light", { api: server.api, storage: first, credentials: refused, rpId: "frame.test" })
+    const protecting = openSecureView("protect", "light", { api: server.api, storage: first, credentials: refused })
     press("Use a passkey instead")
     await vi.waitFor(() => expect(alertText()).toBe("The passkey request was cancelled. Nothing was changed: try again when you are ready."))
     expect(server.kept.get("solana")).toBe(before)
@@ -185,18 +204,21 @@ describe("the frame's own views", () => {
     expect(await protecting).toBe("cancelled")
 
     const webauthn = credentials(prf)
-    const again = openSecureView("protect", "light", { api: server.api, storage: first, credentials: webauthn, rpId: "frame.test" })
+    const again = openSecureView("protect", "light", { api: server.api, storage: first, credentials: webauthn })
     press("Use a passkey instead")
     expect(await again).toBe("done")
     expect(webauthn.calls).toEqual(["create", "get"])
+    // The passkey is made and used under the relying party the frame's own server names, not the frame's host name.
+    expect(webauthn.rpIds).toEqual([RP_ID, RP_ID])
     expect(server.kept.get("solana")?.envelope.kdf.name).toBe("passkey-prf")
 
     const second = device()
     const onSecond = credentials(prf)
-    const recovering = openSecureView("recover", "light", { api: server.api, storage: second, credentials: onSecond, rpId: "frame.test" })
+    const recovering = openSecureView("recover", "light", { api: server.api, storage: second, credentials: onSecond })
     press("Use your passkey")
     expect(await recovering).toBe("done")
     expect(onSecond.calls).toEqual(["get"])
+    expect(onSecond.rpIds).toEqual([RP_ID])
     expect(JSON.parse(second.getItem(deviceShareKey(USER, "solana")) ?? "{}")).toMatchObject({ role: "device", address })
   }, 30_000)
 
@@ -209,13 +231,13 @@ describe("the frame's own views", () => {
     expect(() => JSON.parse(cookies.getItem(deviceShareKey(USER, "eip155")) ?? "")).toThrow()
     const prf = crypto.getRandomValues(new Uint8Array(32))
     // Read as plain storage, there is no device share: nothing to protect, in words, and nothing changed.
-    const unsealed = openSecureView("protect", undefined, { api: server.api, storage: cookies, credentials: credentials(prf), rpId: "frame.test" })
+    const unsealed = openSecureView("protect", undefined, { api: server.api, storage: cookies, credentials: credentials(prf) })
     press("Use a passkey instead")
     await vi.waitFor(() => expect(alertText()).toBe("This device has no share of the eip155 key: recover it with your password or passkey"))
     expect(server.kept.get("eip155")?.envelope.kdf.name).toBe("device")
     closeSecureView()
     expect(await unsealed).toBe("cancelled")
-    const protecting = openSecureView("protect", undefined, { api: server.api, storage: cookies, credentials: credentials(prf), rpId: "frame.test", storageTravels: true })
+    const protecting = openSecureView("protect", undefined, { api: server.api, storage: cookies, credentials: credentials(prf), storageTravels: true })
     press("Use a passkey instead")
     expect(await protecting).toBe("done")
     expect(server.kept.get("eip155")).toMatchObject({ share: { address }, envelope: { kdf: { name: "passkey-prf" } } })
@@ -226,7 +248,7 @@ describe("the frame's own views", () => {
     const server = makeServerApi("code")
     const storage = device()
     const { address } = await madeAtLogin(server.api, storage, "eip155")
-    const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+    const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
     expect(document.activeElement?.textContent).toBe("Export private key")
     expect(view()?.textContent).toContain("Anyone who has this key controls your wallet")
     await vi.waitFor(() => press("Show EVM private key"))
@@ -273,7 +295,7 @@ describe("the frame's own views", () => {
       const server = makeServerApi("code")
       const storage = device()
       await madeAtLogin(server.api, storage, "eip155")
-      const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+      const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
       await vi.waitFor(() => press("Show EVM private key"))
       const resend = await vi.waitFor(() => {
         const button = [...document.querySelectorAll("button")].find((b) => b.textContent?.startsWith("Send a new code"))
@@ -300,7 +322,7 @@ describe("the frame's own views", () => {
     const storage = device()
     await madeAtLogin(server.api, storage, "eip155")
     server.export.expired = true
-    const exporting = openSecureView("export", "dark", { api: server.api, storage, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+    const exporting = openSecureView("export", "dark", { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
     await vi.waitFor(() => press("Show EVM private key"))
     await vi.waitFor(() => type("Code from your email", CODE))
     submit()
@@ -328,7 +350,7 @@ describe("the frame's own views", () => {
         return Promise.resolve(assertion as unknown as Credential)
       }
     }
-    const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: webauthn, rpId: "frame.test" })
+    const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: webauthn })
     await vi.waitFor(() => press("Show Solana private key"))
     await vi.waitFor(() => expect(document.activeElement?.textContent).toBe("Use your passkey"))
     expect(view()?.textContent).toContain("confirm it is you with your wallet's passkey")
@@ -339,7 +361,7 @@ describe("the frame's own views", () => {
       return text
     })
     expect([...new Uint8Array(asked[0]?.publicKey?.challenge as ArrayBuffer)]).toEqual([0, 1, 2, 3])
-    expect(asked[0]?.publicKey?.rpId).toBe("frame.test")
+    expect(asked[0]?.publicKey?.rpId).toBe(RP_ID)
     expect(server.export.passkeyAnswers).toEqual([
       { id: "AQID", rawId: "AQID", type: "public-key", response: { clientDataJSON: "e30", authenticatorData: "CQ", signature: "-vs" }, clientExtensionResults: {} }
     ])
@@ -354,7 +376,7 @@ describe("the frame's own views", () => {
     const server = makeServerApi("login")
     const storage = device()
     const { address } = await madeAtLogin(server.api, storage, "eip155")
-    const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: credentials(new Uint8Array(32)), rpId: "frame.test" })
+    const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
     await vi.waitFor(() => press("Show EVM private key"))
     await vi.waitFor(() => expect(document.activeElement?.textContent).toBe("Show EVM private key now"))
     expect(view()?.textContent).toContain("your login is the confirmation: it must be from the last 5 minutes")

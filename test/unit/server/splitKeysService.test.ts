@@ -10,7 +10,7 @@ import { makeMemoryStorage } from "../../../server/src/embedded/frame/frameLogic
 import { ed25519 } from "@noble/curves/ed25519"
 import { privateKeyToAccount } from "viem/accounts"
 import { addressOf, combineShares, newKey } from "../../../server/src/embedded/frame/keyShares"
-import { openRecoveryShare } from "../../../server/src/embedded/frame/recoveryShare"
+import { endAttempt, oneAttempt, openRecoveryShare, type RecoverySecret } from "../../../server/src/embedded/frame/recoveryShare"
 import { fromBase58, toBase64 } from "../../../src/domain/encoding"
 import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../../server/src/embedded/sharesApi"
 import { DeviceShares, deviceSecretKey, deviceShareKey, ShareServer, ShareServerError, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
@@ -245,5 +245,57 @@ describe("SplitKeys", () => {
       const unconfirmed = yield* Effect.flip(Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.exportKey("eip155", "another grant")).pipe(Effect.provide(onDevice)))
       expect(unconfirmed).toMatchObject({ _tag: "ShareServerError", code: "export_not_confirmed" })
     })
+  )
+
+  it.effect(
+    "one attempt stretches a password once per salt: protect seals both accounts under one salt, a recovery of them stretches once; envelopes sealed before (a salt per account) still recover, once per salt, and are sealed anew under one",
+    () =>
+      Effect.gen(function* () {
+        const password = "correct horse battery staple"
+        const families = ["eip155", "solana"] as const
+        const server = makeServer()
+        const first = splitKeysOn(deviceLayer(), server)
+        const addresses = yield* Effect.forEach(families, (family) =>
+          Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.create(family, { _tag: "passkey", prf })).pipe(Effect.provide(first))
+        )
+        // The way before: each account protected on its own, each with a salt of its own.
+        yield* Effect.forEach(families, (family) =>
+          Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.protect(family, { _tag: "password", password })).pipe(Effect.provide(first))
+        )
+        const salts = () => families.map((family) => server.kept.get(family)?.envelope.kdf.salt)
+        const [evmSalt, solanaSalt] = salts()
+        expect(evmSalt).not.toBe(solanaSalt)
+
+        // Each account's steps (the verifier, opening, sealing anew) and each account with the same salt use one stretch.
+        const recoverAll = (secret: RecoverySecret) =>
+          Effect.forEach(families, (family) =>
+            Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.recover(family, secret)).pipe(Effect.provide(splitKeysOn(deviceLayer(), server)))
+          )
+        const old = oneAttempt({ _tag: "password", password })
+        expect(yield* recoverAll(old)).toEqual(addresses)
+        expect(old._tag === "password" && old.attempt?.stretched.size).toBe(2)
+        // Sealed anew under the first account's KDF, already stretched.
+        expect(salts()).toEqual([evmSalt, evmSalt])
+        endAttempt(old)
+        expect(old._tag === "password" && old.attempt?.stretched.size).toBe(0)
+
+        const next = oneAttempt({ _tag: "password", password })
+        expect(yield* recoverAll(next)).toEqual(addresses)
+        expect(next._tag === "password" && next.attempt?.stretched.size).toBe(1)
+        expect(salts()).toEqual([evmSalt, evmSalt])
+
+        // A new protection (on the device that recovered last): one fresh salt for both accounts, one stretch.
+        const protecting = oneAttempt({ _tag: "password", password: "another password, long" })
+        const onLast = splitKeysOn(deviceLayer(), server)
+        const recovering = oneAttempt({ _tag: "password", password })
+        yield* Effect.forEach(families, (family) => Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.recover(family, recovering)).pipe(Effect.provide(onLast)))
+        yield* Effect.forEach(families, (family) => Effect.flatMap(Effect.service(SplitKeys), (keys) => keys.protect(family, protecting)).pipe(Effect.provide(onLast)))
+        expect(protecting._tag === "password" && protecting.attempt?.stretched.size).toBe(1)
+        const [fresh, alike] = salts()
+        expect(fresh).toBe(alike)
+        expect(fresh).not.toBe(evmSalt)
+        expect(yield* recoverAll(oneAttempt({ _tag: "password", password: "another password, long" }))).toEqual(addresses)
+      }),
+    60_000
   )
 })

@@ -55,7 +55,7 @@ const run = async (): Promise<void> => {
         secureView ??= await import("./secureView")
       },
       open: (kind, themeMode) =>
-        secureView === undefined ? Promise.resolve("cancelled") : secureView.openSecureView(kind, themeMode, { api, storage: store.storage, credentials: navigator.credentials, rpId: location.hostname, storageTravels }),
+        secureView === undefined ? Promise.resolve("cancelled") : secureView.openSecureView(kind, themeMode, { api, storage: store.storage, credentials: navigator.credentials, storageTravels }),
       close: () => secureView?.closeSecureView(),
       withheld: () => secureView?.withheldBySecureView() ?? []
     }

@@ -29,10 +29,23 @@ import { decodeShare, encodeShare, type KeyOwner, randomBytes } from "./keyShare
  */
 export const SCRYPT_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const
 
-/** The user's recovery secret: a password, a passkey's 32-byte PRF output, or the frame's 32-byte device secret. */
+/**
+ * What one recovery or protection keeps between the accounts it opens or seals ({@link oneAttempt}): the password's
+ * scrypt per KDF (parameters and salt), so each distinct salt is stretched once however many accounts use it, and the
+ * KDF its new envelopes share (one salt for all of the user's accounts), so the next recovery stretches once.
+ */
+export interface RecoveryAttempt {
+  readonly stretched: Map<string, Uint8Array>
+  next: RecoveryKdf | undefined
+}
+
+/**
+ * The user's recovery secret: a password, a passkey's 32-byte PRF output, or the frame's 32-byte device secret. A
+ * password or passkey may carry the {@link RecoveryAttempt} it is used in.
+ */
 export type RecoverySecret =
-  | { readonly _tag: "password"; readonly password: string }
-  | { readonly _tag: "passkey"; readonly prf: Uint8Array }
+  | { readonly _tag: "password"; readonly password: string; readonly attempt?: RecoveryAttempt }
+  | { readonly _tag: "passkey"; readonly prf: Uint8Array; readonly attempt?: RecoveryAttempt }
   | { readonly _tag: "device"; readonly secret: Uint8Array }
 
 // The words for what protects an envelope, by its KDF.
@@ -60,6 +73,38 @@ const secretFits = (secret: RecoverySecret, kdf: RecoveryKdf): string | undefine
   return secret.secret.length === 32 ? undefined : `A device secret is 32 bytes, not ${secret.secret.length}`
 }
 
+// The password's scrypt under `kdf` (a copy the caller wipes): kept in its attempt, so each KDF is stretched once per
+// attempt. Synchronous: noble's scryptAsync yields to microtasks only, so it would hold the thread as long. In the
+// frame the stretch (about a second) holds the frame's own thread, not the host page's.
+const stretch = (secret: Extract<RecoverySecret, { _tag: "password" }>, kdf: Extract<RecoveryKdf, { name: "scrypt" }>, salt: Uint8Array): Uint8Array => {
+  const id = `${kdf.N}/${kdf.r}/${kdf.p}/${kdf.salt}`
+  const kept = secret.attempt?.stretched.get(id)
+  if (kept !== undefined) return kept.slice()
+  const made = scrypt(secret.password.normalize("NFKC"), salt, { N: kdf.N, r: kdf.r, p: kdf.p, dkLen: 32 })
+  if (secret.attempt === undefined) return made
+  secret.attempt.stretched.set(id, made)
+  return made.slice()
+}
+
+/**
+ * `secret` for one recovery or protection of all of the user's accounts: each distinct salt is stretched once, and
+ * the new envelopes share one KDF (a recovery's, the first current one it opened; else a fresh salt). End it with
+ * {@link endAttempt}. A device secret needs no stretching and is given back as it is.
+ */
+export const oneAttempt = (secret: RecoverySecret): RecoverySecret =>
+  secret._tag === "device" ? secret : { ...secret, attempt: { stretched: new Map(), next: undefined } }
+
+/** Wipes what an attempt kept of the password. */
+export const endAttempt = (secret: RecoverySecret): void => {
+  if (secret._tag === "device" || secret.attempt === undefined) return
+  for (const stretched of secret.attempt.stretched.values()) stretched.fill(0)
+  secret.attempt.stretched.clear()
+}
+
+// Whether envelopes sealed now may reuse `kdf`: this version's parameters (an older, weaker scrypt is sealed anew).
+const isCurrent = (kdf: RecoveryKdf): boolean =>
+  kdf.name !== "scrypt" || (kdf.N === SCRYPT_PARAMS.N && kdf.r === SCRYPT_PARAMS.r && kdf.p === SCRYPT_PARAMS.p)
+
 /**
  * The AEAD key and the server's verifier of a secret under `kdf`, for `owner`: HKDF-SHA256 of the stretched password
  * (or the PRF output) with the KDF's salt, two different `info`s, so the verifier says nothing of the key.
@@ -68,11 +113,9 @@ export const deriveRecoveryKeys = Effect.fn("RecoveryShare.deriveRecoveryKeys")(
   const unfit = secretFits(secret, kdf)
   if (unfit !== undefined) return yield* new RecoverySecretInvalid({ message: unfit })
   const salt = fromBase64(kdf.salt) ?? new Uint8Array()
-  // Synchronous: noble's scryptAsync yields to microtasks only, so it would hold the thread as long. In the frame the
-  // stretch (about a second) holds the frame's own thread, not the host page's.
   const ikm =
     secret._tag === "password" && kdf.name === "scrypt"
-      ? scrypt(secret.password.normalize("NFKC"), salt, { N: kdf.N, r: kdf.r, p: kdf.p, dkLen: 32 })
+      ? stretch(secret, kdf, salt)
       : secret._tag === "passkey"
         ? secret.prf.slice()
         : secret._tag === "device"
@@ -85,11 +128,20 @@ export const deriveRecoveryKeys = Effect.fn("RecoveryShare.deriveRecoveryKeys")(
   return { key, verifier }
 })
 
-/** A new KDF for `secret`'s kind, with a fresh 16-byte salt and this version's parameters. */
-export const newRecoveryKdf = (secret: RecoverySecret): RecoveryKdf =>
-  secret._tag === "password"
-    ? { name: "scrypt", ...SCRYPT_PARAMS, salt: toBase64(randomBytes(16)) }
-    : { name: secret._tag === "passkey" ? "passkey-prf" : "device", salt: toBase64(randomBytes(16)) }
+/**
+ * The KDF a new envelope under `secret` is sealed with: its attempt's shared one, or (the first time) a fresh 16-byte
+ * salt with this version's parameters. A salt shared by one user's accounts is safe: the HKDF binds each key and
+ * verifier to its family and address, and every envelope has a fresh nonce.
+ */
+export const newRecoveryKdf = (secret: RecoverySecret): RecoveryKdf => {
+  const fresh: RecoveryKdf =
+    secret._tag === "password"
+      ? { name: "scrypt", ...SCRYPT_PARAMS, salt: toBase64(randomBytes(16)) }
+      : { name: secret._tag === "passkey" ? "passkey-prf" : "device", salt: toBase64(randomBytes(16)) }
+  if (secret._tag === "device" || secret.attempt === undefined) return fresh
+  secret.attempt.next ??= fresh
+  return secret.attempt.next
+}
 
 /**
  * Seals the recovery share under `secret`: the envelope for the wallet server, and the verifier (base64) it keeps a
@@ -132,6 +184,10 @@ export const openRecoveryShare = Effect.fn("RecoveryShare.openRecoveryShare")(fu
   const share = yield* decodeShare(text).pipe(Effect.mapError(() => unreadable))
   if (share.role !== "recovery" || share.userId !== owner.userId || share.family !== owner.family || share.address !== owner.address) {
     return yield* unreadable
+  }
+  // A recovery seals the new envelopes under the KDF it just opened (its stretch is kept): no stretch of a new salt.
+  if (secret._tag !== "device" && secret.attempt !== undefined && secret.attempt.next === undefined && isCurrent(envelope.kdf)) {
+    secret.attempt.next = envelope.kdf
   }
   return share
 })

@@ -13,7 +13,7 @@ import { fromBase64Url, toBase64Url } from "../../../../src/domain/encoding"
 import type { ExportProof, ExportStartResponse, KeyFamily } from "../sharesApi"
 import type { SplitKeysApi } from "./apiClient"
 import { FRAME_STORAGE_KEYS, type FrameStorage } from "./frameLogic"
-import type { RecoverySecret } from "./recoveryShare"
+import { endAttempt, oneAttempt, type RecoverySecret } from "./recoveryShare"
 import { DeviceShares, ShareServer, SplitKeys } from "./SplitKeys"
 import "./secureView.css"
 
@@ -35,8 +35,6 @@ export interface SecureViewEnv {
   readonly storage: FrameStorage
   /** The browser's WebAuthn (`navigator.credentials`): the passkeys live in this shown frame, on its origin. */
   readonly credentials: Pick<CredentialsContainer, "create" | "get">
-  /** The relying party of the recovery passkeys: the frame's host name. */
-  readonly rpId: string
   /** Whether `storage` travels to the wallet server (FrameStore's cookies): the device shares are sealed under the session there. */
   readonly storageTravels?: boolean
 }
@@ -45,15 +43,18 @@ export interface SecureViewEnv {
 // other site's or purpose's.
 const PRF_INPUT = new TextEncoder().encode("wallet-runtime/recovery-share/v1")
 
-/** The recovery secret a passkey's PRF gives: a new passkey made for it (`create`), or one made before. */
-const passkeySecret = async (env: SecureViewEnv, create: boolean): Promise<RecoverySecret> => {
+/**
+ * The recovery secret a passkey's PRF gives: a new passkey made for it (`create`), or one made before, of the relying
+ * party `rpId`.
+ */
+const passkeySecret = async (env: SecureViewEnv, rpId: string, create: boolean): Promise<RecoverySecret> => {
   const prf = { eval: { first: PRF_INPUT } }
   const random = () => crypto.getRandomValues(new Uint8Array(32))
   let allow: Array<PublicKeyCredentialDescriptor> = []
   if (create) {
     const made = await env.credentials.create({
       publicKey: {
-        rp: { id: env.rpId, name: "Wallet recovery" },
+        rp: { id: rpId, name: "Wallet recovery" },
         user: { id: crypto.getRandomValues(new Uint8Array(16)), name: "Wallet recovery", displayName: "Wallet recovery" },
         challenge: random(),
         pubKeyCredParams: [
@@ -68,7 +69,7 @@ const passkeySecret = async (env: SecureViewEnv, create: boolean): Promise<Recov
     if (made !== null) allow = [{ type: "public-key", id: (made as PublicKeyCredential).rawId }]
   }
   // No server checks this assertion: what proves it is the PRF's output, which opens the recovery share or not.
-  const used = await env.credentials.get({ publicKey: { challenge: random(), rpId: env.rpId, allowCredentials: allow, userVerification: "required", extensions: { prf } } })
+  const used = await env.credentials.get({ publicKey: { challenge: random(), rpId, allowCredentials: allow, userVerification: "required", extensions: { prf } } })
   const first = (used as PublicKeyCredential | null)?.getClientExtensionResults().prf?.results?.first
   if (first === undefined) throw new Error("This passkey cannot protect a wallet (its authenticator has no PRF): use a password instead.")
   return { _tag: "passkey", prf: new Uint8Array(first instanceof ArrayBuffer ? first : first.buffer.slice(first.byteOffset, first.byteOffset + first.byteLength)) }
@@ -108,9 +109,12 @@ const errorText = (error: unknown): string => {
     : "Something went wrong: nothing was changed. Try again."
 }
 
+// The frame's session token.
+const tokenOf = (env: SecureViewEnv): string => env.storage.getItem(FRAME_STORAGE_KEYS.token) ?? ""
+
 // The logged-in visitor's split keys (over this frame's storage and its wallet server) and the families they hold.
 const run = <A, E>(env: SecureViewEnv, use: (keys: SplitKeys["Service"], families: ReadonlyArray<KeyFamily>) => Effect.Effect<A, E>) => {
-  const token = env.storage.getItem(FRAME_STORAGE_KEYS.token) ?? ""
+  const token = tokenOf(env)
   const server = ShareServer.layerApi(env.api, () => token)
   const splitKeys = SplitKeys.layer.pipe(Layer.provide(Layer.merge(DeviceShares.layerFor(env.storage, token, env.storageTravels === true), server)))
   return Effect.runPromise(
@@ -219,8 +223,17 @@ const secretForm = (
     readonly use: (keys: SplitKeys["Service"], family: KeyFamily, secret: RecoverySecret) => Effect.Effect<unknown, unknown>
   }
 ): HTMLElement => {
-  const withSecret = (say: (text: string) => void, secret: RecoverySecret) =>
-    eachFamily(env, say, parts.verb, (keys, family) => parts.use(keys, family, secret)).then(() => undefined)
+  // One attempt over every account: a password is stretched once per salt, not once per account and step.
+  const withSecret = (say: (text: string) => void, secret: RecoverySecret) => {
+    const attempt = oneAttempt(secret)
+    return eachFamily(env, say, parts.verb, (keys, family) => parts.use(keys, family, attempt))
+      .then(() => undefined)
+      .finally(() => endAttempt(attempt))
+  }
+  // The recovery passkeys' relying party as the frame's own server names it (its `passkeyRpId`), asked as the view
+  // opens so the ceremony the click starts waits on nothing; a failure is said when the passkey is asked for.
+  const relyingParty = env.api.splitKeys(tokenOf(env)).then((listed) => listed.passkeyRpId)
+  relyingParty.catch(() => undefined)
   return form(view, {
     title: parts.title,
     intro: parts.intro,
@@ -236,7 +249,7 @@ const secretForm = (
       label: parts.passkey.label,
       run: async (say) => {
         say(parts.passkey.prompt)
-        return withSecret(say, await passkeySecret(env, parts.passkey.create))
+        return withSecret(say, await passkeySecret(env, await relyingParty, parts.passkey.create))
       }
     }
   })
@@ -318,9 +331,8 @@ const confirmation = (
   show: (grant: string) => Promise<void>,
   say: (problem: string) => void
 ): Confirming => {
-  const token = () => env.storage.getItem(FRAME_STORAGE_KEYS.token) ?? ""
   const name = FAMILY_NAMES[family]
-  const confirm = (proof: ExportProof) => env.api.exportConfirm(token(), family, proof).then((answer) => show(answer.grant))
+  const confirm = (proof: ExportProof) => env.api.exportConfirm(tokenOf(env), family, proof).then((answer) => show(answer.grant))
   const busy = (buttons: ReadonlyArray<HTMLButtonElement>, work: () => Promise<void>) => {
     if (buttons.some((button) => button.disabled)) return
     say("")
@@ -354,7 +366,7 @@ const confirmation = (
     resend.addEventListener("click", () => {
       say("")
       resend.disabled = true
-      env.api.exportStart(token(), family).then(
+      env.api.exportStart(tokenOf(env), family).then(
         (again) => countDown(again.method === "code" ? again.resendInSeconds : 0),
         (failure: unknown) => {
           // The server's words say how long to wait when it is too soon.
@@ -416,7 +428,6 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
   const done = element("button", { type: "button", class: "primary" }, "Done")
   done.addEventListener("click", () => view.finish("done"))
   const say = (problem: string) => void (error.textContent = problem)
-  const token = () => env.storage.getItem(FRAME_STORAGE_KEYS.token) ?? ""
   // The key, once the confirmation's grant brought the server share: shown in place of what asked for it.
   const reveal = (family: KeyFamily, place: HTMLElement) => (grant: string) =>
     run(env, (splitKeys) => splitKeys.exportKey(family, grant)).then((key) => {
@@ -442,7 +453,7 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
       button.disabled = true
       say("")
       // A fresh confirmation first: the server mails a code or asks for the passkey now.
-      env.api.exportStart(token(), family).then(
+      env.api.exportStart(tokenOf(env), family).then(
         (asked) => {
           const holder = element("div", {})
           const confirming = confirmation(env, family, asked, reveal(family, holder), say)

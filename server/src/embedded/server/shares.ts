@@ -25,6 +25,7 @@ import {
   WalletTooManyRequests
 } from "../WalletServerApi"
 import { openBytes, openKey, sameHash, sealBytes, tokenHash } from "./keys"
+import { passkeyRelyingParty } from "./passkeys"
 import * as shareStore from "./shareStore"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
@@ -123,7 +124,7 @@ export const KeySharesGroupLive = HttpApiBuilder.group(WalletServerApi, "keyShar
           const keys = yield* Effect.forEach(splits, (split) =>
             Effect.map(envelopeOf(split), (envelope) => ({ family: split.family, address: split.address, splitId: split.splitId, recoveryKdf: envelope.kdf }))
           )
-          return { userId: session.userId, keys }
+          return { userId: session.userId, keys, passkeyRpId: passkeyRelyingParty(deps).rpId }
         })
       )
       .handle(
