@@ -29,6 +29,7 @@ import { type OpenDemo, openDemo } from "./support/demo"
 import { accountButton, axeViolations, connectedAddress, requestLoginCode, typeLoginCode } from "./support/embeddedLogin"
 import { protectWallet, protectWithPassword, recoverWithPassword, secureView, secureViewEnded } from "./support/secureViews"
 import { askSignature, expectSignedBy, sign } from "./support/signing"
+import { serviceSessions } from "./support/siwxSessions"
 import { authenticatorOn } from "./support/virtualAuthenticator"
 
 let session: OpenDemo
@@ -231,14 +232,7 @@ describe("a new device recovers the wallet", () => {
 })
 
 /** The sessions the services keep for `address` on chain 31337 (sign-in with the wallet, the demo's `?signIn=`). */
-const serviceSessions = async (address: string): Promise<ReadonlyArray<unknown>> => {
-  const services = session.stack.config.services!
-  const caip = encodeURIComponent(`eip155:31337:${address}`)
-  const response = await fetch(`${services.url}/v1/sessions/${caip}?projectId=${services.defaultProjectId}`, { headers: { origin: new URL(session.url).origin } })
-  const body = (await response.json()) as { sessions?: ReadonlyArray<unknown> }
-  if (body.sessions === undefined) throw new Error(`The services answered ${response.status}: ${JSON.stringify(body)}`)
-  return body.sessions
-}
+const sessionsOf = (address: string) => serviceSessions(session.stack, session.url, `eip155:31337:${address}`)
 
 describe("sign-in required on a new device", () => {
   it("Recover comes before the sign-in message: cancelled, the sign view says why in words and Disconnect disconnects; recovered, the message is signed, the services keep the session, on A's address", async () => {
@@ -263,7 +257,7 @@ describe("sign-in required on a new device", () => {
     await dialogC.getByRole("button", { name: "Disconnect" }).click()
     await dialogC.waitFor({ state: "detached", timeout: 10_000 })
     await c.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 10_000 })
-    expect(await serviceSessions(address)).toEqual([])
+    expect(await sessionsOf(address)).toEqual([])
 
     // B recovers with the password: then the sign view, the message signed (approved), the session kept.
     const b = await newProfile("?signIn=required")
@@ -282,7 +276,7 @@ describe("sign-in required on a new device", () => {
     })
     await expect.poll(() => b.page.getByTestId("session").textContent(), { timeout: 10_000 }).toContain("Signed in.")
     expect(await connectedAddress(b.page)).toBe(address)
-    expect(await serviceSessions(address)).toHaveLength(1)
+    expect(await sessionsOf(address)).toHaveLength(1)
   }, 300_000)
 })
 
