@@ -122,11 +122,13 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
   }).pipe(Effect.withSpan("EmbeddedWallet.recoverAfterLogin"))
 
   /**
-   * Recover before sign-in, on a device without the share of the wallet's key: the view opens over the one in front
-   * (or the modal opens on it); once the visitor leaves it, gives whether the wallet was recovered. What shows next is
+   * Recover before sign-in, on a device without the share of the wallet's key: the view opens over the one in front,
+   * or over the sign view when the modal was closed (leaving Recover goes back to it: where sign-in is required the
+   * modal cannot close); once the visitor leaves it, gives whether the wallet was recovered. What shows next is
    * sign-in's to say.
    */
   const recoverFirst = Effect.gen(function* () {
+    if (!(yield* SubscriptionRef.get(modal.state)).open) yield* modal.open({ view: "SIWXSignMessage" })
     yield* openSecureView("recover")
     yield* SubscriptionRef.changes(modal.state).pipe(
       Stream.filter((now) => {

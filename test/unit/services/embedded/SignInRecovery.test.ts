@@ -167,6 +167,31 @@ describe("sign-in after a login on a device without the wallet's share", () => {
     )
   )
 
+  it.effect("an account checked while the modal is closed: Recover opens over the sign view, so leaving it goes back there with the words", () =>
+    newDeviceLogin({ required: false, recovery: "password" }, (frame) =>
+      Effect.gen(function* () {
+        const siwx = yield* Siwx
+        const modal = yield* Modal
+        yield* recoverInFront(frame)
+        yield* cancelRecover(frame)
+        expect(yield* signViewError).toBe(newDeviceWords("password"))
+        yield* siwx.cancel
+        expect(yield* routeNow).toBeUndefined()
+        // The account is checked again with the modal closed (as after a switch of account or network; the check reads
+        // the account in front, not the wallet it is given).
+        yield* siwx.afterConnect(undefined as never).pipe(Effect.forkChild)
+        yield* viewUntil("SecureFrame")
+        expect((yield* SubscriptionRef.get(modal.state)).history.map((entry) => entry.route.view)).toEqual(["SIWXSignMessage", "SecureFrame"])
+        yield* (yield* EmbeddedWallet).showSecureView(place)
+        yield* settle
+        yield* cancelRecover(frame)
+        yield* viewUntil("SIWXSignMessage")
+        expect(yield* signViewError).toBe(newDeviceWords("password"))
+        expect((yield* SubscriptionRef.get(modal.state)).history.map((entry) => entry.route.view)).toEqual(["SIWXSignMessage"])
+      })
+    )
+  )
+
   it.effect("a key only the first device's kept secret protects: no Recover; the sign view says so in words, and Sign signs nothing", () =>
     newDeviceLogin({ required: true, recovery: "device" }, (frame, host) =>
       Effect.gen(function* () {
