@@ -95,7 +95,10 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // Raised to 5.0 (issue 30, 4.92 measured): the secure views' loader and its four entries; the flow itself is a chunk
   // of its own (secureViewFlow, 0.75), fetched with the first secure view.
   // Raised to 5.2 (issue 30, 5.05 measured): after a login, Recover opened by itself when the device lacks its share.
-  { feature: "Embedded wallet: the flows (login, code, resend countdown, email change, social and Farcaster logins, approvals)", files: /^EmbeddedWalletLive-/, budgetKiB: 5.2 },
+  // Raised to 5.3 (issue 30, 5.23 measured): with sign-in configured, Recover before the sign-in message — the step
+  // set on sign-in's flow (its loader, already fetched at start then) and the secure views' words' chunk preloaded;
+  // kept here rather than in the runtime's core, whose chunks stay byte for byte as they were.
+  { feature: "Embedded wallet: the flows (login, code, resend countdown, email change, social and Farcaster logins, approvals)", files: /^EmbeddedWalletLive-/, budgetKiB: 5.3 },
   // Set at 0.8 and 1.5 (issue 30, 0.66 and 1.32 measured): the passkey buttons when Connect shows them (features.passkey
   // only), the passkey window's wait and its words on the first passkey click. @simplewebauthn/browser is the frame
   // site's, never the host's.

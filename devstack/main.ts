@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url"
 import { type Clock, Schema } from "effect"
 import { CaipNetworkId } from "../src/domain/Caip"
 import { removeRuntimeConfig, type RuntimeConfig, runtimeConfigPath, writeRuntimeConfig } from "./config"
-import { type DatabaseOptions, databaseFromEnv } from "../server/src/db/index"
+import { type Database, type DatabaseOptions, databaseFromEnv } from "../server/src/db/index"
 import { devMnemonic } from "./evm/accounts"
 import type { EvmInfo } from "./evm/index"
 import type { Started } from "../server/src/lib/Started"
@@ -84,6 +84,8 @@ export interface DevstackInfo {
   readonly evm: EvmInfo | undefined
   /** The regtest node (mine, fund, inspect in process), when the bitcoin part runs. */
   readonly bitcoin: BitcoinInfo | undefined
+  /** The services' and wallet server's database, when the services part runs (tests read and seed it). */
+  readonly database: Database | undefined
   /** Lets the page at `origin` (e.g. a demo served once the stack runs) use the dev projects, as `appOrigins` does. */
   readonly allowAppOrigin: (origin: string) => void
 }
@@ -343,6 +345,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
         mail: mail?.info,
         evm: evm?.info,
         bitcoin: bitcoin?.info,
+        database: database?.info,
         allowAppOrigin: (origin) => {
           allowAppOrigin(origin)
           // The runtime file lists each project's origins: written again with the new one.

@@ -8,7 +8,13 @@
  * recovers, and signs the request it held. With a passkey: Chromium's virtual authenticator cannot hand another
  * profile a passkey's PRF (CDP's credential has no field for it), so B's copy gets no recovery secret: B is told so,
  * stays connected without signing, and A is unharmed; A itself, without its device share, recovers with the passkey.
+ * With sign-in required by the host (the demo's `?signIn=required`), a new device's Recover comes before the sign-in
+ * message: cancelled, the sign view says why and Disconnect disconnects; recovered, the message is signed and the
+ * services keep the session. A user whose keys the server sealed the old way (seeded in the stack's database under its
+ * master key) logs in: the frame splits each key at the same address, the sealed rows are gone, and the wallet signs
+ * and sends.
  */
+import { randomBytes } from "node:crypto"
 import type { Frame, Page } from "playwright-core"
 import { createPublicClient, createWalletClient, http, parseEther } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
@@ -17,11 +23,13 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newDeviceWords } from "../../src/domain/newDevice"
+import { keysInDatabase, legacyUser } from "../integration/support/legacyKeys"
 import { animationsSettled, type Browser, launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
 import { accountButton, axeViolations, connectedAddress, requestLoginCode, typeLoginCode } from "./support/embeddedLogin"
 import { protectWallet, protectWithPassword, recoverWithPassword, secureView, secureViewEnded } from "./support/secureViews"
 import { askSignature, expectSignedBy, sign } from "./support/signing"
+import { serviceSessions } from "./support/siwxSessions"
 import { authenticatorOn } from "./support/virtualAuthenticator"
 
 let session: OpenDemo
@@ -29,13 +37,15 @@ let session: OpenDemo
 let clock: TestClock.TestClock
 const moveServerClock = (ms: number) => Effect.runPromise(clock.adjust(ms))
 const PASSWORD = "correct horse battery staple"
+// The wallet server's master key, known here so a user of before split keys can be given keys sealed under it.
+const MASTER_KEY = new Uint8Array(randomBytes(32))
 const opened: Array<Browser> = []
 
-/** A fresh Chromium profile (its own folder): a device the wallet has never seen. */
-const newProfile = async (): Promise<Browser> => {
+/** A fresh Chromium profile (its own folder): a device the wallet has never seen, on the demo with `query`. */
+const newProfile = async (query = ""): Promise<Browser> => {
   const browser = await launchBrowser()
   opened.push(browser)
-  await browser.page.goto(session.url)
+  await browser.page.goto(`${session.url}${query}`)
   return browser
 }
 
@@ -46,6 +56,13 @@ const logIn = async (profile: Browser, email: string): Promise<void> => {
 }
 
 const frameUrl = () => session.stack.config.embedded!.frameUrl
+
+/** The wallet's frame in `page`. */
+const walletFrame = (page: Page): Frame => {
+  const frame = page.frames().find((f) => f.url().startsWith(`${frameUrl()}/frame?`))
+  if (frame === undefined) throw new Error("the embedded wallet's frame is not in the page")
+  return frame
+}
 
 /** Sends the demo's 0.01 ETH from `address` (funded first): confirmed in the page, and one more transaction on anvil. */
 const sendOnAnvil = async (page: Page, address: string) => {
@@ -115,7 +132,11 @@ const firstDeviceRecovers = async (page: Page, address: string, how: (frame: Fra
 
 beforeAll(async () => {
   clock = await Effect.runPromise(Effect.scoped(TestClock.make({ warningDelay: "1 day" })))
-  session = await openDemo({ name: "new-device", parts: ["evm", "mail", "services", "embedded"], stack: { embeddedClock: clock } })
+  session = await openDemo({
+    name: "new-device",
+    parts: ["evm", "mail", "services", "embedded"],
+    stack: { embeddedClock: clock, embeddedMasterKey: MASTER_KEY }
+  })
 }, 240_000)
 
 afterAll(async () => {
@@ -195,8 +216,7 @@ describe("a new device recovers the wallet", () => {
     await accountButton(a.page, address).click()
     await a.page.getByRole("dialog").getByRole("button", { name: "Disconnect" }).click()
     await a.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 20_000 })
-    const frame = a.page.frames().find((f) => f.url().startsWith(`${frameUrl()}/frame?`))!
-    const dropped = await frame.evaluate(() => {
+    const dropped = await walletFrame(a.page).evaluate(() => {
       const shares = Object.keys(localStorage).filter((key) => key.startsWith("wr-frame/device-share/"))
       for (const key of shares) localStorage.removeItem(key)
       return shares.length
@@ -206,5 +226,80 @@ describe("a new device recovers the wallet", () => {
     const again = await secureView(a.page, frameUrl(), "Recover your wallet")
     await again.getByRole("button", { name: "Use your passkey" }).click()
     await recoveredThenSignsAndSends(a.page, address, "A, recovered with its passkey")
+  }, 300_000)
+})
+
+/** The sessions the services keep for `address` on chain 31337 (sign-in with the wallet, the demo's `?signIn=`). */
+const sessionsOf = (address: string) => serviceSessions(session.stack, session.url, `eip155:31337:${address}`)
+
+describe("sign-in required on a new device", () => {
+  it("Recover comes before the sign-in message: cancelled, the sign view says why in words and Disconnect disconnects; recovered, the message is signed, the services keep the session, on A's address", async () => {
+    const email = "nd-siwx@example.com"
+    const a = await newProfile()
+    await logIn(a, email)
+    await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
+    const address = await connectedAddress(a.page)
+    await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
+
+    // C cancels Recover: no signature can be made here, and the sign view says so before anything is signed.
+    const c = await newProfile("?signIn=required")
+    await logIn(c, email)
+    const cancelled = await secureView(c.page, frameUrl(), "Recover your wallet")
+    const dialogC = c.page.getByRole("dialog")
+    expect(await dialogC.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).count()).toBe(0)
+    await cancelled.getByRole("button", { name: "Cancel" }).click()
+    await secureViewEnded(c.page)
+    await dialogC.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor({ timeout: 20_000 })
+    await dialogC.getByText(newDeviceWords("password")).waitFor({ timeout: 10_000 })
+    await expectAxeClean(c.page, ["light", "dark"])
+    await dialogC.getByRole("button", { name: "Disconnect" }).click()
+    await dialogC.waitFor({ state: "detached", timeout: 10_000 })
+    await c.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 10_000 })
+    expect(await sessionsOf(address)).toEqual([])
+
+    // B recovers with the password: then the sign view, the message signed (approved), the session kept.
+    const b = await newProfile("?signIn=required")
+    await logIn(b, email)
+    const recover = await secureView(b.page, frameUrl(), "Recover your wallet")
+    const dialogB = b.page.getByRole("dialog")
+    expect(await dialogB.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).count()).toBe(0)
+    await recoverWithPassword(PASSWORD)(recover)
+    await secureViewEnded(b.page)
+    await dialogB.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor({ timeout: 20_000 })
+    await dialogB.getByRole("button", { name: "Sign", exact: true }).click()
+    await dialogB.getByRole("heading", { name: "Sign this message" }).waitFor({ timeout: 20_000 })
+    await dialogB.getByRole("button", { name: "Approve" }).click()
+    await dialogB.waitFor({ state: "detached", timeout: 30_000 }).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}\n${await dialogB.innerText()}`)
+    })
+    await expect.poll(() => b.page.getByTestId("session").textContent(), { timeout: 10_000 }).toContain("Signed in.")
+    expect(await connectedAddress(b.page)).toBe(address)
+    expect(await sessionsOf(address)).toHaveLength(1)
+  }, 300_000)
+})
+
+describe("a user whose keys the wallet server sealed the old way", () => {
+  it("logs in by email: the frame splits each key at the same address, the sealed rows are gone, this device holds its shares, and it signs and sends", async () => {
+    const email = "nd-legacy@example.com"
+    const database = session.stack.database!
+    const legacy = await legacyUser(database, MASTER_KEY, email)
+    expect((await keysInDatabase(database, legacy.userId)).sealed).toEqual(["eip155", "solana"])
+    const profile = await newProfile()
+    await logIn(profile, email)
+    await profile.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
+    const address = await connectedAddress(profile.page)
+    expect(address.toLowerCase()).toBe(legacy.evmAddress.toLowerCase())
+    expect(await keysInDatabase(database, legacy.userId)).toEqual({
+      sealed: [],
+      split: [
+        { family: "eip155", address: legacy.evmAddress },
+        { family: "solana", address: legacy.solanaAddress }
+      ]
+    })
+    const shares = await walletFrame(profile.page).evaluate((prefix) => Object.keys(localStorage).filter((key) => key.startsWith(prefix)).sort(), `wr-frame/device-share/${legacy.userId}/`)
+    expect(shares).toEqual([`wr-frame/device-share/${legacy.userId}/eip155`, `wr-frame/device-share/${legacy.userId}/solana`])
+    await reload(profile.page, address)
+    await sign(profile.page, address, "A user of before, split in the frame")
+    await sendOnAnvil(profile.page, address)
   }, 300_000)
 })

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { truncateAddress } from "../../src/domain/format"
 import { isLoopback } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
+import { serviceSessions } from "./support/siwxSessions"
 
 let session: OpenDemo
 let page: Page
@@ -29,16 +30,7 @@ const prompts = async () =>
     .reverse()
 
 /** The sessions the services keep for an account (CAIP-10). */
-const serviceSessions = async (caipAddress: string): Promise<ReadonlyArray<{ readonly pci: string; readonly message: string }>> => {
-  const services = session.stack.config.services
-  if (services === null) throw new Error("the stack has no services")
-  const response = await fetch(`${services.url}/v1/sessions/${encodeURIComponent(caipAddress)}?projectId=${services.defaultProjectId}`, {
-    headers: { origin: new URL(session.url).origin }
-  })
-  const body = (await response.json()) as { sessions?: ReadonlyArray<{ pci: string; message: string }> }
-  if (body.sessions === undefined) throw new Error(`The service answered ${response.status}: ${JSON.stringify(body)}`)
-  return body.sessions
-}
+const sessionsOf = (caipAddress: string) => serviceSessions(session.stack, session.url, caipAddress)
 
 /** The demo's WalletConnect QR code's URI, after Connect wallet → WalletConnect. */
 const qrUri = async () => {
@@ -119,8 +111,8 @@ describe("one-click sign-in over WalletConnect with the test wallet page", () =>
     expect(await prompts()).toEqual(["Wallet Runtime demo asks to connect and sign in."])
     await expect.poll(() => wallet.locator("#activity li").first().innerText()).toMatch(/signed in on Local Chain A, Local Chain B\./)
     // The services keep a session per chain the wallet signed for; the one in front is the demo's.
-    const onA = await serviceSessions(`eip155:31337:${address}`)
-    const onB = await serviceSessions(`eip155:31338:${address}`)
+    const onA = await sessionsOf(`eip155:31337:${address}`)
+    const onB = await sessionsOf(`eip155:31338:${address}`)
     expect([onA.length, onB.length]).toEqual([1, 1])
     expect(onA[0]?.message).toContain("I further authorize the stated URI to perform the following actions on my behalf")
     // A reload keeps it, asking nothing.
@@ -143,7 +135,7 @@ describe("one-click sign-in over WalletConnect with the test wallet page", () =>
     await card(/asks to connect and sign in/).getByRole("button", { name: "Reject" }).click()
     await dialog().getByRole("heading", { name: "Connection declined" }).waitFor({ timeout: 20_000 })
     expect(await signViewSeen()).toBe(false)
-    expect(await serviceSessions(`eip155:31337:${address}`)).toEqual([])
+    expect(await sessionsOf(`eip155:31337:${address}`)).toEqual([])
     await page.keyboard.press("Escape")
     await page.getByRole("button", { name: "Connect wallet" }).waitFor()
     await expect.poll(sessionText).toContain("Connect a wallet to sign in.")
@@ -163,6 +155,6 @@ describe("one-click sign-in over WalletConnect with the test wallet page", () =>
     await card(/Sign a message/).getByRole("button", { name: "Approve" }).click()
     await expect.poll(sessionText, { timeout: 20_000 }).toContain("Signed in.")
     expect((await prompts()).slice(before)).toEqual(["Wallet Runtime demo asks to connect.", "Wallet Runtime demo: sign a message."])
-    expect(await serviceSessions(`eip155:31337:${address}`)).toHaveLength(1)
+    expect(await sessionsOf(`eip155:31337:${address}`)).toHaveLength(1)
   })
 })

@@ -13,6 +13,7 @@ import { type Browser, launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
 import { installInjectedSolanaWallet } from "./support/injectedSolanaWallet"
 import { installInjectedWallet } from "./support/injectedWallet"
+import { serviceSessions } from "./support/siwxSessions"
 
 let session: OpenDemo
 let page: Page
@@ -28,18 +29,8 @@ const axeViolations = async () => {
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
 }
 
-/** The sessions the service keeps for an account (CAIP-10; by default the EVM account on chain 31337). */
-const serviceSessions = async (caipAddress?: string): Promise<ReadonlyArray<{ readonly pci: string }>> => {
-  const caip = encodeURIComponent(caipAddress ?? `eip155:31337:${account.address}`)
-  const services = session.stack.config.services
-  if (services === null) throw new Error("the demo stack has no services")
-  const response = await fetch(`${services.url}/v1/sessions/${caip}?projectId=${services.defaultProjectId}`, {
-    headers: { origin: new URL(session.url).origin }
-  })
-  const body = (await response.json()) as { sessions?: ReadonlyArray<{ pci: string }> }
-  if (body.sessions === undefined) throw new Error(`The service answered ${response.status}: ${JSON.stringify(body)}`)
-  return body.sessions
-}
+/** The sessions the services keep for an account (CAIP-10; by default the EVM account on chain 31337). */
+const sessionsOf = (caipAddress?: string) => serviceSessions(session.stack, session.url, caipAddress ?? `eip155:31337:${account.address}`)
 
 const connect = async () => {
   await page.getByRole("button", { name: "Connect wallet" }).click()
@@ -77,14 +68,14 @@ describe("sign-in with the wallet on the local stack", () => {
     expect(await axeViolations()).toEqual([])
     await dialog().getByRole("button", { name: "Sign", exact: true }).click()
     await dialog().getByRole("alert").filter({ hasText: "Signature declined" }).waitFor()
-    expect(await serviceSessions()).toEqual([])
+    expect(await sessionsOf()).toEqual([])
     answer = "approve"
     await dialog().getByRole("button", { name: "Try again" }).click()
     await dialog().waitFor({ state: "detached", timeout: 5_000 }).catch(async (error: unknown) => {
       throw new Error(`${String(error)}\n${await dialog().innerText()}`)
     })
     await expect.poll(sessionText).toContain("Signed in.")
-    expect(await serviceSessions()).toHaveLength(1)
+    expect(await sessionsOf()).toHaveLength(1)
     expect(prompts.filter((method) => method === "personal_sign")).toHaveLength(2)
   })
 
@@ -99,7 +90,7 @@ describe("sign-in with the wallet on the local stack", () => {
   it("signing out revokes the session on the service", async () => {
     await page.getByRole("button", { name: "Sign out" }).click()
     await expect.poll(sessionText).toContain("Not signed in")
-    await expect.poll(() => serviceSessions()).toEqual([])
+    await expect.poll(() => sessionsOf()).toEqual([])
   })
 
   it("required: Escape and Close only shake the modal; Disconnect disconnects the wallet", async () => {
@@ -122,7 +113,7 @@ describe("sign-in with the wallet on the local stack", () => {
     await dialog().getByRole("button", { name: "Sign", exact: true }).click()
     await dialog().waitFor({ state: "detached" })
     await expect.poll(sessionText).toContain("Signed in.")
-    expect(await serviceSessions()).toHaveLength(1)
+    expect(await sessionsOf()).toHaveLength(1)
   })
 })
 
@@ -145,7 +136,7 @@ describe("sign-in with a Solana wallet", () => {
     await solanaPage.getByRole("dialog").getByRole("button", { name: "Sign", exact: true }).click()
     await solanaPage.getByRole("dialog").waitFor({ state: "detached" })
     await expect.poll(() => solanaPage.getByTestId("session").textContent()).toContain("Signed in.")
-    expect(await serviceSessions(`${solana.caipNetworkId}:${wallet.address()}`)).toHaveLength(1)
+    expect(await sessionsOf(`${solana.caipNetworkId}:${wallet.address()}`)).toHaveLength(1)
   })
 })
 
@@ -180,7 +171,7 @@ describe("sign-in through the host's own siweConfig (the legacy option)", () => 
       expect(message).toContain("Chain ID: 31337")
       // The host's own store holds who signed in; the services were not asked to keep a session.
       expect(JSON.parse((await visitor.evaluate(() => localStorage.getItem("demo:siwe-session"))) ?? "null")).toEqual({ address: dev.address, chainId: 31337 })
-      expect(await serviceSessions(`eip155:31337:${dev.address}`)).toEqual([])
+      expect(await sessionsOf(`eip155:31337:${dev.address}`)).toEqual([])
       await visitor.reload()
       await expect.poll(() => visitor.getByTestId("session").textContent(), { timeout: 15_000 }).toContain("Signed in.")
       expect(signed).toHaveLength(1)

@@ -11,6 +11,7 @@ import { foundry } from "viem/chains"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type OpenDemo, openDemo } from "./support/demo"
 import { connectedAddress, emailLogin } from "./support/embeddedLogin"
+import { serviceSessions } from "./support/siwxSessions"
 
 let session: OpenDemo
 let page: Page
@@ -22,12 +23,7 @@ const reader = () => createPublicClient({ chain: foundry, transport: http(chainA
 const sessionText = () => page.getByTestId("session").textContent()
 
 /** The services' sessions of the smart account on chain 31337. */
-const serviceSessions = async (): Promise<ReadonlyArray<unknown>> => {
-  const services = session.stack.config.services!
-  const caip = encodeURIComponent(`eip155:31337:${smart}`)
-  const response = await fetch(`${services.url}/v1/sessions/${caip}?projectId=${services.defaultProjectId}`, { headers: { origin: new URL(session.url).origin } })
-  return ((await response.json()) as { sessions: ReadonlyArray<unknown> }).sessions
-}
+const sessionsOf = () => serviceSessions(session.stack, session.url, `eip155:31337:${smart}`)
 
 /** Signs the sign-in message: Sign in the sign view, then Approve in ApproveTransaction; the modal closes signed in. */
 const signIn = async () => {
@@ -55,7 +51,7 @@ describe("sign-in with the embedded wallet's smart account", () => {
     await signIn()
     smart = await connectedAddress(page)
     expect(await reader().getCode({ address: smart })).toBeUndefined()
-    expect(await serviceSessions()).toHaveLength(1)
+    expect(await sessionsOf()).toHaveLength(1)
   })
 
   it("after deployment (by a sponsored send): signing in again works by ERC-1271", async () => {
@@ -70,9 +66,9 @@ describe("sign-in with the embedded wallet's smart account", () => {
 
     await page.getByRole("button", { name: "Sign out" }).click()
     await expect.poll(sessionText, { timeout: 10_000 }).toContain("Not signed in")
-    await expect.poll(serviceSessions, { timeout: 10_000 }).toEqual([])
+    await expect.poll(sessionsOf, { timeout: 10_000 }).toEqual([])
     await page.getByRole("button", { name: "Sign in", exact: true }).click()
     await signIn()
-    expect(await serviceSessions()).toHaveLength(1)
+    expect(await sessionsOf()).toHaveLength(1)
   })
 })

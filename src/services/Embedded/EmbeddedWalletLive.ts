@@ -19,6 +19,7 @@ import { currentRoute, Modal } from "../Modal"
 import { Networks } from "../Networks"
 import { Notifications } from "../Notifications"
 import { Portfolio } from "../Portfolio"
+import { Siwx, type SiwxAccount } from "../Siwx/Siwx"
 import * as Keys from "../Storage/keys"
 import { Storage } from "../Storage/Storage"
 import { Theme } from "../Theme"
@@ -83,6 +84,7 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
     const config = yield* Config
     const page = yield* SocialWindow
     const theme = yield* Theme
+    const siwx = yield* Siwx
     const scope: Scope.Scope = yield* Effect.scope
     const update = (f: (s: EmbeddedState) => EmbeddedState) => SubscriptionRef.update(state, f)
     const setError = (error: string | undefined) => update((s) => ({ ...s, error }))
@@ -699,6 +701,28 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
     )
     const viaSecureViews = (use: (flow: SecureViewFlow) => Effect.Effect<void>) =>
       Effect.flatMap(secureViews, use).pipe(Effect.catch((error) => update((s) => ({ ...s, secureViewError: error.message }))))
+
+    /**
+     * Before the embedded account is asked to sign in (the host's `siwx`): on a device without the share of its key,
+     * Recover first; what stops it signing here is said in words (the secure views' code decides, with the first one).
+     */
+    const recoverBeforeSignIn = (account: SiwxAccount) =>
+      Effect.gen(function* () {
+        const family = (yield* SubscriptionRef.get(connection.state)).namespaces[account.namespace]
+        if (family?.connector?.id !== auth.connectorId) return undefined
+        const user = yield* askRecovery
+        if (user?.needsRecovery !== true) return undefined
+        return yield* Effect.flatMap(secureViews, (flow) => flow.recoverBeforeSignIn(user.recovery)).pipe(Effect.catch((error) => Effect.succeed(error.message)))
+      }).pipe(Effect.withSpan("EmbeddedWallet.recoverBeforeSignIn"))
+    // Sign-in's code is fetched only when the host configured sign-in (then at start): the step is set there, apart,
+    // so these flows never wait on it.
+    if ((yield* SubscriptionRef.get(siwx.state)).step._tag !== "Disabled") {
+      yield* Effect.tryPromise(() => import("../Siwx/SiwxLive")).pipe(
+        Effect.flatMap((module) => module.requireFirst(siwx.state, recoverBeforeSignIn)),
+        Effect.ignore,
+        Effect.forkIn(scope)
+      )
+    }
 
     const answer = (yes: boolean) => Effect.suspend(() => (decision === undefined ? Effect.void : Deferred.succeed(decision, yes).pipe(Effect.asVoid)))
 

@@ -16,6 +16,7 @@ import type { Modal } from "../Modal"
 import type { Networks } from "../Networks"
 import type { Notifications } from "../Notifications"
 import type { Portfolio } from "../Portfolio"
+import type { Siwx } from "../Siwx/Siwx"
 import * as Keys from "../Storage/keys"
 import { Storage } from "../Storage/Storage"
 import { EmbeddedAuth } from "./EmbeddedAuth"
@@ -28,7 +29,7 @@ import type { EmbeddedLive } from "./EmbeddedWalletLive"
 /** How the runtime names itself to the frame (SYNC_DAPP_DATA's `sdkType`). */
 export const SDK_TYPE = "wallet-runtime"
 
-type Needs = Modal | ConnectFlow | Connection | Networks | Portfolio | Storage | Notifications | Config | Theme | Platform
+type Needs = Modal | ConnectFlow | Connection | Networks | Portfolio | Storage | Notifications | Config | Theme | Platform | Siwx
 
 /** The embedded wallet over the runtime's services and, when the host offers email login, its AUTH connector. */
 export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = Layer.effect(EmbeddedWallet)(

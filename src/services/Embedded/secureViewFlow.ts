@@ -5,9 +5,10 @@
  * (OPEN_SECURE_VIEW). What the visitor types and the key stay in the frame: the modal learns only how the view ended.
  * Leaving the view (Back, Escape, Close) hides the frame and tells it to drop the view (CLOSE_SECURE_VIEW).
  */
-import { Effect, Exit, Fiber, Option, type Scope, Semaphore, SubscriptionRef } from "effect"
-import type { ThemeMode } from "../../domain/Account"
+import { Effect, Exit, Fiber, Option, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
+import type { EmbeddedWalletUser, ThemeMode } from "../../domain/Account"
 import type { SecureViewKind } from "../../domain/Frame"
+import { newDeviceWords } from "../../domain/newDevice"
 import type { FramePlace } from "../FrameBridge/FrameBridge"
 import { currentRoute, type Modal } from "../Modal"
 import type { FrameBridgeService } from "./authState"
@@ -120,7 +121,36 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
     yield* openSecureView("recover", true)
   }).pipe(Effect.withSpan("EmbeddedWallet.recoverAfterLogin"))
 
-  return { openSecureView, showSecureView, hideSecureView, refreshRecovery, recoverAfterLogin }
+  /**
+   * Recover before sign-in, on a device without the share of the wallet's key: the view opens over the one in front,
+   * or over the sign view when the modal was closed (leaving Recover goes back to it: where sign-in is required the
+   * modal cannot close); once the visitor leaves it, gives whether the wallet was recovered. What shows next is
+   * sign-in's to say.
+   */
+  const recoverFirst = Effect.gen(function* () {
+    if (!(yield* SubscriptionRef.get(modal.state)).open) yield* modal.open({ view: "SIWXSignMessage" })
+    yield* openSecureView("recover")
+    yield* SubscriptionRef.changes(modal.state).pipe(
+      Stream.filter((now) => {
+        const route = now.open ? currentRoute(now) : undefined
+        return route?.view !== "SecureFrame" || route.kind !== "recover"
+      }),
+      Stream.runHead
+    )
+    return (yield* SubscriptionRef.get(state)).needsRecovery === false
+  }).pipe(Effect.withSpan("EmbeddedWallet.recoverFirst"))
+
+  /**
+   * Before sign-in on a device without the share of the wallet's key (`recovery`: what protects it): Recover first;
+   * gives `undefined` once recovered, otherwise why this device cannot sign, in words — a key only the first device's
+   * kept secret protects cannot be recovered here at all.
+   */
+  const recoverBeforeSignIn = (recovery: EmbeddedWalletUser["recovery"]) =>
+    recovery === "device"
+      ? Effect.succeed(newDeviceWords(recovery))
+      : Effect.map(recoverFirst, (recovered) => (recovered ? undefined : newDeviceWords(recovery)))
+
+  return { openSecureView, showSecureView, hideSecureView, refreshRecovery, recoverAfterLogin, recoverBeforeSignIn }
 }
 
 /** The secure views' operations. */

@@ -42,6 +42,21 @@ const SKIPPED: Outcome = { _tag: "Skipped" }
 const signFailure = (error: { readonly _tag: string; readonly message: string }): SiwxError =>
   error._tag === "UserRejected" ? new SignatureDeclined() : new SignInFailed({ reason: error.message })
 
+/**
+ * The step before an account is asked to sign in: it may show its own view and wait on the visitor; it gives
+ * `undefined` when the account can sign now, otherwise why it cannot, in the visitor's words.
+ */
+export type SignInPrerequisite = (account: SiwxAccount) => Effect.Effect<string | undefined>
+
+// Each runtime's step, under its sign-in state (and gone with it). Set by a wallet's code that loads later than this
+// (the embedded wallet's flows: Recover on a device without the share of its key); kept here, in the code fetched only
+// when the host configured sign-in, so the runtime's start carries none of it.
+const steps = new WeakMap<SubscriptionRef.SubscriptionRef<SiwxState>, SignInPrerequisite>()
+
+/** Sets the step before signing in for the runtime whose sign-in state is `state` (one at a time). */
+export const requireFirst = (state: SubscriptionRef.SubscriptionRef<SiwxState>, step: SignInPrerequisite): Effect.Effect<void> =>
+  Effect.sync(() => void steps.set(state, step))
+
 /** The live flow over the host's configuration (`kind` says which option it came from). */
 export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, configured: unknown, kind: "siwx" | "siweConfig") =>
   Effect.gen(function* () {
@@ -54,6 +69,9 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
     const backend: SiwxBackend = yield* backendOf(configured, kind)
     const required = backend.required
     yield* SubscriptionRef.update(state, (s) => ({ ...s, required }))
+
+    // What comes before an account is asked to sign, as a wallet's code set it by now; nothing when none did.
+    const first = (account: SiwxAccount) => steps.get(state)?.(account) ?? Effect.succeed(undefined)
 
     // The account being checked or asked to sign, and how that ends.
     let pending: { readonly account: SiwxAccount; readonly outcome: Deferred.Deferred<Outcome> } | undefined
@@ -96,9 +114,14 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
           if (required) yield* modal.setSignInRequired(false)
           return yield* settle({ _tag: "Session", session: found.session })
         }
+        // A wallet that cannot sign yet comes first (the embedded wallet's Recover, in its own view); what it could not
+        // do is said in the sign view, as a refusal is. Required sign-in holds the modal open through it.
+        if (required) yield* modal.setSignInRequired(true)
+        const blocked = yield* first(account)
+        if (!isPending(account)) return
         // The view first, then the step: whoever sees the step asked for sees the view asking.
         yield* showSignView
-        yield* setStep({ _tag: "Needed", account, signing: false, error: undefined })
+        yield* setStep({ _tag: "Needed", account, signing: false, error: blocked === undefined ? undefined : new SignInFailed({ reason: blocked }) })
       })
 
     // Checks the account unless it is being checked already; gives how that ends.
@@ -118,6 +141,8 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
       const account = current.account
       yield* setStep({ _tag: "Needed", account, signing: true, error: undefined })
       const signed = yield* Effect.gen(function* () {
+        const blocked = yield* first(account)
+        if (blocked !== undefined) return yield* new SignInFailed({ reason: blocked })
         const message = yield* backend.createMessage({ accountAddress: account.address, chainId: account.chainId })
         const signature = yield* wallet.signMessage(message.text, account.namespace).pipe(Effect.mapError(signFailure))
         const session: SiwxSession = { data: message.data, message: message.text, signature }

@@ -1,13 +1,15 @@
 /**
  * A user of before split keys (issue 30, item 6): keys made and sealed by the wallet server at the first login, as it
- * did until keys were made in the frame. The migration's tests give a user such keys, straight into `wallet_keys`.
+ * did until keys were made in the frame. The migration's tests give a user such keys, straight into `wallet_keys`, and
+ * read what the login left of them.
  */
-import { randomBytes } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Database } from "../../../server/src/db/index"
 import { evmAddressOf, solanaAddressOf } from "../../../server/src/embedded/frame/keyShares"
 import { sealKey } from "../../../server/src/embedded/server/keys"
+import { insertUser } from "../../../server/src/embedded/server/store"
 
 /** Seals a new eip155 key and a new solana seed for `userId` under `masterKey`, as the server did; answers the addresses. */
 export const sealLegacyKeys = async (
@@ -34,3 +36,29 @@ export const sealLegacyKeys = async (
   )
   return { evmAddress: keys[0]!.address, solanaAddress: keys[1]!.address }
 }
+
+/** Makes the user of `email` (lower case) as a login of before did, with sealed keys; answers its id and addresses. */
+export const legacyUser = async (
+  database: Database,
+  masterKey: Uint8Array,
+  email: string
+): Promise<{ readonly userId: string; readonly evmAddress: string; readonly solanaAddress: string }> => {
+  const userId = randomUUID()
+  await database.run(insertUser({ id: userId, email }, new Date()))
+  return { userId, ...(await sealLegacyKeys(database, masterKey, userId)) }
+}
+
+/** What the database holds of `userId`'s keys: the sealed ones left, and the split ones' family and address. */
+export const keysInDatabase = (
+  database: Database,
+  userId: string
+): Promise<{ readonly sealed: ReadonlyArray<string>; readonly split: ReadonlyArray<{ readonly family: string; readonly address: string }> }> =>
+  database.run(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const sealed = yield* sql<{ readonly family: string }>`SELECT family FROM wallet_keys WHERE user_id = ${userId} ORDER BY family`
+      const split = yield* sql<{ readonly family: string; readonly address: string }>`SELECT family, address FROM wallet_key_shares
+        WHERE user_id = ${userId} ORDER BY family`
+      return { sealed: sealed.map((row) => row.family), split: split.map((row) => ({ family: row.family, address: row.address })) }
+    })
+  )

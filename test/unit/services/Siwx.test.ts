@@ -1,11 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Option, Stream, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
-import type { CaipNetworkId } from "../../../src/domain/Caip"
 import { UserRejected } from "../../../src/domain/errors"
 import { localChainA, localChainB } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
-import type { SiweConfig, SiwxConfig, SiwxMessageInput, SiwxSession } from "../../../src/domain/Siwx"
+import type { SiweConfig, SiwxConfig } from "../../../src/domain/Siwx"
 import { testLayer } from "../../../src/layers/Test"
 import { ConnectFlow } from "../../../src/services/ConnectFlow"
 import { Connection } from "../../../src/services/Connection"
@@ -14,48 +13,12 @@ import { currentRoute, Modal } from "../../../src/services/Modal"
 import { Networks } from "../../../src/services/Networks"
 import { HOST_CALL_TIMEOUT_MS } from "../../../src/services/Siwx/backends"
 import { Siwx, type SiwxState } from "../../../src/services/Siwx/Siwx"
+import { hostBackend, sessionFor } from "./siwxHostBackend"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
-const FAR_FUTURE = "2100-01-01T00:00:00.000Z"
 
 const evm = () =>
   makeFakeWallet({ id: "io.metamask", name: "MetaMask", rdns: "io.metamask", families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } } })
-
-const sessionFor = (chainId: CaipNetworkId, address: string, extra: Partial<SiwxSession["data"]> = {}): SiwxSession => ({
-  data: { domain: "shop.test", uri: "https://shop.test", version: "1", chainId, accountAddress: address, nonce: "abcdefgh1", issuedAt: "1970-01-01T00:00:00.000Z", expirationTime: FAR_FUTURE, ...extra },
-  message: `sign in ${address} on ${chainId}`,
-  signature: "0xsigned"
-})
-
-/** A host backend kept in memory; `calls` says what the runtime asked of it. */
-const hostBackend = (options: { readonly required?: boolean; readonly sessions?: ReadonlyArray<SiwxSession>; readonly createMessage?: SiwxConfig["createMessage"] } = {}) => {
-  const calls: Array<string> = []
-  const sessions: Array<SiwxSession> = [...(options.sessions ?? [])]
-  const config: SiwxConfig = {
-    createMessage:
-      options.createMessage ??
-      (async (input: SiwxMessageInput) => {
-        calls.push(`create:${input.chainId}`)
-        const session = sessionFor(input.chainId, input.accountAddress)
-        return { ...session.data, toString: () => session.message }
-      }),
-    addSession: async (session) => {
-      calls.push(`add:${session.data.chainId}:${session.signature.slice(0, 6)}`)
-      sessions.push(session)
-    },
-    revokeSession: async (chainId, address) => {
-      calls.push(`revoke:${chainId}`)
-      sessions.splice(0, sessions.length, ...sessions.filter((s) => !(s.data.chainId === chainId && s.data.accountAddress === address)))
-    },
-    setSessions: async () => undefined,
-    getSessions: async (chainId, address) => {
-      calls.push(`get:${chainId}`)
-      return sessions.filter((s) => s.data.chainId === chainId && s.data.accountAddress.toLowerCase() === address.toLowerCase())
-    },
-    getRequired: () => options.required === true
-  }
-  return { config, calls, sessions }
-}
 
 const layerWith = (siwx: { readonly siwx?: unknown; readonly siweConfig?: unknown }, wallet = evm()) =>
   Effect.map(wallet, (w) => ({
