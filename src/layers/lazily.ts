@@ -5,9 +5,10 @@
 import { Context, Effect, Layer, type Scope } from "effect"
 import { type Forwards, lazyFront } from "../services/lazyFront"
 
+// The front takes the runtime's scope and the services `layer` needs when the runtime starts, and builds the service
+// over them on the first use of a member; `forwards` names each member and its kind, as `lazyFront` takes them.
 /**
- * `layer`'s service behind a front that builds it (in the runtime's scope, over the services it needs, taken when the
- * runtime starts) on the first use of a member; `forwards` names each member and its kind, as `lazyFront` takes them.
+ * `layer`'s service behind a front that builds it on the first use of one of its members.
  * @example lazily(Analytics, Analytics.layer, { enabled: 0, track: 1, record: 1 })
  */
 export const lazily = <I, S, R>(
