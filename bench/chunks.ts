@@ -44,7 +44,10 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   // Raised to 106.4 and 7.4 (issue 30; 106.2+ and 7.32 measured): the embedded wallet's secure views — the service's
   // openSecureView, the frame messages' Schemas for it and the user's `recovery` field in core; the modal letting focus
   // into the shown frame while the page is inert in view. Their flow and the frame's reveal load with the first view.
-  { feature: "at idle or first intent: the runtime's services (core)", files: /^core-/, budgetKiB: 106.4 },
+  // Raised to 106.8 (issue 32's heap, 106.7 measured, 106.2 before): the errors' lazy Schema (domain/taggedError.ts,
+  // +0.3: one class of statics that builds a class's codec on first use) and the services built on first use
+  // (+0.2: their fronts); together −0.17 MiB of heap after the modal opens in the peers harness.
+  { feature: "at idle or first intent: the runtime's services (core)", files: /^core-/, budgetKiB: 106.8 },
   { feature: "at idle or first intent: modal frame, host buttons, atoms (view)", files: /^view-/, budgetKiB: 7.4 },
   { feature: "view parts shared by the lazy views", files: /^(ListItem|WalletIcon|NetworkIcon|display|walletEntries|errorText|useAction|platform)-/, budgetKiB: 5.8 },
   // Raised from 1.4 (issue 14): the email field (spec 9's connect methods, email first unless a wallet is installed),

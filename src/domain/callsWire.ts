@@ -4,6 +4,7 @@
  * batch (`Calls.ts`), so a page that sends batches through `useSendCalls` loads only this before its first click.
  */
 import { Schema } from "effect"
+import { TaggedError } from "./taggedError"
 
 /** The only version of `wallet_sendCalls` we take (EIP-5792 as final). */
 export const CALLS_VERSION = "2.0.0"
@@ -54,7 +55,7 @@ export const CallsStatus = Schema.Struct({
 export type CallsStatus = typeof CallsStatus.Type
 
 /** A batch that ended without success: not sent (400), reverted (500) or partly reverted (600). */
-export class CallsFailed extends Schema.TaggedError<CallsFailed>()("CallsFailed", {
+export class CallsFailed extends TaggedError<CallsFailed>()("CallsFailed", {
   id: Schema.String,
   status: Schema.Number,
   transactionHashes: Schema.Array(Schema.String)
@@ -67,7 +68,7 @@ export class CallsFailed extends Schema.TaggedError<CallsFailed>()("CallsFailed"
 }
 
 /** A batch whose status stayed pending past the time a host waits. */
-export class CallsTimedOut extends Schema.TaggedError<CallsTimedOut>()("CallsTimedOut", {
+export class CallsTimedOut extends TaggedError<CallsTimedOut>()("CallsTimedOut", {
   id: Schema.String,
   waitedMs: Schema.Number
 }) {

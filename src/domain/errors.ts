@@ -1,12 +1,13 @@
 /**
- * The error catalogue of the product (spec point 8). Every error that can cross a boundary is a
- * `Schema.TaggedError`, so it can be encoded, sent across the embedded frame or stored, and decoded
- * again; its `message` is the spec's exact text, built from its fields.
+ * The error catalogue of the product (spec point 8). Every error that can cross a boundary is a tagged error class
+ * that is also its Schema (`./taggedError`: built when first used as one), so it can be encoded, sent across the
+ * embedded frame or stored, and decoded again; its `message` is the spec's exact text, built from its fields.
  */
 import { Schema } from "effect"
+import { TaggedError } from "./taggedError"
 
 /** 'Invalid CAIP-10 address: {value}' — a string that is not `namespace:reference:address`. */
-export class InvalidCaip10Address extends Schema.TaggedError<InvalidCaip10Address>()("InvalidCaip10Address", {
+export class InvalidCaip10Address extends TaggedError<InvalidCaip10Address>()("InvalidCaip10Address", {
   value: Schema.String
 }) {
   override get message() {
@@ -15,7 +16,7 @@ export class InvalidCaip10Address extends Schema.TaggedError<InvalidCaip10Addres
 }
 
 /** 'Invalid CAIP-2 network id: {value}' — a string that is not `namespace:reference`. */
-export class InvalidCaip2NetworkId extends Schema.TaggedError<InvalidCaip2NetworkId>()("InvalidCaip2NetworkId", {
+export class InvalidCaip2NetworkId extends TaggedError<InvalidCaip2NetworkId>()("InvalidCaip2NetworkId", {
   value: Schema.String
 }) {
   override get message() {
@@ -24,21 +25,21 @@ export class InvalidCaip2NetworkId extends Schema.TaggedError<InvalidCaip2Networ
 }
 
 /** 'Invalid CAIP Address' — a CAIP address was needed and none usable was given. */
-export class InvalidCaipAddress extends Schema.TaggedError<InvalidCaipAddress>()("InvalidCaipAddress", {}) {
+export class InvalidCaipAddress extends TaggedError<InvalidCaipAddress>()("InvalidCaipAddress", {}) {
   override get message() {
     return "Invalid CAIP Address"
   }
 }
 
 /** 'Invalid chainId' — a chain id that is neither a positive integer nor a known reference. */
-export class InvalidChainId extends Schema.TaggedError<InvalidChainId>()("InvalidChainId", {}) {
+export class InvalidChainId extends TaggedError<InvalidChainId>()("InvalidChainId", {}) {
   override get message() {
     return "Invalid chainId"
   }
 }
 
 /** Host options that do not decode; `issues` names each bad path. */
-export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("InvalidOptions", {
+export class InvalidOptions extends TaggedError<InvalidOptions>()("InvalidOptions", {
   issues: Schema.String
 }) {
   override get message() {
@@ -47,14 +48,14 @@ export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("Invali
 }
 
 /** Both sign-in configurations were given; only one may be. */
-export class SiweSiwxConflict extends Schema.TaggedError<SiweSiwxConflict>()("SiweSiwxConflict", {}) {
+export class SiweSiwxConflict extends TaggedError<SiweSiwxConflict>()("SiweSiwxConflict", {}) {
   override get message() {
     return "Cannot set both `siweConfig` and `siwx` options"
   }
 }
 
 /** 'Failed to disconnect', with the underlying reason kept for logs. */
-export class DisconnectFailed extends Schema.TaggedError<DisconnectFailed>()("DisconnectFailed", {
+export class DisconnectFailed extends TaggedError<DisconnectFailed>()("DisconnectFailed", {
   reason: Schema.optionalKey(Schema.String)
 }) {
   override get message() {
@@ -63,7 +64,7 @@ export class DisconnectFailed extends Schema.TaggedError<DisconnectFailed>()("Di
 }
 
 /** 'Network not supported for Gas Price'. */
-export class GasPriceNetworkNotSupported extends Schema.TaggedError<GasPriceNetworkNotSupported>()(
+export class GasPriceNetworkNotSupported extends TaggedError<GasPriceNetworkNotSupported>()(
   "GasPriceNetworkNotSupported",
   {}
 ) {
@@ -73,7 +74,7 @@ export class GasPriceNetworkNotSupported extends Schema.TaggedError<GasPriceNetw
 }
 
 /** 'Network not supported for Swaps'. */
-export class SwapsNetworkNotSupported extends Schema.TaggedError<SwapsNetworkNotSupported>()(
+export class SwapsNetworkNotSupported extends TaggedError<SwapsNetworkNotSupported>()(
   "SwapsNetworkNotSupported",
   {}
 ) {
@@ -83,7 +84,7 @@ export class SwapsNetworkNotSupported extends Schema.TaggedError<SwapsNetworkNot
 }
 
 /** 'Sign message failed'. */
-export class SignMessageFailed extends Schema.TaggedError<SignMessageFailed>()("SignMessageFailed", {
+export class SignMessageFailed extends TaggedError<SignMessageFailed>()("SignMessageFailed", {
   reason: Schema.optionalKey(Schema.String)
 }) {
   override get message() {
@@ -92,7 +93,7 @@ export class SignMessageFailed extends Schema.TaggedError<SignMessageFailed>()("
 }
 
 /** 'error estimating gas'. */
-export class GasEstimationFailed extends Schema.TaggedError<GasEstimationFailed>()("GasEstimationFailed", {
+export class GasEstimationFailed extends TaggedError<GasEstimationFailed>()("GasEstimationFailed", {
   reason: Schema.optionalKey(Schema.String)
 }) {
   override get message() {
@@ -101,7 +102,7 @@ export class GasEstimationFailed extends Schema.TaggedError<GasEstimationFailed>
 }
 
 /** 'Error parsing wallet capabilities'. */
-export class WalletCapabilitiesInvalid extends Schema.TaggedError<WalletCapabilitiesInvalid>()(
+export class WalletCapabilitiesInvalid extends TaggedError<WalletCapabilitiesInvalid>()(
   "WalletCapabilitiesInvalid",
   {}
 ) {
@@ -111,14 +112,14 @@ export class WalletCapabilitiesInvalid extends Schema.TaggedError<WalletCapabili
 }
 
 /** 'Request was aborted' — the caller aborted an RPC request. */
-export class RequestAborted extends Schema.TaggedError<RequestAborted>()("RequestAborted", {}) {
+export class RequestAborted extends TaggedError<RequestAborted>()("RequestAborted", {}) {
   override get message() {
     return "Request was aborted"
   }
 }
 
 /** 'Something went wrong' — any other abort or an unexpected failure shown to the visitor. */
-export class SomethingWentWrong extends Schema.TaggedError<SomethingWentWrong>()("SomethingWentWrong", {
+export class SomethingWentWrong extends TaggedError<SomethingWentWrong>()("SomethingWentWrong", {
   reason: Schema.optionalKey(Schema.String)
 }) {
   override get message() {
@@ -127,7 +128,7 @@ export class SomethingWentWrong extends Schema.TaggedError<SomethingWentWrong>()
 }
 
 /** 'HTTP status code: N' — a non-OK HTTP answer. */
-export class HttpStatusError extends Schema.TaggedError<HttpStatusError>()("HttpStatusError", {
+export class HttpStatusError extends TaggedError<HttpStatusError>()("HttpStatusError", {
   status: Schema.Number,
   body: Schema.optionalKey(Schema.String)
 }) {
@@ -137,7 +138,7 @@ export class HttpStatusError extends Schema.TaggedError<HttpStatusError>()("Http
 }
 
 /** An error reply of the embedded frame; 'An error occurred' when the frame gave no text. */
-export class FrameError extends Schema.TaggedError<FrameError>()("FrameError", {
+export class FrameError extends TaggedError<FrameError>()("FrameError", {
   reason: Schema.optionalKey(Schema.String)
 }) {
   override get message() {
@@ -146,7 +147,7 @@ export class FrameError extends Schema.TaggedError<FrameError>()("FrameError", {
 }
 
 /** 'W3mFrame: iframe is not set' — a frame request before the frame element exists. */
-export class FrameNotSet extends Schema.TaggedError<FrameNotSet>()("FrameNotSet", {}) {
+export class FrameNotSet extends TaggedError<FrameNotSet>()("FrameNotSet", {}) {
   override get message() {
     return "W3mFrame: iframe is not set"
   }
@@ -156,7 +157,7 @@ export class FrameNotSet extends Schema.TaggedError<FrameNotSet>()("FrameNotSet"
  * The embedded-wallet frame did not answer a request within its bound (30000 ms for a login step); `request` names
  * the request (e.g. `CONNECT_OTP`). Its message is in the visitor's words.
  */
-export class FrameStepTimedOut extends Schema.TaggedError<FrameStepTimedOut>()("FrameStepTimedOut", {
+export class FrameStepTimedOut extends TaggedError<FrameStepTimedOut>()("FrameStepTimedOut", {
   request: Schema.String,
   timeoutMs: Schema.Number
 }) {
@@ -166,7 +167,7 @@ export class FrameStepTimedOut extends Schema.TaggedError<FrameStepTimedOut>()("
 }
 
 /** The embedded-wallet frame did not signal READY within its load bound (the EMBEDDED_WALLET_LOAD_TIMEOUT alert). */
-export class FrameLoadTimedOut extends Schema.TaggedError<FrameLoadTimedOut>()("FrameLoadTimedOut", {
+export class FrameLoadTimedOut extends TaggedError<FrameLoadTimedOut>()("FrameLoadTimedOut", {
   timeoutMs: Schema.Number
 }) {
   override get message() {
@@ -178,14 +179,14 @@ export class FrameLoadTimedOut extends Schema.TaggedError<FrameLoadTimedOut>()("
  * 'A problem occurred while trying initialize authentication' — the embedded wallet's frame could not be used (it did
  * not load, or there is no page to put it in): the embedded session is disconnected and the modal returns to Connect.
  */
-export class AuthInitFailed extends Schema.TaggedError<AuthInitFailed>()("AuthInitFailed", {}) {
+export class AuthInitFailed extends TaggedError<AuthInitFailed>()("AuthInitFailed", {}) {
   override get message() {
     return "A problem occurred while trying initialize authentication"
   }
 }
 
 /** 'Unable to load email login dependency' — the embedded-wallet chunk failed to load. */
-export class EmailLoginDependencyFailed extends Schema.TaggedError<EmailLoginDependencyFailed>()(
+export class EmailLoginDependencyFailed extends TaggedError<EmailLoginDependencyFailed>()(
   "EmailLoginDependencyFailed",
   {}
 ) {
@@ -195,7 +196,7 @@ export class EmailLoginDependencyFailed extends Schema.TaggedError<EmailLoginDep
 }
 
 /** "Adapter for namespace {namespace} doesn't exist". */
-export class AdapterForNamespaceMissing extends Schema.TaggedError<AdapterForNamespaceMissing>()(
+export class AdapterForNamespaceMissing extends TaggedError<AdapterForNamespaceMissing>()(
   "AdapterForNamespaceMissing",
   { namespace: Schema.String }
 ) {
@@ -205,7 +206,7 @@ export class AdapterForNamespaceMissing extends Schema.TaggedError<AdapterForNam
 }
 
 /** 'CaipNetwork or CaipAddress is undefined'. */
-export class CaipNetworkOrAddressUndefined extends Schema.TaggedError<CaipNetworkOrAddressUndefined>()(
+export class CaipNetworkOrAddressUndefined extends TaggedError<CaipNetworkOrAddressUndefined>()(
   "CaipNetworkOrAddressUndefined",
   {}
 ) {
@@ -215,14 +216,14 @@ export class CaipNetworkOrAddressUndefined extends Schema.TaggedError<CaipNetwor
 }
 
 /** 'ConnectionControllerClient and NetworkControllerClient must be set' — the runtime was used before it was wired. */
-export class ClientsNotSet extends Schema.TaggedError<ClientsNotSet>()("ClientsNotSet", {}) {
+export class ClientsNotSet extends TaggedError<ClientsNotSet>()("ClientsNotSet", {}) {
   override get message() {
     return "ConnectionControllerClient and NetworkControllerClient must be set"
   }
 }
 
 /** 'Network with ID {id} not found'. */
-export class NetworkNotFound extends Schema.TaggedError<NetworkNotFound>()("NetworkNotFound", {
+export class NetworkNotFound extends TaggedError<NetworkNotFound>()("NetworkNotFound", {
   id: Schema.String
 }) {
   override get message() {
@@ -231,7 +232,7 @@ export class NetworkNotFound extends Schema.TaggedError<NetworkNotFound>()("Netw
 }
 
 /** 'Cannot remove last network for a namespace'. */
-export class CannotRemoveLastNetwork extends Schema.TaggedError<CannotRemoveLastNetwork>()(
+export class CannotRemoveLastNetwork extends TaggedError<CannotRemoveLastNetwork>()(
   "CannotRemoveLastNetwork",
   {}
 ) {
@@ -241,7 +242,7 @@ export class CannotRemoveLastNetwork extends Schema.TaggedError<CannotRemoveLast
 }
 
 /** A network cannot be removed while a wallet is connected on it. */
-export class CannotRemoveConnectedNetwork extends Schema.TaggedError<CannotRemoveConnectedNetwork>()(
+export class CannotRemoveConnectedNetwork extends TaggedError<CannotRemoveConnectedNetwork>()(
   "CannotRemoveConnectedNetwork",
   { id: Schema.String }
 ) {
@@ -251,21 +252,21 @@ export class CannotRemoveConnectedNetwork extends Schema.TaggedError<CannotRemov
 }
 
 /** 'Chain is not supported' — the wallet refused both to switch to and to add the chain. */
-export class ChainNotSupported extends Schema.TaggedError<ChainNotSupported>()("ChainNotSupported", {}) {
+export class ChainNotSupported extends TaggedError<ChainNotSupported>()("ChainNotSupported", {}) {
   override get message() {
     return "Chain is not supported"
   }
 }
 
 /** 'Provider not found.'. */
-export class ProviderNotFound extends Schema.TaggedError<ProviderNotFound>()("ProviderNotFound", {}) {
+export class ProviderNotFound extends TaggedError<ProviderNotFound>()("ProviderNotFound", {}) {
   override get message() {
     return "Provider not found."
   }
 }
 
 /** '"{connector}" does not support programmatic chain switching.'. */
-export class ProgrammaticSwitchUnsupported extends Schema.TaggedError<ProgrammaticSwitchUnsupported>()(
+export class ProgrammaticSwitchUnsupported extends TaggedError<ProgrammaticSwitchUnsupported>()(
   "ProgrammaticSwitchUnsupported",
   { connector: Schema.String }
 ) {
@@ -275,7 +276,7 @@ export class ProgrammaticSwitchUnsupported extends Schema.TaggedError<Programmat
 }
 
 /** The WalletConnect connector was needed but is not configured (no projectId or relay). */
-export class WalletConnectConnectorMissing extends Schema.TaggedError<WalletConnectConnectorMissing>()(
+export class WalletConnectConnectorMissing extends TaggedError<WalletConnectConnectorMissing>()(
   "WalletConnectConnectorMissing",
   {}
 ) {
@@ -285,7 +286,7 @@ export class WalletConnectConnectorMissing extends Schema.TaggedError<WalletConn
 }
 
 /** A mined transaction that reverted: the decoded reason, or 'unknown reason'. */
-export class TransactionReverted extends Schema.TaggedError<TransactionReverted>()("TransactionReverted", {
+export class TransactionReverted extends TaggedError<TransactionReverted>()("TransactionReverted", {
   hash: Schema.String,
   reason: Schema.optionalKey(Schema.String)
 }) {
@@ -295,7 +296,7 @@ export class TransactionReverted extends Schema.TaggedError<TransactionReverted>
 }
 
 /** The visitor refused in the wallet (EIP-1193 4001, WalletConnect 5000). */
-export class UserRejected extends Schema.TaggedError<UserRejected>()("UserRejected", {
+export class UserRejected extends TaggedError<UserRejected>()("UserRejected", {
   code: Schema.Number
 }) {
   override get message() {
@@ -304,7 +305,7 @@ export class UserRejected extends Schema.TaggedError<UserRejected>()("UserReject
 }
 
 /** 'Requested RPC call is not allowed' — a method outside the embedded wallet's lists. */
-export class RpcMethodNotAllowed extends Schema.TaggedError<RpcMethodNotAllowed>()("RpcMethodNotAllowed", {
+export class RpcMethodNotAllowed extends TaggedError<RpcMethodNotAllowed>()("RpcMethodNotAllowed", {
   method: Schema.String
 }) {
   override get message() {
@@ -313,21 +314,21 @@ export class RpcMethodNotAllowed extends Schema.TaggedError<RpcMethodNotAllowed>
 }
 
 /** A request still open when the modal closed or a disallowed method arrived. */
-export class RequestRejectedByModal extends Schema.TaggedError<RequestRejectedByModal>()("RequestRejectedByModal", {}) {
+export class RequestRejectedByModal extends TaggedError<RequestRejectedByModal>()("RequestRejectedByModal", {}) {
   override get message() {
     return "Action not allowed"
   }
 }
 
 /** 'Please enter a valid amount and receiver address' — a send form missing its amount or receiver. */
-export class SendFormInvalid extends Schema.TaggedError<SendFormInvalid>()("SendFormInvalid", {}) {
+export class SendFormInvalid extends TaggedError<SendFormInvalid>()("SendFormInvalid", {}) {
   override get message() {
     return "Please enter a valid amount and receiver address"
   }
 }
 
 /** 'Please try again after N seconds' — the email login cool-down is running. */
-export class EmailRateLimited extends Schema.TaggedError<EmailRateLimited>()("EmailRateLimited", {
+export class EmailRateLimited extends TaggedError<EmailRateLimited>()("EmailRateLimited", {
   seconds: Schema.Number
 }) {
   override get message() {
@@ -336,14 +337,14 @@ export class EmailRateLimited extends Schema.TaggedError<EmailRateLimited>()("Em
 }
 
 /** 'Signature declined' — the visitor refused to sign the sign-in message. */
-export class SignatureDeclined extends Schema.TaggedError<SignatureDeclined>()("SignatureDeclined", {}) {
+export class SignatureDeclined extends TaggedError<SignatureDeclined>()("SignatureDeclined", {}) {
   override get message() {
     return "Signature declined"
   }
 }
 
 /** Sign-in did not complete: the message could not be made, the wallet failed, or the backend refused the session. */
-export class SignInFailed extends Schema.TaggedError<SignInFailed>()("SignInFailed", {
+export class SignInFailed extends TaggedError<SignInFailed>()("SignInFailed", {
   reason: Schema.String
 }) {
   override get message() {
@@ -357,7 +358,7 @@ export const NameOperation = Schema.Literals(["resolve", "suggestions", "reverse
 export type NameOperation = typeof NameOperation.Type
 
 /** A name-service failure: the API's description, else the spec's fallback for the operation. */
-export class NameError extends Schema.TaggedError<NameError>()("NameError", {
+export class NameError extends TaggedError<NameError>()("NameError", {
   operation: NameOperation,
   // Not `name`: that is every Error's own class name.
   accountName: Schema.optionalKey(Schema.String),
@@ -378,48 +379,53 @@ export class NameError extends Schema.TaggedError<NameError>()("NameError", {
   }
 }
 
-/** Every error of the catalogue, as one Schema union (e.g. to decode an error that crossed the frame). */
-export const CatalogueError = Schema.Union([
-  InvalidCaip10Address,
-  InvalidCaip2NetworkId,
-  InvalidCaipAddress,
-  InvalidChainId,
-  InvalidOptions,
-  SiweSiwxConflict,
-  SignatureDeclined,
-  SignInFailed,
-  DisconnectFailed,
-  GasPriceNetworkNotSupported,
-  SwapsNetworkNotSupported,
-  SignMessageFailed,
-  GasEstimationFailed,
-  WalletCapabilitiesInvalid,
-  RequestAborted,
-  SomethingWentWrong,
-  HttpStatusError,
-  FrameError,
-  FrameNotSet,
-  FrameStepTimedOut,
-  FrameLoadTimedOut,
-  AuthInitFailed,
-  EmailLoginDependencyFailed,
-  AdapterForNamespaceMissing,
-  CaipNetworkOrAddressUndefined,
-  ClientsNotSet,
-  NetworkNotFound,
-  CannotRemoveLastNetwork,
-  CannotRemoveConnectedNetwork,
-  ChainNotSupported,
-  ProviderNotFound,
-  ProgrammaticSwitchUnsupported,
-  WalletConnectConnectorMissing,
-  TransactionReverted,
-  UserRejected,
-  RpcMethodNotAllowed,
-  RequestRejectedByModal,
-  SendFormInvalid,
-  EmailRateLimited,
-  NameError
-])
+/**
+ * Every error of the catalogue, as one Schema union (e.g. to decode an error that crossed the frame). Suspended: a
+ * union reads its members' Schemas when made, and the errors build theirs only when one is needed.
+ */
+export const CatalogueError = Schema.suspend(() =>
+  Schema.Union([
+    InvalidCaip10Address,
+    InvalidCaip2NetworkId,
+    InvalidCaipAddress,
+    InvalidChainId,
+    InvalidOptions,
+    SiweSiwxConflict,
+    SignatureDeclined,
+    SignInFailed,
+    DisconnectFailed,
+    GasPriceNetworkNotSupported,
+    SwapsNetworkNotSupported,
+    SignMessageFailed,
+    GasEstimationFailed,
+    WalletCapabilitiesInvalid,
+    RequestAborted,
+    SomethingWentWrong,
+    HttpStatusError,
+    FrameError,
+    FrameNotSet,
+    FrameStepTimedOut,
+    FrameLoadTimedOut,
+    AuthInitFailed,
+    EmailLoginDependencyFailed,
+    AdapterForNamespaceMissing,
+    CaipNetworkOrAddressUndefined,
+    ClientsNotSet,
+    NetworkNotFound,
+    CannotRemoveLastNetwork,
+    CannotRemoveConnectedNetwork,
+    ChainNotSupported,
+    ProviderNotFound,
+    ProgrammaticSwitchUnsupported,
+    WalletConnectConnectorMissing,
+    TransactionReverted,
+    UserRejected,
+    RpcMethodNotAllowed,
+    RequestRejectedByModal,
+    SendFormInvalid,
+    EmailRateLimited,
+    NameError
+  ])
+)
 /** Any error of the catalogue. */
 export type CatalogueError = typeof CatalogueError.Type

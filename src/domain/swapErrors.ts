@@ -3,37 +3,38 @@
  * error whose message is the visitor's words; the heading comes from the views' one map (`ui/views/errorText.ts`).
  */
 import { Schema } from "effect"
+import { TaggedError } from "./taggedError"
 
 /** The swap service refused or failed: its own words when it gave some, else that it did not answer. */
-export class SwapUnavailable extends Schema.TaggedError<SwapUnavailable>()("SwapUnavailable", { reason: Schema.String }) {
+export class SwapUnavailable extends TaggedError<SwapUnavailable>()("SwapUnavailable", { reason: Schema.String }) {
   override get message() {
     return this.reason
   }
 }
 
 /** No pool can make this swap. */
-export class SwapNoLiquidity extends Schema.TaggedError<SwapNoLiquidity>()("SwapNoLiquidity", {}) {
+export class SwapNoLiquidity extends TaggedError<SwapNoLiquidity>()("SwapNoLiquidity", {}) {
   override get message() {
     return "There is no liquidity to swap these tokens. Try another pair or a smaller amount."
   }
 }
 
 /** The quote shown was too old to send: a new one is shown, to check before swapping. */
-export class SwapQuoteExpired extends Schema.TaggedError<SwapQuoteExpired>()("SwapQuoteExpired", {}) {
+export class SwapQuoteExpired extends TaggedError<SwapQuoteExpired>()("SwapQuoteExpired", {}) {
   override get message() {
     return "The quote expired. Check the new quote, then swap again."
   }
 }
 
 /** The visitor refused, in the wallet, to let the swap spend the token. */
-export class ApprovalDeclined extends Schema.TaggedError<ApprovalDeclined>()("ApprovalDeclined", { symbol: Schema.String }) {
+export class ApprovalDeclined extends TaggedError<ApprovalDeclined>()("ApprovalDeclined", { symbol: Schema.String }) {
   override get message() {
     return `You declined in your wallet to let the swap use your ${this.symbol}. Approve it to swap.`
   }
 }
 
 /** The amount cannot be swapped (checked before any request): the rule's words. */
-export class SwapAmountInvalid extends Schema.TaggedError<SwapAmountInvalid>()("SwapAmountInvalid", { reason: Schema.String }) {
+export class SwapAmountInvalid extends TaggedError<SwapAmountInvalid>()("SwapAmountInvalid", { reason: Schema.String }) {
   override get message() {
     return this.reason
   }
@@ -43,7 +44,7 @@ export class SwapAmountInvalid extends Schema.TaggedError<SwapAmountInvalid>()("
 export type SwapFormError = SwapUnavailable | SwapNoLiquidity | SwapQuoteExpired | ApprovalDeclined | SwapAmountInvalid
 
 /** The on-ramp service refused or failed: its own words when it gave some, else that it did not answer. */
-export class OnrampUnavailable extends Schema.TaggedError<OnrampUnavailable>()("OnrampUnavailable", { reason: Schema.String }) {
+export class OnrampUnavailable extends TaggedError<OnrampUnavailable>()("OnrampUnavailable", { reason: Schema.String }) {
   override get message() {
     return this.reason
   }

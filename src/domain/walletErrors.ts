@@ -6,12 +6,13 @@
 import { Schema } from "effect"
 import { RPC_ERROR_CODES } from "./constants"
 import { UserRejected } from "./errors"
+import { TaggedError } from "./taggedError"
 
 /** The wallet's own message, shown as it is (trimmed); its words when it gave any, else ours. */
 const wordsOf = (details: string, fallback: string): string => (details.trim() === "" ? fallback : details.trim())
 
 /** The account cannot pay the amount and its fee; `details` is the wallet's or node's sentence. */
-export class InsufficientFunds extends Schema.TaggedError<InsufficientFunds>()("InsufficientFunds", {
+export class InsufficientFunds extends TaggedError<InsufficientFunds>()("InsufficientFunds", {
   details: Schema.String
 }) {
   override get message() {
@@ -20,7 +21,7 @@ export class InsufficientFunds extends Schema.TaggedError<InsufficientFunds>()("
 }
 
 /** -32002: the wallet already shows a request from this site; the visitor must answer it in the wallet first. */
-export class RequestAlreadyPending extends Schema.TaggedError<RequestAlreadyPending>()("RequestAlreadyPending", {
+export class RequestAlreadyPending extends TaggedError<RequestAlreadyPending>()("RequestAlreadyPending", {
   details: Schema.String
 }) {
   override get message() {
@@ -29,7 +30,7 @@ export class RequestAlreadyPending extends Schema.TaggedError<RequestAlreadyPend
 }
 
 /** -32602: the wallet found the request's parameters invalid; `details` says which. */
-export class InvalidWalletParams extends Schema.TaggedError<InvalidWalletParams>()("InvalidWalletParams", {
+export class InvalidWalletParams extends TaggedError<InvalidWalletParams>()("InvalidWalletParams", {
   details: Schema.String
 }) {
   override get message() {
@@ -38,7 +39,7 @@ export class InvalidWalletParams extends Schema.TaggedError<InvalidWalletParams>
 }
 
 /** 4100: the site or the account is not authorised by the wallet. */
-export class WalletUnauthorized extends Schema.TaggedError<WalletUnauthorized>()("WalletUnauthorized", {
+export class WalletUnauthorized extends TaggedError<WalletUnauthorized>()("WalletUnauthorized", {
   details: Schema.String
 }) {
   override get message() {
@@ -47,7 +48,7 @@ export class WalletUnauthorized extends Schema.TaggedError<WalletUnauthorized>()
 }
 
 /** 4200: the wallet does not support the method. */
-export class WalletMethodUnsupported extends Schema.TaggedError<WalletMethodUnsupported>()("WalletMethodUnsupported", {
+export class WalletMethodUnsupported extends TaggedError<WalletMethodUnsupported>()("WalletMethodUnsupported", {
   details: Schema.String
 }) {
   override get message() {
@@ -56,7 +57,7 @@ export class WalletMethodUnsupported extends Schema.TaggedError<WalletMethodUnsu
 }
 
 /** 4900 / 4901: the wallet is not connected to the chain (or to any). */
-export class WalletDisconnected extends Schema.TaggedError<WalletDisconnected>()("WalletDisconnected", {
+export class WalletDisconnected extends TaggedError<WalletDisconnected>()("WalletDisconnected", {
   details: Schema.String
 }) {
   override get message() {
@@ -65,7 +66,7 @@ export class WalletDisconnected extends Schema.TaggedError<WalletDisconnected>()
 }
 
 /** -32003: the node or wallet refused the transaction; `details` says why. */
-export class TransactionRejected extends Schema.TaggedError<TransactionRejected>()("TransactionRejected", {
+export class TransactionRejected extends TaggedError<TransactionRejected>()("TransactionRejected", {
   details: Schema.String
 }) {
   override get message() {
@@ -74,7 +75,7 @@ export class TransactionRejected extends Schema.TaggedError<TransactionRejected>
 }
 
 /** Any other failure the wallet reported, with its code when it gave one and its own words. */
-export class WalletError extends Schema.TaggedError<WalletError>()("WalletError", {
+export class WalletError extends TaggedError<WalletError>()("WalletError", {
   code: Schema.optionalKey(Schema.Number),
   details: Schema.String
 }) {
@@ -84,7 +85,7 @@ export class WalletError extends Schema.TaggedError<WalletError>()("WalletError"
 }
 
 /** The wallet gave no answer in the time a visitor could take to answer it (a wallet that hangs, or was left open). */
-export class WalletNoAnswer extends Schema.TaggedError<WalletNoAnswer>()("WalletNoAnswer", {
+export class WalletNoAnswer extends TaggedError<WalletNoAnswer>()("WalletNoAnswer", {
   waitedMs: Schema.Number
 }) {
   override get message() {

@@ -9,7 +9,7 @@
 import { Effect, Layer } from "effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import type { Alert } from "../domain/alerts"
-import { Analytics } from "../services/Analytics"
+import { Analytics, analyticsAllowed } from "../services/Analytics"
 import { BlockchainApi } from "../services/BlockchainApi"
 import { ChainAdapters } from "../services/ChainAdapter"
 import { Config } from "../services/Config"
@@ -31,6 +31,7 @@ import { Storage } from "../services/Storage/Storage"
 import { Theme } from "../services/Theme"
 import { WalletActions } from "../services/WalletActions"
 import { WalletCatalog } from "../services/WalletCatalog"
+import { lazily } from "./lazily"
 
 /** Every service a runtime builds at start (all of `WalletServices` but the Swap and Buy forms). */
 export type BaseServices =
@@ -75,6 +76,14 @@ const startUp = (alerts: ReadonlyArray<Alert>) =>
     })
   )
 
+// Where the host's options allow no analytics it does nothing, and nothing of it is built; else it is built at the
+// first event recorded (the modal's opening), not at load.
+const analyticsLayer = Layer.unwrap(
+  Config.useSync((config) =>
+    analyticsAllowed(config) ? lazily(Analytics, Analytics.layer, { enabled: 0, track: 1, record: 1 }) : Analytics.layerNone
+  )
+)
+
 /** The services built at start over an environment. */
 export const baseLayer = (environment: Layer.Layer<Environment>, alerts: ReadonlyArray<Alert> = []): Layer.Layer<BaseServices> =>
   startUp(alerts).pipe(
@@ -88,7 +97,7 @@ export const baseLayer = (environment: Layer.Layer<Environment>, alerts: Readonl
     Layer.provideMerge(Networks.layer),
     Layer.provideMerge(Layer.mergeAll(Modal.layer, BlockchainApi.layer)),
     // Analytics sits under the flows that record what the visitor does (modal, connect, networks, actions).
-    Layer.provideMerge(Analytics.layer),
+    Layer.provideMerge(analyticsLayer),
     Layer.provideMerge(Connection.layer),
     Layer.provideMerge(Notifications.layer),
     Layer.provideMerge(environment)

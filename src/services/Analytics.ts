@@ -42,6 +42,10 @@ const domainOf = (href: string | undefined): string => {
   }
 }
 
+/** Whether the host's options let analytics send anything: turned on (the default) and a projectId to send under. */
+export const analyticsAllowed = (config: Config["Service"]): boolean =>
+  analyticsEnabled(config) && config.projectId !== undefined && config.projectId.trim() !== ""
+
 /** Usage events, when allowed. */
 export class Analytics extends Context.Service<
   Analytics,
@@ -79,7 +83,7 @@ export class Analytics extends Context.Service<
           raiseAlert: notifications.raiseAlert
         })
         const projectId = config.projectId
-        const hostAllows = analyticsEnabled(config) && projectId !== undefined && projectId.trim() !== ""
+        const hostAllows = analyticsAllowed(config)
 
         const projectQuery = projectId === undefined ? {} : { projectId }
 

@@ -6,7 +6,7 @@
  * always be left and its late answer takes nothing over. Hosts connect programmatically with `connect`, which gives
  * the connected wallet or a typed error and stops when interrupted.
  */
-import { Context, Effect, Exit, Fiber, Layer, Option, Schema, Stream, SubscriptionRef } from "effect"
+import { Context, Effect, Exit, Fiber, Layer, Option, Stream, SubscriptionRef } from "effect"
 import type { ChainNamespace } from "../domain/Caip"
 import { ProviderNotFound, SomethingWentWrong } from "../domain/errors"
 import type { SiwxSession } from "../domain/Siwx"
@@ -22,9 +22,10 @@ import { Networks } from "./Networks"
 import { Platform } from "./Platform"
 import { Storage } from "./Storage/Storage"
 import * as Keys from "./Storage/keys"
+import { TaggedError } from "../domain/taggedError"
 
 /** The visitor left the connecting view, or a host cancelled, before the wallet answered. */
-export class ConnectCancelled extends Schema.TaggedError<ConnectCancelled>()("ConnectCancelled", {}) {
+export class ConnectCancelled extends TaggedError<ConnectCancelled>()("ConnectCancelled", {}) {
   override get message() {
     return "The connection was cancelled."
   }

@@ -35,6 +35,7 @@ import type { GasPriceNetworkNotSupported, NameError, SwapsNetworkNotSupported }
 import type { NameRegistrationPayload } from "../domain/Names"
 import { NATIVE_TOKEN_ADDRESS, type TokenBalance } from "../domain/Portfolio"
 import type { ServiceError } from "./serviceHttp"
+import { TaggedError } from "../domain/taggedError"
 
 /** Chain families the blockchain service has balances for (spec 9); others have none to ask for. */
 export const BALANCE_NAMESPACES: ReadonlyArray<ChainNamespace> = ["eip155", "solana"]
@@ -47,7 +48,7 @@ export const FAILED_TO_FETCH_TRANSACTIONS = "Failed to fetch transactions"
 export const FAILED_TO_FETCH_NFTS = "Failed to fetch NFTs"
 
 /** 'Token Balance Unavailable': the balance request failed, the network is not served, or a retry is blocked. */
-export class TokenBalanceUnavailable extends Schema.TaggedError<TokenBalanceUnavailable>()("TokenBalanceUnavailable", {
+export class TokenBalanceUnavailable extends TaggedError<TokenBalanceUnavailable>()("TokenBalanceUnavailable", {
   caipNetworkId: Schema.String,
   reason: Schema.Literals(["failed", "unsupportedNetwork", "retryBlocked"]),
   detail: Schema.optionalKey(Schema.String)
@@ -58,7 +59,7 @@ export class TokenBalanceUnavailable extends Schema.TaggedError<TokenBalanceUnav
 }
 
 /** 'Failed to fetch transactions': the history request failed. */
-export class TransactionsUnavailable extends Schema.TaggedError<TransactionsUnavailable>()("TransactionsUnavailable", {
+export class TransactionsUnavailable extends TaggedError<TransactionsUnavailable>()("TransactionsUnavailable", {
   detail: Schema.optionalKey(Schema.String)
 }) {
   override get message() {
@@ -67,7 +68,7 @@ export class TransactionsUnavailable extends Schema.TaggedError<TransactionsUnav
 }
 
 /** 'Failed to fetch NFTs': the NFT request failed (or the list of served networks could not be had). */
-export class NftsUnavailable extends Schema.TaggedError<NftsUnavailable>()("NftsUnavailable", {
+export class NftsUnavailable extends TaggedError<NftsUnavailable>()("NftsUnavailable", {
   detail: Schema.optionalKey(Schema.String)
 }) {
   override get message() {

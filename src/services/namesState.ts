@@ -9,9 +9,10 @@ import { NAME_COIN_TYPE_CHAIN_ID_LIMIT } from "../domain/constants"
 import type { NameError } from "../domain/errors"
 import type { SignError } from "./ChainAdapter"
 import type { NoAccount } from "./WalletActions"
+import { TaggedError } from "../domain/taggedError"
 
 /** Names are registered for EVM accounts only (spec 9): the account in front is of another family. */
-export class NamesNeedEvmAccount extends Schema.TaggedError<NamesNeedEvmAccount>()("NamesNeedEvmAccount", {
+export class NamesNeedEvmAccount extends TaggedError<NamesNeedEvmAccount>()("NamesNeedEvmAccount", {
   namespace: Schema.String
 }) {
   override get message() {
@@ -20,7 +21,7 @@ export class NamesNeedEvmAccount extends Schema.TaggedError<NamesNeedEvmAccount>
 }
 
 /** A name's coin type is `0x80000000 | chainId`: the chain id must be below 2147483648 (spec 5). */
-export class NameChainIdTooLarge extends Schema.TaggedError<NameChainIdTooLarge>()("NameChainIdTooLarge", {
+export class NameChainIdTooLarge extends TaggedError<NameChainIdTooLarge>()("NameChainIdTooLarge", {
   chainId: Schema.String
 }) {
   override get message() {

@@ -8,6 +8,7 @@ import { Effect, Layer, Schema } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientError from "effect/http/HttpClientError"
 import type { HttpStatusError } from "../domain/errors"
+import { TaggedError } from "../domain/taggedError"
 
 /** The SDK type sent to the catalogue (`st`) and the image endpoints. */
 export const SDK_TYPE = "wallet-runtime"
@@ -21,7 +22,7 @@ export const SERVICE_REQUEST_TIMEOUT_MS = 10_000
  * The service could not be reached: offline, refused, blocked by the browser, or no answer in time; or the request
  * could not be made (one the services' declaration refuses is never sent).
  */
-export class ServiceUnreachable extends Schema.TaggedError<ServiceUnreachable>()("ServiceUnreachable", {
+export class ServiceUnreachable extends TaggedError<ServiceUnreachable>()("ServiceUnreachable", {
   url: Schema.String,
   reason: Schema.String
 }) {
@@ -31,7 +32,7 @@ export class ServiceUnreachable extends Schema.TaggedError<ServiceUnreachable>()
 }
 
 /** The service answered 2xx with a body that is not the declared answer (not JSON, or not of its Schema). */
-export class ServiceAnswerInvalid extends Schema.TaggedError<ServiceAnswerInvalid>()("ServiceAnswerInvalid", {
+export class ServiceAnswerInvalid extends TaggedError<ServiceAnswerInvalid>()("ServiceAnswerInvalid", {
   url: Schema.String,
   issue: Schema.String
 }) {

@@ -5,16 +5,17 @@
  */
 import { Schema } from "effect"
 import type { HttpStatusError, RequestAborted, SomethingWentWrong, UserRejected } from "../../domain/errors"
+import { TaggedError } from "../../domain/taggedError"
 
 /** A JSON-RPC error the node answered (a revert, invalid params, …): its code, message and data, as sent. */
-export class RpcResponseError extends Schema.TaggedError<RpcResponseError>()("RpcResponseError", {
+export class RpcResponseError extends TaggedError<RpcResponseError>()("RpcResponseError", {
   code: Schema.Number,
   message: Schema.String,
   data: Schema.optionalKey(Schema.Unknown)
 }) {}
 
 /** No answer from the endpoint within the time-out. */
-export class RpcTimeout extends Schema.TaggedError<RpcTimeout>()("RpcTimeout", {
+export class RpcTimeout extends TaggedError<RpcTimeout>()("RpcTimeout", {
   url: Schema.String,
   timeoutMs: Schema.Number
 }) {
@@ -24,7 +25,7 @@ export class RpcTimeout extends Schema.TaggedError<RpcTimeout>()("RpcTimeout", {
 }
 
 /** The endpoint could not be reached (refused, reset, unknown host, offline). */
-export class RpcNetworkError extends Schema.TaggedError<RpcNetworkError>()("RpcNetworkError", {
+export class RpcNetworkError extends TaggedError<RpcNetworkError>()("RpcNetworkError", {
   url: Schema.String,
   reason: Schema.String
 }) {
@@ -34,7 +35,7 @@ export class RpcNetworkError extends Schema.TaggedError<RpcNetworkError>()("RpcN
 }
 
 /** The endpoint answered something that is not a JSON-RPC answer to the request (HTML, truncated JSON, wrong id). */
-export class RpcInvalidResponse extends Schema.TaggedError<RpcInvalidResponse>()("RpcInvalidResponse", {
+export class RpcInvalidResponse extends TaggedError<RpcInvalidResponse>()("RpcInvalidResponse", {
   url: Schema.String,
   reason: Schema.String
 }) {
@@ -44,7 +45,7 @@ export class RpcInvalidResponse extends Schema.TaggedError<RpcInvalidResponse>()
 }
 
 /** The network has no RPC endpoint: none configured, no proxy (no projectId), or the unsupported-network placeholder. */
-export class RpcNoEndpoint extends Schema.TaggedError<RpcNoEndpoint>()("RpcNoEndpoint", {
+export class RpcNoEndpoint extends TaggedError<RpcNoEndpoint>()("RpcNoEndpoint", {
   caipNetworkId: Schema.String
 }) {
   override get message() {

@@ -10,17 +10,18 @@ import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type { CaipNetwork } from "../../domain/Network"
 import { bodyProblemText, readTextCapped } from "../httpBody"
+import { TaggedError } from "../../domain/taggedError"
 
 /** One attempt at one endpoint gives up after this long. */
 export const ESPLORA_ATTEMPT_TIMEOUT_MS = 10_000
 
 /** No endpoint of the network answered. */
-export class EsploraUnreachable extends Schema.TaggedError<EsploraUnreachable>()("EsploraUnreachable", {
+export class EsploraUnreachable extends TaggedError<EsploraUnreachable>()("EsploraUnreachable", {
   reason: Schema.String
 }) {}
 
 /** An endpoint answered with a refusal (4xx) or with something that is not the expected answer. */
-export class EsploraAnswer extends Schema.TaggedError<EsploraAnswer>()("EsploraAnswer", {
+export class EsploraAnswer extends TaggedError<EsploraAnswer>()("EsploraAnswer", {
   status: Schema.Number,
   body: Schema.String
 }) {

@@ -287,7 +287,7 @@ describe("useSendCalls (its atoms fetched on first use)", () => {
   }
   const sendWith = async (wallet: FakeWallet) => {
     const runtime = makeRuntime(wallet)
-    render(
+    const { unmount } = render(
       <WalletRuntimeProvider runtime={runtime}>
         <Batch />
       </WalletRuntimeProvider>
@@ -295,20 +295,26 @@ describe("useSendCalls (its atoms fetched on first use)", () => {
     await act(() => runtime.run(Effect.flatMap(Connection, (c) => c.connect({ connectorId: "injected", networks: [localChainA] }))))
     expect(text("batch")).toBe("idle")
     fireEvent.click(screen.getByText("send batch"))
-    return runtime
+    // As a host does: the tree goes before the runtime it was given, so no atom is read from a disposed registry.
+    return {
+      dispose: async () => {
+        unmount()
+        await runtime.dispose()
+      }
+    }
   }
 
   it("sends the batch, follows it to final and gives its id and receipts", async () => {
     const wallet = scripted(200)
-    const runtime = await sendWith(wallet)
+    const sent = await sendWith(wallet)
     expect(await screen.findByText("done:0xb47c4:1")).toBeTruthy()
     expect(wallet.calls.filter((call) => call.startsWith("request:"))).toEqual(["request:wallet_sendCalls", "request:wallet_getCallsStatus"])
-    await runtime.dispose()
+    await sent.dispose()
   })
 
   it("a batch that reverted is a failure in words", async () => {
-    const runtime = await sendWith(scripted(500))
+    const sent = await sendWith(scripted(500))
     expect(await screen.findByText("failed:The calls failed on chain: none of them took effect")).toBeTruthy()
-    await runtime.dispose()
+    await sent.dispose()
   })
 })
