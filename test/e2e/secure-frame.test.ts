@@ -5,7 +5,8 @@
  * (z-index 999999), and takes focus; Escape inside the frame, the modal's Back and Close each hide it again and give
  * focus back to the modal, and the frame drops its view. axe finds nothing in the modal nor in the frame, in light
  * and dark, and at 390 px (the page narrowed while the view shows), where the frame still covers the room exactly and
- * nothing is wider than the page. Export asks for the code mailed for it first (read from the devstack's mail sink; a
+ * nothing is wider than the page; a control reached by the keyboard shows a focus ring at 3:1 or more on the modal's
+ * background in either theme. Export asks for the code mailed for it first (read from the devstack's mail sink; a
  * wrong one says the tries left); the key shown derives the connected address, and no message the host page receives
  * carries it. Exported again at once, the code that showed the key was used: the view says so with the mail's wait and
  * offers no code field until a new code is mailed (the server's clock and the frame's moved past the 30 s).
@@ -20,7 +21,7 @@ import { FRAME_Z_INDEX } from "../../src/domain/constants"
 import { SECURE_FRAME_ATTRIBUTE } from "../../src/services/FrameBridge/revealFrame"
 import { animationsSettled } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
-import { accountButton, axeViolations, connectedAddress, emailLogin } from "./support/embeddedLogin"
+import { accountButton, axeViolations, connectedAddress, emailLogin, focusRingContrast } from "./support/embeddedLogin"
 
 let session: OpenDemo
 let page: Page
@@ -207,6 +208,12 @@ describe("the frame's secure views over the modal", () => {
       await dialog().getByRole("button", { name: "Choose a name" }).waitFor({ timeout: 15_000 })
       expect(await axeViolations(page)).toEqual([])
       expect(await protect.evaluate((button) => getComputedStyle(button).color)).not.toBe(await dialog().evaluate((modal) => getComputedStyle(modal).color))
+      // A control reached by the keyboard: its focus ring reads at 3:1 or more on the modal's background (the plain
+      // default accent was 2.9:1 on the dark one).
+      await protect.focus()
+      await page.keyboard.press("Tab")
+      const contrast = await focusRingContrast(page)
+      expect(typeof contrast === "number" && contrast >= 3 ? "3:1 or more" : contrast).toBe("3:1 or more")
       await dialog().getByRole("button", { name: "Export private key" }).click()
       await shownFrame().waitFor({ state: "visible", timeout: 15_000 })
       await walletFrame().getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
