@@ -591,8 +591,19 @@ const secure = () =>
         await shoot(page, at("secure-export"))
         // Its confirmation step: the code mailed for it (asked again within the mail's cool-down, the same code and
         // the wait left), then a wrong code's tries left (or, that code used for an earlier shot, the server's words).
+        // The earlier shot's key used its code: while its cool-down holds, the view says so, and the code is asked anew.
         await walletFrame()?.getByRole("button", { name: "Show EVM private key" }).click()
-        await walletFrame()?.getByRole("textbox", { name: "Code from your email" }).waitFor({ timeout: 15_000 })
+        const frame = walletFrame()
+        if (frame === undefined) throw new Error("the wallet's frame is not in the page")
+        const usedCode = frame.getByText("a moment ago was used already", { exact: false })
+        const codeField = frame.getByRole("textbox", { name: "Code from your email" })
+        await usedCode.or(codeField).waitFor({ timeout: 15_000 })
+        if (await usedCode.isVisible()) {
+          await shoot(page, at("secure-export-code-used"))
+          await walletFrame()?.getByRole("button", { name: "Send a new code", exact: true }).waitFor({ timeout: 35_000 })
+          await walletFrame()?.getByRole("button", { name: "Send a new code", exact: true }).click()
+        }
+        await codeField.waitFor({ timeout: 15_000 })
         await shoot(page, at("secure-export-code"))
         await walletFrame()?.getByRole("textbox", { name: "Code from your email" }).fill("000000")
         await walletFrame()?.getByRole("button", { name: "Confirm" }).click()

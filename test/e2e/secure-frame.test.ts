@@ -5,23 +5,30 @@
  * (z-index 999999), and takes focus; Escape inside the frame, the modal's Back and Close each hide it again and give
  * focus back to the modal, and the frame drops its view. axe finds nothing in the modal nor in the frame, in light
  * and dark, and at 390 px (the page narrowed while the view shows), where the frame still covers the room exactly and
- * nothing is wider than the page. Export asks for the code mailed for it first (read from the devstack's mail sink; a
+ * nothing is wider than the page; a control reached by the keyboard shows a focus ring at 3:1 or more on the modal's
+ * background in either theme. Export asks for the code mailed for it first (read from the devstack's mail sink; a
  * wrong one says the tries left); the key shown derives the connected address, and no message the host page receives
- * carries it.
+ * carries it. Exported again at once, the code that showed the key was used: the view says so with the mail's wait and
+ * offers no code field until a new code is mailed (the server's clock and the frame's moved past the 30 s).
  */
 import AxeBuilder from "@axe-core/playwright"
 import { privateKeyToAccount } from "viem/accounts"
 import type { Frame, Page } from "playwright-core"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FRAME_Z_INDEX } from "../../src/domain/constants"
 import { SECURE_FRAME_ATTRIBUTE } from "../../src/services/FrameBridge/revealFrame"
 import { animationsSettled } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
-import { accountButton, axeViolations, connectedAddress, emailLogin } from "./support/embeddedLogin"
+import { accountButton, axeViolations, connectedAddress, emailLogin, focusRingContrast } from "./support/embeddedLogin"
 
 let session: OpenDemo
 let page: Page
 let address = ""
+// The wallet server's clock: moved past the mail's 30 s between codes instead of waiting.
+let clock: TestClock.TestClock
+const moveServerClock = (ms: number) => Effect.runPromise(clock.adjust(ms))
 
 const dialog = () => page.getByRole("dialog")
 const shownFrame = () => page.locator(`iframe[${SECURE_FRAME_ATTRIBUTE}]`)
@@ -91,7 +98,8 @@ const expectHiddenAndFocusInModal = async () => {
 }
 
 beforeAll(async () => {
-  session = await openDemo({ name: "secure-frame", parts: ["evm", "mail", "services", "embedded"] })
+  clock = await Effect.runPromise(Effect.scoped(TestClock.make({ warningDelay: "1 day" })))
+  session = await openDemo({ name: "secure-frame", parts: ["evm", "mail", "services", "embedded"], stack: { embeddedClock: clock } })
   page = session.browser.page
   await page.goto(session.url)
   const mail = session.stack.mail
@@ -200,6 +208,12 @@ describe("the frame's secure views over the modal", () => {
       await dialog().getByRole("button", { name: "Choose a name" }).waitFor({ timeout: 15_000 })
       expect(await axeViolations(page)).toEqual([])
       expect(await protect.evaluate((button) => getComputedStyle(button).color)).not.toBe(await dialog().evaluate((modal) => getComputedStyle(modal).color))
+      // A control reached by the keyboard: its focus ring reads at 3:1 or more on the modal's background (the plain
+      // default accent was 2.9:1 on the dark one).
+      await protect.focus()
+      await page.keyboard.press("Tab")
+      const contrast = await focusRingContrast(page)
+      expect(typeof contrast === "number" && contrast >= 3 ? "3:1 or more" : contrast).toBe("3:1 or more")
       await dialog().getByRole("button", { name: "Export private key" }).click()
       await shownFrame().waitFor({ state: "visible", timeout: 15_000 })
       await walletFrame().getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
@@ -252,7 +266,9 @@ describe("the frame's secure views over the modal", () => {
       // Cancelled: nothing protected, the Account view again.
       await walletFrame().getByRole("button", { name: "Cancel" }).click()
       await shownFrame().waitFor({ state: "detached", timeout: 10_000 })
-      // Export's code step (the code mailed for the key test still stands): a code left empty is said under its field.
+      // Export's code step (the key test used its code: the server's clock moves past the mail's 30 s, so a new one is
+      // mailed): a code left empty is said under its field.
+      await moveServerClock(31_000)
       await dialog().getByRole("button", { name: "Export private key" }).click()
       await walletFrame().getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
       await walletFrame().getByRole("button", { name: "Show EVM private key" }).click()
@@ -268,5 +284,64 @@ describe("the frame's secure views over the modal", () => {
       await expectHiddenAndFocusInModal()
     }
     await page.setViewportSize({ width: 1280, height: 800 })
+  }, 120_000)
+
+  it("exported again at once: the code that showed the key was used, so the view says so with the wait and offers no code field; once the wait is over a new code shows the key again", async () => {
+    const mail = session.stack.mail
+    if (mail === undefined) throw new Error("the stack has no mail part")
+    await page.keyboard.press("Escape")
+    await dialog().waitFor({ state: "hidden", timeout: 10_000 })
+    // The code mailed in the test before holds the mail's 30 s: the server's clock moves past it.
+    await moveServerClock(31_000)
+    // The view counts the wait down on the frame's timers: the browser's clock, moved below as the server's is.
+    await page.clock.install()
+    const codeField = walletFrame().getByRole("textbox", { name: "Code from your email" })
+    const mailedAfter = (sent: number) => () =>
+      mail.messages("grace@example.com").find((m) => m.receivedAt >= sent && m.text.includes("private key"))?.codes[0]
+    /** Enters the code mailed since `sent`; answers the key shown. */
+    const enterCode = async (sent: number) => {
+      await codeField.waitFor({ timeout: 15_000 })
+      await expect.poll(mailedAfter(sent), { timeout: 15_000 }).toMatch(/^\d{6}$/)
+      await codeField.fill(mailedAfter(sent)() ?? "")
+      await codeField.press("Enter")
+      const keyField = walletFrame().getByRole("textbox", { name: "Your EVM private key" })
+      await keyField.waitFor({ timeout: 15_000 })
+      return keyField.inputValue()
+    }
+
+    await openExport()
+    const firstSent = Date.now()
+    await walletFrame().getByRole("button", { name: "Show EVM private key" }).click()
+    const key = await enterCode(firstSent)
+    expect(privateKeyToAccount(key as `0x${string}`).address.toLowerCase()).toBe(address.toLowerCase())
+    await page.keyboard.press("Escape")
+    await expectHiddenAndFocusInModal()
+    await page.keyboard.press("Escape")
+    await dialog().waitFor({ state: "hidden", timeout: 10_000 })
+
+    // Again at once: no mail goes, the view says why and when, and offers no field that cannot work.
+    await openExport()
+    const againSent = Date.now()
+    await walletFrame().getByRole("button", { name: "Show EVM private key" }).click()
+    await walletFrame().getByText("The code we sent to grace@example.com a moment ago was used already.", { exact: false }).waitFor({ timeout: 15_000 })
+    expect(await codeField.count()).toBe(0)
+    expect(await walletFrame().getByRole("button", { name: "Confirm" }).count()).toBe(0)
+    const resend = walletFrame().getByRole("button", { name: /^Send a new code/ })
+    expect(await resend.textContent()).toMatch(/^Send a new code in \d+ s$/)
+    expect(await resend.isDisabled()).toBe(true)
+    expect(await fitsRoom()).toBe(true)
+    expect(await frameViolations()).toEqual([])
+    expect(mailedAfter(againSent)()).toBeUndefined()
+
+    // The 30 s over, on the server's clock and the frame's: a new code is mailed on request and shows the key again.
+    await moveServerClock(30_000)
+    await page.clock.runFor(30_000)
+    await expect.poll(() => resend.textContent(), { timeout: 10_000 }).toBe("Send a new code")
+    await resend.click()
+    await codeField.waitFor({ timeout: 15_000 })
+    expect(await walletFrame().evaluate(() => document.activeElement?.getAttribute("autocomplete"))).toBe("one-time-code")
+    expect(await enterCode(againSent)).toBe(key)
+    await page.keyboard.press("Escape")
+    await expectHiddenAndFocusInModal()
   }, 120_000)
 })

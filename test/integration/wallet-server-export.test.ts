@@ -1,7 +1,8 @@
 /**
  * Showing a private key after a fresh confirmation (issue 30, item 4), against the real wallet server, database (PGlite)
  * and mail sink, with the frame's own SplitKeys driven from node: an email user confirms with the code mailed for it
- * (a wrong one says the tries left, a used one and one expired by the server's clock are refused), a passkey user with
+ * (a wrong one says the tries left, a used one and one expired by the server's clock are refused; asked again within
+ * the mail's 30 s after a code confirmed an export, no mail goes and the answer says no code waits), a passkey user with
  * a new assertion from a software authenticator (a replayed one is refused, and so is another session's ceremony);
  * an account with neither with a login of the last 5 minutes (past them refused in words); the grant gives the
  * export's server share once, only to the session that confirmed and for the family it named.
@@ -115,11 +116,31 @@ describe("an email user confirms with a mailed code", () => {
       body: { code: "invalid_code", error: "The code is not right: 4 tries left", attemptsLeft: 4 }
     })
     clock += 10_000
-    expect(await start(user.client, user.token, "eip155")).toEqual({ status: 200, body: { method: "code", email: user.email, resendInSeconds: 20 } })
+    expect(await start(user.client, user.token, "eip155")).toEqual({ status: 200, body: { method: "code", email: user.email, resendInSeconds: 20, codeWaiting: true } })
     expect(mail.info.messages(user.email).length).toBe(before + 1)
     clock += MAIL_COOLDOWN_MS
     expect((await start(user.client, user.token, "eip155")).body).toMatchObject({ method: "code", resendInSeconds: 30 })
     expect(mail.info.messages(user.email).length).toBe(before + 2)
+  })
+
+  it("exported again within 30 s of the code that confirmed the last export: no mail, no code said to wait, and once the 30 s are over a new code confirms the next export", async () => {
+    const user = await emailUser()
+    const before = mail.info.messages(user.email).length
+    const first = await exportGrant(user.client, mail.info, user, "eip155")
+    expect(privateKeyToAccount((await withKeys(user.device, (keys) => keys.exportKey("eip155", first))) as `0x${string}`).address).toBe(user.address)
+    clock += 2_000
+    // The code mailed 2 s ago confirmed the first export: nothing is left to enter, and no mail goes before the 30 s.
+    expect(await start(user.client, user.token, "eip155")).toEqual({ status: 200, body: { method: "code", email: user.email, resendInSeconds: 28, codeWaiting: false } })
+    expect(mail.info.messages(user.email).length).toBe(before + 1)
+    clock += 27_000
+    expect((await start(user.client, user.token, "eip155")).body).toMatchObject({ resendInSeconds: 1, codeWaiting: false })
+    expect(mail.info.messages(user.email).length).toBe(before + 1)
+    // The cool-down over: a new code is mailed, and it confirms a second export of the same key, its grant good once.
+    clock += 1_000
+    const second = await exportGrant(user.client, mail.info, user, "eip155")
+    expect(mail.info.messages(user.email).length).toBe(before + 2)
+    expect(privateKeyToAccount((await withKeys(user.device, (keys) => keys.exportKey("eip155", second))) as `0x${string}`).address).toBe(user.address)
+    expect(await exportShare(user.client, user.token, "eip155", second)).toEqual(NOT_CONFIRMED)
   })
 
   it("a code past its 10 minutes by the server's clock is refused; a grant past its minutes too", async () => {

@@ -168,12 +168,14 @@ export const ExportStartRequest = Schema.Struct({ family: KeyFamily })
 
 /**
  * The answer of `POST /api/keys/export/start`: how the visitor confirms it is them. `code`: a code was mailed to the
- * account's email (`email`), another may be asked after `resendInSeconds`. `passkey`: answer the WebAuthn request
+ * account's email (`email`), another may be asked after `resendInSeconds`; asked within the mail's cool-down no mail
+ * goes, and `codeWaiting` says whether the code mailed before can still be entered (false once it confirmed an export:
+ * a new one can be mailed only after `resendInSeconds`). `passkey`: answer the WebAuthn request
  * `options` (JSON, as @simplewebauthn/server made it) and send it back with `state`. `login`: an account with neither
  * (a social login) confirms with a login of the last `withinMinutes` minutes.
  */
 export const ExportStartResponse = Schema.Union([
-  Schema.Struct({ method: Schema.Literal("code"), email: Schema.String, resendInSeconds: Schema.Int }),
+  Schema.Struct({ method: Schema.Literal("code"), email: Schema.String, resendInSeconds: Schema.Int, codeWaiting: Schema.Boolean }),
   Schema.Struct({ method: Schema.Literal("passkey"), state: Schema.String, options: Schema.Record(Schema.String, Schema.Unknown) }),
   Schema.Struct({ method: Schema.Literal("login"), withinMinutes: Schema.Int })
 ])

@@ -1,5 +1,6 @@
 import { keyframes, style } from "@vanilla-extract/css"
 import { vars } from "../theme/contract.css"
+import { accentReadable } from "../theme/linkText"
 
 const MOBILE = "screen and (max-width: 430px)"
 
@@ -33,8 +34,8 @@ export const overlay = style({
 /** The dialog rendered in the page's flow (embedded mode). */
 export const embedded = style({ position: "relative", display: "inline-block" })
 
-/** The dialog card: 360 px wide (a bottom sheet on phones). */
-export const dialog = style({
+/** The dialog card: 360 px wide (a bottom sheet on phones); the accent as its views' text and focus ring, readable. */
+export const dialog = style(accentReadable({
   position: "relative",
   display: "flex",
   flexDirection: "column",
@@ -55,7 +56,7 @@ export const dialog = style({
   "@media": {
     [MOBILE]: { width: "100%", borderBottomLeftRadius: 0, borderBottomRightRadius: 0, maxHeight: "calc(100vh - 48px)" }
   }
-})
+}))
 
 /**
  * The modal laid out ahead of the first click: in the page (its layout done, its code warm) but unseen, unreachable

@@ -1,12 +1,15 @@
 /**
- * The accent as text (links, link-looking buttons, marks) in the style of each view that shows such text, never in
- * the themes: the page's start carries none of it. Read only by `.css.ts` files, so it ends up as CSS, never as code.
+ * The accent as text (links, link-looking buttons, marks) and as the focus ring, derived once in the modal's dialog
+ * (`accentReadable`, the view chunk's CSS), never in the themes: the page's start carries none of it. Read only by
+ * `.css.ts` files, so it ends up as CSS, never as code.
  *
  * The host's accent fills buttons as given; as text it is moved in a straight line in linear light (CIE XYZ), towards
  * black in the light theme (luminance at most 0.13) or towards white in the dark one (at least 0.36). It stays in the
  * screen's gamut and keeps its hue, the default accent is itself in light, and any accent a host sets reads at 4.5:1
- * or more on the theme's background, surface and hovered surface. A browser without relative colours (before Chrome
- * 119, Safari 16.4, Firefox 128) finds the value invalid, so such text takes the colour around it: plain, readable.
+ * or more on the theme's background, surface and hovered surface; the dialog's focus ring is that colour too, so it
+ * is 3:1 or more there (WCAG 1.4.11), where the plain default accent was 2.9:1 on the dark background. A browser
+ * without relative colours (before Chrome 119, Safari 16.4, Firefox 128) gets neither: such text takes the colour
+ * around it (plain, readable) and the ring stays the plain accent.
  */
 import type { StyleRule } from "@vanilla-extract/css"
 import { vars } from "./contract.css"
@@ -24,9 +27,23 @@ const lighterTo = (luminance: number) => {
   return `color(from ${vars.accent} xyz-d65 calc(x + ${t} * (${D65_WHITE.x} - x)) calc(y + ${t} * (1 - y)) calc(z + ${t} * (${D65_WHITE.z} - z)))`
 }
 
-/** `rule` with its text in the accent, readable on the theme in force. */
-export const linkText = (rule: StyleRule): StyleRule => ({
+// The readable accent, set only where the browser has relative colours: elsewhere it is unset, so text in it takes
+// the colour around it, and the focus ring is not pointed at it (a ring in an unset colour would not show at all).
+// Named here, not in the theme contract: the contract's names are code the page loads at start, and no host sets it.
+const READABLE = "--wr-accent-readable"
+const readable = `var(${READABLE})`
+
+/** `rule` (the modal's dialog) deriving the readable accent for the theme in force, and its focus ring in it. */
+export const accentReadable = (rule: StyleRule): StyleRule => ({
   ...rule,
-  color: darkerTo(0.13),
-  selectors: { ...rule.selectors, [`${darkTheme} &`]: { color: lighterTo(0.36) } }
+  "@supports": {
+    ...rule["@supports"],
+    "(color: color(from red xyz-d65 x y z))": {
+      vars: { [READABLE]: darkerTo(0.13), [vars.color.focus]: readable },
+      selectors: { [`${darkTheme} &`]: { vars: { [READABLE]: lighterTo(0.36) } } }
+    }
+  }
 })
+
+/** `rule` with its text in the accent, readable on the theme in force (inside the modal's dialog). */
+export const linkText = (rule: StyleRule): StyleRule => ({ ...rule, color: readable })

@@ -84,7 +84,7 @@ export const exportGrant = async (
 ): Promise<string> => {
   const before = mail.messages(session.email).length
   const started = await client.call("POST", "/api/keys/export/start", { family }, { token: session.token })
-  expect(started, JSON.stringify(started.body)).toEqual({ status: 200, body: { method: "code", email: session.email, resendInSeconds: 30 } })
+  expect(started, JSON.stringify(started.body)).toEqual({ status: 200, body: { method: "code", email: session.email, resendInSeconds: 30, codeWaiting: true } })
   const otp = newestCode(mail, session.email, before)
   const confirmed = await client.call("POST", "/api/keys/export/confirm", { family, proof: { method: "code", otp } }, { token: session.token })
   expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)

@@ -5,7 +5,8 @@
  * (a PRF output, or a refusal): protect with a password (too short said first) and recover on a new device (a wrong
  * password in the server's words, then the right one); protect with a passkey and recover with it; a refused ceremony
  * in the visitor's words, nothing changed; export asks for a fresh confirmation first (a mailed code with its resend
- * counted down, a wrong or expired one in the server's words; a passkey's assertion; a recent login said in words),
+ * counted down, a wrong or expired one in the server's words, no code field while the code that confirmed the last
+ * export holds the mail's cool-down; a passkey's assertion; a recent login said in words),
  * then shows the key, withheld from every post, gone with the view.
  */
 import { Effect, Layer } from "effect"
@@ -35,7 +36,8 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
   const kept = new Map<KeyFamily, { share: KeyShare; envelope: RecoveryEnvelope; verifier: string }>()
   let wrongTries = 0
   let codeTries = 5
-  const export_ = { mailed: 0, expired: false, passkeyAnswers: [] as Array<Record<string, unknown>>, grants: new Set<string>() }
+  // `heldSeconds`: the mail's cool-down of a code that confirmed an export already (no mail, no code waiting).
+  const export_ = { mailed: 0, expired: false, heldSeconds: undefined as number | undefined, passkeyAnswers: [] as Array<Record<string, unknown>>, grants: new Set<string>() }
   const grant = () => {
     const made = `grant-${export_.grants.size + 1}`
     export_.grants.add(made)
@@ -44,8 +46,9 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
   const api: SplitKeysApi = {
     exportStart: async () => {
       if (confirmWith === "code") {
+        if (export_.heldSeconds !== undefined) return { method: "code", email: "ada@example.test", resendInSeconds: export_.heldSeconds, codeWaiting: false }
         export_.mailed += 1
-        return { method: "code", email: "ada@example.test", resendInSeconds: 30 }
+        return { method: "code", email: "ada@example.test", resendInSeconds: 30, codeWaiting: true }
       }
       return confirmWith === "passkey" ? { method: "passkey", state: "ceremony-1", options: { challenge: "AAECAw", rpId: RP_ID, timeout: 120000 } } : { method: "login", withinMinutes: 5 }
     },
@@ -310,6 +313,44 @@ describe("the frame's own views", () => {
       resend.click()
       await vi.waitFor(() => expect(server.export.mailed).toBe(2))
       await vi.waitFor(() => expect([resend.textContent, resend.disabled]).toEqual(["Send a new code in 30 s", true]))
+      closeSecureView()
+      expect(await exporting).toBe("cancelled")
+    } finally {
+      vi.useRealTimers()
+    }
+  }, 30_000)
+
+  it("asked again while the code that confirmed the last export holds the mail's cool-down: the wait is said, no code field until a new code is mailed, which then shows the key", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] })
+    try {
+      const server = makeServerApi("code")
+      const storage = device()
+      const { address } = await madeAtLogin(server.api, storage, "eip155")
+      server.export.heldSeconds = 3
+      const exporting = openSecureView("export", "light", { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
+      await vi.waitFor(() => press("Show EVM private key"))
+      await vi.waitFor(() => expect(view()?.textContent).toContain("The code we sent to ada@example.test a moment ago was used already."))
+      expect(document.querySelector("input")).toBeNull()
+      expect([...document.querySelectorAll("button")].map((b) => b.textContent)).not.toContain("Confirm")
+      expect(document.activeElement?.textContent).toContain("ask for a new code once the button below allows it")
+      const resend = [...document.querySelectorAll("button")].find((b) => b.textContent?.startsWith("Send a new code"))
+      expect([resend?.textContent, resend?.disabled]).toEqual(["Send a new code in 3 s", true])
+      vi.advanceTimersByTime(3_000)
+      expect([resend?.textContent, resend?.disabled]).toEqual(["Send a new code", false])
+      server.export.heldSeconds = undefined
+      resend?.click()
+      await vi.waitFor(() => expect(document.activeElement?.getAttribute("autocomplete")).toBe("one-time-code"))
+      expect(server.export.mailed).toBe(1)
+      expect(view()?.textContent).toContain("To show your EVM private key, enter the code we just sent to ada@example.test.")
+      expect(resend?.textContent).toBe("Send a new code in 30 s")
+      type("Code from your email", CODE)
+      submit()
+      const field = await vi.waitFor(() => {
+        const text = document.querySelector("textarea")
+        if (text === null) throw new Error("no key yet")
+        return text
+      })
+      expect(privateKeyToAccount(field.value as `0x${string}`).address).toBe(address)
       closeSecureView()
       expect(await exporting).toBe("cancelled")
     } finally {

@@ -335,15 +335,17 @@ const assertionJson = (credential: PublicKeyCredential): Record<string, unknown>
 type Confirming = { readonly form: HTMLElement; readonly focus: HTMLElement }
 
 // The confirmation the server asked for `family` (a mailed code, a passkey, or a recent login), as a form whose
-// success hands `show` the export's grant. `say` puts a problem in the view's alert line.
+// success hands `show` the export's grant. Its problems show in the view's alert line `error`, which it places under
+// the field or buttons they concern.
 const confirmation = (
   env: SecureViewEnv,
   family: KeyFamily,
   asked: ExportStartResponse,
   show: (grant: string) => Promise<void>,
-  say: (problem: string) => void
+  error: HTMLElement
 ): Confirming => {
   const name = FAMILY_NAMES[family]
+  const say = (problem: string) => void (error.textContent = problem)
   const confirm = (proof: ExportProof) => env.api.exportConfirm(tokenOf(env), family, proof).then((answer) => show(answer.grant))
   const busy = (buttons: ReadonlyArray<HTMLButtonElement>, work: () => Promise<void>) => {
     if (buttons.some((button) => button.disabled)) return
@@ -358,8 +360,27 @@ const confirmation = (
   if (asked.method === "code") {
     const id = `wr-secure-code-${family}`
     const input = element("input", { id, type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: "6", required: "", "aria-describedby": "wr-secure-error" })
+    const codeField = element("div", { class: "field" }, element("label", { for: id }, "Code from your email"), input)
     const submit = element("button", { type: "submit", class: "primary" }, "Confirm")
     const resend = element("button", { type: "button", class: "secondary" })
+    const actions = element("div", { class: "actions" }, resend)
+    const text = element("p", { tabindex: "-1" })
+    const form = element("form", { class: "confirm", novalidate: "", "aria-label": `Confirm showing your ${name} private key` }, text, actions)
+    // A code to enter, or none yet: the code mailed a moment ago confirmed an export already, and the next can be
+    // mailed only once the mail's cool-down is over. Until then the view says so and offers no field that cannot work.
+    const codeWaiting = (waiting: boolean) => {
+      text.textContent = waiting
+        ? `To show your ${name} private key, enter the code we just sent to ${asked.email}.`
+        : `The code we sent to ${asked.email} a moment ago was used already. To show your ${name} private key, ask for a new code once the button below allows it.`
+      if (waiting) {
+        text.after(codeField)
+        actions.prepend(submit)
+      } else {
+        codeField.remove()
+        submit.remove()
+      }
+      ;(waiting ? codeField : text).after(error)
+    }
     // The resend waits out the server's mail cool-down, counted here so the visitor sees when.
     let timer: ReturnType<typeof setInterval> | undefined
     const countDown = (seconds: number) => {
@@ -374,12 +395,18 @@ const confirmation = (
       tick()
       timer = setInterval(() => (resend.isConnected ? tick() : clearInterval(timer)), 1000)
     }
+    codeWaiting(asked.codeWaiting)
     countDown(asked.resendInSeconds)
     resend.addEventListener("click", () => {
       say("")
       resend.disabled = true
       env.api.exportStart(tokenOf(env), family).then(
-        (again) => countDown(again.method === "code" ? again.resendInSeconds : 0),
+        (again) => {
+          const waiting = again.method === "code" && again.codeWaiting
+          codeWaiting(waiting)
+          countDown(again.method === "code" ? again.resendInSeconds : 0)
+          if (waiting) input.focus()
+        },
         (failure: unknown) => {
           // The server's words say how long to wait when it is too soon.
           say(errorText(failure))
@@ -387,20 +414,13 @@ const confirmation = (
         }
       )
     })
-    const form = element(
-      "form",
-      { class: "confirm", novalidate: "", "aria-label": `Confirm showing your ${name} private key` },
-      element("p", {}, `To show your ${name} private key, enter the code we just sent to ${asked.email}.`),
-      element("div", { class: "field" }, element("label", { for: id }, "Code from your email"), input),
-      element("div", { class: "actions" }, submit, resend)
-    )
     form.addEventListener("submit", (event) => {
       event.preventDefault()
       const otp = input.value.trim()
       if (otp === "") return say("Enter the code from your email.")
       busy([submit], () => confirm({ method: "code", otp }))
     })
-    return { form, focus: input }
+    return { form, focus: asked.codeWaiting ? input : text }
   }
   if (asked.method === "passkey") {
     const use = element("button", { type: "button", class: "primary" }, "Use your passkey")
@@ -411,16 +431,19 @@ const confirmation = (
         await confirm({ method: "passkey", state: asked.state, response: assertionJson(credential as PublicKeyCredential) })
       })
     )
+    const actions = element("div", { class: "actions" }, use)
     const form = element(
       "div",
       { class: "confirm", role: "group", "aria-label": `Confirm showing your ${name} private key` },
       element("p", {}, `To show your ${name} private key, confirm it is you with your wallet's passkey.`),
-      element("div", { class: "actions" }, use)
+      actions
     )
+    actions.after(error)
     return { form, focus: use }
   }
   const go = element("button", { type: "button", class: "primary" }, `Show ${name} private key now`)
   go.addEventListener("click", () => busy([go], () => confirm({ method: "login" })))
+  const actions = element("div", { class: "actions" }, go)
   const form = element(
     "div",
     { class: "confirm", role: "group", "aria-label": `Confirm showing your ${name} private key` },
@@ -429,8 +452,9 @@ const confirmation = (
       {},
       `Your wallet has no email or passkey to confirm with, so your login is the confirmation: it must be from the last ${asked.withinMinutes} minutes. If it is older, log out and log in again first.`
     ),
-    element("div", { class: "actions" }, go)
+    actions
   )
+  actions.after(error)
   return { form, focus: go }
 }
 
@@ -472,10 +496,9 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
       env.api.exportStart(tokenOf(env), family).then(
         (asked) => {
           const holder = element("div", {})
-          const confirming = confirmation(env, family, asked, reveal(family, holder), say)
-          holder.append(confirming.form)
           // Its problems (a wrong code, a refused passkey) show under its field or button, not below the other keys.
-          confirming.focus.parentElement?.after(error)
+          const confirming = confirmation(env, family, asked, reveal(family, holder), error)
+          holder.append(confirming.form)
           button.replaceWith(holder)
           confirming.focus.focus()
         },

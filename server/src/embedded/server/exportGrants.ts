@@ -14,11 +14,12 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { generateAuthenticationOptions } from "@simplewebauthn/server"
 import { WalletBadRequest, WalletForbidden, WalletProject, WalletServerApi, WalletSession, WalletTooManyRequests } from "../WalletServerApi"
-import { MAIL_COOLDOWN_MS, makeSteps } from "./handlers"
+import { CODE_MAX_ATTEMPTS, MAIL_COOLDOWN_MS, makeSteps } from "./handlers"
 import { newToken, tokenHash } from "./keys"
 import { PASSKEY_CEREMONY_TTL_MS, PASSKEY_PROMPT_TIMEOUT_MS, passkeyRelyingParty, verifyAssertion } from "./passkeys"
 import * as passkeyStore from "./passkeyStore"
 import * as shareStore from "./shareStore"
+import * as store from "./store"
 import { serverShareOf, splitKeyOf } from "./shares"
 import { limitVisitor } from "./visitorLimits"
 import { WalletServerEnv } from "./WalletServerEnv"
@@ -59,16 +60,20 @@ export const KeyExportGroupLive = HttpApiBuilder.group(WalletServerApi, "keyExpo
           if (session.email !== null) {
             const email = session.email
             yield* steps.notLockedOut(email)
-            // Asked again within the mail's cool-down (the view opened again, or "Send a new code" too soon): the code
-            // mailed then is still the one to enter, and the answer says when another may be sent.
-            const resendInSeconds = yield* steps.withMailClaim(email, "export", steps.mailCode(email, "export")).pipe(
-              Effect.as(Math.ceil(MAIL_COOLDOWN_MS / 1000)),
+            // Asked again within the mail's cool-down (the view opened again, or "Send a new code" too soon), no mail
+            // goes: the answer says when another may be sent, and whether the code mailed then can still be entered
+            // (not when it confirmed an export already: the view then offers no code field until a new code is mailed).
+            const heldSeconds = yield* steps.withMailClaim(email, "export", steps.mailCode(email, "export")).pipe(
+              Effect.as(undefined),
               Effect.catchIf(
                 (refused) => refused instanceof WalletTooManyRequests && refused.code === "rate_limited",
                 (refused) => Effect.succeed(refused.retryAfterSeconds ?? 1)
               )
             )
-            return { method: "code" as const, email, resendInSeconds }
+            if (heldSeconds === undefined) return { method: "code" as const, email, resendInSeconds: Math.ceil(MAIL_COOLDOWN_MS / 1000), codeWaiting: true }
+            const code = yield* run(store.latestCode(email, "export"))
+            const codeWaiting = code !== undefined && code.used_at === null && code.attempts < CODE_MAX_ATTEMPTS && code.expires_at.getTime() > deps.now()
+            return { method: "code" as const, email, resendInSeconds: heldSeconds, codeWaiting }
           }
           if (yield* run(passkeyStore.hasPasskey(session.userId))) {
             const project = yield* WalletProject

@@ -1,5 +1,6 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
+import { linkText } from "../../theme/linkText"
 
 /** The request: heading, network, summary, buttons, one under the other. */
 export const column = style({ display: "flex", flexDirection: "column", gap: vars.space.m, minWidth: 0 })
@@ -68,14 +69,12 @@ export const calls = style({ display: "flex", flexDirection: "column", gap: vars
 /** A call's number. */
 export const callTitle = style({ margin: `0 0 ${vars.space.xs}`, fontSize: vars.fontSize.small, fontWeight: 600 })
 
-/** A quiet action inside a value (Copy, Show all data). */
-export const small = style({
+/** A quiet action inside a value (Copy, Show all data), in the accent as text, readable on either theme. */
+export const small = style(linkText({
   minHeight: "28px",
   padding: `0 ${vars.space.s}`,
   borderRadius: vars.radius.full,
   background: vars.color.background,
-  // The text colour, not the accent: the accent on the dark theme's background is under 4.5:1 at this size.
-  color: vars.color.text,
   border: `1px solid ${vars.color.border}`,
   fontSize: vars.fontSize.small,
   fontWeight: 600,
@@ -84,7 +83,7 @@ export const small = style({
     "&:hover": { background: vars.color.surfaceHover },
     "&:focus-visible": { outline: `2px solid ${vars.color.focus}`, outlineOffset: "2px" }
   }
-})
+}))
 
 /** Reject and Approve side by side, each half the width. */
 export const actions = style({ display: "grid", gridTemplateColumns: "1fr 1fr", gap: vars.space.s, width: "100%" })

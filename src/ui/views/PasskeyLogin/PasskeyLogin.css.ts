@@ -1,5 +1,6 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
+import { linkText } from "../../theme/linkText"
 
 /** "New here? Create a passkey": a small centred line under the passkey button (as the Connect view's footnotes). */
 export const createLine = style({
@@ -9,18 +10,17 @@ export const createLine = style({
   color: vars.color.textMuted
 })
 
-/** "Create a passkey": a link-looking button in the text's colour, underlined (the accent is too light on small text). */
-export const textButton = style({
+/** "Create a passkey": a link-looking button in the accent as text, readable on either theme, underlined. */
+export const textButton = style(linkText({
   padding: 0,
   border: "none",
   background: "none",
   font: "inherit",
   fontWeight: 600,
-  color: vars.color.text,
   textDecoration: "underline",
   cursor: "pointer",
   selectors: {
     "&:focus-visible": { outline: `2px solid ${vars.color.focus}`, outlineOffset: "2px" },
     "&:disabled": { cursor: "default", opacity: 0.6 }
   }
-})
+}))
