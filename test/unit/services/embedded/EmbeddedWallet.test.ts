@@ -17,7 +17,7 @@ import { currentRoute, Modal, type ModalState } from "../../../../src/services/M
 import { Portfolio } from "../../../../src/services/Portfolio"
 import * as Keys from "../../../../src/services/Storage/keys"
 import { Storage } from "../../../../src/services/Storage/Storage"
-import { embeddedCore, FRAME_ADDRESS, makeScriptedFrame, type ScriptedFrame } from "./scriptedFrame"
+import { embeddedCore, FRAME_ADDRESS, makeScriptedFrame, restoreEmbeddedSession, type ScriptedFrame } from "./scriptedFrame"
 
 const EMAIL = "ada@example.com"
 const options = decodeOptionsSync({ projectId: "p", networks: [localChainA, localChainB], features: { email: true } })
@@ -360,6 +360,23 @@ describe("EmbeddedWallet: sign-out", () => {
         const state = yield* embeddedUntil((s) => s.email === undefined)
         expect(state.login._tag).toBe("Idle")
         expect(yield* (yield* Storage).get(Keys.embeddedLogin)).toMatchObject({ email: null, emailLoginUsed: false, lastChain: null })
+      })
+    )
+  )
+})
+
+describe("EmbeddedWallet: restore", () => {
+  it.effect("a session restored at start, nothing of the wallet used since: the Account view's email and the account's user follow it", () =>
+    withFrame(() =>
+      Effect.gen(function* () {
+        const connection = yield* Connection
+        yield* (yield* Storage).set(Keys.embeddedLogin, { email: EMAIL, emailLoginUsed: true, lastEmailLoginTime: null, lastChain: null, socialUsername: null })
+        yield* restoreEmbeddedSession(localChainA)
+        expect((yield* embeddedUntil((s) => s.email !== undefined)).email).toBe(EMAIL)
+        yield* settle
+        const account = (yield* SubscriptionRef.get(connection.state)).namespaces.eip155?.account
+        expect(account?.status).toBe("connected")
+        expect(account?.user?.email).toBe(EMAIL)
       })
     )
   )

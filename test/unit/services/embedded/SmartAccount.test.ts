@@ -13,9 +13,8 @@ import { decodeOptionsSync } from "../../../../src/domain/Options"
 import { Connection } from "../../../../src/services/Connection"
 import { EmbeddedWallet, type EmbeddedState } from "../../../../src/services/Embedded/EmbeddedWallet"
 import { Modal } from "../../../../src/services/Modal"
-import * as Keys from "../../../../src/services/Storage/keys"
 import { Storage } from "../../../../src/services/Storage/Storage"
-import { embeddedCore, FRAME_ADDRESS, makeScriptedFrame, type ScriptedFrame } from "./scriptedFrame"
+import { embeddedCore, FRAME_ADDRESS, makeScriptedFrame, restoreEmbeddedSession, type ScriptedFrame } from "./scriptedFrame"
 
 const EMAIL = "ada@example.com"
 const SMART_ADDRESS = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
@@ -161,17 +160,7 @@ describe("the embedded wallet's account type on connect (spec 4)", () => {
   it.effect("a restored session keeps the account the visitor had in front: no switch on reconnect", () =>
     runWith({ enabled: [31337], preferred: "eoa" }, (frame) =>
       Effect.gen(function* () {
-        const connection = yield* Connection
-        const storage = yield* Storage
-        yield* storage.set(Keys.connectionStatus("eip155"), "connected")
-        yield* storage.set(Keys.connectedConnector("eip155"), { id: "embedded", type: "AUTH" })
-        // The connection read the stored status when it was built; restore the family as a reload would.
-        yield* connection.updateAccount("eip155", (account) => ({ ...account, status: "reconnecting" }))
-        yield* SubscriptionRef.update(connection.state, (s) => ({
-          ...s,
-          namespaces: { ...s.namespaces, eip155: { ...s.namespaces.eip155!, connector: { id: "embedded", type: "AUTH" as const } } }
-        }))
-        yield* connection.restore(() => Effect.succeed(localChainA))
+        yield* restoreEmbeddedSession(localChainA)
         const account = yield* evmAccount
         expect(account?.status).toBe("connected")
         expect(account?.address).toBe(FRAME_ADDRESS)

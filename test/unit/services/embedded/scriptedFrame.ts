@@ -7,9 +7,11 @@
 import { Deferred, Effect, Layer, PubSub, Queue, Scope, Stream, SubscriptionRef } from "effect"
 import { SomethingWentWrong } from "../../../../src/domain/errors"
 import type { FrameRequestName } from "../../../../src/domain/Frame"
+import type { CaipNetwork } from "../../../../src/domain/Network"
 import type { HostOptions } from "../../../../src/domain/Options"
 import { coreLayer, type WalletServices } from "../../../../src/layers/Core"
 import { ChainAdapters } from "../../../../src/services/ChainAdapter"
+import { Connection } from "../../../../src/services/Connection"
 import { Config } from "../../../../src/services/Config"
 import type { Connector, WalletEvent } from "../../../../src/services/connectors/Connector"
 import { Connectors } from "../../../../src/services/connectors/Connectors"
@@ -26,6 +28,7 @@ import type { FrameMessage, FramePort } from "../../../../src/services/FrameBrid
 import { Platform, type PlatformInfo } from "../../../../src/services/Platform"
 import { RpcTransport } from "../../../../src/services/RpcTransport/RpcTransport"
 import { offlineHttpClientLayer } from "../../../../src/services/serviceHttp"
+import * as Keys from "../../../../src/services/Storage/keys"
 import { Storage } from "../../../../src/services/Storage/Storage"
 
 /** The frame user's EVM address (the second anvil account). */
@@ -229,3 +232,19 @@ export const embeddedCore = (options: HostOptions, frame?: ScriptedFrame, platfo
     )
   )
 }
+
+/** An embedded session on eip155 kept by an earlier page, restored on `network` as a reload restores it. */
+export const restoreEmbeddedSession = (network: CaipNetwork) =>
+  Effect.gen(function* () {
+    const connection = yield* Connection
+    const storage = yield* Storage
+    yield* storage.set(Keys.connectionStatus("eip155"), "connected")
+    yield* storage.set(Keys.connectedConnector("eip155"), { id: "embedded", type: "AUTH" })
+    // The connection read the stored status when it was built; restore the family as a reload would.
+    yield* connection.updateAccount("eip155", (account) => ({ ...account, status: "reconnecting" }))
+    yield* SubscriptionRef.update(connection.state, (s) => ({
+      ...s,
+      namespaces: { ...s.namespaces, eip155: { ...s.namespaces.eip155!, connector: { id: "embedded", type: "AUTH" as const } } }
+    }))
+    yield* connection.restore(() => Effect.succeed(network))
+  })
