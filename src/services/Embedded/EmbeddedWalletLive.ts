@@ -714,13 +714,12 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         if (user?.needsRecovery !== true) return undefined
         return yield* Effect.flatMap(secureViews, (flow) => flow.recoverBeforeSignIn(user.recovery)).pipe(Effect.catch((error) => Effect.succeed(error.message)))
       }).pipe(Effect.withSpan("EmbeddedWallet.recoverBeforeSignIn"))
-    // Sign-in's code is fetched only when the host configured sign-in (then at start): the step is set there, apart,
-    // so these flows never wait on it.
+    // Sign-in's code is fetched only when the host configured sign-in (then at start, so it is here or on its way): the
+    // step is set there before these flows are ready, so a restored session's check (which waits for them) finds it.
     if ((yield* SubscriptionRef.get(siwx.state)).step._tag !== "Disabled") {
       yield* Effect.tryPromise(() => import("../Siwx/SiwxLive")).pipe(
         Effect.flatMap((module) => module.requireFirst(siwx.state, recoverBeforeSignIn)),
-        Effect.ignore,
-        Effect.forkIn(scope)
+        Effect.ignore
       )
     }
 

@@ -60,10 +60,7 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
       Effect.flatMap(live, use).pipe(
         Effect.catch((error) => SubscriptionRef.update(state, (s): EmbeddedState => ({ ...s, login: { _tag: "Idle" }, error: error.message })))
       )
-    yield* auth.setGate({
-      approved: (request, ask) => Effect.flatMap(Effect.orDie(live), (service) => service.gate.approved(request, ask)),
-      disallowed: (method) => Effect.flatMap(Effect.orDie(live), (service) => service.gate.disallowed(method))
-    })
+    yield* auth.setGate(Effect.map(Effect.orDie(live), (service) => service.gate))
     // The Account view shows the email of the embedded wallet while it is connected (restored ones too).
     yield* SubscriptionRef.changes(connection.state).pipe(
       Stream.map((current) =>

@@ -12,10 +12,13 @@ import { newDeviceWords } from "../../../../src/domain/newDevice"
 import { decodeOptionsSync } from "../../../../src/domain/Options"
 import type { SiwxMessageInput } from "../../../../src/domain/Siwx"
 import { Connection } from "../../../../src/services/Connection"
+import { EMBEDDED_CONNECTOR_ID } from "../../../../src/services/Embedded/EmbeddedAuth"
 import { EmbeddedWallet } from "../../../../src/services/Embedded/EmbeddedWallet"
 import type { FramePlace } from "../../../../src/services/FrameBridge/FrameBridge"
 import { currentRoute, Modal } from "../../../../src/services/Modal"
 import { Siwx, type SiwxState } from "../../../../src/services/Siwx/Siwx"
+import * as Keys from "../../../../src/services/Storage/keys"
+import { Storage } from "../../../../src/services/Storage/Storage"
 import { hostBackend } from "../siwxHostBackend"
 import { embeddedCore, FRAME_ADDRESS, makeScriptedFrame, type ScriptedFrame } from "./scriptedFrame"
 import { settle, until } from "./testPage"
@@ -43,13 +46,29 @@ const signViewError = Effect.map(
 
 const status = Effect.flatMap(Connection, (c) => Effect.map(SubscriptionRef.get(c.state), (s) => s.namespaces.eip155?.account.status))
 
+/** An embedded session stored before a reload, restored as the runtime's start does (the stored status read then). */
+const restoreStoredSession = Effect.gen(function* () {
+  const connection = yield* Connection
+  const storage = yield* Storage
+  yield* storage.set(Keys.connectionStatus("eip155"), "connected")
+  yield* storage.set(Keys.connectedConnector("eip155"), { id: EMBEDDED_CONNECTOR_ID, type: "AUTH" })
+  yield* connection.updateAccount("eip155", (account) => ({ ...account, status: "reconnecting" }))
+  yield* SubscriptionRef.update(connection.state, (s) => ({
+    ...s,
+    activeNamespace: "eip155" as const,
+    namespaces: { ...s.namespaces, eip155: { ...s.namespaces.eip155!, connector: { id: EMBEDDED_CONNECTOR_ID, type: "AUTH" as const } } }
+  }))
+  yield* connection.restore(() => Effect.succeed(localChainA))
+})
+
 /**
- * `body` after a code login on a device the frame says lacks its share (`recovery` protects the key), with sign-in
- * through a host backend (`required` or not); Recover's view holds until the test releases it.
+ * `body` after a code login (or, `restored`, a session restored after a reload) on a device the frame says lacks its
+ * share (`recovery` protects the key), with sign-in through a host backend (`required` or not); Recover's view holds
+ * until the test releases it.
  */
 const newDeviceLogin = <A, E>(
-  opts: { readonly required: boolean; readonly recovery: "password" | "device" },
-  body: (frame: ScriptedFrame, host: ReturnType<typeof hostBackend> & { readonly created: Promise<void> }, recovered: () => void) => Effect.Effect<A, E, Modal | EmbeddedWallet | Siwx | Connection>
+  opts: { readonly required: boolean; readonly recovery: "password" | "device"; readonly restored?: boolean },
+  body: (frame: ScriptedFrame, host: ReturnType<typeof hostBackend> & { readonly created: Promise<void> }, recovered: () => void) => Effect.Effect<A, E, Modal | EmbeddedWallet | Siwx | Connection | Storage>
 ) =>
   Effect.gen(function* () {
     const frame = yield* makeScriptedFrame
@@ -69,11 +88,15 @@ const newDeviceLogin = <A, E>(
     frame.answer("CLOSE_SECURE_VIEW", () => ({ ok: undefined }))
     const options = decodeOptionsSync({ projectId: "p", networks: [localChainA], endpoints: { frame: "https://frame.test" }, siwx: host.config })
     return yield* Effect.gen(function* () {
-      yield* (yield* Modal).open({ view: "Connect" })
-      const embedded = yield* EmbeddedWallet
-      yield* embedded.submitEmail("ada@example.com")
-      // The login's connect waits on sign-in: it runs apart, as a click's action would.
-      yield* Effect.forkChild(embedded.submitOtp("123456"))
+      if (opts.restored === true) {
+        yield* restoreStoredSession
+      } else {
+        yield* (yield* Modal).open({ view: "Connect" })
+        const embedded = yield* EmbeddedWallet
+        yield* embedded.submitEmail("ada@example.com")
+        // The login's connect waits on sign-in: it runs apart, as a click's action would.
+        yield* Effect.forkChild(embedded.submitOtp("123456"))
+      }
       return yield* body(frame, host, () => void (needsRecovery = false))
     }).pipe(Effect.provide(embeddedCore(options, frame, {})))
   })
@@ -188,6 +211,29 @@ describe("sign-in after a login on a device without the wallet's share", () => {
         yield* viewUntil("SIWXSignMessage")
         expect(yield* signViewError).toBe(newDeviceWords("password"))
         expect((yield* SubscriptionRef.get(modal.state)).history.map((entry) => entry.route.view)).toEqual(["SIWXSignMessage"])
+      })
+    )
+  )
+
+  it.effect("a session restored after a reload, before the flows were ever fetched: Recover comes first, over the sign view, before any message; recovered, the sign view asks", () =>
+    newDeviceLogin({ required: true, recovery: "password", restored: true }, (frame, host, recovered) =>
+      Effect.gen(function* () {
+        const siwx = yield* Siwx
+        const modal = yield* Modal
+        expect(yield* status).toBe("connected")
+        yield* recoverInFront(frame)
+        // Sign-in's check waited for it: nothing asked to sign yet, Recover over the sign view (where leaving it goes).
+        expect((yield* SubscriptionRef.get(siwx.state)).step._tag).toBe("Checking")
+        expect((yield* SubscriptionRef.get(modal.state)).history.map((entry) => entry.route.view)).toEqual(["SIWXSignMessage", "SecureFrame"])
+        expect((yield* SubscriptionRef.get(modal.state)).signInRequired).toBe(true)
+        expect(host.calls.filter((call) => call.startsWith("create"))).toEqual([])
+        recovered()
+        frame.release("OPEN_SECURE_VIEW", { ok: { outcome: "done" } })
+        expect(yield* signViewError).toBeUndefined()
+        expect((yield* routeNow)?.view).toBe("SIWXSignMessage")
+        yield* siwx.signIn.pipe(Effect.forkChild)
+        yield* Effect.promise(() => host.created)
+        expect(host.calls.filter((call) => call.startsWith("create"))).toEqual(["create:eip155:31337"])
       })
     )
   )
