@@ -10,7 +10,8 @@
  * stays connected without signing, and A is unharmed; A itself, without its device share, recovers with the passkey.
  * With sign-in required by the host (the demo's `?signIn=required`), a new device's Recover comes before the sign-in
  * message: cancelled, the sign view says why and Disconnect disconnects; recovered, the message is signed and the
- * services keep the session. A user whose keys the server sealed the old way (seeded in the stack's database under its
+ * services keep the session; after a reload that restores a session still without its share, Recover comes first again.
+ * A user whose keys the server sealed the old way (seeded in the stack's database under its
  * master key) logs in: the frame splits each key at the same address, the sealed rows are gone, and the wallet signs
  * and sends.
  */
@@ -272,6 +273,41 @@ describe("sign-in required on a new device", () => {
     await dialogB.waitFor({ state: "detached", timeout: 30_000 }).catch(async (error: unknown) => {
       throw new Error(`${String(error)}\n${await dialogB.innerText()}`)
     })
+    await expect.poll(() => b.page.getByTestId("session").textContent(), { timeout: 10_000 }).toContain("Signed in.")
+    expect(await connectedAddress(b.page)).toBe(address)
+    expect(await sessionsOf(address)).toHaveLength(1)
+  }, 300_000)
+})
+
+describe("sign-in required on a new device, after a reload", () => {
+  it("B cancels Recover and reloads: the restored session's Recover comes first again, before the sign-in message; recovered, the message is signed and the services keep the session", async () => {
+    const email = "nd-siwx-reload@example.com"
+    const a = await newProfile()
+    await logIn(a, email)
+    await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
+    const address = await connectedAddress(a.page)
+    await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
+
+    const b = await newProfile("?signIn=required")
+    await logIn(b, email)
+    const cancelled = await secureView(b.page, frameUrl(), "Recover your wallet")
+    await cancelled.getByRole("button", { name: "Cancel" }).click()
+    await secureViewEnded(b.page)
+    const dialog = b.page.getByRole("dialog")
+    await dialog.getByText(newDeviceWords("password")).waitFor({ timeout: 20_000 })
+
+    // The reload restores B's embedded session, still without its share: Recover first, no sign-in message asked yet.
+    await b.page.reload()
+    const recover = await secureView(b.page, frameUrl(), "Recover your wallet")
+    expect(await dialog.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).count()).toBe(0)
+    await recoverWithPassword(PASSWORD)(recover)
+    await secureViewEnded(b.page)
+    await dialog.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor({ timeout: 20_000 })
+    expect(await dialog.getByText(newDeviceWords("password")).count()).toBe(0)
+    await dialog.getByRole("button", { name: "Sign", exact: true }).click()
+    await dialog.getByRole("heading", { name: "Sign this message" }).waitFor({ timeout: 20_000 })
+    await dialog.getByRole("button", { name: "Approve" }).click()
+    await dialog.waitFor({ state: "detached", timeout: 30_000 })
     await expect.poll(() => b.page.getByTestId("session").textContent(), { timeout: 10_000 }).toContain("Signed in.")
     expect(await connectedAddress(b.page)).toBe(address)
     expect(await sessionsOf(address)).toHaveLength(1)
