@@ -153,6 +153,7 @@ describe("sign-in after a login on a device without the wallet's share", () => {
         yield* cancelRecover(frame)
         expect(yield* signViewError).toBe(newDeviceWords("password"))
         expect((yield* routeNow)?.view).toBe("SIWXSignMessage")
+        expect((yield* SubscriptionRef.get(siwx.state)).step).toMatchObject({ _tag: "Needed", final: false })
         // Sign (Try again) asks for Recover again, over the sign view, before anything is signed.
         const again = yield* siwx.signIn.pipe(Effect.forkChild)
         yield* viewUntil("SecureFrame")
@@ -243,8 +244,12 @@ describe("sign-in after a login on a device without the wallet's share", () => {
       Effect.gen(function* () {
         expect(yield* signViewError).toBe(newDeviceWords("device"))
         expect((yield* routeNow)?.view).toBe("SIWXSignMessage")
-        yield* (yield* Siwx).signIn
+        // Nothing on this device can change it: the sign view offers no Sign again, and Sign does nothing.
+        const siwx = yield* Siwx
+        expect((yield* SubscriptionRef.get(siwx.state)).step).toMatchObject({ _tag: "Needed", final: true })
+        yield* siwx.signIn
         expect(yield* signViewError).toBe(newDeviceWords("device"))
+        expect((yield* SubscriptionRef.get(siwx.state)).step).toMatchObject({ _tag: "Needed", final: true, signing: false })
         expect(frame.names()).not.toContain("OPEN_SECURE_VIEW")
         expect(frame.names()).not.toContain("RPC_REQUEST")
         expect(host.calls.filter((call) => call.startsWith("create"))).toEqual([])
