@@ -233,84 +233,87 @@ describe("a new device recovers the wallet", () => {
 /** The sessions the services keep for `address` on chain 31337 (sign-in with the wallet, the demo's `?signIn=`). */
 const sessionsOf = (address: string) => serviceSessions(session.stack, session.url, `eip155:31337:${address}`)
 
+const SIGN_IN_HEADING = "Sign in to Wallet Runtime demo"
+
+/** A (a fresh profile) logs `email` in and protects the wallet with the password; its address. */
+const protectedOnA = async (email: string): Promise<string> => {
+  const a = await newProfile()
+  await logIn(a, email)
+  await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
+  const address = await connectedAddress(a.page)
+  await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
+  return address
+}
+
+/** A new profile on the demo requiring sign-in logs `email` in: Recover comes first, with no sign-in message asked yet. */
+const newDeviceSignIn = async (email: string): Promise<{ readonly profile: Browser; readonly recover: Frame }> => {
+  const profile = await newProfile("?signIn=required")
+  await logIn(profile, email)
+  return { profile, recover: await recoverBeforeSignIn(profile.page) }
+}
+
+/** Recover shown in `page` before any sign-in message (the sign view's heading not there); its frame. */
+const recoverBeforeSignIn = async (page: Page): Promise<Frame> => {
+  const recover = await secureView(page, frameUrl(), "Recover your wallet")
+  expect(await page.getByRole("dialog").getByRole("heading", { name: SIGN_IN_HEADING }).count()).toBe(0)
+  return recover
+}
+
+/** Recover cancelled: the sign view says why in words, before anything is signed. */
+const cancelRecoverBeforeSignIn = async (page: Page, recover: Frame): Promise<void> => {
+  await recover.getByRole("button", { name: "Cancel" }).click()
+  await secureViewEnded(page)
+  const dialog = page.getByRole("dialog")
+  await dialog.getByRole("heading", { name: SIGN_IN_HEADING }).waitFor({ timeout: 20_000 })
+  await dialog.getByText(newDeviceWords("password")).waitFor({ timeout: 10_000 })
+}
+
+/** Recovered with the password: then the sign view, the message signed (approved), the services keep the session. */
+const recoverThenSignIn = async (page: Page, recover: Frame, address: string): Promise<void> => {
+  const dialog = page.getByRole("dialog")
+  await recoverWithPassword(PASSWORD)(recover)
+  await secureViewEnded(page)
+  await dialog.getByRole("heading", { name: SIGN_IN_HEADING }).waitFor({ timeout: 20_000 })
+  expect(await dialog.getByText(newDeviceWords("password")).count()).toBe(0)
+  await dialog.getByRole("button", { name: "Sign", exact: true }).click()
+  await dialog.getByRole("heading", { name: "Sign this message" }).waitFor({ timeout: 20_000 })
+  await dialog.getByRole("button", { name: "Approve" }).click()
+  await dialog.waitFor({ state: "detached", timeout: 30_000 }).catch(async (error: unknown) => {
+    throw new Error(`${String(error)}\n${await dialog.innerText()}`)
+  })
+  await expect.poll(() => page.getByTestId("session").textContent(), { timeout: 10_000 }).toContain("Signed in.")
+  expect(await connectedAddress(page)).toBe(address)
+  expect(await sessionsOf(address)).toHaveLength(1)
+}
+
 describe("sign-in required on a new device", () => {
   it("Recover comes before the sign-in message: cancelled, the sign view says why in words and Disconnect disconnects; recovered, the message is signed, the services keep the session, on A's address", async () => {
     const email = "nd-siwx@example.com"
-    const a = await newProfile()
-    await logIn(a, email)
-    await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
-    const address = await connectedAddress(a.page)
-    await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
+    const address = await protectedOnA(email)
 
     // C cancels Recover: no signature can be made here, and the sign view says so before anything is signed.
-    const c = await newProfile("?signIn=required")
-    await logIn(c, email)
-    const cancelled = await secureView(c.page, frameUrl(), "Recover your wallet")
-    const dialogC = c.page.getByRole("dialog")
-    expect(await dialogC.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).count()).toBe(0)
-    await cancelled.getByRole("button", { name: "Cancel" }).click()
-    await secureViewEnded(c.page)
-    await dialogC.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor({ timeout: 20_000 })
-    await dialogC.getByText(newDeviceWords("password")).waitFor({ timeout: 10_000 })
-    await expectAxeClean(c.page, ["light", "dark"])
+    const c = await newDeviceSignIn(email)
+    await cancelRecoverBeforeSignIn(c.profile.page, c.recover)
+    await expectAxeClean(c.profile.page, ["light", "dark"])
+    const dialogC = c.profile.page.getByRole("dialog")
     await dialogC.getByRole("button", { name: "Disconnect" }).click()
     await dialogC.waitFor({ state: "detached", timeout: 10_000 })
-    await c.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 10_000 })
+    await c.profile.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 10_000 })
     expect(await sessionsOf(address)).toEqual([])
 
     // B recovers with the password: then the sign view, the message signed (approved), the session kept.
-    const b = await newProfile("?signIn=required")
-    await logIn(b, email)
-    const recover = await secureView(b.page, frameUrl(), "Recover your wallet")
-    const dialogB = b.page.getByRole("dialog")
-    expect(await dialogB.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).count()).toBe(0)
-    await recoverWithPassword(PASSWORD)(recover)
-    await secureViewEnded(b.page)
-    await dialogB.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor({ timeout: 20_000 })
-    await dialogB.getByRole("button", { name: "Sign", exact: true }).click()
-    await dialogB.getByRole("heading", { name: "Sign this message" }).waitFor({ timeout: 20_000 })
-    await dialogB.getByRole("button", { name: "Approve" }).click()
-    await dialogB.waitFor({ state: "detached", timeout: 30_000 }).catch(async (error: unknown) => {
-      throw new Error(`${String(error)}\n${await dialogB.innerText()}`)
-    })
-    await expect.poll(() => b.page.getByTestId("session").textContent(), { timeout: 10_000 }).toContain("Signed in.")
-    expect(await connectedAddress(b.page)).toBe(address)
-    expect(await sessionsOf(address)).toHaveLength(1)
+    const b = await newDeviceSignIn(email)
+    await recoverThenSignIn(b.profile.page, b.recover, address)
   }, 300_000)
-})
 
-describe("sign-in required on a new device, after a reload", () => {
-  it("B cancels Recover and reloads: the restored session's Recover comes first again, before the sign-in message; recovered, the message is signed and the services keep the session", async () => {
+  it("after a reload: B cancels Recover and reloads, the restored session's Recover comes first again, before the sign-in message; recovered, the message is signed and the services keep the session", async () => {
     const email = "nd-siwx-reload@example.com"
-    const a = await newProfile()
-    await logIn(a, email)
-    await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
-    const address = await connectedAddress(a.page)
-    await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
-
-    const b = await newProfile("?signIn=required")
-    await logIn(b, email)
-    const cancelled = await secureView(b.page, frameUrl(), "Recover your wallet")
-    await cancelled.getByRole("button", { name: "Cancel" }).click()
-    await secureViewEnded(b.page)
-    const dialog = b.page.getByRole("dialog")
-    await dialog.getByText(newDeviceWords("password")).waitFor({ timeout: 20_000 })
-
-    // The reload restores B's embedded session, still without its share: Recover first, no sign-in message asked yet.
-    await b.page.reload()
-    const recover = await secureView(b.page, frameUrl(), "Recover your wallet")
-    expect(await dialog.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).count()).toBe(0)
-    await recoverWithPassword(PASSWORD)(recover)
-    await secureViewEnded(b.page)
-    await dialog.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor({ timeout: 20_000 })
-    expect(await dialog.getByText(newDeviceWords("password")).count()).toBe(0)
-    await dialog.getByRole("button", { name: "Sign", exact: true }).click()
-    await dialog.getByRole("heading", { name: "Sign this message" }).waitFor({ timeout: 20_000 })
-    await dialog.getByRole("button", { name: "Approve" }).click()
-    await dialog.waitFor({ state: "detached", timeout: 30_000 })
-    await expect.poll(() => b.page.getByTestId("session").textContent(), { timeout: 10_000 }).toContain("Signed in.")
-    expect(await connectedAddress(b.page)).toBe(address)
-    expect(await sessionsOf(address)).toHaveLength(1)
+    const address = await protectedOnA(email)
+    const b = await newDeviceSignIn(email)
+    await cancelRecoverBeforeSignIn(b.profile.page, b.recover)
+    // The reload restores B's embedded session, still without its share.
+    await b.profile.page.reload()
+    await recoverThenSignIn(b.profile.page, await recoverBeforeSignIn(b.profile.page), address)
   }, 300_000)
 })
 
