@@ -13,9 +13,10 @@
  * services keep the session; after a reload that restores a session still without its share, Recover comes first again.
  * A user whose keys the server sealed the old way (seeded in the stack's database under its
  * master key) logs in: the frame splits each key at the same address, the sealed rows are gone, and the wallet signs
- * and sends.
+ * and sends on anvil, then signs on Solana (verified against the migrated Solana address).
  */
 import { randomBytes } from "node:crypto"
+import { getBase58Encoder, getPublicKeyFromAddress, address as solanaAddress, verifySignature } from "@solana/kit"
 import type { Frame, Page } from "playwright-core"
 import { createPublicClient, createWalletClient, http, parseEther } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
@@ -42,8 +43,12 @@ const PASSWORD = "correct horse battery staple"
 const MASTER_KEY = new Uint8Array(randomBytes(32))
 const opened: Array<Browser> = []
 
+// The host these tests play offers the EVM networks only (the demo's `families`); the stack runs Solana for the
+// migration's test, whose host offers both.
+const EVM_ONLY = "?families=eip155"
+
 /** A fresh Chromium profile (its own folder): a device the wallet has never seen, on the demo with `query`. */
-const newProfile = async (query = ""): Promise<Browser> => {
+const newProfile = async (query = EVM_ONLY): Promise<Browser> => {
   const browser = await launchBrowser()
   opened.push(browser)
   await browser.page.goto(`${session.url}${query}`)
@@ -135,7 +140,7 @@ beforeAll(async () => {
   clock = await Effect.runPromise(Effect.scoped(TestClock.make({ warningDelay: "1 day" })))
   session = await openDemo({
     name: "new-device",
-    parts: ["evm", "mail", "services", "embedded"],
+    parts: ["evm", "solana", "mail", "services", "embedded"],
     stack: { embeddedClock: clock, embeddedMasterKey: MASTER_KEY }
   })
 }, 240_000)
@@ -247,7 +252,7 @@ const protectedOnA = async (email: string): Promise<string> => {
 
 /** A new profile on the demo requiring sign-in logs `email` in: Recover comes first, with no sign-in message asked yet. */
 const newDeviceSignIn = async (email: string): Promise<{ readonly profile: Browser; readonly recover: Frame }> => {
-  const profile = await newProfile("?signIn=required")
+  const profile = await newProfile(`${EVM_ONLY}&signIn=required`)
   await logIn(profile, email)
   return { profile, recover: await recoverBeforeSignIn(profile.page) }
 }
@@ -323,7 +328,7 @@ describe("a user whose keys the wallet server sealed the old way", () => {
     const database = session.stack.database!
     const legacy = await legacyUser(database, MASTER_KEY, email)
     expect((await keysInDatabase(database, legacy.userId)).sealed).toEqual(["eip155", "solana"])
-    const profile = await newProfile()
+    const profile = await newProfile("?families=eip155,solana")
     await logIn(profile, email)
     await profile.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
     const address = await connectedAddress(profile.page)
@@ -340,5 +345,20 @@ describe("a user whose keys the wallet server sealed the old way", () => {
     await reload(profile.page, address)
     await sign(profile.page, address, "A user of before, split in the frame")
     await sendOnAnvil(profile.page, address)
+
+    // The Solana key too: on the local Solana network the wallet is at the migrated address, and its signature
+    // verifies against it.
+    const page = profile.page
+    await page.getByRole("button", { name: /^Network: / }).click()
+    await page.getByRole("dialog").getByRole("button", { name: /Local Solana/ }).click()
+    await expect.poll(() => page.getByRole("button", { name: /^Network: / }).getAttribute("aria-label"), { timeout: 20_000 }).toContain("Local Solana")
+    await page.getByText(`From ${legacy.solanaAddress} on`, { exact: false }).waitFor({ timeout: 20_000 })
+    const message = "A user of before, on Solana"
+    const dialog = await askSignature(page, message)
+    await dialog.getByRole("button", { name: "Approve" }).click()
+    await expect.poll(() => page.getByTestId("signature").textContent(), { timeout: 30_000 }).toMatch(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/)
+    const signature = getBase58Encoder().encode((await page.getByTestId("signature").textContent()) ?? "")
+    const key = await getPublicKeyFromAddress(solanaAddress(legacy.solanaAddress))
+    expect(await verifySignature(key, signature as never, new TextEncoder().encode(message))).toBe(true)
   }, 300_000)
 })
