@@ -10,7 +10,8 @@
  * stays connected without signing, and A is unharmed; A itself, without its device share, recovers with the passkey.
  * With sign-in required by the host (the demo's `?signIn=required`), a new device's Recover comes before the sign-in
  * message: cancelled, the sign view says why and Disconnect disconnects; recovered, the message is signed and the
- * services keep the session; after a reload that restores a session still without its share, Recover comes first again.
+ * services keep the session; after a reload that restores a session still without its share, Recover comes first again;
+ * a key only the first device protects is said in words with Disconnect as the only way on.
  * A user whose keys the server sealed the old way (seeded in the stack's database under its
  * master key) logs in: the frame splits each key at the same address, the sealed rows are gone, and the wallet signs
  * and sends on anvil, then signs on Solana (verified against the migrated Solana address).
@@ -25,6 +26,7 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newDeviceWords } from "../../src/domain/newDevice"
+import { SECURE_FRAME_ATTRIBUTE } from "../../src/services/FrameBridge/revealFrame"
 import { keysInDatabase, legacyUser } from "../integration/support/legacyKeys"
 import { animationsSettled, type Browser, launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
@@ -309,6 +311,27 @@ describe("sign-in required on a new device", () => {
     // B recovers with the password: then the sign view, the message signed (approved), the session kept.
     const b = await newDeviceSignIn(email)
     await recoverThenSignIn(b.profile.page, b.recover, address)
+  }, 300_000)
+
+  it("a key only A's kept secret protects (never protected): B is told to protect it on A first, offered no Try again, only Disconnect, which disconnects", async () => {
+    const email = "nd-siwx-device@example.com"
+    const a = await newProfile()
+    await logIn(a, email)
+    await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
+    const address = await connectedAddress(a.page)
+
+    const b = await newProfile(`${EVM_ONLY}&signIn=required`)
+    await logIn(b, email)
+    const dialog = b.page.getByRole("dialog")
+    await dialog.getByRole("heading", { name: SIGN_IN_HEADING }).waitFor({ timeout: 20_000 })
+    await dialog.getByText(newDeviceWords("device")).waitFor({ timeout: 10_000 })
+    for (const name of ["Sign", "Try again", "Cancel"]) expect(await dialog.getByRole("button", { name, exact: true }).count()).toBe(0)
+    expect(await b.page.locator(`iframe[${SECURE_FRAME_ATTRIBUTE}]`).count()).toBe(0)
+    await expectAxeClean(b.page, ["light", "dark"])
+    await dialog.getByRole("button", { name: "Disconnect" }).click()
+    await dialog.waitFor({ state: "detached", timeout: 10_000 })
+    await b.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 10_000 })
+    expect(await sessionsOf(address)).toEqual([])
   }, 300_000)
 
   it("after a reload: B cancels Recover and reloads, the restored session's Recover comes first again, before the sign-in message; recovered, the message is signed and the services keep the session", async () => {
