@@ -65,6 +65,14 @@ const logIn = async (profile: Browser, email: string): Promise<void> => {
 
 const frameUrl = () => session.stack.config.embedded!.frameUrl
 
+/** A fresh profile logs `email` in; the modal closes on the wallet's address. */
+const firstLogin = async (email: string): Promise<{ readonly profile: Browser; readonly address: `0x${string}` }> => {
+  const profile = await newProfile()
+  await logIn(profile, email)
+  await profile.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
+  return { profile, address: await connectedAddress(profile.page) }
+}
+
 /** The wallet's frame in `page`. */
 const walletFrame = (page: Page): Frame => {
   const frame = page.frames().find((f) => f.url().startsWith(`${frameUrl()}/frame?`))
@@ -155,10 +163,7 @@ afterAll(async () => {
 describe("a new device recovers the wallet", () => {
   it("with a password: Recover opens after B's login, a wrong password waits in the server's words, the right one gives the same address; B signs and sends; A must recover again", async () => {
     const email = "nd-password@example.com"
-    const a = await newProfile()
-    await logIn(a, email)
-    await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
-    const address = await connectedAddress(a.page)
+    const { profile: a, address } = await firstLogin(email)
     await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
     await reload(a.page, address)
     await sign(a.page, address, "A, protected by a password")
@@ -244,10 +249,7 @@ const SIGN_IN_HEADING = "Sign in to Wallet Runtime demo"
 
 /** A (a fresh profile) logs `email` in and protects the wallet with the password; its address. */
 const protectedOnA = async (email: string): Promise<string> => {
-  const a = await newProfile()
-  await logIn(a, email)
-  await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
-  const address = await connectedAddress(a.page)
+  const { profile: a, address } = await firstLogin(email)
   await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
   return address
 }
@@ -315,10 +317,7 @@ describe("sign-in required on a new device", () => {
 
   it("a key only A's kept secret protects (never protected): B is told to protect it on A first, offered no Try again, only Disconnect, which disconnects", async () => {
     const email = "nd-siwx-device@example.com"
-    const a = await newProfile()
-    await logIn(a, email)
-    await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
-    const address = await connectedAddress(a.page)
+    const { address } = await firstLogin(email)
 
     const b = await newProfile(`${EVM_ONLY}&signIn=required`)
     await logIn(b, email)
