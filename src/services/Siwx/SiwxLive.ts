@@ -146,6 +146,9 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
     const ensure = (account: SiwxAccount) =>
       Effect.gen(function* () {
         if (pending !== undefined && isPending(account)) return yield* Deferred.await(pending.outcome)
+        // A check forked for an account that left the front before it began (the follower saw it for a moment only,
+        // and has followed on already): nothing to ask of it, nor to settle in its name.
+        if (accountInFront(yield* SubscriptionRef.get(connection.state))?.caipAddress !== account.caipAddress) return SKIPPED
         yield* settle(SKIPPED)
         const outcome = yield* Deferred.make<Outcome>()
         pending = { account, outcome }

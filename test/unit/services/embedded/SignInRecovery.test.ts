@@ -3,11 +3,11 @@
  * wallet's key, over the runtime's real core and AUTH connector on a scripted frame: Recover comes first, the sign view
  * after it; recovered, Sign goes on to the message (signed in the browser test, on the real frame); Recover cancelled, or a key only the first device's
  * kept secret protects, is said in the sign view in words and signs nothing, and then sign-in's own rules hold
- * (required: Cancel disconnects; otherwise it closes, connected).
+ * (required: Cancel disconnects, every family of the login with it; otherwise it closes, connected).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Option, Stream, SubscriptionRef } from "effect"
-import { localChainA } from "../../../../src/domain/networks"
+import { localChainA, localSolana } from "../../../../src/domain/networks"
 import { newDeviceWords } from "../../../../src/domain/newDevice"
 import { decodeOptionsSync } from "../../../../src/domain/Options"
 import type { SiwxMessageInput } from "../../../../src/domain/Siwx"
@@ -44,6 +44,9 @@ const signViewError = Effect.map(
   (s) => (s.step._tag === "Needed" ? s.step.error?.message : undefined)
 )
 
+/** The embedded user's Solana address (the frame's on a Solana network). */
+const SOLANA_ADDRESS = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV"
+
 const status = Effect.flatMap(Connection, (c) => Effect.map(SubscriptionRef.get(c.state), (s) => s.namespaces.eip155?.account.status))
 
 /** An embedded session stored before a reload, restored as the runtime's start does (the stored status read then). */
@@ -67,7 +70,7 @@ const restoreStoredSession = Effect.gen(function* () {
  * until the test releases it.
  */
 const newDeviceLogin = <A, E>(
-  opts: { readonly required: boolean; readonly recovery: "password" | "device"; readonly restored?: boolean },
+  opts: { readonly required: boolean; readonly recovery: "password" | "device"; readonly restored?: boolean; readonly solana?: boolean },
   body: (frame: ScriptedFrame, host: ReturnType<typeof hostBackend> & { readonly created: Promise<void> }, recovered: () => void) => Effect.Effect<A, E, Modal | EmbeddedWallet | Siwx | Connection | Storage>
 ) =>
   Effect.gen(function* () {
@@ -81,12 +84,23 @@ const newDeviceLogin = <A, E>(
       config: { ...backend.config, createMessage: (input: SiwxMessageInput) => backend.config.createMessage(input).finally(() => created()) }
     }
     let needsRecovery = true
-    frame.answer("GET_USER", () => ({
-      ok: { address: FRAME_ADDRESS, chainId: 31337, accounts: [{ address: FRAME_ADDRESS, type: "eoa" }], recovery: opts.recovery, ...(needsRecovery ? { needsRecovery } : {}) }
-    }))
+    frame.answer("GET_USER", (payload) => {
+      // The same user's Solana account where the frame is asked on a Solana network.
+      const onSolana = (payload as { readonly chainId?: unknown } | undefined)?.chainId === localSolana.caipNetworkId
+      const address = onSolana ? SOLANA_ADDRESS : FRAME_ADDRESS
+      return {
+        ok: {
+          address,
+          chainId: onSolana ? localSolana.caipNetworkId : 31337,
+          accounts: [{ address, type: "eoa" }],
+          recovery: opts.recovery,
+          ...(needsRecovery ? { needsRecovery } : {})
+        }
+      }
+    })
     frame.answer("OPEN_SECURE_VIEW", () => "hold")
     frame.answer("CLOSE_SECURE_VIEW", () => ({ ok: undefined }))
-    const options = decodeOptionsSync({ projectId: "p", networks: [localChainA], endpoints: { frame: "https://frame.test" }, siwx: host.config })
+    const options = decodeOptionsSync({ projectId: "p", networks: opts.solana === true ? [localChainA, localSolana] : [localChainA], endpoints: { frame: "https://frame.test" }, siwx: host.config })
     return yield* Effect.gen(function* () {
       if (opts.restored === true) {
         yield* restoreStoredSession
@@ -253,6 +267,31 @@ describe("sign-in after a login on a device without the wallet's share", () => {
         expect(frame.names()).not.toContain("OPEN_SECURE_VIEW")
         expect(frame.names()).not.toContain("RPC_REQUEST")
         expect(host.calls.filter((call) => call.startsWith("create"))).toEqual([])
+      })
+    )
+  )
+
+  it.effect("required, on a host with EVM and Solana: Recover cancelled, Disconnect disconnects both families and the modal closes, Solana never asked", () =>
+    newDeviceLogin({ required: true, recovery: "password", solana: true }, (frame, host) =>
+      Effect.gen(function* () {
+        const siwx = yield* Siwx
+        const connection = yield* Connection
+        yield* recoverInFront(frame)
+        const both = yield* SubscriptionRef.get(connection.state)
+        expect([both.activeNamespace, both.namespaces.eip155?.account.status, both.namespaces.solana?.account.status]).toEqual(["eip155", "connected", "connected"])
+        yield* cancelRecover(frame)
+        expect(yield* signViewError).toBe(newDeviceWords("password"))
+        yield* siwx.cancel
+        yield* settle
+        const after = yield* SubscriptionRef.get(connection.state)
+        expect([after.activeNamespace, after.namespaces.eip155?.account.status, after.namespaces.solana?.account.status]).toEqual([undefined, "disconnected", "disconnected"])
+        expect(yield* routeNow).toBeUndefined()
+        expect((yield* SubscriptionRef.get((yield* Modal).state)).signInRequired).toBe(false)
+        expect((yield* SubscriptionRef.get(siwx.state)).step).toEqual({ _tag: "SignedOut" })
+        // The Solana account of the same login was never checked, nor Recover asked again for it.
+        expect(host.calls).toEqual(["get:eip155:31337"])
+        expect(frame.names().filter((name) => name === "OPEN_SECURE_VIEW")).toHaveLength(1)
+        expect(host.sessions).toEqual([])
       })
     )
   )
