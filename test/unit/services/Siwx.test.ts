@@ -185,6 +185,8 @@ describe("Siwx: sign-in with the host's backend", () => {
         expect((yield* modalState).open).toBe(false)
         expect((yield* modalState).signInRequired).toBe(false)
         expect(host.calls).toEqual([`get:${localChainA.caipNetworkId}`])
+        // Solana never came to the front on the way out: the networks stay on the family the visitor was on.
+        expect((yield* SubscriptionRef.get((yield* Networks).state)).activeNamespace).toBe("eip155")
       }).pipe(Effect.provide(layer))
     })
   )
