@@ -384,3 +384,26 @@ describe("a user whose keys the wallet server sealed the old way", () => {
     expect(await verifySignature(key, signature as never, new TextEncoder().encode(message))).toBe(true)
   }, 300_000)
 })
+
+// The demo without `families`: a host offering EVM and Solana, where the embedded login connects both families.
+it("sign-in required on a host offering EVM and Solana: B cancels Recover, and Disconnect in the sign view disconnects both families and leaves for Connect, no session kept", async () => {
+  const email = "nd-siwx-both@example.com"
+  const a = await newProfile("?signIn=off")
+  await logIn(a, email)
+  await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
+  const address = await connectedAddress(a.page)
+  await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
+
+  const b = await newProfile("?signIn=required")
+  await logIn(b, email)
+  await cancelRecoverBeforeSignIn(b.page, await recoverBeforeSignIn(b.page))
+  const dialog = b.page.getByRole("dialog")
+  await dialog.getByRole("button", { name: "Disconnect" }).click()
+  await dialog.waitFor({ state: "detached", timeout: 10_000 })
+  await b.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 10_000 })
+  // Neither family comes back after a reload: the login is gone with both.
+  await b.page.reload()
+  await b.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 20_000 })
+  expect(await b.page.getByRole("dialog").count()).toBe(0)
+  expect(await sessionsOf(address)).toEqual([])
+}, 300_000)
