@@ -192,23 +192,25 @@ export class Connection extends Context.Service<
 
       const isConnected = (s: ConnectionState, namespace: ChainNamespace) => s.namespaces[namespace]?.account.status === "connected"
 
-      // Clears a family's session; called from its connector's event watcher too, so it must not interrupt it.
-      const forgetSession = Effect.fn("Connection.forgetSession")(function* (namespace: ChainNamespace) {
+      // Clears a family's session; called from its connector's event watcher too, so it must not interrupt it. The front
+      // passes to a family still connected that is not `leaving` with it: families disconnected together never come to
+      // the front one after another (sign-in would check each as it passed).
+      const forgetSession = Effect.fn("Connection.forgetSession")(function* (namespace: ChainNamespace, leaving: ReadonlySet<ChainNamespace>) {
         const connector = live.get(namespace)?.connector
         live.delete(namespace)
         yield* setNamespace(namespace, () => emptyConnection)
         yield* storage.remove(Keys.connectionStatus(namespace))
         yield* storage.remove(Keys.connectedConnector(namespace))
         yield* SubscriptionRef.update(state, (s) =>
-          s.activeNamespace === namespace ? { ...s, activeNamespace: namespaces.find((n) => n !== namespace && isConnected(s, n)) } : s
+          s.activeNamespace === namespace ? { ...s, activeNamespace: namespaces.find((n) => n !== namespace && !leaving.has(n) && isConnected(s, n)) } : s
         )
         return connector
       })
 
       const stillUsed = (connector: Connector) => [...live.values()].some((entry) => entry.connector.info.id === connector.info.id)
 
-      const forget = Effect.fn("Connection.forget")(function* (namespace: ChainNamespace) {
-        const connector = yield* forgetSession(namespace)
+      const forget = Effect.fn("Connection.forget")(function* (namespace: ChainNamespace, leaving: ReadonlySet<ChainNamespace> = new Set()) {
+        const connector = yield* forgetSession(namespace, leaving)
         if (connector !== undefined && !stillUsed(connector)) yield* FiberMap.remove(watchers, connector.info.id)
       })
 
@@ -251,8 +253,8 @@ export class Connection extends Context.Service<
               if (!mine(event.namespace)) return
               return yield* setWalletChain(event.namespace, event.chainId)
             case "Disconnected": {
-              const families = event.namespace !== undefined ? [event.namespace] : [...live.keys()]
-              yield* Effect.forEach(families.filter(mine), forget, { discard: true })
+              const families = new Set((event.namespace !== undefined ? [event.namespace] : [...live.keys()]).filter(mine))
+              yield* Effect.forEach(families, (family) => forget(family, families), { discard: true })
             }
           }
         })
@@ -382,7 +384,7 @@ export class Connection extends Context.Service<
         })
         const restored = sessions.filter((session) => session.accounts.length > 0 && waiting.includes(namespaceOf(session)))
         const back = restored.map(namespaceOf)
-        yield* Effect.forEach(waiting.filter((namespace) => !back.includes(namespace)), forget, { discard: true })
+        yield* Effect.forEach(waiting.filter((namespace) => !back.includes(namespace)), (namespace) => forget(namespace), { discard: true })
         if (Option.isSome(connector) && restored.length > 0) yield* opened(connector.value, restored)
       })
 
@@ -420,7 +422,7 @@ export class Connection extends Context.Service<
           if (Exit.isFailure(result)) failures.push(`${connector.info.id}: ${String(result.cause)}`)
         }
         // The visitor asked to leave: the sessions are forgotten here even when a wallet did not answer.
-        yield* Effect.forEach(targets, forget, { discard: true })
+        yield* Effect.forEach(targets, (target) => forget(target, targets), { discard: true })
         yield* storage.remove(Keys.walletConnectDeepLink)
         if (failures.length > 0) return yield* new DisconnectFailed({ reason: failures.join("; ") })
         return [...targets]

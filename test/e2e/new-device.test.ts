@@ -10,11 +10,14 @@
  * stays connected without signing, and A is unharmed; A itself, without its device share, recovers with the passkey.
  * With sign-in required by the host (the demo's `?signIn=required`), a new device's Recover comes before the sign-in
  * message: cancelled, the sign view says why and Disconnect disconnects; recovered, the message is signed and the
- * services keep the session. A user whose keys the server sealed the old way (seeded in the stack's database under its
+ * services keep the session; after a reload that restores a session still without its share, Recover comes first again;
+ * a key only the first device protects is said in words with Disconnect as the only way on.
+ * A user whose keys the server sealed the old way (seeded in the stack's database under its
  * master key) logs in: the frame splits each key at the same address, the sealed rows are gone, and the wallet signs
- * and sends.
+ * and sends on anvil, then signs on Solana (verified against the migrated Solana address).
  */
 import { randomBytes } from "node:crypto"
+import { getBase58Encoder, getPublicKeyFromAddress, address as solanaAddress, verifySignature } from "@solana/kit"
 import type { Frame, Page } from "playwright-core"
 import { createPublicClient, createWalletClient, http, parseEther } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
@@ -23,6 +26,7 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newDeviceWords } from "../../src/domain/newDevice"
+import { SECURE_FRAME_ATTRIBUTE } from "../../src/services/FrameBridge/revealFrame"
 import { keysInDatabase, legacyUser } from "../integration/support/legacyKeys"
 import { animationsSettled, type Browser, launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
@@ -41,8 +45,12 @@ const PASSWORD = "correct horse battery staple"
 const MASTER_KEY = new Uint8Array(randomBytes(32))
 const opened: Array<Browser> = []
 
+// The host these tests play offers the EVM networks only (the demo's `families`); the stack runs Solana for the
+// migration's test, whose host offers both.
+const EVM_ONLY = "?families=eip155"
+
 /** A fresh Chromium profile (its own folder): a device the wallet has never seen, on the demo with `query`. */
-const newProfile = async (query = ""): Promise<Browser> => {
+const newProfile = async (query = EVM_ONLY): Promise<Browser> => {
   const browser = await launchBrowser()
   opened.push(browser)
   await browser.page.goto(`${session.url}${query}`)
@@ -56,6 +64,14 @@ const logIn = async (profile: Browser, email: string): Promise<void> => {
 }
 
 const frameUrl = () => session.stack.config.embedded!.frameUrl
+
+/** A fresh profile logs `email` in; the modal closes on the wallet's address. */
+const firstLogin = async (email: string): Promise<{ readonly profile: Browser; readonly address: `0x${string}` }> => {
+  const profile = await newProfile()
+  await logIn(profile, email)
+  await profile.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
+  return { profile, address: await connectedAddress(profile.page) }
+}
 
 /** The wallet's frame in `page`. */
 const walletFrame = (page: Page): Frame => {
@@ -134,7 +150,7 @@ beforeAll(async () => {
   clock = await Effect.runPromise(Effect.scoped(TestClock.make({ warningDelay: "1 day" })))
   session = await openDemo({
     name: "new-device",
-    parts: ["evm", "mail", "services", "embedded"],
+    parts: ["evm", "solana", "mail", "services", "embedded"],
     stack: { embeddedClock: clock, embeddedMasterKey: MASTER_KEY }
   })
 }, 240_000)
@@ -147,10 +163,7 @@ afterAll(async () => {
 describe("a new device recovers the wallet", () => {
   it("with a password: Recover opens after B's login, a wrong password waits in the server's words, the right one gives the same address; B signs and sends; A must recover again", async () => {
     const email = "nd-password@example.com"
-    const a = await newProfile()
-    await logIn(a, email)
-    await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
-    const address = await connectedAddress(a.page)
+    const { profile: a, address } = await firstLogin(email)
     await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
     await reload(a.page, address)
     await sign(a.page, address, "A, protected by a password")
@@ -232,49 +245,102 @@ describe("a new device recovers the wallet", () => {
 /** The sessions the services keep for `address` on chain 31337 (sign-in with the wallet, the demo's `?signIn=`). */
 const sessionsOf = (address: string) => serviceSessions(session.stack, session.url, `eip155:31337:${address}`)
 
+const SIGN_IN_HEADING = "Sign in to Wallet Runtime demo"
+
+/** A (a fresh profile) logs `email` in and protects the wallet with the password; its address. */
+const protectedOnA = async (email: string): Promise<string> => {
+  const { profile: a, address } = await firstLogin(email)
+  await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
+  return address
+}
+
+/** A new profile on the demo requiring sign-in logs `email` in: Recover comes first, with no sign-in message asked yet. */
+const newDeviceSignIn = async (email: string): Promise<{ readonly profile: Browser; readonly recover: Frame }> => {
+  const profile = await newProfile(`${EVM_ONLY}&signIn=required`)
+  await logIn(profile, email)
+  return { profile, recover: await recoverBeforeSignIn(profile.page) }
+}
+
+/** Recover shown in `page` before any sign-in message (the sign view's heading not there); its frame. */
+const recoverBeforeSignIn = async (page: Page): Promise<Frame> => {
+  const recover = await secureView(page, frameUrl(), "Recover your wallet")
+  expect(await page.getByRole("dialog").getByRole("heading", { name: SIGN_IN_HEADING }).count()).toBe(0)
+  return recover
+}
+
+/** Recover cancelled: the sign view says why in words, before anything is signed. */
+const cancelRecoverBeforeSignIn = async (page: Page, recover: Frame): Promise<void> => {
+  await recover.getByRole("button", { name: "Cancel" }).click()
+  await secureViewEnded(page)
+  const dialog = page.getByRole("dialog")
+  await dialog.getByRole("heading", { name: SIGN_IN_HEADING }).waitFor({ timeout: 20_000 })
+  await dialog.getByText(newDeviceWords("password")).waitFor({ timeout: 10_000 })
+}
+
+/** Recovered with the password: then the sign view, the message signed (approved), the services keep the session. */
+const recoverThenSignIn = async (page: Page, recover: Frame, address: string): Promise<void> => {
+  const dialog = page.getByRole("dialog")
+  await recoverWithPassword(PASSWORD)(recover)
+  await secureViewEnded(page)
+  await dialog.getByRole("heading", { name: SIGN_IN_HEADING }).waitFor({ timeout: 20_000 })
+  expect(await dialog.getByText(newDeviceWords("password")).count()).toBe(0)
+  await dialog.getByRole("button", { name: "Sign", exact: true }).click()
+  await dialog.getByRole("heading", { name: "Sign this message" }).waitFor({ timeout: 20_000 })
+  await dialog.getByRole("button", { name: "Approve" }).click()
+  await dialog.waitFor({ state: "detached", timeout: 30_000 }).catch(async (error: unknown) => {
+    throw new Error(`${String(error)}\n${await dialog.innerText()}`)
+  })
+  await expect.poll(() => page.getByTestId("session").textContent(), { timeout: 10_000 }).toContain("Signed in.")
+  expect(await connectedAddress(page)).toBe(address)
+  expect(await sessionsOf(address)).toHaveLength(1)
+}
+
 describe("sign-in required on a new device", () => {
   it("Recover comes before the sign-in message: cancelled, the sign view says why in words and Disconnect disconnects; recovered, the message is signed, the services keep the session, on A's address", async () => {
     const email = "nd-siwx@example.com"
-    const a = await newProfile()
-    await logIn(a, email)
-    await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
-    const address = await connectedAddress(a.page)
-    await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
+    const address = await protectedOnA(email)
 
     // C cancels Recover: no signature can be made here, and the sign view says so before anything is signed.
-    const c = await newProfile("?signIn=required")
-    await logIn(c, email)
-    const cancelled = await secureView(c.page, frameUrl(), "Recover your wallet")
-    const dialogC = c.page.getByRole("dialog")
-    expect(await dialogC.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).count()).toBe(0)
-    await cancelled.getByRole("button", { name: "Cancel" }).click()
-    await secureViewEnded(c.page)
-    await dialogC.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor({ timeout: 20_000 })
-    await dialogC.getByText(newDeviceWords("password")).waitFor({ timeout: 10_000 })
-    await expectAxeClean(c.page, ["light", "dark"])
+    const c = await newDeviceSignIn(email)
+    await cancelRecoverBeforeSignIn(c.profile.page, c.recover)
+    await expectAxeClean(c.profile.page, ["light", "dark"])
+    const dialogC = c.profile.page.getByRole("dialog")
     await dialogC.getByRole("button", { name: "Disconnect" }).click()
     await dialogC.waitFor({ state: "detached", timeout: 10_000 })
-    await c.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 10_000 })
+    await c.profile.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 10_000 })
     expect(await sessionsOf(address)).toEqual([])
 
     // B recovers with the password: then the sign view, the message signed (approved), the session kept.
-    const b = await newProfile("?signIn=required")
+    const b = await newDeviceSignIn(email)
+    await recoverThenSignIn(b.profile.page, b.recover, address)
+  }, 300_000)
+
+  it("a key only A's kept secret protects (never protected): B is told to protect it on A first, offered no Try again, only Disconnect, which disconnects", async () => {
+    const email = "nd-siwx-device@example.com"
+    const { address } = await firstLogin(email)
+
+    const b = await newProfile(`${EVM_ONLY}&signIn=required`)
     await logIn(b, email)
-    const recover = await secureView(b.page, frameUrl(), "Recover your wallet")
-    const dialogB = b.page.getByRole("dialog")
-    expect(await dialogB.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).count()).toBe(0)
-    await recoverWithPassword(PASSWORD)(recover)
-    await secureViewEnded(b.page)
-    await dialogB.getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor({ timeout: 20_000 })
-    await dialogB.getByRole("button", { name: "Sign", exact: true }).click()
-    await dialogB.getByRole("heading", { name: "Sign this message" }).waitFor({ timeout: 20_000 })
-    await dialogB.getByRole("button", { name: "Approve" }).click()
-    await dialogB.waitFor({ state: "detached", timeout: 30_000 }).catch(async (error: unknown) => {
-      throw new Error(`${String(error)}\n${await dialogB.innerText()}`)
-    })
-    await expect.poll(() => b.page.getByTestId("session").textContent(), { timeout: 10_000 }).toContain("Signed in.")
-    expect(await connectedAddress(b.page)).toBe(address)
-    expect(await sessionsOf(address)).toHaveLength(1)
+    const dialog = b.page.getByRole("dialog")
+    await dialog.getByRole("heading", { name: SIGN_IN_HEADING }).waitFor({ timeout: 20_000 })
+    await dialog.getByText(newDeviceWords("device")).waitFor({ timeout: 10_000 })
+    for (const name of ["Sign", "Try again", "Cancel"]) expect(await dialog.getByRole("button", { name, exact: true }).count()).toBe(0)
+    expect(await b.page.locator(`iframe[${SECURE_FRAME_ATTRIBUTE}]`).count()).toBe(0)
+    await expectAxeClean(b.page, ["light", "dark"])
+    await dialog.getByRole("button", { name: "Disconnect" }).click()
+    await dialog.waitFor({ state: "detached", timeout: 10_000 })
+    await b.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 10_000 })
+    expect(await sessionsOf(address)).toEqual([])
+  }, 300_000)
+
+  it("after a reload: B cancels Recover and reloads, the restored session's Recover comes first again, before the sign-in message; recovered, the message is signed and the services keep the session", async () => {
+    const email = "nd-siwx-reload@example.com"
+    const address = await protectedOnA(email)
+    const b = await newDeviceSignIn(email)
+    await cancelRecoverBeforeSignIn(b.profile.page, b.recover)
+    // The reload restores B's embedded session, still without its share.
+    await b.profile.page.reload()
+    await recoverThenSignIn(b.profile.page, await recoverBeforeSignIn(b.profile.page), address)
   }, 300_000)
 })
 
@@ -284,7 +350,7 @@ describe("a user whose keys the wallet server sealed the old way", () => {
     const database = session.stack.database!
     const legacy = await legacyUser(database, MASTER_KEY, email)
     expect((await keysInDatabase(database, legacy.userId)).sealed).toEqual(["eip155", "solana"])
-    const profile = await newProfile()
+    const profile = await newProfile("?families=eip155,solana")
     await logIn(profile, email)
     await profile.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
     const address = await connectedAddress(profile.page)
@@ -301,5 +367,43 @@ describe("a user whose keys the wallet server sealed the old way", () => {
     await reload(profile.page, address)
     await sign(profile.page, address, "A user of before, split in the frame")
     await sendOnAnvil(profile.page, address)
+
+    // The Solana key too: on the local Solana network the wallet is at the migrated address, and its signature
+    // verifies against it.
+    const page = profile.page
+    await page.getByRole("button", { name: /^Network: / }).click()
+    await page.getByRole("dialog").getByRole("button", { name: /Local Solana/ }).click()
+    await expect.poll(() => page.getByRole("button", { name: /^Network: / }).getAttribute("aria-label"), { timeout: 20_000 }).toContain("Local Solana")
+    await page.getByText(`From ${legacy.solanaAddress} on`, { exact: false }).waitFor({ timeout: 20_000 })
+    const message = "A user of before, on Solana"
+    const dialog = await askSignature(page, message)
+    await dialog.getByRole("button", { name: "Approve" }).click()
+    await expect.poll(() => page.getByTestId("signature").textContent(), { timeout: 30_000 }).toMatch(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/)
+    const signature = getBase58Encoder().encode((await page.getByTestId("signature").textContent()) ?? "")
+    const key = await getPublicKeyFromAddress(solanaAddress(legacy.solanaAddress))
+    expect(await verifySignature(key, signature as never, new TextEncoder().encode(message))).toBe(true)
   }, 300_000)
 })
+
+// The demo without `families`: a host offering EVM and Solana, where the embedded login connects both families.
+it("sign-in required on a host offering EVM and Solana: B cancels Recover, and Disconnect in the sign view disconnects both families and leaves for Connect, no session kept", async () => {
+  const email = "nd-siwx-both@example.com"
+  const a = await newProfile("?signIn=off")
+  await logIn(a, email)
+  await a.page.getByRole("dialog").waitFor({ state: "hidden", timeout: 20_000 })
+  const address = await connectedAddress(a.page)
+  await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
+
+  const b = await newProfile("?signIn=required")
+  await logIn(b, email)
+  await cancelRecoverBeforeSignIn(b.page, await recoverBeforeSignIn(b.page))
+  const dialog = b.page.getByRole("dialog")
+  await dialog.getByRole("button", { name: "Disconnect" }).click()
+  await dialog.waitFor({ state: "detached", timeout: 10_000 })
+  await b.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 10_000 })
+  // Neither family comes back after a reload: the login is gone with both.
+  await b.page.reload()
+  await b.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 20_000 })
+  expect(await b.page.getByRole("dialog").count()).toBe(0)
+  expect(await sessionsOf(address)).toEqual([])
+}, 300_000)

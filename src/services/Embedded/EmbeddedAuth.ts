@@ -40,8 +40,11 @@ export class EmbeddedAuth extends Context.Service<
      * the one in front first. Fails with the frame's words.
      */
     readonly setPreferredAccount: (type: EmbeddedAccountType) => Effect.Effect<ReadonlyArray<Account>, { readonly message: string }>
-    /** Sets the approval gate (the EmbeddedWallet service does, once, when it is built). */
-    readonly setGate: (gate: ApprovalGate) => Effect.Effect<void>
+    /**
+     * Sets the approval gate (the EmbeddedWallet service does, once, when it is built): the embedded wallet's flows,
+     * fetched and built when first run.
+     */
+    readonly setGate: (gate: Effect.Effect<ApprovalGate>) => Effect.Effect<void>
   }
 >()("wallet-runtime/EmbeddedAuth") {
   /**
@@ -68,7 +71,7 @@ export class EmbeddedAuth extends Context.Service<
     if (!logins || families.length === 0) return Option.none()
     const scope = yield* Effect.scope
     const events = yield* PubSub.unbounded<WalletEvent>()
-    let gate: ApprovalGate | undefined
+    let gate: Effect.Effect<ApprovalGate> | undefined
     let loaded = false
     const ready = yield* Deferred.make<FrameBridgeService>()
     const live = yield* Effect.cached(
@@ -114,7 +117,7 @@ export class EmbeddedAuth extends Context.Service<
       frameLoaded: Effect.sync(() => loaded),
       whenLoaded: Deferred.await(ready),
       setPreferredAccount: (type: EmbeddedAccountType) => Effect.flatMap(loadedForConnect, (auth) => auth.setPreferredAccount(type)),
-      setGate: (next: ApprovalGate) => Effect.sync(() => void (gate = next))
+      setGate: (next: Effect.Effect<ApprovalGate>) => Effect.sync(() => void (gate = next))
     })
   })
 }

@@ -712,15 +712,14 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
         if (family?.connector?.id !== auth.connectorId) return undefined
         const user = yield* askRecovery
         if (user?.needsRecovery !== true) return undefined
-        return yield* Effect.flatMap(secureViews, (flow) => flow.recoverBeforeSignIn(user.recovery)).pipe(Effect.catch((error) => Effect.succeed(error.message)))
+        return yield* Effect.flatMap(secureViews, (flow) => flow.recoverBeforeSignIn(user.recovery)).pipe(Effect.catch((error) => Effect.succeed({ reason: error.message, final: false })))
       }).pipe(Effect.withSpan("EmbeddedWallet.recoverBeforeSignIn"))
-    // Sign-in's code is fetched only when the host configured sign-in (then at start): the step is set there, apart,
-    // so these flows never wait on it.
+    // Sign-in's code is fetched only when the host configured sign-in (then at start, so it is here or on its way): the
+    // step is set there before these flows are ready, so a restored session's check (which waits for them) finds it.
     if ((yield* SubscriptionRef.get(siwx.state)).step._tag !== "Disabled") {
       yield* Effect.tryPromise(() => import("../Siwx/SiwxLive")).pipe(
         Effect.flatMap((module) => module.requireFirst(siwx.state, recoverBeforeSignIn)),
-        Effect.ignore,
-        Effect.forkIn(scope)
+        Effect.ignore
       )
     }
 

@@ -33,7 +33,8 @@ import { solanaApprovalSummary } from "./solanaSummary"
 export interface AuthLiveOptions {
   readonly config: HostOptions
   readonly storage: Storage["Service"]
-  readonly gate: () => ApprovalGate | undefined
+  /** The approval gate: the embedded wallet's flows, fetched and built when first run; `undefined` before they are set. */
+  readonly gate: () => Effect.Effect<ApprovalGate> | undefined
   readonly emit: (event: WalletEvent) => Effect.Effect<void>
   /** The frame's window side; by default the hidden frame of `endpoints.frame`. Tests give a scripted frame. */
   readonly port?: FramePort | undefined
@@ -118,7 +119,7 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
       const gate = options.gate()
       return gate === undefined
         ? Effect.fail(new UserRejected({ code: RPC_ERROR_CODES.userRejected }))
-        : gate.approved(request, Effect.mapError(ask, asWalletError))
+        : Effect.flatMap(gate, (flows) => flows.approved(request, Effect.mapError(ask, asWalletError)))
     }
 
     const rpc = (method: string, params: unknown) =>
@@ -189,7 +190,9 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
               case "rejected": {
                 const gate = options.gate()
                 if (gate === undefined) return yield* Effect.fail({ code: RPC_ERROR_CODES.unsupportedMethod, message: "Requested RPC call is not allowed" })
-                return yield* gate.disallowed(method).pipe(Effect.mapError((error) => ({ code: RPC_ERROR_CODES.unsupportedMethod, message: error.message })))
+                return yield* Effect.flatMap(gate, (flows) => flows.disallowed(method)).pipe(
+                  Effect.mapError((error) => ({ code: RPC_ERROR_CODES.unsupportedMethod, message: error.message }))
+                )
               }
             }
           })
@@ -318,6 +321,12 @@ export const makeAuthLive = (options: AuthLiveOptions): Effect.Effect<AuthLive, 
           yield* forgetLogin(storage)
           return []
         }
+        // With sign-in configured, the restored account is checked for a session as soon as it is connected: the
+        // wallet's flows come first (this runs only when an embedded session was stored), so the step they set before
+        // signing in (Recover on a device without its share) is there for that check. Flows that cannot load change
+        // nothing here: the account is restored all the same.
+        const flows = options.gate()
+        if (flows !== undefined && (config.siwx ?? config.siweConfig) !== undefined) yield* Effect.exit(flows)
         return yield* sessionsFor(networks, false)
       }).pipe(Effect.tapError(() => forgetLogin(storage)), Effect.mapError(toConnectError))
 

@@ -36,8 +36,9 @@ export const SDK_TYPE = "wallet-runtime"
 
 type Needs = Modal | ConnectFlow | Connection | Networks | Portfolio | Storage | Notifications | Config | Theme | Platform | Siwx
 
-// The service once built: its methods, and the approval gate that the one set on the connector from the start uses.
-type Built = EmbeddedService & { readonly gate: ApprovalGate }
+// The service once built: its methods, and the approval gate (the flows', fetched and built when first run) that the
+// connector holds from the start.
+type Built = EmbeddedService & { readonly gate: Effect.Effect<ApprovalGate> }
 
 /** The embedded wallet over the runtime's services and, when the host offers email login, its AUTH connector. */
 export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = Layer.effect(EmbeddedWallet)(
@@ -55,10 +56,7 @@ export const embeddedWalletLayer: Layer.Layer<EmbeddedWallet, never, Needs> = La
     ) as Forwards<Built, "state" | "gate">
     const { live: built, front } = yield* lazyFront<Built, Needs | Scope.Scope, "state" | "gate">(build(state, auth, here, resultUri), forwards)
     // Set from the start: an unsafe request of a session restored by the connector may come before anything else.
-    yield* auth.setGate({
-      approved: (request, ask) => Effect.flatMap(built, (service) => service.gate.approved(request, ask)),
-      disallowed: (method) => Effect.flatMap(built, (service) => service.gate.disallowed(method))
-    })
+    yield* auth.setGate(Effect.flatMap(built, (service) => service.gate))
     // No embedded session connects without the frame (a login, a restore): once it is loaded, the service follows
     // the connection. A result in the address is taken at once, as before the service was built on first use.
     if (resultUri !== null) yield* built
@@ -177,10 +175,7 @@ const build = (state: SubscriptionRef.SubscriptionRef<EmbeddedState>, auth: Embe
     }
     const service: Built = {
       state,
-      gate: {
-        approved: (request, ask) => Effect.flatMap(Effect.orDie(live), (service) => service.gate.approved(request, ask)),
-        disallowed: (method) => Effect.flatMap(Effect.orDie(live), (service) => service.gate.disallowed(method))
-      },
+      gate: Effect.map(Effect.orDie(live), (service) => service.gate),
       connectSocial: (provider) =>
         // The popup opens first, in the click, before anything waits (the flows' code may still be loading).
         // Inside a messenger's mini-app no popup is opened: the page goes to the provider and comes back with

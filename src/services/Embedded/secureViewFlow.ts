@@ -10,6 +10,7 @@ import type { EmbeddedWalletUser, ThemeMode } from "../../domain/Account"
 import type { SecureViewKind } from "../../domain/Frame"
 import { newDeviceWords } from "../../domain/newDevice"
 import type { FramePlace } from "../FrameBridge/FrameBridge"
+import type { SignInBlocked } from "../Siwx/SiwxLive"
 import { currentRoute, type Modal } from "../Modal"
 import type { FrameBridgeService } from "./authState"
 import type { EmbeddedState } from "./embeddedState"
@@ -143,12 +144,12 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
   /**
    * Before sign-in on a device without the share of the wallet's key (`recovery`: what protects it): Recover first;
    * gives `undefined` once recovered, otherwise why this device cannot sign, in words — a key only the first device's
-   * kept secret protects cannot be recovered here at all.
+   * kept secret protects cannot be recovered here at all (final: the words say to protect it on that device).
    */
-  const recoverBeforeSignIn = (recovery: EmbeddedWalletUser["recovery"]) =>
+  const recoverBeforeSignIn = (recovery: EmbeddedWalletUser["recovery"]): Effect.Effect<SignInBlocked | undefined> =>
     recovery === "device"
-      ? Effect.succeed(newDeviceWords(recovery))
-      : Effect.map(recoverFirst, (recovered) => (recovered ? undefined : newDeviceWords(recovery)))
+      ? Effect.succeed({ reason: newDeviceWords(recovery), final: true })
+      : Effect.map(recoverFirst, (recovered) => (recovered ? undefined : { reason: newDeviceWords(recovery), final: false }))
 
   return { openSecureView, showSecureView, hideSecureView, refreshRecovery, recoverAfterLogin, recoverBeforeSignIn }
 }

@@ -43,10 +43,19 @@ const signFailure = (error: { readonly _tag: string; readonly message: string })
   error._tag === "UserRejected" ? new SignatureDeclined() : new SignInFailed({ reason: error.message })
 
 /**
- * The step before an account is asked to sign in: it may show its own view and wait on the visitor; it gives
- * `undefined` when the account can sign now, otherwise why it cannot, in the visitor's words.
+ * Why an account cannot sign in now, in the visitor's words; `final` when nothing on this device can change that
+ * (the words say what to do elsewhere), so Sign is not offered again.
  */
-export type SignInPrerequisite = (account: SiwxAccount) => Effect.Effect<string | undefined>
+export interface SignInBlocked {
+  readonly reason: string
+  readonly final: boolean
+}
+
+/**
+ * The step before an account is asked to sign in: it may show its own view and wait on the visitor; it gives
+ * `undefined` when the account can sign now, otherwise why it cannot.
+ */
+export type SignInPrerequisite = (account: SiwxAccount) => Effect.Effect<SignInBlocked | undefined>
 
 // Each runtime's step, under its sign-in state (and gone with it). Set by a wallet's code that loads later than this
 // (the embedded wallet's flows: Recover on a device without the share of its key); kept here, in the code fetched only
@@ -77,6 +86,15 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
     let pending: { readonly account: SiwxAccount; readonly outcome: Deferred.Deferred<Outcome> } | undefined
 
     const setStep = (step: SiwxStep) => SubscriptionRef.update(state, (s) => ({ ...s, step }))
+
+    // The sign view asking `account`, saying why it cannot sign now when it cannot.
+    const needed = (account: SiwxAccount, blocked: SignInBlocked | undefined): SiwxStep => ({
+      _tag: "Needed",
+      account,
+      signing: false,
+      error: blocked === undefined ? undefined : new SignInFailed({ reason: blocked.reason }),
+      final: blocked?.final === true
+    })
 
     const settle = (outcome: Outcome) =>
       Effect.suspend(() => {
@@ -121,13 +139,16 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
         if (!isPending(account)) return
         // The view first, then the step: whoever sees the step asked for sees the view asking.
         yield* showSignView
-        yield* setStep({ _tag: "Needed", account, signing: false, error: blocked === undefined ? undefined : new SignInFailed({ reason: blocked }) })
+        yield* setStep(needed(account, blocked))
       })
 
     // Checks the account unless it is being checked already; gives how that ends.
     const ensure = (account: SiwxAccount) =>
       Effect.gen(function* () {
         if (pending !== undefined && isPending(account)) return yield* Deferred.await(pending.outcome)
+        // A check forked for an account that left the front before it began (the follower saw it for a moment only,
+        // and has followed on already): nothing to ask of it, nor to settle in its name.
+        if (accountInFront(yield* SubscriptionRef.get(connection.state))?.caipAddress !== account.caipAddress) return SKIPPED
         yield* settle(SKIPPED)
         const outcome = yield* Deferred.make<Outcome>()
         pending = { account, outcome }
@@ -137,12 +158,12 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
 
     const signIn = Effect.gen(function* () {
       const current = (yield* SubscriptionRef.get(state)).step
-      if (current._tag !== "Needed" || current.signing) return
+      if (current._tag !== "Needed" || current.signing || current.final) return
       const account = current.account
-      yield* setStep({ _tag: "Needed", account, signing: true, error: undefined })
-      const signed = yield* Effect.gen(function* () {
-        const blocked = yield* first(account)
-        if (blocked !== undefined) return yield* new SignInFailed({ reason: blocked })
+      yield* setStep({ _tag: "Needed", account, signing: true, error: undefined, final: false })
+      // What stands before signing (Recover on a new device) comes first: when it still stands, nothing is signed.
+      const blocked = yield* first(account)
+      const signed = blocked !== undefined ? undefined : yield* Effect.gen(function* () {
         const message = yield* backend.createMessage({ accountAddress: account.address, chainId: account.chainId })
         const signature = yield* wallet.signMessage(message.text, account.namespace).pipe(Effect.mapError(signFailure))
         const session: SiwxSession = { data: message.data, message: message.text, signature }
@@ -151,8 +172,9 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
       }).pipe(Effect.result)
       // The visitor moved to another account meanwhile: this signature belongs to none in front.
       if (accountInFront(yield* SubscriptionRef.get(connection.state))?.caipAddress !== account.caipAddress) return
+      if (signed === undefined) return yield* setStep(needed(account, blocked))
       if (signed._tag === "Failure") {
-        return yield* setStep({ _tag: "Needed", account, signing: false, error: signed.failure })
+        return yield* setStep({ _tag: "Needed", account, signing: false, error: signed.failure, final: false })
       }
       yield* setStep({ _tag: "SignedIn", account, session: signed.success })
       yield* modal.setSignInRequired(false)
@@ -185,7 +207,7 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
       if (current._tag !== "SignedIn") return
       yield* revoke(current.account)
       if (required) return yield* disconnectAccount(current.account.namespace)
-      yield* setStep({ _tag: "Needed", account: current.account, signing: false, error: undefined })
+      yield* setStep(needed(current.account, undefined))
     }).pipe(Effect.withSpan("Siwx.signOut"))
 
     const afterConnect = Effect.fn("Siwx.afterConnect")(function* () {

@@ -29,8 +29,12 @@ export type SiwxStep =
   | { readonly _tag: "SignedOut" }
   /** Asking the backend whether the account has a session. */
   | { readonly _tag: "Checking"; readonly account: SiwxAccount }
-  /** The account has no session: the sign view asks for one (`signing` while the wallet shows its prompt). */
-  | { readonly _tag: "Needed"; readonly account: SiwxAccount; readonly signing: boolean; readonly error: SiwxError | undefined }
+  /**
+   * The account has no session: the sign view asks for one (`signing` while the wallet shows its prompt). `final`:
+   * nothing the visitor can do on this device lets the account sign (`error` says what to do elsewhere), so the view
+   * offers no Sign again, only leaving.
+   */
+  | { readonly _tag: "Needed"; readonly account: SiwxAccount; readonly signing: boolean; readonly error: SiwxError | undefined; readonly final: boolean }
   /** Signed in; `session` is the signed message when the backend gives it (the legacy `siweConfig` keeps only who). */
   | { readonly _tag: "SignedIn"; readonly account: SiwxAccount; readonly session: SiwxSession | undefined }
 

@@ -394,6 +394,45 @@ describe("Connection", () => {
     })
   )
 
+  it.effect("disconnecting a multi-chain wallet never puts one of its families in front on the way (sign-in would check it)", () =>
+    Effect.gen(function* () {
+      const wallet = yield* both("io.metamask", "MULTI_CHAIN")
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        yield* connection.connect({ connectorId: "io.metamask", networks: everywhere })
+        expect((yield* SubscriptionRef.get(connection.state)).activeNamespace).toBe("eip155")
+        // Every state published from here until both families are gone: which connected family each put in front.
+        const fronts = yield* SubscriptionRef.changes(connection.state).pipe(
+          Stream.takeUntil((s) => s.activeNamespace === undefined && s.namespaces.solana?.account.status === "disconnected"),
+          Stream.map((s) => (s.activeNamespace !== undefined && s.namespaces[s.activeNamespace]?.account.status === "connected" ? s.activeNamespace : undefined)),
+          Stream.runCollect,
+          Effect.forkChild({ startImmediately: true })
+        )
+        expect([...(yield* connection.disconnect("eip155"))].sort()).toEqual(["eip155", "solana"])
+        expect(new Set(yield* Fiber.join(fronts))).toEqual(new Set(["eip155", undefined]))
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(wallet))))
+    })
+  )
+
+  it.effect("a multi-chain wallet that disconnects by itself never puts one of its families in front on the way", () =>
+    Effect.gen(function* () {
+      const wallet = yield* both("io.metamask", "MULTI_CHAIN")
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        yield* connection.connect({ connectorId: "io.metamask", networks: everywhere })
+        const fronts = yield* SubscriptionRef.changes(connection.state).pipe(
+          Stream.takeUntil((s) => s.activeNamespace === undefined && s.namespaces.solana?.account.status === "disconnected"),
+          Stream.map((s) => (s.activeNamespace !== undefined && s.namespaces[s.activeNamespace]?.account.status === "connected" ? s.activeNamespace : undefined)),
+          Stream.runCollect,
+          Effect.forkChild({ startImmediately: true })
+        )
+        yield* wallet.emit({ _tag: "Disconnected", namespace: undefined })
+        yield* walletQuiet
+        expect(new Set(yield* Fiber.join(fronts))).toEqual(new Set(["eip155", undefined]))
+      }).pipe(Effect.provide(layerFor(makeMemoryWebStorage(), connectors(wallet))))
+    })
+  )
+
   it.effect("disconnecting a family of one wallet leaves another wallet's family alone, which goes in front", () =>
     Effect.gen(function* () {
       const injected = yield* evm()

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Option, Stream, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
 import { UserRejected } from "../../../src/domain/errors"
-import { localChainA, localChainB } from "../../../src/domain/networks"
+import { localChainA, localChainB, localSolana } from "../../../src/domain/networks"
 import { decodeOptionsSync } from "../../../src/domain/Options"
 import type { SiweConfig, SiwxConfig } from "../../../src/domain/Siwx"
 import { testLayer } from "../../../src/layers/Test"
@@ -16,6 +16,7 @@ import { Siwx, type SiwxState } from "../../../src/services/Siwx/Siwx"
 import { hostBackend, sessionFor } from "./siwxHostBackend"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+const SOL = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"
 
 const evm = () =>
   makeFakeWallet({ id: "io.metamask", name: "MetaMask", rdns: "io.metamask", families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 } } })
@@ -31,6 +32,8 @@ const stateUntil = (condition: (state: SiwxState) => boolean) =>
     SubscriptionRef.changes(siwx.state).pipe(Stream.filter(condition), Stream.runHead, Effect.map(Option.getOrThrow))
   )
 const stepIs = (tag: SiwxState["step"]["_tag"]) => stateUntil((s) => s.step._tag === tag)
+/** Lets the forked fibers run (the followers, the checks they fork). */
+const settled = Effect.forEach(Array.from({ length: 50 }), () => Effect.yieldNow, { discard: true })
 const modalState = Effect.flatMap(Modal, (modal) => SubscriptionRef.get(modal.state))
 const viewNow = Effect.map(modalState, (s) => (s.open ? currentRoute(s).view : undefined))
 const statusNow = Effect.flatMap(Connection, (c) => Effect.map(SubscriptionRef.get(c.state), (s) => s.namespaces.eip155?.account.status))
@@ -151,6 +154,65 @@ describe("Siwx: sign-in with the host's backend", () => {
         expect(yield* statusNow).toBe("disconnected")
         expect((yield* modalState).open).toBe(false)
         expect((yield* modalState).signInRequired).toBe(false)
+      }).pipe(Effect.provide(layer))
+    })
+  )
+
+  it.effect("required, a wallet in EVM and Solana: cancel disconnects both families and the modal closes, nothing asked of Solana", () =>
+    Effect.gen(function* () {
+      const host = hostBackend({ required: true })
+      const wallet = yield* makeFakeWallet({
+        id: "io.metamask",
+        name: "MetaMask",
+        rdns: "io.metamask",
+        families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 }, solana: { accounts: [{ address: SOL, type: "eoa" }], chainId: localSolana.id } }
+      })
+      const layer = testLayer(decodeOptionsSync({ projectId: "p", networks: [localChainA, localSolana], siwx: host.config }), { wallets: [wallet] })
+      yield* Effect.gen(function* () {
+        const connecting = yield* Effect.forkChild(Effect.flatMap(ConnectFlow, (flow) => flow.connect("MetaMask")))
+        const needed = yield* stepIs("Needed")
+        expect(needed.step._tag === "Needed" && needed.step.account.namespace).toBe("eip155")
+        const both = yield* SubscriptionRef.get((yield* Connection).state)
+        expect([both.namespaces.eip155?.account.status, both.namespaces.solana?.account.status]).toEqual(["connected", "connected"])
+        yield* (yield* Siwx).cancel
+        expect((yield* Effect.flip(Fiber.join(connecting)))._tag).toBe("ConnectCancelled")
+        // However the followers take turns, the sign-in state settles on no account, the modal closed.
+        yield* stepIs("SignedOut")
+        yield* settled
+        const after = yield* SubscriptionRef.get((yield* Connection).state)
+        expect([after.activeNamespace, after.namespaces.eip155?.account.status, after.namespaces.solana?.account.status]).toEqual([undefined, "disconnected", "disconnected"])
+        expect((yield* SubscriptionRef.get((yield* Siwx).state)).step._tag).toBe("SignedOut")
+        expect((yield* modalState).open).toBe(false)
+        expect((yield* modalState).signInRequired).toBe(false)
+        expect(host.calls).toEqual([`get:${localChainA.caipNetworkId}`])
+        // Solana never came to the front on the way out: the networks stay on the family the visitor was on.
+        expect((yield* SubscriptionRef.get((yield* Networks).state)).activeNamespace).toBe("eip155")
+      }).pipe(Effect.provide(layer))
+    })
+  )
+
+  it.effect("an account in front only for a moment (gone before its check began) is not asked to sign", () =>
+    Effect.gen(function* () {
+      const host = hostBackend({ required: true })
+      const wallet = yield* makeFakeWallet({
+        id: "io.metamask",
+        name: "MetaMask",
+        rdns: "io.metamask",
+        families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 }, solana: { accounts: [{ address: SOL, type: "eoa" }], chainId: localSolana.id } }
+      })
+      const layer = testLayer(decodeOptionsSync({ projectId: "p", networks: [localChainA, localSolana], siwx: host.config }), { wallets: [wallet] })
+      yield* Effect.gen(function* () {
+        const connection = yield* Connection
+        yield* Effect.forkChild(Effect.flatMap(ConnectFlow, (flow) => flow.connect("MetaMask")))
+        yield* stepIs("Needed")
+        yield* settled
+        // Solana comes to the front and its account goes at once, before sign-in's follower had a turn.
+        yield* connection.setActiveNamespace("solana")
+        yield* connection.reset("solana")
+        yield* stepIs("SignedOut")
+        yield* settled
+        expect((yield* SubscriptionRef.get((yield* Siwx).state)).step._tag).toBe("SignedOut")
+        expect(host.calls).toEqual([`get:${localChainA.caipNetworkId}`])
       }).pipe(Effect.provide(layer))
     })
   )

@@ -2,7 +2,9 @@
  * SIWXSignMessage: sign in with the wallet (spec points 2 and 4). It says whom the visitor signs in to and with
  * which account, that signing costs nothing, and asks the wallet to sign; while the wallet shows its prompt it
  * says so ('Authenticating...'): it is the spec's connecting view for sign-in with the wallet; a refusal ('Signature declined') or a failure stays here with Try again. Cancel disconnects when the site
- * requires sign-in (the button says so), otherwise closes.
+ * requires sign-in (the button says so), otherwise closes. Where nothing on this device can make the account sign (an
+ * embedded wallet whose key only its first device protects), the words say what to do there and the only button
+ * leaves: Disconnect when sign-in is required, otherwise Close.
  */
 import { type ReactNode, useEffect, useRef } from "react"
 import type { SiwxStep } from "../../../services/Siwx/Siwx"
@@ -53,7 +55,7 @@ export function SIWXSignMessage(_props: ViewProps<"SIWXSignMessage">): ReactNode
         <h3 className={styles.headline} ref={heading} tabIndex={-1}>
           {headlineOf(step, siteName)}
         </h3>
-        {step._tag === "Needed" && !signing && (
+        {step._tag === "Needed" && !signing && !step.final && (
           <p className={styles.hint}>
             Sign a message with your wallet to prove this account is yours. Signing is free: it sends no transaction
             and moves no funds.
@@ -81,7 +83,13 @@ export function SIWXSignMessage(_props: ViewProps<"SIWXSignMessage">): ReactNode
               : error.message}
         </Notice>
       )}
-      {step._tag === "Needed" && (
+      {step._tag === "Needed" && step.final && (
+        // Nothing here can make the account sign (the words say where it can): only leaving is offered.
+        <div className={styles.actions}>
+          <Button onClick={() => cancel(undefined)}>{state.required ? "Disconnect" : "Close"}</Button>
+        </div>
+      )}
+      {step._tag === "Needed" && !step.final && (
         <div className={styles.actions}>
           <Button variant="secondary" onClick={() => cancel(undefined)} disabled={signing}>
             {state.required ? "Disconnect" : "Cancel"}

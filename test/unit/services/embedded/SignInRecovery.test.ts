@@ -3,19 +3,22 @@
  * wallet's key, over the runtime's real core and AUTH connector on a scripted frame: Recover comes first, the sign view
  * after it; recovered, Sign goes on to the message (signed in the browser test, on the real frame); Recover cancelled, or a key only the first device's
  * kept secret protects, is said in the sign view in words and signs nothing, and then sign-in's own rules hold
- * (required: Cancel disconnects; otherwise it closes, connected).
+ * (required: Cancel disconnects, every family of the login with it; otherwise it closes, connected).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Option, Stream, SubscriptionRef } from "effect"
-import { localChainA } from "../../../../src/domain/networks"
+import { localChainA, localSolana } from "../../../../src/domain/networks"
 import { newDeviceWords } from "../../../../src/domain/newDevice"
 import { decodeOptionsSync } from "../../../../src/domain/Options"
 import type { SiwxMessageInput } from "../../../../src/domain/Siwx"
 import { Connection } from "../../../../src/services/Connection"
+import { EMBEDDED_CONNECTOR_ID } from "../../../../src/services/Embedded/EmbeddedAuth"
 import { EmbeddedWallet } from "../../../../src/services/Embedded/EmbeddedWallet"
 import type { FramePlace } from "../../../../src/services/FrameBridge/FrameBridge"
 import { currentRoute, Modal } from "../../../../src/services/Modal"
 import { Siwx, type SiwxState } from "../../../../src/services/Siwx/Siwx"
+import * as Keys from "../../../../src/services/Storage/keys"
+import { Storage } from "../../../../src/services/Storage/Storage"
 import { hostBackend } from "../siwxHostBackend"
 import { embeddedCore, FRAME_ADDRESS, makeScriptedFrame, type ScriptedFrame } from "./scriptedFrame"
 import { settle, until } from "./testPage"
@@ -41,15 +44,34 @@ const signViewError = Effect.map(
   (s) => (s.step._tag === "Needed" ? s.step.error?.message : undefined)
 )
 
+/** The embedded user's Solana address (the frame's on a Solana network). */
+const SOLANA_ADDRESS = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV"
+
 const status = Effect.flatMap(Connection, (c) => Effect.map(SubscriptionRef.get(c.state), (s) => s.namespaces.eip155?.account.status))
 
+/** An embedded session stored before a reload, restored as the runtime's start does (the stored status read then). */
+const restoreStoredSession = Effect.gen(function* () {
+  const connection = yield* Connection
+  const storage = yield* Storage
+  yield* storage.set(Keys.connectionStatus("eip155"), "connected")
+  yield* storage.set(Keys.connectedConnector("eip155"), { id: EMBEDDED_CONNECTOR_ID, type: "AUTH" })
+  yield* connection.updateAccount("eip155", (account) => ({ ...account, status: "reconnecting" }))
+  yield* SubscriptionRef.update(connection.state, (s) => ({
+    ...s,
+    activeNamespace: "eip155" as const,
+    namespaces: { ...s.namespaces, eip155: { ...s.namespaces.eip155!, connector: { id: EMBEDDED_CONNECTOR_ID, type: "AUTH" as const } } }
+  }))
+  yield* connection.restore(() => Effect.succeed(localChainA))
+})
+
 /**
- * `body` after a code login on a device the frame says lacks its share (`recovery` protects the key), with sign-in
- * through a host backend (`required` or not); Recover's view holds until the test releases it.
+ * `body` after a code login (or, `restored`, a session restored after a reload) on a device the frame says lacks its
+ * share (`recovery` protects the key), with sign-in through a host backend (`required` or not); Recover's view holds
+ * until the test releases it.
  */
 const newDeviceLogin = <A, E>(
-  opts: { readonly required: boolean; readonly recovery: "password" | "device" },
-  body: (frame: ScriptedFrame, host: ReturnType<typeof hostBackend> & { readonly created: Promise<void> }, recovered: () => void) => Effect.Effect<A, E, Modal | EmbeddedWallet | Siwx | Connection>
+  opts: { readonly required: boolean; readonly recovery: "password" | "device"; readonly restored?: boolean; readonly solana?: boolean },
+  body: (frame: ScriptedFrame, host: ReturnType<typeof hostBackend> & { readonly created: Promise<void> }, recovered: () => void) => Effect.Effect<A, E, Modal | EmbeddedWallet | Siwx | Connection | Storage>
 ) =>
   Effect.gen(function* () {
     const frame = yield* makeScriptedFrame
@@ -62,18 +84,33 @@ const newDeviceLogin = <A, E>(
       config: { ...backend.config, createMessage: (input: SiwxMessageInput) => backend.config.createMessage(input).finally(() => created()) }
     }
     let needsRecovery = true
-    frame.answer("GET_USER", () => ({
-      ok: { address: FRAME_ADDRESS, chainId: 31337, accounts: [{ address: FRAME_ADDRESS, type: "eoa" }], recovery: opts.recovery, ...(needsRecovery ? { needsRecovery } : {}) }
-    }))
+    frame.answer("GET_USER", (payload) => {
+      // The same user's Solana account where the frame is asked on a Solana network.
+      const onSolana = (payload as { readonly chainId?: unknown } | undefined)?.chainId === localSolana.caipNetworkId
+      const address = onSolana ? SOLANA_ADDRESS : FRAME_ADDRESS
+      return {
+        ok: {
+          address,
+          chainId: onSolana ? localSolana.caipNetworkId : 31337,
+          accounts: [{ address, type: "eoa" }],
+          recovery: opts.recovery,
+          ...(needsRecovery ? { needsRecovery } : {})
+        }
+      }
+    })
     frame.answer("OPEN_SECURE_VIEW", () => "hold")
     frame.answer("CLOSE_SECURE_VIEW", () => ({ ok: undefined }))
-    const options = decodeOptionsSync({ projectId: "p", networks: [localChainA], endpoints: { frame: "https://frame.test" }, siwx: host.config })
+    const options = decodeOptionsSync({ projectId: "p", networks: opts.solana === true ? [localChainA, localSolana] : [localChainA], endpoints: { frame: "https://frame.test" }, siwx: host.config })
     return yield* Effect.gen(function* () {
-      yield* (yield* Modal).open({ view: "Connect" })
-      const embedded = yield* EmbeddedWallet
-      yield* embedded.submitEmail("ada@example.com")
-      // The login's connect waits on sign-in: it runs apart, as a click's action would.
-      yield* Effect.forkChild(embedded.submitOtp("123456"))
+      if (opts.restored === true) {
+        yield* restoreStoredSession
+      } else {
+        yield* (yield* Modal).open({ view: "Connect" })
+        const embedded = yield* EmbeddedWallet
+        yield* embedded.submitEmail("ada@example.com")
+        // The login's connect waits on sign-in: it runs apart, as a click's action would.
+        yield* Effect.forkChild(embedded.submitOtp("123456"))
+      }
       return yield* body(frame, host, () => void (needsRecovery = false))
     }).pipe(Effect.provide(embeddedCore(options, frame, {})))
   })
@@ -130,6 +167,7 @@ describe("sign-in after a login on a device without the wallet's share", () => {
         yield* cancelRecover(frame)
         expect(yield* signViewError).toBe(newDeviceWords("password"))
         expect((yield* routeNow)?.view).toBe("SIWXSignMessage")
+        expect((yield* SubscriptionRef.get(siwx.state)).step).toMatchObject({ _tag: "Needed", final: false })
         // Sign (Try again) asks for Recover again, over the sign view, before anything is signed.
         const again = yield* siwx.signIn.pipe(Effect.forkChild)
         yield* viewUntil("SecureFrame")
@@ -192,16 +230,68 @@ describe("sign-in after a login on a device without the wallet's share", () => {
     )
   )
 
+  it.effect("a session restored after a reload, before the flows were ever fetched: Recover comes first, over the sign view, before any message; recovered, the sign view asks", () =>
+    newDeviceLogin({ required: true, recovery: "password", restored: true }, (frame, host, recovered) =>
+      Effect.gen(function* () {
+        const siwx = yield* Siwx
+        const modal = yield* Modal
+        expect(yield* status).toBe("connected")
+        yield* recoverInFront(frame)
+        // Sign-in's check waited for it: nothing asked to sign yet, Recover over the sign view (where leaving it goes).
+        expect((yield* SubscriptionRef.get(siwx.state)).step._tag).toBe("Checking")
+        expect((yield* SubscriptionRef.get(modal.state)).history.map((entry) => entry.route.view)).toEqual(["SIWXSignMessage", "SecureFrame"])
+        expect((yield* SubscriptionRef.get(modal.state)).signInRequired).toBe(true)
+        expect(host.calls.filter((call) => call.startsWith("create"))).toEqual([])
+        recovered()
+        frame.release("OPEN_SECURE_VIEW", { ok: { outcome: "done" } })
+        expect(yield* signViewError).toBeUndefined()
+        expect((yield* routeNow)?.view).toBe("SIWXSignMessage")
+        yield* siwx.signIn.pipe(Effect.forkChild)
+        yield* Effect.promise(() => host.created)
+        expect(host.calls.filter((call) => call.startsWith("create"))).toEqual(["create:eip155:31337"])
+      })
+    )
+  )
+
   it.effect("a key only the first device's kept secret protects: no Recover; the sign view says so in words, and Sign signs nothing", () =>
     newDeviceLogin({ required: true, recovery: "device" }, (frame, host) =>
       Effect.gen(function* () {
         expect(yield* signViewError).toBe(newDeviceWords("device"))
         expect((yield* routeNow)?.view).toBe("SIWXSignMessage")
-        yield* (yield* Siwx).signIn
+        // Nothing on this device can change it: the sign view offers no Sign again, and Sign does nothing.
+        const siwx = yield* Siwx
+        expect((yield* SubscriptionRef.get(siwx.state)).step).toMatchObject({ _tag: "Needed", final: true })
+        yield* siwx.signIn
         expect(yield* signViewError).toBe(newDeviceWords("device"))
+        expect((yield* SubscriptionRef.get(siwx.state)).step).toMatchObject({ _tag: "Needed", final: true, signing: false })
         expect(frame.names()).not.toContain("OPEN_SECURE_VIEW")
         expect(frame.names()).not.toContain("RPC_REQUEST")
         expect(host.calls.filter((call) => call.startsWith("create"))).toEqual([])
+      })
+    )
+  )
+
+  it.effect("required, on a host with EVM and Solana: Recover cancelled, Disconnect disconnects both families and the modal closes, Solana never asked", () =>
+    newDeviceLogin({ required: true, recovery: "password", solana: true }, (frame, host) =>
+      Effect.gen(function* () {
+        const siwx = yield* Siwx
+        const connection = yield* Connection
+        yield* recoverInFront(frame)
+        const both = yield* SubscriptionRef.get(connection.state)
+        expect([both.activeNamespace, both.namespaces.eip155?.account.status, both.namespaces.solana?.account.status]).toEqual(["eip155", "connected", "connected"])
+        yield* cancelRecover(frame)
+        expect(yield* signViewError).toBe(newDeviceWords("password"))
+        yield* siwx.cancel
+        yield* settle
+        const after = yield* SubscriptionRef.get(connection.state)
+        expect([after.activeNamespace, after.namespaces.eip155?.account.status, after.namespaces.solana?.account.status]).toEqual([undefined, "disconnected", "disconnected"])
+        expect(yield* routeNow).toBeUndefined()
+        expect((yield* SubscriptionRef.get((yield* Modal).state)).signInRequired).toBe(false)
+        expect((yield* SubscriptionRef.get(siwx.state)).step).toEqual({ _tag: "SignedOut" })
+        // The Solana account of the same login was never checked, nor Recover asked again for it.
+        expect(host.calls).toEqual(["get:eip155:31337"])
+        expect(frame.names().filter((name) => name === "OPEN_SECURE_VIEW")).toHaveLength(1)
+        expect(host.sessions).toEqual([])
       })
     )
   )

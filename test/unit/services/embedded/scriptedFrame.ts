@@ -57,10 +57,12 @@ export interface ScriptedFrame {
   readonly answer: (name: FrameRequestName, reply: (payload: unknown) => FrameAnswer) => void
   /** Answers the requests of `name` the frame held so far (a link opened while the frame waited). */
   readonly release: (name: FrameRequestName, reply: FrameAnswer) => void
-  /** The approval gate the EmbeddedWallet service set on the AUTH connector. */
+  /** The approval gate the EmbeddedWallet service set on the AUTH connector (its flows built on the first request). */
   readonly gate: () => ApprovalGate | undefined
+  /** What the EmbeddedWallet service set on the AUTH connector: its flows' gate, built when first run. */
+  readonly flows: () => Effect.Effect<ApprovalGate> | undefined
   /** Sets the gate (the fake AUTH connector's setGate). */
-  readonly setGate: (gate: ApprovalGate) => void
+  readonly setGate: (gate: Effect.Effect<ApprovalGate>) => void
   /** From now on the frame cannot be loaded (`undefined`: it can again): the AUTH connector's `frame` fails so. */
   readonly failLoad: (failure: FrameLoadFailure | undefined) => void
   /** Why the frame cannot be loaded now, if it cannot. */
@@ -77,7 +79,7 @@ export const makeScriptedFrame: Effect.Effect<ScriptedFrame> = Effect.gen(functi
   const posted: Array<Posted> = []
   const reveals: Array<"shown" | "hidden"> = []
   let newEmail = ""
-  let gate: ApprovalGate | undefined
+  let flows: Effect.Effect<ApprovalGate> | undefined
   let loadFailure: FrameLoadFailure | undefined
   // The chain the host last chose: GET_USER without one answers on it, as the frame does.
   let chainId: unknown = 1
@@ -139,8 +141,14 @@ export const makeScriptedFrame: Effect.Effect<ScriptedFrame> = Effect.gen(functi
     release: (name, answer) => {
       for (const post of held.splice(0).filter((entry) => entry.name === name)) reply(post, answer)
     },
-    gate: () => gate,
-    setGate: (next) => void (gate = next),
+    gate: () => {
+      const gate = flows
+      return gate === undefined
+        ? undefined
+        : { approved: (request, ask) => Effect.flatMap(gate, (set) => set.approved(request, ask)), disallowed: (method) => Effect.flatMap(gate, (set) => set.disallowed(method)) }
+    },
+    flows: () => flows,
+    setGate: (next) => void (flows = next),
     failLoad: (failure) => void (loadFailure = failure),
     loadFailure: () => loadFailure
   }
@@ -163,7 +171,7 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
         makeAuthLive({
           config,
           storage,
-          gate: frame.gate,
+          gate: frame.flows,
           emit: (event) => PubSub.publish(events, event).pipe(Effect.asVoid),
           port: frame.port
         }).pipe(
@@ -200,7 +208,7 @@ const scriptedAuthLayer = (frame: ScriptedFrame): Layer.Layer<EmbeddedAuth, neve
         whenLoaded: Deferred.await(ready),
         setPreferredAccount: (type: "eoa" | "smartAccount") =>
           Effect.flatMap(loaded, (auth) => auth.setPreferredAccount(type)),
-        setGate: (gate: ApprovalGate) => Effect.sync(() => frame.setGate(gate))
+        setGate: (gate: Effect.Effect<ApprovalGate>) => Effect.sync(() => frame.setGate(gate))
       }
     })
   )

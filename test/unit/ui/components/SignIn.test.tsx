@@ -1,15 +1,20 @@
 // @vitest-environment happy-dom
 /**
  * The sign-in view while the wallet's signature is pending: it says 'Authenticating...' (spec point 8's loading
- * message) until the wallet answers; a smart account whose signature the site refuses reads spec 8's words.
+ * message) until the wallet answers; a smart account whose signature the site refuses reads spec 8's words; an account
+ * that nothing on this device can make sign (an embedded key only its first device protects) is offered no Sign again,
+ * only leaving: Disconnect when sign-in is required, otherwise Close.
  */
 import { act, cleanup, fireEvent, within } from "@testing-library/react"
-import { Effect } from "effect"
+import { Effect, SubscriptionRef } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import type { SiwxConfig, SiwxSession } from "../../../../src/domain/Siwx"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { ConnectFlow } from "../../../../src/services/ConnectFlow"
-import { ALICE, findView, renderHost, runtimeFor, testWallet } from "./support"
+import { Connection } from "../../../../src/services/Connection"
+import { Siwx } from "../../../../src/services/Siwx/Siwx"
+import { requireFirst } from "../../../../src/services/Siwx/SiwxLive"
+import { ALICE, dialogClosed, findView, renderHost, runtimeFor, testWallet } from "./support"
 
 let runtime: WalletRuntime | undefined
 
@@ -68,5 +73,40 @@ describe("SIWXSignMessage", () => {
     expect(within(alert).getByText("This application might not support Smart Accounts")).toBeTruthy()
     expect(alert.textContent).toContain("Switch to your EOA in the account view, or ask the site to accept smart accounts.")
     expect(within(view).getByRole("button", { name: "Try again" })).toBeTruthy()
+  })
+
+  /** The sign view of an account whose wallet says, before signing, that it cannot sign on this device at all. */
+  const cannotSignHere = async (required: boolean) => {
+    const wallet = testWallet()
+    const host = runtimeFor(wallet, { options: { siwx: { ...siwx(), getRequired: () => required } } })
+    runtime = host
+    await host.run(Effect.flatMap(Siwx, (s) => requireFirst(s.state, () => Effect.succeed({ reason: ELSEWHERE, final: true }))))
+    renderHost(host)
+    void host.run(Effect.flatMap(ConnectFlow, (flow) => flow.connect("Test Wallet"))).catch(() => undefined)
+    const view = await findView("SIWXSignMessage")
+    expect((await within(view).findByRole("alert")).textContent).toContain(ELSEWHERE)
+    for (const name of ["Sign", "Try again", "Cancel"]) expect(within(view).queryByRole("button", { name })).toBeNull()
+    expect(view.textContent).not.toContain("Sign a message with your wallet")
+    return { view, wallet, host }
+  }
+  const ELSEWHERE = "Open your wallet on the device where you first logged in, and protect it there."
+  const evmStatus = (host: WalletRuntime) => host.run(Effect.flatMap(Connection, (c) => SubscriptionRef.get(c.state))).then((s) => s.namespaces.eip155?.account.status)
+
+  it("nothing on this device can make the account sign, sign-in required: the words say what to do elsewhere, and Disconnect is the only way on", async () => {
+    const { view, wallet, host } = await cannotSignHere(true)
+    await act(async () => fireEvent.click(within(view).getByRole("button", { name: "Disconnect" })))
+    await dialogClosed()
+    expect(await evmStatus(host)).toBe("disconnected")
+    expect(wallet.calls.filter((call) => call.startsWith("sign"))).toEqual([])
+  })
+
+  it("nothing on this device can make the account sign, sign-in not required: Close leaves the wallet connected without a session", async () => {
+    const { view, wallet, host } = await cannotSignHere(false)
+    const close = within(view).getAllByRole("button", { name: "Close" }).find((button) => button.textContent === "Close")
+    expect(close).toBeDefined()
+    await act(async () => fireEvent.click(close!))
+    await dialogClosed()
+    expect(await evmStatus(host)).toBe("connected")
+    expect(wallet.calls.filter((call) => call.startsWith("sign"))).toEqual([])
   })
 })
