@@ -149,6 +149,13 @@ const press = (name: string) => {
 }
 const submit = () => document.querySelector("form")?.dispatchEvent(new Event("submit", { cancelable: true }))
 const alertText = () => document.querySelector("[role=alert]")?.textContent
+// The exported key's field, once the view shows it.
+const shownKey = () =>
+  vi.waitFor(() => {
+    const text = document.querySelector("textarea")
+    if (text === null) throw new Error("no key yet")
+    return text
+  })
 
 afterEach(() => closeSecureView())
 
@@ -273,11 +280,7 @@ describe("the frame's own views", () => {
 
     type("Code from your email", CODE)
     submit()
-    const field = await vi.waitFor(() => {
-      const text = document.querySelector("textarea")
-      if (text === null) throw new Error("no key yet")
-      return text
-    })
+    const field = await shownKey()
     expect(alertText()).toBe("")
     expect(privateKeyToAccount(field.value as `0x${string}`).address).toBe(address)
     expect(document.activeElement).toBe(field)
@@ -345,11 +348,7 @@ describe("the frame's own views", () => {
       expect(resend?.textContent).toBe("Send a new code in 30 s")
       type("Code from your email", CODE)
       submit()
-      const field = await vi.waitFor(() => {
-        const text = document.querySelector("textarea")
-        if (text === null) throw new Error("no key yet")
-        return text
-      })
+      const field = await shownKey()
       expect(privateKeyToAccount(field.value as `0x${string}`).address).toBe(address)
       closeSecureView()
       expect(await exporting).toBe("cancelled")
@@ -396,11 +395,7 @@ describe("the frame's own views", () => {
     await vi.waitFor(() => expect(document.activeElement?.textContent).toBe("Use your passkey"))
     expect(view()?.textContent).toContain("confirm it is you with your wallet's passkey")
     press("Use your passkey")
-    const field = await vi.waitFor(() => {
-      const text = document.querySelector("textarea")
-      if (text === null) throw new Error("no key yet")
-      return text
-    })
+    const field = await shownKey()
     expect([...new Uint8Array(asked[0]?.publicKey?.challenge as ArrayBuffer)]).toEqual([0, 1, 2, 3])
     expect(asked[0]?.publicKey?.rpId).toBe(RP_ID)
     expect(server.export.passkeyAnswers).toEqual([
@@ -422,11 +417,7 @@ describe("the frame's own views", () => {
     await vi.waitFor(() => expect(document.activeElement?.textContent).toBe("Show EVM private key now"))
     expect(view()?.textContent).toContain("your login is the confirmation: it must be from the last 5 minutes")
     press("Show EVM private key now")
-    const field = await vi.waitFor(() => {
-      const text = document.querySelector("textarea")
-      if (text === null) throw new Error("no key yet")
-      return text
-    })
+    const field = await shownKey()
     expect(privateKeyToAccount(field.value as `0x${string}`).address).toBe(address)
     closeSecureView()
     expect(await exporting).toBe("cancelled")

@@ -158,16 +158,21 @@ describe("Siwx: sign-in with the host's backend", () => {
     })
   )
 
+  // A host requiring sign-in, with one injected wallet in EVM and Solana.
+  const twoFamilyHost = Effect.gen(function* () {
+    const host = hostBackend({ required: true })
+    const wallet = yield* makeFakeWallet({
+      id: "io.metamask",
+      name: "MetaMask",
+      rdns: "io.metamask",
+      families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 }, solana: { accounts: [{ address: SOL, type: "eoa" }], chainId: localSolana.id } }
+    })
+    return { host, layer: testLayer(decodeOptionsSync({ projectId: "p", networks: [localChainA, localSolana], siwx: host.config }), { wallets: [wallet] }) }
+  })
+
   it.effect("required, a wallet in EVM and Solana: cancel disconnects both families and the modal closes, nothing asked of Solana", () =>
     Effect.gen(function* () {
-      const host = hostBackend({ required: true })
-      const wallet = yield* makeFakeWallet({
-        id: "io.metamask",
-        name: "MetaMask",
-        rdns: "io.metamask",
-        families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 }, solana: { accounts: [{ address: SOL, type: "eoa" }], chainId: localSolana.id } }
-      })
-      const layer = testLayer(decodeOptionsSync({ projectId: "p", networks: [localChainA, localSolana], siwx: host.config }), { wallets: [wallet] })
+      const { host, layer } = yield* twoFamilyHost
       yield* Effect.gen(function* () {
         const connecting = yield* Effect.forkChild(Effect.flatMap(ConnectFlow, (flow) => flow.connect("MetaMask")))
         const needed = yield* stepIs("Needed")
@@ -193,14 +198,7 @@ describe("Siwx: sign-in with the host's backend", () => {
 
   it.effect("an account in front only for a moment (gone before its check began) is not asked to sign", () =>
     Effect.gen(function* () {
-      const host = hostBackend({ required: true })
-      const wallet = yield* makeFakeWallet({
-        id: "io.metamask",
-        name: "MetaMask",
-        rdns: "io.metamask",
-        families: { eip155: { accounts: [{ address: ALICE, type: "eoa" }], chainId: 31337 }, solana: { accounts: [{ address: SOL, type: "eoa" }], chainId: localSolana.id } }
-      })
-      const layer = testLayer(decodeOptionsSync({ projectId: "p", networks: [localChainA, localSolana], siwx: host.config }), { wallets: [wallet] })
+      const { host, layer } = yield* twoFamilyHost
       yield* Effect.gen(function* () {
         const connection = yield* Connection
         yield* Effect.forkChild(Effect.flatMap(ConnectFlow, (flow) => flow.connect("MetaMask")))
