@@ -88,7 +88,7 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
     const setStep = (step: SiwxStep) => SubscriptionRef.update(state, (s) => ({ ...s, step }))
 
     // The sign view asking `account`, saying why it cannot sign now when it cannot.
-    const needed = (account: SiwxAccount, blocked: SignInBlocked | undefined): SiwxStep => ({
+    const needed = (account: SiwxAccount, blocked: SignInBlocked | undefined): Extract<SiwxStep, { _tag: "Needed" }> => ({
       _tag: "Needed",
       account,
       signing: false,
@@ -160,7 +160,7 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
       const current = (yield* SubscriptionRef.get(state)).step
       if (current._tag !== "Needed" || current.signing || current.final) return
       const account = current.account
-      yield* setStep({ _tag: "Needed", account, signing: true, error: undefined, final: false })
+      yield* setStep({ ...needed(account, undefined), signing: true })
       // What stands before signing (Recover on a new device) comes first: when it still stands, nothing is signed.
       const blocked = yield* first(account)
       const signed = blocked !== undefined ? undefined : yield* Effect.gen(function* () {
@@ -174,7 +174,7 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
       if (accountInFront(yield* SubscriptionRef.get(connection.state))?.caipAddress !== account.caipAddress) return
       if (signed === undefined) return yield* setStep(needed(account, blocked))
       if (signed._tag === "Failure") {
-        return yield* setStep({ _tag: "Needed", account, signing: false, error: signed.failure, final: false })
+        return yield* setStep({ ...needed(account, undefined), error: signed.failure })
       }
       yield* setStep({ _tag: "SignedIn", account, session: signed.success })
       yield* modal.setSignInRequired(false)
