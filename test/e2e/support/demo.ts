@@ -15,11 +15,11 @@ import { type Browser, launchBrowser } from "./browser"
 
 const demoRoot = fileURLToPath(new URL("../../../demo/", import.meta.url))
 
-/** Builds the demo into `outDir` with its own Vite config. */
-export const buildDemo = async (outDir: string): Promise<void> => {
+/** Builds the demo into `outDir` with its own Vite config (with source maps when `sourcemap`, for the heap's bench). */
+export const buildDemo = async (outDir: string, sourcemap = false): Promise<void> => {
   process.env["VITE_CONFIG_NATIVE_IGNORE_WARNING"] ??= "true"
   const { build } = await import("vite")
-  await build({ root: demoRoot, configFile: join(demoRoot, "vite.config.ts"), logLevel: "error", build: { outDir, emptyOutDir: true } })
+  await build({ root: demoRoot, configFile: join(demoRoot, "vite.config.ts"), logLevel: "error", build: { outDir, emptyOutDir: true, sourcemap } })
 }
 
 const TYPES: Record<string, string> = {
@@ -99,10 +99,11 @@ export const serveDemoOnStack = async (
   name: string,
   parts: ReadonlyArray<DevstackPart> = DEMO_PARTS,
   headers?: (outDir: string, stack: DevstackInfo) => Readonly<Record<string, string>>,
-  stackOptions: Omit<DevstackOptions, "parts"> = {}
+  stackOptions: Omit<DevstackOptions, "parts"> = {},
+  sourcemap = false
 ): Promise<ServedDemo> => {
   const outDir = mkdtempSync(join(tmpdir(), `wr-demo-${name}-`))
-  const [stack] = await Promise.all([startDevstack({ ...stackOptions, parts }), buildDemo(outDir)])
+  const [stack] = await Promise.all([startDevstack({ ...stackOptions, parts }), buildDemo(outDir, sourcemap)])
   const removeBuild = () => rmSync(outDir, { recursive: true, force: true })
   const demo = await serveDemo(outDir, stack.info, headers?.(outDir, stack.info) ?? {}).catch(async (error: unknown) => {
     await stack.stop()
@@ -133,9 +134,11 @@ export const openDemo = async (
     readonly headers?: ((outDir: string, stack: DevstackInfo) => Readonly<Record<string, string>>) | undefined
     /** More of the stack's options (e.g. the embedded wallet server's clock). */
     readonly stack?: Omit<DevstackOptions, "parts"> | undefined
+    /** Builds the demo with source maps (the heap's bench maps what it measures to our sources). */
+    readonly sourcemap?: boolean | undefined
   } = {}
 ): Promise<OpenDemo> => {
-  const served = await serveDemoOnStack(options.name ?? "session", options.parts ?? DEMO_PARTS, options.headers, options.stack)
+  const served = await serveDemoOnStack(options.name ?? "session", options.parts ?? DEMO_PARTS, options.headers, options.stack, options.sourcemap)
   // The caller's afterAll has nothing to stop yet when Chromium fails to start: stop the stack and the server here.
   const browser = await launchBrowser().catch(async (error: unknown) => {
     await served.stop()
