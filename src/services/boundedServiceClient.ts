@@ -31,7 +31,7 @@ export class ServiceExchange extends Context.Service<ServiceExchange, Exchange>(
 ) {}
 
 /** The bounded HttpClient: the modal's rules for an answer, as failures of its own. */
-export type BoundedClient = HttpClient.HttpClient.With<HttpClientError.HttpClientError | ServiceError, ServiceExchange>
+type BoundedClient = HttpClient.HttpClient.With<HttpClientError.HttpClientError | ServiceError, ServiceExchange>
 
 /** Where the services are and what reaches them. */
 export interface ServicesClientOptions {
