@@ -1,7 +1,7 @@
 import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin"
 import { readFileSync } from "node:fs"
 import { defineConfig } from "vite"
-import { eagerGraph, FORMS_CHUNKS } from "./scripts/eagerChunks"
+import { eagerGraph, FORMS_CHUNKS, SERVICES_SHARED_CHUNK } from "./scripts/eagerChunks"
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
   dependencies?: Record<string, string>
@@ -50,7 +50,9 @@ export default defineConfig({
             { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 },
             // The Swap and Buy forms' services, and their atoms, fetched on first use (see FORMS_CHUNKS).
             { name: "forms", test: FORMS_CHUNKS.services, priority: 0 },
-            { name: "formAtoms", test: FORMS_CHUNKS.atoms, priority: 0 }
+            { name: "formAtoms", test: FORMS_CHUNKS.atoms, priority: 0 },
+            // What the catalogue's call and the derived clients share (see SERVICES_SHARED_CHUNK).
+            { name: "servicesShared", test: SERVICES_SHARED_CHUNK, priority: 0 }
           ]
         }
       }

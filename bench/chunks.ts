@@ -161,10 +161,15 @@ const BUDGETS: ReadonlyArray<ChunkBudget> = [
   { feature: "Bitcoin PSBTs (btc-signer), only for a PSBT", files: /^psbt-/, budgetKiB: 51 },
   { feature: "bundled wallet list (catalogue unreachable)", files: /^walletCatalogFallback-/, budgetKiB: 2.3 },
   // Set at 18.3 (issue 25, 15.9 measured: the client 13.6, the contract's Schemas 2.3): effect/http-api's client and
-  // the services' whole declaration, fetched on the first service call (the catalogue, when the modal opens).
-  { feature: "the services' clients derived from their declaration (effect/http-api), on the first service call", files: /^(servicesApiClient|Api|ApiShared)-/, budgetKiB: 18.3 },
+  // the services' whole declaration, fetched on the first service call. Since issue 32 (8.8 measured, 9.6 before with
+  // ApiShared) not on the modal's first open (the catalogue's pages are its own call), and ApiShared is servicesShared's.
+  { feature: "the services' clients derived from their declaration (effect/http-api), on the first call of one", files: /^(servicesApiClient|Api)-/, budgetKiB: 18.3 },
+  // Set at 1.5 (issue 32, 1.30 measured): the bounded client every answer goes through, the query helpers (ApiShared)
+  // and the catalogue's Schemas, one chunk fetched with the catalogue's code or the derived clients, whichever is first.
+  { feature: "what the catalogue's call and the derived clients share (bounded client, query helpers, catalogue Schemas)", files: /^servicesShared-/, budgetKiB: 1.5 },
   // Set at 2.5 and 3.0 (issue 25, 2.2 and 2.6 measured): the catalogue's and the blockchain service's code, on first use.
-  { feature: "wallet catalogue's code (pages, featured, search), when the list is first needed", files: /^WalletCatalogLive-/, budgetKiB: 2.5 },
+  // The catalogue's with its own call of /getWallets since issue 32 (2.34 measured, 2.18 before).
+  { feature: "wallet catalogue's code (pages, featured, search, its call of /getWallets), when the list is first needed", files: /^WalletCatalogLive-/, budgetKiB: 2.5 },
   { feature: "blockchain service's code (balances, history, NFTs, names, sessions…), on its first call", files: /^BlockchainApiLive-/, budgetKiB: 3 }
 ]
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url"
 import { defineConfig, type Plugin } from "vite"
 import { readRuntimeConfig } from "../devstack/config"
 import { demoStackConfig, injectDemoConfig } from "../devstack/demoConfig"
-import { eagerGraph, FORMS_CHUNKS } from "../scripts/eagerChunks"
+import { eagerGraph, FORMS_CHUNKS, SERVICES_SHARED_CHUNK } from "../scripts/eagerChunks"
 
 const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url))
 
@@ -44,7 +44,9 @@ export default defineConfig({
             { name: "core", test: graph.eager(["/src/runtime.ts"], "/src/react.ts"), priority: 2 },
             { name: "view", test: graph.eager(["/src/ui/react/core.ts"], "/src/react.ts"), priority: 1 },
             { name: "forms", test: FORMS_CHUNKS.services, priority: 0 },
-            { name: "formAtoms", test: FORMS_CHUNKS.atoms, priority: 0 }
+            { name: "formAtoms", test: FORMS_CHUNKS.atoms, priority: 0 },
+            // What the catalogue's call and the derived clients share (see SERVICES_SHARED_CHUNK).
+            { name: "servicesShared", test: SERVICES_SHARED_CHUNK, priority: 0 }
           ]
         }
       }

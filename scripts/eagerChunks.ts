@@ -56,3 +56,10 @@ export const FORMS_CHUNKS = {
   services: /[\\/]src[\\/]services[\\/](Swap|Onramp|swapState|onrampState)\.ts$/,
   atoms: /[\\/]src[\\/]ui[\\/]atoms[\\/](swap|onramp|laterServices)\.ts$/
 }
+
+/**
+ * What both ways of calling the hosted services share — the bounded client under every answer, the query helpers and
+ * the catalogue's Schemas — as one chunk: the catalogue's own call (the modal's first open) and the derived clients
+ * each fetch it with their code, and the core's list of what to fetch with them names one file, not three.
+ */
+export const SERVICES_SHARED_CHUNK = /[\\/]src[\\/](services[\\/]boundedServiceClient|domain[\\/](ApiShared|ApiCatalogue))\.ts$/

@@ -13,6 +13,9 @@ export const WALLETS_DEFAULT_ENTRIES = 40
 /** The largest page the catalogue serves. */
 export const WALLETS_MAX_ENTRIES = 100
 
+/** Path of the catalogue's pages (spec 7.3): the declared endpoint's and the modal's own call's, written once. */
+export const GET_WALLETS_PATH = "/getWallets"
+
 /** Query of `GET /getWallets`: paging (1-based `page`, `entries`), filters and search. */
 export const GetWalletsQuery = Schema.Struct({
   projectId: projectIdField,

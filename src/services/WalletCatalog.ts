@@ -8,7 +8,9 @@
  * the bundled list stands in, so the modal is never empty offline.
  *
  * The service's state is in the runtime's core from the start (the views read it); the code that fills it
- * (`WalletCatalogLive.ts`) is fetched with `import()` when the list is first needed.
+ * (`WalletCatalogLive.ts`) is fetched with `import()` when the list is first needed, with its own call of
+ * `GET /getWallets` (`catalogueWallets.ts`) rather than the services' derived client: the first open's critical path
+ * fetches no further chunk before its first request (~0.3 MiB less heap).
  */
 import { Context, Effect, Layer, Scope, SubscriptionRef } from "effect"
 import type * as HttpClient from "effect/http/HttpClient"

@@ -1,11 +1,13 @@
 /**
  * The wallet catalogue's code (see `WalletCatalog.ts`): pages, featured wallets, search and the bundled list when the
- * service cannot be reached. Fetched with `import()` when the list is first needed (the modal opens), then the
- * catalogue's derived client with the first request, so a page's first click carries neither.
+ * service cannot be reached. Fetched with `import()` when the list is first needed (the modal opens), so a page's first
+ * click does not carry it. Its requests are the catalogue's own call (`catalogueWallets.ts`), in this chunk, not the
+ * derived clients: the first open then fetches nothing more before its first request (one chunk fewer in series, ~0.3
+ * MiB less heap).
  */
 import { Effect, Fiber, FiberHandle, FiberSet, Option, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
-import type { GetWalletsQuery } from "../domain/Api"
+import type { GetWalletsQuery } from "../domain/ApiCatalogue"
 import {
   FEATURED_WALLETS_COUNT,
   IMAGE_PRELOAD_TIMEOUT_MS,
@@ -14,10 +16,10 @@ import {
   WALLETS_SEARCH_SIZE
 } from "../domain/constants"
 import { type ConnectorInfo, installedConnectorFor, type WalletCatalogEntry } from "../domain/Wallet"
+import { makeGetWallets } from "./catalogueWallets"
 import { Connectors } from "./connectors/Connectors"
 import { Config, namespacesOf } from "./Config"
 import { Notifications } from "./Notifications"
-import { makeServiceCalls } from "./serviceCalls"
 import { SDK_TYPE, SDK_VERSION } from "./serviceHttp"
 import type {
   CatalogSource,
@@ -45,7 +47,7 @@ export const makeWalletCatalog = (
     const client = yield* HttpClient.HttpClient
     const scope = yield* Effect.scope
     const baseUrl = config.endpoints.walletCatalog
-    const service = makeServiceCalls({ baseUrl, client, raiseAlert: notifications.raiseAlert })
+    const askWallets = makeGetWallets({ baseUrl, client, raiseAlert: notifications.raiseAlert })
     const projectId = config.projectId
     const families: ReadonlyArray<string> = namespacesOf(config)
     const include = config.includeWalletIds !== undefined && config.includeWalletIds.length > 0 ? config.includeWalletIds : undefined
@@ -122,8 +124,7 @@ export const makeWalletCatalog = (
       ...(exclude.length > 0 ? { exclude } : {})
     }
 
-    const getWallets = (query: GetWalletsQuery) =>
-      service.call("catalogue", (catalogue) => catalogue.getWallets({ query: { ...baseQuery, ...query } }))
+    const getWallets = (query: GetWalletsQuery) => askWallets({ ...baseQuery, ...query })
 
     const preloaded = new Set<string>()
     const preloads = yield* FiberSet.make<void>()

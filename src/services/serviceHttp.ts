@@ -2,7 +2,8 @@
  * What every call to the hosted services (wallet catalogue, blockchain API, analytics) shares: the SDK's name and
  * version they are told, the time bound of one call, and how a call fails — 'HTTP status code: N' for a non-OK answer
  * (spec 7.7, `HttpStatusError`), the service unreachable, or its answer not the declared one. The calls themselves go
- * through the clients derived from the services' declaration (`serviceCalls.ts`).
+ * through the clients derived from the services' declaration (`serviceCalls.ts`), or, for the catalogue's pages, the
+ * catalogue's own call (`catalogueWallets.ts`); both read answers through `boundedServiceClient.ts`.
  */
 import { Effect, Layer, Schema } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
@@ -43,6 +44,30 @@ export class ServiceAnswerInvalid extends TaggedError<ServiceAnswerInvalid>()("S
 
 /** Why a call to a hosted service failed. */
 export type ServiceError = HttpStatusError | ServiceUnreachable | ServiceAnswerInvalid
+
+/** One call's exchange: the address its request went to, once it went (set by the bounded client, `boundedServiceClient.ts`). */
+export interface Exchange {
+  url: string | undefined
+}
+
+/**
+ * One call to a hosted service, whichever way it is made: its whole exchange (its code's fetch on a first call, the
+ * headers and the body) bounded by SERVICE_REQUEST_TIMEOUT_MS, so a service that stalls fails the call and the caller's
+ * fallback follows; and no trace headers, which would turn every simple GET into a CORS preflight the hosted services
+ * need not allow.
+ */
+export const boundedCall = <A>(baseUrl: string, call: (exchange: Exchange) => Effect.Effect<A, ServiceError>): Effect.Effect<A, ServiceError> =>
+  Effect.suspend(() => {
+    const exchange: Exchange = { url: undefined }
+    return call(exchange).pipe(
+      Effect.timeoutOrElse({
+        duration: SERVICE_REQUEST_TIMEOUT_MS,
+        orElse: () =>
+          Effect.fail(new ServiceUnreachable({ url: exchange.url ?? baseUrl, reason: `no answer in ${SERVICE_REQUEST_TIMEOUT_MS} ms` }))
+      }),
+      Effect.provideService(HttpClient.TracerPropagationEnabled, false)
+    )
+  })
 
 /** Joins a base URL (which may carry a path prefix) and a path starting with `/`. */
 export const serviceUrl = (baseUrl: string, path: string): string => `${baseUrl.replace(/\/+$/, "")}${path}`

@@ -37,6 +37,8 @@ const LAZY = [
   "src/services/walletCatalogFallback.ts",
   "src/services/BlockchainApiLive.ts",
   "src/services/WalletCatalogLive.ts",
+  "src/services/catalogueWallets.ts",
+  "src/services/boundedServiceClient.ts",
   "src/services/servicesApiClient.ts",
   "src/domain/Api.ts",
   "src/ui/views/Connect/Connect.tsx",
@@ -249,6 +251,21 @@ describe("the library build", () => {
     }
     const core = chunks.find((c) => c.name === "core")!
     expect(core.imports.filter((i) => i.startsWith("effect/http-api"))).toEqual([])
+  })
+
+  it("asks the catalogue's pages on the modal's first open without effect/http-api: the catalogue's code fetches no derived client, even later", () => {
+    const home = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/WalletCatalogLive.ts")))!
+    expect(modulesOf([home])).toContain("src/services/catalogueWallets.ts")
+    // The core's service calls would fetch the derived clients on the catalogue's first request.
+    expect(home.code).not.toMatch(/\bmakeServiceCalls\b/)
+    const atOnce = loadedAtOnce(home.fileName)
+    expect(atOnce.flatMap((c) => c.imports).filter((i) => i.startsWith("effect/http-api"))).toEqual([])
+    expect(modulesOf(atOnce).filter((id) => id.startsWith("src/domain/http/") || id === "src/services/servicesApiClient.ts")).toEqual([])
+    // Beyond what the page has already loaded, its only later fetch is the bundled list, for when the service cannot
+    // be reached.
+    const fallback = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/walletCatalogFallback.ts")))!
+    const beforeClick = loadedAtOnce("react.js").concat(chunks.filter((c) => ["core", "view"].includes(c.name)))
+    expect(atOnce.filter((c) => !beforeClick.includes(c)).flatMap((c) => c.dynamicImports)).toEqual([fallback.fileName])
   })
 
   it("leaves FeatureUnavailable to the adapters that fail with it: the core and what react.js loads do not carry it", () => {

@@ -8,6 +8,7 @@ import {
   AnalyticsConfig,
   AnalyticsEvent,
   AnalyticsEventAccepted,
+  GET_WALLETS_PATH,
   GetWalletsQuery,
   GetWalletsResponse,
   ImagePath,
@@ -23,7 +24,7 @@ export const SvgImage = Schema.String.pipe(HttpApiSchema.asText({ contentType: "
 /** `GET /getWallets`: a page of the wallet catalogue, filtered and searched. */
 export const CatalogueGroup = HttpApiGroup.make("catalogue")
   .add(
-    HttpApiEndpoint.get("getWallets", "/getWallets", { query: GetWalletsQuery, success: GetWalletsResponse }).annotate(
+    HttpApiEndpoint.get("getWallets", GET_WALLETS_PATH, { query: GetWalletsQuery, success: GetWalletsResponse }).annotate(
       OpenApi.Summary,
       "A page of the wallet catalogue (40 by default, at most 100), filtered by ids, networks and badge, and searched by name"
     )
