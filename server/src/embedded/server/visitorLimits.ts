@@ -4,7 +4,10 @@
  * (a chain read per signed message), the starts of a social or Farcaster login (a row each), and the confirmation of a
  * key's export (a mail, a signature check). Requests are counted per route and per network address in the database
  * (`wallet_rate_limits`), shared by every process of the server, like the email's mail cool-down; past the limit a
- * request is a 429 `rate_limited` saying when to try again.
+ * request is a 429 `rate_limited` saying when to try again, and is not counted. The minute slides: the count is this
+ * window's requests plus the last window's weighed by the part of it still within the last minute (the weighted
+ * two-window counter), so the limit's worth at the end of one window and again at the start of the next is refused,
+ * where two fixed windows would let twice the limit through in a few seconds.
  *
  * The long-polls (the device link's wait and Farcaster's status) are bounded differently: by how many wait at once,
  * per network address and route, and in the whole process. That count is kept in the process's memory, not in the
@@ -50,7 +53,7 @@ export const DEFAULT_VISITOR_LIMITS: VisitorLimits = {
   longPollsInProcess: 200
 }
 
-/** The window requests are counted in. */
+/** The sliding window requests are counted in. */
 export const VISITOR_LIMIT_WINDOW_MS = 60_000
 
 const limitsOf = (deps: WalletServerDeps): VisitorLimits => ({ ...DEFAULT_VISITOR_LIMITS, ...deps.visitorLimits })
@@ -64,17 +67,36 @@ const tooMany = (error: (seconds: number) => string, untilMs: number, nowMs: num
 }
 
 /**
- * Counts this request against the limit of `group` for the request's network address; a 429 `rate_limited` with
- * `Retry-After` past it.
+ * When (ms) one more request fits `limit` under `count`, weighed as `store.countRequest` weighs it: the earliest such
+ * moment. Any later one fits too (the weight only falls while nothing is counted), so a `Retry-After` from it is true.
+ */
+export const nextFitsAt = (count: store.WindowCount, limit: number, windowMs: number): number => {
+  const start = count.windowStart.getTime()
+  // Within the stored window: its requests and one more, with the window before it weighed by what of it is left.
+  if (count.hits + 1 <= limit) {
+    if (count.previousHits === 0) return start
+    const at = start + windowMs - Math.floor(((limit - count.hits - 1) * windowMs) / count.previousHits)
+    if (at < start + windowMs) return Math.max(start, at)
+  }
+  // Within the window after it: one request, with the stored window's weighed.
+  if (count.hits === 0) return start + windowMs
+  return Math.max(start + windowMs, start + 2 * windowMs - Math.floor(((limit - 1) * windowMs) / count.hits))
+}
+
+/**
+ * Counts this request against the limit of `group` for the request's network address, in a sliding minute; past
+ * it, a 429 `rate_limited` with `Retry-After` (the request is not counted then).
  */
 export const limitVisitor = Effect.fn("WalletServer.limitVisitor")(function* (deps: WalletServerDeps, group: RequestGroup) {
   const address = yield* visitorAddress
-  const counted = yield* runQuery(deps, store.countRequest(`${group}:${address}`, new Date(deps.now()), VISITOR_LIMIT_WINDOW_MS))
-  if (counted.hits <= limitsOf(deps)[group]) return
+  const limit = limitsOf(deps)[group]
+  const at = deps.now()
+  const refused = yield* runQuery(deps, store.countRequest(`${group}:${address}`, new Date(at), VISITOR_LIMIT_WINDOW_MS, limit))
+  if (refused === undefined) return
   return yield* tooMany(
     (seconds) => `Too many tries from your network: please try again after ${seconds} seconds`,
-    counted.windowStart.getTime() + VISITOR_LIMIT_WINDOW_MS,
-    deps.now()
+    nextFitsAt(refused, limit, VISITOR_LIMIT_WINDOW_MS),
+    at
   )
 })
 
