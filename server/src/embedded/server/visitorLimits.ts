@@ -43,7 +43,10 @@ export type RequestGroup = "passkey" | "farcasterRelay" | "loginStart" | "keyExp
 /** The long-polls, each counted on its own. */
 export type LongPollRoute = "deviceLink" | "farcasterStatus"
 
-/** The limits without configuration: a visitor retrying a few logins a minute, in a few tabs, never meets them. */
+/**
+ * The limits without configuration: a visitor retrying a few logins a minute, in a few tabs, never meets them; 200
+ * waits read the database at most 400 times a second.
+ */
 export const DEFAULT_VISITOR_LIMITS: VisitorLimits = {
   passkey: 40,
   farcasterRelay: 20,
@@ -53,7 +56,7 @@ export const DEFAULT_VISITOR_LIMITS: VisitorLimits = {
   longPollsInProcess: 200
 }
 
-/** The sliding window requests are counted in. */
+/** The window requests are counted in: a minute, sliding (the last window weighs by the part of it left). */
 export const VISITOR_LIMIT_WINDOW_MS = 60_000
 
 const limitsOf = (deps: WalletServerDeps): VisitorLimits => ({ ...DEFAULT_VISITOR_LIMITS, ...deps.visitorLimits })
@@ -107,7 +110,9 @@ interface LongPollPlace {
 
 /** The long-polls waiting in one process, by route and address, and all together. */
 export interface LongPollPlaces {
+  /** The places taken, by `route:address`; a key with none is removed. */
   readonly byKey: Map<string, Set<LongPollPlace>>
+  /** Every place taken in the process. */
   readonly all: Set<LongPollPlace>
 }
 
