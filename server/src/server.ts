@@ -336,7 +336,9 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
             passkey: config.limits.walletPasskeyPerMinute,
             farcasterRelay: config.limits.walletFarcasterRelayPerMinute,
             loginStart: config.limits.walletLoginStartsPerMinute,
-            keyExport: config.limits.walletKeyExportPerMinute
+            keyExport: config.limits.walletKeyExportPerMinute,
+            longPolls: config.limits.walletLongPollsPerAddress,
+            longPollsInProcess: config.limits.walletLongPollsPerProcess
           },
           ...(config.wallet.passkeyRpId === undefined ? {} : { passkeyRpId: config.wallet.passkeyRpId })
         }

@@ -697,6 +697,19 @@ export const ServerConfig = Schema.Struct({
       description:
         "Wallet server: requests one network address may make per minute on the routes that confirm and give out a key's " +
         "export (`/api/keys/export/start`, `/confirm`, `/share` together); past it, 429 `rate_limited` with `Retry-After`."
+    }),
+    walletLongPollsPerAddress: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of requests" })), DEFAULT_VISITOR_LIMITS.longPolls, {
+      type: "requests at once",
+      description:
+        "Wallet server: long-polls one network address may hold waiting at once on each of `/api/login/device` (the " +
+        "device link's wait) and `/api/farcaster/status` (a login waits on one); past it, 429 `rate_limited` with " +
+        "`Retry-After` (when the first of its waits ends). Counted in each process, not shared: a wait holds that process's connection."
+    }),
+    walletLongPollsPerProcess: withDefault(Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number of requests" })), DEFAULT_VISITOR_LIMITS.longPollsInProcess, {
+      type: "requests at once",
+      description:
+        "Wallet server: long-polls one process holds waiting at once, every address and both routes together (each reads " +
+        "the database every second or less); past it, 429 `rate_limited` with `Retry-After`."
     })
   }),
   log: group({

@@ -464,6 +464,14 @@ const walletExportGrants: Migration = Effect.gen(function* () {
   yield* sql`CREATE INDEX wallet_export_grants_expiry ON wallet_export_grants (expires_at)`
 })
 
+const walletRateLimitsSliding: Migration = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The visitor limits count in a sliding minute (`server/src/embedded/server/visitorLimits.ts`): the window before
+  // `window_start` keeps its count, weighed by the part of it still within the last minute, so the limit's worth at
+  // the end of one window and again at the start of the next is refused. A count made before is the current window's.
+  yield* sql`ALTER TABLE wallet_rate_limits ADD COLUMN previous_hits integer NOT NULL DEFAULT 0`
+})
+
 /** Every migration of the services' database, by `NNNN_name` (append only). */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_sessions": sessions,
@@ -487,5 +495,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0019_wallet_permission_grants": walletPermissionGrants,
   "0020_wallet_rate_limits": walletRateLimits,
   "0021_wallet_expiry_indexes": walletExpiryIndexes,
-  "0022_wallet_export_grants": walletExportGrants
+  "0022_wallet_export_grants": walletExportGrants,
+  "0023_wallet_rate_limits_sliding": walletRateLimitsSliding
 }

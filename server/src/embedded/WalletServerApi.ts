@@ -267,7 +267,7 @@ export const FarcasterGroup = HttpApiGroup.make("farcaster")
     HttpApiEndpoint.post("status", "/api/farcaster/status", {
       payload: FarcasterStatusRequest,
       success: FarcasterStatusResponse,
-      error: WalletBadRequest
+      error: [WalletBadRequest, TooManyRequestsResponse]
     })
   )
   .middleware(ProjectCheck)

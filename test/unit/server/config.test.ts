@@ -68,7 +68,9 @@ describe("server configuration", () => {
         walletPasskeyPerMinute: 40,
         walletFarcasterRelayPerMinute: 20,
         walletLoginStartsPerMinute: 30,
-        walletKeyExportPerMinute: 30
+        walletKeyExportPerMinute: 30,
+        walletLongPollsPerAddress: 4,
+        walletLongPollsPerProcess: 200
       })
       expect(config.log).toEqual({ level: "info", accessLog: false })
       // No price is made up: without a feed or a table, tokens are valued 0.

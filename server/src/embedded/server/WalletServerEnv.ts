@@ -9,7 +9,7 @@ import { isLoopbackOrigin } from "../../services/projects"
 import type { DevProject } from "../../services/projects"
 import type { FarcasterConfig } from "./farcaster"
 import type { WalletChains } from "./rpc"
-import type { VisitorLimits } from "./visitorLimits"
+import type { LongPollPlaces, VisitorLimits } from "./visitorLimits"
 
 /** What the wallet server's routes need. */
 export interface WalletServerDeps {
@@ -34,8 +34,10 @@ export interface WalletServerDeps {
   readonly freshLoginMs?: number
   /** The passkeys' relying party ID (default the host name of `publicUrl`): a registrable suffix of that host name. */
   readonly passkeyRpId?: string
-  /** Requests per minute a network address may make on the passkey and Farcaster relay routes (defaults in `./visitorLimits.ts`). */
+  /** What a network address may do on the limited routes, and the long-polls the process holds (defaults in `./visitorLimits.ts`). */
   readonly visitorLimits?: Partial<VisitorLimits>
+  /** This process's long-polls waiting now (one per server, shared by its routes). */
+  readonly longPollPlaces: LongPollPlaces
 }
 
 /** The wallet server's {@link WalletServerDeps}. */

@@ -37,7 +37,7 @@ import * as callsStore from "./callsStore"
 import * as shareStore from "./shareStore"
 import { grantStoreOf, refundGrant } from "./permissionStore"
 import * as store from "./store"
-import { limitVisitor } from "./visitorLimits"
+import { holdLongPoll, limitVisitor } from "./visitorLimits"
 import { runQuery, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
 /** A code is good for 10 minutes after it was sent. */
@@ -340,7 +340,7 @@ export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (ha
           }
           const waitMs = Math.max(0, Math.min(payload.waitMs ?? DEVICE_WAIT_DEFAULT_MS, DEVICE_WAIT_MAX_MS))
           const began = deps.now()
-          const isVerified = device.verified_at !== null || (yield* waitVerified(user.id, payload.deviceId, waitMs))
+          const isVerified = device.verified_at !== null || (yield* holdLongPoll(deps, "deviceLink", waitMs, waitVerified(user.id, payload.deviceId, waitMs)))
           // How long it waited by the server's clock: the frame counts its own wait with it.
           if (!isVerified) return { verified: false, waitedMs: Math.max(0, deps.now() - began) }
           // The code follows the verification once: calls within the cool-down (at once or repeated) mail no other.
@@ -527,12 +527,17 @@ export const FarcasterGroupLive = HttpApiBuilder.group(WalletServerApi, "farcast
           const channel =
             first.signed_at !== null
               ? first
-              : yield* read.pipe(
-                  Effect.repeat({
-                    until: (row) => row === undefined || row.signed_at !== null || row.expires_at.getTime() <= deps.now(),
-                    schedule: Schedule.spaced(FARCASTER_POLL_MS)
-                  }),
-                  Effect.timeoutOrElse({ duration: waitMs, orElse: () => Effect.succeed(first) })
+              : yield* holdLongPoll(
+                  deps,
+                  "farcasterStatus",
+                  waitMs,
+                  read.pipe(
+                    Effect.repeat({
+                      until: (row) => row === undefined || row.signed_at !== null || row.expires_at.getTime() <= deps.now(),
+                      schedule: Schedule.spaced(FARCASTER_POLL_MS)
+                    }),
+                    Effect.timeoutOrElse({ duration: waitMs, orElse: () => Effect.succeed(first) })
+                  )
                 )
           if (channel === undefined) return yield* invalidChannel
           if (channel.signed_at === null) {

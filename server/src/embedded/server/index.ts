@@ -26,7 +26,7 @@ import * as shareStore from "./shareStore"
 import type { WalletChains } from "./rpc"
 import { PRUNE_EVERY_MS, sweepForever } from "./prune"
 import * as store from "./store"
-import type { VisitorLimits } from "./visitorLimits"
+import { makeLongPollPlaces, type VisitorLimits } from "./visitorLimits"
 import { isOwnOrigin, type WalletServerDeps, WalletServerEnv } from "./WalletServerEnv"
 
 export type { WalletChains } from "./rpc"
@@ -93,7 +93,10 @@ export interface WalletServerOptions {
    * the frame from a name under it, so its users' passkeys outlive any vendor.
    */
   readonly passkeyRpId?: string
-  /** Requests per minute a network address may make on the passkey and Farcaster relay routes (429 past them). */
+  /**
+   * Requests per minute a network address may make on the passkey, Farcaster relay, login start and key export
+   * routes, and long-polls it and the whole process may hold at once (429 past them).
+   */
   readonly visitorLimits?: Partial<VisitorLimits>
   /** How often expired ceremonies, channels, logins and limit counts are deleted (default 5 minutes; also at start). */
   readonly pruneEveryMs?: number
@@ -156,6 +159,7 @@ export const startWalletServer = async (opts: WalletServerOptions): Promise<Star
         ...(opts.freshLoginMs === undefined ? {} : { freshLoginMs: opts.freshLoginMs }),
         ...(opts.passkeyRpId === undefined ? {} : { passkeyRpId: opts.passkeyRpId }),
         ...(opts.visitorLimits === undefined ? {} : { visitorLimits: opts.visitorLimits }),
+        longPollPlaces: makeLongPollPlaces(),
         sendMail: opts.sendMail ?? ((mail) => sendMail({ ...(smtp.host === undefined ? {} : { host: smtp.host }), port: smtp.port, from, ...mail }))
       })
       // Ends with the server: its scope is the HTTP app's.

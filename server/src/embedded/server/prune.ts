@@ -1,7 +1,7 @@
 /**
  * Deletes the wallet server's rows that can no longer be used: passkey ceremonies, Farcaster channels, social
  * logins, one-time codes and sessions an hour past their expiry (until then a late request still hears that it
- * expired, not that it is unknown), and the visitor limits' counts of windows that are over. Anyone may start a
+ * expired, not that it is unknown), and the visitor limits' counts once neither their window nor the next is current. Anyone may start a
  * ceremony, a channel, a login or a code, so without this the tables would only grow. Each statement deletes a bounded batch, so a sweep never holds long locks;
  * every process of the server sweeps, and two sweeping at once delete each row once.
  */
@@ -27,7 +27,8 @@ const prunable = [
   { table: "wallet_codes", key: "id", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
   { table: "wallet_sessions", key: "token_hash", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
   { table: "wallet_export_grants", key: "grant_hash", expiry: "expires_at", keptMs: PRUNE_GRACE_MS },
-  { table: "wallet_rate_limits", key: "key", expiry: "window_start", keptMs: VISITOR_LIMIT_WINDOW_MS }
+  // A window's count weighs on the next window too.
+  { table: "wallet_rate_limits", key: "key", expiry: "window_start", keptMs: 2 * VISITOR_LIMIT_WINDOW_MS }
 ] as const
 
 /** The tables a sweep prunes. */

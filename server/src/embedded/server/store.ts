@@ -117,22 +117,45 @@ export const claimMail = Effect.fn("walletStore.claimMail")(function* (email: st
   return held[0]?.sent_at ?? at
 })
 
+/** The requests counted under a key: of the window that started at `windowStart`, and of the window just before it. */
+export interface WindowCount {
+  readonly windowStart: Date
+  readonly previousHits: number
+  readonly hits: number
+}
+
 /**
- * Counts one request under `key` at `at` in a window of `windowMs` (a new window once the last is over): in one
- * statement, so requests at once on any process each count. Answers the requests counted in the window and when it
- * started.
+ * Counts one request under `key` at `at` if it fits `limit` in the sliding window of `windowMs`: the window's own
+ * requests, one more, and the last window's weighed by the part of it still within `windowMs` of `at` (a window
+ * begins at the first request after the last one ended, and follows it directly while requests keep coming). One
+ * statement: requests at once on any process each count, and a refused one is not counted. Answers whether it fit,
+ * and when refused the count as it stands.
  */
-export const countRequest = Effect.fn("walletStore.countRequest")(function* (key: string, at: Date, windowMs: number) {
+export const countRequest = Effect.fn("walletStore.countRequest")(function* (key: string, at: Date, windowMs: number, limit: number) {
   const sql = yield* SqlClient.SqlClient
   const over = new Date(at.getTime() - windowMs)
-  const rows = yield* sql<{ readonly hits: number; readonly window_start: Date }>`INSERT INTO wallet_rate_limits (key, window_start, hits)
-    VALUES (${key}, ${at}, 1)
+  const longOver = new Date(at.getTime() - 2 * windowMs)
+  // The stored window, moved on to `at`: still current, followed by the one now current, or long over.
+  const counted = yield* sql`INSERT INTO wallet_rate_limits AS r (key, window_start, previous_hits, hits) VALUES (${key}, ${at}, 0, 1)
     ON CONFLICT (key) DO UPDATE SET
-      hits = CASE WHEN wallet_rate_limits.window_start <= ${over} THEN 1 ELSE wallet_rate_limits.hits + 1 END,
-      window_start = CASE WHEN wallet_rate_limits.window_start <= ${over} THEN EXCLUDED.window_start ELSE wallet_rate_limits.window_start END
-    RETURNING hits, window_start`
+      window_start = CASE WHEN r.window_start > ${over} THEN r.window_start
+        WHEN r.window_start > ${longOver} THEN r.window_start + ${windowMs}::bigint * interval '1 millisecond'
+        ELSE EXCLUDED.window_start END,
+      previous_hits = CASE WHEN r.window_start > ${over} THEN r.previous_hits WHEN r.window_start > ${longOver} THEN r.hits ELSE 0 END,
+      hits = CASE WHEN r.window_start > ${over} THEN r.hits + 1 ELSE 1 END
+    WHERE CASE
+      WHEN r.window_start > ${over}
+        THEN r.previous_hits * (${windowMs}::bigint - extract(epoch FROM ${at}::timestamptz - r.window_start) * 1000) + (r.hits + 1) * ${windowMs}::bigint
+      WHEN r.window_start > ${longOver}
+        THEN r.hits * (2 * ${windowMs}::bigint - extract(epoch FROM ${at}::timestamptz - r.window_start) * 1000) + ${windowMs}::bigint
+      ELSE ${windowMs}::bigint END <= ${limit}::bigint * ${windowMs}::bigint
+    RETURNING 1 AS one`
+  if (counted.length === 1) return undefined
+  const rows = yield* sql<{ readonly window_start: Date; readonly previous_hits: number; readonly hits: number }>`SELECT window_start, previous_hits, hits
+    FROM wallet_rate_limits WHERE key = ${key}`
   const row = rows[0]
-  return row === undefined ? { hits: 1, windowStart: at } : { hits: row.hits, windowStart: row.window_start }
+  // Gone between the two statements (swept): nothing weighs on the next request.
+  return row === undefined ? { windowStart: at, previousHits: 0, hits: 0 } : { windowStart: row.window_start, previousHits: row.previous_hits, hits: row.hits }
 })
 
 /** Counts a mail of `kind` sent at `at` without asking (the login's cool-down also covers a device's code). */
