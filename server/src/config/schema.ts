@@ -369,7 +369,8 @@ export const ServerConfig = Schema.Struct({
         description:
           "The proxies and load balancers in front of the wallet server (comma-separated in the variable), e.g. " +
           "`10.0.0.0/8`: from them, `X-Forwarded-For` names the visitor's address, which the limits per visitor count " +
-          "(`limits.walletPasskeyPerMinute`, `limits.walletFarcasterRelayPerMinute`). Empty: the connection's address, " +
+          "(`limits.walletPasskeyPerMinute`, `limits.walletFarcasterRelayPerMinute`, `limits.walletLoginStartsPerMinute`, " +
+          "`limits.walletKeyExportPerMinute`, `limits.walletLongPollsPerAddress`). Empty: the connection's address, " +
           "so behind a proxy every visitor shares the proxy's.",
         envFormat: "list"
       }
