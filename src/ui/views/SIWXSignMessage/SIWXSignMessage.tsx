@@ -3,8 +3,8 @@
  * which account, that signing costs nothing, and asks the wallet to sign; while the wallet shows its prompt it
  * says so ('Authenticating...'): it is the spec's connecting view for sign-in with the wallet; a refusal ('Signature declined') or a failure stays here with Try again. Cancel disconnects when the site
  * requires sign-in (the button says so), otherwise closes. Where nothing on this device can make the account sign (an
- * embedded wallet whose key only its first device protects), the words say what to do there and the only button
- * leaves: Disconnect when sign-in is required, otherwise Close.
+ * embedded wallet whose key only its first device protects), the words say what to do there and the only way on
+ * leaves: Disconnect when sign-in is required, otherwise the header's Close (no second one in the body).
  */
 import { type ReactNode, useEffect, useRef } from "react"
 import type { SiwxStep } from "../../../services/Siwx/Siwx"
@@ -83,10 +83,11 @@ export function SIWXSignMessage(_props: ViewProps<"SIWXSignMessage">): ReactNode
               : error.message}
         </Notice>
       )}
-      {step._tag === "Needed" && step.final && (
-        // Nothing here can make the account sign (the words say where it can): only leaving is offered.
+      {step._tag === "Needed" && step.final && state.required && (
+        // Nothing here can make the account sign (the words say where it can): only leaving is offered. Where sign-in
+        // is not required, the header's Close is that way out (it leaves the wallet connected), so none is added here.
         <div className={styles.actions}>
-          <Button onClick={() => cancel(undefined)}>{state.required ? "Disconnect" : "Close"}</Button>
+          <Button onClick={() => cancel(undefined)}>Disconnect</Button>
         </div>
       )}
       {step._tag === "Needed" && !step.final && (
