@@ -32,7 +32,7 @@ export type SiwxStep =
   /**
    * The account has no session: the sign view asks for one (`signing` while the wallet shows its prompt). `final`:
    * nothing the visitor can do on this device lets the account sign (`error` says what to do elsewhere), so the view
-   * offers no Sign again, only leaving.
+   * offers no Sign again, only Check again (`signIn` reads the account anew, signing once it can) or leaving.
    */
   | { readonly _tag: "Needed"; readonly account: SiwxAccount; readonly signing: boolean; readonly error: SiwxError | undefined; readonly final: boolean }
   /** Signed in; `session` is the signed message when the backend gives it (the legacy `siweConfig` keeps only who). */
