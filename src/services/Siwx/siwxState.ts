@@ -64,7 +64,7 @@ export interface SiwxOneClick {
 /** What the service does; the same shape for its tag (in the runtime from the start) and its implementation. */
 export interface SiwxService {
   readonly state: SubscriptionRef.SubscriptionRef<SiwxState>
-  /** The visitor asked to sign (the view's Sign button, or Try again after a refusal). */
+  /** The visitor asked to sign (the view's Sign button, Try again after a refusal, or Check again on a final step). */
   readonly signIn: Effect.Effect<void>
   /** The view's Cancel: disconnects when sign-in is required, otherwise closes the modal. */
   readonly cancel: Effect.Effect<void>

@@ -535,11 +535,9 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
   return body
 }
 
-/**
- * The host's accent when the frame takes it for a colour: of the theme's grammar (nothing that could end a declaration
- * or fetch, no nested function) and a colour to this browser's own parser. The frame trusts nothing the host sends.
- */
-export const acceptedAccent = (value: unknown): string | undefined =>
+// The host's accent when the frame takes it for a colour: of the theme's grammar (nothing that could end a declaration
+// or fetch, no nested function) and a colour to this browser's own parser. The frame trusts nothing the host sends.
+const acceptedAccent = (value: unknown): string | undefined =>
   typeof value === "string" && themeValueIssue("--wr-accent", value) === undefined && CSS.supports("color", value) ? value : undefined
 
 const RELATIVE_COLOURS = "(color: color(from red xyz-d65 x y z))"
