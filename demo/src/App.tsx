@@ -85,6 +85,12 @@ const networkOptionsAsked = () => {
   }
 }
 
+/** `?accent=%23e0005a` in the page's address sets the host's accent (`themeVariables["--wr-accent"]`), as a host would. */
+const accentAsked = () => {
+  const accent = new URLSearchParams(location.search).get("accent")
+  return accent === null ? {} : { themeVariables: { "--wr-accent": accent } }
+}
+
 const MINI_APP_OSES = ["ios", "android", "mac", "other"] as const
 const miniAppParam = (): (typeof MINI_APP_OSES)[number] | undefined =>
   MINI_APP_OSES.find((os) => os === new URLSearchParams(location.search).get("miniapp"))
@@ -100,6 +106,7 @@ export function App({ stack, siweConfig }: { readonly stack: DemoStack; readonly
       networks: ofFamiliesAsked(networksOf(stack)),
       ...networkOptionsAsked(),
       ...(storedThemeMode() !== undefined ? { themeMode: storedThemeMode() } : {}),
+      ...accentAsked(),
       metadata: { name: "Wallet Runtime demo", description: "The demo host app", url: location.origin, icons: [] },
       ...(token !== undefined ? { tokens: { [localSolana.caipNetworkId]: { address: token.address, symbol: token.symbol } } } : {}),
       ...(stack.nameSuffix !== undefined ? { nameSuffix: stack.nameSuffix } : {}),

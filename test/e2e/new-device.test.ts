@@ -11,7 +11,8 @@
  * With sign-in required by the host (the demo's `?signIn=required`), a new device's Recover comes before the sign-in
  * message: cancelled, the sign view says why and Disconnect disconnects; recovered, the message is signed and the
  * services keep the session; after a reload that restores a session still without its share, Recover comes first again;
- * a key only the first device protects is said in words with Disconnect as the only way on.
+ * a key only the first device protects is said in words with Check again and Disconnect, and once the first device
+ * protects it, Check again opens Recover and the message is signed.
  * A user whose keys the server sealed the old way (seeded in the stack's database under its
  * master key) logs in: the frame splits each key at the same address, the sealed rows are gone, and the wallet signs
  * and sends on anvil, then signs on Solana (verified against the migrated Solana address).
@@ -285,6 +286,12 @@ const recoverThenSignIn = async (page: Page, recover: Frame, address: string): P
   await dialog.getByRole("heading", { name: SIGN_IN_HEADING }).waitFor({ timeout: 20_000 })
   expect(await dialog.getByText(newDeviceWords("password")).count()).toBe(0)
   await dialog.getByRole("button", { name: "Sign", exact: true }).click()
+  await approveSignIn(page, address)
+}
+
+/** The sign-in message asked of the embedded wallet: approved, it is signed and the services keep the session. */
+const approveSignIn = async (page: Page, address: string): Promise<void> => {
+  const dialog = page.getByRole("dialog")
   await dialog.getByRole("heading", { name: "Sign this message" }).waitFor({ timeout: 20_000 })
   await dialog.getByRole("button", { name: "Approve" }).click()
   await dialog.waitFor({ state: "detached", timeout: 30_000 }).catch(async (error: unknown) => {
@@ -315,9 +322,9 @@ describe("sign-in required on a new device", () => {
     await recoverThenSignIn(b.profile.page, b.recover, address)
   }, 300_000)
 
-  it("a key only A's kept secret protects (never protected): B is told to protect it on A first, offered no Try again, only Disconnect, which disconnects", async () => {
+  it("a key only A's kept secret protects (never protected): B is told to protect it on A first, offered no Try again, only Check again and Disconnect; once A protects it, Check again opens Recover and B signs in", async () => {
     const email = "nd-siwx-device@example.com"
-    const { address } = await firstLogin(email)
+    const { profile: a, address } = await firstLogin(email)
 
     const b = await newProfile(`${EVM_ONLY}&signIn=required`)
     await logIn(b, email)
@@ -325,12 +332,16 @@ describe("sign-in required on a new device", () => {
     await dialog.getByRole("heading", { name: SIGN_IN_HEADING }).waitFor({ timeout: 20_000 })
     await dialog.getByText(newDeviceWords("device")).waitFor({ timeout: 10_000 })
     for (const name of ["Sign", "Try again", "Cancel"]) expect(await dialog.getByRole("button", { name, exact: true }).count()).toBe(0)
+    await dialog.getByRole("button", { name: "Disconnect" }).waitFor()
     expect(await b.page.locator(`iframe[${SECURE_FRAME_ATTRIBUTE}]`).count()).toBe(0)
     await expectAxeClean(b.page, ["light", "dark"])
-    await dialog.getByRole("button", { name: "Disconnect" }).click()
-    await dialog.waitFor({ state: "detached", timeout: 10_000 })
-    await b.page.getByRole("button", { name: "Connect wallet" }).waitFor({ timeout: 10_000 })
-    expect(await sessionsOf(address)).toEqual([])
+    // A protects the wallet with the password: nothing tells B, whose Check again finds Recover; recovered, B signs in.
+    await protectWallet(a.page, frameUrl(), address, protectWithPassword(PASSWORD))
+    await dialog.getByRole("button", { name: "Check again" }).click()
+    // Recovered, the sign-in goes on from that Check again: the message is asked of the wallet at once.
+    await recoverWithPassword(PASSWORD)(await secureView(b.page, frameUrl(), "Recover your wallet"))
+    await secureViewEnded(b.page)
+    await approveSignIn(b.page, address)
   }, 300_000)
 
   it("after a reload: B cancels Recover and reloads, the restored session's Recover comes first again, before the sign-in message; recovered, the message is signed and the services keep the session", async () => {

@@ -11,7 +11,6 @@
  * carries it. Exported again at once, the code that showed the key was used: the view says so with the mail's wait and
  * offers no code field until a new code is mailed (the server's clock and the frame's moved past the 30 s).
  */
-import AxeBuilder from "@axe-core/playwright"
 import { privateKeyToAccount } from "viem/accounts"
 import type { Frame, Page } from "playwright-core"
 import { Effect } from "effect"
@@ -22,6 +21,7 @@ import { SECURE_FRAME_ATTRIBUTE } from "../../src/services/FrameBridge/revealFra
 import { animationsSettled } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
 import { accountButton, axeViolations, connectedAddress, emailLogin, focusRingContrast } from "./support/embeddedLogin"
+import { frameViolations } from "./support/secureViews"
 
 let session: OpenDemo
 let page: Page
@@ -64,12 +64,6 @@ const fitsRoom = () => walletFrame().evaluate(() => document.documentElement.scr
 /** Whether the view's alert line is right under the field of `inputId`. */
 const problemUnder = (inputId: string) =>
   walletFrame().evaluate((id) => document.getElementById("wr-secure-error")?.previousElementSibling?.contains(document.getElementById(id)) === true, inputId)
-
-/** axe's findings in the frame's own document (its origin, its view). */
-const frameViolations = async (): Promise<Array<string>> => {
-  const result = await new AxeBuilder({ page }).include(`iframe[${SECURE_FRAME_ATTRIBUTE}]`).analyze()
-  return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
-}
 
 /** Opens the Account view; waits until it offers the export. */
 const openAccount = async () => {
@@ -170,7 +164,7 @@ describe("the frame's secure views over the modal", () => {
     await codeField.waitFor({ timeout: 15_000 })
     expect(await walletFrame().evaluate(() => document.activeElement?.getAttribute("autocomplete"))).toBe("one-time-code")
     expect(await walletFrame().getByRole("button", { name: /^Send a new code in \d+ s$/ }).isDisabled()).toBe(true)
-    expect(await frameViolations()).toEqual([])
+    expect(await frameViolations(page)).toEqual([])
     const mailedCode = () => mail.messages("grace@example.com").find((m) => m.receivedAt >= sent && m.text.includes("private key"))?.codes[0]
     await expect.poll(mailedCode, { timeout: 15_000 }).toMatch(/^\d{6}$/)
     const code = mailedCode() ?? ""
@@ -221,7 +215,7 @@ describe("the frame's secure views over the modal", () => {
       // The frame's view in the modal's theme (the demo's follows the system's).
       expect(await walletFrame().evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(theme === "dark" ? "rgb(20, 21, 25)" : "rgb(255, 255, 255)")
       expect(await axeViolations(page)).toEqual([])
-      expect(await frameViolations()).toEqual([])
+      expect(await frameViolations(page)).toEqual([])
       await page.keyboard.press("Escape")
       await expectHiddenAndFocusInModal()
       await page.keyboard.press("Escape")
@@ -232,7 +226,7 @@ describe("the frame's secure views over the modal", () => {
     await openExport()
     await page.setViewportSize({ width: 390, height: 844 })
     await expectFrameOverRoom()
-    expect(await frameViolations()).toEqual([])
+    expect(await frameViolations(page)).toEqual([])
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     expect(await walletFrame().evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
     await page.keyboard.press("Escape")
@@ -262,7 +256,7 @@ describe("the frame's secure views over the modal", () => {
       await walletFrame().getByText("The two passwords are not the same.").waitFor({ timeout: 10_000 })
       expect(await problemUnder("wr-secure-confirm")).toBe(true)
       expect(await fitsRoom()).toBe(true)
-      expect(await frameViolations()).toEqual([])
+      expect(await frameViolations(page)).toEqual([])
       // Cancelled: nothing protected, the Account view again.
       await walletFrame().getByRole("button", { name: "Cancel" }).click()
       await shownFrame().waitFor({ state: "detached", timeout: 10_000 })
@@ -279,7 +273,7 @@ describe("the frame's secure views over the modal", () => {
       expect(await problemUnder("wr-secure-code-eip155")).toBe(true)
       await expectFrameOverRoom()
       expect(await fitsRoom()).toBe(true)
-      expect(await frameViolations()).toEqual([])
+      expect(await frameViolations(page)).toEqual([])
       await page.keyboard.press("Escape")
       await expectHiddenAndFocusInModal()
     }
@@ -330,7 +324,7 @@ describe("the frame's secure views over the modal", () => {
     expect(await resend.textContent()).toMatch(/^Send a new code in \d+ s$/)
     expect(await resend.isDisabled()).toBe(true)
     expect(await fitsRoom()).toBe(true)
-    expect(await frameViolations()).toEqual([])
+    expect(await frameViolations(page)).toEqual([])
     expect(mailedAfter(againSent)()).toBeUndefined()
 
     // The 30 s over, on the server's clock and the frame's: a new code is mailed on request and shows the key again.

@@ -158,11 +158,14 @@ export const makeSiwx = (state: SubscriptionRef.SubscriptionRef<SiwxState>, conf
 
     const signIn = Effect.gen(function* () {
       const current = (yield* SubscriptionRef.get(state)).step
-      if (current._tag !== "Needed" || current.signing || current.final) return
+      if (current._tag !== "Needed" || current.signing) return
       const account = current.account
-      yield* setStep({ ...needed(account, undefined), signing: true })
+      // On a final step this is the visitor's Check again: what stopped the account is read anew, as a check (nothing
+      // tells this device when it changes elsewhere: the key protected on its first device), then signed if it can.
+      yield* setStep(current.final ? { _tag: "Checking", account } : { ...needed(account, undefined), signing: true })
       // What stands before signing (Recover on a new device) comes first: when it still stands, nothing is signed.
       const blocked = yield* first(account)
+      if (current.final && blocked === undefined) yield* setStep({ ...needed(account, undefined), signing: true })
       const signed = blocked !== undefined ? undefined : yield* Effect.gen(function* () {
         const message = yield* backend.createMessage({ accountAddress: account.address, chainId: account.chainId })
         const signature = yield* wallet.signMessage(message.text, account.namespace).pipe(Effect.mapError(signFailure))

@@ -32,7 +32,7 @@ export type SiwxStep =
   /**
    * The account has no session: the sign view asks for one (`signing` while the wallet shows its prompt). `final`:
    * nothing the visitor can do on this device lets the account sign (`error` says what to do elsewhere), so the view
-   * offers no Sign again, only leaving.
+   * offers no Sign again, only Check again (`signIn` reads the account anew, signing once it can) or leaving.
    */
   | { readonly _tag: "Needed"; readonly account: SiwxAccount; readonly signing: boolean; readonly error: SiwxError | undefined; readonly final: boolean }
   /** Signed in; `session` is the signed message when the backend gives it (the legacy `siweConfig` keeps only who). */
@@ -64,7 +64,7 @@ export interface SiwxOneClick {
 /** What the service does; the same shape for its tag (in the runtime from the start) and its implementation. */
 export interface SiwxService {
   readonly state: SubscriptionRef.SubscriptionRef<SiwxState>
-  /** The visitor asked to sign (the view's Sign button, or Try again after a refusal). */
+  /** The visitor asked to sign (the view's Sign button, Try again after a refusal, or Check again on a final step). */
   readonly signIn: Effect.Effect<void>
   /** The view's Cancel: disconnects when sign-in is required, otherwise closes the modal. */
   readonly cancel: Effect.Effect<void>

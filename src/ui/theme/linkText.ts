@@ -4,7 +4,8 @@
  * `.css.ts` files, so it ends up as CSS, never as code.
  *
  * The host's accent fills buttons as given; as text it is moved in a straight line in linear light (CIE XYZ), towards
- * black in the light theme (luminance at most 0.13) or towards white in the dark one (at least 0.36). It stays in the
+ * black in the light theme (luminance at most 0.13) or towards white in the dark one (at least 0.36): the expressions of
+ * `readableAccent.ts`, which the embedded wallet's frame derives its secure views' colours with too. It stays in the
  * screen's gamut and keeps its hue, the default accent is itself in light, and any accent a host sets reads at 4.5:1
  * or more on the theme's background, surface and hovered surface; the dialog's focus ring is that colour too, so it
  * is 3:1 or more there (WCAG 1.4.11), where the plain default accent was 2.9:1 on the dark background. A browser
@@ -13,19 +14,8 @@
  */
 import type { StyleRule } from "@vanilla-extract/css"
 import { vars } from "./contract.css"
+import { darkerTo, lighterTo, READABLE_LUMINANCE } from "./readableAccent"
 import { darkTheme } from "./theme.css"
-
-const D65_WHITE = { x: 0.9505, z: 1.0891 }
-
-const darkerTo = (luminance: number) => {
-  const k = `min(1, ${luminance} / y)`
-  return `color(from ${vars.accent} xyz-d65 calc(x * ${k}) calc(y * ${k}) calc(z * ${k}))`
-}
-
-const lighterTo = (luminance: number) => {
-  const t = `max(0, (${luminance} - y) / (1 - y))`
-  return `color(from ${vars.accent} xyz-d65 calc(x + ${t} * (${D65_WHITE.x} - x)) calc(y + ${t} * (1 - y)) calc(z + ${t} * (${D65_WHITE.z} - z)))`
-}
 
 // The readable accent, set only where the browser has relative colours: elsewhere it is unset, so text in it takes
 // the colour around it, and the focus ring is not pointed at it (a ring in an unset colour would not show at all).
@@ -39,8 +29,8 @@ export const accentReadable = (rule: StyleRule): StyleRule => ({
   "@supports": {
     ...rule["@supports"],
     "(color: color(from red xyz-d65 x y z))": {
-      vars: { [READABLE]: darkerTo(0.13), [vars.color.focus]: readable },
-      selectors: { [`${darkTheme} &`]: { vars: { [READABLE]: lighterTo(0.36) } } }
+      vars: { [READABLE]: darkerTo(vars.accent, READABLE_LUMINANCE.light), [vars.color.focus]: readable },
+      selectors: { [`${darkTheme} &`]: { vars: { [READABLE]: lighterTo(vars.accent, READABLE_LUMINANCE.dark) } } }
     }
   }
 })

@@ -10,6 +10,7 @@ import type { MailInfo } from "../../../devstack/mail/index"
 import type { InboxMessage } from "../../../devstack/mail/schema"
 import { truncateAddress } from "../../../src/domain/format"
 import { animationsSettled } from "./browser"
+import { contrast, painted } from "./colours"
 
 /** The connected address, from the demo's "From 0x… on" line (waited for, bounded). */
 export const connectedAddress = async (page: Page): Promise<`0x${string}`> => {
@@ -33,31 +34,21 @@ export const axeViolations = async (page: Page): Promise<Array<string>> => {
 
 /**
  * The contrast of the focused control's ring with the modal's background (WCAG 1.4.11 asks 3:1 of a focus indicator),
- * both colours as the page paints them (through a canvas, so any CSS colour the browser computes is read); in words
- * when no control of the modal is focused or it shows no ring.
+ * both colours as the page paints them; in words when no control of the modal is focused or it shows no ring.
  */
-export const focusRingContrast = (page: Page): Promise<number | string> =>
-  page.evaluate(() => {
+export const focusRingContrast = async (page: Page): Promise<number | string> => {
+  const colours = await page.evaluate(() => {
     const focused = document.activeElement
     const dialog = focused?.closest("[role=dialog]")
     if (focused === null || focused === undefined || dialog === null || dialog === undefined) return "no control of the modal is focused"
     const ring = getComputedStyle(focused)
     if (ring.outlineStyle === "none" || ring.outlineWidth === "0px") return "the focused control shows no ring"
-    const context = document.createElement("canvas").getContext("2d", { willReadFrequently: true })
-    if (context === null) return "no canvas to read colours with"
-    const luminance = (colour: string) => {
-      context.clearRect(0, 0, 1, 1)
-      context.fillStyle = colour
-      context.fillRect(0, 0, 1, 1)
-      const [r = 0, g = 0, b = 0] = [...context.getImageData(0, 0, 1, 1).data].map((c) => {
-        const s = c / 255
-        return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
-      })
-      return 0.2126 * r + 0.7152 * g + 0.0722 * b
-    }
-    const [a, b] = [luminance(ring.outlineColor), luminance(getComputedStyle(dialog).backgroundColor)]
-    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)
+    return [ring.outlineColor, getComputedStyle(dialog).backgroundColor]
   })
+  if (typeof colours === "string") return colours
+  const [ring, background] = await painted(page, colours)
+  return contrast(ring!, background!)
+}
 
 /** The first mail to `to` since `after` (epoch ms) that `pick` accepts; polled here, not with vitest's expect.poll: the bench uses it too. */
 export const waitForMail = async (

@@ -2,6 +2,7 @@
  * The embedded wallet's own views in the demo (the frame shown over the modal, on its origin): waiting for one by its
  * heading, for its end, and protecting the wallet from the Account view. Without vitest's expect: the bench uses them.
  */
+import AxeBuilder from "@axe-core/playwright"
 import type { Frame, Page } from "playwright-core"
 import { SECURE_FRAME_ATTRIBUTE } from "../../../src/services/FrameBridge/revealFrame"
 import { accountButton } from "./embeddedLogin"
@@ -47,4 +48,10 @@ export const protectWithPassword = (password: string) => async (frame: Frame): P
 export const recoverWithPassword = (password: string) => async (frame: Frame): Promise<void> => {
   await frame.getByLabel("Password").fill(password)
   await frame.getByRole("button", { name: "Recover wallet" }).click()
+}
+
+/** axe's findings in the frame's own document (its origin, its view) while it shows over the modal in `page`. */
+export const frameViolations = async (page: Page): Promise<Array<string>> => {
+  const result = await new AxeBuilder({ page }).include(`iframe[${SECURE_FRAME_ATTRIBUTE}]`).analyze()
+  return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
 }

@@ -848,7 +848,7 @@ describe("the user, chains and requests", () => {
 
 /** The page's secure views, faked: what was opened, and the visitor's ending of the view open now. */
 const fakeSecureViews = () => {
-  const opened: Array<{ readonly kind: string; readonly themeMode: string | undefined }> = []
+  const opened: Array<{ readonly kind: string; readonly themeMode: string | undefined; readonly accent: string | number | undefined }> = []
   let end: ((outcome: "done" | "cancelled") => void) | undefined
   let shown: ReadonlyArray<string> = []
   // The views' code arrives when the test says (`arrive`), or at once unless `slow`.
@@ -856,9 +856,9 @@ const fakeSecureViews = () => {
   const waiting: Array<() => void> = []
   const views: SecureViews = {
     load: () => (slow ? new Promise<void>((resolve) => void waiting.push(resolve)) : Promise.resolve()),
-    open: (kind, themeMode) =>
+    open: (kind, theme) =>
       new Promise((resolve) => {
-        opened.push({ kind, themeMode })
+        opened.push({ kind, ...theme })
         end = resolve
       }),
     close: () => end?.("cancelled"),
@@ -894,6 +894,31 @@ describe("secure views", () => {
     expect((await t.ask("CLOSE_SECURE_VIEW")).type).toBe("@wr-frame/CLOSE_SECURE_VIEW_SUCCESS")
     expect((await closed).payload).toEqual({ outcome: "cancelled" })
     expectNothingSecret(t.posted)
+  })
+
+  it("hands the views the host's accent from its last SYNC_THEME; a sync without one gives the frame's own back, and a hostile one is dropped, changing nothing", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    await t.login()
+    const openedNow = async () => {
+      const reply = t.ask("OPEN_SECURE_VIEW", { kind: "protect" })
+      await vi.waitFor(() => expect(secure.opened.length).toBeGreaterThan(0))
+      secure.finish("cancelled")
+      await reply
+      return secure.opened.splice(0)[0]
+    }
+    await t.ask("SYNC_THEME", { themeMode: "dark", themeVariables: { "--wr-accent": "#e0005a" } })
+    expect(await openedNow()).toEqual({ kind: "protect", themeMode: "dark", accent: "#e0005a" })
+    // A value that could end its declaration or run something: the message is dropped unanswered, nothing kept of it.
+    for (const hostile of ["red;background:url(x)", "expression(alert(1))"]) {
+      const before = t.posted.length
+      await t.frame.receive({ data: { id: "hostile", type: "@wr-app/SYNC_THEME", payload: { themeVariables: { "--wr-accent": hostile } } }, origin: HOST, source: PARENT })
+      expect(t.posted.length).toBe(before)
+    }
+    expect(await openedNow()).toEqual({ kind: "protect", themeMode: "dark", accent: "#e0005a" })
+    await t.ask("SYNC_THEME", { themeMode: "dark" })
+    expect(await openedNow()).toEqual({ kind: "protect", themeMode: "dark", accent: undefined })
   })
 
   it("a view dropped, or asked for again, while its code is on the way is never shown (the modal mounted it twice at once)", async () => {

@@ -32,6 +32,8 @@ const spec: PageBuildSpec = {
     join(repoRoot, "server", "src", "bundler", "walletAccount.ts"),
     join(repoRoot, "server", "src", "services", "projects.ts"),
     ...listFiles(join(repoRoot, "src", "domain")),
+    // The accent's readable colours, shared with the modal's views.
+    join(repoRoot, "src", "ui", "theme", "readableAccent.ts"),
     join(repoRoot, "server", "src", "lib", "pageBuild.ts"),
     join(repoRoot, "package-lock.json")
   ]

@@ -37,6 +37,7 @@ import {
   type SecureViewOutcome
 } from "../../../../src/domain/Frame"
 import type { EmbeddedWalletUser } from "../../../../src/domain/Account"
+import type { ThemeVariables } from "../../../../src/domain/Options"
 import { isLoopbackOrigin } from "../../services/projects"
 import type { ChainsResponse, WalletUser } from "../api"
 import { type FrameSigningApi, type SplitKeysApi, type WalletApi, WalletApiError } from "./apiClient"
@@ -132,12 +133,21 @@ export interface FrameEnv {
   readonly secureViews?: SecureViews
 }
 
+/**
+ * The host's theme for the frame's views, as the host said it (SYNC_THEME, OPEN_SECURE_VIEW): `accent` is its
+ * `--wr-accent`, unchecked here; the views apply it only when their own check takes it for a colour.
+ */
+export interface SecureViewTheme {
+  readonly themeMode: ThemeMode | undefined
+  readonly accent: ThemeVariables[string] | undefined
+}
+
 /** The views the frame shows itself over the modal (secureView.ts on the page; none in a test that needs none). */
 export interface SecureViews {
   /** Fetches the views' code (once); nothing is shown. */
   readonly load: () => Promise<void>
-  /** Shows the view `kind` in the frame's document (after `load`); resolves once the visitor finished or left it. */
-  readonly open: (kind: SecureViewKind, themeMode: ThemeMode | undefined) => Promise<SecureViewOutcome>
+  /** Shows the view `kind` in the frame's document (after `load`), in the host's `theme`; resolves once the visitor finished or left it. */
+  readonly open: (kind: SecureViewKind, theme: SecureViewTheme) => Promise<SecureViewOutcome>
   /** Drops the view and what it held (the host left it: Escape, Back, the modal closed). */
   readonly close: () => void
   /** What the view shows now that must never leave the frame (an exported key): no post may carry it. */
@@ -203,7 +213,11 @@ export const makeFrame = (env: FrameEnv): Frame => {
   const current: { eip155?: ChainId; solana?: ChainId } = {}
   let activeFamily: Family = "eip155"
   // What the host told the frame of itself (SYNC_THEME, SYNC_DAPP_DATA): the social callback page takes the theme.
-  const host: { themeMode?: "light" | "dark"; dapp?: { readonly name: string | undefined; readonly sdkVersion: string; readonly sdkType: string } } = {}
+  const host: {
+    themeMode?: "light" | "dark"
+    accent?: ThemeVariables[string] | undefined
+    dapp?: { readonly name: string | undefined; readonly sdkVersion: string; readonly sdkType: string }
+  } = {}
   // The Sign In With Farcaster channel GET_FARCASTER_URI opened, until CONNECT_FARCASTER sees it signed or over.
   let farcasterChannel: string | undefined
   // The passkey ceremony GET_PASSKEY_URI started for this device, until CONNECT_PASSKEY turns it into a session.
@@ -542,8 +556,10 @@ export const makeFrame = (env: FrameEnv): Frame => {
       if (user.email === null) throw new FrameFailure("This wallet was made by a social login or a passkey and has no email.")
       return { email: user.email }
     },
-    SYNC_THEME: async ({ themeMode }) => {
+    SYNC_THEME: async ({ themeMode, themeVariables }) => {
       if (themeMode !== undefined) host.themeMode = themeMode
+      // Each sync carries the host's whole theme: an accent it no longer sets goes back to the frame's own.
+      host.accent = themeVariables?.["--wr-accent"]
       return undefined
     },
     SYNC_DAPP_DATA: async ({ metadata, sdkVersion, sdkType }) => {
@@ -560,7 +576,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       await withSession(api.user)
       await views.load()
       if (turn !== secureViewTurn) return { outcome: "cancelled" as const }
-      return { outcome: await views.open(kind, themeMode ?? host.themeMode) }
+      return { outcome: await views.open(kind, { themeMode: themeMode ?? host.themeMode, accent: host.accent }) }
     },
     CLOSE_SECURE_VIEW: async () => {
       secureViewTurn++

@@ -54,8 +54,8 @@ const run = async (): Promise<void> => {
       load: async () => {
         secureView ??= await import("./secureView")
       },
-      open: (kind, themeMode) =>
-        secureView === undefined ? Promise.resolve("cancelled") : secureView.openSecureView(kind, themeMode, { api, storage: store.storage, credentials: navigator.credentials, storageTravels }),
+      open: (kind, theme) =>
+        secureView === undefined ? Promise.resolve("cancelled") : secureView.openSecureView(kind, theme, { api, storage: store.storage, credentials: navigator.credentials, storageTravels }),
       close: () => secureView?.closeSecureView(),
       withheld: () => secureView?.withheldBySecureView() ?? []
     }

@@ -6,13 +6,14 @@
  * how the view ended (`done` or `cancelled`).
  */
 import { Effect, Layer } from "effect"
-import type { ThemeMode } from "../../../../src/domain/Account"
 import type { SecureViewKind, SecureViewOutcome } from "../../../../src/domain/Frame"
 import { passkeyFailureWords, passkeyOutcomeOf } from "../../../../src/domain/passkey"
 import { fromBase64Url, toBase64Url } from "../../../../src/domain/encoding"
+import { themeValueIssue } from "../../../../src/domain/themeValues"
+import { darkerTo, lighterTo, READABLE_LUMINANCE, textOn } from "../../../../src/ui/theme/readableAccent"
 import type { ExportProof, ExportStartResponse, KeyFamily } from "../sharesApi"
 import type { SplitKeysApi } from "./apiClient"
-import { FRAME_STORAGE_KEYS, type FrameStorage } from "./frameLogic"
+import { FRAME_STORAGE_KEYS, type FrameStorage, type SecureViewTheme } from "./frameLogic"
 import { endAttempt, oneAttempt, type RecoverySecret } from "./recoveryShare"
 import { DeviceShares, ShareServer, SplitKeys } from "./SplitKeys"
 import "./secureView.css"
@@ -534,12 +535,37 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
   return body
 }
 
-/** Shows the view `kind` in the frame's document; resolves once the visitor finished or left it. */
-export const openSecureView = (kind: SecureViewKind, themeMode: ThemeMode | undefined, env: SecureViewEnv): Promise<SecureViewOutcome> => {
+// The host's accent when the frame takes it for a colour: of the theme's grammar (nothing that could end a declaration
+// or fetch, no nested function) and a colour to this browser's own parser. The frame trusts nothing the host sends.
+const acceptedAccent = (value: unknown): string | undefined =>
+  typeof value === "string" && themeValueIssue("--wr-accent", value) === undefined && CSS.supports("color", value) ? value : undefined
+
+const RELATIVE_COLOURS = "(color: color(from red xyz-d65 x y z))"
+
+// The host's theme on the document: `data-theme` (none: the system's, through the stylesheet), and its accent as a
+// custom property the stylesheet reads (set through the CSSOM, which the page's `style-src 'self'` allows; never as
+// CSS text). Where the browser has relative colours, the text on the accent and the accent as text and ring are
+// derived from it, as the modal derives its own (readableAccent.ts); elsewhere the stylesheet's plain values stay.
+const applyTheme = ({ themeMode, accent }: SecureViewTheme): void => {
+  const root = document.documentElement
+  if (themeMode === undefined) delete root.dataset["theme"]
+  else root.dataset["theme"] = themeMode
+  const colour = acceptedAccent(accent)
+  if (colour === undefined) root.style.removeProperty("--host-accent")
+  else root.style.setProperty("--host-accent", colour)
+  if (!CSS.supports(RELATIVE_COLOURS)) return
+  const [light, dark] = ["var(--accent-light)", "var(--accent-dark)"]
+  root.style.setProperty("--on-accent", `light-dark(${textOn(light)}, ${textOn(dark)})`)
+  root.style.setProperty(
+    "--accent-text",
+    `light-dark(${darkerTo(light, READABLE_LUMINANCE.light)}, ${lighterTo(dark, READABLE_LUMINANCE.dark)})`
+  )
+}
+
+/** Shows the view `kind` in the frame's document, in the host's `theme`; resolves once the visitor finished or left it. */
+export const openSecureView = (kind: SecureViewKind, theme: SecureViewTheme, env: SecureViewEnv): Promise<SecureViewOutcome> => {
   closeSecureView()
-  // The host's theme; without one, the system's (the stylesheet's media query), as the modal does.
-  if (themeMode === undefined) delete document.documentElement.dataset["theme"]
-  else document.documentElement.dataset["theme"] = themeMode
+  applyTheme(theme)
   return new Promise((resolve) => {
     const root = element("main", { class: "secure-view" })
     const onKey = (event: KeyboardEvent) => {

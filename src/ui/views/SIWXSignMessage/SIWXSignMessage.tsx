@@ -3,8 +3,9 @@
  * which account, that signing costs nothing, and asks the wallet to sign; while the wallet shows its prompt it
  * says so ('Authenticating...'): it is the spec's connecting view for sign-in with the wallet; a refusal ('Signature declined') or a failure stays here with Try again. Cancel disconnects when the site
  * requires sign-in (the button says so), otherwise closes. Where nothing on this device can make the account sign (an
- * embedded wallet whose key only its first device protects), the words say what to do there and the only button
- * leaves: Disconnect when sign-in is required, otherwise Close.
+ * embedded wallet whose key only its first device protects), the words say what to do there, Check again reads it anew
+ * (nothing tells this device when it was done), and the way out is Disconnect when sign-in is required, otherwise the
+ * header's Close (no second one in the body).
  */
 import { type ReactNode, useEffect, useRef } from "react"
 import type { SiwxStep } from "../../../services/Siwx/Siwx"
@@ -84,18 +85,19 @@ export function SIWXSignMessage(_props: ViewProps<"SIWXSignMessage">): ReactNode
         </Notice>
       )}
       {step._tag === "Needed" && step.final && (
-        // Nothing here can make the account sign (the words say where it can): only leaving is offered.
-        <div className={styles.actions}>
-          <Button onClick={() => cancel(undefined)}>{state.required ? "Disconnect" : "Close"}</Button>
-        </div>
+        // This device learns of nothing done on the other one: the visitor says when to look again.
+        <p className={styles.hint}>Done that on your first device? Check again to go on here.</p>
       )}
-      {step._tag === "Needed" && !step.final && (
+      {step._tag === "Needed" && (
         <div className={styles.actions}>
-          <Button variant="secondary" onClick={() => cancel(undefined)} disabled={signing}>
-            {state.required ? "Disconnect" : "Cancel"}
-          </Button>
+          {/* Where sign-in is not required and nothing here can sign, the header's Close is the way out: no second one. */}
+          {(state.required || !step.final) && (
+            <Button variant="secondary" onClick={() => cancel(undefined)} disabled={signing}>
+              {state.required ? "Disconnect" : "Cancel"}
+            </Button>
+          )}
           <Button onClick={() => signIn(undefined)} busy={signing}>
-            {error === undefined ? "Sign" : "Try again"}
+            {step.final ? "Check again" : error === undefined ? "Sign" : "Try again"}
           </Button>
         </div>
       )}

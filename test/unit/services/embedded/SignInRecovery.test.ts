@@ -71,7 +71,12 @@ const restoreStoredSession = Effect.gen(function* () {
  */
 const newDeviceLogin = <A, E>(
   opts: { readonly required: boolean; readonly recovery: "password" | "device"; readonly restored?: boolean; readonly solana?: boolean },
-  body: (frame: ScriptedFrame, host: ReturnType<typeof hostBackend> & { readonly created: Promise<void> }, recovered: () => void) => Effect.Effect<A, E, Modal | EmbeddedWallet | Siwx | Connection | Storage>
+  body: (
+    frame: ScriptedFrame,
+    host: ReturnType<typeof hostBackend> & { readonly created: Promise<void> },
+    recovered: () => void,
+    protectedOnFirstDevice: () => void
+  ) => Effect.Effect<A, E, Modal | EmbeddedWallet | Siwx | Connection | Storage>
 ) =>
   Effect.gen(function* () {
     const frame = yield* makeScriptedFrame
@@ -84,6 +89,7 @@ const newDeviceLogin = <A, E>(
       config: { ...backend.config, createMessage: (input: SiwxMessageInput) => backend.config.createMessage(input).finally(() => created()) }
     }
     let needsRecovery = true
+    let recovery = opts.recovery
     frame.answer("GET_USER", (payload) => {
       // The same user's Solana account where the frame is asked on a Solana network.
       const onSolana = (payload as { readonly chainId?: unknown } | undefined)?.chainId === localSolana.caipNetworkId
@@ -93,7 +99,7 @@ const newDeviceLogin = <A, E>(
           address,
           chainId: onSolana ? localSolana.caipNetworkId : 31337,
           accounts: [{ address, type: "eoa" }],
-          recovery: opts.recovery,
+          recovery,
           ...(needsRecovery ? { needsRecovery } : {})
         }
       }
@@ -111,7 +117,7 @@ const newDeviceLogin = <A, E>(
         // The login's connect waits on sign-in: it runs apart, as a click's action would.
         yield* Effect.forkChild(embedded.submitOtp("123456"))
       }
-      return yield* body(frame, host, () => void (needsRecovery = false))
+      return yield* body(frame, host, () => void (needsRecovery = false), () => void (recovery = "password"))
     }).pipe(Effect.provide(embeddedCore(options, frame, {})))
   })
 
@@ -267,6 +273,32 @@ describe("sign-in after a login on a device without the wallet's share", () => {
         expect(frame.names()).not.toContain("OPEN_SECURE_VIEW")
         expect(frame.names()).not.toContain("RPC_REQUEST")
         expect(host.calls.filter((call) => call.startsWith("create"))).toEqual([])
+      })
+    )
+  )
+
+  it.effect("a key only the first device protects, protected there meanwhile: Check again (Sign on that step) reads the wallet again, Recover opens, and recovered the message is made", () =>
+    newDeviceLogin({ required: true, recovery: "device" }, (frame, host, recovered, protectedOnFirstDevice) =>
+      Effect.gen(function* () {
+        const siwx = yield* Siwx
+        expect(yield* signViewError).toBe(newDeviceWords("device"))
+        const asked = () => frame.names().filter((name) => name === "GET_USER").length
+        // Checked again before anything changed: the wallet is read again, and the same words come back.
+        const before = asked()
+        yield* siwx.signIn
+        expect(asked()).toBeGreaterThan(before)
+        expect((yield* SubscriptionRef.get(siwx.state)).step).toMatchObject({ _tag: "Needed", final: true, signing: false })
+        expect(frame.names()).not.toContain("OPEN_SECURE_VIEW")
+        // The visitor protects the wallet on the first device, then checks again here: Recover, then the message.
+        protectedOnFirstDevice()
+        const again = yield* siwx.signIn.pipe(Effect.forkChild)
+        yield* recoverInFront(frame)
+        expect((yield* SubscriptionRef.get(siwx.state)).step._tag).toBe("Checking")
+        recovered()
+        frame.release("OPEN_SECURE_VIEW", { ok: { outcome: "done" } })
+        yield* Effect.promise(() => host.created)
+        expect(host.calls.filter((call) => call.startsWith("create"))).toEqual(["create:eip155:31337"])
+        yield* Fiber.interrupt(again)
       })
     )
   )

@@ -3,7 +3,7 @@
  * The sign-in view while the wallet's signature is pending: it says 'Authenticating...' (spec point 8's loading
  * message) until the wallet answers; a smart account whose signature the site refuses reads spec 8's words; an account
  * that nothing on this device can make sign (an embedded key only its first device protects) is offered no Sign again,
- * only leaving: Disconnect when sign-in is required, otherwise Close.
+ * only Check again and leaving: Disconnect when sign-in is required, otherwise the header's Close alone.
  */
 import { act, cleanup, fireEvent, within } from "@testing-library/react"
 import { Effect, SubscriptionRef } from "effect"
@@ -87,6 +87,8 @@ describe("SIWXSignMessage", () => {
     expect((await within(view).findByRole("alert")).textContent).toContain(ELSEWHERE)
     for (const name of ["Sign", "Try again", "Cancel"]) expect(within(view).queryByRole("button", { name })).toBeNull()
     expect(view.textContent).not.toContain("Sign a message with your wallet")
+    // What was done on the other device reaches this one only when the visitor checks again.
+    expect(within(view).getByRole("button", { name: "Check again" })).toBeTruthy()
     return { view, wallet, host }
   }
   const ELSEWHERE = "Open your wallet on the device where you first logged in, and protect it there."
@@ -100,11 +102,13 @@ describe("SIWXSignMessage", () => {
     expect(wallet.calls.filter((call) => call.startsWith("sign"))).toEqual([])
   })
 
-  it("nothing on this device can make the account sign, sign-in not required: Close leaves the wallet connected without a session", async () => {
+  it("nothing on this device can make the account sign, sign-in not required: the header's Close is the one way out, and leaves the wallet connected without a session", async () => {
     const { view, wallet, host } = await cannotSignHere(false)
-    const close = within(view).getAllByRole("button", { name: "Close" }).find((button) => button.textContent === "Close")
-    expect(close).toBeDefined()
-    await act(async () => fireEvent.click(close!))
+    // The body offers no second Close beside the header's (it was one before, doing the same).
+    const closes = within(view).getAllByRole("button", { name: "Close" })
+    expect(closes.length).toBe(1)
+    expect(within(view).queryByRole("button", { name: "Disconnect" })).toBeNull()
+    await act(async () => fireEvent.click(closes[0]!))
     await dialogClosed()
     expect(await evmStatus(host)).toBe("connected")
     expect(wallet.calls.filter((call) => call.startsWith("sign"))).toEqual([])
