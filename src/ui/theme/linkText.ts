@@ -14,7 +14,7 @@
  */
 import type { StyleRule } from "@vanilla-extract/css"
 import { vars } from "./contract.css"
-import { darkerTo, lighterTo, READABLE_LUMINANCE } from "./readableAccent"
+import { darkerTo, lighterTo, READABLE_LUMINANCE, RELATIVE_COLOURS } from "./readableAccent"
 import { darkTheme } from "./theme.css"
 
 // The readable accent, set only where the browser has relative colours: elsewhere it is unset, so text in it takes
@@ -28,7 +28,7 @@ export const accentReadable = (rule: StyleRule): StyleRule => ({
   ...rule,
   "@supports": {
     ...rule["@supports"],
-    "(color: color(from red xyz-d65 x y z))": {
+    [RELATIVE_COLOURS]: {
       vars: { [READABLE]: darkerTo(vars.accent, READABLE_LUMINANCE.light), [vars.color.focus]: readable },
       selectors: { [`${darkTheme} &`]: { vars: { [READABLE]: lighterTo(vars.accent, READABLE_LUMINANCE.dark) } } }
     }

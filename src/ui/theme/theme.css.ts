@@ -2,6 +2,7 @@
 import { assignVars, keyframes, style } from "@vanilla-extract/css"
 import { MODAL_WIDTH_PX, MODAL_Z_INDEX } from "../../domain/constants"
 import { vars } from "./contract.css"
+import { RELATIVE_COLOURS, textOn } from "./readableAccent"
 
 const SYSTEM_FONTS =
   'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif'
@@ -44,7 +45,12 @@ const theme = (colors: Colors, debugId: string) =>
     "@supports": {
       "(color: color-mix(in srgb, red 50%, blue))": {
         vars: Object.fromEntries(MIXED.map((key) => [vars.color[key], mixed(colors[key])]))
-      }
+      },
+      // Text on the accent in force (the host's `--wr-accent`, inline on this same element, or the theme's): black or
+      // white, whichever reads on it, so a pale accent gets black. Set here, not in the dialog's derivation
+      // (linkText.ts), because the page's own Connect button is filled with the accent too. Without relative colours,
+      // the plain white above (the default accent reads 6:1 under it).
+      [RELATIVE_COLOURS]: { vars: { [vars.color.accentText]: textOn(vars.accent) } }
     }
   }, debugId)
 

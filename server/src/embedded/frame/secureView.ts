@@ -10,7 +10,7 @@ import type { SecureViewKind, SecureViewOutcome } from "../../../../src/domain/F
 import { passkeyFailureWords, passkeyOutcomeOf } from "../../../../src/domain/passkey"
 import { fromBase64Url, toBase64Url } from "../../../../src/domain/encoding"
 import { themeValueIssue } from "../../../../src/domain/themeValues"
-import { darkerTo, lighterTo, READABLE_LUMINANCE, textOn } from "../../../../src/ui/theme/readableAccent"
+import { darkerTo, lighterTo, READABLE_LUMINANCE, RELATIVE_COLOURS, textOn } from "../../../../src/ui/theme/readableAccent"
 import type { ExportProof, ExportStartResponse, KeyFamily } from "../sharesApi"
 import type { SplitKeysApi } from "./apiClient"
 import { FRAME_STORAGE_KEYS, type FrameStorage, type SecureViewTheme } from "./frameLogic"
@@ -539,8 +539,6 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
 // or fetch, no nested function) and a colour to this browser's own parser. The frame trusts nothing the host sends.
 const acceptedAccent = (value: unknown): string | undefined =>
   typeof value === "string" && themeValueIssue("--wr-accent", value) === undefined && CSS.supports("color", value) ? value : undefined
-
-const RELATIVE_COLOURS = "(color: color(from red xyz-d65 x y z))"
 
 // The host's theme on the document: `data-theme` (none: the system's, through the stylesheet), and its accent as a
 // custom property the stylesheet reads (set through the CSSOM, which the page's `style-src 'self'` allows; never as

@@ -1,0 +1,67 @@
+/**
+ * Text on the host's accent reads whatever the accent (the demo's `?accent=`, a host's `themeVariables["--wr-accent"]`),
+ * in Chromium on the local stack: the page's Connect wallet button and the Connect view's Continue (email), both
+ * filled with the accent as given, carry black or white text (no grey between), whichever reads on it (4.5:1 or more),
+ * in light and dark, at 1280 and 390 px; axe finds nothing in the modal. A pale yellow and a mint got white text before
+ * (1.3:1 each); the default accent keeps white, as does a deep blue.
+ */
+import type { Locator, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { contrast, painted, type Rgb } from "./support/colours"
+import { type OpenDemo, openDemo } from "./support/demo"
+import { axeViolations } from "./support/embeddedLogin"
+
+let session: OpenDemo
+let page: Page
+
+const WHITE: Rgb = [255, 255, 255]
+const BLACK: Rgb = [0, 0, 0]
+const dialog = () => page.getByRole("dialog")
+const connectWallet = () => page.getByRole("button", { name: "Connect wallet" })
+
+/** The fill of `control` and its text, as the page paints them. */
+const fillAndText = async (control: Locator): Promise<{ readonly fill: Rgb; readonly text: Rgb }> => {
+  const colours = await control.evaluate((element) => {
+    const style = getComputedStyle(element)
+    return [style.backgroundColor, style.color]
+  })
+  const [fill, text] = await painted(page, colours)
+  return { fill: fill!, text: text! }
+}
+
+beforeAll(async () => {
+  session = await openDemo({ name: "accent-text", parts: ["evm", "mail", "services", "embedded"] })
+  page = session.browser.page
+}, 180_000)
+
+afterAll(() => session?.stop())
+
+describe("text on the host's accent", () => {
+  // undefined: the theme's own accent, no `?accent=`. Each with the text that reads better on it.
+  for (const [accent, onAccent] of [[undefined, WHITE], ["#ffe066", BLACK], ["#a0f0c0", BLACK], ["#0a58ca", WHITE]] as const) {
+    it(`${accent ?? "the default accent"}: the filled controls' text is ${onAccent === WHITE ? "white" : "black"}, 4.5:1 or more on it, in light and dark, at 1280 and 390 px; axe finds nothing`, async () => {
+      await page.goto(accent === undefined ? session.url : `${session.url}?accent=${encodeURIComponent(accent)}`)
+      const [given] = accent === undefined ? [undefined] : await painted(page, [accent])
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 844 })
+        for (const theme of ["light", "dark"] as const) {
+          await page.emulateMedia({ colorScheme: theme })
+          const onPage = await fillAndText(connectWallet())
+          await connectWallet().click()
+          const inModal = await fillAndText(dialog().getByRole("button", { name: "Continue", exact: true }))
+          for (const [name, control] of [["Connect wallet", onPage], ["Continue", inModal]] as const) {
+            const where = `${name}, ${theme}, ${width} px`
+            if (given !== undefined) expect(control.fill, where).toEqual(given)
+            expect(control.text, where).toEqual(onAccent)
+            expect(contrast(control.text, control.fill), where).toBeGreaterThanOrEqual(4.5)
+          }
+          expect(await axeViolations(page)).toEqual([])
+          await page.keyboard.press("Escape")
+          await dialog().waitFor({ state: "hidden", timeout: 10_000 })
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 800 })
+      await page.emulateMedia({ colorScheme: "light" })
+    })
+  }
+})
