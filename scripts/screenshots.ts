@@ -1,9 +1,10 @@
 /**
- * `npx tsx scripts/screenshots.ts [folder] [--only=injected|embedded|connectView|farcaster|passkey|secure] [--accent=#e0005a]`: every view of the modal as a
+ * `npx tsx scripts/screenshots.ts [folder] [--only=injected|embedded|connectView|farcaster|passkey|secure] [--accent=#ffe066]`: every view of the modal as a
  * visitor sees it — light and dark, desktop (1280 × 800) and phone (390 × 844) — on the production build of the demo
  * against the local stack. Five series, each on its own stack: `injected` (the injected EVM test wallet: connect,
  * account, names, sign-in), `embedded` (the email wallet: login, device link, email change, approvals of every kind)
- * `connectView` (the host's Terms box to tick, Terms linked, wallets folded beside email), `farcaster` (the social
+ * `connectView` (the host's Terms box to tick, Terms linked, wallets folded beside email; `--accent` gives the demo a
+ * host's accent there, to see the text on its filled buttons), `farcaster` (the social
  * buttons, the Farcaster QR code, the Farcaster user's account) and `passkey` (the passkey buttons, the wait
  * and the passkey window's page, a closed window, a refused ceremony) and `secure` (the embedded wallet's own views over
  * the modal: export, protect, recover; `--accent` gives the demo a host's accent there); `--only` runs one. For people to look at before calling a visible change done; nothing is compared.
@@ -26,8 +27,14 @@ import { pressPasskey } from "../test/e2e/support/virtualAuthenticator"
 const args = process.argv.slice(2)
 const folder = resolve(args.find((arg) => !arg.startsWith("--")) ?? "screenshots")
 const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length)
-// The host's accent for the secure series (the demo's `?accent=`), to see the frame's views take it.
+// The host's accent for the connectView and secure series (the demo's `?accent=`), to see the modal's filled buttons
+// and the frame's views take it.
 const accent = args.find((arg) => arg.startsWith("--accent="))?.slice("--accent=".length)
+/** The demo's address with `query` and the host's accent asked on the command line, if any. */
+const withAccent = (url: string, query = ""): string => {
+  if (accent === undefined) return `${url}${query}`
+  return `${url}${query === "" ? "?" : `${query}&`}accent=${encodeURIComponent(accent)}`
+}
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const
 const THEMES = ["light", "dark"] as const
 const WALLET_NAME = "Wallet Runtime Test Wallet"
@@ -440,12 +447,12 @@ const connectView = () =>
     const page = browser.page
     const dialog = () => page.getByRole("dialog")
     const open = async (query: string, theme: string) => {
-      await page.goto(`${url}${query}`)
+      await page.goto(withAccent(url, query))
       await page.evaluate((mode) => {
         localStorage.clear()
         localStorage.setItem("demo:theme", mode)
       }, theme)
-      await page.goto(`${url}${query}`)
+      await page.goto(withAccent(url, query))
       await page.getByRole("button", { name: "Connect wallet" }).click()
       await dialog().getByRole("textbox", { name: "Continue with email" }).waitFor()
     }
@@ -575,7 +582,7 @@ const secure = () =>
     if (mail === undefined) throw new Error("no mail part")
     const frameUrl = stack.config.embedded?.frameUrl ?? ""
     const walletFrame = () => page.frames().find((f) => f.url().startsWith(`${frameUrl}/frame?`))
-    await page.goto(accent === undefined ? url : `${url}?accent=${encodeURIComponent(accent)}`)
+    await page.goto(withAccent(url))
     await emailLogin(page, mail, "screens@example.com")
     const address = await connectedAddress(page)
     for (const theme of THEMES) {
