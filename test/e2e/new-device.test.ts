@@ -330,7 +330,7 @@ describe("sign-in required on a new device", () => {
     await logIn(b, email)
     const dialog = b.page.getByRole("dialog")
     await dialog.getByRole("heading", { name: SIGN_IN_HEADING }).waitFor({ timeout: 20_000 })
-    await dialog.getByText(newDeviceWords("device")).waitFor({ timeout: 10_000 })
+    await dialog.getByText(newDeviceWords("device", "checkAgain")).waitFor({ timeout: 10_000 })
     for (const name of ["Sign", "Try again", "Cancel"]) expect(await dialog.getByRole("button", { name, exact: true }).count()).toBe(0)
     await dialog.getByRole("button", { name: "Disconnect" }).waitFor()
     expect(await b.page.locator(`iframe[${SECURE_FRAME_ATTRIBUTE}]`).count()).toBe(0)

@@ -144,11 +144,12 @@ export const makeSecureViewFlow = (deps: SecureViewFlowDeps) => {
   /**
    * Before sign-in on a device without the share of the wallet's key (`recovery`: what protects it): Recover first;
    * gives `undefined` once recovered, otherwise why this device cannot sign, in words — a key only the first device's
-   * kept secret protects cannot be recovered here at all (final: the words say to protect it on that device).
+   * kept secret protects cannot be recovered here at all (final: the words say to protect it on that device, then to
+   * choose the sign view's Check again).
    */
   const recoverBeforeSignIn = (recovery: EmbeddedWalletUser["recovery"]): Effect.Effect<SignInBlocked | undefined> =>
     recovery === "device"
-      ? Effect.succeed({ reason: newDeviceWords(recovery), final: true })
+      ? Effect.succeed({ reason: newDeviceWords(recovery, "checkAgain"), final: true })
       : Effect.map(recoverFirst, (recovered) => (recovered ? undefined : { reason: newDeviceWords(recovery), final: false }))
 
   return { openSecureView, showSecureView, hideSecureView, refreshRecovery, recoverAfterLogin, recoverBeforeSignIn }

@@ -84,10 +84,6 @@ export function SIWXSignMessage(_props: ViewProps<"SIWXSignMessage">): ReactNode
               : error.message}
         </Notice>
       )}
-      {step._tag === "Needed" && step.final && (
-        // This device learns of nothing done on the other one: the visitor says when to look again.
-        <p className={styles.hint}>Done that on your first device? Check again to go on here.</p>
-      )}
       {step._tag === "Needed" && (
         <div className={styles.actions}>
           {/* Where sign-in is not required and nothing here can sign, the header's Close is the way out: no second one. */}

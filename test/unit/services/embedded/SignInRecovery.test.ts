@@ -262,13 +262,15 @@ describe("sign-in after a login on a device without the wallet's share", () => {
   it.effect("a key only the first device's kept secret protects: no Recover; the sign view says so in words, and Sign signs nothing", () =>
     newDeviceLogin({ required: true, recovery: "device" }, (frame, host) =>
       Effect.gen(function* () {
-        expect(yield* signViewError).toBe(newDeviceWords("device"))
+        expect(yield* signViewError).toBe(newDeviceWords("device", "checkAgain"))
+        // The words end with what this view offers: its Check again, not a new login.
+        expect(yield* signViewError).toMatch(/choose Protect your wallet, then come back here and choose Check again\.$/)
         expect((yield* routeNow)?.view).toBe("SIWXSignMessage")
         // Nothing on this device can change it: the sign view offers no Sign again, and Sign does nothing.
         const siwx = yield* Siwx
         expect((yield* SubscriptionRef.get(siwx.state)).step).toMatchObject({ _tag: "Needed", final: true })
         yield* siwx.signIn
-        expect(yield* signViewError).toBe(newDeviceWords("device"))
+        expect(yield* signViewError).toBe(newDeviceWords("device", "checkAgain"))
         expect((yield* SubscriptionRef.get(siwx.state)).step).toMatchObject({ _tag: "Needed", final: true, signing: false })
         expect(frame.names()).not.toContain("OPEN_SECURE_VIEW")
         expect(frame.names()).not.toContain("RPC_REQUEST")
@@ -281,7 +283,7 @@ describe("sign-in after a login on a device without the wallet's share", () => {
     newDeviceLogin({ required: true, recovery: "device" }, (frame, host, recovered, protectedOnFirstDevice) =>
       Effect.gen(function* () {
         const siwx = yield* Siwx
-        expect(yield* signViewError).toBe(newDeviceWords("device"))
+        expect(yield* signViewError).toBe(newDeviceWords("device", "checkAgain"))
         const asked = () => frame.names().filter((name) => name === "GET_USER").length
         // Checked again before anything changed: the wallet is read again, and the same words come back.
         const before = asked()

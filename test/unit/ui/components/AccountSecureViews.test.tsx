@@ -59,9 +59,10 @@ describe("Account: the embedded wallet's own views", () => {
     expect(page.calls.at(-1)).toEqual({ method: "openSecureView", argument: "recover" })
   })
 
-  it("a wallet only the first device protects cannot be recovered here: the words say to protect it there, no Recover nor Protect", async () => {
+  it("a wallet only the first device protects cannot be recovered here: the words say to protect it there, then log in here again (this view has no Check again), no Recover nor Protect", async () => {
     const { dialog } = await openAccount(embeddedState({ recovery: "device", needsRecovery: true }), true)
-    expect(within(dialog).getByText(/only be used on the device where you first logged in: open it there, choose Protect your wallet/)).toBeTruthy()
+    expect(within(dialog).getByText(/only be used on the device where you first logged in: open it there, choose Protect your wallet, then log in here again\.$/)).toBeTruthy()
+    expect(within(dialog).queryByRole("button", { name: "Check again" })).toBeNull()
     expect(within(dialog).queryByRole("button", { name: "Recover your wallet on this device" })).toBeNull()
     expect(within(dialog).queryByRole("button", { name: "Protect your wallet" })).toBeNull()
   })
