@@ -32,6 +32,13 @@ const headlineOf = (step: SiwxStep, siteName: string): string => {
   }
 }
 
+type SignInError = NonNullable<Extract<SiwxStep, { readonly _tag: "Needed" }>["error"]>
+
+// A step nothing on this device can sign (`final`: the key is protected only on the first device) is guidance, not a
+// failure: its alert says what to do; any other failure of the sign-in is named as one.
+const noticeTitle = (error: SignInError, final: boolean): string =>
+  final ? "Protect your wallet first" : error._tag === "SignInFailed" ? "Sign-in failed" : error.message
+
 /** The SIWXSignMessage view. */
 export function SIWXSignMessage(_props: ViewProps<"SIWXSignMessage">): ReactNode {
   const state = useAtomValue(siwxAtom)
@@ -76,7 +83,7 @@ export function SIWXSignMessage(_props: ViewProps<"SIWXSignMessage">): ReactNode
         </span>
       )}
       {error !== undefined && (
-        <Notice variant="error" title={error._tag === "SignInFailed" ? "Sign-in failed" : error.message}>
+        <Notice variant="error" title={noticeTitle(error, step._tag === "Needed" && step.final)}>
           {error._tag === "SignatureDeclined"
             ? "You declined the request in your wallet. Sign again to continue."
             : error._tag === "SmartAccountSignInRefused"

@@ -84,7 +84,11 @@ describe("SIWXSignMessage", () => {
     renderHost(host)
     void host.run(Effect.flatMap(ConnectFlow, (flow) => flow.connect("Test Wallet"))).catch(() => undefined)
     const view = await findView("SIWXSignMessage")
-    expect((await within(view).findByRole("alert")).textContent).toContain(ELSEWHERE)
+    const alert = await within(view).findByRole("alert")
+    expect(alert.textContent).toContain(ELSEWHERE)
+    // Guidance, not a failure of the visitor's: the alert is titled by what to do.
+    expect(within(alert).getByText("Protect your wallet first")).toBeTruthy()
+    expect(alert.textContent).not.toContain("Sign-in failed")
     for (const name of ["Sign", "Try again", "Cancel"]) expect(within(view).queryByRole("button", { name })).toBeNull()
     expect(view.textContent).not.toContain("Sign a message with your wallet")
     // What was done on the other device reaches this one only when the visitor checks again.
