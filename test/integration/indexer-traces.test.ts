@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest"
 import { type AnvilInfo, startAnvil } from "../../devstack/evm/anvil"
 import { startDatabase } from "../../server/src/db/index"
 import type { Started } from "../../server/src/lib/Started"
@@ -66,8 +66,21 @@ const proxy = async (mode: "refuse" | "fail") => {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, traceCalls: () => traceCalls }
 }
 
+/**
+ * Sends ETH and waits until its block is the node's latest: anvil can answer `eth_sendTransaction` before the block is
+ * readable, and a sync that missed it would index two blocks in one batch (one `trace_block` request of two calls).
+ */
 const sendEth = async (to: string, wei: bigint) => {
   const hash = (await call("eth_sendTransaction", [{ from: ALICE, to, value: `0x${wei.toString(16)}` }])) as string
+  await vi.waitFor(
+    async () => {
+      const receipt = (await call("eth_getTransactionReceipt", [hash])) as { blockNumber: string } | null
+      if (receipt === null) throw new Error(`${hash} is not mined yet`)
+      const latest = (await call("eth_blockNumber", [])) as string
+      if (BigInt(latest) < BigInt(receipt.blockNumber)) throw new Error(`block ${receipt.blockNumber} is not the latest yet`)
+    },
+    { timeout: 10_000, interval: 20 }
+  )
   return hash
 }
 
