@@ -67,6 +67,11 @@ export const ImageQuery = Schema.Struct({
   sv: Schema.optionalKey(Schema.String)
 })
 
+/** Path of the analytics config (spec 7.3): the declared endpoint's and the modal's own call's, written once. */
+export const GET_ANALYTICS_CONFIG_PATH = "/getAnalyticsConfig"
+/** Path of one analytics event (spec 7.3): the declared endpoint's and the modal's own call's, written once. */
+export const POST_ANALYTICS_EVENT_PATH = "/e"
+
 /** Answer of `GET /getAnalyticsConfig`: whether the project may send analytics events. */
 export const AnalyticsConfig = Schema.Struct({ isAnalyticsEnabled: Schema.Boolean })
 /** Answer of `GET /getAnalyticsConfig`. */

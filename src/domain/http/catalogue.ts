@@ -8,11 +8,13 @@ import {
   AnalyticsConfig,
   AnalyticsEvent,
   AnalyticsEventAccepted,
+  GET_ANALYTICS_CONFIG_PATH,
   GET_WALLETS_PATH,
   GetWalletsQuery,
   GetWalletsResponse,
   ImagePath,
-  ImageQuery
+  ImageQuery,
+  POST_ANALYTICS_EVENT_PATH
 } from "../ApiCatalogue"
 import { ProjectQuery } from "../ApiShared"
 import { NotFound } from "./errors"
@@ -48,13 +50,13 @@ export const ImagesGroup = HttpApiGroup.make("images")
 /** `GET /getAnalyticsConfig` (whether the project takes events) and `POST /e` (one event). */
 export const AnalyticsGroup = HttpApiGroup.make("analytics")
   .add(
-    HttpApiEndpoint.get("config", "/getAnalyticsConfig", { query: ProjectQuery, success: AnalyticsConfig }).annotate(
+    HttpApiEndpoint.get("config", GET_ANALYTICS_CONFIG_PATH, { query: ProjectQuery, success: AnalyticsConfig }).annotate(
       OpenApi.Summary,
       "Whether the project takes analytics events"
     )
   )
   .add(
-    HttpApiEndpoint.post("event", "/e", { query: ProjectQuery, payload: AnalyticsEvent, success: AnalyticsEventAccepted }).annotate(
+    HttpApiEndpoint.post("event", POST_ANALYTICS_EVENT_PATH, { query: ProjectQuery, payload: AnalyticsEvent, success: AnalyticsEventAccepted }).annotate(
       OpenApi.Summary,
       "One analytics event, kept for the project"
     )
