@@ -3,10 +3,11 @@
  * read within a size cap, a non-2xx answer is 'HTTP status code: N' with the start of its body (the authorisation
  * texts raise their alerts), a transport failure is ServiceUnreachable and an answer that is not the declared one
  * ServiceAnswerInvalid. Both ways of calling the services go through it: the clients derived from the declaration
- * (`servicesApiClient.ts`) and the catalogue's own call of its pages (`catalogueWallets.ts`). This module brings no
- * effect/http-api, so the catalogue's call, made on the modal's first open, does not fetch it.
+ * (`servicesApiClient.ts`) and the calls the modal makes on its first open without them (`declaredCall`: the
+ * catalogue's pages, `catalogueWallets.ts`, and analytics' config and events, `analyticsCalls.ts`). This module brings
+ * no effect/http-api, so those calls do not fetch it.
  */
-import { Context, Effect } from "effect"
+import { Context, Effect, Schema } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
@@ -116,3 +117,27 @@ export const withinExchange = <A, R>(
     Effect.mapError((error) => serviceErrorOf(error, exchange, baseUrl)),
     Effect.provideService(ServiceExchange, exchange)
   )
+
+/**
+ * One endpoint of the declaration asked as HttpApiClient asks it, without it: the request (its query and body encoded
+ * by the endpoint's Schemas, or the reason it cannot be made) through the bounded client, and the endpoint's only
+ * declared answer, a 200, decoded from JSON by `answer`. Every failure is a ServiceError (see `withinExchange`); the
+ * caller puts the call within a `boundedCall`.
+ */
+export const declaredCall = <A, I>(options: ServicesClientOptions, answer: Schema.Codec<A, I>) => {
+  const client = boundedClient(options)
+  const decodeAnswer = Schema.decodeUnknownEffect(Schema.fromJsonString(Schema.toCodecJson(answer)))
+  return (request: Effect.Effect<HttpClientRequest.HttpClientRequest, unknown>, exchange: Exchange): Effect.Effect<A, ServiceError> =>
+    withinExchange(
+      Effect.gen(function* () {
+        const response = yield* client.execute(yield* request)
+        // Another 2xx is not the declared answer (the derived client refuses it too).
+        if (response.status !== 200) {
+          return yield* new ServiceAnswerInvalid({ url: response.request.url, issue: `undeclared status code ${response.status}` })
+        }
+        return yield* decodeAnswer(yield* response.text)
+      }),
+      exchange,
+      options.baseUrl
+    )
+}
