@@ -1,15 +1,16 @@
 /**
- * Calls to the hosted services (analytics, blockchain API) through the clients derived from their one declaration
+ * Calls to the hosted services (blockchain API, names, sessions, swaps, on-ramp) through the clients derived from their one declaration
  * (`servicesApiClient.ts`). That module brings effect/http-api and the declaration, so it is fetched with `import()` on
- * the first call (balances once connected, analytics when the host turns it on) and kept for the runtime's life: a
- * page's first click carries neither. The catalogue's pages, asked when the modal first opens, do not come this way
- * (`catalogueWallets.ts`): the first open's critical path then has one chunk fewer and ~0.3 MiB less heap. Each call —
- * the client's first fetch included — is one `boundedCall`: one time bound, no trace headers.
+ * the first call (balances once connected, names, sessions, swaps) and kept for the runtime's life: a page's first
+ * click carries neither. What the modal asks when it first opens does not come this way: the catalogue's pages
+ * (`catalogueWallets.ts`) and analytics' config and events (`analyticsCalls.ts`), so the first open fetches neither
+ * http-api nor the declaration. Each call — the client's first fetch included — is one `boundedCall` (`lazyCalls`):
+ * one time bound, no trace headers.
  */
 import { Effect } from "effect"
 import type { ServiceExchange, ServicesClientOptions } from "./boundedServiceClient"
-import type { ServiceGroup, ServiceGroupId, ServicesClient } from "./servicesApiClient"
-import { boundedCall, type ServiceError, ServiceUnreachable } from "./serviceHttp"
+import type { ServiceGroup, ServiceGroupId } from "./servicesApiClient"
+import { lazyCalls, type ServiceError } from "./serviceHttp"
 
 /** Calls to one hosted service. */
 export interface ServiceCalls {
@@ -30,19 +31,7 @@ export interface ServiceCalls {
  * SERVICE_REQUEST_TIMEOUT_MS, so a service that stalls fails the call and the caller's fallback follows.
  */
 export const makeServiceCalls = (options: ServicesClientOptions): ServiceCalls => {
-  let loaded: ServicesClient | undefined
-  // Only a client that loaded is kept: a page that could not fetch it (a network blip) tries again on the next call.
-  const load = Effect.suspend(() =>
-    loaded !== undefined
-      ? Effect.succeed(loaded)
-      : Effect.tryPromise({
-        try: () => import("./servicesApiClient"),
-        catch: (cause) => new ServiceUnreachable({ url: options.baseUrl, reason: `its client could not be loaded: ${String(cause)}` })
-      }).pipe(Effect.map((module) => (loaded ??= module.makeServicesClient(options))))
-  )
-
-  const call: ServiceCalls["call"] = (group, f) =>
-    boundedCall(options.baseUrl, (exchange) => load.pipe(Effect.flatMap((client) => client.call(group, f, exchange))))
-
+  const on = lazyCalls(options.baseUrl, () => import("./servicesApiClient").then((module) => module.makeServicesClient(options)))
+  const call: ServiceCalls["call"] = (group, f) => on((client, exchange) => client.call(group, f, exchange))
   return { call }
 }

@@ -2,8 +2,9 @@
  * What every call to the hosted services (wallet catalogue, blockchain API, analytics) shares: the SDK's name and
  * version they are told, the time bound of one call, and how a call fails — 'HTTP status code: N' for a non-OK answer
  * (spec 7.7, `HttpStatusError`), the service unreachable, or its answer not the declared one. The calls themselves go
- * through the clients derived from the services' declaration (`serviceCalls.ts`), or, for the catalogue's pages, the
- * catalogue's own call (`catalogueWallets.ts`); both read answers through `boundedServiceClient.ts`.
+ * through the clients derived from the services' declaration (`serviceCalls.ts`), or the modal's own calls of the
+ * catalogue's pages and of analytics (`catalogueWallets.ts`, `analyticsCalls.ts`); all read
+ * answers through `boundedServiceClient.ts`.
  */
 import { Effect, Layer, Schema } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
@@ -68,6 +69,25 @@ export const boundedCall = <A>(baseUrl: string, call: (exchange: Exchange) => Ef
       Effect.provideService(HttpClient.TracerPropagationEnabled, false)
     )
   })
+
+/**
+ * Calls through a module of calls fetched with `import()` on the first call and kept (`load` fetches it and makes the
+ * calls): each call, that fetch included, is one `boundedCall`. Only calls that loaded are kept: a page that could not
+ * fetch them (a network blip) tries again on the next call.
+ */
+export const lazyCalls = <Calls>(baseUrl: string, load: () => Promise<Calls>) => {
+  let loaded: Calls | undefined
+  const calls = Effect.suspend(() =>
+    loaded !== undefined
+      ? Effect.succeed(loaded)
+      : Effect.tryPromise({
+        try: load,
+        catch: (cause) => new ServiceUnreachable({ url: baseUrl, reason: `its client could not be loaded: ${String(cause)}` })
+      }).pipe(Effect.map((made) => (loaded ??= made)))
+  )
+  return <A>(call: (calls: Calls, exchange: Exchange) => Effect.Effect<A, ServiceError>): Effect.Effect<A, ServiceError> =>
+    boundedCall(baseUrl, (exchange) => Effect.flatMap(calls, (made) => call(made, exchange)))
+}
 
 /** Joins a base URL (which may carry a path prefix) and a path starting with `/`. */
 export const serviceUrl = (baseUrl: string, path: string): string => `${baseUrl.replace(/\/+$/, "")}${path}`
