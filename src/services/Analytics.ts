@@ -3,44 +3,23 @@
  * `features.analytics`) and the service (`GET /getAnalyticsConfig`, asked once, on the first event) allow it.
  * When either says no, not a single request leaves — not even the config request when the host said no.
  */
-import { Clock, Context, Effect, Layer, Random, SubscriptionRef } from "effect"
+import { Clock, Context, Effect, Layer, SubscriptionRef } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import { Alerts } from "../domain/alerts"
 import type { AnalyticsEventName } from "../domain/analytics"
-import type { AnalyticsEvent } from "../domain/Api"
 import { analyticsEnabled } from "../domain/Options"
 import { Config } from "./Config"
 import { Connection } from "./Connection"
 import { Notifications } from "./Notifications"
 import { Platform } from "./Platform"
-import { makeServiceCalls } from "./serviceCalls"
-import { SDK_TYPE, SDK_VERSION } from "./serviceHttp"
+import type { HappenedEvent } from "./analyticsCalls"
+import { lazyCalls, SDK_TYPE, SDK_VERSION } from "./serviceHttp"
 
 /** How long after the visitor's action its event is sent: the action's own work is done by then. */
 export const ANALYTICS_SEND_DELAY_MS = 500
 
 /** Free properties of an event. */
 export type AnalyticsProperties = Readonly<Record<string, unknown>>
-
-// A v4 UUID from the Random service: `crypto.randomUUID` exists only in secure contexts, and Random is testable.
-const uuid = Effect.gen(function* () {
-  const bytes: Array<number> = []
-  for (let i = 0; i < 16; i++) bytes.push(yield* Random.nextIntBetween(0, 255))
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80
-  const hex = bytes.map((b) => b.toString(16).padStart(2, "0")).join("")
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
-})
-
-const domainOf = (href: string | undefined): string => {
-  if (href === undefined) return ""
-  // `URL` is the platform's parser; a page address that does not parse has no domain to report.
-  try {
-    return new URL(href).hostname
-  } catch {
-    return ""
-  }
-}
 
 /** Whether the host's options let analytics send anything: turned on (the default) and a projectId to send under. */
 export const analyticsAllowed = (config: Config["Service"]): boolean =>
@@ -77,18 +56,18 @@ export class Analytics extends Context.Service<
         const platform = yield* Platform
         const notifications = yield* Notifications
         const connection = yield* Connection
-        const service = makeServiceCalls({
-          baseUrl: config.endpoints.walletCatalog,
-          client: yield* HttpClient.HttpClient,
-          raiseAlert: notifications.raiseAlert
-        })
+        const options = { baseUrl: config.endpoints.walletCatalog, client: yield* HttpClient.HttpClient, raiseAlert: notifications.raiseAlert }
+        // Its own calls, not the derived clients: the first event is usually the modal's first open (MODAL_OPEN), which
+        // so fetches no effect/http-api (see analyticsCalls.ts); their code comes with the first event.
+        const service = lazyCalls(options.baseUrl, () =>
+          import("./analyticsCalls").then((module) => module.makeAnalyticsCalls(options, platform.href))
+        )
         const projectId = config.projectId
         const hostAllows = analyticsAllowed(config)
 
         const projectQuery = projectId === undefined ? {} : { projectId }
 
-        const askService = service
-          .call("analytics", (analytics) => analytics.config({ query: { ...projectQuery, st: SDK_TYPE, sv: SDK_VERSION } }))
+        const askService = service((calls, exchange) => calls.config({ ...projectQuery, st: SDK_TYPE, sv: SDK_VERSION }, exchange))
           .pipe(
             Effect.map((answer) => answer.isAnalyticsEnabled),
             Effect.catch((error) =>
@@ -106,35 +85,30 @@ export class Analytics extends Context.Service<
         const enabled = hostAllows ? serviceAllows : Effect.succeed(false)
 
         const scope = yield* Effect.scope
-        // What an event says is taken when it happens (time, address); sending it can wait.
+        // What an event says is taken when it happens (its data with the address, its time); sending it can wait.
         const capture = (event: AnalyticsEventName, properties: AnalyticsProperties | undefined) =>
           Effect.gen(function* () {
             const state = yield* SubscriptionRef.get(connection.state)
             const active = state.activeNamespace === undefined ? undefined : state.namespaces[state.activeNamespace]
             const address = active?.account.address
-            const timestamp = yield* Clock.currentTimeMillis
-            return { event, properties, address, timestamp }
-          })
-
-        const send = (captured: Effect.Success<ReturnType<typeof capture>>) =>
-          Effect.gen(function* () {
-            if (!hostAllows || !(yield* enabled)) return
-            const { event, properties, address, timestamp } = captured
-            const body: AnalyticsEvent = {
-              eventId: yield* uuid,
-              url: platform.href ?? "",
-              domain: domainOf(platform.href),
-              timestamp,
+            const happened: HappenedEvent = {
               props: {
                 type: "track",
                 event,
                 ...(address === undefined ? {} : { address }),
                 ...(properties === undefined ? {} : { properties })
-              }
+              },
+              timestamp: yield* Clock.currentTimeMillis
             }
-            yield* service
-              .call("analytics", (analytics) => analytics.event({ query: projectQuery, payload: body }))
-              .pipe(Effect.catch((error) => Effect.logDebug(`Analytics event ${event} lost: ${error.message}`)))
+            return happened
+          })
+
+        const send = (happened: HappenedEvent) =>
+          Effect.gen(function* () {
+            if (!hostAllows || !(yield* enabled)) return
+            yield* service((calls, exchange) => calls.event(projectQuery, happened, exchange)).pipe(
+              Effect.catch((error) => Effect.logDebug(`Analytics event ${happened.props.event} lost: ${error.message}`))
+            )
           })
 
         const track = Effect.fn("Analytics.track")(function* (event: AnalyticsEventName, properties?: AnalyticsProperties) {

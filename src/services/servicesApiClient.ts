@@ -2,11 +2,13 @@
  * The modal's clients of the hosted services, derived from their one declaration (`domain/http/ServicesApi`) with
  * effect/http-api's HttpApiClient: each endpoint's path, params, query and body encoding and the decoding of its answer
  * come from the declaration, so no route is written twice. Under it, the bounded HttpClient (`boundedServiceClient.ts`)
- * keeps the modal's rules for every answer, the same the catalogue's own call of its pages goes through.
+ * keeps the modal's rules for every answer, the same the modal's own calls of the catalogue's pages and of analytics go
+ * through.
  *
  * This module brings effect/http-api with it: `serviceCalls.ts` fetches it with `import()` on the first call of a
- * derived client (balances, analytics), so it is not in the runtime's core a page loads before the visitor's first
- * click, nor on the modal's first open (the catalogue's pages are asked without it, `catalogueWallets.ts`). Each
+ * derived client (balances, names, sessions), so it is not in the runtime's core a page loads before the visitor's
+ * first click, nor on the modal's first open (the catalogue's pages and analytics are asked without it,
+ * `catalogueWallets.ts`, `analyticsCalls.ts`). Each
  * group's declaration is a module of its own, fetched and built on that group's first call, so a page does not build
  * the declarations of the groups it never calls.
  */

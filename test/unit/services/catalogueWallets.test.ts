@@ -5,16 +5,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
-import * as HttpClient from "effect/http/HttpClient"
 import { HttpApiClient } from "effect/http-api"
-import type { Alert } from "../../../src/domain/alerts"
 import type { GetWalletsQuery } from "../../../src/domain/ApiCatalogue"
 import type { CaipNetworkId } from "../../../src/domain/Caip"
 import { ServicesApi } from "../../../src/domain/http/ServicesApi"
-import type { ServicesClientOptions } from "../../../src/services/boundedServiceClient"
 import { makeGetWallets } from "../../../src/services/catalogueWallets"
 import { makeServiceCalls } from "../../../src/services/serviceCalls"
-import { type FakeAnswer, makeFakeHttp } from "../support/fakeHttpClient"
+import { type FakeAnswer, fakeService } from "../support/fakeHttpClient"
 
 const BASE = "http://catalog.test/cat"
 const GET_WALLETS_URL = `${BASE}/getWallets`
@@ -23,16 +20,12 @@ const ENTRY = { id: "w1", name: "Amber", image_id: "img-1", chains: ["eip155:313
 
 /** The catalogue's call and the derived clients over one service whose every answer is `reply`. */
 const service = (reply: FakeAnswer) =>
-  Effect.gen(function* () {
-    const http = makeFakeHttp(() => reply)
-    const alerts: Array<string> = []
-    const options: ServicesClientOptions = {
-      baseUrl: BASE,
-      client: yield* Effect.provide(Effect.service(HttpClient.HttpClient), http.layer),
-      raiseAlert: (alert: Alert) => Effect.sync(() => alerts.push(alert.shortMessage))
-    }
-    return { getWallets: makeGetWallets(options), derived: makeServiceCalls(options), http, alerts }
-  })
+  Effect.map(fakeService(BASE, reply), ({ options, http, alerts }) => ({
+    getWallets: makeGetWallets(options),
+    derived: makeServiceCalls(options),
+    http,
+    alerts
+  }))
 
 /** The error of a call that must have failed. */
 const failureOf = <A, E>(result: Result.Result<A, E>): E => {

@@ -3,6 +3,8 @@ import { Effect, Layer } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientResponse from "effect/http/HttpClientResponse"
+import type { Alert } from "../../../src/domain/alerts"
+import type { ServicesClientOptions } from "../../../src/services/boundedServiceClient"
 
 /** A request as the fake saw it. */
 export interface RecordedRequest {
@@ -12,6 +14,8 @@ export interface RecordedRequest {
   readonly headers: Readonly<Record<string, string>>
   /** The JSON body, parsed, when there was one. */
   readonly body: unknown
+  /** The body's content type, when there was a body. */
+  readonly contentType: string | undefined
 }
 
 /**
@@ -66,7 +70,13 @@ export const makeFakeHttp = (answer: (request: RecordedRequest) => FakeAnswer): 
   const pulled = { count: 0 }
   const client = HttpClient.make((request, url) =>
     Effect.suspend(() => {
-      const recorded: RecordedRequest = { method: request.method, url, headers: { ...request.headers }, body: bodyOf(request) }
+      const recorded: RecordedRequest = {
+        method: request.method,
+        url,
+        headers: { ...request.headers },
+        body: bodyOf(request),
+        contentType: request.body._tag === "Empty" ? undefined : request.body.contentType
+      }
       requests.push(recorded)
       const reply = answer(recorded)
       if (reply === "hang") return Effect.never
@@ -97,3 +107,19 @@ export const makeFakeHttp = (answer: (request: RecordedRequest) => FakeAnswer): 
     pulled
   }
 }
+
+/**
+ * One service at `baseUrl` whose every answer is `reply`, as the services' clients take it: their options, the fake's
+ * requests, and the alerts raised (their short messages).
+ */
+export const fakeService = (baseUrl: string, reply: FakeAnswer) =>
+  Effect.gen(function* () {
+    const http = makeFakeHttp(() => reply)
+    const alerts: Array<string> = []
+    const options: ServicesClientOptions = {
+      baseUrl,
+      client: yield* Effect.provide(Effect.service(HttpClient.HttpClient), http.layer),
+      raiseAlert: (alert: Alert) => Effect.sync(() => alerts.push(alert.shortMessage))
+    }
+    return { options, http, alerts }
+  })
