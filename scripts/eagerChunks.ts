@@ -59,7 +59,8 @@ export const FORMS_CHUNKS = {
 
 /**
  * What both ways of calling the hosted services share — the bounded client under every answer, the query helpers and
- * the catalogue's Schemas — as one chunk: the catalogue's own call (the modal's first open) and the derived clients
- * each fetch it with their code, and the core's list of what to fetch with them names one file, not three.
+ * the catalogue's (and analytics') Schemas — as one chunk: the modal's own calls of the catalogue and of analytics (the
+ * modal's first open) and the derived clients each fetch it with their code, and the core's list of what to fetch with
+ * them names one file, not three.
  */
 export const SERVICES_SHARED_CHUNK = /[\\/]src[\\/](services[\\/]boundedServiceClient|domain[\\/](ApiShared|ApiCatalogue))\.ts$/

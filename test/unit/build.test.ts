@@ -38,6 +38,7 @@ const LAZY = [
   "src/services/BlockchainApiLive.ts",
   "src/services/WalletCatalogLive.ts",
   "src/services/catalogueWallets.ts",
+  "src/services/analyticsCalls.ts",
   "src/services/boundedServiceClient.ts",
   "src/services/servicesApiClient.ts",
   "src/domain/Api.ts",
@@ -266,6 +267,23 @@ describe("the library build", () => {
     const fallback = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/walletCatalogFallback.ts")))!
     const beforeClick = loadedAtOnce("react.js").concat(chunks.filter((c) => ["core", "view"].includes(c.name)))
     expect(atOnce.filter((c) => !beforeClick.includes(c)).flatMap((c) => c.dynamicImports)).toEqual([fallback.fileName])
+  })
+
+  it("asks analytics' config and events (MODAL_OPEN: the modal's first open) without effect/http-api: the core fetches no derived client for them", () => {
+    const home = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/analyticsCalls.ts")))!
+    const atOnce = loadedAtOnce(home.fileName)
+    expect(atOnce.flatMap((c) => c.imports).filter((i) => i.startsWith("effect/http-api"))).toEqual([])
+    expect(modulesOf(atOnce).filter((id) => id.startsWith("src/domain/http/") || id === "src/services/servicesApiClient.ts")).toEqual([])
+    // Analytics (the core's) fetches its calls on its first event, and the core fetches the derived clients nowhere.
+    const core = chunks.find((c) => c.name === "core")!
+    expect(modulesOf([core])).toContain("src/services/Analytics.ts")
+    expect(core.dynamicImports).toContain(home.fileName)
+    expect(core.code).not.toMatch(/\bmakeServiceCalls\b/)
+    const client = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("src/services/servicesApiClient.ts")))!
+    expect(core.dynamicImports).not.toContain(client.fileName)
+    // Beyond what the page has already loaded, the calls fetch nothing later.
+    const beforeClick = loadedAtOnce("react.js").concat(chunks.filter((c) => ["core", "view"].includes(c.name)))
+    expect(atOnce.filter((c) => !beforeClick.includes(c)).flatMap((c) => c.dynamicImports)).toEqual([])
   })
 
   it("leaves FeatureUnavailable to the adapters that fail with it: the core and what react.js loads do not carry it", () => {
