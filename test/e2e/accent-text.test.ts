@@ -9,7 +9,7 @@
  */
 import type { Locator, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { contrast, painted, type Rgb } from "./support/colours"
+import { contrast, fillAndText, painted, type Rgb } from "./support/colours"
 import { type OpenDemo, openDemo } from "./support/demo"
 import { axeViolations } from "./support/embeddedLogin"
 
@@ -20,32 +20,6 @@ const WHITE: Rgb = [255, 255, 255]
 const BLACK: Rgb = [0, 0, 0]
 const dialog = () => page.getByRole("dialog")
 const connectWallet = () => page.getByRole("button", { name: "Connect wallet" })
-
-/**
- * The fill of `control` and its text, as the page paints them: a control made see-through (its opacity) shows what is
- * behind it, the nearest box with a fill of its own, through both.
- */
-const fillAndText = async (control: Locator): Promise<{ readonly fill: Rgb; readonly text: Rgb }> => {
-  const { colours, opacity } = await control.evaluate((element) => {
-    const style = getComputedStyle(element)
-    let behind = "rgb(255, 255, 255)"
-    for (let box = element.parentElement; box !== null; box = box.parentElement) {
-      const fill = getComputedStyle(box).backgroundColor
-      if (fill !== "rgba(0, 0, 0, 0)") {
-        behind = fill
-        break
-      }
-    }
-    return { colours: [style.backgroundColor, style.color, behind], opacity: Number(style.opacity) }
-  })
-  const [fill, text, [r, g, b] = WHITE] = await painted(page, colours)
-  const through = ([cr, cg, cb]: Rgb): Rgb => [
-    opacity * cr + (1 - opacity) * r,
-    opacity * cg + (1 - opacity) * g,
-    opacity * cb + (1 - opacity) * b
-  ]
-  return { fill: through(fill!), text: through(text!) }
-}
 
 /**
  * The fill and text of `control` once the pointer is on it, its hover's transition over; the pointer is then moved
