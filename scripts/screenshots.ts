@@ -151,7 +151,7 @@ const injected = () =>
         await dialog().getByRole("button", { name: "Back" }).click()
         await dialog().getByRole("button", { name: "Buy", exact: true }).click()
         await dialog().getByLabel("Amount", { exact: true }).fill("50")
-        await dialog().locator('dl[aria-label="Local On-ramp quote"]').waitFor()
+        await dialog().locator('dl[aria-label="Quote"]').waitFor()
         await page.waitForLoadState("networkidle")
         await shot(at("buy"))
         await dialog().getByRole("button", { name: "Back" }).click()
