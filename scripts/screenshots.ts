@@ -3,8 +3,8 @@
  * visitor sees it — light and dark, desktop (1280 × 800) and phone (390 × 844) — on the production build of the demo
  * against the local stack. Five series, each on its own stack: `injected` (the injected EVM test wallet: connect,
  * account, names, sign-in), `embedded` (the email wallet: login, device link, email change, approvals of every kind)
- * `connectView` (the host's Terms box to tick, Terms linked, wallets folded beside email; `--accent` gives the demo a
- * host's accent there, to see the text on its filled buttons), `farcaster` (the social
+ * `connectView` (the host's Terms box to tick, Terms linked, wallets folded beside email, the filled buttons hovered;
+ * `--accent` gives the demo a host's accent there, to see the text on its filled buttons), `farcaster` (the social
  * buttons, the Farcaster QR code, the Farcaster user's account) and `passkey` (the passkey buttons, the wait
  * and the passkey window's page, a closed window, a refused ceremony) and `secure` (the embedded wallet's own views over
  * the modal: export, protect, recover; `--accent` gives the demo a host's accent there); `--only` runs one. For people to look at before calling a visible change done; nothing is compared.
@@ -151,7 +151,7 @@ const injected = () =>
         await dialog().getByRole("button", { name: "Back" }).click()
         await dialog().getByRole("button", { name: "Buy", exact: true }).click()
         await dialog().getByLabel("Amount", { exact: true }).fill("50")
-        await dialog().locator('dl[aria-label="Local On-ramp quote"]').waitFor()
+        await dialog().locator('dl[aria-label="Quote"]').waitFor()
         await page.waitForLoadState("networkidle")
         await shot(at("buy"))
         await dialog().getByRole("button", { name: "Back" }).click()
@@ -212,6 +212,10 @@ const injected = () =>
         await close()
         wallet.selectAccount(0)
 
+        // Sign-in required: the sign view offers no Close (the modal stays until signed in or disconnected).
+        await page.goto(`${url}?signIn=required`)
+        await dialog().getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor()
+        await shot(at("siwx-required"))
         // Sign-in with the wallet: the demo with sign-in on restores the wallet and asks the account to sign.
         await page.goto(`${url}?signIn=on`)
         await dialog().getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor()
@@ -470,6 +474,17 @@ const connectView = () =>
         await open("?terms=notice", theme)
         await page.waitForLoadState("networkidle")
         await shoot(page, at("connect-terms-notice"))
+        // The accent's fills hovered: the modal's Continue, then the page's Connect wallet with the page's own buttons.
+        await dialog().getByRole("textbox", { name: "Continue with email" }).fill("visitor@example.com")
+        await dialog().getByRole("button", { name: "Continue", exact: true }).hover()
+        await shoot(page, at("connect-continue-hovered"))
+        await page.keyboard.press("Escape")
+        await dialog().waitFor({ state: "hidden" })
+        await page.getByRole("button", { name: "Connect wallet" }).hover()
+        await shoot(page, at("page-connect-hovered"))
+        // The page's own Swap and Buy, disabled until a wallet is connected.
+        await page.getByRole("region", { name: "Swap and buy" }).evaluate((card) => card.scrollIntoView({ block: "center" }))
+        await shoot(page, at("page-swap-buy-disconnected"))
       }
     }
   })

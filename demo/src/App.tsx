@@ -372,6 +372,7 @@ function SwapAndBuy() {
     <section style={css.card} aria-labelledby="swap-buy-title">
       <h2 id="swap-buy-title" style={css.cardTitle}>Swap and buy</h2>
       <p style={css.hint}>The page's own buttons, opening the modal on its Swap or Buy view.</p>
+      {!isConnected && <p style={css.hint}>Connect a wallet first.</p>}
       <div style={css.row}>
         <button type="button" disabled={!isConnected} style={css.button} onClick={() => void swap.open()}>
           Swap from the page

@@ -11,7 +11,8 @@ export const card: CSSProperties = { background: "var(--demo-card)", border: "1p
 export const cardTitle: CSSProperties = { fontSize: 16, margin: "0 0 8px" }
 export const form: CSSProperties = { display: "grid", gap: 8 }
 export const input: CSSProperties = { font: "inherit", padding: 8, borderRadius: 8, border: "1px solid var(--demo-input-border)", background: "var(--demo-input)", color: "inherit", minWidth: 0 }
-export const button: CSSProperties = { font: "inherit", padding: "8px 12px", borderRadius: 8, border: "none", background: "#4b6bfb", color: "#fff", cursor: "pointer", justifySelf: "start" }
+// White on this blue reads at 6:1 (the modal's default accent): 4.5:1 or more, as any text on the page.
+export const button: CSSProperties = { font: "inherit", padding: "8px 12px", borderRadius: 8, border: "none", background: "#3358d4", color: "#fff", cursor: "pointer", justifySelf: "start" }
 export const toggle: CSSProperties = { font: "inherit", padding: "8px 12px", borderRadius: 999, border: "1px solid var(--demo-border)", background: "transparent", color: "inherit", cursor: "pointer", minHeight: 40 }
 // A hint may hold a whole address: it wraps anywhere rather than widen a phone-sized page.
 export const hint: CSSProperties = { color: "var(--demo-muted)", fontSize: 14, margin: "8px 0 0", overflowWrap: "anywhere" }

@@ -3,11 +3,13 @@
  * in Chromium on the local stack: the page's Connect wallet button and the Connect view's Continue (email), both
  * filled with the accent as given, carry black or white text (no grey between), whichever reads on it (4.5:1 or more),
  * in light and dark, at 1280 and 390 px; axe finds nothing in the modal. A pale yellow and a mint got white text before
- * (1.3:1 each); the default accent keeps white, as does a deep blue.
+ * (1.3:1 each); the default accent keeps white, as does a deep blue. Hovered, each fill changes and its text reads at
+ * least as well as at rest (4.5:1 or more): the fill moves away from the text's colour (hover dimmed the whole button
+ * before, text and all).
  */
 import type { Locator, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { contrast, painted, type Rgb } from "./support/colours"
+import { contrast, fillAndText, painted, type Rgb } from "./support/colours"
 import { type OpenDemo, openDemo } from "./support/demo"
 import { axeViolations } from "./support/embeddedLogin"
 
@@ -19,14 +21,16 @@ const BLACK: Rgb = [0, 0, 0]
 const dialog = () => page.getByRole("dialog")
 const connectWallet = () => page.getByRole("button", { name: "Connect wallet" })
 
-/** The fill of `control` and its text, as the page paints them. */
-const fillAndText = async (control: Locator): Promise<{ readonly fill: Rgb; readonly text: Rgb }> => {
-  const colours = await control.evaluate((element) => {
-    const style = getComputedStyle(element)
-    return [style.backgroundColor, style.color]
-  })
-  const [fill, text] = await painted(page, colours)
-  return { fill: fill!, text: text! }
+/**
+ * The fill and text of `control` once the pointer is on it, its hover's transition over; the pointer is then moved
+ * off it, to a corner of the page.
+ */
+const hovered = async (control: Locator): Promise<{ readonly fill: Rgb; readonly text: Rgb }> => {
+  await control.hover()
+  await control.evaluate((element) => Promise.allSettled(element.getAnimations().map((animation) => animation.finished)))
+  const colours = await fillAndText(control)
+  await page.mouse.move(0, 0)
+  return colours
 }
 
 beforeAll(async () => {
@@ -39,7 +43,7 @@ afterAll(() => session?.stop())
 describe("text on the host's accent", () => {
   // undefined: the theme's own accent, no `?accent=`. Each with the text that reads better on it.
   for (const [accent, onAccent] of [[undefined, WHITE], ["#ffe066", BLACK], ["#a0f0c0", BLACK], ["#0a58ca", WHITE]] as const) {
-    it(`${accent ?? "the default accent"}: the filled controls' text is ${onAccent === WHITE ? "white" : "black"}, 4.5:1 or more on it, in light and dark, at 1280 and 390 px; axe finds nothing`, async () => {
+    it(`${accent ?? "the default accent"}: the filled controls' text is ${onAccent === WHITE ? "white" : "black"}, 4.5:1 or more on it, at rest and hovered, in light and dark, at 1280 and 390 px; axe finds nothing`, async () => {
       await page.goto(accent === undefined ? session.url : `${session.url}?accent=${encodeURIComponent(accent)}`)
       const [given] = accent === undefined ? [undefined] : await painted(page, [accent])
       for (const width of [1280, 390]) {
@@ -47,13 +51,20 @@ describe("text on the host's accent", () => {
         for (const theme of ["light", "dark"] as const) {
           await page.emulateMedia({ colorScheme: theme })
           const onPage = await fillAndText(connectWallet())
+          const onPageHovered = await hovered(connectWallet())
           await connectWallet().click()
-          const inModal = await fillAndText(dialog().getByRole("button", { name: "Continue", exact: true }))
-          for (const [name, control] of [["Connect wallet", onPage], ["Continue", inModal]] as const) {
+          const continueButton = dialog().getByRole("button", { name: "Continue", exact: true })
+          const inModal = await fillAndText(continueButton)
+          const inModalHovered = await hovered(continueButton)
+          for (const [name, control, hover] of [["Connect wallet", onPage, onPageHovered], ["Continue", inModal, inModalHovered]] as const) {
             const where = `${name}, ${theme}, ${width} px`
             if (given !== undefined) expect(control.fill, where).toEqual(given)
             expect(control.text, where).toEqual(onAccent)
             expect(contrast(control.text, control.fill), where).toBeGreaterThanOrEqual(4.5)
+            // Hovered: the fill visibly changes, away from the text, so the text reads as well or better.
+            expect(hover.text, `${where}, hovered`).toEqual(onAccent)
+            expect(hover.fill, `${where}, hovered`).not.toEqual(control.fill)
+            expect(contrast(hover.text, hover.fill), `${where}, hovered`).toBeGreaterThanOrEqual(Math.max(4.5, contrast(control.text, control.fill)))
           }
           expect(await axeViolations(page)).toEqual([])
           await page.keyboard.press("Escape")

@@ -11,6 +11,7 @@ import type { TestWallet } from "../../devstack/wallet/testWallet"
 import { formatAmount, formatUnits, truncateAddress } from "../../src/domain/format"
 import { animationsSettled, type Browser, isLoopback } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
+import { contrast, fillAndText } from "./support/colours"
 import { installInjectedWallet } from "./support/injectedWallet"
 
 const ALICE = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
@@ -50,6 +51,21 @@ const screenshot = async (name: string) => {
 const closeModal = async () => {
   await page.keyboard.press("Escape")
   await expect.poll(() => dialog().count()).toBe(0)
+}
+
+/**
+ * The page's own Swap and Buy buttons (the host's, not the modal's) read at 4.5:1 or more in light and dark, with no
+ * modal over them; the contrasts, named, for the failure's message.
+ */
+const expectPageButtonsReadable = async () => {
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme })
+    for (const name of ["Swap from the page", "Buy from the page"]) {
+      const { fill, text } = await fillAndText(page.getByRole("button", { name }))
+      expect(contrast(fill, text), `${name}, ${theme}`).toBeGreaterThanOrEqual(4.5)
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" })
 }
 
 beforeAll(async () => {
@@ -117,6 +133,13 @@ describe("the demo in Chromium with an injected wallet", () => {
     await closeModal()
   })
 
+  it("the page's own Swap and Buy, before a wallet is connected: disabled, saying why, and readable (4.5:1 or more) in light and dark", async () => {
+    const card = page.getByRole("region", { name: "Swap and buy" })
+    expect(await card.getByRole("button", { name: "Swap from the page" }).isDisabled()).toBe(true)
+    expect(await card.getByText("Connect a wallet first.").count()).toBe(1)
+    await expectPageButtonsReadable()
+  })
+
   it("connects: the modal closes, and the account view shows the address and the anvil balance", async () => {
     await openAndConnect()
     await accountButton(ALICE).click()
@@ -125,6 +148,11 @@ describe("the demo in Chromium with an injected wallet", () => {
     const shown = formatAmount(formatUnits(wei, 18))
     await expect.poll(() => dialog().getByText(new RegExp(shown.replace(/[.,]/g, "\\$&"))).count()).toBeGreaterThan(0)
     await closeModal()
+  })
+
+  it("the page's own Swap and Buy, once connected: enabled and readable (4.5:1 or more) in light and dark", async () => {
+    expect(await page.getByRole("button", { name: "Swap from the page" }).isEnabled()).toBe(true)
+    await expectPageButtonsReadable()
   })
 
   it("restores the session after a reload without asking the wallet again", async () => {

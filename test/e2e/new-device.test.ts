@@ -29,9 +29,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newDeviceWords } from "../../src/domain/newDevice"
 import { SECURE_FRAME_ATTRIBUTE } from "../../src/services/FrameBridge/revealFrame"
 import { keysInDatabase, legacyUser } from "../integration/support/legacyKeys"
-import { animationsSettled, type Browser, launchBrowser } from "./support/browser"
+import { type Browser, launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
-import { accountButton, axeViolations, connectedAddress, requestLoginCode, typeLoginCode } from "./support/embeddedLogin"
+import { accountButton, connectedAddress, expectAxeClean, requestLoginCode, typeLoginCode } from "./support/embeddedLogin"
 import { protectWallet, protectWithPassword, recoverWithPassword, secureView, secureViewEnded } from "./support/secureViews"
 import { askSignature, expectSignedBy, sign } from "./support/signing"
 import { serviceSessions } from "./support/siwxSessions"
@@ -96,22 +96,6 @@ const sendOnAnvil = async (page: Page, address: string) => {
   await dialog.getByRole("button", { name: "Approve" }).click()
   await expect.poll(() => page.getByTestId("transaction").textContent(), { timeout: 30_000 }).toContain("confirmed in block")
   expect(await rpc.getTransactionCount({ address: address as `0x${string}` })).toBe(nonce + 1)
-}
-
-/** axe finds nothing in the modal in each of `themes`, nor at 390 px, where nothing is wider than the page. */
-const expectAxeClean = async (page: Page, themes: ReadonlyArray<"light" | "dark">) => {
-  for (const theme of themes) {
-    await page.emulateMedia({ colorScheme: theme })
-    // Measured at rest: mid-slide, the view's colours are still fading in.
-    await animationsSettled(page)
-    expect(await axeViolations(page)).toEqual([])
-  }
-  await page.emulateMedia({ colorScheme: "light" })
-  await page.setViewportSize({ width: 390, height: 844 })
-  await animationsSettled(page)
-  expect(await axeViolations(page)).toEqual([])
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
-  await page.setViewportSize({ width: 1280, height: 800 })
 }
 
 /** A reload: the wallet comes back on `address`. */

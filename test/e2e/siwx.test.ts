@@ -2,15 +2,15 @@
  * Sign-in with the wallet on the local stack: Chromium against the built demo with `servicesSiwx()` (the demo's
  * `?signIn=` switch), the injected test wallet holding a dev account, the services giving the nonce, checking the
  * signature on anvil and keeping the session in their database. Connect → sign view → signed in; a reload keeps
- * it; a refusal says 'Signature declined' and Try again signs; required mode cannot be closed, and cancelling
- * disconnects; signing out revokes the session on the service.
+ * it; a refusal says 'Signature declined' and Try again signs; required mode cannot be closed (no Close, Escape shakes), and
+ * cancelling disconnects; signing out revokes the session on the service.
  */
-import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Approval, readableMessage } from "../../devstack/wallet/testWallet"
 import { type Browser, launchBrowser } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
+import { axeViolations, expectAxeClean } from "./support/embeddedLogin"
 import { installInjectedSolanaWallet } from "./support/injectedSolanaWallet"
 import { installInjectedWallet } from "./support/injectedWallet"
 import { serviceSessions } from "./support/siwxSessions"
@@ -23,11 +23,6 @@ const prompts: Array<string> = []
 
 const dialog = () => page.getByRole("dialog")
 const sessionText = () => page.getByTestId("session").textContent()
-
-const axeViolations = async () => {
-  const result = await new AxeBuilder({ page }).include("[role=dialog]").analyze()
-  return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`)
-}
 
 /** The sessions the services keep for an account (CAIP-10; by default the EVM account on chain 31337). */
 const sessionsOf = (caipAddress?: string) => serviceSessions(session.stack, session.url, caipAddress ?? `eip155:31337:${account.address}`)
@@ -65,7 +60,7 @@ describe("sign-in with the wallet on the local stack", () => {
     await connect()
     await dialog().getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor()
     expect(await dialog().getByText("Signing is free", { exact: false }).count()).toBe(1)
-    expect(await axeViolations()).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await dialog().getByRole("button", { name: "Sign", exact: true }).click()
     await dialog().getByRole("alert").filter({ hasText: "Signature declined" }).waitFor()
     expect(await sessionsOf()).toEqual([])
@@ -93,15 +88,20 @@ describe("sign-in with the wallet on the local stack", () => {
     await expect.poll(() => sessionsOf()).toEqual([])
   })
 
-  it("required: Escape and Close only shake the modal; Disconnect disconnects the wallet", async () => {
+  it("required: no Close in the header, focus on the view's heading, Escape only shakes the modal, axe-clean in light, dark and at 390 px; Disconnect disconnects the wallet", async () => {
     await page.goto(`${session.url}?signIn=required`)
     // The wallet is still connected from before: restoring it without a session opens the sign view at once.
-    await dialog().getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor({ timeout: 10_000 })
+    const heading = dialog().getByRole("heading", { name: "Sign in to Wallet Runtime demo" })
+    await heading.waitFor({ timeout: 10_000 })
+    // The modal cannot be closed without a session: no control offers to.
+    expect(await dialog().getByRole("button", { name: "Close" }).count()).toBe(0)
+    await expect.poll(() => heading.evaluate((element) => element === document.activeElement)).toBe(true)
     await page.keyboard.press("Escape")
-    await dialog().getByRole("heading", { name: "Sign in to Wallet Runtime demo" }).waitFor()
-    const close = dialog().getByRole("button", { name: "Close" })
-    if ((await close.count()) > 0) await close.click()
+    // The shake lasts 0.5 s: Playwright's wait checks the page at every frame.
+    await page.locator("[role=dialog][data-shake]").waitFor({ state: "attached", timeout: 5_000 })
+    await heading.waitFor()
     expect(await dialog().count()).toBe(1)
+    await expectAxeClean(page, ["light", "dark"])
     await dialog().getByRole("button", { name: "Disconnect" }).click()
     await dialog().waitFor({ state: "detached" })
     await page.getByRole("button", { name: "Connect wallet" }).waitFor()

@@ -149,9 +149,13 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
           <h2 id={titleId} className={styles.title}>
             {view.title}
           </h2>
-          <span className={styles.close}>
-            <IconButton icon="close" label="Close" onClick={() => close(undefined)} />
-          </span>
+          {/* Required sign-in's sign view cannot be closed (Escape shakes it): no Close that only shakes; the view's
+              own Disconnect is the way out. */}
+          {!(state.signInRequired && route.view === "SIWXSignMessage") && (
+            <span className={styles.close}>
+              <IconButton icon="close" label="Close" onClick={() => close(undefined)} />
+            </span>
+          )}
         </div>
         <p id={descriptionId} className={visuallyHidden}>
           {view.description}

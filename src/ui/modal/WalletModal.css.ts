@@ -71,10 +71,11 @@ export const ahead = style({ visibility: "hidden", animation: "none", pointerEve
  */
 export const shake = style({ animation: `${rise} 180ms ease-out, ${shakeFrames} 500ms ease-in-out` })
 
-/** Back, title and Close in three columns. */
+/** Back, title and Close in three columns; as tall with neither button (required sign-in's sign view) as with them. */
 export const header = style({
   display: "grid",
   gridTemplateColumns: "36px 1fr 36px",
+  gridAutoRows: "minmax(36px, auto)",
   alignItems: "center",
   gap: vars.space.s,
   padding: `${vars.space.m} ${vars.space.m} ${vars.space.s}`

@@ -1,8 +1,9 @@
 /**
  * Colours as a page paints them, for the browser tests' contrast checks (WCAG 2.x): any colour the browser computes
- * (`rgb(…)`, a relative colour's `color(xyz-d65 …)`) is drawn on a canvas in the page or frame and read back as sRGB.
+ * (`rgb(…)`, a relative colour's `color(xyz-d65 …)`) is drawn on a canvas in the page or frame and read back as sRGB;
+ * a control's fill and text as seen through its opacity.
  */
-import type { Frame, Page } from "playwright-core"
+import type { Frame, Locator, Page } from "playwright-core"
 
 /** An sRGB colour, each channel 0 to 255. */
 export type Rgb = readonly [number, number, number]
@@ -20,6 +21,32 @@ export const painted = (target: Page | Frame, colours: ReadonlyArray<string>): P
       return [r, g, b]
     })
   }, [...colours])
+
+/**
+ * The fill of `control` and its text, as the page paints them: a control made see-through (its opacity) shows what is
+ * behind it, the nearest box with a fill of its own (else the white canvas), through both.
+ */
+export const fillAndText = async (control: Locator): Promise<{ readonly fill: Rgb; readonly text: Rgb }> => {
+  const { colours, opacity } = await control.evaluate((element) => {
+    const style = getComputedStyle(element)
+    let behind = "rgb(255, 255, 255)"
+    for (let box = element.parentElement; box !== null; box = box.parentElement) {
+      const fill = getComputedStyle(box).backgroundColor
+      if (fill !== "rgba(0, 0, 0, 0)") {
+        behind = fill
+        break
+      }
+    }
+    return { colours: [style.backgroundColor, style.color, behind], opacity: Number(style.opacity) }
+  })
+  const [fill = [0, 0, 0], text = [0, 0, 0], [r, g, b] = [255, 255, 255]] = await painted(control.page(), colours)
+  const through = ([cr, cg, cb]: Rgb): Rgb => [
+    opacity * cr + (1 - opacity) * r,
+    opacity * cg + (1 - opacity) * g,
+    opacity * cb + (1 - opacity) * b
+  ]
+  return { fill: through(fill), text: through(text) }
+}
 
 // A channel in linear light, 0 to 1.
 const linear = (c: number): number => {

@@ -1,4 +1,5 @@
 import { style, styleVariants } from "@vanilla-extract/css"
+import { accentHover } from "../../theme/accentHover"
 import { vars } from "../../theme/contract.css"
 
 const base = style({
@@ -21,7 +22,7 @@ const base = style({
 
 /** The variants of a labelled action. */
 export const button = styleVariants({
-  primary: [base, { background: vars.accent, color: vars.color.accentText, selectors: { "&:hover:not(:disabled)": { opacity: 0.9 } } }],
+  primary: [base, { background: vars.accent, color: vars.color.accentText, ...accentHover("&:hover:not(:disabled)") }],
   secondary: [
     base,
     {

@@ -1,4 +1,5 @@
 import { style } from "@vanilla-extract/css"
+import { accentHover } from "../../theme/accentHover"
 import { vars } from "../../theme/contract.css"
 
 // A phone-sized screen (the modal becomes a bottom sheet at the same width).
@@ -32,7 +33,7 @@ export const primary = style({
   background: vars.accent,
   color: vars.color.accentText,
   borderColor: "transparent",
-  selectors: { "&:hover": { background: vars.accent, opacity: 0.9 } }
+  ...accentHover("&:hover")
 })
 
 /** The error-coloured variant (unsupported network). */

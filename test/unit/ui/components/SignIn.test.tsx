@@ -3,9 +3,10 @@
  * The sign-in view while the wallet's signature is pending: it says 'Authenticating...' (spec point 8's loading
  * message) until the wallet answers; a smart account whose signature the site refuses reads spec 8's words; an account
  * that nothing on this device can make sign (an embedded key only its first device protects) is offered no Sign again,
- * only Check again and leaving: Disconnect when sign-in is required, otherwise the header's Close alone.
+ * only Check again and leaving: Disconnect when sign-in is required, otherwise the header's Close alone. Where sign-in is
+ * required the header has no Close at all (the modal cannot be closed without a session: it would only shake).
  */
-import { act, cleanup, fireEvent, within } from "@testing-library/react"
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { Effect, SubscriptionRef } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import type { SiwxConfig, SiwxSession } from "../../../../src/domain/Siwx"
@@ -73,6 +74,30 @@ describe("SIWXSignMessage", () => {
     expect(within(alert).getByText("This application might not support Smart Accounts")).toBeTruthy()
     expect(alert.textContent).toContain("Switch to your EOA in the account view, or ask the site to accept smart accounts.")
     expect(within(view).getByRole("button", { name: "Try again" })).toBeTruthy()
+  })
+
+  it("sign-in required: the header offers no Close (it could only shake), focus is on the view's heading, Escape shakes and keeps it, Tab goes between Disconnect and Sign", async () => {
+    const wallet = testWallet()
+    const host = runtimeFor(wallet, { options: { siwx: { ...siwx(), getRequired: () => true } } })
+    runtime = host
+    renderHost(host)
+    void host.run(Effect.flatMap(ConnectFlow, (flow) => flow.connect("Test Wallet"))).catch(() => undefined)
+    const view = await findView("SIWXSignMessage")
+    const sign = await within(view).findByRole("button", { name: "Sign" })
+    expect(within(view).queryByRole("button", { name: "Close" })).toBeNull()
+    const heading = within(view).getByRole("heading", { level: 3 })
+    await waitFor(() => expect(document.activeElement).toBe(heading))
+    fireEvent.keyDown(view, { key: "Escape" })
+    await waitFor(() => expect(view.getAttribute("data-shake")).toBe("true"))
+    expect(screen.getByRole("dialog")).toBe(view)
+    expect(view.getAttribute("data-view")).toBe("SIWXSignMessage")
+    const disconnect = within(view).getByRole("button", { name: "Disconnect" })
+    fireEvent.keyDown(view, { key: "Tab" })
+    expect(document.activeElement).toBe(disconnect)
+    fireEvent.keyDown(view, { key: "Tab" })
+    expect(document.activeElement).toBe(sign)
+    fireEvent.keyDown(view, { key: "Tab" })
+    expect(document.activeElement).toBe(disconnect)
   })
 
   /** The sign view of an account whose wallet says, before signing, that it cannot sign on this device at all. */

@@ -310,7 +310,7 @@ describe("WalletModal: a dialog like Radix", () => {
     await dialogClosed()
   })
 
-  it("shakes instead of closing when sign-in is required", async () => {
+  it("shakes instead of closing when sign-in is required; a view other than the sign view keeps its Close", async () => {
     runtime = runtimeFor(testWallet())
     renderHost(runtime)
     await act(() => runtime!.run(Effect.flatMap(Modal, (m) => Effect.andThen(m.setSignInRequired(true), m.open()))))
@@ -318,6 +318,7 @@ describe("WalletModal: a dialog like Radix", () => {
     fireEvent.keyDown(dialog, { key: "Escape" })
     await waitFor(() => expect(dialog.getAttribute("data-shake")).toBe("true"))
     expect(screen.getByRole("dialog")).toBe(dialog)
+    expect(within(dialog).getByRole("button", { name: "Close" })).toBeTruthy()
   })
 
   it("renders in place, modal, with disableAppend; in place and non-modal with enableEmbedded", async () => {
