@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { type SplitKeysApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
 import { makeMemoryStorage, FRAME_STORAGE_KEYS, type FrameStorage } from "../../../server/src/embedded/frame/frameLogic"
 import { keysAtLogin } from "../../../server/src/embedded/frame/frameKeys"
-import { closeSecureView, openSecureView, type SecureViewEnv, withheldBySecureView } from "../../../server/src/embedded/frame/secureView"
+import { closeSecureView, openSecureView, type SecureViewEnv, themeSecureView, withheldBySecureView } from "../../../server/src/embedded/frame/secureView"
 import { DeviceShares, deviceShareKey, ShareServer, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
 import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../../server/src/embedded/sharesApi"
 import { fromBase58, toBase58 } from "../../../src/domain/encoding"
@@ -252,6 +252,25 @@ describe("the frame's own views", () => {
     expect(await protecting).toBe("done")
     expect(server.kept.get("eip155")).toMatchObject({ share: { address }, envelope: { kdf: { name: "passkey-prf" } } })
     expect(() => JSON.parse(cookies.getItem(deviceShareKey(USER, "eip155")) ?? "")).toThrow()
+  }, 30_000)
+
+  it("a theme the host changes while a view shows applies to it at once, mode and accent, as a custom property; once the view is gone nothing changes", async () => {
+    const server = makeServerApi("code")
+    const storage = device()
+    await madeAtLogin(server.api, storage, "eip155")
+    const root = document.documentElement
+    const exporting = openSecureView("export", { themeMode: "light", accent: "#e0005a" }, { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
+    expect([root.dataset["theme"], root.style.getPropertyValue("--host-accent")]).toEqual(["light", "#e0005a"])
+    themeSecureView({ themeMode: "dark", accent: "#ffe066" })
+    expect([root.dataset["theme"], root.style.getPropertyValue("--host-accent")]).toEqual(["dark", "#ffe066"])
+    // Of the theme's grammar or not, a value that could end a declaration is never set.
+    themeSecureView({ themeMode: undefined, accent: "red;background:url(x)" })
+    expect([root.dataset["theme"], root.style.getPropertyValue("--host-accent")]).toEqual([undefined, ""])
+    expect(view()).not.toBeNull()
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }))
+    expect(await exporting).toBe("cancelled")
+    themeSecureView({ themeMode: "dark", accent: "#ffe066" })
+    expect([root.dataset["theme"], root.style.getPropertyValue("--host-accent")]).toEqual([undefined, ""])
   }, 30_000)
 
   it("export asks for the mailed code first (resend counted down); a wrong code says the tries left and shows nothing; the right one shows the key, withheld from every post; Escape drops it", async () => {

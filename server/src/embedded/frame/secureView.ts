@@ -594,6 +594,11 @@ export const openSecureView = (kind: SecureViewKind, theme: SecureViewTheme, env
   })
 }
 
+/** Applies the host's `theme` to the view showing now, checked as at its opening; with no view showing, nothing. */
+export const themeSecureView = (theme: SecureViewTheme): void => {
+  if (open !== undefined) applyTheme(theme)
+}
+
 /** Ends the open view as cancelled: its element and what it showed go (the host left it). */
 export const closeSecureView = (): void => open?.finish("cancelled")
 
