@@ -37,14 +37,25 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
   let wrongTries = 0
   let codeTries = 5
   // `heldSeconds`: the mail's cool-down of a code that confirmed an export already (no mail, no code waiting).
-  const export_ = { mailed: 0, expired: false, heldSeconds: undefined as number | undefined, passkeyAnswers: [] as Array<Record<string, unknown>>, grants: new Set<string>() }
-  const grant = () => {
-    const made = `grant-${export_.grants.size + 1}`
-    export_.grants.add(made)
-    return { grant: made, expiresInSeconds: 180 }
+  // `grants`: each grant not used yet, with its family; `asked`: the families of each start and each confirmation.
+  const export_ = {
+    mailed: 0,
+    expired: false,
+    heldSeconds: undefined as number | undefined,
+    passkeyAnswers: [] as Array<Record<string, unknown>>,
+    grants: new Map<string, KeyFamily>(),
+    asked: [] as Array<string>
+  }
+  let made = 0
+  const grant = (families: ReadonlyArray<KeyFamily>) => {
+    export_.asked.push(`confirm ${families.join(" ")}`)
+    const grants = families.map((family) => ({ family, grant: `grant-${++made}` }))
+    for (const { family, grant } of grants) export_.grants.set(grant, family)
+    return { grants, expiresInSeconds: 180 }
   }
   const api: SplitKeysApi = {
-    exportStart: async () => {
+    exportStart: async (_token, families) => {
+      export_.asked.push(`start ${families.join(" ")}`)
       if (confirmWith === "code") {
         if (export_.heldSeconds !== undefined) return { method: "code", email: "ada@example.test", resendInSeconds: export_.heldSeconds, codeWaiting: false }
         export_.mailed += 1
@@ -52,21 +63,21 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
       }
       return confirmWith === "passkey" ? { method: "passkey", state: "ceremony-1", options: { challenge: "AAECAw", rpId: RP_ID, timeout: 120000 } } : { method: "login", withinMinutes: 5 }
     },
-    exportConfirm: async (_token, _family, proof) => {
+    exportConfirm: async (_token, families, proof) => {
       if (proof.method === "code") {
         if (export_.expired) throw new WalletApiError("The code has expired: ask for a new one", "code_expired", 400)
         if (proof.otp !== CODE) {
           codeTries -= 1
           throw new WalletApiError(`The code is not right: ${codeTries} ${codeTries === 1 ? "try" : "tries"} left`, "invalid_code", 400)
         }
-        return grant()
+        return grant(families)
       }
       if (proof.method === "passkey") export_.passkeyAnswers.push(proof.response)
-      return grant()
+      return grant(families)
     },
     exportShare: async (_token, family, grant) => {
       const split = kept.get(family)
-      if (!export_.grants.delete(grant)) throw new WalletApiError("Confirm it is you again to show this key", "export_not_confirmed", 403)
+      if (export_.grants.get(grant) !== family || !export_.grants.delete(grant)) throw new WalletApiError("Confirm it is you again to show this key", "export_not_confirmed", 403)
       if (split === undefined) throw new WalletApiError("This account has no split key", "no_key_split", 404)
       return { share: split.share }
     },
@@ -310,6 +321,39 @@ describe("the frame's own views", () => {
     expect(await exporting).toBe("cancelled")
     expect(view()).toBeNull()
     expect(document.querySelector("textarea")).toBeNull()
+    expect(withheldBySecureView()).toEqual([])
+  }, 30_000)
+
+  it("a wallet with both keys: one button asks one code for both, then shows both keys, each with its Copy, both withheld from every post", async () => {
+    const server = makeServerApi("code")
+    const storage = device()
+    const evm = await madeAtLogin(server.api, storage, "eip155")
+    const solana = await madeAtLogin(server.api, storage, "solana")
+    const exporting = openSecureView("export", { themeMode: "light", accent: undefined }, { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
+    await vi.waitFor(() => press("Show EVM and Solana private keys"))
+    await vi.waitFor(() => expect(document.activeElement?.getAttribute("autocomplete")).toBe("one-time-code"))
+    expect(view()?.textContent).toContain("To show your EVM and Solana private keys, enter the code we just sent to ada@example.test.")
+    expect(document.querySelector("form.confirm")?.getAttribute("aria-label")).toBe("Confirm showing your EVM and Solana private keys")
+    type("Code from your email", CODE)
+    submit()
+    await vi.waitFor(() => expect(document.querySelectorAll("textarea")).toHaveLength(2))
+    const [evmKey, solanaKey] = [...document.querySelectorAll("textarea")] as [HTMLTextAreaElement, HTMLTextAreaElement]
+    expect(privateKeyToAccount(evmKey.value as `0x${string}`).address).toBe(evm.address)
+    expect(toBase58(fromBase58(solanaKey.value)?.slice(32) ?? new Uint8Array())).toBe(solana.address)
+    // One start, one mail, one confirmation for both; each grant used by its own family's export.
+    expect(server.export.asked).toEqual(["start eip155 solana", "confirm eip155 solana"])
+    expect(server.export.mailed).toBe(1)
+    expect(server.export.grants.size).toBe(0)
+    expect([...document.querySelectorAll("label")].map((label) => label.textContent)).toEqual(["Your EVM private key", "Your Solana private key"])
+    expect([...document.querySelectorAll("button")].filter((b) => b.textContent === "Copy").map((b) => b.getAttribute("aria-label"))).toEqual([
+      "Copy your EVM private key",
+      "Copy your Solana private key"
+    ])
+    // Focus on the first key, selected to copy.
+    expect(document.activeElement).toBe(evmKey)
+    expect(withheldBySecureView()).toEqual([evmKey.value, solanaKey.value])
+    closeSecureView()
+    expect(await exporting).toBe("cancelled")
     expect(withheldBySecureView()).toEqual([])
   }, 30_000)
 
