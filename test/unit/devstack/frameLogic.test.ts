@@ -947,6 +947,24 @@ describe("secure views", () => {
     expect((await reply).payload).toEqual({ outcome: "done" })
   })
 
+  it("a theme the host syncs while a view's code is on the way is the one it opens in, newer than the mode its request carried", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    await t.login()
+    secure.slowLoad()
+    const users = () => t.server.calls.filter((c) => c.name === "user").length
+    const before = users()
+    const reply = t.ask("OPEN_SECURE_VIEW", { kind: "protect", themeMode: "light" })
+    // The session checked: the view's code is on the way.
+    await vi.waitFor(() => expect(users()).toBe(before + 1))
+    await t.ask("SYNC_THEME", { themeMode: "dark", themeVariables: { "--wr-accent": "#ffe066" } })
+    secure.arrive()
+    await vi.waitFor(() => expect(secure.opened).toEqual([{ kind: "protect", themeMode: "dark", accent: "#ffe066" }]))
+    secure.finish("cancelled")
+    await reply
+  })
+
   it("a view dropped, or asked for again, while its code is on the way is never shown (the modal mounted it twice at once)", async () => {
     const secure = fakeSecureViews()
     const t = setup({ secureViews: secure.views })

@@ -228,6 +228,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
   // Counts the secure views asked for and dropped: one asked before another, or dropped while its code was still on
   // the way, is not shown (its code arrives after the CLOSE or the next OPEN that ended it).
   let secureViewTurn = 0
+  // Counts the host's SYNC_THEMEs: one that came while a view's code was on the way is newer than its request's mode.
+  let themeSyncs = 0
   // The eip155 chains where the wallet server makes smart accounts (a bundler serves them), from its /api/chains.
   let smartChains: ReadonlyArray<string> = []
   // The chains the wallet server serves, as its /api/chains said at the start: where the frame signs and sends.
@@ -563,6 +565,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
       // to the frame's own.
       host.themeMode = themeMode
       host.accent = themeVariables?.["--wr-accent"]
+      themeSyncs++
       // A view showing now follows at once, not only the next one opened.
       env.secureViews?.theme({ themeMode: host.themeMode, accent: host.accent })
       return undefined
@@ -577,11 +580,13 @@ export const makeFrame = (env: FrameEnv): Frame => {
       const views = env.secureViews
       if (views === undefined) throw new FrameFailure("This wallet cannot show that view.")
       const turn = ++secureViewTurn
+      const syncs = themeSyncs
       // Only a logged-in visitor's wallet has anything to protect, recover or export.
       await withSession(api.user)
       await views.load()
       if (turn !== secureViewTurn) return { outcome: "cancelled" as const }
-      return { outcome: await views.open(kind, { themeMode: themeMode ?? host.themeMode, accent: host.accent }) }
+      const mode = themeSyncs === syncs ? (themeMode ?? host.themeMode) : host.themeMode
+      return { outcome: await views.open(kind, { themeMode: mode, accent: host.accent }) }
     },
     CLOSE_SECURE_VIEW: async () => {
       secureViewTurn++
