@@ -44,7 +44,9 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
     heldSeconds: undefined as number | undefined,
     passkeyAnswers: [] as Array<Record<string, unknown>>,
     grants: new Map<string, KeyFamily>(),
-    asked: [] as Array<string>
+    asked: [] as Array<string>,
+    // A family whose export the server refuses (its grant expired meanwhile).
+    refused: undefined as KeyFamily | undefined
   }
   let made = 0
   const grant = (families: ReadonlyArray<KeyFamily>) => {
@@ -76,6 +78,7 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
       return grant(families)
     },
     exportShare: async (_token, family, grant) => {
+      if (family === export_.refused) throw new WalletApiError("Confirm it is you again to show this key", "export_not_confirmed", 403)
       const split = kept.get(family)
       if (export_.grants.get(grant) !== family || !export_.grants.delete(grant)) throw new WalletApiError("Confirm it is you again to show this key", "export_not_confirmed", 403)
       if (split === undefined) throw new WalletApiError("This account has no split key", "no_key_split", 404)
@@ -355,6 +358,25 @@ describe("the frame's own views", () => {
     closeSecureView()
     expect(await exporting).toBe("cancelled")
     expect(withheldBySecureView()).toEqual([])
+  }, 30_000)
+
+  it("a key the server refuses after the other was shown: the shown one stays, the refusal is said under it", async () => {
+    const server = makeServerApi("login")
+    const storage = device()
+    const evm = await madeAtLogin(server.api, storage, "eip155")
+    await madeAtLogin(server.api, storage, "solana")
+    server.export.refused = "solana"
+    const exporting = openSecureView("export", { themeMode: "light", accent: undefined }, { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
+    await vi.waitFor(() => press("Show EVM and Solana private keys"))
+    await vi.waitFor(() => press("Show EVM and Solana private keys now"))
+    await vi.waitFor(() => expect(alertText()).toBe("Confirm it is you again to show this key"))
+    const shown = [...document.querySelectorAll("textarea")]
+    expect(shown).toHaveLength(1)
+    expect(privateKeyToAccount(shown[0]?.value as `0x${string}`).address).toBe(evm.address)
+    expect(document.getElementById("wr-secure-error")?.previousElementSibling?.contains(shown[0] ?? null)).toBe(true)
+    expect(withheldBySecureView()).toEqual([shown[0]?.value])
+    closeSecureView()
+    expect(await exporting).toBe("cancelled")
   }, 30_000)
 
   it("the resend waits out the mail's cool-down, counted down each second, then asks for a new code and counts again", async () => {
