@@ -6,17 +6,19 @@
  * focus back to the modal, and the frame drops its view. axe finds nothing in the modal nor in the frame, in light
  * and dark, and at 390 px (the page narrowed while the view shows), where the frame still covers the room exactly and
  * nothing is wider than the page; a control reached by the keyboard shows a focus ring at 3:1 or more on the modal's
- * background in either theme. Export asks for the code mailed for it first (read from the devstack's mail sink; a
- * wrong one says the tries left); the key shown derives the connected address, and no message the host page receives
- * carries it. Exported again at once, the code that showed the key was used: the view says so with the mail's wait and
+ * background in either theme. Export asks for one code, mailed for it, for both of the wallet's keys (read from the
+ * devstack's mail sink; a wrong one says the tries left); the EVM key shown derives the connected address, the Solana
+ * keypair's halves agree, and no message the host page receives carries either. Exported again at once, the code that showed the key was used: the view says so with the mail's wait and
  * offers no code field until a new code is mailed (the server's clock and the frame's moved past the 30 s).
  */
+import { ed25519 } from "@noble/curves/ed25519"
 import { privateKeyToAccount } from "viem/accounts"
 import type { Frame, Page } from "playwright-core"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FRAME_Z_INDEX } from "../../src/domain/constants"
+import { fromBase58, toBase58 } from "../../src/domain/encoding"
 import { SECURE_FRAME_ATTRIBUTE } from "../../src/services/FrameBridge/revealFrame"
 import { animationsSettled } from "./support/browser"
 import { type OpenDemo, openDemo } from "./support/demo"
@@ -148,7 +150,7 @@ describe("the frame's secure views over the modal", () => {
     await shownFrame().waitFor({ state: "detached", timeout: 10_000 })
   }, 60_000)
 
-  it("an email user sees the key after entering the code mailed for it: the key derives the connected address, and no message the host page receives carries it", async () => {
+  it("an email user sees both keys after entering the one code mailed for them: the EVM key derives the connected address, and no message the host page receives carries either", async () => {
     const mail = session.stack.mail
     if (mail === undefined) throw new Error("the stack has no mail part")
     // Every message the host page receives from here on, as it received it.
@@ -159,7 +161,7 @@ describe("the frame's secure views over the modal", () => {
     })
     await openExport()
     const sent = Date.now()
-    await walletFrame().getByRole("button", { name: "Show EVM private key" }).click()
+    await walletFrame().getByRole("button", { name: "Show EVM and Solana private keys" }).click()
     const codeField = walletFrame().getByRole("textbox", { name: "Code from your email" })
     await codeField.waitFor({ timeout: 15_000 })
     expect(await walletFrame().evaluate(() => document.activeElement?.getAttribute("autocomplete"))).toBe("one-time-code")
@@ -173,19 +175,35 @@ describe("the frame's secure views over the modal", () => {
     await walletFrame().getByText("The code is not right: 4 tries left").waitFor({ timeout: 10_000 })
     await codeField.fill(code)
     await codeField.press("Enter")
+    // One code showed both keys.
     const keyField = walletFrame().getByRole("textbox", { name: "Your EVM private key" })
-    await keyField.waitFor({ timeout: 15_000 })
+    const solanaField = walletFrame().getByRole("textbox", { name: "Your Solana private key" })
+    await solanaField.waitFor({ timeout: 15_000 })
     const key = await keyField.inputValue()
-    // The key in its compact block, its Copy beside its name: the view still fits the room.
-    await walletFrame().getByRole("button", { name: "Copy" }).waitFor()
+    const solanaKey = await solanaField.inputValue()
+    expect(mail.messages("grace@example.com").filter((m) => m.receivedAt >= sent && m.text.includes("private key"))).toHaveLength(1)
+    // Each key in its compact block, its Copy beside its name: the view still fits the room.
+    await walletFrame().getByRole("button", { name: "Copy your EVM private key" }).waitFor()
+    await walletFrame().getByRole("button", { name: "Copy your Solana private key" }).waitFor()
     expect(await fitsRoom()).toBe(true)
+    expect(await frameViolations(page)).toEqual([])
+    // On a phone's 390 px too: the two keys fit the room, nothing wider than the page.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await expectFrameOverRoom()
+    expect(await fitsRoom()).toBe(true)
+    expect(await walletFrame().evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+    await page.setViewportSize({ width: 1280, height: 800 })
     expect(privateKeyToAccount(key as `0x${string}`).address.toLowerCase()).toBe(address.toLowerCase())
+    // Solana's keypair (seed, then public key): the public half is the seed's.
+    const keypair = fromBase58(solanaKey) ?? new Uint8Array()
+    expect(keypair).toHaveLength(64)
+    expect(toBase58(ed25519.getPublicKey(keypair.slice(0, 32)))).toBe(toBase58(keypair.slice(32)))
     await page.keyboard.press("Escape")
     await expectHiddenAndFocusInModal()
     const received = await page.evaluate(() => (window as unknown as { readonly hostReceived: ReadonlyArray<string> }).hostReceived)
-    // The view's end reached the host (so messages were recorded), and none carried the key, with or without its 0x.
+    // The view's end reached the host (so messages were recorded), and none carried a key (EVM's with or without its 0x).
     expect(received.some((message) => message.includes("CLOSE_SECURE_VIEW") || message.includes("OPEN_SECURE_VIEW"))).toBe(true)
-    expect(received.filter((message) => message.toLowerCase().includes(key.slice(2).toLowerCase()))).toEqual([])
+    expect(received.filter((message) => message.toLowerCase().includes(key.slice(2).toLowerCase()) || message.includes(solanaKey))).toEqual([])
     await page.keyboard.press("Escape")
     await dialog().waitFor({ state: "hidden", timeout: 10_000 })
   }, 120_000)
@@ -265,12 +283,12 @@ describe("the frame's secure views over the modal", () => {
       await moveServerClock(31_000)
       await dialog().getByRole("button", { name: "Export private key" }).click()
       await walletFrame().getByRole("heading", { name: "Export private key" }).waitFor({ timeout: 15_000 })
-      await walletFrame().getByRole("button", { name: "Show EVM private key" }).click()
+      await walletFrame().getByRole("button", { name: "Show EVM and Solana private keys" }).click()
       const codeField = walletFrame().getByRole("textbox", { name: "Code from your email" })
       await codeField.waitFor({ timeout: 15_000 })
       await walletFrame().getByRole("button", { name: "Confirm" }).click()
       await walletFrame().getByText("Enter the code from your email.").waitFor({ timeout: 10_000 })
-      expect(await problemUnder("wr-secure-code-eip155")).toBe(true)
+      expect(await problemUnder("wr-secure-code")).toBe(true)
       await expectFrameOverRoom()
       expect(await fitsRoom()).toBe(true)
       expect(await frameViolations(page)).toEqual([])
@@ -305,7 +323,7 @@ describe("the frame's secure views over the modal", () => {
 
     await openExport()
     const firstSent = Date.now()
-    await walletFrame().getByRole("button", { name: "Show EVM private key" }).click()
+    await walletFrame().getByRole("button", { name: "Show EVM and Solana private keys" }).click()
     const key = await enterCode(firstSent)
     expect(privateKeyToAccount(key as `0x${string}`).address.toLowerCase()).toBe(address.toLowerCase())
     await page.keyboard.press("Escape")
@@ -316,7 +334,7 @@ describe("the frame's secure views over the modal", () => {
     // Again at once: no mail goes, the view says why and when, and offers no field that cannot work.
     await openExport()
     const againSent = Date.now()
-    await walletFrame().getByRole("button", { name: "Show EVM private key" }).click()
+    await walletFrame().getByRole("button", { name: "Show EVM and Solana private keys" }).click()
     await walletFrame().getByText("The code we sent to grace@example.com a moment ago was used already.", { exact: false }).waitFor({ timeout: 15_000 })
     expect(await codeField.count()).toBe(0)
     expect(await walletFrame().getByRole("button", { name: "Confirm" }).count()).toBe(0)

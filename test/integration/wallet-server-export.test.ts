@@ -5,7 +5,8 @@
  * the mail's 30 s after a code confirmed an export, no mail goes and the answer says no code waits), a passkey user with
  * a new assertion from a software authenticator (a replayed one is refused, and so is another session's ceremony);
  * an account with neither with a login of the last 5 minutes (past them refused in words); the grant gives the
- * export's server share once, only to the session that confirmed and for the family it named.
+ * export's server share once, only to the session that confirmed and for the family it named. One confirmation covers
+ * the families asked (both keys after one code), with a grant of its own per family; none for a family not asked.
  */
 import { randomBytes, randomUUID } from "node:crypto"
 import { Effect, Layer } from "effect"
@@ -23,8 +24,9 @@ import { startWalletServer, type WalletServerInfo } from "../../server/src/embed
 import type { KeyFamily } from "../../server/src/embedded/sharesApi"
 import type { Started } from "../../server/src/lib/Started"
 import { type MailInfo, startMail } from "../../devstack/mail/index"
+import { fromBase58, toBase58 } from "../../src/domain/encoding"
 import { SoftAuthenticator } from "./support/softAuthenticator"
-import { exportGrant, logIn, newestCode, walletApi } from "./support/walletServerClient"
+import { exportGrant, exportGrants, logIn, newestCode, walletApi } from "./support/walletServerClient"
 
 let clock = Date.now()
 let mail: Started<MailInfo>
@@ -75,9 +77,15 @@ const emailUser = async () => {
   return { client, email, token, device, address: split.address }
 }
 
-const start = (client: Client, token: string, family: KeyFamily) => client.call("POST", "/api/keys/export/start", { family }, { token })
-const confirm = (client: Client, token: string, family: KeyFamily, proof: Record<string, unknown>) =>
-  client.call("POST", "/api/keys/export/confirm", { family, proof }, { token })
+const start = (client: Client, token: string, ...families: ReadonlyArray<KeyFamily>) => client.call("POST", "/api/keys/export/start", { families }, { token })
+const confirm = (client: Client, token: string, family: KeyFamily | ReadonlyArray<KeyFamily>, proof: Record<string, unknown>) =>
+  client.call("POST", "/api/keys/export/confirm", { families: typeof family === "string" ? [family] : family, proof }, { token })
+/** The one grant a confirmation of one family gave. */
+const onlyGrant = (confirmed: { readonly body: Record<string, unknown> }) => {
+  const grants = confirmed.body["grants"] as ReadonlyArray<{ readonly grant: string }>
+  expect(grants).toHaveLength(1)
+  return grants[0]?.grant ?? ""
+}
 const exportShare = (client: Client, token: string, family: KeyFamily, grant: string) =>
   client.call("POST", "/api/keys/export/share", { family, grant }, { token })
 
@@ -186,6 +194,88 @@ describe("an email user confirms with a mailed code", () => {
   })
 })
 
+describe("one confirmation for the keys of both families", () => {
+  /** An email user with both keys split, as the frame makes them at login. */
+  const userWithBothKeys = async () => {
+    const user = await emailUser()
+    const solana = await withKeys(user.device, (keys) => keys.create("solana", { _tag: "device", secret: new Uint8Array(randomBytes(32)) }))
+    return { ...user, solanaAddress: solana.address }
+  }
+  const solanaAddressOf = (key: string) => toBase58(fromBase58(key)?.slice(32) ?? new Uint8Array())
+
+  it("one mailed code confirms both: a grant of its own per family, each showing its family's key once and no other's", async () => {
+    const user = await userWithBothKeys()
+    const before = mail.info.messages(user.email).length
+    expect(await start(user.client, user.token, "eip155", "solana")).toEqual({
+      status: 200,
+      body: { method: "code", email: user.email, resendInSeconds: 30, codeWaiting: true }
+    })
+    const confirmed = await confirm(user.client, user.token, ["eip155", "solana"], { method: "code", otp: newestCode(mail.info, user.email, before) })
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+    expect(confirmed.body["expiresInSeconds"]).toBe(EXPORT_GRANT_TTL_MS / 1000)
+    const grants = confirmed.body["grants"] as ReadonlyArray<{ readonly family: KeyFamily; readonly grant: string }>
+    expect(grants.map((grant) => grant.family)).toEqual(["eip155", "solana"])
+    const [evmGrant, solanaGrant] = grants.map((grant) => grant.grant) as [string, string]
+    expect(evmGrant).not.toBe(solanaGrant)
+    // One code for both: a single mail went.
+    expect(mail.info.messages(user.email).length).toBe(before + 1)
+    // Each grant is its family's: the other family's share is refused with it, and the refusal does not use it up.
+    expect(await exportShare(user.client, user.token, "solana", evmGrant)).toEqual(NOT_CONFIRMED)
+    expect(await exportShare(user.client, user.token, "eip155", solanaGrant)).toEqual(NOT_CONFIRMED)
+    const evmKey = await withKeys(user.device, (keys) => keys.exportKey("eip155", evmGrant))
+    expect(privateKeyToAccount(evmKey as `0x${string}`).address).toBe(user.address)
+    const solanaKey = await withKeys(user.device, (keys) => keys.exportKey("solana", solanaGrant))
+    expect(solanaAddressOf(solanaKey)).toBe(user.solanaAddress)
+    // Each good once.
+    expect(await exportShare(user.client, user.token, "eip155", evmGrant)).toEqual(NOT_CONFIRMED)
+    expect(await exportShare(user.client, user.token, "solana", solanaGrant)).toEqual(NOT_CONFIRMED)
+  })
+
+  it("a confirmation of one family gives no grant of the other, whose key stays unshown", async () => {
+    const user = await userWithBothKeys()
+    clock += MAIL_COOLDOWN_MS
+    const grants = await exportGrants(user.client, mail.info, user, ["eip155"])
+    expect(Object.keys(grants)).toEqual(["eip155"])
+    expect(await exportShare(user.client, user.token, "solana", grants.eip155 ?? "")).toEqual(NOT_CONFIRMED)
+    expect(await failureOf(user.device, (keys) => keys.exportKey("solana", grants.eip155 ?? ""))).toBe(NOT_CONFIRMED.body.error)
+  })
+
+  it("an account confirming with its recent login confirms both at once too", async () => {
+    const id = randomUUID()
+    await db.info.run(store.insertSocialUser(id, { provider: "google", subject: id, username: "grace" }, new Date(clock)))
+    const token = newToken()
+    await db.info.run(store.insertSession(tokenHash(token), id, `device-${id}`, new Date(clock), new Date(clock + SESSION_TTL_MS)))
+    const device = splitKeys(token)
+    await withKeys(device, (keys) => keys.create("eip155", { _tag: "device", secret: new Uint8Array(randomBytes(32)) }))
+    await withKeys(device, (keys) => keys.create("solana", { _tag: "device", secret: new Uint8Array(randomBytes(32)) }))
+    const client = walletApi(server.info.url)
+    expect((await start(client, token, "eip155", "solana")).body).toEqual({ method: "login", withinMinutes: 5 })
+    const confirmed = await confirm(client, token, ["solana", "eip155"], { method: "login" })
+    expect((confirmed.body["grants"] as ReadonlyArray<{ readonly family: string }>).map((grant) => grant.family)).toEqual(["solana", "eip155"])
+  })
+
+  it("the families asked are checked: none, one twice, or one unknown is a bad request; one without a split key is said before any code is mailed", async () => {
+    const user = await emailUser()
+    const before = mail.info.messages(user.email).length
+    const refusals = [
+      { families: [], error: 'Invalid body: Missing key at ["families"][0]' },
+      { families: ["eip155", "eip155"], error: 'Invalid body: Expected an array with unique items at ["families"]' },
+      { families: ["eip155", "bitcoin"], error: 'Invalid body: Expected "eip155" | "solana" at ["families"][1]' }
+    ]
+    for (const { families, error } of refusals) {
+      for (const route of ["start", "confirm"] as const) {
+        const body = route === "start" ? { families } : { families, proof: { method: "code", otp: "123456" } }
+        expect(await user.client.call("POST", `/api/keys/export/${route}`, body, { token: user.token })).toEqual({ status: 400, body: { code: "bad_request", error } })
+      }
+    }
+    expect(await start(user.client, user.token, "eip155", "solana")).toEqual({
+      status: 404,
+      body: { code: "no_key_split", error: "This account has no solana split key yet" }
+    })
+    expect(mail.info.messages(user.email).length).toBe(before)
+  })
+})
+
 describe("a passkey user confirms with a new assertion", () => {
   const HOST = "http://127.0.0.1:5173"
   const authenticator = () => new SoftAuthenticator({ origin: server.info.publicUrl, rpId: "localhost" })
@@ -214,7 +304,7 @@ describe("a passkey user confirms with a new assertion", () => {
     const assertion = user.key.assert(started.body["options"] as Record<string, unknown>)
     const confirmed = await confirm(user.client, user.token, "eip155", { method: "passkey", state, response: assertion })
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
-    const key = await withKeys(user.device, (keys) => keys.exportKey("eip155", confirmed.body["grant"] as string))
+    const key = await withKeys(user.device, (keys) => keys.exportKey("eip155", onlyGrant(confirmed)))
     expect(privateKeyToAccount(key as `0x${string}`).address).toBe(user.address)
 
     // The same answer again: on its own ceremony, and on a new one.
@@ -268,7 +358,7 @@ describe("an account with neither email nor passkey (a social login) confirms wi
     })
     const confirmed = await confirm(user.client, user.token, "eip155", { method: "login" })
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
-    const key = await withKeys(user.device, (keys) => keys.exportKey("eip155", confirmed.body["grant"] as string))
+    const key = await withKeys(user.device, (keys) => keys.exportKey("eip155", onlyGrant(confirmed)))
     expect(privateKeyToAccount(key as `0x${string}`).address).toBe(user.address)
     clock += EXPORT_FRESH_LOGIN_MS + 1_000
     expect(await confirm(user.client, user.token, "eip155", { method: "login" })).toEqual({

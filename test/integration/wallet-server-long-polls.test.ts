@@ -14,6 +14,7 @@ import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { type Database, startDatabase } from "../../server/src/db/index"
 import { startWalletServer, type WalletServerInfo } from "../../server/src/embedded/server/index"
+import { FARCASTER_POLL_MS } from "../../server/src/embedded/server/handlers"
 import { newToken, tokenHash } from "../../server/src/embedded/server/keys"
 import * as store from "../../server/src/embedded/server/store"
 import type { Started } from "../../server/src/lib/Started"
@@ -100,13 +101,23 @@ const userWithNewDevices = async (count: number) => {
 const deviceWait = (email: string, deviceId: string, waitMs = WAIT_MS, target = server, headers: Record<string, string> = {}) =>
   poll(target, "/api/login/device", { deviceId, email, waitMs }, headers)
 
-/** A Farcaster channel of `deviceId` no client has signed yet, as `POST /api/farcaster/channel` leaves it. */
-const newChannel = async (deviceId: string) => {
+/** A Farcaster channel of `deviceId` no client has signed yet, as `POST /api/farcaster/channel` leaves it, good for `ttlMs`. */
+const newChannel = async (deviceId: string, ttlMs = 10 * 60_000) => {
   const token = newToken()
   const terms = { domain: new URL(server.info.publicUrl).host, siweUri: server.info.publicUrl }
-  await db.info.run(store.insertFarcasterChannel(tokenHash(token), { projectId: PROJECT, deviceId, nonce: randomBytes(12).toString("hex"), ...terms }, new Date(now()), new Date(now() + 10 * 60_000)))
+  await db.info.run(store.insertFarcasterChannel(tokenHash(token), { projectId: PROJECT, deviceId, nonce: randomBytes(12).toString("hex"), ...terms }, new Date(now()), new Date(now() + ttlMs)))
   return token
 }
+
+/** Moves the server's clock on, a Farcaster poll's interval at a time, until `p` has read its channel again and answered. */
+const readAgainUntilAnswered = (p: Poll) =>
+  vi.waitFor(
+    async () => {
+      await Effect.runPromise(clock.adjust(FARCASTER_POLL_MS))
+      expect(p.answered()).toBe(true)
+    },
+    { timeout: 10_000, interval: 50 }
+  )
 
 /** Moves the server's clock past the polls' bound until every one of `polls` has answered (each a bounded wait). */
 const endByTheirBound = (polls: ReadonlyArray<Poll>) =>
@@ -176,7 +187,7 @@ describe("Farcaster's status long-poll", () => {
     expect(refused.answer).toEqual(refusal("from your network", 20))
     expect(deviceWaits.some((p) => p.answered())).toBe(false)
 
-    // Failed: its channel is gone while it waits (read again every 500 ms).
+    // Failed: its channel is gone while it waits (read again every 500 ms of the server's clock).
     const failing = first.find((_, index) => index !== refused.index) as Poll
     const gone = channels[first.indexOf(failing)] as string
     await db.info.run(
@@ -185,6 +196,7 @@ describe("Farcaster's status long-poll", () => {
         yield* sql`DELETE FROM wallet_farcaster_channels WHERE token_hash = ${tokenHash(gone)}`
       })
     )
+    await readAgainUntilAnswered(failing)
     expect(await failing.answer).toMatchObject({ status: 400, body: { code: "invalid_state" } })
     const second = [status(channels[refused.index] as string), status(channels[LONG_POLLS + 1] as string)]
     const refusedAgain = await firstAnswer(second)
@@ -195,12 +207,32 @@ describe("Farcaster's status long-poll", () => {
     const secondChannels = [channels[refused.index], channels[LONG_POLLS + 1]] as [string, string]
     const takenChannel = secondChannels[1 - refusedAgain.index] as string
     await db.info.run(store.signFarcasterChannel(tokenHash(takenChannel), { fid: "4242", username: "long-poll" }, new Date(now())))
+    await readAgainUntilAnswered(taken)
     expect(await taken.answer).toMatchObject({ status: 200, body: { state: "completed", fid: "4242" } })
     const probe = await poll(server, "/api/farcaster/status", { deviceId: farcasterDevice, channelToken: secondChannels[refusedAgain.index] as string, waitMs: 0 }).answer
     expect(probe).toMatchObject({ status: 200, body: { state: "pending" } })
 
     for (const p of [...first, ...second]) p.leave()
     await endByTheirBound(deviceWaits)
+  })
+
+  it("waits on the server's clock, as the device link's does: moved past the bound, each poll answers pending and gives its place back, so a refusal's wait is the whole bound again", async () => {
+    const deviceId = `farcaster-${randomBytes(8).toString("hex")}`
+    // Good for a day: however often the clock is moved past a bound, the channels wait unsigned, not expired.
+    const channels = await Promise.all(Array.from({ length: LONG_POLLS + 1 }, () => newChannel(deviceId, 24 * 60 * 60_000)))
+    const status = (channelToken: string) => poll(server, "/api/farcaster/status", { deviceId, channelToken, waitMs: WAIT_MS })
+    const first = channels.map(status)
+    const refused = await firstAnswer(first)
+    expect(refused.answer).toEqual(refusal("from your network", 20))
+    // The bound reached on the server's clock (the real one barely moved): every waiting poll answers, unsigned.
+    const waiting = first.filter((_, index) => index !== refused.index)
+    await endByTheirBound(waiting)
+    for (const p of waiting) expect(await p.answer).toMatchObject({ status: 200, body: { state: "pending" } })
+    // Their places are free: the limit's worth wait again, and one more hears the whole bound, not what was left of
+    // the waits the clock moved past.
+    const again = channels.map(status)
+    expect((await firstAnswer(again)).answer).toEqual(refusal("from your network", 20))
+    await endByTheirBound(again)
   })
 })
 

@@ -76,7 +76,7 @@ const openChannel = async (client: ReturnType<typeof walletApi>) => {
 // An export's grant made at `at` (a few minutes' life), as a confirmation leaves it.
 const insertExportGrant = (at: number) =>
   db.info.run(
-    shareStore.insertExportGrant(randomBytes(32).toString("hex"), { sessionHash: "session", userId: "user", family: "eip155" }, new Date(at), new Date(at + EXPORT_GRANT_TTL_MS))
+    shareStore.insertExportGrants([{ grantHash: randomBytes(32).toString("hex"), family: "eip155" }], { sessionHash: "session", userId: "user" }, new Date(at), new Date(at + EXPORT_GRANT_TTL_MS))
   )
 
 const insertSocialLogin = (at: number) =>

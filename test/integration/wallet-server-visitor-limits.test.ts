@@ -176,12 +176,12 @@ describe("the export's confirmation routes", () => {
     const token = newToken()
     await db.info.run(store.insertSession(tokenHash(token), userId, "device-limits-test-01", new Date(clock), new Date(clock + 60 * VISITOR_LIMIT_WINDOW_MS)))
     const session = { authorization: `Bearer ${token}`, "x-project-id": "devstack-project" }
-    const exportStart = (server: Started<WalletServerInfo>) => post(server, "/api/keys/export/start", { family: "eip155" }, session)
+    const exportStart = (server: Started<WalletServerInfo>) => post(server, "/api/keys/export/start", { families: ["eip155"] }, session)
     const exportShare = (server: Started<WalletServerInfo>) => post(server, "/api/keys/export/share", { family: "eip155", grant: "made-up" }, session)
     // This user has no split key and no grant: each is refused, and counted; the limit's worth, then none.
     expect((await exportStart(a)).body["code"]).toBe("no_key_split")
     expect((await exportShare(b)).body["code"]).toBe("export_not_confirmed")
-    expect((await post(a, "/api/keys/export/confirm", { family: "eip155", proof: { method: "login" } }, session)).status).toBe(200)
+    expect((await post(a, "/api/keys/export/confirm", { families: ["eip155"], proof: { method: "login" } }, session)).status).toBe(200)
     expect(await exportStart(b)).toEqual(refusal(80))
     expect(await exportShare(a)).toEqual(refusal(80))
     expect((await startPasskey(a)).status).toBe(200)

@@ -412,9 +412,10 @@ export const KeySharesGroup = HttpApiGroup.make("keyShares")
 
 /**
  * Showing a private key (issue 30, item 4; `./sharesApi.ts`, served by `./server/exportGrants.ts`): the frame's export
- * view asks for a fresh confirmation (`start`: a mailed code, a passkey's assertion, or for an account with neither a
- * login of the last minutes), which `confirm` turns into a grant of a few minutes for one export of one family by this
- * session; `share` gives the server share for that export only with it (403 `export_not_confirmed` otherwise).
+ * view asks for one fresh confirmation for the families whose keys it shows (`start`: a mailed code, a passkey's
+ * assertion, or for an account with neither a login of the last minutes), which `confirm` turns into a grant per family
+ * of a few minutes, each for one export of that family's key by this session; `share` gives a family's server share for
+ * that export only with its grant (403 `export_not_confirmed` otherwise).
  */
 export const KeyExportGroup = HttpApiGroup.make("keyExport")
   .add(

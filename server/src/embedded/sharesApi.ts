@@ -163,8 +163,13 @@ export const LegacyKeyResponse = Schema.Struct({ address: Schema.String, key: Ba
 // ---------------------------------------------------------------------------------------------------------------
 // Export of a key (issue 30, item 4): a fresh confirmation, then one server share for the frame's export view.
 
-/** `POST /api/keys/export/start`: which family's key the visitor asks to see. */
-export const ExportStartRequest = Schema.Struct({ family: KeyFamily })
+/** The families whose keys one export shows, each once: one confirmation covers them all. */
+export const ExportFamilies = Schema.NonEmptyArray(KeyFamily).pipe(Schema.check(Schema.isUnique()))
+/** The families of one export. */
+export type ExportFamilies = typeof ExportFamilies.Type
+
+/** `POST /api/keys/export/start`: which families' keys the visitor asks to see. */
+export const ExportStartRequest = Schema.Struct({ families: ExportFamilies })
 
 /**
  * The answer of `POST /api/keys/export/start`: how the visitor confirms it is them. `code`: a code was mailed to the
@@ -191,11 +196,16 @@ export const ExportProof = Schema.Union([
 /** An export's confirmation. */
 export type ExportProof = typeof ExportProof.Type
 
-/** `POST /api/keys/export/confirm`: the family and its confirmation. */
-export const ExportConfirmRequest = Schema.Struct({ family: KeyFamily, proof: ExportProof })
+/** `POST /api/keys/export/confirm`: the families the one confirmation is for, and the confirmation. */
+export const ExportConfirmRequest = Schema.Struct({ families: ExportFamilies, proof: ExportProof })
 
-/** The answer of `POST /api/keys/export/confirm`: a grant for one export of that family by this session. */
-export const ExportConfirmResponse = Schema.Struct({ grant: Schema.String, expiresInSeconds: Schema.Int })
+/** A grant for one export of the key of `family` by the session that confirmed. */
+export const ExportGrant = Schema.Struct({ family: KeyFamily, grant: Schema.String })
+/** One family's export grant. */
+export type ExportGrant = typeof ExportGrant.Type
+
+/** The answer of `POST /api/keys/export/confirm`: a grant per family confirmed, each good once, for `expiresInSeconds`. */
+export const ExportConfirmResponse = Schema.Struct({ grants: Schema.Array(ExportGrant), expiresInSeconds: Schema.Int })
 
 /** `POST /api/keys/export/share`: the server share of `family` for an export, with the confirmation's grant. */
 export const ExportShareRequest = Schema.Struct({ family: KeyFamily, grant: Schema.String.pipe(Schema.check(Schema.isMaxLength(128))) })

@@ -8,6 +8,7 @@ import type { MailInfo } from "../../../devstack/mail/index"
 import { makeWalletApi } from "../../../server/src/embedded/frame/apiClient"
 import { keysAtLogin } from "../../../server/src/embedded/frame/frameKeys"
 import { type FrameStorage, makeMemoryStorage } from "../../../server/src/embedded/frame/frameLogic"
+import type { KeyFamily } from "../../../server/src/embedded/sharesApi"
 
 /** A reply: status and decoded JSON body. */
 export interface ApiReply {
@@ -73,23 +74,32 @@ export const logIn = async (client: ReturnType<typeof walletApi>, mail: MailInfo
 }
 
 /**
- * Confirms showing the key of `family` as the frame's export view does, with the code mailed to `email`: answers the
- * export's grant.
+ * Confirms showing the keys of `families` as the frame's export view does, once, with the code mailed to `email`:
+ * answers the export's grant of each family.
  */
+export const exportGrants = async (
+  client: ReturnType<typeof walletApi>,
+  mail: MailInfo,
+  session: { readonly token: string; readonly email: string },
+  families: ReadonlyArray<KeyFamily>
+): Promise<Partial<Record<KeyFamily, string>>> => {
+  const before = mail.messages(session.email).length
+  const started = await client.call("POST", "/api/keys/export/start", { families }, { token: session.token })
+  expect(started, JSON.stringify(started.body)).toEqual({ status: 200, body: { method: "code", email: session.email, resendInSeconds: 30, codeWaiting: true } })
+  const otp = newestCode(mail, session.email, before)
+  const confirmed = await client.call("POST", "/api/keys/export/confirm", { families, proof: { method: "code", otp } }, { token: session.token })
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+  const grants = confirmed.body["grants"] as ReadonlyArray<{ readonly family: KeyFamily; readonly grant: string }>
+  return Object.fromEntries(grants.map(({ family, grant }) => [family, grant]))
+}
+
+/** Confirms showing the key of `family` alone (see {@link exportGrants}): answers its grant. */
 export const exportGrant = async (
   client: ReturnType<typeof walletApi>,
   mail: MailInfo,
   session: { readonly token: string; readonly email: string },
-  family: "eip155" | "solana"
-): Promise<string> => {
-  const before = mail.messages(session.email).length
-  const started = await client.call("POST", "/api/keys/export/start", { family }, { token: session.token })
-  expect(started, JSON.stringify(started.body)).toEqual({ status: 200, body: { method: "code", email: session.email, resendInSeconds: 30, codeWaiting: true } })
-  const otp = newestCode(mail, session.email, before)
-  const confirmed = await client.call("POST", "/api/keys/export/confirm", { family, proof: { method: "code", otp } }, { token: session.token })
-  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
-  return confirmed.body["grant"] as string
-}
+  family: KeyFamily
+): Promise<string> => (await exportGrants(client, mail, session, [family]))[family] ?? ""
 
 /**
  * Makes the user's keys as the frame does after a login (`keysAtLogin` of frameKeys.ts, in node against the real

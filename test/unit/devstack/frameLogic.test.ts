@@ -20,7 +20,8 @@ import {
   type FrameStorage,
   makeFrame,
   parseFrameQuery,
-  type SecureViews
+  type SecureViews,
+  type SecureViewTheme
 } from "../../../server/src/embedded/frame/frameLogic"
 
 const HOST = "http://127.0.0.1:5173"
@@ -849,6 +850,8 @@ describe("the user, chains and requests", () => {
 /** The page's secure views, faked: what was opened, and the visitor's ending of the view open now. */
 const fakeSecureViews = () => {
   const opened: Array<{ readonly kind: string; readonly themeMode: string | undefined; readonly accent: string | number | undefined }> = []
+  // Each theme handed to the views after one opened (a SYNC_THEME while it shows).
+  const themed: Array<SecureViewTheme> = []
   let end: ((outcome: "done" | "cancelled") => void) | undefined
   let shown: ReadonlyArray<string> = []
   // The views' code arrives when the test says (`arrive`), or at once unless `slow`.
@@ -861,12 +864,14 @@ const fakeSecureViews = () => {
         opened.push({ kind, ...theme })
         end = resolve
       }),
+    theme: (theme) => void themed.push(theme),
     close: () => end?.("cancelled"),
     withheld: () => shown
   }
   return {
     views,
     opened,
+    themed,
     finish: (outcome: "done" | "cancelled") => end?.(outcome),
     show: (key: string) => void (shown = [key]),
     slowLoad: () => void (slow = true),
@@ -919,6 +924,45 @@ describe("secure views", () => {
     expect(await openedNow()).toEqual({ kind: "protect", themeMode: "dark", accent: "#e0005a" })
     await t.ask("SYNC_THEME", { themeMode: "dark" })
     expect(await openedNow()).toEqual({ kind: "protect", themeMode: "dark", accent: undefined })
+  })
+
+  it("a theme the host changes while a view shows reaches that view at once, mode and accent; a sync without them gives the system's mode and the frame's accent back; a hostile one reaches nothing", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    await t.login()
+    await t.ask("SYNC_THEME", { themeMode: "light", themeVariables: { "--wr-accent": "#e0005a" } })
+    const reply = t.ask("OPEN_SECURE_VIEW", { kind: "export" })
+    await vi.waitFor(() => expect(secure.opened).toEqual([{ kind: "export", themeMode: "light", accent: "#e0005a" }]))
+    secure.themed.splice(0)
+    await t.ask("SYNC_THEME", { themeMode: "dark", themeVariables: { "--wr-accent": "#ffe066" } })
+    expect(secure.themed).toEqual([{ themeMode: "dark", accent: "#ffe066" }])
+    await t.frame.receive({ data: { id: "hostile", type: "@wr-app/SYNC_THEME", payload: { themeVariables: { "--wr-accent": "red;background:url(x)" } } }, origin: HOST, source: PARENT })
+    expect(secure.themed).toHaveLength(1)
+    await t.ask("SYNC_THEME", {})
+    expect(secure.themed[1]).toEqual({ themeMode: undefined, accent: undefined })
+    // The view it reached is the one still showing: nothing was opened again.
+    expect(secure.opened).toHaveLength(1)
+    secure.finish("done")
+    expect((await reply).payload).toEqual({ outcome: "done" })
+  })
+
+  it("a theme the host syncs while a view's code is on the way is the one it opens in, newer than the mode its request carried", async () => {
+    const secure = fakeSecureViews()
+    const t = setup({ secureViews: secure.views })
+    await t.frame.start()
+    await t.login()
+    secure.slowLoad()
+    const users = () => t.server.calls.filter((c) => c.name === "user").length
+    const before = users()
+    const reply = t.ask("OPEN_SECURE_VIEW", { kind: "protect", themeMode: "light" })
+    // The session checked: the view's code is on the way.
+    await vi.waitFor(() => expect(users()).toBe(before + 1))
+    await t.ask("SYNC_THEME", { themeMode: "dark", themeVariables: { "--wr-accent": "#ffe066" } })
+    secure.arrive()
+    await vi.waitFor(() => expect(secure.opened).toEqual([{ kind: "protect", themeMode: "dark", accent: "#ffe066" }]))
+    secure.finish("cancelled")
+    await reply
   })
 
   it("a view dropped, or asked for again, while its code is on the way is never shown (the modal mounted it twice at once)", async () => {

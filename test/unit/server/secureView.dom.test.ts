@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { type SplitKeysApi, WalletApiError } from "../../../server/src/embedded/frame/apiClient"
 import { makeMemoryStorage, FRAME_STORAGE_KEYS, type FrameStorage } from "../../../server/src/embedded/frame/frameLogic"
 import { keysAtLogin } from "../../../server/src/embedded/frame/frameKeys"
-import { closeSecureView, openSecureView, type SecureViewEnv, withheldBySecureView } from "../../../server/src/embedded/frame/secureView"
+import { closeSecureView, openSecureView, type SecureViewEnv, themeSecureView, withheldBySecureView } from "../../../server/src/embedded/frame/secureView"
 import { DeviceShares, deviceShareKey, ShareServer, SplitKeys } from "../../../server/src/embedded/frame/SplitKeys"
 import type { KeyFamily, KeyShare, RecoveryEnvelope } from "../../../server/src/embedded/sharesApi"
 import { fromBase58, toBase58 } from "../../../src/domain/encoding"
@@ -37,14 +37,27 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
   let wrongTries = 0
   let codeTries = 5
   // `heldSeconds`: the mail's cool-down of a code that confirmed an export already (no mail, no code waiting).
-  const export_ = { mailed: 0, expired: false, heldSeconds: undefined as number | undefined, passkeyAnswers: [] as Array<Record<string, unknown>>, grants: new Set<string>() }
-  const grant = () => {
-    const made = `grant-${export_.grants.size + 1}`
-    export_.grants.add(made)
-    return { grant: made, expiresInSeconds: 180 }
+  // `grants`: each grant not used yet, with its family; `asked`: the families of each start and each confirmation.
+  const export_ = {
+    mailed: 0,
+    expired: false,
+    heldSeconds: undefined as number | undefined,
+    passkeyAnswers: [] as Array<Record<string, unknown>>,
+    grants: new Map<string, KeyFamily>(),
+    asked: [] as Array<string>,
+    // A family whose export the server refuses (its grant expired meanwhile).
+    refused: undefined as KeyFamily | undefined
+  }
+  let made = 0
+  const grant = (families: ReadonlyArray<KeyFamily>) => {
+    export_.asked.push(`confirm ${families.join(" ")}`)
+    const grants = families.map((family) => ({ family, grant: `grant-${++made}` }))
+    for (const { family, grant } of grants) export_.grants.set(grant, family)
+    return { grants, expiresInSeconds: 180 }
   }
   const api: SplitKeysApi = {
-    exportStart: async () => {
+    exportStart: async (_token, families) => {
+      export_.asked.push(`start ${families.join(" ")}`)
       if (confirmWith === "code") {
         if (export_.heldSeconds !== undefined) return { method: "code", email: "ada@example.test", resendInSeconds: export_.heldSeconds, codeWaiting: false }
         export_.mailed += 1
@@ -52,21 +65,22 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
       }
       return confirmWith === "passkey" ? { method: "passkey", state: "ceremony-1", options: { challenge: "AAECAw", rpId: RP_ID, timeout: 120000 } } : { method: "login", withinMinutes: 5 }
     },
-    exportConfirm: async (_token, _family, proof) => {
+    exportConfirm: async (_token, families, proof) => {
       if (proof.method === "code") {
         if (export_.expired) throw new WalletApiError("The code has expired: ask for a new one", "code_expired", 400)
         if (proof.otp !== CODE) {
           codeTries -= 1
           throw new WalletApiError(`The code is not right: ${codeTries} ${codeTries === 1 ? "try" : "tries"} left`, "invalid_code", 400)
         }
-        return grant()
+        return grant(families)
       }
       if (proof.method === "passkey") export_.passkeyAnswers.push(proof.response)
-      return grant()
+      return grant(families)
     },
     exportShare: async (_token, family, grant) => {
+      if (family === export_.refused) throw new WalletApiError("Confirm it is you again to show this key", "export_not_confirmed", 403)
       const split = kept.get(family)
-      if (!export_.grants.delete(grant)) throw new WalletApiError("Confirm it is you again to show this key", "export_not_confirmed", 403)
+      if (export_.grants.get(grant) !== family || !export_.grants.delete(grant)) throw new WalletApiError("Confirm it is you again to show this key", "export_not_confirmed", 403)
       if (split === undefined) throw new WalletApiError("This account has no split key", "no_key_split", 404)
       return { share: split.share }
     },
@@ -254,6 +268,25 @@ describe("the frame's own views", () => {
     expect(() => JSON.parse(cookies.getItem(deviceShareKey(USER, "eip155")) ?? "")).toThrow()
   }, 30_000)
 
+  it("a theme the host changes while a view shows applies to it at once, mode and accent, as a custom property; once the view is gone nothing changes", async () => {
+    const server = makeServerApi("code")
+    const storage = device()
+    await madeAtLogin(server.api, storage, "eip155")
+    const root = document.documentElement
+    const exporting = openSecureView("export", { themeMode: "light", accent: "#e0005a" }, { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
+    expect([root.dataset["theme"], root.style.getPropertyValue("--host-accent")]).toEqual(["light", "#e0005a"])
+    themeSecureView({ themeMode: "dark", accent: "#ffe066" })
+    expect([root.dataset["theme"], root.style.getPropertyValue("--host-accent")]).toEqual(["dark", "#ffe066"])
+    // Of the theme's grammar or not, a value that could end a declaration is never set.
+    themeSecureView({ themeMode: undefined, accent: "red;background:url(x)" })
+    expect([root.dataset["theme"], root.style.getPropertyValue("--host-accent")]).toEqual([undefined, ""])
+    expect(view()).not.toBeNull()
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }))
+    expect(await exporting).toBe("cancelled")
+    themeSecureView({ themeMode: "dark", accent: "#ffe066" })
+    expect([root.dataset["theme"], root.style.getPropertyValue("--host-accent")]).toEqual([undefined, ""])
+  }, 30_000)
+
   it("export asks for the mailed code first (resend counted down); a wrong code says the tries left and shows nothing; the right one shows the key, withheld from every post; Escape drops it", async () => {
     const server = makeServerApi("code")
     const storage = device()
@@ -292,6 +325,58 @@ describe("the frame's own views", () => {
     expect(view()).toBeNull()
     expect(document.querySelector("textarea")).toBeNull()
     expect(withheldBySecureView()).toEqual([])
+  }, 30_000)
+
+  it("a wallet with both keys: one button asks one code for both, then shows both keys, each with its Copy, both withheld from every post", async () => {
+    const server = makeServerApi("code")
+    const storage = device()
+    const evm = await madeAtLogin(server.api, storage, "eip155")
+    const solana = await madeAtLogin(server.api, storage, "solana")
+    const exporting = openSecureView("export", { themeMode: "light", accent: undefined }, { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
+    await vi.waitFor(() => press("Show EVM and Solana private keys"))
+    await vi.waitFor(() => expect(document.activeElement?.getAttribute("autocomplete")).toBe("one-time-code"))
+    expect(view()?.textContent).toContain("To show your EVM and Solana private keys, enter the code we just sent to ada@example.test.")
+    expect(document.querySelector("form.confirm")?.getAttribute("aria-label")).toBe("Confirm showing your EVM and Solana private keys")
+    type("Code from your email", CODE)
+    submit()
+    await vi.waitFor(() => expect(document.querySelectorAll("textarea")).toHaveLength(2))
+    const [evmKey, solanaKey] = [...document.querySelectorAll("textarea")] as [HTMLTextAreaElement, HTMLTextAreaElement]
+    expect(privateKeyToAccount(evmKey.value as `0x${string}`).address).toBe(evm.address)
+    expect(toBase58(fromBase58(solanaKey.value)?.slice(32) ?? new Uint8Array())).toBe(solana.address)
+    // One start, one mail, one confirmation for both; each grant used by its own family's export.
+    expect(server.export.asked).toEqual(["start eip155 solana", "confirm eip155 solana"])
+    expect(server.export.mailed).toBe(1)
+    expect(server.export.grants.size).toBe(0)
+    expect([...document.querySelectorAll("label")].map((label) => label.textContent)).toEqual(["Your EVM private key", "Your Solana private key"])
+    expect([...document.querySelectorAll("button")].filter((b) => b.textContent === "Copy").map((b) => b.getAttribute("aria-label"))).toEqual([
+      "Copy your EVM private key",
+      "Copy your Solana private key"
+    ])
+    // Focus on the first key, selected to copy.
+    expect(document.activeElement).toBe(evmKey)
+    expect(withheldBySecureView()).toEqual([evmKey.value, solanaKey.value])
+    closeSecureView()
+    expect(await exporting).toBe("cancelled")
+    expect(withheldBySecureView()).toEqual([])
+  }, 30_000)
+
+  it("a key the server refuses after the other was shown: the shown one stays, the refusal is said under it", async () => {
+    const server = makeServerApi("login")
+    const storage = device()
+    const evm = await madeAtLogin(server.api, storage, "eip155")
+    await madeAtLogin(server.api, storage, "solana")
+    server.export.refused = "solana"
+    const exporting = openSecureView("export", { themeMode: "light", accent: undefined }, { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
+    await vi.waitFor(() => press("Show EVM and Solana private keys"))
+    await vi.waitFor(() => press("Show EVM and Solana private keys now"))
+    await vi.waitFor(() => expect(alertText()).toBe("Confirm it is you again to show this key"))
+    const shown = [...document.querySelectorAll("textarea")]
+    expect(shown).toHaveLength(1)
+    expect(privateKeyToAccount(shown[0]?.value as `0x${string}`).address).toBe(evm.address)
+    expect(document.getElementById("wr-secure-error")?.previousElementSibling?.contains(shown[0] ?? null)).toBe(true)
+    expect(withheldBySecureView()).toEqual([shown[0]?.value])
+    closeSecureView()
+    expect(await exporting).toBe("cancelled")
   }, 30_000)
 
   it("the resend waits out the mail's cool-down, counted down each second, then asks for a new code and counts again", async () => {

@@ -34,6 +34,7 @@ import type {
 } from "../api"
 import type {
   ExportConfirmResponse,
+  ExportFamilies,
   ExportProof,
   ExportStartResponse,
   KeyFamily,
@@ -130,10 +131,10 @@ export interface SplitKeysApi {
   readonly serverShare: (token: string, family: KeyFamily) => Promise<typeof ServerShareResponse.Type>
   readonly recovery: (token: string, family: KeyFamily, verifier: string) => Promise<typeof RecoveryResponse.Type>
   readonly legacyKey: (token: string, family: KeyFamily) => Promise<typeof LegacyKeyResponse.Type>
-  /** Asks how the visitor confirms showing the key of `family` (a code is mailed now, or a passkey's request made). */
-  readonly exportStart: (token: string, family: KeyFamily) => Promise<typeof ExportStartResponse.Type>
-  /** Checks the confirmation: a grant for one export of `family` by this session. */
-  readonly exportConfirm: (token: string, family: KeyFamily, proof: typeof ExportProof.Type) => Promise<typeof ExportConfirmResponse.Type>
+  /** Asks how the visitor confirms showing the keys of `families`, once for all (a code is mailed now, or a passkey's request made). */
+  readonly exportStart: (token: string, families: ExportFamilies) => Promise<typeof ExportStartResponse.Type>
+  /** Checks the confirmation: a grant per family of `families`, each for one export of that family's key by this session. */
+  readonly exportConfirm: (token: string, families: ExportFamilies, proof: typeof ExportProof.Type) => Promise<typeof ExportConfirmResponse.Type>
   /** The server share of `family` for the export view, with the confirmation's grant. */
   readonly exportShare: (token: string, family: KeyFamily, grant: string) => Promise<typeof ServerShareResponse.Type>
 }
@@ -241,9 +242,9 @@ export const makeWalletApi = (opts: {
     recovery: (token, family, verifier) =>
       call("POST /api/keys/recovery", (api) => api.keyShares.recovery({ query: {}, payload: { family, verifier } }), token),
     legacyKey: (token, family) => call("POST /api/keys/legacy", (api) => api.keyShares.legacyKey({ query: {}, payload: { family } }), token),
-    exportStart: (token, family) => call("POST /api/keys/export/start", (api) => api.keyExport.start({ query: {}, payload: { family } }), token),
-    exportConfirm: (token, family, proof) =>
-      call("POST /api/keys/export/confirm", (api) => api.keyExport.confirm({ query: {}, payload: { family, proof } }), token),
+    exportStart: (token, families) => call("POST /api/keys/export/start", (api) => api.keyExport.start({ query: {}, payload: { families } }), token),
+    exportConfirm: (token, families, proof) =>
+      call("POST /api/keys/export/confirm", (api) => api.keyExport.confirm({ query: {}, payload: { families, proof } }), token),
     exportShare: (token, family, grant) =>
       call("POST /api/keys/export/share", (api) => api.keyExport.share({ query: {}, payload: { family, grant } }), token),
     storeCalls: (token, payload) => call("POST /api/calls", (api) => api.session.storeCalls({ query: {}, payload }), token).then(() => undefined),

@@ -148,6 +148,8 @@ export interface SecureViews {
   readonly load: () => Promise<void>
   /** Shows the view `kind` in the frame's document (after `load`), in the host's `theme`; resolves once the visitor finished or left it. */
   readonly open: (kind: SecureViewKind, theme: SecureViewTheme) => Promise<SecureViewOutcome>
+  /** Applies the host's theme, changed while a view shows, to that view at once (with the views' own checks); none showing, nothing. */
+  readonly theme: (theme: SecureViewTheme) => void
   /** Drops the view and what it held (the host left it: Escape, Back, the modal closed). */
   readonly close: () => void
   /** What the view shows now that must never leave the frame (an exported key): no post may carry it. */
@@ -214,7 +216,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
   let activeFamily: Family = "eip155"
   // What the host told the frame of itself (SYNC_THEME, SYNC_DAPP_DATA): the social callback page takes the theme.
   const host: {
-    themeMode?: "light" | "dark"
+    themeMode?: ThemeMode | undefined
     accent?: ThemeVariables[string] | undefined
     dapp?: { readonly name: string | undefined; readonly sdkVersion: string; readonly sdkType: string }
   } = {}
@@ -226,6 +228,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
   // Counts the secure views asked for and dropped: one asked before another, or dropped while its code was still on
   // the way, is not shown (its code arrives after the CLOSE or the next OPEN that ended it).
   let secureViewTurn = 0
+  // Counts the host's SYNC_THEMEs: one that came while a view's code was on the way is newer than its request's mode.
+  let themeSyncs = 0
   // The eip155 chains where the wallet server makes smart accounts (a bundler serves them), from its /api/chains.
   let smartChains: ReadonlyArray<string> = []
   // The chains the wallet server serves, as its /api/chains said at the start: where the frame signs and sends.
@@ -557,9 +561,13 @@ export const makeFrame = (env: FrameEnv): Frame => {
       return { email: user.email }
     },
     SYNC_THEME: async ({ themeMode, themeVariables }) => {
-      if (themeMode !== undefined) host.themeMode = themeMode
-      // Each sync carries the host's whole theme: an accent it no longer sets goes back to the frame's own.
+      // Each sync carries the host's whole theme: a mode it no longer sets goes back to the visitor's system, an accent
+      // to the frame's own.
+      host.themeMode = themeMode
       host.accent = themeVariables?.["--wr-accent"]
+      themeSyncs++
+      // A view showing now follows at once, not only the next one opened.
+      env.secureViews?.theme({ themeMode: host.themeMode, accent: host.accent })
       return undefined
     },
     SYNC_DAPP_DATA: async ({ metadata, sdkVersion, sdkType }) => {
@@ -572,11 +580,13 @@ export const makeFrame = (env: FrameEnv): Frame => {
       const views = env.secureViews
       if (views === undefined) throw new FrameFailure("This wallet cannot show that view.")
       const turn = ++secureViewTurn
+      const syncs = themeSyncs
       // Only a logged-in visitor's wallet has anything to protect, recover or export.
       await withSession(api.user)
       await views.load()
       if (turn !== secureViewTurn) return { outcome: "cancelled" as const }
-      return { outcome: await views.open(kind, { themeMode: themeMode ?? host.themeMode, accent: host.accent }) }
+      const mode = themeSyncs === syncs ? (themeMode ?? host.themeMode) : host.themeMode
+      return { outcome: await views.open(kind, { themeMode: mode, accent: host.accent }) }
     },
     CLOSE_SECURE_VIEW: async () => {
       secureViewTurn++

@@ -56,6 +56,7 @@ const run = async (): Promise<void> => {
       },
       open: (kind, theme) =>
         secureView === undefined ? Promise.resolve("cancelled") : secureView.openSecureView(kind, theme, { api, storage: store.storage, credentials: navigator.credentials, storageTravels }),
+      theme: (theme) => secureView?.themeSecureView(theme),
       close: () => secureView?.closeSecureView(),
       withheld: () => secureView?.withheldBySecureView() ?? []
     }

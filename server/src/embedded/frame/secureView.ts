@@ -5,13 +5,13 @@
  * first load carries none of it. What the visitor types and the key stay in this document: the host page learns only
  * how the view ended (`done` or `cancelled`).
  */
-import { Effect, Layer } from "effect"
+import { Array as Arr, Effect, Layer } from "effect"
 import type { SecureViewKind, SecureViewOutcome } from "../../../../src/domain/Frame"
 import { passkeyFailureWords, passkeyOutcomeOf } from "../../../../src/domain/passkey"
 import { fromBase64Url, toBase64Url } from "../../../../src/domain/encoding"
 import { themeValueIssue } from "../../../../src/domain/themeValues"
 import { darkerTo, lighterTo, READABLE_LUMINANCE, RELATIVE_COLOURS, textOn } from "../../../../src/ui/theme/readableAccent"
-import type { ExportProof, ExportStartResponse, KeyFamily } from "../sharesApi"
+import type { ExportFamilies, ExportGrant, ExportProof, ExportStartResponse, KeyFamily } from "../sharesApi"
 import type { SplitKeysApi } from "./apiClient"
 import { FRAME_STORAGE_KEYS, type FrameStorage, type SecureViewTheme } from "./frameLogic"
 import { endAttempt, oneAttempt, type RecoverySecret } from "./recoveryShare"
@@ -29,6 +29,13 @@ export const passwordProblem = (password: string, confirmation: string): string 
 }
 
 const FAMILY_NAMES: Record<KeyFamily, string> = { eip155: "EVM", solana: "Solana" }
+
+// The keys of one export as the view names them: "EVM private key", "EVM and Solana private keys".
+const keysNamed = (families: ReadonlyArray<KeyFamily>): string => {
+  const names = families.map((family) => FAMILY_NAMES[family])
+  const listed = names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`
+  return `${listed} private key${names.length === 1 ? "" : "s"}`
+}
 
 /** What a secure view needs of the frame page. */
 export interface SecureViewEnv {
@@ -332,22 +339,22 @@ const assertionJson = (credential: PublicKeyCredential): Record<string, unknown>
   }
 }
 
-/** The export view's confirmation: how the server asked for it, its form, and the grant it yields. */
+/** The export view's confirmation: its form, and where focus starts in it. */
 type Confirming = { readonly form: HTMLElement; readonly focus: HTMLElement }
 
-// The confirmation the server asked for `family` (a mailed code, a passkey, or a recent login), as a form whose
-// success hands `show` the export's grant. Its problems show in the view's alert line `error`, which it places under
-// the field or buttons they concern.
+// The one confirmation the server asked for the keys of `families` (a mailed code, a passkey, or a recent login), as a
+// form whose success hands `show` the export's grants, one per family. Its problems show in the view's alert line
+// `error`, which it places under the field or buttons they concern.
 const confirmation = (
   env: SecureViewEnv,
-  family: KeyFamily,
+  families: ExportFamilies,
   asked: ExportStartResponse,
-  show: (grant: string) => Promise<void>,
+  show: (grants: ReadonlyArray<ExportGrant>) => Promise<void>,
   error: HTMLElement
 ): Confirming => {
-  const name = FAMILY_NAMES[family]
+  const name = keysNamed(families)
   const say = (problem: string) => void (error.textContent = problem)
-  const confirm = (proof: ExportProof) => env.api.exportConfirm(tokenOf(env), family, proof).then((answer) => show(answer.grant))
+  const confirm = (proof: ExportProof) => env.api.exportConfirm(tokenOf(env), families, proof).then((answer) => show(answer.grants))
   const busy = (buttons: ReadonlyArray<HTMLButtonElement>, work: () => Promise<void>) => {
     if (buttons.some((button) => button.disabled)) return
     say("")
@@ -359,20 +366,20 @@ const confirmation = (
       })
   }
   if (asked.method === "code") {
-    const id = `wr-secure-code-${family}`
+    const id = "wr-secure-code"
     const input = element("input", { id, type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: "6", required: "", "aria-describedby": "wr-secure-error" })
     const codeField = element("div", { class: "field" }, element("label", { for: id }, "Code from your email"), input)
     const submit = element("button", { type: "submit", class: "primary" }, "Confirm")
     const resend = element("button", { type: "button", class: "secondary" })
     const actions = element("div", { class: "actions" }, resend)
     const text = element("p", { tabindex: "-1" })
-    const form = element("form", { class: "confirm", novalidate: "", "aria-label": `Confirm showing your ${name} private key` }, text, actions)
+    const form = element("form", { class: "confirm", novalidate: "", "aria-label": `Confirm showing your ${name}` }, text, actions)
     // A code to enter, or none yet: the code mailed a moment ago confirmed an export already, and the next can be
     // mailed only once the mail's cool-down is over. Until then the view says so and offers no field that cannot work.
     const codeWaiting = (waiting: boolean) => {
       text.textContent = waiting
-        ? `To show your ${name} private key, enter the code we just sent to ${asked.email}.`
-        : `The code we sent to ${asked.email} a moment ago was used already. To show your ${name} private key, ask for a new code once the button below allows it.`
+        ? `To show your ${name}, enter the code we just sent to ${asked.email}.`
+        : `The code we sent to ${asked.email} a moment ago was used already. To show your ${name}, ask for a new code once the button below allows it.`
       if (waiting) {
         text.after(codeField)
         actions.prepend(submit)
@@ -401,7 +408,7 @@ const confirmation = (
     resend.addEventListener("click", () => {
       say("")
       resend.disabled = true
-      env.api.exportStart(tokenOf(env), family).then(
+      env.api.exportStart(tokenOf(env), families).then(
         (again) => {
           const waiting = again.method === "code" && again.codeWaiting
           codeWaiting(waiting)
@@ -435,19 +442,19 @@ const confirmation = (
     const actions = element("div", { class: "actions" }, use)
     const form = element(
       "div",
-      { class: "confirm", role: "group", "aria-label": `Confirm showing your ${name} private key` },
-      element("p", {}, `To show your ${name} private key, confirm it is you with your wallet's passkey.`),
+      { class: "confirm", role: "group", "aria-label": `Confirm showing your ${name}` },
+      element("p", {}, `To show your ${name}, confirm it is you with your wallet's passkey.`),
       actions
     )
     actions.after(error)
     return { form, focus: use }
   }
-  const go = element("button", { type: "button", class: "primary" }, `Show ${name} private key now`)
+  const go = element("button", { type: "button", class: "primary" }, `Show ${name} now`)
   go.addEventListener("click", () => busy([go], () => confirm({ method: "login" })))
   const actions = element("div", { class: "actions" }, go)
   const form = element(
     "div",
-    { class: "confirm", role: "group", "aria-label": `Confirm showing your ${name} private key` },
+    { class: "confirm", role: "group", "aria-label": `Confirm showing your ${name}` },
     element(
       "p",
       {},
@@ -465,40 +472,55 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
   const done = element("button", { type: "button", class: "primary" }, "Done")
   done.addEventListener("click", () => view.finish("done"))
   const say = (problem: string) => void (error.textContent = problem)
-  // The key, once the confirmation's grant brought the server share: shown in place of what asked for it.
-  const reveal = (family: KeyFamily, place: HTMLElement) => (grant: string) =>
-    run(env, (splitKeys) => splitKeys.exportKey(family, grant)).then((key) => {
-      view.shown.push(key)
-      const id = `wr-secure-key-${family}`
-      const text = element("textarea", { id, readonly: "", rows: "3", spellcheck: "false", autocomplete: "off" })
-      text.value = key
-      const copied = element("span", { role: "status", class: "status" })
-      const copy = element("button", { type: "button", class: "secondary" }, "Copy")
-      copy.addEventListener("click", () => {
-        navigator.clipboard.writeText(key).then(
-          () => void (copied.textContent = "Copied"),
-          () => void (copied.textContent = "Copying was refused: select the key and copy it yourself.")
-        )
-      })
-      const head = element("div", { class: "key-head" }, element("label", { for: id }, `Your ${FAMILY_NAMES[family]} private key`), copy)
-      const shownKey = element("div", { class: "field key" }, head, text, copied)
-      place.replaceWith(shownKey)
-      // The view's alert line, which was under the confirmation, stays in the view.
-      shownKey.after(error)
-      text.focus()
-      text.select()
+  // A key shown, with its Copy.
+  const keyField = (family: KeyFamily, key: string): { readonly field: HTMLElement; readonly text: HTMLTextAreaElement } => {
+    const name = `${FAMILY_NAMES[family]} private key`
+    const id = `wr-secure-key-${family}`
+    const text = element("textarea", { id, readonly: "", rows: "3", spellcheck: "false", autocomplete: "off" })
+    text.value = key
+    const copied = element("span", { role: "status", class: "status" })
+    // Named by its key where a view shows two: "Copy" is read first, as it is seen.
+    const copy = element("button", { type: "button", class: "secondary", "aria-label": `Copy your ${name}` }, "Copy")
+    copy.addEventListener("click", () => {
+      navigator.clipboard.writeText(key).then(
+        () => void (copied.textContent = "Copied"),
+        () => void (copied.textContent = "Copying was refused: select the key and copy it yourself.")
+      )
     })
-  const show = (family: KeyFamily) => {
-    const button = element("button", { type: "button", class: "secondary" }, `Show ${FAMILY_NAMES[family]} private key`)
+    const head = element("div", { class: "key-head" }, element("label", { for: id }, `Your ${name}`), copy)
+    return { field: element("div", { class: "field key" }, head, text, copied), text }
+  }
+  // The keys, once the confirmation's grants brought their server shares, one after another in place of what asked
+  // for them; a key shown stays there when a later one fails (its problem said under it).
+  const reveal = (place: HTMLElement) => async (grants: ReadonlyArray<ExportGrant>) => {
+    let last: HTMLElement | undefined
+    for (const { family, grant } of grants) {
+      const key = await run(env, (splitKeys) => splitKeys.exportKey(family, grant))
+      view.shown.push(key)
+      const shown = keyField(family, key)
+      if (last === undefined) place.replaceWith(shown.field)
+      else last.after(shown.field)
+      // The view's alert line, which was under the confirmation, stays in the view.
+      shown.field.after(error)
+      if (last === undefined) {
+        shown.text.focus()
+        shown.text.select()
+      }
+      last = shown.field
+    }
+  }
+  // One button for every key the wallet has: one confirmation shows them all.
+  const show = (families: ExportFamilies) => {
+    const button = element("button", { type: "button", class: "secondary" }, `Show ${keysNamed(families)}`)
     button.addEventListener("click", () => {
       button.disabled = true
       say("")
       // A fresh confirmation first: the server mails a code or asks for the passkey now.
-      env.api.exportStart(tokenOf(env), family).then(
+      env.api.exportStart(tokenOf(env), families).then(
         (asked) => {
           const holder = element("div", {})
-          // Its problems (a wrong code, a refused passkey) show under its field or button, not below the other keys.
-          const confirming = confirmation(env, family, asked, reveal(family, holder), error)
+          // Its problems (a wrong code, a refused passkey) show under its field or button.
+          const confirming = confirmation(env, families, asked, reveal(holder), error)
           holder.append(confirming.form)
           button.replaceWith(holder)
           confirming.focus.focus()
@@ -527,8 +549,8 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
   )
   run(env, (_keys, families) => Effect.succeed(families)).then(
     (families) => {
-      if (families.length === 0) error.textContent = "This wallet has no key of its own to export yet."
-      keys.append(...families.map(show))
+      if (Arr.isReadonlyArrayNonEmpty(families)) keys.append(show(families))
+      else error.textContent = "This wallet has no key of its own to export yet."
     },
     (failure: unknown) => void (error.textContent = errorText(failure))
   )
@@ -592,6 +614,11 @@ export const openSecureView = (kind: SecureViewKind, theme: SecureViewTheme, env
     const first = root.querySelector<HTMLElement>("input") ?? root.querySelector<HTMLElement>("h1")
     first?.focus()
   })
+}
+
+/** Applies the host's `theme` to the view showing now, checked as at its opening; with no view showing, nothing. */
+export const themeSecureView = (theme: SecureViewTheme): void => {
+  if (open !== undefined) applyTheme(theme)
 }
 
 /** Ends the open view as cancelled: its element and what it showed go (the host left it). */

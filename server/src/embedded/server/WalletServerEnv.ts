@@ -24,7 +24,7 @@ export interface WalletServerDeps {
   readonly publicUrl: string
   /** The clock in ms (tests move it for cool-downs and expiry). */
   readonly now: () => number
-  /** The clock the device long-poll waits on (default the system's): a test's TestClock ends the wait at once. */
+  /** The clock the long-polls wait on (default the system's): a test's TestClock ends their waits at once. */
   readonly clock?: Clock.Clock
   /** How the server reaches the social providers (default the global fetch). */
   readonly socialFetch?: (url: string, init: RequestInit) => Promise<Response>

@@ -3,14 +3,16 @@
  * and `/share`. An email user confirms with a code mailed for this purpose (the login's code rules: hashed, tries
  * counted before they are compared, the 30 s mail cool-down, the lockout); a passkey user with a new assertion (the
  * login's ceremony rules: a challenge taken once, 5 minutes, the server's origin and RP ID, the counter moved); an
- * account with neither (a social login) with a login of the last {@link EXPORT_FRESH_LOGIN_MS}. The confirmation
- * yields a grant of {@link EXPORT_GRANT_TTL_MS}, kept as its SHA-256, good once, for the session that confirmed and the
- * family it named: the frame's export view asks for the server share with it. Signing still takes the server share
+ * account with neither (a social login) with a login of the last {@link EXPORT_FRESH_LOGIN_MS}. One confirmation covers
+ * the families the view asked for (both keys of a wallet shown after one code), and yields a grant per family of
+ * {@link EXPORT_GRANT_TTL_MS}, each its own token kept as its SHA-256, good once, for the session that confirmed and
+ * that family only: the frame's export view asks for each family's server share with its grant, and no grant reveals a
+ * family the confirmation did not name. Signing still takes the server share
  * with the session alone (`/api/keys/server-share`): what this adds is that the export view shows no key to whoever
  * merely holds an open session on the device.
  */
 import { randomBytes } from "node:crypto"
-import { Effect } from "effect"
+import { Array as Arr, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { generateAuthenticationOptions } from "@simplewebauthn/server"
 import { WalletBadRequest, WalletForbidden, WalletProject, WalletServerApi, WalletSession, WalletTooManyRequests } from "../WalletServerApi"
@@ -56,7 +58,7 @@ export const KeyExportGroupLive = HttpApiBuilder.group(WalletServerApi, "keyExpo
           yield* limitVisitor(deps, "keyExport")
           const session = yield* WalletSession
           // Nothing to confirm for a key the account does not have split: said before a mail or a passkey is asked.
-          yield* splitKeyOf(deps, session.userId, payload.family)
+          yield* Effect.forEach(payload.families, (family) => splitKeyOf(deps, session.userId, family), { discard: true })
           if (session.email !== null) {
             const email = session.email
             yield* steps.notLockedOut(email)
@@ -128,12 +130,18 @@ export const KeyExportGroupLive = HttpApiBuilder.group(WalletServerApi, "keyExpo
               })
             }
           }
-          const grant = newToken()
+          // A grant of its own per family confirmed: each shows that family's key once, and no other.
+          const grants = Arr.map(payload.families, (family) => ({ family, grant: newToken() }))
           const now = deps.now()
           yield* run(
-            shareStore.insertExportGrant(tokenHash(grant), { sessionHash: session.tokenHash, userId: session.userId, family: payload.family }, new Date(now), new Date(now + EXPORT_GRANT_TTL_MS))
+            shareStore.insertExportGrants(
+              Arr.map(grants, ({ family, grant }) => ({ family, grantHash: tokenHash(grant) })),
+              { sessionHash: session.tokenHash, userId: session.userId },
+              new Date(now),
+              new Date(now + EXPORT_GRANT_TTL_MS)
+            )
           )
-          return { grant, expiresInSeconds: Math.floor(EXPORT_GRANT_TTL_MS / 1000) }
+          return { grants, expiresInSeconds: Math.floor(EXPORT_GRANT_TTL_MS / 1000) }
         })
       )
       .handle(

@@ -6,7 +6,7 @@
  * declared errors, whose body is an `ApiFailure`.
  */
 import { randomUUID } from "node:crypto"
-import { Clock, Effect, PubSub, Schedule, Schema } from "effect"
+import { Effect, PubSub, Schedule, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { escapeHtml, htmlDocument } from "../../lib/html"
@@ -258,7 +258,8 @@ export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (ha
     // `userId/deviceId` of each device verified by its link here, for the long-polls waiting on it.
     const verified = yield* PubSub.unbounded<string>()
 
-    // Whether the device is verified within `waitMs`: told by this server's link page, or seen in the database.
+    // Whether the device is verified within `waitMs`: told by this server's link page, or seen in the database (on the
+    // server's clock, which holdLongPoll gives it).
     const waitVerified = (userId: string, deviceId: string, waitMs: number) =>
       Effect.scoped(
         Effect.gen(function* () {
@@ -272,7 +273,7 @@ export const LoginGroupLive = HttpApiBuilder.group(WalletServerApi, "login", (ha
             Effect.timeoutOrElse({ duration: waitMs, orElse: () => Effect.succeed(false) })
           )
         })
-      ).pipe((wait) => (deps.clock === undefined ? wait : Effect.provideService(wait, Clock.Clock, deps.clock)))
+      )
 
     return handlers
       .handle(
@@ -477,7 +478,8 @@ export const SocialGroupLive = HttpApiBuilder.group(WalletServerApi, "social", (
 // The status long-poll holds at most this long, and reads the channel this often.
 const FARCASTER_WAIT_DEFAULT_MS = 20_000
 const FARCASTER_WAIT_MAX_MS = 25_000
-const FARCASTER_POLL_MS = 500
+/** How often Farcaster's status long-poll reads its channel again (on the server's clock). */
+export const FARCASTER_POLL_MS = 500
 
 const farcasterRefusal = (error: FarcasterRefused) =>
   error.kind === "invalid"

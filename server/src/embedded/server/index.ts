@@ -77,7 +77,7 @@ export interface WalletServerOptions {
   /** The clock in ms (default `Date.now`, moved on as far as `clock` is): tests move it past cool-downs and expiry. */
   readonly now?: () => number
   /**
-   * The server's clock (default the system's): the device long-poll waits on it, and `now` runs ahead of the real
+   * The server's clock (default the system's): the long-polls (the device link's, Farcaster's status) wait on it, and `now` runs ahead of the real
    * time by as much as it was moved. A browser test passes a TestClock and moves it past the 30 s cool-down and the
    * 20 s device wait at once.
    */

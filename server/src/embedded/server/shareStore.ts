@@ -3,7 +3,7 @@
  * and sealed recovery share per family, and the recovery tries per user. Effects over `effect/sql`'s `SqlClient`, run
  * by `./shares.ts`.
  */
-import { Effect } from "effect"
+import { Array as Arr, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { KeyFamily } from "../sharesApi"
 import type { SealedKey } from "./keys"
@@ -155,16 +155,26 @@ export const clearRecoveryTries = Effect.fn("shareStore.clearRecoveryTries")(fun
   yield* sql`DELETE FROM wallet_recovery_attempts WHERE user_id = ${userId}`
 })
 
-/** Keeps an export grant (its token's SHA-256) of `family` for the session `sessionHash`, good until `expiresAt`. */
-export const insertExportGrant = Effect.fn("shareStore.insertExportGrant")(function* (
-  grantHash: string,
-  grant: { readonly sessionHash: string; readonly userId: string; readonly family: KeyFamily },
+/**
+ * Keeps the grants of one confirmation, one per family (each its token's SHA-256), for the session `sessionHash`, good
+ * until `expiresAt`: in one statement, so a confirmation leaves all of them or none.
+ */
+export const insertExportGrants = Effect.fn("shareStore.insertExportGrants")(function* (
+  grants: Arr.NonEmptyReadonlyArray<{ readonly grantHash: string; readonly family: KeyFamily }>,
+  holder: { readonly sessionHash: string; readonly userId: string },
   createdAt: Date,
   expiresAt: Date
 ) {
   const sql = yield* SqlClient.SqlClient
-  yield* sql`INSERT INTO wallet_export_grants (grant_hash, session_hash, user_id, family, created_at, expires_at)
-    VALUES (${grantHash}, ${grant.sessionHash}, ${grant.userId}, ${grant.family}, ${createdAt}, ${expiresAt})`
+  const rows = Arr.map(grants, (grant) => ({
+    grant_hash: grant.grantHash,
+    session_hash: holder.sessionHash,
+    user_id: holder.userId,
+    family: grant.family,
+    created_at: createdAt,
+    expires_at: expiresAt
+  }))
+  yield* sql`INSERT INTO wallet_export_grants ${sql.insert(rows)}`
 })
 
 /**

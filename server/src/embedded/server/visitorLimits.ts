@@ -15,7 +15,7 @@
  * so what it costs is this process's, and the count must fall the moment the poll ends however it ends (answered,
  * failed, or its client gone), which a process that dies mid-wait could never write to a shared count.
  */
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { WalletTooManyRequests } from "../WalletServerApi"
 import * as store from "./store"
@@ -125,6 +125,7 @@ const earliestEnd = (places: Iterable<LongPollPlace>) => Math.min(...Array.from(
  * Runs `wait`, a long-poll of `route` that ends within `waitMs`, in one of the places of the request's network
  * address and of the process; when none is free, a 429 `rate_limited` whose `Retry-After` is when the first of
  * those waiting ends. The place is given back however `wait` ends: answered, failed, or interrupted (the client gone).
+ * `wait` runs on the server's clock (`deps.clock`), the one its place's end is counted on, so that end is when it ends.
  */
 export const holdLongPoll = <A, E, R>(deps: WalletServerDeps, route: LongPollRoute, waitMs: number, wait: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
@@ -147,7 +148,8 @@ export const holdLongPoll = <A, E, R>(deps: WalletServerDeps, route: LongPollRou
       all.add(place)
       return Effect.succeed(place)
     })
-    return yield* Effect.acquireUseRelease(take, () => wait, (place) =>
+    const onServerClock = deps.clock === undefined ? wait : Effect.provideService(wait, Clock.Clock, deps.clock)
+    return yield* Effect.acquireUseRelease(take, () => onServerClock, (place) =>
       Effect.sync(() => {
         all.delete(place)
         const mine = byKey.get(key)
