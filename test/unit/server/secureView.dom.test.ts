@@ -334,6 +334,7 @@ describe("the frame's own views", () => {
     const solana = await madeAtLogin(server.api, storage, "solana")
     const exporting = openSecureView("export", { themeMode: "light", accent: undefined }, { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
     await vi.waitFor(() => press("Show EVM and Solana private keys"))
+    expect(view()?.textContent).toContain("Anyone who has these keys controls your wallet and everything in it. Never share them")
     await vi.waitFor(() => expect(document.activeElement?.getAttribute("autocomplete")).toBe("one-time-code"))
     expect(view()?.textContent).toContain("To show your EVM and Solana private keys, enter the code we just sent to ada@example.test.")
     expect(document.querySelector("form.confirm")?.getAttribute("aria-label")).toBe("Confirm showing your EVM and Solana private keys")

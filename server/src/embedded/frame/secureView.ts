@@ -534,22 +534,24 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
     })
     return button
   }
+  const warningOf = (count: number) =>
+    `Anyone who has ${count > 1 ? "these keys" : "this key"} controls your wallet and everything in it. Never share ${count > 1 ? "them" : "it"}, never type ${count > 1 ? "them" : "it"} into a website, and keep ${count > 1 ? "them" : "it"} offline. We will never ask you for ${count > 1 ? "them" : "it"}.`
+  const warning = element("p", { class: "warning" }, warningOf(1))
   const body = element(
     "section",
     { "aria-labelledby": "wr-secure-title" },
     element("h1", { id: "wr-secure-title", tabindex: "-1" }, "Export private key"),
-    element(
-      "p",
-      { class: "warning" },
-      "Anyone who has this key controls your wallet and everything in it. Never share it, never type it into a website, and keep it offline. We will never ask you for it."
-    ),
+    warning,
     keys,
     error,
     element("div", { class: "actions" }, done)
   )
   run(env, (_keys, families) => Effect.succeed(families)).then(
     (families) => {
-      if (Arr.isReadonlyArrayNonEmpty(families)) keys.append(show(families))
+      if (Arr.isReadonlyArrayNonEmpty(families)) {
+        warning.textContent = warningOf(families.length)
+        keys.append(show(families))
+      }
       else error.textContent = "This wallet has no key of its own to export yet."
     },
     (failure: unknown) => void (error.textContent = errorText(failure))
