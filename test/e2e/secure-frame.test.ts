@@ -126,9 +126,9 @@ describe("the frame's secure views over the modal", () => {
     })
     // Inside the frame: the view's heading has focus (no field on this view), and its warning is there.
     expect(await walletFrame().evaluate(() => document.activeElement?.textContent)).toBe("Export private key")
-    await walletFrame().getByText(/Anyone who has this key controls your wallet/).waitFor()
+    await walletFrame().getByText(/Anyone who has these keys controls your wallet/).waitFor()
     // Nothing of the frame's view is in the host page.
-    expect(await page.getByText(/Anyone who has this key controls your wallet/).count()).toBe(0)
+    expect(await page.getByText(/Anyone who has these keys controls your wallet/).count()).toBe(0)
   }, 60_000)
 
   it("Escape inside the frame ends its view: the frame is hidden, focus is back in the modal, on the Account view", async () => {
