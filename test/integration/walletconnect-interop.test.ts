@@ -178,8 +178,12 @@ describe("WalletConnect's sign-client 2.21.8 with our wallet", () => {
     polkadot: { chains: [westend.caipNetworkId], methods: ["polkadot_signMessage"], events: ["accountsChanged"] }
   })
   const connectTo = async (dapp: SignClientDapp, wallet: DevWalletKit) => {
-    dapp.once("display_uri", (uri) => void wallet.pair(uri))
-    return dapp.connect({ optionalNamespaces: fourNamespaces() })
+    // The wallet's pairing is awaited with the session: a pairing that failed fails the test, never unseen.
+    let paired: Promise<unknown> = Promise.resolve()
+    dapp.once("display_uri", (uri) => void (paired = wallet.pair(uri)))
+    const session = await dapp.connect({ optionalNamespaces: fourNamespaces() })
+    await paired
+    return session
   }
 
   it("pairs over the four namespaces; each family's request is answered; our wallet's events and disconnect reach them", async () => {
@@ -274,7 +278,7 @@ describe("WalletConnect's sign-client 2.21.8 with our wallet", () => {
     }
     const first = await start()
     const dapp = await dappFor()
-    dapp.once("display_uri", (uri) => void first.pair({ uri }))
+    dapp.once("display_uri", (uri) => void answers.push(first.pair({ uri })))
     const session = await dapp.connect({ optionalNamespaces: { eip155: { chains: ["eip155:31337"], methods: ["personal_sign"], events: ["accountsChanged"] } } })
     await Promise.all(answers)
     await first.close()

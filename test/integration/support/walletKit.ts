@@ -310,9 +310,16 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
     }
   }
 
-  side.onProposal((id, params) => void onProposal(id, params))
-  if (options.oneClick !== undefined) side.onAuthenticate((id, payload) => void onAuthenticate(id, payload))
-  side.onRequest((request) => void onRequest(request))
+  // What the wallet is still answering: closing waits for it, so an answer cut off by the close (its relay gone) ends
+  // there instead of as a rejection nobody hears. A failed answer leaves the dapp without one, which its test sees.
+  const answering = new Set<Promise<unknown>>()
+  const answer = (work: Promise<unknown>) => {
+    const settled = work.catch(() => undefined).finally(() => answering.delete(settled))
+    answering.add(settled)
+  }
+  side.onProposal((id, params) => answer(onProposal(id, params)))
+  if (options.oneClick !== undefined) side.onAuthenticate((id, payload) => answer(onAuthenticate(id, payload)))
+  side.onRequest((request) => answer(onRequest(request)))
   side.onDelete(() => {
     deleted++
   })
@@ -337,7 +344,10 @@ export const startDevWalletKit = async (options: DevWalletKitOptions): Promise<D
       bitcoin?.setApproval(next)
     },
     pair: (uri) => side.pair(uri),
-    close: side.close
+    close: async () => {
+      await Promise.all(answering)
+      await side.close()
+    }
   }
 }
 
