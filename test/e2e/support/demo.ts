@@ -22,6 +22,31 @@ export const buildDemo = async (outDir: string, sourcemap = false): Promise<void
   await build({ root: demoRoot, configFile: join(demoRoot, "vite.config.ts"), logLevel: "error", build: { outDir, emptyOutDir: true, sourcemap } })
 }
 
+/** The variable naming the run's production build of the demo, made once by the browser tests' global setup. */
+export const DEMO_BUILD_VARIABLE = "WR_DEMO_BUILD"
+
+// The demo's production build, shared read-only by every file that serves it: the run's (the browser tests' global
+// setup builds it once, `demoBuildSetup.ts`), or else this process's, made on first use and removed at its exit (the
+// bench, the screenshots). A build that failed is not kept, so the next use tries again.
+let sharedBuild: Promise<string> | undefined
+const demoBuild = (): Promise<string> => {
+  const ofRun = process.env[DEMO_BUILD_VARIABLE]
+  if (ofRun !== undefined && ofRun !== "") return Promise.resolve(ofRun)
+  if (sharedBuild === undefined) {
+    const outDir = mkdtempSync(join(tmpdir(), "wr-demo-"))
+    process.once("exit", () => rmSync(outDir, { recursive: true, force: true }))
+    sharedBuild = buildDemo(outDir).then(
+      () => outDir,
+      (error: unknown) => {
+        sharedBuild = undefined
+        rmSync(outDir, { recursive: true, force: true })
+        throw error
+      }
+    )
+  }
+  return sharedBuild
+}
+
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript",
@@ -77,7 +102,7 @@ export interface DemoSession {
   readonly browser: Browser
 }
 
-/** A demo built and served beside stack parts, with a fresh Chromium; `stop` ends all of it and removes the build. */
+/** A demo built and served beside stack parts, with a fresh Chromium; `stop` ends all of it (and removes a build of its own). */
 export interface OpenDemo extends DemoSession {
   readonly stop: () => Promise<void>
 }
@@ -87,13 +112,14 @@ export interface ServedDemo {
   readonly outDir: string
   readonly stack: Started<DevstackInfo>
   readonly demo: Started<{ readonly url: string }>
-  /** Stops the demo's server and the stack, and removes the build. */
+  /** Stops the demo's server and the stack, and removes a build of its own (with source maps). */
   readonly stop: () => Promise<void>
 }
 
 /**
- * Builds the demo (into a folder named after `name`) while the stack parts start, and serves it (with the headers
- * `headers` makes from the build and the stack): a test file's `beforeAll` that launches its own browsers.
+ * Serves the demo's build (the process's shared one, built while the stack parts start the first time; with source
+ * maps, its own, in a folder named after `name`) with the headers `headers` makes from the build and the stack: a test
+ * file's `beforeAll` that launches its own browsers.
  */
 export const serveDemoOnStack = async (
   name: string,
@@ -102,9 +128,13 @@ export const serveDemoOnStack = async (
   stackOptions: Omit<DevstackOptions, "parts"> = {},
   sourcemap = false
 ): Promise<ServedDemo> => {
-  const outDir = mkdtempSync(join(tmpdir(), `wr-demo-${name}-`))
-  const [stack] = await Promise.all([startDevstack({ ...stackOptions, parts }), buildDemo(outDir, sourcemap)])
-  const removeBuild = () => rmSync(outDir, { recursive: true, force: true })
+  const own = sourcemap ? mkdtempSync(join(tmpdir(), `wr-demo-${name}-`)) : undefined
+  const [stack, outDir] = await Promise.all([
+    startDevstack({ ...stackOptions, parts }),
+    own === undefined ? demoBuild() : buildDemo(own, true).then(() => own)
+  ])
+  // The shared build stays for the next file; an own one goes with its demo.
+  const removeBuild = () => own !== undefined && rmSync(own, { recursive: true, force: true })
   const demo = await serveDemo(outDir, stack.info, headers?.(outDir, stack.info) ?? {}).catch(async (error: unknown) => {
     await stack.stop()
     removeBuild()
@@ -156,7 +186,7 @@ export const openDemo = async (
   }
 }
 
-/** Runs `use` against a freshly built demo on the given stack parts, then stops all of it and removes the build. */
+/** Runs `use` against the demo built for production, served on the given stack parts, then stops all of it. */
 export const withDemo = async <A>(parts: ReadonlyArray<DevstackPart>, use: (session: DemoSession) => Promise<A>): Promise<A> => {
   const session = await openDemo({ parts })
   try {
