@@ -38,7 +38,10 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          fileParallelism: false
+          fileParallelism: false,
+          // One file at a time in one worker, each starting and stopping its own stack: the modules (the server's, the
+          // devstack's, Vite's, Playwright's) are loaded once for the run instead of once per file.
+          isolate: false
         }
       },
       {
@@ -46,13 +49,17 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          // The demo is built for production once for the run, not once per file.
+          globalSetup: ["test/e2e/support/demoBuildSetup.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // What a page shows after a service answers (a balance after connecting) waits on loopback requests: vitest's
           // 1 s default for `expect.poll` was passed on a loaded 2-core machine with nothing wrong. Still bounded.
           expect: { poll: { timeout: 10_000 } },
-          fileParallelism: false
+          fileParallelism: false,
+          // As for integration: the modules are loaded once for the run, not once per file.
+          isolate: false
         }
       }
     ]
