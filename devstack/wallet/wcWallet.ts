@@ -244,8 +244,14 @@ export const createWcWallet = async (options: WcWalletOptions): Promise<WcWallet
       scope
     )
   )
+  // What the wallet is doing for its callers (an answer being published, a pairing): `close` lets it finish first,
+  // within the relay's own bounds, as a wallet app closing would, instead of failing it under a caller that may no
+  // longer be listening.
+  const inFlight = new Set<Promise<unknown>>()
   const run = async <A, E>(effect: Effect.Effect<A, E>): Promise<A> => {
-    const exit = await Effect.runPromiseExit(effect)
+    const running = Effect.runPromiseExit(effect)
+    inFlight.add(running)
+    const exit = await running.finally(() => inFlight.delete(running))
     if (Exit.isSuccess(exit)) return exit.value
     const error = Cause.squash(exit.cause)
     throw error instanceof Error ? error : Object.assign(new Error(String((error as { message?: unknown }).message ?? error)), error as object)
@@ -277,7 +283,10 @@ export const createWcWallet = async (options: WcWalletOptions): Promise<WcWallet
     on: (event, listener) => {
       listeners.set(event, [...(listeners.get(event) ?? []), listener as (payload: never) => void])
     },
-    close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+    close: async () => {
+      await Promise.all(inFlight)
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
   }
 }
 
