@@ -616,7 +616,7 @@ const secure = () =>
         // Its confirmation step: the code mailed for it (asked again within the mail's cool-down, the same code and
         // the wait left), then a wrong code's tries left (or, that code used for an earlier shot, the server's words).
         // The earlier shot's key used its code: while its cool-down holds, the view says so, and the code is asked anew.
-        await walletFrame()?.getByRole("button", { name: "Show EVM private key" }).click()
+        await walletFrame()?.getByRole("button", { name: /^Show EVM (and Solana )?private keys?$/ }).click()
         const frame = walletFrame()
         if (frame === undefined) throw new Error("the wallet's frame is not in the page")
         const usedCode = frame.getByText("a moment ago was used already", { exact: false })
