@@ -66,6 +66,7 @@ const routerAbi = parseAbi([
   "function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256, uint256, uint256)"
 ])
 const approveAbi = parseAbi(["function approve(address spender, uint256 value)"])
+const syncAbi = parseAbi(["function sync()"])
 
 /** The Uniswap v2 pair address of two tokens (CREATE2 by the factory, salt the sorted pair), as the router computes it. */
 export const pairAddress = (factory: Address, tokenA: Address, tokenB: Address): Address => {
@@ -163,10 +164,25 @@ export const deployUniswap = async (
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
     if (receipt.status !== "success") throw new Error(`Uniswap v2 deployment ${hash} on chain ${chainId} reverted`)
   }
-  const pairs = [
-    [weth, tokens.wusd],
-    [weth, tokens.wusdt],
-    [tokens.wusd, tokens.wusdt]
-  ] as const
-  return { weth, factory, router, pairs: pairs.map(([tokenA, tokenB]) => ({ address: pairAddress(factory, tokenA, tokenB), tokenA, tokenB })) }
+  const pairs = (
+    [
+      [weth, tokens.wusd],
+      [weth, tokens.wusdt],
+      [tokens.wusd, tokens.wusdt]
+    ] as const
+  ).map(([tokenA, tokenB]) => ({ address: pairAddress(factory, tokenA, tokenB), tokenA, tokenB }))
+  // A new pool's price oracle (its two cumulative prices) is first written by the first update a second or more after
+  // the pool's last one. A trade estimated within the pool's own second leaves those two writes out (about 45,000 gas),
+  // then runs out of gas when mined a second later: a visitor's first swap right after `npm start`, or a test's. One
+  // `sync` per pool a second later writes them now, so a trade's gas no longer depends on when it is estimated but for
+  // a few thousand (covered by the margin any wallet and the swap endpoint add). The chain's clock is one second ahead
+  // of the wall's from here on; nothing compares the two that closely.
+  await client.request({ method: "evm_increaseTime" as never, params: [1] as never })
+  const synced: Array<Hex> = []
+  for (const pair of pairs) synced.push(await send({ to: pair.address, data: encodeFunctionData({ abi: syncAbi, functionName: "sync" }), gas: 100_000n }))
+  for (const hash of synced) {
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    if (receipt.status !== "success") throw new Error(`Uniswap v2 pool sync ${hash} on chain ${chainId} reverted`)
+  }
+  return { weth, factory, router, pairs }
 }
