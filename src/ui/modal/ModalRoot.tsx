@@ -149,9 +149,9 @@ function ModalDialog(props: { readonly state: ModalState; readonly embedded: boo
           <h2 id={titleId} className={styles.title}>
             {view.title}
           </h2>
-          {/* Required sign-in's sign view cannot be closed (Escape shakes it): no Close that only shakes; the view's
-              own Disconnect is the way out. */}
-          {!(state.signInRequired && route.view === "SIWXSignMessage") && (
+          {/* While sign-in is required the modal cannot be closed (Escape shakes it): no Close that only shakes, on any
+              view. The sign view's Disconnect is the way out, and a view over it (Recover) has Back to it. */}
+          {!state.signInRequired && (
             <span className={styles.close}>
               <IconButton icon="close" label="Close" onClick={() => close(undefined)} />
             </span>

@@ -13,6 +13,7 @@ import type { SiwxConfig, SiwxSession } from "../../../../src/domain/Siwx"
 import type { WalletRuntime } from "../../../../src/runtime"
 import { ConnectFlow } from "../../../../src/services/ConnectFlow"
 import { Connection } from "../../../../src/services/Connection"
+import { Modal } from "../../../../src/services/Modal"
 import { Siwx } from "../../../../src/services/Siwx/Siwx"
 import { requireFirst } from "../../../../src/services/Siwx/SiwxLive"
 import { ALICE, dialogClosed, findView, renderHost, runtimeFor, testWallet } from "./support"
@@ -98,6 +99,22 @@ describe("SIWXSignMessage", () => {
     expect(document.activeElement).toBe(sign)
     fireEvent.keyDown(view, { key: "Tab" })
     expect(document.activeElement).toBe(disconnect)
+  })
+
+  it("sign-in required, another view over the sign view (the embedded wallet's Recover comes first that way): no Close there either, and Back returns to the sign view", async () => {
+    const wallet = testWallet()
+    const host = runtimeFor(wallet, { options: { siwx: { ...siwx(), getRequired: () => true } } })
+    runtime = host
+    renderHost(host)
+    void host.run(Effect.flatMap(ConnectFlow, (flow) => flow.connect("Test Wallet"))).catch(() => undefined)
+    const view = await findView("SIWXSignMessage")
+    await within(view).findByRole("button", { name: "Sign" })
+    await act(() => host.run(Effect.flatMap(Modal, (modal) => modal.push({ view: "WhatIsAWallet" }))))
+    await waitFor(() => expect(view.getAttribute("data-view")).toBe("WhatIsAWallet"))
+    expect(within(view).queryByRole("button", { name: "Close" })).toBeNull()
+    await act(async () => fireEvent.click(within(view).getByRole("button", { name: "Back" })))
+    await waitFor(() => expect(view.getAttribute("data-view")).toBe("SIWXSignMessage"))
+    expect(within(view).getByRole("button", { name: "Disconnect" })).toBeTruthy()
   })
 
   /** The sign view of an account whose wallet says, before signing, that it cannot sign on this device at all. */

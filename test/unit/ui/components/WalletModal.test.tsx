@@ -310,7 +310,7 @@ describe("WalletModal: a dialog like Radix", () => {
     await dialogClosed()
   })
 
-  it("shakes instead of closing when sign-in is required; a view other than the sign view keeps its Close", async () => {
+  it("shakes instead of closing when sign-in is required, and offers no Close on any view then (it could only shake)", async () => {
     runtime = runtimeFor(testWallet())
     renderHost(runtime)
     await act(() => runtime!.run(Effect.flatMap(Modal, (m) => Effect.andThen(m.setSignInRequired(true), m.open()))))
@@ -318,6 +318,8 @@ describe("WalletModal: a dialog like Radix", () => {
     fireEvent.keyDown(dialog, { key: "Escape" })
     await waitFor(() => expect(dialog.getAttribute("data-shake")).toBe("true"))
     expect(screen.getByRole("dialog")).toBe(dialog)
+    expect(within(dialog).queryByRole("button", { name: "Close" })).toBeNull()
+    await act(() => runtime!.run(Effect.flatMap(Modal, (m) => m.setSignInRequired(false))))
     expect(within(dialog).getByRole("button", { name: "Close" })).toBeTruthy()
   })
 
