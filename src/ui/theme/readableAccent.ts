@@ -19,7 +19,7 @@ export const RELATIVE_COLOURS = "(color: color(from red xyz-d65 x y z))"
 // or more on any fill, so wherever one of them can reach 4.5:1, the chosen one does. Anywhere else fails some fills:
 // at OKLCH's lightness 0.5 (luminance 0.125), fills of luminance 0.125 to 0.179 would get black at 3.5 to 4.58:1, where
 // white reads at 6 to 4.58:1.
-const EQUAL_CONTRAST_LUMINANCE = 0.179
+export const EQUAL_CONTRAST_LUMINANCE = 0.179
 
 /** The luminance the accent as text is held to: at most `light` on a light theme, at least `dark` on a dark one. */
 export const READABLE_LUMINANCE = { light: 0.13, dark: 0.36 } as const
