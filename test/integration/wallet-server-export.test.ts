@@ -258,8 +258,9 @@ describe("one confirmation for the keys of both families", () => {
     const user = await emailUser()
     const before = mail.info.messages(user.email).length
     const refusals = [
-      { families: [], error: 'Invalid body: Missing key at ["families"][0]' },
-      { families: ["eip155", "eip155"], error: 'Invalid body: Expected an array with unique items at ["families"]' },
+      // In the server's words, naming the field and what it must hold.
+      { families: [], error: 'Invalid body: families must list one or both key families ("eip155", "solana"), each once at ["families"]' },
+      { families: ["eip155", "eip155"], error: 'Invalid body: families must list one or both key families ("eip155", "solana"), each once at ["families"]' },
       { families: ["eip155", "bitcoin"], error: 'Invalid body: Expected "eip155" | "solana" at ["families"][1]' }
     ]
     for (const { families, error } of refusals) {
