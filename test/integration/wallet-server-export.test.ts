@@ -333,6 +333,31 @@ describe("a passkey user confirms with a new assertion", () => {
     // A code is not how this account confirms.
     expect((await confirm(user.client, user.token, "eip155", { method: "code", otp: "123456" })).status).toBe(400)
   })
+
+  it("one assertion confirms both keys: a grant of its own per family, each showing its family's key once and no other's; the assertion confirms nothing more", async () => {
+    const user = await passkeyUser()
+    const solana = await withKeys(user.device, (keys) => keys.create("solana", { _tag: "device", secret: new Uint8Array(randomBytes(32)) }))
+    const started = await start(user.client, user.token, "eip155", "solana")
+    expect(started.body).toMatchObject({ method: "passkey", options: { rpId: "localhost", userVerification: "required" } })
+    const state = started.body["state"] as string
+    const assertion = user.key.assert(started.body["options"] as Record<string, unknown>)
+    const confirmed = await confirm(user.client, user.token, ["eip155", "solana"], { method: "passkey", state, response: assertion })
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+    const grants = confirmed.body["grants"] as ReadonlyArray<{ readonly family: KeyFamily; readonly grant: string }>
+    expect(grants.map((grant) => grant.family)).toEqual(["eip155", "solana"])
+    const [evmGrant, solanaGrant] = grants.map((grant) => grant.grant) as [string, string]
+    // Each grant is its family's: refused for the other one without being used up.
+    expect(await exportShare(user.client, user.token, "solana", evmGrant)).toEqual(NOT_CONFIRMED)
+    expect(await exportShare(user.client, user.token, "eip155", solanaGrant)).toEqual(NOT_CONFIRMED)
+    const evmKey = await withKeys(user.device, (keys) => keys.exportKey("eip155", evmGrant))
+    expect(privateKeyToAccount(evmKey as `0x${string}`).address).toBe(user.address)
+    const solanaKey = await withKeys(user.device, (keys) => keys.exportKey("solana", solanaGrant))
+    expect(toBase58(fromBase58(solanaKey)?.slice(32) ?? new Uint8Array())).toBe(solana.address)
+    // Each good once, and the assertion gives no second pair of grants.
+    expect(await exportShare(user.client, user.token, "eip155", evmGrant)).toEqual(NOT_CONFIRMED)
+    expect(await exportShare(user.client, user.token, "solana", solanaGrant)).toEqual(NOT_CONFIRMED)
+    expect((await confirm(user.client, user.token, ["eip155", "solana"], { method: "passkey", state, response: assertion })).body["code"]).toBe("invalid_state")
+  })
 })
 
 describe("an account with neither email nor passkey (a social login) confirms with its recent login", () => {
