@@ -358,6 +358,32 @@ describe("a passkey user confirms with a new assertion", () => {
     expect(await exportShare(user.client, user.token, "solana", solanaGrant)).toEqual(NOT_CONFIRMED)
     expect((await confirm(user.client, user.token, ["eip155", "solana"], { method: "passkey", state, response: assertion })).body["code"]).toBe("invalid_state")
   })
+
+  it("answered in the frame's view embedded in the host's page, the assertion is taken from a page of an origin the project allows, not from another; the login's own page takes no embedded answer", async () => {
+    const user = await passkeyUser()
+    const inFrame = (topOrigin: string) => ({ ...user.key.claims, topOrigin })
+    const elsewhere = await start(user.client, user.token, "eip155")
+    const fromOther = user.key.assert(elsewhere.body["options"] as Record<string, unknown>, inFrame("https://other.example"))
+    expect(await confirm(user.client, user.token, "eip155", { method: "passkey", state: elsewhere.body["state"], response: fromOther })).toEqual({
+      status: 400,
+      body: { code: "passkey_refused", error: "Your passkey could not be verified: try again" }
+    })
+    const started = await start(user.client, user.token, "eip155")
+    const fromHost = user.key.assert(started.body["options"] as Record<string, unknown>, inFrame(HOST))
+    const confirmed = await confirm(user.client, user.token, "eip155", { method: "passkey", state: started.body["state"], response: fromHost })
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+    const key = await withKeys(user.device, (keys) => keys.exportKey("eip155", onlyGrant(confirmed)))
+    expect(privateKeyToAccount(key as `0x${string}`).address).toBe(user.address)
+
+    // The login's passkey page is a window of its own: an answer made in a frame is not its.
+    const login = await user.client.call("POST", "/api/passkey/start", { projectId: user.client.projectId, deviceId: user.client.deviceId, mode: "login", hostOrigin: HOST })
+    const state = new URL(login.body["uri"] as string).searchParams.get("state") ?? ""
+    const options = (await user.client.call("POST", "/api/passkey/options", { projectId: user.client.projectId, state })).body["options"] as Record<string, unknown>
+    expect((await user.client.call("POST", "/api/passkey/verify", { projectId: user.client.projectId, state, response: user.key.assert(options, inFrame(HOST)) })).body).toEqual({
+      code: "passkey_refused",
+      error: "Your passkey could not be verified: try again"
+    })
+  })
 })
 
 describe("an account with neither email nor passkey (a social login) confirms with its recent login", () => {
