@@ -480,6 +480,8 @@ describe("email login", () => {
     ]
     expect((await t.ask("CONNECT_DEVICE")).payload).toEqual({ message: "The wallet is busy with other logins right now. Please try again after 9 seconds." })
     expect(t.slept).toEqual([20_000])
+    t.server.state.deviceAnswers = [new WalletApiError("The wallet's database cannot be reached; try again", "unavailable", 503, undefined, 30)]
+    expect((await t.ask("CONNECT_DEVICE")).payload).toEqual({ message: "The wallet is busy right now. Please try again after 30 seconds." })
     t.server.state.deviceAnswers = [new WalletApiError("Too many wrong codes: ask for a new one", "too_many_attempts", 429)]
     expect((await t.ask("CONNECT_DEVICE")).payload).toEqual({ message: "Too many wrong codes: ask for a new one" })
     expect(t.slept).toEqual([20_000])

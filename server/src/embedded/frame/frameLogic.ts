@@ -209,8 +209,10 @@ export const retryWaitOf = (error: unknown): number | undefined =>
     : undefined
 
 /** A refusal the frame could not wait out within its step, in the visitor's words (the spec's rate-limit wording). */
-const busyFor = (waitMs: number) =>
-  new FrameFailure(`The wallet is busy with other logins right now. Please try again after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`)
+const busyFor = (error: unknown, waitMs: number) =>
+  new FrameFailure(
+    `${error instanceof WalletApiError && error.code === "unavailable" ? "The wallet is busy right now." : "The wallet is busy with other logins right now."} Please try again after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`
+  )
 
 /** A user whose keys are made: both addresses known. */
 export type KeyedUser = WalletUser & { readonly evmAddress: string; readonly solanaAddress: string }
@@ -420,7 +422,7 @@ export const makeFrame = (env: FrameEnv): Frame => {
           (error: unknown) => {
             const wait = retryWaitOf(error)
             if (wait === undefined) throw error
-            if (wait >= left) throw busyFor(wait)
+            if (wait >= left) throw busyFor(error, wait)
             return env.sleep(wait).then(() => ({ verified: false, waitedMs: wait }))
           }
         )
