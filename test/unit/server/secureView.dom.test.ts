@@ -437,6 +437,31 @@ describe("the frame's own views", () => {
     expect(await exporting).toBe("cancelled")
   }, 30_000)
 
+  it("the first key the server could not be reached for, the code used: in the confirmation's place both keys are named with a Try again, focused, which shows both with the same grants", async () => {
+    const server = makeServerApi("code")
+    const storage = device()
+    const evm = await madeAtLogin(server.api, storage, "eip155")
+    await madeAtLogin(server.api, storage, "solana")
+    server.export.unreachable = "eip155"
+    const exporting = openSecureView("export", { themeMode: "light", accent: undefined }, { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
+    await vi.waitFor(() => press("Show EVM and Solana private keys"))
+    await vi.waitFor(() => type("Code from your email", CODE))
+    submit()
+    await vi.waitFor(() => expect(alertText()).toBe("Your EVM and Solana private keys could not be shown. The wallet server could not be reached: Failed to fetch"))
+    // The code it took is used: no code field is offered again.
+    expect(document.querySelector("form.confirm")).toBeNull()
+    expect(document.activeElement?.getAttribute("aria-label")).toBe("Try again to show your EVM and Solana private keys")
+    press("Try again")
+    await vi.waitFor(() => expect(document.querySelectorAll("textarea")).toHaveLength(2))
+    const [evmKey] = [...document.querySelectorAll("textarea")] as [HTMLTextAreaElement]
+    expect(privateKeyToAccount(evmKey.value as `0x${string}`).address).toBe(evm.address)
+    expect(document.activeElement).toBe(evmKey)
+    expect(server.export.asked).toEqual(["start eip155 solana", "confirm eip155 solana"])
+    expect(server.export.grants.size).toBe(0)
+    closeSecureView()
+    expect(await exporting).toBe("cancelled")
+  }, 30_000)
+
   it("the resend waits out the mail's cool-down, counted down each second, then asks for a new code and counts again", async () => {
     // Only the countdown's interval is faked: the view's promises and vi.waitFor keep their own timers.
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] })

@@ -491,9 +491,9 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
     return { field: element("div", { class: "field key" }, head, text, copied), text }
   }
   // The keys, once the confirmation's grants brought their server shares, one after another in `place` (what asked for
-  // them), under `shownBefore` when keys are shown already. The first key a round shows takes focus, selected. When
-  // nothing is shown yet, a failure is the confirmation's to say; once a key is shown it stays, and the keys not shown
-  // are named under it with a Try again (offerAgain).
+  // them), under `shownBefore` when keys are shown already. The first key a round shows takes focus, selected. A key
+  // shown stays; the keys a failure left unshown are named under the last one shown (or where the confirmation was:
+  // it was used) with a Try again (offerAgain).
   const reveal = (place: HTMLElement, shownBefore?: HTMLElement) => async (grants: ReadonlyArray<ExportGrant>) => {
     let last = shownBefore
     for (const [index, { family, grant }] of grants.entries()) {
@@ -501,13 +501,17 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
       try {
         key = await run(env, (splitKeys) => splitKeys.exportKey(family, grant))
       } catch (failure) {
-        if (last === undefined) throw failure
+        if (last === undefined) {
+          // Nothing shown yet: the confirmation's place stays, empty, as where the keys will go.
+          place.replaceChildren()
+          return offerAgain(place, grants.slice(index), failure)
+        }
         place.remove()
         return offerAgain(last, grants.slice(index), failure)
       }
       view.shown.push(key)
       const shown = keyField(family, key)
-      if (place.isConnected) place.replaceWith(shown.field)
+      if (place.isConnected && place !== last) place.replaceWith(shown.field)
       else last?.after(shown.field)
       // The view's alert line, which was under the confirmation, stays in the view.
       shown.field.after(error)
@@ -518,8 +522,8 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
       last = shown.field
     }
   }
-  // Keys a confirmation's grants did not show, the server having refused one after another was shown: said by name
-  // under the keys shown, with a Try again in place. It asks with the same grants again (a grant the server refused
+  // Keys a confirmation's grants did not show, the server having refused one: said by name under the keys shown (or
+  // where the confirmation was), with a Try again in place. It asks with the same grants again (a grant the server refused
   // before using it, as when busy or out of reach, is still good once) or, where the server refused the grant itself
   // (used, expired), asks a new confirmation of these keys only: no grant ever shows another key or serves twice.
   const offerAgain = (after: HTMLElement, rest: ReadonlyArray<ExportGrant>, failure: unknown) => {
