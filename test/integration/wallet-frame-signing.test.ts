@@ -119,6 +119,7 @@ beforeAll(async () => {
     query: { projectId: "devstack-project", chainId: chain().chainId, version: undefined, enableLogger: false },
     randomId: () => DEVICE,
     now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     log: () => undefined
   })
   expect(await frame.start()).toEqual({ ready: true, parentOrigin: HOST })

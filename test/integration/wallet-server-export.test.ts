@@ -258,8 +258,9 @@ describe("one confirmation for the keys of both families", () => {
     const user = await emailUser()
     const before = mail.info.messages(user.email).length
     const refusals = [
-      { families: [], error: 'Invalid body: Missing key at ["families"][0]' },
-      { families: ["eip155", "eip155"], error: 'Invalid body: Expected an array with unique items at ["families"]' },
+      // In the server's words, naming the field and what it must hold.
+      { families: [], error: 'Invalid body: families must list one or both key families ("eip155", "solana"), each once at ["families"]' },
+      { families: ["eip155", "eip155"], error: 'Invalid body: families must list one or both key families ("eip155", "solana"), each once at ["families"]' },
       { families: ["eip155", "bitcoin"], error: 'Invalid body: Expected "eip155" | "solana" at ["families"][1]' }
     ]
     for (const { families, error } of refusals) {
@@ -331,6 +332,57 @@ describe("a passkey user confirms with a new assertion", () => {
     })
     // A code is not how this account confirms.
     expect((await confirm(user.client, user.token, "eip155", { method: "code", otp: "123456" })).status).toBe(400)
+  })
+
+  it("one assertion confirms both keys: a grant of its own per family, each showing its family's key once and no other's; the assertion confirms nothing more", async () => {
+    const user = await passkeyUser()
+    const solana = await withKeys(user.device, (keys) => keys.create("solana", { _tag: "device", secret: new Uint8Array(randomBytes(32)) }))
+    const started = await start(user.client, user.token, "eip155", "solana")
+    expect(started.body).toMatchObject({ method: "passkey", options: { rpId: "localhost", userVerification: "required" } })
+    const state = started.body["state"] as string
+    const assertion = user.key.assert(started.body["options"] as Record<string, unknown>)
+    const confirmed = await confirm(user.client, user.token, ["eip155", "solana"], { method: "passkey", state, response: assertion })
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+    const grants = confirmed.body["grants"] as ReadonlyArray<{ readonly family: KeyFamily; readonly grant: string }>
+    expect(grants.map((grant) => grant.family)).toEqual(["eip155", "solana"])
+    const [evmGrant, solanaGrant] = grants.map((grant) => grant.grant) as [string, string]
+    // Each grant is its family's: refused for the other one without being used up.
+    expect(await exportShare(user.client, user.token, "solana", evmGrant)).toEqual(NOT_CONFIRMED)
+    expect(await exportShare(user.client, user.token, "eip155", solanaGrant)).toEqual(NOT_CONFIRMED)
+    const evmKey = await withKeys(user.device, (keys) => keys.exportKey("eip155", evmGrant))
+    expect(privateKeyToAccount(evmKey as `0x${string}`).address).toBe(user.address)
+    const solanaKey = await withKeys(user.device, (keys) => keys.exportKey("solana", solanaGrant))
+    expect(toBase58(fromBase58(solanaKey)?.slice(32) ?? new Uint8Array())).toBe(solana.address)
+    // Each good once, and the assertion gives no second pair of grants.
+    expect(await exportShare(user.client, user.token, "eip155", evmGrant)).toEqual(NOT_CONFIRMED)
+    expect(await exportShare(user.client, user.token, "solana", solanaGrant)).toEqual(NOT_CONFIRMED)
+    expect((await confirm(user.client, user.token, ["eip155", "solana"], { method: "passkey", state, response: assertion })).body["code"]).toBe("invalid_state")
+  })
+
+  it("answered in the frame's view embedded in the host's page, the assertion is taken from a page of an origin the project allows, not from another; the login's own page takes no embedded answer", async () => {
+    const user = await passkeyUser()
+    const inFrame = (topOrigin: string) => ({ ...user.key.claims, topOrigin })
+    const elsewhere = await start(user.client, user.token, "eip155")
+    const fromOther = user.key.assert(elsewhere.body["options"] as Record<string, unknown>, inFrame("https://other.example"))
+    expect(await confirm(user.client, user.token, "eip155", { method: "passkey", state: elsewhere.body["state"], response: fromOther })).toEqual({
+      status: 400,
+      body: { code: "passkey_refused", error: "Your passkey could not be verified: try again" }
+    })
+    const started = await start(user.client, user.token, "eip155")
+    const fromHost = user.key.assert(started.body["options"] as Record<string, unknown>, inFrame(HOST))
+    const confirmed = await confirm(user.client, user.token, "eip155", { method: "passkey", state: started.body["state"], response: fromHost })
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+    const key = await withKeys(user.device, (keys) => keys.exportKey("eip155", onlyGrant(confirmed)))
+    expect(privateKeyToAccount(key as `0x${string}`).address).toBe(user.address)
+
+    // The login's passkey page is a window of its own: an answer made in a frame is not its.
+    const login = await user.client.call("POST", "/api/passkey/start", { projectId: user.client.projectId, deviceId: user.client.deviceId, mode: "login", hostOrigin: HOST })
+    const state = new URL(login.body["uri"] as string).searchParams.get("state") ?? ""
+    const options = (await user.client.call("POST", "/api/passkey/options", { projectId: user.client.projectId, state })).body["options"] as Record<string, unknown>
+    expect((await user.client.call("POST", "/api/passkey/verify", { projectId: user.client.projectId, state, response: user.key.assert(options, inFrame(HOST)) })).body).toEqual({
+      code: "passkey_refused",
+      error: "Your passkey could not be verified: try again"
+    })
   })
 })
 

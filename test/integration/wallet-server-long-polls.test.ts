@@ -18,6 +18,9 @@ import { FARCASTER_POLL_MS } from "../../server/src/embedded/server/handlers"
 import { newToken, tokenHash } from "../../server/src/embedded/server/keys"
 import * as store from "../../server/src/embedded/server/store"
 import type { Started } from "../../server/src/lib/Started"
+import { makeWalletApi } from "../../server/src/embedded/frame/apiClient"
+import { FRAME_STORAGE_KEYS, makeFrame, makeMemoryStorage } from "../../server/src/embedded/frame/frameLogic"
+import type { FrameResponse } from "../../src/domain/Frame"
 
 const LONG_POLLS = 3
 const WAIT_MS = 20_000
@@ -263,5 +266,139 @@ describe("the process's ceiling", () => {
       for (const p of polls) p.leave()
       await proxied.stop()
     }
+  })
+})
+
+describe("the frame, refused a long-poll for now", () => {
+  const HOST = "http://127.0.0.1:5173"
+  let withFarcaster: Started<WalletServerInfo>
+
+  beforeAll(async () => {
+    // Farcaster's channel can be opened here (the registry is read only when a message is signed, which these tests
+    // write to the database as the relay would).
+    withFarcaster = await startWalletServer({
+      ...common(),
+      visitorLimits: { longPolls: 1 },
+      farcaster: { rpcUrl: "http://127.0.0.1:9", idRegistry: "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b" }
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await withFarcaster?.stop()
+  })
+
+  /**
+   * The frame's logic as its page runs it, against `withFarcaster` from the host page at HOST; its clock is the
+   * server's, and a wait moves that clock on (then lets `settle` finish: what the wait was for).
+   */
+  const frameOn = async (deviceId: string, settle: () => Promise<unknown> = async () => {}) => {
+    const storage = makeMemoryStorage()
+    storage.setItem(FRAME_STORAGE_KEYS.deviceId, deviceId)
+    const posted: Array<FrameResponse> = []
+    const slept: Array<number> = []
+    const frame = makeFrame({
+      api: makeWalletApi({ fetch, baseUrl: withFarcaster.info.url, projectId: PROJECT }),
+      storage,
+      post: (message) => posted.push(message),
+      parentOrigin: HOST,
+      isParent: (source) => source === "parent",
+      query: { projectId: PROJECT, chainId: undefined, version: undefined, enableLogger: false },
+      randomId: () => deviceId,
+      now,
+      sleep: async (ms) => {
+        slept.push(ms)
+        await Effect.runPromise(clock.adjust(ms))
+        await settle()
+      },
+      log: () => undefined
+    })
+    expect((await frame.start()).ready).toBe(true)
+    let n = 0
+    const ask = async (type: string) => {
+      const id = `frame-${++n}`
+      await frame.receive({ data: { id, type: `@wr-app/${type}` }, origin: HOST, source: "parent" })
+      return posted.find((message) => "id" in message && message.id === id) as FrameResponse & { readonly payload?: unknown }
+    }
+    return { storage, ask, slept }
+  }
+
+  it("CONNECT_DEVICE waits out the refusal's Retry-After, asks again and is answered once the link is opened: the server's refusal never reaches the host", async () => {
+    const { email, devices } = await userWithNewDevices(2)
+    const [other, mine] = devices as [(typeof devices)[number], (typeof devices)[number]]
+    // Another login from the same network holds the one place for 20 s of the server's clock.
+    const held = deviceWait(email, other.deviceId, WAIT_MS, withFarcaster)
+    await vi.waitFor(async () => expect((await deviceWait(email, mine.deviceId, 0, withFarcaster).answer) as Reply).toMatchObject({ status: 429 }), {
+      timeout: 10_000,
+      interval: 20
+    })
+    const frame = await frameOn(mine.deviceId, () => held.answer)
+    frame.storage.setItem(FRAME_STORAGE_KEYS.pendingEmail, email)
+    const reply = frame.ask("CONNECT_DEVICE")
+    // Once the frame waited out the refusal (the held wait ended by its bound) and waits again, the visitor opens the link.
+    await vi.waitFor(() => expect(frame.slept).toEqual([20_000]), { timeout: 10_000, interval: 20 })
+    expect((await held.answer) as Reply).toMatchObject({ status: 200, body: { verified: false } })
+    const page = await fetch(new URL(`/api/device/verify?projectId=${PROJECT}&token=${mine.token}`, withFarcaster.info.url))
+    expect(page.status).toBe(200)
+    expect(await reply).toEqual({ id: "frame-1", type: "@wr-frame/CONNECT_DEVICE_SUCCESS" })
+  })
+
+  it("CONNECT_DEVICE refused for as long as its step lasts says when to try again, in the visitor's words", async () => {
+    const { email, devices } = await userWithNewDevices(2)
+    const [other, mine] = devices as [(typeof devices)[number], (typeof devices)[number]]
+    // The held wait lasts the server's longest (25 s): the frame's whole step.
+    const held = deviceWait(email, other.deviceId, 25_000, withFarcaster)
+    await vi.waitFor(async () => expect((await deviceWait(email, mine.deviceId, 0, withFarcaster).answer) as Reply).toMatchObject({ status: 429 }), {
+      timeout: 10_000,
+      interval: 20
+    })
+    const frame = await frameOn(mine.deviceId)
+    frame.storage.setItem(FRAME_STORAGE_KEYS.pendingEmail, email)
+    expect(await frame.ask("CONNECT_DEVICE")).toEqual({
+      id: "frame-1",
+      type: "@wr-frame/CONNECT_DEVICE_ERROR",
+      payload: { message: "The wallet is busy with other logins right now. Please try again after 25 seconds." }
+    })
+    expect(frame.slept).toEqual([])
+    held.leave()
+    expect(await held.answer).toBe("gone")
+  })
+
+  /** A frame whose Farcaster sign-in is open, and another channel of its device waiting `waitMs` in the one place. */
+  const farcasterHeld = async (waitMs: number, whileWaiting: (channelToken: string) => Promise<unknown>) => {
+    const deviceId = `farcaster-frame-${randomBytes(8).toString("hex")}`
+    const other = await newChannel(deviceId, 24 * 60 * 60_000)
+    const held = poll(withFarcaster, "/api/farcaster/status", { deviceId, channelToken: other, waitMs })
+    let channelToken = ""
+    // A wait of the frame ends once the held one has (by its bound, on the clock the wait moved), and what
+    // `whileWaiting` does meanwhile is done.
+    const frame = await frameOn(deviceId, async () => {
+      await held.answer
+      await whileWaiting(channelToken)
+    })
+    const opened = await frame.ask("GET_FARCASTER_URI")
+    expect(opened.type, JSON.stringify(opened.payload)).toBe("@wr-frame/GET_FARCASTER_URI_SUCCESS")
+    channelToken = new URL((opened.payload as { readonly url: string }).url).searchParams.get("channelToken") ?? ""
+    await vi.waitFor(
+      async () => expect((await poll(withFarcaster, "/api/farcaster/status", { deviceId, channelToken, waitMs: 0 }).answer) as Reply).toMatchObject({ status: 429 }),
+      { timeout: 10_000, interval: 20 }
+    )
+    return { frame, held, channelToken: () => channelToken }
+  }
+  const sign = (channelToken: string, username: string) =>
+    db.info.run(store.signFarcasterChannel(tokenHash(channelToken), { fid: "5151", username }, new Date(now())))
+
+  it("CONNECT_FARCASTER waits out the refusal within its step and asks again, keeping the channel: signed meanwhile, it completes", async () => {
+    const { frame, held } = await farcasterHeld(WAIT_MS, (channelToken) => sign(channelToken, "patient"))
+    expect(await frame.ask("CONNECT_FARCASTER")).toEqual({ id: "frame-2", type: "@wr-frame/CONNECT_FARCASTER_SUCCESS", payload: { userName: "patient" } })
+    expect(frame.slept).toEqual([20_000])
+    expect((await held.answer) as Reply).toMatchObject({ status: 200, body: { state: "pending" } })
+    expect(frame.storage.getItem(FRAME_STORAGE_KEYS.token)).not.toBeNull()
+  })
+
+  it("CONNECT_FARCASTER refused for as long as its step lasts answers pending after it, keeping the channel: the host's next ask completes", async () => {
+    const { frame, channelToken } = await farcasterHeld(25_000, async () => {})
+    expect(await frame.ask("CONNECT_FARCASTER")).toEqual({ id: "frame-2", type: "@wr-frame/CONNECT_FARCASTER_SUCCESS", payload: { pending: true } })
+    expect(frame.slept).toEqual([25_000])
+    await sign(channelToken(), "later")
+    expect(await frame.ask("CONNECT_FARCASTER")).toEqual({ id: "frame-3", type: "@wr-frame/CONNECT_FARCASTER_SUCCESS", payload: { userName: "later" } })
   })
 })

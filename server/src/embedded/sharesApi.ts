@@ -163,8 +163,16 @@ export const LegacyKeyResponse = Schema.Struct({ address: Schema.String, key: Ba
 // ---------------------------------------------------------------------------------------------------------------
 // Export of a key (issue 30, item 4): a fresh confirmation, then one server share for the frame's export view.
 
-/** The families whose keys one export shows, each once: one confirmation covers them all. */
-export const ExportFamilies = Schema.NonEmptyArray(KeyFamily).pipe(Schema.check(Schema.isUnique()))
+/**
+ * The families whose keys one export shows, each once: one confirmation covers them all. A list empty or naming a
+ * family twice is refused in the server's words, naming the field.
+ */
+export const ExportFamilies = Schema.Array(KeyFamily).pipe(
+  Schema.refine((families): families is readonly [KeyFamily, ...Array<KeyFamily>] => families.length > 0 && new Set(families).size === families.length, {
+    message: 'families must list one or both key families ("eip155", "solana"), each once',
+    toJsonSchema: () => ({ minItems: 1, uniqueItems: true })
+  })
+)
 /** The families of one export. */
 export type ExportFamilies = typeof ExportFamilies.Type
 

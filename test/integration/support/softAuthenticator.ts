@@ -30,6 +30,8 @@ const u32 = (n: number): Array<number> => [(n >>> 24) & 0xff, (n >>> 16) & 0xff,
 export interface SoftAuthenticatorOptions {
   readonly origin: string
   readonly rpId: string
+  /** Answered in a frame embedded in a page of this origin (`crossOrigin` and `topOrigin`, as Chromium says it). */
+  readonly topOrigin?: string
 }
 
 /** A software authenticator holding one credential once {@link SoftAuthenticator.register} ran. */
@@ -47,7 +49,8 @@ export class SoftAuthenticator {
   }
 
   private clientData(type: "webauthn.create" | "webauthn.get", challenge: string, claims: SoftAuthenticatorOptions) {
-    return utf8(JSON.stringify({ type, challenge, origin: claims.origin, crossOrigin: false }))
+    const embedded = claims.topOrigin === undefined ? { crossOrigin: false } : { crossOrigin: true, topOrigin: claims.topOrigin }
+    return utf8(JSON.stringify({ type, challenge, origin: claims.origin, ...embedded }))
   }
 
   // User present, user verified, and (at registration) attested credential data.

@@ -46,10 +46,11 @@ const makeFakeServer = () => {
     email: USER.email as string | null,
     social: undefined as WalletUser["social"],
     sessions: new Set<string>(),
-    deviceAnswers: [] as Array<boolean>,
+    // An answer per call: verified or not, or a refusal.
+    deviceAnswers: [] as Array<boolean | WalletApiError>,
     deviceWaitedMs: undefined as number | undefined,
     rpcResult: "0xsignature" as unknown,
-    farcasterAnswers: [] as Array<"pending" | "completed" | "expired">,
+    farcasterAnswers: [] as Array<"pending" | "completed" | "expired" | WalletApiError>,
     // The chains where the server makes smart accounts, and whether the user's is deployed.
     smartAccountChains: undefined as ReadonlyArray<string> | undefined,
     smartDeployed: false,
@@ -119,7 +120,9 @@ const makeFakeServer = () => {
     },
     loginDevice: (body) => {
       record("loginDevice", body)
-      return Promise.resolve({ verified: state.deviceAnswers.shift() ?? false, ...(state.deviceWaitedMs === undefined ? {} : { waitedMs: state.deviceWaitedMs }) })
+      const next = state.deviceAnswers.shift() ?? false
+      if (next instanceof WalletApiError) return Promise.reject(next)
+      return Promise.resolve({ verified: next, ...(state.deviceWaitedMs === undefined ? {} : { waitedMs: state.deviceWaitedMs }) })
     },
     loginOtp: (body) => {
       record("loginOtp", body)
@@ -173,6 +176,7 @@ const makeFakeServer = () => {
     farcasterStatus: (body) => {
       record("farcasterStatus", body)
       const next = state.farcasterAnswers.shift() ?? "pending"
+      if (next instanceof WalletApiError) return Promise.reject(next)
       if (next === "expired") return fail("The Farcaster sign-in expired: try again", "channel_expired")
       if (next === "pending") return Promise.resolve({ state: "pending" as const })
       state.sessions.add(TOKEN)
@@ -227,6 +231,7 @@ const setup = (
   const posted: Array<{ readonly message: FrameResponse; readonly origin: string }> = []
   const logs: Array<string> = []
   let clock = 0
+  const slept: Array<number> = []
   const frame = makeFrame({
     api: server.api,
     storage,
@@ -237,6 +242,12 @@ const setup = (
     randomId: () => "device-0123456789abcdef",
     // Each reading moves the clock a second on, so a device wait ends after a bounded number of calls.
     now: () => (clock += 1_000),
+    // A wait passes on the same clock, at once.
+    sleep: (ms) => {
+      slept.push(ms)
+      clock += ms
+      return Promise.resolve()
+    },
     log: (text) => logs.push(text),
     ...(opts.deviceWaitMs === undefined ? {} : { deviceWaitMs: opts.deviceWaitMs }),
     ...(opts.storageTravels === undefined ? {} : { storageTravels: opts.storageTravels }),
@@ -259,7 +270,7 @@ const setup = (
     expect((await ask("CONNECT_EMAIL", { email: USER.email })).type).toBe("@wr-frame/CONNECT_EMAIL_SUCCESS")
     expect((await ask("CONNECT_OTP", { otp: "123456" })).type).toBe("@wr-frame/CONNECT_OTP_SUCCESS")
   }
-  return { frame, server, storage, posted, logs, ask, login }
+  return { frame, server, storage, posted, logs, ask, login, slept }
 }
 
 // Whatever happened, no posted message carries the token or anything shaped like a private key.
@@ -440,6 +451,56 @@ describe("email login", () => {
     const reply = await t.ask("CONNECT_DEVICE")
     expect(reply.type).toBe("@wr-frame/CONNECT_DEVICE_ERROR")
     expect(t.server.calls.filter((c) => c.name === "loginDevice").map((c) => (c.args[0] as { waitMs: number }).waitMs)).toEqual([25_000, 5_000])
+  })
+  it("CONNECT_DEVICE waits out a refusal that says when to ask again (429 rate_limited, 503 unavailable) within its bound, then asks again", async () => {
+    const t = setup()
+    await t.frame.start()
+    t.server.state.loginEmail = () => Promise.resolve({ action: "VERIFY_DEVICE" })
+    await t.ask("CONNECT_EMAIL", { email: USER.email })
+    t.server.state.deviceAnswers = [
+      new WalletApiError("Too many logins are waiting from your network: please try again after 6 seconds", "rate_limited", 429, undefined, 6),
+      new WalletApiError("The wallet's database cannot be reached; try again", "unavailable", 503, undefined, 2),
+      true
+    ]
+    expect(await t.ask("CONNECT_DEVICE")).toEqual({ id: "req-2", type: "@wr-frame/CONNECT_DEVICE_SUCCESS" })
+    expect(t.slept).toEqual([6_000, 2_000])
+    // What was waited counts against the step (with the second each reading of this clock adds): each call asks the
+    // server to wait only what is left of it.
+    const waits = t.server.calls.filter((c) => c.name === "loginDevice").map((c) => (c.args[0] as { waitMs: number }).waitMs)
+    expect(waits).toEqual([25_000, 18_000, 15_000])
+  })
+
+  it("CONNECT_DEVICE refused for longer than its step has left says when to try again in the visitor's words; a refusal that gives no time is not waited", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.ask("CONNECT_EMAIL", { email: USER.email })
+    t.server.state.deviceAnswers = [
+      new WalletApiError("Too many logins are waiting from your network: please try again after 20 seconds", "rate_limited", 429, undefined, 20),
+      new WalletApiError("Too many logins are waiting on the wallet server: please try again after 9 seconds", "rate_limited", 429, undefined, 9)
+    ]
+    expect((await t.ask("CONNECT_DEVICE")).payload).toEqual({ message: "The wallet is busy with other logins right now. Please try again after 9 seconds." })
+    expect(t.slept).toEqual([20_000])
+    t.server.state.deviceAnswers = [new WalletApiError("The wallet's database cannot be reached; try again", "unavailable", 503, undefined, 30)]
+    expect((await t.ask("CONNECT_DEVICE")).payload).toEqual({ message: "The wallet is busy right now. Please try again after 30 seconds." })
+    t.server.state.deviceAnswers = [new WalletApiError("Too many wrong codes: ask for a new one", "too_many_attempts", 429)]
+    expect((await t.ask("CONNECT_DEVICE")).payload).toEqual({ message: "Too many wrong codes: ask for a new one" })
+    expect(t.slept).toEqual([20_000])
+  })
+
+  it("CONNECT_FARCASTER waits out a refusal within its step and keeps the channel; one longer than the step is pending, and the next ask goes on", async () => {
+    const t = setup()
+    await t.frame.start()
+    await t.ask("GET_FARCASTER_URI")
+    const busy = (seconds: number) =>
+      new WalletApiError(`Too many logins are waiting from your network: please try again after ${seconds} seconds`, "rate_limited", 429, undefined, seconds)
+    t.server.state.farcasterAnswers.push(busy(5), "pending", busy(30), "completed")
+    expect((await t.ask("CONNECT_FARCASTER")).payload).toEqual({ pending: true })
+    expect((await t.ask("CONNECT_FARCASTER")).payload).toEqual({ pending: true })
+    expect((await t.ask("CONNECT_FARCASTER")).payload).toEqual({ userName: "alice" })
+    // 5 s waited, then the rest of the step asked; 30 s asked with 25 s of step: the step waited, then pending.
+    expect(t.slept).toEqual([5_000, 25_000])
+    expect(t.server.calls.filter((c) => c.name === "farcasterStatus").map((c) => (c.args[0] as { waitMs: number }).waitMs)).toEqual([25_000, 19_000, 25_000, 25_000])
+    expectNothingSecret(t.posted)
   })
 })
 

@@ -7,7 +7,8 @@
  * in the visitor's words, nothing changed; export asks for a fresh confirmation first (a mailed code with its resend
  * counted down, a wrong or expired one in the server's words, no code field while the code that confirmed the last
  * export holds the mail's cool-down; a passkey's assertion; a recent login said in words),
- * then shows the key, withheld from every post, gone with the view.
+ * then shows the key, withheld from every post, gone with the view; a key refused after the other was shown is named
+ * with a Try again in place (the same grant when it was not used, else a new confirmation of that key only).
  */
 import { Effect, Layer } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
@@ -45,8 +46,10 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
     passkeyAnswers: [] as Array<Record<string, unknown>>,
     grants: new Map<string, KeyFamily>(),
     asked: [] as Array<string>,
-    // A family whose export the server refuses (its grant expired meanwhile).
-    refused: undefined as KeyFamily | undefined
+    // A family whose export the server refuses once: its grant expired meanwhile (`refused`, the grant gone with
+    // it), or the server could not be reached (`unreachable`, the grant not used).
+    refused: undefined as KeyFamily | undefined,
+    unreachable: undefined as KeyFamily | undefined
   }
   let made = 0
   const grant = (families: ReadonlyArray<KeyFamily>) => {
@@ -78,7 +81,15 @@ const makeServerApi = (confirmWith: "code" | "passkey" | "login" = "code") => {
       return grant(families)
     },
     exportShare: async (_token, family, grant) => {
-      if (family === export_.refused) throw new WalletApiError("Confirm it is you again to show this key", "export_not_confirmed", 403)
+      if (family === export_.refused) {
+        export_.refused = undefined
+        export_.grants.delete(grant)
+        throw new WalletApiError("Confirm it is you again to show this key", "export_not_confirmed", 403)
+      }
+      if (family === export_.unreachable) {
+        export_.unreachable = undefined
+        throw new WalletApiError("The wallet server could not be reached: Failed to fetch", undefined, 0)
+      }
       const split = kept.get(family)
       if (export_.grants.get(grant) !== family || !export_.grants.delete(grant)) throw new WalletApiError("Confirm it is you again to show this key", "export_not_confirmed", 403)
       if (split === undefined) throw new WalletApiError("This account has no split key", "no_key_split", 404)
@@ -361,21 +372,92 @@ describe("the frame's own views", () => {
     expect(withheldBySecureView()).toEqual([])
   }, 30_000)
 
-  it("a key the server refuses after the other was shown: the shown one stays, the refusal is said under it", async () => {
-    const server = makeServerApi("login")
+  it("a key whose grant the server refuses after the other was shown: the shown one stays, the refused one is named with a Try again, which asks a new confirmation of that key only and shows it under the other", async () => {
+    const server = makeServerApi("code")
     const storage = device()
     const evm = await madeAtLogin(server.api, storage, "eip155")
-    await madeAtLogin(server.api, storage, "solana")
+    const solana = await madeAtLogin(server.api, storage, "solana")
     server.export.refused = "solana"
     const exporting = openSecureView("export", { themeMode: "light", accent: undefined }, { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
     await vi.waitFor(() => press("Show EVM and Solana private keys"))
+    await vi.waitFor(() => type("Code from your email", CODE))
+    submit()
+    await vi.waitFor(() => expect(alertText()).toBe("Your Solana private key could not be shown. Confirm it is you again to show this key"))
+    const [evmKey, ...none] = [...document.querySelectorAll("textarea")]
+    expect(none).toHaveLength(0)
+    expect(privateKeyToAccount(evmKey?.value as `0x${string}`).address).toBe(evm.address)
+    // Said right under the key shown, the Try again under it, named by the key it shows.
+    const alert = document.getElementById("wr-secure-error")
+    expect(alert?.previousElementSibling?.contains(evmKey ?? null)).toBe(true)
+    const again = [...document.querySelectorAll("button")].find((b) => b.textContent === "Try again")
+    expect(again?.getAttribute("aria-label")).toBe("Try again to show your Solana private key")
+    expect(alert?.nextElementSibling?.contains(again ?? null)).toBe(true)
+    expect(document.activeElement).toBe(evmKey)
+    press("Try again")
+    // A new confirmation, of the Solana key only: a new code, entered in place.
+    await vi.waitFor(() => expect(view()?.textContent).toContain("To show your Solana private key, enter the code we just sent to ada@example.test."))
+    expect(document.activeElement?.getAttribute("autocomplete")).toBe("one-time-code")
+    expect(alertText()).toBe("")
+    type("Code from your email", CODE)
+    submit()
+    await vi.waitFor(() => expect(document.querySelectorAll("textarea")).toHaveLength(2))
+    const [first, solanaKey] = [...document.querySelectorAll("textarea")] as [HTMLTextAreaElement, HTMLTextAreaElement]
+    expect(first).toBe(evmKey)
+    expect(toBase58(fromBase58(solanaKey.value)?.slice(32) ?? new Uint8Array())).toBe(solana.address)
+    expect(document.activeElement).toBe(solanaKey)
+    expect(server.export.asked).toEqual(["start eip155 solana", "confirm eip155 solana", "start solana", "confirm solana"])
+    expect(server.export.mailed).toBe(2)
+    expect(server.export.grants.size).toBe(0)
+    expect([...document.querySelectorAll("button")].some((b) => b.textContent === "Try again")).toBe(false)
+    expect(alertText()).toBe("")
+    expect(withheldBySecureView()).toEqual([first.value, solanaKey.value])
+    closeSecureView()
+    expect(await exporting).toBe("cancelled")
+  }, 30_000)
+
+  it("a key the server could not be reached for after the other was shown: Try again asks with the same grant, unused, and no new confirmation", async () => {
+    const server = makeServerApi("login")
+    const storage = device()
+    await madeAtLogin(server.api, storage, "eip155")
+    const solana = await madeAtLogin(server.api, storage, "solana")
+    server.export.unreachable = "solana"
+    const exporting = openSecureView("export", { themeMode: "light", accent: undefined }, { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
+    await vi.waitFor(() => press("Show EVM and Solana private keys"))
     await vi.waitFor(() => press("Show EVM and Solana private keys now"))
-    await vi.waitFor(() => expect(alertText()).toBe("Confirm it is you again to show this key"))
-    const shown = [...document.querySelectorAll("textarea")]
-    expect(shown).toHaveLength(1)
-    expect(privateKeyToAccount(shown[0]?.value as `0x${string}`).address).toBe(evm.address)
-    expect(document.getElementById("wr-secure-error")?.previousElementSibling?.contains(shown[0] ?? null)).toBe(true)
-    expect(withheldBySecureView()).toEqual([shown[0]?.value])
+    await vi.waitFor(() => expect(alertText()).toBe("Your Solana private key could not be shown. The wallet server could not be reached: Failed to fetch"))
+    expect(document.querySelectorAll("textarea")).toHaveLength(1)
+    press("Try again")
+    await vi.waitFor(() => expect(document.querySelectorAll("textarea")).toHaveLength(2))
+    const solanaKey = [...document.querySelectorAll("textarea")][1] as HTMLTextAreaElement
+    expect(toBase58(fromBase58(solanaKey.value)?.slice(32) ?? new Uint8Array())).toBe(solana.address)
+    expect(server.export.asked).toEqual(["start eip155 solana", "confirm eip155 solana"])
+    expect(server.export.grants.size).toBe(0)
+    expect(alertText()).toBe("")
+    closeSecureView()
+    expect(await exporting).toBe("cancelled")
+  }, 30_000)
+
+  it("the first key the server could not be reached for, the code used: in the confirmation's place both keys are named with a Try again, focused, which shows both with the same grants", async () => {
+    const server = makeServerApi("code")
+    const storage = device()
+    const evm = await madeAtLogin(server.api, storage, "eip155")
+    await madeAtLogin(server.api, storage, "solana")
+    server.export.unreachable = "eip155"
+    const exporting = openSecureView("export", { themeMode: "light", accent: undefined }, { api: server.api, storage, credentials: credentials(new Uint8Array(32)) })
+    await vi.waitFor(() => press("Show EVM and Solana private keys"))
+    await vi.waitFor(() => type("Code from your email", CODE))
+    submit()
+    await vi.waitFor(() => expect(alertText()).toBe("Your EVM and Solana private keys could not be shown. The wallet server could not be reached: Failed to fetch"))
+    // The code it took is used: no code field is offered again.
+    expect(document.querySelector("form.confirm")).toBeNull()
+    expect(document.activeElement?.getAttribute("aria-label")).toBe("Try again to show your EVM and Solana private keys")
+    press("Try again")
+    await vi.waitFor(() => expect(document.querySelectorAll("textarea")).toHaveLength(2))
+    const [evmKey] = [...document.querySelectorAll("textarea")] as [HTMLTextAreaElement]
+    expect(privateKeyToAccount(evmKey.value as `0x${string}`).address).toBe(evm.address)
+    expect(document.activeElement).toBe(evmKey)
+    expect(server.export.asked).toEqual(["start eip155 solana", "confirm eip155 solana"])
+    expect(server.export.grants.size).toBe(0)
     closeSecureView()
     expect(await exporting).toBe("cancelled")
   }, 30_000)

@@ -1,8 +1,8 @@
 /**
  * The frame page's client of the wallet server, derived with `HttpApiClient` from the API's declaration
  * (`../WalletServerApi.ts`) over `fetch` on the frame's own origin. Every answer enters through the declaration's
- * Schemas; a failure becomes a `WalletApiError` carrying the server's `error` text (in the visitor's words), its code
- * and status.
+ * Schemas; a failure becomes a `WalletApiError` carrying the server's `error` text (in the visitor's words), its code,
+ * status and, for a refusal that asks the frame to wait, its `Retry-After`.
  */
 import { Cause, Effect, Exit, Layer, Schema } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError, HttpClientRequest } from "effect/http"
@@ -74,7 +74,9 @@ export class WalletApiError extends Error {
     /** The HTTP status; 0 when no answer came. */
     readonly status: number,
     /** For `rpc_error`: the JSON-RPC error code the chain, bundler or wallet answered. */
-    readonly rpcCode?: number
+    readonly rpcCode?: number,
+    /** For a 429 or 503: how many seconds the server asked to wait before the same request (its `Retry-After`). */
+    readonly retryAfterSeconds?: number
   ) {
     super(message)
     this.name = "WalletApiError"
@@ -164,7 +166,7 @@ const statuses = [
 const walletApiError = (cause: Cause.Cause<unknown>, what: string): WalletApiError => {
   const error = Cause.squash(cause)
   for (const [failure, status] of statuses) {
-    if (error instanceof failure) return new WalletApiError(error.error, error.code, status, error.rpcCode)
+    if (error instanceof failure) return new WalletApiError(error.error, error.code, status, error.rpcCode, error.retryAfterSeconds)
   }
   if (HttpClientError.isHttpClientError(error)) {
     const response = error.response

@@ -39,7 +39,7 @@ import {
 import type { EmbeddedWalletUser } from "../../../../src/domain/Account"
 import type { ThemeVariables } from "../../../../src/domain/Options"
 import { isLoopbackOrigin } from "../../services/projects"
-import type { ChainsResponse, WalletUser } from "../api"
+import type { ChainsResponse, FarcasterStatusResponse, WalletUser } from "../api"
 import { type FrameSigningApi, type SplitKeysApi, type WalletApi, WalletApiError } from "./apiClient"
 
 /** Keys of the frame origin's storage. */
@@ -120,6 +120,11 @@ export interface FrameEnv {
   readonly randomId: () => string
   /** Milliseconds now, for the device wait's deadline. */
   readonly now: () => number
+  /**
+   * Resolves after `ms` (on the clock `now` reads): the long-polls wait out a server's refusal that says when to ask
+   * again (429 `rate_limited`, 503 `unavailable`, with `Retry-After`) within their step, instead of failing it.
+   */
+  readonly sleep: (ms: number) => Promise<void>
   /** Where the log goes when `enableLogger` is on (console.info on the page). */
   readonly log: (text: string) => void
   /**
@@ -192,6 +197,22 @@ export const chainOf = (chainId: ChainId): { readonly family: Family; readonly c
 
 /** Thrown by a handler: its message is the `_ERROR` reply's text. */
 class FrameFailure extends Error {}
+
+/**
+ * How long (ms) the server asked the frame to wait before asking again, when it refused for now: too many logins
+ * waiting or too many tries (429 `rate_limited`), or the server busy (503 `unavailable`), each with `Retry-After`.
+ * Undefined for any other failure.
+ */
+export const retryWaitOf = (error: unknown): number | undefined =>
+  error instanceof WalletApiError && error.retryAfterSeconds !== undefined && (error.code === "rate_limited" || error.code === "unavailable")
+    ? Math.max(1, error.retryAfterSeconds) * 1000
+    : undefined
+
+/** A refusal the frame could not wait out within its step, in the visitor's words (the spec's rate-limit wording). */
+const busyFor = (error: unknown, waitMs: number) =>
+  new FrameFailure(
+    `${error instanceof WalletApiError && error.code === "unavailable" ? "The wallet is busy right now." : "The wallet is busy with other logins right now."} Please try again after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`
+  )
 
 /** A user whose keys are made: both addresses known. */
 export type KeyedUser = WalletUser & { readonly evmAddress: string; readonly solanaAddress: string }
@@ -394,9 +415,17 @@ export const makeFrame = (env: FrameEnv): Frame => {
       const email = pendingEmail()
       // The server holds each call until the device is verified or its own bound; ask again while time is left. Time
       // is what passed here or what the server says it waited, whichever is longer (the server's clock may run ahead).
+      // A refusal for now (too many logins waiting from this network) is waited out within that time, then asked again.
       for (let left = env.deviceWaitMs ?? DEVICE_WAIT_MS; left > 0; ) {
         const began = env.now()
-        const answer = await api.loginDevice({ projectId: query.projectId, deviceId: deviceId(), email, waitMs: Math.min(left, DEVICE_WAIT_MS) })
+        const answer = await api.loginDevice({ projectId: query.projectId, deviceId: deviceId(), email, waitMs: Math.min(left, DEVICE_WAIT_MS) }).catch(
+          (error: unknown) => {
+            const wait = retryWaitOf(error)
+            if (wait === undefined) throw error
+            if (wait >= left) throw busyFor(error, wait)
+            return env.sleep(wait).then(() => ({ verified: false, waitedMs: wait }))
+          }
+        )
         if (answer.verified) return undefined
         left -= Math.max(env.now() - began, answer.waitedMs ?? 0)
       }
@@ -433,11 +462,26 @@ export const makeFrame = (env: FrameEnv): Frame => {
     CONNECT_FARCASTER: async () => {
       const channelToken = farcasterChannel
       if (channelToken === undefined) throw new FrameFailure("No Farcaster sign-in is waiting: start again.")
-      // The server holds the call until the channel is signed or its own bound (within the host's 30000 ms step).
-      const answer = await api.farcasterStatus({ projectId: query.projectId, deviceId: deviceId(), channelToken, waitMs: FARCASTER_WAIT_MS }).catch((error: unknown) => {
-        if (farcasterChannel === channelToken) farcasterChannel = undefined
-        throw error
-      })
+      // The server holds the call until the channel is signed or its own bound (within the host's 30000 ms step). A
+      // refusal for now (too many sign-ins waiting from this network) is waited out within that time and asked again;
+      // what does not fit is `pending`, and the host asks again while the link lasts. The channel stays.
+      const ask = async (left: number): Promise<typeof FarcasterStatusResponse.Type> => {
+        const began = env.now()
+        const refusedFor = { ms: 0 }
+        const answer = await api.farcasterStatus({ projectId: query.projectId, deviceId: deviceId(), channelToken, waitMs: left }).catch((error: unknown) => {
+          const wait = retryWaitOf(error)
+          if (wait === undefined) {
+            if (farcasterChannel === channelToken) farcasterChannel = undefined
+            throw error
+          }
+          refusedFor.ms = Math.min(wait, left)
+          return env.sleep(refusedFor.ms).then(() => undefined)
+        })
+        if (answer !== undefined) return answer
+        const rest = left - Math.max(env.now() - began, refusedFor.ms)
+        return rest > 0 ? ask(rest) : { state: "pending" }
+      }
+      const answer = await ask(FARCASTER_WAIT_MS)
       if (answer.state === "pending") return { pending: true as const }
       if (farcasterChannel === channelToken) farcasterChannel = undefined
       await loggedIn(answer.token)

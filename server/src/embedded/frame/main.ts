@@ -48,6 +48,7 @@ const run = async (): Promise<void> => {
     query,
     randomId,
     now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     log: (text) => console.info(text),
     storageTravels,
     secureViews: {

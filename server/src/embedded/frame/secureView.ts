@@ -490,24 +490,70 @@ const exportView = (view: Open, env: SecureViewEnv): HTMLElement => {
     const head = element("div", { class: "key-head" }, element("label", { for: id }, `Your ${name}`), copy)
     return { field: element("div", { class: "field key" }, head, text, copied), text }
   }
-  // The keys, once the confirmation's grants brought their server shares, one after another in place of what asked
-  // for them; a key shown stays there when a later one fails (its problem said under it).
-  const reveal = (place: HTMLElement) => async (grants: ReadonlyArray<ExportGrant>) => {
-    let last: HTMLElement | undefined
-    for (const { family, grant } of grants) {
-      const key = await run(env, (splitKeys) => splitKeys.exportKey(family, grant))
+  // The keys, once the confirmation's grants brought their server shares, one after another in `place` (what asked for
+  // them), under `shownBefore` when keys are shown already. The first key a round shows takes focus, selected. A key
+  // shown stays; the keys a failure left unshown are named under the last one shown (or where the confirmation was:
+  // it was used) with a Try again (offerAgain).
+  const reveal = (place: HTMLElement, shownBefore?: HTMLElement) => async (grants: ReadonlyArray<ExportGrant>) => {
+    let last = shownBefore
+    for (const [index, { family, grant }] of grants.entries()) {
+      let key: string
+      try {
+        key = await run(env, (splitKeys) => splitKeys.exportKey(family, grant))
+      } catch (failure) {
+        if (last === undefined) {
+          // Nothing shown yet: the confirmation's place stays, empty, as where the keys will go.
+          place.replaceChildren()
+          return offerAgain(place, grants.slice(index), failure)
+        }
+        place.remove()
+        return offerAgain(last, grants.slice(index), failure)
+      }
       view.shown.push(key)
       const shown = keyField(family, key)
-      if (last === undefined) place.replaceWith(shown.field)
-      else last.after(shown.field)
+      if (place.isConnected && place !== last) place.replaceWith(shown.field)
+      else last?.after(shown.field)
       // The view's alert line, which was under the confirmation, stays in the view.
       shown.field.after(error)
-      if (last === undefined) {
+      if (index === 0) {
         shown.text.focus()
         shown.text.select()
       }
       last = shown.field
     }
+  }
+  // Keys a confirmation's grants did not show, the server having refused one: said by name under the keys shown (or
+  // where the confirmation was), with a Try again in place. It asks with the same grants again (a grant the server refused
+  // before using it, as when busy or out of reach, is still good once) or, where the server refused the grant itself
+  // (used, expired), asks a new confirmation of these keys only: no grant ever shows another key or serves twice.
+  const offerAgain = (after: HTMLElement, rest: ReadonlyArray<ExportGrant>, failure: unknown) => {
+    const families = rest.map((grant) => grant.family)
+    if (!Arr.isReadonlyArrayNonEmpty(families)) return
+    const grantRefused = typeof failure === "object" && failure !== null && "code" in failure && failure.code === "export_not_confirmed"
+    const again = element("button", { type: "button", class: "secondary", "aria-label": `Try again to show your ${keysNamed(families)}` }, "Try again")
+    const actions = element("div", { class: "actions" }, again)
+    after.after(error)
+    error.after(actions)
+    say(`Your ${keysNamed(families)} could not be shown. ${errorText(failure)}`)
+    // Its Try again was the button pressed: focus stays on what replaced it.
+    if (document.activeElement === null || document.activeElement === document.body) again.focus()
+    again.addEventListener("click", () => {
+      again.disabled = true
+      say("")
+      const holder = element("div", {})
+      actions.replaceWith(holder)
+      const failed = (problem: unknown) => {
+        holder.remove()
+        offerAgain(after, rest, problem)
+      }
+      if (!grantRefused) return void reveal(holder, after)(rest).catch(failed)
+      env.api.exportStart(tokenOf(env), families).then((asked) => {
+        // Its problems (a wrong code, a refused passkey) show under its field or button, as the first confirmation's.
+        const confirming = confirmation(env, families, asked, reveal(holder, after), error)
+        holder.append(confirming.form)
+        confirming.focus.focus()
+      }, failed)
+    })
   }
   // One button for every key the wallet has: one confirmation shows them all.
   const show = (families: ExportFamilies) => {

@@ -114,7 +114,8 @@ export const KeyExportGroupLive = HttpApiBuilder.group(WalletServerApi, "keyExpo
             // Taken before the answer is read: a replayed answer, right or wrong, finds nothing.
             const ceremony = yield* run(passkeyStore.takeChallenge(tokenHash(proof.state), project.projectId, at()))
             if (ceremony === undefined || ceremony.mode !== "export" || ceremony.device_id !== session.tokenHash) return yield* invalidCeremony
-            const userId = yield* verifyAssertion(deps, ceremony.challenge, proof.response)
+            // Asked in the frame's own view, embedded in the host's page: the assertion's top origin is the project's.
+            const userId = yield* verifyAssertion(deps, ceremony.challenge, proof.response, project)
             if (userId !== session.userId) {
               return yield* new WalletForbidden({ code: "passkey_refused", error: "This passkey is another account's: use the one of this wallet" })
             }

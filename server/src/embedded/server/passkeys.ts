@@ -16,6 +16,8 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse
 } from "@simplewebauthn/server"
+import type { ApiProject } from "../../../../src/domain/http/middleware"
+import { originAllowed } from "../../services/projects"
 import { WalletBadRequest, WalletProject, WalletServerApi } from "../WalletServerApi"
 import { allowedHostOrigin, makeSteps } from "./handlers"
 import { newToken, tokenHash } from "./keys"
@@ -52,18 +54,35 @@ const checked = <A>(check: () => Promise<A>) =>
     Effect.mapError(() => refused)
   )
 
+// The page an assertion made in a frame was embedded in, as its client data says (signed with it): undefined when
+// the ceremony ran in a page of its own, or the data cannot be read (the check below then refuses it).
+const topOriginOf = (response: AuthenticationResponseJSON): string | undefined => {
+  try {
+    const data: unknown = JSON.parse(Buffer.from(response.response.clientDataJSON, "base64url").toString("utf8"))
+    return typeof data === "object" && data !== null && "topOrigin" in data && typeof data.topOrigin === "string" ? data.topOrigin : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Checks a passkey's answer (`response`, as @simplewebauthn/browser made it) to a ceremony's `challenge` taken already:
  * the server's origin and RP ID, user verification, a known passkey of the user it was made for, and its counter moved
- * in one statement (of two good assertions at once, one passes). Answers the passkey's user.
+ * in one statement (of two good assertions at once, one passes). Answers the passkey's user. `embeddedBy`: the project
+ * whose pages show the frame's own views (the export's confirmation), where the passkey is asked in the frame embedded
+ * in the host's page: the assertion then says so (`crossOrigin`, `topOrigin`) and is taken only from a page of an
+ * origin the project allows. Without it (the login's passkey page, a window of its own) an embedded answer is refused.
  */
 export const verifyAssertion = Effect.fn("WalletServer.verifyAssertion")(function* (
   deps: WalletServerDeps,
   challenge: string,
-  answer: Readonly<Record<string, unknown>>
+  answer: Readonly<Record<string, unknown>>,
+  embeddedBy?: ApiProject
 ) {
   const { rpId, origin } = passkeyRelyingParty(deps)
   const response = answer as unknown as AuthenticationResponseJSON
+  const topOrigin = embeddedBy === undefined ? undefined : topOriginOf(response)
+  const expectedTopOrigin = topOrigin !== undefined && topOrigin !== "null" && embeddedBy !== undefined && originAllowed(embeddedBy, topOrigin) ? topOrigin : undefined
   const passkey = typeof response.id === "string" ? yield* runQuery(deps, passkeyStore.findPasskey(response.id)) : undefined
   if (passkey === undefined) return yield* unknownPasskey
   // The authenticator names the user it holds the passkey for: it must be the one the passkey was made for.
@@ -77,6 +96,7 @@ export const verifyAssertion = Effect.fn("WalletServer.verifyAssertion")(functio
       expectedOrigin: origin,
       expectedRPID: rpId,
       requireUserVerification: true,
+      ...(expectedTopOrigin === undefined ? {} : { expectedTopOrigin }),
       credential: {
         id: passkey.credential_id,
         publicKey: new Uint8Array(passkey.public_key),
