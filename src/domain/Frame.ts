@@ -7,6 +7,7 @@
  */
 import { Result, Schema } from "effect"
 import { EmbeddedAccountType, EmbeddedWalletUser, SocialProvider, ThemeMode } from "./Account"
+import { FrameErrorCode } from "./errors"
 import { Metadata, ThemeVariables } from "./Options"
 import { validateEmail, validateOtp } from "./validation"
 
@@ -210,12 +211,18 @@ export const FRAME_ERROR_TYPES = FRAME_REQUEST_NAMES.map((name) => `${FRAME_PREF
 
 /**
  * An error reply of the frame: the failed request's id and the frame's message, when it gives one (without one the
- * visitor reads 'An error occurred').
+ * visitor reads 'An error occurred'), and for a refusal for now its code and how many seconds to wait.
  */
 export const FrameErrorReply = Schema.Struct({
   id: FrameMessageId,
   type: Schema.Literals(FRAME_ERROR_TYPES),
-  payload: Schema.optionalKey(Schema.Struct({ message: Schema.optionalKey(Schema.String) }))
+  payload: Schema.optionalKey(
+    Schema.Struct({
+      message: Schema.optionalKey(Schema.String),
+      code: Schema.optionalKey(FrameErrorCode),
+      retryAfterSeconds: Schema.optionalKey(Schema.Int.pipe(Schema.check(Schema.isGreaterThan(0))))
+    })
+  )
 })
 /** An error reply of the frame. */
 export type FrameErrorReply = typeof FrameErrorReply.Type

@@ -137,9 +137,25 @@ export class HttpStatusError extends TaggedError<HttpStatusError>()("HttpStatusE
   }
 }
 
-/** An error reply of the embedded frame; 'An error occurred' when the frame gave no text. */
+/**
+ * Why a frame step was refused for now, when the frame can say: `email_rate_limited` (the mail's own limit, spec 8's
+ * 'Please try again after N seconds': a code asked within 30 s of the last to that address, no mail sent),
+ * `rate_limited` (too many tries from the visitor's network) and `busy` (the wallet server refused for now and the
+ * frame could not wait it out within its step). Each comes with `retryAfterSeconds`; only the first is the email's
+ * resend cool-down.
+ */
+export const FrameErrorCode = Schema.Literals(["email_rate_limited", "rate_limited", "busy"])
+/** Why a frame step was refused for now. */
+export type FrameErrorCode = typeof FrameErrorCode.Type
+
+/**
+ * An error reply of the embedded frame; 'An error occurred' when the frame gave no text. A refusal for now carries
+ * the frame's `code` and `retryAfterSeconds` (only `email_rate_limited` is the email's resend cool-down).
+ */
 export class FrameError extends TaggedError<FrameError>()("FrameError", {
-  reason: Schema.optionalKey(Schema.String)
+  reason: Schema.optionalKey(Schema.String),
+  code: Schema.optionalKey(FrameErrorCode),
+  retryAfterSeconds: Schema.optionalKey(Schema.Int)
 }) {
   override get message() {
     return this.reason !== undefined && this.reason.length > 0 ? this.reason : "An error occurred"

@@ -10,7 +10,7 @@ import type { Account, EmbeddedAccountType, SocialProvider } from "../../domain/
 import { Alerts } from "../../domain/alerts"
 import { EMAIL_LOGIN_COOLDOWN_MS, RPC_ERROR_CODES } from "../../domain/constants"
 import type { ChainNamespace } from "../../domain/Caip"
-import { AuthInitFailed, EmailLoginDependencyFailed, EmailRateLimited, UserRejected } from "../../domain/errors"
+import { AuthInitFailed, EmailLoginDependencyFailed, EmailRateLimited, FrameError, UserRejected } from "../../domain/errors"
 import { validateEmail, validateOtp } from "../../domain/validation"
 import { Config } from "../Config"
 import { ConnectFlow } from "../ConnectFlow"
@@ -68,8 +68,6 @@ const LOGIN_VIEWS = ["EmailVerifyOtp", "EmailVerifyDevice"] as const
 const UPDATE_VIEWS = ["UpdateEmail", "UpdateEmailPrimaryOtp", "UpdateEmailSecondaryOtp"] as const
 const COOLDOWN_SECONDS = EMAIL_LOGIN_COOLDOWN_MS / 1_000
 
-// The wallet server words its cooldown as spec 8 does; the seconds in it restart the countdown here.
-const RATE_LIMITED = /try again after (\d+) seconds?/i
 
 /** The flows over the runtime's services and the AUTH connector. */
 export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<EmbeddedState>, auth: EmbeddedAuthHandle) =>
@@ -134,11 +132,13 @@ export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<Embedd
       )
     )
     type StepError = AuthInitFailed | { readonly _tag: string; readonly message: string }
+    // Only the mail's own limit (the frame's `email_rate_limited`, spec 8's 'Please try again after N seconds')
+    // restarts the resend countdown, from its seconds: a wallet busy or a network's too many tries, worded alike,
+    // refused no mail, so they leave Resend and the email field alone.
     const words = (error: StepError) =>
       Effect.gen(function* () {
         if (error._tag === "FrameStepTimedOut") yield* notifications.raiseAlert(Alerts.AUTH_TIMEOUT)
-        const limited = RATE_LIMITED.exec(error.message)
-        if (limited !== null) yield* startCooldown(Number(limited[1]))
+        if (error instanceof FrameError && error.code === "email_rate_limited") yield* startCooldown(error.retryAfterSeconds ?? COOLDOWN_SECONDS)
         return error.message
       })
 

@@ -126,8 +126,14 @@ const decodeReadyWithId = Schema.decodeUnknownResult(Schema.Struct({ ...FrameRea
 const randomId = (): string =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("")
 
-// An error reply may carry no message: FrameError then reads 'An error occurred'.
-const withReason = (reason: string | undefined): { readonly reason?: string } => (reason === undefined ? {} : { reason })
+// An error reply may carry no message: FrameError then reads 'An error occurred'. A refusal for now keeps its code
+// and wait, so the flows decide on the code (the mail's cool-down), not on the words.
+const frameErrorOf = (payload: FrameErrorReply["payload"]): FrameError =>
+  new FrameError({
+    ...(payload?.message === undefined ? {} : { reason: payload.message }),
+    ...(payload?.code === undefined ? {} : { code: payload.code }),
+    ...(payload?.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: payload.retryAfterSeconds })
+  })
 
 const READY_TYPE = `${FRAME_PREFIX}READY` as const
 const SESSION_UPDATE_TYPE = `${FRAME_PREFIX}SESSION_UPDATE` as const
@@ -165,7 +171,7 @@ const make = (port: FramePort): Effect.Effect<FrameBridgeService, never, Scope.S
           case "error":
             pending.delete(response.id)
             // Only FrameErrorReply has an `_ERROR` type; an empty message reads 'An error occurred'.
-            return Deferred.fail(waiting.reply, new FrameError(withReason((response as FrameErrorReply).payload?.message)))
+            return Deferred.fail(waiting.reply, frameErrorOf((response as FrameErrorReply).payload))
           case "unrelated":
             return Effect.logDebug("FrameBridge: a reply of another type for a waiting id was dropped", response.type)
         }

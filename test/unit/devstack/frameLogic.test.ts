@@ -478,13 +478,37 @@ describe("email login", () => {
       new WalletApiError("Too many logins are waiting from your network: please try again after 20 seconds", "rate_limited", 429, undefined, 20),
       new WalletApiError("Too many logins are waiting on the wallet server: please try again after 9 seconds", "rate_limited", 429, undefined, 9)
     ]
-    expect((await t.ask("CONNECT_DEVICE")).payload).toEqual({ message: "The wallet is busy with other logins right now. Please try again after 9 seconds." })
+    expect((await t.ask("CONNECT_DEVICE")).payload).toEqual({
+      message: "The wallet is busy with other logins right now. Please try again after 9 seconds.",
+      code: "busy",
+      retryAfterSeconds: 9
+    })
     expect(t.slept).toEqual([20_000])
     t.server.state.deviceAnswers = [new WalletApiError("The wallet's database cannot be reached; try again", "unavailable", 503, undefined, 30)]
-    expect((await t.ask("CONNECT_DEVICE")).payload).toEqual({ message: "The wallet is busy right now. Please try again after 30 seconds." })
+    expect((await t.ask("CONNECT_DEVICE")).payload).toEqual({ message: "The wallet is busy right now. Please try again after 30 seconds.", code: "busy", retryAfterSeconds: 30 })
     t.server.state.deviceAnswers = [new WalletApiError("Too many wrong codes: ask for a new one", "too_many_attempts", 429)]
     expect((await t.ask("CONNECT_DEVICE")).payload).toEqual({ message: "Too many wrong codes: ask for a new one" })
     expect(t.slept).toEqual([20_000])
+  })
+
+  it("a refusal for now carries its code: the mail's own limit (email_rate_limited) apart from a network's too many tries (rate_limited)", async () => {
+    const t = setup()
+    await t.frame.start()
+    const limited = (message: string, seconds: number) => Promise.reject(new WalletApiError(message, "rate_limited", 429, undefined, seconds))
+    t.server.state.loginEmail = () => limited("Please try again after 23 seconds", 23)
+    expect((await t.ask("CONNECT_EMAIL", { email: USER.email })).payload).toEqual({
+      message: "Please try again after 23 seconds",
+      code: "email_rate_limited",
+      retryAfterSeconds: 23
+    })
+    const tooMany = "Too many attempts from your network. Please try again after 41 seconds."
+    Object.assign(t.server.api, { socialStart: () => limited(tooMany, 41), farcasterChannel: () => limited(tooMany, 41) })
+    for (const asked of [await t.ask("GET_SOCIAL_REDIRECT_URI", { provider: "google" }), await t.ask("GET_FARCASTER_URI")]) {
+      expect(asked.payload).toEqual({ message: tooMany, code: "rate_limited", retryAfterSeconds: 41 })
+    }
+    // Any other failure carries no code.
+    t.server.state.loginEmail = () => fail("Please enter a valid email address (email)", "bad_request")
+    expect((await t.ask("CONNECT_EMAIL", { email: USER.email })).payload).toEqual({ message: "Please enter a valid email address (email)" })
   })
 
   it("CONNECT_FARCASTER waits out a refusal within its step and keeps the channel; one longer than the step is pending, and the next ask goes on", async () => {

@@ -171,9 +171,18 @@ describe("frame replies", () => {
     ["a user without address", { type: "@wr-frame/GET_USER_SUCCESS", payload: { chainId: 1, accounts: [] } }],
     ["an error whose message is not text", { type: "@wr-frame/SIGN_OUT_ERROR", payload: { message: 7 } }],
     ["an error of an unknown request", { type: "@wr-frame/MINE_BITCOIN_ERROR", payload: { message: "x" } }],
+    ["an error with a code the protocol does not define", { type: "@wr-frame/CONNECT_EMAIL_ERROR", payload: { message: "x", code: "cooldown", retryAfterSeconds: 3 } }],
+    ["an error whose wait is not a whole positive number of seconds", { type: "@wr-frame/CONNECT_EMAIL_ERROR", payload: { message: "x", code: "busy", retryAfterSeconds: 0 } }],
     ["SESSION_UPDATE without token", { type: "@wr-frame/SESSION_UPDATE", payload: {} }]
   ])("refuse %s", (_label, input) => {
     expect(Result.isFailure(decodeFrameResponse({ id: "req-1", ...input }))).toBe(true)
+  })
+
+  it("accept an error reply's refusal for now: its code and how many seconds to wait", () => {
+    for (const code of ["email_rate_limited", "rate_limited", "busy"]) {
+      const refused = { id: "req-1", type: "@wr-frame/CONNECT_EMAIL_ERROR", payload: { message: "Please try again after 9 seconds", code, retryAfterSeconds: 9 } }
+      expect(decodedResponse(refused)).toEqual(refused)
+    }
   })
 
   it("accept an error reply without a message, or without a payload (the visitor then reads 'An error occurred')", () => {

@@ -241,6 +241,22 @@ describe("FrameBridge", () => {
       })
     )
 
+    it.effect("an _ERROR reply's refusal for now keeps its code and wait on the FrameError; a reply with an unknown code is dropped", () =>
+      Effect.gen(function* () {
+        const frame = yield* fakeFrame
+        yield* frame.deliver(READY)
+        const email = yield* Effect.forkChild(frame.bridge.request("CONNECT_EMAIL", { email: "ada@example.com" }))
+        const post = yield* frame.nextPost
+        const words = "Please try again after 12 seconds"
+        // A code the protocol does not define: the strict decoder drops the reply, the request still waits.
+        yield* frame.deliver({ id: post.id, type: "@wr-frame/CONNECT_EMAIL_ERROR", payload: { message: words, code: "cooldown", retryAfterSeconds: 12 } })
+        yield* frame.deliver({ id: post.id, type: "@wr-frame/CONNECT_EMAIL_ERROR", payload: { message: words, code: "email_rate_limited", retryAfterSeconds: 12 } })
+        const error = yield* Effect.flip(Fiber.join(email))
+        expect(error).toBeInstanceOf(FrameError)
+        expect(error).toMatchObject({ message: words, code: "email_rate_limited", retryAfterSeconds: 12 })
+      })
+    )
+
     it.effect("a payload that does not encode is a FrameError and nothing is posted", () =>
       Effect.gen(function* () {
         const frame = yield* fakeFrame

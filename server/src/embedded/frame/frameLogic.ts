@@ -22,6 +22,7 @@
  */
 import { Result } from "effect"
 import type { ThemeMode } from "../../../../src/domain/Account"
+import type { FrameErrorCode } from "../../../../src/domain/errors"
 import {
   classifyEmbeddedRpcMethod,
   decodeFrameRequest,
@@ -195,8 +196,33 @@ export const chainOf = (chainId: ChainId): { readonly family: Family; readonly c
   return undefined
 }
 
-/** Thrown by a handler: its message is the `_ERROR` reply's text. */
-class FrameFailure extends Error {}
+/** Thrown by a handler: its message is the `_ERROR` reply's text; a refusal for now also carries its code and wait. */
+class FrameFailure extends Error {
+  constructor(
+    message: string,
+    readonly refusal?: { readonly code: FrameErrorCode; readonly retryAfterSeconds: number }
+  ) {
+    super(message)
+  }
+}
+
+// The requests whose route's only 429 `rate_limited` is the mail's own cool-down (a code within 30 s of the last).
+const MAILING_REQUESTS: ReadonlyArray<FrameRequestName> = ["CONNECT_EMAIL", "UPDATE_EMAIL"]
+
+/**
+ * The code and wait an `_ERROR` reply to `name` carries for `error`, when it is a refusal for now: the mail's own
+ * limit (`email_rate_limited`, the only one the modal's resend countdown follows), too many tries from the visitor's
+ * network (`rate_limited`), or a wallet busy the frame could not wait out (`busy`). Undefined for any other failure.
+ */
+export const refusalOf = (
+  name: FrameRequestName,
+  error: unknown
+): { readonly code: FrameErrorCode; readonly retryAfterSeconds: number } | undefined => {
+  if (error instanceof FrameFailure) return error.refusal
+  if (!(error instanceof WalletApiError) || error.code !== "rate_limited" || error.retryAfterSeconds === undefined) return undefined
+  const retryAfterSeconds = Math.max(1, Math.ceil(error.retryAfterSeconds))
+  return { code: MAILING_REQUESTS.includes(name) ? "email_rate_limited" : "rate_limited", retryAfterSeconds }
+}
 
 /**
  * How long (ms) the server asked the frame to wait before asking again, when it refused for now: too many logins
@@ -209,10 +235,13 @@ export const retryWaitOf = (error: unknown): number | undefined =>
     : undefined
 
 /** A refusal the frame could not wait out within its step, in the visitor's words (the spec's rate-limit wording). */
-const busyFor = (error: unknown, waitMs: number) =>
-  new FrameFailure(
-    `${error instanceof WalletApiError && error.code === "unavailable" ? "The wallet is busy right now." : "The wallet is busy with other logins right now."} Please try again after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`
+const busyFor = (error: unknown, waitMs: number) => {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000))
+  return new FrameFailure(
+    `${error instanceof WalletApiError && error.code === "unavailable" ? "The wallet is busy right now." : "The wallet is busy with other logins right now."} Please try again after ${seconds} seconds.`,
+    { code: "busy", retryAfterSeconds: seconds }
   )
+}
 
 /** A user whose keys are made: both addresses known. */
 export type KeyedUser = WalletUser & { readonly evmAddress: string; readonly solanaAddress: string }
@@ -672,7 +701,8 @@ export const makeFrame = (env: FrameEnv): Frame => {
     } catch (error) {
       const text = error instanceof Error && error.message !== "" ? error.message : "An error occurred"
       log(`${name} failed: ${text}`)
-      post({ id: request.id, type: `${FRAME_PREFIX}${name}_ERROR`, payload: { message: text } } as FrameResponse, origin)
+      const refusal = refusalOf(name, error)
+      post({ id: request.id, type: `${FRAME_PREFIX}${name}_ERROR`, payload: { message: text, ...refusal } } as FrameResponse, origin)
     }
   }
 

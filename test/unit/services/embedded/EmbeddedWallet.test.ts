@@ -20,6 +20,8 @@ import { Storage } from "../../../../src/services/Storage/Storage"
 import { embeddedCore, FRAME_ADDRESS, makeScriptedFrame, restoreEmbeddedSession, type ScriptedFrame } from "./scriptedFrame"
 
 const EMAIL = "ada@example.com"
+const BUSY = "The wallet is busy with other logins right now. Please try again after 25 seconds."
+const TOO_MANY = "Too many attempts from your network. Please try again after 40 seconds."
 const options = decodeOptionsSync({ projectId: "p", networks: [localChainA, localChainB], features: { email: true } })
 
 type Services = EmbeddedWallet | Modal | Connection | Storage | Portfolio
@@ -120,7 +122,7 @@ describe("EmbeddedWallet: email login", () => {
       Effect.gen(function* () {
         yield* emailSent
         yield* TestClock.adjust(30_000)
-        frame.answer("CONNECT_EMAIL", () => ({ error: "Please try again after 12 seconds" }))
+        frame.answer("CONNECT_EMAIL", () => ({ error: "Please try again after 12 seconds", code: "email_rate_limited", retryAfterSeconds: 12 }))
         yield* (yield* EmbeddedWallet).resend
         const state = yield* embeddedState
         expect(state.error).toBe("Please try again after 12 seconds")
@@ -131,6 +133,63 @@ describe("EmbeddedWallet: email login", () => {
         yield* TestClock.adjust(1_000)
         expect((yield* embeddedState).resendInSeconds).toBe(0)
       })
+    )
+  )
+
+  it.effect("a wallet too busy for the device wait says so and starts no resend countdown: Resend mails at once, the mail's own limit still counts", () =>
+    withFrame(
+      (frame) =>
+        Effect.gen(function* () {
+          yield* emailSent
+          const busy = yield* embeddedUntil((s) => s.login._tag === "VerifyDevice" && !s.login.waiting && s.error !== undefined)
+          expect(busy.error).toBe(BUSY)
+          // The countdown is the link's mail's, not the refusal's 25 s.
+          expect(busy.resendInSeconds).toBe(30)
+          yield* TestClock.adjust(30_000)
+          expect((yield* embeddedState).resendInSeconds).toBe(0)
+          const wallet = yield* EmbeddedWallet
+          yield* wallet.waitForDevice
+          const again = yield* embeddedUntil((s) => s.login._tag === "VerifyDevice" && !s.login.waiting && s.error !== undefined)
+          expect(again.error).toBe(BUSY)
+          expect(again.resendInSeconds).toBe(0)
+          yield* wallet.resend
+          expect(frame.names().filter((name) => name === "CONNECT_EMAIL")).toHaveLength(2)
+          expect((yield* embeddedState).resendInSeconds).toBe(30)
+          // The mail's own limit, with its code, still sets the countdown from its seconds.
+          yield* TestClock.adjust(30_000)
+          frame.answer("CONNECT_EMAIL", () => ({ error: "Please try again after 7 seconds", code: "email_rate_limited", retryAfterSeconds: 7 }))
+          yield* wallet.resend
+          const limited = yield* embeddedState
+          expect(limited.error).toBe("Please try again after 7 seconds")
+          expect(limited.resendInSeconds).toBe(7)
+        }),
+      (frame) => {
+        frame.answer("CONNECT_EMAIL", () => ({ ok: { action: "VERIFY_DEVICE" } }))
+        frame.answer("CONNECT_DEVICE", () => ({ error: BUSY, code: "busy", retryAfterSeconds: 25 }))
+      }
+    )
+  )
+
+  it.effect("too many tries from the network on a Farcaster start is said there and leaves the email login free", () =>
+    withFrame(
+      (frame) =>
+        Effect.gen(function* () {
+          yield* (yield* Modal).open({ view: "Connect" })
+          const wallet = yield* EmbeddedWallet
+          yield* wallet.connectFarcaster
+          const failed = yield* embeddedUntil((s) => s.farcaster._tag === "Failed")
+          expect(failed.farcaster).toMatchObject({ _tag: "Failed", message: TOO_MANY })
+          expect(failed.resendInSeconds).toBe(0)
+          yield* (yield* Modal).goBack
+          yield* wallet.submitEmail(EMAIL)
+          const state = yield* embeddedState
+          expect(state.error).toBeUndefined()
+          expect(frame.names()).toContain("CONNECT_EMAIL")
+          expect(yield* view).toBe("EmailVerifyOtp")
+        }),
+      (frame) => {
+        frame.answer("GET_FARCASTER_URI", () => ({ error: TOO_MANY, code: "rate_limited", retryAfterSeconds: 40 }))
+      }
     )
   )
 

@@ -5,7 +5,7 @@
  * flows run against the real Modal, ConnectFlow, Connection and Storage.
  */
 import { Deferred, Effect, Layer, PubSub, Queue, Scope, Stream, SubscriptionRef } from "effect"
-import { SomethingWentWrong } from "../../../../src/domain/errors"
+import { type FrameErrorCode, SomethingWentWrong } from "../../../../src/domain/errors"
 import type { FrameRequestName } from "../../../../src/domain/Frame"
 import type { CaipNetwork } from "../../../../src/domain/Network"
 import type { HostOptions } from "../../../../src/domain/Options"
@@ -36,7 +36,10 @@ export const FRAME_ADDRESS = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
 const FRAME_ORIGIN = "https://frame.test"
 
 /** What the frame answers a request with: a success payload (`undefined`: a bare success), an error, or nothing. */
-export type FrameAnswer = { readonly ok: unknown } | { readonly error: string } | "hold"
+export type FrameAnswer =
+  | { readonly ok: unknown }
+  | { readonly error: string; readonly code?: FrameErrorCode; readonly retryAfterSeconds?: number }
+  | "hold"
 
 /** A request the app posted to the frame. */
 export interface Posted {
@@ -111,7 +114,10 @@ export const makeScriptedFrame: Effect.Effect<ScriptedFrame> = Effect.gen(functi
   const reply = (post: Posted, answer: FrameAnswer) => {
     const { id, name } = post
     if (answer === "hold") return void held.push(post)
-    if ("error" in answer) return deliver({ id, type: `@wr-frame/${name}_ERROR`, payload: { message: answer.error } })
+    if ("error" in answer) {
+      const { error, ...refusal } = answer
+      return deliver({ id, type: `@wr-frame/${name}_ERROR`, payload: { message: error, ...refusal } })
+    }
     deliver(answer.ok === undefined ? { id, type: `@wr-frame/${name}_SUCCESS` } : { id, type: `@wr-frame/${name}_SUCCESS`, payload: answer.ok })
   }
   deliver({ type: "@wr-frame/READY" })
