@@ -84,7 +84,7 @@ const firstAnswer = (polls: ReadonlyArray<Poll>) => Promise.race(polls.map((p, i
 const refusal = (where: "from your network" | "on the wallet server", seconds: number): Reply => ({
   status: 429,
   retryAfter: String(seconds),
-  body: { code: "rate_limited", error: `Too many logins are waiting ${where}: please try again after ${seconds} seconds`, retryAfterSeconds: seconds }
+  body: { code: "rate_limited", error: `Too many logins are waiting ${where}. Please try again after ${seconds} seconds.`, retryAfterSeconds: seconds }
 })
 
 /** A user with `count` devices, each waiting for its mailed link (as a login from a new device leaves it). */
@@ -355,7 +355,7 @@ describe("the frame, refused a long-poll for now", () => {
     expect(await frame.ask("CONNECT_DEVICE")).toEqual({
       id: "frame-1",
       type: "@wr-frame/CONNECT_DEVICE_ERROR",
-      payload: { message: "The wallet is busy with other logins right now. Please try again after 25 seconds." }
+      payload: { message: "The wallet is busy with other logins right now. Please try again after 25 seconds.", code: "busy", retryAfterSeconds: 25 }
     })
     expect(frame.slept).toEqual([])
     held.leave()

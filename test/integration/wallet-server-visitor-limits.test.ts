@@ -19,6 +19,9 @@ import type { Started } from "../../server/src/lib/Started"
 import { pruneBatch } from "../../server/src/embedded/server/prune"
 import { type RunningPostgres, startPostgres } from "../support/postgres"
 import { walletApi } from "./support/walletServerClient"
+import { makeWalletApi } from "../../server/src/embedded/frame/apiClient"
+import { FRAME_STORAGE_KEYS, makeFrame, makeMemoryStorage } from "../../server/src/embedded/frame/frameLogic"
+import type { FrameResponse } from "../../src/domain/Frame"
 
 const HOST = "http://127.0.0.1:5173"
 const PASSKEY_LIMIT = 4
@@ -71,7 +74,7 @@ const startPasskey = (server: Started<WalletServerInfo>, headers: Record<string,
 const refusal = (seconds: number) => ({
   status: 429,
   retryAfter: String(seconds),
-  body: { code: "rate_limited", error: `Too many tries from your network: please try again after ${seconds} seconds`, retryAfterSeconds: seconds }
+  body: { code: "rate_limited", error: `Too many attempts from your network. Please try again after ${seconds} seconds.`, retryAfterSeconds: seconds }
 })
 
 describe("the passkey routes", () => {
@@ -163,6 +166,48 @@ describe("the starts of a social or Farcaster login", () => {
     expect(await social(b)).toEqual(refusal(80))
     expect(await farcaster(a)).toEqual(refusal(80))
     expect((await startPasskey(a)).status).toBe(200)
+  })
+})
+
+describe("what the visitor reads past a limit", () => {
+  it("the frame answers the modal's social, Farcaster and passkey starts in the visitor's words, with the code that starts no email cool-down", async () => {
+    nextTest()
+    const [a] = servers as [Started<WalletServerInfo>]
+    const deviceId = "device-limits-frame-01"
+    const storage = makeMemoryStorage()
+    storage.setItem(FRAME_STORAGE_KEYS.deviceId, deviceId)
+    const posted: Array<FrameResponse> = []
+    const frame = makeFrame({
+      api: makeWalletApi({ fetch, baseUrl: a.info.url, projectId: "devstack-project" }),
+      storage,
+      post: (message) => posted.push(message),
+      parentOrigin: HOST,
+      isParent: (source) => source === "parent",
+      query: { projectId: "devstack-project", chainId: undefined, version: undefined, enableLogger: false },
+      randomId: () => deviceId,
+      now: () => clock,
+      sleep: async () => {},
+      log: () => undefined
+    })
+    expect((await frame.start()).ready).toBe(true)
+    let n = 0
+    const ask = async (type: string, payload?: unknown) => {
+      const id = `frame-${++n}`
+      await frame.receive({ data: payload === undefined ? { id, type: `@wr-app/${type}` } : { id, type: `@wr-app/${type}`, payload }, origin: HOST, source: "parent" })
+      return posted.find((message) => "id" in message && message.id === id)
+    }
+    for (let i = 0; i < LOGIN_START_LIMIT; i++) {
+      await post(a, "/api/farcaster/channel", { projectId: "devstack-project", deviceId })
+    }
+    for (let i = 0; i < PASSKEY_LIMIT; i++) expect((await startPasskey(a)).status).toBe(200)
+    const refused = (name: string, seconds: number) => ({
+      id: expect.any(String),
+      type: `@wr-frame/${name}_ERROR`,
+      payload: { message: `Too many attempts from your network. Please try again after ${seconds} seconds.`, code: "rate_limited", retryAfterSeconds: seconds }
+    })
+    expect(await ask("GET_SOCIAL_REDIRECT_URI", { provider: "google" })).toEqual(refused("GET_SOCIAL_REDIRECT_URI", 80))
+    expect(await ask("GET_FARCASTER_URI")).toEqual(refused("GET_FARCASTER_URI", 80))
+    expect(await ask("GET_PASSKEY_URI", { mode: "create" })).toEqual(refused("GET_PASSKEY_URI", 75))
   })
 })
 

@@ -40,7 +40,8 @@ const outcomeOf = (error: unknown): PasskeyOutcome => {
 
 const run = async () => {
   const ceremony = await api.passkeyOptions({ projectId, state }).catch((error: unknown) => {
-    say(`${error instanceof Error ? error.message : String(error)}. Close this window and try again from the page you came from.`)
+    // The server's words may end their own sentence ('… Please try again after N seconds.').
+    say(`${(error instanceof Error ? error.message : String(error)).replace(/\.$/, "")}. Close this window and try again from the page you came from.`)
     return undefined
   })
   if (ceremony === undefined) return

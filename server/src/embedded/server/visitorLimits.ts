@@ -97,7 +97,7 @@ export const limitVisitor = Effect.fn("WalletServer.limitVisitor")(function* (de
   const refused = yield* runQuery(deps, store.countRequest(`${group}:${address}`, new Date(at), VISITOR_LIMIT_WINDOW_MS, limit))
   if (refused === undefined) return
   return yield* tooMany(
-    (seconds) => `Too many tries from your network: please try again after ${seconds} seconds`,
+    (seconds) => `Too many attempts from your network. Please try again after ${seconds} seconds.`,
     nextFitsAt(refused, limit, VISITOR_LIMIT_WINDOW_MS),
     at
   )
@@ -141,7 +141,7 @@ export const holdLongPoll = <A, E, R>(deps: WalletServerDeps, route: LongPollRou
           : all.size >= limits.longPollsInProcess
             ? { until: earliestEnd(all), words: "Too many logins are waiting on the wallet server" }
             : undefined
-      if (full !== undefined) return Effect.fail(tooMany((seconds) => `${full.words}: please try again after ${seconds} seconds`, full.until, now))
+      if (full !== undefined) return Effect.fail(tooMany((seconds) => `${full.words}. Please try again after ${seconds} seconds.`, full.until, now))
       const place: LongPollPlace = { endsAt: now + waitMs }
       mine.add(place)
       byKey.set(key, mine)
