@@ -59,10 +59,11 @@ export const picker = style({
 /** The tokens of the picker. */
 export const tokenList = style({ listStyle: "none", margin: 0, padding: 0, display: "flex", flexDirection: "column", maxHeight: "200px", overflowY: "auto" })
 
-/** One token of the picker. */
+/** One token of the picker: its symbol and name, then the visitor's balance of it, on one line in the row's middle. */
 export const tokenOption = style({
   display: "flex",
   justifyContent: "space-between",
+  alignItems: "center",
   gap: vars.space.s,
   width: "100%",
   minHeight: "44px",
@@ -80,6 +81,12 @@ export const tokenOption = style({
     "&:focus-visible": { outline: `2px solid ${vars.color.focus}` }
   }
 })
+
+/** A token's symbol and name: cut with an ellipsis rather than wrapping in the 360 px dialog. */
+export const tokenName = style({ flex: "1 1 auto", minWidth: 0, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" })
+
+/** The visitor's balance of a token: whole, on one line. */
+export const tokenBalance = style({ flexShrink: 0, whiteSpace: "nowrap", color: vars.color.textMuted, fontSize: vars.fontSize.small })
 
 /** The flip button between the two sides. */
 export const flipRow = style({ display: "flex", justifyContent: "center" })
