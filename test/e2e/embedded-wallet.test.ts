@@ -343,6 +343,9 @@ describe("the embedded wallet in the demo", () => {
       await email.press("Enter")
       await modal().getByRole("heading", { name: "Verify this device" }).waitFor({ timeout: 20_000 })
       await modal().getByText("Waiting for the link to be opened…").waitFor()
+      // The view's words take the focus (Enter pressed again cancels nothing): words, not a control, so no ring.
+      const words = modal().getByText(/^We sent a link to/)
+      await expect.poll(() => words.evaluate((element) => [element === document.activeElement, getComputedStyle(element).outlineStyle])).toEqual([true, "none"])
       await expect.poll(() => session.stack.mail!.messages(NEW_EMAIL).filter((m) => m.receivedAt >= sent && m.subject.startsWith("Verify your device")).length, { timeout: 15_000 }).toBe(1)
       const mail = session.stack.mail!.messages(NEW_EMAIL).find((m) => m.receivedAt >= sent && m.subject.startsWith("Verify your device"))!
       const link = /https?:\/\/\S+\/api\/device\/verify\S*/.exec(mail.text)?.[0] ?? ""

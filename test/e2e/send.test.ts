@@ -289,6 +289,10 @@ describe("Send and Receive on EVM", () => {
     await page.keyboard.press("Tab")
     await page.keyboard.press("Enter")
     await confirmed().waitFor({ timeout: 20_000 })
+    // The result's headline has the focus: words, not a control, so no ring around them.
+    await expect
+      .poll(() => dialog().evaluate(() => [document.activeElement?.tagName, document.activeElement === null ? "" : getComputedStyle(document.activeElement).outlineStyle]))
+      .toEqual(["H3", "none"])
     expect(await tokenBalance("WUSDT", BOB)).toBe(before + 10_000_000n)
     await dialog().getByRole("button", { name: "Done" }).click()
     await expect.poll(view).toBe("Account")
@@ -299,7 +303,11 @@ describe("Send and Receive on EVM", () => {
     const grid = dialog().getByRole("tabpanel").getByRole("list", { name: "NFTs" })
     await grid.waitFor()
     const count = await grid.getByRole("button").count()
-    await grid.getByRole("button").first().click()
+    // Opened by keyboard: the detail's heading takes the focus, without a ring around its words.
+    await grid.getByRole("button").first().focus()
+    await page.keyboard.press("Enter")
+    const heading = dialog().getByRole("tabpanel").getByRole("heading")
+    await expect.poll(() => heading.evaluate((element) => [element === document.activeElement, getComputedStyle(element).outlineStyle])).toEqual([true, "none"])
     const tokenId = BigInt((await dialog().getByRole("tabpanel").locator("dd").nth(1).textContent()) ?? "0")
     await dialog().getByRole("tabpanel").getByRole("button", { name: "Send" }).click()
     await field("To").fill(BOB)

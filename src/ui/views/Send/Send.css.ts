@@ -92,8 +92,8 @@ export const status = style({
   textAlign: "center"
 })
 
-/** The result's headline text. */
-export const headline = style({ margin: 0, fontSize: vars.fontSize.large, fontWeight: 700 })
+/** The result's headline text (focused when the result shows: words, not a control, so no ring). */
+export const headline = style({ margin: 0, fontSize: vars.fontSize.large, fontWeight: 700, outline: "none" })
 
 /** A mark of success in the accent colour. */
 export const success = style({ color: vars.color.success })

@@ -36,8 +36,8 @@ export const picture = style({
   background: vars.color.surfaceHover
 })
 
-/** The NFT's name under its picture. */
-export const name = style({ fontWeight: 600, fontSize: vars.fontSize.small, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" })
+/** The NFT's name under its picture, and the detail's heading (focused when the detail opens: no ring on words). */
+export const name = style({ fontWeight: 600, fontSize: vars.fontSize.small, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap", outline: "none" })
 
 /** The collection's name under the NFT's. */
 export const collection = style({ color: vars.color.textMuted, fontSize: vars.fontSize.small, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" })
