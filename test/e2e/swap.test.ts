@@ -16,6 +16,7 @@ import { devChain } from "../../devstack/evm/chains"
 import type { DevstackInfo } from "../../devstack/main"
 import type { Started } from "../../server/src/lib/Started"
 import { type Browser, launchBrowser } from "./support/browser"
+import { painted } from "./support/colours"
 import { type ServedDemo, serveDemoOnStack } from "./support/demo"
 import { installInjectedWallet } from "./support/injectedWallet"
 
@@ -274,6 +275,23 @@ describe("Swap on the local Uniswap v2", () => {
       expect({ nameLines: row.nameLines, balanceLines: row.balanceLines }, row.text ?? "").toEqual({ nameLines: 1, balanceLines: 1 })
       expect(Math.max(row.nameOff, row.balanceOff), row.text ?? "").toBeLessThanOrEqual(1)
     }
+  })
+
+  it("Max looks like a button on the sell side's panel, in light and dark: its fill is not the panel's", async () => {
+    await openSwapAfterReload()
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme })
+      const max = dialog().getByRole("button", { name: "Max", exact: true })
+      // The theme's change is a transition of the button's fill: read once it is over.
+      await max.evaluate((element) => Promise.allSettled(element.getAnimations().map((animation) => animation.finished)))
+      // The panel: the sell side's box around the token button and Max.
+      const [fill, panel] = await painted(
+        page,
+        await max.evaluate((element) => [getComputedStyle(element).backgroundColor, getComputedStyle(element.parentElement!.parentElement!).backgroundColor])
+      )
+      expect(fill, theme).not.toEqual(panel)
+    }
+    await page.emulateMedia({ colorScheme: "light" })
   })
 
   it("fits a 390 px phone: nothing past the screen's edges or scrolling sideways, with a quote shown", async () => {

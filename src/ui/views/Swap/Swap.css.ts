@@ -1,4 +1,4 @@
-import { style } from "@vanilla-extract/css"
+import { globalStyle, style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
 /** One side of the swap (sell or buy): its token button and amount. */
@@ -32,6 +32,10 @@ export const tokenButton = style({
   flexShrink: 0,
   selectors: { "&:focus-visible": { outline: `2px solid ${vars.color.focus}` } }
 })
+
+// Max, beside the token button on the sell side's panel: a secondary button is filled with the panel's own colour, so
+// it showed as a word; it takes the token button's fill and edge (a child selector is a global style in vanilla-extract).
+globalStyle(`${sideRow} > button:not(${tokenButton})`, { background: vars.color.background, border: `1px solid ${vars.color.border}` })
 
 /** The bought amount, read-only. */
 export const received = style({
