@@ -24,6 +24,9 @@ export const address = style({ margin: 0, color: vars.color.textMuted, fontSize:
 /** The email of an embedded wallet, under the address: in full, wrapping rather than widening the modal. */
 export const email = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small, overflowWrap: "anywhere" })
 
+/** The social login's user name, its provider's mark beside it, centred on the line (not standing on the baseline). */
+export const socialUser = style([email, { display: "flex", alignItems: "center", gap: vars.space.xs }])
+
 /** "Choose a name", under the address of an EVM account without one: a quiet action in the accent colour. */
 export const chooseName = style(linkText({
   minHeight: "32px",
