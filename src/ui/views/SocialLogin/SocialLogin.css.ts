@@ -45,9 +45,12 @@ export const waiting = style({
   color: vars.color.text
 })
 
-/** The Cancel of the wait: a link-looking button. */
+/** The Cancel of the wait: a link-looking button, with room to aim at (32 px high, as Resend code's). */
 export const cancel = style(linkText({
-  padding: 0,
+  flexShrink: 0,
+  minHeight: "32px",
+  padding: `0 ${vars.space.s}`,
+  borderRadius: vars.radius.small,
   border: "none",
   background: "none",
   font: "inherit",
