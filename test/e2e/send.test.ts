@@ -176,6 +176,9 @@ describe("Send and Receive on EVM", () => {
     // Swap once the services said they swap on this network (their host's config).
     await expect.poll(() => features().getByRole("button").allTextContents()).toEqual(["Buy", "Swap", "Receive", "Send"])
     expect(await axeViolations(page)).toEqual([])
+    // The explorer link, a control of its own under the balance, is a target of 24 px or more (WCAG 2.5.8).
+    const explorer = await dialog().getByRole("link", { name: /^View on / }).boundingBox()
+    expect(explorer?.height ?? 0).toBeGreaterThanOrEqual(24)
   })
 
   it("Receive: the QR code the browser drew reads as the address, shown in full with the networks it receives on", async () => {
@@ -293,6 +296,8 @@ describe("Send and Receive on EVM", () => {
     await expect
       .poll(() => dialog().evaluate(() => [document.activeElement?.tagName, document.activeElement === null ? "" : getComputedStyle(document.activeElement).outlineStyle]))
       .toEqual(["H3", "none"])
+    // The result's explorer link is a target of 24 px or more, as the account's.
+    expect((await dialog().getByRole("link", { name: /^View on / }).boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(24)
     expect(await tokenBalance("WUSDT", BOB)).toBe(before + 10_000_000n)
     await dialog().getByRole("button", { name: "Done" }).click()
     await expect.poll(view).toBe("Account")
