@@ -85,6 +85,8 @@ describe("sign-in with the wallet on the local stack", () => {
       throw new Error(`${String(error)}\n${await dialog().innerText()}`)
     })
     await expect.poll(sessionText).toContain("Signed in.")
+    // The demo's card says until when in words (it showed the message's ISO time, '2026-12-07T05:09:16.925Z').
+    expect(await sessionText()).toMatch(/^Signed in\. Until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M\.$/)
     expect(await sessionsOf()).toHaveLength(1)
     expect(prompts.filter((method) => method === "personal_sign")).toHaveLength(2)
   })
