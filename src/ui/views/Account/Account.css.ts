@@ -15,8 +15,8 @@ export const profile = style({
 /** The name and the copy button. */
 export const nameRow = style({ display: "flex", alignItems: "center", gap: vars.space.xs })
 
-/** The account's name or truncated address. */
-export const name = style({ margin: 0, fontSize: vars.fontSize.large, fontWeight: 700 })
+/** The account's name or truncated address; a long name wraps inside the dialog rather than running past its edge. */
+export const name = style({ margin: 0, minWidth: 0, fontSize: vars.fontSize.large, fontWeight: 700, overflowWrap: "anywhere" })
 
 /** The truncated address under a name. */
 export const address = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small })
