@@ -179,6 +179,12 @@ describe("Send and Receive on EVM", () => {
     // The explorer link, a control of its own under the balance, is a target of 24 px or more (WCAG 2.5.8).
     const explorer = await dialog().getByRole("link", { name: /^View on / }).boundingBox()
     expect(explorer?.height ?? 0).toBeGreaterThanOrEqual(24)
+    // Copy address's focus ring (2 px, 2 px off the button) keeps clear of the name beside it, by 2 px or more.
+    const [name, copy] = await Promise.all([
+      dialog().getByRole("heading", { name: "alice.wallet.test" }).boundingBox(),
+      dialog().getByRole("button", { name: "Copy address" }).boundingBox()
+    ])
+    expect((copy?.x ?? 0) - 4 - ((name?.x ?? 0) + (name?.width ?? 0))).toBeGreaterThanOrEqual(2)
   })
 
   it("Receive: the QR code the browser drew reads as the address, shown in full with the networks it receives on", async () => {
