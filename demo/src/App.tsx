@@ -290,6 +290,13 @@ const SESSION_TEXT: Readonly<Record<string, string>> = {
   signedIn: "Signed in."
 }
 
+/** Until when a session holds, in words ('Dec 7, 2026, 5:09 AM'); the message's own text if it is not a date. */
+const untilText = (expirationTime: string | undefined): string => {
+  if (expirationTime === undefined) return "revoked"
+  const until = new Date(expirationTime)
+  return Number.isNaN(until.getTime()) ? expirationTime : until.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" })
+}
+
 function SignIn() {
   const session = useSession()
   return (
@@ -312,7 +319,7 @@ function SignIn() {
       />
       <output data-testid="session" aria-live="polite" style={css.output}>
         {SESSION_TEXT[session.status]}
-        {session.session !== undefined ? ` Until ${session.session.data.expirationTime ?? "revoked"}.` : ""}
+        {session.session !== undefined ? ` Until ${untilText(session.session.data.expirationTime)}.` : ""}
       </output>
       {session.status === "signedIn" && (
         <button type="button" style={css.button} onClick={() => void session.signOut()}>

@@ -2,13 +2,14 @@
  * The Connect view as a host sets it up (the demo's "The Connect view" card, or `?terms=…&wallets=…`), in Chromium on
  * the local stack with the embedded wallet and an injected wallet: a box to tick before connecting
  * (`features.legalCheckbox`), the Terms linked under the wallets, and the wallets folded beside email
- * (`features.collapseWallets`), all by keyboard.
+ * (`features.collapseWallets`), all by keyboard; All wallets' search field shows the modal's focus ring.
  */
 import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestWallet } from "../../devstack/wallet/testWallet"
 import { truncateAddress } from "../../src/domain/format"
+import { contrast, painted } from "./support/colours"
 import { type OpenDemo, openDemo } from "./support/demo"
 import { installInjectedWallet } from "./support/injectedWallet"
 
@@ -84,5 +85,31 @@ describe("the Connect view as the host sets it up", () => {
     expect(await dialog().getByRole("checkbox").count()).toBe(0)
     expect(await dialog().getByRole("button", { name: /Wallet Runtime Test Wallet/ }).isDisabled()).toBe(false)
     expect(await dialog().getByRole("textbox", { name: "Continue with email" }).isDisabled()).toBe(false)
+  })
+
+  it("All wallets: the search field, focused, has the 2 px ring of the modal's other fields, 3:1 or more on the dialog, in light and dark", async () => {
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme })
+      await openConnect("")
+      await dialog().getByRole("button", { name: "All wallets" }).click()
+      const search = dialog().getByRole("searchbox", { name: "Search wallets" })
+      await search.focus()
+      const { ring, behind } = await search.evaluate((input) => {
+        let fill = "rgb(255, 255, 255)"
+        for (let box = input.closest("label")?.parentElement ?? null; box !== null; box = box.parentElement) {
+          const colour = getComputedStyle(box).backgroundColor
+          if (colour !== "rgba(0, 0, 0, 0)") {
+            fill = colour
+            break
+          }
+        }
+        return { ring: getComputedStyle(input.closest("label")!).boxShadow, behind: fill }
+      })
+      // Its field (the label around the input, with the magnifier) is ringed; the ring is its colour, then offsets.
+      expect(ring, theme).toMatch(/ 0px 0px 0px 2px$/)
+      const [colour, dialogFill] = await painted(page, [ring.replace(/ 0px 0px 0px 2px$/, ""), behind])
+      expect(contrast(colour!, dialogFill!), theme).toBeGreaterThanOrEqual(3)
+    }
+    await page.emulateMedia({ colorScheme: "light" })
   })
 })

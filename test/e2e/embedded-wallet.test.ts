@@ -284,7 +284,11 @@ describe("the embedded wallet in the demo", () => {
     await field.press("Enter")
     await typeCode(await codeFor(EMAIL, sent))
     await typeCode(await codeFor(NEW_EMAIL, sent))
-    await dialog().getByText(NEW_EMAIL).waitFor({ timeout: 20_000 })
+    // The snackbar says so, its tick whole beside the long words (a long message squeezed it to a few pixels).
+    const said = dialog().getByRole("status").filter({ hasText: `Your email is now ${NEW_EMAIL}` })
+    await said.waitFor({ timeout: 20_000 })
+    expect(await said.locator("svg").evaluate((tick) => [tick.getBoundingClientRect().width, tick.getBoundingClientRect().height])).toEqual([16, 16])
+    await dialog().getByText(NEW_EMAIL).first().waitFor({ timeout: 20_000 })
   })
 
   it("no key and no session token ever reached the host page", async () => {
@@ -339,6 +343,9 @@ describe("the embedded wallet in the demo", () => {
       await email.press("Enter")
       await modal().getByRole("heading", { name: "Verify this device" }).waitFor({ timeout: 20_000 })
       await modal().getByText("Waiting for the link to be opened…").waitFor()
+      // The view's words take the focus (Enter pressed again cancels nothing): words, not a control, so no ring.
+      const words = modal().getByText(/^We sent a link to/)
+      await expect.poll(() => words.evaluate((element) => [element === document.activeElement, getComputedStyle(element).outlineStyle])).toEqual([true, "none"])
       await expect.poll(() => session.stack.mail!.messages(NEW_EMAIL).filter((m) => m.receivedAt >= sent && m.subject.startsWith("Verify your device")).length, { timeout: 15_000 }).toBe(1)
       const mail = session.stack.mail!.messages(NEW_EMAIL).find((m) => m.receivedAt >= sent && m.subject.startsWith("Verify your device"))!
       const link = /https?:\/\/\S+\/api\/device\/verify\S*/.exec(mail.text)?.[0] ?? ""

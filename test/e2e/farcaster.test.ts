@@ -68,6 +68,15 @@ describe("Farcaster login in the demo", () => {
     await accountButton(page, address).click()
     await dialog().getByText("alice", { exact: true }).waitFor()
     await dialog().getByText("Farcaster:").waitFor({ state: "attached" })
+    // The provider's mark is centred on the user name's line (it stood on the baseline, above the words' middle).
+    const [mark, words] = await dialog()
+      .getByText("alice", { exact: true })
+      .evaluate((name) => {
+        const middle = (box: DOMRect) => box.top + box.height / 2
+        const tile = name.parentElement?.querySelector("svg")
+        return [tile === null || tile === undefined ? Number.NaN : middle(tile.getBoundingClientRect()), middle(name.getBoundingClientRect())]
+      })
+    expect(Math.abs(mark! - words!)).toBeLessThanOrEqual(1)
     expect(await axeViolations(page)).toEqual([])
     await page.keyboard.press("Escape")
     await dialog().waitFor({ state: "hidden" })

@@ -176,6 +176,15 @@ describe("Send and Receive on EVM", () => {
     // Swap once the services said they swap on this network (their host's config).
     await expect.poll(() => features().getByRole("button").allTextContents()).toEqual(["Buy", "Swap", "Receive", "Send"])
     expect(await axeViolations(page)).toEqual([])
+    // The explorer link, a control of its own under the balance, is a target of 24 px or more (WCAG 2.5.8).
+    const explorer = await dialog().getByRole("link", { name: /^View on / }).boundingBox()
+    expect(explorer?.height ?? 0).toBeGreaterThanOrEqual(24)
+    // Copy address's focus ring (2 px, 2 px off the button) keeps clear of the name beside it, by 2 px or more.
+    const [name, copy] = await Promise.all([
+      dialog().getByRole("heading", { name: "alice.wallet.test" }).boundingBox(),
+      dialog().getByRole("button", { name: "Copy address" }).boundingBox()
+    ])
+    expect((copy?.x ?? 0) - 4 - ((name?.x ?? 0) + (name?.width ?? 0))).toBeGreaterThanOrEqual(2)
   })
 
   it("Receive: the QR code the browser drew reads as the address, shown in full with the networks it receives on", async () => {
@@ -289,6 +298,12 @@ describe("Send and Receive on EVM", () => {
     await page.keyboard.press("Tab")
     await page.keyboard.press("Enter")
     await confirmed().waitFor({ timeout: 20_000 })
+    // The result's headline has the focus: words, not a control, so no ring around them.
+    await expect
+      .poll(() => dialog().evaluate(() => [document.activeElement?.tagName, document.activeElement === null ? "" : getComputedStyle(document.activeElement).outlineStyle]))
+      .toEqual(["H3", "none"])
+    // The result's explorer link is a target of 24 px or more, as the account's.
+    expect((await dialog().getByRole("link", { name: /^View on / }).boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(24)
     expect(await tokenBalance("WUSDT", BOB)).toBe(before + 10_000_000n)
     await dialog().getByRole("button", { name: "Done" }).click()
     await expect.poll(view).toBe("Account")
@@ -299,7 +314,11 @@ describe("Send and Receive on EVM", () => {
     const grid = dialog().getByRole("tabpanel").getByRole("list", { name: "NFTs" })
     await grid.waitFor()
     const count = await grid.getByRole("button").count()
-    await grid.getByRole("button").first().click()
+    // Opened by keyboard: the detail's heading takes the focus, without a ring around its words.
+    await grid.getByRole("button").first().focus()
+    await page.keyboard.press("Enter")
+    const heading = dialog().getByRole("tabpanel").getByRole("heading")
+    await expect.poll(() => heading.evaluate((element) => [element === document.activeElement, getComputedStyle(element).outlineStyle])).toEqual([true, "none"])
     const tokenId = BigInt((await dialog().getByRole("tabpanel").locator("dd").nth(1).textContent()) ?? "0")
     await dialog().getByRole("tabpanel").getByRole("button", { name: "Send" }).click()
     await field("To").fill(BOB)

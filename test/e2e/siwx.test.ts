@@ -62,7 +62,22 @@ describe("sign-in with the wallet on the local stack", () => {
     expect(await dialog().getByText("Signing is free", { exact: false }).count()).toBe(1)
     expect(await axeViolations(page)).toEqual([])
     await dialog().getByRole("button", { name: "Sign", exact: true }).click()
-    await dialog().getByRole("alert").filter({ hasText: "Signature declined" }).waitFor()
+    const declined = dialog().getByRole("alert").filter({ hasText: "Signature declined" })
+    await declined.waitFor()
+    // The message reads from its warning sign, as in the views laid out from the left: in this centred view its words
+    // stood in the middle of the box, the sign alone at its edge.
+    const [sign, words] = await declined.evaluate((notice) => [
+      notice.querySelector("svg")?.getBoundingClientRect().right ?? Number.NaN,
+      // Where each line's words begin (a line's own box, not its block's): every line, the title's too, at the start.
+      Math.max(
+        ...[...notice.querySelectorAll("span")].flatMap((span) => {
+          const range = document.createRange()
+          range.selectNodeContents(span)
+          return [...range.getClientRects()].map((line) => line.left)
+        })
+      )
+    ])
+    expect(words! - sign!).toBeLessThanOrEqual(12)
     expect(await sessionsOf()).toEqual([])
     answer = "approve"
     await dialog().getByRole("button", { name: "Try again" }).click()
@@ -70,6 +85,8 @@ describe("sign-in with the wallet on the local stack", () => {
       throw new Error(`${String(error)}\n${await dialog().innerText()}`)
     })
     await expect.poll(sessionText).toContain("Signed in.")
+    // The demo's card says until when in words (it showed the message's ISO time, '2026-12-07T05:09:16.925Z').
+    expect(await sessionText()).toMatch(/^Signed in\. Until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M\.$/)
     expect(await sessionsOf()).toHaveLength(1)
     expect(prompts.filter((method) => method === "personal_sign")).toHaveLength(2)
   })

@@ -127,6 +127,9 @@ describe("social login in the demo", () => {
     await socialButton("discord").click()
     const popup = await popupOpened
     await popup.getByText("pick a test account").waitFor({ timeout: 15_000 })
+    // While the window is open, the modal's Cancel is a target of 24 px or more each way (WCAG 2.5.8), not a word's size.
+    const cancel = await dialog().getByRole("button", { name: "Cancel" }).boundingBox()
+    expect(Math.min(cancel?.width ?? 0, cancel?.height ?? 0)).toBeGreaterThanOrEqual(24)
     await popup.close()
     await dialog().getByText("The login was cancelled: the window was closed.").waitFor({ timeout: 10_000 })
     await page.keyboard.press("Escape")

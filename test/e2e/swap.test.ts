@@ -5,7 +5,7 @@
  * router's reason. Each test starts from a reload (the session restored), reads the balances from anvil before and
  * after, and the swap shows in Activity as one row with the two tokens' pictures (WUSD for ETH too, whose ETH the router
  * pays inside the transaction). The page's own Swap button opens the closed modal on Swap. The view passes axe and fits
- * 390 px.
+ * 390 px; the token picker's rows keep each token's name and balance on one line, in the row's middle.
  */
 import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
@@ -16,6 +16,7 @@ import { devChain } from "../../devstack/evm/chains"
 import type { DevstackInfo } from "../../devstack/main"
 import type { Started } from "../../server/src/lib/Started"
 import { type Browser, launchBrowser } from "./support/browser"
+import { painted } from "./support/colours"
 import { type ServedDemo, serveDemoOnStack } from "./support/demo"
 import { installInjectedWallet } from "./support/injectedWallet"
 
@@ -238,6 +239,59 @@ describe("Swap on the local Uniswap v2", () => {
     expect(await balanceOf("WUSD")).toBe(wusdBefore)
     const row = await newestActivity()
     await expect.poll(() => row.textContent()).toMatch(/Failed/)
+  })
+
+  it("the token picker in the 360 px dialog: each token's name and balance on one line, centred in its row", async () => {
+    await openSwapAfterReload()
+    await dialog().getByRole("button", { name: /^Token to receive: / }).click()
+    const picker = dialog().getByRole("group", { name: "Token to receive" })
+    await picker.getByRole("searchbox", { name: "Search tokens" }).fill("usd")
+    const options = picker.getByRole("button")
+    await expect.poll(() => options.count()).toBe(2)
+    const rows = await options.evaluateAll((buttons) =>
+      buttons.map((button) => {
+        const lines = (element: Element | null) => {
+          if (element === null) return 0
+          const range = document.createRange()
+          range.selectNodeContents(element)
+          return new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.bottom))).size
+        }
+        const middle = (element: Element | null) => {
+          const box = element?.getBoundingClientRect()
+          return box === undefined ? Number.NaN : box.top + box.height / 2
+        }
+        const row = middle(button)
+        return {
+          text: button.textContent,
+          nameLines: lines(button.firstElementChild),
+          balanceLines: lines(button.lastElementChild),
+          // How far each side's words sit from the row's middle, in pixels.
+          nameOff: Math.round(Math.abs(middle(button.firstElementChild) - row)),
+          balanceOff: Math.round(Math.abs(middle(button.lastElementChild) - row))
+        }
+      })
+    )
+    for (const row of rows) {
+      expect({ nameLines: row.nameLines, balanceLines: row.balanceLines }, row.text ?? "").toEqual({ nameLines: 1, balanceLines: 1 })
+      expect(Math.max(row.nameOff, row.balanceOff), row.text ?? "").toBeLessThanOrEqual(1)
+    }
+  })
+
+  it("Max looks like a button on the sell side's panel, in light and dark: its fill is not the panel's", async () => {
+    await openSwapAfterReload()
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme })
+      const max = dialog().getByRole("button", { name: "Max", exact: true })
+      // The theme's change is a transition of the button's fill: read once it is over.
+      await max.evaluate((element) => Promise.allSettled(element.getAnimations().map((animation) => animation.finished)))
+      // The panel: the sell side's box around the token button and Max.
+      const [fill, panel] = await painted(
+        page,
+        await max.evaluate((element) => [getComputedStyle(element).backgroundColor, getComputedStyle(element.parentElement!.parentElement!).backgroundColor])
+      )
+      expect(fill, theme).not.toEqual(panel)
+    }
+    await page.emulateMedia({ colorScheme: "light" })
   })
 
   it("fits a 390 px phone: nothing past the screen's edges or scrolling sideways, with a quote shown", async () => {

@@ -1,10 +1,13 @@
 import { style, styleVariants } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
+// Its words start beside the warning sign in every view: a centred view (sign-in, connecting) centred them otherwise,
+// the sign left alone at the box's edge.
 const base = style({
   display: "flex",
   alignItems: "flex-start",
   gap: vars.space.s,
+  textAlign: "start",
   padding: `${vars.space.s} ${vars.space.m}`,
   borderRadius: vars.radius.medium,
   fontSize: vars.fontSize.small

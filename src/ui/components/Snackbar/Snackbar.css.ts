@@ -1,4 +1,4 @@
-import { style, styleVariants } from "@vanilla-extract/css"
+import { globalStyle, style, styleVariants } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
 // In the dialog's flow, below the view: a message must never cover a control of the view.
@@ -24,6 +24,10 @@ const base = style({
   overflowWrap: "anywhere",
   boxShadow: vars.color.shadow
 })
+
+// The tick keeps its size beside a long message (a changed email address): a flex item, it was squeezed to a few
+// pixels. A child selector is a global style in vanilla-extract; CSS only, no code on the page's start.
+globalStyle(`${base} > svg`, { flexShrink: 0 })
 
 /** The variants of the snackbar. */
 export const snackbar = styleVariants({

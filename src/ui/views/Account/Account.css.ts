@@ -12,17 +12,20 @@ export const profile = style({
   textAlign: "center"
 })
 
-/** The name and the copy button. */
-export const nameRow = style({ display: "flex", alignItems: "center", gap: vars.space.xs })
+/** The name and the copy button, far enough apart that the button's focus ring (4 px out) keeps clear of the name. */
+export const nameRow = style({ display: "flex", alignItems: "center", gap: vars.space.s })
 
-/** The account's name or truncated address. */
-export const name = style({ margin: 0, fontSize: vars.fontSize.large, fontWeight: 700 })
+/** The account's name or truncated address; a long name wraps inside the dialog rather than running past its edge. */
+export const name = style({ margin: 0, minWidth: 0, fontSize: vars.fontSize.large, fontWeight: 700, overflowWrap: "anywhere" })
 
 /** The truncated address under a name. */
 export const address = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small })
 
 /** The email of an embedded wallet, under the address: in full, wrapping rather than widening the modal. */
 export const email = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small, overflowWrap: "anywhere" })
+
+/** The social login's user name, its provider's mark beside it, centred on the line (not standing on the baseline). */
+export const socialUser = style([email, { display: "flex", alignItems: "center", gap: vars.space.xs }])
 
 /** "Choose a name", under the address of an EVM account without one: a quiet action in the accent colour. */
 export const chooseName = style(linkText({
@@ -42,8 +45,8 @@ export const chooseName = style(linkText({
 /** The native balance. */
 export const balance = style({ margin: 0, fontSize: vars.fontSize.title, color: vars.color.textMuted, fontWeight: 600 })
 
-/** The link to the account on the network's explorer. */
-export const explorer = style(linkText({ fontWeight: 600, fontSize: vars.fontSize.small }))
+/** The link to the account on the network's explorer: a control of its own, 24 px high to aim at (WCAG 2.5.8). */
+export const explorer = style(linkText({ display: "inline-flex", alignItems: "center", minHeight: "24px", fontWeight: 600, fontSize: vars.fontSize.small }))
 
 /** The wallet feature buttons, side by side and sharing the width (they wrap on a narrow phone). */
 export const features = style({ display: "flex", flexWrap: "wrap", gap: vars.space.s })

@@ -206,8 +206,8 @@ export function Account(_props: ViewProps<"Account">): ReactNode {
           </>
         )}
         {email === undefined && typeof account.user?.username === "string" && (
-          <p className={styles.email}>
-            {account.socialProvider !== undefined && <SocialIcon provider={account.socialProvider} size={16} />}{" "}
+          <p className={styles.socialUser}>
+            {account.socialProvider !== undefined && <SocialIcon provider={account.socialProvider} size={16} />}
             <span className={visuallyHidden}>{account.socialProvider === undefined ? "Social login" : SOCIAL_LOOK[account.socialProvider].name}: </span>
             <span>{account.user.username}</span>
           </p>

@@ -140,7 +140,7 @@ export function AllWallets(_props: ViewProps<"AllWallets">): ReactNode {
           id={searchId}
           className={styles.searchInput}
           type="search"
-          placeholder="Search wallet"
+          placeholder="Search wallets"
           autoComplete="off"
           spellCheck={false}
           value={input}

@@ -60,8 +60,11 @@ export const words = styleVariants({
   problem: [wordsBase, { color: vars.color.error, fontWeight: 600 }]
 })
 
-/** A sentence of explanation (where the code or link went). */
-export const text = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small, lineHeight: 1.5, textAlign: "center" })
+/**
+ * A sentence of explanation (where the code or link went). The device view focuses its sentence for screen readers:
+ * words, not a control, so no ring, as the other views' focused headings.
+ */
+export const text = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.small, lineHeight: 1.5, textAlign: "center", outline: "none" })
 
 /** The address in a sentence: in full, wrapping anywhere rather than widening the modal. */
 export const address = style({ color: vars.color.text, fontWeight: 600, overflowWrap: "anywhere" })

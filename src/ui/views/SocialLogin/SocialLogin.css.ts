@@ -45,9 +45,15 @@ export const waiting = style({
   color: vars.color.text
 })
 
-/** The Cancel of the wait: a link-looking button. */
+/**
+ * The Cancel of the wait: a link-looking button, with room to aim at (32 px high, as Resend code's; its word is wide
+ * enough), its end on the view's edge.
+ */
 export const cancel = style(linkText({
+  flexShrink: 0,
+  minHeight: "32px",
   padding: 0,
+  borderRadius: vars.radius.small,
   border: "none",
   background: "none",
   font: "inherit",

@@ -1,4 +1,4 @@
-import { style } from "@vanilla-extract/css"
+import { globalStyle, style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
 
 /** One side of the swap (sell or buy): its token button and amount. */
@@ -33,6 +33,10 @@ export const tokenButton = style({
   selectors: { "&:focus-visible": { outline: `2px solid ${vars.color.focus}` } }
 })
 
+// Max, beside the token button on the sell side's panel: a secondary button is filled with the panel's own colour, so
+// it showed as a word; it takes the token button's fill and edge (a child selector is a global style in vanilla-extract).
+globalStyle(`${sideRow} > button:not(${tokenButton})`, { background: vars.color.background, border: `1px solid ${vars.color.border}` })
+
 /** The bought amount, read-only. */
 export const received = style({
   flex: "1 1 auto",
@@ -59,10 +63,11 @@ export const picker = style({
 /** The tokens of the picker. */
 export const tokenList = style({ listStyle: "none", margin: 0, padding: 0, display: "flex", flexDirection: "column", maxHeight: "200px", overflowY: "auto" })
 
-/** One token of the picker. */
+/** One token of the picker: its symbol and name, then the visitor's balance of it, on one line in the row's middle. */
 export const tokenOption = style({
   display: "flex",
   justifyContent: "space-between",
+  alignItems: "center",
   gap: vars.space.s,
   width: "100%",
   minHeight: "44px",
@@ -80,6 +85,12 @@ export const tokenOption = style({
     "&:focus-visible": { outline: `2px solid ${vars.color.focus}` }
   }
 })
+
+/** A token's symbol and name: cut with an ellipsis rather than wrapping in the 360 px dialog. */
+export const tokenName = style({ flex: "1 1 auto", minWidth: 0, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" })
+
+/** The visitor's balance of a token: whole, on one line. */
+export const tokenBalance = style({ flexShrink: 0, whiteSpace: "nowrap", color: vars.color.textMuted, fontSize: vars.fontSize.small })
 
 /** The flip button between the two sides. */
 export const flipRow = style({ display: "flex", justifyContent: "center" })

@@ -84,10 +84,10 @@ function TokenPicker(props: {
                   props.onDone()
                 }}
               >
-                <span>
+                <span className={styles.tokenName}>
                   {choice.symbol} <span className={sendStyles.hint}>{choice.name}</span>
                 </span>
-                <span className={sendStyles.hint}>{amountOf(choice.balance, choice)}</span>
+                <span className={styles.tokenBalance}>{amountOf(choice.balance, choice)}</span>
               </button>
             </li>
           ))}

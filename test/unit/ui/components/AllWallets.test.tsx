@@ -72,6 +72,8 @@ describe("AllWallets", () => {
   it("asks the catalogue for the trimmed search and lists its answer", async () => {
     const dialog = await openAllWallets(catalogue(1000))
     const search = within(dialog).getByRole("searchbox", { name: "Search wallets" })
+    // What the empty field shows says what its name says ('Search wallet' read as a typo).
+    expect(search.getAttribute("placeholder")).toBe("Search wallets")
     fireEvent.change(search, { target: { value: "  wallet 0999 " } })
     await within(dialog).findByText("Wallet 0999")
     const rows = rowsOf(dialog)
