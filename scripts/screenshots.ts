@@ -616,7 +616,9 @@ const secure = () =>
         // Its confirmation step: the code mailed for it (asked again within the mail's cool-down, the same code and
         // the wait left), then a wrong code's tries left (or, that code used for an earlier shot, the server's words).
         // The earlier shot's key used its code: while its cool-down holds, the view says so, and the code is asked anew.
-        await walletFrame()?.getByRole("button", { name: /^Show EVM (and Solana )?private keys?$/ }).click()
+        const show = walletFrame()?.getByRole("button", { name: /^Show EVM (and Solana )?private keys?$/ })
+        const both = ((await show?.textContent()) ?? "").includes("Solana")
+        await show?.click()
         const frame = walletFrame()
         if (frame === undefined) throw new Error("the wallet's frame is not in the page")
         const usedCode = frame.getByText("a moment ago was used already", { exact: false })
@@ -641,6 +643,8 @@ const secure = () =>
         await walletFrame()?.getByRole("textbox", { name: "Code from your email" }).fill(code)
         await walletFrame()?.getByRole("button", { name: "Confirm" }).click()
         await walletFrame()?.getByRole("textbox", { name: "Your EVM private key" }).waitFor({ timeout: 15_000 })
+        // Both keys when both were asked: the Solana one comes after the EVM one.
+        if (both) await walletFrame()?.getByRole("textbox", { name: "Your Solana private key" }).waitFor({ timeout: 15_000 })
         await shoot(page, at("secure-export-key"))
         // Escape in the frame ends its view: the Account view again, the frame hidden.
         await page.keyboard.press("Escape")

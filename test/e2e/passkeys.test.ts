@@ -131,4 +131,17 @@ describe("passkey login in the demo", () => {
     await dialog().getByText("The passkey window was closed before you used your passkey. Nothing was changed: try again.").waitFor({ timeout: 10_000 })
     expect(await page.getByText(/^From 0x/).count()).toBe(0)
   }, 60_000)
+
+  it("a passkey window closed while the browser asks for the passkey says it was closed, not that the browser cannot use passkeys", async () => {
+    await page.goto(session.url)
+    await openConnect()
+    // No touch comes: the page stays on the browser's prompt until the visitor closes the window.
+    const { popup } = await clickPasskey("Continue with a passkey", { credentials: credential === undefined ? [] : [credential], presence: false })
+    await popup.getByText("Follow your browser to use your passkey.").waitFor({ timeout: 30_000 })
+    await popup.close()
+    const alert = dialog().getByRole("alert")
+    await alert.waitFor({ timeout: 10_000 })
+    expect(await alert.textContent()).toContain("The passkey window was closed before you used your passkey. Nothing was changed: try again.")
+    expect(await page.getByText(/^From 0x/).count()).toBe(0)
+  }, 60_000)
 })

@@ -38,6 +38,14 @@ const outcomeOf = (error: unknown): PasskeyOutcome => {
   return { outcome: "failed", message: `Your passkey could not be used: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300) }
 }
 
+// The window is going (the visitor closed it): the browser ends its prompt as it goes, with an error that is not the
+// visitor's answer (Chromium: NotSupportedError, read as "cannot use passkeys"). Nothing is told then: the page that
+// opened the window sees it closed and says so.
+let leaving = false
+addEventListener("pagehide", () => {
+  leaving = true
+})
+
 const run = async () => {
   const ceremony = await api.passkeyOptions({ projectId, state }).catch((error: unknown) => {
     // The server's words may end their own sentence ('… Please try again after N seconds.').
@@ -64,6 +72,7 @@ const run = async () => {
     say("Done: you can go back to the page you were on.")
     tell(ceremony.hostOrigin, { outcome: "verified" })
   } catch (error) {
+    if (leaving) return
     const outcome = outcomeOf(error)
     say(outcome.outcome === "failed" ? outcome.message : "The passkey request was cancelled. You can close this window.")
     tell(ceremony.hostOrigin, outcome)
