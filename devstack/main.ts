@@ -29,20 +29,21 @@ export type DevstackPart = (typeof DEVSTACK_PARTS)[number]
  */
 export type DevstackStep = DevstackPart | "database" | "identity" | "farcasterRegistry" | "farcasterClient"
 
+/** What each step starts, in the words of its time-out. */
 const STEP_NAMES: Record<DevstackStep, string> = {
-  evm: "evm (the anvil chains and their contracts)",
-  bundler: "bundler",
-  solana: "solana",
-  bitcoin: "bitcoin",
-  relay: "relay",
-  mail: "mail (the SMTP sink)",
-  services: "services",
-  embedded: "embedded (the embedded wallet server)",
-  demo: "demo",
-  database: "database (the services' database)",
-  identity: "identity (the embedded wallet's identity providers)",
-  farcasterRegistry: "farcasterRegistry (the Farcaster id registry, deployed on the first chain)",
-  farcasterClient: "farcasterClient (the test Farcaster client)"
+  evm: "the EVM chains (anvil, and the contracts deployed on them)",
+  bundler: "the bundler",
+  solana: "the Solana JSON-RPC",
+  bitcoin: "the Bitcoin regtest node",
+  relay: "the relay",
+  mail: "the SMTP sink",
+  services: "the services",
+  embedded: "the embedded wallet server",
+  demo: "the demo",
+  database: "the services' database",
+  identity: "the embedded wallet's identity providers",
+  farcasterRegistry: "the Farcaster id registry (deployed on the first chain)",
+  farcasterClient: "the test Farcaster client"
 }
 
 /**
@@ -61,7 +62,7 @@ export class DevstackStartTimeout extends Error {
     readonly step: DevstackStep,
     readonly boundMs: number
   ) {
-    super(`devstack: the ${STEP_NAMES[step]} part did not start within ${boundMs} ms; startDevstack stopped the parts that had started`)
+    super(`startDevstack: ${STEP_NAMES[step]} (part "${step}") did not start within ${boundMs} ms; the parts that had started are stopped`)
   }
 }
 

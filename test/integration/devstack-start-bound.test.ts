@@ -131,7 +131,7 @@ describe("startDevstack's bound on each part", () => {
     }
     expect(result.error).toBeInstanceOf(DevstackStartTimeout)
     expect(String(result.error)).toBe(
-      `DevstackStartTimeout: devstack: the database (the services' database) part did not start within ${boundMs} ms; startDevstack stopped the parts that had started`
+      `DevstackStartTimeout: startDevstack: the services' database (part "database") did not start within ${boundMs} ms; the parts that had started are stopped`
     )
     expect(result.error).toMatchObject({ step: "database", boundMs })
     expect(silent.connections()).toBeGreaterThan(0)
