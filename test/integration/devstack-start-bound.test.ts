@@ -105,7 +105,9 @@ describe("startDevstack's bound on each part", () => {
   it("fails naming the database that never answers, with the bound, and leaves no other part listening", async () => {
     const before = ourListeners()
     const processesBefore = new Set(ourProcesses())
-    const boundMs = 4_000
+    // Past the other parts' honest starts (about 1 s for the EVM part, the slowest here), so that they are all seen
+    // listening before the database's bound ends the start.
+    const boundMs = 6_000
     // Every other part keeps the default bound: only the stalled one is cut short.
     const start = startDevstack({
       parts: ["evm", "solana", "bitcoin", "relay", "mail", "services"],
