@@ -23,6 +23,49 @@ export const DEVSTACK_PARTS = ["evm", "bundler", "solana", "bitcoin", "relay", "
 /** One part of the stack. */
 export type DevstackPart = (typeof DEVSTACK_PARTS)[number]
 
+/**
+ * What {@link startDevstack} starts, one bound each: the parts, with the services' `database` and the embedded
+ * wallet's `identity` providers and Farcaster stand-ins (`farcasterRegistry`, `farcasterClient`) on their own.
+ */
+export type DevstackStep = DevstackPart | "database" | "identity" | "farcasterRegistry" | "farcasterClient"
+
+/** What each step starts, in the words of its time-out. */
+const STEP_NAMES: Record<DevstackStep, string> = {
+  evm: "the EVM chains (anvil, and the contracts deployed on them)",
+  bundler: "the bundler",
+  solana: "the Solana JSON-RPC",
+  bitcoin: "the Bitcoin regtest node",
+  relay: "the relay",
+  mail: "the SMTP sink",
+  services: "the services",
+  embedded: "the embedded wallet server",
+  demo: "the demo",
+  database: "the services' database",
+  identity: "the embedded wallet's identity providers",
+  farcasterRegistry: "the Farcaster id registry (deployed on the first chain)",
+  farcasterClient: "the test Farcaster client"
+}
+
+/**
+ * How long each part may take to start (module loading included) before {@link startDevstack} fails naming it. The
+ * slowest honest start on record is a few seconds (the services with their database; the EVM part deploying its
+ * contracts), on a loaded 2-core CI machine too, so a part past 45 s is stalled, not slow. And 45 s stays under the
+ * test projects' hook bounds (60 s integration, 180 s browser): a stalled part fails a test file's `beforeAll` with
+ * its own name instead of vitest's "Hook timed out", which names no part.
+ */
+export const DEVSTACK_START_BOUND_MS = 45_000
+
+/** A part of the stack that did not start within its bound ({@link DevstackOptions.startBoundMs}). */
+export class DevstackStartTimeout extends Error {
+  override readonly name = "DevstackStartTimeout"
+  constructor(
+    readonly step: DevstackStep,
+    readonly boundMs: number
+  ) {
+    super(`startDevstack: ${STEP_NAMES[step]} (part "${step}") did not start within ${boundMs} ms; the parts that had started are stopped`)
+  }
+}
+
 /** What to start. */
 export interface DevstackOptions {
   /** Parts to start (default: all but `demo`). The services serve the chains of whichever chain parts run. */
@@ -60,6 +103,12 @@ export interface DevstackOptions {
   readonly embeddedHost?: string
   /** The embedded wallet server's passkeys' relying party ID (`wallet.passkeyRpId`; default the frame's host name). */
   readonly embeddedPasskeyRpId?: string
+  /**
+   * How long a part may take to start, in ms, before the start fails with {@link DevstackStartTimeout}: one number for
+   * every part, or some parts' own (`{ database: 2000 }`; the others keep the default). Default
+   * {@link DEVSTACK_START_BOUND_MS}.
+   */
+  readonly startBoundMs?: number | Partial<Record<DevstackStep, number>>
 }
 
 /**
@@ -90,6 +139,30 @@ export interface DevstackInfo {
   readonly allowAppOrigin: (origin: string) => void
 }
 
+/**
+ * `start()` within `ms`, else a {@link DevstackStartTimeout} naming `step`. A start that ends after its bound is
+ * stopped (`late`) as soon as it does, so nothing it opened outlives the failed start.
+ */
+const bounded = <A>(step: DevstackStep, ms: number, start: () => Promise<A>, late: (value: A) => Promise<void>): Promise<A> => {
+  const started = start()
+  return new Promise<A>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new DevstackStartTimeout(step, ms))
+      started.then(late).catch(() => undefined)
+    }, ms)
+    started.then(
+      (value) => {
+        clearTimeout(timer)
+        resolve(value)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error)
+      }
+    )
+  })
+}
+
 const stopAll = async (parts: ReadonlyArray<Started<unknown>>): Promise<void> => {
   const results = await Promise.allSettled([...parts].reverse().map((part) => part.stop()))
   const failed = results.find((result) => result.status === "rejected")
@@ -109,25 +182,32 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
   const projects = devProjectsFor(appOrigins)
   const parts = new Set<DevstackPart>(opts.parts ?? DEVSTACK_PARTS.filter((part) => part !== "demo"))
   const running: Array<Started<unknown>> = []
-  const track = <I>(started: Promise<Started<I>>): Promise<Started<I>> =>
-    started.then((part) => {
+  // Every start under way, settled or not: a failure waits for them all (each bounded) before stopping what runs.
+  const underWay: Array<Promise<unknown>> = []
+  const boundOf = (step: DevstackStep): number =>
+    typeof opts.startBoundMs === "number" ? opts.startBoundMs : (opts.startBoundMs?.[step] ?? DEVSTACK_START_BOUND_MS)
+  const track = <I>(step: DevstackStep, start: () => Promise<Started<I>>): Promise<Started<I>> => {
+    const started = bounded(step, boundOf(step), start, (part) => part.stop()).then((part) => {
       running.push(part)
       return part
     })
+    underWay.push(started.catch(() => undefined))
+    return started
+  }
 
   try {
     // Chains, relay and mail need nothing else: all start at once, and all settle before a failure is handled,
     // so none is left running unseen. Modules load only for the parts asked for.
     const settled = await Promise.allSettled([
-      parts.has("evm") ? track(import("./evm/index").then((m) => m.startEvm())) : undefined,
-      parts.has("solana") ? track(import("./solana/index").then((m) => m.startSolana())) : undefined,
-      parts.has("relay") ? track(import("../server/src/relay/index").then((m) => m.startRelay())) : undefined,
-      parts.has("mail") ? track(import("./mail/index").then((m) => m.startMail())) : undefined,
+      parts.has("evm") ? track("evm", () => import("./evm/index").then((m) => m.startEvm())) : undefined,
+      parts.has("solana") ? track("solana", () => import("./solana/index").then((m) => m.startSolana())) : undefined,
+      parts.has("relay") ? track("relay", () => import("../server/src/relay/index").then((m) => m.startRelay())) : undefined,
+      parts.has("mail") ? track("mail", () => import("./mail/index").then((m) => m.startMail())) : undefined,
       // The services' database starts beside the chains rather than after them (PGlite takes 0.3-0.5 s).
-      parts.has("services") ? track(import("../server/src/db/index").then((m) => m.startDatabase(opts.database))) : undefined,
-      parts.has("bitcoin") ? track(import("./bitcoin/index").then((m) => m.startBitcoin())) : undefined,
+      parts.has("services") ? track("database", () => import("../server/src/db/index").then((m) => m.startDatabase(opts.database))) : undefined,
+      parts.has("bitcoin") ? track("bitcoin", () => import("./bitcoin/index").then((m) => m.startBitcoin())) : undefined,
       // The social providers' local stand-ins, for the embedded wallet's social login.
-      parts.has("embedded") ? track(import("./identity/index").then((m) => m.startIdentityProviders())) : undefined
+      parts.has("embedded") ? track("identity", () => import("./identity/index").then((m) => m.startIdentityProviders())) : undefined
     ] as const)
     for (const result of settled) if (result.status === "rejected") throw result.reason
     const valueOf = <T>(result: PromiseSettledResult<T>): T | undefined =>
@@ -138,7 +218,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     // Settled (not left rejected) while the other parts start, and handled with them below.
     const bundlerSettled =
       parts.has("bundler") && evm !== undefined
-        ? track(import("./evm/bundler").then((m) => m.startDevBundler(evm.info))).then(
+        ? track("bundler", () => import("./evm/bundler").then((m) => m.startDevBundler(evm.info))).then(
             (value) => ({ ok: true as const, value }),
             (error: unknown) => ({ ok: false as const, error })
           )
@@ -156,13 +236,16 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     const [farcasterRegistry, farcasterClient] =
       farcasterModule === undefined || firstChain === undefined
         ? [undefined, undefined]
-        : await Promise.all([farcasterModule.deployFarcasterRegistry(firstChain.chainId, firstChain.rpcUrl), track(farcasterModule.startFarcasterClient())])
+        : await Promise.all([
+            bounded("farcasterRegistry", boundOf("farcasterRegistry"), () => farcasterModule.deployFarcasterRegistry(firstChain.chainId, firstChain.rpcUrl), async () => undefined),
+            track("farcasterClient", () => farcasterModule.startFarcasterClient())
+          ])
     // The Solana part names its network by its genesis hash, as CAIP-2 asks.
     const solanaCaip = solana === undefined ? undefined : Schema.decodeSync(CaipNetworkId)(solana.info.caipNetworkId)
     // The embedded wallet (wallet server and frame site) needs the mail sink and the database; it signs on the chains.
     const embeddedStarted =
       parts.has("embedded") && mail !== undefined && database !== undefined
-        ? track(
+        ? track("embedded", () =>
             // After the bundler (it starts at once): the wallet server sends the smart accounts' operations through it.
             Promise.all([import("../server/src/embedded/index"), bundlerSettled]).then(([m, bundlerStart]) =>
               m.startEmbedded({
@@ -207,7 +290,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
       (error: unknown) => ({ ok: false as const, error })
     )
     const services = parts.has("services")
-      ? await track(
+      ? await track("services", () =>
           import("./services").then((m) =>
             m.startServices({
               ...(evm === undefined ? {} : { evm: evm.info }),
@@ -323,7 +406,7 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
     // The demo's Vite config reads the runtime file, so it is written before the demo starts, and again after.
     publish()
     if (parts.has("demo")) {
-      const demo = await track(import("./demo").then((m) => m.startDemo(() => config)))
+      const demo = await track("demo", () => import("./demo").then((m) => m.startDemo(() => config)))
       allowAppOrigin(demo.info.url)
       config = { ...config, demo: demo.info }
       publish()
@@ -355,6 +438,8 @@ export const startDevstack = async (opts: DevstackOptions = {}): Promise<Started
       stop
     }
   } catch (error) {
+    // Starts still under way (each within its bound) finish first, so that what they open is stopped too.
+    await Promise.all(underWay)
     await stopAll(running).catch(() => undefined)
     throw error
   }

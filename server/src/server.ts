@@ -3,7 +3,8 @@
  * server), then the configured components — the services API, the WalletConnect relay, the embedded wallet (frame
  * site and wallet server), the ERC-4337 bundler and paymaster — each started with its module's own function and stopped, in reverse order, when the
  * scope closes. One JSON log line per component says where it listens and where browsers reach it; no secret is
- * ever in a line.
+ * ever in a line. A component's module loads only when it runs: a process of some components does not pay seconds of
+ * start for the others' code (the embedded wallet's alone took 2.5-3.5 s to load on a loaded 2-core machine).
  *
  * @example
  * yield* Effect.scoped(Effect.andThen(startServer(config), Effect.never)) // stops everything when interrupted
@@ -13,15 +14,11 @@ import { Data, Effect, LogLevel, Redacted, References, Schema, Scope } from "eff
 import { getAddress } from "viem"
 import { CaipNetworkId } from "../../src/domain/Caip"
 import { type Database, startDatabase } from "./db/index"
-import { startBundler } from "./bundler/index"
-import { startEmbedded } from "./embedded/index"
 import type { Started } from "./lib/Started"
 import { type SmtpMailer, smtpMailer } from "./mail/smtp"
-import { loadMasterKey } from "./masterKey"
-import { startRelay } from "./relay/index"
 import type { ServerConfig } from "./config/schema"
 import { envNameOf } from "./config/schema"
-import { type ServicesEvmChain, type ServicesOptions, startServices } from "./services/index"
+import type { ServicesEvmChain, ServicesOptions } from "./services/index"
 import { readCatalogueFile } from "./services/catalogue"
 import { fixedPrices, jsonFeedPrices } from "./services/prices"
 import { type LocalOnrampAsset, localOnrampProvider } from "./services/onramp/local"
@@ -156,7 +153,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
       ? yield* readCatalogueFile(resolve(config.catalogue.file), `catalogue.file (${envNameOf(["catalogue", "file"])})`)
       : undefined
   const masterKey = runs("wallet")
-    ? yield* loadMasterKey({
+    ? yield* (yield* Effect.promise(() => import("./masterKey"))).loadMasterKey({
         path: config.wallet.masterKeyFile,
         create: config.wallet.createMasterKey,
         setting: `wallet.masterKeyFile (${envNameOf(["wallet", "masterKeyFile"])})`
@@ -200,7 +197,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         ? fixedPrices(config.prices.fixed)
         : jsonFeedPrices({ url: config.prices.feedUrl, ttlMs: config.prices.feedTtlMs })
     const started = yield* inComponents(part("services", () =>
-      startServices({
+      import("./services/index").then(({ startServices }) => startServices({
         ...chainsOf(config),
         database,
         host: config.services.host,
@@ -216,7 +213,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         routeTimeoutMs: config.limits.routeTimeoutMs,
         rpcAttemptTimeoutMs: config.limits.upstreamTimeoutMs,
         http: httpLimits(config)
-      })
+      }))
     ))
     const listen = listenUrl("http", config.services.host, started.info.port)
     running.push({ component: "services", listen, url: publicUrl ?? listen })
@@ -226,7 +223,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
     const publicUrl = config.relay.publicUrl === undefined ? undefined : withoutTrailingSlash(config.relay.publicUrl)
     const started = yield* inComponents(
       part("relay", () =>
-        startRelay({
+        import("./relay/index").then(({ startRelay }) => startRelay({
           host: config.relay.host,
           port: config.relay.port,
           ...(debugLine === undefined ? {} : { log: debugLine }),
@@ -238,7 +235,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
           },
           ...(publicUrl === undefined ? {} : { publicUrl }),
           ...(config.redis.url === undefined ? {} : { redisUrl: Redacted.value(config.redis.url) })
-        })
+        }))
       )
     )
     running.push({ component: "relay", listen: started.info.url, url: publicUrl ?? started.info.url })
@@ -254,7 +251,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
     const sponsoring = paymaster.sponsor !== "none" && paymaster.address !== undefined && paymaster.signerKey !== undefined
     const started = yield* inComponents(
       part("bundler", () =>
-        startBundler({
+        import("./bundler/index").then(({ startBundler }) => startBundler({
           chains: Object.entries(config.chains).flatMap(([id, chain]) =>
             id.startsWith("eip155:") ? [{ chainId: Number(id.slice("eip155:".length)), rpcUrls: chain.rpcUrls }] : []
           ),
@@ -278,7 +275,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
                 }
               }
             : {})
-        })
+        }))
       )
     )
     const listen = listenUrl("http", config.bundler.host, started.info.port)
@@ -298,7 +295,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
         ? undefined
         : { bundlerUrl: smartBundler, entryPoint: getAddress(config.bundler.entryPoint), factory: getAddress(factory) }
     const started = yield* inComponents(part("wallet", () =>
-      startEmbedded({
+      import("./embedded/index").then(({ startEmbedded }) => startEmbedded({
         database: walletDatabase,
         smtp: { host, port: config.smtp.port },
         chains: {
@@ -342,7 +339,7 @@ export const startServer = Effect.fn("startServer")(function* (config: ServerCon
           },
           ...(config.wallet.passkeyRpId === undefined ? {} : { passkeyRpId: config.wallet.passkeyRpId })
         }
-      })
+      }))
     ))
     const listen = started.info.url
     running.push({ component: "wallet", listen, url: publicUrl ?? listen })

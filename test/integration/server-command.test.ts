@@ -15,7 +15,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { SMTPServer } from "smtp-server"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, type OnTestFinishedHandler } from "vitest"
 import WebSocket from "ws"
 import { Effect } from "effect"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
@@ -37,6 +37,29 @@ const SMTP_PASSWORD = "smtp-Pass-20468"
 // Every wait of this file is bounded by one of these.
 const START_MS = 45_000
 const STOP_MS = 20_000
+/**
+ * How many refusal cases run their command at once. Five at once took ~20 s each on a loaded 2-core machine (bound
+ * START_MS); three keep each well inside it and still use both cores while another command waits on I/O.
+ */
+const REFUSALS_AT_ONCE = 3
+
+/** Runs the tasks given to it `limit` at a time, the others waiting their turn in order. */
+const takingTurns = (limit: number) => {
+  let running = 0
+  const waiting: Array<() => void> = []
+  return async <A>(task: () => Promise<A>): Promise<A> => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve))
+    else running++
+    try {
+      return await task()
+    } finally {
+      // The turn passes to the next in line (which keeps the count), or the count drops.
+      const next = waiting.shift()
+      if (next === undefined) running--
+      else next()
+    }
+  }
+}
 
 // -- a spawned server ---------------------------------------------------------------------------------------------
 
@@ -61,7 +84,6 @@ interface ServerProcess {
   readonly urlOf: (component: "services" | "relay" | "wallet" | "bundler") => Promise<string>
 }
 
-const spawned: Array<ChildProcess> = []
 const folders: Array<string> = []
 
 const tempFolder = (prefix: string) => {
@@ -79,15 +101,26 @@ const parse = (line: string): LogLine | undefined => {
   }
 }
 
-/** Runs the server command in `cwd` with `config` as `server.json` (when given) and only `env` besides PATH and HOME. */
-const startServerProcess = (cwd: string, config: unknown, env: Record<string, string> = {}): ServerProcess => {
+/** The test context's `onTestFinished`: each test stops its own processes (the refusal cases run side by side). */
+type AtEnd = (handler: OnTestFinishedHandler) => void
+
+/** Kills `child` if it still runs: what a test that failed half-way left. */
+const killLeft = (child: ChildProcess) => {
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+}
+
+/**
+ * Runs the server command in `cwd` with `config` as `server.json` (when given) and only `env` besides PATH and HOME;
+ * killed when the test ends if still running (`atEnd`).
+ */
+const startServerProcess = (atEnd: AtEnd, cwd: string, config: unknown, env: Record<string, string> = {}): ServerProcess => {
   if (config !== undefined) writeFileSync(join(cwd, "server.json"), JSON.stringify(config, null, 2))
   const child = spawn(process.execPath, [BIN, ...(config === undefined ? [] : ["--config", "server.json"])], {
     cwd,
     env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? cwd, ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
-  spawned.push(child)
+  atEnd(() => killLeft(child))
   let out = ""
   let err = ""
   const lines: Array<LogLine> = []
@@ -181,11 +214,6 @@ const leftOf = async (pids: ReadonlyArray<number>): Promise<ReadonlyArray<string
     }
   })
 }
-
-afterEach(() => {
-  // A failed test must not leave its server running.
-  for (const child of spawned.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
-})
 
 // -- the real parts around it -------------------------------------------------------------------------------------
 
@@ -373,11 +401,12 @@ const relayClient = async (relayUrl: string, aud = relayUrl) => {
 }
 
 describe("wallet-runtime-server", () => {
-  it("runs from a config file on PGlite: health, readiness, OpenAPI, the configured chain and project, the relay and the wallet server; SIGTERM drains and exits 0", async () => {
+  it("runs from a config file on PGlite: health, readiness, OpenAPI, the configured chain and project, the relay and the wallet server; SIGTERM drains and exits 0", async ({ onTestFinished }) => {
     const dir = tempFolder("wr-server-")
     const upstream = await startHeldUpstream()
     try {
       const server = startServerProcess(
+        onTestFinished,
         dir,
         hostConfig(dir, {
           chains: {
@@ -488,7 +517,7 @@ describe("wallet-runtime-server", () => {
     }
   })
 
-  it("runs on the Postgres of DATABASE_URL behind public URLs, with an SMTP login: neither password is in any log line", async () => {
+  it("runs on the Postgres of DATABASE_URL behind public URLs, with an SMTP login: neither password is in any log line", async ({ onTestFinished }) => {
     const dir = tempFolder("wr-server-")
     psql(postgres.port, "postgres", "CREATE DATABASE secrets")
     const config = hostConfig(dir, {
@@ -497,7 +526,7 @@ describe("wallet-runtime-server", () => {
       wallet: { port: 0, masterKeyFile: join(dir, "master-key"), createMasterKey: true, frameBuildDir: frameDir, publicUrl: "https://wallet.host.example" },
       log: { level: "debug", accessLog: true }
     })
-    const server = startServerProcess(dir, config, {
+    const server = startServerProcess(onTestFinished, dir, config, {
       DATABASE_URL: urlWithPassword("secrets"),
       WALLET_RUNTIME_SMTP_USER: "wallet",
       WALLET_RUNTIME_SMTP_PASSWORD: SMTP_PASSWORD
@@ -535,10 +564,10 @@ describe("wallet-runtime-server", () => {
     expect(printed).not.toContain(SMTP_PASSWORD)
   })
 
-  it("two processes started together on one database both become ready, each migration recorded once", async () => {
+  it("two processes started together on one database both become ready, each migration recorded once", async ({ onTestFinished }) => {
     psql(postgres.port, "postgres", "CREATE DATABASE together")
     const config = { ...hostConfig(tempFolder("wr-server-")), components: ["services"] }
-    const [a, b] = [0, 1].map(() => startServerProcess(tempFolder("wr-server-"), config, { DATABASE_URL: urlWithPassword("together") }))
+    const [a, b] = [0, 1].map(() => startServerProcess(onTestFinished, tempFolder("wr-server-"), config, { DATABASE_URL: urlWithPassword("together") }))
     if (a === undefined || b === undefined) throw new Error("unreachable")
     const [first, second] = await Promise.all([a.urlOf("services"), b.urlOf("services")])
     expect(await json(`${first}/readyz`)).toMatchObject({ status: 200 })
@@ -550,17 +579,17 @@ describe("wallet-runtime-server", () => {
     expect(await Promise.all([a.exited(), b.exited()])).toEqual([0, 0])
   })
 
-  it("waits for the migrations' advisory lock while another session holds it, then serves", async () => {
+  it("waits for the migrations' advisory lock while another session holds it, then serves", async ({ onTestFinished }) => {
     psql(postgres.port, "postgres", "CREATE DATABASE locked")
     // A session holding the lock until told to let go.
     const holder = spawn("psql", ["-h", "127.0.0.1", "-p", String(postgres.port), "-U", "postgres", "-d", "locked", "-At", "-v", "ON_ERROR_STOP=1"], {
       stdio: ["pipe", "pipe", "inherit"]
     })
-    spawned.push(holder)
+    onTestFinished(() => killLeft(holder))
     const holding = new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()))
     holder.stdin.write(`SELECT pg_advisory_lock(${MIGRATIONS_LOCK_KEY}) IS NULL;\n`)
     await holding
-    const server = startServerProcess(tempFolder("wr-server-"), { ...hostConfig(tempFolder("wr-server-")), components: ["services"] }, {
+    const server = startServerProcess(onTestFinished, tempFolder("wr-server-"), { ...hostConfig(tempFolder("wr-server-")), components: ["services"] }, {
       DATABASE_URL: urlWithPassword("locked")
     })
     // The server's session waits on the lock (seen by Postgres), and meanwhile serves nothing.
@@ -579,7 +608,7 @@ describe("wallet-runtime-server", () => {
     expect(await server.exited()).toBe(0)
   })
 
-  it("serves the catalogue of a host's file, and names under its configured suffix", async () => {
+  it("serves the catalogue of a host's file, and names under its configured suffix", async ({ onTestFinished }) => {
     const dir = tempFolder("wr-server-")
     const acme = {
       id: "acme-wallet",
@@ -591,7 +620,7 @@ describe("wallet-runtime-server", () => {
     }
     const pictured = { ...acme, id: "pictured", name: "Pictured Purse", image_id: "pictured-logo", image_url: "https://cdn.acme.example/p.png" }
     writeFileSync(join(dir, "wallets.json"), JSON.stringify([acme, pictured]))
-    const server = startServerProcess(dir, {
+    const server = startServerProcess(onTestFinished, dir, {
       ...hostConfig(dir),
       components: ["services"],
       catalogue: { file: "wallets.json" },
@@ -632,11 +661,12 @@ describe("wallet-runtime-server", () => {
     expect(await server.exited()).toBe(0)
   })
 
-  it("runs the bundler with its paymaster from the config: its endpoint answers, garbage is refused, neither key is in any log line", async () => {
+  it("runs the bundler with its paymaster from the config: its endpoint answers, garbage is refused, neither key is in any log line", async ({ onTestFinished }) => {
     const dir = tempFolder("wr-server-")
     const bundlerKey = `0x${"5a".repeat(32)}`
     const signerKey = `0x${"6b".repeat(32)}`
     const server = startServerProcess(
+      onTestFinished,
       dir,
       {
         ...hostConfig(dir),
@@ -660,45 +690,50 @@ describe("wallet-runtime-server", () => {
   })
 
   // A refusal comes after the command has loaded and read its config: bounded like a start (a loaded 2-core machine
-  // took past STOP_MS), and each case may refuse three times.
-  describe("refuses to start, exiting 1 with stderr naming the setting or the part at fault", { timeout: 3 * START_MS + 15_000 }, () => {
-    const refused = async (config: unknown, env: Record<string, string> = {}) => {
-      const server = startServerProcess(tempFolder("wr-server-"), config, env)
-      expect(await server.exited(START_MS)).toBe(1)
-      expect(server.stdout()).not.toContain("listening")
-      return server.stderr()
-    }
+  // took past STOP_MS), and each case may refuse three times (its bound counts from its own spawn, not from its turn).
+  // The cases run side by side, REFUSALS_AT_ONCE commands at a time: one after another they took ~60-75 s of this
+  // file's ~140 s, most of it each command loading while a core stayed idle. None shares a folder, a port or a
+  // database with another.
+  describe("refuses to start, exiting 1 with stderr naming the setting or the part at fault", { timeout: 6 * START_MS, concurrent: true }, () => {
+    const turns = takingTurns(REFUSALS_AT_ONCE)
+    const refused = (atEnd: AtEnd, config: unknown, env: Record<string, string> = {}) =>
+      turns(async () => {
+        const server = startServerProcess(atEnd, tempFolder("wr-server-"), config, env)
+        expect(await server.exited(START_MS)).toBe(1)
+        expect(server.stdout()).not.toContain("listening")
+        return server.stderr()
+      })
 
-    it("a port that is not a number, in the file or in its variable", async () => {
+    it("a port that is not a number, in the file or in its variable", async ({ onTestFinished }) => {
       const dir = tempFolder("wr-server-")
-      expect(await refused({ ...hostConfig(dir), services: { port: "abc" } })).toContain('services.port in server.json is \\"abc\\": not a valid port')
-      expect(await refused(hostConfig(dir), { WALLET_RUNTIME_RELAY_PORT: "abc" })).toContain('WALLET_RUNTIME_RELAY_PORT is \\"abc\\": not a valid port')
+      expect(await refused(onTestFinished, { ...hostConfig(dir), services: { port: "abc" } })).toContain('services.port in server.json is \\"abc\\": not a valid port')
+      expect(await refused(onTestFinished, hostConfig(dir), { WALLET_RUNTIME_RELAY_PORT: "abc" })).toContain('WALLET_RUNTIME_RELAY_PORT is \\"abc\\": not a valid port')
     })
 
-    it("a project origin that is not an origin, and a missing projects list", async () => {
+    it("a project origin that is not an origin, and a missing projects list", async ({ onTestFinished }) => {
       const dir = tempFolder("wr-server-")
-      expect(await refused({ ...hostConfig(dir), projects: [{ projectId: "host-app", allowedOrigins: ["app.example"] }] })).toContain(
+      expect(await refused(onTestFinished, { ...hostConfig(dir), projects: [{ projectId: "host-app", allowedOrigins: ["app.example"] }] })).toContain(
         'projects[0].allowedOrigins[0] in server.json is \\"app.example\\": expected an origin'
       )
       const { projects: _left, ...withoutProjects } = hostConfig(dir)
-      expect(await refused(withoutProjects)).toContain("projects (or WALLET_RUNTIME_PROJECTS) is missing")
+      expect(await refused(onTestFinished, withoutProjects)).toContain("projects (or WALLET_RUNTIME_PROJECTS) is missing")
     })
 
-    it("a database URL that is not a Postgres one, without showing it", async () => {
-      const stderr = await refused(hostConfig(tempFolder("wr-server-")), { DATABASE_URL: `mysql://app:${DB_PASSWORD}@127.0.0.1/app` })
+    it("a database URL that is not a Postgres one, without showing it", async ({ onTestFinished }) => {
+      const stderr = await refused(onTestFinished, hostConfig(tempFolder("wr-server-")), { DATABASE_URL: `mysql://app:${DB_PASSWORD}@127.0.0.1/app` })
       expect(stderr).toContain("DATABASE_URL (value not shown: a secret): not a valid Postgres URL")
       expect(stderr).not.toContain(DB_PASSWORD)
     })
 
-    it("a master-key file that does not exist when it may not be made", async () => {
+    it("a master-key file that does not exist when it may not be made", async ({ onTestFinished }) => {
       const dir = tempFolder("wr-server-")
       const config = hostConfig(dir, { wallet: { port: 0, masterKeyFile: join(dir, "missing-key") } })
-      expect(await refused(config)).toContain(`wallet.masterKeyFile (WALLET_RUNTIME_WALLET_MASTER_KEY_FILE): ${join(dir, "missing-key")} does not exist`)
+      expect(await refused(onTestFinished, config)).toContain(`wallet.masterKeyFile (WALLET_RUNTIME_WALLET_MASTER_KEY_FILE): ${join(dir, "missing-key")} does not exist`)
     })
 
-    it("a database it cannot reach, named without its password; a port another process holds, named with its component", async () => {
+    it("a database it cannot reach, named without its password; a port another process holds, named with its component", async ({ onTestFinished }) => {
       const closed = await freePort()
-      const unreachable = await refused({ ...hostConfig(tempFolder("wr-server-")), components: ["services"] }, {
+      const unreachable = await refused(onTestFinished, { ...hostConfig(tempFolder("wr-server-")), components: ["services"] }, {
         DATABASE_URL: `postgres://app:${DB_PASSWORD}@127.0.0.1:${closed}/app`
       })
       expect(unreachable).toContain(`database (postgres://127.0.0.1:${closed}/app): PgConnection: Failed to connect: connect ECONNREFUSED`)
@@ -709,22 +744,22 @@ describe("wallet-runtime-server", () => {
         const address = holder.address()
         const taken = typeof address === "object" && address !== null ? address.port : 0
         const dir = tempFolder("wr-server-")
-        expect(await refused({ ...hostConfig(dir), components: ["relay"], relay: { port: taken } })).toContain(`relay: listen EADDRINUSE: address already in use 127.0.0.1:${taken}`)
+        expect(await refused(onTestFinished, { ...hostConfig(dir), components: ["relay"], relay: { port: taken } })).toContain(`relay: listen EADDRINUSE: address already in use 127.0.0.1:${taken}`)
       } finally {
         await new Promise<void>((resolve) => holder.close(() => resolve()))
       }
     })
 
-    it("a catalogue file with a bad entry, naming the file and the entry", async () => {
+    it("a catalogue file with a bad entry, naming the file and the entry", async ({ onTestFinished }) => {
       const dir = tempFolder("wr-server-")
       writeFileSync(join(dir, "wallets.json"), JSON.stringify([{ id: "nameless", image_id: "x", chains: ["eip155:1"] }]))
-      const stderr = await refused({ ...hostConfig(dir), components: ["services"], catalogue: { file: join(dir, "wallets.json") } })
+      const stderr = await refused(onTestFinished, { ...hostConfig(dir), components: ["services"], catalogue: { file: join(dir, "wallets.json") } })
       expect(stderr).toContain(`catalogue.file (WALLET_RUNTIME_CATALOGUE_FILE): ${join(dir, "wallets.json")} is not a valid catalogue`)
       expect(stderr).toContain('entry [0] (id \\"nameless\\"): name is missing')
     })
 
-    it("a config file that is not there", async () => {
-      expect(await refused(undefined, { WALLET_RUNTIME_CONFIG: "/nonexistent/server.json" })).toContain("the config file /nonexistent/server.json cannot be read")
+    it("a config file that is not there", async ({ onTestFinished }) => {
+      expect(await refused(onTestFinished, undefined, { WALLET_RUNTIME_CONFIG: "/nonexistent/server.json" })).toContain("the config file /nonexistent/server.json cannot be read")
     })
   })
 })
