@@ -129,12 +129,24 @@ export const serveDemoOnStack = async (
   sourcemap = false
 ): Promise<ServedDemo> => {
   const own = sourcemap ? mkdtempSync(join(tmpdir(), `wr-demo-${name}-`)) : undefined
-  const [stack, outDir] = await Promise.all([
+  const [started, built] = await Promise.allSettled([
     startDevstack({ ...stackOptions, parts }),
     own === undefined ? demoBuild() : buildDemo(own, true).then(() => own)
   ])
   // The shared build stays for the next file; an own one goes with its demo.
   const removeBuild = () => own !== undefined && rmSync(own, { recursive: true, force: true })
+  // One failed, the other may not have: nothing it started is left running, nor its folder left behind.
+  if (started.status === "rejected") {
+    removeBuild()
+    throw started.reason
+  }
+  if (built.status === "rejected") {
+    await started.value.stop()
+    removeBuild()
+    throw built.reason
+  }
+  const stack = started.value
+  const outDir = built.value
   const demo = await serveDemo(outDir, stack.info, headers?.(outDir, stack.info) ?? {}).catch(async (error: unknown) => {
     await stack.stop()
     removeBuild()
