@@ -13,6 +13,7 @@ import { type Database, type DatabaseOptions, databaseFromEnv } from "../server/
 import { devMnemonic } from "./evm/accounts"
 import type { EvmInfo } from "./evm/index"
 import type { Started } from "../server/src/lib/Started"
+import { within } from "../server/src/lib/within"
 import type { BitcoinInfo } from "./bitcoin/index"
 import type { MailInfo } from "./mail/index"
 import { endpointRows } from "./status"
@@ -145,21 +146,9 @@ export interface DevstackInfo {
  */
 const bounded = <A>(step: DevstackStep, ms: number, start: () => Promise<A>, late: (value: A) => Promise<void>): Promise<A> => {
   const started = start()
-  return new Promise<A>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new DevstackStartTimeout(step, ms))
-      started.then(late).catch(() => undefined)
-    }, ms)
-    started.then(
-      (value) => {
-        clearTimeout(timer)
-        resolve(value)
-      },
-      (error: unknown) => {
-        clearTimeout(timer)
-        reject(error)
-      }
-    )
+  return within(started, ms, () => {
+    started.then(late).catch(() => undefined)
+    return new DevstackStartTimeout(step, ms)
   })
 }
 

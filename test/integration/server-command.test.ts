@@ -27,6 +27,7 @@ import { migrations } from "../../server/src/db/migrations"
 import { makeFramePageBuilder } from "../../server/src/embedded/frame/build"
 import type { Started } from "../../server/src/lib/Started"
 import { freePort } from "../../server/src/lib/ports"
+import { within } from "../../server/src/lib/within"
 import { fallbackCatalogue } from "../../src/services/walletCatalogFallback"
 import { type RunningPostgres, startPostgres } from "../support/postgres"
 
@@ -136,19 +137,7 @@ const startServerProcess = (atEnd: AtEnd, cwd: string, config: unknown, env: Rec
   child.stderr?.on("data", (chunk: Buffer) => collect(chunk, "err"))
   const exit = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")))
   const bounded = <A>(promise: Promise<A>, ms: number, what: string) =>
-    new Promise<A>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${what} not within ${ms} ms\nstdout:\n${out}\nstderr:\n${err}`)), ms)
-      promise.then(
-        (value) => {
-          clearTimeout(timer)
-          resolve(value)
-        },
-        (error: unknown) => {
-          clearTimeout(timer)
-          reject(error)
-        }
-      )
-    })
+    within(promise, ms, () => new Error(`${what} not within ${ms} ms\nstdout:\n${out}\nstderr:\n${err}`))
   const waitForLog = (test: (line: LogLine) => boolean, ms = START_MS) =>
     bounded(
       new Promise<LogLine>((resolve, reject) => {

@@ -68,7 +68,6 @@ const LOGIN_VIEWS = ["EmailVerifyOtp", "EmailVerifyDevice"] as const
 const UPDATE_VIEWS = ["UpdateEmail", "UpdateEmailPrimaryOtp", "UpdateEmailSecondaryOtp"] as const
 const COOLDOWN_SECONDS = EMAIL_LOGIN_COOLDOWN_MS / 1_000
 
-
 /** The flows over the runtime's services and the AUTH connector. */
 export const makeEmbeddedWallet = (state: SubscriptionRef.SubscriptionRef<EmbeddedState>, auth: EmbeddedAuthHandle) =>
   Effect.gen(function* () {

@@ -11,6 +11,7 @@ import { createConnection, createServer, type AddressInfo, type Socket } from "n
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { within } from "../../../server/src/lib/within"
 
 const BIN = fileURLToPath(new URL("../../../server/bin/wallet-runtime-server.mjs", import.meta.url))
 const START_MS = 45_000
@@ -29,20 +30,7 @@ export interface ServerProcess {
   readonly stop: () => Promise<void>
 }
 
-const bounded = <A>(promise: Promise<A>, ms: number, what: () => string): Promise<A> =>
-  new Promise<A>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(what())), ms)
-    promise.then(
-      (value) => {
-        clearTimeout(timer)
-        resolve(value)
-      },
-      (error: unknown) => {
-        clearTimeout(timer)
-        reject(error)
-      }
-    )
-  })
+const bounded = <A>(promise: Promise<A>, ms: number, what: () => string): Promise<A> => within(promise, ms, () => new Error(what()))
 
 /** Starts the server command with `components`, every port 0, and `env` (which may override the defaults). */
 export const startServerProcess = async (
