@@ -103,6 +103,22 @@ const newestActivity = async () => {
   return row
 }
 
+/**
+ * Waits until the services recorded `events` from the demo (its project takes analytics). An event is sent half a
+ * second after what it records (Analytics' ANALYTICS_SEND_DELAY_MS): a test whose event is its last act waits for it
+ * here, or the next test's reload would leave it unsent.
+ */
+const recorded = async (events: ReadonlyArray<string>) => {
+  const services = stack.info.config.services
+  const names = async () => {
+    const answer = (await (await fetch(`${services?.url}/__events?projectId=${services?.defaultProjectId}`)).json()) as {
+      events: ReadonlyArray<{ event: { props: { event: string } } }>
+    }
+    return answer.events.map((event) => event.event.props.event)
+  }
+  await expect.poll(names, { timeout: 10_000 }).toEqual(expect.arrayContaining([...events]))
+}
+
 beforeAll(async () => {
   served = await serveDemoOnStack("swap")
   stack = served.stack
@@ -223,6 +239,7 @@ describe("Swap on the local Uniswap v2", () => {
     expect(
       await client().readContract({ address: token("WUSDT"), abi: ERC, functionName: "allowance", args: [ALICE, chain().uniswap.router as Address] })
     ).toBe(0n)
+    await recorded(["SWAP_APPROVAL_ERROR"])
   })
 
   it("a swap the pool moves past its 1 % slippage before it is mined reverts, and the visitor reads the router's reason", async () => {
@@ -239,6 +256,7 @@ describe("Swap on the local Uniswap v2", () => {
     expect(await balanceOf("WUSD")).toBe(wusdBefore)
     const row = await newestActivity()
     await expect.poll(() => row.textContent()).toMatch(/Failed/)
+    await recorded(["SWAP_ERROR"])
   })
 
   it("the token picker in the 360 px dialog: each token's name and balance on one line, centred in its row", async () => {
@@ -312,13 +330,6 @@ describe("Swap on the local Uniswap v2", () => {
   })
 
   it("the demo's project allows analytics: the swaps above were recorded (opened, started, succeeded, failed, the approval refused)", async () => {
-    const services = stack.info.config.services
-    const names = async () => {
-      const answer = (await (await fetch(`${services?.url}/__events?projectId=${services?.defaultProjectId}`)).json()) as {
-        events: ReadonlyArray<{ event: { props: { event: string } } }>
-      }
-      return answer.events.map((recorded) => recorded.event.props.event)
-    }
-    await expect.poll(names).toEqual(expect.arrayContaining(["OPEN_SWAP", "INITIATE_SWAP", "SWAP_SUCCESS", "SWAP_ERROR", "SWAP_APPROVAL_ERROR"]))
+    await recorded(["OPEN_SWAP", "INITIATE_SWAP", "SWAP_SUCCESS", "SWAP_ERROR", "SWAP_APPROVAL_ERROR"])
   })
 })
