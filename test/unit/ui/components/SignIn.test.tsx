@@ -77,13 +77,17 @@ describe("SIWXSignMessage", () => {
     expect(within(view).getByRole("button", { name: "Try again" })).toBeTruthy()
   })
 
-  it("sign-in required: the header offers no Close (it could only shake), focus is on the view's heading, Escape shakes and keeps it, Tab goes between Disconnect and Sign", async () => {
-    const wallet = testWallet()
-    const host = runtimeFor(wallet, { options: { siwx: { ...siwx(), getRequired: () => true } } })
+  /** A wallet connected where sign-in is required: the sign view it opens, and the runtime. */
+  const requiredSignView = async () => {
+    const host = runtimeFor(testWallet(), { options: { siwx: { ...siwx(), getRequired: () => true } } })
     runtime = host
     renderHost(host)
     void host.run(Effect.flatMap(ConnectFlow, (flow) => flow.connect("Test Wallet"))).catch(() => undefined)
-    const view = await findView("SIWXSignMessage")
+    return { view: await findView("SIWXSignMessage"), host }
+  }
+
+  it("sign-in required: the header offers no Close (it could only shake), focus is on the view's heading, Escape shakes and keeps it, Tab goes between Disconnect and Sign", async () => {
+    const { view } = await requiredSignView()
     const sign = await within(view).findByRole("button", { name: "Sign" })
     expect(within(view).queryByRole("button", { name: "Close" })).toBeNull()
     const heading = within(view).getByRole("heading", { level: 3 })
@@ -102,12 +106,7 @@ describe("SIWXSignMessage", () => {
   })
 
   it("sign-in required, another view over the sign view (the embedded wallet's Recover comes first that way): no Close there either, and Back returns to the sign view", async () => {
-    const wallet = testWallet()
-    const host = runtimeFor(wallet, { options: { siwx: { ...siwx(), getRequired: () => true } } })
-    runtime = host
-    renderHost(host)
-    void host.run(Effect.flatMap(ConnectFlow, (flow) => flow.connect("Test Wallet"))).catch(() => undefined)
-    const view = await findView("SIWXSignMessage")
+    const { view, host } = await requiredSignView()
     await within(view).findByRole("button", { name: "Sign" })
     await act(() => host.run(Effect.flatMap(Modal, (modal) => modal.push({ view: "WhatIsAWallet" }))))
     await waitFor(() => expect(view.getAttribute("data-view")).toBe("WhatIsAWallet"))
