@@ -37,3 +37,10 @@ export const accentReadable = (rule: StyleRule): StyleRule => ({
 
 /** `rule` with its text in the accent, readable on the theme in force (inside the modal's dialog). */
 export const linkText = (rule: StyleRule): StyleRule => ({ ...rule, color: readable })
+
+/**
+ * `rule` for a link to a block explorer ('View on …'): the accent as text, and a control of its own, 24 px high to aim
+ * at (WCAG 2.5.8), as every such link in the modal is.
+ */
+export const explorerLink = (rule: StyleRule = {}): StyleRule =>
+  linkText({ display: "inline-flex", alignItems: "center", minHeight: "24px", fontWeight: 600, fontSize: vars.fontSize.small, ...rule })

@@ -1,6 +1,6 @@
 import { globalStyle, style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
-import { linkText } from "../../theme/linkText"
+import { explorerLink, linkText } from "../../theme/linkText"
 
 /** Avatar, name and balance, centred. */
 export const profile = style({
@@ -46,7 +46,7 @@ export const chooseName = style(linkText({
 export const balance = style({ margin: 0, fontSize: vars.fontSize.title, color: vars.color.textMuted, fontWeight: 600 })
 
 /** The link to the account on the network's explorer: a control of its own, 24 px high to aim at (WCAG 2.5.8). */
-export const explorer = style(linkText({ display: "inline-flex", alignItems: "center", minHeight: "24px", fontWeight: 600, fontSize: vars.fontSize.small }))
+export const explorer = style(explorerLink())
 
 /** The wallet feature buttons, side by side and sharing the width (they wrap on a narrow phone). */
 export const features = style({ display: "flex", flexWrap: "wrap", gap: vars.space.s })

@@ -1,6 +1,6 @@
 import { globalStyle, style } from "@vanilla-extract/css"
 import { vars } from "../../theme/contract.css"
-import { linkText } from "../../theme/linkText"
+import { explorerLink } from "../../theme/linkText"
 
 /** The form: its fields one under the other. */
 export const form = style({ display: "flex", flexDirection: "column", gap: vars.space.m })
@@ -99,11 +99,4 @@ export const headline = style({ margin: 0, fontSize: vars.fontSize.large, fontWe
 export const success = style({ color: vars.color.success })
 
 /** A link to the explorer: a control of its own, 24 px high to aim at (WCAG 2.5.8). */
-export const link = style(linkText({
-  display: "inline-flex",
-  alignItems: "center",
-  minHeight: "24px",
-  fontWeight: 600,
-  fontSize: vars.fontSize.small,
-  overflowWrap: "anywhere"
-}))
+export const link = style(explorerLink({ overflowWrap: "anywhere" }))

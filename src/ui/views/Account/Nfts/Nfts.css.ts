@@ -1,6 +1,6 @@
 import { style } from "@vanilla-extract/css"
 import { vars } from "../../../theme/contract.css"
-import { linkText } from "../../../theme/linkText"
+import { explorerLink } from "../../../theme/linkText"
 
 /** The grid of NFTs: two per row in the modal's width. */
 export const grid = style({
@@ -61,5 +61,5 @@ export const term = style({ color: vars.color.textMuted })
 export const value = style({ margin: 0, overflowWrap: "anywhere" })
 
 /** The link to the explorer: a control of its own, 24 px high to aim at (WCAG 2.5.8). */
-export const link = style(linkText({ display: "inline-flex", alignItems: "center", minHeight: "24px", fontWeight: 600, fontSize: vars.fontSize.small }))
+export const link = style(explorerLink())
 
